@@ -1,0 +1,27 @@
+# Two commands a fresh machine needs: `make run` (the main job) and `make test` (every test).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev,postgres]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/bunco play --auto --players 12 --rules classic --seed 1
+
+test: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest -n 2
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/simulate.py
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,11 @@
+"""The ``bunco`` command line. Each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+from bunco.cli import rules_cmd  # noqa: F401  (registers commands)
+from bunco.cli.app import app
+
+
+def main() -> None:
+    """Entry point of the ``bunco`` console script."""
+    app()

@@ -1,0 +1,58 @@
+"""The Typer application that every ``bunco`` subcommand registers on."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from bunco.core.errors import BuncoError
+
+app = typer.Typer(
+    name="bunco",
+    help="Bunco: rules, parties, live nights, odds and simulation for the dice game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def print_json(data: Any) -> None:
+    """Print one JSON document on stdout and nothing else."""
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def fail(message: str, *, expected: str | None = None, code: int = 2) -> NoReturn:
+    """Print an error (and what to type instead) on stderr and exit non-zero."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    if expected:
+        err_console.print(f"[yellow]expected:[/] {expected}", highlight=False)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """Turn a :class:`BuncoError` into a clear message on stderr and exit code 2."""
+    try:
+        yield
+    except BuncoError as exc:
+        fail(exc.message, expected=exc.expected)
+
+
+def parse_house_rules(items: list[str] | None) -> dict[str, str]:
+    """``["wipeout=true", "team_target=11"]`` → a dict; refuses items without ``=``."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        if "=" not in item:
+            fail(f"house rule {item!r} has no value", expected="NAME=VALUE, for example --house wipeout=true")
+        key, value = item.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out

@@ -1,0 +1,110 @@
+"""Typed errors of the rules engine.
+
+Every error says what was wrong and what was expected instead, so a CLI, a web
+page or a log reader can show it to a person as it is.
+
+>>> err = InvalidDice("a die showed 7", expected="three faces, each from 1 to 6")
+>>> str(err)
+'a die showed 7; expected three faces, each from 1 to 6'
+"""
+
+from __future__ import annotations
+
+
+class BuncoError(ValueError):
+    """Base of every refusal: a bad input or a command that does not fit the state."""
+
+    code = "bunco_error"
+
+    def __init__(self, message: str, *, expected: str | None = None) -> None:
+        self.message = message
+        self.expected = expected
+        text = message if expected is None else f"{message}; expected {expected}"
+        super().__init__(text)
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The error as plain data, for ``--json`` output and HTTP bodies."""
+        return {"error": self.code, "message": self.message, "expected": self.expected}
+
+
+class InvalidDice(BuncoError):
+    """Faces that are not exactly three integers from 1 to 6."""
+
+    code = "invalid_dice"
+
+
+class InvalidTally(BuncoError):
+    """A quick-tally outcome that does not exist or cannot happen in this round."""
+
+    code = "invalid_tally"
+
+
+class UnknownPreset(BuncoError):
+    """A preset name that is not one of the presets or their aliases."""
+
+    code = "unknown_preset"
+
+
+class UnknownRule(BuncoError):
+    """A house-rule name that is not a field of the rule set."""
+
+    code = "unknown_rule"
+
+
+class InvalidRuleValue(BuncoError):
+    """A house-rule value of the wrong type or out of range."""
+
+    code = "invalid_rule_value"
+
+
+class InvalidSetup(BuncoError):
+    """A party set-up (players, tables, sets, prizes) that cannot be played."""
+
+    code = "invalid_setup"
+
+
+class NotYourTurn(BuncoError):
+    """A roll credited to a player whose turn it is not."""
+
+    code = "not_your_turn"
+
+
+class RoundOver(BuncoError):
+    """A roll at a table where nobody may roll any more in this round."""
+
+    code = "round_over"
+
+
+class WrongTable(BuncoError):
+    """A table number that does not exist, or a roll that needs a table and has none."""
+
+    code = "wrong_table"
+
+
+class NotAllowedNow(BuncoError):
+    """A command that is valid in general but not in the present state of the night."""
+
+    code = "not_allowed_now"
+
+
+class InvalidEvent(BuncoError):
+    """A malformed event: unknown type, missing or mistyped field."""
+
+    code = "invalid_event"
+
+
+class LogError(BuncoError):
+    """A party log refused at one line; ``line`` is 1-based."""
+
+    code = "log_error"
+
+    def __init__(self, line: int, cause: BuncoError) -> None:
+        self.line = line
+        self.cause = cause
+        super().__init__(f"line {line}: {cause.message}", expected=cause.expected)
+
+    def as_dict(self) -> dict[str, str | None]:
+        data = super().as_dict()
+        data["line"] = str(self.line)
+        data["cause"] = self.cause.code
+        return data
