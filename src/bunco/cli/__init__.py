@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bunco.cli import rules_cmd  # noqa: F401  (registers commands)
+from bunco.cli import replay_cmd, rules_cmd  # noqa: F401  (registers commands)
 from bunco.cli.app import app
 
 

@@ -1,0 +1,104 @@
+"""Events of the party log: checking their shape and writing them in one canonical form.
+
+Every line of a party log after the first is one event (DESIGN.md). This module only
+checks each event's fields; whether it fits the night is decided by the fold.
+
+>>> normalize_event({"type": "roll", "table": "2", "dice": [1, 1, 4]})
+{'type': 'roll', 'table': 2, 'dice': [1, 1, 4]}
+>>> normalize_event({"type": "tally", "table": 1, "outcome": "b"})
+{'type': 'tally', 'table': 1, 'outcome': 'bunco'}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from bunco.core.dice import parse_tally, validate_dice
+from bunco.core.errors import InvalidEvent
+
+EVENT_TYPES: dict[str, str] = {
+    "roll": "three dice rolled at a table (or at no table, in a roll-off): table, dice, player?",
+    "tally": "a quick-tally outcome a scorekeeper tapped: table, outcome, player?",
+    "undo": "remove the last roll or tally entered at a table: table",
+    "substitute": "between rounds, a substitute takes over a seat: out, in",
+    "join": "between rounds, a late arrival joins: player",
+    "leave": "between rounds, a player leaves: player",
+    "verify": "a checker verifies a player's card (Buncos, Minis, Wins so far): player, checker?",
+    "seat": "between rounds, the host seats everyone by hand: tables",
+}
+
+
+def _name(event: Mapping[str, Any], key: str) -> str:
+    value = event.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidEvent(
+            f"{event.get('type')} event needs a {key!r} player name, got {value!r}",
+            expected=f"a non-empty name in {key!r}",
+        )
+    return value.strip()
+
+
+def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
+    value = event.get("table")
+    if value is None:
+        if required:
+            raise InvalidEvent(f"{event.get('type')} event has no table", expected="a table number such as 1")
+        return None
+    if isinstance(value, bool):
+        raise InvalidEvent(f"table {value!r} is not a number", expected="a table number such as 1")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise InvalidEvent(f"table {value!r} is not a number", expected="a table number such as 1") from None
+    if number < 1 or (isinstance(value, float) and value != number):
+        raise InvalidEvent(f"table {value!r} does not exist", expected="a table number of 1 or more")
+    return number
+
+
+def normalize_event(event: Any) -> dict[str, Any]:
+    """The canonical form of one event; raises :class:`InvalidEvent` for a bad shape."""
+    if not isinstance(event, Mapping):
+        raise InvalidEvent(f"an event must be a JSON object, got {type(event).__name__}",
+                           expected='an object such as {"type": "roll", "table": 1, "dice": [1, 2, 3]}')
+    kind = event.get("type")
+    if kind not in EVENT_TYPES:
+        raise InvalidEvent(f"unknown event type {kind!r}", expected="one of " + ", ".join(EVENT_TYPES))
+    out: dict[str, Any] = {"type": kind}
+    if kind in ("roll", "tally"):
+        table = _table(event, required=kind == "tally")
+        if table is not None:
+            out["table"] = table
+        if kind == "roll":
+            out["dice"] = list(validate_dice(event.get("dice")))
+        else:
+            out["outcome"] = parse_tally(str(event.get("outcome", ""))).value
+        if event.get("player") is not None:
+            out["player"] = _name(event, "player")
+    elif kind == "undo":
+        out["table"] = _table(event, required=True)
+    elif kind == "substitute":
+        out["out"] = _name(event, "out")
+        out["in"] = _name(event, "in")
+    elif kind in ("join", "leave"):
+        out["player"] = _name(event, "player")
+    elif kind == "verify":
+        out["player"] = _name(event, "player")
+        if event.get("checker") is not None:
+            out["checker"] = str(event["checker"])
+    elif kind == "seat":
+        tables = event.get("tables")
+        if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
+            raise InvalidEvent("seat event needs tables as a list of lists of names",
+                               expected='"tables": [["Ann", "Bea", "Cat", "Dee"], ...]')
+        out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
+    for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
+        if key in event:
+            out[key] = event[key]
+    return out
+
+
+def dump_event(event: Mapping[str, Any]) -> str:
+    """One line of JSON for a party log (no trailing newline)."""
+    return json.dumps(dict(event), separators=(", ", ": "), ensure_ascii=False)

@@ -1,0 +1,496 @@
+"""The night: a pure fold of party-log events into the state of a whole Bunco night.
+
+One table or two hundred and fifty, one set or four: the same value. ``apply`` checks an
+event against the state and returns a new night, or raises a typed
+:class:`~bunco.core.errors.BuncoError` and changes nothing.
+
+>>> night = Night.start({"type": "party", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+>>> night = night.apply({"type": "roll", "table": 1, "dice": [1, 1, 4]})
+>>> night.tables[0].side_scores, night.tables[0].roller
+((2, 0), 'Ann')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bunco.core import setup as setup_mod
+from bunco.core.cards import Card
+from bunco.core.dice import Dice, tally_dice, validate_dice
+from bunco.core.errors import BuncoError, InvalidSetup, NotAllowedNow, NotYourTurn, RoundOver, WrongTable
+from bunco.core.events import normalize_event
+from bunco.core.prizes import PrizeResult, decide_prizes
+from bunco.core.rolloff import RollOff
+from bunco.core.rules import AfterBell, FirstRoller, PrizeTies, RollKind, RoundEnd, RuleSet, SetWinner
+from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
+from bunco.core.table import Phase, RollRecord, Status, TableRound
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """How one table's round ended."""
+
+    table: int
+    seats: tuple[str | None, ...]
+    team: bool
+    side_scores: tuple[int, ...]
+    seat_points: tuple[int, ...]
+    winners: tuple[str | None, ...]
+    losers: tuple[str | None, ...]
+    winning_seats: frozenset[int]
+    tie_break: dict[str, Any] | None
+    clincher: str | None  # the player whose roll won it (for left-of-winner starts)
+    rolls: tuple[RollRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    set_no: int
+    round_no: int
+    tables: tuple[TableResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetResult:
+    set_no: int
+    winner: str | None
+    tied_on_wins: tuple[str, ...]
+    tied_on_buncos: tuple[str, ...]
+    settled_by: str  # "wins", "buncos", "roll_off", "pending_roll_off"
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    """The whole state of a night. Build it with :meth:`start`; change it with :meth:`apply`."""
+
+    setup: dict[str, Any]
+    rules: RuleSet
+    roster: tuple[str, ...]
+    sets: int
+    groups: dict[str, tuple[str, ...]]
+    set_no: int
+    round_no: int
+    seating: Tables
+    tables: tuple[TableRound, ...]
+    phase: str  # "playing", "rolloff", "over"
+    bell: bool = False
+    started: bool = False
+    history: tuple[RoundResult, ...] = ()
+    cards: dict[str, Card] = field(default_factory=dict)
+    set_results: tuple[SetResult, ...] = ()
+    rolloff: RollOff | None = None
+    rolloff_for: tuple[str, int] | None = None  # ("set", set_no) or ("prize", index)
+    prizes: tuple[PrizeResult, ...] = ()
+    traveler: str | None = None
+    last_bunco: str | None = None
+    verified: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    changes: tuple[dict[str, Any], ...] = ()  # substitutes, joins, leaves, manual seatings
+    events: tuple[dict[str, Any], ...] = ()  # every accepted event, undo included
+    effective: tuple[dict[str, Any], ...] = ()  # the events that stand (undone ones removed)
+    round_start: Night | None = None  # the night as the current round (or roll-off) began
+    prev_start: Night | None = None  # ... and as the round before it began
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    def start(cls, setup: Mapping[str, Any]) -> Night:
+        """A night from its party line; raises :class:`InvalidSetup` naming what is wrong."""
+        party = setup_mod.normalize_setup(setup)
+        rules = setup_mod.rules_of(party)
+        seating = setup_mod.first_tables(party, rules)
+        night = cls(
+            setup=party, rules=rules, roster=tuple(party["players"]), sets=party["sets"],
+            groups={k: tuple(v) for k, v in party.get("groups", {}).items()},
+            set_no=1, round_no=1, seating=seating, tables=(), phase="playing",
+            cards={p: Card() for p in party["players"]},
+        )
+        night = night._begin_round(seating, previous=None)
+        return replace(night, round_start=night)
+
+    # -- questions ------------------------------------------------------------------------
+    @property
+    def single_table(self) -> bool:
+        return len(self.seating) == 1
+
+    @property
+    def seated(self) -> tuple[str, ...]:
+        return tuple(p for t in self.seating for p in t if p is not None)
+
+    def expected_rollers(self) -> list[tuple[int | None, str]]:
+        """Who may roll now: (table number or None for a roll-off, player)."""
+        if self.phase == "rolloff" and self.rolloff is not None and self.rolloff.roller is not None:
+            return [(None, self.rolloff.roller)]
+        if self.phase != "playing":
+            return []
+        return [(t.number, t.roller) for t in self.tables if t.roller is not None]
+
+    def view(self) -> dict[str, Any]:
+        """Everything a live page needs now (see :func:`bunco.core.report.view`)."""
+        from bunco.core.report import view
+
+        return view(self)
+
+    def report(self) -> dict[str, Any]:
+        """The ``bunco replay --json`` document (see :func:`bunco.core.report.report`)."""
+        from bunco.core.report import report
+
+        return report(self)
+
+    # -- the fold ---------------------------------------------------------------------------
+    def apply(self, event: Mapping[str, Any]) -> Night:
+        """The night after ``event``; raises a :class:`BuncoError` and leaves ``self`` as it was."""
+        ev = normalize_event(event)
+        if ev["type"] == "undo":
+            return self._undo(ev)
+        night = self._apply_effective(ev)
+        night = replace(night, events=(*self.events, ev), effective=(*self.effective, ev))
+        if night.round_start is None:  # a round or roll-off began: remember it for undo
+            night = replace(night, round_start=night)
+        return night
+
+    def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Night:
+        night = self
+        for ev in events:
+            night = night.apply(ev)
+        return night
+
+    def _apply_effective(self, ev: dict[str, Any]) -> Night:
+        kind = ev["type"]
+        if kind in ("roll", "tally"):
+            return self._roll(ev)
+        if kind == "verify":
+            return self._verify(ev)
+        return self._between_rounds(ev)
+
+    # -- rolls ----------------------------------------------------------------------------------
+    def _roll(self, ev: dict[str, Any]) -> Night:
+        if self.phase == "over":
+            raise RoundOver("the night is over", expected="no more rolls; start a new night")
+        table_no = ev.get("table")
+        if self.phase == "rolloff":
+            return self._rolloff_roll(ev)
+        if table_no is None:
+            raise WrongTable("this roll names no table and no roll-off is due",
+                             expected=f"a table number from 1 to {len(self.tables)}")
+        if table_no > len(self.tables):
+            raise WrongTable(f"there is no table {table_no}", expected=f"a table number from 1 to {len(self.tables)}")
+        table = self.tables[table_no - 1]
+        roller = table.roller
+        if roller is None:
+            raise RoundOver(f"the round is over at table {table_no}",
+                            expected=self._who_rolls_text() or "the next round")
+        self._check_player(ev, roller, table)
+        dice = self._dice_of(ev, table.status is Status.FIRST_ROLL, f"table {table_no}")
+        was_playing = table.status is Status.PLAYING
+        new_table = table.roll(dice, self.rules)
+        night = replace(self, started=True)
+        night = night._after_scoring(new_table)
+        tables = list(night.tables)
+        tables[table_no - 1] = new_table
+        night = replace(night, tables=tuple(tables))
+        if was_playing:
+            night = night._maybe_ring(table_no)
+        if all(t.status is Status.DONE for t in night.tables):
+            night = night._end_round()
+        return night
+
+    def _check_player(self, ev: dict[str, Any], roller: str, table: TableRound | None) -> None:
+        player = ev.get("player")
+        if player is None or player == roller:
+            return
+        where = f" at table {table.number}" if table is not None else " in the roll-off"
+        raise NotYourTurn(f"it is {roller}'s turn{where}, not {player}'s", expected=f"a roll by {roller}")
+
+    def _dice_of(self, ev: dict[str, Any], needs_faces: bool, where: str) -> Dice:
+        if ev["type"] == "roll":
+            return validate_dice(ev["dice"])
+        if needs_faces:
+            raise NotAllowedNow(f"{where} is rolling for high total, so a tally cannot stand for the dice",
+                                expected="the three faces, e.g. 6 5 2")
+        return tally_dice(ev["outcome"], self.round_no, self.rules)
+
+    def _after_scoring(self, table: TableRound) -> Night:
+        """Traveling and the last Bunco, from the roll just recorded."""
+        record = table.rolls[-1]
+        if record.phase is Phase.FIRST_ROLL:
+            return self
+        night = self
+        if record.kind is RollKind.BUNCO and record.credited is not None:
+            night = replace(night, last_bunco=record.credited)
+        if self._travels(record):
+            night = replace(night, traveler=record.roller)
+        return night
+
+    def _travels(self, record: RollRecord) -> bool:
+        trigger = self.rules.traveling
+        if trigger == "off" or self.round_no == self.rules.traveling_excluded_round:
+            return False
+        trips = record.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO)
+        if trigger == "bunco":
+            return record.kind is RollKind.BUNCO
+        if trigger == "mini_bunco":
+            return trips
+        if trigger == "any_trips":
+            return trips or record.kind is RollKind.BUNCO
+        faces = sorted(int(c) for c in trigger if c.isdigit())
+        return sorted(record.dice) == faces
+
+    def _maybe_ring(self, table_no: int) -> Night:
+        """Ring the bell if the roll just made at ``table_no`` ends the round somewhere."""
+        table = self.tables[table_no - 1]
+        last = table.rolls[-1]
+        finish = self.rules.after_bell is AfterBell.FINISH_TURN
+        if last.kind is RollKind.BUNCO and self.rules.bunco_ends_round and last.phase is Phase.PLAY:
+            return self._ring_all(finish)
+        if not table.last_roll_reached_target:
+            return self
+        if self.single_table or self.rules.round_end is RoundEnd.HEAD_TABLE:
+            if table_no == 1:
+                return self._ring_all(finish)
+            return self
+        tables = list(self.tables)
+        tables[table_no - 1] = table.bell(finish, self.rules)
+        return replace(self, tables=tuple(tables))
+
+    def _ring_all(self, finish: bool) -> Night:
+        return replace(self, bell=True, tables=tuple(t.bell(finish, self.rules) for t in self.tables))
+
+    def _who_rolls_text(self) -> str:
+        rollers = self.expected_rollers()
+        if not rollers:
+            return ""
+        return "a roll by " + ", ".join(f"{p} (table {t})" if t else p for t, p in rollers)
+
+    # -- rounds ------------------------------------------------------------------------------------
+    def _begin_round(self, seating: Tables, previous: RoundResult | None) -> Night:
+        rules = self.rules
+        n = len(seating)
+        first_rule = rules.first_roller_single_table if n == 1 else rules.first_roller
+        tables = []
+        for number, seats in enumerate(seating, start=1):
+            team = is_team_table(len(seats), n, rules)
+            first_seat = None
+            if first_rule is FirstRoller.LEFT_OF_LAST_WINNER and previous is not None:
+                first_seat = _left_of_winner(previous, number, seats, rules)
+            tables.append(TableRound.begin(
+                number, seats, team=team, target=rules.target(team=team, single_table=n == 1),
+                round_no=self.round_no, rules=rules, first_roller=first_rule, first_seat=first_seat,
+            ))
+        return replace(self, seating=seating, tables=tuple(tables), bell=False, started=False)
+
+    def _new_period(self) -> Night:
+        """Mark that a new round or roll-off begins with the event being applied."""
+        return replace(self, round_start=None, prev_start=self.round_start)
+
+    def _end_round(self) -> Night:
+        results = tuple(_table_result(t) for t in self.tables)
+        cards = dict(self.cards)
+        for res in results:
+            for seat, name in enumerate(res.seats):
+                if name is None:
+                    continue
+                mine = [r for r in res.rolls if r.seat == seat and r.credited == name
+                        and r.phase is not Phase.FIRST_ROLL]
+                cards[name] = cards[name].with_round(
+                    self.set_no, self.round_no, res.table, won=seat in res.winning_seats,
+                    points=res.seat_points[seat],
+                    buncos=sum(r.kind is RollKind.BUNCO for r in mine),
+                    minis=sum(r.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO) for r in mine),
+                    lows=sum(r.kind is RollKind.LOW_BUNCO for r in mine),
+                    highs=sum(r.kind is RollKind.HIGH_BUNCO for r in mine),
+                    wipeouts=sum(r.kind is RollKind.WIPEOUT for r in mine),
+                )
+        result = RoundResult(self.set_no, self.round_no, results)
+        night = replace(self, history=(*self.history, result), cards=cards)._new_period()
+        upcoming = next_seating(self.seating, [r.winning_seats for r in results], self.rules)
+        if self.round_no < 6:
+            return replace(night, round_no=self.round_no + 1)._begin_round(upcoming, result)
+        return night._end_set(upcoming, result)
+
+    def _end_set(self, upcoming: Tables, last: RoundResult) -> Night:
+        night = replace(self, seating=upcoming, tables=(), bell=False)
+        if self.rules.set_winner is SetWinner.MOST_WINS:
+            outcome = _set_winner(self.set_no, self.cards, self.seated_in_set(self.set_no))
+            night = replace(night, set_results=(*night.set_results, outcome))
+            if outcome.winner is None:
+                rolloff = RollOff.begin(f"set {self.set_no} winner", outcome.tied_on_buncos,
+                                        round_no=6, goal=self.rules.roll_off_target)
+                return replace(night, phase="rolloff", rolloff=rolloff, rolloff_for=("set", self.set_no))
+        return night._after_set(last)
+
+    def seated_in_set(self, set_no: int) -> tuple[str, ...]:
+        """Players with at least one round in set ``set_no``, in roster order."""
+        played = {n for r in self.history if r.set_no == set_no for t in r.tables for n in t.seats if n}
+        return tuple(p for p in self.roster if p in played)
+
+    def _after_set(self, last: RoundResult) -> Night:
+        if self.set_no < self.sets:
+            night = replace(self, set_no=self.set_no + 1, round_no=1, phase="playing")
+            return night._begin_round(self.seating, last)
+        return self._end_night()
+
+    def _end_night(self) -> Night:
+        prizes = decide_prizes(
+            [p.value for p in self.rules.prizes], self._prize_cards(),
+            shared=self.rules.prize_ties is PrizeTies.SHARED, last_bunco=self.last_bunco,
+            traveler=self.traveler, groups=self.groups if self.rules.prize_groups else None,
+            mini_label=self.rules.mini_label,
+        )
+        night = replace(self, prizes=tuple(prizes), phase="over", tables=(), rolloff=None, rolloff_for=None)
+        return night._next_prize_rolloff()
+
+    def _prize_cards(self) -> dict[str, Card]:
+        if not self.rules.verify_for_prizes:
+            return self.cards
+        out = {}
+        for name, card in self.cards.items():
+            buncos, minis, wins = self.verified.get(name, (0, 0, 0))
+            out[name] = Card(buncos=buncos, minis=minis, wins=wins, losses=card.losses, points=card.points)
+        return out
+
+    def _next_prize_rolloff(self) -> Night:
+        for index, prize in enumerate(self.prizes):
+            if prize.settled_by == "pending_roll_off":
+                label = prize.label + (f" ({prize.group})" if prize.group else "")
+                rolloff = RollOff.begin(label, prize.candidates, round_no=6, goal=self.rules.roll_off_target)
+                return replace(self, phase="rolloff", rolloff=rolloff, rolloff_for=("prize", index))
+        return replace(self, phase="over", rolloff=None, rolloff_for=None)
+
+    def _rolloff_roll(self, ev: dict[str, Any]) -> Night:
+        rolloff = self.rolloff
+        assert rolloff is not None and self.rolloff_for is not None
+        if ev.get("table") is not None:
+            raise NotAllowedNow(f"a roll-off for {rolloff.purpose} is due, not play at a table",
+                                expected=f"a roll with no table by {rolloff.roller}")
+        roller = rolloff.roller
+        assert roller is not None
+        self._check_player(ev, roller, None)
+        dice = self._dice_of(ev, rolloff.ordering, "the roll-off")
+        done = rolloff.roll(dice, self.rules)
+        night = replace(self, rolloff=done, started=True)
+        if done.winner is None:
+            return night
+        what, index = self.rolloff_for
+        night = replace(night, rolloff=None, rolloff_for=None)
+        if what == "set":
+            sets = list(night.set_results)
+            sets[-1] = replace(sets[-1], winner=done.winner, settled_by="roll_off")
+            night = replace(night, set_results=tuple(sets))._new_period()
+            return night._after_set(self.history[-1])
+        prizes = list(night.prizes)
+        prizes[index] = replace(prizes[index], winners=(done.winner,), settled_by="roll_off")
+        return replace(night, prizes=tuple(prizes))._next_prize_rolloff()
+
+    # -- between rounds ------------------------------------------------------------------------
+    def _verify(self, ev: dict[str, Any]) -> Night:
+        name = ev["player"]
+        if name not in self.cards:
+            raise InvalidSetup(f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster))
+        card = self.cards[name]
+        return replace(self, verified={**self.verified, name: (card.buncos, card.minis, card.wins)})
+
+    def _between_rounds(self, ev: dict[str, Any]) -> Night:
+        if self.phase != "playing" or self.started:
+            raise NotAllowedNow(f"a {ev['type']} can only happen between rounds",
+                                expected="it before the first roll of the next round")
+        kind = ev["type"]
+        roster = self.roster
+        if kind == "substitute":
+            out, new = ev["out"], ev["in"]
+            if out not in self.seated:
+                raise InvalidSetup(f"{out!r} is not seated", expected="a seated player: " + ", ".join(self.seated))
+            if new in self.seated:
+                raise InvalidSetup(f"{new!r} is already seated", expected="someone not playing this round")
+            seating = tuple(tuple(new if s == out else s for s in t) for t in self.seating)
+        elif kind == "join":
+            seating = reseat(self.seating, self.rules, join=[ev["player"]])
+        elif kind == "leave":
+            seating = reseat(self.seating, self.rules, leave=[ev["player"]])
+        else:
+            seating = validate_seating(ev["tables"], self.seated, self.rules)
+        added = [p for t in seating for p in t if p is not None and p not in roster]
+        cards = {**self.cards, **{p: Card() for p in added}}
+        change = {k: v for k, v in ev.items() if k not in ("type", "id", "at")}
+        change.update({"type": kind, "set": self.set_no, "round": self.round_no})
+        night = replace(self, roster=roster + tuple(added), cards=cards, changes=(*self.changes, change))
+        last = self.history[-1] if self.history else None
+        return night._begin_round(seating, last if self.round_no > 1 or self.set_no > 1 else None)
+
+    # -- undo -------------------------------------------------------------------------------------
+    def _undo(self, ev: dict[str, Any]) -> Night:
+        """Remove the last roll or tally at a table by folding the round again without it."""
+        table_no = ev["table"]
+        for snapshot in (self.round_start, self.prev_start):
+            if snapshot is None:
+                break
+            start = len(snapshot.effective)
+            for index in range(len(self.effective) - 1, start - 1, -1):
+                candidate = self.effective[index]
+                if candidate["type"] in ("roll", "tally") and candidate.get("table") == table_no:
+                    return self._refold(snapshot, start, index, ev)
+            if any(e["type"] in ("roll", "tally") for e in self.effective[start:]):
+                break  # the round under way has rolls: the one before it is closed
+        raise NotAllowedNow(f"there is no entry at table {table_no} to undo",
+                            expected="undo right after a roll or tally at that table, in the same round")
+
+    def _refold(self, snapshot: Night, start: int, index: int, ev: dict[str, Any]) -> Night:
+        night = snapshot
+        try:
+            for later in self.effective[start:index] + self.effective[index + 1:]:
+                night = night._apply_effective(later)
+                night = replace(night, effective=(*night.effective, later))
+                if night.round_start is None:
+                    night = replace(night, round_start=night)
+        except BuncoError as exc:
+            raise NotAllowedNow(
+                f"the last entry at table {ev['table']} cannot be undone: a later entry depends on it "
+                f"({exc.message})", expected="a correcting entry at that table instead") from None
+        return replace(night, events=(*self.events, ev))
+
+
+def _left_of_winner(previous: RoundResult, number: int, seats: tuple[str | None, ...], rules: RuleSet) -> int | None:
+    if number > len(previous.tables):
+        return None
+    clincher = previous.tables[number - 1].clincher
+    if clincher is None or clincher not in seats:
+        return None
+    step = 1 if rules.direction.value == "left" else -1
+    return (seats.index(clincher) + step) % len(seats)
+
+
+def _table_result(table: TableRound) -> TableResult:
+    side = table.winning_side
+    clincher = None
+    if side is not None:
+        for record in reversed(table.rolls):
+            if table.side_of(record.seat) == side and record.points > 0:
+                clincher = record.roller
+                break
+        if clincher is None:
+            clincher = table.roller_name(table.side_seats(side)[0])
+    tb = table.tie_break
+    return TableResult(
+        table=table.number, seats=table.seats, team=table.team, side_scores=table.side_scores,
+        seat_points=table.points, winners=table.winners, losers=table.losers,
+        winning_seats=table.winning_seats,
+        tie_break=None if tb is None else {
+            "rule": tb.rule.value, "tied": [list(table.side_seats(s)) for s in tb.sides],
+            "points": [tb.points[s] for s in range(len(tb.points))], "sessions": tb.session,
+        },
+        clincher=clincher, rolls=table.rolls,
+    )
+
+
+def _set_winner(set_no: int, cards: Mapping[str, Card], players: Sequence[str]) -> SetResult:
+    wins = {p: cards[p].set_wins(set_no) for p in players}
+    best = max(wins.values(), default=0)
+    top = tuple(p for p in players if wins[p] == best)
+    if len(top) == 1:
+        return SetResult(set_no, top[0], top, top, "wins")
+    buncos = {p: cards[p].buncos_in_set(set_no) for p in top}
+    most = max(buncos.values())
+    still = tuple(p for p in top if buncos[p] == most)
+    if len(still) == 1:
+        return SetResult(set_no, still[0], top, still, "buncos")
+    return SetResult(set_no, None, top, still, "pending_roll_off")

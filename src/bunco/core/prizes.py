@@ -1,0 +1,134 @@
+"""Prize categories at the end of a night (RULES.md §4 and §7).
+
+A prize is decided from the score cards; a tie is either shared or left for a roll-off,
+as the host chose (``rules.prize_ties``). With ``rules.verify_for_prizes`` only what a
+checker verified counts. With ``rules.prize_groups`` the player prizes are given per
+group and the group with the most Buncos wins the overall prize.
+
+>>> from bunco.core.cards import Card
+>>> cards = {"Ann": Card(buncos=2, wins=3, losses=3), "Bea": Card(buncos=2, wins=4, losses=2)}
+>>> [p.candidates for p in decide_prizes(("most_buncos", "half_and_half"), cards)]
+[('Ann', 'Bea'), ('Ann',)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bunco.core.cards import Card
+
+_COUNTS = {
+    "most_buncos": ("buncos", "Most Buncos"),
+    "most_wins": ("wins", "Most Wins"),
+    "most_losses": ("losses", "Most Losses"),
+    "most_mini_buncos": ("minis", "Most Mini Buncos"),
+}
+LABELS = {
+    **{k: label for k, (_, label) in _COUNTS.items()},
+    "half_and_half": "Half Wins and Half Losses",
+    "last_bunco": "Last Bunco",
+    "traveling": "Traveling",
+    "group_most_buncos": "Group with the most Buncos",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeResult:
+    """One prize: who qualifies (``candidates``), the figure, and who won it."""
+
+    category: str
+    label: str
+    group: str | None
+    value: int | None
+    candidates: tuple[str, ...]
+    winners: tuple[str, ...]  # empty while a roll-off is pending or nobody qualifies
+    settled_by: str  # "outright", "shared", "roll_off", "pending_roll_off", "nobody"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "category": self.category,
+            "label": self.label,
+            "group": self.group,
+            "value": self.value,
+            "candidates": list(self.candidates),
+            "winners": list(self.winners),
+            "settled_by": self.settled_by,
+        }
+
+
+def decide_prizes(
+    categories: Sequence[str],
+    cards: Mapping[str, Card],
+    *,
+    shared: bool = False,
+    last_bunco: str | None = None,
+    traveler: str | None = None,
+    groups: Mapping[str, Sequence[str]] | None = None,
+    mini_label: str = "Mini Bunco",
+) -> list[PrizeResult]:
+    """Every prize in ``categories``, in order, per group when ``groups`` is given."""
+    results: list[PrizeResult] = []
+    scopes: list[tuple[str | None, list[str]]] = (
+        [(name, [p for p in members if p in cards]) for name, members in groups.items()]
+        if groups else [(None, list(cards))]
+    )
+    for category in categories:
+        if category == "traveling":
+            results.append(_single(category, None, traveler))
+            continue
+        if category == "last_bunco":
+            results.append(_single(category, None, last_bunco))
+            continue
+        for group, players in scopes:
+            results.append(_decide(category, group, players, cards, shared, mini_label))
+    if groups:
+        totals = {name: sum(cards[p].buncos for p in members if p in cards) for name, members in groups.items()}
+        best = max(totals.values(), default=0)
+        top = tuple(g for g, v in totals.items() if v == best) if best > 0 else ()
+        results.append(PrizeResult(
+            "group_most_buncos", LABELS["group_most_buncos"], None, best, top, top,
+            "nobody" if not top else ("outright" if len(top) == 1 else "shared"),
+        ))
+    return results
+
+
+def _label(category: str, mini_label: str) -> str:
+    if category == "most_mini_buncos":
+        return f"Most {mini_label}s"
+    return LABELS[category]
+
+
+def _single(category: str, group: str | None, holder: str | None) -> PrizeResult:
+    names = (holder,) if holder else ()
+    return PrizeResult(category, LABELS[category], group, None, names, names, "outright" if holder else "nobody")
+
+
+def _decide(
+    category: str, group: str | None, players: list[str], cards: Mapping[str, Card], shared: bool,
+    mini_label: str,
+) -> PrizeResult:
+    label = _label(category, mini_label)
+    if category == "half_and_half":
+        even = tuple(p for p in players if cards[p].wins == cards[p].losses and cards[p].wins > 0)
+        return _settle(category, label, group, None, even, shared)
+    field_name, _ = _COUNTS[category]
+    values = {p: int(getattr(cards[p], field_name)) for p in players}
+    best = max(values.values(), default=0)
+    if best <= 0:
+        return PrizeResult(category, label, group, 0, (), (), "nobody")
+    top = tuple(p for p in players if values[p] == best)
+    return _settle(category, label, group, best, top, shared)
+
+
+def _settle(
+    category: str, label: str, group: str | None, value: int | None, top: tuple[str, ...], shared: bool
+) -> PrizeResult:
+    if not top:
+        return PrizeResult(category, label, group, value, (), (), "nobody")
+    if len(top) == 1:
+        return PrizeResult(category, label, group, value, top, top, "outright")
+    if shared:
+        return PrizeResult(category, label, group, value, top, top, "shared")
+    return PrizeResult(category, label, group, value, top, (), "pending_roll_off")

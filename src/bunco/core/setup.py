@@ -1,0 +1,138 @@
+"""The first line of a party log: who plays, under which rules, seated how.
+
+>>> party = normalize_setup({"type": "party", "rules": "wm", "players": ["Ann", "Bea"]})
+>>> party["rules"], party["sets"]
+('winning-moves', 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from bunco.core.errors import BuncoError, InvalidSetup
+from bunco.core.presets import get_rules, preset_name
+from bunco.core.rules import Prize, PrizeTies, RuleSet
+from bunco.core.seating import Tables, first_seating, validate_seating
+
+MAX_NAME = 60
+MAX_PLAYERS = 2000
+
+
+def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a party line and return it in canonical form; raises :class:`InvalidSetup`."""
+    if not isinstance(setup, Mapping):
+        raise InvalidSetup("the first line must be a JSON object", expected='{"type": "party", ...}')
+    if setup.get("type", "party") != "party":
+        raise InvalidSetup(f"the first line has type {setup.get('type')!r}", expected='"type": "party"')
+    rules_name = setup.get("rules", "classic")
+    if not isinstance(rules_name, str):
+        raise InvalidSetup(f"rules {rules_name!r} is not a preset name", expected="winning-moves, classic, scil or tournament")
+    out: dict[str, Any] = {"type": "party", "rules": preset_name(rules_name)}
+    house = setup.get("house_rules") or {}
+    if not isinstance(house, Mapping):
+        raise InvalidSetup("house_rules must be an object", expected='{"wipeout": true, ...}')
+    if house:
+        out["house_rules"] = dict(house)
+    players = setup.get("players")
+    if not isinstance(players, list) or len(players) < 2:
+        raise InvalidSetup("a party needs a list of at least two players", expected='"players": ["Ann", "Bea", ...]')
+    if len(players) > MAX_PLAYERS:
+        raise InvalidSetup(f"{len(players)} players is too many", expected=f"at most {MAX_PLAYERS}")
+    names = [_player_name(p) for p in players]
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InvalidSetup(f"player {name!r} is listed twice", expected="every name once")
+        seen.add(name)
+    out["players"] = names
+    sets = setup.get("sets", 1)
+    if isinstance(sets, bool) or not isinstance(sets, int) or not 1 <= sets <= 4:
+        raise InvalidSetup(f"sets {sets!r} is not allowed", expected="1 to 4 sets")
+    out["sets"] = sets
+    for key in ("name", "created"):
+        if setup.get(key) is not None:
+            out[key] = str(setup[key])
+    if setup.get("seed") is not None:
+        if isinstance(setup["seed"], bool) or not isinstance(setup["seed"], int):
+            raise InvalidSetup(f"seed {setup['seed']!r} is not a whole number", expected="an integer seed")
+        out["seed"] = setup["seed"]
+    if setup.get("prizes") is not None:
+        prizes = setup["prizes"]
+        if not isinstance(prizes, list):
+            raise InvalidSetup("prizes must be a list", expected="a list of " + ", ".join(p.value for p in Prize))
+        try:
+            out["prizes"] = [Prize(str(p)).value for p in prizes]
+        except ValueError:
+            raise InvalidSetup(f"unknown prize in {prizes!r}", expected="some of " + ", ".join(p.value for p in Prize)) from None
+    if setup.get("prize_ties") is not None:
+        try:
+            out["prize_ties"] = PrizeTies(str(setup["prize_ties"])).value
+        except ValueError:
+            raise InvalidSetup(f"prize_ties {setup['prize_ties']!r}", expected="roll_off or shared") from None
+    if setup.get("groups") is not None:
+        out["groups"] = _groups(setup["groups"], names)
+    if setup.get("bots") is not None:
+        bots = setup["bots"]
+        if not isinstance(bots, list) or any(b not in seen for b in bots):
+            raise InvalidSetup("bots must list players of the night", expected='"bots": ["Ann", ...]')
+        out["bots"] = list(bots)
+    if setup.get("tables") is not None:
+        tables = setup["tables"]
+        if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
+            raise InvalidSetup("tables must be a list of tables, each a list of names",
+                               expected='"tables": [["Ann", "Bea", "Cat", "Dee"]]')
+        out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
+    rules_of(out)  # house rules are checked here, so a bad one is refused at the first line
+    return out
+
+
+def _player_name(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidSetup(f"player {value!r} has no name", expected="a non-empty name")
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise InvalidSetup(f"player name {name[:20]!r}... is too long", expected=f"at most {MAX_NAME} characters")
+    return name
+
+
+def _groups(groups: Any, names: list[str]) -> dict[str, list[str]]:
+    if not isinstance(groups, Mapping):
+        raise InvalidSetup("groups must map a group name to its players", expected='{"Group 1": ["Ann", ...]}')
+    out: dict[str, list[str]] = {}
+    placed: set[str] = set()
+    for group, members in groups.items():
+        if not isinstance(members, list):
+            raise InvalidSetup(f"group {group!r} must list players", expected="a list of names")
+        for member in members:
+            if member not in names:
+                raise InvalidSetup(f"group {group!r} lists {member!r}, who is not a player", expected="players of the night")
+            if member in placed:
+                raise InvalidSetup(f"{member!r} is in two groups", expected="each player in one group")
+            placed.add(member)
+        out[str(group)] = list(members)
+    return out
+
+
+def rules_of(party: Mapping[str, Any]) -> RuleSet:
+    """The rule set of a normalised party line (preset, house rules, prizes)."""
+    house = dict(party.get("house_rules", {}))
+    if "prizes" in party:
+        house["prizes"] = party["prizes"]
+    if "prize_ties" in party:
+        house["prize_ties"] = party["prize_ties"]
+    try:
+        return get_rules(party["rules"], house)
+    except BuncoError as exc:
+        raise InvalidSetup(exc.message, expected=exc.expected) from None
+
+
+def first_tables(party: Mapping[str, Any], rules: RuleSet) -> Tables:
+    """Round 1's seating: as given, else the players in order (shuffled when a seed is set)."""
+    players = list(party["players"])
+    if party.get("tables") is not None:
+        return validate_seating(party["tables"], players, rules)
+    if party.get("seed") is not None:
+        random.Random(party["seed"]).shuffle(players)
+    return first_seating(players, rules)

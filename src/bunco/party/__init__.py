@@ -1,0 +1,1 @@
+"""The party on paper: score sheets, table tallies and the master score sheet of a night."""

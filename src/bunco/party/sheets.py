@@ -1,0 +1,82 @@
+"""What the paper sheets of a night say: table tallies, score cards, the master score sheet.
+
+Every function reads a folded :class:`~bunco.core.night.Night`; nothing here changes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bunco.core.night import Night, TableResult
+from bunco.core.rules import RollKind
+from bunco.core.table import Phase
+
+SCORING = (Phase.PLAY, Phase.AFTER_BELL)
+
+
+def table_tally(result: TableResult) -> dict[str, Any]:
+    """The table tally of one round: points per turn, per team (Us/Them) or per player.
+
+    "Us" is the scorekeeper's team (seats 1 and 3).
+    """
+    turns: dict[int, tuple[int, int]] = {}
+    for record in result.rolls:
+        if record.phase not in SCORING:
+            continue
+        seat, points = turns.get(record.turn, (record.seat, 0))
+        points = 0 if record.kind is RollKind.WIPEOUT else points + record.points
+        turns[record.turn] = (seat, points)
+    if result.team:
+        us = [p for _, (s, p) in sorted(turns.items()) if s % 2 == 0]
+        them = [p for _, (s, p) in sorted(turns.items()) if s % 2 == 1]
+        return {"table": result.table, "team": True, "columns": ["Us", "Them"],
+                "us": us, "them": them, "totals": list(result.side_scores)}
+    columns = [name or "ghost" for name in result.seats]
+    per = {c: [p for _, (s, p) in sorted(turns.items()) if s == i] for i, c in enumerate(columns)}
+    return {"table": result.table, "team": False, "columns": columns, "turns": per,
+            "totals": list(result.side_scores)}
+
+
+def round_buncos(night: Night) -> dict[tuple[int, int, str], int]:
+    """True Buncos rolled per (set, round, player), tie-break rolls included."""
+    out: dict[tuple[int, int, str], int] = {}
+    for rnd in night.history:
+        for table in rnd.tables:
+            for record in table.rolls:
+                if record.kind is RollKind.BUNCO and record.credited and record.phase is not Phase.FIRST_ROLL:
+                    key = (rnd.set_no, rnd.round_no, record.credited)
+                    out[key] = out.get(key, 0) + 1
+    return out
+
+
+def master_sheet(night: Night, set_no: int) -> list[dict[str, Any]]:
+    """The ``winning-moves`` master score sheet of one set: a W per round won, a B per Bunco."""
+    buncos = round_buncos(night)
+    rows = []
+    for name in night.seated_in_set(set_no) or night.roster:
+        card = night.cards[name]
+        marks = {}
+        for s, r, _t, mark in card.marks:
+            if s != set_no:
+                continue
+            text = "W" if mark == "W" else ""
+            text += "B" * buncos.get((s, r, name), 0)
+            marks[r] = text
+        rows.append({
+            "player": name,
+            "rounds": [marks.get(r, "") for r in range(1, 7)],
+            "wins": card.set_wins(set_no),
+            "buncos": card.buncos_in_set(set_no),
+        })
+    return rows
+
+
+def score_card(night: Night, name: str) -> dict[str, Any]:
+    """One player's card: W/L per set and round, Buncos, Minis (Baby/Low/High) and points."""
+    card = night.cards[name]
+    sets = []
+    for set_no in range(1, night.sets + 1):
+        marks = {r: m for s, r, _t, m in card.marks if s == set_no}
+        sets.append({"set": set_no, "rounds": [marks.get(r, "") for r in range(1, 7)]})
+    return {"player": name, "sets": sets, **{k: v for k, v in card.as_dict().items() if k != "rounds"},
+            "mini_label": night.rules.mini_label}
