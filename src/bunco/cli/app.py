@@ -52,7 +52,10 @@ def parse_house_rules(items: list[str] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items or []:
         if "=" not in item:
-            fail(f"house rule {item!r} has no value", expected="NAME=VALUE, for example --house wipeout=true")
+            fail(
+                f"house rule {item!r} has no value",
+                expected="NAME=VALUE, for example --house wipeout=true",
+            )
         key, value = item.split("=", 1)
         out[key.strip()] = value.strip()
     return out

@@ -42,13 +42,17 @@ def print_round(out: Console, rnd: dict[str, Any]) -> None:
     table.add_column("losers", style="red")
     for t in rnd["tables"]:
         if t["team"]:
-            score = (f"{' & '.join(map(str, t['teams'][0]))} {t['team_scores'][0]} – "
-                     f"{t['team_scores'][1]} {' & '.join(map(str, t['teams'][1]))}")
+            score = (
+                f"{' & '.join(map(str, t['teams'][0]))} {t['team_scores'][0]} – "
+                f"{t['team_scores'][1]} {' & '.join(map(str, t['teams'][1]))}"
+            )
         else:
             score = ", ".join(f"{n} {p}" for n, p in t["scores"].items())
         if t["tie_break"]:
             score += f"  (tie broken: {t['tie_break']['rule']})"
-        table.add_row(str(t["table"]), _names(t["players"]), score, _names(t["winners"]), _names(t["losers"]))
+        table.add_row(
+            str(t["table"]), _names(t["players"]), score, _names(t["winners"]), _names(t["losers"])
+        )
     out.print(table)
 
 
@@ -63,8 +67,15 @@ def print_night(out: Console, night: Night) -> None:
     for name in night.roster:
         card = score_card(night, name)
         rounds = " | ".join("".join(m or "·" for m in s["rounds"]) for s in card["sets"])
-        cards.add_row(name, str(card["wins"]), str(card["losses"]), str(card["buncos"]),
-                      str(card["mini_buncos"]), str(card["points"]), rounds)
+        cards.add_row(
+            name,
+            str(card["wins"]),
+            str(card["losses"]),
+            str(card["buncos"]),
+            str(card["mini_buncos"]),
+            str(card["points"]),
+            rounds,
+        )
     out.print(cards)
     if night.rules.set_winner is SetWinner.MOST_WINS:
         for set_no in range(1, night.set_no + 1):
@@ -78,22 +89,40 @@ def print_night(out: Console, night: Night) -> None:
                 sheet.add_row(row["player"], *row["rounds"], total)
             out.print(sheet)
         for s in data["set_winners"]:
-            how = {"wins": "most W's", "buncos": "most B's among the tied", "roll_off": "a roll-off",
-                   "pending_roll_off": "a roll-off still to roll"}[s["settled_by"]]
-            out.print(f"[bold]Set {s['set']} winner:[/] {s['winner'] or 'to be decided'} (by {how})")
+            how = {
+                "wins": "most W's",
+                "buncos": "most B's among the tied",
+                "roll_off": "a roll-off",
+                "pending_roll_off": "a roll-off still to roll",
+            }[s["settled_by"]]
+            out.print(
+                f"[bold]Set {s['set']} winner:[/] {s['winner'] or 'to be decided'} (by {how})"
+            )
     if data["prizes"]:
         prizes = Table(title="Prizes", title_justify="left")
         for col in ("prize", "group", "figure", "winners", "settled by"):
             prizes.add_column(col)
         for p in data["prizes"]:
-            who = _names(p["winners"]) if p["winners"] else (
-                "roll-off between " + _names(p["candidates"]) if p["candidates"] else "nobody")
-            prizes.add_row(p["label"], p["group"] or "", "" if p["value"] is None else str(p["value"]),
-                           who, p["settled_by"].replace("_", " "))
+            who = (
+                _names(p["winners"])
+                if p["winners"]
+                else (
+                    "roll-off between " + _names(p["candidates"]) if p["candidates"] else "nobody"
+                )
+            )
+            prizes.add_row(
+                p["label"],
+                p["group"] or "",
+                "" if p["value"] is None else str(p["value"]),
+                who,
+                p["settled_by"].replace("_", " "),
+            )
         out.print(prizes)
     if data["rolloff"]:
         r = data["rolloff"]
-        out.print(f"[yellow]Roll-off due[/] for {r['purpose']} between {_names(r['players'])}; next: {r['roller']}")
+        out.print(
+            f"[yellow]Roll-off due[/] for {r['purpose']} between {_names(r['players'])}; next: {r['roller']}"
+        )
     if data["next"]:
         nxt = data["next"]
         out.print(f"[bold]Next:[/] set {nxt['set']}, round {nxt['round']}")

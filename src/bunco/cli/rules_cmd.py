@@ -14,13 +14,18 @@ from bunco.core.rules import rule_docs
 
 HouseOption = Annotated[
     list[str] | None,
-    typer.Option("--house", "-H", help="A house rule NAME=VALUE (repeatable), e.g. --house wipeout=true."),
+    typer.Option(
+        "--house", "-H", help="A house rule NAME=VALUE (repeatable), e.g. --house wipeout=true."
+    ),
 ]
 
 
 @app.command("rules")
 def rules_command(
-    preset: Annotated[str | None, typer.Argument(help="A preset or alias (winning-moves, wm, classic, scil, tournament).")] = None,
+    preset: Annotated[
+        str | None,
+        typer.Argument(help="A preset or alias (winning-moves, wm, classic, scil, tournament)."),
+    ] = None,
     house: HouseOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
@@ -28,8 +33,16 @@ def rules_command(
     with refusals():
         if preset is None:
             if as_json:
-                print_json({name: {"summary": SUMMARIES[name], "source": SOURCES[name],
-                                   "rules": rules.as_dict()} for name, rules in PRESETS.items()})
+                print_json(
+                    {
+                        name: {
+                            "summary": SUMMARIES[name],
+                            "source": SOURCES[name],
+                            "rules": rules.as_dict(),
+                        }
+                        for name, rules in PRESETS.items()
+                    }
+                )
                 return
             table = Table(title="Bunco presets")
             table.add_column("preset", style="bold")
@@ -43,8 +56,15 @@ def rules_command(
         rules = get_rules(preset, parse_house_rules(house))
         name = preset_name(preset)
         if as_json:
-            print_json({"preset": name, "summary": SUMMARIES[name], "source": SOURCES[name],
-                        "house_rules": parse_house_rules(house), "rules": rules.as_dict()})
+            print_json(
+                {
+                    "preset": name,
+                    "summary": SUMMARIES[name],
+                    "source": SOURCES[name],
+                    "house_rules": parse_house_rules(house),
+                    "rules": rules.as_dict(),
+                }
+            )
             return
         docs = rule_docs()
         base = PRESETS[name].as_dict()
@@ -64,7 +84,9 @@ def rules_command(
 def score_command(
     dice: Annotated[list[str], typer.Argument(help="The three faces, e.g. 4 4 1.")],
     rules_name: Annotated[str, typer.Option("--rules", "-r", help="Preset or alias.")] = "classic",
-    round_no: Annotated[int, typer.Option("--round", "-R", help="Round 1-6 (its number is the target).")] = 1,
+    round_no: Annotated[
+        int, typer.Option("--round", "-R", help="Round 1-6 (its number is the target).")
+    ] = 1,
     house: HouseOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
@@ -76,7 +98,10 @@ def score_command(
             try:
                 faces.append(int(text))
             except ValueError:
-                fail(f"die face {text!r} is not a number", expected="three faces from 1 to 6, e.g. 4 4 1")
+                fail(
+                    f"die face {text!r} is not a number",
+                    expected="three faces from 1 to 6, e.g. 4 4 1",
+                )
         result = score_roll(faces, round_no, rules)
         if as_json:
             print_json(result.as_dict())

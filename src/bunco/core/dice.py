@@ -52,7 +52,9 @@ def validate_dice(faces: Any) -> Dice:
 def validate_round(round_no: Any) -> int:
     """A round number from 1 to 6."""
     if isinstance(round_no, bool) or not isinstance(round_no, int) or not 1 <= round_no <= 6:
-        raise InvalidDice(f"round {round_no!r} does not exist", expected="a round number from 1 to 6")
+        raise InvalidDice(
+            f"round {round_no!r} does not exist", expected="a round number from 1 to 6"
+        )
     return round_no
 
 
@@ -84,12 +86,18 @@ def score_roll(dice: Sequence[int], round_no: int, rules: RuleSet) -> RollScore:
     target = validate_round(round_no)
     if a == b == c:
         if a == target:
-            return RollScore(rules.bunco_points, RollKind.BUNCO, rules.bunco_continues, rules.bunco_ends_round)
+            return RollScore(
+                rules.bunco_points, RollKind.BUNCO, rules.bunco_continues, rules.bunco_ends_round
+            )
         if rules.wipeout and a == 1 and target != 1:
             return RollScore(0, RollKind.WIPEOUT, False, False)
         if a < target:
-            return RollScore(rules.low_trips_points, rules.low_trips_kind, rules.low_trips_continues, False)
-        return RollScore(rules.high_trips_points, rules.high_trips_kind, rules.high_trips_continues, False)
+            return RollScore(
+                rules.low_trips_points, rules.low_trips_kind, rules.low_trips_continues, False
+            )
+        return RollScore(
+            rules.high_trips_points, rules.high_trips_kind, rules.high_trips_continues, False
+        )
     hits = (a == target) + (b == target) + (c == target)
     if hits:
         return RollScore(hits * rules.target_die_points, RollKind.POINTS, True, False)
@@ -160,7 +168,10 @@ def tally_dice(outcome: Tally | str, round_no: int, rules: RuleSet) -> Dice:
     low = [f for f in others if f < r]
     high = [f for f in others if f > r]
     if tally is Tally.MINI:
-        if rules.low_trips_kind != rules.high_trips_kind or rules.low_trips_points != rules.high_trips_points:
+        if (
+            rules.low_trips_kind != rules.high_trips_kind
+            or rules.low_trips_points != rules.high_trips_points
+        ):
             raise InvalidTally(
                 f"under these rules a three of a kind is a {rules.low_trips_kind.value} "
                 f"({rules.low_trips_points}) or a {rules.high_trips_kind.value} ({rules.high_trips_points})",
@@ -171,5 +182,7 @@ def tally_dice(outcome: Tally | str, round_no: int, rules: RuleSet) -> Dice:
     pool = low if tally is Tally.LOW else high
     if not pool:
         side = "below" if tally is Tally.LOW else "above"
-        raise InvalidTally(f"no three of a kind is {side} {r} in round {r}", expected="another outcome")
+        raise InvalidTally(
+            f"no three of a kind is {side} {r} in round {r}", expected="another outcome"
+        )
     return (pool[0], pool[0], pool[0])

@@ -44,27 +44,37 @@ def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
     value = event.get("table")
     if value is None:
         if required:
-            raise InvalidEvent(f"{event.get('type')} event has no table", expected="a table number such as 1")
+            raise InvalidEvent(
+                f"{event.get('type')} event has no table", expected="a table number such as 1"
+            )
         return None
     if isinstance(value, bool):
         raise InvalidEvent(f"table {value!r} is not a number", expected="a table number such as 1")
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise InvalidEvent(f"table {value!r} is not a number", expected="a table number such as 1") from None
+        raise InvalidEvent(
+            f"table {value!r} is not a number", expected="a table number such as 1"
+        ) from None
     if number < 1 or (isinstance(value, float) and value != number):
-        raise InvalidEvent(f"table {value!r} does not exist", expected="a table number of 1 or more")
+        raise InvalidEvent(
+            f"table {value!r} does not exist", expected="a table number of 1 or more"
+        )
     return number
 
 
 def normalize_event(event: Any) -> dict[str, Any]:
     """The canonical form of one event; raises :class:`InvalidEvent` for a bad shape."""
     if not isinstance(event, Mapping):
-        raise InvalidEvent(f"an event must be a JSON object, got {type(event).__name__}",
-                           expected='an object such as {"type": "roll", "table": 1, "dice": [1, 2, 3]}')
+        raise InvalidEvent(
+            f"an event must be a JSON object, got {type(event).__name__}",
+            expected='an object such as {"type": "roll", "table": 1, "dice": [1, 2, 3]}',
+        )
     kind = event.get("type")
     if kind not in EVENT_TYPES:
-        raise InvalidEvent(f"unknown event type {kind!r}", expected="one of " + ", ".join(EVENT_TYPES))
+        raise InvalidEvent(
+            f"unknown event type {kind!r}", expected="one of " + ", ".join(EVENT_TYPES)
+        )
     out: dict[str, Any] = {"type": kind}
     if kind in ("roll", "tally"):
         table = _table(event, required=kind == "tally")
@@ -90,8 +100,10 @@ def normalize_event(event: Any) -> dict[str, Any]:
     elif kind == "seat":
         tables = event.get("tables")
         if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
-            raise InvalidEvent("seat event needs tables as a list of lists of names",
-                               expected='"tables": [["Ann", "Bea", "Cat", "Dee"], ...]')
+            raise InvalidEvent(
+                "seat event needs tables as a list of lists of names",
+                expected='"tables": [["Ann", "Bea", "Cat", "Dee"], ...]',
+            )
         out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
         if key in event:

@@ -22,10 +22,13 @@ def parse_line(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidEvent(f"not valid JSON ({exc.msg} at column {exc.colno})",
-                           expected="one JSON object per line") from None
+        raise InvalidEvent(
+            f"not valid JSON ({exc.msg} at column {exc.colno})", expected="one JSON object per line"
+        ) from None
     if not isinstance(value, dict):
-        raise InvalidEvent(f"a {type(value).__name__} instead of an object", expected="one JSON object per line")
+        raise InvalidEvent(
+            f"a {type(value).__name__} instead of an object", expected="one JSON object per line"
+        )
     return value
 
 
@@ -44,7 +47,9 @@ def read_log(lines: Iterable[str]) -> Night:
         except BuncoError as exc:
             raise LogError(number, exc) from None
     if night is None:
-        raise LogError(1, InvalidSetup("the log is empty", expected='a first line {"type": "party", ...}'))
+        raise LogError(
+            1, InvalidSetup("the log is empty", expected='a first line {"type": "party", ...}')
+        )
     return night
 
 

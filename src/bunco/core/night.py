@@ -13,17 +13,34 @@ event against the state and returns a new night, or raises a typed
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from bunco.core import setup as setup_mod
 from bunco.core.cards import Card
 from bunco.core.dice import Dice, tally_dice, validate_dice
-from bunco.core.errors import BuncoError, InvalidSetup, NotAllowedNow, NotYourTurn, RoundOver, WrongTable
+from bunco.core.errors import (
+    BuncoError,
+    InvalidSetup,
+    NotAllowedNow,
+    NotYourTurn,
+    RoundOver,
+    WrongTable,
+)
+from bunco.core.eventlog import EventSeq
 from bunco.core.events import normalize_event
+from bunco.core.evolve import evolve
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
-from bunco.core.rules import AfterBell, FirstRoller, PrizeTies, RollKind, RoundEnd, RuleSet, SetWinner
+from bunco.core.rules import (
+    AfterBell,
+    FirstRoller,
+    PrizeTies,
+    RollKind,
+    RoundEnd,
+    RuleSet,
+    SetWinner,
+)
 from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
 from bunco.core.table import Phase, RollRecord, Status, TableRound
 
@@ -87,8 +104,8 @@ class Night:
     last_bunco: str | None = None
     verified: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     changes: tuple[dict[str, Any], ...] = ()  # substitutes, joins, leaves, manual seatings
-    events: tuple[dict[str, Any], ...] = ()  # every accepted event, undo included
-    effective: tuple[dict[str, Any], ...] = ()  # the events that stand (undone ones removed)
+    events: EventSeq = field(default_factory=EventSeq.empty)  # every accepted event, undo included
+    effective: EventSeq = field(default_factory=EventSeq.empty)  # the events that stand
     round_start: Night | None = None  # the night as the current round (or roll-off) began
     prev_start: Night | None = None  # ... and as the round before it began
 
@@ -100,13 +117,20 @@ class Night:
         rules = setup_mod.rules_of(party)
         seating = setup_mod.first_tables(party, rules)
         night = cls(
-            setup=party, rules=rules, roster=tuple(party["players"]), sets=party["sets"],
+            setup=party,
+            rules=rules,
+            roster=tuple(party["players"]),
+            sets=party["sets"],
             groups={k: tuple(v) for k, v in party.get("groups", {}).items()},
-            set_no=1, round_no=1, seating=seating, tables=(), phase="playing",
+            set_no=1,
+            round_no=1,
+            seating=seating,
+            tables=(),
+            phase="playing",
             cards={p: Card() for p in party["players"]},
         )
         night = night._begin_round(seating, previous=None)
-        return replace(night, round_start=night)
+        return evolve(night, round_start=night)
 
     # -- questions ------------------------------------------------------------------------
     @property
@@ -144,9 +168,9 @@ class Night:
         if ev["type"] == "undo":
             return self._undo(ev)
         night = self._apply_effective(ev)
-        night = replace(night, events=(*self.events, ev), effective=(*self.effective, ev))
+        night = evolve(night, events=self.events.append(ev), effective=self.effective.append(ev))
         if night.round_start is None:  # a round or roll-off began: remember it for undo
-            night = replace(night, round_start=night)
+            night = evolve(night, round_start=night)
         return night
 
     def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Night:
@@ -171,24 +195,32 @@ class Night:
         if self.phase == "rolloff":
             return self._rolloff_roll(ev)
         if table_no is None:
-            raise WrongTable("this roll names no table and no roll-off is due",
-                             expected=f"a table number from 1 to {len(self.tables)}")
+            raise WrongTable(
+                "this roll names no table and no roll-off is due",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
         if table_no > len(self.tables):
-            raise WrongTable(f"there is no table {table_no}", expected=f"a table number from 1 to {len(self.tables)}")
+            raise WrongTable(
+                f"there is no table {table_no}",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
         table = self.tables[table_no - 1]
         roller = table.roller
         if roller is None:
-            raise RoundOver(f"the round is over at table {table_no}",
-                            expected=self._who_rolls_text() or "the next round")
+            raise RoundOver(
+                f"the round is over at table {table_no}",
+                expected=self._who_rolls_text() or "the next round",
+            )
         self._check_player(ev, roller, table)
         dice = self._dice_of(ev, table.status is Status.FIRST_ROLL, f"table {table_no}")
         was_playing = table.status is Status.PLAYING
         new_table = table.roll(dice, self.rules)
-        night = replace(self, started=True)
-        night = night._after_scoring(new_table)
-        tables = list(night.tables)
+        tables = list(self.tables)
         tables[table_no - 1] = new_table
-        night = replace(night, tables=tuple(tables))
+        traveler, last_bunco = self._after_scoring(new_table.rolls[-1])
+        night = evolve(
+            self, started=True, tables=tuple(tables), traveler=traveler, last_bunco=last_bunco
+        )
         if was_playing:
             night = night._maybe_ring(table_no)
         if all(t.status is Status.DONE for t in night.tables):
@@ -200,27 +232,28 @@ class Night:
         if player is None or player == roller:
             return
         where = f" at table {table.number}" if table is not None else " in the roll-off"
-        raise NotYourTurn(f"it is {roller}'s turn{where}, not {player}'s", expected=f"a roll by {roller}")
+        raise NotYourTurn(
+            f"it is {roller}'s turn{where}, not {player}'s", expected=f"a roll by {roller}"
+        )
 
     def _dice_of(self, ev: dict[str, Any], needs_faces: bool, where: str) -> Dice:
         if ev["type"] == "roll":
             return validate_dice(ev["dice"])
         if needs_faces:
-            raise NotAllowedNow(f"{where} is rolling for high total, so a tally cannot stand for the dice",
-                                expected="the three faces, e.g. 6 5 2")
+            raise NotAllowedNow(
+                f"{where} is rolling for high total, so a tally cannot stand for the dice",
+                expected="the three faces, e.g. 6 5 2",
+            )
         return tally_dice(ev["outcome"], self.round_no, self.rules)
 
-    def _after_scoring(self, table: TableRound) -> Night:
-        """Traveling and the last Bunco, from the roll just recorded."""
-        record = table.rolls[-1]
+    def _after_scoring(self, record: RollRecord) -> tuple[str | None, str | None]:
+        """The traveler's holder and the last Bunco's roller after ``record``."""
         if record.phase is Phase.FIRST_ROLL:
-            return self
-        night = self
+            return self.traveler, self.last_bunco
+        last_bunco = self.last_bunco
         if record.kind is RollKind.BUNCO and record.credited is not None:
-            night = replace(night, last_bunco=record.credited)
-        if self._travels(record):
-            night = replace(night, traveler=record.roller)
-        return night
+            last_bunco = record.credited
+        return (record.roller if self._travels(record) else self.traveler), last_bunco
 
     def _travels(self, record: RollRecord) -> bool:
         trigger = self.rules.traveling
@@ -251,10 +284,12 @@ class Night:
             return self
         tables = list(self.tables)
         tables[table_no - 1] = table.bell(finish, self.rules)
-        return replace(self, tables=tuple(tables))
+        return evolve(self, tables=tuple(tables))
 
     def _ring_all(self, finish: bool) -> Night:
-        return replace(self, bell=True, tables=tuple(t.bell(finish, self.rules) for t in self.tables))
+        return evolve(
+            self, bell=True, tables=tuple(t.bell(finish, self.rules) for t in self.tables)
+        )
 
     def _who_rolls_text(self) -> str:
         rollers = self.expected_rollers()
@@ -273,15 +308,23 @@ class Night:
             first_seat = None
             if first_rule is FirstRoller.LEFT_OF_LAST_WINNER and previous is not None:
                 first_seat = _left_of_winner(previous, number, seats, rules)
-            tables.append(TableRound.begin(
-                number, seats, team=team, target=rules.target(team=team, single_table=n == 1),
-                round_no=self.round_no, rules=rules, first_roller=first_rule, first_seat=first_seat,
-            ))
-        return replace(self, seating=seating, tables=tuple(tables), bell=False, started=False)
+            tables.append(
+                TableRound.begin(
+                    number,
+                    seats,
+                    team=team,
+                    target=rules.target(team=team, single_table=n == 1),
+                    round_no=self.round_no,
+                    rules=rules,
+                    first_roller=first_rule,
+                    first_seat=first_seat,
+                )
+            )
+        return evolve(self, seating=seating, tables=tuple(tables), bell=False, started=False)
 
     def _new_period(self) -> Night:
         """Mark that a new round or roll-off begins with the event being applied."""
-        return replace(self, round_start=None, prev_start=self.round_start)
+        return evolve(self, round_start=None, prev_start=self.round_start)
 
     def _end_round(self) -> Night:
         results = tuple(_table_result(t) for t in self.tables)
@@ -290,54 +333,76 @@ class Night:
             for seat, name in enumerate(res.seats):
                 if name is None:
                     continue
-                mine = [r for r in res.rolls if r.seat == seat and r.credited == name
-                        and r.phase is not Phase.FIRST_ROLL]
+                mine = [
+                    r
+                    for r in res.rolls
+                    if r.seat == seat and r.credited == name and r.phase is not Phase.FIRST_ROLL
+                ]
                 cards[name] = cards[name].with_round(
-                    self.set_no, self.round_no, res.table, won=seat in res.winning_seats,
+                    self.set_no,
+                    self.round_no,
+                    res.table,
+                    won=seat in res.winning_seats,
                     points=res.seat_points[seat],
                     buncos=sum(r.kind is RollKind.BUNCO for r in mine),
-                    minis=sum(r.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO) for r in mine),
+                    minis=sum(
+                        r.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO)
+                        for r in mine
+                    ),
                     lows=sum(r.kind is RollKind.LOW_BUNCO for r in mine),
                     highs=sum(r.kind is RollKind.HIGH_BUNCO for r in mine),
                     wipeouts=sum(r.kind is RollKind.WIPEOUT for r in mine),
                 )
         result = RoundResult(self.set_no, self.round_no, results)
-        night = replace(self, history=(*self.history, result), cards=cards)._new_period()
+        night = evolve(self, history=(*self.history, result), cards=cards)._new_period()
         upcoming = next_seating(self.seating, [r.winning_seats for r in results], self.rules)
         if self.round_no < 6:
-            return replace(night, round_no=self.round_no + 1)._begin_round(upcoming, result)
+            return evolve(night, round_no=self.round_no + 1)._begin_round(upcoming, result)
         return night._end_set(upcoming, result)
 
     def _end_set(self, upcoming: Tables, last: RoundResult) -> Night:
-        night = replace(self, seating=upcoming, tables=(), bell=False)
+        night = evolve(self, seating=upcoming, tables=(), bell=False)
         if self.rules.set_winner is SetWinner.MOST_WINS:
             outcome = _set_winner(self.set_no, self.cards, self.seated_in_set(self.set_no))
-            night = replace(night, set_results=(*night.set_results, outcome))
+            night = evolve(night, set_results=(*night.set_results, outcome))
             if outcome.winner is None:
-                rolloff = RollOff.begin(f"set {self.set_no} winner", outcome.tied_on_buncos,
-                                        round_no=6, goal=self.rules.roll_off_target)
-                return replace(night, phase="rolloff", rolloff=rolloff, rolloff_for=("set", self.set_no))
+                rolloff = RollOff.begin(
+                    f"set {self.set_no} winner",
+                    outcome.tied_on_buncos,
+                    round_no=6,
+                    goal=self.rules.roll_off_target,
+                )
+                return evolve(
+                    night, phase="rolloff", rolloff=rolloff, rolloff_for=("set", self.set_no)
+                )
         return night._after_set(last)
 
     def seated_in_set(self, set_no: int) -> tuple[str, ...]:
         """Players with at least one round in set ``set_no``, in roster order."""
-        played = {n for r in self.history if r.set_no == set_no for t in r.tables for n in t.seats if n}
+        played = {
+            n for r in self.history if r.set_no == set_no for t in r.tables for n in t.seats if n
+        }
         return tuple(p for p in self.roster if p in played)
 
     def _after_set(self, last: RoundResult) -> Night:
         if self.set_no < self.sets:
-            night = replace(self, set_no=self.set_no + 1, round_no=1, phase="playing")
+            night = evolve(self, set_no=self.set_no + 1, round_no=1, phase="playing")
             return night._begin_round(self.seating, last)
         return self._end_night()
 
     def _end_night(self) -> Night:
         prizes = decide_prizes(
-            [p.value for p in self.rules.prizes], self._prize_cards(),
-            shared=self.rules.prize_ties is PrizeTies.SHARED, last_bunco=self.last_bunco,
-            traveler=self.traveler, groups=self.groups if self.rules.prize_groups else None,
+            [p.value for p in self.rules.prizes],
+            self._prize_cards(),
+            shared=self.rules.prize_ties is PrizeTies.SHARED,
+            last_bunco=self.last_bunco,
+            traveler=self.traveler,
+            groups=self.groups if self.rules.prize_groups else None,
             mini_label=self.rules.mini_label,
         )
-        night = replace(self, prizes=tuple(prizes), phase="over", tables=(), rolloff=None, rolloff_for=None)
+        night = evolve(
+            self, prizes=tuple(prizes), phase="over", tables=(), rolloff=None, rolloff_for=None
+        )
         return night._next_prize_rolloff()
 
     def _prize_cards(self) -> dict[str, Card]:
@@ -346,62 +411,76 @@ class Night:
         out = {}
         for name, card in self.cards.items():
             buncos, minis, wins = self.verified.get(name, (0, 0, 0))
-            out[name] = Card(buncos=buncos, minis=minis, wins=wins, losses=card.losses, points=card.points)
+            out[name] = Card(
+                buncos=buncos, minis=minis, wins=wins, losses=card.losses, points=card.points
+            )
         return out
 
     def _next_prize_rolloff(self) -> Night:
         for index, prize in enumerate(self.prizes):
             if prize.settled_by == "pending_roll_off":
                 label = prize.label + (f" ({prize.group})" if prize.group else "")
-                rolloff = RollOff.begin(label, prize.candidates, round_no=6, goal=self.rules.roll_off_target)
-                return replace(self, phase="rolloff", rolloff=rolloff, rolloff_for=("prize", index))
-        return replace(self, phase="over", rolloff=None, rolloff_for=None)
+                rolloff = RollOff.begin(
+                    label, prize.candidates, round_no=6, goal=self.rules.roll_off_target
+                )
+                return evolve(self, phase="rolloff", rolloff=rolloff, rolloff_for=("prize", index))
+        return evolve(self, phase="over", rolloff=None, rolloff_for=None)
 
     def _rolloff_roll(self, ev: dict[str, Any]) -> Night:
         rolloff = self.rolloff
         assert rolloff is not None and self.rolloff_for is not None
         if ev.get("table") is not None:
-            raise NotAllowedNow(f"a roll-off for {rolloff.purpose} is due, not play at a table",
-                                expected=f"a roll with no table by {rolloff.roller}")
+            raise NotAllowedNow(
+                f"a roll-off for {rolloff.purpose} is due, not play at a table",
+                expected=f"a roll with no table by {rolloff.roller}",
+            )
         roller = rolloff.roller
         assert roller is not None
         self._check_player(ev, roller, None)
         dice = self._dice_of(ev, rolloff.ordering, "the roll-off")
         done = rolloff.roll(dice, self.rules)
-        night = replace(self, rolloff=done, started=True)
+        night = evolve(self, rolloff=done, started=True)
         if done.winner is None:
             return night
         what, index = self.rolloff_for
-        night = replace(night, rolloff=None, rolloff_for=None)
+        night = evolve(night, rolloff=None, rolloff_for=None)
         if what == "set":
             sets = list(night.set_results)
-            sets[-1] = replace(sets[-1], winner=done.winner, settled_by="roll_off")
-            night = replace(night, set_results=tuple(sets))._new_period()
+            sets[-1] = evolve(sets[-1], winner=done.winner, settled_by="roll_off")
+            night = evolve(night, set_results=tuple(sets))._new_period()
             return night._after_set(self.history[-1])
         prizes = list(night.prizes)
-        prizes[index] = replace(prizes[index], winners=(done.winner,), settled_by="roll_off")
-        return replace(night, prizes=tuple(prizes))._next_prize_rolloff()
+        prizes[index] = evolve(prizes[index], winners=(done.winner,), settled_by="roll_off")
+        return evolve(night, prizes=tuple(prizes))._next_prize_rolloff()
 
     # -- between rounds ------------------------------------------------------------------------
     def _verify(self, ev: dict[str, Any]) -> Night:
         name = ev["player"]
         if name not in self.cards:
-            raise InvalidSetup(f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster))
+            raise InvalidSetup(
+                f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster)
+            )
         card = self.cards[name]
-        return replace(self, verified={**self.verified, name: (card.buncos, card.minis, card.wins)})
+        return evolve(self, verified={**self.verified, name: (card.buncos, card.minis, card.wins)})
 
     def _between_rounds(self, ev: dict[str, Any]) -> Night:
         if self.phase != "playing" or self.started:
-            raise NotAllowedNow(f"a {ev['type']} can only happen between rounds",
-                                expected="it before the first roll of the next round")
+            raise NotAllowedNow(
+                f"a {ev['type']} can only happen between rounds",
+                expected="it before the first roll of the next round",
+            )
         kind = ev["type"]
         roster = self.roster
         if kind == "substitute":
             out, new = ev["out"], ev["in"]
             if out not in self.seated:
-                raise InvalidSetup(f"{out!r} is not seated", expected="a seated player: " + ", ".join(self.seated))
+                raise InvalidSetup(
+                    f"{out!r} is not seated", expected="a seated player: " + ", ".join(self.seated)
+                )
             if new in self.seated:
-                raise InvalidSetup(f"{new!r} is already seated", expected="someone not playing this round")
+                raise InvalidSetup(
+                    f"{new!r} is already seated", expected="someone not playing this round"
+                )
             seating = tuple(tuple(new if s == out else s for s in t) for t in self.seating)
         elif kind == "join":
             seating = reseat(self.seating, self.rules, join=[ev["player"]])
@@ -413,7 +492,9 @@ class Night:
         cards = {**self.cards, **{p: Card() for p in added}}
         change = {k: v for k, v in ev.items() if k not in ("type", "id", "at")}
         change.update({"type": kind, "set": self.set_no, "round": self.round_no})
-        night = replace(self, roster=roster + tuple(added), cards=cards, changes=(*self.changes, change))
+        night = evolve(
+            self, roster=roster + tuple(added), cards=cards, changes=(*self.changes, change)
+        )
         last = self.history[-1] if self.history else None
         return night._begin_round(seating, last if self.round_no > 1 or self.set_no > 1 else None)
 
@@ -425,31 +506,38 @@ class Night:
             if snapshot is None:
                 break
             start = len(snapshot.effective)
-            for index in range(len(self.effective) - 1, start - 1, -1):
-                candidate = self.effective[index]
+            window = self.effective.slice(start)
+            for index in range(len(window) - 1, -1, -1):
+                candidate = window[index]
                 if candidate["type"] in ("roll", "tally") and candidate.get("table") == table_no:
-                    return self._refold(snapshot, start, index, ev)
-            if any(e["type"] in ("roll", "tally") for e in self.effective[start:]):
+                    return self._refold(snapshot, window[:index] + window[index + 1 :], ev)
+            if any(e["type"] in ("roll", "tally") for e in window):
                 break  # the round under way has rolls: the one before it is closed
-        raise NotAllowedNow(f"there is no entry at table {table_no} to undo",
-                            expected="undo right after a roll or tally at that table, in the same round")
+        raise NotAllowedNow(
+            f"there is no entry at table {table_no} to undo",
+            expected="undo right after a roll or tally at that table, in the same round",
+        )
 
-    def _refold(self, snapshot: Night, start: int, index: int, ev: dict[str, Any]) -> Night:
-        night = snapshot
+    def _refold(self, snapshot: Night, rest: list[dict[str, Any]], ev: dict[str, Any]) -> Night:
+        night = evolve(snapshot, round_start=snapshot)  # a snapshot is its own round start
         try:
-            for later in self.effective[start:index] + self.effective[index + 1:]:
+            for later in rest:
                 night = night._apply_effective(later)
-                night = replace(night, effective=(*night.effective, later))
+                night = evolve(night, effective=night.effective.append(later))
                 if night.round_start is None:
-                    night = replace(night, round_start=night)
+                    night = evolve(night, round_start=night)
         except BuncoError as exc:
             raise NotAllowedNow(
                 f"the last entry at table {ev['table']} cannot be undone: a later entry depends on it "
-                f"({exc.message})", expected="a correcting entry at that table instead") from None
-        return replace(night, events=(*self.events, ev))
+                f"({exc.message})",
+                expected="a correcting entry at that table instead",
+            ) from None
+        return evolve(night, events=self.events.append(ev))
 
 
-def _left_of_winner(previous: RoundResult, number: int, seats: tuple[str | None, ...], rules: RuleSet) -> int | None:
+def _left_of_winner(
+    previous: RoundResult, number: int, seats: tuple[str | None, ...], rules: RuleSet
+) -> int | None:
     if number > len(previous.tables):
         return None
     clincher = previous.tables[number - 1].clincher
@@ -471,14 +559,24 @@ def _table_result(table: TableRound) -> TableResult:
             clincher = table.roller_name(table.side_seats(side)[0])
     tb = table.tie_break
     return TableResult(
-        table=table.number, seats=table.seats, team=table.team, side_scores=table.side_scores,
-        seat_points=table.points, winners=table.winners, losers=table.losers,
+        table=table.number,
+        seats=table.seats,
+        team=table.team,
+        side_scores=table.side_scores,
+        seat_points=table.points,
+        winners=table.winners,
+        losers=table.losers,
         winning_seats=table.winning_seats,
-        tie_break=None if tb is None else {
-            "rule": tb.rule.value, "tied": [list(table.side_seats(s)) for s in tb.sides],
-            "points": [tb.points[s] for s in range(len(tb.points))], "sessions": tb.session,
+        tie_break=None
+        if tb is None
+        else {
+            "rule": tb.rule.value,
+            "tied": [list(table.side_seats(s)) for s in tb.sides],
+            "points": [tb.points[s] for s in range(len(tb.points))],
+            "sessions": tb.session,
         },
-        clincher=clincher, rolls=table.rolls,
+        clincher=clincher,
+        rolls=table.rolls,
     )
 
 

@@ -48,7 +48,13 @@ CLASSIC = RuleSet(
     name="classic",
     mini_label="Mini Bunco",
     tie_break=TieBreak.SESSIONS,
-    prizes=(Prize.MOST_BUNCOS, Prize.MOST_WINS, Prize.MOST_LOSSES, Prize.HALF_AND_HALF, Prize.LAST_BUNCO),
+    prizes=(
+        Prize.MOST_BUNCOS,
+        Prize.MOST_WINS,
+        Prize.MOST_LOSSES,
+        Prize.HALF_AND_HALF,
+        Prize.LAST_BUNCO,
+    ),
     movement=Movement.UP_DOWN,
 )
 

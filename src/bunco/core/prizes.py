@@ -72,7 +72,8 @@ def decide_prizes(
     results: list[PrizeResult] = []
     scopes: list[tuple[str | None, list[str]]] = (
         [(name, [p for p in members if p in cards]) for name, members in groups.items()]
-        if groups else [(None, list(cards))]
+        if groups
+        else [(None, list(cards))]
     )
     for category in categories:
         if category == "traveling":
@@ -84,13 +85,23 @@ def decide_prizes(
         for group, players in scopes:
             results.append(_decide(category, group, players, cards, shared, mini_label))
     if groups:
-        totals = {name: sum(cards[p].buncos for p in members if p in cards) for name, members in groups.items()}
+        totals = {
+            name: sum(cards[p].buncos for p in members if p in cards)
+            for name, members in groups.items()
+        }
         best = max(totals.values(), default=0)
         top = tuple(g for g, v in totals.items() if v == best) if best > 0 else ()
-        results.append(PrizeResult(
-            "group_most_buncos", LABELS["group_most_buncos"], None, best, top, top,
-            "nobody" if not top else ("outright" if len(top) == 1 else "shared"),
-        ))
+        results.append(
+            PrizeResult(
+                "group_most_buncos",
+                LABELS["group_most_buncos"],
+                None,
+                best,
+                top,
+                top,
+                "nobody" if not top else ("outright" if len(top) == 1 else "shared"),
+            )
+        )
     return results
 
 
@@ -102,11 +113,17 @@ def _label(category: str, mini_label: str) -> str:
 
 def _single(category: str, group: str | None, holder: str | None) -> PrizeResult:
     names = (holder,) if holder else ()
-    return PrizeResult(category, LABELS[category], group, None, names, names, "outright" if holder else "nobody")
+    return PrizeResult(
+        category, LABELS[category], group, None, names, names, "outright" if holder else "nobody"
+    )
 
 
 def _decide(
-    category: str, group: str | None, players: list[str], cards: Mapping[str, Card], shared: bool,
+    category: str,
+    group: str | None,
+    players: list[str],
+    cards: Mapping[str, Card],
+    shared: bool,
     mini_label: str,
 ) -> PrizeResult:
     label = _label(category, mini_label)
@@ -123,7 +140,12 @@ def _decide(
 
 
 def _settle(
-    category: str, label: str, group: str | None, value: int | None, top: tuple[str, ...], shared: bool
+    category: str,
+    label: str,
+    group: str | None,
+    value: int | None,
+    top: tuple[str, ...],
+    shared: bool,
 ) -> PrizeResult:
     if not top:
         return PrizeResult(category, label, group, value, (), (), "nobody")

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from bunco.core.night import Night, TableResult
 
 
-def _scores(seats: tuple[str | None, ...], team: bool, side_scores: tuple[int, ...]) -> dict[str, Any]:
+def _scores(
+    seats: tuple[str | None, ...], team: bool, side_scores: tuple[int, ...]
+) -> dict[str, Any]:
     if team:
         return {
             "teams": [[seats[0], seats[2]], [seats[1], seats[3]]],
@@ -40,8 +42,13 @@ def table_result_dict(res: TableResult) -> dict[str, Any]:
 def report(night: Night) -> dict[str, Any]:
     """The ``bunco replay --json`` document."""
     set_winners = [
-        {"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by,
-         "tied_on_wins": list(s.tied_on_wins), "tied_on_buncos": list(s.tied_on_buncos)}
+        {
+            "set": s.set_no,
+            "winner": s.winner,
+            "settled_by": s.settled_by,
+            "tied_on_wins": list(s.tied_on_wins),
+            "tied_on_buncos": list(s.tied_on_buncos),
+        }
         for s in night.set_results
     ]
     decided = [s.winner for s in night.set_results if s.winner is not None]
@@ -52,7 +59,11 @@ def report(night: Night) -> dict[str, Any]:
         "sets": night.sets,
         "phase": night.phase,
         "rounds": [
-            {"set": r.set_no, "round": r.round_no, "tables": [table_result_dict(t) for t in r.tables]}
+            {
+                "set": r.set_no,
+                "round": r.round_no,
+                "tables": [table_result_dict(t) for t in r.tables],
+            }
             for r in night.history
         ],
         "players": {name: night.cards[name].as_dict() for name in night.roster},
@@ -95,15 +106,25 @@ def table_view(table: TableRound) -> dict[str, Any]:
         "roller": table.roller,
         "in_turn": table.in_turn,
         "first_roll": list(table.contenders) if table.contenders else None,
-        "tie_break": None if tb is None else {
-            "rule": tb.rule.value, "sides": list(tb.sides), "points": list(tb.points),
+        "tie_break": None
+        if tb is None
+        else {
+            "rule": tb.rule.value,
+            "sides": list(tb.sides),
+            "points": list(tb.points),
             "session": tb.session,
         },
         "winners": [w for w in table.winners if w is not None],
         "rolls": len(table.rolls),
-        "last_roll": None if last is None else {
-            "player": last.roller, "credited": last.credited, "dice": list(last.dice),
-            "points": last.points, "kind": last.kind.value, "phase": last.phase.value,
+        "last_roll": None
+        if last is None
+        else {
+            "player": last.roller,
+            "credited": last.credited,
+            "dice": list(last.dice),
+            "points": last.points,
+            "kind": last.kind.value,
+            "phase": last.phase.value,
         },
     }
 
@@ -126,12 +147,18 @@ def view(night: Night) -> dict[str, Any]:
         "traveler": night.traveler,
         "last_bunco": night.last_bunco,
         "prizes": [p.as_dict() for p in night.prizes],
-        "set_winners": [{"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
-                        for s in night.set_results],
+        "set_winners": [
+            {"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
+            for s in night.set_results
+        ],
         "last_round": (
-            {"set": night.history[-1].set_no, "round": night.history[-1].round_no,
-             "tables": [table_result_dict(t) for t in night.history[-1].tables]}
-            if night.history else None
+            {
+                "set": night.history[-1].set_no,
+                "round": night.history[-1].round_no,
+                "tables": [table_result_dict(t) for t in night.history[-1].tables],
+            }
+            if night.history
+            else None
         ),
         "next": next_round(night),
     }

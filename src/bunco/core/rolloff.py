@@ -14,9 +14,10 @@ re-roll among themselves; after the first roller the others follow in the order 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bunco.core.dice import Dice, score_roll
+from bunco.core.evolve import evolve
 from bunco.core.rules import RollKind, RuleSet
 
 
@@ -39,8 +40,15 @@ class RollOff:
     @classmethod
     def begin(cls, purpose: str, players: tuple[str, ...], *, round_no: int, goal: int) -> RollOff:
         return cls(
-            purpose=purpose, players=players, round_no=round_no, goal=goal, contenders=players,
-            totals=(), order=(), position=0, points=(),
+            purpose=purpose,
+            players=players,
+            round_no=round_no,
+            goal=goal,
+            contenders=players,
+            totals=(),
+            order=(),
+            position=0,
+            points=(),
         )
 
     @property
@@ -64,15 +72,22 @@ class RollOff:
             totals = (*self.totals, (roller, sum(dice)))
             rolls = (*self.rolls, (roller, dice, 0, RollKind.MISS))
             if len(totals) < len(self.contenders):
-                return replace(self, totals=totals, rolls=rolls)
+                return evolve(self, totals=totals, rolls=rolls)
             best = max(t for _, t in totals)
             top = tuple(p for p, t in totals if t == best)
             if len(top) > 1:
-                return replace(self, contenders=top, totals=(), rolls=rolls)
+                return evolve(self, contenders=top, totals=(), rolls=rolls)
             first = self.players.index(top[0])
             order = self.players[first:] + self.players[:first]
-            return replace(self, contenders=(), totals=(), order=order, position=0,
-                           points=(0,) * len(order), rolls=rolls)
+            return evolve(
+                self,
+                contenders=(),
+                totals=(),
+                order=order,
+                position=0,
+                points=(0,) * len(order),
+                rolls=rolls,
+            )
         score = score_roll(dice, self.round_no, rules)
         points = list(self.points)
         if score.kind is RollKind.WIPEOUT:
@@ -81,9 +96,9 @@ class RollOff:
             points[self.position] += score.points
         rolls = (*self.rolls, (roller, dice, score.points, score.kind))
         if points[self.position] >= self.goal:
-            return replace(self, points=tuple(points), winner=roller, rolls=rolls)
+            return evolve(self, points=tuple(points), winner=roller, rolls=rolls)
         position = self.position if score.turn_continues else (self.position + 1) % len(self.order)
-        return replace(self, points=tuple(points), position=position, rolls=rolls)
+        return evolve(self, points=tuple(points), position=position, rolls=rolls)
 
     def as_dict(self) -> dict[str, object]:
         return {

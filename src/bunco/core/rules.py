@@ -125,81 +125,132 @@ class RuleSet:
 
     name: str = field(default="custom", metadata=_doc("Preset this rule set started from."))
     # §1 a roll
-    target_die_points: int = field(default=1, metadata=_doc("Points per die showing the round's number."))
+    target_die_points: int = field(
+        default=1, metadata=_doc("Points per die showing the round's number.")
+    )
     bunco_points: int = field(default=21, metadata=_doc("Points for three of the round's number."))
-    bunco_continues: bool = field(default=True, metadata=_doc("A Bunco lets the roller roll again."))
+    bunco_continues: bool = field(
+        default=True, metadata=_doc("A Bunco lets the roller roll again.")
+    )
     bunco_ends_round: bool = field(
         default=False, metadata=_doc("A Bunco ends the round at once, at every table.")
     )
-    low_trips_points: int = field(default=5, metadata=_doc("Points for three of a kind below the round's number."))
+    low_trips_points: int = field(
+        default=5, metadata=_doc("Points for three of a kind below the round's number.")
+    )
     low_trips_kind: RollKind = field(
-        default=RollKind.MINI_BUNCO, metadata=_doc("Name of three of a kind below the round's number.")
+        default=RollKind.MINI_BUNCO,
+        metadata=_doc("Name of three of a kind below the round's number."),
     )
-    low_trips_continues: bool = field(default=True, metadata=_doc("Three of a kind below the number lets the roller roll again."))
-    high_trips_points: int = field(default=5, metadata=_doc("Points for three of a kind above the round's number."))
+    low_trips_continues: bool = field(
+        default=True, metadata=_doc("Three of a kind below the number lets the roller roll again.")
+    )
+    high_trips_points: int = field(
+        default=5, metadata=_doc("Points for three of a kind above the round's number.")
+    )
     high_trips_kind: RollKind = field(
-        default=RollKind.MINI_BUNCO, metadata=_doc("Name of three of a kind above the round's number.")
+        default=RollKind.MINI_BUNCO,
+        metadata=_doc("Name of three of a kind above the round's number."),
     )
-    high_trips_continues: bool = field(default=True, metadata=_doc("Three of a kind above the number lets the roller roll again."))
-    mini_label: str = field(default="Mini Bunco", metadata=_doc("What the sheets call a three of a kind that is not a Bunco."))
+    high_trips_continues: bool = field(
+        default=True, metadata=_doc("Three of a kind above the number lets the roller roll again.")
+    )
+    mini_label: str = field(
+        default="Mini Bunco",
+        metadata=_doc("What the sheets call a three of a kind that is not a Bunco."),
+    )
     wipeout: bool = field(
         default=False,
-        metadata=_doc("Three 1's outside round 1 wipe the roller's team's points for the round and end the turn."),
+        metadata=_doc(
+            "Three 1's outside round 1 wipe the roller's team's points for the round and end the turn."
+        ),
     )
     # §2 a turn and a table
-    direction: Direction = field(default=Direction.LEFT, metadata=_doc("Dice pass to the left (clockwise) or right."))
+    direction: Direction = field(
+        default=Direction.LEFT, metadata=_doc("Dice pass to the left (clockwise) or right.")
+    )
     first_roller: FirstRoller = field(
         default=FirstRoller.SCOREKEEPER, metadata=_doc("Who rolls first at each table of a party.")
     )
     first_roller_single_table: FirstRoller = field(
-        default=FirstRoller.SCOREKEEPER, metadata=_doc("Who rolls first when the whole game is one table.")
+        default=FirstRoller.SCOREKEEPER,
+        metadata=_doc("Who rolls first when the whole game is one table."),
     )
     single_table_teams: bool = field(
-        default=True, metadata=_doc("Four players at a one-table game play as two teams of partners.")
+        default=True,
+        metadata=_doc("Four players at a one-table game play as two teams of partners."),
     )
     team_target: int = field(default=21, metadata=_doc("Points a team needs at a table of four."))
     individual_target: int = field(
-        default=21, metadata=_doc("Points a player needs at a party table of two or three individuals.")
+        default=21,
+        metadata=_doc("Points a player needs at a party table of two or three individuals."),
     )
-    single_table_target: int = field(default=21, metadata=_doc("Points needed when the whole game is one table."))
+    single_table_target: int = field(
+        default=21, metadata=_doc("Points needed when the whole game is one table.")
+    )
     quick_game: bool = field(default=False, metadata=_doc("Quick game: every target becomes 11."))
     # §3 when a round ends
     round_end: RoundEnd = field(
         default=RoundEnd.HEAD_TABLE,
-        metadata=_doc("The head table's target ends the round for all, or every table plays to its own target."),
+        metadata=_doc(
+            "The head table's target ends the round for all, or every table plays to its own target."
+        ),
     )
     after_bell: AfterBell = field(
-        default=AfterBell.FINISH_TURN, metadata=_doc("Players in the middle of a turn roll on after the bell.")
+        default=AfterBell.FINISH_TURN,
+        metadata=_doc("Players in the middle of a turn roll on after the bell."),
     )
-    tie_break: TieBreak = field(default=TieBreak.SESSIONS, metadata=_doc("How a tie at a table is settled."))
+    tie_break: TieBreak = field(
+        default=TieBreak.SESSIONS, metadata=_doc("How a tie at a table is settled.")
+    )
     roll_off_target: int = field(default=5, metadata=_doc("Points that win a roll-off to a score."))
     # §4 sheets and results
     set_winner: SetWinner = field(
-        default=SetWinner.NONE, metadata=_doc("Most W's (then B's, then a roll-off) wins the set, or no single winner.")
+        default=SetWinner.NONE,
+        metadata=_doc("Most W's (then B's, then a roll-off) wins the set, or no single winner."),
     )
-    prizes: tuple[Prize, ...] = field(default=(), metadata=_doc("Prize categories awarded at the end of the night."))
-    prize_ties: PrizeTies = field(default=PrizeTies.ROLL_OFF, metadata=_doc("A tie for a prize is rolled off or shared."))
+    prizes: tuple[Prize, ...] = field(
+        default=(), metadata=_doc("Prize categories awarded at the end of the night.")
+    )
+    prize_ties: PrizeTies = field(
+        default=PrizeTies.ROLL_OFF, metadata=_doc("A tie for a prize is rolled off or shared.")
+    )
     prize_groups: bool = field(
-        default=False, metadata=_doc("Players register in groups with per-group and overall prizes.")
+        default=False,
+        metadata=_doc("Players register in groups with per-group and overall prizes."),
     )
     verify_for_prizes: bool = field(
-        default=False, metadata=_doc("Buncos, Minis and Wins count for prizes only once a checker verifies them.")
+        default=False,
+        metadata=_doc("Buncos, Minis and Wins count for prizes only once a checker verifies them."),
     )
     # §5 sets and the night
-    breaks_after_rounds: tuple[int, ...] = field(default=(), metadata=_doc("Rounds after which the night breaks."))
+    breaks_after_rounds: tuple[int, ...] = field(
+        default=(), metadata=_doc("Rounds after which the night breaks.")
+    )
     # §6 moving
-    movement: Movement = field(default=Movement.UP_DOWN, metadata=_doc("Who moves where between rounds."))
-    fill: Fill = field(default=Fill.INDIVIDUALS, metadata=_doc("Seat counts that are not a multiple of four with individual tables or ghosts."))
+    movement: Movement = field(
+        default=Movement.UP_DOWN, metadata=_doc("Who moves where between rounds.")
+    )
+    fill: Fill = field(
+        default=Fill.INDIVIDUALS,
+        metadata=_doc(
+            "Seat counts that are not a multiple of four with individual tables or ghosts."
+        ),
+    )
     no_repeat_partners: bool = field(
-        default=False, metadata=_doc("Nobody partners the same person two rounds running, movers included.")
+        default=False,
+        metadata=_doc("Nobody partners the same person two rounds running, movers included."),
     )
     # §7 optional rules
     traveling: str = field(
         default="off",
-        metadata=_doc("Traveling trigger: off, bunco, mini_bunco, any_trips, or three faces such as 123."),
+        metadata=_doc(
+            "Traveling trigger: off, bunco, mini_bunco, any_trips, or three faces such as 123."
+        ),
     )
     traveling_excluded_round: int = field(
-        default=0, metadata=_doc("A round (1-6) in which the traveling trigger does not count; 0 for none.")
+        default=0,
+        metadata=_doc("A round (1-6) in which the traveling trigger does not count; 0 for none."),
     )
 
     def __post_init__(self) -> None:
@@ -308,7 +359,9 @@ def coerce_rule_value(name: str, type_name: Any, value: Any) -> Any:
             return _ENUMS[type_text](str(value).strip().replace("-", "_"))
     except (ValueError, TypeError):
         pass
-    raise InvalidRuleValue(f"{value!r} is not a valid value for house rule {name!r}", expected=_expected(type_text))
+    raise InvalidRuleValue(
+        f"{value!r} is not a valid value for house rule {name!r}", expected=_expected(type_text)
+    )
 
 
 def _expected(type_text: str) -> str:
@@ -326,18 +379,37 @@ def _expected(type_text: str) -> str:
 
 
 def _validate(rules: RuleSet) -> None:
-    for name in ("team_target", "individual_target", "single_table_target", "roll_off_target", "bunco_points"):
+    for name in (
+        "team_target",
+        "individual_target",
+        "single_table_target",
+        "roll_off_target",
+        "bunco_points",
+    ):
         if getattr(rules, name) < 1:
-            raise InvalidRuleValue(f"{name} must be at least 1, got {getattr(rules, name)}", expected="a whole number of 1 or more")
+            raise InvalidRuleValue(
+                f"{name} must be at least 1, got {getattr(rules, name)}",
+                expected="a whole number of 1 or more",
+            )
     for name in ("target_die_points", "low_trips_points", "high_trips_points"):
         if getattr(rules, name) < 0:
-            raise InvalidRuleValue(f"{name} must not be negative, got {getattr(rules, name)}", expected="0 or more")
+            raise InvalidRuleValue(
+                f"{name} must not be negative, got {getattr(rules, name)}", expected="0 or more"
+            )
     for name in ("low_trips_kind", "high_trips_kind"):
-        if getattr(rules, name) not in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO):
-            raise InvalidRuleValue(f"{name} cannot be {getattr(rules, name)}", expected="mini_bunco, low_bunco or high_bunco")
+        if getattr(rules, name) not in (
+            RollKind.MINI_BUNCO,
+            RollKind.LOW_BUNCO,
+            RollKind.HIGH_BUNCO,
+        ):
+            raise InvalidRuleValue(
+                f"{name} cannot be {getattr(rules, name)}",
+                expected="mini_bunco, low_bunco or high_bunco",
+            )
     if not 0 <= rules.traveling_excluded_round <= 6:
         raise InvalidRuleValue(
-            f"traveling_excluded_round must be 0 to 6, got {rules.traveling_excluded_round}", expected="0 (none) or a round 1-6"
+            f"traveling_excluded_round must be 0 to 6, got {rules.traveling_excluded_round}",
+            expected="0 (none) or a round 1-6",
         )
     if rules.traveling not in TRAVELING_NAMED and not _is_faces(rules.traveling):
         raise InvalidRuleValue(
@@ -346,10 +418,13 @@ def _validate(rules: RuleSet) -> None:
         )
     for r in rules.breaks_after_rounds:
         if not 1 <= r <= 6:
-            raise InvalidRuleValue(f"breaks_after_rounds has round {r}", expected="rounds from 1 to 6")
+            raise InvalidRuleValue(
+                f"breaks_after_rounds has round {r}", expected="rounds from 1 to 6"
+            )
     if rules.traveling == "off" and Prize.TRAVELING in rules.prizes:
         raise InvalidRuleValue(
-            "the traveling prize needs a traveling trigger", expected="traveling set to bunco, mini_bunco, any_trips or faces"
+            "the traveling prize needs a traveling trigger",
+            expected="traveling set to bunco, mini_bunco, any_trips or faces",
         )
 
 

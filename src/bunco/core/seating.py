@@ -19,9 +19,9 @@ See docs/seating.md for the rules chosen where RULES.md leaves a gap.
 (('P1', 'P2', 'P3', 'P4'), ('P5', 'P6', 'P7', 'P8'))
 >>> after = next_seating(tables, [frozenset({0, 2}), frozenset({1, 3})], rules)
 >>> after
-(('P1', 'P3', 'P6', 'P8'), ('P2', 'P5', 'P4', 'P7'))
+(('P1', 'P3', 'P6', 'P8'), ('P5', 'P7', 'P2', 'P4'))
 >>> describe_moves(tables, after)[1]
-Move(player='P2', from_table=1, from_seat=2, to_table=2, to_seat=1)
+Move(player='P2', from_table=1, from_seat=2, to_table=2, to_seat=3)
 """
 
 from __future__ import annotations

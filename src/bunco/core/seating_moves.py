@@ -146,7 +146,7 @@ def rotate_single_table(table: tuple[Seat, ...], rules: RuleSet) -> tuple[Seat, 
     if not is_team_table(len(table), 1, rules):
         return table
     out = (table[0], table[2], table[3], table[1])
-    if out[0] is None and out[2] is None or out[1] is None and out[3] is None:
+    if (out[0] is None and out[2] is None) or (out[1] is None and out[3] is None):
         out = (out[0], out[2], out[3], out[1])
     return out
 
@@ -190,9 +190,7 @@ def assign_tables(
         while len(groups[k]) > sizes[k]:
             mover = _surplus_mover(groups[k], k)
             groups[k].remove(mover)
-            target = next(
-                j % n for j in range(k + 1, k + n) if len(groups[j % n]) < sizes[j % n]
-            )
+            target = next(j % n for j in range(k + 1, k + n) if len(groups[j % n]) < sizes[j % n])
             groups[target].append(mover)
     return groups
 
@@ -246,6 +244,21 @@ def arrange_table(
     return tuple(order[i].name for i in best)
 
 
+def _breaks_rule(
+    a: Occupant,
+    b: Occupant,
+    k: int,
+    partners: dict[str | GhostKey, str | GhostKey],
+    rules: RuleSet,
+) -> bool:
+    """Whether partnering ``a`` and ``b`` at table ``k`` breaks a partner rule."""
+    if a.name is None and b.name is None:
+        return True
+    if partners.get(a.key) != b.key:
+        return False
+    return rules.no_repeat_partners or (a.table == k and b.table == k)
+
+
 def _seating_key(
     perm: tuple[int, ...],
     order: Sequence[Occupant],
@@ -254,13 +267,9 @@ def _seating_key(
     rules: RuleSet,
 ) -> tuple[int, int, int, tuple[int, ...]]:
     seated = [order[i] for i in perm]
-    broken = 0
-    for a, b in ((seated[0], seated[2]), (seated[1], seated[3])):
-        if a.name is None and b.name is None:
-            broken += 1
-        elif partners.get(a.key) == b.key and (
-            rules.no_repeat_partners or (a.table == k and b.table == k)
-        ):
-            broken += 1
+    broken = sum(
+        _breaks_rule(a, b, k, partners, rules)
+        for a, b in ((seated[0], seated[2]), (seated[1], seated[3]))
+    )
     kept = sum(1 for s, occ in enumerate(seated) if occ.table == k and occ.seat == s)
     return (broken, int(seated[0].name is None), -kept, perm)

@@ -139,7 +139,8 @@ def relayout(
                 unplaced.append((seat, k))
     later: list[str] = []
     for name, k in unplaced:
-        spot = next((s for s, v in enumerate(grid[k]) if v is free), None) if k < len(grid) else None
+        row = grid[k] if k < len(grid) else []
+        spot = next((s for s, v in enumerate(row) if v is free), None)
         if spot is None:
             later.append(name)
         else:

@@ -23,12 +23,19 @@ MAX_PLAYERS = 2000
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """Check a party line and return it in canonical form; raises :class:`InvalidSetup`."""
     if not isinstance(setup, Mapping):
-        raise InvalidSetup("the first line must be a JSON object", expected='{"type": "party", ...}')
+        raise InvalidSetup(
+            "the first line must be a JSON object", expected='{"type": "party", ...}'
+        )
     if setup.get("type", "party") != "party":
-        raise InvalidSetup(f"the first line has type {setup.get('type')!r}", expected='"type": "party"')
+        raise InvalidSetup(
+            f"the first line has type {setup.get('type')!r}", expected='"type": "party"'
+        )
     rules_name = setup.get("rules", "classic")
     if not isinstance(rules_name, str):
-        raise InvalidSetup(f"rules {rules_name!r} is not a preset name", expected="winning-moves, classic, scil or tournament")
+        raise InvalidSetup(
+            f"rules {rules_name!r} is not a preset name",
+            expected="winning-moves, classic, scil or tournament",
+        )
     out: dict[str, Any] = {"type": "party", "rules": preset_name(rules_name)}
     house = setup.get("house_rules") or {}
     if not isinstance(house, Mapping):
@@ -37,7 +44,10 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         out["house_rules"] = dict(house)
     players = setup.get("players")
     if not isinstance(players, list) or len(players) < 2:
-        raise InvalidSetup("a party needs a list of at least two players", expected='"players": ["Ann", "Bea", ...]')
+        raise InvalidSetup(
+            "a party needs a list of at least two players",
+            expected='"players": ["Ann", "Bea", ...]',
+        )
     if len(players) > MAX_PLAYERS:
         raise InvalidSetup(f"{len(players)} players is too many", expected=f"at most {MAX_PLAYERS}")
     names = [_player_name(p) for p in players]
@@ -56,33 +66,46 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = str(setup[key])
     if setup.get("seed") is not None:
         if isinstance(setup["seed"], bool) or not isinstance(setup["seed"], int):
-            raise InvalidSetup(f"seed {setup['seed']!r} is not a whole number", expected="an integer seed")
+            raise InvalidSetup(
+                f"seed {setup['seed']!r} is not a whole number", expected="an integer seed"
+            )
         out["seed"] = setup["seed"]
     if setup.get("prizes") is not None:
         prizes = setup["prizes"]
         if not isinstance(prizes, list):
-            raise InvalidSetup("prizes must be a list", expected="a list of " + ", ".join(p.value for p in Prize))
+            raise InvalidSetup(
+                "prizes must be a list", expected="a list of " + ", ".join(p.value for p in Prize)
+            )
         try:
             out["prizes"] = [Prize(str(p)).value for p in prizes]
         except ValueError:
-            raise InvalidSetup(f"unknown prize in {prizes!r}", expected="some of " + ", ".join(p.value for p in Prize)) from None
+            raise InvalidSetup(
+                f"unknown prize in {prizes!r}",
+                expected="some of " + ", ".join(p.value for p in Prize),
+            ) from None
     if setup.get("prize_ties") is not None:
         try:
             out["prize_ties"] = PrizeTies(str(setup["prize_ties"])).value
         except ValueError:
-            raise InvalidSetup(f"prize_ties {setup['prize_ties']!r}", expected="roll_off or shared") from None
+            raise InvalidSetup(
+                f"prize_ties {setup['prize_ties']!r}", expected="roll_off or shared"
+            ) from None
     if setup.get("groups") is not None:
         out["groups"] = _groups(setup["groups"], names)
     if setup.get("bots") is not None:
         bots = setup["bots"]
         if not isinstance(bots, list) or any(b not in seen for b in bots):
-            raise InvalidSetup("bots must list players of the night", expected='"bots": ["Ann", ...]')
+            raise InvalidSetup(
+                "bots must list players of the night", expected='"bots": ["Ann", ...]'
+            )
         out["bots"] = list(bots)
     if setup.get("tables") is not None:
         tables = setup["tables"]
         if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
-            raise InvalidSetup("tables must be a list of tables, each a list of names",
-                               expected='"tables": [["Ann", "Bea", "Cat", "Dee"]]')
+            raise InvalidSetup(
+                "tables must be a list of tables, each a list of names",
+                expected='"tables": [["Ann", "Bea", "Cat", "Dee"]]',
+            )
         out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
     rules_of(out)  # house rules are checked here, so a bad one is refused at the first line
     return out
@@ -93,13 +116,17 @@ def _player_name(value: Any) -> str:
         raise InvalidSetup(f"player {value!r} has no name", expected="a non-empty name")
     name = " ".join(value.split())
     if len(name) > MAX_NAME:
-        raise InvalidSetup(f"player name {name[:20]!r}... is too long", expected=f"at most {MAX_NAME} characters")
+        raise InvalidSetup(
+            f"player name {name[:20]!r}... is too long", expected=f"at most {MAX_NAME} characters"
+        )
     return name
 
 
 def _groups(groups: Any, names: list[str]) -> dict[str, list[str]]:
     if not isinstance(groups, Mapping):
-        raise InvalidSetup("groups must map a group name to its players", expected='{"Group 1": ["Ann", ...]}')
+        raise InvalidSetup(
+            "groups must map a group name to its players", expected='{"Group 1": ["Ann", ...]}'
+        )
     out: dict[str, list[str]] = {}
     placed: set[str] = set()
     for group, members in groups.items():
@@ -107,9 +134,14 @@ def _groups(groups: Any, names: list[str]) -> dict[str, list[str]]:
             raise InvalidSetup(f"group {group!r} must list players", expected="a list of names")
         for member in members:
             if member not in names:
-                raise InvalidSetup(f"group {group!r} lists {member!r}, who is not a player", expected="players of the night")
+                raise InvalidSetup(
+                    f"group {group!r} lists {member!r}, who is not a player",
+                    expected="players of the night",
+                )
             if member in placed:
-                raise InvalidSetup(f"{member!r} is in two groups", expected="each player in one group")
+                raise InvalidSetup(
+                    f"{member!r} is in two groups", expected="each player in one group"
+                )
             placed.add(member)
         out[str(group)] = list(members)
     return out

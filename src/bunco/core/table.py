@@ -19,10 +19,11 @@ night (:mod:`bunco.core.night`) decides when the bell rings and hands it to the 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bunco.core.dice import Dice, score_roll
 from bunco.core.errors import RoundOver
+from bunco.core.evolve import evolve
 from bunco.core.rules import Direction, FirstRoller, RollKind, RuleSet, TieBreak
 
 Seat = str | None
@@ -124,9 +125,9 @@ class TableRound:
         )
         if first_roller is FirstRoller.ROLL_FOR_HIGH:
             order = table.turn_order(0, [i for i, s in enumerate(seats) if s is not None])
-            return replace(table, status=Status.FIRST_ROLL, contenders=order, turn=order[0])
+            return evolve(table, status=Status.FIRST_ROLL, contenders=order, turn=order[0])
         if first_roller is FirstRoller.LEFT_OF_LAST_WINNER and first_seat is not None:
-            return replace(table, turn=first_seat % len(seats))
+            return evolve(table, turn=first_seat % len(seats))
         return table
 
     # -- questions --------------------------------------------------------------------
@@ -144,7 +145,10 @@ class TableRound:
     @property
     def side_scores(self) -> tuple[int, ...]:
         """Points per side this round (tie-break points not included)."""
-        return tuple(sum(self.points[i] for i in self.side_seats(s)) for s in self.sides)
+        p = self.points
+        if self.team:
+            return (p[0] + p[2], p[1] + p[3])
+        return p
 
     def roller_name(self, seat: int) -> str:
         """Who physically rolls for ``seat``: the player, or a ghost's partner."""
@@ -153,7 +157,10 @@ class TableRound:
             return name
         partner = self.seats[(seat + 2) % len(self.seats)] if self.team else None
         if partner is None:
-            raise RoundOver(f"table {self.number} seat {seat + 1} has nobody to roll", expected="a seated player")
+            raise RoundOver(
+                f"table {self.number} seat {seat + 1} has nobody to roll",
+                expected="a seated player",
+            )
         return partner
 
     @property
@@ -197,7 +204,7 @@ class TableRound:
     def bell(self, finish_turn: bool, rules: RuleSet) -> TableRound:
         """The round is over here: a roller in mid-turn rolls on if ``finish_turn``, else settle."""
         if self.status is Status.PLAYING and finish_turn and self.in_turn:
-            return replace(self, status=Status.FINISHING)
+            return evolve(self, status=Status.FINISHING)
         if self.status in (Status.PLAYING, Status.FIRST_ROLL):
             return self.settle(rules)
         return self
@@ -208,7 +215,7 @@ class TableRound:
         best = max(scores)
         tied = tuple(s for s in self.sides if scores[s] == best)
         if len(tied) == 1:
-            return replace(self, status=Status.DONE, winning_side=tied[0], in_turn=False)
+            return evolve(self, status=Status.DONE, winning_side=tied[0], in_turn=False)
         tied_seats = [i for i in range(len(self.seats)) if self.side_of(i) in tied]
         if rules.tie_break is TieBreak.SUDDEN_DEATH:
             # "Ties ... are decided by continuing to roll" (004): the rotation goes on.
@@ -216,10 +223,14 @@ class TableRound:
         else:
             order = self.turn_order(0, tied_seats)
         state = TieBreakState(
-            rule=rules.tie_break, sides=tied, points=(0,) * len(self.sides), order=order,
-            position=0, session=1,
+            rule=rules.tie_break,
+            sides=tied,
+            points=(0,) * len(self.sides),
+            order=order,
+            position=0,
+            session=1,
         )
-        return replace(self, status=Status.TIE_BREAK, tie_break=state, turn=order[0], in_turn=False)
+        return evolve(self, status=Status.TIE_BREAK, tie_break=state, turn=order[0], in_turn=False)
 
     # -- rolling --------------------------------------------------------------------
     def roll(self, dice: Dice, rules: RuleSet) -> TableRound:
@@ -241,12 +252,18 @@ class TableRound:
                 points[i] = 0
         else:
             points[self.turn] += score.points
-        table = replace(self, points=tuple(points), rolls=(*self.rolls, self._record(dice, score.points, score.kind, phase)))
+        table = evolve(
+            self,
+            points=tuple(points),
+            rolls=(*self.rolls, self._record(dice, score.points, score.kind, phase)),
+        )
         if score.turn_continues:
-            return replace(table, in_turn=True)
+            return evolve(table, in_turn=True)
         if self.status is Status.FINISHING:
-            return replace(table, in_turn=False).settle(rules)
-        return replace(table, turn=self.next_seat(self.turn), in_turn=False, turn_count=self.turn_count + 1)
+            return evolve(table, in_turn=False).settle(rules)
+        return evolve(
+            table, turn=self.next_seat(self.turn), in_turn=False, turn_count=self.turn_count + 1
+        )
 
     @property
     def last_roll_reached_target(self) -> bool:
@@ -260,8 +277,14 @@ class TableRound:
 
     def _record(self, dice: Dice, points: int, kind: RollKind, phase: Phase) -> RollRecord:
         return RollRecord(
-            seat=self.turn, roller=self.roller_name(self.turn), credited=self.seats[self.turn],
-            dice=dice, points=points, kind=kind, phase=phase, turn=self.turn_count,
+            seat=self.turn,
+            roller=self.roller_name(self.turn),
+            credited=self.seats[self.turn],
+            dice=dice,
+            points=points,
+            kind=kind,
+            phase=phase,
+            turn=self.turn_count,
         )
 
     def _first_roll(self, dice: Dice) -> TableRound:
@@ -269,15 +292,26 @@ class TableRound:
         rolled = (*self.first_rolls, (self.turn, sum(dice)))
         position = self.contenders.index(self.turn) + 1
         if position < len(self.contenders):
-            return replace(self, first_rolls=rolled, turn=self.contenders[position], rolls=(*self.rolls, record))
+            return evolve(
+                self,
+                first_rolls=rolled,
+                turn=self.contenders[position],
+                rolls=(*self.rolls, record),
+            )
         best = max(total for _, total in rolled)
         top = tuple(seat for seat, total in rolled if total == best)
         if len(top) == 1:
-            return replace(
-                self, status=Status.PLAYING, turn=top[0], contenders=(), first_rolls=(),
+            return evolve(
+                self,
+                status=Status.PLAYING,
+                turn=top[0],
+                contenders=(),
+                first_rolls=(),
                 rolls=(*self.rolls, record),
             )
-        return replace(self, contenders=top, first_rolls=(), turn=top[0], rolls=(*self.rolls, record))
+        return evolve(
+            self, contenders=top, first_rolls=(), turn=top[0], rolls=(*self.rolls, record)
+        )
 
     def _tie_break_roll(self, dice: Dice, rules: RuleSet) -> TableRound:
         tb = self.tie_break
@@ -290,23 +324,27 @@ class TableRound:
             record = self._record(dice, 1 if hit else 0, score.kind, Phase.TIE_BREAK)
             if hit:
                 points[side] += 1
-                return self._tie_won(replace(tb, points=tuple(points)), side, record)
-            return self._tie_pass(replace(tb), record, rules)
+                return self._tie_won(evolve(tb, points=tuple(points)), side, record)
+            return self._tie_pass(evolve(tb), record, rules)
         record = self._record(dice, score.points, score.kind, Phase.TIE_BREAK)
         if score.kind is RollKind.WIPEOUT:
             points[side] = 0
         else:
             points[side] += score.points
-        tb = replace(tb, points=tuple(points))
+        tb = evolve(tb, points=tuple(points))
         if tb.rule is TieBreak.ROLL_OFF_TO_FIVE and points[side] >= rules.roll_off_target:
             return self._tie_won(tb, side, record)
         if score.turn_continues:
-            return replace(self, tie_break=tb, in_turn=True, rolls=(*self.rolls, record))
+            return evolve(self, tie_break=tb, in_turn=True, rolls=(*self.rolls, record))
         return self._tie_pass(tb, record, rules)
 
     def _tie_won(self, tb: TieBreakState, side: int, record: RollRecord) -> TableRound:
-        return replace(
-            self, tie_break=tb, status=Status.DONE, winning_side=side, in_turn=False,
+        return evolve(
+            self,
+            tie_break=tb,
+            status=Status.DONE,
+            winning_side=side,
+            in_turn=False,
             rolls=(*self.rolls, record),
         )
 
@@ -315,21 +353,43 @@ class TableRound:
         position = tb.position + 1
         rolls = (*self.rolls, record)
         if position < len(tb.order):
-            return replace(
-                self, tie_break=replace(tb, position=position), turn=tb.order[position], in_turn=False,
-                rolls=rolls, turn_count=self.turn_count + 1,
+            return evolve(
+                self,
+                tie_break=evolve(tb, position=position),
+                turn=tb.order[position],
+                in_turn=False,
+                rolls=rolls,
+                turn_count=self.turn_count + 1,
             )
         if tb.rule is TieBreak.SESSIONS:
             best = max(tb.points[s] for s in tb.sides)
             still = tuple(s for s in tb.sides if tb.points[s] == best)
             if len(still) == 1:
-                return replace(self, tie_break=tb, status=Status.DONE, winning_side=still[0],
-                               in_turn=False, rolls=rolls)
+                return evolve(
+                    self,
+                    tie_break=tb,
+                    status=Status.DONE,
+                    winning_side=still[0],
+                    in_turn=False,
+                    rolls=rolls,
+                )
             seats = [i for i in range(len(self.seats)) if self.side_of(i) in still]
             order = self.turn_order(0, seats)
-            tb = replace(tb, sides=still, order=order, position=0, session=tb.session + 1)
-            return replace(self, tie_break=tb, turn=order[0], in_turn=False, rolls=rolls,
-                           turn_count=self.turn_count + 1)
-        tb = replace(tb, position=0, session=tb.session + 1)
-        return replace(self, tie_break=tb, turn=tb.order[0], in_turn=False, rolls=rolls,
-                       turn_count=self.turn_count + 1)
+            tb = evolve(tb, sides=still, order=order, position=0, session=tb.session + 1)
+            return evolve(
+                self,
+                tie_break=tb,
+                turn=order[0],
+                in_turn=False,
+                rolls=rolls,
+                turn_count=self.turn_count + 1,
+            )
+        tb = evolve(tb, position=0, session=tb.session + 1)
+        return evolve(
+            self,
+            tie_break=tb,
+            turn=tb.order[0],
+            in_turn=False,
+            rolls=rolls,
+            turn_count=self.turn_count + 1,
+        )

@@ -29,12 +29,23 @@ def table_tally(result: TableResult) -> dict[str, Any]:
     if result.team:
         us = [p for _, (s, p) in sorted(turns.items()) if s % 2 == 0]
         them = [p for _, (s, p) in sorted(turns.items()) if s % 2 == 1]
-        return {"table": result.table, "team": True, "columns": ["Us", "Them"],
-                "us": us, "them": them, "totals": list(result.side_scores)}
+        return {
+            "table": result.table,
+            "team": True,
+            "columns": ["Us", "Them"],
+            "us": us,
+            "them": them,
+            "totals": list(result.side_scores),
+        }
     columns = [name or "ghost" for name in result.seats]
     per = {c: [p for _, (s, p) in sorted(turns.items()) if s == i] for i, c in enumerate(columns)}
-    return {"table": result.table, "team": False, "columns": columns, "turns": per,
-            "totals": list(result.side_scores)}
+    return {
+        "table": result.table,
+        "team": False,
+        "columns": columns,
+        "turns": per,
+        "totals": list(result.side_scores),
+    }
 
 
 def round_buncos(night: Night) -> dict[tuple[int, int, str], int]:
@@ -43,7 +54,11 @@ def round_buncos(night: Night) -> dict[tuple[int, int, str], int]:
     for rnd in night.history:
         for table in rnd.tables:
             for record in table.rolls:
-                if record.kind is RollKind.BUNCO and record.credited and record.phase is not Phase.FIRST_ROLL:
+                if (
+                    record.kind is RollKind.BUNCO
+                    and record.credited
+                    and record.phase is not Phase.FIRST_ROLL
+                ):
                     key = (rnd.set_no, rnd.round_no, record.credited)
                     out[key] = out.get(key, 0) + 1
     return out
@@ -62,12 +77,14 @@ def master_sheet(night: Night, set_no: int) -> list[dict[str, Any]]:
             text = "W" if mark == "W" else ""
             text += "B" * buncos.get((s, r, name), 0)
             marks[r] = text
-        rows.append({
-            "player": name,
-            "rounds": [marks.get(r, "") for r in range(1, 7)],
-            "wins": card.set_wins(set_no),
-            "buncos": card.buncos_in_set(set_no),
-        })
+        rows.append(
+            {
+                "player": name,
+                "rounds": [marks.get(r, "") for r in range(1, 7)],
+                "wins": card.set_wins(set_no),
+                "buncos": card.buncos_in_set(set_no),
+            }
+        )
     return rows
 
 
@@ -78,5 +95,9 @@ def score_card(night: Night, name: str) -> dict[str, Any]:
     for set_no in range(1, night.sets + 1):
         marks = {r: m for s, r, _t, m in card.marks if s == set_no}
         sets.append({"set": set_no, "rounds": [marks.get(r, "") for r in range(1, 7)]})
-    return {"player": name, "sets": sets, **{k: v for k, v in card.as_dict().items() if k != "rounds"},
-            "mini_label": night.rules.mini_label}
+    return {
+        "player": name,
+        "sets": sets,
+        **{k: v for k, v in card.as_dict().items() if k != "rounds"},
+        "mini_label": night.rules.mini_label,
+    }

@@ -1,0 +1,155 @@
+"""``bunco odds``: exact per-roll, per-turn and per-round odds of a rule set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from bunco.analysis.report import odds_report
+from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
+from bunco.cli.rules_cmd import HouseOption
+from bunco.core.presets import get_rules
+from bunco.core.rules import RuleSet
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.3f}%"
+
+
+def _round_columns(rounds: list[dict[str, Any]]) -> Table:
+    """Every round side by side: one row per figure."""
+    table = Table(title="Odds per round (head table of four, the scorekeeper's team first)")
+    table.add_column("figure", style="bold")
+    for doc in rounds:
+        table.add_column(f"round {doc['round']}", justify="right")
+
+    def row(name: str, get: Any) -> None:
+        table.add_row(name, *(get(doc) for doc in rounds))
+
+    row("points per roll", lambda d: f"{d['per_roll']['expected_points']:.4f}")
+    row("P(roll again)", lambda d: _pct(d["per_roll"]["continue_probability"]))
+    row("points per turn", lambda d: f"{d['per_turn']['expected_points']:.4f}")
+    row("rolls per turn", lambda d: f"{d['per_turn']['expected_rolls']:.4f}")
+    row("P(Bunco in a turn)", lambda d: _pct(d["per_turn"]["bunco_probability"]))
+    row("P(first team wins)", lambda d: _pct(d["table"]["first_team_win_probability"]))
+    row("rolls per round", lambda d: f"{d['table']['expected_rolls']:.2f}")
+    row("P(round ends on a Bunco)", lambda d: _pct(d["table"]["bunco_end_probability"]))
+    row("P(tie at a non-head table)", lambda d: "—" if d["table"]["non_head"] is None
+        else _pct(d["table"]["non_head"]["tie_probability"]))
+    return table
+
+
+def _one_round(doc: dict[str, Any]) -> list[Table]:
+    """The detailed tables of a single round."""
+    r = doc["round"]
+    roll = Table(title=f"One roll in round {r}")
+    for name in ("kind", "points", "rolls again", "ends round", "ways of 216", "probability"):
+        roll.add_column(name, justify="left" if name == "kind" else "right")
+    for o in doc["per_roll"]["outcomes"]:
+        roll.add_row(o["kind"], str(o["points"]), "yes" if o["continues"] else "no",
+                     "yes" if o["ends_round"] else "no", str(o["ways"]), o["probability_exact"])
+    roll.caption = (f"expected points {doc['per_roll']['expected_points_exact']} = "
+                    f"{doc['per_roll']['expected_points']:.5f}")
+
+    turn = doc["per_turn"]
+    tt = Table(title=f"One turn in round {r} (no target)")
+    tt.add_column("figure", style="bold")
+    tt.add_column("value", justify="right")
+    tt.add_row("expected points",
+               f"{turn['expected_points_exact']} = {turn['expected_points']:.5f}")
+    tt.add_row("expected rolls", f"{turn['expected_rolls_exact']} = {turn['expected_rolls']:.5f}")
+    tt.add_row("P(at least one Bunco)", f"{turn['bunco_probability_exact']} = "
+               f"{_pct(turn['bunco_probability'])}")
+    if turn["wipeout_probability"]:
+        tt.add_row("P(ends in a wipeout)", _pct(turn["wipeout_probability"]))
+    rolls = turn["rolls_distribution"]
+    tt.add_row("P(rolls = 1, 2, 3, 4)", ", ".join(_pct(rolls[str(n)]) for n in range(1, 5)))
+    points = turn["points_distribution"]
+    tt.add_row("P(points = 0, 1, 2, 3)",
+               ", ".join(_pct(points.get(str(k), 0.0)) for k in range(4)))
+
+    head = doc["table"]
+    ht = Table(title=f"A round at the head table (target {head['target']})")
+    ht.add_column("figure", style="bold")
+    ht.add_column("value", justify="right")
+    ht.add_row("P(first team wins)", _pct(head["first_team_win_probability"]))
+    ht.add_row("expected rolls", f"{head['expected_rolls']:.3f}")
+    ht.add_row("  of which after the bell", f"{head['expected_after_bell_rolls']:.3f}")
+    ht.add_row("P(round ends on a Bunco)", _pct(head["bunco_end_probability"]))
+    dist = {int(k): v for k, v in head["rolls_distribution"].items()}
+    ht.add_row("median rolls", str(_quantile(dist, 0.5)))
+    ht.add_row("90% of rounds within", f"{_quantile(dist, 0.9)} rolls")
+    nh = head["non_head"]
+    if nh is None:
+        ht.add_row("non-head table", head["non_head_note"] or "—")
+    else:
+        ht.add_row("non-head P(tie)", _pct(nh["tie_probability"]))
+        first, second = nh["expected_first_team_score"], nh["expected_second_team_score"]
+        ht.add_row("non-head expected scores", f"{first:.3f} / {second:.3f}")
+    return [roll, tt, ht]
+
+
+def _quantile(dist: dict[int, float], q: float) -> int:
+    total = 0.0
+    for value in sorted(dist):
+        total += dist[value]
+        if total >= q:
+            return value
+    return max(dist)
+
+
+def _rounds(round_no: int | None) -> list[int]:
+    if round_no is None:
+        return [1, 2, 3, 4, 5, 6]
+    if not 1 <= round_no <= 6:
+        fail(f"round {round_no} does not exist", expected="a round number from 1 to 6")
+    return [round_no]
+
+
+@app.command("odds")
+def odds_command(
+    rules_name: Annotated[str, typer.Option("--rules", "-r", help="Preset or alias.")] = "classic",
+    round_no: Annotated[
+        int | None, typer.Option("--round", "-R", help="One round 1-6 (default: all six).")
+    ] = None,
+    house: HouseOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Draw the distributions into this PNG file.")
+    ] = None,
+) -> None:
+    """Exact odds: per roll, per turn, and per round at a head table of four."""
+    with refusals():
+        house_rules = parse_house_rules(house)
+        rules: RuleSet = get_rules(rules_name, house_rules)
+        rounds = _rounds(round_no)
+        if plot is not None and plot.suffix.lower() != ".png":
+            fail(f"cannot draw into {plot.name!r}", expected="a file name ending in .png")
+        report = odds_report(rules, rounds, house_rules)
+        if plot is not None:
+            from bunco.analysis.plot import plot_odds
+
+            try:
+                plot_odds(rules, rounds, plot)
+            except OSError as exc:
+                fail(f"cannot write {plot}: {exc.strerror}", expected="a writable .png path")
+        if as_json:
+            if round_no is not None:
+                one = report["rounds"][0]
+                print_json({"rules": report["rules"], "house_rules": report["house_rules"],
+                            "tail_mass": report["tail_mass"], **one})
+            else:
+                print_json(report)
+            return
+        console.print(f"[bold]{rules.name}[/]"
+                      + (f" with house rules {house_rules}" if house_rules else ""))
+        if round_no is None:
+            console.print(_round_columns(report["rounds"]))
+        else:
+            for table in _one_round(report["rounds"][0]):
+                console.print(table)
+        if plot is not None:
+            console.print(f"distributions drawn into {plot}")

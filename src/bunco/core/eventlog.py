@@ -1,0 +1,67 @@
+"""An append-only event sequence that is cheap to extend and safe to share.
+
+Each :class:`Night` holds a :class:`EventSeq`: a shared list and a length. Appending to the
+newest value extends the list in place (amortised O(1)); appending to an older value
+copies first, so no value ever sees a change.
+
+>>> a = EventSeq.empty().append({"n": 1})
+>>> b = a.append({"n": 2})
+>>> c = a.append({"n": 3})
+>>> [e["n"] for e in b], [e["n"] for e in c], len(a)
+([1, 2], [1, 3], 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+class EventSeq:
+    """An immutable view of the first ``length`` items of a shared append-only list."""
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[dict[str, Any]], length: int) -> None:
+        self._items = items
+        self._length = length
+
+    @classmethod
+    def empty(cls) -> EventSeq:
+        return cls([], 0)
+
+    @classmethod
+    def of(cls, events: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> EventSeq:
+        return cls(list(events), len(events))
+
+    def append(self, event: dict[str, Any]) -> EventSeq:
+        if self._length == len(self._items):
+            self._items.append(event)
+            return EventSeq(self._items, self._length + 1)
+        return EventSeq([*self._items[: self._length], event], self._length + 1)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._items[: self._length])
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        if not -self._length <= index < self._length:
+            raise IndexError(index)
+        return self._items[index % self._length] if index < 0 else self._items[index]
+
+    def slice(self, start: int, stop: int | None = None) -> list[dict[str, Any]]:
+        end = self._length if stop is None else min(stop, self._length)
+        return self._items[start:end]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EventSeq):
+            return NotImplemented
+        return self._length == other._length and self.slice(0) == other.slice(0)
+
+    def __hash__(self) -> int:
+        return hash(self._length)
+
+    def __repr__(self) -> str:
+        return f"EventSeq({self._length} events)"
