@@ -108,9 +108,13 @@ ALIASES: dict[str, str] = {
 
 SUMMARIES: dict[str, str] = {
     "winning-moves": "Low/High Buncos, a true Bunco ends the round, tables play to 21 each, most W's wins",
-    "classic": "the usual party: head table ends every round, roll on after the bell, winners up / losers down",
+    "classic": (
+        "the usual party: head table ends every round, roll on after the bell, winners up / losers down"
+    ),
     "scil": "head table ends the round, Baby Bunco ends the turn, head losers drop to the low table, ghosts",
-    "tournament": "Mini Buncos, head table ends the round, sudden-death ties, losers walk clockwise, prize groups",
+    "tournament": (
+        "Mini Buncos, head table ends the round, sudden-death ties, losers walk clockwise, prize groups"
+    ),
 }
 
 SOURCES: dict[str, str] = {
