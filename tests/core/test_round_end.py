@@ -93,14 +93,25 @@ def test_winning_moves_tie_is_rolled_off_to_five() -> None:
     night = party("wm", [f"P{i}" for i in range(1, 9)])
     night = roll(night, 2, 1, 1, 1)  # Bunco at table 2; table 1 is 0-0
     t1 = night.tables[0]
-    assert t1.status is Status.TIE_BREAK and t1.roller == "P1"
-    night = roll(night, 1, 1, 1, 4)  # P1 +2
-    night = roll(night, 1, 2, 3, 4)  # miss: P2
-    night = roll(night, 1, 1, 1, 5)  # P2 +2
-    night = roll(night, 1, 1, 5, 5)  # P2 +1 (3)
-    night = roll(night, 1, 2, 2, 2)  # P2 High Bunco +5 -> 8 >= 5: P2 & P4 win
+    assert t1.status is Status.TIE_BREAK and t1.rolling_for_high and t1.roller == "P1"
+    # 000: each player rolls for high total; the high total rolls first and does not score
+    night = roll(night, 1, 3, 3, 1)  # P1: 7
+    night = roll(night, 1, 6, 6, 5)  # P2: 17
+    night = roll(night, 1, 1, 2, 2)  # P3: 5
+    night = roll(night, 1, 6, 6, 5)  # P4: 17, tied with P2: they roll again
+    assert night.tables[0].rolling_for_high and night.tables[0].roller == "P2"
+    night = roll(night, 1, 1, 1, 2)  # P2: 4
+    night = roll(night, 1, 2, 2, 2)  # P4: 6, P4 starts
+    assert not night.tables[0].rolling_for_high and night.tables[0].roller == "P4"
+    night = roll(night, 1, 1, 1, 4)  # P4 +2
+    night = roll(night, 1, 2, 2, 2)  # P4: three 2's score nothing in a roll-off; turn ends
+    assert night.tables[0].roller == "P1"
+    night = roll(night, 1, 1, 5, 5)  # P1 +1
+    night = roll(night, 1, 1, 1, 5)  # P1 +2 (3)
+    night = roll(night, 1, 1, 1, 1)  # P1 Bunco +21: P1 & P3 win
     assert night.round_no == 2
-    assert night.report()["rounds"][0]["tables"][0]["winners"] == ["P2", "P4"]
+    assert night.report()["rounds"][0]["tables"][0]["winners"] == ["P1", "P3"]
+    assert night.cards["P1"].buncos == 1 and night.cards["P4"].highs == 0
 
 
 def test_tournament_tie_is_sudden_death() -> None:
@@ -142,3 +153,28 @@ def test_refused_commands_name_what_was_expected_and_change_nothing() -> None:
         roll(night, None, 1, 2, 3)
     assert night.view() == before
     assert len(night.events) == 0
+
+
+def test_sudden_death_after_a_rolled_on_turn_starts_with_the_next_player() -> None:
+    night = party("tournament", [f"P{i}" for i in range(1, 9)])
+    night = roll(night, 2, 1, 2, 3)  # P5 +1, mid-turn
+    night = roll(night, 2, 2, 3, 4)  # P5 misses: P6
+    night = roll(night, 2, 1, 2, 3)  # P6 +1, mid-turn: 1-1
+    night = head_to_21(night)  # the bell: P6 rolls on
+    night = roll(night, 2, 2, 3, 4)  # P6 misses; 1-1 tie: sudden death goes on with P7
+    assert night.tables[1].status is Status.TIE_BREAK and night.tables[1].roller == "P7"
+
+
+def test_tournament_cards_verified_after_the_last_round_count_for_prizes() -> None:
+    night = party("tournament", ["A", "B", "C", "D"], prizes=["most_buncos"], prize_ties="shared")
+    for round_no in range(1, 7):
+        night = roll(night, 1, round_no, round_no, round_no)  # A rolls a Bunco: 21, rolls on
+        night = roll(night, 1, *(((round_no % 6) + 1,) * 2), (round_no + 1) % 6 + 1)  # misses
+        if round_no < 6:
+            night = night.apply({"type": "verify", "player": "A"}) if round_no == 3 else night
+    assert night.phase == "over"
+    prize = night.report()["prizes"][0]
+    assert prize["winners"] == ["A"] and prize["value"] == 3  # verified after round 3 only
+    night = night.apply({"type": "verify", "player": "A", "checker": "Staff 1"})
+    prize = night.report()["prizes"][0]
+    assert prize["winners"] == ["A"] and prize["value"] == 6

@@ -109,6 +109,9 @@ def score_command(
         console.print(
             f"round {round_no}, dice {' '.join(map(str, faces))} under {rules.name}: "
             f"[bold]{result.points}[/] points, {result.kind.value}; "
-            + ("roll again" if result.turn_continues else "turn ends")
-            + ("; [bold red]the round ends[/]" if result.ends_round else "")
+            + (
+                "[bold red]the round ends at once[/]"
+                if result.ends_round
+                else ("roll again" if result.turn_continues else "turn ends")
+            )
         )

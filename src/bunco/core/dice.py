@@ -104,6 +104,27 @@ def score_roll(dice: Sequence[int], round_no: int, rules: RuleSet) -> RollScore:
     return RollScore(0, RollKind.MISS, False, False)
 
 
+def score_rolloff(dice: Sequence[int], round_no: int, rules: RuleSet) -> RollScore:
+    """Score a roll in a tie-break or roll-off: only the round's number and Buncos count.
+
+    000: "points are scored for rolling the number of the round just completed, as well as
+    for Buncos"; 001: a roller goes on "as long as they are successfully rolling the number
+    of that round". Another three of a kind scores nothing there and ends the turn.
+
+    >>> from bunco.core.presets import get_rules
+    >>> score_rolloff((2, 2, 2), 4, get_rules("wm")).points, score_rolloff((4, 4, 4), 4, get_rules("wm")).points
+    (0, 21)
+    """
+    a, b, c = validate_dice(dice)
+    target = validate_round(round_no)
+    if a == b == c == target:
+        return RollScore(rules.bunco_points, RollKind.BUNCO, True, False)
+    hits = (a == target) + (b == target) + (c == target)
+    if hits:
+        return RollScore(hits * rules.target_die_points, RollKind.POINTS, True, False)
+    return RollScore(0, RollKind.MISS, False, False)
+
+
 class Tally(enum.StrEnum):
     """What a scorekeeper taps for a roll of physical dice."""
 

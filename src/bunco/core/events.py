@@ -20,7 +20,7 @@ from bunco.core.errors import InvalidEvent
 
 EVENT_TYPES: dict[str, str] = {
     "roll": "three dice rolled at a table (or at no table, in a roll-off): table, dice, player?",
-    "tally": "a quick-tally outcome a scorekeeper tapped: table, outcome, player?",
+    "tally": "a quick-tally outcome a scorekeeper tapped: table (none in a roll-off), outcome, player?",
     "undo": "remove the last roll or tally entered at a table: table",
     "substitute": "between rounds, a substitute takes over a seat: out, in",
     "join": "between rounds, a late arrival joins: player",
@@ -77,7 +77,7 @@ def normalize_event(event: Any) -> dict[str, Any]:
         )
     out: dict[str, Any] = {"type": kind}
     if kind in ("roll", "tally"):
-        table = _table(event, required=kind == "tally")
+        table = _table(event, required=False)
         if table is not None:
             out["table"] = table
         if kind == "roll":

@@ -212,7 +212,7 @@ class Night:
                 expected=self._who_rolls_text() or "the next round",
             )
         self._check_player(ev, roller, table)
-        dice = self._dice_of(ev, table.status is Status.FIRST_ROLL, f"table {table_no}")
+        dice = self._dice_of(ev, table.rolling_for_high, f"table {table_no}")
         was_playing = table.status is Status.PLAYING
         new_table = table.roll(dice, self.rules)
         tables = list(self.tables)
@@ -455,13 +455,25 @@ class Night:
 
     # -- between rounds ------------------------------------------------------------------------
     def _verify(self, ev: dict[str, Any]) -> Night:
+        """A checker verifies a card: what it shows now counts for prizes (004)."""
         name = ev["player"]
         if name not in self.cards:
-            raise InvalidSetup(
-                f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster)
-            )
+            raise InvalidSetup(f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster))
         card = self.cards[name]
-        return evolve(self, verified={**self.verified, name: (card.buncos, card.minis, card.wins)})
+        night = evolve(self, verified={**self.verified, name: (card.buncos, card.minis, card.wins)})
+        prizes_decided = self.phase == "over" or (self.rolloff_for is not None and self.rolloff_for[0] == "prize")
+        if not (prizes_decided and self.rules.verify_for_prizes):
+            return night
+        # 004: the checkers verify after the last session, then prizes are given.
+        started = any(p.settled_by == "roll_off" for p in self.prizes) or (
+            self.rolloff is not None and bool(self.rolloff.rolls)
+        )
+        if started:
+            raise NotAllowedNow(
+                "the prize roll-offs have begun, so cards can no longer be verified",
+                expected="verifications before the first roll-off roll",
+            )
+        return night._end_night()
 
     def _between_rounds(self, ev: dict[str, Any]) -> Night:
         if self.phase != "playing" or self.started:

@@ -129,6 +129,13 @@ def table_view(table: TableRound) -> dict[str, Any]:
     }
 
 
+def on_break(night: Night) -> bool:
+    """True between rounds after a round the rules break after (``breaks_after_rounds``)."""
+    if night.started or night.phase != "playing" or not night.history:
+        return False
+    return night.history[-1].round_no in night.rules.breaks_after_rounds
+
+
 def view(night: Night) -> dict[str, Any]:
     """Everything a live page needs now."""
     return {
@@ -139,6 +146,7 @@ def view(night: Night) -> dict[str, Any]:
         "rules": night.setup["rules"],
         "bell": night.bell,
         "started": night.started,
+        "on_break": on_break(night),
         "tables": [table_view(t) for t in night.tables],
         "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()],
         "rolloff": night.rolloff.as_dict() if night.rolloff else None,

@@ -2,7 +2,7 @@
 
 000: "each player rolls all three dice. High total will roll first (but does not score
 for this roll)", then they take turns rolling for the number of the round just
-completed (Buncos count too); the first to 5 points wins. Ties for the high total
+completed (Buncos count too, other three of a kinds do not); the first to 5 points wins. Ties for the high total
 re-roll among themselves; after the first roller the others follow in the order given.
 
 >>> from bunco.core.presets import get_rules
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bunco.core.dice import Dice, score_roll
+from bunco.core.dice import Dice, score_rolloff
 from bunco.core.evolve import evolve
 from bunco.core.rules import RollKind, RuleSet
 
@@ -88,12 +88,9 @@ class RollOff:
                 points=(0,) * len(order),
                 rolls=rolls,
             )
-        score = score_roll(dice, self.round_no, rules)
+        score = score_rolloff(dice, self.round_no, rules)
         points = list(self.points)
-        if score.kind is RollKind.WIPEOUT:
-            points[self.position] = 0
-        else:
-            points[self.position] += score.points
+        points[self.position] += score.points
         rolls = (*self.rolls, (roller, dice, score.points, score.kind))
         if points[self.position] >= self.goal:
             return evolve(self, points=tuple(points), winner=roller, rolls=rolls)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from bunco.core.dice import Dice, score_roll
+from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import RoundOver
 from bunco.core.evolve import evolve
 from bunco.core.rules import Direction, FirstRoller, RollKind, RuleSet, TieBreak
@@ -72,6 +72,8 @@ class TieBreakState:
     order: tuple[int, ...]  # seats that take turns, in order
     position: int  # index into ``order`` of the seat rolling now
     session: int
+    contenders: tuple[int, ...] = ()  # seats still rolling for high total to decide who starts
+    high_rolls: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,11 +219,15 @@ class TableRound:
         if len(tied) == 1:
             return evolve(self, status=Status.DONE, winning_side=tied[0], in_turn=False)
         tied_seats = [i for i in range(len(self.seats)) if self.side_of(i) in tied]
+        contenders: tuple[int, ...] = ()
         if rules.tie_break is TieBreak.SUDDEN_DEATH:
             # "Ties ... are decided by continuing to roll" (004): the rotation goes on.
             order = self.turn_order(self.turn, tied_seats)
         else:
             order = self.turn_order(0, tied_seats)
+            if rules.tie_break is TieBreak.ROLL_OFF_TO_FIVE:
+                # 000: "each player rolls all three dice. High total will roll first"
+                contenders = tuple(i for i in order if self.seats[i] is not None) or order
         state = TieBreakState(
             rule=rules.tie_break,
             sides=tied,
@@ -229,8 +235,17 @@ class TableRound:
             order=order,
             position=0,
             session=1,
+            contenders=contenders,
         )
-        return evolve(self, status=Status.TIE_BREAK, tie_break=state, turn=order[0], in_turn=False)
+        first = contenders[0] if contenders else order[0]
+        return evolve(self, status=Status.TIE_BREAK, tie_break=state, turn=first, in_turn=False)
+
+    @property
+    def rolling_for_high(self) -> bool:
+        """True while players roll for high total (who starts the round or the roll-off)."""
+        if self.status is Status.FIRST_ROLL:
+            return True
+        return self.status is Status.TIE_BREAK and self.tie_break is not None and bool(self.tie_break.contenders)
 
     # -- rolling --------------------------------------------------------------------
     def roll(self, dice: Dice, rules: RuleSet) -> TableRound:
@@ -260,7 +275,8 @@ class TableRound:
         if score.turn_continues:
             return evolve(table, in_turn=True)
         if self.status is Status.FINISHING:
-            return evolve(table, in_turn=False).settle(rules)
+            passed = evolve(table, turn=self.next_seat(self.turn), in_turn=False, turn_count=self.turn_count + 1)
+            return passed.settle(rules)
         return evolve(
             table, turn=self.next_seat(self.turn), in_turn=False, turn_count=self.turn_count + 1
         )
@@ -316,7 +332,9 @@ class TableRound:
     def _tie_break_roll(self, dice: Dice, rules: RuleSet) -> TableRound:
         tb = self.tie_break
         assert tb is not None
-        score = score_roll(dice, self.round_no, rules)
+        if tb.contenders:
+            return self._roll_for_first(tb, dice)
+        score = score_rolloff(dice, self.round_no, rules)
         side = self.side_of(self.turn)
         points = list(tb.points)
         if tb.rule is TieBreak.SUDDEN_DEATH:
@@ -327,16 +345,30 @@ class TableRound:
                 return self._tie_won(evolve(tb, points=tuple(points)), side, record)
             return self._tie_pass(evolve(tb), record, rules)
         record = self._record(dice, score.points, score.kind, Phase.TIE_BREAK)
-        if score.kind is RollKind.WIPEOUT:
-            points[side] = 0
-        else:
-            points[side] += score.points
+        points[side] += score.points
         tb = evolve(tb, points=tuple(points))
         if tb.rule is TieBreak.ROLL_OFF_TO_FIVE and points[side] >= rules.roll_off_target:
             return self._tie_won(tb, side, record)
         if score.turn_continues:
             return evolve(self, tie_break=tb, in_turn=True, rolls=(*self.rolls, record))
         return self._tie_pass(tb, record, rules)
+
+    def _roll_for_first(self, tb: TieBreakState, dice: Dice) -> TableRound:
+        """A roll for high total before a roll-off to five; the high roller starts."""
+        record = self._record(dice, 0, RollKind.MISS, Phase.FIRST_ROLL)
+        rolled = (*tb.high_rolls, (self.turn, sum(dice)))
+        rolls = (*self.rolls, record)
+        position = tb.contenders.index(self.turn) + 1
+        if position < len(tb.contenders):
+            tb = evolve(tb, high_rolls=rolled)
+            return evolve(self, tie_break=tb, turn=tb.contenders[position], rolls=rolls)
+        best = max(total for _, total in rolled)
+        top = tuple(seat for seat, total in rolled if total == best)
+        if len(top) > 1:
+            return evolve(self, tie_break=evolve(tb, contenders=top, high_rolls=()), turn=top[0], rolls=rolls)
+        order = self.turn_order(top[0], list(tb.order))
+        tb = evolve(tb, contenders=(), high_rolls=(), order=order, position=0)
+        return evolve(self, tie_break=tb, turn=top[0], rolls=rolls)
 
     def _tie_won(self, tb: TieBreakState, side: int, record: RollRecord) -> TableRound:
         return evolve(
