@@ -1,0 +1,127 @@
+"""Speed of the simulators, measured side by side in one run on one core.
+
+Prints rolls per second of
+- the reference loop (:mod:`bunco.analysis.reference`, one ``score_roll`` per roll),
+- the night engine (:class:`bunco.core.night.Night`, one event per roll, one table),
+- the fast kernel (:mod:`bunco.analysis.kernel`), with its dice drawn and pre-drawn,
+- the bare draw of three dice per roll from NumPy's generator,
+and the ratios the goals name: kernel / reference >= 100, kernel / bare draw >= 25%;
+then twelve-player six-round nights per second through the night engine
+(:func:`bunco.analysis.simulate.play_night`, everything: seating, moving, tie-breaks,
+prizes). The goal of 50,000 twelve-player sets per second needs a compiled night kernel,
+which does not exist yet.
+
+Run: ``python benchmarks/simulate.py [--quick]``. A benchmark, not a test: it prints
+figures and never fails on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from bunco.analysis.engine_feed import engine_rounds
+from bunco.analysis.kernel import code_table, dice_to_codes, play_rounds, simulate_rounds
+from bunco.analysis.reference import reference_rounds
+from bunco.analysis.simulate import play_night
+from bunco.core.presets import get_rules
+from bunco.core.rules import AfterBell
+
+
+def best_rate(run: Callable[[], int], repeat: int) -> float:
+    """The best of ``repeat`` runs, in units (rolls) per second."""
+    best = 0.0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        units = run()
+        elapsed = time.perf_counter() - start
+        best = max(best, units / elapsed)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test)")
+    args = parser.parse_args()
+    scale = 1 if args.quick else 10
+    rules = get_rules(args.rules)
+    round_no = 3
+    rng = np.random.default_rng(1)
+    target = rules.target(team=True, single_table=False)
+    finish = rules.after_bell is AfterBell.FINISH_TURN
+    table = code_table(rules, round_no)
+
+    ref_dice = rng.integers(1, 7, size=(4_000 * scale, 3)).tolist()
+
+    def reference() -> int:
+        return sum(r.rolls for r in reference_rounds(rules, round_no, ref_dice))
+
+    engine_dice = [tuple(d) for d in rng.integers(1, 7, size=(600 * scale, 3)).tolist()]
+
+    def engine() -> int:
+        played = engine_rounds(args.rules, {}, iter(engine_dice), extra=lambda: (6, 5, 4))
+        return sum(r.rolls for r in played)
+
+    n_rounds = 40_000 * scale
+
+    def kernel_drawn() -> int:
+        sim = simulate_rounds(rules, round_no, n_rounds, rng=rng, pair=False)
+        return sim.head_used
+
+    codes = dice_to_codes(rng.integers(1, 7, size=(n_rounds * 60, 3)))
+
+    def kernel_predrawn() -> int:
+        return play_rounds(table, target, finish, codes).head_used
+
+    n_draw = 2_000_000 * scale
+
+    def bare_draw() -> int:
+        rng.integers(1, 7, size=(n_draw, 3), dtype=np.int8)
+        return n_draw
+
+    def bare_draw_int64() -> int:
+        rng.integers(1, 7, size=(n_draw, 3))
+        return n_draw
+
+    play_rounds(table, target, finish, codes[:1000])  # compile (or load) the kernel first
+    figures = {
+        "reference loop (score_roll)": best_rate(reference, 3),
+        "night engine (Night.apply)": best_rate(engine, 3),
+        "kernel, dice drawn": best_rate(kernel_drawn, 3),
+        "kernel, dice pre-drawn": best_rate(kernel_predrawn, 3),
+        "bare draw of 3 dice (int8)": best_rate(bare_draw, 3),
+        "bare draw of 3 dice (int64)": best_rate(bare_draw_int64, 3),
+    }
+    print(f"rules {args.rules}, round {round_no}, one core (pid {os.getpid()})")
+    width = max(map(len, figures))
+    for name, rate in figures.items():
+        print(f"  {name:<{width}}  {rate:>14,.0f} rolls/s")
+    kernel = figures["kernel, dice drawn"]
+    print(f"  kernel / reference loop      {kernel / figures['reference loop (score_roll)']:>10,.0f}x"
+          "   (goal >= 100x)")
+    print(f"  kernel / night engine        {kernel / figures['night engine (Night.apply)']:>10,.0f}x")
+    print(f"  kernel / bare draw (int8)    {kernel / figures['bare draw of 3 dice (int8)']:>10.0%}"
+          "   (goal >= 25%)")
+    print(f"  kernel / bare draw (int64)   {kernel / figures['bare draw of 3 dice (int64)']:>10.0%}")
+    print("  (the kernel draws one code 0-215 per roll: as random as three dice, cheaper to draw)")
+
+    seeds = iter(range(10**6))
+
+    def nights() -> int:
+        count = 2 * scale
+        for _ in range(count):
+            play_night(args.rules, {}, players=12, sets=1, seed=next(seeds))
+        return count
+
+    rate = best_rate(nights, 3)
+    print(f"twelve-player six-round nights through the night engine: {rate:,.1f} per second"
+          " on one core (goal for a compiled night kernel: 50,000)")
+
+
+if __name__ == "__main__":
+    main()

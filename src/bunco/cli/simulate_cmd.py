@@ -1,0 +1,105 @@
+"""``bunco simulate``: whole nights through the real rules, over every CPU core."""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from bunco.analysis.simulate import (
+    NIGHT_FIGURES,
+    play_night,
+    player_names,
+    simulate_nights,
+    summarize,
+)
+from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
+from bunco.cli.rules_cmd import HouseOption
+from bunco.core.night import Night
+from bunco.core.presets import preset_name
+
+
+def _clean(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _document(summary: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    fig = summary["figures"]
+
+    def pair(key: str, name: str) -> dict[str, float | None]:
+        return {name: _clean(fig[key]["mean"]), f"{name}_se": _clean(fig[key]["se"])}
+
+    return {
+        **meta,
+        "per_roll": pair("points_per_roll", "expected_points"),
+        "table": {
+            **pair("head_first_team_win", "first_team_win_probability"),
+            **pair("head_rolls", "expected_rolls"),
+            **pair("head_bunco_end", "bunco_end_probability"),
+            **pair("non_head_tie_rate", "non_head_tie_probability"),
+        },
+        "night": {k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])} for k, v in fig.items()},
+        "prize_ties": {k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])}
+                       for k, v in summary["prize_ties"].items()},
+    }
+
+
+@app.command("simulate")
+def simulate_command(
+    rules_name: Annotated[str, typer.Option("--rules", "-r", help="Preset or alias.")] = "classic",
+    players: Annotated[int, typer.Option("--players", "-n", help="Players per party.")] = 12,
+    sets: Annotated[int, typer.Option("--sets", help="Sets per night (1-4).")] = 1,
+    parties: Annotated[int, typer.Option("--parties", "-k", help="Nights to simulate.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Processes (default: every CPU core).")
+    ] = None,
+    house: HouseOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+) -> None:
+    """Simulate whole nights (seating, moving, ties, prizes) and report figures with their
+    standard errors."""
+    with refusals():
+        house_rules = parse_house_rules(house)
+        name = preset_name(rules_name)
+        if parties < 1:
+            fail(f"--parties {parties} simulates nothing", expected="1 or more parties")
+        if workers is not None and workers < 1:
+            fail(f"--workers {workers}", expected="1 or more processes")
+        Night.start({"type": "party", "rules": name, "house_rules": house_rules,
+                     "players": player_names(players) if players > 0 else [], "sets": sets})
+        play_night(name, house_rules, players=players, sets=sets, seed=seed)  # fail fast here
+        count = workers or os.cpu_count() or 1
+        progress = Progress(
+            TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=Console(stderr=True), transient=as_json,
+        )
+        with progress:
+            task = progress.add_task("nights", total=parties)
+            per_night = simulate_nights(
+                name, house_rules, players=players, sets=sets, parties=parties, seed=seed,
+                workers=count, progress=lambda n: progress.advance(task, n),
+            )
+        summary = summarize(per_night)
+        meta = {"rules": name, "house_rules": house_rules, "players": players, "sets": sets,
+                "parties": parties, "seed": seed, "workers": count}
+        if as_json:
+            print_json(_document(summary, meta))
+            return
+        table = Table(title=f"{parties} simulated nights: {name}, {players} players, "
+                            f"{sets} set(s)", caption="mean ± standard error over the nights")
+        table.add_column("figure", style="bold")
+        table.add_column("mean", justify="right")
+        table.add_column("± s.e.", justify="right")
+        for key, label in NIGHT_FIGURES.items():
+            value = summary["figures"][key]
+            table.add_row(label, f"{value['mean']:.4f}", f"{value['se']:.4f}")
+        for key, value in summary["prize_ties"].items():
+            table.add_row(f"P(prize '{key}' ends in a tie)", f"{value['mean']:.4f}",
+                          f"{value['se']:.4f}")
+        console.print(table)
