@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from bunco.cli import replay_cmd, rules_cmd  # noqa: F401  (registers commands)
-from bunco.cli import serve_cmd  # noqa: F401  (registers `bunco serve`)
-from bunco.cli import odds_cmd  # noqa: F401  (registers `bunco odds`)
+from bunco.cli import (  # noqa: F401  (registers commands)
+    odds_cmd,
+    play_cmd,
+    replay_cmd,
+    rules_cmd,
+    serve_cmd,
+    sheets_cmd,
+    simulate_cmd,
+)
 from bunco.cli.app import app
 
 

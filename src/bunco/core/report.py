@@ -83,9 +83,9 @@ def next_round(night: Night) -> dict[str, Any] | None:
     if night.phase == "over":
         return None
     set_no, round_no = night.set_no, night.round_no
-    if night.phase == "rolloff" and night.rolloff_for and night.rolloff_for[0] == "set":
-        if night.set_no >= night.sets:
-            return None
+    if night.phase == "rolloff" and night.rolloff_for:
+        if night.rolloff_for[0] == "prize" or night.set_no >= night.sets:
+            return None  # the night's rounds are over; only roll-offs remain
         set_no, round_no = night.set_no + 1, 1
     return {"set": set_no, "round": round_no, "tables": [list(t) for t in night.seating]}
 

@@ -1,0 +1,248 @@
+"""``bunco play``: a night of Bunco in the terminal, with bots, friends or real dice."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.prompt import IntPrompt, Prompt
+
+from bunco.cli.app import app, console, err_console, fail, parse_house_rules, print_json
+from bunco.cli.rules_cmd import HouseOption
+from bunco.core.errors import BuncoError
+from bunco.core.night import Night
+from bunco.core.presets import PRESETS
+from bunco.play.driver import Driver, play_auto
+from bunco.play.game import Game
+from bunco.play.logfile import LogFileError, PartyLog, default_log_name, resume_night
+from bunco.play.newnight import build_party
+from bunco.play.roster import Roster, make_roster
+
+EPILOG = (
+    "Examples:  bunco play --players 4 --human Ann  ·  "
+    "bunco play --physical --players Ann,Bea,Cat,Dee  ·  "
+    "bunco play --auto --players 12 --rules tournament --seed 1 --json  ·  "
+    "bunco play --resume bunco-night-20261124-200509.jsonl"
+)
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
+
+
+def _ask_rules() -> str:
+    return Prompt.ask("Preset", choices=list(PRESETS), default="classic", console=console)
+
+
+def _ask_roster(humans: list[str]) -> Roster:
+    while True:
+        spec = Prompt.ask(
+            "Players: a number (bots) or names (Ann, Bea, ...)", default="4", console=console
+        )
+        marked = humans
+        if not humans:
+            if spec.strip().isdigit():
+                me = Prompt.ask("Your name (Enter to watch the bots)", default="", console=console)
+                marked = [me] if me.strip() else []
+            else:
+                keys = Prompt.ask(
+                    "Who plays at this keyboard? (names; Enter for everyone)",
+                    default="",
+                    console=console,
+                )
+                marked = [k for k in keys.replace(",", " ").split() if k]
+        try:
+            return make_roster(spec, marked)
+        except BuncoError as exc:
+            console.print(f"[red]{exc.message}[/]; expected {exc.expected}")
+
+
+def _new_log(path: Path | None, party: dict[str, object]) -> PartyLog:
+    if path is not None:
+        return PartyLog.create(path, party)
+    base = Path(default_log_name())
+    candidate, n = base, 1
+    while candidate.exists():
+        n += 1
+        candidate = base.with_name(f"{base.stem}-{n}{base.suffix}")
+    return PartyLog.create(candidate, party)
+
+
+def _resume_hint(path: Path, physical: bool) -> str:
+    return f"bunco play --resume {path}" + (" --physical" if physical else "")
+
+
+@app.command("play", epilog=EPILOG)
+def play_command(
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", "-r", help="Preset: winning-moves, classic, scil or tournament."),
+    ] = None,
+    house: HouseOption = None,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", "-p", help="A count (bots get friendly names) or names: Ann,Bea,Cat."
+        ),
+    ] = None,
+    human: Annotated[
+        list[str] | None,
+        typer.Option("--human", help="A player at this keyboard (repeatable); the rest are bots."),
+    ] = None,
+    sets: Annotated[
+        int | None, typer.Option("--sets", min=1, max=4, help="Sets of six rounds (1-4).")
+    ] = None,
+    physical: Annotated[
+        bool,
+        typer.Option(
+            "--physical", help="Real dice: type the faces (4 4 1) or a tally (m 1 2 b x)."
+        ),
+    ] = False,
+    speed: Annotated[
+        float,
+        typer.Option("--speed", min=0.0, help="Pace of bots and animations: 0 instant, 1 normal."),
+    ] = 1.0,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for every die drawn.")] = None,
+    shuffle: Annotated[
+        bool, typer.Option("--shuffle", help="Seat the players in a (seeded) random order.")
+    ] = False,
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Bots play the whole night; no prompts, no pauses.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="With --auto: print the final standings as JSON.")
+    ] = False,
+    log: Annotated[
+        Path | None,
+        typer.Option("--log", help="Party log to write (default bunco-night-DATE-TIME.jsonl)."),
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue the night saved in this party log.")
+    ] = None,
+) -> None:
+    """Play a night of Bunco: alone against bots, passing the keyboard, or scoring real dice.
+
+    At the prompt: Enter rolls; with --physical type the dice (4 4 1) or a tally
+    (m miss, 1, 2, b Bunco, x Mini Bunco, l/h Low/High Bunco), u undoes the last entry.
+    Everywhere: t tables, c score cards, ? help, q quit. Every event is saved to the party
+    log at once; continue after q or Ctrl-C with --resume FILE, read it with bunco replay FILE.
+    """
+    if as_json and not auto:
+        fail("--json prints the standings of a night the bots play", expected="--auto --json")
+    if auto and physical:
+        fail("--auto plays with digital dice", expected="--auto or --physical, not both")
+    if auto and human:
+        fail("--auto makes every player a bot", expected="drop --human, or drop --auto to play")
+    if resume is not None:
+        given = [n for n, v in (("--rules", rules), ("--players", players), ("--house", house),
+                                ("--human", human), ("--sets", sets), ("--seed", seed),
+                                ("--log", log)) if v]  # fmt: skip
+        if given or shuffle:
+            fail(
+                f"a resumed night keeps its own {', '.join(given) or '--shuffle'}",
+                expected=f"{_resume_hint(resume, physical)} [--speed N] [--auto]",
+            )
+    out = err_console if as_json else console
+    try:
+        if resume is not None:
+            night = resume_night(resume)
+            if night.phase == "over":
+                fail(
+                    f"the night in {resume} is over",
+                    expected=f"bunco replay {resume} to see it, or bunco play for a new night",
+                )
+            party_log = PartyLog.reopen(resume)
+            driver = Driver.of(night, party_log.append)
+            if auto:
+                driver.bots = frozenset(night.roster)
+        else:
+            party_log, driver = _start(
+                rules, house, players, human or [], sets, physical, seed, shuffle, auto, log
+            )
+    except BuncoError as exc:
+        fail(exc.message, expected=exc.expected)
+    party_log.sync = not auto  # a person's game: each line to the disk; bots: flushed only
+    if not as_json:
+        what = "Continuing" if resume else "Saving"
+        out.print(f"{what} the night in [bold]{party_log.path}[/]", highlight=False)
+    try:
+        result = _run(driver, out, physical, 0.0 if auto else speed, auto, as_json)
+    except KeyboardInterrupt:
+        party_log.close()
+        out.print(f"\nStopped. Continue with: [bold]{_resume_hint(party_log.path, physical)}[/]")
+        raise typer.Exit(130) from None
+    party_log.close()
+    if result == "quit":
+        out.print(f"Saved. Continue with: [bold]{_resume_hint(party_log.path, physical)}[/]")
+        return
+    if as_json:
+        print_json(driver.night.report())
+    else:
+        out.print(f"The night is saved in [bold]{party_log.path}[/]; bunco replay reads it.")
+
+
+def _start(
+    rules: str | None,
+    house: list[str] | None,
+    players: str | None,
+    humans: list[str],
+    sets: int | None,
+    physical: bool,
+    seed: int | None,
+    shuffle: bool,
+    auto: bool,
+    log: Path | None,
+) -> tuple[PartyLog, Driver]:
+    ask = _interactive() and not auto
+    if rules is None:
+        rules = _ask_rules() if ask else "classic"
+    if players is None:
+        if ask:
+            roster = _ask_roster(humans)
+        elif auto:
+            roster = make_roster("4", [], all_bots=True)
+        else:
+            fail(
+                "who plays? --players is needed when input is not a terminal",
+                expected="--players 4 --human Ann, or --players Ann,Bea,Cat,Dee",
+            )
+    else:
+        roster = make_roster(players, humans, all_bots=auto)
+    if physical:
+        roster = Roster(roster.players, ())  # real dice: every roll is typed in
+    if sets is None:
+        sets = IntPrompt.ask("Sets of six rounds", default=1, console=console) if ask else 1
+        if not 1 <= sets <= 4:
+            fail(f"{sets} sets", expected="1 to 4 sets")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    party = build_party(
+        rules, roster, sets=sets, seed=seed, house_rules=parse_house_rules(house), shuffle=shuffle
+    )
+    Night.start(party)  # refuse a bad night before a file is written
+    party_log = _new_log(log, party)
+    return party_log, Driver.new(party, party_log.append)
+
+
+def _run(
+    driver: Driver, out: Console, physical: bool, speed: float, auto: bool, as_json: bool
+) -> str:
+    if as_json:
+        play_auto(driver)
+        return "over"
+    game = Game(
+        driver,
+        out,
+        read_line=lambda prompt: out.input(prompt),
+        physical=physical,
+        speed=speed,
+        quiet=auto,
+    )
+    return game.run()
+
+
+__all__ = ["LogFileError", "play_command"]

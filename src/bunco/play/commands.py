@@ -1,0 +1,125 @@
+"""What a person types at the ``bunco play`` prompt, parsed into a :class:`Command`.
+
+Digital dice: Enter (or a space) rolls. Physical dice: the faces (``4 4 1``, ``441``,
+``4,4,1``) or a quick tally (``m`` miss, ``1``, ``2``, ``b`` Bunco, ``x`` Mini Bunco, ``l``/``h``
+Low/High Bunco, ``w`` wipeout), optionally after a table number (``2: 4 4 1``). Both modes:
+``u`` undo, ``t`` tables, ``c`` score cards, ``?`` help, ``q`` quit.
+
+>>> parse_command("", physical=False)
+Command(kind='roll', dice=None, outcome=None, table=None)
+>>> parse_command("4 4 1", physical=True)
+Command(kind='faces', dice=(4, 4, 1), outcome=None, table=None)
+>>> parse_command("2: b", physical=True)
+Command(kind='tally', dice=None, outcome='bunco', table=2)
+>>> parse_command("q", physical=True).kind
+'quit'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from bunco.core.dice import Dice, parse_tally, validate_dice
+from bunco.core.errors import BuncoError
+
+Kind = Literal["roll", "faces", "tally", "undo", "quit", "help", "tables", "cards"]
+
+WORDS: dict[str, Kind] = {
+    "u": "undo", "undo": "undo",
+    "q": "quit", "quit": "quit", "exit": "quit",
+    "?": "help", "help": "help",
+    "t": "tables", "tables": "tables",
+    "c": "cards", "cards": "cards",
+}  # fmt: skip
+
+DIGITAL_HELP = """\
+[bold]Enter[/]  roll the dice when it is your turn
+[bold]t[/]      show every table    [bold]c[/]  score cards
+[bold]?[/]      this help           [bold]q[/]  quit (the night is saved; resume it later)"""
+
+PHYSICAL_HELP = """\
+Type what the dice show, then Enter:
+  [bold]4 4 1[/]  the three faces (also 441 or 4,4,1)
+  [bold]m[/] miss   [bold]1[/] one point   [bold]2[/] two points   [bold]b[/] Bunco
+  [bold]x[/] Mini/Baby Bunco   [bold]l[/] Low Bunco   [bold]h[/] High Bunco   [bold]w[/] wipeout
+  [bold]2: 4 4 1[/]  the same for table 2 (when several tables are rolling)
+[bold]u[/]  undo the last entry    [bold]t[/] every table    [bold]c[/] score cards
+[bold]?[/]  this help              [bold]q[/] quit (the night is saved; resume it later)"""
+
+PHYSICAL_EXPECTED = "three faces such as 4 4 1, or a tally: m, 1, 2, b, x, l, h, w (? for help)"
+DIGITAL_EXPECTED = "Enter to roll, t tables, c cards, ? help, q quit"
+
+
+class BadInput(BuncoError):
+    """Something typed at the prompt that is not a command."""
+
+    code = "bad_input"
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One parsed line: ``kind`` plus the dice, the tally outcome and a table number, if any."""
+
+    kind: Kind
+    dice: Dice | None = None
+    outcome: str | None = None
+    table: int | None = None
+
+
+_TABLE = re.compile(r"^\s*(?:t(?:able)?\s*)?(\d+)\s*:\s*(.*)$", re.IGNORECASE)
+
+
+def parse_command(line: str, *, physical: bool) -> Command:
+    """Parse one line typed at the prompt; raises :class:`BadInput` saying what to type.
+
+    >>> parse_command("441", physical=True).dice
+    (4, 4, 1)
+    >>> parse_command("1", physical=True).outcome
+    '+1'
+    >>> parse_command("4 4 7", physical=True)
+    Traceback (most recent call last):
+    ...
+    bunco.play.commands.BadInput: a die cannot show 7; expected three faces such as 4 4 1, \
+or a tally: m, 1, 2, b, x, l, h, w (? for help)
+    """
+    text = line.strip()
+    word = text.lower()
+    if word in WORDS:
+        return Command(WORDS[word])
+    if not physical:
+        if word in ("", "r", "roll"):
+            return Command("roll")
+        raise BadInput(f"{text!r} is not a command here", expected=DIGITAL_EXPECTED)
+    if not text:
+        raise BadInput("nothing typed", expected=PHYSICAL_EXPECTED)
+    table: int | None = None
+    match = _TABLE.match(text)
+    if match:
+        table = int(match.group(1))
+        text = match.group(2).strip()
+        if table < 1:
+            raise BadInput(f"there is no table {table}", expected="a table number from 1")
+    faces = _faces(text)
+    if faces is not None:
+        try:
+            return Command("faces", dice=validate_dice(faces), table=table)
+        except BuncoError as exc:
+            raise BadInput(exc.message, expected=PHYSICAL_EXPECTED) from None
+    try:
+        return Command("tally", outcome=parse_tally(text).value, table=table)
+    except BuncoError:
+        raise BadInput(
+            f"{text!r} is neither dice nor a tally", expected=PHYSICAL_EXPECTED
+        ) from None
+
+
+def _faces(text: str) -> list[str] | None:
+    """The faces in ``text`` when it looks like dice (three numbers), else None."""
+    parts = [p for p in re.split(r"[\s,;/-]+", text) if p]
+    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) == 3:
+        return list(parts[0])
+    if len(parts) >= 2 and all(p.isdigit() for p in parts):
+        return parts
+    return None

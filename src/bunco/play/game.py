@@ -1,0 +1,310 @@
+"""The interactive game loop of ``bunco play``: prompts, bots at a readable pace, the screen.
+
+:class:`Game` asks the humans (one line of input each: Enter to roll, or typed dice with
+``--physical``), lets bots roll on their own, and tells the table what happened after
+every event. The keyboard is a ``read_line(prompt) -> str`` function, so the loop runs
+the same under a terminal, a pseudo-terminal in tests, or a script.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from bunco.core.errors import BuncoError
+from bunco.core.night import Night
+from bunco.core.rules import RollKind
+from bunco.party.sheets import score_card
+from bunco.play import render
+from bunco.play.commands import DIGITAL_HELP, PHYSICAL_HELP, Command, parse_command
+from bunco.play.driver import Driver, Step, Turn
+
+Outcome = Literal["over", "quit"]
+ReadLine = Callable[[str], str]
+
+
+class Game:
+    """One night at the keyboard.
+
+    ``speed`` scales every pause: 0 plays instantly, 1 is a readable pace, 2 is slower.
+    ``quiet`` shows only round results and the end of the night (``--auto``).
+    """
+
+    def __init__(
+        self,
+        driver: Driver,
+        console: Console,
+        *,
+        read_line: ReadLine,
+        physical: bool = False,
+        speed: float = 1.0,
+        quiet: bool = False,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.driver = driver
+        self.console = console
+        self.read_line = read_line
+        self.physical = physical
+        self.speed = max(0.0, speed)
+        self.quiet = quiet
+        self.sleep = sleep
+        self._shown_round: tuple[int, int, str] | None = None
+        self._stale = True  # something happened since the tables were last shown
+        self._spin = random.Random()  # animation only; never the dice that count
+
+    # -- who is who -------------------------------------------------------------------------
+    @property
+    def humans(self) -> frozenset[str]:
+        if self.physical:
+            return frozenset(self.driver.night.roster)
+        return frozenset(p for p in self.driver.night.roster if not self.driver.is_bot(p))
+
+    def asks(self, turn: Turn) -> bool:
+        """Whether the keyboard is asked for this roll (else a bot rolls)."""
+        return not self.quiet and (self.physical or not self.driver.is_bot(turn.player))
+
+    def focus(self, night: Night | None = None) -> set[int]:
+        """Tables shown in full: those where a human sits (every table with physical dice)."""
+        night = night or self.driver.night
+        if self.physical:
+            return {t.number for t in night.tables}
+        humans = self.humans
+        mine = {t.number for t in night.tables if any(s in humans for s in t.seats)}
+        return mine or ({1} if night.tables else set())
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def run(self) -> Outcome:
+        """Play until the night is over or someone quits (q, end of input)."""
+        while True:
+            self._show_round_start()
+            turn = self.driver.next_turn()
+            if turn is None:
+                self.finish()
+                return "over"
+            if self.asks(turn):
+                if self._ask(turn) == "quit":
+                    return "quit"
+            else:
+                self._bot_roll(turn)
+
+    def finish(self) -> None:
+        """The end-of-night screen: every round, the score cards, sheets and prizes."""
+        from bunco.cli.replay_cmd import print_night  # the cli package imports this module
+
+        self.console.rule("[bold]The night is over")
+        print_night(self.console, self.driver.night)
+
+    def _show_round_start(self) -> None:
+        night = self.driver.night
+        key = (night.set_no, night.round_no, night.phase)
+        if key == self._shown_round or night.phase == "over":
+            return
+        self._shown_round = key
+        self._stale = False
+        if self.quiet:
+            return
+        self.console.rule(render.header(night))
+        self.console.print(render.tables_view(night, self.humans, self.focus(), title=False))
+
+    def _bot_roll(self, turn: Turn) -> None:
+        shown = turn.table is None or turn.table in self.focus()
+        if shown and not self.quiet and self.speed:
+            self.sleep(0.7 * self.speed)
+        step = self.driver.roll_for(turn)
+        self.show(step, art=False)
+
+    # -- a human's turn ----------------------------------------------------------------------------
+    def _prompt(self, turn: Turn) -> str:
+        night = self.driver.night
+        if turn.table is None:
+            where = "Roll-off"
+        else:
+            table = night.tables[turn.table - 1]
+            where = (
+                f"Table {turn.table}" if len(night.tables) > 1 else "Round " + str(night.round_no)
+            )
+            if table.status.value == "first_roll":
+                where += ", roll for high"
+            elif table.status.value == "tie_break":
+                where += ", tie-break"
+        if self.physical:
+            return (
+                f"[bold]{where}[/] · [bold cyan]{turn.player}[/] rolls — dice or tally (? help): "
+            )
+        return (
+            f"[bold]{where}[/] · [bold cyan]{turn.player}[/], your roll"
+            " — Enter to roll (? help, q quit): "
+        )
+
+    def _ask(self, turn: Turn) -> Outcome | None:
+        if self._stale:
+            only = {turn.table} if turn.table is not None else set()
+            self.console.print(render.tables_view(self.driver.night, self.humans, only))
+            self._stale = False
+        try:
+            line = self.read_line(self._prompt(turn))
+        except EOFError:
+            return "quit"
+        try:
+            command = parse_command(line, physical=self.physical)
+            return self._do(command, turn)
+        except BuncoError as exc:
+            self.console.print(f"[bold red]✗ {exc.message}[/]", highlight=False)
+            if exc.expected:
+                self.console.print(f"  [yellow]type instead:[/] {exc.expected}", highlight=False)
+            return None
+
+    def _do(self, command: Command, turn: Turn) -> Outcome | None:
+        kind = command.kind
+        if kind == "quit":
+            return "quit"
+        if kind == "help":
+            self.console.print(PHYSICAL_HELP if self.physical else DIGITAL_HELP)
+        elif kind == "tables":
+            self.console.print(render.tables_view(self.driver.night, self.humans))
+        elif kind == "cards":
+            self.console.print(self.cards())
+        elif kind == "undo":
+            if not self.physical:
+                raise BuncoError(
+                    "undo is for typed dice: a digital roll stands",
+                    expected="Enter to roll (start with --physical to type real dice and undo)",
+                )
+            step = self.driver.undo_last()
+            self.console.print(
+                f"[yellow]↶ undone:[/] the last entry at table {step.event['table']}",
+                highlight=False,
+            )
+            self._stale = True
+        elif kind == "roll":
+            self._animate()
+            self.show(self.driver.roll_for(turn), art=True)
+        else:
+            self._enter(command, turn)
+        return None
+
+    def _enter(self, command: Command, turn: Turn) -> None:
+        """Physical dice typed by the scorekeeper, for ``turn`` or the table named."""
+        if command.table is not None and command.table != turn.table:
+            turns = {t.table: t for t in self.driver.turns()}
+            if command.table not in turns:
+                rolling = [str(t) for t in turns if t is not None]
+                raise BuncoError(
+                    f"table {command.table} is not rolling now",
+                    expected=(
+                        f"a table that is rolling ({', '.join(rolling)}), e.g. {rolling[0]}: 4 4 1"
+                        if rolling
+                        else "the roll-off's faces, without a table number"
+                    ),
+                )
+            turn = turns[command.table]
+        if command.kind == "faces":
+            assert command.dice is not None
+            step = self.driver.roll_for(turn, command.dice)
+        else:
+            assert command.outcome is not None
+            step = self.driver.tally_for(turn, command.outcome)
+        self.show(step, art=False)
+
+    def _animate(self) -> None:
+        """A short roll animation (skipped at speed 0 and off a terminal); the dice that
+        count are drawn afterwards from the seed and shown in full."""
+        frames = int(6 * min(self.speed, 3))
+        if frames <= 0 or not self.console.is_terminal:
+            return
+        with Live(console=self.console, transient=True, auto_refresh=False) as live:
+            for _ in range(frames):
+                faces = [self._spin.randint(1, 6) for _ in range(3)]
+                live.update(render.dice_art(faces), refresh=True)
+                time.sleep(0.07)
+
+    # -- telling what happened ---------------------------------------------------------------------
+    def show(self, step: Step, *, art: bool) -> None:
+        """Tell the table what one accepted event did."""
+        self._stale = True
+        out = self.console
+        before, after = step.before, step.after
+        record = step.record
+        table_no = step.event.get("table")
+        if record is not None and not self.quiet:
+            assert isinstance(table_no, int)
+            scores = (
+                after.history[-1].tables[table_no - 1].side_scores
+                if step.round_ended
+                else after.tables[table_no - 1].side_scores
+            )
+            loud = record.kind is RollKind.BUNCO  # called out loud across the room
+            if art:
+                out.print(render.dice_art(record.dice, before.round_no))
+            if loud or table_no in self.focus(before):
+                typed = step.event.get("outcome")
+                line = render.roll_line(record, table_no, scores, before, typed=typed)
+                out.print(line, highlight=False)
+            if record.kind is RollKind.BUNCO:
+                self.ring()
+                out.print(
+                    f"[bold magenta]🎲 BUNCO! {record.roller} rolled three {before.round_no}s![/]"
+                )
+        elif step.event["type"] == "roll" and table_no is None and not self.quiet:
+            player = step.event["player"]
+            out.print(render.rolloff_roll_line(player, step.event["dice"], before, after))
+        if step.bell_rang and not self.quiet:
+            self.ring()
+            out.print(f"[bold yellow]🔔 DING! {render.bell_text(step)}[/]")
+        if step.round_ended:
+            self._round_over(step)
+        if step.rolloff_started and not self.quiet:
+            out.print(render.rolloff_text(after))
+
+    def ring(self) -> None:
+        """The bell character: the terminal beeps (or flashes) for a Bunco and the bell."""
+        self.console.file.write("\a")
+        self.console.file.flush()
+
+    def _round_over(self, step: Step) -> None:
+        result = step.finished_round
+        assert result is not None
+        if self.quiet:
+            self.console.print(
+                f"Set {result.set_no}, round {result.round_no}: done at {len(result.tables)} "
+                f"table{'s' if len(result.tables) > 1 else ''}",
+                highlight=False,
+            )
+            return
+        self.console.print(render.round_result(result))
+        moves = step.moves
+        if moves and not self.quiet and len(step.after.seating) > 1:
+            self.console.print(render.moves_table(moves, step.after))
+        for s in step.after.set_results[len(step.before.set_results) :]:
+            if s.winner:
+                self.console.print(f"[bold green]🏆 Set {s.set_no} winner: {s.winner}[/]")
+            else:
+                tied = ", ".join(s.tied_on_buncos)
+                self.console.print(f"[yellow]Set {s.set_no} is tied between {tied}: roll-off![/]")
+
+    def cards(self) -> Table:
+        """Every player's score card so far."""
+        night = self.driver.night
+        out = Table(title="Score cards", title_justify="left")
+        for col in ("player", "W", "L", "Buncos", night.rules.mini_label + "s", "points", "rounds"):
+            out.add_column(col)
+        for name in night.roster:
+            card = score_card(night, name)
+            rounds = " | ".join("".join(m or "·" for m in s["rounds"]) for s in card["sets"])
+            out.add_row(
+                Text(name, style="bold" if name in self.humans else ""),
+                str(card["wins"]),
+                str(card["losses"]),
+                str(card["buncos"]),
+                str(card["mini_buncos"]),
+                str(card["points"]),
+                rounds,
+            )
+        return out

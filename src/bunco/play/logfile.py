@@ -1,0 +1,133 @@
+"""The party log of a game in progress: written line by line, so a crash loses nothing.
+
+The party line goes first; every accepted event is appended and flushed at once.
+``bunco play --resume FILE`` folds the file again with :func:`~bunco.core.log.read_log`.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "night.jsonl"
+>>> log = PartyLog.create(path, {"type": "party", "rules": "classic", "players": ["A", "B"]})
+>>> log.append({"type": "roll", "table": 1, "dice": [1, 1, 2]})
+>>> log.close()
+>>> night = resume_night(path)
+>>> night.cards["A"].points, night.tables[0].points
+(0, (2, 0))
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from bunco.core.errors import BuncoError, LogError
+from bunco.core.events import dump_event
+from bunco.core.log import read_log
+from bunco.core.night import Night
+
+
+class LogFileError(BuncoError):
+    """A party log that cannot be written or resumed."""
+
+    code = "log_file_error"
+
+
+def default_log_name(now: dt.datetime | None = None) -> str:
+    """``bunco-night-YYYYMMDD-HHMMSS.jsonl`` for ``now`` (default: the local time).
+
+    >>> default_log_name(dt.datetime(2026, 11, 24, 20, 5, 9))
+    'bunco-night-20261124-200509.jsonl'
+    """
+    stamp = (now or dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    return f"bunco-night-{stamp}.jsonl"
+
+
+class PartyLog:
+    """An open party log that events are appended to."""
+
+    def __init__(self, path: Path, handle: IO[str]) -> None:
+        self.path = path
+        self._handle = handle
+        self.sync = True  # also push each line to the disk (fsync), not only to the OS
+
+    @classmethod
+    def create(cls, path: Path, party: Mapping[str, Any], *, overwrite: bool = False) -> PartyLog:
+        """Start a new log with its party line; refuses to replace a file unless ``overwrite``."""
+        if path.exists() and not overwrite:
+            raise LogFileError(
+                f"{path} already exists",
+                expected=f"another --log FILE, or continue it with: bunco play --resume {path}",
+            )
+        try:
+            handle = path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise LogFileError(
+                f"cannot write {path}: {exc.strerror}", expected="a --log FILE in a writable folder"
+            ) from None
+        log = cls(path, handle)
+        log._write(party)
+        return log
+
+    @classmethod
+    def reopen(cls, path: Path) -> PartyLog:
+        """Append to an existing log (after :func:`resume_night` read it)."""
+        try:
+            text = path.read_bytes()
+            if text and not text.endswith(b"\n"):
+                cut = text.rfind(b"\n") + 1
+                try:
+                    json.loads(text[cut:])
+                except ValueError:  # a line cut short by a crash: drop it, as resume_night did
+                    with path.open("r+b") as raw:
+                        raw.truncate(cut)
+                    text = text[:cut]
+            handle = path.open("a", encoding="utf-8")
+        except OSError as exc:
+            raise LogFileError(
+                f"cannot append to {path}: {exc.strerror}", expected="a writable party log"
+            ) from None
+        if text and not text.endswith(b"\n"):
+            handle.write("\n")
+        return cls(path, handle)
+
+    def append(self, event: Mapping[str, Any]) -> None:
+        """Write one accepted event and flush it (a crash of the program loses nothing)."""
+        self._write(event)
+
+    def _write(self, data: Mapping[str, Any]) -> None:
+        self._handle.write(dump_event(data) + "\n")
+        self._handle.flush()
+        if self.sync:
+            try:
+                os.fsync(self._handle.fileno())
+            except OSError:  # pragma: no cover - pipes and odd filesystems
+                self.sync = False
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def resume_night(path: Path) -> Night:
+    """The night in the log at ``path``; raises :class:`LogFileError` saying what is wrong."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise LogFileError(
+            f"there is no party log {path}",
+            expected="the FILE that bunco play printed when it stopped",
+        ) from None
+    except OSError as exc:
+        raise LogFileError(f"cannot read {path}: {exc.strerror}", expected="a party log") from None
+    lines = text.splitlines()
+    if lines and not text.endswith("\n"):
+        # The last line may be half written (a crash mid-write): keep it only if it parses.
+        try:
+            json.loads(lines[-1])
+        except ValueError:
+            lines = lines[:-1]
+    try:
+        return read_log(lines)
+    except LogError as exc:
+        raise LogFileError(f"{path}: {exc.message}", expected=exc.expected) from None

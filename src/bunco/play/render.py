@@ -1,0 +1,277 @@
+"""What ``bunco play`` shows: dice faces, the tables, rolls, the bell, moves, results (Rich).
+
+Every function returns a Rich renderable or a line of console markup; nothing here reads
+the keyboard or changes the night.
+
+>>> print("\\n".join(dice_lines((1, 2, 3))))
+┌───────┐ ┌───────┐ ┌───────┐
+│       │ │ ●     │ │ ●     │
+│   ●   │ │       │ │   ●   │
+│       │ │     ● │ │     ● │
+└───────┘ └───────┘ └───────┘
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from bunco.core.dice import score_roll
+from bunco.core.night import Night, RoundResult
+from bunco.core.rules import RollKind
+from bunco.core.seating import Move
+from bunco.core.table import Phase, RollRecord, Status, TableRound
+from bunco.play.driver import Step
+
+PIPS: dict[int, tuple[str, str, str]] = {
+    1: ("       ", "   ●   ", "       "),
+    2: (" ●     ", "       ", "     ● "),
+    3: (" ●     ", "   ●   ", "     ● "),
+    4: (" ●   ● ", "       ", " ●   ● "),
+    5: (" ●   ● ", "   ●   ", " ●   ● "),
+    6: (" ●   ● ", " ●   ● ", " ●   ● "),
+}
+
+KIND_TEXT = {
+    RollKind.MISS: "miss",
+    RollKind.POINTS: "",
+    RollKind.BUNCO: "BUNCO!",
+    RollKind.WIPEOUT: "WIPEOUT",
+}
+
+
+def dice_lines(dice: Sequence[int]) -> list[str]:
+    """Three dice drawn side by side, five lines of text."""
+    rows = ["┌───────┐"] * len(dice)
+    lines = [" ".join(rows)]
+    for row in range(3):
+        lines.append(" ".join(f"│{PIPS[d][row]}│" for d in dice))
+    lines.append(" ".join(["└───────┘"] * len(dice)))
+    return lines
+
+
+def dice_art(dice: Sequence[int], target: int | None = None) -> Text:
+    """The dice as a coloured picture; dice that show the round's number are green."""
+    text = Text()
+    for row in range(5):
+        for i, d in enumerate(dice):
+            if i:
+                text.append(" ")
+            part = dice_lines([d])[row]
+            text.append(part, style="bold green" if d == target else "white")
+        if row < 4:
+            text.append("\n")
+    return text
+
+
+def kind_label(kind: RollKind, night: Night) -> str:
+    """How a roll is called out: BUNCO!, Mini Bunco!, Low Bunco!, miss, ..."""
+    if kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO):
+        label = {
+            RollKind.MINI_BUNCO: night.rules.mini_label,
+            RollKind.LOW_BUNCO: "Low Bunco",
+            RollKind.HIGH_BUNCO: "High Bunco",
+        }[kind]
+        return label.split("/")[0] + "!"
+    return KIND_TEXT.get(kind, kind.value)
+
+
+def header(night: Night) -> str:
+    """``Set 1 of 2 · Round 3 — rolling for 3s``, with the bell when it has rung."""
+    if night.phase == "rolloff" and night.rolloff is not None:
+        return (
+            f"[bold]Roll-off[/] for {night.rolloff.purpose}: rolling for {night.rolloff.round_no}s"
+        )
+    if night.phase == "over":
+        return "[bold]The night is over[/]"
+    bell = "  [bold yellow]🔔 the bell has rung[/]" if night.bell else ""
+    return (
+        f"[bold]Set {night.set_no} of {night.sets} · Round {night.round_no}[/]"
+        f" — rolling for [bold green]{night.round_no}s[/]{bell}"
+    )
+
+
+def _name(seat: str | None, humans: frozenset[str]) -> str:
+    if seat is None:
+        return "[dim](ghost)[/]"
+    return f"[bold]{seat}[/]" if seat in humans else seat
+
+
+def status_text(table: TableRound, head: bool) -> str:
+    """What a table is doing, in a few words."""
+    if table.status is Status.FIRST_ROLL:
+        return "rolling for high to start"
+    if table.status is Status.FINISHING:
+        return "bell rang: finishing the turn"
+    if table.status is Status.TIE_BREAK and table.tie_break is not None:
+        return f"tie-break ({table.tie_break.rule.value.replace('_', ' ')})"
+    if table.status is Status.DONE:
+        return "done"
+    return "head table" if head else "playing"
+
+
+def table_panel(table: TableRound, night: Night, humans: frozenset[str]) -> Panel:
+    """One table now: seats, the tally (Us/Them or per player), whose turn, target."""
+    roller = table.roller
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column()
+    grid.add_column(justify="right")
+    tb = table.tie_break
+    if table.team:
+        for side, label in ((0, "Us"), (1, "Them")):
+            names = " & ".join(_name(table.seats[s], humans) for s in table.side_seats(side))
+            mark = " ◀" if roller is not None and table.side_of(table.turn) == side else ""
+            extra = f" (+{tb.points[side]})" if tb is not None and side in tb.sides else ""
+            grid.add_row(f"{label}: {names}{mark}", f"[bold]{table.side_scores[side]}[/]{extra}")
+    else:
+        for seat, name in enumerate(table.seats):
+            mark = " ◀" if roller is not None and table.turn == seat else ""
+            extra = f" (+{tb.points[seat]})" if tb is not None and seat in tb.sides else ""
+            grid.add_row(f"{_name(name, humans)}{mark}", f"[bold]{table.points[seat]}[/]{extra}")
+    head = table.number == 1 and len(night.tables) > 1
+    title = f"Table {table.number}" + (" (head)" if head else "")
+    who = f"[cyan]{roller}[/] to roll" if roller else "round over here"
+    grid.add_row(f"[dim]to {table.target} · {status_text(table, head)}[/] · {who}", "")
+    return Panel(grid, title=title, title_align="left", expand=False)
+
+
+def tables_view(
+    night: Night, humans: frozenset[str], only: set[int] | None = None, *, title: bool = True
+) -> RenderableType:
+    """The header and every table (or only the table numbers in ``only``)."""
+    panels: list[RenderableType] = [Text.from_markup(header(night))] if title else []
+    if night.phase == "rolloff" and night.rolloff is not None:
+        panels.append(rolloff_text(night))
+    for table in night.tables:
+        if only is None or table.number in only:
+            panels.append(table_panel(table, night, humans))
+    if only is not None and len(night.tables) > len(only):
+        rest = [
+            f"T{t.number} {'-'.join(map(str, t.side_scores))}"
+            for t in night.tables
+            if t.number not in only
+        ]
+        panels.append(Text("other tables: " + "  ".join(rest), style="dim"))
+    return Group(*panels)
+
+
+def rolloff_text(night: Night) -> Text:
+    r = night.rolloff
+    assert r is not None
+    if r.ordering:
+        body = f"{', '.join(r.contenders)} roll for high total to decide who starts"
+    else:
+        score = ", ".join(f"{p} {n}" for p, n in zip(r.order, r.points, strict=True))
+        body = f"first to {r.goal} points: {score}"
+    return Text.from_markup(f"[yellow]Roll-off[/] for {r.purpose}: {body}; {r.roller} rolls next")
+
+
+def roll_line(
+    record: RollRecord,
+    table_no: int,
+    scores: Sequence[int],
+    night: Night,
+    *,
+    typed: str | None = None,
+) -> str:
+    """One roll as a line: who, where, the dice, what it scored and the table's score after it.
+
+    ``night`` is the night as the roll was made; ``typed`` is the tally outcome when the
+    scorekeeper tapped one instead of the faces (the faces are then not known).
+    """
+    table = night.tables[table_no - 1]
+    where = f"T{table_no} " if len(night.tables) > 1 else ""
+    faces = "(tally)" if typed else " ".join(str(d) for d in record.dice)
+    if record.phase is Phase.FIRST_ROLL:
+        return f"{where}{record.roller} rolls {faces} for high: total {sum(record.dice)}"
+    label = kind_label(record.kind, night)
+    if record.kind is RollKind.BUNCO:
+        scored = f"[bold magenta blink]{label}[/] +{record.points}"
+    elif record.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO):
+        scored = f"[bold cyan]{label}[/] +{record.points}"
+    elif record.kind is RollKind.WIPEOUT:
+        scored = "[bold red]WIPEOUT[/]: the team's points are gone"
+    elif record.points:
+        scored = f"[green]+{record.points}[/]"
+    else:
+        scored = "[dim]miss[/]"
+    if record.phase is Phase.TIE_BREAK:
+        scored += " (tie-break)"
+    ghost = " for the ghost" if record.credited is None else ""
+    score = "  " + " – ".join(str(s) for s in scores)
+    if table.team:
+        score = f"  (Us {scores[0]} – Them {scores[1]})"
+    return f"{where}{record.roller}{ghost}: {faces}  {scored}{score}"
+
+
+def bell_text(step: Step) -> str:
+    """Why the bell rang, as the head table would shout it."""
+    record = step.record
+    night = step.before
+    if record is not None and record.kind is RollKind.BUNCO and night.rules.bunco_ends_round:
+        return f"{record.roller} rolled a Bunco: the round is over at every table!"
+    table = night.tables[0]
+    if len(night.tables) == 1:
+        return f"the table reached {table.target}: the round is over!"
+    return f"the head table reached {table.target}: the round is over at every table!"
+
+
+def rolloff_roll_line(player: str, dice: Sequence[int], before: Night, after: Night) -> str:
+    """A roll in a roll-off at no table, and what it did."""
+    r = before.rolloff
+    assert r is not None
+    faces = " ".join(map(str, dice))
+    if r.ordering:
+        return f"Roll-off: {player} rolls {faces} for high: total {sum(dice)}"
+    score = score_roll(dice, r.round_no, before.rules)
+    text = f"Roll-off: {player} rolls {faces}  +{score.points}"
+    if after.rolloff is None or after.rolloff.purpose != r.purpose:
+        text += f"  [bold green]{player} wins the roll-off for {r.purpose}![/]"
+    return text
+
+
+def round_result(result: RoundResult) -> Table:
+    """Who won and lost at each table in a finished round."""
+    out = Table(
+        title=f"Set {result.set_no}, round {result.round_no}: results", title_justify="left"
+    )
+    out.add_column("table", justify="right")
+    out.add_column("score")
+    out.add_column("winners", style="green")
+    out.add_column("losers", style="red")
+    for t in result.tables:
+        score = " – ".join(map(str, t.side_scores))
+        if t.tie_break is not None:
+            score += " (tie broken)"
+        out.add_row(
+            str(t.table),
+            score,
+            ", ".join(w or "ghost" for w in t.winners),
+            ", ".join(w or "ghost" for w in t.losers),
+        )
+    return out
+
+
+def moves_table(moves: Sequence[Move], night: Night) -> Table:
+    """Where everyone sits next round; players who change tables are marked with where from."""
+    came = {m.player: m for m in moves}
+    out = Table(title="Next round: who sits where", title_justify="left")
+    out.add_column("table", justify="right")
+    out.add_column("seats (clockwise, scorekeeper first)")
+    for k, seats in enumerate(night.seating, start=1):
+        names = []
+        for seat in seats:
+            if seat is None:
+                names.append("(ghost)")
+                continue
+            move = came.get(seat)
+            if move is not None and move.changes_table:
+                names.append(f"[yellow]{seat}[/] (from {move.from_table})")
+            else:
+                names.append(seat)
+        out.add_row(str(k), ", ".join(names))
+    return out

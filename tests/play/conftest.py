@@ -1,0 +1,39 @@
+"""Shared fixtures of the ``bunco play`` tests."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def spawn(tmp_path: Path) -> Callable[..., object]:
+    """Start ``python -m bunco ARGS`` in a pseudo-terminal (plain text, 120 columns)."""
+    pexpect = pytest.importorskip("pexpect")
+    children = []
+
+    def start(*args: str) -> object:
+        env = dict(os.environ, TERM="dumb", COLUMNS="120", LINES="40", PYTHONUNBUFFERED="1")
+        env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "bunco", *args],
+            cwd=str(tmp_path),
+            env=env,
+            encoding="utf-8",
+            timeout=15,
+            dimensions=(40, 120),
+        )
+        children.append(child)
+        return child
+
+    yield start
+    for child in children:
+        if child.isalive():
+            child.terminate(force=True)

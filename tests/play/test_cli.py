@@ -1,0 +1,133 @@
+"""``bunco play`` options, refusals that say what to type instead, help, and resuming logs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bunco.cli import app
+from bunco.core.log import read_log
+from bunco.play.logfile import LogFileError, PartyLog, resume_night
+
+runner = CliRunner()
+
+
+def play(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["play", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "instead"),
+    [
+        (["--players", "4", "--json"], "--json prints the standings", "--auto --json"),
+        (["--auto", "--physical"], "--auto plays with digital dice", "--auto or --physical"),
+        (["--auto", "--human", "Ann"], "--auto makes every player a bot", "drop --human"),
+        (["--auto", "--players", "1"], "--players 1 is not a party", "a count from 2"),
+        (["--auto", "--rules", "bingo"], "unknown preset 'bingo'", "winning-moves, classic"),
+        (["--auto", "--house", "wipeout"], "house rule 'wipeout' has no value", "NAME=VALUE"),
+        (["--auto", "--house", "colour=red"], "colour", "expected"),
+        (["--players", "4"], "", ""),  # placeholder replaced below: stdin is not a terminal
+        (["--resume", "nope.jsonl"], "there is no party log nope.jsonl", "bunco play printed"),
+        (["--resume", "x.jsonl", "--players", "4"], "a resumed night keeps its own --players",
+         "bunco play --resume x.jsonl"),
+    ],
+)  # fmt: skip
+def test_refusals(tmp_path: Path, monkeypatch, args: list[str], error: str, instead: str) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    if args == ["--players", "4"]:
+        args, error, instead = [], "--players is needed when input is not a terminal", "--players 4"
+    code, out, err = play(*args)
+    assert code == 2
+    assert out == ""
+    assert error in flat(err)
+    assert "expected:" in err and instead in flat(err)
+    assert not list(tmp_path.glob("*.jsonl"))  # nothing written for a refused night
+
+
+def test_a_finished_night_is_not_resumed(tmp_path: Path) -> None:
+    log = tmp_path / "done.jsonl"
+    assert play("--auto", "--players", "2", "--seed", "1", "--json", "--log", str(log))[0] == 0
+    code, _, err = play("--resume", str(log))
+    assert code == 2
+    assert "the night in" in flat(err) and "is over" in flat(err)
+    assert f"bunco replay {log}" in flat(err)
+
+
+def test_an_existing_log_is_not_overwritten(tmp_path: Path) -> None:
+    log = tmp_path / "n.jsonl"
+    log.write_text("keep me\n")
+    code, _, err = play("--auto", "--players", "2", "--log", str(log))
+    assert code == 2 and "already exists" in flat(err)
+    assert f"bunco play --resume {log}" in flat(err)
+    assert log.read_text() == "keep me\n"
+
+
+def test_resume_with_auto_finishes_a_quit_night(tmp_path: Path) -> None:
+    log = tmp_path / "n.jsonl"
+    party = {"type": "party", "rules": "scil", "players": ["A", "B", "C", "D", "E"], "seed": 4}
+    events = [{"type": "roll", "table": 1, "dice": [6, 6, 5]}]
+    log.write_text("\n".join(json.dumps(x) for x in [party, *events]) + "\n")
+    code, out, _ = play("--resume", str(log), "--auto", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["phase"] == "over"
+    lines = log.read_text().splitlines()
+    assert [json.loads(x) for x in lines[:2]] == [party, events[0]]
+    assert read_log(lines).report() == report
+
+
+def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(tmp_path: Path) -> None:
+    log = tmp_path / "n.jsonl"
+    good = [
+        {"type": "party", "rules": "classic", "players": ["A", "B"]},
+        {"type": "roll", "table": 1, "dice": [1, 1, 1]},
+    ]
+    log.write_text("\n".join(json.dumps(x) for x in good) + '\n{"type": "roll", "tab')
+    night = resume_night(log)
+    assert night.tables[0].points == (21, 0)
+    handle = PartyLog.reopen(log)
+    handle.append({"type": "roll", "table": 1, "dice": [2, 3, 4]})
+    handle.close()
+    lines = log.read_text().splitlines()
+    assert len(lines) == 3 and json.loads(lines[2])["dice"] == [2, 3, 4]
+    night = read_log(lines)  # A's Bunco reached 21, A rolled on after the bell and missed
+    assert night.round_no == 2 and night.history[0].tables[0].winners == ("A",)
+
+
+def test_a_broken_log_says_which_line(tmp_path: Path) -> None:
+    log = tmp_path / "bad.jsonl"
+    log.write_text('{"type": "party", "players": ["A", "B"]}\n{"type": "roll", "table": 1}\n')
+    with pytest.raises(LogFileError) as err:
+        resume_night(log)
+    assert "line 2" in err.value.message
+
+
+def test_help_explains_the_keys_and_options() -> None:
+    result = runner.invoke(app, ["play", "--help"])
+    assert result.exit_code == 0
+    text = flat(result.stdout)
+    for words in ("--physical", "--resume", "--auto", "--speed", "--seed", "--human",
+                  "Enter rolls", "u undoes the last entry", "bunco replay FILE"):  # fmt: skip
+        assert words in text
+
+
+def test_python_dash_m_bunco_runs_the_cli(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "bunco", "play", "--auto", "--players", "5", "--rules", "wm",
+         "--seed", "7", "--json", "--log", str(tmp_path / "m.jsonl")],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        env={"PYTHONPATH": str(root / "src"), "PATH": ""},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rules"] == "winning-moves"

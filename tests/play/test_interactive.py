@@ -1,0 +1,148 @@
+"""``bunco play`` driven through a pseudo-terminal, as a person at the keyboard would."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pexpect
+
+from bunco.core.log import read_log
+
+PHYS = "dice or tally"
+
+
+def log_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def send(child: Any, line: str, expect: str = PHYS) -> str:
+    """Type ``line`` + Enter and return what the screen showed up to the next ``expect``."""
+    child.sendline(line)
+    child.expect_exact(expect)
+    return str(child.before)
+
+
+def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_path: Path) -> None:
+    log = tmp_path / "p.jsonl"
+    child = spawn(
+        "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
+        "--sets", "1", "--log", str(log),
+    )  # fmt: skip
+    child.expect_exact("· Ann rolls — dice or tally")
+    assert "Us: Ann & Cat" in child.before and "Them: Bea & Dee" in child.before
+    assert "Round 1 — rolling for 1s" in child.before
+    shown = send(child, "1 1 4")
+    assert "Ann: 1 1 4  +2  (Us 2 – Them 0)" in shown
+    shown = send(child, "4 4 7")
+    assert "a die cannot show 7" in shown and "type instead:" in shown
+    shown = send(child, "2")  # quick tally: two 1's
+    assert "+2  (Us 4 – Them 0)" in shown
+    shown = send(child, "u")
+    assert "undone: the last entry at table 1" in shown
+    assert re.search(r"Us: Ann & Cat ◀ +2 ", shown)
+    send(child, "m", "· Bea rolls — dice or tally")
+    child.sendline("b")
+    child.expect_exact("· Bea rolls — dice or tally")  # the bell rang; Bea rolls on (classic)
+    shown = child.before
+    assert "BUNCO!" in shown and "\a" in shown
+    assert "DING! the table reached 21" in shown
+    shown = send(child, "m")  # Bea's turn ends: the round is over
+    assert "Set 1, round 1: results" in shown
+    assert re.search(r"│ +1 │ 2 – 21 +│ Bea, Dee +│ Ann, Cat +│", shown)
+    assert "Round 2 — rolling for 2s" in shown
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert f"Continue with: bunco play --resume {log} --physical" in child.before.replace(
+        "\r\n", ""
+    )
+    child.wait()
+    assert child.exitstatus == 0
+    events = log_lines(log)
+    assert events[0]["players"] == ["Ann", "Bea", "Cat", "Dee"] and events[0]["bots"] == []
+    assert events[1:] == [
+        {"type": "roll", "table": 1, "dice": [1, 1, 4], "player": "Ann"},
+        {"type": "tally", "table": 1, "outcome": "+2", "player": "Ann"},
+        {"type": "undo", "table": 1},
+        {"type": "tally", "table": 1, "outcome": "miss", "player": "Ann"},
+        {"type": "tally", "table": 1, "outcome": "bunco", "player": "Bea"},
+        {"type": "tally", "table": 1, "outcome": "miss", "player": "Bea"},
+    ]
+    night = read_log(log.read_text().splitlines())
+    assert night.round_no == 2 and night.cards["Bea"].buncos == 1
+
+    # Resume: round 2 goes on from the saved log; Ctrl-C stops and saves.
+    roller = night.tables[0].roller
+    child = spawn("play", "--resume", str(log), "--physical")
+    child.expect_exact(f"· {roller} rolls — dice or tally")
+    assert "Continuing the night in" in child.before
+    assert "Round 2 — rolling for 2s" in child.before
+    shown = send(child, "2 2 2")
+    assert f"{roller}: 2 2 2  BUNCO! +21" in shown
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    assert "Stopped. Continue with: bunco play --resume" in child.before
+    child.wait()
+    assert child.exitstatus == 130
+    events = log_lines(log)
+    assert events[-1] == {"type": "roll", "table": 1, "dice": [2, 2, 2], "player": roller}
+    resumed = read_log(log.read_text().splitlines())
+    assert resumed.tables[0].side_scores[resumed.tables[0].seats.index(roller) % 2] == 21
+
+
+def test_digital_roll_against_bots_then_quit_and_resume(spawn: Any, tmp_path: Path) -> None:
+    log = tmp_path / "d.jsonl"
+    args = ("play", "--players", "4", "--human", "Zed", "--rules", "classic", "--sets", "1")
+    child = spawn(*args, "--speed", "0", "--seed", "3", "--log", str(log))
+    child.expect("Zed, your roll")
+    assert "Us: Zed & Bea" in child.before  # Zed and the bots Ann, Bea, Cal; partners opposite
+    child.sendline("")
+    child.expect("Zed, your roll")
+    shown = child.before
+    events = log_lines(log)
+    first = events[1]
+    assert first["player"] == "Zed" and first["table"] == 1
+    faces = " ".join(map(str, first["dice"]))
+    assert f"Zed: {faces}" in shown
+    assert "┌───────┐ ┌───────┐ ┌───────┐" in shown  # the dice drawn as faces
+    bots = [e["player"] for e in events[2:]]
+    assert set(bots) <= {"Zed", "Ann", "Bea", "Cal"} and bots  # the bots rolled on their own
+    shown = send(child, "u", "Zed, your roll")
+    assert "undo is for typed dice" in shown
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert "Saved. Continue with: bunco play --resume" in child.before
+    saved = log.read_text()
+
+    child = spawn("play", "--resume", str(log), "--speed", "0")
+    child.expect("Zed, your roll")
+    child.sendline("")
+    child.expect("Zed, your roll")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    after = log.read_text()
+    assert after.startswith(saved) and len(after.splitlines()) > len(saved.splitlines())
+    # The resumed game drew its dice from the same seed: a second run from the same saved
+    # log would roll exactly the same.
+    assert read_log(after.splitlines()).setup["seed"] == 3
+
+
+def test_prompts_when_options_are_missing(spawn: Any, tmp_path: Path) -> None:
+    child = spawn("play", "--speed", "0", "--log", "x.jsonl")
+    child.expect("Preset")
+    child.sendline("tournament")
+    child.expect("Players")
+    child.sendline("4")
+    child.expect("Your name")
+    child.sendline("Zed")
+    child.expect("Sets")
+    child.sendline("1")
+    child.expect("Zed, your roll")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    party = log_lines(tmp_path / "x.jsonl")[0]
+    assert party["rules"] == "tournament"
+    assert party["players"] == ["Zed", "Ann", "Bea", "Cal"]
+    assert party["bots"] == ["Ann", "Bea", "Cal"]
