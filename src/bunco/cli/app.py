@@ -22,7 +22,7 @@ app = typer.Typer(
 )
 
 console = Console()
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)  # never cut a path or a command in two
 
 
 def print_json(data: Any) -> None:
