@@ -1,0 +1,178 @@
+"""``bunco sheets``, ``bunco report`` and ``bunco export``: the night on paper and as files.
+
+- ``bunco sheets --rules P --players N [--names FILE] --out sheets.pdf``: blank sheets;
+- ``bunco sheets --from night.jsonl --out filled.pdf``: a played night's sheets, filled in;
+- ``bunco report night.jsonl --out report.html [--out report.pdf]``: the night report;
+- ``bunco export night.jsonl [--out standings.csv]``: the standings as CSV.
+
+The heavy libraries (ReportLab, matplotlib) are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
+from bunco.cli.replay_cmd import load_night
+from bunco.cli.rules_cmd import HouseOption
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+PaperOption = Annotated[str, typer.Option("--paper", help="Paper size: letter or a4.")]
+
+
+def read_names(path: Path) -> list[str]:
+    """Player names from a text file: one a line; blank lines and ``#`` comments skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}", expected="a text file with one name a line")
+    except UnicodeDecodeError:
+        fail(f"{path} is not UTF-8 text", expected="a text file with one name a line")
+    names = [" ".join(line.split()) for line in text.splitlines()]
+    return [n for n in names if n and not n.startswith("#")]
+
+
+def write_file(path: Path, data: bytes | str) -> None:
+    """Write ``data`` to ``path``, or exit with a clear error."""
+    try:
+        if isinstance(data, str):
+            path.write_text(data, encoding="utf-8")
+        else:
+            path.write_bytes(data)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror}",
+             expected="a file path in an existing folder you may write to")
+
+
+def _player_list(players: int | None, names_file: Path | None) -> list[str]:
+    names = read_names(names_file) if names_file is not None else None
+    if names is not None:
+        if players is not None and players != len(names):
+            fail(f"{names_file} has {len(names)} names but --players is {players}",
+                 expected=f"{players} names in the file, or --players {len(names)}, or no "
+                 "--players")
+        return names
+    if players is None:
+        fail("no players given", expected="--players N (blank name lines) or --names FILE")
+    return [""] * players
+
+
+@app.command("sheets")
+def sheets_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="The PDF to write.")],
+    rules_name: Annotated[str | None, typer.Option(
+        "--rules", help="Preset for blank sheets: winning-moves, classic, scil, tournament.")
+    ] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", min=2, help="Number of players (blank sheets).")] = None,
+    names: Annotated[Path | None, typer.Option(
+        "--names", help="A text file of player names, one a line, in seating order.")] = None,
+    house: HouseOption = None,
+    sets: Annotated[int, typer.Option("--sets", min=1, max=4, help="Sets of six rounds.")] = 1,
+    qr: Annotated[str | None, typer.Option(
+        "--qr", help="A URL for the QR code on the house-rules card, e.g. the night's page "
+        "from `bunco serve`.")] = None,
+    title: Annotated[str | None, typer.Option("--title", help="The night's name.")] = None,
+    from_log: Annotated[Path | None, typer.Option(
+        "--from", help="A party log: print its sheets filled in.")] = None,
+    paper: PaperOption = "letter",
+    as_json: JsonOption = False,
+) -> None:
+    """Print-ready score cards, tallies, master sheet, table signs and house-rules card."""
+    from bunco.core.presets import get_rules
+    from bunco.sheets.blank import render_blank
+    from bunco.sheets.filled import render_filled
+
+    if from_log is not None:
+        if rules_name or players is not None or names or house or qr:
+            fail("--from prints a played night's sheets; --rules, --players, --names, "
+                 "--house and --qr are for blank sheets",
+                 expected="either --from LOG or --rules P --players N")
+        night = load_night(from_log)
+        with refusals():
+            rendered = render_filled(night, paper=paper)
+        kind = "filled"
+    else:
+        if rules_name is None:
+            fail("no rules given", expected="--rules P for blank sheets, or --from LOG for a "
+                 "played night's sheets")
+        player_list = _player_list(players, names)
+        with refusals():
+            rules = get_rules(rules_name, parse_house_rules(house))
+            rendered = render_blank(rules, player_list, qr_url=qr, sets=sets, paper=paper,
+                                    title=title)
+        kind = "blank"
+    write_file(out, rendered.data)
+    if as_json:
+        print_json({"file": str(out), "kind": kind, "pages": rendered.pages,
+                    "bytes": len(rendered.data)})
+    else:
+        console.print(f"wrote {out}: {rendered.pages} pages of {kind} sheets", highlight=False)
+
+
+@app.command("report")
+def report_command(
+    file: Annotated[Path, typer.Argument(help="A party log (JSON Lines).")],
+    out: Annotated[list[Path], typer.Option(
+        "--out", "-o", help="report.html and/or report.pdf (repeatable); the suffix picks "
+        "the format.")],
+    paper: PaperOption = "letter",
+    as_json: JsonOption = False,
+) -> None:
+    """The night report: standings, prize winners, every round's tables and charts."""
+    from bunco.sheets.report import night_report_html, render_report_pdf
+
+    for path in out:
+        if path.suffix.lower() not in (".html", ".htm", ".pdf"):
+            fail(f"cannot tell the format of {path}", expected="a file ending in .html or .pdf")
+    night = load_night(file)
+    written: list[dict[str, Any]] = []
+    for path in out:
+        with refusals():
+            if path.suffix.lower() == ".pdf":
+                rendered = render_report_pdf(night, paper=paper)
+                write_file(path, rendered.data)
+                written.append({"file": str(path), "format": "pdf", "pages": rendered.pages,
+                                "bytes": len(rendered.data)})
+            else:
+                page = night_report_html(night)
+                write_file(path, page)
+                written.append({"file": str(path), "format": "html",
+                                "bytes": len(page.encode("utf-8"))})
+    if as_json:
+        print_json({"files": written})
+    else:
+        for item in written:
+            console.print(f"wrote {item['file']} ({item['format']})", highlight=False)
+
+
+@app.command("export")
+def export_command(
+    file: Annotated[Path, typer.Argument(help="A party log (JSON Lines).")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="The CSV file to write (default: print it).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points, prizes."""
+    from bunco.sheets.export import standings_csv
+    from bunco.sheets.stats import standings
+
+    night = load_night(file)
+    text = standings_csv(night)
+    if out is not None:
+        write_file(out, text)
+    if as_json:
+        rows = [
+            {"rank": s.rank, "player": s.player, "wins": s.wins, "losses": s.losses,
+             "buncos": s.buncos, "mini_buncos": s.minis, "points": s.points,
+             "prizes_won": list(s.prizes)}
+            for s in standings(night)
+        ]
+        print_json({"file": str(out) if out else None, "standings": rows})
+    elif out is None:
+        typer.echo(text, nl=False)
+    else:
+        console.print(f"wrote {out}: {text.count(chr(10)) - 1} players", highlight=False)

@@ -1,0 +1,304 @@
+"""Drawing helpers shared by every printed sheet: paper, fonts, text that fits, grids.
+
+The sheets draw with ReportLab's canvas. Text uses DejaVu Sans (shipped with
+matplotlib, so names in any Latin, Greek or Cyrillic script print, and arrows too);
+when that font cannot be found the PDF falls back to Helvetica.
+
+>>> doc = Doc("letter", title="test")
+>>> page = doc.page()
+>>> page.text(72, 700, "Hello")
+>>> doc.pages, doc.finish()[:5]
+(1, b'%PDF-')
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.lib.units import inch
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from bunco.core.errors import BuncoError
+
+PAPERS: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
+MARGIN: float = 0.5 * inch
+INK = (0.1, 0.1, 0.1)
+GREY = (0.55, 0.55, 0.55)
+LIGHT = (0.88, 0.88, 0.88)
+
+_FONTS: dict[bool, str] = {}
+
+
+class PaperError(BuncoError):
+    """An unknown paper size."""
+
+    code = "invalid_paper"
+
+
+def paper_size(name: str) -> tuple[float, float]:
+    """Width and height in points of ``letter`` or ``a4``; raises :class:`PaperError`.
+
+    >>> paper_size("A4")
+    (595.2755905511812, 841.8897637795277)
+    """
+    key = name.strip().lower()
+    if key not in PAPERS:
+        raise PaperError(f"unknown paper size {name!r}", expected="letter or a4")
+    return PAPERS[key]
+
+
+def font(bold: bool = False) -> str:
+    """The name of the registered text font (regular or bold)."""
+    if not _FONTS:
+        _register_fonts()
+    return _FONTS[bold]
+
+
+def _register_fonts() -> None:
+    try:
+        import matplotlib
+
+        folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+        pdfmetrics.registerFont(TTFont("BuncoSans", str(folder / "DejaVuSans.ttf")))
+        pdfmetrics.registerFont(TTFont("BuncoSans-Bold", str(folder / "DejaVuSans-Bold.ttf")))
+        _FONTS.update({False: "BuncoSans", True: "BuncoSans-Bold"})
+    except Exception:  # no matplotlib or no font file: the standard PDF fonts still work
+        _FONTS.update({False: "Helvetica", True: "Helvetica-Bold"})
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    return float(pdfmetrics.stringWidth(text, font(bold), size))
+
+
+def fit_size(text: str, width: float, size: float, bold: bool = False, smallest: float = 5) -> float:
+    """The largest font size up to ``size`` at which ``text`` fits ``width`` (not below
+    ``smallest``).
+
+    >>> fit_size("Bunco", 1000, 12)
+    12
+    """
+    wide = text_width(text, size, bold)
+    if wide <= width or wide == 0:
+        return size
+    return max(smallest, size * width / wide * 0.995)
+
+
+def clip(text: str, width: float, size: float, bold: bool = False) -> str:
+    """``text`` cut short with an ellipsis so that it fits ``width`` at ``size``."""
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` (a long word gets a line of its own).
+
+    >>> wrap("one two three", 10_000, 10)
+    ['one two three']
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines or [""]
+
+
+@dataclass
+class Page:
+    """One page being drawn: the canvas and the page size."""
+
+    canvas: Canvas
+    width: float
+    height: float
+
+    @property
+    def left(self) -> float:
+        return MARGIN
+
+    @property
+    def right(self) -> float:
+        return self.width - MARGIN
+
+    @property
+    def top(self) -> float:
+        return self.height - MARGIN
+
+    @property
+    def inner_width(self) -> float:
+        return self.width - 2 * MARGIN
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float = 10,
+        *,
+        bold: bool = False,
+        align: str = "left",
+        width: float | None = None,
+        color: tuple[float, float, float] = INK,
+    ) -> None:
+        """Draw one line; with ``width`` the font shrinks (then the text is clipped) to fit."""
+        if not text:
+            return
+        if width is not None:
+            size = fit_size(text, width, size, bold)
+            text = clip(text, width, size, bold)
+        c = self.canvas
+        c.setFillColorRGB(*color)
+        c.setFont(font(bold), size)
+        if align == "center":
+            c.drawCentredString(x, y, text)
+        elif align == "right":
+            c.drawRightString(x, y, text)
+        else:
+            c.drawString(x, y, text)
+
+    def paragraph(
+        self, x: float, y: float, text: str, width: float, size: float = 10, *, bold: bool = False,
+        leading: float | None = None,
+    ) -> float:
+        """Draw wrapped text from baseline ``y`` down; returns the baseline after the last line."""
+        step = leading or size * 1.3
+        for line in wrap(text, width, size, bold):
+            self.text(x, y, line, size, bold=bold)
+            y -= step
+        return y
+
+    def line(
+        self, x1: float, y1: float, x2: float, y2: float, *, width: float = 0.6,
+        color: tuple[float, float, float] = INK,
+    ) -> None:
+        c = self.canvas
+        c.setStrokeColorRGB(*color)
+        c.setLineWidth(width)
+        c.line(x1, y1, x2, y2)
+
+    def box(
+        self, x: float, y: float, w: float, h: float, *, width: float = 0.8,
+        fill: tuple[float, float, float] | None = None, radius: float = 0,
+    ) -> None:
+        """A rectangle with its lower-left corner at (x, y)."""
+        c = self.canvas
+        c.setStrokeColorRGB(*INK)
+        c.setLineWidth(width)
+        if fill is not None:
+            c.setFillColorRGB(*fill)
+        if radius:
+            c.roundRect(x, y, w, h, radius, stroke=1, fill=int(fill is not None))
+        else:
+            c.rect(x, y, w, h, stroke=1, fill=int(fill is not None))
+
+    def grid(
+        self,
+        x: float,
+        y_top: float,
+        widths: Sequence[float],
+        rows: Sequence[Sequence[str]],
+        row_height: float,
+        *,
+        size: float = 9,
+        header_rows: int = 1,
+        bold_rows: Sequence[int] = (),
+        align: Sequence[str] | None = None,
+    ) -> float:
+        """A ruled table from ``y_top`` down; returns the y of its bottom edge.
+
+        The first ``header_rows`` rows are bold on a light background; every cell's text
+        shrinks to fit its column.
+        """
+        total_w = sum(widths)
+        n = len(rows)
+        bottom = y_top - n * row_height
+        for r in range(header_rows):
+            self.box(x, y_top - (r + 1) * row_height, total_w, row_height, fill=LIGHT, width=0.4)
+        for r in range(n + 1):
+            yy = y_top - r * row_height
+            self.line(x, yy, x + total_w, yy, width=0.9 if r in (0, header_rows, n) else 0.4)
+        xx = x
+        for c_w in [0.0, *widths]:
+            xx += c_w
+            self.line(xx, y_top, xx, bottom, width=0.4)
+        self.line(x, y_top, x, bottom, width=0.9)
+        self.line(x + total_w, y_top, x + total_w, bottom, width=0.9)
+        for r, row in enumerate(rows):
+            bold = r < header_rows or r in bold_rows
+            base = y_top - (r + 1) * row_height + row_height * 0.32
+            xx = x
+            for c, (cell, c_w) in enumerate(zip(row, widths, strict=False)):
+                how = align[c] if align else ("left" if c == 0 else "center")
+                pad = 3.0
+                if how == "center":
+                    self.text(xx + c_w / 2, base, cell, size, bold=bold, align="center",
+                              width=c_w - 2 * pad)
+                elif how == "right":
+                    self.text(xx + c_w - pad, base, cell, size, bold=bold, align="right",
+                              width=c_w - 2 * pad)
+                else:
+                    self.text(xx + pad, base, cell, size, bold=bold, width=c_w - 2 * pad)
+                xx += c_w
+        return bottom
+
+    def footer(self, text: str) -> None:
+        self.text(self.width / 2, MARGIN * 0.5, text, 7, align="center", color=GREY)
+
+
+class Doc:
+    """A PDF under construction: call :meth:`page` for each new page, then :meth:`finish`."""
+
+    def __init__(self, paper: str = "letter", *, title: str = "Bunco", landscape_pages: bool = False):
+        size = paper_size(paper)
+        self.paper = paper
+        self.portrait = size
+        self.landscape = landscape(size)
+        self._buffer = io.BytesIO()
+        first = self.landscape if landscape_pages else self.portrait
+        self.canvas = Canvas(self._buffer, pagesize=first, invariant=1, pageCompression=1)
+        self.canvas.setTitle(title)
+        self.canvas.setAuthor("bunco")
+        self.canvas.setCreator("bunco")
+        self.pages = 0
+        self._open = False
+
+    def page(self, *, turned: bool = False) -> Page:
+        """Start a new page (``turned`` for landscape)."""
+        if self._open:
+            self.canvas.showPage()
+        size = self.landscape if turned else self.portrait
+        self.canvas.setPageSize(size)
+        self.pages += 1
+        self._open = True
+        return Page(self.canvas, size[0], size[1])
+
+    def finish(self) -> bytes:
+        """The finished PDF (an empty document gets one blank page)."""
+        if not self._open:
+            self.page()
+        self.canvas.showPage()
+        self.canvas.save()
+        self._open = False
+        return self._buffer.getvalue()
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A finished PDF and its number of pages."""
+
+    data: bytes
+    pages: int
