@@ -1,11 +1,21 @@
 """Monte Carlo of whole nights through the real rules (``bunco simulate``).
 
-Every night is played by :class:`bunco.core.night.Night` itself — seating, moving, the
-bell, tie-breaks, roll-offs and prizes — with dice drawn from a seeded generator. Every
-table that may roll takes one roll per step, so tables keep the same pace (as
-:mod:`bunco.analysis.table_odds` assumes). Parties run in parallel processes; each party
-has its own seed (spawned from ``--seed``), so a run is reproducible whatever the number
-of processes.
+Two players of the same nights:
+
+- the night engine: every night is played by :class:`bunco.core.night.Night` itself —
+  seating, moving, the bell, tie-breaks, roll-offs and prizes — one roll event at a time
+  (:func:`play_night`);
+- the compiled night kernel (:mod:`bunco.analysis.night_kernel`), thousands of times
+  faster, for parties it can play exactly as the engine does (8 to 32 players at tables
+  of four). :func:`simulate_nights` uses it by default and the engine otherwise, or when
+  asked (``engine=True``).
+
+Both use one schedule of rolls (see :func:`play_tick`): in each tick every table still in
+its round rolls once, the last table first and the head table last, so all tables keep
+the same pace (as :mod:`bunco.analysis.table_odds` assumes). Night ``i`` of a run seeded
+with ``seed`` draws its dice from ``night_seeds(seed)[i]``, so a run gives the same
+figures whatever the number of processes, and the kernel and the engine give the same
+figures for the same seed. Parties run in parallel processes.
 
 Where the rules count only *verified* Buncos and wins for prizes, the simulation treats
 every card as verified (``verify_for_prizes`` off): nobody checks cards in a simulation.
@@ -19,16 +29,24 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
 
+from bunco.analysis.night_kernel import (
+    FIGURES,
+    DiceStream,
+    kernel_refusal,
+    night_figures,
+    night_seeds,
+    player_names,
+)
 from bunco.core.night import Night, TableResult
 from bunco.core.presets import get_rules
-from bunco.core.rules import RollKind
-from bunco.core.table import Phase
+from bunco.core.rules import RollKind, RuleSet
+from bunco.core.table import Phase, Status
 
 NIGHT_FIGURES: dict[str, str] = {
     "buncos": "Buncos per night",
@@ -41,12 +59,12 @@ NIGHT_FIGURES: dict[str, str] = {
     "non_head_tie_rate": "P(a tie-break at a team table other than the head)",
     "points_per_roll": "points per roll in play",
 }
+assert tuple(NIGHT_FIGURES) == FIGURES
 
+__all__ = ["NIGHT_FIGURES", "night_stats", "party_seeds", "play_night", "play_tick",
+           "player_names", "sim_rules", "simulate_nights", "summarize"]
 
-def player_names(count: int) -> list[str]:
-    """``P01``, ``P02``, ... for a party of ``count``."""
-    width = max(2, len(str(count)))
-    return [f"P{i:0{width}d}" for i in range(1, count + 1)]
+Dice = Callable[[], Sequence[int]]
 
 
 def _sim_house_rules(rules_name: str, house_rules: Mapping[str, Any]) -> dict[str, Any]:
@@ -56,30 +74,40 @@ def _sim_house_rules(rules_name: str, house_rules: Mapping[str, Any]) -> dict[st
     return house
 
 
+def sim_rules(rules_name: str, house_rules: Mapping[str, Any]) -> RuleSet:
+    """The rule set a simulation plays: the preset with its house rules, cards verified."""
+    return get_rules(rules_name, _sim_house_rules(rules_name, house_rules))
+
+
+def play_tick(night: Night, dice: Dice) -> Night:
+    """One tick of the simulation's schedule: a roll-off at no table takes one roll; else
+    every table still in its round rolls once, the last table first, until the round (or
+    set) is over."""
+    if night.phase == "rolloff":
+        return night.apply({"type": "roll", "dice": list(dice())})
+    marker = (night.set_no, night.round_no, night.phase, len(night.history))
+    for number in range(len(night.tables), 0, -1):
+        if night.tables[number - 1].status is Status.DONE:
+            continue
+        night = night.apply({"type": "roll", "table": number, "dice": list(dice())})
+        if (night.set_no, night.round_no, night.phase, len(night.history)) != marker:
+            break
+    return night
+
+
 def play_night(
-    rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, seed: int
+    rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, seed: int,
+    dice: Dice | None = None,
 ) -> Night:
-    """One whole night with dice from ``numpy.random.default_rng(seed)``."""
-    rng = np.random.default_rng(seed)
+    """One whole night through the engine, with the dice of ``DiceStream(seed)`` (or
+    ``dice``, a callable giving three faces per call)."""
     setup = {"type": "party", "rules": rules_name,
              "house_rules": _sim_house_rules(rules_name, house_rules),
              "players": player_names(players), "sets": sets}
     night = Night.start(setup)
-    faces: list[list[int]] = []
-
-    def draw() -> list[int]:
-        if not faces:
-            faces.extend(rng.integers(1, 7, size=(4096, 3)).tolist()[::-1])
-        return faces.pop()
-
+    draw = dice if dice is not None else DiceStream(seed)
     while night.phase != "over":
-        marker = (night.set_no, night.round_no, night.phase, len(night.history))
-        for table, player in night.expected_rollers():
-            if (table, player) not in night.expected_rollers():
-                continue  # the bell settled this table meanwhile
-            night = night.apply({"type": "roll", "table": table, "dice": draw()})
-            if (night.set_no, night.round_no, night.phase, len(night.history)) != marker:
-                break
+        night = play_tick(night, draw)
     return night
 
 
@@ -137,30 +165,72 @@ def _one(job: tuple[str, dict[str, Any], int, int, int]) -> dict[str, Any]:
 
 
 def party_seeds(seed: int, parties: int) -> list[int]:
-    """Independent per-party seeds spawned from one seed."""
-    children = np.random.SeedSequence(seed).spawn(parties)
-    return [int(c.generate_state(1, dtype=np.uint64)[0]) for c in children]
+    """The dice seeds of the nights of a run (see :func:`night_seeds`)."""
+    return [int(s) for s in night_seeds(seed, parties)]
+
+
+KERNEL_CHUNK = 20_000
+"""Nights per job when the kernel's nights are spread over processes."""
+
+
+def _kernel_chunk(job: tuple[RuleSet, int, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    rules, players, sets, seed, start, count = job
+    return night_figures(rules, players, sets, night_seeds(seed, count, start))
+
+
+def _kernel_dicts(rules: RuleSet, figures: np.ndarray, ties: np.ndarray) -> list[dict[str, Any]]:
+    categories = [p.value for p in rules.prizes]
+    out = []
+    for row, tie_row in zip(figures.tolist(), ties.tolist(), strict=True):
+        night: dict[str, Any] = dict(zip(FIGURES, row, strict=True))
+        night["prize_ties"] = {c: float(t) for c, t in zip(categories, tie_row, strict=True)}
+        out.append(night)
+    return out
+
+
+def uses_kernel(rules_name: str, house_rules: Mapping[str, Any], players: int, sets: int) -> bool:
+    """Whether :func:`simulate_nights` plays these nights with the compiled kernel."""
+    return kernel_refusal(sim_rules(rules_name, house_rules), players, sets) is None
 
 
 def simulate_nights(
     rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, parties: int,
     seed: int, workers: int | None = None, progress: Callable[[int], None] | None = None,
+    engine: bool = False,
 ) -> list[dict[str, Any]]:
-    """Figures of ``parties`` independent nights, in seed order."""
+    """Figures of ``parties`` independent nights, in seed order: with the night kernel
+    where it applies (:func:`uses_kernel`) unless ``engine``, else with the engine."""
     house = dict(house_rules)
-    get_rules(rules_name, house)  # refuse bad rules before starting any process
-    jobs = [(rules_name, house, players, sets, s) for s in party_seeds(seed, parties)]
+    rules = sim_rules(rules_name, house)  # refuse bad rules before starting any process
     count = workers if workers is not None else (os.cpu_count() or 1)
+    if not engine and uses_kernel(rules_name, house, players, sets):
+        jobs = [(rules, players, sets, seed, start, min(KERNEL_CHUNK, parties - start))
+                for start in range(0, parties, KERNEL_CHUNK)]
+        parts = []
+        if count <= 1 or len(jobs) <= 1:
+            for job in jobs:
+                parts.append(_kernel_chunk(job))
+                if progress:
+                    progress(job[-1])
+        else:
+            with ProcessPoolExecutor(max_workers=count) as pool:
+                for job, part in zip(jobs, pool.map(_kernel_chunk, jobs), strict=True):
+                    parts.append(part)
+                    if progress:
+                        progress(job[-1])
+        return _kernel_dicts(rules, np.concatenate([p[0] for p in parts]),
+                             np.concatenate([p[1] for p in parts]))
+    jobs_e = [(rules_name, house, players, sets, s) for s in party_seeds(seed, parties)]
     if count <= 1 or parties <= 1:
         out = []
-        for job in jobs:
-            out.append(_one(job))
+        for job_e in jobs_e:
+            out.append(_one(job_e))
             if progress:
                 progress(1)
         return out
     with ProcessPoolExecutor(max_workers=count) as pool:
         out = []
-        for result in pool.map(_one, jobs, chunksize=max(1, parties // (8 * count))):
+        for result in pool.map(_one, jobs_e, chunksize=max(1, parties // (8 * count))):
             out.append(result)
             if progress:
                 progress(1)

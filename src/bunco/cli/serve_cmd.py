@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from bunco.cli.app import app, console, fail
+from bunco.cli.app import app, fail
 
 
 def shown_url(url: str) -> str:
@@ -59,10 +59,10 @@ def serve_command(
              expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or "
              "postgresql+psycopg://user:pass@host/dbname")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    console.print(f"bunco serve: database {shown_url(url)}", highlight=False)
-    console.print(f"bunco serve: listening on http://{shown_host}:{port} "
-                  f"(API docs at /docs)", highlight=False)
+    typer.echo(f"bunco serve: database {shown_url(url)}")
+    typer.echo(f"bunco serve: listening on http://{shown_host}:{port} "
+               "(API docs at /docs)")
     if host == "127.0.0.1":
-        console.print("bunco serve: only this machine can connect; use --host 0.0.0.0 "
-                      "for the phones in the room", highlight=False)
+        typer.echo("bunco serve: only this machine can connect; use --host 0.0.0.0 "
+                   "for the phones in the room")
     uvicorn.run(application, host=host, port=port, log_level=log_level)
