@@ -82,8 +82,12 @@ class RollScore:
 
 def score_roll(dice: Sequence[int], round_no: int, rules: RuleSet) -> RollScore:
     """Score three faces in round ``round_no`` (1–6) under ``rules``."""
-    a, b, c = validate_dice(dice)
-    target = validate_round(round_no)
+    return score_checked(validate_dice(dice), validate_round(round_no), rules)
+
+
+def score_checked(dice: Dice, target: int, rules: RuleSet) -> RollScore:
+    """:func:`score_roll` for faces and a round already validated (the engine's hot path)."""
+    a, b, c = dice
     if a == b == c:
         if a == target:
             return RollScore(

@@ -18,7 +18,7 @@ from typing import Any
 
 from bunco.core import setup as setup_mod
 from bunco.core.cards import Card
-from bunco.core.dice import Dice, tally_dice, validate_dice
+from bunco.core.dice import Dice, tally_dice
 from bunco.core.errors import (
     BuncoError,
     InvalidSetup,
@@ -238,7 +238,8 @@ class Night:
 
     def _dice_of(self, ev: dict[str, Any], needs_faces: bool, where: str) -> Dice:
         if ev["type"] == "roll":
-            return validate_dice(ev["dice"])
+            faces = ev["dice"]  # checked by normalize_event
+            return (faces[0], faces[1], faces[2])
         if needs_faces:
             raise NotAllowedNow(
                 f"{where} is rolling for high total, so a tally cannot stand for the dice",
@@ -458,10 +459,14 @@ class Night:
         """A checker verifies a card: what it shows now counts for prizes (004)."""
         name = ev["player"]
         if name not in self.cards:
-            raise InvalidSetup(f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster))
+            raise InvalidSetup(
+                f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster)
+            )
         card = self.cards[name]
         night = evolve(self, verified={**self.verified, name: (card.buncos, card.minis, card.wins)})
-        prizes_decided = self.phase == "over" or (self.rolloff_for is not None and self.rolloff_for[0] == "prize")
+        prizes_decided = self.phase == "over" or (
+            self.rolloff_for is not None and self.rolloff_for[0] == "prize"
+        )
         if not (prizes_decided and self.rules.verify_for_prizes):
             return night
         # 004: the checkers verify after the last session, then prizes are given.

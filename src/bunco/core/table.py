@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from bunco.core.dice import Dice, score_roll, score_rolloff
+from bunco.core.dice import Dice, score_checked, score_rolloff
 from bunco.core.errors import RoundOver
 from bunco.core.evolve import evolve
 from bunco.core.rules import Direction, FirstRoller, RollKind, RuleSet, TieBreak
@@ -245,7 +245,11 @@ class TableRound:
         """True while players roll for high total (who starts the round or the roll-off)."""
         if self.status is Status.FIRST_ROLL:
             return True
-        return self.status is Status.TIE_BREAK and self.tie_break is not None and bool(self.tie_break.contenders)
+        return (
+            self.status is Status.TIE_BREAK
+            and self.tie_break is not None
+            and bool(self.tie_break.contenders)
+        )
 
     # -- rolling --------------------------------------------------------------------
     def roll(self, dice: Dice, rules: RuleSet) -> TableRound:
@@ -259,7 +263,7 @@ class TableRound:
             return self._first_roll(dice)
         if self.status is Status.TIE_BREAK:
             return self._tie_break_roll(dice, rules)
-        score = score_roll(dice, self.round_no, rules)
+        score = score_checked(dice, self.round_no, rules)
         phase = Phase.PLAY if self.status is Status.PLAYING else Phase.AFTER_BELL
         points = list(self.points)
         if score.kind is RollKind.WIPEOUT:
@@ -275,7 +279,9 @@ class TableRound:
         if score.turn_continues:
             return evolve(table, in_turn=True)
         if self.status is Status.FINISHING:
-            passed = evolve(table, turn=self.next_seat(self.turn), in_turn=False, turn_count=self.turn_count + 1)
+            passed = evolve(
+                table, turn=self.next_seat(self.turn), in_turn=False, turn_count=self.turn_count + 1
+            )
             return passed.settle(rules)
         return evolve(
             table, turn=self.next_seat(self.turn), in_turn=False, turn_count=self.turn_count + 1
@@ -365,7 +371,9 @@ class TableRound:
         best = max(total for _, total in rolled)
         top = tuple(seat for seat, total in rolled if total == best)
         if len(top) > 1:
-            return evolve(self, tie_break=evolve(tb, contenders=top, high_rolls=()), turn=top[0], rolls=rolls)
+            return evolve(
+                self, tie_break=evolve(tb, contenders=top, high_rolls=()), turn=top[0], rolls=rolls
+            )
         order = self.turn_order(top[0], list(tb.order))
         tb = evolve(tb, contenders=(), high_rolls=(), order=order, position=0)
         return evolve(self, tie_break=tb, turn=top[0], rolls=rolls)
