@@ -1,0 +1,180 @@
+"""The pages of a Bunco night: plain HTML, CSS and JavaScript modules from ``web/static``.
+
+Each page is a static file; it reads the night through the public HTTP API and follows it
+over the WebSocket (see docs/pages.md). The routes here only hand out those files, plus
+two small JSON documents the set-up and table pages need (the presets with their
+one-line summaries, and a preset with house rules resolved to every rule value).
+
+=============================  ==========================================================
+``/``                          home: start a night (host set-up), join a table, my nights
+``/join``, ``/join/{code}``    a scorekeeper joins a table (typed code or the QR link)
+``/night/{id}?token=``         the links the server prints: sends each role to its page
+``/n/{id}/host``               the host: seating with QR codes and join codes, live tables
+``/n/{id}/table/{n}``          a table's scorekeeper phone
+``/n/{id}/player``             a player's phone: seat, partner, live score card, moves
+``/n/{id}/screen``             the big screen (a TV at the party)
+``/n/{id}/end``                the end of the night: prizes, roll-offs, cards, downloads
+=============================  ==========================================================
+
+>>> sorted(PAGES)[:3]
+['end', 'host', 'player']
+>>> presets_document()["presets"][0]["name"]
+'winning-moves'
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import typing
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import FileResponse, JSONResponse
+
+from bunco.core.errors import BuncoError
+from bunco.core.presets import PRESETS, SOURCES, SUMMARIES, get_rules
+from bunco.core.prizes import LABELS
+from bunco.core.rules import TRAVELING_NAMED, Prize, RollKind, RuleSet, rule_docs
+
+STATIC = Path(__file__).with_name("static")
+PAGES = {"host": "host.html", "table": "table.html", "player": "player.html",
+         "screen": "screen.html", "end": "end.html"}
+NightId = Annotated[str, "the night's id"]
+
+# Tokens travel in page links (?token=), so pages never send a Referer, and run only the
+# scripts and styles of this server.
+HEADERS = {
+    "cache-control": "no-cache",
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    ),
+}
+
+router = APIRouter(include_in_schema=False)
+
+
+def page(name: str) -> FileResponse:
+    """One HTML file of ``web/static`` with the page headers."""
+    return FileResponse(STATIC / name, media_type="text/html; charset=utf-8", headers=HEADERS)
+
+
+@router.get("/")
+async def home() -> FileResponse:
+    return page("index.html")
+
+
+@router.get("/join")
+async def join() -> FileResponse:
+    return page("join.html")
+
+
+@router.get("/join/{code}")
+async def join_code(code: str) -> FileResponse:
+    return page("join.html")
+
+
+@router.get("/night/{night_id}")
+async def night_link(night_id: NightId) -> FileResponse:
+    return page("night.html")
+
+
+@router.get("/n/{night_id}/host")
+async def host_page(night_id: NightId) -> FileResponse:
+    return page(PAGES["host"])
+
+
+@router.get("/n/{night_id}/table/{table}")
+async def table_page(night_id: NightId, table: int) -> FileResponse:
+    return page(PAGES["table"])
+
+
+@router.get("/n/{night_id}/player")
+async def player_page(night_id: NightId) -> FileResponse:
+    return page(PAGES["player"])
+
+
+@router.get("/n/{night_id}/screen")
+async def screen_page(night_id: NightId) -> FileResponse:
+    return page(PAGES["screen"])
+
+
+@router.get("/n/{night_id}/end")
+async def end_page(night_id: NightId) -> FileResponse:
+    return page(PAGES["end"])
+
+
+# -- data for the pages ------------------------------------------------------------------------
+def presets_document() -> dict[str, Any]:
+    """The presets (summary, source, every rule value), rule docs and prize categories."""
+    return {
+        "presets": [
+            {"name": name, "summary": SUMMARIES[name], "source": SOURCES[name],
+             "rules": rules.as_dict()}
+            for name, rules in PRESETS.items()
+        ],
+        "fields": rule_fields(),
+        "prizes": [{"name": p.value, "label": LABELS[p.value]} for p in Prize],
+        "traveling": list(TRAVELING_NAMED),
+    }
+
+
+def rule_fields() -> list[dict[str, Any]]:
+    """Every rule a host may change: name, kind (bool, int, str, choice, list), choices, doc.
+
+    >>> next(f for f in rule_fields() if f["name"] == "after_bell")["choices"]
+    ['finish_turn', 'stop']
+    """
+    docs = rule_docs()
+    out = []
+    for name, hint in typing.get_type_hints(RuleSet).items():
+        if name == "name":
+            continue
+        field: dict[str, Any] = {"name": name, "doc": docs[name]}
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            values = [m.value for m in hint]
+            if hint is RollKind:
+                values = [RollKind.MINI_BUNCO.value, RollKind.LOW_BUNCO.value,
+                          RollKind.HIGH_BUNCO.value]
+            field.update(kind="choice", choices=values)
+        elif hint in (bool, int, str):
+            field["kind"] = hint.__name__
+        else:
+            field["kind"] = "list"
+        out.append(field)
+    return out
+
+
+@router.get("/pages/presets.json")
+async def presets_json() -> JSONResponse:
+    """The set-up page's data: presets with their one-line summaries, rules, prizes."""
+    return JSONResponse(presets_document(), headers={"cache-control": "max-age=300"})
+
+
+@router.get("/pages/rules.json")
+async def rules_json(
+    preset: Annotated[str, Query(min_length=1, max_length=40)],
+    house: Annotated[str, Query(max_length=4000, description="house rules as JSON")] = "{}",
+) -> JSONResponse:
+    """Every rule value of ``preset`` with ``house`` rules (a JSON object) applied."""
+    try:
+        changes = json.loads(house)
+    except ValueError:
+        return _refuse("house is not JSON", 'a JSON object such as {"wipeout": true}')
+    if not isinstance(changes, dict):
+        return _refuse("house is not a JSON object", 'a JSON object such as {"wipeout": true}')
+    try:
+        rules = get_rules(preset, changes)
+    except BuncoError as exc:
+        return JSONResponse(exc.as_dict(), status_code=422)
+    return JSONResponse({"rules": rules.as_dict(), "summary": SUMMARIES.get(rules.name)})
+
+
+def _refuse(message: str, expected: str) -> JSONResponse:
+    return JSONResponse({"error": "invalid_request", "message": message, "expected": expected},
+                        status_code=422)

@@ -1,0 +1,208 @@
+// The public HTTP API of `bunco serve`, as the pages use it: tokens, requests, commands.
+//
+// Tokens live in this browser's localStorage under "bunco:<night>:<role>" (role is host,
+// viewer, player, table:<n>, or "created" for the creation reply with the join codes).
+// A token that arrives in a link (?token=) is saved and removed from the address bar.
+
+const PREFIX = "bunco:";
+
+export function store(key, value) {
+  try {
+    if (value === undefined || value === null) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch (_) { /* private mode: tokens last for this page only */ }
+}
+
+export function recall(key) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? null : JSON.parse(raw);
+  } catch (_) {
+    return null;
+  }
+}
+
+export function saveToken(night, role, token) { store(`${night}:${role}`, token); }
+export function loadToken(night, role) { return recall(`${night}:${role}`); }
+
+/** The ?token= of the address, removed from the address bar (it stays in localStorage). */
+export function takeUrlToken() {
+  const url = new URL(location.href);
+  const token = url.searchParams.get("token");
+  if (token) {
+    url.searchParams.delete("token");
+    history.replaceState(null, "", url.pathname + url.search + url.hash);
+  }
+  return token;
+}
+
+/** The night id and the part after it, for paths like /n/<id>/table/2. */
+export function pathParts() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return { night: decodeURIComponent(parts[1] || ""), page: parts[2] || "", arg: parts[3] || "" };
+}
+
+/** A client command id: 128 random bits in hex (works on plain http too). */
+export function commandId() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const message = (body && body.message) || `request failed (${status})`;
+    super(message);
+    this.status = status;
+    this.body = body || {};
+    this.code = this.body.error || (status === 0 ? "offline" : "error");
+  }
+
+  /** The server's message with what it expected, for a person to read. */
+  get text() {
+    const expected = this.body.expected ? ` — expected ${this.body.expected}` : "";
+    return `${this.message}${expected}`;
+  }
+}
+
+/** One request to the API: JSON in and out; throws ApiError (status 0 when offline). */
+export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
+  const headers = { accept: "application/json" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  let reply;
+  try {
+    reply = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (_) {
+    throw new ApiError(0, { error: "offline", message: "no connection to the server" });
+  }
+  let data = null;
+  const text = await reply.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch (_) { data = { message: text.slice(0, 200) }; }
+  }
+  if (!reply.ok) throw new ApiError(reply.status, data);
+  return data;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Commands of play, one at a time and in order. Each carries a command id made once, so
+ * a retry after a dropped connection is applied once by the server. ``onPending(n)``
+ * is told how many commands wait to be sent.
+ */
+export class Commands {
+  constructor(token, { onPending = () => {}, onAck = () => {} } = {}) {
+    this.token = token;
+    this.onPending = onPending;
+    this.onAck = onAck;  // told of each reply before the next command is built
+    this.chain = Promise.resolve();
+    this.waiting = 0;
+  }
+
+  /** Send ``body`` (an object, or a function making it when its turn to go comes). */
+  send(path, body) {
+    const id = commandId();
+    this.waiting += 1;
+    this.onPending(this.waiting);
+    const run = async () => {
+      try {
+        const fields = typeof body === "function" ? body() : body;
+        const reply = await this._deliver(path, { command_id: id, ...fields });
+        this.onAck(reply);
+        return reply;
+      } finally {
+        this.waiting -= 1;
+        this.onPending(this.waiting);
+      }
+    };
+    const result = this.chain.then(run, run);
+    this.chain = result.catch(() => {});
+    return result;
+  }
+
+  async _deliver(path, command) {
+    let delay = 400;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      try {
+        return await api(path, { method: "POST", token: this.token, body: command });
+      } catch (err) {
+        const retry = err.status === 0 || err.status >= 500 || err.status === 429;
+        if (!retry || Date.now() > deadline) throw err;
+        await sleep(delay);
+        delay = Math.min(delay * 2, 8000);
+      }
+    }
+  }
+}
+
+/** The role's token for a page: from the link first, else this browser's memory. */
+export function pageToken(night, roles) {
+  const fromUrl = takeUrlToken();
+  if (fromUrl) return { token: fromUrl, role: null, fresh: true };
+  for (const role of roles) {
+    if (role === "table:*") {
+      const found = tableTokens(night)[0];
+      if (found) return { ...found, fresh: false };
+      continue;
+    }
+    const token = loadToken(night, role);
+    if (token) return { token, role, fresh: false };
+  }
+  return { token: null, role: null, fresh: false };
+}
+
+/** The table tokens this browser holds for a night: [{token, role: "table:<n>"}]. */
+export function tableTokens(night) {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      const prefix = `${PREFIX}${night}:table:`;
+      if (key && key.startsWith(prefix)) {
+        out.push({ token: JSON.parse(localStorage.getItem(key)), role: key.slice(PREFIX.length + night.length + 1) });
+      }
+    }
+  } catch (_) { /* no storage */ }
+  return out;
+}
+
+/** Remember a night this browser took part in (for the home page's list). */
+export function rememberNight(night, name, role, href) {
+  const list = (recall("nights") || []).filter((n) => !(n.night === night && n.role === role));
+  list.unshift({ night, name, role, href, at: new Date().toISOString() });
+  store("nights", list.slice(0, 20));
+}
+
+/**
+ * The token this page acts with: a link's ?token= (its role asked of the server and
+ * saved) or the first of ``roles`` this browser holds for the night. Returns
+ * ``{token, role}`` or null; throws ApiError when a link's token is refused.
+ */
+export async function adoptToken(night, roles) {
+  const { token, role, fresh } = pageToken(night, roles);
+  if (!token) return null;
+  if (!fresh) return { token, role };
+  const me = await api("/api/me", { token });
+  if (me.night !== night) {
+    throw new ApiError(403, { error: "forbidden", message: "this link belongs to another night",
+      expected: "the link of this night" });
+  }
+  const key = me.role === "table" ? `table:${me.table}` : me.role;
+  saveToken(night, key, token);
+  return { token, role: key, me };
+}
+
+/** Every rule value of a night (its preset, house rules and prize choices), from its setup. */
+export async function rulesOf(setup) {
+  const house = { ...(setup.house_rules || {}) };
+  if (setup.prizes) house.prizes = setup.prizes;
+  if (setup.prize_ties) house.prize_ties = setup.prize_ties;
+  const query = new URLSearchParams({ preset: setup.rules, house: JSON.stringify(house) });
+  return (await api(`/pages/rules.json?${query}`)).rules;
+}

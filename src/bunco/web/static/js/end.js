@@ -1,0 +1,124 @@
+// The end of the night: prizes (with ties shared or rolled off), the roll-offs themselves,
+// every player's score card, and downloads (party log, standings, full report).
+
+import { adoptToken, api, Commands, pathParts, rulesOf } from "./api.js";
+import { Live } from "./live.js";
+import { prizeList, rolloffPanel, standingsOf } from "./parts.js";
+import { $, fill, h, roundLabel, toast, topbar } from "./ui.js";
+
+const { night } = pathParts();
+const base = `/api/nights/${encodeURIComponent(night)}`;
+let held = null;
+let live = null;
+let commands = null;
+let rules = null;
+let me = null;
+
+async function roll(player) {
+  try {
+    const body = { roll_for_me: true };
+    if (held.role === "host") body.player = player;
+    const ack = await commands.send(`${base}/rolloff`, body);
+    toast(`${player} rolled ${ack.event.dice.join(" ")}`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error");
+  }
+}
+
+function cardsTable(view) {
+  const sets = view.sets;
+  const rows = standingsOf(view);
+  const mini = rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini";
+  const head = [h("th", { scope: "col", class: "name" }, "Player")];
+  for (let s = 1; s <= sets; s += 1) {
+    for (let r = 1; r <= 6; r += 1) head.push(h("th", { scope: "col" }, sets > 1 ? `${s}·${r}` : `R${r}`));
+  }
+  head.push(...["W", "L", "Buncos", mini, "Points"].map((x) => h("th", { scope: "col" }, x)));
+  return h("table", { class: "grid", id: "cards-table", "aria-label": "Every player's score card" },
+    h("thead", {}, h("tr", {}, head)),
+    h("tbody", {}, rows.map((row) => {
+      const marks = {};
+      for (const m of row.rounds) marks[`${m.set}.${m.round}`] = m;
+      const cells = [];
+      for (let s = 1; s <= sets; s += 1) {
+        for (let r = 1; r <= 6; r += 1) {
+          const m = marks[`${s}.${r}`];
+          cells.push(h("td", {}, m ? h("span", { class: `wl ${m.result}`, title: `table ${m.table}` }, m.result) : ""));
+        }
+      }
+      return h("tr", { dataset: { player: row.player } }, h("th", { scope: "row", class: "name" }, row.player), cells,
+        h("td", { dataset: { col: "wins" } }, row.wins), h("td", {}, row.losses), h("td", { dataset: { col: "buncos" } }, row.buncos),
+        h("td", {}, row.mini_buncos), h("td", {}, row.points));
+    })));
+}
+
+function downloads() {
+  const q = `?token=${encodeURIComponent(held.token)}`;
+  const items = [
+    [`${base}/export/log.jsonl${q}`, `bunco-${night}.jsonl`, "Party log (JSON Lines) — replay it with bunco replay"],
+    [`${base}/export/standings.csv${q}`, `bunco-${night}-standings.csv`, "Standings (CSV, opens in a spreadsheet)"],
+    [`${base}/report${q}`, `bunco-${night}-report.json`, "Full report (JSON, as bunco replay --json prints it)"],
+  ];
+  fill("downloads", items.map(([href, file, text]) => h("li", {},
+    h("a", { href, download: file, dataset: { download: file } }, text))));
+}
+
+function render(state) {
+  const view = state.view;
+  $("title").textContent = `${state.name}: results`;
+  document.title = `Results — ${state.name}`;
+  $("bar-title").textContent = state.name;
+  document.body.dataset.phase = view.phase;
+  $("status").textContent = view.phase === "over" ? "The night is over. Congratulations to the winners!"
+    : view.phase === "rolloff" ? "A roll-off decides a tie."
+      : `The night is still on (${roundLabel(view)}): these are the cards so far.`;
+  const canRoll = (who) => held.role === "host" || (held.role === "player" && who === me);
+  const panel = rolloffPanel(view, { canRoll, onRoll: roll });
+  $("rolloff-box").hidden = !panel;
+  fill("rolloff-box", panel);
+  const prizes = prizeList(view);
+  if (prizes) fill("prizes", prizes);
+  const extras = [];
+  if (view.traveler) extras.push(`The traveler ends the night with ${view.traveler}.`);
+  if (view.last_bunco) extras.push(`Last Bunco of the night: ${view.last_bunco}.`);
+  $("extras").textContent = extras.join(" ");
+  fill("cards", cardsTable(view));
+}
+
+async function main() {
+  topbar("Results");
+  try {
+    held = await adoptToken(night, ["host", "player", "viewer", "table:*"]);
+  } catch (err) {
+    $("fatal").textContent = err.text || String(err);
+  }
+  if (!held) {
+    $("fatal").textContent = $("fatal").textContent || "Open the results from a page of this night.";
+    $("fatal").hidden = false;
+    return;
+  }
+  if (held.role === "player") {
+    try { me = (await api("/api/me", { token: held.token })).player; } catch (_) { me = null; }
+  }
+  commands = new Commands(held.token);
+  live = new Live({
+    night, token: held.token, onState: (s) => { if (rules) render(s); },
+    onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
+  });
+  try {
+    await live.refresh();
+    rules = await rulesOf(live.state.setup);
+  } catch (err) {
+    $("fatal").textContent = err.text || String(err);
+    $("fatal").hidden = false;
+    return;
+  }
+  downloads();
+  $("content").hidden = false;
+  render(live.state);
+  live.connect();
+  document.body.dataset.ready = "yes";
+}
+
+main();

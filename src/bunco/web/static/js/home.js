@@ -1,0 +1,194 @@
+// Home: start a night (the host's set-up), join a table by code, this phone's nights.
+
+import { api, recall, rememberNight, saveToken, store } from "./api.js";
+import { $, fill, h, topbar } from "./ui.js";
+
+// Rules shown as switches up front; the others go under "More rules".
+const SWITCHES = ["wipeout", "quick_game", "bunco_ends_round", "bunco_continues",
+  "low_trips_continues", "high_trips_continues", "single_table_teams", "no_repeat_partners",
+  "verify_for_prizes", "prize_groups"];
+const HIDDEN = new Set(["prizes", "prize_ties", "traveling", "breaks_after_rounds", "mini_label"]);
+const CHOICE_WORDS = {
+  finish_turn: "finish the turn", stop: "stop at once", left: "left (clockwise)",
+  right: "right", scorekeeper: "the scorekeeper", roll_for_high: "roll for high",
+  left_of_last_winner: "left of the last winner", head_table: "the head table ends it",
+  every_table: "every table plays to its target", sessions: "roll-off sessions",
+  roll_off_to_five: "roll-off to 5", sudden_death: "sudden death", most_wins: "most W's",
+  none: "no single winner", up_down: "winners up, losers down",
+  head_losers_to_last: "head losers to the last table", losers_rotate: "losers move on",
+  individuals: "tables of individuals", ghosts: "ghosts", mini_bunco: "Mini Bunco",
+  low_bunco: "Low Bunco", high_bunco: "High Bunco", roll_off: "roll-off", shared: "shared",
+  off: "off", bunco: "any Bunco", any_trips: "any three of a kind",
+};
+const word = (v) => CHOICE_WORDS[v] || v;
+
+let data = null;
+
+function preset() {
+  const checked = document.querySelector('input[name="preset"]:checked');
+  return data.presets.find((p) => p.name === (checked ? checked.value : "classic"));
+}
+
+/** Parse a pasted list: lines or commas; returns [names, error]. */
+export function parsePlayers(text) {
+  const names = text.split(/[\n,;]+/).map((s) => s.replace(/\s+/g, " ").trim()).filter(Boolean);
+  const seen = new Set();
+  for (const n of names) {
+    const key = n.toLocaleLowerCase();
+    if (seen.has(key)) return [names, `${n} is listed twice — every name once, please`];
+    if (n.length > 60) return [names, `"${n.slice(0, 20)}…" is longer than 60 characters`];
+    seen.add(key);
+  }
+  return [names, null];
+}
+
+function renderPresets() {
+  fill("presets", data.presets.map((p) => h("label", { class: "preset" },
+    h("input", { type: "radio", name: "preset", value: p.name, checked: p.name === "classic",
+      "aria-describedby": `sum-${p.name}` }),
+    h("strong", {}, p.name),
+    h("span", { class: "summary", id: `sum-${p.name}` }, p.summary))));
+  for (const input of document.querySelectorAll('input[name="preset"]')) {
+    input.addEventListener("change", renderRules);
+  }
+}
+
+function renderRules() {
+  const rules = preset().rules;
+  const fields = data.fields;
+  fill("switches", SWITCHES.map((name) => {
+    const f = fields.find((x) => x.name === name);
+    return h("label", { class: "switch" },
+      h("input", { type: "checkbox", role: "switch", dataset: { rule: name, kind: "bool" },
+        checked: Boolean(rules[name]), "aria-label": f.doc }),
+      h("span", {}, f.doc));
+  }));
+  const more = fields.filter((f) => !SWITCHES.includes(f.name) && !HIDDEN.has(f.name));
+  fill("more", more.map((f) => {
+    const id = `rule-${f.name}`;
+    let control;
+    if (f.kind === "choice") {
+      control = h("select", { id, dataset: { rule: f.name, kind: "choice" } },
+        f.choices.map((c) => h("option", { value: c, selected: rules[f.name] === c }, word(c))));
+    } else if (f.kind === "int") {
+      control = h("input", { id, type: "number", min: 0, max: 999, value: rules[f.name],
+        inputmode: "numeric", dataset: { rule: f.name, kind: "int" } });
+    } else if (f.kind === "bool") {
+      return h("label", { class: "switch" }, h("input", { type: "checkbox", role: "switch",
+        dataset: { rule: f.name, kind: "bool" }, checked: Boolean(rules[f.name]) }), h("span", {}, f.doc));
+    } else {
+      return null;
+    }
+    return h("div", {}, h("label", { for: id }, f.doc), control);
+  }));
+  const trav = $("traveling");
+  const choices = [...data.traveling, "123"];
+  fill(trav, choices.map((c) => h("option", { value: c, selected: rules.traveling === c },
+    c === "123" ? "a roll of 1-2-3" : word(c))));
+  fill("prizes", data.prizes.map((p) => h("label", {},
+    h("input", { type: "checkbox", value: p.name, dataset: { prize: p.name },
+      checked: rules.prizes.includes(p.name) }), p.label)));
+  $("prize-ties").value = rules.prize_ties;
+}
+
+/** The house rules: every control whose value differs from the preset's. */
+function houseRules() {
+  const rules = preset().rules;
+  const out = {};
+  for (const el of document.querySelectorAll("[data-rule]")) {
+    const name = el.dataset.rule;
+    let value;
+    if (el.dataset.kind === "bool") value = el.checked;
+    else if (el.dataset.kind === "int") value = Number.parseInt(el.value, 10);
+    else value = el.value;
+    if (Number.isNaN(value)) continue;
+    if (value !== rules[name]) out[name] = value;
+  }
+  const trav = $("traveling").value;
+  if (trav !== rules.traveling) out.traveling = trav;
+  return out;
+}
+
+function showError(message) {
+  const box = $("setup-error");
+  box.textContent = message;
+  box.hidden = !message;
+  if (message) box.scrollIntoView({ block: "center" });
+}
+
+async function start(ev) {
+  ev.preventDefault();
+  showError("");
+  const [players, problem] = parsePlayers($("players").value);
+  if (problem) return showError(problem);
+  if (players.length < 2) return showError("A night needs at least two players: paste their names, one per line.");
+  const prizes = [...document.querySelectorAll("[data-prize]")].filter((c) => c.checked).map((c) => c.value);
+  const body = {
+    name: $("night-name").value.trim() || "Bunco night",
+    rules: preset().name,
+    players,
+    sets: Number($("sets").value),
+    house_rules: houseRules(),
+    prizes,
+    prize_ties: $("prize-ties").value,
+  };
+  if (prizes.includes("traveling") && (body.house_rules.traveling || preset().rules.traveling) === "off") {
+    return showError("The Traveling prize needs a trigger: choose one under “Traveling prize trigger”.");
+  }
+  if ($("shuffle").checked) body.seed = Math.floor(Math.random() * 2 ** 31);
+  const button = $("start");
+  button.disabled = true;
+  button.textContent = "Starting…";
+  try {
+    const created = await api("/api/nights", { method: "POST", body });
+    store(`${created.night}:created`, created);
+    saveToken(created.night, "host", created.host_token);
+    saveToken(created.night, "viewer", created.viewer_token);
+    rememberNight(created.night, created.name, "host", `/n/${created.night}/host`);
+    location.assign(`/n/${encodeURIComponent(created.night)}/host`);
+  } catch (err) {
+    showError(err.text || String(err));
+    button.disabled = false;
+    button.textContent = "Start the night";
+  }
+}
+
+function countPlayers() {
+  const [players, problem] = parsePlayers($("players").value);
+  const n = players.length;
+  const tables = Math.ceil(n / 4);
+  $("player-count").textContent = problem ? `— ${problem}`
+    : n ? `— ${n} player${n === 1 ? "" : "s"}, about ${tables} table${tables === 1 ? "" : "s"}` : "";
+}
+
+function renderMine() {
+  const list = recall("nights") || [];
+  $("mine-box").hidden = list.length === 0;
+  const words = { host: "host", viewer: "viewer", player: "player" };
+  fill("mine", list.map((n) => h("li", {}, h("a", { href: n.href }, n.name || n.night),
+    " ", h("span", { class: "muted small" }, `(${words[n.role] || n.role.replace(":", " ")})`))));
+}
+
+async function main() {
+  topbar("bunco");
+  $("conn").hidden = true;
+  renderMine();
+  $("players").addEventListener("input", countPlayers);
+  $("join-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const code = $("join-code").value.replace(/[\s-]/g, "");
+    if (code) location.assign(`/join/${encodeURIComponent(code)}`);
+  });
+  $("setup").addEventListener("submit", start);
+  try {
+    data = await api("/pages/presets.json");
+  } catch (err) {
+    showError(`Cannot load the presets: ${err.text || err}`);
+    return;
+  }
+  renderPresets();
+  renderRules();
+  document.body.dataset.ready = "yes";
+}
+
+main();

@@ -1,0 +1,254 @@
+// Following a night live: the state from GET /api/nights/<id>, then the WebSocket.
+//
+// The socket tells us what happened (events with the table after them, status and table
+// messages); after each burst of messages the page reloads the night's state, so every
+// page always draws the engine's own view. When the connection drops, the page says so
+// and reconnects by itself with growing pauses, asking for everything after the last
+// seq it saw (?since=), then catches up.
+
+import { api } from "./api.js";
+import { showConnection } from "./ui.js";
+
+export class Live {
+  /**
+   * @param {object} o
+   * @param {string} o.night  the night id
+   * @param {string} o.token  a token of the night (any role that may read)
+   * @param {number|null} o.table  follow one table (its events and the night's), or all
+   * @param {(state: object, previous: object|null) => void} o.onState  a new state
+   * @param {(message: object) => void} o.onMessage  every socket message
+   * @param {(error: object) => void} o.onFatal  the token was refused: stop
+   */
+  constructor({ night, token, table = null, onState = () => {}, onMessage = () => {},
+    onFatal = () => {} }) {
+    Object.assign(this, { night, token, table, onState, onMessage, onFatal });
+    this.state = null;
+    this.seq = -1;
+    this.socket = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.refreshing = null;
+    this.again = false;
+    this.timer = null;
+    this.lastHeard = Date.now();
+    this.offlineTimer = null;
+    window.addEventListener("online", () => { this.drop(); this.reconnectNow(); });
+    window.addEventListener("offline", () => { this.drop(); this.setState("offline"); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.reconnectNow();
+    });
+    setInterval(() => this.heartbeat(), 10_000);
+  }
+
+  async start() {
+    await this.refresh();
+    this.connect();
+  }
+
+  /** Load the night's state now (calls onState); several calls at once make one request. */
+  async refresh() {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        try {
+          const state = await api(`/api/nights/${encodeURIComponent(this.night)}`, {
+            token: this.token });
+          const previous = this.state;
+          this.state = state;
+          this.seq = Math.max(this.seq, state.seq);
+          document.body.dataset.seq = String(state.seq);
+          this.onState(state, previous);
+        } catch (err) {
+          if (err.status === 401 || err.status === 403 || err.status === 404) {
+            this.stop();
+            this.onFatal(err);
+            throw err;
+          }
+          if (!this.state) throw err;
+          this.setState("offline");
+        }
+      } while (this.again);
+    })();
+    try {
+      await this.refreshing;
+    } finally {
+      this.refreshing = null;
+    }
+  }
+
+  /** Note an acknowledged command's seq and reload the state. */
+  acknowledge(ack) {
+    if (ack && typeof ack.seq === "number") this.seq = Math.max(this.seq, ack.seq);
+    return this.refresh();
+  }
+
+  soon() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh().catch(() => {}), 60);
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const params = new URLSearchParams({ token: this.token, since: String(this.seq) });
+    if (this.table !== null) params.set("table", String(this.table));
+    return `${proto}//${location.host}/api/nights/${encodeURIComponent(this.night)}/ws?${params}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    if (this.socket && this.socket.readyState <= 1) return;
+    if (!this.state) this.setState("connecting");
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch (_) {
+      this.retry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("message", (ev) => this.receive(socket, ev));
+    socket.addEventListener("close", (ev) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (ev.code === 4401 || ev.code === 4403 || ev.code === 4404) {
+        this.stop();
+        this.onFatal({ status: ev.code - 4000, text: ev.reason || "this link no longer works" });
+        return;
+      }
+      if (ev.code === 4422) this.seq = -1;  // the server does not know our seq: start over
+      this.retry();
+    });
+  }
+
+  receive(socket, ev) {
+    if (this.socket !== socket) return;
+    let message;
+    try { message = JSON.parse(ev.data); } catch (_) { return; }
+    this.lastHeard = Date.now();
+    if (message.type === "error") return;  // the close code that follows says what to do
+    if (message.type === "hello") {
+      this.attempt = 0;
+      this.setState("online");
+    }
+    if (typeof message.seq === "number" && message.type !== "pong") {
+      this.seq = Math.max(this.seq, message.seq);
+    }
+    this.onMessage(message);
+    if (["event", "status", "table", "caught_up"].includes(message.type)) this.soon();
+  }
+
+  /** Forget the current socket (a dead connection) and close it; the caller reconnects. */
+  drop() {
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      try { socket.close(); } catch (_) { /* already closed */ }
+    }
+    if (!this.stopped) this.retry();
+  }
+
+  retry() {
+    if (this.stopped) return;
+    this.setStateLater("offline");
+    const delay = Math.min(500 * 2 ** this.attempt, 10_000) * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    if (this.stopped) return;
+    if (this.socket && this.socket.readyState <= 1) return;
+    clearTimeout(this.retryTimer);
+    this.attempt = 0;
+    this.connect();
+  }
+
+  heartbeat() {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== 1) return;
+    if (Date.now() - this.lastHeard > 25_000) {
+      this.drop();  // silent for too long (pings go unanswered): a dead connection
+      return;
+    }
+    try { socket.send(JSON.stringify({ type: "ping" })); } catch (_) { /* closing */ }
+  }
+
+  /** Say "offline" only if the connection does not come back within a moment. */
+  setStateLater(state) {
+    clearTimeout(this.offlineTimer);
+    this.offlineTimer = setTimeout(() => {
+      if (!this.socket || this.socket.readyState !== 1) this.setState(state);
+    }, 1200);
+  }
+
+  setState(state) {
+    if (state === "online") clearTimeout(this.offlineTimer);
+    if (state === "offline" && this.socket && this.socket.readyState === 1 && navigator.onLine) return;
+    showConnection(state);
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.socket) this.socket.close();
+  }
+}
+
+// -- reading the view ------------------------------------------------------------------------
+
+/** Where everyone sits now: name → {table, seat (1-based), partner, team}. */
+export function seatsOf(view) {
+  const out = {};
+  const tables = view.tables && view.tables.length ? view.tables.map((t) => t.players)
+    : (view.next ? view.next.tables : []);
+  tables.forEach((players, i) => {
+    const team = players.length === 4 && (!view.tables[i] || view.tables[i].team !== false);
+    players.forEach((name, s) => {
+      if (!name) return;
+      out[name] = { table: i + 1, seat: s + 1, partner: team ? players[(s + 2) % 4] : null,
+        team, players };
+    });
+  });
+  return out;
+}
+
+/**
+ * Who moved where after the last round: [{player, result, from: {table, seat},
+ * to: {table, seat} | null}], in the order of the last round's tables.
+ */
+export function movesOf(view) {
+  const last = view.last_round;
+  if (!last) return [];
+  const now = {};
+  const seating = view.next ? view.next.tables : view.tables.map((t) => t.players);
+  seating.forEach((players, i) => players.forEach((name, s) => {
+    if (name) now[name] = { table: i + 1, seat: s + 1 };
+  }));
+  const moves = [];
+  for (const t of last.tables) {
+    t.players.forEach((name, s) => {
+      if (!name) return;
+      moves.push({
+        player: name,
+        result: t.winners.includes(name) ? "W" : "L",
+        from: { table: t.table, seat: s + 1 },
+        to: now[name] || null,
+      });
+    });
+  }
+  return moves;
+}
+
+/** "Move to table 2, seat 3", "Stay at table 1 — seat 2", or "Sitting out". */
+export function moveText(move) {
+  if (!move.to) return "Sitting out next round";
+  if (move.to.table === move.from.table) return `Stay at table ${move.to.table}, seat ${move.to.seat}`;
+  return `Move to table ${move.to.table}, seat ${move.to.seat}`;
+}
+
+/** The round's target number (the face that scores). */
+export const targetOf = (view) => view.round;

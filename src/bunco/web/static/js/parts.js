@@ -1,0 +1,151 @@
+// Pieces drawn by several pages (host, big screen, player, end): a table's live card, the
+// moves after a round, the roll-off, the prizes, the leaderboard and score cards.
+
+import { movesOf, moveText } from "./live.js";
+import { h, names, ordinalTable } from "./ui.js";
+
+export const STATUS_WORDS = {
+  first_roll: "rolling for high", playing: "playing", finishing: "finishing the turn",
+  tie_break: "tie-break", done: "done",
+};
+
+function bar(score, target) {
+  const fillEl = h("span", {});
+  fillEl.style.width = `${Math.min(100, Math.round((100 * score) / Math.max(1, target)))}%`;
+  return h("div", { class: "progress", "aria-hidden": "true" }, fillEl);
+}
+
+/** One table now: its sides and scores, who rolls, its state. ``tv`` for the big screen. */
+export function tableCard(t, { tv = false } = {}) {
+  const winners = new Set(t.winners);
+  const sides = t.team
+    ? [["us", t.teams[0], t.team_scores[0]], ["them", t.teams[1], t.team_scores[1]]]
+    : t.players.map((p, i) => [i % 2 ? "them" : "us", [p || `Ghost ${i + 1}`], t.points[i]]);
+  const head = t.table === 1;
+  const badge = h("span", { class: `badge ${t.status}`, dataset: { status: t.status } },
+    STATUS_WORDS[t.status] || t.status);
+  const rows = sides.map(([cls, players, score]) => {
+    const won = players.some((p) => winners.has(p));
+    return h("div", { class: `tv-side ${cls}${won ? " won" : ""}`,
+      "aria-label": `${names(players)}: ${score}${won ? ", won" : ""}` },
+    h("span", { class: "names" }, names(players)), h("span", { class: "score" }, score),
+    bar(score, t.target));
+  });
+  const roller = t.roller
+    ? h("p", { class: "tv-roller" }, `${t.roller} rolls${t.in_turn ? " (on a roll)" : ""}`)
+    : h("p", { class: "tv-roller" }, t.winners.length ? `${names(t.winners)} win` : "");
+  let tie = null;
+  if (t.tie_break) {
+    const label = (s) => (t.team ? names(t.teams[s]) : t.players[s]);
+    tie = h("p", { class: "tv-roller" }, `Tie-break: ${t.tie_break.sides.map((s) => `${label(s)} ${t.tie_break.points[s]}`).join(" · ")}`);
+  }
+  const heading = tv ? "h2" : "h3";
+  return h("article", {
+    class: `${tv ? "tv-table" : "mini-table"}${head ? " head" : ""}`, dataset: { table: t.table, status: t.status },
+    "aria-label": `${ordinalTable(t.table)}, ${STATUS_WORDS[t.status] || t.status}`,
+  }, h(heading, {}, h("span", {}, ordinalTable(t.table)), badge), rows, roller, tie);
+}
+
+/** The moves after the last round: W/L, name, "Move to table 2, seat 3". */
+export function movesList(view, { only = null } = {}) {
+  const moves = movesOf(view).filter((m) => !only || only(m));
+  if (!moves.length) return null;
+  return h("ul", { class: "moves", "aria-label": `Moves after round ${view.last_round.round}` },
+    moves.map((m) => h("li", { dataset: { player: m.player } },
+      h("span", { class: `wl ${m.result}`, "aria-label": m.result === "W" ? "won" : "lost" }, m.result),
+      h("span", { class: "who" }, m.player),
+      h("span", { class: "where" }, moveText(m)))));
+}
+
+/** A roll-off between players at no table (a set's winner, a tied prize). */
+export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = false } = {}) {
+  const ro = view.rolloff;
+  if (!ro) return null;
+  const points = ro.rolling_for_order
+    ? h("p", {}, `Each rolls three dice once: the highest total goes first (${names(ro.players)}).`)
+    : h("div", { class: "rolloff-points" }, ro.order.map((p) => h("span", {
+      class: p === ro.roller ? "now" : "" }, `${p}: ${ro.points[p] ?? 0}`)));
+  const who = ro.roller;
+  const button = onRoll && who && canRoll(who)
+    ? h("button", { type: "button", class: "btn wide", id: "rolloff-roll", dataset: { player: who },
+      "aria-label": `Roll for ${who} in the roll-off`, onclick: () => onRoll(who) }, `Roll for ${who}`)
+    : null;
+  return [
+    h(tv ? "h2" : "h2", {}, `Roll-off: ${ro.purpose}`),
+    h("p", {}, ro.rolling_for_order ? "Rolling for who goes first." :
+      `Rolling for ${ro.round}s — first to ${ro.goal} points wins.`),
+    points,
+    who ? h("p", { class: "turn" }, `${who} rolls`) : null,
+    button,
+  ];
+}
+
+/** The prizes: label, winners (or who rolls off), the figure. */
+export function prizeList(view) {
+  const prizes = view.prizes || [];
+  const sets = (view.set_winners || []).filter((s) => s.winner || s.settled_by === "pending_roll_off");
+  if (!prizes.length && !sets.length) return null;
+  const items = [
+    ...sets.map((s) => h("article", { class: "prize", dataset: { prize: `set-${s.set}` } },
+      h("h3", {}, `Winner of set ${s.set}`),
+      h("div", { class: "winners" }, s.winner || "roll-off due"),
+      h("p", { class: "small" }, settled(s.settled_by)))),
+    ...prizes.map((p) => {
+      const label = p.group ? `${p.label} (${p.group})` : p.label;
+      let who;
+      if (p.winners.length) who = names(p.winners);
+      else if (p.settled_by === "pending_roll_off") who = `${names(p.candidates)}: roll-off`;
+      else who = "nobody";
+      return h("article", { class: "prize", dataset: { prize: p.category, settled: p.settled_by } },
+        h("h3", {}, label), h("div", { class: "winners" }, who),
+        h("p", { class: "small" }, [p.value !== null && p.value !== undefined ? `${p.value} · ` : "", settled(p.settled_by)]));
+    }),
+  ];
+  return h("div", { class: "prize-list" }, items);
+}
+
+function settled(by) {
+  return {
+    outright: "won outright", shared: "tie: shared", roll_off: "tie: won the roll-off",
+    pending_roll_off: "tie: a roll-off decides", nobody: "nobody qualified", wins: "most W's",
+    buncos: "tie on W's: most Buncos", settled: "",
+  }[by] || by;
+}
+
+/** Players best first: wins, then Buncos, then points (as GET /standings ranks them). */
+export function standingsOf(view) {
+  return Object.entries(view.players).map(([player, c]) => ({ player, ...c }))
+    .sort((a, b) => b.wins - a.wins || b.buncos - a.buncos || b.points - a.points
+      || a.player.localeCompare(b.player));
+}
+
+export function leaderboard(view, { limit = 10, mini = "Minis" } = {}) {
+  const rows = standingsOf(view).slice(0, limit);
+  return h("table", { class: "grid", "aria-label": "Leaderboard" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col", class: "name" }, "Player"),
+      h("th", { scope: "col" }, "W"), h("th", { scope: "col" }, "L"), h("th", { scope: "col" }, "Buncos"),
+      h("th", { scope: "col" }, mini), h("th", { scope: "col" }, "Points"))),
+    h("tbody", {}, rows.map((r, i) => h("tr", { dataset: { player: r.player } },
+      h("td", {}, i + 1), h("td", { class: "name" }, r.player), h("td", {}, r.wins), h("td", {}, r.losses),
+      h("td", {}, r.buncos), h("td", {}, r.mini_buncos), h("td", {}, r.points)))));
+}
+
+/** One player's score card: W/L in each round's column (per set), then the totals. */
+export function scoreCard(name, card, sets = 1) {
+  const marks = {};
+  for (const r of card.rounds) marks[`${r.set}.${r.round}`] = r;
+  const rounds = [1, 2, 3, 4, 5, 6];
+  const rowsOf = [];
+  for (let s = 1; s <= sets; s += 1) {
+    rowsOf.push(h("tr", {}, h("th", { scope: "row", class: "name" }, sets > 1 ? `Set ${s}` : "W/L"),
+      rounds.map((r) => {
+        const m = marks[`${s}.${r}`];
+        return h("td", { dataset: { round: r, set: s } },
+          m ? h("span", { class: `wl ${m.result}`, title: `table ${m.table}` }, m.result) : "");
+      })));
+  }
+  return h("table", { class: "grid card-grid", "aria-label": `Score card of ${name}`, dataset: { player: name } },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "name" }, ""),
+      rounds.map((r) => h("th", { scope: "col" }, `R${r}`)))),
+    h("tbody", {}, rowsOf));
+}

@@ -1,0 +1,202 @@
+// The player's page: my table, seat and partner, my score card filling in live, and a
+// clear "Move to table 2, seat 3" after each round (with a chime and a buzz where the
+// phone allows). Roll-offs (and online play, if switched on) roll from here.
+
+import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, saveToken, store } from "./api.js";
+import { Live, movesOf, moveText, seatsOf } from "./live.js";
+import { prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
+import { $, buzz, chime, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
+
+const { night } = pathParts();
+const base = `/api/nights/${encodeURIComponent(night)}`;
+let live = null;
+let me = null;
+let token = null;
+let commands = null;
+let rules = null;
+
+const online = () => Boolean(recall(`${night}:online`));
+
+async function claim(name, readToken) {
+  $("claim-error").hidden = true;
+  try {
+    const reply = await api(`${base}/claim`, { method: "POST", token: readToken, body: { name } });
+    saveToken(night, "player", reply.token);
+    location.reload();
+  } catch (err) {
+    $("claim-error").textContent = err.code === "already_claimed"
+      ? `${name} is already followed on another phone. Ask the host to release the name.`
+      : err.text || String(err);
+    $("claim-error").hidden = false;
+  }
+}
+
+async function showClaim(readToken) {
+  const state = await api(base, { token: readToken });
+  document.title = `${state.name} — who are you?`;
+  $("bar-title").textContent = state.name;
+  const roster = Object.keys(state.view.players).sort((a, b) => a.localeCompare(b));
+  fill("names", roster.map((name) => h("button", { type: "button", class: "btn secondary",
+    dataset: { player: name }, onclick: () => claim(name, readToken) }, name)));
+  $("claim").hidden = false;
+  document.body.dataset.ready = "claim";
+}
+
+async function roll(path, player) {
+  try {
+    const ack = await commands.send(path, { roll_for_me: true, ...(player ? { player } : {}) });
+    toast(`You rolled ${ack.event.dice.join(" ")}`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error");
+  }
+}
+
+function drawWhere(view) {
+  const seat = seatsOf(view)[me];
+  const box = $("where");
+  if (view.phase === "over") {
+    fill(box, h("p", { class: "where-big" }, "The night is over"),
+      h("p", {}, h("a", { href: `/n/${encodeURIComponent(night)}/end` }, "Prizes and score cards →")));
+    return;
+  }
+  if (!seat) {
+    fill(box, h("p", { class: "where-big" }, "Not seated this round"));
+    return;
+  }
+  const others = seat.players.filter((p, i) => p && p !== me && p !== seat.partner && i >= 0);
+  fill(box,
+    h("p", { class: "where-big", id: "seat-line" }, `${ordinalTable(seat.table)} · seat ${seat.seat}`),
+    seat.team ? h("p", { id: "partner-line" }, "Partner: ", h("strong", {}, seat.partner || "a ghost"), " (sitting opposite)") : h("p", {}, "You play for yourself at this table."),
+    others.length ? h("p", { class: "muted" }, `${seat.team ? "Against" : "With"}: ${names(others)}`) : null,
+    h("p", { class: "muted small" }, `${roundLabel(view)} · roll for ${view.round}s${seat.seat === 1 ? " · you keep score (seat 1)" : ""}`));
+}
+
+function drawMove(view, fresh) {
+  const box = $("bigmove");
+  const move = view.last_round && !view.started && view.phase === "playing"
+    ? movesOf(view).find((m) => m.player === me) : null;
+  box.hidden = !move;
+  if (!move) return;
+  fill(box, h("span", { id: "move-text" }, moveText(move)),
+    h("span", { class: "sub" }, `${move.result === "W" ? "You won" : "You lost"} round ${view.last_round.round}`
+      + (move.to && move.to.table !== move.from.table ? ` · you were at table ${move.from.table}` : "")));
+  if (fresh) {
+    chime();
+    buzz([250, 120, 250, 120, 250]);
+  }
+}
+
+function drawTurn(view) {
+  const box = $("turn-box");
+  const mine = (view.expects || []).find((e) => e.player === me);
+  if (!mine) {
+    box.hidden = true;
+    return;
+  }
+  const atTable = mine.table !== null;
+  const canRoll = !atTable || online();
+  const path = atTable ? `${base}/me/roll` : `${base}/rolloff`;
+  fill(box, atTable ? "Your turn to roll!" : "Your roll in the roll-off!",
+    h("span", { class: "sub" }, atTable ? (canRoll ? "Roll here, or let your scorekeeper enter the dice." : "Roll the dice: your scorekeeper enters them.") : ""),
+    canRoll ? h("button", { type: "button", class: "btn wide", id: "my-roll",
+      onclick: () => roll(path, atTable ? null : me) }, "Roll my dice") : null);
+  box.hidden = false;
+}
+
+function render(state, previous) {
+  const view = state.view;
+  document.title = `${me} — ${state.name}`;
+  $("bar-title").textContent = `${me} · ${state.name}`;
+  Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
+  const bell = $("bell");
+  bell.hidden = !view.bell || view.phase !== "playing";
+  if (previous && view.bell && !previous.view.bell) {
+    ringBell();
+    buzz([300, 120, 300]);
+  }
+  const roundChanged = previous && (previous.view.round !== view.round || previous.view.set !== view.set);
+  drawWhere(view);
+  drawMove(view, Boolean(roundChanged));
+  drawTurn(view);
+  const seat = seatsOf(view)[me];
+  const t = seat ? view.tables[seat.table - 1] : null;
+  fill("my-table", t ? tableCard(t) : null);
+  const ro = rolloffPanel(view, { canRoll: (who) => who === me, onRoll: (who) => roll(`${base}/rolloff`, who) });
+  if (ro) $("my-table").append(h("section", { class: "card" }, ro));
+  const card = view.players[me];
+  if (card) {
+    const mini = rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini";
+    fill("stats", [["W", card.wins], ["L", card.losses], ["Buncos", card.buncos], [mini, card.mini_buncos]]
+      .map(([k, v]) => h("div", { dataset: { stat: k } }, h("b", {}, v), k)));
+    fill("card", scoreCard(me, card, view.sets), h("p", { class: "small muted" }, `${card.points} points so far`));
+  }
+  const prizes = view.phase === "over" ? prizeList(view) : null;
+  $("prizes-box").hidden = !prizes;
+  if (prizes) fill("prizes", prizes);
+  keepAwake(view.phase !== "over");
+}
+
+async function main() {
+  topbar("My card");
+  let held = null;
+  try {
+    held = await adoptToken(night, ["player", "viewer", "host"]);
+  } catch (err) {
+    $("fatal").textContent = err.text || String(err);
+  }
+  if (!held) {
+    $("fatal").textContent = $("fatal").textContent || "Open this page from the night's QR code or player link.";
+    $("fatal").hidden = false;
+    return;
+  }
+  if (held.role !== "player") {
+    try {
+      await showClaim(held.token);
+    } catch (err) {
+      $("fatal").textContent = err.text || String(err);
+      $("fatal").hidden = false;
+    }
+    return;
+  }
+  token = held.token;
+  try {
+    me = (held.me || (await api("/api/me", { token }))).player;
+  } catch (err) {
+    saveToken(night, "player", null);
+    $("fatal").textContent = `${err.text || err} — reload to pick your name again.`;
+    $("fatal").hidden = false;
+    return;
+  }
+  commands = new Commands(token);
+  $("me").textContent = me;
+  $("results-link").href = `/n/${encodeURIComponent(night)}/end`;
+  $("online").checked = online();
+  $("online").addEventListener("change", (ev) => {
+    store(`${night}:online`, ev.target.checked || null);
+    if (live && live.state) render(live.state, null);
+  });
+  live = new Live({
+    night, token, onState: (s, prev) => { if (rules) render(s, prev); },
+    onFatal: (err) => {
+      saveToken(night, "player", null);
+      $("fatal").textContent = `${err.text || "This phone no longer follows a player"} — reload to pick your name again.`;
+      $("fatal").hidden = false;
+    },
+  });
+  try {
+    await live.refresh();
+    rules = await rulesOf(live.state.setup);
+  } catch (err) {
+    $("fatal").textContent = err.text || String(err);
+    $("fatal").hidden = false;
+    return;
+  }
+  rememberNight(night, `${live.state.name} · ${me}`, "player", `/n/${night}/player`);
+  $("mine").hidden = false;
+  render(live.state, null);
+  live.connect();
+  document.body.dataset.ready = "yes";
+}
+
+main();

@@ -1,0 +1,139 @@
+// The big screen (a TV at the party): every table's score live, the bell, a Bunco feed,
+// the traveler's holder, the leaderboard, the moves after each round and, at the end,
+// the prize winners.
+
+import { adoptToken, pathParts, recall, rulesOf } from "./api.js";
+import { Live } from "./live.js";
+import { leaderboard, movesList, prizeList, rolloffPanel, tableCard } from "./parts.js";
+import { $, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
+
+const { night } = pathParts();
+let live = null;
+let rules = null;
+const feed = [];
+
+function addFeed(text, seq) {
+  if (feed.some((f) => f.seq === seq)) return;
+  feed.unshift({ text, seq });
+  feed.splice(12);
+  drawFeed();
+}
+
+function drawFeed(view = null) {
+  if (feed.length) {
+    fill("feed", feed.map((f) => h("li", { dataset: { seq: f.seq } }, f.text)));
+    return;
+  }
+  const so = view ? Object.entries(view.players).filter(([, c]) => c.buncos > 0) : [];
+  fill("feed", so.length ? so.sort((a, b) => b[1].buncos - a[1].buncos)
+    .map(([p, c]) => h("li", {}, h("span", {}, p), h("span", {}, `${c.buncos} Bunco${c.buncos === 1 ? "" : "s"}`)))
+    : h("li", { class: "muted" }, "No Buncos yet tonight."));
+}
+
+function onMessage(message) {
+  if (message.type !== "event" || !message.table_view) return;
+  const last = message.table_view.last_roll;
+  if (!last || message.event.type === "undo") return;
+  if (["bunco", "mini_bunco", "low_bunco", "high_bunco", "wipeout"].includes(last.kind) && last.phase !== "first_roll") {
+    const what = kindLabel(last.kind, last.points, rules);
+    addFeed(`${last.player}: ${what} at table ${message.table}`, message.seq);
+  }
+}
+
+let overlayTimer = null;
+
+function bellOverlay(view) {
+  const overlay = $("bell-overlay");
+  const head = view.tables[0];
+  $("bell-sub").textContent = head && head.team_scores
+    ? `Head table: ${names(head.teams[0])} ${head.team_scores[0]} – ${head.team_scores[1]} ${names(head.teams[1])}`
+    : "The round is ending";
+  overlay.hidden = false;
+  overlay.classList.add("ringing");
+  clearTimeout(overlayTimer);
+  overlayTimer = setTimeout(() => { overlay.hidden = true; overlay.classList.remove("ringing"); }, 4000);
+}
+
+function render(state, previous) {
+  const view = state.view;
+  $("night-name").textContent = state.name;
+  document.title = `${state.name} — big screen`;
+  $("bar-title").textContent = state.name;
+  const over = view.phase === "over";
+  $("round-line").replaceChildren(over ? "The night is over"
+    : view.phase === "rolloff" ? "Roll-off"
+      : h("span", {}, `${roundLabel(view)} · roll for `, h("span", { class: "target-no" }, view.round), "s"));
+  Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
+  $("bell-state").hidden = !view.bell || view.phase !== "playing";
+  if (!view.bell) $("bell-overlay").hidden = true;
+  if (previous && view.bell && !previous.view.bell) {
+    ringBell();
+    bellOverlay(view);
+  }
+  let status = "";
+  if (view.on_break) status = "Break time!";
+  else if (view.phase === "playing" && !view.started && view.last_round) status = `Round ${view.last_round.round} is over — everyone moves`;
+  $("status-line").textContent = status;
+  fill("tables", view.tables.map((t) => tableCard(t, { tv: true })));
+  const moves = view.last_round && !view.started && view.phase === "playing" ? movesList(view) : null;
+  const movesBox = $("moves-box");
+  movesBox.hidden = !moves;
+  if (moves) fill(movesBox, h("h2", {}, `Round ${view.last_round.round}: winners and moves`), moves);
+  const prizes = over || (view.set_winners || []).length ? prizeList(view) : null;
+  $("prizes-box").hidden = !prizes;
+  if (prizes) fill("prizes", prizes);
+  const ro = rolloffPanel(view, { tv: true });
+  $("rolloff-box").hidden = !ro;
+  fill("rolloff-box", ro);
+  const trav = $("traveler-box");
+  trav.hidden = !view.traveler;
+  $("traveler").textContent = view.traveler ? `${view.traveler} holds it` : "";
+  fill("board", leaderboard(view, { limit: 10, mini: rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini" }));
+  drawFeed(view);
+  keepAwake(!over);
+}
+
+async function main() {
+  topbar("Big screen");
+  $("sound").addEventListener("click", () => {
+    const ok = unlockSound();
+    $("sound").textContent = ok ? "Sound on" : "No sound here";
+    $("sound").disabled = true;
+  });
+  let held = null;
+  try {
+    held = await adoptToken(night, ["viewer", "host", "player"]);
+  } catch (err) {
+    $("fatal").textContent = err.text || String(err);
+  }
+  if (!held) {
+    $("fatal").textContent = $("fatal").textContent || "Open the big screen from the host's page (its link carries the night's viewer token).";
+    $("fatal").hidden = false;
+    return;
+  }
+  const created = recall(`${night}:created`);
+  const viewer = held.role === "viewer" ? held.token : created && created.viewer_token;
+  if (viewer) {
+    const link = `${location.origin}/n/${encodeURIComponent(night)}/player?token=${encodeURIComponent(viewer)}`;
+    $("player-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
+    $("qr-box").hidden = false;
+  }
+  live = new Live({
+    night, token: held.token, onState: render, onMessage,
+    onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
+  });
+  try {
+    await live.refresh();
+    rules = await rulesOf(live.state.setup);
+    render(live.state, null);
+  } catch (err) {
+    $("fatal").textContent = err.text || String(err);
+    $("fatal").hidden = false;
+    return;
+  }
+  $("content").hidden = false;
+  live.connect();
+  document.body.dataset.ready = "yes";
+}
+
+main();

@@ -1,0 +1,538 @@
+// The table page: the scorekeeper's phone. Whose turn it is, the Us/Them tally, big tap
+// targets for physical dice (quick tallies) or "Roll for me" (the server's dice), undo,
+// "who rolled it?" for entries that go on a score card, the bell and the finishing turn,
+// tie-breaks, and the moves after each round.
+
+import { adoptToken, Commands, pathParts, rememberNight, rulesOf } from "./api.js";
+import { Live, movesOf, moveText } from "./live.js";
+import {
+  $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
+  tieBreakText, toast, topbar, tumble,
+} from "./ui.js";
+
+const { night, arg } = pathParts();
+const tableNo = Number.parseInt(arg, 10);
+const base = `/api/nights/${encodeURIComponent(night)}`;
+const TRIPS = new Set(["bunco", "mini", "low", "high", "wipeout"]);
+const KIND_WORD = { mini_bunco: null, low_bunco: "Low Bunco", high_bunco: "High Bunco" };
+
+let live = null;
+let commands = null;
+let rules = null;
+let state = null;
+let versions = { night: 0, table: 0 };
+let feed = [];
+let feedRound = "";
+let diceShown = null;  // seq of the roll whose dice are on screen
+let picked = [null, null, null];
+let animating = false;  // "Roll for me" dice are tumbling
+
+const myTable = (view) => (view && view.tables[tableNo - 1]) || null;
+const expectedSeq = () => Math.max(versions.night, versions.table);
+
+// -- entering rolls ----------------------------------------------------------------------------
+async function submit(path, body) {
+  try {
+    const ack = await commands.send(path, () => ({ ...body, expected_seq: expectedSeq() }));
+    versions.table = Math.max(versions.table, ack.seq);
+    addFeed(ack.seq, ack.event, ack.table_view);
+    if (!animating) {
+      if (ack.event.type === "roll") showDice($("dice"), ack.event.dice, state ? state.view.round : null);
+      else fill("dice");
+      diceShown = ack.seq;
+      showResult(ack.event.type === "undo" ? null : ack.table_view && ack.table_view.last_roll);
+    }
+    await live.acknowledge(ack);
+    return ack;
+  } catch (err) {
+    if (err.code === "stale") {
+      toast("This table changed on another phone: the tally is updated — check it and tap again.", "error", 6000);
+      if (typeof err.body.current_seq === "number") versions.table = Math.max(versions.table, err.body.current_seq);
+      live.refresh().catch(() => {});
+    } else {
+      toast(err.text || String(err), "error", 6000);
+    }
+    return null;
+  }
+}
+
+function rollPath() { return `${base}/tables/${tableNo}/rolls`; }
+
+async function tally(outcome) {
+  const t = myTable(state.view);
+  if (!t || !t.roller) return;
+  if (!TRIPS.has(outcome)) {
+    await submit(rollPath(), { outcome });
+    return;
+  }
+  const label = tapLabel(outcome);
+  const who = await askWho(t, label);
+  if (!who) return;
+  if (who === t.roller) {
+    await submit(rollPath(), { outcome, player: who });
+    return;
+  }
+  const skip = seatsUntil(t, who);
+  if (t.status !== "playing" || skip === null) {
+    await submit(rollPath(), { outcome, player: who });  // the engine says whose turn it is
+    return;
+  }
+  const passed = [];
+  for (let i = 0, s = t.turn; i < skip; i += 1, s = step(t, s)) passed.push(rollerAt(t, s));
+  const ok = await confirmSkip(passed, who, label);
+  if (!ok) return;
+  for (let i = 0; i < skip; i += 1) {
+    if (!(await submit(rollPath(), { outcome: "miss" }))) return;
+  }
+  await submit(rollPath(), { outcome, player: who });
+}
+
+const rollerAt = (t, s) => t.players[s] || t.players[(s + 2) % t.players.length];
+const step = (t, s) => (s + (rules && rules.direction === "right" ? t.players.length - 1 : 1)) % t.players.length;
+
+/** How many turns pass before ``who`` rolls (null if never in one round of turns). */
+function seatsUntil(t, who) {
+  let s = t.turn;
+  for (let k = 0; k < t.players.length; k += 1) {
+    if (rollerAt(t, s) === who) return k;
+    s = step(t, s);
+  }
+  return null;
+}
+
+async function rollForMe() {
+  const box = $("dice");
+  const round = state.view.round;
+  animating = true;
+  $("result").textContent = "";
+  const waiting = tumble(box, 650);
+  const ack = await submit(rollPath(), { roll_for_me: true });
+  await waiting;
+  animating = false;
+  if (ack) {
+    await showDice(box, ack.event.dice, round);
+    diceShown = ack.seq;
+    showResult(ack.table_view && ack.table_view.last_roll);
+  } else {
+    fill(box);
+  }
+}
+
+async function enterFaces() {
+  if (picked.includes(null)) return;
+  const dice = [...picked];
+  const ack = await submit(rollPath(), { dice });
+  if (ack) {
+    picked = [null, null, null];
+    drawPicker();
+  }
+}
+
+async function undo() {
+  const t = myTable(state.view);
+  const last = t && t.last_roll;
+  const ack = await submit(`${base}/tables/${tableNo}/undo`, {});
+  if (ack) {
+    toast(last ? `Undone: ${last.player}'s ${kindLabel(last.kind, last.points, rules)}` : "Last entry undone");
+    fill("dice");
+    diceShown = null;
+  }
+}
+
+// -- dialogs --------------------------------------------------------------------------------------
+function askWho(t, label) {
+  const dialog = $("who");
+  $("who-title").textContent = `${label}: who rolled it?`;
+  $("who-text").textContent = `It goes on that player's score card. By the tally it is ${t.roller}'s turn.`;
+  const rollers = [t.roller, ...t.players.filter((p) => p && p !== t.roller)];
+  return new Promise((resolve) => {
+    const done = (value) => { dialog.close(); resolve(value); };
+    fill("who-choices", rollers.map((name) => h("button", {
+      type: "button", class: name === t.roller ? "btn expected" : "btn secondary",
+      dataset: { player: name }, onclick: () => done(name),
+    }, name === t.roller ? `${name} (their turn)` : name)));
+    $("who-cancel").onclick = () => done(null);
+    dialog.oncancel = () => resolve(null);
+    dialog.showModal();
+  });
+}
+
+function confirmSkip(passed, who, label) {
+  const dialog = $("who");
+  $("who-title").textContent = `${who} rolled the ${label}?`;
+  $("who-text").textContent = `Then ${names(passed)} finished without scoring more: `
+    + `enter a miss for ${passed.length === 1 ? "that turn" : "each of those turns"}, then ${who}'s ${label}.`;
+  return new Promise((resolve) => {
+    const done = (value) => { dialog.close(); resolve(value); };
+    fill("who-choices",
+      h("button", { type: "button", class: "btn", onclick: () => done(true) },
+        `Yes: ${passed.length} miss${passed.length === 1 ? "" : "es"}, then ${who}`),
+    );
+    $("who-cancel").onclick = () => done(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+  });
+}
+
+// -- drawing ----------------------------------------------------------------------------------------
+function tapLabel(outcome) {
+  if (!rules) return outcome;
+  if (outcome === "mini") return rules.mini_label;
+  if (outcome === "low") return KIND_WORD[rules.low_trips_kind] || rules.mini_label;
+  if (outcome === "high") return KIND_WORD[rules.high_trips_kind] || rules.mini_label;
+  return { miss: "Miss", "+1": "+1", "+2": "+2", bunco: "Bunco", wipeout: "Wipeout" }[outcome];
+}
+
+function buildTaps() {
+  const sameTrips = rules.low_trips_kind === rules.high_trips_kind
+    && rules.low_trips_points === rules.high_trips_points;
+  const taps = [
+    ["miss", "miss"], ["+1", "plus"], ["+2", "plus"], ["bunco", sameTrips ? "bunco span4" : "bunco"],
+    ...(sameTrips ? [["mini", "trips"]] : [["low", "trips"], ["high", "trips"]]),
+    ...(rules.wipeout ? [["wipeout", "miss span6"]] : []),
+  ];
+  const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me",
+    "aria-label": "Roll for me: the server rolls three dice", onclick: rollForMe },
+  "Roll for me", h("small", {}, "the phone rolls the dice"));
+  fill("taps", rollButton, taps.map(([outcome, style]) => h("button", {
+    type: "button", class: `tap ${style}`, dataset: { outcome },
+    onclick: () => tally(outcome),
+  }, tapLabel(outcome), h("small", { class: "hint" }))));
+}
+
+function tapHint(outcome, round) {
+  const r = round;
+  switch (outcome) {
+    case "miss": return `no ${r}s · dice pass`;
+    case "+1": return `one ${r}`;
+    case "+2": return `two ${r}s`;
+    case "bunco": return `three ${r}s · ${rules.bunco_points}`;
+    case "mini": return `3 of a kind · ${rules.low_trips_points}`;
+    case "low": return `3 below ${r} · ${rules.low_trips_points}`;
+    case "high": return `3 above ${r} · ${rules.high_trips_points}`;
+    case "wipeout": return "three 1s · team to 0";
+    default: return "";
+  }
+}
+
+function possible(outcome, round) {
+  if (outcome === "low") return round > (rules.wipeout && round !== 1 ? 2 : 1);
+  if (outcome === "high") return round < 6;
+  if (outcome === "wipeout") return round !== 1;
+  return true;
+}
+
+function drawTaps(view, t) {
+  const canRoll = Boolean(t && t.roller && view.phase === "playing");
+  const tallies = canRoll && t.status !== "first_roll";
+  for (const button of document.querySelectorAll("#taps [data-outcome]")) {
+    const outcome = button.dataset.outcome;
+    const hint = tapHint(outcome, view.round);
+    button.querySelector(".hint").textContent = hint;
+    button.disabled = !tallies || !possible(outcome, view.round);
+    button.setAttribute("aria-label", `${tapLabel(outcome)}: ${hint}${t && t.roller ? `, for ${t.roller}` : ""}`);
+  }
+  $("roll-for-me").disabled = !canRoll;
+  $("taps").classList.toggle("first-roll", Boolean(t && t.status === "first_roll"));
+  $("faces-enter").disabled = !canRoll || picked.includes(null);
+  const undoable = t && (t.rolls > 0 || (view.last_round && !view.started));
+  $("undo").disabled = !undoable || view.phase === "over";
+}
+
+function drawTurn(view, t) {
+  let text = "";
+  let sub = "";
+  let box = null;
+  const r = view.round;
+  if (view.phase === "over") {
+    text = "The night is over";
+    sub = "Thank you for keeping score!";
+    box = ["done", h("a", { href: `/n/${encodeURIComponent(night)}/end` }, "See the prizes and score cards →")];
+  } else if (view.phase === "rolloff") {
+    const ro = view.rolloff;
+    text = "Roll-off";
+    sub = ro ? `for ${ro.purpose}: ${ro.roller || ""} rolls at the host's phone` : "";
+    box = ["info", h("a", { href: `/n/${encodeURIComponent(night)}/end` }, "Follow the roll-off →")];
+  } else if (!t) {
+    text = `No table ${tableNo} this round`;
+    sub = "The seating changed: this table is not in play.";
+  } else if (t.status === "first_roll") {
+    text = `${t.roller} rolls for high`;
+    sub = "Each player rolls once; highest total starts. Enter the three dice or Roll for me.";
+    box = ["info", "Rolling for who starts: quick tallies are off until then."];
+  } else if (t.status === "finishing") {
+    text = `${t.roller} finishes the turn`;
+    sub = `Keep rolling for ${r}s until a roll scores nothing.`;
+    box = ["bell", h("strong", {}, "The bell has rung: finish your turn!"), " The round ends here when this turn does."];
+  } else if (t.status === "tie_break") {
+    text = `Tie! ${t.roller} rolls`;
+    sub = tieBreakText(t.tie_break, r, rules ? rules.roll_off_target : 5);
+    box = ["tie", h("strong", {}, "Tie-break"), " ", tieText(t)];
+  } else if (t.status === "done") {
+    text = "Round over at this table";
+    sub = view.bell ? "Waiting for the other tables…" : "Waiting for the other tables to finish.";
+    box = ["done", h("strong", {}, `${names(t.winners)} win${t.winners.length === 1 ? "s" : ""}`), scoreLine(t)];
+  } else {
+    text = `${t.roller} rolls`;
+    sub = `Roll for ${r}s${t.in_turn ? " · still rolling: the last roll scored" : ""}`;
+  }
+  $("turn-text").textContent = text;
+  $("turn-sub").textContent = sub;
+  const status = $("status-box");
+  if (box) {
+    status.className = `status-box ${box[0]}`;
+    fill(status, box.slice(1));
+    status.hidden = false;
+  } else {
+    status.hidden = true;
+  }
+}
+
+function scoreLine(t) {
+  if (t.team) return ` ${t.team_scores[0]}–${t.team_scores[1]}`;
+  return ` ${Object.values(t.scores).join("–")}`;
+}
+
+function tieText(t) {
+  const tb = t.tie_break;
+  if (!tb) return "";
+  const label = (side) => (t.team ? (side === 0 ? "Us" : "Them") : t.players[side] || `seat ${side + 1}`);
+  return ` ${tb.sides.map((s) => `${label(s)} ${tb.points[s]}`).join(" · ")}`;
+}
+
+function sideBox(cls, label, score, players, target, rolling, won, tieExtra) {
+  const pct = Math.min(100, Math.round((100 * score) / target));
+  const bar = h("span", {});
+  bar.style.width = `${pct}%`;
+  return h("div", { class: `side ${cls}${rolling ? " rolling" : ""}${won ? " won" : ""}`,
+    "aria-label": `${label}: ${score} of ${target}${won ? ", won" : ""}` },
+  h("div", { class: "label" }, label),
+  h("div", { class: "score", dataset: { side: cls } }, score),
+  h("div", { class: "names" }, names(players)),
+  h("div", { class: "of" }, `of ${target}${tieExtra}`),
+  h("div", { class: "progress", "aria-hidden": "true" }, bar));
+}
+
+function drawTally(t) {
+  if (!t) return fill("tally");
+  const rollerSide = (() => {
+    if (!t.roller) return -1;
+    const seat = t.turn;
+    return t.team ? seat % 2 : seat;
+  })();
+  const winners = new Set(t.winners);
+  const tb = t.tie_break;
+  const extra = (side) => (tb && tb.sides.includes(side) ? ` · tie-break ${tb.points[side]}` : "");
+  if (t.team) {
+    const [us, them] = t.teams;
+    return fill("tally", h("div", { class: "tally" },
+      sideBox("us", "Us", t.team_scores[0], us, t.target, rollerSide === 0, us.some((p) => winners.has(p)), extra(0)),
+      sideBox("them", "Them", t.team_scores[1], them, t.target, rollerSide === 1, them.some((p) => winners.has(p)), extra(1))));
+  }
+  return fill("tally", h("div", { class: "indiv" }, t.players.map((p, i) => sideBox(
+    "solo", p || `Ghost ${i + 1}`, t.points[i], [], t.target, rollerSide === i,
+    winners.has(p), extra(i)))));
+}
+
+function entryText(last) {
+  if (last.phase === "first_roll") {
+    return `${last.player}: ${last.dice.reduce((a, b) => a + b, 0)} for high`;
+  }
+  return `${last.player}: ${kindLabel(last.kind, last.points, rules)}`;
+}
+
+function showResult(last) {
+  $("result").textContent = last ? entryText(last) : "";
+}
+
+function addFeed(seq, event, tv) {
+  if (!event || feed.some((f) => f.seq === seq)) return;
+  let text;
+  if (event.type === "undo") text = "Undo: the last entry was removed";
+  else if (tv && tv.last_roll) {
+    const l = tv.last_roll;
+    const dice = event.type === "roll" ? ` (${event.dice.join(" ")})` : "";
+    text = `${entryText(l)}${dice}`;
+  } else return;
+  feed.unshift({ seq, text });
+  feed = feed.slice(0, 12);
+  drawFeed();
+}
+
+function drawFeed() {
+  const t = state ? myTable(state.view) : null;
+  const earlier = t && t.rolls ? `${t.rolls} entr${t.rolls === 1 ? "y" : "ies"} so far this round.` : "No entries yet.";
+  fill("feed", feed.length ? feed.map((f) => h("li", {}, h("span", {}, f.text)))
+    : h("li", { class: "muted" }, earlier));
+}
+
+function drawMoves(view, t) {
+  const box = $("moves-box");
+  const fresh = view.last_round && !view.started && view.phase !== "over";
+  if (!view.last_round) {
+    box.hidden = true;
+    return;
+  }
+  const moves = movesOf(view);
+  const lastHere = view.last_round.tables.find((x) => x.table === tableNo);
+  const leaving = moves.filter((m) => m.from.table === tableNo);
+  const coming = moves.filter((m) => m.to && m.to.table === tableNo)
+    .sort((a, b) => a.to.seat - b.to.seat);
+  const title = `Round ${view.last_round.round} results`;
+  const result = lastHere ? h("p", {}, h("strong", {}, `${names(lastHere.winners)} won here`),
+    lastHere.team ? ` ${lastHere.team_scores[0]}–${lastHere.team_scores[1]}` : "") : null;
+  const list = (id, items, fn) => h("ul", { class: "moves", id }, items.map((m) => h("li", { dataset: { player: m.player } },
+    h("span", { class: `wl ${m.result}` }, m.result), h("span", { class: "who" }, m.player), fn(m))));
+  const body = [
+    result,
+    h("h3", {}, "Where they go now"),
+    list("leaving", leaving, (m) => h("span", {}, moveText(m))),
+    t ? [h("h3", {}, `At this table now${view.started ? "" : " (next round)"}`),
+      list("coming", coming, (m) => h("span", {}, `seat ${m.to.seat}${m.from.table === tableNo ? "" : ` · from table ${m.from.table}`}`))] : null,
+  ];
+  if (fresh) {
+    fill(box, h("h2", {}, title), body);
+  } else {
+    fill(box, h("details", {}, h("summary", {}, title), body));
+  }
+  box.hidden = false;
+  box.dataset.fresh = String(Boolean(fresh));
+}
+
+function drawPicker() {
+  fill("dicepick", [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-label": `Die ${d + 1}` },
+    h("span", {}, `Die ${d + 1}`),
+    [1, 2, 3, 4, 5, 6].map((f) => h("button", {
+      type: "button", "aria-pressed": String(picked[d] === f), "aria-label": `Die ${d + 1} shows ${f}`,
+      onclick: () => { picked[d] = f; drawPicker(); if (state) drawTaps(state.view, myTable(state.view)); },
+    }, f)))));
+}
+
+function render(next, previous) {
+  state = next;
+  const view = next.view;
+  const t = myTable(view);
+  versions.night = Math.max(versions.night, (next.versions && next.versions.night) || 0);
+  versions.table = Math.max(versions.table, (next.versions && next.versions[String(tableNo)]) || 0);
+  const roundKey = `${view.set}.${view.round}.${view.phase}`;
+  if (feedRound && feedRound !== roundKey) {
+    feed = [];
+    drawFeed();
+    fill("dice");
+    $("result").textContent = "";
+    diceShown = null;
+    chime();
+    buzz([120, 80, 120]);
+  }
+  feedRound = roundKey;
+  document.title = `Table ${tableNo} · ${roundLabel(view)} — ${next.name}`;
+  $("bar-title").textContent = `Table ${tableNo} · ${roundLabel(view)} · roll ${view.round}s`;
+  Object.assign(document.body.dataset, {
+    phase: view.phase, round: String(view.round), set: String(view.set),
+    status: t ? t.status : "none", bell: String(view.bell), roller: (t && t.roller) || "",
+  });
+  const bell = $("bell");
+  bell.hidden = !view.bell || view.phase !== "playing";
+  $("bell-text").textContent = t && t.status === "finishing"
+    ? "The bell has rung! Finish your turn." : "The bell has rung — the round is ending.";
+  if (previous && view.bell && !previous.view.bell) {
+    ringBell();
+    buzz([300, 120, 300]);
+    bell.classList.add("ringing");
+    setTimeout(() => bell.classList.remove("ringing"), 3000);
+  }
+  drawTurn(view, t);
+  drawTally(t);
+  drawTaps(view, t);
+  drawMoves(view, t);
+  if (!feed.length) drawFeed();
+  if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
+  if (t && !t.last_roll) $("result").textContent = "";
+  keepAwake(view.phase !== "over");
+  $("faces").hidden = !(t && t.status === "first_roll") && $("faces-toggle").getAttribute("aria-expanded") !== "true";
+}
+
+function onMessage(message) {
+  if (message.type === "event") {
+    if (message.table === tableNo) {
+      versions.table = Math.max(versions.table, message.seq);
+      addFeed(message.seq, message.event, message.table_view);
+      if (diceShown !== message.seq && message.table_view && !animating) {
+        if (message.event.type === "roll") showDice($("dice"), message.event.dice, state ? state.view.round : null);
+        else fill("dice");
+        diceShown = message.seq;
+        showResult(message.event.type === "undo" ? null : message.table_view.last_roll);
+      }
+    } else if (message.table === null && !["roll", "tally", "undo"].includes(message.event.type)) {
+      versions.night = Math.max(versions.night, message.seq);
+    }
+  }
+}
+
+function needToken(message) {
+  $("play").hidden = true;
+  $("need-token").hidden = false;
+  if (message) {
+    $("fatal").textContent = message;
+    $("fatal").hidden = false;
+  }
+  $("code-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const code = $("code").value.replace(/[\s-]/g, "");
+    if (code) location.assign(`/join/${encodeURIComponent(code)}`);
+  });
+}
+
+async function main() {
+  topbar(`Table ${tableNo}`);
+  if (!Number.isInteger(tableNo) || tableNo < 1) {
+    $("fatal").textContent = "This address names no table: open the link from the table's QR code.";
+    $("fatal").hidden = false;
+    return;
+  }
+  let held;
+  try {
+    held = await adoptToken(night, [`table:${tableNo}`, "host"]);
+  } catch (err) {
+    return needToken(err.text || String(err));
+  }
+  if (!held) return needToken("");
+  commands = new Commands(held.token, {
+    onAck: (ack) => { versions.table = Math.max(versions.table, ack.seq); },
+    onPending: (n) => { $("pending").textContent = n > 1 ? `Sending ${n} entries…` : n === 1 ? "Sending…" : ""; },
+  });
+  $("undo").addEventListener("click", undo);
+  $("faces-toggle").addEventListener("click", () => {
+    const open = $("faces-toggle").getAttribute("aria-expanded") !== "true";
+    $("faces-toggle").setAttribute("aria-expanded", String(open));
+    $("faces").hidden = !open;
+  });
+  $("faces-enter").addEventListener("click", enterFaces);
+  drawPicker();
+  live = new Live({
+    night, token: held.token, table: tableNo,
+    onState: (s, prev) => {
+      if (!rules) return;
+      render(s, prev);
+    },
+    onMessage,
+    onFatal: (err) => needToken(err.text || "This phone's link no longer works."),
+  });
+  try {
+    await live.refresh();
+    rules = await rulesOf(live.state.setup);
+  } catch (err) {
+    if (!$("need-token").hidden) return;
+    $("fatal").textContent = `Cannot open the table: ${err.text || err}`;
+    $("fatal").hidden = false;
+    return;
+  }
+  rememberNight(night, `${live.state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
+  buildTaps();
+  $("play").hidden = false;
+  render(live.state, null);
+  live.connect();
+  document.body.dataset.ready = "yes";
+}
+
+main();

@@ -1,0 +1,196 @@
+"""Browser tests: the real `bunco serve` in a subprocess, driven through its pages in
+Debian's Chromium with Playwright. Skipped (with the reason) where Chromium is missing.
+
+Screenshots go to ``artifacts/screenshots/`` at the top of the repository, each page at a
+phone size (390x844) and a TV size (1920x1080).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - playwright is a dev dependency
+    sync_playwright = None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    reason = None
+    if sync_playwright is None:
+        reason = "playwright is not installed (pip install -e '.[dev]')"
+    elif not CHROMIUM.exists():
+        reason = f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    for item in items:
+        uses_browser = "pages" in getattr(item, "fixturenames", ())
+        if "tests/browser" in item.path.as_posix() and uses_browser:
+            item.add_marker(pytest.mark.browser)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def bunco_command() -> list[str]:
+    script = shutil.which("bunco", path=str(Path(sys.executable).parent))
+    return [script] if script else [sys.executable, "-m", "bunco"]
+
+
+class Server:
+    """`bunco serve` on a free port and a fresh SQLite file; bots roll at once."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = folder / "serve.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "XDG_DATA_HOME": str(self.folder)}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [*bunco_command(), "serve", "--port", str(self.port), "--db",
+                 str(self.folder / "night.sqlite3"), "--bot-pace", "0"],
+                stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("bunco serve did not start:\n" + self.log.read_text())
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    # -- the API, for setting up and checking what the pages show -------------------------
+    def api(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        reply = httpx.request(method, self.base + path, headers=headers, timeout=10, **kwargs)
+        assert reply.status_code < 400, reply.text
+        return reply.json()
+
+    def state(self, night: str, token: str) -> dict[str, Any]:
+        result: dict[str, Any] = self.api("GET", f"/api/nights/{night}", token)
+        return result
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("serve"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    assert sync_playwright is not None
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+# navigator.vibrate, recorded: window.buzzes lists every pattern a page asked for
+RECORD_BUZZ = ("window.buzzes = []; "
+               "navigator.vibrate = (p) => { window.buzzes.push(p); return true; };")
+
+
+def network_noise(text: str) -> bool:
+    """Chromium's own console lines about failed requests (expected while offline)."""
+    return any(marker in text for marker in (
+        "Failed to load resource", "net::ERR_", "WebSocket connection to"))
+
+
+class Pages:
+    """Browser contexts (one per person in the room), each with one page; collects the
+    pages' JavaScript errors so a test can insist there were none."""
+
+    def __init__(self, browser: Browser, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def open(self, path: str, size: dict[str, int] | None = None, name: str = "") -> Page:
+        context = self.browser.new_context(viewport=size or PHONE, base_url=self.base)
+        context.set_default_timeout(8000)
+        context.add_init_script(RECORD_BUZZ)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(f"{name or path}: {exc}"))
+        page.on("console", lambda msg: self.errors.append(f"{name or path}: {msg.text}")
+                if msg.type == "error" and not network_noise(msg.text) else None)
+        page.goto(path)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Browser, server: Server) -> Iterator[Pages]:
+    opened = Pages(browser, server.base)
+    yield opened
+    opened.close()
+
+
+def shoot(page: Page, name: str, sizes: tuple[str, ...] = ("phone", "tv")) -> list[Path]:
+    """Save ``page`` at phone and TV sizes as artifacts; the page keeps its own size."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    own = page.viewport_size
+    saved = []
+    for size in sizes:
+        page.set_viewport_size(PHONE if size == "phone" else TV)
+        page.evaluate("window.scrollTo(0, 0); "
+                      "document.querySelectorAll('.toast').forEach(t => t.remove())")
+        page.wait_for_timeout(80)
+        path = SHOTS / f"{name}-{size}.png"
+        page.screenshot(path=str(path), full_page=size == "phone")
+        saved.append(path)
+    if own:
+        page.set_viewport_size(own)
+    return saved
+
+
+AUDIT = (Path(__file__).parent / "audit.js").read_text(encoding="utf-8")
+
+
+def audit(page: Page) -> list[str]:
+    """Accessibility problems on the page as shown: controls and images without an
+    accessible name, and text below WCAG AA contrast (4.5:1, 3:1 for large text)."""
+    problems: list[str] = page.evaluate(AUDIT)
+    return problems
