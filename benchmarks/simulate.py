@@ -6,10 +6,13 @@ Prints rolls per second of
 - the fast kernel (:mod:`bunco.analysis.kernel`), with its dice drawn and pre-drawn,
 - the bare draw of three dice per roll from NumPy's generator,
 and the ratios the goals name: kernel / reference >= 100, kernel / bare draw >= 25%;
-then twelve-player six-round nights per second through the night engine
-(:func:`bunco.analysis.simulate.play_night`, everything: seating, moving, tie-breaks,
-prizes). The goal of 50,000 twelve-player sets per second needs a compiled night kernel,
-which does not exist yet.
+then twelve-player one-set (six-round) nights per second, everything played (seating,
+moving, the bell, tie-breaks, roll-offs, prizes):
+
+- through the night engine (:func:`bunco.analysis.simulate.play_night`),
+- through the compiled night kernel (:mod:`bunco.analysis.night_kernel`), drawing its own
+  dice (goal: 50,000 per second per core),
+- and the bare draw of a set's worth of dice (as many rolls as the kernel's sets took).
 
 Run: ``python benchmarks/simulate.py [--quick]``. A benchmark, not a test: it prints
 figures and never fails on them.
@@ -26,8 +29,9 @@ import numpy as np
 
 from bunco.analysis.engine_feed import engine_rounds
 from bunco.analysis.kernel import code_table, dice_to_codes, play_rounds, simulate_rounds
+from bunco.analysis.night_kernel import FIGURES, night_figures, night_seeds
 from bunco.analysis.reference import reference_rounds
-from bunco.analysis.simulate import play_night
+from bunco.analysis.simulate import play_night, sim_rules
 from bunco.core.presets import get_rules
 from bunco.core.rules import AfterBell
 
@@ -64,7 +68,10 @@ def main() -> None:
     engine_dice = [tuple(d) for d in rng.integers(1, 7, size=(600 * scale, 3)).tolist()]
 
     def engine() -> int:
-        played = engine_rounds(args.rules, {}, iter(engine_dice), extra=lambda: (6, 5, 4))
+        extra = iter(engine_dice[::-1])  # rolls for high and tie-breaks: varied dice, so
+        # that rolling for high total (scil) does not tie for ever
+        played = engine_rounds(args.rules, {}, iter(engine_dice),
+                               extra=lambda: next(extra, (6, 5, 4)))
         return sum(r.rolls for r in played)
 
     n_rounds = 40_000 * scale
@@ -110,17 +117,45 @@ def main() -> None:
     print(f"  kernel / bare draw (int64)   {kernel / figures['bare draw of 3 dice (int64)']:>10.0%}")
     print("  (the kernel draws one code 0-215 per roll: as random as three dice, cheaper to draw)")
 
+    night_rates(args.rules, scale)
+
+
+def night_rates(rules_name: str, scale: int) -> None:
+    """Twelve-player one-set nights per second: engine, kernel, bare draw of their dice."""
+    rules = sim_rules(rules_name, {})
     seeds = iter(range(10**6))
 
-    def nights() -> int:
+    def engine_nights() -> int:
         count = 2 * scale
         for _ in range(count):
-            play_night(args.rules, {}, players=12, sets=1, seed=next(seeds))
+            play_night(rules_name, {}, players=12, sets=1, seed=next(seeds))
         return count
 
-    rate = best_rate(nights, 3)
-    print(f"twelve-player six-round nights through the night engine: {rate:,.1f} per second"
-          " on one core (goal for a compiled night kernel: 50,000)")
+    n_sets = 20_000 * scale
+    night_figures(rules, 12, 1, night_seeds(0, 10))  # compile (or load) the kernel first
+    rolls: list[float] = []
+
+    def kernel_nights() -> int:
+        figures, _ = night_figures(rules, 12, 1, night_seeds(next(seeds), n_sets))
+        rolls.append(float(figures[:, FIGURES.index("rolls_per_set")].mean()))
+        return n_sets
+
+    engine = best_rate(engine_nights, 3)
+    kernel = best_rate(kernel_nights, 3)
+    per_set = round(sum(rolls) / len(rolls))
+    gen = np.random.default_rng(3)
+
+    def bare_draw() -> int:
+        gen.integers(0, 216, size=n_sets * per_set, dtype=np.uint8)
+        return n_sets
+
+    bare = best_rate(bare_draw, 3)
+    print(f"twelve-player one-set nights ({rules_name}, {per_set} rolls per set), one core:")
+    print(f"  night engine (Night.apply)          {engine:>14,.1f} sets/s")
+    print(f"  night kernel, dice drawn            {kernel:>14,.0f} sets/s   (goal >= 50,000)")
+    print(f"  bare draw of a set's dice (uint8)   {bare:>14,.0f} sets/s")
+    print(f"  night kernel / night engine         {kernel / engine:>14,.0f}x")
+    print(f"  night kernel / bare draw            {kernel / bare:>14.0%}")
 
 
 if __name__ == "__main__":

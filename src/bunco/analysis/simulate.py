@@ -62,7 +62,8 @@ NIGHT_FIGURES: dict[str, str] = {
 assert tuple(NIGHT_FIGURES) == FIGURES
 
 __all__ = ["NIGHT_FIGURES", "night_stats", "party_seeds", "play_night", "play_tick",
-           "player_names", "sim_rules", "simulate_nights", "summarize"]
+           "player_names", "sim_rules", "simulate_nights", "simulate_summary", "summarize",
+           "uses_kernel"]
 
 Dice = Callable[[], Sequence[int]]
 
@@ -193,6 +194,28 @@ def uses_kernel(rules_name: str, house_rules: Mapping[str, Any], players: int, s
     return kernel_refusal(sim_rules(rules_name, house_rules), players, sets) is None
 
 
+def _kernel_arrays(
+    rules: RuleSet, players: int, sets: int, parties: int, seed: int, workers: int,
+    progress: Callable[[int], None] | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's figures and prize ties of every night, in seed order."""
+    jobs = [(rules, players, sets, seed, start, min(KERNEL_CHUNK, parties - start))
+            for start in range(0, parties, KERNEL_CHUNK)]
+    parts = []
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            parts.append(_kernel_chunk(job))
+            if progress:
+                progress(job[-1])
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for job, part in zip(jobs, pool.map(_kernel_chunk, jobs), strict=True):
+                parts.append(part)
+                if progress:
+                    progress(job[-1])
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
 def simulate_nights(
     rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, parties: int,
     seed: int, workers: int | None = None, progress: Callable[[int], None] | None = None,
@@ -204,37 +227,47 @@ def simulate_nights(
     rules = sim_rules(rules_name, house)  # refuse bad rules before starting any process
     count = workers if workers is not None else (os.cpu_count() or 1)
     if not engine and uses_kernel(rules_name, house, players, sets):
-        jobs = [(rules, players, sets, seed, start, min(KERNEL_CHUNK, parties - start))
-                for start in range(0, parties, KERNEL_CHUNK)]
-        parts = []
-        if count <= 1 or len(jobs) <= 1:
-            for job in jobs:
-                parts.append(_kernel_chunk(job))
-                if progress:
-                    progress(job[-1])
-        else:
-            with ProcessPoolExecutor(max_workers=count) as pool:
-                for job, part in zip(jobs, pool.map(_kernel_chunk, jobs), strict=True):
-                    parts.append(part)
-                    if progress:
-                        progress(job[-1])
-        return _kernel_dicts(rules, np.concatenate([p[0] for p in parts]),
-                             np.concatenate([p[1] for p in parts]))
-    jobs_e = [(rules_name, house, players, sets, s) for s in party_seeds(seed, parties)]
+        figures, ties = _kernel_arrays(rules, players, sets, parties, seed, count, progress)
+        return _kernel_dicts(rules, figures, ties)
+    jobs = [(rules_name, house, players, sets, s) for s in party_seeds(seed, parties)]
     if count <= 1 or parties <= 1:
         out = []
-        for job_e in jobs_e:
-            out.append(_one(job_e))
+        for job in jobs:
+            out.append(_one(job))
             if progress:
                 progress(1)
         return out
     with ProcessPoolExecutor(max_workers=count) as pool:
         out = []
-        for result in pool.map(_one, jobs_e, chunksize=max(1, parties // (8 * count))):
+        for result in pool.map(_one, jobs, chunksize=max(1, parties // (8 * count))):
             out.append(result)
             if progress:
                 progress(1)
         return out
+
+
+def simulate_summary(
+    rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, parties: int,
+    seed: int, workers: int | None = None, progress: Callable[[int], None] | None = None,
+    engine: bool = False,
+) -> dict[str, Any]:
+    """``summarize(simulate_nights(...))``, without a dict per night on the kernel's path
+    (the same figures, to the last bit)."""
+    house = dict(house_rules)
+    rules = sim_rules(rules_name, house)
+    if engine or not uses_kernel(rules_name, house, players, sets):
+        return summarize(simulate_nights(rules_name, house, players=players, sets=sets,
+                                         parties=parties, seed=seed, workers=workers,
+                                         progress=progress, engine=True))
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    figures, ties = _kernel_arrays(rules, players, sets, parties, seed, count, progress)
+    last = {p.value: j for j, p in enumerate(rules.prizes)}  # a repeated prize: its last entry
+    return {
+        "parties": parties,
+        "figures": {key: _mean_se(figures[:, j]) for j, key in enumerate(FIGURES)},
+        "prize_ties": {key: _mean_se(ties[:, last[key]].astype(np.float64))
+                       for key in sorted(last)},
+    }
 
 
 def summarize(per_night: list[dict[str, Any]]) -> dict[str, Any]:
@@ -249,8 +282,9 @@ def summarize(per_night: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _mean_se(values: list[float]) -> dict[str, float]:
-    data = np.array([v for v in values if not math.isnan(v)], dtype=np.float64)
+def _mean_se(values: list[float] | np.ndarray) -> dict[str, float]:
+    data = np.asarray(values, dtype=np.float64)
+    data = data[~np.isnan(data)]
     if len(data) == 0:
         return {"mean": math.nan, "se": math.nan}
     se = float(data.std(ddof=1) / math.sqrt(len(data))) if len(data) > 1 else math.nan

@@ -17,6 +17,7 @@ from bunco.analysis.simulate import (
     player_names,
     simulate_nights,
     summarize,
+    uses_kernel,
 )
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.cli.rules_cmd import HouseOption
@@ -60,6 +61,10 @@ def simulate_command(
         int | None, typer.Option("--workers", help="Processes (default: every CPU core).")
     ] = None,
     house: HouseOption = None,
+    engine: Annotated[
+        bool,
+        typer.Option("--engine", help="Play every night through the night engine, not the compiled kernel."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Simulate whole nights (seating, moving, ties, prizes) and report figures with their
@@ -83,11 +88,12 @@ def simulate_command(
             task = progress.add_task("nights", total=parties)
             per_night = simulate_nights(
                 name, house_rules, players=players, sets=sets, parties=parties, seed=seed,
-                workers=count, progress=lambda n: progress.advance(task, n),
+                workers=count, progress=lambda n: progress.advance(task, n), engine=engine,
             )
         summary = summarize(per_night)
         meta = {"rules": name, "house_rules": house_rules, "players": players, "sets": sets,
-                "parties": parties, "seed": seed, "workers": count}
+                "parties": parties, "seed": seed, "workers": count,
+                "engine": engine or not uses_kernel(name, house_rules, players, sets)}
         if as_json:
             print_json(_document(summary, meta))
             return

@@ -1,0 +1,409 @@
+"""The fast whole-night kernel: parties of team tables of four, compiled with Numba.
+
+It plays what :class:`bunco.core.night.Night` plays for 8 to 32 players (two to eight
+tables of four, no ghosts), any number of sets, under any rule set: scoring from the
+rule set's fields (:func:`bunco.analysis.kernel.code_table`), targets, the bell at the
+head table or at every table, a Bunco that ends the round, after-bell turns, wipeouts,
+first rollers (scorekeeper, rolling for high with re-rolls, left of the last winner),
+either direction, the three tie-breaks, W/L and every card count, movement (a lookup
+table built from :func:`bunco.core.seating.next_seating` itself), set winners with their
+roll-off, prizes with ties and their roll-offs, traveling and the last Bunco.
+
+**The schedule.** Dice are used in one order, the same as
+:func:`bunco.analysis.simulate.play_night`: in each *tick* every table that has not
+finished its round rolls once, the last table first and the head table last (so when the
+head table's bell roll is its roll *t*, the other tables have made *t* rolls, as the
+exact odds of :mod:`bunco.analysis.table_odds` assume); a tick stops as soon as the round
+is over. Roll-offs at no table (a set winner, a prize) take the next dice one roll at a
+time. Given the same dice, the kernel and the engine play the same night: a test
+compares every roll, every table's result, every card, set winner and prize.
+
+**Dice.** A roll is a code 0-215 (:func:`bunco.analysis.kernel.dice_to_codes`). Either a
+given stream of codes (nights one after another), or for night ``i`` of a run seeded
+with ``seed``, a xoshiro256** generator seeded with ``night_seeds(seed)[i]``;
+:class:`DiceStream` gives the engine the very same dice.
+
+Nobody checks cards in the kernel: with ``verify_for_prizes`` no Bunco, Mini or win
+counts for prizes, as in the engine when no ``verify`` event comes (the simulation turns
+the rule off). :func:`kernel_refusal` names the parties the kernel cannot seat: other
+player counts (tables of two or three, ghosts, one table) and more than four sets.
+
+>>> from bunco.core.presets import get_rules
+>>> figures, ties = night_figures(get_rules("classic"), 12, 1, night_seeds(7, 2))
+>>> figures.shape, ties.shape, float(figures[0, FIGURES.index("rounds")])
+((2, 9), (2, 5), 6.0)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bunco.analysis import night_kernel_jit as jit
+from bunco.analysis.kernel import code_table, codes_to_dice
+from bunco.core.dice import score_roll, score_rolloff
+from bunco.core.errors import BuncoError
+from bunco.core.night import Night
+from bunco.core.rules import (
+    AfterBell,
+    Direction,
+    FirstRoller,
+    Prize,
+    PrizeTies,
+    RollKind,
+    RoundEnd,
+    RuleSet,
+    SetWinner,
+    TieBreak,
+)
+from bunco.core.seating import next_seating
+from bunco.core.table import Phase, RollRecord
+
+FIGURES = (
+    "buncos", "rounds", "rolls_per_set", "head_rolls", "head_first_team_win",
+    "head_bunco_end", "tie_rate", "non_head_tie_rate", "points_per_roll",
+)
+"""The figures of one night, in the columns of :func:`night_figures` (the keys of
+:func:`bunco.analysis.simulate.night_stats`)."""
+
+MIN_PLAYERS, MAX_PLAYERS = 8, 32
+MAX_POINTS = 100_000
+PHASES = tuple(Phase)
+SET_SETTLED = {jit.SETTLED_WINS: "wins", jit.SETTLED_BUNCOS: "buncos",
+               jit.SETTLED_ROLL_OFF: "roll_off"}
+PRIZE_SETTLED = {jit.SETTLED_OUTRIGHT: "outright", jit.SETTLED_SHARED: "shared",
+                 jit.SETTLED_ROLL_OFF: "roll_off", jit.SETTLED_NOBODY: "nobody"}
+
+# The compiled core numbers the engine's enums by their order; check that it still holds.
+assert (tuple(TieBreak).index(TieBreak.SUDDEN_DEATH), tuple(Prize).index(Prize.TRAVELING),
+        tuple(FirstRoller).index(FirstRoller.LEFT_OF_LAST_WINNER),
+        tuple(RollKind).index(RollKind.WIPEOUT), PHASES.index(Phase.TIE_BREAK)) == (
+    jit.TB_SUDDEN, jit.PZ_TRAVEL, jit.FR_LEFT_OF_WINNER, jit.K_WIPEOUT, jit.P_TIE)
+
+
+class KernelUnsupported(BuncoError):
+    """A party the night kernel cannot play exactly as the engine does."""
+
+    code = "kernel_unsupported"
+
+
+def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
+    """Why the kernel cannot play this party, or None when it can.
+
+    >>> from bunco.core.presets import get_rules
+    >>> kernel_refusal(get_rules("scil"), 12) is None, kernel_refusal(get_rules("scil"), 10)
+    (True, '10 players do not sit at tables of four only')
+    """
+    if players % 4 != 0:
+        return f"{players} players do not sit at tables of four only"
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        return f"{players} players: the kernel seats {MIN_PLAYERS} to {MAX_PLAYERS}"
+    if not 1 <= sets <= 4:
+        return f"{sets} sets: a night has 1 to 4"
+    points = max(rules.bunco_points, rules.low_trips_points, rules.high_trips_points,
+                 3 * rules.target_die_points)
+    if points > MAX_POINTS:
+        return f"a roll worth {points} points: the kernel counts up to {MAX_POINTS:,} a roll"
+    return None
+
+
+def check_kernel(rules: RuleSet, players: int, sets: int = 1) -> None:
+    """Raise :class:`KernelUnsupported` if :func:`kernel_refusal` has a reason."""
+    reason = kernel_refusal(rules, players, sets)
+    if reason is not None:
+        raise KernelUnsupported(
+            f"the night kernel cannot play this party: {reason}",
+            expected=f"{MIN_PLAYERS} to {MAX_PLAYERS} players in fours and 1 to 4 sets "
+            "(or the night engine)",
+        )
+
+
+# -- inputs -----------------------------------------------------------------------------------
+def score_tables(rules: RuleSet) -> NDArray[np.int32]:
+    """``tab[field, round - 1, code]``: what every roll scores in play and in a tie-break,
+    whether it passes the traveler, its faces' total (fields ``jit.T_*``)."""
+    tab = np.zeros((jit.T_SIZE, 6, 216), dtype=np.int32)
+    faces = list(itertools.product(range(1, 7), repeat=3))
+    for r in range(1, 7):
+        table = code_table(rules, r)
+        tab[jit.T_POINTS, r - 1] = table.points
+        tab[jit.T_KIND, r - 1] = table.kind
+        tab[jit.T_CONT, r - 1] = table.continues
+        tab[jit.T_ENDS, r - 1] = table.ends_round
+        night = SimpleNamespace(rules=rules, round_no=r)
+        for code, dice in enumerate(faces):
+            play = score_roll(dice, r, rules)
+            tie = score_rolloff(dice, r, rules)
+            tab[jit.T_RO_POINTS, r - 1, code] = tie.points
+            tab[jit.T_RO_CONT, r - 1, code] = tie.turn_continues
+            tab[jit.T_RO_BUNCO, r - 1, code] = tie.kind is RollKind.BUNCO
+            tab[jit.T_HIT, r - 1, code] = r in dice
+            tab[jit.T_SUM, r - 1, code] = sum(dice)
+            for field, kind, phase in ((jit.T_TRAVEL, play.kind, Phase.PLAY),
+                                       (jit.T_RO_TRAVEL, tie.kind, Phase.TIE_BREAK)):
+                record = RollRecord(0, "x", "x", dice, 0, kind, phase, 0)
+                tab[field, r - 1, code] = Night._travels(night, record)  # type: ignore[arg-type]
+    tab[jit.T_PACKED] = (tab[jit.T_KIND] | tab[jit.T_CONT] << jit.PK_CONT
+                         | tab[jit.T_ENDS] << jit.PK_ENDS | tab[jit.T_TRAVEL] << jit.PK_TRAVEL
+                         | tab[jit.T_POINTS] << jit.PK_POINTS)
+    return tab
+
+
+@lru_cache(maxsize=32)
+def movement_table(rules: RuleSet, tables: int) -> NDArray[np.int32]:
+    """``move[pattern, 4 k + s]``: the seat (``4 k' + s'``) whose occupant sits at table
+    ``k + 1`` seat ``s + 1`` next round, where bit ``k`` of ``pattern`` is 1 when seats 2
+    and 4 won at table ``k + 1``. Built by :func:`next_seating` on labelled seats."""
+    labels = tuple(tuple(f"{k}:{s}" for s in range(4)) for k in range(tables))
+    index = {label: 4 * k + s for k, table in enumerate(labels) for s, label in enumerate(table)}
+    move = np.zeros((1 << tables, 4 * tables), dtype=np.int32)
+    for pattern in range(1 << tables):
+        winners = [frozenset({1, 3}) if pattern >> k & 1 else frozenset({0, 2})
+                   for k in range(tables)]
+        after = next_seating(labels, winners, rules)
+        for k, table in enumerate(after):
+            for s, label in enumerate(table):
+                assert label is not None
+                move[pattern, 4 * k + s] = index[label]
+    return move
+
+
+@dataclass(frozen=True)
+class KernelInputs:
+    """The arrays the compiled core reads."""
+
+    cfg: NDArray[np.int64]
+    tab: NDArray[np.int32]
+    move: NDArray[np.int32]
+    prizes: NDArray[np.int64]
+    players: int
+    sets: int
+
+
+@lru_cache(maxsize=32)
+def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False) -> KernelInputs:
+    """Check the party (:func:`check_kernel`) and build the core's inputs."""
+    check_kernel(rules, players, sets)
+    tables = players // 4
+    cfg = np.zeros(jit.C_SIZE, dtype=np.int64)
+    cfg[jit.C_TABLES] = tables
+    cfg[jit.C_SETS] = sets
+    cfg[jit.C_TARGET] = rules.target(team=True, single_table=False)
+    cfg[jit.C_FINISH] = rules.after_bell is AfterBell.FINISH_TURN
+    cfg[jit.C_EVERY] = rules.round_end is RoundEnd.EVERY_TABLE
+    cfg[jit.C_TIE] = tuple(TieBreak).index(rules.tie_break)
+    cfg[jit.C_GOAL] = rules.roll_off_target
+    cfg[jit.C_FIRST] = tuple(FirstRoller).index(rules.first_roller)
+    cfg[jit.C_STEP] = 1 if rules.direction is Direction.LEFT else 3
+    cfg[jit.C_SET_WINNER] = rules.set_winner is SetWinner.MOST_WINS
+    cfg[jit.C_SHARED] = rules.prize_ties is PrizeTies.SHARED
+    cfg[jit.C_DETAIL] = detail
+    cfg[jit.C_VERIFY] = rules.verify_for_prizes
+    prizes = np.array([tuple(Prize).index(p) for p in rules.prizes], dtype=np.int64)
+    return KernelInputs(cfg, score_tables(rules), movement_table(rules, tables), prizes,
+                        players, sets)
+
+
+# -- dice ---------------------------------------------------------------------------------------
+def night_seeds(seed: int, count: int, start: int = 0) -> NDArray[np.uint64]:
+    """The dice seeds of nights ``start`` to ``start + count - 1`` of a run seeded with
+    ``seed``: each night's dice are independent of how the run is split up.
+
+    >>> night_seeds(1, 3)[1:].tolist() == night_seeds(1, 2, start=1).tolist()
+    True
+    """
+    out: NDArray[np.uint64] = jit.night_seeds(np.uint64(seed % 2**64), start, count)
+    return out
+
+
+class DiceStream:
+    """The kernel's dice for one night's seed, as faces for the engine (a callable).
+
+    ``DiceStream(seed)`` draws what the kernel draws from ``seed``;
+    ``DiceStream(codes=...)`` replays a given stream and raises :class:`IndexError`
+    when it runs out. ``used`` counts the rolls handed out.
+
+    >>> dice = DiceStream(codes=[0, 215])
+    >>> dice(), dice(), dice.used
+    ((1, 1, 1), (6, 6, 6), 2)
+    """
+
+    BLOCK = 4096
+
+    def __init__(self, seed: int | None = None, *, codes: Sequence[int] | None = None) -> None:
+        self._state = jit.seed_state(np.uint64((seed or 0) % 2**64))
+        self._fixed = codes is not None
+        self._codes = np.asarray(codes if codes is not None else [], dtype=np.uint8)
+        self._pos = 0
+        self.used = 0
+
+    def __call__(self) -> tuple[int, int, int]:
+        if self._pos >= len(self._codes):
+            if self._fixed:
+                raise IndexError("the dice stream ran out")
+            self._codes = np.empty(self.BLOCK, dtype=np.uint8)
+            jit.fill_codes(self._state, self._codes)
+            self._pos = 0
+        code = int(self._codes[self._pos])
+        self._pos += 1
+        self.used += 1
+        return (code // 36 + 1, code // 6 % 6 + 1, code % 6 + 1)
+
+
+# -- running --------------------------------------------------------------------------------------
+def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
+         codes: NDArray[np.uint8] | None, log_rows: int) -> tuple[int, dict[str, Any]]:
+    detail = bool(inputs.cfg[jit.C_DETAIL])
+    n_players = inputs.players
+    n_rounds = 6 * inputs.sets
+    tables = n_players // 4
+    size = nights if detail else 1
+    out = {
+        "figures": np.zeros((nights, jit.NIGHT_FIELDS), dtype=np.float64),
+        "ties": np.zeros((nights, len(inputs.prizes)), dtype=np.uint8),
+        "rounds": np.zeros((size, n_rounds if detail else 1, tables, jit.R_SIZE), dtype=np.int32),
+        "cards": np.zeros((size, n_players, 8), dtype=np.int32),
+        "set_buncos": np.zeros((size, inputs.sets, n_players), dtype=np.int32),
+        "sets": np.zeros((size, inputs.sets, 4), dtype=np.int64),
+        "prizes": np.zeros((size, len(inputs.prizes), 4), dtype=np.int64),
+        "misc": np.zeros((nights, 4), dtype=np.int64),
+        "log": np.zeros((log_rows if detail else 1, 7), dtype=np.int32),
+    }
+    seed_arr = seeds if seeds is not None else np.zeros(nights, dtype=np.uint64)
+    code_arr = np.ascontiguousarray(codes if codes is not None else np.zeros(0), dtype=np.uint8)
+    played = jit.run_nights(
+        inputs.cfg, inputs.tab, inputs.move, inputs.prizes, seed_arr, code_arr, out["figures"],
+        out["ties"], out["rounds"], out["cards"], out["set_buncos"], out["sets"],
+        out["prizes"], out["misc"], out["log"],
+    )
+    return int(played), out
+
+
+def night_figures(
+    rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
+) -> tuple[NDArray[np.float64], NDArray[np.uint8]]:
+    """Play one night per seed; per night the :data:`FIGURES` and, per prize of
+    ``rules.prizes``, 1 when more than one player qualified for it."""
+    inputs = kernel_inputs(rules, players, sets)
+    _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
+    return out["figures"], out["ties"]
+
+
+@dataclass(frozen=True)
+class KernelNights:
+    """Nights played with every detail kept; :meth:`view` gives one as plain data."""
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    sets: int
+    played: int
+    data: dict[str, Any]
+
+    def view(self, i: int) -> dict[str, Any]:
+        """Night ``i``: every round's tables (seats, points, winners, tie-break, clincher,
+        rolls as ``[seat, code, phase, points]``), the cards, set results and prizes."""
+        if not 0 <= i < self.played:
+            raise IndexError(f"night {i} was not played")
+        d = self.data
+        names = self.players
+        misc = d["misc"]
+        start = int(misc[:i, 3].sum())
+        log = d["log"][start : start + int(misc[i, 3])]
+        rounds = []
+        for ri in range(6 * self.sets):
+            tables = []
+            for k in range(len(names) // 4):
+                rec = d["rounds"][i, ri, k]
+                rolls = log[(log[:, 1] == ri) & (log[:, 2] == k)][:, 3:].tolist()
+                tables.append(_table_view(rec, names, rolls))
+            rounds.append({"set": ri // 6 + 1, "round": ri % 6 + 1, "tables": tables})
+        cards = {}
+        for p, name in enumerate(names):
+            card = dict(zip(jit.CARD_FIELDS, d["cards"][i, p].tolist(), strict=True))
+            card["set_buncos"] = {s + 1: int(d["set_buncos"][i, s, p]) for s in range(self.sets)
+                                  if d["set_buncos"][i, s, p]}
+            cards[name] = card
+        sets = []
+        if self.rules.set_winner is SetWinner.MOST_WINS:
+            for row in d["sets"][i]:
+                sets.append({"winner": names[row[0]], "tied_on_wins": _names(row[2], names),
+                             "tied_on_buncos": _names(row[3], names),
+                             "settled_by": SET_SETTLED[int(row[1])]})
+        prizes = []
+        for prize, row in zip(self.rules.prizes, d["prizes"][i], strict=True):
+            prizes.append({"category": prize.value, "value": None if row[1] < 0 else int(row[1]),
+                           "candidates": _names(row[2], names), "winners": _names(row[3], names),
+                           "settled_by": PRIZE_SETTLED[int(row[0])]})
+        return {
+            "rounds": rounds, "cards": cards, "sets": sets, "prizes": prizes,
+            "traveler": names[misc[i, 0]] if misc[i, 0] >= 0 else None,
+            "last_bunco": names[misc[i, 1]] if misc[i, 1] >= 0 else None,
+            "dice_used": int(misc[i, 2]),
+        }
+
+
+def _names(mask: int, names: Sequence[str]) -> list[str]:
+    return [name for p, name in enumerate(names) if int(mask) >> p & 1]
+
+
+def _table_view(rec: NDArray[np.int32], names: Sequence[str], rolls: list[list[int]]
+                ) -> dict[str, Any]:
+    seats = [names[p] for p in rec[jit.R_SEATS : jit.R_SEATS + 4]]
+    win = int(rec[jit.R_WIN])
+    tie = None
+    if rec[jit.R_TIE]:
+        tie = {"sessions": int(rec[jit.R_TBS]),
+               "points": [int(rec[jit.R_TBP]), int(rec[jit.R_TBP + 1])]}
+    return {
+        "seats": seats,
+        "points": rec[jit.R_PTS : jit.R_PTS + 4].tolist(),
+        "winners": [seats[win], seats[win + 2]],
+        "tie_break": tie,
+        "clincher": names[rec[jit.R_CLINCHER]],
+        "rolls": [[seat, code, PHASES[phase].value, points] for seat, code, phase, points in rolls],
+    }
+
+
+def play_nights(
+    rules: RuleSet, players: int, sets: int, *, seeds: Sequence[int] | None = None,
+    codes: Sequence[int] | NDArray[np.uint8] | None = None, nights: int = 1,
+) -> KernelNights:
+    """Play nights keeping every detail: one per seed of ``seeds`` (their dice as
+    :class:`DiceStream` draws them), or ``nights`` in a row from the stream ``codes``
+    (``played`` says how many finished before it ran out)."""
+    inputs = kernel_inputs(rules, players, sets, detail=True)
+    names = tuple(player_names(players))
+    if seeds is not None:
+        seed_arr = np.array([int(s) % 2**64 for s in seeds], dtype=np.uint64)
+        rows = len(seed_arr) * sets * 4000  # a set takes about 1000 rolls
+        while True:
+            played, data = _run(inputs, len(seed_arr), seed_arr, None, rows)
+            if data["misc"][:, 3].sum() < rows:
+                break
+            rows *= 4  # the roll log was full: play again with room for more
+    elif codes is not None:
+        arr = np.asarray(codes, dtype=np.uint8)
+        if len(arr) == 0:
+            raise ValueError("the dice stream is empty")
+        played, data = _run(inputs, nights, None, arr, len(arr))
+    else:
+        raise ValueError("give seeds or a stream of codes")
+    return KernelNights(rules, names, sets, played, data)
+
+
+def player_names(count: int) -> list[str]:
+    """``P01``, ``P02``, ... for a party of ``count`` (as :mod:`bunco.analysis.simulate`)."""
+    width = max(2, len(str(count)))
+    return [f"P{i:0{width}d}" for i in range(1, count + 1)]
+
+
+def dice_of(codes: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Faces of codes, as tuples (for feeding the engine)."""
+    return [(int(a), int(b), int(c)) for a, b, c in codes_to_dice(np.asarray(codes))]

@@ -1,0 +1,876 @@
+"""The compiled core of :mod:`bunco.analysis.night_kernel`: whole nights of team tables.
+
+Import the public API from :mod:`bunco.analysis.night_kernel`; this module holds the
+Numba functions and the layout of their small state arrays. Every function mirrors a
+piece of the night engine and names it:
+
+- :func:`_play_round` — one round's rolls at every table in the schedule's order: the
+  roll in play (``TableRound.roll`` with ``Night._after_scoring`` for Buncos and the
+  traveler, and ``Night._maybe_ring`` for the bell), written out in the hot loop;
+- :func:`_after_bell_roll` — ``TableRound.roll`` after the bell (status FINISHING);
+- :func:`_bell`, :func:`_settle` — ``TableRound.bell`` and ``TableRound.settle``;
+- :func:`_high_roll` — ``TableRound._first_roll`` and ``TableRound._roll_for_first``;
+- :func:`_tie_roll` — ``TableRound._tie_break_roll`` and ``TableRound._tie_pass``;
+- :func:`_rolloff` — :class:`bunco.core.rolloff.RollOff` (set winners and prizes);
+- :func:`_end_round`, :func:`_begin_round` — ``Night._end_round`` (cards, movement by
+  a lookup table built from :func:`bunco.core.seating.next_seating`) and
+  ``Night._begin_round`` (first rollers);
+- :func:`_end_set`, :func:`_prizes` — ``Night._end_set`` and ``decide_prizes``.
+
+Dice come as codes 0-215 (``36 (d1-1) + 6 (d2-1) + (d3-1)``), either from a given stream
+or from a xoshiro256** generator per night (:func:`fill_codes` gives the same codes to
+Python, so the engine can play the very same nights).
+
+Speed notes: every function but :func:`run_nights` (which allocates the state once) is
+compiled without Numba's reference counting (``_nrt=False``): passing arrays to a
+function otherwise costs two atomic operations per array per call, which made the kernel
+several times slower. Dice-driven choices in the hot loop are written as selects, not
+branches. Everything is in one module because Numba's cache only notices changes to the
+file of the function it compiled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# -- rule configuration (cfg, int64) -------------------------------------------------------
+C_TABLES, C_SETS, C_TARGET, C_FINISH, C_EVERY, C_TIE, C_GOAL, C_FIRST, C_STEP = range(9)
+C_SET_WINNER, C_SHARED, C_DETAIL, C_VERIFY, C_SIZE = 9, 10, 11, 12, 13
+
+# -- score tables (tab[field, round - 1, code], int32) --------------------------------------
+T_POINTS, T_KIND, T_CONT, T_ENDS, T_TRAVEL, T_RO_POINTS, T_RO_CONT = range(7)
+T_RO_BUNCO, T_HIT, T_RO_TRAVEL, T_SUM, T_PACKED, T_SIZE = 7, 8, 9, 10, 11, 12
+# T_PACKED: a roll in play in one value: kind | continues << 3 | ends the round << 4 |
+# passes the traveler << 5 | points << 8
+PK_CONT, PK_ENDS, PK_TRAVEL, PK_POINTS = 3, 4, 5, 8
+
+# -- enums, in the order of the engine's StrEnums -------------------------------------------
+K_BUNCO, K_LOW, K_HIGH, K_WIPEOUT = 2, 4, 5, 6  # RollKind (MISS 0, POINTS 1, MINI 3)
+S_FIRST, S_PLAYING, S_FINISHING, S_TIE, S_DONE = 0, 1, 2, 3, 4  # table.Status
+P_FIRST, P_PLAY, P_AFTER, P_TIE = 0, 1, 2, 3  # table.Phase
+TB_SESSIONS, TB_ROLL_OFF, TB_SUDDEN = 0, 1, 2  # rules.TieBreak
+FR_SCOREKEEPER, FR_HIGH, FR_LEFT_OF_WINNER = 0, 1, 2  # rules.FirstRoller
+PZ_BUNCOS, PZ_WINS, PZ_LOSSES, PZ_HALF, PZ_LAST, PZ_MINIS, PZ_TRAVEL = range(7)  # rules.Prize
+SETTLED_OUTRIGHT, SETTLED_SHARED, SETTLED_ROLL_OFF, SETTLED_NOBODY = 0, 1, 2, 4
+SETTLED_WINS, SETTLED_BUNCOS = 5, 6
+
+# -- one table's state (st[table, field], int32) --------------------------------------------
+F_PTS = 0  # 0-3: points per seat this round
+F_SEAT = 4  # 4-7: player per seat
+F_TURN, F_IN_TURN, F_STATUS, F_TIE, F_WIN = 8, 9, 10, 11, 12
+F_SCORER = 13  # 13-14: the last player per side whose roll scored points (clincher)
+F_HN, F_HK = 15, 16  # rolling for high: contenders, how many have rolled
+F_HC = 17  # 17-20: contenders (seats)
+F_HT = 21  # 21-24: their totals
+F_TBP = 25  # 25-26: tie-break points per side
+F_TBO = 27  # 27-30: tie-break order (seats)
+F_TBPOS, F_TBS = 31, 32
+F_NFIRST, F_NPLAY, F_NAFTER, F_NTIE = 33, 34, 35, 36
+F_FIRST_SEAT, F_LAST_BUNCO, F_CLINCHER, F_SIZE = 37, 38, 39, 40
+
+# -- a player's card (card[player, field], int32) ---------------------------------------------
+D_WINS, D_LOSSES, D_BUNCOS, D_MINIS, D_LOWS, D_HIGHS, D_WIPEOUTS, D_POINTS = range(8)
+D_SET_WINS, D_SET_BUNCOS, D_SIZE = 8, 9, 10
+CARD_FIELDS = ("wins", "losses", "buncos", "minis", "lows", "highs", "wipeouts", "points")
+
+# -- night-wide values (g, int64) ----------------------------------------------------------------
+G_TRAVELER, G_LAST_BUNCO, G_POS, G_OVER, G_STREAM = 0, 1, 2, 3, 4
+G_PLAY_POINTS, G_PLAY_ROLLS, G_ALL_ROLLS, G_LOG, G_LOG_OVER, G_NIGHT, G_SIZE = range(5, 12)
+
+# -- per round and table in detail mode (rounds[night, round, table, field]) -------------------
+R_SEATS = 0  # 0-3
+R_PTS = 4  # 4-7 seat points
+R_WIN, R_TIE, R_TBS = 8, 9, 10
+R_TBP = 11  # 11-12
+R_NFIRST, R_NPLAY, R_NAFTER, R_NTIE, R_CLINCHER, R_SIZE = 13, 14, 15, 16, 17, 18
+
+# -- scratch rows (wk[row, player], int64) ------------------------------------------------------
+W_ALL, W_TOP, W_STILL, W_CONT, W_TOT, W_POINTS, W_CANDS, W_COUNTS, W_SAVED = range(9)
+
+NIGHT_FIELDS = 9  # figures per night, in the order of night_kernel.FIGURES
+
+M32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def _splitmix(x: np.uint64) -> np.uint64:  # pragma: no cover
+    z = x + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def night_seeds(seed: np.uint64, start: int, count: int) -> np.ndarray:  # pragma: no cover
+    """The seeds of nights ``start .. start + count - 1`` of a run seeded with ``seed``."""
+    out = np.empty(count, dtype=np.uint64)
+    base = _splitmix(seed)
+    for i in range(count):
+        out[i] = _splitmix(base ^ _splitmix(np.uint64(start + i)))
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _seed(rs: np.ndarray, seed: np.uint64) -> None:  # pragma: no cover
+    x = seed
+    for j in range(4):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        rs[j] = z ^ (z >> np.uint64(31))
+    rs[4] = 0
+    rs[5] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _next64(rs: np.ndarray) -> np.uint64:  # pragma: no cover
+    """xoshiro256**."""
+    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+    x = s1 * np.uint64(5)
+    result = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+    return result
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _code(rs: np.ndarray) -> int:  # pragma: no cover
+    """One code 0-215, exactly uniform: each 32-bit half of a 64-bit output, Lemire's
+    multiply-shift with rejection of the 184 biased low values."""
+    while True:
+        if rs[5] != 0:
+            rs[5] = 0
+            h = rs[4] >> np.uint64(32)
+        else:
+            z = _next64(rs)
+            rs[4] = z
+            rs[5] = 1
+            h = z & M32
+        m = h * np.uint64(216)
+        if (m & M32) >= np.uint64(184):
+            return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True, _nrt=False)
+def fill_codes(rs: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover
+    """Fill ``out`` with the next codes of the generator state ``rs`` (see :func:`_seed`)."""
+    for i in range(out.shape[0]):
+        out[i] = _code(rs)
+
+
+@njit(cache=True)
+def seed_state(seed: np.uint64) -> np.ndarray:  # pragma: no cover
+    """A generator state for one night's seed."""
+    rs = np.zeros(6, dtype=np.uint64)
+    _seed(rs, seed)
+    return rs
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> int:  # pragma: no cover
+    """The next code: from the stream ``codes`` or from the generator."""
+    p = g[G_POS]
+    g[G_POS] = p + 1
+    if g[G_STREAM] != 0:
+        if p >= codes.shape[0]:
+            g[G_OVER] = 1
+            return 0
+        return np.int64(codes[p])
+    return _code(rs)
+
+
+# -- a table ------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _settle(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cover
+    """TableRound.settle: the winner on points, or the start of the tie-break."""
+    a = st[k, F_PTS] + st[k, F_PTS + 2]
+    b = st[k, F_PTS + 1] + st[k, F_PTS + 3]
+    st[k, F_IN_TURN] = 0
+    if a != b:
+        st[k, F_STATUS] = S_DONE
+        st[k, F_WIN] = 0 if a > b else 1
+        return
+    rule = cfg[C_TIE]
+    step = cfg[C_STEP]
+    start = st[k, F_TURN] if rule == TB_SUDDEN else 0
+    for j in range(4):
+        st[k, F_TBO + j] = (start + j * step) & 3
+    st[k, F_TIE] = 1
+    st[k, F_TBP] = 0
+    st[k, F_TBP + 1] = 0
+    st[k, F_TBPOS] = 0
+    st[k, F_TBS] = 1
+    st[k, F_HK] = 0
+    if rule == TB_ROLL_OFF:
+        st[k, F_HN] = 4
+        for j in range(4):
+            st[k, F_HC + j] = st[k, F_TBO + j]
+    else:
+        st[k, F_HN] = 0
+    st[k, F_TURN] = st[k, F_TBO]
+    st[k, F_STATUS] = S_TIE
+
+
+@njit(cache=True, _nrt=False)
+def _bell(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cover
+    """TableRound.bell: the round is over at table ``k``."""
+    s = st[k, F_STATUS]
+    if s == S_PLAYING and cfg[C_FINISH] != 0 and st[k, F_IN_TURN] != 0:
+        st[k, F_STATUS] = S_FINISHING
+    elif s in (S_PLAYING, S_FIRST):
+        _settle(st, k, cfg)
+
+
+@njit(cache=True, _nrt=False)
+def _ring_all(st: np.ndarray, cfg: np.ndarray) -> None:  # pragma: no cover
+    for j in range(st.shape[0]):
+        _bell(st, j, cfg)
+
+
+@njit(cache=True, _nrt=False)
+def _high_roll(st: np.ndarray, k: int, total: int) -> bool:  # pragma: no cover
+    """A roll for high total; True once one contender has the highest total alone (the
+    contenders are then cut to the highest, and the turn is theirs)."""
+    j = st[k, F_HK]
+    st[k, F_HT + j] = total
+    st[k, F_HK] = j + 1
+    n = st[k, F_HN]
+    if j + 1 < n:
+        st[k, F_TURN] = st[k, F_HC + j + 1]
+        return False
+    best = -1
+    for i in range(n):
+        best = max(best, st[k, F_HT + i])
+    m = 0
+    for i in range(n):
+        if st[k, F_HT + i] == best:
+            st[k, F_HC + m] = st[k, F_HC + i]
+            m += 1
+    st[k, F_HN] = m
+    st[k, F_HK] = 0
+    st[k, F_TURN] = st[k, F_HC]
+    return m == 1
+
+
+@njit(cache=True, _nrt=False)
+def _cards_for(card: np.ndarray, g: np.ndarray, player: int, kind: int) -> None:  # pragma: no cover
+    """What a scoring roll puts on its roller's card (Night._end_round's counts)."""
+    if kind == K_BUNCO:
+        card[player, D_BUNCOS] += 1
+        card[player, D_SET_BUNCOS] += 1
+        g[G_LAST_BUNCO] = player
+    elif kind == K_WIPEOUT:
+        card[player, D_WIPEOUTS] += 1
+    elif kind >= 3:
+        card[player, D_MINIS] += 1
+        if kind == K_LOW:
+            card[player, D_LOWS] += 1
+        elif kind == K_HIGH:
+            card[player, D_HIGHS] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _after_bell_roll(
+    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    card: np.ndarray, g: np.ndarray,
+) -> None:  # pragma: no cover
+    """TableRound.roll after the bell (status FINISHING): the roller in mid-turn rolls
+    on while the rolls continue the turn, then the table is settled."""
+    t = st[k, F_TURN]
+    side = t & 1
+    player = st[k, F_SEAT + t]
+    points = tab[T_POINTS, r, c]
+    kind = tab[T_KIND, r, c]
+    if kind >= K_BUNCO:
+        _cards_for(card, g, player, kind)
+    if kind == K_WIPEOUT:
+        st[k, F_PTS + side] = 0
+        st[k, F_PTS + side + 2] = 0
+    else:
+        st[k, F_PTS + t] += points
+    if points > 0:
+        st[k, F_SCORER + side] = player
+    if tab[T_TRAVEL, r, c] != 0:
+        g[G_TRAVELER] = player
+    st[k, F_NAFTER] += 1
+    if tab[T_CONT, r, c] == 0:
+        st[k, F_TURN] = (t + cfg[C_STEP]) & 3
+        _settle(st, k, cfg)
+
+
+@njit(cache=True, _nrt=False)
+def _tie_roll(
+    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    card: np.ndarray, g: np.ndarray,
+) -> int:  # pragma: no cover
+    """A tie-break roll at table ``k``; returns the points it records."""
+    t = st[k, F_TURN]
+    side = t & 1
+    player = st[k, F_SEAT + t]
+    st[k, F_NTIE] += 1
+    if tab[T_RO_BUNCO, r, c] != 0:
+        _cards_for(card, g, player, K_BUNCO)
+    if tab[T_RO_TRAVEL, r, c] != 0:
+        g[G_TRAVELER] = player
+    rule = cfg[C_TIE]
+    if rule == TB_SUDDEN:
+        if tab[T_HIT, r, c] != 0:
+            st[k, F_SCORER + side] = player
+            st[k, F_TBP + side] += 1
+            st[k, F_STATUS] = S_DONE
+            st[k, F_WIN] = side
+            return 1
+        recorded = 0
+    else:
+        recorded = tab[T_RO_POINTS, r, c]
+        if recorded > 0:
+            st[k, F_SCORER + side] = player
+        st[k, F_TBP + side] += recorded
+        if rule == TB_ROLL_OFF and st[k, F_TBP + side] >= cfg[C_GOAL]:
+            st[k, F_STATUS] = S_DONE
+            st[k, F_WIN] = side
+            return recorded
+        if tab[T_RO_CONT, r, c] != 0:
+            st[k, F_IN_TURN] = 1
+            return recorded
+    # TableRound._tie_pass
+    st[k, F_IN_TURN] = 0
+    pos = st[k, F_TBPOS] + 1
+    if pos < 4:
+        st[k, F_TBPOS] = pos
+        st[k, F_TURN] = st[k, F_TBO + pos]
+        return recorded
+    if rule == TB_SESSIONS and st[k, F_TBP] != st[k, F_TBP + 1]:
+        st[k, F_STATUS] = S_DONE
+        st[k, F_WIN] = 0 if st[k, F_TBP] > st[k, F_TBP + 1] else 1
+        return recorded
+    st[k, F_TBPOS] = 0
+    st[k, F_TBS] += 1
+    st[k, F_TURN] = st[k, F_TBO]
+    return recorded
+
+
+@njit(cache=True, _nrt=False)
+def _slow_roll(
+    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    card: np.ndarray, g: np.ndarray,
+) -> tuple[int, int]:  # pragma: no cover
+    """Night._roll at a table that is not in play: after the bell, rolling for high, or
+    in a tie-break; returns the roll's phase and recorded points."""
+    status = st[k, F_STATUS]
+    if status == S_FINISHING:
+        _after_bell_roll(st, k, c, r, cfg, tab, card, g)
+        return P_AFTER, tab[T_POINTS, r, c]
+    if status == S_FIRST:
+        st[k, F_NFIRST] += 1
+        if _high_roll(st, k, tab[T_SUM, r, c]):
+            st[k, F_STATUS] = S_PLAYING
+            st[k, F_HN] = 0
+        return P_FIRST, 0
+    if st[k, F_HN] != 0:  # a tie-break's roll for high total
+        st[k, F_NFIRST] += 1
+        if _high_roll(st, k, tab[T_SUM, r, c]):
+            top = st[k, F_HC]
+            for j in range(4):
+                st[k, F_TBO + j] = (top + j * cfg[C_STEP]) & 3
+            st[k, F_TBPOS] = 0
+            st[k, F_HN] = 0
+        return P_FIRST, 0
+    return P_TIE, _tie_roll(st, k, c, r, cfg, tab, card, g)
+
+
+@njit(cache=True, _nrt=False)
+def _log_roll(
+    log: np.ndarray, g: np.ndarray, ri: int, k: int, seat: int, c: int, phase: int, points: int
+) -> None:  # pragma: no cover
+    n = g[G_LOG]
+    if n >= log.shape[0]:
+        g[G_LOG_OVER] = 1
+        return
+    log[n, 0] = g[G_NIGHT]
+    log[n, 1] = ri
+    log[n, 2] = k
+    log[n, 3] = seat
+    log[n, 4] = c
+    log[n, 5] = phase
+    log[n, 6] = points
+    g[G_LOG] = n + 1
+
+
+@njit(cache=True, _nrt=False)
+def _all_done(st: np.ndarray) -> bool:  # pragma: no cover
+    for j in range(st.shape[0]):  # noqa: SIM110 (compiled: a plain loop)
+        if st[j, F_STATUS] != S_DONE:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _play_round(
+    rn: int, ri: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
+    g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray,
+) -> None:  # pragma: no cover
+    """Every roll of one round at every table, in ticks: each table still in its round
+    rolls once, the last table first; a tick stops once every table is done.
+
+    The roll in play (Night._roll with TableRound.roll and Night._maybe_ring) is written
+    out here, the hot loop; the other rolls go to :func:`_slow_roll`. The generator's
+    state is kept in local variables for the round."""
+    n_tables = st.shape[0]
+    stream = g[G_STREAM] != 0
+    detail = cfg[C_DETAIL] != 0
+    step = cfg[C_STEP]
+    target = cfg[C_TARGET]
+    every = cfg[C_EVERY] != 0
+    packed_t = tab[T_PACKED, rn]
+    s0, s1, s2, s3, cache = rs[0], rs[1], rs[2], rs[3], rs[4]
+    have = rs[5] != 0
+    drawn = 0
+    all_rolls = 0
+    play_rolls = 0
+    play_points = 0
+    done = False
+    while not done:
+        for k in range(n_tables - 1, -1, -1):
+            status = st[k, F_STATUS]
+            if status == S_DONE:
+                continue
+            # the next code: from the stream, or xoshiro256** with Lemire's rejection
+            if stream:
+                c = _draw(rs, codes, g)
+                if g[G_OVER] != 0:
+                    return
+            else:
+                while True:
+                    if have:
+                        have = False
+                        h = cache >> np.uint64(32)
+                    else:
+                        x = s1 * np.uint64(5)
+                        z = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
+                        u = s1 << np.uint64(17)
+                        s2 ^= s0
+                        s3 ^= s1
+                        s1 ^= s2
+                        s0 ^= s3
+                        s2 ^= u
+                        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+                        cache = z
+                        have = True
+                        h = z & M32
+                    m = h * np.uint64(216)
+                    if (m & M32) >= np.uint64(184):
+                        c = np.int64(m >> np.uint64(32))
+                        break
+                drawn += 1
+            all_rolls += 1
+            t = st[k, F_TURN]
+            if status != S_PLAYING:
+                phase, logged = _slow_roll(st, k, c, rn, cfg, tab, card, g)
+                if detail:
+                    _log_roll(log, g, ri, k, t, c, phase, logged)
+                if _all_done(st):
+                    done = True
+                    break
+                continue
+            side = t & 1
+            packed = packed_t[c]
+            points = packed >> PK_POINTS
+            kind = packed & 7
+            if kind >= K_BUNCO:
+                _cards_for(card, g, st[k, F_SEAT + t], kind)
+            if kind == K_WIPEOUT:
+                st[k, F_PTS + side] = 0
+                st[k, F_PTS + side + 2] = 0
+            else:
+                st[k, F_PTS + t] += points
+            # written without branches where the dice decide (they mispredict)
+            scorer = st[k, F_SCORER + side]
+            st[k, F_SCORER + side] = st[k, F_SEAT + t] if points > 0 else scorer
+            if (packed >> PK_TRAVEL) & 1:
+                g[G_TRAVELER] = st[k, F_SEAT + t]
+            if st[k, F_NPLAY] == 0:
+                st[k, F_FIRST_SEAT] = t
+            st[k, F_NPLAY] += 1
+            st[k, F_LAST_BUNCO] = kind == K_BUNCO
+            play_points += points
+            play_rolls += 1
+            cont = (packed >> PK_CONT) & 1
+            st[k, F_IN_TURN] = cont
+            st[k, F_TURN] = (t + step * (1 - cont)) & 3
+            if detail:
+                _log_roll(log, g, ri, k, t, c, P_PLAY, points)
+            rang = False
+            if (packed >> PK_ENDS) & 1:
+                _ring_all(st, cfg)
+                rang = True
+            elif st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target:
+                if every:
+                    _bell(st, k, cfg)
+                    rang = True
+                elif k == 0:
+                    _ring_all(st, cfg)
+                    rang = True
+            if rang and _all_done(st):
+                done = True
+                break
+    rs[0], rs[1], rs[2], rs[3], rs[4] = s0, s1, s2, s3, cache
+    rs[5] = 1 if have else 0
+    if not stream:
+        g[G_POS] += drawn
+    g[G_ALL_ROLLS] += all_rolls
+    g[G_PLAY_ROLLS] += play_rolls
+    g[G_PLAY_POINTS] += play_points
+
+
+# -- rounds, sets and the night -------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _begin_round(st: np.ndarray, cfg: np.ndarray, first: bool) -> None:  # pragma: no cover
+    """Night._begin_round: fresh tables and their first rollers."""
+    step = cfg[C_STEP]
+    for k in range(st.shape[0]):
+        for j in range(4):
+            st[k, F_PTS + j] = 0
+        for f in range(F_TURN, F_SIZE):
+            if f != F_CLINCHER:
+                st[k, f] = 0
+        st[k, F_WIN] = -1
+        st[k, F_SCORER] = -1
+        st[k, F_SCORER + 1] = -1
+        st[k, F_FIRST_SEAT] = -1
+        st[k, F_STATUS] = S_PLAYING
+        rule = cfg[C_FIRST]
+        if rule == FR_HIGH:
+            st[k, F_STATUS] = S_FIRST
+            st[k, F_HN] = 4
+            for j in range(4):
+                st[k, F_HC + j] = (j * step) & 3
+        elif rule == FR_LEFT_OF_WINNER and not first:
+            clincher = st[k, F_CLINCHER]
+            for j in range(4):
+                if st[k, F_SEAT + j] == clincher:
+                    st[k, F_TURN] = (j + step) & 3
+
+
+@njit(cache=True, _nrt=False)
+def _rolloff(
+    players: np.ndarray, n: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray,
+    codes: np.ndarray, g: np.ndarray, wk: np.ndarray,
+) -> int:  # pragma: no cover
+    """RollOff: high total orders the players (ties re-roll), then the round-6 roll-off to
+    ``roll_off_target``; returns the winner (-1 if a stream ran out)."""
+    cont = wk[W_CONT]
+    tot = wk[W_TOT]
+    points = wk[W_POINTS]
+    for i in range(n):
+        cont[i] = players[i]
+        points[i] = 0
+    m = n
+    while True:
+        best = -1
+        for i in range(m):
+            tot[i] = tab[T_SUM, 5, _draw(rs, codes, g)]
+            best = max(best, tot[i])
+        if g[G_OVER] != 0:
+            return -1
+        top = 0
+        for i in range(m):
+            if tot[i] == best:
+                cont[top] = cont[i]
+                top += 1
+        m = top
+        if m == 1:
+            break
+    first = 0
+    for i in range(n):
+        if players[i] == cont[0]:
+            first = i
+    pos = 0
+    while True:
+        c = _draw(rs, codes, g)
+        if g[G_OVER] != 0:
+            return -1
+        points[pos] += tab[T_RO_POINTS, 5, c]
+        if points[pos] >= cfg[C_GOAL]:
+            return players[(first + pos) % n]
+        if tab[T_RO_CONT, 5, c] == 0:
+            pos = (pos + 1) % n
+
+
+@njit(cache=True, _nrt=False)
+def _end_round(
+    st: np.ndarray, card: np.ndarray, move: np.ndarray, scratch: np.ndarray, acc: np.ndarray,
+    rounds: np.ndarray, i: int, ri: int, cfg: np.ndarray,
+) -> None:  # pragma: no cover
+    """Night._end_round: cards, the round's figures, then everyone moves."""
+    n_tables = st.shape[0]
+    pattern = 0
+    for k in range(n_tables):
+        w = st[k, F_WIN]
+        pattern |= w << k
+        for s in range(4):
+            player = st[k, F_SEAT + s]
+            if (s & 1) == w:
+                card[player, D_WINS] += 1
+                card[player, D_SET_WINS] += 1
+            else:
+                card[player, D_LOSSES] += 1
+            card[player, D_POINTS] += st[k, F_PTS + s]
+        scorer = st[k, F_SCORER + w]
+        st[k, F_CLINCHER] = scorer if scorer >= 0 else st[k, F_SEAT + w]
+        acc[3] += st[k, F_TIE]
+        if k > 0:
+            acc[4] += st[k, F_TIE]
+        if cfg[C_DETAIL] != 0:
+            for j in range(4):
+                rounds[i, ri, k, R_SEATS + j] = st[k, F_SEAT + j]
+                rounds[i, ri, k, R_PTS + j] = st[k, F_PTS + j]
+            rounds[i, ri, k, R_WIN] = w
+            rounds[i, ri, k, R_TIE] = st[k, F_TIE]
+            rounds[i, ri, k, R_TBS] = st[k, F_TBS]
+            rounds[i, ri, k, R_TBP] = st[k, F_TBP]
+            rounds[i, ri, k, R_TBP + 1] = st[k, F_TBP + 1]
+            rounds[i, ri, k, R_NFIRST] = st[k, F_NFIRST]
+            rounds[i, ri, k, R_NPLAY] = st[k, F_NPLAY]
+            rounds[i, ri, k, R_NAFTER] = st[k, F_NAFTER]
+            rounds[i, ri, k, R_NTIE] = st[k, F_NTIE]
+            rounds[i, ri, k, R_CLINCHER] = st[k, F_CLINCHER]
+    acc[0] += st[0, F_NPLAY] + st[0, F_NAFTER]
+    if st[0, F_NPLAY] > 0:
+        acc[1] += 1
+        if st[0, F_TIE] == 0 and st[0, F_WIN] == (st[0, F_FIRST_SEAT] & 1):
+            acc[2] += 1
+        acc[5] += st[0, F_LAST_BUNCO]
+    # next_seating, as a lookup: new seat p takes whoever sat in seat move[pattern, p]
+    for p in range(4 * n_tables):
+        q = move[pattern, p]
+        scratch[p] = st[q >> 2, F_SEAT + (q & 3)]
+    for p in range(4 * n_tables):
+        st[p >> 2, F_SEAT + (p & 3)] = scratch[p]
+
+
+@njit(cache=True, _nrt=False)
+def _best_of(
+    card: np.ndarray, field: int, among: np.ndarray, n: int, out: np.ndarray
+) -> int:  # pragma: no cover
+    """The players of ``among[:n]`` with the most ``field``, in roster order, into ``out``."""
+    best = -(2**31)
+    for j in range(n):
+        best = max(best, card[among[j], field])
+    m = 0
+    for j in range(n):
+        if card[among[j], field] == best:
+            out[m] = among[j]
+            m += 1
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _mask(players: np.ndarray, n: int) -> int:  # pragma: no cover
+    out = 0
+    for j in range(n):
+        out |= 1 << players[j]
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _end_set(
+    card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
+    g: np.ndarray, wk: np.ndarray, sets_out: np.ndarray, i: int, s: int,
+) -> None:  # pragma: no cover
+    """Night._end_set: most W's, then most B's, then a roll-off; then fresh set columns."""
+    n = card.shape[0]
+    if cfg[C_SET_WINNER] != 0:
+        top = wk[W_TOP]
+        still = wk[W_STILL]
+        m = _best_of(card, D_SET_WINS, wk[W_ALL], n, top)
+        if m == 1:
+            winner, how, m2 = top[0], SETTLED_WINS, 1
+            still[0] = top[0]
+        else:
+            m2 = _best_of(card, D_SET_BUNCOS, top, m, still)
+            if m2 == 1:
+                winner, how = still[0], SETTLED_BUNCOS
+            else:
+                winner, how = _rolloff(still, m2, cfg, tab, rs, codes, g, wk), SETTLED_ROLL_OFF
+        if cfg[C_DETAIL] != 0:
+            sets_out[i, s, 0] = winner
+            sets_out[i, s, 1] = how
+            sets_out[i, s, 2] = _mask(top, m)
+            sets_out[i, s, 3] = _mask(still, m2)
+    for p in range(n):
+        card[p, D_SET_WINS] = 0
+        card[p, D_SET_BUNCOS] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _prizes(
+    card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, prizes: np.ndarray, rs: np.ndarray,
+    codes: np.ndarray, g: np.ndarray, wk: np.ndarray, prize_out: np.ndarray, ties: np.ndarray,
+    i: int,
+) -> None:  # pragma: no cover
+    """decide_prizes, then Night._next_prize_rolloff for each tie left to a roll-off."""
+    n = card.shape[0]
+    verify = cfg[C_VERIFY] != 0
+    cands = wk[W_CANDS]
+    counts = wk[W_COUNTS]
+    for q in range(prizes.shape[0]):
+        cat = prizes[q]
+        value = -1
+        m = 0
+        if cat in (PZ_TRAVEL, PZ_LAST):
+            holder = g[G_TRAVELER] if cat == PZ_TRAVEL else g[G_LAST_BUNCO]
+            if holder >= 0:
+                cands[0] = holder
+                m = 1
+        elif cat == PZ_HALF:
+            for p in range(n):
+                if card[p, D_WINS] == card[p, D_LOSSES] and card[p, D_WINS] > 0 and not verify:
+                    cands[m] = p
+                    m += 1
+        elif verify and cat != PZ_LOSSES:  # nothing verified: Buncos, Minis, Wins count 0
+            value = 0
+        else:
+            field = D_BUNCOS
+            if cat == PZ_WINS:
+                field = D_WINS
+            elif cat == PZ_LOSSES:
+                field = D_LOSSES
+            elif cat == PZ_MINIS:
+                field = D_MINIS
+            m = _best_of(card, field, wk[W_ALL], n, cands)
+            value = card[cands[0], field]
+            if value <= 0:
+                value = 0
+                m = 0
+        if m == 0:
+            how = SETTLED_NOBODY
+        elif m == 1:
+            how = SETTLED_OUTRIGHT
+        elif cfg[C_SHARED] != 0:
+            how = SETTLED_SHARED
+        else:
+            how = SETTLED_ROLL_OFF
+        ties[i, q] = 1 if m > 1 else 0
+        counts[q] = m if how == SETTLED_ROLL_OFF else 0
+        for j in range(m):
+            wk[W_SAVED + q, j] = cands[j]
+        if cfg[C_DETAIL] != 0:
+            prize_out[i, q, 0] = how
+            prize_out[i, q, 1] = value
+            prize_out[i, q, 2] = _mask(cands, m)
+            prize_out[i, q, 3] = _mask(cands, m) if how != SETTLED_ROLL_OFF else 0
+    for q in range(prizes.shape[0]):
+        if counts[q] != 0:
+            winner = _rolloff(wk[W_SAVED + q], counts[q], cfg, tab, rs, codes, g, wk)
+            if cfg[C_DETAIL] != 0 and winner >= 0:
+                prize_out[i, q, 3] = 1 << winner
+
+
+@njit(cache=True, _nrt=False)
+def _night(
+    i: int, cfg: np.ndarray, tab: np.ndarray, move: np.ndarray, prizes: np.ndarray,
+    rs: np.ndarray, codes: np.ndarray, g: np.ndarray, st: np.ndarray, card: np.ndarray,
+    scratch: np.ndarray, acc: np.ndarray, wk: np.ndarray, figures: np.ndarray, ties: np.ndarray,
+    rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
+    prize_out: np.ndarray, log: np.ndarray,
+) -> None:  # pragma: no cover
+    """One whole night; the tables start seated players 0, 1, 2, ... in order."""
+    n_tables = st.shape[0]
+    n_sets = cfg[C_SETS]
+    for p in range(card.shape[0]):
+        for f in range(D_SIZE):
+            card[p, f] = 0
+    for j in range(acc.shape[0]):
+        acc[j] = 0
+    g[G_TRAVELER] = -1
+    g[G_LAST_BUNCO] = -1
+    g[G_PLAY_POINTS] = 0
+    g[G_PLAY_ROLLS] = 0
+    g[G_ALL_ROLLS] = 0
+    g[G_NIGHT] = i
+    for k in range(n_tables):
+        for j in range(4):
+            st[k, F_SEAT + j] = 4 * k + j
+        st[k, F_CLINCHER] = -1
+    for s in range(n_sets):
+        for rn in range(6):
+            ri = 6 * s + rn
+            _begin_round(st, cfg, ri == 0)
+            _play_round(rn, ri, cfg, tab, rs, codes, g, st, card, log)
+            if g[G_OVER] != 0:
+                return
+            _end_round(st, card, move, scratch, acc, rounds, i, ri, cfg)
+        if cfg[C_DETAIL] != 0:
+            for p in range(card.shape[0]):
+                set_buncos[i, s, p] = card[p, D_SET_BUNCOS]
+        _end_set(card, cfg, tab, rs, codes, g, wk, sets_out, i, s)
+        if g[G_OVER] != 0:
+            return
+    _prizes(card, cfg, tab, prizes, rs, codes, g, wk, prize_out, ties, i)
+    n_rounds = 6 * n_sets
+    buncos = 0
+    for p in range(card.shape[0]):
+        buncos += card[p, D_BUNCOS]
+        if cfg[C_DETAIL] != 0:
+            for f in range(8):
+                players_out[i, p, f] = card[p, f]
+    figures[i, 0] = buncos
+    figures[i, 1] = n_rounds
+    figures[i, 2] = g[G_ALL_ROLLS] / n_sets
+    figures[i, 3] = acc[0] / n_rounds
+    figures[i, 4] = acc[2] / acc[1] if acc[1] > 0 else np.nan
+    figures[i, 5] = acc[5] / n_rounds
+    figures[i, 6] = acc[3] / (n_rounds * n_tables)
+    figures[i, 7] = acc[4] / (n_rounds * (n_tables - 1))
+    figures[i, 8] = g[G_PLAY_POINTS] / g[G_PLAY_ROLLS] if g[G_PLAY_ROLLS] > 0 else np.nan
+
+
+@njit(cache=True)
+def run_nights(
+    cfg: np.ndarray, tab: np.ndarray, move: np.ndarray, prizes: np.ndarray, seeds: np.ndarray,
+    codes: np.ndarray, figures: np.ndarray, ties: np.ndarray, rounds: np.ndarray,
+    players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
+    prize_out: np.ndarray, misc: np.ndarray, log: np.ndarray,
+) -> int:  # pragma: no cover
+    """Play ``figures.shape[0]`` nights; returns how many were played to the end.
+
+    With an empty ``codes`` every night ``i`` draws its own dice from ``seeds[i]``; else
+    the nights play one after another from the stream ``codes``, and stop if it runs out.
+    ``misc[i]`` = (traveler, last Bunco, codes used, log rows).
+    """
+    n_tables = cfg[C_TABLES]
+    st = np.zeros((n_tables, F_SIZE), dtype=np.int32)
+    card = np.zeros((4 * n_tables, D_SIZE), dtype=np.int32)
+    scratch = np.zeros(4 * n_tables, dtype=np.int32)
+    acc = np.zeros(8, dtype=np.int64)
+    g = np.zeros(G_SIZE, dtype=np.int64)
+    rs = np.zeros(6, dtype=np.uint64)
+    n_players = 4 * n_tables
+    wk = np.zeros((W_SAVED + prizes.shape[0], max(n_players, prizes.shape[0])), dtype=np.int64)
+    for p in range(n_players):
+        wk[W_ALL, p] = p
+    g[G_STREAM] = 1 if codes.shape[0] > 0 else 0
+    for i in range(figures.shape[0]):
+        if g[G_STREAM] == 0:
+            _seed(rs, seeds[i])
+            g[G_POS] = 0
+        start = g[G_POS]
+        log_start = g[G_LOG]
+        _night(i, cfg, tab, move, prizes, rs, codes, g, st, card, scratch, acc, wk, figures, ties,
+               rounds, players_out, set_buncos, sets_out, prize_out, log)
+        if g[G_OVER] != 0:
+            return i
+        misc[i, 0] = g[G_TRAVELER]
+        misc[i, 1] = g[G_LAST_BUNCO]
+        misc[i, 2] = g[G_POS] - start
+        misc[i, 3] = g[G_LOG] - log_start
+    return figures.shape[0]
