@@ -65,4 +65,7 @@ def serve_command(
     if host == "127.0.0.1":
         typer.echo("bunco serve: only this machine can connect; use --host 0.0.0.0 "
                    "for the phones in the room")
-    uvicorn.run(application, host=host, port=port, log_level=log_level)
+    # live messages are small: compressing each one for every phone costs more than it saves
+    uvicorn.run(application, host=host, port=port, log_level=log_level,
+                access_log=log_level in ("debug", "trace", "info"),
+                ws_per_message_deflate=False)

@@ -1,0 +1,370 @@
+"""The event store: append, read back, idempotency and the night's tokens.
+
+Every call is one short transaction on a synchronous SQLAlchemy engine; the web
+layer decides on which thread to run it. ``append`` commits before it returns,
+so an event the server acknowledges is on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import Engine, Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from bunco.store.db import make_engine, upgrade_database
+from bunco.store.models import EventRow, NightRow, TokenRow
+
+_EVENTS = cast(Table, EventRow.__table__)
+_NIGHTS = cast(Table, NightRow.__table__)
+_TOKENS = cast(Table, TokenRow.__table__)
+ALL_TABLES: Any = object()
+"""Sentinel of :meth:`EventStore.events`: no table filter."""
+
+
+class StoreError(Exception):
+    """Base of the store's refusals."""
+
+
+class SeqTaken(StoreError):
+    """Another writer stored an event with this sequence number first."""
+
+
+class DuplicateCommand(StoreError):
+    """A command id that the night's log already holds; ``stored`` is its event."""
+
+    def __init__(self, stored: StoredEvent) -> None:
+        super().__init__(f"command {stored.command_id!r} is already event {stored.seq}")
+        self.stored = stored
+
+
+def dump(event: dict[str, Any]) -> str:
+    """The compact JSON of an event, as stored and exported.
+
+    >>> dump({"type": "roll", "table": 1, "dice": [1, 1, 4]})
+    '{"type":"roll","table":1,"dice":[1,1,4]}'
+    """
+    return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+
+
+def now() -> datetime:
+    """The current time in UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One row of a night's log."""
+
+    night_id: str
+    seq: int
+    table: int | None
+    command_id: str | None
+    body: str
+    created_at: datetime
+
+    @property
+    def event(self) -> dict[str, Any]:
+        """The event as a dict (parsed from ``body``)."""
+        value: dict[str, Any] = json.loads(self.body)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class NightRecord:
+    """A night's row: id, name, creation, server options."""
+
+    id: str
+    name: str
+    created_at: datetime
+    create_command_id: str | None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRecord:
+    """What one token (by its hash) lets its holder do at one night."""
+
+    hash: str
+    night_id: str
+    role: str
+    table: int | None = None
+    player: str | None = None
+    created_at: datetime | None = None
+    revoked: bool = False
+
+
+def _utc(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _stored(row: Any) -> StoredEvent:
+    return StoredEvent(
+        row.night_id, row.seq, row.table_no, row.command_id, row.body, _utc(row.created_at)
+    )
+
+
+def _night(row: Any) -> NightRecord:
+    return NightRecord(
+        row.id, row.name, _utc(row.created_at), row.create_command_id,
+        json.loads(row.options or "{}"),
+    )
+
+
+def _token(row: Any) -> TokenRecord:
+    return TokenRecord(
+        row.hash, row.night_id, row.role, row.table_no, row.player,
+        _utc(row.created_at), row.revoked_at is not None,
+    )
+
+
+class EventStore:
+    """Nights, their append-only logs and their tokens, in one database."""
+
+    def __init__(self, url_or_engine: str | Engine) -> None:
+        self.engine = (
+            make_engine(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
+        )
+        self._insert_event = insert(_EVENTS)
+        self._raw: Any = None  # SQLite: one connection kept open for appends (see append)
+        self._raw_lock = threading.Lock()
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite``, ``postgresql``, ..."""
+        return self.engine.dialect.name
+
+    def upgrade(self) -> None:
+        """Create or upgrade the schema to the newest revision."""
+        upgrade_database(self.engine)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        with self._raw_lock:
+            if self._raw is not None:
+                self._raw.close()
+                self._raw = None
+        self.engine.dispose()
+
+    # nights ---------------------------------------------------------------
+
+    def create_night(
+        self,
+        night_id: str,
+        name: str,
+        setup: dict[str, Any],
+        *,
+        command_id: str | None = None,
+        options: dict[str, Any] | None = None,
+        tokens: Iterable[TokenRecord] = (),
+    ) -> None:
+        """Store a new night with its setup line as event 0, and its tokens, atomically.
+
+        Raises :class:`DuplicateCommand`-like :class:`StoreError` when ``command_id``
+        already created a night.
+        """
+        created = now()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(_NIGHTS), {
+                    "id": night_id, "name": name, "created_at": created,
+                    "create_command_id": command_id, "options": dump(options or {}),
+                })
+                conn.execute(self._insert_event, {
+                    "night_id": night_id, "seq": 0, "table_no": None, "command_id": command_id,
+                    "body": dump(setup), "created_at": created,
+                })
+                rows = [self._token_values(t, created) for t in tokens]
+                if rows:
+                    conn.execute(insert(_TOKENS), rows)
+        except IntegrityError as exc:
+            raise StoreError(f"night {night_id!r} or command {command_id!r} exists") from exc
+
+    def night(self, night_id: str) -> NightRecord | None:
+        """The night's row, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_NIGHTS).where(_NIGHTS.c.id == night_id)).first()
+        return None if row is None else _night(row)
+
+    def night_by_command(self, command_id: str) -> NightRecord | None:
+        """The night that the creation command ``command_id`` made, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(_NIGHTS).where(_NIGHTS.c.create_command_id == command_id)
+            ).first()
+        return None if row is None else _night(row)
+
+    def nights(self, limit: int = 100) -> list[NightRecord]:
+        """The newest nights first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_NIGHTS).order_by(_NIGHTS.c.created_at.desc()).limit(limit)
+            ).all()
+        return [_night(r) for r in rows]
+
+    def set_options(self, night_id: str, options: dict[str, Any]) -> None:
+        """Replace the night's server options (bots, pace, ...)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(_NIGHTS).where(_NIGHTS.c.id == night_id).values(options=dump(options))
+            )
+
+    # events ---------------------------------------------------------------
+
+    def append(
+        self,
+        night_id: str,
+        seq: int,
+        *,
+        table: int | None,
+        command_id: str | None,
+        event: dict[str, Any] | None = None,
+        body: str | None = None,
+    ) -> StoredEvent:
+        """Commit one event as ``seq`` of the night's log and return it.
+
+        Raises :class:`DuplicateCommand` when the night already holds ``command_id``
+        and :class:`SeqTaken` when ``seq`` is already stored (another writer won).
+        """
+        if body is None:
+            body = dump(event or {})
+        created = now()
+        if self.dialect == "sqlite":
+            self._append_sqlite(night_id, seq, table, command_id, body, created)
+            return StoredEvent(night_id, seq, table, command_id, body, created)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(self._insert_event, {
+                    "night_id": night_id, "seq": seq, "table_no": table,
+                    "command_id": command_id, "body": body, "created_at": created,
+                })
+        except IntegrityError as exc:
+            if command_id is not None:
+                stored = self.find_command(night_id, command_id)
+                if stored is not None:
+                    raise DuplicateCommand(stored) from exc
+            raise SeqTaken(f"event {seq} of night {night_id!r} is already stored") from exc
+        return StoredEvent(night_id, seq, table, command_id, body, created)
+
+    def _append_sqlite(self, night_id: str, seq: int, table: int | None,
+                       command_id: str | None, body: str, created: datetime) -> None:
+        """The SQLite append on a connection kept open: the hot path of a live night.
+
+        Same row as the SQLAlchemy insert (``created_at`` in SQLAlchemy's SQLite text
+        form), without a pool checkout and statement compilation per event.
+        """
+        stamp = created.strftime("%Y-%m-%d %H:%M:%S.%f")
+        with self._raw_lock:
+            if self._raw is None:
+                self._raw = self.engine.raw_connection()
+            raw = self._raw
+            try:
+                raw.execute(
+                    "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (night_id, seq, table, command_id, body, stamp))
+                raw.commit()
+                return
+            except sqlite3.IntegrityError:
+                raw.rollback()
+            except BaseException:
+                raw.rollback()
+                raise
+        if command_id is not None:
+            stored = self.find_command(night_id, command_id)
+            if stored is not None:
+                raise DuplicateCommand(stored)
+        raise SeqTaken(f"event {seq} of night {night_id!r} is already stored")
+
+    def events(
+        self, night_id: str, *, after: int = -1, table: Any = ALL_TABLES
+    ) -> list[StoredEvent]:
+        """The night's events with ``seq > after`` in order.
+
+        With ``table=N``: only events at table N and events of the whole night.
+        """
+        query = select(_EVENTS).where(_EVENTS.c.night_id == night_id, _EVENTS.c.seq > after)
+        if table is not ALL_TABLES:
+            query = query.where(or_(_EVENTS.c.table_no == table, _EVENTS.c.table_no.is_(None)))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(_EVENTS.c.seq)).all()
+        return [_stored(r) for r in rows]
+
+    def last_seq(self, night_id: str) -> int:
+        """The highest sequence number stored for the night (-1 for none)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                select(func.max(_EVENTS.c.seq)).where(_EVENTS.c.night_id == night_id)
+            ).scalar()
+        return -1 if value is None else int(value)
+
+    def find_command(self, night_id: str, command_id: str) -> StoredEvent | None:
+        """The event that ``command_id`` produced, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_EVENTS).where(
+                and_(_EVENTS.c.night_id == night_id, _EVENTS.c.command_id == command_id)
+            )).first()
+        return None if row is None else _stored(row)
+
+    # tokens ---------------------------------------------------------------
+
+    @staticmethod
+    def _token_values(token: TokenRecord, created: datetime) -> dict[str, Any]:
+        return {
+            "hash": token.hash, "night_id": token.night_id, "role": token.role,
+            "table_no": token.table, "player": token.player,
+            "created_at": token.created_at or created, "revoked_at": None,
+        }
+
+    def add_tokens(self, tokens: Sequence[TokenRecord]) -> None:
+        """Store token hashes (raises :class:`StoreError` if a hash exists)."""
+        if not tokens:
+            return
+        created = now()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(_TOKENS), [self._token_values(t, created) for t in tokens])
+        except IntegrityError as exc:
+            raise StoreError("a token with this hash exists") from exc
+
+    def token(self, token_hash: str) -> TokenRecord | None:
+        """The token with this hash (revoked ones included), or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_TOKENS).where(_TOKENS.c.hash == token_hash)).first()
+        return None if row is None else _token(row)
+
+    def tokens(self, night_id: str, role: str | None = None) -> list[TokenRecord]:
+        """The night's tokens, optionally of one role."""
+        query = select(_TOKENS).where(_TOKENS.c.night_id == night_id)
+        if role is not None:
+            query = query.where(_TOKENS.c.role == role)
+        with self.engine.connect() as conn:
+            return [_token(r) for r in conn.execute(query).all()]
+
+    def revoke_tokens(
+        self, night_id: str, role: str, *, table: int | None = None, player: str | None = None
+    ) -> int:
+        """Revoke the night's live tokens of ``role`` (and table/player); returns how many."""
+        query = update(_TOKENS).where(
+            _TOKENS.c.night_id == night_id, _TOKENS.c.role == role,
+            _TOKENS.c.revoked_at.is_(None),
+        )
+        if table is not None:
+            query = query.where(_TOKENS.c.table_no == table)
+        if player is not None:
+            query = query.where(_TOKENS.c.player == player)
+        with self.engine.begin() as conn:
+            return int(conn.execute(query.values(revoked_at=now())).rowcount)
+
+    def delete_night(self, night_id: str) -> None:
+        """Remove a night, its log and its tokens."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(_TOKENS).where(_TOKENS.c.night_id == night_id))
+            conn.execute(delete(_EVENTS).where(_EVENTS.c.night_id == night_id))
+            conn.execute(delete(_NIGHTS).where(_NIGHTS.c.id == night_id))

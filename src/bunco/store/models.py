@@ -1,0 +1,81 @@
+"""The tables of the event store (SQLAlchemy 2 declarative models).
+
+- ``nights``: one row per night: id, name, creation time, the client's command id
+  for the creation, and server options (bots, bot pace) as JSON.
+- ``events``: the append-only party log: primary key (night, seq); seq 0 is the
+  setup line. ``table_no`` is the table the event happened at (null for events of
+  the whole night); ``command_id`` is unique per night, so a retried command is
+  never stored twice; ``body`` is the event's JSON exactly as exported.
+- ``tokens``: SHA-256 hashes of the access tokens and join codes of a night, with
+  the role they grant (host, table, player, viewer, or a table's join credential).
+
+The schema is created and upgraded by the Alembic revisions in ``migrations/``;
+these models are the revision ``head`` and must match it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Base of the store's models."""
+
+
+class NightRow(Base):
+    """A night: its name and server options; its log is in ``events``."""
+
+    __tablename__ = "nights"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    create_command_id: Mapped[str | None] = mapped_column(String(100), unique=True)
+    options: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+
+
+class EventRow(Base):
+    """One accepted event of a night's log."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("night_id", "command_id", name="uq_events_night_command"),
+        Index("ix_events_night_table_seq", "night_id", "table_no", "seq"),
+    )
+
+    night_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("nights.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    table_no: Mapped[int | None] = mapped_column(Integer)
+    command_id: Mapped[str | None] = mapped_column(String(100))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TokenRow(Base):
+    """The hash of one token or join code and what it lets its holder do."""
+
+    __tablename__ = "tokens"
+    __table_args__ = (Index("ix_tokens_night", "night_id"),)
+
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    night_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("nights.id", ondelete="CASCADE")
+    )
+    role: Mapped[str] = mapped_column(String(16))
+    table_no: Mapped[int | None] = mapped_column(Integer)
+    player: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,128 @@
+"""Who is asking, and may they do this: the checks every endpoint makes.
+
+A token comes in ``Authorization: Bearer <token>`` or, where a header cannot be set
+(a link, a WebSocket), as ``?token=``. No token or an unknown one is a 401; a token
+of another night or of a role that may not do this is a 403.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Request
+from starlette.requests import HTTPConnection
+
+from bunco.web.auth import Principal, TokenBook
+from bunco.web.service import TABLE_EVENTS, LiveNight, ServiceError
+
+TOKEN_HINT = "a token in 'Authorization: Bearer <token>' or ?token=<token>"
+
+
+def token_of(conn: HTTPConnection) -> str | None:
+    """The bearer token of a request or WebSocket, if any."""
+    header = conn.headers.get("authorization")
+    if header:
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+    return conn.query_params.get("token")
+
+
+def tokens(conn: HTTPConnection) -> TokenBook:
+    book: TokenBook = conn.app.state.tokens
+    return book
+
+
+def principal(conn: HTTPConnection) -> Principal | None:
+    """The principal of the request's token, or ``None``."""
+    return tokens(conn).resolve(token_of(conn))
+
+
+def unauthorized(what: str) -> ServiceError:
+    return ServiceError(401, "unauthorized", f"{what} needs a token of this night", TOKEN_HINT)
+
+
+def require(conn: HTTPConnection, night_id: str, *roles: str, what: str = "this") -> Principal:
+    """The caller's principal if it belongs to ``night_id`` and has one of ``roles``."""
+    who = principal(conn)
+    if who is None:
+        raise unauthorized(what)
+    if who.night_id != night_id:
+        raise ServiceError(403, "forbidden", "this token belongs to another night",
+                           "a token of night " + repr(night_id))
+    if who.role not in roles:
+        raise ServiceError(403, "forbidden", f"{who.describe()} may not do {what}",
+                           "a token of the " + " or ".join(roles))
+    return who
+
+
+def require_read(conn: HTTPConnection, night_id: str) -> Principal:
+    return require(conn, night_id, "host", "table", "player", "viewer", what="reading")
+
+
+def require_host(request: Request, night_id: str, what: str) -> Principal:
+    return require(request, night_id, "host", what=what)
+
+
+def client_key(request: Request) -> str:
+    """The key under which failed join attempts are counted."""
+    return request.client.host if request.client else "unknown"
+
+
+def table_writer(who: Principal, table: int | None) -> Callable[[LiveNight, dict[str, Any]], None]:
+    """The check of a roll, tally or undo at ``table`` by ``who`` (run under the night's lock).
+
+    The host may write anywhere. A table's scorekeeper writes at its own table only. A
+    player may roll (not tally or undo) when it is their own turn, at a table or in a
+    roll-off. Viewers write nothing.
+    """
+
+    def check(live: LiveNight, event: dict[str, Any]) -> None:
+        if who.role == "host":
+            return
+        if event.get("type") not in TABLE_EVENTS:
+            raise ServiceError(403, "forbidden", f"{who.describe()} may not send a "
+                               f"{event.get('type')!r} event", "the host's token")
+        if who.role == "table":
+            if table is None or table != who.table:
+                where = "a roll-off" if table is None else f"table {table}"
+                raise ServiceError(
+                    403, "forbidden", f"this phone scores table {who.table}, not {where}",
+                    f"entries at table {who.table} only")
+            return
+        if who.role == "player":
+            if event.get("type") != "roll":
+                raise ServiceError(403, "forbidden", "a player may only roll their own dice",
+                                   "dice or roll_for_me on your turn")
+            if not is_turn_of(live, table, who.player):
+                raise ServiceError(
+                    409, "not_your_turn", f"it is not {who.player}'s turn"
+                    + ("" if table is None else f" at table {table}"),
+                    "your roll when the night shows it is your turn")
+            return
+        raise ServiceError(403, "forbidden", f"{who.describe()} may not write",
+                           "a host, table or player token")
+
+    return check
+
+
+def is_turn_of(live: LiveNight, table: int | None, player: str | None) -> bool:
+    """Whether ``player`` may roll now at ``table`` (``None``: in the roll-off)."""
+    night = live.night
+    if table is None:
+        return (None, player) in night.expected_rollers()
+    if night.phase != "playing" or not 1 <= table <= len(night.tables):
+        return False
+    return night.tables[table - 1].roller == player
+
+
+def host_only(who: Principal) -> Callable[[LiveNight, dict[str, Any]], None]:
+    """The check of a command of the whole night (host only)."""
+
+    def check(_live: LiveNight, event: dict[str, Any]) -> None:
+        if who.role != "host":
+            raise ServiceError(403, "forbidden", f"{who.describe()} may not send a "
+                               f"{event.get('type')!r} event", "the host's token")
+
+    return check

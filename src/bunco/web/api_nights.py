@@ -1,0 +1,350 @@
+"""HTTP API, part 1: nights, tokens and joining, reading and exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import PlainTextResponse, Response
+
+from bunco.store import TokenRecord
+from bunco.web.access import client_key, principal, require_host, require_read, tokens
+from bunco.web.schemas import (
+    BotsIn,
+    ClaimIn,
+    CreatedOut,
+    ErrorOut,
+    JoinIn,
+    NightCreate,
+    TableCredentials,
+    TokenOut,
+)
+from bunco.web.service import LiveNight, NightService, ServiceError
+
+NightId = Annotated[str, Path(min_length=1, max_length=32, description="the night's id")]
+TableNo = Annotated[int, Path(ge=1, le=10_000, description="a table number, 1 = head table")]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS, tags=["nights"])
+
+
+def service(request: Request) -> NightService:
+    svc: NightService = request.app.state.service
+    return svc
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+async def _table_credentials(request: Request, night_id: str, tables: range
+                             ) -> tuple[list[TableCredentials], list[TokenRecord]]:
+    book = tokens(request)
+    creds, records = [], []
+    for n in tables:
+        code, code_rec = book.issue_code(night_id, n)
+        token, token_rec = book.issue(night_id, "join", table=n)
+        records += [code_rec, token_rec]
+        creds.append(TableCredentials(table=n, code=code, token=token,
+                                      link=f"{_base(request)}/join?token={token}"))
+    return creds, records
+
+
+@router.post("/nights", status_code=201, response_model=CreatedOut)
+async def create_night(body: NightCreate, request: Request) -> CreatedOut:
+    """Create a night: players, preset, house rules, sets, prizes, groups, bots.
+
+    The reply holds the host's secret token (the admin link), the viewer token and each
+    table's join code and QR token. They are shown only here (the server keeps hashes).
+    """
+    secret = request.app.state.create_secret
+    if secret and not _bearer_is(request, secret):
+        raise ServiceError(401, "unauthorized", "this server needs its creation secret to "
+                           "create a night", "Authorization: Bearer <the server's secret>")
+    svc = service(request)
+    book = tokens(request)
+    for bot in body.bots:
+        if bot not in body.players:
+            raise ServiceError(422, "invalid_setup", f"bot {bot!r} is not a player",
+                               "bots chosen among the players")
+    out: dict[str, Any] = {}
+
+    def make_tokens(night_id: str) -> list[TokenRecord]:
+        host, host_rec = book.issue(night_id, "host")
+        viewer, viewer_rec = book.issue(night_id, "viewer")
+        out.update(host=host, viewer=viewer, records=[host_rec, viewer_rec])
+        return [host_rec, viewer_rec]
+
+    setup = body.setup()
+    live = await svc.create(
+        setup, name=body.name, options={"bots": body.bots, "bot_pace": body.bot_pace},
+        command_id=body.command_id, tokens=make_tokens,
+    )
+    creds, records = await _table_credentials(request, live.id,
+                                              range(1, len(live.night.seating) + 1))
+    await svc.db(svc.store.add_tokens, records)
+    base = _base(request)
+    return CreatedOut(
+        night=live.id, name=live.name, seq=0, host_token=out["host"],
+        viewer_token=out["viewer"], tables=creds,
+        links={"host": f"{base}/night/{live.id}?token={out['host']}",
+               "viewer": f"{base}/night/{live.id}?token={out['viewer']}",
+               "websocket": f"{base.replace('http', 'ws', 1)}/api/nights/{live.id}/ws"},
+    )
+
+
+def _bearer_is(request: Request, secret: str) -> bool:
+    header = request.headers.get("authorization", "")
+    return secrets.compare_digest(header.partition(" ")[2].strip(), secret)
+
+
+@router.get("/nights/{night_id}")
+async def get_night(night_id: NightId, request: Request) -> dict[str, Any]:
+    """The night now: status, the live view (tables, whose turn, cards), bots, your role."""
+    who = require_read(request, night_id)
+    live = await service(request).get(night_id)
+    return {
+        "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
+        "seq": live.seq, "setup": live.night.setup, "status": live.status(),
+        "versions": {("night" if k is None else "rolloff" if k == -1 else str(k)): v
+                     for k, v in live.table_seq.items()},
+        "view": live.night.view(), "bots": live.bots,
+        "bot_pace": live.options.get("bot_pace"),
+        "you": {"role": who.role, "table": who.table, "player": who.player},
+    }
+
+
+@router.get("/nights/{night_id}/events")
+async def get_events(
+    night_id: NightId, request: Request,
+    since: Annotated[int, Query(ge=-1, le=10_000_000)] = -1,
+    table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
+) -> dict[str, Any]:
+    """The stored events after ``since`` (all, or one table's and the whole night's)."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    events = live.since(since, table, whole=table is None)
+    return {"night": live.id, "seq": live.seq,
+            "events": [{"seq": e.seq, "table": e.table, "event": e.event} for e in events]}
+
+
+def standings(live: LiveNight) -> list[dict[str, Any]]:
+    """Players ranked by wins, then Buncos, then points."""
+    night = live.night
+    group_of = {p: g for g, members in night.groups.items() for p in members}
+    rows: list[dict[str, Any]] = []
+    for name in night.roster:
+        card = night.cards[name]
+        rows.append({"player": name, "wins": card.wins, "losses": card.losses,
+                     "buncos": card.buncos, "mini_buncos": card.minis, "points": card.points,
+                     "group": group_of.get(name)})
+    rows.sort(key=lambda r: (-r["wins"], -r["buncos"], -r["points"], r["player"]))
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    return rows
+
+
+@router.get("/nights/{night_id}/standings")
+async def get_standings(night_id: NightId, request: Request) -> dict[str, Any]:
+    """Every player's wins, losses, Buncos, Minis and points, best first."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    return {"night": live.id, "seq": live.seq, "standings": standings(live)}
+
+
+@router.get("/nights/{night_id}/players/{name}/card")
+async def get_card(night_id: NightId, name: Annotated[str, Path(max_length=60)],
+                   request: Request) -> dict[str, Any]:
+    """One player's score card: W/L per round, Buncos, Minis, points, verification."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    night = live.night
+    if name not in night.cards:
+        raise ServiceError(404, "no_such_player", f"{name!r} is not a player tonight",
+                           "one of " + ", ".join(night.roster[:20]))
+    seat = next(((i, t.index(name) + 1) for i, t in enumerate(night.seating, 1) if name in t),
+                None)
+    verified = night.verified.get(name)
+    return {"night": live.id, "seq": live.seq, "player": name,
+            "card": night.cards[name].as_dict(),
+            "table": seat[0] if seat else None, "seat": seat[1] if seat else None,
+            "verified": None if verified is None else dict(zip(
+                ("buncos", "mini_buncos", "wins"), verified, strict=True))}
+
+
+@router.get("/nights/{night_id}/prizes")
+async def get_prizes(night_id: NightId, request: Request) -> dict[str, Any]:
+    """Prizes (decided at the end of the night), set winners, the traveler, the last Bunco."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    report = live.night.report()
+    return {"night": live.id, "seq": live.seq, "phase": report["phase"],
+            **{k: report[k] for k in ("prizes", "winner", "set_winners", "rolloff", "traveler",
+                                      "last_bunco")}}
+
+
+@router.get("/nights/{night_id}/report")
+async def get_report(night_id: NightId, request: Request) -> dict[str, Any]:
+    """The whole night as ``bunco replay --json`` prints it."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    return live.night.report()
+
+
+@router.get("/nights/{night_id}/export/log.jsonl", response_class=PlainTextResponse)
+async def export_log(night_id: NightId, request: Request) -> Response:
+    """The party log (JSON Lines): the setup line, then every event. `bunco replay` reads it."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    text = "".join(e.body + "\n" for e in live.log)
+    return Response(text, media_type="application/x-ndjson", headers={
+        "content-disposition": f'attachment; filename="bunco-{live.id}.jsonl"'})
+
+
+@router.get("/nights/{night_id}/export/standings.csv", response_class=PlainTextResponse)
+async def export_standings(night_id: NightId, request: Request) -> Response:
+    """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points, group."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    out = io.StringIO()
+    fields = ["rank", "player", "wins", "losses", "buncos", "mini_buncos", "points", "group"]
+    writer = csv.DictWriter(out, fields, lineterminator="\n")
+    writer.writeheader()
+    for row in standings(live):
+        writer.writerow({k: "" if row[k] is None else row[k] for k in fields})
+    return Response(out.getvalue(), media_type="text/csv", headers={
+        "content-disposition": f'attachment; filename="bunco-{live.id}-standings.csv"'})
+
+
+@router.post("/join", response_model=TokenOut)
+async def join_table(body: JoinIn, request: Request) -> TokenOut:
+    """Become a table's scorekeeper with its join code (typed) or join token (QR link)."""
+    limiter = request.app.state.join_limiter
+    key = client_key(request)
+    if limiter.blocked(key):
+        raise ServiceError(429, "too_many_attempts", "too many wrong join codes from here",
+                           "wait a minute, then type the code shown at the table")
+    book = tokens(request)
+    who = book.resolve(body.code if body.code is not None else body.token)
+    if who is None or who.role != "join":
+        limiter.failed(key)
+        raise ServiceError(404, "unknown_code", "no table has this join code",
+                           "the six-character code shown at the table, or its QR link")
+    token, record = book.issue(who.night_id, "table", table=who.table)
+    svc = service(request)
+    await svc.db(svc.store.add_tokens, [record])
+    book.remember([record])
+    return TokenOut(night=who.night_id, role="table", token=token, table=who.table)
+
+
+@router.post("/nights/{night_id}/claim", response_model=TokenOut)
+async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> TokenOut:
+    """Join as a player by name (with the night's viewer link): see your card, roll on your turn.
+
+    A name can be claimed by one phone at a time; the host can release it.
+    """
+    who = require_read(request, night_id)
+    live = await service(request).get(night_id)
+    wanted = " ".join(body.name.split()).casefold()
+    name = next((p for p in live.night.roster if p.casefold() == wanted), None)
+    if name is None:
+        raise ServiceError(404, "no_such_player", f"{body.name!r} is not a player tonight",
+                           "your name as the host typed it")
+    svc = service(request)
+    async with live.lock:  # one claim of a name at a time
+        claimed = [t for t in await svc.db(svc.store.tokens, night_id, "player")
+                   if t.player == name and not t.revoked]
+        if claimed and who.role != "host":
+            raise ServiceError(409, "already_claimed", f"{name} is already followed by a phone",
+                               "the host to release the name first")
+        token, record = tokens(request).issue(night_id, "player", player=name)
+        await svc.db(svc.store.add_tokens, [record])
+    tokens(request).remember([record])
+    return TokenOut(night=night_id, role="player", token=token, player=name)
+
+
+@router.delete("/nights/{night_id}/players/{name}/claim")
+async def release_player(night_id: NightId, name: Annotated[str, Path(max_length=60)],
+                         request: Request) -> dict[str, Any]:
+    """Release a claimed name (host): its phones lose their player token."""
+    require_host(request, night_id, "releasing a name")
+    await service(request).get(night_id)
+    svc = service(request)
+    count = await svc.db(svc.store.revoke_tokens, night_id, "player", player=name)
+    tokens(request).forget()
+    return {"night": night_id, "player": name, "revoked": count}
+
+
+@router.post("/nights/{night_id}/tables/{table}/credentials", response_model=TableCredentials)
+async def new_table_credentials(night_id: NightId, table: TableNo, request: Request
+                                ) -> TableCredentials:
+    """A new join code and QR token for a table (host). Old ones stop working; phones that
+    already joined stay its scorekeepers."""
+    require_host(request, night_id, "making join codes")
+    live = await service(request).get(night_id)
+    if table > max(len(live.night.seating), 1):
+        raise ServiceError(404, "no_such_table", f"there is no table {table}",
+                           f"a table from 1 to {len(live.night.seating)}")
+    svc = service(request)
+    await svc.db(svc.store.revoke_tokens, night_id, "join", table=table)
+    tokens(request).forget()
+    creds, records = await _table_credentials(request, night_id, range(table, table + 1))
+    await svc.db(svc.store.add_tokens, records)
+    return creds[0]
+
+
+@router.delete("/nights/{night_id}/tables/{table}/scorekeepers")
+async def revoke_scorekeepers(night_id: NightId, table: TableNo, request: Request
+                              ) -> dict[str, Any]:
+    """Sign out every phone that scores this table (host)."""
+    require_host(request, night_id, "signing out scorekeepers")
+    await service(request).get(night_id)
+    svc = service(request)
+    count = await svc.db(svc.store.revoke_tokens, night_id, "table", table=table)
+    tokens(request).forget()
+    return {"night": night_id, "table": table, "revoked": count}
+
+
+@router.put("/nights/{night_id}/bots")
+async def set_bots(night_id: NightId, body: BotsIn, request: Request) -> dict[str, Any]:
+    """Choose which players are bots (the server rolls for them on their turn) and their pace."""
+    svc = service(request)
+    require_host(request, night_id, "choosing bots")
+    live = await svc.get(night_id)
+    unknown = [p for p in body.players if p not in live.night.cards]
+    if unknown:
+        raise ServiceError(422, "no_such_player", f"{unknown[0]!r} is not a player tonight",
+                           "bots chosen among the players")
+    options = {**live.options, "bots": list(dict.fromkeys(body.players))}
+    if body.pace is not None:
+        options["bot_pace"] = body.pace
+    await svc.db(svc.store.set_options, night_id, options)
+    live.options = options
+    for hook in svc.after_commit:
+        hook(live)
+    return {"night": night_id, "bots": live.bots, "bot_pace": options.get("bot_pace")}
+
+
+@router.get("/me")
+async def whoami(request: Request) -> dict[str, Any]:
+    """What the token you hold lets you do."""
+    who = principal(request)
+    if who is None:
+        raise ServiceError(401, "unauthorized", "no valid token", "a token of a night")
+    return {"night": who.night_id, "role": who.role, "table": who.table, "player": who.player}
+
+
+@router.get("/qr.svg", response_class=Response)
+async def qr_code(text: Annotated[str, Query(min_length=1, max_length=1000)]) -> Response:
+    """A QR code (SVG) of ``text``, e.g. a table's join link."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=8, border=2)
+    return Response(out.getvalue(), media_type="image/svg+xml")
+

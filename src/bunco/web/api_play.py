@@ -1,0 +1,190 @@
+"""HTTP API, part 2: the commands of play. Each becomes one event of the party log.
+
+Every command carries a ``command_id`` made by the client (a retry with the same id is
+applied once) and may carry ``expected_seq``, the last seq the client saw at that table
+(a mismatch is a 409 listing the events it missed). The reply is the stored event with
+its seq, the night's status and the table's view after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from starlette.requests import HTTPConnection
+
+from bunco.web.access import host_only, is_turn_of, require, table_writer
+from bunco.web.api_nights import ERRORS, NightId, TableNo, service
+from bunco.web.schemas import (
+    AckOut,
+    DiceIn,
+    EventIn,
+    PlayerIn,
+    RollIn,
+    SeatIn,
+    SubstituteIn,
+    UndoIn,
+    VerifyIn,
+)
+from bunco.web.service import Ack, NightService, ServiceError, event_table
+
+router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
+WRITERS = ("host", "table", "player")
+
+
+def _reply(ack: Ack) -> Response:
+    """The reply of an accepted command (the AckOut shape, serialised once)."""
+    return Response(ack.as_json(), media_type="application/json")
+
+
+def _player_for(who_role: str, who_player: str | None, given: str | None) -> str | None:
+    if who_role != "player":
+        return given
+    if given is not None and given != who_player:
+        raise ServiceError(403, "forbidden", f"player {who_player} cannot roll for {given}",
+                           "your own rolls only")
+    return who_player
+
+
+@router.post("/tables/{table}/rolls", response_model=AckOut)
+async def roll(night_id: NightId, table: TableNo, body: RollIn, request: Request) -> Response:
+    """Enter a roll at a table: three faces, a quick tally, or "roll for me" (the server
+    draws the dice with a cryptographic generator and records them). Also the rolls after
+    the bell and a table's tie-break."""
+    return _reply(await enter_roll(service(request), request, night_id, table, body))
+
+
+async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, table: int,
+                     body: RollIn) -> Ack:
+    """The command behind ``POST .../tables/{table}/rolls`` (also used by the fast path)."""
+    who = require(conn, night_id, *WRITERS, what="entering rolls")
+    await svc.get(night_id)
+    event: dict[str, Any]
+    if body.outcome is not None:
+        event = {"type": "tally", "table": table, "outcome": body.outcome}
+    else:
+        event = {"type": "roll", "table": table, "dice": body.dice}
+    player = _player_for(who.role, who.player, body.player)
+    if player is not None:
+        event["player"] = player
+    return await svc.submit(night_id, event, command_id=body.command_id,
+                            expected_seq=body.expected_seq, authorize=table_writer(who, table),
+                            draw=body.roll_for_me)
+
+
+@router.post("/tables/{table}/undo", response_model=AckOut)
+async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request) -> Response:
+    """Correct a mistake: remove the last roll or tally entered at the table."""
+    svc = service(request)
+    who = require(request, night_id, "host", "table", what="undoing entries")
+    await svc.get(night_id)
+    ack = await svc.submit(night_id, {"type": "undo", "table": table},
+                           command_id=body.command_id, expected_seq=body.expected_seq,
+                           authorize=table_writer(who, table))
+    return _reply(ack)
+
+
+@router.post("/rolloff", response_model=AckOut)
+async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response:
+    """A roll in the roll-off between players at no table (a set's winner, a prize)."""
+    svc = service(request)
+    who = require(request, night_id, "host", "player", what="rolling in a roll-off")
+    await svc.get(night_id)
+    event: dict[str, Any] = {"type": "roll", "dice": body.dice}
+    player = _player_for(who.role, who.player, body.player)
+    if player is not None:
+        event["player"] = player
+    ack = await svc.submit(night_id, event, command_id=body.command_id,
+                           expected_seq=body.expected_seq, authorize=table_writer(who, None),
+                           draw=body.roll_for_me)
+    return _reply(ack)
+
+
+@router.post("/me/roll", response_model=AckOut)
+async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response:
+    """A player's own roll on their turn, wherever they sit (online play)."""
+    svc = service(request)
+    who = require(request, night_id, "player", what="rolling as a player")
+    live = await svc.get(night_id)
+    if body.player is not None and body.player != who.player:
+        raise ServiceError(403, "forbidden", f"player {who.player} cannot roll for "
+                           f"{body.player}", "your own rolls only")
+    table = next((t for t, p in live.night.expected_rollers() if p == who.player), "none")
+    if table == "none":
+        raise ServiceError(409, "not_your_turn", f"it is not {who.player}'s turn",
+                           "your roll when the night shows it is your turn")
+    event: dict[str, Any] = {"type": "roll", "dice": body.dice, "player": who.player}
+    if table is not None:
+        event["table"] = table
+
+    def check(live_now: Any, ev: dict[str, Any]) -> None:
+        if not is_turn_of(live_now, event_table(ev), who.player):
+            raise ServiceError(409, "not_your_turn", f"it is not {who.player}'s turn",
+                               "your roll when the night shows it is your turn")
+
+    ack = await svc.submit(night_id, event, command_id=body.command_id,
+                           expected_seq=body.expected_seq, authorize=check,
+                           draw=body.roll_for_me)
+    return _reply(ack)
+
+
+async def _night_command(request: Request, night_id: str, event: dict[str, Any],
+                         body: Any, what: str) -> Response:
+    svc = service(request)
+    who = require(request, night_id, "host", what=what)
+    await svc.get(night_id)
+    ack = await svc.submit(night_id, event, command_id=body.command_id,
+                           expected_seq=body.expected_seq, authorize=host_only(who))
+    return _reply(ack)
+
+
+@router.post("/substitutes", response_model=AckOut)
+async def substitute(night_id: NightId, body: SubstituteIn, request: Request) -> Response:
+    """Between rounds, a substitute takes over a player's seat (host)."""
+    return await _night_command(request, night_id, {
+        "type": "substitute", "out": body.out, "in": body.in_}, body, "substitutions")
+
+
+@router.post("/arrivals", response_model=AckOut)
+async def arrival(night_id: NightId, body: PlayerIn, request: Request) -> Response:
+    """Between rounds, a late arrival joins the night (host)."""
+    return await _night_command(request, night_id, {"type": "join", "player": body.player},
+                                body, "seating late arrivals")
+
+
+@router.post("/departures", response_model=AckOut)
+async def departure(night_id: NightId, body: PlayerIn, request: Request) -> Response:
+    """Between rounds, a player leaves the night (host)."""
+    return await _night_command(request, night_id, {"type": "leave", "player": body.player},
+                                body, "departures")
+
+
+@router.post("/verifications", response_model=AckOut)
+async def verify(night_id: NightId, body: VerifyIn, request: Request) -> Response:
+    """A checker verifies a player's Buncos, Minis and Wins so far (tournament; host)."""
+    event: dict[str, Any] = {"type": "verify", "player": body.player}
+    if body.checker is not None:
+        event["checker"] = body.checker
+    return await _night_command(request, night_id, event, body, "verifying cards")
+
+
+@router.post("/seating", response_model=AckOut)
+async def seat(night_id: NightId, body: SeatIn, request: Request) -> Response:
+    """Seat everyone by hand before a round starts (host)."""
+    return await _night_command(request, night_id, {"type": "seat", "tables": body.tables},
+                                body, "seating")
+
+
+@router.post("/events", response_model=AckOut)
+async def any_event(night_id: NightId, body: EventIn, request: Request) -> Response:
+    """Any event of the party-log format. The host may send every type; a table's
+    scorekeeper rolls, tallies and undos at its own table."""
+    svc = service(request)
+    who = require(request, night_id, "host", "table", what="sending events")
+    await svc.get(night_id)
+    event = dict(body.event)
+    ack = await svc.submit(night_id, event, command_id=body.command_id,
+                           expected_seq=body.expected_seq,
+                           authorize=table_writer(who, event_table(event)))
+    return _reply(ack)

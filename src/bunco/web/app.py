@@ -1,0 +1,87 @@
+"""The ASGI app of ``bunco serve``: the API, the live stream, static pages.
+
+>>> from fastapi.testclient import TestClient
+>>> with TestClient(create_app("sqlite://")) as client:
+...     client.get("/api/health").json()["status"]
+'ok'
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from bunco import __version__
+from bunco.store import EventStore
+from bunco.web import api_nights, api_play, errors, pages, ws
+from bunco.web.auth import RateLimiter, TokenBook
+from bunco.web.bots import BotRunner
+from bunco.web.fastpath import FastRolls
+from bunco.web.pubsub import InProcessPubSub, PubSub
+from bunco.web.service import NightService
+
+STATIC = Path(__file__).with_name("static")
+
+
+def create_app(
+    db_url: str = "sqlite://",
+    *,
+    pubsub: PubSub | None = None,
+    bot_pace: float | None = None,
+    create_secret: str | None = None,
+    store: EventStore | None = None,
+    fast_path: bool = True,
+) -> FastAPI:
+    """The app on the database at ``db_url`` (migrated at start).
+
+    ``bot_pace`` overrides every night's bot pace (0 for tests); ``create_secret``, when
+    set, must be presented as a bearer token to create a night. ``fast_path`` serves the
+    rolls endpoint without the framework's routing (see :mod:`bunco.web.fastpath`).
+    """
+    event_store = store or EventStore(db_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        event_store.upgrade()
+        service = NightService(event_store, pubsub or InProcessPubSub())
+        app.state.service = service
+        app.state.tokens = TokenBook(event_store)
+        app.state.bots = BotRunner(service, bot_pace)
+        app.state.join_limiter = RateLimiter(limit=20, window=60.0)
+        app.state.create_secret = create_secret
+        try:
+            yield
+        finally:
+            await app.state.bots.close()
+            await service.pubsub.close()
+            if store is None:
+                event_store.close()
+
+    app = FastAPI(
+        title="bunco live night server",
+        version=__version__,
+        description="Run a Bunco night: create it, seat it, enter rolls at each table, follow "
+        "it live over WebSocket, export the log and the standings. See docs/server.md.",
+        lifespan=lifespan,
+    )
+    errors.install(app)
+    app.include_router(api_play.router)  # the hot routes first: routes are matched in order
+    app.include_router(ws.router)
+    app.include_router(api_nights.router)
+    if fast_path:
+        app.add_middleware(FastRolls)
+    app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Whether the server is up, and on which kind of database."""
+        return {"status": "ok", "version": __version__, "database": event_store.dialect}
+
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,86 @@
+"""Error replies: every refusal is JSON ``{"error", "message", "expected"}`` with a 4xx.
+
+- :class:`~bunco.web.service.ServiceError` carries its own status.
+- :class:`~bunco.core.errors.BuncoError`: 409 when the command does not fit the night now
+  (not your turn, round over, not allowed now), 422 when it is malformed.
+- Request validation (FastAPI): 422 naming each wrong field and what it should be.
+- Starlette's HTTP errors (404 unknown path, 405 wrong method): their status, same shape.
+- Anything else is a bug: 500 with no details, logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from bunco.core.errors import BuncoError
+from bunco.web.service import ServiceError
+
+log = logging.getLogger("bunco.web")
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body",)]
+    return ".".join(parts) or "body"
+
+
+def _plain(err: dict[str, Any]) -> tuple[str, str]:
+    """Where an error is and what it says (a JSON syntax error is said one way)."""
+    if err.get("type") == "json_invalid":
+        return "body", "the body is not valid JSON"
+    return _where(tuple(err.get("loc", ()))), str(err.get("msg", "invalid"))
+
+
+def describe_validation(errors: list[Any]) -> tuple[str, str]:
+    """A one-line message and an 'expected' text from pydantic's error list."""
+    messages = []
+    for err in errors[:5]:
+        where, what = _plain(err)
+        messages.append(f"{where}: {what}")
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    return "; ".join(messages) + more, "a request that follows the API schema (see /docs)"
+
+
+def validation_details(errors: list[Any]) -> list[dict[str, Any]]:
+    """Each wrong field and what is wrong with it (at most 20)."""
+    return [dict(zip(("where", "message"), _plain(e), strict=True)) for e in errors[:20]]
+
+
+def install(app: FastAPI) -> None:
+    """Register the exception handlers on ``app``."""
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(exc.as_dict(), status_code=exc.status)
+
+    @app.exception_handler(BuncoError)
+    async def bunco_error(_request: Request, exc: BuncoError) -> JSONResponse:
+        status = 409 if exc.code in ("not_your_turn", "round_over", "not_allowed_now") else 422
+        return JSONResponse(exc.as_dict(), status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = list(exc.errors())
+        message, expected = describe_validation(errors)
+        return JSONResponse({"error": "invalid_request", "message": message,
+                             "expected": expected, "details": validation_details(errors)},
+                            status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        expected = {404: "a path of the API (see /docs)",
+                    405: "a method this path accepts (see /docs)"}.get(exc.status_code)
+        return JSONResponse({"error": code, "message": str(exc.detail), "expected": expected},
+                            status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse({"error": "internal", "message": "the server failed on this "
+                             "request; nothing was changed", "expected": None}, status_code=500)

@@ -1,0 +1,84 @@
+"""The hot path of a live night: ``POST /api/nights/{id}/tables/{n}/rolls`` without the
+framework's routing and dependency machinery.
+
+A tournament sends a roll every millisecond, and the general request pipeline (matching
+every route, solving dependencies, validating the reply again) costs more than the
+roll itself. This middleware answers exactly that one path with the same code the
+documented route uses (:func:`bunco.web.api_play.enter_roll`, the same request model,
+the same errors), and hands every other request to the app unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bunco.web.api_play import enter_roll
+from bunco.web.errors import describe_validation, validation_details
+from bunco.web.schemas import RollIn
+from bunco.web.service import NightService, ServiceError
+
+ROLLS = re.compile(r"^/api/nights/([^/]{1,32})/tables/(\d{1,5})/rolls$")
+MAX_BODY = 64 * 1024
+
+
+class FastRolls:
+    """ASGI middleware: serve the rolls endpoint directly, pass everything else on."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        match = ROLLS.match(scope["path"])
+        if match is None or not 1 <= int(match.group(2)) <= 10_000:
+            await self.app(scope, receive, send)
+            return
+        status, payload = await self._roll(scope, receive, match.group(1), int(match.group(2)))
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(payload)).encode())]})
+        await send({"type": "http.response.body", "body": payload})
+
+    async def _roll(self, scope: Scope, receive: Receive, night_id: str, table: int
+                    ) -> tuple[int, bytes]:
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return 400, b"{}"
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                return 413, _error("too_large", "the request body is too large",
+                                   "a roll of a few hundred bytes")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        try:
+            body = RollIn.model_validate_json(b"".join(chunks))
+        except ValidationError as exc:
+            errors = [{**e, "loc": ("body", *e.get("loc", ()))} for e in exc.errors()]
+            text, expected = describe_validation(errors)
+            return 422, json.dumps({"error": "invalid_request", "message": text,
+                                    "expected": expected,
+                                    "details": validation_details(errors)}).encode()
+        conn = HTTPConnection(scope)
+        svc: NightService = conn.app.state.service
+        try:
+            ack = await enter_roll(svc, conn, night_id, table, body)
+        except ServiceError as exc:
+            return exc.status, json.dumps(exc.as_dict()).encode()
+        return 200, ack.as_json().encode()
+
+
+def _error(code: str, message: str, expected: str) -> bytes:
+    data: dict[str, Any] = {"error": code, "message": message, "expected": expected}
+    return json.dumps(data).encode()

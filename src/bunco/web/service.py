@@ -1,0 +1,416 @@
+"""The live nights: the one command path between the API and the engine and store.
+
+Every write goes through :meth:`NightService.submit`: under the night's lock it checks
+idempotency (a command id already applied returns its first result), the caller's rights
+at this moment, the table's version (``expected_seq``), lets the engine apply the event,
+commits it to the store as the next sequence number and only then updates the
+in-memory night and publishes it. A refused command changes nothing.
+
+The in-memory state of a night is rebuilt from the stored log the first time the
+night is used after a start, so killing the server loses nothing acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bunco.core.errors import BuncoError
+from bunco.core.night import Night
+from bunco.core.report import table_view
+from bunco.store import (
+    DuplicateCommand,
+    EventStore,
+    SeqTaken,
+    StoredEvent,
+    StoreError,
+    TokenRecord,
+)
+from bunco.store.events import dump
+from bunco.web.pubsub import InProcessPubSub, Message, PubSub
+
+TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
+
+
+class ServiceError(Exception):
+    """A refusal with an HTTP status, a code, a message and what is expected instead."""
+
+    def __init__(
+        self, status: int, code: str, message: str, expected: str | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.expected = expected
+        self.extra = extra
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, "expected": self.expected,
+                **self.extra}
+
+
+def not_found(night_id: str) -> ServiceError:
+    return ServiceError(404, "no_such_night", f"there is no night {night_id!r}",
+                        "the id of a night made with POST /api/nights")
+
+
+def roll_for_me() -> list[int]:
+    """Three dice drawn with the operating system's cryptographic generator."""
+    return [secrets.randbelow(6) + 1 for _ in range(3)]
+
+
+def event_table(event: dict[str, Any]) -> int | None:
+    """The table an event happened at (``None`` for the whole night or a roll-off)."""
+    table = event.get("table")
+    return table if isinstance(table, int) and not isinstance(table, bool) else None
+
+
+def event_text(stored: StoredEvent, extra: str = "") -> str:
+    """The WebSocket message of an event, built around its stored JSON without re-parsing."""
+    table = "null" if stored.table is None else str(stored.table)
+    return (f'{{"type":"event","seq":{stored.seq},"table":{table},'
+            f'"event":{stored.body}{extra}}}')
+
+
+def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
+    """The night's phase, set, round, bell and (with ``expects``) who may roll now."""
+    status: dict[str, Any] = {
+        "phase": night.phase, "set": night.set_no, "round": night.round_no, "bell": night.bell,
+    }
+    if expects:
+        status["expects"] = [{"table": t, "player": p} for t, p in night.expected_rollers()]
+    return status
+
+
+@dataclass
+class LiveNight:
+    """A night in memory: the engine's value, its stored log and its versions."""
+
+    id: str
+    name: str
+    created_at: datetime
+    night: Night
+    log: list[StoredEvent]
+    options: dict[str, Any]
+    table_seq: dict[int | None, int] = field(default_factory=dict)
+    commands: dict[str, int] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _status: tuple[int, dict[str, Any]] | None = None
+
+    def status(self) -> dict[str, Any]:
+        """:func:`status_of` the night now, computed once per seq."""
+        if self._status is None or self._status[0] != self.seq:
+            self._status = (self.seq, status_of(self.night))
+        return self._status[1]
+
+    @property
+    def seq(self) -> int:
+        """The last sequence number of the night."""
+        return self.log[-1].seq
+
+    @property
+    def bots(self) -> list[str]:
+        return list(self.options.get("bots", self.night.setup.get("bots", [])))
+
+    def version(self, table: int | None) -> int:
+        """The version a writer at ``table`` must send: its last event or the night's."""
+        night_wide = self.table_seq.get(None, 0)
+        if table is None:
+            return max(night_wide, self.table_seq.get(-1, 0))
+        return max(night_wide, self.table_seq.get(table, 0))
+
+    def since(self, after: int, table: int | None = None, *, whole: bool = False) -> list[
+            StoredEvent]:
+        """Stored events after ``after`` (all of them, or those of one table and the night)."""
+        start = max(after + 1, 0)
+        events = self.log[start:] if start < len(self.log) else []
+        if whole:
+            return events
+        return [e for e in events if e.table is None or e.table == table]
+
+    def record(self, stored: StoredEvent, kind: str) -> None:
+        """Add a committed event: the log, the table's version, the command id."""
+        self.log.append(stored)
+        rolloff = stored.table is None and kind in TABLE_EVENTS
+        self.table_seq[-1 if rolloff else stored.table] = stored.seq
+        if stored.command_id is not None:
+            self.commands[stored.command_id] = stored.seq
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The reply to an accepted (or already accepted) command."""
+
+    stored: StoredEvent
+    duplicate: bool
+    status: dict[str, Any]
+    table_view_json: str = "null"
+
+    def as_json(self) -> str:
+        """The reply body, built around the stored event's JSON without re-parsing it."""
+        table = "null" if self.stored.table is None else str(self.stored.table)
+        return (f'{{"seq":{self.stored.seq},"table":{table},"event":{self.stored.body},'
+                f'"duplicate":{"true" if self.duplicate else "false"},'
+                f'"status":{_json(self.status)},"table_view":{self.table_view_json}}}')
+
+    def as_dict(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.as_json())
+        return value
+
+
+class NightService:
+    """Loads nights from the store, runs the command path, publishes what happened."""
+
+    def __init__(self, store: EventStore, pubsub: PubSub | None = None) -> None:
+        self.store = store
+        self.pubsub: PubSub = pubsub or InProcessPubSub()
+        self.nights: dict[str, LiveNight] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.inline_db = store.dialect == "sqlite"
+        self.after_commit: list[Callable[[LiveNight], None]] = []
+
+    async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run a store call: inline for SQLite (short, local), on a thread otherwise."""
+        if self.inline_db:
+            return fn(*args, **kwargs)
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    # -- loading ------------------------------------------------------------------------------
+    async def get(self, night_id: str) -> LiveNight:
+        """The live night, rebuilt from the store on first use; 404 if there is none."""
+        live = self.nights.get(night_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(night_id, asyncio.Lock())
+        async with lock:
+            live = self.nights.get(night_id)
+            if live is None:
+                live = await self._load(night_id)
+                self.nights[night_id] = live
+                for hook in self.after_commit:
+                    hook(live)
+        return live
+
+    async def _load(self, night_id: str) -> LiveNight:
+        if len(night_id) > 32:
+            raise not_found(night_id)
+        record = await self.db(self.store.night, night_id)
+        if record is None:
+            raise not_found(night_id)
+        events: list[StoredEvent] = await self.db(self.store.events, night_id)
+        stored = events[0]
+        try:
+            night = Night.start(stored.event)
+            for stored in events[1:]:
+                night = night.apply(stored.event)
+        except BuncoError as exc:  # a log written by a bunco whose rules differ
+            raise ServiceError(
+                409, "log_error", f"the stored log of night {night_id!r} does not replay at "
+                f"event {stored.seq}: {exc.message}",
+                "a version of bunco whose rules read this night (its log stays in the "
+                "database, untouched)") from None
+        live = LiveNight(record.id, record.name, record.created_at, night, [events[0]],
+                         record.options)
+        live.table_seq[None] = 0
+        for stored, event in zip(events[1:], night.events, strict=True):
+            live.record(stored, event["type"])
+        return live
+
+    async def refresh(self, live: LiveNight) -> None:
+        """Rebuild a night from the store in place (another process wrote to it); the
+        caller holds its lock, which stays the same."""
+        fresh = await self._load(live.id)
+        live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
+        live.table_seq, live.commands, live._status = fresh.table_seq, fresh.commands, None
+
+    async def create(
+        self,
+        setup: dict[str, Any],
+        *,
+        name: str,
+        options: dict[str, Any],
+        command_id: str | None,
+        tokens: Callable[[str], list[TokenRecord]],
+    ) -> LiveNight:
+        """Check and store a new night (setup line as event 0, with its tokens)."""
+        try:
+            night = Night.start(setup)
+        except BuncoError as exc:
+            raise ServiceError(422, exc.code, exc.message, exc.expected) from None
+        if command_id is not None:
+            existing = await self.db(self.store.night_by_command, command_id)
+            if existing is not None:
+                raise ServiceError(
+                    409, "already_created",
+                    f"command {command_id!r} already created night {existing.id!r}",
+                    "a new command_id for a new night; the links of that night were in the "
+                    "reply to its creation", night=existing.id)
+        night_id = secrets.token_urlsafe(6)
+        while await self.db(self.store.night, night_id) is not None:
+            night_id = secrets.token_urlsafe(6)
+        records = tokens(night_id)
+        try:
+            await self.db(self.store.create_night, night_id, name, night.setup,
+                          command_id=command_id, options=options, tokens=records)
+        except StoreError:
+            raise ServiceError(409, "already_created", "that night was created meanwhile",
+                               "a new command_id") from None
+        stored = (await self.db(self.store.events, night_id))[0]
+        live = LiveNight(night_id, name, stored.created_at, night, [stored], options)
+        live.table_seq[None] = 0
+        self.nights[night_id] = live
+        for hook in self.after_commit:
+            hook(live)
+        return live
+
+    # -- the command path ---------------------------------------------------------------------
+    async def submit(
+        self,
+        night_id: str,
+        event: dict[str, Any],
+        *,
+        command_id: str,
+        expected_seq: int | None = None,
+        authorize: Callable[[LiveNight, dict[str, Any]], None] | None = None,
+        draw: bool = False,
+    ) -> Ack:
+        """Apply one command; see the module docstring for the order of the checks.
+
+        ``authorize(live, event)`` raises a :class:`ServiceError` when the caller may
+        not do this now. ``draw=True`` draws the dice on the server ("roll for me").
+        """
+        live = await self.get(night_id)
+        async with live.lock:
+            known = live.commands.get(command_id)
+            if known is not None:
+                return self._ack(live, live.log[known], duplicate=True)
+            if authorize is not None:
+                authorize(live, event)
+            table = event_table(event)
+            key = None if event.get("type") in TABLE_EVENTS or table is not None else "night"
+            if expected_seq is not None:
+                self._check_version(live, table, expected_seq, night_wide=key == "night")
+            if draw:
+                event = {**event, "dice": roll_for_me()}
+            event = {**event, "id": command_id,
+                     "at": datetime.now(UTC).isoformat(timespec="milliseconds")}
+            try:
+                after = live.night.apply(event)
+            except BuncoError as exc:
+                raise ServiceError(_status_of(exc), exc.code, exc.message, exc.expected) from None
+            normalized = after.events[-1]
+            body = dump(normalized)
+            previous = live.seq
+            try:
+                stored = await self.db(
+                    self.store.append, night_id, live.seq + 1, table=event_table(normalized),
+                    command_id=command_id, body=body,
+                )
+            except DuplicateCommand as exc:  # another process stored it first
+                await self.refresh(live)
+                return self._ack(live, exc.stored, duplicate=True)
+            except SeqTaken:  # another process stored an event first
+                await self.refresh(live)
+                seen = expected_seq if expected_seq is not None else previous
+                raise self._stale(live, table, live.since(seen, table)) from None
+            before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell)
+            live.night = after
+            live.record(stored, normalized["type"])
+            ack = self._ack(live, stored, duplicate=False)
+            self._publish(live, stored, before, ack.table_view_json)
+        for hook in self.after_commit:
+            hook(live)
+        return ack
+
+    def _check_version(self, live: LiveNight, table: int | None, expected: int, *,
+                       night_wide: bool) -> None:
+        current = live.seq if night_wide else live.version(table)
+        if expected == current:
+            return
+        if expected > live.seq or expected < 0:
+            raise ServiceError(
+                409, "stale", f"expected_seq {expected} is not a version of this night "
+                f"(its last event is {live.seq})",
+                f"expected_seq {current}, the seq of the last event you saw here",
+                current_seq=current, missed=[])
+        missed = live.since(expected, None, whole=True) if night_wide else live.since(
+            expected, table)
+        raise self._stale(live, table, missed)
+
+    def _stale(self, live: LiveNight, table: int | None, missed: list[StoredEvent]
+               ) -> ServiceError:
+        where = "the night" if table is None else f"table {table}"
+        current = live.version(table)
+        return ServiceError(
+            409, "stale",
+            f"{where} changed since you last looked: {len(missed)} event(s) you have not seen",
+            f"expected_seq {current} after looking at the missed events",
+            current_seq=current,
+            missed=[{"seq": e.seq, "table": e.table, "event": e.event} for e in missed],
+        )
+
+    def _ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool) -> Ack:
+        view = "null"
+        if stored.table is not None and stored.table <= len(live.night.tables):
+            view = _json(table_view(live.night.tables[stored.table - 1]))
+        return Ack(stored, duplicate, status_of(live.night, expects=False), view)
+
+    def _publish(self, live: LiveNight, stored: StoredEvent, before: tuple[Any, ...],
+                 view_json: str) -> None:
+        night = live.night
+        extra = "" if view_json == "null" else ',"table_view":' + view_json
+        self._deliver(Message(live.id, stored.seq, stored.table, event_text(stored, extra)))
+        changed = (night.phase, night.set_no, night.round_no, night.bell) != before
+        if changed or stored.table is None:
+            for message in self.status_messages(live):
+                self._deliver(message)
+        if changed:
+            for message in self.table_messages(live):
+                self._deliver(message)
+
+    def status_messages(self, live: LiveNight) -> list[Message]:
+        """The status at the night's current seq: in full (who may roll at every table) for
+        whole-night followers, without ``expects`` for table followers (their ``table``
+        message says whose turn it is)."""
+        full = live.status()
+        brief = {k: v for k, v in full.items() if k != "expects"}
+        return [
+            Message(live.id, live.seq, None, _json(
+                {"type": "status", "seq": live.seq, "status": full}), "status", "night"),
+            Message(live.id, live.seq, None, _json(
+                {"type": "status", "seq": live.seq, "status": brief}), "status", "tables"),
+        ]
+
+    def table_messages(self, live: LiveNight) -> list[Message]:
+        """One ``table`` message per table with its view (sent when the round or bell
+        changes, so each table's phone sees its new players and whose turn it is)."""
+        return [
+            Message(live.id, live.seq, t.number, _json({
+                "type": "table", "seq": live.seq, "table": t.number,
+                "table_view": table_view(t)}), kind="table")
+            for t in live.night.tables
+        ]
+
+    def _deliver(self, message: Message) -> None:
+        if isinstance(self.pubsub, InProcessPubSub):
+            self.pubsub.publish_nowait(message)
+        else:
+            asyncio.get_running_loop().create_task(self.pubsub.publish(message))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _status_of(exc: BuncoError) -> int:
+    """409 for a command that does not fit the night now; 422 for a malformed one."""
+    if exc.code in ("not_your_turn", "round_over", "not_allowed_now"):
+        return 409
+    return 422

@@ -1,0 +1,133 @@
+"""The live stream: one WebSocket per night (or per table of a night).
+
+``/api/nights/{id}/ws?token=...&since=SEQ&table=N``
+
+1. ``{"type": "hello", "night", "seq", "since", "table", "role", "status"}``: ``seq`` is
+   the night's last event now.
+2. Every stored event with a seq above ``since`` (those of table N and of the whole night
+   when ``table`` is given), oldest first: ``{"type": "event", "seq", "table", "event"}``.
+3. ``{"type": "caught_up", "seq"}``.
+4. The live stream: ``event`` messages (with ``table_view``, the table after the event);
+   ``status`` messages (``{"type": "status", "seq", "status"}``) whenever the phase,
+   set, round or bell changes, or an event of the whole night happens (a table follower's
+   status leaves out ``expects``, who may roll at every table); and then one
+   ``table`` message per table (``{"type": "table", "seq", "table", "table_view"}``) with
+   its new players and whose turn it is.
+
+The server subscribes before it reads the backlog and drops live messages it already
+sent, so a client that reconnects with the last seq it saw gets everything after it,
+without gaps or duplicates. A listener that falls far behind is closed with code 4008
+and reconnects with ``since``. A client may send ``{"type": "ping"}``; the reply is
+``{"type": "pong", "seq"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from bunco.core.report import table_view
+from bunco.web.access import require_read
+from bunco.web.pubsub import Overflow, Subscription
+from bunco.web.service import LiveNight, NightService, ServiceError, event_text
+
+router = APIRouter()
+CLOSE_BEHIND = 4008
+
+
+def _int_param(websocket: WebSocket, name: str, default: int | None, low: int) -> int | None:
+    raw = websocket.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ServiceError(422, "invalid_request", f"{name}={raw!r} is not a whole number",
+                           f"{name} as an integer of at least {low}") from None
+    if value < low:
+        raise ServiceError(422, "invalid_request", f"{name}={value} is too small",
+                           f"{name} of at least {low}")
+    return value
+
+
+async def _refuse(websocket: WebSocket, exc: ServiceError) -> None:
+    await websocket.send_text(json.dumps({"type": "error", **exc.as_dict()}))
+    await websocket.close(code=4000 + exc.status if exc.status < 1000 else 4000)
+
+
+@router.websocket("/api/nights/{night_id}/ws")
+async def night_socket(websocket: WebSocket, night_id: str) -> None:
+    """Stream a night's events in order: backlog after ``since``, then live."""
+    await websocket.accept()
+    svc: NightService = websocket.app.state.service
+    try:
+        since = _int_param(websocket, "since", -1, -1)
+        table = _int_param(websocket, "table", None, 1)
+        who = require_read(websocket, night_id)
+        live = await svc.get(night_id)
+        assert since is not None
+        if since > live.seq:
+            raise ServiceError(422, "invalid_request",
+                               f"since={since} is beyond the night's last event {live.seq}",
+                               f"since between -1 and {live.seq}")
+    except ServiceError as exc:
+        await _refuse(websocket, exc)
+        return
+    subscription = svc.pubsub.subscribe(night_id, table)
+    try:
+        # the snapshot: nothing awaits between these lines, so it is consistent
+        backlog = live.since(since, table, whole=table is None)
+        upto = live.seq
+        hello: dict[str, Any] = {
+            "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
+            "role": who.role, "status": live.status()}
+        if table is not None and table <= len(live.night.tables):
+            hello["table_view"] = table_view(live.night.tables[table - 1])
+        await websocket.send_text(json.dumps(hello, separators=(",", ":")))
+        for stored in backlog:
+            await websocket.send_text(event_text(stored))
+        await websocket.send_text(f'{{"type":"caught_up","seq":{upto}}}')
+        await _stream(websocket, subscription, live, upto)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        subscription.close()
+
+
+async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNight,
+                  upto: int) -> None:
+    async def pump() -> None:
+        while True:
+            message = await subscription.get()
+            if message.seq > upto:
+                await websocket.send_text(message.text)
+
+    async def read() -> None:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            with contextlib.suppress(ValueError, AttributeError, TypeError):
+                data: Any = json.loads(message.get("text") or "")
+                if data.get("type") == "ping":
+                    await websocket.send_text(f'{{"type":"pong","seq":{live.seq}}}')
+
+    tasks = {asyncio.ensure_future(pump()), asyncio.ensure_future(read())}
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+    for task in done:
+        exc = task.exception()
+        if isinstance(exc, Overflow):
+            with contextlib.suppress(Exception):
+                await websocket.close(code=CLOSE_BEHIND,
+                                      reason="fell behind; reconnect with since=<last seq>")

@@ -1,0 +1,83 @@
+"""Schema versions: an empty database and a database at the previous revision upgrade."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from bunco.store import EventStore
+from bunco.store.db import (
+    current_revision,
+    default_db_path,
+    downgrade_database,
+    head_revision,
+    make_engine,
+    upgrade_database,
+)
+from bunco.store.models import Base
+
+
+def test_empty_database_upgrades_to_head_and_matches_the_models(empty_url):
+    engine = make_engine(empty_url)
+    assert current_revision(engine) is None
+    upgrade_database(engine)
+    assert current_revision(engine) == head_revision() == "0002"
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diff == []
+    engine.dispose()
+
+
+def test_a_database_at_the_first_revision_upgrades_and_keeps_its_events(empty_url):
+    engine = make_engine(empty_url)
+    upgrade_database(engine, "0001")
+    assert current_revision(engine) == "0001"
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        assert "tokens" not in sa.inspect(conn).get_table_names()
+        conn.execute(sa.text(
+            "INSERT INTO nights (id, name, created_at, create_command_id) VALUES (:i, :n, :c, NULL)"
+        ), {"i": "old", "n": "Old night", "c": now})
+        conn.execute(sa.text(
+            "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
+            " VALUES ('old', 0, NULL, NULL, :b, :c)"
+        ), {"b": '{"type":"party","rules":"classic","players":["A","B"]}', "c": now})
+    engine.dispose()
+
+    store = EventStore(empty_url)
+    store.upgrade()
+    assert current_revision(store.engine) == "0002"
+    assert store.night("old").options == {}
+    assert store.events("old")[0].event["players"] == ["A", "B"]
+    assert store.tokens("old") == []
+    store.close()
+
+
+def test_downgrade_to_base_and_up_again(empty_url):
+    engine = make_engine(empty_url)
+    upgrade_database(engine)
+    downgrade_database(engine, "base")
+    with engine.connect() as conn:
+        assert set(sa.inspect(conn).get_table_names()) <= {"alembic_version"}
+    upgrade_database(engine)
+    assert current_revision(engine) == "0002"
+    engine.dispose()
+
+
+def test_sqlite_files_use_wal(tmp_path):
+    engine = make_engine(str(tmp_path / "wal.sqlite3"))  # a bare path means an SQLite file
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    engine.dispose()
+
+
+def test_default_path_follows_xdg_data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_db_path() == tmp_path / "data" / "bunco" / "bunco.sqlite3"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_db_path() == tmp_path / "home" / ".local" / "share" / "bunco" / "bunco.sqlite3"

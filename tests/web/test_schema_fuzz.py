@@ -1,0 +1,87 @@
+"""Property-based requests from the OpenAPI schema (schemathesis strategies + Hypothesis).
+
+Valid and invalid requests of every operation, with the host's, a scorekeeper's, the
+viewer's or no token: the server never answers 5xx, and a refused request (4xx) changes
+nothing: not the night's log, not the nights, not the tokens, not the options.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from web_helpers import EIGHT, cid
+
+from bunco.web.app import create_app
+
+pytestmark = pytest.mark.slow
+
+
+def fingerprint(client: TestClient, night_id: str) -> tuple[Any, ...]:
+    store = client.app.state.service.store  # type: ignore[attr-defined]
+    nights = store.nights(limit=100_000)
+    tokens = sum(len(store.tokens(n.id)) for n in nights)
+    revoked = sum(t.revoked for n in nights for t in store.tokens(n.id))
+    return (store.last_seq(night_id), len(nights), tokens, revoked,
+            json.dumps(store.night(night_id).options, sort_keys=True))
+
+
+def send(client: TestClient, case: Any, headers: dict[str, str]) -> Any:
+    kwargs: dict[str, Any] = {"params": case.query or None, "headers": headers}
+    body = case.body
+    if isinstance(body, bytes):
+        kwargs["content"] = body
+        headers["content-type"] = case.media_type or "application/json"
+    elif body is not None and type(body).__name__ != "NotSet":
+        try:
+            kwargs["content"] = json.dumps(body).encode("utf-8")
+        except (UnicodeEncodeError, ValueError):
+            return None
+        headers["content-type"] = "application/json"
+    return client.request(case.method, case.formatted_path, **kwargs)
+
+
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+def test_no_5xx_and_no_change_from_a_refused_request(tmp_path, mode):
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", bot_pace=0)) as client:
+        created = client.post("/api/nights", json={"players": EIGHT}).json()
+        night_id = created["night"]
+        host = created["host_token"]
+        table1 = client.post("/api/join", json={"code": created["tables"][0]["code"]}).json()
+        for dice in ([1, 1, 4], [2, 3, 5]):
+            client.post(f"/api/nights/{night_id}/tables/1/rolls", json={
+                "command_id": cid(), "dice": dice}, headers={"Authorization": f"Bearer {host}"})
+        tokens = {"host": host, "table": table1["token"], "viewer": created["viewer_token"],
+                  "none": None}
+        schema = schemathesis.openapi.from_dict(client.app.openapi())  # type: ignore[attr-defined]
+        operations = [r.ok() for r in schema.get_all_operations()]
+        cases = st.one_of([op.as_strategy(mode, path_parameters={"night_id": night_id})
+                           for op in operations])
+        seen: dict[int, int] = {}
+
+        @settings(max_examples=150, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(case=cases, who=st.sampled_from(sorted(tokens)))
+        def check(case: Any, who: str) -> None:
+            headers = {} if tokens[who] is None else {"Authorization": f"Bearer {tokens[who]}"}
+            before = fingerprint(client, night_id)
+            reply = send(client, case, headers)
+            if reply is None:
+                return
+            seen[reply.status_code] = seen.get(reply.status_code, 0) + 1
+            assert reply.status_code < 500, (case.method, case.formatted_path, reply.text)
+            if reply.status_code >= 400:
+                assert fingerprint(client, night_id) == before, (case.formatted_path, reply.text)
+                error = reply.json()
+                assert error["error"] and error["message"], error
+
+        check()
+        assert any(code >= 400 for code in seen), seen
+        if mode is GenerationMode.POSITIVE:
+            assert any(code < 300 for code in seen), seen

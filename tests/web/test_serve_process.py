@@ -1,0 +1,198 @@
+"""The real `bunco serve`: two clients play over HTTP and WebSocket, the server is killed
+with SIGKILL mid-round, restarted on the same database, and nothing acknowledged is lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+pytestmark = pytest.mark.slow
+EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def bunco_command() -> list[str]:
+    script = shutil.which("bunco", path=str(Path(sys.executable).parent))
+    if script:
+        return [script]
+    return [sys.executable, "-c", "from bunco.cli import main; main()"]
+
+
+class Server:
+    def __init__(self, db: Path, port: int, log: Path) -> None:
+        self.db, self.port, self.log = db, port, log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.base = f"http://127.0.0.1:{port}"
+
+    def start(self) -> None:
+        env = {**os.environ, "XDG_DATA_HOME": str(self.db.parent)}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [*bunco_command(), "serve", "--port", str(self.port), "--db", str(self.db),
+                 "--bot-pace", "0"], stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("bunco serve did not start: " + self.log.read_text())
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path / "night.sqlite3", free_port(), tmp_path / "serve.log")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def small_dice(i: int) -> list[int]:
+    """Rolls that never reach 21 in round 1: a miss or one point."""
+    return [2, 3, 5] if i % 2 else [1, 2, 3]
+
+
+def test_sigkill_mid_round_loses_nothing_acknowledged(server):
+    http = httpx.Client(base_url=server.base, timeout=5)
+    created = http.post("/api/nights", json={"name": "Kill test", "players": EIGHT}).json()
+    night = created["night"]
+    host = {"Authorization": f"Bearer {created['host_token']}"}
+    phones = {}
+    for table in (1, 2):  # two clients: the scorekeepers of table 1 and table 2
+        joined = http.post("/api/join", json={"code": created["tables"][table - 1]["code"]})
+        phones[table] = {"Authorization": f"Bearer {joined.json()['token']}"}
+
+    heard: list[int] = []
+    listening = threading.Event()
+
+    def listen() -> None:
+        url = f"ws://127.0.0.1:{server.port}/api/nights/{night}/ws?token={created['viewer_token']}"
+        try:
+            with connect(url) as ws:
+                listening.set()
+                for text in ws:
+                    message = json.loads(text)
+                    if message["type"] == "event":
+                        heard.append(message["seq"])
+        except Exception:
+            pass  # the server was killed
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    assert listening.wait(10)
+
+    acked: dict[str, int] = {}  # command id -> seq, for every 200 reply
+    sent: list[tuple[int, str]] = []
+    stop = threading.Event()
+
+    def writer(table: int) -> None:
+        client = httpx.Client(base_url=server.base, timeout=5)
+        version = 0
+        for i in range(10_000):
+            if stop.is_set():
+                return
+            command = f"t{table}-{i}"
+            sent.append((table, command))
+            try:
+                reply = client.post(f"/api/nights/{night}/tables/{table}/rolls", headers=phones[
+                    table], json={"command_id": command, "dice": small_dice(i),
+                                  "expected_seq": version})
+            except httpx.HTTPError:
+                return  # killed while this request was in flight: not acknowledged
+            assert reply.status_code == 200, reply.text
+            acked[command] = reply.json()["seq"]
+            version = reply.json()["seq"]
+
+    writers = [threading.Thread(target=writer, args=(t,)) for t in (1, 2)]
+    for t in writers:
+        t.start()
+    deadline = time.monotonic() + 60
+    while len(acked) < 40 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert len(acked) >= 40, "the writers stopped early"
+    server.kill()  # mid-round, with both writers sending
+    stop.set()
+    for t in writers:
+        t.join(10)
+    listener.join(10)
+
+    server.start()  # same database
+    events = http.get(f"/api/nights/{night}/events", headers=host).json()["events"]
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(len(events)))  # no gaps
+    by_id = {e["event"].get("id"): e["seq"] for e in events}
+    for command, seq in acked.items():
+        assert by_id.get(command) == seq, command  # every acknowledged event is there
+    assert heard == seqs[: len(heard)]  # the live stream had no gaps or duplicates
+    assert len(events) >= len(acked) + 1
+
+    # retrying every command that was sent (acknowledged or not) applies each at most once
+    for table, command in sent[-4:]:
+        i = int(command.split("-")[1])
+        reply = http.post(f"/api/nights/{night}/tables/{table}/rolls", headers=phones[table],
+                          json={"command_id": command, "dice": small_dice(i)})
+        assert reply.status_code in (200, 409), reply.text
+        if command in by_id:
+            assert reply.json()["duplicate"] is True and reply.json()["seq"] == by_id[command]
+
+    # a listener that reconnects with the last seq it heard gets the rest, then live
+    last_heard = heard[-1] if heard else -1
+    url = (f"ws://127.0.0.1:{server.port}/api/nights/{night}/ws"
+           f"?token={created['viewer_token']}&since={last_heard}")
+    with connect(url) as ws:
+        caught: list[int] = []
+        upto = None
+        while True:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=5))
+            if message["type"] == "hello":
+                upto = message["seq"]
+            elif message["type"] == "event":
+                caught.append(message["seq"])
+            elif message["type"] == "caught_up":
+                break
+        assert heard + caught == list(range(upto + 1))
+        # the night continues: the round is still under way, the next roll is accepted
+        state = http.get(f"/api/nights/{night}", headers=host).json()
+        assert state["status"]["round"] == 1 and state["status"]["phase"] == "playing"
+        version = state["versions"]["1"]
+        reply = http.post(f"/api/nights/{night}/tables/1/rolls", headers=phones[1],
+                          json={"command_id": "after-restart", "dice": [2, 3, 5],
+                                "expected_seq": version})
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["seq"] == upto + 1
+        live = json.loads(ws.recv(timeout=5))
+        assert live["seq"] == upto + 1 and live["event"]["id"] == "after-restart"
+    http.close()
