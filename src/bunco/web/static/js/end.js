@@ -58,6 +58,10 @@ function downloads() {
   const items = [
     [`${base}/export/log.jsonl${q}`, `bunco-${night}.jsonl`, "Party log (JSON Lines) — replay it with bunco replay"],
     [`${base}/export/standings.csv${q}`, `bunco-${night}-standings.csv`, "Standings (CSV, opens in a spreadsheet)"],
+    [`${base}/download/report.html${q}`, `bunco-${night}-report.html`, "Night report with charts (web page)"],
+    [`${base}/download/report.pdf${q}`, `bunco-${night}-report.pdf`, "Night report with charts (PDF)"],
+    [`${base}/download/sheets.pdf${q}`, `bunco-${night}-sheets.pdf`, "Filled score cards, table tallies and master sheet (PDF)"],
+    [`${base}/download/standings.csv${q}`, `bunco-${night}-results.csv`, "Results with prizes won (CSV)"],
     [`${base}/report${q}`, `bunco-${night}-report.json`, "Full report (JSON, as bunco replay --json prints it)"],
   ];
   fill("downloads", items.map(([href, file, text]) => h("li", {},
