@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/bunco play --auto --players 12 --rules classic --seed 1
+	$(BIN)/bunco serve --host $${BUNCO_HOST:-127.0.0.1} --port $${BUNCO_PORT:-8000}
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -22,6 +22,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/simulate.py
+	$(BIN)/python benchmarks/replay.py
+	$(BIN)/python benchmarks/server.py
 
 clean:
 	rm -rf $(VENV)
