@@ -18,7 +18,9 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 -m "not browser"
+	# Playwright's sync API keeps an event loop running in its worker: the browser tests run apart.
+	$(BIN)/pytest -n 2 -m browser
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/simulate.py
