@@ -135,6 +135,7 @@ async def _listen_all(port: int, night: str, token: str, tables: int, per_table:
     from websockets.asyncio.client import connect
 
     latencies: list[int] = []
+    sent_at: list[int] = []
     problems: list[str] = []
     counts: dict[int, int] = {}
     connected = 0
@@ -159,7 +160,9 @@ async def _listen_all(port: int, night: str, token: str, tables: int, per_table:
                 last = seq
                 match = ID_RE.search(data)
                 if match is not None:
-                    latencies.append(now - int(match.group(1)))
+                    sent = int(match.group(1))
+                    latencies.append(now - sent)
+                    sent_at.append(sent)
                     if table is not None:
                         counts[table] = counts.get(table, 0) + 1
 
@@ -181,7 +184,7 @@ async def _listen_all(port: int, night: str, token: str, tables: int, per_table:
     await asyncio.sleep(0.5)  # let the last deliveries land
     for task in tasks:
         task.cancel()
-    results.put({"latencies": latencies, "problems": problems[:10], "counts": counts,
+    results.put({"latencies": latencies, "sent_at": sent_at, "problems": problems[:10], "counts": counts,
                  "listeners": len(tasks), "cpu": time.process_time() - cpu_start})
 
 
@@ -252,8 +255,9 @@ async def write_all(port: int, night: str, tokens: list[str], rate: float, secon
 
 
 async def watch_rounds(port: int, night: str, token: str, changed: asyncio.Condition,
-                       rounds: list[tuple[float, int, int]]) -> None:
-    """A big screen in the writers' process: wakes the writers when a round changes."""
+                       rounds: list[tuple[float, int, int]], moments: list[float]) -> None:
+    """A big screen in the writers' process: wakes the writers when a round changes and
+    notes when the status changes (the bell, a new round)."""
     from websockets.asyncio.client import connect
 
     url = f"ws://127.0.0.1:{port}/api/nights/{night}/ws?token={token}&since=0"
@@ -263,6 +267,7 @@ async def watch_rounds(port: int, night: str, token: str, changed: asyncio.Condi
             if '"type":"status"' not in text[:20] and '"type":"hello"' not in text[:20]:
                 continue
             status = json.loads(text)["status"]
+            moments.append(time.monotonic())
             key = (status["set"], status["round"])
             if key != seen:
                 seen = key
@@ -309,8 +314,9 @@ async def main_async(args: argparse.Namespace, port: int, server_pid: int
             raise SystemExit("the listeners failed to connect")
     changed = asyncio.Condition()
     rounds: list[tuple[float, int, int]] = []
+    moments: list[float] = []
     watcher = asyncio.ensure_future(watch_rounds(port, night, created["viewer_token"],
-                                                 changed, rounds))
+                                                 changed, rounds, moments))
     t0 = time.monotonic()
     cpu0, own0 = cpu_seconds(server_pid), time.process_time()
     written = await write_all(port, night, tokens, args.rate, args.seconds, rounds, changed)
@@ -321,7 +327,8 @@ async def main_async(args: argparse.Namespace, port: int, server_pid: int
     watcher.cancel()
     return {"night": night, "tables": tables, "written": written, "heard": heard,
             "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
-            "server_cpu": cpu1 - cpu0, "writers_cpu": own1 - own0}
+            "server_cpu": cpu1 - cpu0, "writers_cpu": own1 - own0,
+            "moments": moments[1:]}
 
 
 def main() -> None:
@@ -350,6 +357,11 @@ def main() -> None:
 
     written, heard = result["written"], result["heard"]
     latencies = heard["latencies"]
+    # "steady play": rolls requested away from the moments the whole room changes at once
+    # (the bell, a new round: every table's phone is told), from 0.1 s before to 1 s after
+    moments = [int(m * 1e9) for m in result["moments"]]
+    steady = [lat for lat, sent in zip(latencies, heard["sent_at"], strict=True)
+              if not any(m - 100_000_000 <= sent <= m + 1_000_000_000 for m in moments)]
     expected = sum(written["per_table"][1:]) * (args.players // result["tables"])
     table_deliveries = sum(heard["counts"].values())
     figures = {
@@ -364,6 +376,9 @@ def main() -> None:
         "latency_ms_p50": round(percentile(latencies, 0.50), 2),
         "latency_ms_p99": round(percentile(latencies, 0.99), 2),
         "latency_ms_max": round(max(latencies) / 1e6, 2) if latencies else 0.0,
+        "steady_latency_ms_p50": round(percentile(steady, 0.50), 2),
+        "steady_latency_ms_p99": round(percentile(steady, 0.99), 2),
+        "steady_share": round(len(steady) / max(1, len(latencies)), 3),
         "request_ms_p50": round(percentile(written["round_trips"], 0.50), 2),
         "request_ms_p99": round(percentile(written["round_trips"], 0.99), 2),
         "order_problems": heard["problems"],
@@ -386,6 +401,9 @@ def main() -> None:
     print(f"  request -> listener: p50 {figures['latency_ms_p50']} ms, "
           f"p99 {figures['latency_ms_p99']} ms, max {figures['latency_ms_max']} ms "
           f"over {figures['deliveries']} deliveries")
+    print(f"  in steady play ({figures['steady_share']:.0%} of deliveries; leaving out 1.1 s "
+          f"around each of {len(moments)} bells and round changes): "
+          f"p50 {figures['steady_latency_ms_p50']} ms, p99 {figures['steady_latency_ms_p99']} ms")
     print(f"  request -> reply: p50 {figures['request_ms_p50']} ms, "
           f"p99 {figures['request_ms_p99']} ms")
     print(f"  table listeners got {table_deliveries} of {expected} expected deliveries; "

@@ -31,18 +31,18 @@ STATIC = Path(__file__).with_name("static")
 
 
 async def _freeze_old_objects(every: float = 1.0) -> None:
-    """Every second, collect the young generations and freeze what survives.
+    """Every second, collect the youngest generation and freeze what survives.
 
     A live night keeps a growing history in memory (its log, the engine's values), and
-    the collector's full passes over it stopped the whole server for hundreds of
-    milliseconds in a 1,000-player night. Frozen objects are never scanned again; they
-    are still freed by reference counting when the night lets go of them (the engine's
-    values hold no reference cycles), and the young collection just before each freeze
-    keeps passing cycles out of the frozen set.
+    the collector's full passes over it stopped the whole server for up to 400 ms in a
+    1,000-player night (benchmarks/server.py). Frozen objects are never scanned again;
+    they are still freed by reference counting when the night lets go of them (the
+    engine's values hold no reference cycles). Only a reference cycle that happens to be
+    alive at a freeze is kept until the server stops: a few objects a second at most.
     """
     while True:
         await asyncio.sleep(every)
-        gc.collect(1)
+        gc.collect(0)
         gc.freeze()
 
 
