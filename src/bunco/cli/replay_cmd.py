@@ -14,7 +14,8 @@ from bunco.core.errors import LogError
 from bunco.core.log import read_log
 from bunco.core.night import Night
 from bunco.core.rules import SetWinner
-from bunco.party.sheets import master_sheet, score_card
+from bunco.party.sheets import master_sheet
+from bunco.play.render import score_cards_table
 
 
 def load_night(path: Path) -> Night:
@@ -61,22 +62,7 @@ def print_night(out: Console, night: Night) -> None:
     data = night.report()
     for rnd in data["rounds"]:
         print_round(out, rnd)
-    cards = Table(title="Score cards", title_justify="left")
-    for col in ("player", "W", "L", "Buncos", night.rules.mini_label + "s", "points", "rounds"):
-        cards.add_column(col)
-    for name in night.roster:
-        card = score_card(night, name)
-        rounds = " | ".join("".join(m or "·" for m in s["rounds"]) for s in card["sets"])
-        cards.add_row(
-            name,
-            str(card["wins"]),
-            str(card["losses"]),
-            str(card["buncos"]),
-            str(card["mini_buncos"]),
-            str(card["points"]),
-            rounds,
-        )
-    out.print(cards)
+    out.print(score_cards_table(night))
     if night.rules.set_winner is SetWinner.MOST_WINS:
         for set_no in range(1, night.set_no + 1):
             sheet = Table(title=f"Master score sheet, set {set_no}", title_justify="left")

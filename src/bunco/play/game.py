@@ -16,12 +16,10 @@ from typing import Literal
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
-from rich.text import Text
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.core.rules import RollKind
-from bunco.party.sheets import score_card
 from bunco.play import render
 from bunco.play.commands import DIGITAL_HELP, PHYSICAL_HELP, Command, parse_command
 from bunco.play.driver import Driver, Step, Turn
@@ -291,20 +289,4 @@ class Game:
 
     def cards(self) -> Table:
         """Every player's score card so far."""
-        night = self.driver.night
-        out = Table(title="Score cards", title_justify="left")
-        for col in ("player", "W", "L", "Buncos", night.rules.mini_label + "s", "points", "rounds"):
-            out.add_column(col)
-        for name in night.roster:
-            card = score_card(night, name)
-            rounds = " | ".join("".join(m or "·" for m in s["rounds"]) for s in card["sets"])
-            out.add_row(
-                Text(name, style="bold" if name in self.humans else ""),
-                str(card["wins"]),
-                str(card["losses"]),
-                str(card["buncos"]),
-                str(card["mini_buncos"]),
-                str(card["points"]),
-                rounds,
-            )
-        return out
+        return render.score_cards_table(self.driver.night, self.humans)

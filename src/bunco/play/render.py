@@ -13,7 +13,7 @@ the keyboard or changes the night.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -25,6 +25,7 @@ from bunco.core.night import Night, RoundResult
 from bunco.core.rules import RollKind
 from bunco.core.seating import Move
 from bunco.core.table import Phase, RollRecord, Status, TableRound
+from bunco.party.sheets import score_card
 from bunco.play.driver import Step
 
 PIPS: dict[int, tuple[str, str, str]] = {
@@ -274,4 +275,24 @@ def moves_table(moves: Sequence[Move], night: Night) -> Table:
             else:
                 names.append(seat)
         out.add_row(str(k), ", ".join(names))
+    return out
+
+
+def score_cards_table(night: Night, bold: Collection[str] = ()) -> Table:
+    """Every player's score card so far: W, L, Buncos, Minis, points and the W/L marks."""
+    out = Table(title="Score cards", title_justify="left")
+    for col in ("player", "W", "L", "Buncos", night.rules.mini_label + "s", "points", "rounds"):
+        out.add_column(col)
+    for name in night.roster:
+        card = score_card(night, name)
+        rounds = " | ".join("".join(m or "·" for m in s["rounds"]) for s in card["sets"])
+        out.add_row(
+            Text(name, style="bold" if name in bold else ""),
+            str(card["wins"]),
+            str(card["losses"]),
+            str(card["buncos"]),
+            str(card["mini_buncos"]),
+            str(card["points"]),
+            rounds,
+        )
     return out
