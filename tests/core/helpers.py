@@ -1,38 +1,18 @@
-"""Small drivers shared by the engine tests."""
+"""Small drivers for the engine tests (shared with the party tests in tests/night_helpers.py)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+import night_helpers
 from bunco.core.night import Night
+from night_helpers import party, roll
 
-
-def roll(night: Night, table: int | None, *dice: int, player: str | None = None) -> Night:
-    event: dict[str, Any] = {"type": "roll", "dice": list(dice)}
-    if table is not None:
-        event["table"] = table
-    if player is not None:
-        event["player"] = player
-    return night.apply(event)
-
-
-def party(rules: str, players: list[str], **extra: Any) -> Night:
-    return Night.start({"type": "party", "rules": rules, "players": players, **extra})
+__all__ = ["party", "play_randomly", "roll"]
 
 
 def play_randomly(
     night: Night, seed: int, max_events: int = 200_000
 ) -> tuple[Night, list[dict[str, Any]]]:
     """Roll random dice for whoever may roll until the night is over."""
-    rng = random.Random(seed)
-    events: list[dict[str, Any]] = []
-    while night.phase != "over":
-        table, _ = rng.choice(night.expected_rollers())
-        event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
-        if table is not None:
-            event["table"] = table
-        night = night.apply(event)
-        events.append(event)
-        assert len(events) < max_events
-    return night, events
+    return night_helpers.play_randomly(night, seed, max_events)

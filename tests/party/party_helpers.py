@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
+import night_helpers
 from bunco.core.log import read_log
 from bunco.core.night import Night
+from night_helpers import party, roll
 
 GOLDEN = Path(__file__).parent / "golden"
 PRESETS = ("winning-moves", "classic", "scil", "tournament")
-
-
-def party(rules: str, players: list[str], **extra: Any) -> Night:
-    return Night.start({"type": "party", "rules": rules, "players": players, **extra})
-
-
-def roll(night: Night, table: int | None, *dice: int, player: str | None = None) -> Night:
-    event: dict[str, Any] = {"type": "roll", "dice": list(dice)}
-    if table is not None:
-        event["table"] = table
-    if player is not None:
-        event["player"] = player
-    return night.apply(event)
+__all__ = ["GOLDEN", "PRESETS", "golden", "miss", "party", "play_randomly", "roll"]
 
 
 def golden(preset: str) -> Night:
@@ -42,14 +31,4 @@ def play_randomly(
     night: Night, seed: int, max_events: int = 2_000_000
 ) -> tuple[Night, list[dict[str, Any]]]:
     """Roll random dice for whoever may roll until the night is over."""
-    rng = random.Random(seed)
-    events: list[dict[str, Any]] = []
-    while night.phase != "over":
-        table, _ = rng.choice(night.expected_rollers())
-        event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
-        if table is not None:
-            event["table"] = table
-        night = night.apply(event)
-        events.append(event)
-        assert len(events) < max_events
-    return night, events
+    return night_helpers.play_randomly(night, seed, max_events)
