@@ -7,18 +7,14 @@ phone size (390x844) and a TV size (1920x1080).
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+
+from serve_process import ServeProcess, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -48,51 +44,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def bunco_command() -> list[str]:
-    script = shutil.which("bunco", path=str(Path(sys.executable).parent))
-    return [script] if script else [sys.executable, "-m", "bunco"]
-
-
-class Server:
+class Server(ServeProcess):
     """`bunco serve` on a free port and a fresh SQLite file; bots roll at once."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = folder / "serve.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {**os.environ, "XDG_DATA_HOME": str(self.folder)}
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [*bunco_command(), "serve", "--port", str(self.port), "--db",
-                 str(self.folder / "night.sqlite3"), "--bot-pace", "0"],
-                stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError("bunco serve did not start:\n" + self.log.read_text())
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        super().__init__(folder / "night.sqlite3", free_port(), folder / "serve.log")
 
     # -- the API, for setting up and checking what the pages show -------------------------
     def api(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:

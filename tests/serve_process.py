@@ -1,0 +1,63 @@
+"""The real `bunco serve` in a subprocess on a free port, for the process and browser tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def bunco_command() -> list[str]:
+    script = shutil.which("bunco", path=str(Path(sys.executable).parent))
+    return [script] if script else [sys.executable, "-m", "bunco"]
+
+
+class ServeProcess:
+    """`bunco serve --db DB --port PORT --bot-pace 0`, its output appended to ``log``."""
+
+    def __init__(self, db: Path, port: int, log: Path) -> None:
+        self.db, self.port, self.log = db, port, log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.base = f"http://127.0.0.1:{port}"
+
+    def start(self) -> None:
+        env = {**os.environ, "XDG_DATA_HOME": str(self.db.parent)}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [*bunco_command(), "serve", "--port", str(self.port), "--db", str(self.db),
+                 "--bot-pace", "0"], stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("bunco serve did not start:\n" + self.log.read_text())
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
