@@ -62,8 +62,12 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
             break
         button = end.locator("#rolloff-roll")
         if button.is_visible():
+            # the page shows the roll's toast before it has loaded the new state: wait for
+            # the state (its sequence number) so the next pass never clicks a stale button
+            seq = end.locator("body").get_attribute("data-seq") or ""
             button.click()
             expect(end.locator("#toasts .toast").last).to_contain_text("rolled")
+            expect(end.locator("body")).not_to_have_attribute("data-seq", seq)
         else:
             end.wait_for_timeout(100)
     expect(end.locator("body")).to_have_attribute("data-phase", "over")
