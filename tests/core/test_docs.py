@@ -233,7 +233,8 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
     assert report["next"] is None
     assert report["winner"] is None
     rounds = [r["tables"][0] for r in report["rounds"]]
-    assert len(rounds) == 6
+    assert len(rounds) == 5
+    assert report["ended_early"] == {"set": 1, "round": 5}
     assert rounds[0]["players"] == ["Ann", "Bea", "Cat", "Dee"]
     assert rounds[0]["team_scores"] == [23, 1]
     assert rounds[0]["winners"] == ["Ann", "Cat"]
@@ -247,19 +248,20 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
         assert later["team_scores"] == [21, 0]
         assert "Ann" in later["winners"]
     cards = report["players"]
-    assert (cards["Ann"]["wins"], cards["Ann"]["losses"]) == (6, 0)
-    assert (cards["Ann"]["buncos"], cards["Ann"]["points"]) == (5, 108)
+    assert (cards["Ann"]["wins"], cards["Ann"]["losses"]) == (5, 0)
+    assert (cards["Ann"]["buncos"], cards["Ann"]["points"]) == (4, 87)
     assert (cards["Cat"]["buncos"], cards["Cat"]["points"]) == (1, 21)
     assert cards["Bea"]["points"] == 1
     assert (cards["Eve"]["wins"], cards["Eve"]["losses"]) == (0, 1)
     prizes = {p["category"]: (p["winners"], p["value"]) for p in report["prizes"]}
     assert prizes == {
-        "most_buncos": (["Ann"], 5),
-        "most_wins": (["Ann"], 6),
+        "most_buncos": (["Ann"], 4),
+        "most_wins": (["Ann"], 5),
         "last_bunco": (["Ann"], None),
         "traveling": (["Bea"], None),
     }
-    assert [c["type"] for c in report["changes"]] == ["seat", "substitute", "leave", "seat", "join"]
+    assert [c["type"] for c in report["changes"]] == [
+        "seat", "substitute", "leave", "seat", "join", "end_night"]
     assert len(night.events) == len(lines) - 1
     assert len(night.effective) == len(lines) - 3  # the undo and the entry it removed
 

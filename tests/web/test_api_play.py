@@ -126,6 +126,30 @@ def test_verification_of_a_tournament_card(client):
     assert refused.status_code == 403
 
 
+def test_the_host_ends_the_night_early_between_rounds(client, night):
+    night.roll(1, [2, 3, 5])
+    mid = client.post(night.url("/end"), json={"command_id": cid()}, headers=night.host)
+    assert mid.status_code == 409  # a round is under way
+    assert "between rounds" in mid.json()["message"]
+    assert "first roll" in mid.json()["expected"]
+    table = client.post(night.url("/end"), json={"command_id": cid()},
+                        headers=night.table_token(1))
+    assert table.status_code == 403
+    night.play_round()
+    before = night.seq()
+    reply = client.post(night.url("/end"), json={"command_id": "end-1"}, headers=night.host)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["event"]["type"] == "end_night"
+    again = client.post(night.url("/end"), json={"command_id": "end-1"}, headers=night.host)
+    assert again.json()["duplicate"] is True and night.seq() == before + 1
+    view = night.state()["view"]
+    assert view["phase"] in ("over", "rolloff")
+    assert view["ended_early"] == {"set": 1, "round": 1}
+    report = client.get(night.url("/report"), headers=night.host).json()
+    assert len(report["rounds"]) == 1 and report["next"] is None
+    assert all(p["wins"] + p["losses"] == 1 for p in report["players"].values())
+
+
 def test_generic_events_endpoint(client, night):
     reply = client.post(night.url("/events"), json={
         "command_id": cid(), "event": {"type": "roll", "table": 2, "dice": [1, 5, 6]}},

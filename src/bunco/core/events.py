@@ -27,6 +27,7 @@ EVENT_TYPES: dict[str, str] = {
     "leave": "between rounds, a player leaves: player",
     "verify": "a checker verifies a player's card (Buncos, Minis, Wins so far): player, checker?",
     "seat": "between rounds, the host seats everyone by hand: tables",
+    "end_night": "between rounds, the host ends the night early with the rounds played so far",
 }
 
 

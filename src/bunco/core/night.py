@@ -185,6 +185,8 @@ class Night:
             return self._roll(ev)
         if kind == "verify":
             return self._verify(ev)
+        if kind == "end_night":
+            return self._end_early()
         return self._between_rounds(ev)
 
     # -- rolls ----------------------------------------------------------------------------------
@@ -478,6 +480,39 @@ class Night:
                 "the prize roll-offs have begun, so cards can no longer be verified",
                 expected="verifications before the first roll-off roll",
             )
+        return night._end_night()
+
+    def _end_early(self) -> Night:
+        """The host ends the night between rounds: the rounds played so far are the night.
+
+        The set under way ends where it is (its winner decided as after round 6, roll-off
+        and all); a night that was between sets simply ends. Prizes follow as usual.
+        """
+        if self.phase != "playing" or self.started:
+            doing = "a roll-off is under way" if self.phase == "rolloff" else (
+                "the night is already over" if self.phase == "over" else "a round is under way")
+            raise NotAllowedNow(
+                f"the night can only be ended between rounds, and {doing}",
+                expected="end_night before the first roll of a round (finish or undo the round first)",
+            )
+        if not self.history:
+            raise NotAllowedNow(
+                "no round has been played yet, so there is nothing to end",
+                expected="end_night after at least one finished round",
+            )
+        last = self.history[-1]
+        change = {"type": "end_night", "set": self.set_no, "round": self.round_no}
+        night = evolve(
+            self,
+            changes=(*self.changes, change),
+            set_no=last.set_no,
+            round_no=last.round_no,
+            sets=last.set_no,
+            tables=(),
+            bell=False,
+        )._new_period()
+        if last.set_no == self.set_no:
+            return night._end_set(self.seating, last)
         return night._end_night()
 
     def _between_rounds(self, ev: dict[str, Any]) -> Night:

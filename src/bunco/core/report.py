@@ -74,8 +74,21 @@ def report(night: Night) -> dict[str, Any]:
         "traveler": night.traveler,
         "last_bunco": night.last_bunco,
         "changes": list(night.changes),
+        "ended_early": ended_early(night),
         "next": next_round(night),
     }
+
+
+def ended_early(night: Night) -> dict[str, int] | None:
+    """The last round played when the host ended the night early (``end_night``), else None.
+
+    >>> from bunco.core.night import Night
+    >>> ended_early(Night.start({"rules": "classic", "players": ["A", "B", "C", "D"]})) is None
+    True
+    """
+    if not any(c["type"] == "end_night" for c in night.changes) or not night.history:
+        return None
+    return {"set": night.history[-1].set_no, "round": night.history[-1].round_no}
 
 
 def next_round(night: Night) -> dict[str, Any] | None:
@@ -168,5 +181,6 @@ def view(night: Night) -> dict[str, Any]:
             if night.history
             else None
         ),
+        "ended_early": ended_early(night),
         "next": next_round(night),
     }

@@ -18,6 +18,7 @@ from bunco.web.access import host_only, is_turn_of, require, table_writer
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.schemas import (
     AckOut,
+    Command,
     DiceIn,
     EventIn,
     PlayerIn,
@@ -167,6 +168,14 @@ async def verify(night_id: NightId, body: VerifyIn, request: Request) -> Respons
     if body.checker is not None:
         event["checker"] = body.checker
     return await _night_command(request, night_id, event, body, "verifying cards")
+
+
+@router.post("/end", response_model=AckOut)
+async def end_night(night_id: NightId, body: Command, request: Request) -> Response:
+    """Between rounds, the host ends the night early: the rounds played so far are the
+    night, the set under way gets its winner, and the prizes are decided (host)."""
+    return await _night_command(request, night_id, {"type": "end_night"}, body,
+                                "ending the night")
 
 
 @router.post("/seating", response_model=AckOut)

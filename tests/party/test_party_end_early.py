@@ -1,0 +1,113 @@
+"""The host ends a night early (``end_night``): between rounds only, with the rounds played
+so far as the night, the set under way decided as if it were over, then the prizes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from party_checks import check_night
+from party_helpers import party, roll
+
+from bunco.core.errors import NotAllowedNow
+from bunco.core.log import night_log, read_log
+from bunco.core.night import Night
+
+EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
+END = {"type": "end_night"}
+
+
+def settle(night: Night, seed: int = 1) -> Night:
+    """Roll random dice in the roll-offs due until there is none."""
+    rng = random.Random(seed)
+    while night.phase == "rolloff":
+        night = night.apply({"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    return night
+
+
+def play_rounds(night: Night, rounds: int, seed: int = 7) -> Night:
+    """Roll random dice for whoever may roll until ``rounds`` more rounds are finished."""
+    rng = random.Random(seed)
+    goal = len(night.history) + rounds
+    while len(night.history) < goal:
+        table, _ = rng.choice(night.expected_rollers())
+        event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
+        if table is not None:
+            event["table"] = table
+        night = night.apply(event)
+    return night
+
+
+def test_classic_night_ends_after_round_two() -> None:
+    night = play_rounds(party("classic", EIGHT), 2)
+    assert (night.set_no, night.round_no, night.started) == (1, 3, False)
+    ended = night.apply(END)
+    assert ended.phase in ("over", "rolloff")
+    report = ended.report()
+    assert len(report["rounds"]) == 2
+    assert report["ended_early"] == {"set": 1, "round": 2}
+    assert report["next"] is None
+    assert report["sets"] == 1
+    assert report["changes"][-1] == {"type": "end_night", "set": 1, "round": 3}
+    for name, card in report["players"].items():
+        assert card["wins"] + card["losses"] == 2, name
+    # the prizes come from the two rounds played: Most Wins goes to the players on 2 wins
+    most_wins = next(p for p in report["prizes"] if p["category"] == "most_wins")
+    top = max(c["wins"] for c in report["players"].values())
+    leaders = sorted(n for n, c in report["players"].items() if c["wins"] == top)
+    assert sorted(most_wins.get("candidates") or most_wins["winners"]) == leaders
+    check_night(report, ended.rules, EIGHT)
+    assert ended.view()["ended_early"] == {"set": 1, "round": 2}
+
+
+def test_refused_mid_round_before_any_round_and_after_the_end() -> None:
+    fresh = party("classic", EIGHT)
+    with pytest.raises(NotAllowedNow, match="no round has been played yet"):
+        fresh.apply(END)
+    night = play_rounds(fresh, 1)
+    mid = roll(night, 1, 2, 3, 4)
+    before = mid.report()
+    with pytest.raises(NotAllowedNow, match="a round is under way") as refused:
+        mid.apply(END)
+    assert "before the first roll of a round" in str(refused.value)
+    assert mid.report() == before  # a refused command changes nothing
+    over = settle(night.apply(END))
+    with pytest.raises(NotAllowedNow, match="already over"):
+        over.apply(END)
+    with pytest.raises(Exception, match="the night is over"):
+        roll(over, 1, 1, 1, 1)
+    with pytest.raises(NotAllowedNow, match="no entry at table 1 to undo"):
+        over.apply({"type": "undo", "table": 1})
+
+
+def test_winning_moves_set_under_way_gets_its_winner() -> None:
+    night = play_rounds(party("winning-moves", EIGHT, sets=2), 3, seed=3)
+    ended = settle(night.apply(END))
+    report = ended.report()
+    assert ended.phase == "over"
+    assert report["sets"] == 1 and len(report["set_winners"]) == 1
+    winner = report["set_winners"][0]
+    top = max(c["wins"] for c in report["players"].values())
+    if winner["settled_by"] != "roll_off":
+        assert report["players"][winner["winner"]]["wins"] == top
+    assert report["winner"] == winner["winner"]
+
+
+def test_between_sets_the_night_simply_ends() -> None:
+    night = play_rounds(party("classic", EIGHT, sets=2), 6, seed=5)
+    night = settle(night)
+    assert (night.set_no, night.round_no, night.started) == (2, 1, False)
+    ended = night.apply(END)
+    report = ended.report()
+    assert report["sets"] == 1
+    assert report["ended_early"] == {"set": 1, "round": 6}
+    assert [(r["set"], r["round"]) for r in report["rounds"]] == [(1, r) for r in range(1, 7)]
+
+
+def test_the_log_replays_the_early_end() -> None:
+    night = play_rounds(party("scil", EIGHT), 2, seed=11)
+    ended = night.apply(END)
+    lines = night_log(ended).splitlines()
+    assert lines[-1] == '{"type": "end_night"}'
+    assert read_log(lines).report() == ended.report()
