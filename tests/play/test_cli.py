@@ -40,6 +40,10 @@ def flat(text: str) -> str:
         (["--resume", "nope.jsonl"], "there is no party log nope.jsonl", "bunco play printed"),
         (["--resume", "x.jsonl", "--players", "4"], "a resumed night keeps its own --players",
          "bunco play --resume x.jsonl"),
+        (["--auto", "--group", "Red"], "--group 'Red' names no group and players",
+         "--group NAME=Ann,Bea"),
+        (["--auto", "--players", "Ann,Bea", "--group", "Red=Ann,Zed"],
+         "group 'Red' lists 'Zed', who is not a player", "players of the night"),
     ],
 )  # fmt: skip
 def test_refusals(tmp_path: Path, monkeypatch, args: list[str], error: str, instead: str) -> None:  # type: ignore[no-untyped-def]
@@ -52,6 +56,32 @@ def test_refusals(tmp_path: Path, monkeypatch, args: list[str], error: str, inst
     assert error in flat(err)
     assert "expected:" in err and instead in flat(err)
     assert not list(tmp_path.glob("*.jsonl"))  # nothing written for a refused night
+
+
+def test_prize_groups_give_the_tournament_prizes_per_group(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    code, out, _ = play(
+        "--auto", "--players", "Ann,Bea,Cat,Dee,Eve,Fay,Gus,Hal", "--rules", "tournament",
+        "--seed", "1", "--group", "Red=Ann,Bea,Cat,Dee", "--group", "Blue: Eve, Fay, Gus, Hal",
+        "--json", "--log", str(log),
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert read_log(log.read_text().splitlines()).groups == {
+        "Red": ("Ann", "Bea", "Cat", "Dee"), "Blue": ("Eve", "Fay", "Gus", "Hal")}
+    per_group = [(p["category"], p["group"]) for p in report["prizes"] if p.get("group")]
+    assert per_group == [(c, g) for c in ("most_buncos", "most_mini_buncos", "most_wins")
+                         for g in ("Red", "Blue")]  # fmt: skip
+    red = ("Ann", "Bea", "Cat", "Dee")
+    top = max(report["players"][p]["buncos"] for p in red)
+    red_buncos = next(p for p in report["prizes"] if p["category"] == "most_buncos"
+                      and p["group"] == "Red")  # fmt: skip
+    assert all(report["players"][w]["buncos"] == top and w in red for w in red_buncos["winners"])
+    overall = next(p for p in report["prizes"] if p["category"] == "group_most_buncos")
+    totals = {g: sum(report["players"][p]["buncos"] for p in m)
+              for g, m in (("Red", red), ("Blue", ("Eve", "Fay", "Gus", "Hal")))}  # fmt: skip
+    assert overall["winners"] == [max(totals, key=totals.__getitem__)] or (
+        totals["Red"] == totals["Blue"])
 
 
 def test_a_finished_night_is_not_resumed(tmp_path: Path) -> None:

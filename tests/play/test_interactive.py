@@ -146,3 +146,47 @@ def test_prompts_when_options_are_missing(spawn: Any, tmp_path: Path) -> None:
     assert party["rules"] == "tournament"
     assert party["players"] == ["Zed", "Ann", "Bea", "Cal"]
     assert party["bots"] == ["Ann", "Bea", "Cal"]
+
+
+def test_host_words_between_rounds_substitute_and_end_the_night(
+    spawn: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "h.jsonl"
+    child = spawn(
+        "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
+        "--sets", "1", "--log", str(log),
+    )  # fmt: skip
+    child.expect_exact("· Ann rolls — dice or tally")
+    send(child, "b")  # Ann: a Bunco, 21, the bell; she rolls on
+    shown = send(child, "m")  # her turn ends and so does round 1
+    assert "Round 2 — rolling for 2s" in shown
+    shown = send(child, "sub Dee Zoe")
+    assert "Zoe takes Dee's seat." in shown
+    assert "Zoe" in shown.split("Zoe takes Dee's seat.")[1]  # the tables are shown again
+    shown = send(child, "sub Dee")
+    assert "sub needs two names" in shown and "sub Hal Zoe" in shown
+    send(child, "m")  # round 2 has begun
+    shown = send(child, "end")
+    assert "the night can only be ended between rounds, and a round is under way" in shown
+    assert "type instead:" in shown
+    send(child, "b")
+    child.sendline("m")  # the Bunco's roller finishes: round 2 is over
+    child.expect_exact("Round 3 — rolling for 3s")
+    child.expect_exact(PHYS)
+    child.sendline("end")
+    child.expect_exact("The host ends the night after set 1, round 2.")
+    faces = iter(["6 5 4", "3 2 1", "6 6 6", "2 2 1", "6 6 6", "5 5 5", "6 6 1", "4 4 4"] * 20)
+    while child.expect_exact([PHYS, "The night is over"]) == 0:  # roll-offs for tied prizes
+        child.sendline(next(faces))
+    child.expect(pexpect.EOF)
+    child.wait()
+    assert child.exitstatus == 0
+    events = log_lines(log)
+    assert {"type": "substitute", "out": "Dee", "in": "Zoe"} in events
+    assert {"type": "end_night"} in events
+    night = read_log(log.read_text().splitlines())
+    report = night.report()
+    assert night.phase == "over" and report["ended_early"] == {"set": 1, "round": 2}
+    assert len(report["rounds"]) == 2
+    assert report["players"]["Ann"]["buncos"] == 1
+    assert report["players"]["Zoe"]["wins"] + report["players"]["Zoe"]["losses"] == 1

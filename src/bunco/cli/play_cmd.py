@@ -13,7 +13,7 @@ from rich.prompt import IntPrompt, Prompt
 
 from bunco.cli.app import app, console, err_console, fail, parse_house_rules, print_json
 from bunco.cli.rules_cmd import HouseOption
-from bunco.core.errors import BuncoError
+from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.night import Night
 from bunco.core.presets import PRESETS
 from bunco.play.driver import Driver, play_auto
@@ -96,6 +96,13 @@ def play_command(
     sets: Annotated[
         int | None, typer.Option("--sets", min=1, max=4, help="Sets of six rounds (1-4).")
     ] = None,
+    group: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--group",
+            help="A prize group, NAME=Ann,Bea (repeatable; tournament gives prizes per group).",
+        ),
+    ] = None,
     physical: Annotated[
         bool,
         typer.Option(
@@ -140,7 +147,7 @@ def play_command(
     if resume is not None:
         given = [n for n, v in (("--rules", rules), ("--players", players), ("--house", house),
                                 ("--human", human), ("--sets", sets), ("--seed", seed),
-                                ("--log", log)) if v]  # fmt: skip
+                                ("--group", group), ("--log", log)) if v]  # fmt: skip
         if given or shuffle:
             fail(
                 f"a resumed night keeps its own {', '.join(given) or '--shuffle'}",
@@ -161,7 +168,8 @@ def play_command(
                 driver.bots = frozenset(night.roster)
         else:
             party_log, driver = _start(
-                rules, house, players, human or [], sets, physical, seed, shuffle, auto, log
+                rules, house, players, human or [], sets, physical, seed, shuffle, auto, log,
+                parse_groups(group or []),
             )
     except BuncoError as exc:
         fail(exc.message, expected=exc.expected)
@@ -196,6 +204,7 @@ def _start(
     shuffle: bool,
     auto: bool,
     log: Path | None,
+    groups: dict[str, list[str]] | None = None,
 ) -> tuple[PartyLog, Driver]:
     ask = _interactive() and not auto
     if rules is None:
@@ -223,9 +232,36 @@ def _start(
     party = build_party(
         rules, roster, sets=sets, seed=seed, house_rules=parse_house_rules(house), shuffle=shuffle
     )
+    if groups:
+        party["groups"] = groups
     Night.start(party)  # refuse a bad night before a file is written
     party_log = _new_log(log, party)
     return party_log, Driver.new(party, party_log.append)
+
+
+def parse_groups(specs: list[str]) -> dict[str, list[str]]:
+    """``--group`` values as the party line's ``groups``; raises :class:`BuncoError`.
+
+    >>> parse_groups(["Red=Ann, Bea", "Blue: Cat,Dee"])
+    {'Red': ['Ann', 'Bea'], 'Blue': ['Cat', 'Dee']}
+    """
+    out: dict[str, list[str]] = {}
+    for spec in specs:
+        name, sep, members = spec.partition("=")
+        if not sep:
+            name, sep, members = spec.partition(":")
+        players = [" ".join(m.split()) for m in members.split(",") if m.strip()]
+        if not sep or not name.strip() or not players:
+            raise InvalidSetup(
+                f"--group {spec!r} names no group and players",
+                expected="--group NAME=Ann,Bea (one --group per group)",
+            )
+        if name.strip() in out:
+            raise InvalidSetup(
+                f"group {name.strip()!r} is given twice", expected="one --group per group"
+            )
+        out[name.strip()] = players
+    return out
 
 
 def _run(

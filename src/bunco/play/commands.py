@@ -3,14 +3,18 @@
 Digital dice: Enter (or a space) rolls. Physical dice: the faces (``4 4 1``, ``441``,
 ``4,4,1``) or a quick tally (``m`` miss, ``1``, ``2``, ``b`` Bunco, ``x`` Mini Bunco, ``l``/``h``
 Low/High Bunco, ``w`` wipeout), optionally after a table number (``2: 4 4 1``). Both modes:
-``u`` undo, ``t`` tables, ``c`` score cards, ``?`` help, ``q`` quit.
+``u`` undo, ``t`` tables, ``c`` score cards, ``?`` help, ``q`` quit. Between rounds the
+host's words: ``sub Hal Zoe`` (Zoe takes Hal's seat), ``join Ivy``, ``leave Ivy`` and
+``end`` (the night ends now, with the rounds played).
 
 >>> parse_command("", physical=False)
-Command(kind='roll', dice=None, outcome=None, table=None)
+Command(kind='roll', dice=None, outcome=None, table=None, names=())
+>>> parse_command("sub Hal Zoe", physical=False).names
+('Hal', 'Zoe')
 >>> parse_command("4 4 1", physical=True)
-Command(kind='faces', dice=(4, 4, 1), outcome=None, table=None)
+Command(kind='faces', dice=(4, 4, 1), outcome=None, table=None, names=())
 >>> parse_command("2: b", physical=True)
-Command(kind='tally', dice=None, outcome='bunco', table=2)
+Command(kind='tally', dice=None, outcome='bunco', table=2, names=())
 >>> parse_command("q", physical=True).kind
 'quit'
 """
@@ -24,7 +28,10 @@ from typing import Literal
 from bunco.core.dice import Dice, parse_tally, validate_dice
 from bunco.core.errors import BuncoError
 
-Kind = Literal["roll", "faces", "tally", "undo", "quit", "help", "tables", "cards"]
+Kind = Literal[
+    "roll", "faces", "tally", "undo", "quit", "help", "tables", "cards",
+    "end", "substitute", "join", "leave",
+]  # fmt: skip
 
 WORDS: dict[str, Kind] = {
     "u": "undo", "undo": "undo",
@@ -32,12 +39,26 @@ WORDS: dict[str, Kind] = {
     "?": "help", "help": "help",
     "t": "tables", "tables": "tables",
     "c": "cards", "cards": "cards",
+    "end": "end",
 }  # fmt: skip
+
+#: Words that take player names: ``sub OUT IN``, ``join NAME``, ``leave NAME``.
+NAMED: dict[str, Kind] = {
+    "sub": "substitute", "substitute": "substitute",
+    "join": "join", "leave": "leave",
+}  # fmt: skip
+
+BETWEEN_ROUNDS_HELP = """\
+Between rounds (before the first roll of a round), for the host:
+  [bold]sub Hal Zoe[/]  Zoe takes Hal's seat (names with spaces: sub Hal Smith, Zoe Jones)
+  [bold]join Ivy[/]     a late arrival joins   [bold]leave Ivy[/]  a player leaves
+  [bold]end[/]          end the night now, with the rounds played so far"""
 
 DIGITAL_HELP = """\
 [bold]Enter[/]  roll the dice when it is your turn
 [bold]t[/]      show every table    [bold]c[/]  score cards
-[bold]?[/]      this help           [bold]q[/]  quit (the night is saved; resume it later)"""
+[bold]?[/]      this help           [bold]q[/]  quit (the night is saved; resume it later)
+""" + BETWEEN_ROUNDS_HELP
 
 PHYSICAL_HELP = """\
 Type what the dice show, then Enter:
@@ -46,7 +67,8 @@ Type what the dice show, then Enter:
   [bold]x[/] Mini/Baby Bunco   [bold]l[/] Low Bunco   [bold]h[/] High Bunco   [bold]w[/] wipeout
   [bold]2: 4 4 1[/]  the same for table 2 (when several tables are rolling)
 [bold]u[/]  undo the last entry    [bold]t[/] every table    [bold]c[/] score cards
-[bold]?[/]  this help              [bold]q[/] quit (the night is saved; resume it later)"""
+[bold]?[/]  this help              [bold]q[/] quit (the night is saved; resume it later)
+""" + BETWEEN_ROUNDS_HELP
 
 PHYSICAL_EXPECTED = "three faces such as 4 4 1, or a tally: m, 1, 2, b, x, l, h, w (? for help)"
 DIGITAL_EXPECTED = "Enter to roll, t tables, c cards, ? help, q quit"
@@ -66,6 +88,7 @@ class Command:
     dice: Dice | None = None
     outcome: str | None = None
     table: int | None = None
+    names: tuple[str, ...] = ()
 
 
 _TABLE = re.compile(r"^\s*(?:t(?:able)?\s*)?(\d+)\s*:\s*(.*)$", re.IGNORECASE)
@@ -88,6 +111,9 @@ or a tally: m, 1, 2, b, x, l, h, w (? for help)
     word = text.lower()
     if word in WORDS:
         return Command(WORDS[word])
+    head, _, rest = text.partition(" ")
+    if head.lower() in NAMED:
+        return _named(NAMED[head.lower()], rest)
     if not physical:
         if word in ("", "r", "roll"):
             return Command("roll")
@@ -113,6 +139,22 @@ or a tally: m, 1, 2, b, x, l, h, w (? for help)
         raise BadInput(
             f"{text!r} is neither dice nor a tally", expected=PHYSICAL_EXPECTED
         ) from None
+
+
+def _named(kind: Kind, rest: str) -> Command:
+    """``sub OUT IN`` (a comma between names that have spaces), ``join NAME``, ``leave NAME``."""
+    rest = " ".join(rest.split())
+    if kind == "substitute":
+        parts = [p.strip() for p in rest.split(",")] if "," in rest else rest.split(" ")
+        if len(parts) != 2 or not all(parts):
+            raise BadInput(
+                f"sub needs two names (who leaves the seat, who takes it), got {rest!r}",
+                expected="sub Hal Zoe, or sub Hal Smith, Zoe Jones",
+            )
+        return Command(kind, names=(parts[0], parts[1]))
+    if not rest:
+        raise BadInput(f"{kind} needs a player's name", expected=f"{kind} Ivy")
+    return Command(kind, names=(rest,))
 
 
 def _faces(text: str) -> list[str] | None:

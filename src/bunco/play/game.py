@@ -181,12 +181,42 @@ class Game:
                 highlight=False,
             )
             self._stale = True
+        elif kind in ("end", "substitute", "join", "leave"):
+            self._host(command)
         elif kind == "roll":
             self._animate()
             self.show(self.driver.roll_for(turn), art=True)
         else:
             self._enter(command, turn)
         return None
+
+    def _host(self, command: Command) -> None:
+        """The host's words between rounds: a substitute, a late arrival, a departure, the end."""
+        names = command.names
+        if command.kind == "end":
+            step = self.driver.submit({"type": "end_night"})
+            last = step.after.history[-1]
+            self.console.print(
+                f"[bold]The host ends the night after set {last.set_no}, round {last.round_no}.[/]",
+                highlight=False,
+            )
+            for s in step.after.set_results[len(step.before.set_results) :]:
+                if s.winner:
+                    self.console.print(f"[bold green]🏆 Set {s.set_no} winner: {s.winner}[/]")
+            if step.rolloff_started:
+                self.console.print(render.rolloff_text(step.after))
+            return
+        if command.kind == "substitute":
+            self.driver.submit({"type": "substitute", "out": names[0], "in": names[1]})
+            said = f"{names[1]} takes {names[0]}'s seat"
+        elif command.kind == "join":
+            self.driver.submit({"type": "join", "player": names[0]})
+            said = f"{names[0]} joins; the tables are laid out again"
+        else:
+            self.driver.submit({"type": "leave", "player": names[0]})
+            said = f"{names[0]} leaves; the tables are laid out again"
+        self.console.print(f"[green]✓ {said}.[/]", highlight=False)
+        self._shown_round = None  # show the new seating
 
     def _enter(self, command: Command, turn: Turn) -> None:
         """Physical dice typed by the scorekeeper, for ``turn`` or the table named."""

@@ -105,7 +105,8 @@ def _bearer_is(request: Request, secret: str) -> bool:
 
 @router.get("/nights/{night_id}")
 async def get_night(night_id: NightId, request: Request) -> dict[str, Any]:
-    """The night now: status, the live view (tables, whose turn, cards), bots, your role."""
+    """The night now: status, the live view (tables, whose turn, cards), bots, the cards a
+    checker verified (name → Buncos, Minis, Wins), your role."""
     who = require_read(request, night_id)
     live = await service(request).get(night_id)
     return {
@@ -115,6 +116,8 @@ async def get_night(night_id: NightId, request: Request) -> dict[str, Any]:
                      for k, v in live.table_seq.items()},
         "view": live.night.view(), "bots": live.bots,
         "bot_pace": live.options.get("bot_pace"),
+        "verified": {name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
+                     for name, figures in live.night.verified.items()},
         "you": {"role": who.role, "table": who.table, "player": who.player},
     }
 
