@@ -111,3 +111,17 @@ def test_the_log_replays_the_early_end() -> None:
     lines = night_log(ended).splitlines()
     assert lines[-1] == '{"type": "end_night"}'
     assert read_log(lines).report() == ended.report()
+
+
+def test_replay_and_the_report_say_the_host_ended_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from bunco.cli import app
+    from bunco.sheets.stats import progress
+
+    ended = settle(play_rounds(party("classic", EIGHT), 3, seed=2).apply(END))
+    path = tmp_path / "early.jsonl"
+    path.write_text(night_log(ended), encoding="utf-8")
+    shown = " ".join(CliRunner().invoke(app, ["replay", str(path)]).stdout.split())
+    assert "The night is over. The host ended it after set 1, round 3." in shown
+    assert progress(ended) == "the night is over: the host ended it after set 1, round 3"

@@ -115,7 +115,12 @@ def print_night(out: Console, night: Night) -> None:
         for i, seats in enumerate(nxt["tables"], start=1):
             out.print(f"  table {i}: {_names(seats)}")
     elif night.phase == "over":
-        out.print("[bold]The night is over.[/]")
+        early = data["ended_early"]
+        out.print(
+            "[bold]The night is over.[/]"
+            + (f" The host ended it after set {early['set']}, round {early['round']}."
+               if early else "")
+        )
 
 
 @app.command("replay")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bunco.core.night import Night
+from bunco.core.report import ended_early
 from bunco.core.rules import RollKind, SetWinner
 from bunco.core.table import Phase
 
@@ -145,6 +146,9 @@ def night_title(night: Night) -> str:
 def progress(night: Night) -> str:
     """Where the night stands, in words."""
     if night.phase == "over":
+        early = ended_early(night)
+        if early:
+            return f"the night is over: the host ended it after set {early['set']}, round {early['round']}"
         return "the night is over"
     if night.phase == "rolloff" and night.rolloff is not None:
         return f"a roll-off for {night.rolloff.purpose} is due"
