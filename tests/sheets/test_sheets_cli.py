@@ -68,8 +68,8 @@ def test_export_csv(tmp_path: Path) -> None:
     code, stdout, _ = run("export", HAND)
     assert code == 0
     assert stdout.splitlines()[:2] == [
-        "rank,player,wins,losses,buncos,mini_buncos,points,prizes_won",
-        "1,Eve,4,2,2,1,51,Most Buncos (shared); Most Wins (shared)",
+        "rank,player,wins,losses,buncos,mini_buncos,points,prizes_won,group",
+        "1,Eve,4,2,2,1,51,Most Buncos (shared); Most Wins (shared),",
     ]
     out = tmp_path / "standings.csv"
     code, stdout, _ = run("export", HAND, "--out", str(out), "--json")
@@ -78,7 +78,8 @@ def test_export_csv(tmp_path: Path) -> None:
     assert doc["file"] == str(out) and out.read_text(encoding="utf-8").count("\n") == 9
     assert doc["standings"][-1] == {"rank": 8, "player": "Bea", "wins": 2, "losses": 4,
                                     "buncos": 0, "mini_buncos": 1, "points": 5,
-                                    "prizes_won": ["Most Losses (shared)"]}
+                                    "sets_won": 0, "prizes_won": ["Most Losses (shared)"],
+                                    "group": None}
 
 
 @pytest.mark.parametrize(

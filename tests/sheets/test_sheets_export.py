@@ -10,15 +10,15 @@ from sheet_helpers import hand_night, party, play_randomly
 from bunco.sheets import standings_csv
 
 HAND_CSV = """\
-rank,player,wins,losses,buncos,mini_buncos,points,prizes_won
-1,Eve,4,2,2,1,51,Most Buncos (shared); Most Wins (shared)
-2,Fay,4,2,0,1,5,Most Wins (shared)
-3,Cat,3,3,2,0,44,Most Buncos (shared); Half Wins and Half Losses (shared)
-4,Gus,3,3,1,1,31,Half Wins and Half Losses (shared); Last Bunco
-5,Dee,3,3,0,1,5,Half Wins and Half Losses (shared)
-6,Hal,3,3,0,0,0,Half Wins and Half Losses (shared)
-7,Ann,2,4,1,1,30,Most Losses (shared)
-8,Bea,2,4,0,1,5,Most Losses (shared)
+rank,player,wins,losses,buncos,mini_buncos,points,prizes_won,group
+1,Eve,4,2,2,1,51,Most Buncos (shared); Most Wins (shared),
+2,Fay,4,2,0,1,5,Most Wins (shared),
+3,Cat,3,3,2,0,44,Most Buncos (shared); Half Wins and Half Losses (shared),
+4,Gus,3,3,1,1,31,Half Wins and Half Losses (shared); Last Bunco,
+5,Dee,3,3,0,1,5,Half Wins and Half Losses (shared),
+6,Hal,3,3,0,0,0,Half Wins and Half Losses (shared),
+7,Ann,2,4,1,1,30,Most Losses (shared),
+8,Bea,2,4,0,1,5,Most Losses (shared),
 """
 
 

@@ -101,8 +101,10 @@ def test_exports_log_and_standings(client, night):
     csv_reply = client.get(night.url("/export/standings.csv"), headers=night.viewer)
     rows = list(csv.DictReader(io.StringIO(csv_reply.text)))
     assert [r["player"] for r in rows] == sorted(EIGHT)  # nobody has a win yet
-    assert set(rows[0]) == {"rank", "player", "wins", "losses", "buncos", "mini_buncos",
-                            "points", "group"}
+    assert list(rows[0]) == ["rank", "player", "wins", "losses", "buncos", "mini_buncos",
+                             "points", "prizes_won", "group"]
+    assert csv_reply.text == client.get(night.url("/download/standings.csv"),
+                                        headers=night.viewer).text  # one standings file
 
 
 def test_standings_cards_and_prizes_after_a_round(client, night):
@@ -111,7 +113,9 @@ def test_standings_cards_and_prizes_after_a_round(client, night):
     assert len(standings) == 8
     assert sum(r["wins"] for r in standings) == 4  # two tables, one team of two wins each
     assert sum(r["losses"] for r in standings) == 4
-    assert [r["rank"] for r in standings] == list(range(1, 9))
+    keys = [(-r["wins"], -r["buncos"], -r["points"]) for r in standings]
+    assert keys == sorted(keys)  # best first; players level on all three share a rank
+    assert [r["rank"] for r in standings] == [keys.index(k) + 1 for k in keys]
     assert all(r["wins"] == 1 for r in standings[:4])
     card = client.get(night.url("/players/Ann/card"), headers=night.viewer).json()
     assert card["card"]["rounds"][0]["set"] == 1 and card["card"]["rounds"][0]["round"] == 1

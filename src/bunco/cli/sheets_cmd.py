@@ -156,22 +156,15 @@ def export_command(
         "--out", "-o", help="The CSV file to write (default: print it).")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points, prizes."""
-    from bunco.sheets.export import standings_csv
-    from bunco.sheets.stats import standings
+    """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points, prizes, group."""
+    from bunco.sheets.export import standings_csv, standings_rows
 
     night = load_night(file)
     text = standings_csv(night)
     if out is not None:
         write_file(out, text)
     if as_json:
-        rows = [
-            {"rank": s.rank, "player": s.player, "wins": s.wins, "losses": s.losses,
-             "buncos": s.buncos, "mini_buncos": s.minis, "points": s.points,
-             "prizes_won": list(s.prizes)}
-            for s in standings(night)
-        ]
-        print_json({"file": str(out) if out else None, "standings": rows})
+        print_json({"file": str(out) if out else None, "standings": standings_rows(night)})
     elif out is None:
         typer.echo(text, nl=False)
     else:

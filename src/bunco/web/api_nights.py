@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import secrets
 from typing import Annotated, Any
@@ -10,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
+from bunco.sheets.export import standings_csv, standings_rows
 from bunco.store import TokenRecord
 from bunco.web.access import client_key, principal, require_host, require_read, tokens
 from bunco.web.schemas import (
@@ -22,7 +22,7 @@ from bunco.web.schemas import (
     TableCredentials,
     TokenOut,
 )
-from bunco.web.service import LiveNight, NightService, ServiceError
+from bunco.web.service import NightService, ServiceError
 
 NightId = Annotated[str, Path(min_length=1, max_length=32, description="the night's id")]
 TableNo = Annotated[int, Path(ge=1, le=10_000, description="a table number, 1 = head table")]
@@ -136,28 +136,13 @@ async def get_events(
             "events": [{"seq": e.seq, "table": e.table, "event": e.event} for e in events]}
 
 
-def standings(live: LiveNight) -> list[dict[str, Any]]:
-    """Players ranked by wins, then Buncos, then points."""
-    night = live.night
-    group_of = {p: g for g, members in night.groups.items() for p in members}
-    rows: list[dict[str, Any]] = []
-    for name in night.roster:
-        card = night.cards[name]
-        rows.append({"player": name, "wins": card.wins, "losses": card.losses,
-                     "buncos": card.buncos, "mini_buncos": card.minis, "points": card.points,
-                     "group": group_of.get(name)})
-    rows.sort(key=lambda r: (-r["wins"], -r["buncos"], -r["points"], r["player"]))
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
-    return rows
-
-
 @router.get("/nights/{night_id}/standings")
 async def get_standings(night_id: NightId, request: Request) -> dict[str, Any]:
-    """Every player's wins, losses, Buncos, Minis and points, best first."""
+    """Every player's wins, losses, Buncos, Minis, points, sets won, prizes and group, best
+    first; players level on all of them share a rank."""
     require_read(request, night_id)
     live = await service(request).get(night_id)
-    return {"night": live.id, "seq": live.seq, "standings": standings(live)}
+    return {"night": live.id, "seq": live.seq, "standings": standings_rows(live.night)}
 
 
 @router.get("/nights/{night_id}/players/{name}/card")
@@ -211,16 +196,11 @@ async def export_log(night_id: NightId, request: Request) -> Response:
 
 @router.get("/nights/{night_id}/export/standings.csv", response_class=PlainTextResponse)
 async def export_standings(night_id: NightId, request: Request) -> Response:
-    """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points, group."""
+    """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points,
+    prizes_won, group (the same file as ``bunco export`` writes for the party log)."""
     require_read(request, night_id)
     live = await service(request).get(night_id)
-    out = io.StringIO()
-    fields = ["rank", "player", "wins", "losses", "buncos", "mini_buncos", "points", "group"]
-    writer = csv.DictWriter(out, fields, lineterminator="\n")
-    writer.writeheader()
-    for row in standings(live):
-        writer.writerow({k: "" if row[k] is None else row[k] for k in fields})
-    return Response(out.getvalue(), media_type="text/csv", headers={
+    return Response(standings_csv(live.night), media_type="text/csv", headers={
         "content-disposition": f'attachment; filename="bunco-{live.id}-standings.csv"'})
 
 
