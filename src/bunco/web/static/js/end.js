@@ -77,6 +77,22 @@ function render(state) {
   $("status").textContent = view.phase === "over" ? "The night is over. Congratulations to the winners!"
     : view.phase === "rolloff" ? "A roll-off decides a tie."
       : `The night is still on (${roundLabel(view)}): these are the cards so far.`;
+  const early = view.ended_early;
+  $("ended-early").hidden = !early;
+  $("ended-early").textContent = early ? `The host ended the night after round ${early.round} of set ${early.set}.` : "";
+  const verifying = Boolean(rules && rules.verify_for_prizes);
+  $("verify-note").hidden = !verifying;
+  if (verifying) {
+    const verified = state.verified || {};
+    const players = Object.keys(view.players);
+    const done = players.filter((p) => {
+      const v = verified[p];
+      const c = view.players[p];
+      return v && v.buncos === c.buncos && v.mini_buncos === c.mini_buncos && v.wins === c.wins;
+    }).length;
+    $("verify-note").textContent = "Prizes count verified cards only: the host verifies each card on the host page "
+      + `(${done} of ${players.length} verified as they stand).`;
+  }
   const canRoll = (who) => held.role === "host" || (held.role === "player" && who === me);
   const panel = rolloffPanel(view, { canRoll, onRoll: roll });
   $("rolloff-box").hidden = !panel;

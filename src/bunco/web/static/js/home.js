@@ -42,6 +42,26 @@ export function parsePlayers(text) {
   return [names, null];
 }
 
+/** How many bots the host asked for: [count, error]. */
+function botCount() {
+  const raw = $("bot-count").value.trim();
+  if (!raw) return [0, null];
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 100) return [0, "Bots to fill seats: a whole number from 0 to 100"];
+  return [n, null];
+}
+
+/** ``count`` bot names ("Bot 1", "Bot 2"…) that no player already has. */
+export function botNames(players, count) {
+  const taken = new Set(players.map((p) => p.toLocaleLowerCase()));
+  const out = [];
+  for (let i = 1; out.length < count; i += 1) {
+    const name = `Bot ${i}`;
+    if (!taken.has(name.toLocaleLowerCase())) out.push(name);
+  }
+  return out;
+}
+
 function renderPresets() {
   fill("presets", data.presets.map((p) => h("label", { class: "preset" },
     h("input", { type: "radio", name: "preset", value: p.name, checked: p.name === "classic",
@@ -119,8 +139,12 @@ function showError(message) {
 async function start(ev) {
   ev.preventDefault();
   showError("");
-  const [players, problem] = parsePlayers($("players").value);
+  const [people, problem] = parsePlayers($("players").value);
   if (problem) return showError(problem);
+  const [count, badCount] = botCount();
+  if (badCount) return showError(badCount);
+  const bots = botNames(people, count);
+  const players = [...people, ...bots];
   if (players.length < 2) return showError("A night needs at least two players: paste their names, one per line.");
   const prizes = [...document.querySelectorAll("[data-prize]")].filter((c) => c.checked).map((c) => c.value);
   const body = {
@@ -135,6 +159,7 @@ async function start(ev) {
   if (prizes.includes("traveling") && (body.house_rules.traveling || preset().rules.traveling) === "off") {
     return showError("The Traveling prize needs a trigger: choose one under “Traveling prize trigger”.");
   }
+  if (bots.length) body.bots = bots;
   if ($("shuffle").checked) body.seed = Math.floor(Math.random() * 2 ** 31);
   const button = $("start");
   button.disabled = true;
@@ -155,10 +180,11 @@ async function start(ev) {
 
 function countPlayers() {
   const [players, problem] = parsePlayers($("players").value);
-  const n = players.length;
+  const [bots] = botCount();
+  const n = players.length + bots;
   const tables = Math.ceil(n / 4);
   $("player-count").textContent = problem ? `— ${problem}`
-    : n ? `— ${n} player${n === 1 ? "" : "s"}, about ${tables} table${tables === 1 ? "" : "s"}` : "";
+    : n ? `— ${n} player${n === 1 ? "" : "s"}${bots ? ` (${bots} bot${bots === 1 ? "" : "s"})` : ""}, about ${tables} table${tables === 1 ? "" : "s"}` : "";
 }
 
 function renderMine() {
@@ -174,6 +200,7 @@ async function main() {
   $("conn").hidden = true;
   renderMine();
   $("players").addEventListener("input", countPlayers);
+  $("bot-count").addEventListener("input", countPlayers);
   $("join-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const code = $("join-code").value.replace(/[\s-]/g, "");

@@ -1,7 +1,8 @@
 // The host's page: the seating with every table's QR code and join code (printable), the
-// tables live, the bell and the moves, late arrivals and departures, and roll-offs.
+// tables live, the bell and the moves, late arrivals, departures and substitutes, the bots,
+// verifying cards (tournament rules), ending the night early, and roll-offs.
 
-import { adoptToken, api, Commands, pathParts, recall, rememberNight, store } from "./api.js";
+import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, store } from "./api.js";
 import { Live } from "./live.js";
 import { movesList, rolloffPanel, tableCard } from "./parts.js";
 import { $, buzz, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
@@ -13,6 +14,13 @@ let live = null;
 let commands = null;
 let created = null;     // the creation reply (join codes, viewer token), if this phone made the night
 let seatingKey = "";
+let rules = null;       // every rule value of the night (for verify_for_prizes, the Mini's name)
+let botsKey = "";
+let botsBusy = 0;       // bot changes not yet saved: the switches show the host's choice meanwhile
+let botsChain = Promise.resolve();
+let verifyKey = "";
+let verifying = false;
+const byName = (a, b) => a.localeCompare(b);
 
 const pageLink = (page, withToken = true) => {
   const viewer = created && created.viewer_token;
@@ -127,12 +135,17 @@ function render(state, previous) {
   drawSeating(view);
   fill("overview", view.tables.map((t) => tableCard(t)));
   let line;
-  if (view.phase === "over") line = h("p", {}, "Every round is played. ", h("a", { href: `/n/${encodeURIComponent(night)}/end` }, "See the prizes →"));
+  const results = `/n/${encodeURIComponent(night)}/end`;
+  if (view.ended_early) {
+    line = h("p", { id: "ended-line" }, `You ended the night after ${roundWords(view.ended_early, view.sets)}. `,
+      h("a", { href: results, id: "results-link" }, view.phase === "over" ? "See the prizes →" : "See the results →"));
+  } else if (view.phase === "over") line = h("p", {}, "Every round is played. ", h("a", { href: results, id: "results-link" }, "See the prizes →"));
   else if (view.on_break) line = h("p", { class: "notice" }, "Break time! The next round starts with its first roll.");
   else if (!view.started && view.last_round) line = h("p", {}, `Round ${view.last_round.round} is over: everyone moves (below). The next round starts with its first roll.`);
   else line = null;
   fill("status-line", line);
-  const moves = view.last_round ? movesList(view) : null;
+  // once the night is over nobody moves on: no "sitting out next round" for everyone
+  const moves = view.last_round && (view.next || view.tables.length) ? movesList(view) : null;
   fill("moves", moves ? [h("h3", {}, `Moves after round ${view.last_round.round}`), moves] : null);
   const ro = $("rolloff-box");
   const panel = rolloffPanel(view, { canRoll: () => true, onRoll: rolloffRoll });
@@ -143,9 +156,173 @@ function render(state, previous) {
     el.disabled = !between;
   }
   $("people-note").textContent = between ? "" : "Wait for the end of the round to change who plays.";
-  const current = $("leaving").value;
-  fill("leaving", view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+  for (const id of ["leaving", "sub-out"]) {
+    const current = $(id).value;
+    fill(id, view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+  }
+  drawBots(state);
+  drawVerify(state);
+  drawEnd(view);
   keepAwake(view.phase !== "over");
+}
+
+const roundWords = (at, sets) => `round ${at.round}${sets > 1 ? ` of set ${at.set}` : ""}`;
+
+// -- bots: the server rolls for the players switched on ------------------------------------------
+function drawBots(state) {
+  const view = state.view;
+  const bots = new Set(state.bots || []);
+  const people = [...new Set([...view.seated, ...bots])].filter((p) => p in view.players).sort(byName);
+  const key = JSON.stringify(people);
+  if (key !== botsKey) {
+    botsKey = key;
+    // while a change is being saved the switches show the host's choice, not the old state
+    const shown = new Map([...document.querySelectorAll("#bots [data-bot]")].map((i) => [i.dataset.bot, i.checked]));
+    fill("bots", people.map((p) => h("label", { class: "switch" },
+      h("input", { type: "checkbox", role: "switch", dataset: { bot: p }, onchange: changeBots,
+        checked: botsBusy && shown.has(p) ? shown.get(p) : bots.has(p) }),
+      h("span", {}, p, view.seated.includes(p) ? null : h("span", { class: "muted small" }, " (not seated)")))));
+  }
+  if (botsBusy) return;
+  for (const input of document.querySelectorAll("#bots [data-bot]")) input.checked = bots.has(input.dataset.bot);
+  $("bots-card").dataset.bots = String(bots.size);
+  $("bots-note").textContent = bots.size
+    ? `The server rolls for ${bots.size === people.length ? "everyone" : names([...bots].sort(byName))}.`
+    : "No bots: people roll for everyone.";
+}
+
+/** Save the switches as they are now (the whole set of bots), one change after the other. */
+async function saveBots() {
+  const shown = [...document.querySelectorAll("#bots [data-bot]")];
+  const listed = new Set(shown.map((i) => i.dataset.bot));
+  const players = [...(live.state.bots || []).filter((p) => !listed.has(p)),
+    ...shown.filter((i) => i.checked).map((i) => i.dataset.bot)];
+  try {
+    await api(`${base}/bots`, { method: "PUT", token, body: { players } });
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+function changeBots() {
+  botsBusy += 1;
+  $("bots-note").textContent = "Saving…";
+  botsChain = botsChain.then(saveBots).then(async () => {
+    botsBusy -= 1;
+    if (!botsBusy) await live.refresh().catch(() => {});
+  });
+}
+
+// -- verifying cards (rules with verify_for_prizes) ------------------------------------------------
+const figuresOf = (c) => ({ buncos: c.buncos, mini_buncos: c.mini_buncos, wins: c.wins });
+const sameFigures = (a, b) => Boolean(a && b) && a.buncos === b.buncos && a.mini_buncos === b.mini_buncos
+  && a.wins === b.wins;
+
+function verifyRows(state) {
+  const verified = state.verified || {};
+  return Object.keys(state.view.players).sort(byName).map((name) => {
+    const card = figuresOf(state.view.players[name]);
+    const checked = verified[name] || null;
+    return { name, card, checked, done: sameFigures(card, checked) };
+  });
+}
+
+function miniWord() {
+  const label = (rules && rules.mini_label) || "Mini Bunco";
+  const short = label.replace(/ Bunco$/i, "");
+  if (short === label) return label;
+  return short.endsWith("y") ? `${short.slice(0, -1)}ies` : `${short}s`;
+}
+
+function drawVerify(state) {
+  const on = Boolean(rules && rules.verify_for_prizes);
+  $("verify-card").hidden = !on;
+  if (!on) return;
+  const rows = verifyRows(state);
+  const key = JSON.stringify([rows, verifying]);
+  if (key === verifyKey) return;
+  verifyKey = key;
+  const mini = miniWord();
+  const col = (text) => h("th", { scope: "col" }, text);
+  fill("verify-table", h("table", { class: "grid verify-grid", id: "verify-grid", "aria-label": "Cards to verify" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "name" }, "Player"), col("Buncos"), col(mini),
+      col("Wins"), col("Verified"))),
+    h("tbody", {}, rows.map((r) => h("tr", {
+      dataset: { player: r.name, verified: r.done ? "yes" : r.checked ? "changed" : "no" } },
+    h("th", { scope: "row", class: "name" }, r.name),
+    h("td", { dataset: { col: "buncos" } }, r.card.buncos),
+    h("td", { dataset: { col: "mini_buncos" } }, r.card.mini_buncos),
+    h("td", { dataset: { col: "wins" } }, r.card.wins),
+    h("td", { class: r.done ? "check verified" : r.checked ? "check stale" : "check" },
+      r.checked ? h("span", { class: "figures", dataset: { col: "verified" },
+        title: `verified: ${r.checked.buncos} Buncos, ${r.checked.mini_buncos} ${mini}, ${r.checked.wins} Wins` },
+      `${r.checked.buncos} · ${r.checked.mini_buncos} · ${r.checked.wins}`) : null,
+      r.checked && !r.done ? h("span", { class: "small" }, "card changed since") : null,
+      h("button", {
+        type: "button", class: "btn secondary", dataset: { verify: r.name }, disabled: r.done || verifying,
+        "aria-label": r.done ? `${r.name}'s card is verified` : `Verify ${r.name}'s card`,
+        onclick: () => verifyPlayers([r.name]),
+      }, r.done ? "✓ Verified" : r.checked ? "Verify again" : "Verify")))))));
+  const left = rows.filter((r) => !r.done).length;
+  $("verify-all").disabled = verifying || left === 0;
+  $("verify-card").dataset.left = String(left);
+  $("verify-note").textContent = verifying ? "Verifying…"
+    : left ? `${rows.length - left} of ${rows.length} cards verified as they stand now.`
+      : `All ${rows.length} cards are verified as they stand now.`;
+}
+
+async function verifyPlayers(list) {
+  if (!list.length) {
+    toast("Every card is already verified as it stands.");
+    return;
+  }
+  const checker = $("checker").value.replace(/\s+/g, " ").trim();
+  verifying = true;
+  drawVerify(live.state);
+  let done = 0;
+  try {
+    for (const player of list) {
+      const body = checker ? { player, checker } : { player };
+      const ack = await commands.send(`${base}/verifications`, body);
+      live.acknowledge(ack).catch(() => {});
+      done += 1;
+    }
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  } finally {
+    verifying = false;
+    await live.refresh().catch(() => {});
+    drawVerify(live.state);
+  }
+  if (done) toast(done === 1 ? `${list[0]}'s card is verified.` : `${done} cards verified.`);
+}
+
+// -- ending the night early ---------------------------------------------------------------------------
+function drawEnd(view) {
+  $("end-card").hidden = view.phase !== "playing" || Boolean(view.ended_early);
+  let note = "";
+  if (view.started) note = "A round is under way: the night can end once it is over, before the next round's first roll.";
+  else if (!view.last_round) note = "No round has been played yet.";
+  else note = `Ending now makes ${roundWords(view.last_round, view.sets)} the last round.`;
+  $("end-note").textContent = note;
+}
+
+async function endNight() {
+  const ok = window.confirm("End the night now? The rounds already finished are the night, "
+    + "the prizes are decided, and no more rounds are played. This cannot be undone.");
+  if (!ok) return;
+  const button = $("end-night");
+  button.disabled = true;
+  try {
+    const ack = await commands.send(`${base}/end`, {});
+    await live.acknowledge(ack);
+    toast("The night is over: the results page has the prizes.");
+    $("status-line").scrollIntoView({ block: "center" });
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 async function people(ev, path, body, done) {
@@ -192,6 +369,23 @@ async function main() {
     const name = $("leaving").value;
     people(ev, "departures", { player: name }, () => toast(`${name} leaves; the seating is redone.`));
   });
+  $("sub-form").addEventListener("submit", (ev) => {
+    const out = $("sub-out").value;
+    const name = $("sub-in").value.replace(/\s+/g, " ").trim();
+    if (!out || !name) {
+      ev.preventDefault();
+      $("sub-in").focus();
+      return;
+    }
+    people(ev, "substitutes", { out, in: name }, () => {
+      $("sub-in").value = "";
+      toast(`${name} takes ${out}'s seat.`);
+    });
+  });
+  $("verify-all").addEventListener("click", () => {
+    verifyPlayers(verifyRows(live.state).filter((r) => !r.done).map((r) => r.name));
+  });
+  $("end-night").addEventListener("click", endNight);
   live = new Live({
     night, token, onState: render,
     onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
@@ -203,6 +397,12 @@ async function main() {
     $("fatal").hidden = false;
     return;
   }
+  try {
+    rules = await rulesOf(live.state.setup);
+  } catch (_) {
+    rules = null;  // the verification card stays hidden; everything else works
+  }
+  drawVerify(live.state);
   rememberNight(night, live.state.name, "host", `/n/${night}/host`);
   drawNav();
   $("content").hidden = false;
