@@ -211,3 +211,27 @@ def test_home_page_fills_seats_with_bots(pages: Pages, server: Server) -> None:
         expect(box).to_be_checked() if on else expect(box).not_to_be_checked()
     expect(home.locator("#verify-card")).to_be_hidden()     # classic: prizes need no checking
     assert pages.errors == []
+
+
+def test_home_page_prize_groups_for_a_tournament(pages: Pages, server: Server) -> None:
+    home = pages.open("/", name="home-groups")
+    expect(home.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(home.locator("#groups-box")).to_be_hidden()          # classic has no groups
+    home.check("input[name=preset][value=tournament]")
+    expect(home.locator("#groups-box")).to_be_visible()
+    home.fill("#players", "Ann, Bea, Cat, Dee, Eve, Fay, Gus, Hal")
+    home.fill("#groups", "Red: Ann, Bea, cat, Dee\nBlue: Eve, Fay, Zed")
+    home.click("#start")
+    expect(home.locator("#setup-error")).to_have_text(
+        "Prize groups: Zed (group Blue) is not one of the players")
+    home.fill("#groups", "Red: Ann, Bea, cat, Dee\nBlue: Eve, Fay, Gus, Hal")
+    home.click("#start")
+    home.wait_for_url(re.compile(r"/n/[^/]+/host$"))
+    expect(home.locator("body")).to_have_attribute("data-ready", "yes")
+    night = home.url.split("/")[-2]
+    token = home.evaluate("(k) => JSON.parse(localStorage.getItem(k))", f"bunco:{night}:host")
+    setup = server.state(night, token)["setup"]
+    assert setup["groups"] == {"Red": ["Ann", "Bea", "Cat", "Dee"],
+                               "Blue": ["Eve", "Fay", "Gus", "Hal"]}
+    expect(home.locator("#verify-card")).to_be_visible()         # tournament verifies cards
+    assert pages.errors == []

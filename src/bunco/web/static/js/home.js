@@ -42,6 +42,40 @@ export function parsePlayers(text) {
   return [names, null];
 }
 
+/** Parse the prize groups ("Red: Ann, Bea" a line) against the players: [groups, error]. */
+export function parseGroups(text, players) {
+  const known = new Map(players.map((p) => [p.toLocaleLowerCase(), p]));
+  const groups = {};
+  const placed = new Map();
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (!line) continue;
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).replace(/\s+/g, " ").trim() : "";
+    if (!name) return [null, `Prize groups: “${line}” needs a group name and a colon first, e.g. Red: Ann, Bea`];
+    if (name in groups) return [null, `Prize groups: the group ${name} is listed twice`];
+    const members = [];
+    for (const part of line.slice(colon + 1).split(/[,;]+/)) {
+      const typed = part.replace(/\s+/g, " ").trim();
+      if (!typed) continue;
+      const player = known.get(typed.toLocaleLowerCase());
+      if (!player) return [null, `Prize groups: ${typed} (group ${name}) is not one of the players`];
+      if (placed.has(player)) return [null, `Prize groups: ${player} is in ${placed.get(player)} and ${name}; each player in one group`];
+      placed.set(player, name);
+      members.push(player);
+    }
+    if (!members.length) return [null, `Prize groups: the group ${name} has no players`];
+    groups[name] = members;
+  }
+  return [groups, null];
+}
+
+/** Prize groups are asked for when the prize_groups rule is on. */
+function showGroups() {
+  const rule = document.querySelector('[data-rule="prize_groups"]');
+  $("groups-box").hidden = !(rule && rule.checked);
+}
+
 /** How many bots the host asked for: [count, error]. */
 function botCount() {
   const raw = $("bot-count").value.trim();
@@ -109,6 +143,7 @@ function renderRules() {
     h("input", { type: "checkbox", value: p.name, dataset: { prize: p.name },
       checked: rules.prizes.includes(p.name) }), p.label)));
   $("prize-ties").value = rules.prize_ties;
+  showGroups();
 }
 
 /** The house rules: every control whose value differs from the preset's. */
@@ -160,6 +195,11 @@ async function start(ev) {
     return showError("The Traveling prize needs a trigger: choose one under “Traveling prize trigger”.");
   }
   if (bots.length) body.bots = bots;
+  if (!$("groups-box").hidden) {
+    const [groups, badGroups] = parseGroups($("groups").value, players);
+    if (badGroups) return showError(badGroups);
+    if (Object.keys(groups).length) body.groups = groups;
+  }
   if ($("shuffle").checked) body.seed = Math.floor(Math.random() * 2 ** 31);
   const button = $("start");
   button.disabled = true;
@@ -207,6 +247,7 @@ async function main() {
     if (code) location.assign(`/join/${encodeURIComponent(code)}`);
   });
   $("setup").addEventListener("submit", start);
+  $("switches").addEventListener("change", showGroups);
   try {
     data = await api("/pages/presets.json");
   } catch (err) {
