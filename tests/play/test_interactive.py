@@ -25,13 +25,19 @@ def send(child: Any, line: str, expect: str = PHYS) -> str:
     return str(child.before)
 
 
-def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_path: Path) -> None:
-    log = tmp_path / "p.jsonl"
+def classic_table(spawn: Any, log: Path) -> Any:
+    """``bunco play --physical`` at one classic table (Ann, Bea, Cat, Dee), at Ann's first roll."""
     child = spawn(
         "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
         "--sets", "1", "--log", str(log),
     )  # fmt: skip
     child.expect_exact("· Ann rolls — dice or tally")
+    return child
+
+
+def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_path: Path) -> None:
+    log = tmp_path / "p.jsonl"
+    child = classic_table(spawn, log)
     assert "Us: Ann & Cat" in child.before and "Them: Bea & Dee" in child.before
     assert "Round 1 — rolling for 1s" in child.before
     shown = send(child, "1 1 4")
@@ -152,11 +158,7 @@ def test_host_words_between_rounds_substitute_and_end_the_night(
     spawn: Any, tmp_path: Path
 ) -> None:
     log = tmp_path / "h.jsonl"
-    child = spawn(
-        "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
-        "--sets", "1", "--log", str(log),
-    )  # fmt: skip
-    child.expect_exact("· Ann rolls — dice or tally")
+    child = classic_table(spawn, log)
     send(child, "b")  # Ann: a Bunco, 21, the bell; she rolls on
     shown = send(child, "m")  # her turn ends and so does round 1
     assert "Round 2 — rolling for 2s" in shown
