@@ -35,9 +35,12 @@ def tap(page: Page, outcome: str) -> None:
     expect(page.locator("#pending")).to_have_text("")
 
 
-def us_them(page: Page) -> tuple[str, str]:
+def expect_us_them(page: Page, us: str, them: str) -> None:
+    """Wait until the page's tally shows Us ``us`` and Them ``them`` (a tap's reply lands
+    before the page has drawn the new state)."""
     side = page.locator("#tally .score")
-    return (side.nth(0).inner_text(), side.nth(1).inner_text())
+    expect(side.nth(0)).to_have_text(us)
+    expect(side.nth(1)).to_have_text(them)
 
 
 def test_classic_night_round_one(pages: Pages, server: Server) -> None:
@@ -131,12 +134,12 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     tap(t3, "+1")                                   # Ivy 1 ...
     tap(t3, "miss")                                 # ... Jo's turn
     tap(t3, "+1")                                   # Jo 1, still rolling
-    assert us_them(t3) == ("1", "1")
+    expect_us_them(t3, "1", "1")
 
     tap(t2, "+2")                                   # Eve 2 ...
     tap(t2, "miss")                                 # ... then her turn ends: Fay rolls
     expect(t2.locator("#turn-text")).to_have_text("Fay rolls")
-    assert us_them(t2) == ("2", "0")
+    expect_us_them(t2, "2", "0")
 
     tap(t1, "+1")                                   # Ann 1, still rolling
     expect(t1.locator("[data-side=us]")).to_have_text("1")
