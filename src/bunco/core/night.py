@@ -103,6 +103,7 @@ class Night:
     traveler: str | None = None
     last_bunco: str | None = None
     verified: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    prize_cards: dict[str, Card] | None = None  # the cards the prizes were decided from
     changes: tuple[dict[str, Any], ...] = ()  # substitutes, joins, leaves, manual seatings
     events: EventSeq = field(default_factory=EventSeq.empty)  # every accepted event, undo included
     effective: EventSeq = field(default_factory=EventSeq.empty)  # the events that stand
@@ -393,10 +394,12 @@ class Night:
             return night._begin_round(self.seating, last)
         return self._end_night()
 
-    def _end_night(self) -> Night:
+    def _end_night(self, cards: dict[str, Card] | None = None) -> Night:
+        """Decide the prizes (from ``cards`` when given, else from the cards as they stand)."""
+        cards = self._prize_cards() if cards is None else cards
         prizes = decide_prizes(
             [p.value for p in self.rules.prizes],
-            self._prize_cards(),
+            cards,
             shared=self.rules.prize_ties is PrizeTies.SHARED,
             last_bunco=self.last_bunco,
             traveler=self.traveler,
@@ -404,20 +407,28 @@ class Night:
             mini_label=self.rules.mini_label,
         )
         night = evolve(
-            self, prizes=tuple(prizes), phase="over", tables=(), rolloff=None, rolloff_for=None
+            self,
+            prizes=tuple(prizes),
+            prize_cards=cards,
+            phase="over",
+            tables=(),
+            rolloff=None,
+            rolloff_for=None,
         )
         return night._next_prize_rolloff()
 
     def _prize_cards(self) -> dict[str, Card]:
+        """The cards prizes count: with ``verify_for_prizes``, the last verified figures."""
         if not self.rules.verify_for_prizes:
             return self.cards
-        out = {}
-        for name, card in self.cards.items():
-            buncos, minis, wins = self.verified.get(name, (0, 0, 0))
-            out[name] = Card(
-                buncos=buncos, minis=minis, wins=wins, losses=card.losses, points=card.points
-            )
-        return out
+        return {name: self._prize_card(name) for name in self.cards}
+
+    def _prize_card(self, name: str) -> Card:
+        card = self.cards[name]
+        if not self.rules.verify_for_prizes:
+            return card
+        buncos, minis, wins = self.verified.get(name, (0, 0, 0))
+        return Card(buncos=buncos, minis=minis, wins=wins, losses=card.losses, points=card.points)
 
     def _next_prize_rolloff(self) -> Night:
         for index, prize in enumerate(self.prizes):
@@ -480,7 +491,11 @@ class Night:
                 "the prize roll-offs have begun, so cards can no longer be verified",
                 expected="verifications before the first roll-off roll",
             )
-        return night._end_night()
+        # only this card changed: decide again from the cards used last time, one replaced
+        cards = dict(self.prize_cards) if self.prize_cards is not None else None
+        if cards is not None:
+            cards[name] = night._prize_card(name)
+        return night._end_night(cards)
 
     def _end_early(self) -> Night:
         """The host ends the night between rounds: the rounds played so far are the night.

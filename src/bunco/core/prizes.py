@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from bunco.core.cards import Card
@@ -131,7 +132,8 @@ def _decide(
         even = tuple(p for p in players if cards[p].wins == cards[p].losses and cards[p].wins > 0)
         return _settle(category, label, group, None, even, shared)
     field_name, _ = _COUNTS[category]
-    values = {p: int(getattr(cards[p], field_name)) for p in players}
+    count = attrgetter(field_name)
+    values = {p: count(cards[p]) for p in players}
     best = max(values.values(), default=0)
     if best <= 0:
         return PrizeResult(category, label, group, 0, (), (), "nobody")
