@@ -7,6 +7,9 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import event as label
+from hypothesis import strategies as st
 from party_checks import check_night
 from party_helpers import party, roll
 
@@ -125,3 +128,52 @@ def test_replay_and_the_report_say_the_host_ended_it(tmp_path) -> None:  # type:
     shown = " ".join(CliRunner().invoke(app, ["replay", str(path)]).stdout.split())
     assert "The night is over. The host ended it after set 1, round 3." in shown
     assert progress(ended) == "the night is over: the host ended it after set 1, round 3"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(["winning-moves", "classic", "scil", "tournament"]),
+    players=st.integers(2, 14),
+    sets=st.integers(1, 2),
+    rounds=st.integers(0, 13),
+    extra=st.sampled_from([0, 0, 0, 1, 3]),  # mostly right at a round's end
+    seed=st.integers(0, 10_000),
+)
+def test_ending_at_any_moment_is_refused_cleanly_or_ends_the_night(
+    preset: str, players: int, sets: int, rounds: int, extra: int, seed: int
+) -> None:
+    """Play ``rounds`` rounds (or the whole night) and ``extra`` rolls more, then end."""
+    rng = random.Random(seed)
+    night = party(preset, [f"P{i}" for i in range(players)], sets=sets)
+    rolled = 0
+    while night.phase != "over" and (len(night.history) < rounds or rolled < extra):
+        if len(night.history) >= rounds:
+            rolled += 1
+        table, _ = rng.choice(night.expected_rollers())
+        event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
+        if table is not None:
+            event["table"] = table
+        night = night.apply(event)
+    before = (night.view(), night.report(), len(night.events))
+    between = night.phase == "playing" and not night.started and bool(night.history)
+    try:
+        ended = night.apply(END)
+    except NotAllowedNow:
+        label("refused")
+        assert not between
+        assert (night.view(), night.report(), len(night.events)) == before
+        return
+    label("ended")
+    assert between
+    played = len(night.history)
+    ended = settle(ended, seed)
+    report = ended.report()
+    assert ended.phase == "over" and report["next"] is None
+    assert len(report["rounds"]) == played
+    last = night.history[-1]
+    assert report["ended_early"] == {"set": last.set_no, "round": last.round_no}
+    assert report["sets"] == last.set_no
+    for name, card in report["players"].items():
+        seated = sum(name in t["players"] for r in report["rounds"] for t in r["tables"])
+        assert card["wins"] + card["losses"] == seated, name
+    assert read_log(night_log(ended).splitlines()).report() == report
