@@ -126,6 +126,27 @@ def test_verification_of_a_tournament_card(client):
     assert refused.status_code == 403
 
 
+def test_the_head_table_rings_the_bell_to_start_a_round(client, night):
+    table2 = client.post(night.url("/start"), json={"command_id": cid()},
+                         headers=night.table_token(2))
+    assert table2.status_code == 403 and "head table" in table2.json()["message"]
+    viewer = client.post(night.url("/start"), json={"command_id": cid()}, headers=night.viewer)
+    assert viewer.status_code == 403
+    assert night.seq() == 0
+    rung = client.post(night.url("/start"), json={"command_id": "bell-1"},
+                       headers=night.table_token(1))
+    assert rung.status_code == 200, rung.text
+    assert rung.json()["event"]["type"] == "start_round"
+    assert night.state()["view"]["started"] is True
+    again = client.post(night.url("/start"), json={"command_id": cid()}, headers=night.host)
+    assert again.status_code == 409 and "already started" in again.json()["message"]
+    late = client.post(night.url("/arrivals"), json={"command_id": cid(), "player": "Ivy"},
+                       headers=night.host)
+    assert late.status_code == 409  # the round is under way
+    assert night.seq() == 1
+    assert night.roll(1, [1, 1, 4]).status_code == 200
+
+
 def test_the_host_ends_the_night_early_between_rounds(client, night):
     night.roll(1, [2, 3, 5])
     mid = client.post(night.url("/end"), json={"command_id": cid()}, headers=night.host)

@@ -16,6 +16,7 @@ WRITES = [
     ("post", "/departures", {"player": "Ann"}),
     ("post", "/verifications", {"player": "Ann"}),
     ("post", "/end", {}),
+    ("post", "/start", {}),
     ("post", "/seating", {"tables": [["Ann", "Bea", "Cat", "Dee"]]}),
     ("post", "/events", {"event": {"type": "roll", "table": 1, "dice": [1, 2, 3]}}),
     ("post", "/me/roll", {"roll_for_me": True}),

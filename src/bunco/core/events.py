@@ -28,6 +28,7 @@ EVENT_TYPES: dict[str, str] = {
     "verify": "a checker verifies a player's card (Buncos, Minis, Wins so far): player, checker?",
     "seat": "between rounds, the host seats everyone by hand: tables",
     "end_night": "between rounds, the host ends the night early with the rounds played so far",
+    "start_round": "between rounds, the head table rings the bell to start the round (optional)",
 }
 
 

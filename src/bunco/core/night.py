@@ -188,6 +188,8 @@ class Night:
             return self._verify(ev)
         if kind == "end_night":
             return self._end_early()
+        if kind == "start_round":
+            return self._start_round()
         return self._between_rounds(ev)
 
     # -- rolls ----------------------------------------------------------------------------------
@@ -497,6 +499,26 @@ class Night:
             cards[name] = night._prize_card(name)
         return night._end_night(cards)
 
+    def _start_round(self) -> Night:
+        """The head table rings the bell to start the round (000, 001, 003, 004).
+
+        Optional: a round also starts with its first roll. Once started, the changes of
+        between rounds (substitutes, joins, leaves, seating, ending the night) wait for
+        the round's end, and the round before can no longer be undone.
+        """
+        if self.phase != "playing":
+            doing = "a roll-off is under way" if self.phase == "rolloff" else "the night is over"
+            raise NotAllowedNow(
+                f"there is no round to start: {doing}",
+                expected="start_round between rounds, before the round's first roll",
+            )
+        if self.started:
+            raise NotAllowedNow(
+                f"round {self.round_no} has already started",
+                expected="the round's rolls; start_round only before its first roll",
+            )
+        return evolve(self, started=True)
+
     def _end_early(self) -> Night:
         """The host ends the night between rounds: the rounds played so far are the night.
 
@@ -578,8 +600,8 @@ class Night:
                 candidate = window[index]
                 if candidate["type"] in ("roll", "tally") and candidate.get("table") == table_no:
                     return self._refold(snapshot, window[:index] + window[index + 1 :], ev)
-            if any(e["type"] in ("roll", "tally") for e in window):
-                break  # the round under way has rolls: the one before it is closed
+            if any(e["type"] in ("roll", "tally", "start_round") for e in window):
+                break  # the round under way has begun: the one before it is closed
         raise NotAllowedNow(
             f"there is no entry at table {table_no} to undo",
             expected="undo right after a roll or tally at that table, in the same round",

@@ -170,6 +170,25 @@ async def verify(night_id: NightId, body: VerifyIn, request: Request) -> Respons
     return await _night_command(request, night_id, event, body, "verifying cards")
 
 
+@router.post("/start", response_model=AckOut)
+async def start_round(night_id: NightId, body: Command, request: Request) -> Response:
+    """Between rounds, the head table rings the bell to start the round (the host or the
+    head table's scorekeeper). Optional: a round also starts with its first roll."""
+    svc = service(request)
+    who = require(request, night_id, "host", "table", what="starting a round")
+    await svc.get(night_id)
+
+    def check(_live: Any, _event: dict[str, Any]) -> None:
+        if who.role == "table" and who.table != 1:
+            raise ServiceError(403, "forbidden", f"this phone scores table {who.table}; the "
+                               "head table rings the bell to start a round",
+                               "the host's or table 1's scorekeeper's token")
+
+    ack = await svc.submit(night_id, {"type": "start_round"}, command_id=body.command_id,
+                           expected_seq=body.expected_seq, authorize=check)
+    return _reply(ack)
+
+
 @router.post("/end", response_model=AckOut)
 async def end_night(night_id: NightId, body: Command, request: Request) -> Response:
     """Between rounds, the host ends the night early: the rounds played so far are the
