@@ -118,6 +118,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(body).to_have_attribute("data-seq", str(between["seq"]))
     expect(host.locator("#sub-button")).to_be_enabled()
     expect(host.locator("#end-note")).to_have_text("Ending now makes round 1 the last round.")
+    expect(host.locator("#start-round")).to_have_text("🔔 Ring the bell: start round 2")
 
     # -- between rounds: a substitute takes Dee's seat ----------------------------------------
     before = seating(view)
@@ -168,6 +169,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(body).not_to_have_attribute("data-seq", seq)
     expect(body).to_have_attribute("data-phase", re.compile(r"^(over|rolloff)$"))
     expect(host.locator("#end-card")).to_be_hidden()
+    expect(host.locator("#start-round")).to_have_count(0)   # no round left to start
     expect(host.locator("#ended-line")).to_contain_text("You ended the night after round 1.")
     ended = state()
     assert ended["seq"] == final["seq"] + 1

@@ -86,6 +86,14 @@ def test_winning_moves_one_table(pages: Pages, server: Server) -> None:
     expect(table.locator("[data-outcome=low]")).to_be_enabled()     # 1-1-1 is below 2
     shoot(table, "table-winning-moves-round-2")
 
+    # the head table rings the bell to start round 2: the round is under way, no roll yet
+    expect(table.locator("#start-round")).to_have_text("🔔 Ring the bell: start round 2")
+    table.click("#start-round")
+    expect(table.locator("#toasts .toast").last).to_contain_text("round 2 starts")
+    expect(table.locator("#start-box")).to_be_hidden()
+    started = server.state(night, host_token)["view"]
+    assert started["started"] is True and started["tables"][0]["rolls"] == 0
+
     # "who rolled it?" catches the tally up: Cat's turn ended without a score, then Dee
     table.click("#taps [data-outcome=bunco]")
     table.locator("#who-choices [data-player=Dee]").click()

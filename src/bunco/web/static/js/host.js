@@ -4,7 +4,7 @@
 
 import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, store } from "./api.js";
 import { Live } from "./live.js";
-import { movesList, rolloffPanel, tableCard } from "./parts.js";
+import { movesList, rolloffPanel, startBellButton, startBellRang, tableCard } from "./parts.js";
 import { $, buzz, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
 
 const { night } = pathParts();
@@ -106,6 +106,16 @@ function drawNav() {
   fill("nav", links);
 }
 
+async function startRound() {
+  try {
+    const ack = await commands.send(`${base}/start`, {});
+    toast(`The bell has rung: round ${live.state.view.round} starts.`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
 async function rolloffRoll(player) {
   try {
     const ack = await commands.send(`${base}/rolloff`, { roll_for_me: true, player });
@@ -140,10 +150,11 @@ function render(state, previous) {
     line = h("p", { id: "ended-line" }, `You ended the night after ${roundWords(view.ended_early, view.sets)}. `,
       h("a", { href: results, id: "results-link" }, view.phase === "over" ? "See the prizes →" : "See the results →"));
   } else if (view.phase === "over") line = h("p", {}, "Every round is played. ", h("a", { href: results, id: "results-link" }, "See the prizes →"));
-  else if (view.on_break) line = h("p", { class: "notice" }, "Break time! The next round starts with its first roll.");
-  else if (!view.started && view.last_round) line = h("p", {}, `Round ${view.last_round.round} is over: everyone moves (below). The next round starts with its first roll.`);
+  else if (view.on_break) line = h("p", { class: "notice" }, "Break time! The next round starts with the head table's bell or its first roll.");
+  else if (!view.started && view.last_round) line = h("p", {}, `Round ${view.last_round.round} is over: everyone moves (below). The next round starts with the head table's bell or its first roll.`);
   else line = null;
-  fill("status-line", line);
+  fill("status-line", line, startBellButton(view, startRound));
+  if (startBellRang(view, previous)) ringBell();
   // once the night is over nobody moves on: no "sitting out next round" for everyone
   const moves = view.last_round && (view.next || view.tables.length) ? movesList(view) : null;
   fill("moves", moves ? [h("h3", {}, `Moves after round ${view.last_round.round}`), moves] : null);

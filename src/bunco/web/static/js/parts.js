@@ -149,3 +149,17 @@ export function scoreCard(name, card, sets = 1) {
       rounds.map((r) => h("th", { scope: "col" }, `R${r}`)))),
     h("tbody", {}, rowsOf));
 }
+
+/** True when the head table has just rung the bell to start the round (no roll yet). */
+export function startBellRang(view, previous) {
+  return Boolean(previous) && view.phase === "playing" && view.started && !previous.view.started
+    && view.round === previous.view.round && view.tables.every((t) => t.rolls === 0);
+}
+
+/** The head table's "start the round" button, between rounds; null otherwise. */
+export function startBellButton(view, onStart) {
+  if (view.phase !== "playing" || view.started) return null;
+  return h("button", { type: "button", class: "btn wide", id: "start-round",
+    "aria-label": `Ring the bell to start round ${view.round}`, onclick: onStart },
+  `🔔 Ring the bell: start round ${view.round}`);
+}

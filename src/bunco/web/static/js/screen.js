@@ -4,7 +4,7 @@
 
 import { adoptToken, pathParts, recall, rulesOf } from "./api.js";
 import { Live } from "./live.js";
-import { leaderboard, movesList, prizeList, rolloffPanel, tableCard } from "./parts.js";
+import { leaderboard, movesList, prizeList, rolloffPanel, startBellRang, tableCard } from "./parts.js";
 import { $, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 
 const { night } = pathParts();
@@ -70,8 +70,11 @@ function render(state, previous) {
     ringBell();
     bellOverlay(view);
   }
+  if (startBellRang(view, previous)) ringBell();
   let status = "";
-  if (view.on_break) status = "Break time!";
+  if (view.phase === "playing" && view.started && view.tables.every((t) => t.rolls === 0)) {
+    status = `The bell has rung: round ${view.round} — go!`;
+  } else if (view.on_break) status = "Break time!";
   else if (view.phase === "playing" && !view.started && view.last_round) status = `Round ${view.last_round.round} is over — everyone moves`;
   $("status-line").textContent = status;
   fill("tables", view.tables.map((t) => tableCard(t, { tv: true })));

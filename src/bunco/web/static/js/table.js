@@ -5,6 +5,7 @@
 
 import { adoptToken, Commands, pathParts, rememberNight, rulesOf } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
+import { startBellButton, startBellRang } from "./parts.js";
 import {
   $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
   tieBreakText, toast, topbar, tumble,
@@ -57,6 +58,17 @@ async function submit(path, body) {
 }
 
 function rollPath() { return `${base}/tables/${tableNo}/rolls`; }
+
+/** The head table rings the bell to start the round (table 1's phone). */
+async function startRound() {
+  try {
+    const ack = await commands.send(`${base}/start`, {});
+    toast(`The bell has rung: round ${state ? state.view.round : ""} starts. Roll!`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
 
 async function tally(outcome) {
   const t = myTable(state.view);
@@ -441,6 +453,15 @@ function render(next, previous) {
     bell.classList.add("ringing");
     setTimeout(() => bell.classList.remove("ringing"), 3000);
   }
+  if (startBellRang(view, previous)) {
+    ringBell();
+    buzz([200, 80, 200]);
+    if (tableNo !== 1) toast(`The head table rang the bell: round ${view.round} starts. Roll!`);
+  }
+  const start = tableNo === 1 ? startBellButton(view, startRound) : null;
+  $("start-box").hidden = !start;
+  fill("start-box", start, start ? h("p", { class: "small muted" },
+    "In the room the head table rings the bell to start each round. Tapping it is optional: the round also starts with its first roll.") : null);
   drawTurn(view, t);
   drawTally(t);
   drawTaps(view, t);
