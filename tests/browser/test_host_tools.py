@@ -130,6 +130,12 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(host.locator("#sheet .seat-card li", has_text="Dee")).to_have_count(0)  # nor partner
     expect(host.locator("#sub-out option[value=Zoe]")).to_have_count(1)
     view = state()["view"]
+    (zoe_table,) = [i for i, t in enumerate(seating(view), start=1) if "Zoe" in t]
+    zoe_seat = seating(view)[zoe_table - 1].index("Zoe") + 1
+    expect(host.locator("#moves li[data-player=Zoe]")).to_contain_text(
+        f"Join at table {zoe_table}, seat {zoe_seat}")               # new tonight, not a move
+    expect(host.locator("#moves li[data-player=Dee]")).to_contain_text("Sitting out next round")
+    view = state()["view"]
     assert seating(view) == [["Zoe" if p == "Dee" else p for p in t] for t in before]
     assert "Zoe" in view["seated"] and "Dee" not in view["seated"]
 

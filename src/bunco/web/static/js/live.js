@@ -229,9 +229,11 @@ export function movesOf(view) {
     if (name) now[name] = { table: i + 1, seat: s + 1 };
   }));
   const moves = [];
+  const played = new Set();
   for (const t of last.tables) {
     t.players.forEach((name, s) => {
       if (!name) return;
+      played.add(name);
       moves.push({
         player: name,
         result: t.winners.includes(name) ? "W" : "L",
@@ -240,12 +242,17 @@ export function movesOf(view) {
       });
     });
   }
+  // late arrivals and substitutes: seated now, not in the round before (result and from null)
+  for (const [name, to] of Object.entries(now).sort((a, b) => a[1].table - b[1].table || a[1].seat - b[1].seat)) {
+    if (!played.has(name)) moves.push({ player: name, result: null, from: null, to });
+  }
   return moves;
 }
 
-/** "Move to table 2, seat 3", "Stay at table 1 — seat 2", or "Sitting out". */
+/** "Move to table 2, seat 3", "Stay at table 1, seat 2", "Join at …" or "Sitting out". */
 export function moveText(move) {
   if (!move.to) return "Sitting out next round";
+  if (!move.from) return `Join at table ${move.to.table}, seat ${move.to.seat}`;
   if (move.to.table === move.from.table) return `Stay at table ${move.to.table}, seat ${move.to.seat}`;
   return `Move to table ${move.to.table}, seat ${move.to.seat}`;
 }

@@ -52,7 +52,8 @@ export function movesList(view, { only = null } = {}) {
   if (!moves.length) return null;
   return h("ul", { class: "moves", "aria-label": `Moves after round ${view.last_round.round}` },
     moves.map((m) => h("li", { dataset: { player: m.player } },
-      h("span", { class: `wl ${m.result}`, "aria-label": m.result === "W" ? "won" : "lost" }, m.result),
+      m.result ? h("span", { class: `wl ${m.result}`, "aria-label": m.result === "W" ? "won" : "lost" }, m.result)
+        : h("span", { class: "wl new", "aria-label": "new tonight" }, "+"),
       h("span", { class: "who" }, m.player),
       h("span", { class: "where" }, moveText(m)))));
 }

@@ -79,7 +79,8 @@ function drawMove(view, fresh) {
   box.hidden = !move;
   if (!move) return;
   fill(box, h("span", { id: "move-text" }, moveText(move)),
-    h("span", { class: "sub" }, `${move.result === "W" ? "You won" : "You lost"} round ${view.last_round.round}`
+    h("span", { class: "sub" }, !move.from ? `Welcome! You play from round ${view.round}`
+      : `${move.result === "W" ? "You won" : "You lost"} round ${view.last_round.round}`
       + (move.to && move.to.table !== move.from.table ? ` · you were at table ${move.from.table}` : "")));
   if (fresh) {
     chime();

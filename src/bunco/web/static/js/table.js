@@ -387,20 +387,21 @@ function drawMoves(view, t) {
   }
   const moves = movesOf(view);
   const lastHere = view.last_round.tables.find((x) => x.table === tableNo);
-  const leaving = moves.filter((m) => m.from.table === tableNo);
+  const leaving = moves.filter((m) => m.from && m.from.table === tableNo);
   const coming = moves.filter((m) => m.to && m.to.table === tableNo)
     .sort((a, b) => a.to.seat - b.to.seat);
   const title = `Round ${view.last_round.round} results`;
   const result = lastHere ? h("p", {}, h("strong", {}, `${names(lastHere.winners)} won here`),
     lastHere.team ? ` ${lastHere.team_scores[0]}–${lastHere.team_scores[1]}` : "") : null;
   const list = (id, items, fn) => h("ul", { class: "moves", id }, items.map((m) => h("li", { dataset: { player: m.player } },
-    h("span", { class: `wl ${m.result}` }, m.result), h("span", { class: "who" }, m.player), fn(m))));
+    m.result ? h("span", { class: `wl ${m.result}` }, m.result) : h("span", { class: "wl new", "aria-label": "new tonight" }, "+"),
+    h("span", { class: "who" }, m.player), fn(m))));
   const body = [
     result,
     h("h3", {}, "Where they go now"),
     list("leaving", leaving, (m) => h("span", {}, moveText(m))),
     t ? [h("h3", {}, `At this table now${view.started ? "" : " (next round)"}`),
-      list("coming", coming, (m) => h("span", {}, `seat ${m.to.seat}${m.from.table === tableNo ? "" : ` · from table ${m.from.table}`}`))] : null,
+      list("coming", coming, (m) => h("span", {}, `seat ${m.to.seat}${!m.from ? " · new tonight" : m.from.table === tableNo ? "" : ` · from table ${m.from.table}`}`))] : null,
   ];
   if (fresh) {
     fill(box, h("h2", {}, title), body);
