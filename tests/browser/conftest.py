@@ -25,7 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+    # a CI machine under load may take seconds to draw a page: wait long before failing
+    expect.set_options(timeout=10_000)
 except ImportError:  # pragma: no cover - playwright is a dev dependency
     sync_playwright = None
 
@@ -103,7 +106,7 @@ class Pages:
 
     def open(self, path: str, size: dict[str, int] | None = None, name: str = "") -> Page:
         context = self.browser.new_context(viewport=size or PHONE, base_url=self.base)
-        context.set_default_timeout(8000)
+        context.set_default_timeout(15_000)
         context.add_init_script(RECORD_BUZZ)
         self.contexts.append(context)
         page = context.new_page()
