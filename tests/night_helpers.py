@@ -21,16 +21,21 @@ def roll(night: Night, table: int | None, *dice: int, player: str | None = None)
     return night.apply(event)
 
 
+def random_roll(night: Night, rng: random.Random) -> tuple[Night, dict[str, Any]]:
+    """One roll of random dice by someone who may roll now (at a table or in a roll-off)."""
+    table, _ = rng.choice(night.expected_rollers())
+    event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
+    if table is not None:
+        event["table"] = table
+    return night.apply(event), event
+
+
 def play_randomly(night: Night, seed: int, max_events: int) -> tuple[Night, list[dict[str, Any]]]:
     """Roll random dice for whoever may roll until the night is over."""
     rng = random.Random(seed)
     events: list[dict[str, Any]] = []
     while night.phase != "over":
-        table, _ = rng.choice(night.expected_rollers())
-        event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
-        if table is not None:
-            event["table"] = table
-        night = night.apply(event)
+        night, event = random_roll(night, rng)
         events.append(event)
         assert len(events) < max_events
     return night, events

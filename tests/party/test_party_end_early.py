@@ -4,7 +4,6 @@ so far as the night, the set under way decided as if it were over, then the priz
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +15,7 @@ from party_helpers import party, roll
 from bunco.core.errors import NotAllowedNow
 from bunco.core.log import night_log, read_log
 from bunco.core.night import Night
+from night_helpers import random_roll
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 END = {"type": "end_night"}
@@ -25,7 +25,7 @@ def settle(night: Night, seed: int = 1) -> Night:
     """Roll random dice in the roll-offs due until there is none."""
     rng = random.Random(seed)
     while night.phase == "rolloff":
-        night = night.apply({"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]})
+        night, _ = random_roll(night, rng)
     return night
 
 
@@ -34,11 +34,7 @@ def play_rounds(night: Night, rounds: int, seed: int = 7) -> Night:
     rng = random.Random(seed)
     goal = len(night.history) + rounds
     while len(night.history) < goal:
-        table, _ = rng.choice(night.expected_rollers())
-        event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
-        if table is not None:
-            event["table"] = table
-        night = night.apply(event)
+        night, _ = random_roll(night, rng)
     return night
 
 
@@ -149,11 +145,7 @@ def test_ending_at_any_moment_is_refused_cleanly_or_ends_the_night(
     while night.phase != "over" and (len(night.history) < rounds or rolled < extra):
         if len(night.history) >= rounds:
             rolled += 1
-        table, _ = rng.choice(night.expected_rollers())
-        event: dict[str, Any] = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
-        if table is not None:
-            event["table"] = table
-        night = night.apply(event)
+        night, _ = random_roll(night, rng)
     before = (night.view(), night.report(), len(night.events))
     between = night.phase == "playing" and not night.started and bool(night.history)
     try:
