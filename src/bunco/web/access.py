@@ -126,3 +126,15 @@ def host_only(who: Principal) -> Callable[[LiveNight, dict[str, Any]], None]:
                                f"{event.get('type')!r} event", "the host's token")
 
     return check
+
+
+def host_or_head_table(who: Principal) -> Callable[[LiveNight, dict[str, Any]], None]:
+    """The check of the starting bell: the host, or the head table's (table 1's) scorekeeper."""
+
+    def check(_live: LiveNight, _event: dict[str, Any]) -> None:
+        if who.role == "table" and who.table != 1:
+            raise ServiceError(403, "forbidden", f"this phone scores table {who.table}; the "
+                               "head table rings the bell to start a round",
+                               "the host's or table 1's scorekeeper's token")
+
+    return check

@@ -8,14 +8,16 @@ its seq, the night's status and the table's view after it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
-from bunco.web.access import host_only, is_turn_of, require, table_writer
+from bunco.web.access import host_only, host_or_head_table, is_turn_of, require, table_writer
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
+from bunco.web.auth import Principal
 from bunco.web.schemas import (
     AckOut,
     Command,
@@ -28,7 +30,7 @@ from bunco.web.schemas import (
     UndoIn,
     VerifyIn,
 )
-from bunco.web.service import Ack, NightService, ServiceError, event_table
+from bunco.web.service import Ack, LiveNight, NightService, ServiceError, event_table
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
 WRITERS = ("host", "table", "player")
@@ -130,13 +132,18 @@ async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response
     return _reply(ack)
 
 
+Check = Callable[[LiveNight, dict[str, Any]], None]
+
+
 async def _night_command(request: Request, night_id: str, event: dict[str, Any],
-                         body: Any, what: str) -> Response:
+                         body: Any, what: str, *, roles: tuple[str, ...] = ("host",),
+                         allowed: Callable[[Principal], Check] = host_only) -> Response:
+    """A command of the whole night, sent by one of ``roles`` and checked by ``allowed``."""
     svc = service(request)
-    who = require(request, night_id, "host", what=what)
+    who = require(request, night_id, *roles, what=what)
     await svc.get(night_id)
     ack = await svc.submit(night_id, event, command_id=body.command_id,
-                           expected_seq=body.expected_seq, authorize=host_only(who))
+                           expected_seq=body.expected_seq, authorize=allowed(who))
     return _reply(ack)
 
 
@@ -174,19 +181,9 @@ async def verify(night_id: NightId, body: VerifyIn, request: Request) -> Respons
 async def start_round(night_id: NightId, body: Command, request: Request) -> Response:
     """Between rounds, the head table rings the bell to start the round (the host or the
     head table's scorekeeper). Optional: a round also starts with its first roll."""
-    svc = service(request)
-    who = require(request, night_id, "host", "table", what="starting a round")
-    await svc.get(night_id)
-
-    def check(_live: Any, _event: dict[str, Any]) -> None:
-        if who.role == "table" and who.table != 1:
-            raise ServiceError(403, "forbidden", f"this phone scores table {who.table}; the "
-                               "head table rings the bell to start a round",
-                               "the host's or table 1's scorekeeper's token")
-
-    ack = await svc.submit(night_id, {"type": "start_round"}, command_id=body.command_id,
-                           expected_seq=body.expected_seq, authorize=check)
-    return _reply(ack)
+    return await _night_command(request, night_id, {"type": "start_round"}, body,
+                                "starting a round", roles=("host", "table"),
+                                allowed=host_or_head_table)
 
 
 @router.post("/end", response_model=AckOut)
