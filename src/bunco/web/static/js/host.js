@@ -106,16 +106,6 @@ function drawNav() {
   fill("nav", links);
 }
 
-async function startRound() {
-  try {
-    const ack = await commands.send(`${base}/start`, {});
-    toast(`The bell has rung: round ${live.state.view.round} starts.`);
-    await live.acknowledge(ack);
-  } catch (err) {
-    toast(err.text || String(err), "error", 6000);
-  }
-}
-
 async function rolloffRoll(player) {
   try {
     const ack = await commands.send(`${base}/rolloff`, { roll_for_me: true, player });
@@ -153,7 +143,7 @@ function render(state, previous) {
   else if (view.on_break) line = h("p", { class: "notice" }, "Break time! The next round starts with the head table's bell or its first roll.");
   else if (!view.started && view.last_round) line = h("p", {}, `Round ${view.last_round.round} is over: everyone moves (below). The next round starts with the head table's bell or its first roll.`);
   else line = null;
-  fill("status-line", line, startBellButton(view, startRound));
+  fill("status-line", line, startBellButton(view, { commands, live, base }));
   if (startBellRang(view, previous)) ringBell();
   // once the night is over nobody moves on: no "sitting out next round" for everyone
   const moves = view.last_round && (view.next || view.tables.length) ? movesList(view) : null;

@@ -2,7 +2,7 @@
 // moves after a round, the roll-off, the prizes, the leaderboard and score cards.
 
 import { movesOf, moveText } from "./live.js";
-import { h, names, ordinalTable } from "./ui.js";
+import { h, names, ordinalTable, toast } from "./ui.js";
 
 export const STATUS_WORDS = {
   first_roll: "rolling for high", playing: "playing", finishing: "finishing the turn",
@@ -52,10 +52,16 @@ export function movesList(view, { only = null } = {}) {
   if (!moves.length) return null;
   return h("ul", { class: "moves", "aria-label": `Moves after round ${view.last_round.round}` },
     moves.map((m) => h("li", { dataset: { player: m.player } },
-      m.result ? h("span", { class: `wl ${m.result}`, "aria-label": m.result === "W" ? "won" : "lost" }, m.result)
-        : h("span", { class: "wl new", "aria-label": "new tonight" }, "+"),
+      resultBadge(m),
       h("span", { class: "who" }, m.player),
       h("span", { class: "where" }, moveText(m)))));
+}
+
+/** A move's W/L of the round before, or "+" for a player new tonight (late or a substitute). */
+export function resultBadge(move) {
+  return move.result
+    ? h("span", { class: `wl ${move.result}`, "aria-label": move.result === "W" ? "won" : "lost" }, move.result)
+    : h("span", { class: "wl new", "aria-label": "new tonight" }, "+");
 }
 
 /** A roll-off between players at no table (a set's winner, a tied prize). */
@@ -157,10 +163,20 @@ export function startBellRang(view, previous) {
     && view.round === previous.view.round && view.tables.every((t) => t.rolls === 0);
 }
 
-/** The head table's "start the round" button, between rounds; null otherwise. */
-export function startBellButton(view, onStart) {
+/** The head table's "start the round" button, between rounds; null otherwise. A tap sends
+ * the bell with ``commands`` and reloads ``live``; ``then`` ends the toast that says so. */
+export function startBellButton(view, { commands, live, base, then = "" }) {
   if (view.phase !== "playing" || view.started) return null;
+  const ring = async () => {
+    try {
+      const ack = await commands.send(`${base}/start`, {});
+      toast(`The bell has rung: round ${view.round} starts.${then}`);
+      await live.acknowledge(ack);
+    } catch (err) {
+      toast(err.text || String(err), "error", 6000);
+    }
+  };
   return h("button", { type: "button", class: "btn wide", id: "start-round",
-    "aria-label": `Ring the bell to start round ${view.round}`, onclick: onStart },
+    "aria-label": `Ring the bell to start round ${view.round}`, onclick: ring },
   `🔔 Ring the bell: start round ${view.round}`);
 }

@@ -5,7 +5,7 @@
 
 import { adoptToken, Commands, pathParts, rememberNight, rulesOf } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
-import { startBellButton, startBellRang } from "./parts.js";
+import { resultBadge, startBellButton, startBellRang } from "./parts.js";
 import {
   $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
   tieBreakText, toast, topbar, tumble,
@@ -58,17 +58,6 @@ async function submit(path, body) {
 }
 
 function rollPath() { return `${base}/tables/${tableNo}/rolls`; }
-
-/** The head table rings the bell to start the round (table 1's phone). */
-async function startRound() {
-  try {
-    const ack = await commands.send(`${base}/start`, {});
-    toast(`The bell has rung: round ${state ? state.view.round : ""} starts. Roll!`);
-    await live.acknowledge(ack);
-  } catch (err) {
-    toast(err.text || String(err), "error", 6000);
-  }
-}
 
 async function tally(outcome) {
   const t = myTable(state.view);
@@ -394,8 +383,7 @@ function drawMoves(view, t) {
   const result = lastHere ? h("p", {}, h("strong", {}, `${names(lastHere.winners)} won here`),
     lastHere.team ? ` ${lastHere.team_scores[0]}–${lastHere.team_scores[1]}` : "") : null;
   const list = (id, items, fn) => h("ul", { class: "moves", id }, items.map((m) => h("li", { dataset: { player: m.player } },
-    m.result ? h("span", { class: `wl ${m.result}` }, m.result) : h("span", { class: "wl new", "aria-label": "new tonight" }, "+"),
-    h("span", { class: "who" }, m.player), fn(m))));
+    resultBadge(m), h("span", { class: "who" }, m.player), fn(m))));
   const body = [
     result,
     h("h3", {}, "Where they go now"),
@@ -459,7 +447,7 @@ function render(next, previous) {
     buzz([200, 80, 200]);
     if (tableNo !== 1) toast(`The head table rang the bell: round ${view.round} starts. Roll!`);
   }
-  const start = tableNo === 1 ? startBellButton(view, startRound) : null;
+  const start = tableNo === 1 ? startBellButton(view, { commands, live, base, then: " Roll!" }) : null;
   $("start-box").hidden = !start;
   fill("start-box", start, start ? h("p", { class: "small muted" },
     "In the room the head table rings the bell to start each round. Tapping it is optional: the round also starts with its first roll.") : null);
