@@ -14,12 +14,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def spawn(tmp_path: Path) -> Callable[..., object]:
-    """Start ``python -m bunco ARGS`` in a pseudo-terminal (plain text, 120 columns)."""
+    """Start ``python -m bunco ARGS`` in a pseudo-terminal (plain text, 120 columns unless told)."""
     pexpect = pytest.importorskip("pexpect")
     children = []
 
-    def start(*args: str) -> object:
-        env = dict(os.environ, TERM="dumb", COLUMNS="120", LINES="40", PYTHONUNBUFFERED="1")
+    def start(*args: str, columns: int = 120) -> object:
+        env = dict(
+            os.environ, TERM="dumb", COLUMNS=str(columns), LINES="40", PYTHONUNBUFFERED="1"
+        )
         env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
         child = pexpect.spawn(
             sys.executable,
@@ -28,7 +30,7 @@ def spawn(tmp_path: Path) -> Callable[..., object]:
             env=env,
             encoding="utf-8",
             timeout=15,
-            dimensions=(40, 120),
+            dimensions=(40, columns),
         )
         children.append(child)
         return child

@@ -61,9 +61,7 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
     assert "Round 2 — rolling for 2s" in shown
     child.sendline("q")
     child.expect(pexpect.EOF)
-    assert f"Continue with: bunco play --resume {log} --physical" in child.before.replace(
-        "\r\n", ""
-    )
+    assert f"Continue with: bunco play --resume {log} --physical\r\n" in child.before
     child.wait()
     assert child.exitstatus == 0
     events = log_lines(log)
@@ -89,7 +87,7 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
     assert f"{roller}: 2 2 2  BUNCO! +21" in shown
     child.sendintr()
     child.expect(pexpect.EOF)
-    assert "Stopped. Continue with: bunco play --resume" in child.before
+    assert f"Stopped. Continue with: bunco play --resume {log} --physical\r\n" in child.before
     child.wait()
     assert child.exitstatus == 130
     events = log_lines(log)
@@ -192,3 +190,26 @@ def test_host_words_between_rounds_substitute_and_end_the_night(
     assert len(report["rounds"]) == 2
     assert report["players"]["Ann"]["buncos"] == 1
     assert report["players"]["Zoe"]["wins"] + report["players"]["Zoe"]["losses"] == 1
+
+
+def test_commands_to_copy_are_never_wrapped_at_80_columns(spawn: Any, tmp_path: Path) -> None:
+    """A resume command longer than the terminal is printed on one line, to copy whole."""
+    folder = tmp_path.joinpath(*["a-rather-long-folder-name"] * 6)
+    folder.mkdir(parents=True)
+    log = folder / "night.jsonl"
+    hint = f"bunco play --resume {log} --physical"
+    assert len(hint) > 160
+    child = spawn(
+        "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
+        "--sets", "1", "--log", str(log), columns=80,
+    )  # fmt: skip
+    child.expect_exact(PHYS)
+    assert f"Saving the night in {log}\r\n" in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert f"Saved. Continue with: {hint}\r\n" in child.before
+    child = spawn("play", "--resume", str(log), "--physical", columns=80)
+    child.expect_exact(PHYS)
+    child.sendeof()  # Ctrl-D at the prompt
+    child.expect(pexpect.EOF)
+    assert f"Continue with: {hint}\r\n" in child.before

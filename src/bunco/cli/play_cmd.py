@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.prompt import IntPrompt, Prompt
 
 from bunco.cli.app import app, console, err_console, fail, parse_house_rules, print_json
@@ -70,6 +71,11 @@ def _new_log(path: Path | None, party: dict[str, object]) -> PartyLog:
         n += 1
         candidate = base.with_name(f"{base.stem}-{n}{base.suffix}")
     return PartyLog.create(candidate, party)
+
+
+def _say_command(out: Console, lead: str, command: str) -> None:
+    """Print a command to copy and paste on one line, never wrapped, whatever the width."""
+    out.print(f"{lead} [bold]{escape(command)}[/]", highlight=False, soft_wrap=True)
 
 
 def _resume_hint(path: Path, physical: bool) -> str:
@@ -176,21 +182,24 @@ def play_command(
     party_log.sync = not auto  # a person's game: each line to the disk; bots: flushed only
     if not as_json:
         what = "Continuing" if resume else "Saving"
-        out.print(f"{what} the night in [bold]{party_log.path}[/]", highlight=False)
+        out.print(f"{what} the night in [bold]{party_log.path}[/]", highlight=False, soft_wrap=True)
     try:
         result = _run(driver, out, physical, 0.0 if auto else speed, auto, as_json)
     except KeyboardInterrupt:
         party_log.close()
-        out.print(f"\nStopped. Continue with: [bold]{_resume_hint(party_log.path, physical)}[/]")
+        _say_command(out, "\nStopped. Continue with:", _resume_hint(party_log.path, physical))
         raise typer.Exit(130) from None
     party_log.close()
     if result == "quit":
-        out.print(f"Saved. Continue with: [bold]{_resume_hint(party_log.path, physical)}[/]")
+        _say_command(out, "Saved. Continue with:", _resume_hint(party_log.path, physical))
         return
     if as_json:
         print_json(driver.night.report())
     else:
-        out.print(f"The night is saved in [bold]{party_log.path}[/]; bunco replay reads it.")
+        out.print(
+            f"The night is saved in [bold]{party_log.path}[/]; bunco replay reads it.",
+            highlight=False, soft_wrap=True,
+        )
 
 
 def _start(
