@@ -5,7 +5,7 @@ which every table rolls at the same pace, as in a real room: the tables take tur
 roll each, with random dice, until the head table's bell; then whoever may still roll
 (after the bell, tie-breaks) rolls on. After the last round each group's checker verifies
 every card (004), then the prize roll-offs are rolled. The log is written to a file and
-read back with :func:`bunco.core.log.read_log`, which is what `bunco replay` does before
+read back with :func:`bunco.core.party_log.read_log`, which is what `bunco replay` does before
 printing; the log up to the last round is timed too, to show what the verifications cost.
 
     python benchmarks/replay.py                  # 1,000 players, seed 1
@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bunco.core.log import read_log, write_log
 from bunco.core.night import Night
+from bunco.core.party_log import read_log, write_log
+from bunco.party.report import night_report
 
 
 def build_night(
@@ -103,9 +104,9 @@ def main() -> None:
     read_seconds, night = time_read(lines, args.repeat)
     rounds_seconds, _ = time_read(lines[: 1 + rounds_only], args.repeat)
     started = time.perf_counter()
-    report = night.report()
+    report = night_report(night)
     report_seconds = time.perf_counter() - started
-    assert report == built.report(), "the replay differs from the night as it was played"
+    assert report == night_report(built), "the replay differs from the night as it was played"
     tables = len(night.history[0].tables)
     print(
         f"rules {args.rules}, {args.players} players, {tables} tables, "

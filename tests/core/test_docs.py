@@ -14,11 +14,13 @@ When the seed documents are at hand (``BUNCO_SEEDS`` = the folder holding
 from __future__ import annotations
 
 import dataclasses
+import doctest
 import enum
 import importlib.util
 import os
 import re
 import shlex
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -28,27 +30,40 @@ from typer.testing import CliRunner
 from bunco.cli import app
 from bunco.core.dice import TALLY_ALIASES, Tally
 from bunco.core.events import EVENT_TYPES
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
 from bunco.core.presets import ALIASES, PRESETS
-from bunco.core.rule_sources import RULE_SOURCES, SEED_FILES, seed_quotes, source_kind
 from bunco.core.rules import Prize, RollKind, RuleSet
+from bunco.party.report import night_report
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+SCRIPTS = ROOT / "scripts"
 FIELDS = [f.name for f in dataclasses.fields(RuleSet) if f.name != "name"]
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "gen_preset_docs", ROOT / "scripts" / "gen_preset_docs.py"
-    )
+def _script(name: str) -> ModuleType:
+    """A module of scripts/ (the preset page generator and the rule sources it reads)."""
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))  # gen_preset_docs imports rule_sources beside it
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-GEN = _generator()
+SOURCES_MODULE = _script("rule_sources")
+RULE_SOURCES = SOURCES_MODULE.RULE_SOURCES
+SEED_FILES = SOURCES_MODULE.SEED_FILES
+seed_quotes = SOURCES_MODULE.seed_quotes
+source_kind = SOURCES_MODULE.source_kind
+GEN = _script("gen_preset_docs")
+
+
+def test_rule_sources_examples_hold() -> None:
+    result = doctest.testmod(SOURCES_MODULE)
+    assert result.failed == 0 and result.attempted > 0
 
 
 def _blocks(page: str, info: str) -> list[str]:
@@ -209,7 +224,7 @@ def test_command_example_prints_what_the_page_shows(page: str, command: str, sho
 def test_example_of_play_of_seed_001_replays_to_8_against_23() -> None:
     (log,) = _blocks("concepts.md", "jsonl")
     night = read_log(log.splitlines())
-    report = night.report()
+    report = night_report(night)
     (table,) = report["rounds"][0]["tables"]
     assert table["teams"] == [["Stacy", "Wanda"], ["Carol", "Hannah"]]
     assert table["team_scores"] == [8, 23]
@@ -228,7 +243,7 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
     assert {line.split('"type": "')[1].split('"')[0] for line in lines} == {
         "party", *EVENT_TYPES,
     }
-    report = night.report()
+    report = night_report(night)
     assert report["phase"] == "over"
     assert report["next"] is None
     assert report["winner"] is None

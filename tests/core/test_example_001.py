@@ -5,6 +5,7 @@ from __future__ import annotations
 from helpers import party, roll
 
 from bunco.core.table import Status
+from bunco.party.report import night_report
 
 
 def test_example_of_play() -> None:
@@ -23,14 +24,14 @@ def test_example_of_play() -> None:
     table = night.tables[0]
     assert night.bell and table.status is Status.FINISHING and table.roller == "Hannah"
     night = roll(night, 1, 2, 3, 4, player="Hannah")  # no points: her turn and the round end
-    first = night.report()["rounds"][0]["tables"][0]
+    first = night_report(night)["rounds"][0]["tables"][0]
     assert first["points"] == {"Stacy": 3, "Carol": 2, "Wanda": 5, "Hannah": 21}
     # The text says "Stacy and Wanda earned a total of 5 points"; by its own rolls they earned
     # 3 (Stacy) + 5 (Wanda) = 8. Carol and Hannah: 2 + 21 = 23, as the text says.
     assert first["team_scores"] == [8, 23]
     assert first["winners"] == ["Carol", "Hannah"]
     assert first["losers"] == ["Stacy", "Wanda"]
-    cards = night.report()["players"]
+    cards = night_report(night)["players"]
     assert cards["Hannah"]["buncos"] == 1 and cards["Carol"]["buncos"] == 0
     assert cards["Wanda"]["mini_buncos"] == 1
     assert [cards[p]["wins"] for p in ("Stacy", "Carol", "Wanda", "Hannah")] == [0, 1, 0, 1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from helpers import party, roll
 
 from bunco.core.night import Night
+from bunco.party.report import night_report
 from bunco.party.sheets import master_sheet
 
 
@@ -37,7 +38,7 @@ def test_laura_wins_on_buncos() -> None:
     ]
     for winner, bunco in plan:
         night = win_round(night, winner, bunco)
-    report = night.report()
+    report = night_report(night)
     rows = {row["player"]: row for row in master_sheet(night, 1)}
     assert rows["Andy"]["rounds"] == ["", "", "", "W", "W", ""]
     assert rows["Laura"]["rounds"] == ["W", "", "", "", "", "WB"]
@@ -76,5 +77,5 @@ def test_set_winner_roll_off_when_wins_and_buncos_tie() -> None:
     night = roll(night, None, 1, 2, 3, player="Laura")  # miss: Andy's turn
     night = roll(night, None, 6, 6, 6, player="Andy")  # a Bunco counts: 21 >= 5
     assert night.phase == "over"
-    assert night.report()["winner"] == "Andy"
-    assert night.report()["set_winners"][0]["settled_by"] == "roll_off"
+    assert night_report(night)["winner"] == "Andy"
+    assert night_report(night)["set_winners"][0]["settled_by"] == "roll_off"

@@ -9,11 +9,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bunco.core.errors import BuncoError
-from bunco.core.log import read_log, write_log
 from bunco.core.night import Night
+from bunco.core.party_log import read_log, write_log
 from bunco.core.presets import PRESETS
 from bunco.core.rules import RollKind
 from bunco.core.table import Status
+from bunco.party.report import night_report
+from bunco.party.view import live_view
 
 presets = st.sampled_from(sorted(PRESETS))
 dice = st.tuples(*(st.integers(1, 6),) * 3)
@@ -50,10 +52,10 @@ def test_folding_step_by_step_equals_folding_at_once(preset, players, rolls, pic
     start = party(preset, [f"P{i}" for i in range(players)])
     night, events = feed(start, rolls, picks)
     once = read_log(write_log(start.setup, events).splitlines())
-    assert once.report() == night.report() and once.view() == night.view()
+    assert night_report(once) == night_report(night) and live_view(once) == live_view(night)
     cut = min(cut, len(events))
     half = read_log(write_log(start.setup, events[:cut]).splitlines()).apply_all(events[cut:])
-    assert half.view() == night.view()
+    assert live_view(half) == live_view(night)
 
 
 @SETTINGS
@@ -76,14 +78,14 @@ def test_folding_step_by_step_equals_folding_at_once(preset, players, rolls, pic
 )
 def test_a_refused_command_changes_nothing(preset, rolls, picks, bad) -> None:
     night, _ = feed(party(preset, [f"P{i}" for i in range(8)]), rolls, picks)
-    before = (night.view(), night.report(), len(night.events))
+    before = (live_view(night), night_report(night), len(night.events))
     try:
         night.apply(bad)
     except BuncoError:
         pass
     else:
         raise AssertionError(f"{bad} was accepted")
-    assert (night.view(), night.report(), len(night.events)) == before
+    assert (live_view(night), night_report(night), len(night.events)) == before
 
 
 @SETTINGS
@@ -146,6 +148,6 @@ def test_random_nights_of_every_preset_finish_and_replay() -> None:
             start = party(preset, [f"P{i}" for i in range(players)], sets=2)
             night, events = play_randomly(start, seed=players)
             again = read_log(write_log(start.setup, events).splitlines())
-            assert again.report() == night.report()
+            assert night_report(again) == night_report(night)
             assert night.phase == "over" and all(t.status is Status.DONE for t in night.tables)
             assert len(night.history) == 12

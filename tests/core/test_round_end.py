@@ -8,6 +8,8 @@ from helpers import party, roll
 from bunco.core.errors import NotYourTurn, RoundOver, WrongTable
 from bunco.core.night import Night
 from bunco.core.table import Status
+from bunco.party.report import night_report
+from bunco.party.view import live_view
 
 TWELVE = [f"P{i}" for i in range(1, 13)]
 
@@ -38,7 +40,7 @@ def test_classic_head_table_ends_the_round_and_mid_turn_players_roll_on() -> Non
     assert night.tables[1].side_scores == (22, 0)
     night = roll(night, 1, 2, 2, 3)  # the head table's roller misses: the round is over
     assert night.round_no == 2
-    first = night.report()["rounds"][0]["tables"]
+    first = night_report(night)["rounds"][0]["tables"]
     assert [t["winners"] for t in first] == [["P1", "P3"], ["P5", "P7"], ["P9", "P11"]]
     assert night.cards["P5"].buncos == 1 and night.cards["P5"].points == 22
 
@@ -64,7 +66,7 @@ def test_classic_tie_is_broken_by_roll_off_sessions() -> None:
     assert night.round_no == 1
     night = roll(night, 2, 3, 4, 5)  # P8: session over, P6 & P8 lead 2-0
     assert night.round_no == 2
-    table = night.report()["rounds"][0]["tables"][1]
+    table = night_report(night)["rounds"][0]["tables"][1]
     assert table["winners"] == ["P6", "P8"] and table["team_scores"] == [0, 0]
     assert table["tie_break"]["sessions"] == 2
 
@@ -74,7 +76,7 @@ def test_a_bunco_at_any_table_ends_a_winning_moves_round_everywhere() -> None:
     night = roll(night, 1, 1, 2, 3)  # table 1: P1 +1, rolls on
     night = roll(night, 2, 1, 1, 1)  # table 2: P5 Bunco: the round ends at all tables
     assert night.round_no == 2
-    tables = night.report()["rounds"][0]["tables"]
+    tables = night_report(night)["rounds"][0]["tables"]
     assert tables[0]["team_scores"] == [1, 0] and tables[0]["winners"] == ["P1", "P3"]
     assert tables[1]["team_scores"] == [21, 0] and tables[1]["winners"] == ["P5", "P7"]
 
@@ -110,7 +112,7 @@ def test_winning_moves_tie_is_rolled_off_to_five() -> None:
     night = roll(night, 1, 1, 1, 5)  # P1 +2 (3)
     night = roll(night, 1, 1, 1, 1)  # P1 Bunco +21: P1 & P3 win
     assert night.round_no == 2
-    assert night.report()["rounds"][0]["tables"][0]["winners"] == ["P1", "P3"]
+    assert night_report(night)["rounds"][0]["tables"][0]["winners"] == ["P1", "P3"]
     assert night.cards["P1"].buncos == 1 and night.cards["P4"].highs == 0
 
 
@@ -123,7 +125,7 @@ def test_tournament_tie_is_sudden_death() -> None:
     assert t2.status is Status.TIE_BREAK and t2.roller == "P6"
     night = roll(night, 2, 5, 5, 5)  # no 1 shown: P7's roll
     night = roll(night, 2, 1, 4, 4)  # P7 shows a 1: P5 & P7 win
-    assert night.report()["rounds"][0]["tables"][1]["winners"] == ["P5", "P7"]
+    assert night_report(night)["rounds"][0]["tables"][1]["winners"] == ["P5", "P7"]
 
 
 def test_scil_rolls_for_high_passes_right_and_baby_bunco_ends_the_turn() -> None:
@@ -144,14 +146,14 @@ def test_scil_rolls_for_high_passes_right_and_baby_bunco_ends_the_turn() -> None
 
 def test_refused_commands_name_what_was_expected_and_change_nothing() -> None:
     night = party("classic", TWELVE)
-    before = night.view()
+    before = live_view(night)
     with pytest.raises(NotYourTurn, match="it is P1's turn at table 1, not P2's"):
         roll(night, 1, 1, 2, 3, player="P2")
     with pytest.raises(WrongTable, match="there is no table 4"):
         roll(night, 4, 1, 2, 3)
     with pytest.raises(WrongTable, match="names no table"):
         roll(night, None, 1, 2, 3)
-    assert night.view() == before
+    assert live_view(night) == before
     assert len(night.events) == 0
 
 
@@ -173,8 +175,8 @@ def test_tournament_cards_verified_after_the_last_round_count_for_prizes() -> No
         if round_no < 6:
             night = night.apply({"type": "verify", "player": "A"}) if round_no == 3 else night
     assert night.phase == "over"
-    prize = night.report()["prizes"][0]
+    prize = night_report(night)["prizes"][0]
     assert prize["winners"] == ["A"] and prize["value"] == 3  # verified after round 3 only
     night = night.apply({"type": "verify", "player": "A", "checker": "Staff 1"})
-    prize = night.report()["prizes"][0]
+    prize = night_report(night)["prizes"][0]
     assert prize["winners"] == ["A"] and prize["value"] == 6

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import night_helpers
-from bunco.core.log import read_log
 from bunco.core.night import Night
+from bunco.core.party_log import read_log
 from night_helpers import party, roll
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -13,8 +13,10 @@ from typing import Any
 from party_checks import check_night
 from party_helpers import party
 
-from bunco.core.log import night_log, read_log
 from bunco.core.night import Night
+from bunco.core.party_log import night_log, read_log
+from bunco.party.report import night_report
+from bunco.party.view import live_view
 
 
 def next_event(night: Night, rng: random.Random, state: dict[str, int]) -> dict[str, Any]:
@@ -59,7 +61,7 @@ def test_a_thousand_player_tournament_night() -> None:
         apply({"type": "verify", "player": name})
     while night.phase != "over":  # prize roll-offs, if a prize is tied
         apply(next_event(night, rng, state))
-    report = night.report()
+    report = night_report(night)
     check_night(report, night.rules, names)  # seats, W/L, losers walk, no repeat partners
     assert sum(c["wins"] for c in report["players"].values()) == 6 * 500
     # Wins that count: rounds 1-4 for everyone, all six for the ten checked again.
@@ -80,4 +82,4 @@ def test_a_thousand_player_tournament_night() -> None:
     # The log of the night is the events as applied, and folding it again gives the same night.
     assert [json.loads(line) for line in night_log(night).splitlines()] == [start.setup, *events]
     again = read_log(night_log(night).splitlines())
-    assert again.report() == report and again.view() == night.view()
+    assert night_report(again) == report and live_view(again) == live_view(night)

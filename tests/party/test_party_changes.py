@@ -19,6 +19,7 @@ from party_helpers import party
 
 from bunco.core.errors import InvalidSetup, NotAllowedNow
 from bunco.core.night import Night
+from bunco.party.report import night_report
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ROUND_1 = """
@@ -40,7 +41,7 @@ def play(night: Night, script: str) -> Night:
 
 
 def marks(night: Night, name: str) -> list[tuple[int, str]]:
-    return [(r["round"], r["result"]) for r in night.report()["players"][name]["rounds"]]
+    return [(r["round"], r["result"]) for r in night_report(night)["players"][name]["rounds"]]
 
 
 def test_a_substitute_takes_the_seat_and_each_keeps_their_own_results() -> None:
@@ -61,7 +62,7 @@ def test_a_substitute_takes_the_seat_and_each_keeps_their_own_results() -> None:
 """,
     )
     # Dee keeps round 1 (W, her Bunco, 21 points); Zoe has round 2 (W, a Bunco, 21 points).
-    report = night.report()
+    report = night_report(night)
     assert marks(night, "Dee") == [(1, "W")] and marks(night, "Zoe") == [(2, "W")]
     assert (report["players"]["Dee"]["buncos"], report["players"]["Dee"]["points"]) == (1, 21)
     assert (report["players"]["Zoe"]["buncos"], report["players"]["Zoe"]["points"]) == (1, 21)
@@ -74,7 +75,7 @@ def test_a_substitute_takes_the_seat_and_each_keeps_their_own_results() -> None:
     # R3: Ann +1 and a miss at table 2; Eve's Bunco and a miss: Eve & Cat beat Fay & Dee.
     night = play(night, "2 Ann 334\n2 Ann 124\n1 Eve 333\n1 Eve 124")
     assert marks(night, "Dee") == [(1, "W"), (3, "L")] and marks(night, "Zoe") == [(2, "W")]
-    assert night.report()["changes"] == [
+    assert night_report(night)["changes"] == [
         {"type": "substitute", "out": "Dee", "in": "Zoe", "set": 1, "round": 2},
         {"type": "substitute", "out": "Zoe", "in": "Dee", "set": 1, "round": 3},
     ]
@@ -113,7 +114,7 @@ def test_a_late_arrival_joins_and_the_tables_are_laid_out_again() -> None:
 1 Bea 134   # miss
 """,
     )
-    tables = night.report()["rounds"][1]["tables"]
+    tables = night_report(night)["rounds"][1]["tables"]
     assert [(t["players"], t["winners"]) for t in tables] == [
         (["Bea", "Eve", "Gus", "Dee"], ["Bea", "Gus"]),
         (["Fay", "Ann", "Cat"], ["Fay"]),
@@ -121,7 +122,7 @@ def test_a_late_arrival_joins_and_the_tables_are_laid_out_again() -> None:
     ]
     assert [t["team"] for t in tables] == [True, False, False]
     assert marks(night, "Ivy") == [(2, "W")] and marks(night, "Hal") == [(1, "L"), (2, "L")]
-    assert night.report()["changes"] == [{"type": "join", "player": "Ivy", "set": 1, "round": 2}]
+    assert night_report(night)["changes"] == [{"type": "join", "player": "Ivy", "set": 1, "round": 2}]
 
 
 def test_a_leaver_is_reseated_around_in_classic() -> None:
@@ -130,7 +131,7 @@ def test_a_leaver_is_reseated_around_in_classic() -> None:
     # Seven players: 4 + 3. Hal's seat 4 is gone; Ann's seat 2 at his own table is free.
     assert night.seating == (ROUND_2_CLASSIC[0], ("Fay", "Hal", "Cat"))
     assert marks(night, "Ann") == [(1, "L")]
-    assert night.report()["changes"] == [{"type": "leave", "player": "Ann", "set": 1, "round": 2}]
+    assert night_report(night)["changes"] == [{"type": "leave", "player": "Ann", "set": 1, "round": 2}]
 
 
 def test_a_leaver_becomes_a_ghost_in_scil_and_a_late_arrival_takes_the_ghost_seat() -> None:
@@ -162,7 +163,7 @@ def test_a_leaver_becomes_a_ghost_in_scil_and_a_late_arrival_takes_the_ghost_sea
     assert marks(night, "Hal") == [(1, "W")] and night.cards["Hal"].points == 0
     night = night.apply({"type": "join", "player": "Fay"})
     assert night.seating == (("Ann", "Cat", "Fay", "Hal"), ("Eve", "Gus", "Bea", "Dee"))
-    assert [c["type"] for c in night.report()["changes"]] == ["leave", "join"]
+    assert [c["type"] for c in night_report(night)["changes"]] == ["leave", "join"]
 
 
 @pytest.mark.parametrize("preset", ["winning-moves", "tournament"])

@@ -13,8 +13,10 @@ from party_checks import check_night
 from party_helpers import party, roll
 
 from bunco.core.errors import NotAllowedNow
-from bunco.core.log import night_log, read_log
 from bunco.core.night import Night
+from bunco.core.party_log import night_log, read_log
+from bunco.party.report import night_report
+from bunco.party.view import live_view
 from night_helpers import random_roll
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -43,7 +45,7 @@ def test_classic_night_ends_after_round_two() -> None:
     assert (night.set_no, night.round_no, night.started) == (1, 3, False)
     ended = night.apply(END)
     assert ended.phase in ("over", "rolloff")
-    report = ended.report()
+    report = night_report(ended)
     assert len(report["rounds"]) == 2
     assert report["ended_early"] == {"set": 1, "round": 2}
     assert report["next"] is None
@@ -57,7 +59,7 @@ def test_classic_night_ends_after_round_two() -> None:
     leaders = sorted(n for n, c in report["players"].items() if c["wins"] == top)
     assert sorted(most_wins.get("candidates") or most_wins["winners"]) == leaders
     check_night(report, ended.rules, EIGHT)
-    assert ended.view()["ended_early"] == {"set": 1, "round": 2}
+    assert live_view(ended)["ended_early"] == {"set": 1, "round": 2}
 
 
 def test_refused_mid_round_before_any_round_and_after_the_end() -> None:
@@ -66,11 +68,11 @@ def test_refused_mid_round_before_any_round_and_after_the_end() -> None:
         fresh.apply(END)
     night = play_rounds(fresh, 1)
     mid = roll(night, 1, 2, 3, 4)
-    before = mid.report()
+    before = night_report(mid)
     with pytest.raises(NotAllowedNow, match="a round is under way") as refused:
         mid.apply(END)
     assert "before the first roll of a round" in str(refused.value)
-    assert mid.report() == before  # a refused command changes nothing
+    assert night_report(mid) == before  # a refused command changes nothing
     over = settle(night.apply(END))
     with pytest.raises(NotAllowedNow, match="already over"):
         over.apply(END)
@@ -83,7 +85,7 @@ def test_refused_mid_round_before_any_round_and_after_the_end() -> None:
 def test_winning_moves_set_under_way_gets_its_winner() -> None:
     night = play_rounds(party("winning-moves", EIGHT, sets=2), 3, seed=3)
     ended = settle(night.apply(END))
-    report = ended.report()
+    report = night_report(ended)
     assert ended.phase == "over"
     assert report["sets"] == 1 and len(report["set_winners"]) == 1
     winner = report["set_winners"][0]
@@ -98,7 +100,7 @@ def test_between_sets_the_night_simply_ends() -> None:
     night = settle(night)
     assert (night.set_no, night.round_no, night.started) == (2, 1, False)
     ended = night.apply(END)
-    report = ended.report()
+    report = night_report(ended)
     assert report["sets"] == 1
     assert report["ended_early"] == {"set": 1, "round": 6}
     assert [(r["set"], r["round"]) for r in report["rounds"]] == [(1, r) for r in range(1, 7)]
@@ -109,14 +111,14 @@ def test_the_log_replays_the_early_end() -> None:
     ended = night.apply(END)
     lines = night_log(ended).splitlines()
     assert lines[-1] == '{"type": "end_night"}'
-    assert read_log(lines).report() == ended.report()
+    assert night_report(read_log(lines)) == night_report(ended)
 
 
 def test_replay_and_the_report_say_the_host_ended_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from typer.testing import CliRunner
 
     from bunco.cli import app
-    from bunco.sheets.stats import progress
+    from bunco.party.report import progress
 
     ended = settle(play_rounds(party("classic", EIGHT), 3, seed=2).apply(END))
     path = tmp_path / "early.jsonl"
@@ -146,20 +148,20 @@ def test_ending_at_any_moment_is_refused_cleanly_or_ends_the_night(
         if len(night.history) >= rounds:
             rolled += 1
         night, _ = random_roll(night, rng)
-    before = (night.view(), night.report(), len(night.events))
+    before = (live_view(night), night_report(night), len(night.events))
     between = night.phase == "playing" and not night.started and bool(night.history)
     try:
         ended = night.apply(END)
     except NotAllowedNow:
         label("refused")
         assert not between
-        assert (night.view(), night.report(), len(night.events)) == before
+        assert (live_view(night), night_report(night), len(night.events)) == before
         return
     label("ended")
     assert between
     played = len(night.history)
     ended = settle(ended, seed)
-    report = ended.report()
+    report = night_report(ended)
     assert ended.phase == "over" and report["next"] is None
     assert len(report["rounds"]) == played
     last = night.history[-1]
@@ -168,4 +170,4 @@ def test_ending_at_any_moment_is_refused_cleanly_or_ends_the_night(
     for name, card in report["players"].items():
         seated = sum(name in t["players"] for r in report["rounds"] for t in r["tables"])
         assert card["wins"] + card["losses"] == seated, name
-    assert read_log(night_log(ended).splitlines()).report() == report
+    assert night_report(read_log(night_log(ended).splitlines())) == report

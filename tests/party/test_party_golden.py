@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from party_helpers import GOLDEN, golden
 
+from bunco.party.report import night_report
 from bunco.party.sheets import master_sheet, table_tally
 
 Seating = list[list[list[str]]]
@@ -138,7 +139,7 @@ CLASSIC_CARDS = {
 
 def test_classic_golden_night() -> None:
     night = golden("classic")
-    report = night.report()
+    report = night_report(night)
     check_rounds(report, CLASSIC_SEATING, CLASSIC_SCORES, CLASSIC_WINNERS)
     assert tie_breaks(report) == {(2, 3): "sessions"}
     check_cards(report, CLASSIC_CARDS)
@@ -249,7 +250,7 @@ TOURNAMENT_CARDS = {
 
 
 def test_tournament_golden_night() -> None:
-    report = golden("tournament").report()
+    report = night_report(golden("tournament"))
     check_rounds(report, TOURNAMENT_SEATING, TOURNAMENT_SCORES, TOURNAMENT_WINNERS)
     assert tie_breaks(report) == {(1, 3): "sudden_death"}
     check_cards(report, TOURNAMENT_CARDS)
@@ -337,7 +338,7 @@ SCIL_CARDS = {
 
 
 def test_scil_golden_night() -> None:
-    report = golden("scil").report()
+    report = night_report(golden("scil"))
     check_rounds(report, SCIL_SEATING, SCIL_SCORES, SCIL_WINNERS)
     assert tie_breaks(report) == {(1, 3): "sessions"}
     check_cards(report, SCIL_CARDS)
@@ -414,7 +415,7 @@ WM_CARDS = {
 
 def test_winning_moves_golden_night() -> None:
     night = golden("winning-moves")
-    report = night.report()
+    report = night_report(night)
     check_rounds(report, WM_SEATING, WM_SCORES, WM_WINNERS)
     assert tie_breaks(report) == {(2, 3): "roll_off_to_five"}
     check_cards(report, WM_CARDS)

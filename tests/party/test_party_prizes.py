@@ -18,6 +18,7 @@ from party_helpers import party, roll
 
 from bunco.core.errors import InvalidSetup, NotAllowedNow, NotYourTurn, RoundOver
 from bunco.core.night import Night
+from bunco.party.report import night_report
 
 FOUR = ["Ann", "Bea", "Cat", "Dee"]
 
@@ -57,14 +58,14 @@ def play(night: Night, script: str = NIGHT) -> Night:
 def rows(night: Night) -> list[tuple[Any, ...]]:
     return [
         (p["category"], p["group"], p["value"], p["candidates"], p["winners"], p["settled_by"])
-        for p in night.report()["prizes"]
+        for p in night_report(night)["prizes"]
     ]
 
 
 def cards(night: Night) -> dict[str, tuple[int, int, int, int]]:
     return {
         n: (c["wins"], c["losses"], c["buncos"], c["mini_buncos"])
-        for n, c in night.report()["players"].items()
+        for n, c in night_report(night)["players"].items()
     }
 
 
@@ -116,7 +117,7 @@ def test_half_and_half() -> None:
 def test_ties_are_rolled_off_at_no_table() -> None:
     night = play(party("classic", FOUR, prizes=["most_buncos", "most_mini_buncos", "last_bunco"]))
     assert night.phase == "rolloff"
-    report = night.report()
+    report = night_report(night)
     assert report["next"] is None  # the rounds are over; only the roll-offs are left
     assert report["rolloff"]["purpose"] == "Most Buncos"
     assert report["rolloff"]["players"] == ["Ann", "Dee"]
@@ -180,7 +181,7 @@ def test_last_bunco_counts_after_the_bell_and_not_for_a_ghost() -> None:
     )
     assert night.last_bunco is None and night.cards["Hal"].buncos == 0
     night = play(night, "1 Ann 111  # Bunco at the head table: bell")
-    table2 = night.report()["rounds"][0]["tables"][1]
+    table2 = night_report(night)["rounds"][0]["tables"][1]
     assert table2["players"] == ["Eve", None, "Gus", "Hal"]
     assert (table2["team_scores"], table2["winners"], table2["losers"]) == (
         [0, 21],
@@ -189,7 +190,7 @@ def test_last_bunco_counts_after_the_bell_and_not_for_a_ghost() -> None:
     )
     assert table2["points"] == {"Eve": 0, "Gus": 0, "Hal": 0}  # the 21 are the ghost's
     assert night.last_bunco == "Ann"
-    assert night.report()["players"]["Fay"]["rounds"] == []
+    assert night_report(night)["players"]["Fay"]["rounds"] == []
 
 
 @pytest.mark.parametrize(
@@ -296,7 +297,7 @@ def test_a_verification_counts_what_the_card_showed_then() -> None:
 def test_no_verification_once_the_prize_roll_offs_have_begun() -> None:
     night = verify(play(party("tournament", FOUR, groups={"All": FOUR})), *FOUR)
     # Verified Buncos: Ann 2 = Dee 2, and ties are rolled off by default: a roll-off is due.
-    assert night.phase == "rolloff" and night.report()["rolloff"]["players"] == ["Ann", "Dee"]
+    assert night.phase == "rolloff" and night_report(night)["rolloff"]["players"] == ["Ann", "Dee"]
     night = verify(night, "Ann")  # still allowed: nobody has rolled in the roll-off
     night = roll(night, None, 6, 6, 6)  # Ann's roll for high total
     with pytest.raises(NotAllowedNow, match="roll-offs have begun"):

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from party_checks import check_movement, check_night, check_round_tables
 from party_helpers import PRESETS, party
 
-from bunco.core.log import read_log, write_log
 from bunco.core.night import Night
+from bunco.core.party_log import read_log, write_log
 from bunco.core.rules import Fill
 from bunco.core.seating import table_sizes
+from bunco.party.report import night_report
 
 FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -46,14 +47,14 @@ def random_night(preset: str, players: int, seed: int, head: float, sets: int = 
     names = [f"P{i}" for i in range(players)]
     start = party(preset, names, sets=sets, seed=seed)
     night, events = play(start, random.Random(seed), head)
-    report = night.report()
+    report = night_report(night)
     assert len(report["rounds"]) == 6 * sets
     assert [(r["set"], r["round"]) for r in report["rounds"]] == [
         (s, r) for s in range(1, sets + 1) for r in range(1, 7)
     ]
     check_night(report, night.rules, names)
     again = read_log(write_log(start.setup, events).splitlines())
-    assert again.report() == report
+    assert night_report(again) == report
 
 
 @settings(FAST, max_examples=40)
@@ -134,7 +135,7 @@ def test_joins_leaves_and_substitutes_keep_everyone_seated_once(
             changed_before.append([event] if event else [])
             seated_by_round.append(list(seated))
         night = night.apply(play_one(night, rng, 0.3))
-    report = night.report()
+    report = night_report(night)
     rules = night.rules
     assert len(report["rounds"]) == 6
     for rnd, names in zip(report["rounds"], seated_by_round, strict=True):

@@ -11,10 +11,11 @@ from party_checks import check_night
 from party_helpers import miss, party, play_randomly, roll
 
 from bunco.core.errors import InvalidSetup, NotAllowedNow
-from bunco.core.log import LogError, read_log
 from bunco.core.night import Night
+from bunco.core.party_log import LogError, read_log
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase
+from bunco.party.report import night_report
 from bunco.party.sheets import master_sheet
 
 FOUR = ["Ann", "Bea", "Cat", "Dee"]
@@ -47,7 +48,7 @@ def test_two_sets_of_winning_moves_one_table() -> None:
         night = win_round(night, winner, bunco)
     night = win_round(night, "Dee")
     # Set 1: Ann 3 W (1 B), Bea 1, Cat 1 (1 B), Dee 1: Ann wins on W's.
-    report = night.report()
+    report = night_report(night)
     assert night.phase == "playing" and (night.set_no, night.round_no) == (2, 1)
     assert report["next"] == {"set": 2, "round": 1, "tables": [FOUR]}
     assert report["set_winners"] == [
@@ -70,7 +71,7 @@ def test_two_sets_of_winning_moves_one_table() -> None:
     night = win_round(night, "Dee")
     # Set 2: Bea, Cat, Dee 2 W each; B's among them: Bea 1 -> Bea wins set 2. The W's of
     # set 1 do not count in set 2.
-    report = night.report()
+    report = night_report(night)
     assert report["set_winners"][1] == {
         "set": 2,
         "winner": "Bea",
@@ -110,7 +111,7 @@ def test_a_set_tied_on_wins_and_buncos_is_rolled_off_before_the_next_set() -> No
     for winner in ("Ann", "Bea", "Ann", "Bea", "Ann", "Bea"):
         night = win_round(night, winner)
     assert night.phase == "rolloff"
-    report = night.report()
+    report = night_report(night)
     assert report["set_winners"][0]["settled_by"] == "pending_roll_off"
     assert report["rolloff"]["purpose"] == "set 1 winner"
     assert report["next"] == {"set": 2, "round": 1, "tables": [["Ann", "Bea"]]}
@@ -119,11 +120,11 @@ def test_a_set_tied_on_wins_and_buncos_is_rolled_off_before_the_next_set() -> No
     night = roll(night, None, 6, 6, 6)  # Ann's high total 18
     night = roll(night, None, 1, 1, 2)  # Bea's 4: Ann rolls first, for 6's
     night = roll(night, None, 6, 6, 6, player="Ann")  # a Bunco: 21 >= 5
-    assert night.report()["set_winners"][0]["winner"] == "Ann"
+    assert night_report(night)["set_winners"][0]["winner"] == "Ann"
     assert (night.phase, night.set_no, night.round_no) == ("playing", 2, 1)
     for _ in range(6):
         night = win_round(night, "Bea")
-    report = night.report()
+    report = night_report(night)
     assert [s["winner"] for s in report["set_winners"]] == ["Ann", "Bea"]
     assert report["players"]["Bea"]["wins"] == 9 and report["players"]["Ann"]["wins"] == 3
 
@@ -134,7 +135,7 @@ def test_a_set_tied_on_wins_and_buncos_is_rolled_off_before_the_next_set() -> No
 def test_three_and_four_sets_total_across_the_night(preset: str, sets: int, players: int) -> None:
     names = [f"P{i}" for i in range(players)]
     night, _ = play_randomly(party(preset, names, sets=sets), seed=sets)
-    report = night.report()
+    report = night_report(night)
     assert [(r["set"], r["round"]) for r in report["rounds"]] == [
         (s, r) for s in range(1, sets + 1) for r in range(1, 7)
     ]
@@ -207,7 +208,7 @@ def test_random_two_set_nights_replay_with_people_changing_between_sets() -> Non
     night = night.apply({"type": "substitute", "out": "P7", "in": "Sub"})
     assert night.seating[1][seat] == "Sub"
     night, _ = play_randomly(night, seed=4)
-    report = night.report()
+    report = night_report(night)
     assert [c["set"] for c in report["changes"]] == [2]
     assert {r["set"] for r in report["players"]["P7"]["rounds"]} == {1}
     assert {r["set"] for r in report["players"]["Sub"]["rounds"]} == {2}

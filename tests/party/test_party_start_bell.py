@@ -7,8 +7,10 @@ import pytest
 from party_helpers import miss, party, roll
 
 from bunco.core.errors import NotAllowedNow
-from bunco.core.log import night_log, read_log
 from bunco.core.night import Night
+from bunco.core.party_log import night_log, read_log
+from bunco.party.report import night_report
+from bunco.party.view import live_view
 
 FOUR = ["Ann", "Bea", "Cat", "Dee"]
 START = {"type": "start_round"}
@@ -25,8 +27,8 @@ def test_the_bell_starts_a_round_and_closes_the_one_before() -> None:
     night = party("classic", FOUR)
     assert night.started is False
     started = night.apply(START)
-    assert started.started is True and started.view()["started"] is True
-    assert started.view()["tables"][0]["rolls"] == 0
+    assert started.started is True and live_view(started)["started"] is True
+    assert live_view(started)["tables"][0]["rolls"] == 0
     with pytest.raises(NotAllowedNow, match="round 1 has already started"):
         started.apply(START)
     with pytest.raises(NotAllowedNow, match="between rounds"):   # changes wait for the end
@@ -44,10 +46,10 @@ def test_the_bell_starts_a_round_and_closes_the_one_before() -> None:
     rolled = roll(rung, 1, 2, 2, 4)              # round 2: two 2s
     assert rolled.apply({"type": "undo", "table": 1}).started is True  # the bell stands
     # the log replays the bells exactly, and a night without bells scores the same rolls alike
-    assert read_log(night_log(rolled).splitlines()).view() == rolled.view()
+    assert live_view(read_log(night_log(rolled).splitlines())) == live_view(rolled)
     plain = roll(finish_round_one(party("classic", FOUR)), 1, 2, 2, 4)
-    assert plain.report()["rounds"] == rolled.report()["rounds"]
-    assert plain.view()["tables"] == rolled.view()["tables"]
+    assert night_report(plain)["rounds"] == night_report(rolled)["rounds"]
+    assert live_view(plain)["tables"] == live_view(rolled)["tables"]
 
 
 def test_no_bell_in_a_roll_off_or_after_the_night() -> None:

@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from bunco.cli import app
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
 from bunco.core.presets import PRESETS
 from bunco.core.seating import table_sizes
+from bunco.party.report import night_report
 
 runner = CliRunner()
 
@@ -49,7 +50,7 @@ def test_auto_night_finishes_and_its_log_replays_to_the_same_standings(
     assert party["type"] == "party" and party["seed"] == 1
     assert party["bots"] == list(report["players"])
     assert len(party["tables"]) == len(table_sizes(count, PRESETS[preset]))
-    assert read_log(lines).report() == report
+    assert night_report(read_log(lines)) == report
 
 
 def test_the_issue_example_is_reproducible(tmp_path: Path) -> None:

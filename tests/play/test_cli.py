@@ -11,7 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bunco.cli import app
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
+from bunco.party.report import night_report
 from bunco.play.logfile import LogFileError, PartyLog, resume_night
 
 runner = CliRunner()
@@ -113,7 +114,7 @@ def test_resume_with_auto_finishes_a_quit_night(tmp_path: Path) -> None:
     assert report["phase"] == "over"
     lines = log.read_text().splitlines()
     assert [json.loads(x) for x in lines[:2]] == [party, events[0]]
-    assert read_log(lines).report() == report
+    assert night_report(read_log(lines)) == report
 
 
 def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(tmp_path: Path) -> None:

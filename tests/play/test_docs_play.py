@@ -9,7 +9,7 @@ from pathlib import Path
 import typer.main
 
 from bunco.cli import app
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
 from bunco.play.commands import parse_command
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "play.md"

@@ -9,7 +9,8 @@ from typing import Any
 
 import pexpect
 
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
+from bunco.party.report import night_report
 
 PHYS = "dice or tally"
 
@@ -185,7 +186,7 @@ def test_host_words_between_rounds_substitute_and_end_the_night(
     assert {"type": "substitute", "out": "Dee", "in": "Zoe"} in events
     assert {"type": "end_night"} in events
     night = read_log(log.read_text().splitlines())
-    report = night.report()
+    report = night_report(night)
     assert night.phase == "over" and report["ended_early"] == {"set": 1, "round": 2}
     assert len(report["rounds"]) == 2
     assert report["players"]["Ann"]["buncos"] == 1

@@ -10,8 +10,8 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from bunco.core.log import read_log
 from bunco.core.night import Night
+from bunco.core.party_log import read_log
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parents[2]

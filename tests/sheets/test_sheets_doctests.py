@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["blank", "charts", "export", "filled", "pdfkit", "report", "signs", "stats",
+MODULES = ["blank", "charts", "export", "filled", "pdfkit", "report", "signs",
            "wording"]
 
 

@@ -43,6 +43,7 @@ from sheet_helpers import (
 )
 
 from bunco.core.night import Night
+from bunco.party.report import night_report
 from bunco.sheets import filled_sheets_pdf
 
 HAND_STANDINGS = [
@@ -222,7 +223,7 @@ def test_random_nights_cards_agree_with_the_engine(rules: str, players: int, set
     tallies = pages_with(texts, "tally")
     assert len(tallies) == sets * len(night.history[0].tables)
     # every table's final score is on its tally page, under its round
-    report = night.report()
+    report = night_report(night)
     for rnd in report["rounds"]:
         for table in rnd["tables"]:
             page = [texts[i] for i in tallies
@@ -258,7 +259,7 @@ def test_party_log_example_with_substitute_leave_and_join() -> None:
 
     from sheet_helpers import ROOT
 
-    from bunco.core.log import read_log
+    from bunco.core.party_log import read_log
 
     text = (ROOT / "docs" / "party-log.md").read_text(encoding="utf-8")
     blocks = re.findall(r"^```jsonl\n(.*?)^```", text, flags=re.S | re.M)

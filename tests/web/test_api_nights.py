@@ -8,7 +8,8 @@ import json
 
 from web_helpers import EIGHT, make_night
 
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
+from bunco.party.report import night_report
 
 
 def test_create_night_returns_secret_links_and_table_codes(client):
@@ -131,7 +132,7 @@ def test_report_matches_the_replay_of_the_export(client, night):
     night.play_round()
     report = client.get(night.url("/report"), headers=night.host).json()
     text = client.get(night.url("/export/log.jsonl"), headers=night.host).text
-    assert report == read_log(text.splitlines()).report()
+    assert report == night_report(read_log(text.splitlines()))
     assert len(report["rounds"]) == 1
 
 

@@ -17,6 +17,7 @@ from bunco.cli.rules_cmd import HouseOption
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.night import Night
 from bunco.core.presets import PRESETS
+from bunco.party.report import night_report
 from bunco.play.driver import Driver, play_auto
 from bunco.play.game import Game
 from bunco.play.logfile import LogFileError, PartyLog, default_log_name, resume_night
@@ -194,7 +195,7 @@ def play_command(
         _say_command(out, "Saved. Continue with:", _resume_hint(party_log.path, physical))
         return
     if as_json:
-        print_json(driver.night.report())
+        print_json(night_report(driver.night))
     else:
         out.print(
             f"The night is saved in [bold]{party_log.path}[/]; bunco replay reads it.",

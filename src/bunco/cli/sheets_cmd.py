@@ -157,7 +157,8 @@ def export_command(
     as_json: JsonOption = False,
 ) -> None:
     """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points, prizes, group."""
-    from bunco.sheets.export import standings_csv, standings_rows
+    from bunco.party.standings import standings_rows
+    from bunco.sheets.export import standings_csv
 
     night = load_night(file)
     text = standings_csv(night)

@@ -27,7 +27,7 @@ from bunco.core.errors import (
     RoundOver,
     WrongTable,
 )
-from bunco.core.eventlog import EventSeq
+from bunco.core.event_seq import EventSeq
 from bunco.core.events import normalize_event
 from bunco.core.evolve import evolve
 from bunco.core.prizes import PrizeResult, decide_prizes
@@ -149,18 +149,6 @@ class Night:
         if self.phase != "playing":
             return []
         return [(t.number, t.roller) for t in self.tables if t.roller is not None]
-
-    def view(self) -> dict[str, Any]:
-        """Everything a live page needs now (see :func:`bunco.core.report.view`)."""
-        from bunco.core.report import view
-
-        return view(self)
-
-    def report(self) -> dict[str, Any]:
-        """The ``bunco replay --json`` document (see :func:`bunco.core.report.report`)."""
-        from bunco.core.report import report
-
-        return report(self)
 
     # -- the fold ---------------------------------------------------------------------------
     def apply(self, event: Mapping[str, Any]) -> Night:

@@ -1,10 +1,17 @@
 """What the paper sheets of a night say: table tallies, score cards, the master score sheet.
 
 Every function reads a folded :class:`~bunco.core.night.Night`; nothing here changes it.
+
+>>> from bunco.core.party_log import read_log
+>>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
+...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
+>>> round_lines(night)["Ann"][0]
+RoundLine(set_no=1, round_no=1, table=1, won=True, points=21, buncos=1, minis=0)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bunco.core.night import Night, TableResult
@@ -12,6 +19,7 @@ from bunco.core.rules import RollKind
 from bunco.core.table import Phase
 
 SCORING = (Phase.PLAY, Phase.AFTER_BELL)
+MINI_KINDS = (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO)
 
 
 def table_tally(result: TableResult) -> dict[str, Any]:
@@ -101,3 +109,42 @@ def score_card(night: Night, name: str) -> dict[str, Any]:
         **{k: v for k, v in card.as_dict().items() if k != "rounds"},
         "mini_label": night.rules.mini_label,
     }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    """One player's line on the score card for one round."""
+
+    set_no: int
+    round_no: int
+    table: int
+    won: bool
+    points: int
+    buncos: int
+    minis: int
+
+
+def round_lines(night: Night) -> dict[str, list[RoundLine]]:
+    """Every player's rounds, in the order played (players who sat out a round have no line)."""
+    out: dict[str, list[RoundLine]] = {name: [] for name in night.roster}
+    for rnd in night.history:
+        for res in rnd.tables:
+            for seat, name in enumerate(res.seats):
+                if name is None:
+                    continue
+                mine = [
+                    r for r in res.rolls
+                    if r.seat == seat and r.credited == name and r.phase is not Phase.FIRST_ROLL
+                ]
+                out.setdefault(name, []).append(
+                    RoundLine(
+                        set_no=rnd.set_no,
+                        round_no=rnd.round_no,
+                        table=res.table,
+                        won=seat in res.winning_seats,
+                        points=res.seat_points[seat],
+                        buncos=sum(r.kind is RollKind.BUNCO for r in mine),
+                        minis=sum(r.kind in MINI_KINDS for r in mine),
+                    )
+                )
+    return out

@@ -23,6 +23,7 @@ from bunco.core.rules import RollKind
 from bunco.play import render
 from bunco.play.commands import DIGITAL_HELP, PHYSICAL_HELP, Command, parse_command
 from bunco.play.driver import Driver, Step, Turn
+from bunco.play.summary import print_night
 
 Outcome = Literal["over", "quit"]
 ReadLine = Callable[[str], str]
@@ -94,8 +95,6 @@ class Game:
 
     def finish(self) -> None:
         """The end-of-night screen: every round, the score cards, sheets and prizes."""
-        from bunco.cli.replay_cmd import print_night  # the cli package imports this module
-
         self.console.rule("[bold]The night is over")
         print_night(self.console, self.driver.night)
 

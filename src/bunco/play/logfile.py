@@ -1,7 +1,7 @@
 """The party log of a game in progress: written line by line, so a crash loses nothing.
 
 The party line goes first; every accepted event is appended and flushed at once.
-``bunco play --resume FILE`` folds the file again with :func:`~bunco.core.log.read_log`.
+``bunco play --resume FILE`` folds the file again with :func:`~bunco.core.party_log.read_log`.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "night.jsonl"
@@ -24,8 +24,8 @@ from typing import IO, Any
 
 from bunco.core.errors import BuncoError, LogError
 from bunco.core.events import dump_event
-from bunco.core.log import read_log
 from bunco.core.night import Night
+from bunco.core.party_log import read_log
 
 
 class LogFileError(BuncoError):

@@ -12,7 +12,7 @@ Figures are built with :class:`matplotlib.figure.Figure` on an Agg canvas and ne
 through pyplot (no global backend switch), so the web server may draw them in several
 threads at once.
 
->>> from bunco.core.log import read_log
+>>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
 ...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
 >>> chart_png(night, "wins")[:4]
@@ -31,7 +31,8 @@ from matplotlib.figure import Figure
 from bunco.core.night import Night
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase
-from bunco.sheets.stats import MINI_KINDS, round_lines, standings
+from bunco.party.sheets import MINI_KINDS, round_lines
+from bunco.party.standings import standings
 from bunco.sheets.wording import minis_header
 
 TOP_PLAYERS = 10

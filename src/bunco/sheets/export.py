@@ -4,13 +4,13 @@ Columns: ``rank``, ``player``, ``wins``, ``losses``, ``buncos``, ``mini_buncos``
 three of a kind that is not a Bunco: Mini, Baby, Low and High Buncos), ``points``,
 ``prizes_won`` (the set wins and prizes, separated by ``"; "``) and ``group`` (the
 player's prize group, if any). Rows are in standings order (see
-:func:`bunco.sheets.stats.standings`); lines end with ``\\n``. The server's CSV download
+:func:`bunco.party.standings.standings`); lines end with ``\\n``. The server's CSV download
 and ``bunco export`` both write it.
 
 A cell that a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``,
 ``@``, a tab or a carriage return) is written with a leading ``'``.
 
->>> from bunco.core.log import read_log
+>>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
 ...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
 >>> print(standings_csv(night), end="")
@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 from bunco.core.night import Night
-from bunco.sheets.stats import standings
+from bunco.party.standings import standings
 
 COLUMNS = (
     "rank", "player", "wins", "losses", "buncos", "mini_buncos", "points", "prizes_won", "group",
@@ -61,22 +60,3 @@ def standings_csv(night: Night) -> str:
             safe_cell(s.group or ""),
         ])
     return out.getvalue()
-
-
-def standings_rows(night: Night) -> list[dict[str, Any]]:
-    """The standings as plain data (``bunco export --json``, the server's ``/standings``).
-
-    >>> from bunco.core.log import read_log
-    >>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
-    ...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
-    >>> standings_rows(night)[0]["player"], standings_rows(night)[0]["points"]
-    ('Ann', 21)
-    """
-    return [
-        {
-            "rank": s.rank, "player": s.player, "wins": s.wins, "losses": s.losses,
-            "buncos": s.buncos, "mini_buncos": s.minis, "points": s.points,
-            "sets_won": s.sets_won, "prizes_won": list(s.prizes), "group": s.group,
-        }
-        for s in standings(night)
-    ]  # fmt: skip

@@ -6,7 +6,7 @@ rules name no set winner, the host's sheet (``W``/``L`` per round and the set's 
 the night's standings with the prizes; every player's score card; and every table's
 tally, round by round (points of each scoring turn, totals, winners).
 
->>> from bunco.core.log import read_log
+>>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
 ...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
 >>> filled_sheets_pdf(night)[:5]
@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bunco.core.night import Night, RoundResult, TableResult
-from bunco.party.sheets import master_sheet, round_buncos, table_tally
+from bunco.party.report import night_title, progress
+from bunco.party.sheets import RoundLine, master_sheet, round_buncos, round_lines, table_tally
+from bunco.party.standings import standings
 from bunco.sheets.cards import CardData, CardSet, blank_set, draw_cards
 from bunco.sheets.master import (
     SheetTable,
@@ -29,7 +31,6 @@ from bunco.sheets.master import (
     standings_headers,
 )
 from bunco.sheets.pdfkit import Doc, Rendered
-from bunco.sheets.stats import RoundLine, night_title, progress, round_lines, standings
 from bunco.sheets.tallies import TallyBlock, TallyColumn, TallyPage, draw_tally_pages
 from bunco.sheets.wording import LOSS, THEM, US, WIN, minis_header
 

@@ -9,7 +9,7 @@ The HTML page has no outside references: its style is inline and the charts are 
 images in ``data:`` URLs (an SVG shown through ``<img>`` cannot run scripts). Every
 name from the party log is escaped.
 
->>> from bunco.core.log import read_log
+>>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "<b>"]}',
 ...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
 >>> page = night_report_html(night)
@@ -40,9 +40,10 @@ from reportlab.platypus import (
 )
 
 from bunco.core.night import Night, TableResult
+from bunco.party.report import night_title, progress
+from bunco.party.standings import standings
 from bunco.sheets.filled import SETTLED
 from bunco.sheets.pdfkit import Rendered, font, paper_size
-from bunco.sheets.stats import night_title, progress, standings
 from bunco.sheets.wording import minis_header
 
 STYLE = """
@@ -110,7 +111,8 @@ def prize_rows(night: Night) -> list[tuple[str, str, str]]:
     return out
 
 
-def standings_rows(night: Night) -> tuple[list[str], list[list[str]]]:
+def standings_table(night: Night) -> tuple[list[str], list[list[str]]]:
+    """The standings as printed: a header row and one row of text per player."""
     heads = ["#", "Player", "W", "L", "Buncos", minis_header(night.rules), "Points", "Prizes"]
     rows = [
         [str(s.rank), s.player, str(s.wins), str(s.losses), str(s.buncos), str(s.minis),
@@ -170,7 +172,7 @@ def night_report_html(night: Night) -> str:
     elif not night.set_results:
         parts.append("<p>No prizes decided yet.</p>")
     parts.append("</section>")
-    heads, rows = standings_rows(night)
+    heads, rows = standings_table(night)
     parts.append('<section id="standings"><h2>Standings</h2>')
     parts.append(_html_table(heads, rows, {0, 2, 3, 4, 5, 6}))
     parts.append("</section>")
@@ -246,7 +248,7 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
         story.append(Spacer(1, 4))
         story.append(_pdf_table(["Prize", "Figure", "Won by"], [list(r) for r in prizes],
                                 [width * 0.4, width * 0.1, width * 0.5], styles))
-    heads, rows = standings_rows(night)
+    heads, rows = standings_table(night)
     story.append(Paragraph("Standings", styles["h2"]))
     fractions = (0.06, 0.18, 0.05, 0.05, 0.1, 0.12, 0.08, 0.36)
     story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))

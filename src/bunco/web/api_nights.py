@@ -9,7 +9,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
-from bunco.sheets.export import standings_csv, standings_rows
+from bunco.party.report import night_report
+from bunco.party.standings import standings_rows
+from bunco.party.view import live_view
+from bunco.sheets.export import standings_csv
 from bunco.store import TokenRecord
 from bunco.web.access import client_key, principal, require_host, require_read, tokens
 from bunco.web.schemas import (
@@ -114,7 +117,7 @@ async def get_night(night_id: NightId, request: Request) -> dict[str, Any]:
         "seq": live.seq, "setup": live.night.setup, "status": live.status(),
         "versions": {("night" if k is None else "rolloff" if k == -1 else str(k)): v
                      for k, v in live.table_seq.items()},
-        "view": live.night.view(), "bots": live.bots,
+        "view": live_view(live.night), "bots": live.bots,
         "bot_pace": live.options.get("bot_pace"),
         "verified": {name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
                      for name, figures in live.night.verified.items()},
@@ -170,7 +173,7 @@ async def get_prizes(night_id: NightId, request: Request) -> dict[str, Any]:
     """Prizes (decided at the end of the night), set winners, the traveler, the last Bunco."""
     require_read(request, night_id)
     live = await service(request).get(night_id)
-    report = live.night.report()
+    report = night_report(live.night)
     return {"night": live.id, "seq": live.seq, "phase": report["phase"],
             **{k: report[k] for k in ("prizes", "winner", "set_winners", "rolloff", "traveler",
                                       "last_bunco")}}
@@ -181,7 +184,7 @@ async def get_report(night_id: NightId, request: Request) -> dict[str, Any]:
     """The whole night as ``bunco replay --json`` prints it."""
     require_read(request, night_id)
     live = await service(request).get(night_id)
-    return live.night.report()
+    return night_report(live.night)
 
 
 @router.get("/nights/{night_id}/export/log.jsonl", response_class=PlainTextResponse)

@@ -22,7 +22,7 @@ from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.core.report import table_view
+from bunco.party.view import table_view
 from bunco.store import (
     DuplicateCommand,
     EventStore,

@@ -30,7 +30,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from bunco.core.report import table_view
+from bunco.party.view import table_view
 from bunco.web.access import require_read
 from bunco.web.pubsub import Overflow, Subscription
 from bunco.web.service import LiveNight, NightService, ServiceError, event_text

@@ -1,12 +1,11 @@
-"""Figures the filled sheets, the report and the CSV share: per-round lines and standings.
+"""The standings: players ranked, with the set wins and prizes each has won.
 
-Everything is read from a folded :class:`~bunco.core.night.Night`.
+One ranking for every reader: the filled sheets, the night report, the CSV and the
+server's ``/standings`` all read :func:`standings`.
 
->>> from bunco.core.log import read_log
+>>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
 ...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
->>> round_lines(night)["Ann"][0]
-RoundLine(set_no=1, round_no=1, table=1, won=True, points=21, buncos=1, minis=0)
 >>> [(s.rank, s.player, s.wins) for s in standings(night)]
 [(1, 'Ann', 1), (2, 'Bea', 0)]
 """
@@ -14,52 +13,10 @@ RoundLine(set_no=1, round_no=1, table=1, won=True, points=21, buncos=1, minis=0)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bunco.core.night import Night
-from bunco.core.report import ended_early
-from bunco.core.rules import RollKind, SetWinner
-from bunco.core.table import Phase
-
-MINI_KINDS = (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO)
-
-
-@dataclass(frozen=True, slots=True)
-class RoundLine:
-    """One player's line on the score card for one round."""
-
-    set_no: int
-    round_no: int
-    table: int
-    won: bool
-    points: int
-    buncos: int
-    minis: int
-
-
-def round_lines(night: Night) -> dict[str, list[RoundLine]]:
-    """Every player's rounds, in the order played (players who sat out a round have no line)."""
-    out: dict[str, list[RoundLine]] = {name: [] for name in night.roster}
-    for rnd in night.history:
-        for res in rnd.tables:
-            for seat, name in enumerate(res.seats):
-                if name is None:
-                    continue
-                mine = [
-                    r for r in res.rolls
-                    if r.seat == seat and r.credited == name and r.phase is not Phase.FIRST_ROLL
-                ]
-                out.setdefault(name, []).append(
-                    RoundLine(
-                        set_no=rnd.set_no,
-                        round_no=rnd.round_no,
-                        table=res.table,
-                        won=seat in res.winning_seats,
-                        points=res.seat_points[seat],
-                        buncos=sum(r.kind is RollKind.BUNCO for r in mine),
-                        minis=sum(r.kind in MINI_KINDS for r in mine),
-                    )
-                )
-    return out
+from bunco.core.rules import SetWinner
 
 
 def prizes_won(night: Night) -> dict[str, list[str]]:
@@ -137,21 +94,20 @@ def standings(night: Night) -> list[Standing]:
     return out
 
 
-def night_title(night: Night) -> str:
-    """The night's name, or "Bunco night"."""
-    name = night.setup.get("name")
-    return str(name) if name else "Bunco night"
+def standings_rows(night: Night) -> list[dict[str, Any]]:
+    """The standings as plain data (``bunco export --json``, the server's ``/standings``).
 
-
-def progress(night: Night) -> str:
-    """Where the night stands, in words."""
-    if night.phase == "over":
-        early = ended_early(night)
-        if early:
-            return f"the night is over: the host ended it after set {early['set']}, round {early['round']}"
-        return "the night is over"
-    if night.phase == "rolloff" and night.rolloff is not None:
-        return f"a roll-off for {night.rolloff.purpose} is due"
-    played = len(night.history)
-    return f"in progress: {played} round{'s' if played != 1 else ''} played, set {night.set_no} " \
-        f"round {night.round_no} next"
+    >>> from bunco.core.party_log import read_log
+    >>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
+    ...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
+    >>> standings_rows(night)[0]["player"], standings_rows(night)[0]["points"]
+    ('Ann', 21)
+    """
+    return [
+        {
+            "rank": s.rank, "player": s.player, "wins": s.wins, "losses": s.losses,
+            "buncos": s.buncos, "mini_buncos": s.minis, "points": s.points,
+            "sets_won": s.sets_won, "prizes_won": list(s.prizes), "group": s.group,
+        }
+        for s in standings(night)
+    ]  # fmt: skip

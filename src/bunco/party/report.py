@@ -1,21 +1,34 @@
-"""Plain-data views of a night: the ``replay --json`` report and the live view.
+"""The night report: the ``bunco replay --json`` document and the words the sheets print.
 
 Field names here are promises to people who script against bunco (DESIGN.md).
+
+>>> from bunco.core.party_log import read_log
+>>> night = read_log(['{"type": "party", "rules": "wm", "players": ["Ann", "Bea"]}',
+...                   '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
+>>> doc = night_report(night)
+>>> doc["rounds"][0]["tables"][0]["winners"], doc["players"]["Ann"]["buncos"]
+(['Ann'], 1)
+>>> night_title(night), progress(night)
+('Bunco night', 'in progress: 1 round played, set 1 round 2 next')
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bunco.core.table import TableRound
-
-if TYPE_CHECKING:
-    from bunco.core.night import Night, TableResult
+from bunco.core.night import Night, TableResult
 
 
-def _scores(
+def seat_scores(
     seats: tuple[str | None, ...], team: bool, side_scores: tuple[int, ...]
 ) -> dict[str, Any]:
+    """A table's scores: ``teams`` and ``team_scores``, or ``scores`` by player (ghosts named).
+
+    >>> seat_scores(("Ann", "Bea", "Cat", "Dee"), True, (5, 3))
+    {'teams': [['Ann', 'Cat'], ['Bea', 'Dee']], 'team_scores': [5, 3]}
+    >>> seat_scores(("Ann", None), False, (4, 0))
+    {'scores': {'Ann': 4, 'ghost 2': 0}}
+    """
     if team:
         return {
             "teams": [[seats[0], seats[2]], [seats[1], seats[3]]],
@@ -30,7 +43,7 @@ def table_result_dict(res: TableResult) -> dict[str, Any]:
         "table": res.table,
         "players": list(res.seats),
         "team": res.team,
-        **_scores(res.seats, res.team, res.side_scores),
+        **seat_scores(res.seats, res.team, res.side_scores),
         "points": {n: p for n, p in zip(res.seats, res.seat_points, strict=True) if n is not None},
         "winners": [w for w in res.winners if w is not None],
         "losers": [w for w in res.losers if w is not None],
@@ -39,7 +52,7 @@ def table_result_dict(res: TableResult) -> dict[str, Any]:
     }
 
 
-def report(night: Night) -> dict[str, Any]:
+def night_report(night: Night) -> dict[str, Any]:
     """The ``bunco replay --json`` document."""
     set_winners = [
         {
@@ -82,7 +95,6 @@ def report(night: Night) -> dict[str, Any]:
 def ended_early(night: Night) -> dict[str, int] | None:
     """The last round played when the host ended the night early (``end_night``), else None.
 
-    >>> from bunco.core.night import Night
     >>> ended_early(Night.start({"rules": "classic", "players": ["A", "B", "C", "D"]})) is None
     True
     """
@@ -103,84 +115,21 @@ def next_round(night: Night) -> dict[str, Any] | None:
     return {"set": set_no, "round": round_no, "tables": [list(t) for t in night.seating]}
 
 
-def table_view(table: TableRound) -> dict[str, Any]:
-    """One table now, for a live page."""
-    last = table.rolls[-1] if table.rolls else None
-    tb = table.tie_break
-    return {
-        "table": table.number,
-        "players": list(table.seats),
-        "team": table.team,
-        "target": table.target,
-        "status": table.status.value,
-        **_scores(table.seats, table.team, table.side_scores),
-        "points": list(table.points),
-        "turn": table.turn,
-        "roller": table.roller,
-        "in_turn": table.in_turn,
-        "first_roll": list(table.contenders) if table.contenders else None,
-        "tie_break": None
-        if tb is None
-        else {
-            "rule": tb.rule.value,
-            "sides": list(tb.sides),
-            "points": list(tb.points),
-            "session": tb.session,
-        },
-        "winners": [w for w in table.winners if w is not None],
-        "rolls": len(table.rolls),
-        "last_roll": None
-        if last is None
-        else {
-            "player": last.roller,
-            "credited": last.credited,
-            "dice": list(last.dice),
-            "points": last.points,
-            "kind": last.kind.value,
-            "phase": last.phase.value,
-        },
-    }
+def night_title(night: Night) -> str:
+    """The night's name, or "Bunco night"."""
+    name = night.setup.get("name")
+    return str(name) if name else "Bunco night"
 
 
-def on_break(night: Night) -> bool:
-    """True between rounds after a round the rules break after (``breaks_after_rounds``)."""
-    if night.started or night.phase != "playing" or not night.history:
-        return False
-    return night.history[-1].round_no in night.rules.breaks_after_rounds
-
-
-def view(night: Night) -> dict[str, Any]:
-    """Everything a live page needs now."""
-    return {
-        "phase": night.phase,
-        "set": night.set_no,
-        "round": night.round_no,
-        "sets": night.sets,
-        "rules": night.setup["rules"],
-        "bell": night.bell,
-        "started": night.started,
-        "on_break": on_break(night),
-        "tables": [table_view(t) for t in night.tables],
-        "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()],
-        "rolloff": night.rolloff.as_dict() if night.rolloff else None,
-        "players": {name: night.cards[name].as_dict() for name in night.roster},
-        "seated": list(night.seated),
-        "traveler": night.traveler,
-        "last_bunco": night.last_bunco,
-        "prizes": [p.as_dict() for p in night.prizes],
-        "set_winners": [
-            {"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
-            for s in night.set_results
-        ],
-        "last_round": (
-            {
-                "set": night.history[-1].set_no,
-                "round": night.history[-1].round_no,
-                "tables": [table_result_dict(t) for t in night.history[-1].tables],
-            }
-            if night.history
-            else None
-        ),
-        "ended_early": ended_early(night),
-        "next": next_round(night),
-    }
+def progress(night: Night) -> str:
+    """Where the night stands, in words."""
+    if night.phase == "over":
+        early = ended_early(night)
+        if early:
+            return f"the night is over: the host ended it after set {early['set']}, round {early['round']}"
+        return "the night is over"
+    if night.phase == "rolloff" and night.rolloff is not None:
+        return f"a roll-off for {night.rolloff.purpose} is due"
+    played = len(night.history)
+    return f"in progress: {played} round{'s' if played != 1 else ''} played, set {night.set_no} " \
+        f"round {night.round_no} next"
