@@ -18,6 +18,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports  # the layers point one way, no import cycles (pyproject: tool.importlinter)
 	$(BIN)/pytest -n 2 -m "not browser"
 	# Playwright's sync API keeps an event loop running in its worker: the browser tests run apart.
 	$(BIN)/pytest -n 2 -m browser
