@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bunco.core.errors import NotAllowedNow
-from bunco.core.party_log import read_log, write_log
+from bunco.core.events import dump_event
+from bunco.core.party_log import night_log, read_log, write_log
 from bunco.party.report import night_report
 from bunco.play.driver import Driver, play_auto
+from bunco.play.logfile import PartyLog
 from bunco.play.newnight import build_party
 from bunco.play.roster import make_roster
 
@@ -143,3 +146,36 @@ def test_step_reports_round_end_and_moves() -> None:
     assert all(moved[p] == 2 for p in head.losers if p)
     assert all(moved[p] == 1 for p in low.winners if p)
     assert all(moved[p] == 2 for p in low.losers if p)
+
+
+def test_the_log_gets_the_normalized_event_and_the_state_moves_only_after_it_is_written() -> None:
+    lines: list[str] = []
+    driver = Driver.new(
+        {"type": "party", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]},
+        lambda event: lines.append(dump_event(event)),
+    )
+    step = driver.submit({"player": "Ann", "outcome": "b", "table": "1", "type": "tally"})
+    assert lines == ['{"type": "tally", "table": 1, "outcome": "bunco", "player": "Ann"}']
+    assert step.event == driver.night.events[-1] and driver.last_table == 1
+
+    def full_disk(event: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    before = driver.night
+    driver.sink = full_disk
+    with pytest.raises(OSError):
+        driver.roll_for(driver.next_turn(), dice=(1, 2, 3))
+    assert driver.night is before  # the line was not written, so the night did not move
+    driver.sink = lambda event: lines.append(dump_event(event))
+    driver.roll_for(driver.next_turn(), dice=(1, 2, 3))
+    assert len(lines) == 2 and len(driver.night.events) == 2
+
+
+def test_the_terminal_log_is_the_night_log_byte_for_byte(tmp_path: Path) -> None:
+    party = build_party("scil", make_roster("8", [], all_bots=True), sets=1, seed=5)
+    log = PartyLog.create(tmp_path / "night.jsonl", party)
+    night = play_auto(Driver.new(party, log.append))
+    log.close()
+    written = (tmp_path / "night.jsonl").read_text(encoding="utf-8").splitlines()
+    assert written[1:] == night_log(night).splitlines()[1:]
+    assert written[1:] == [dump_event(e) for e in night.events]

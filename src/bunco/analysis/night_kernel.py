@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 
 from bunco.analysis import night_kernel_jit as jit
 from bunco.analysis.kernel import code_table, codes_to_dice
-from bunco.core.dice import score_roll, score_rolloff
+from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.core.rules import (
@@ -130,7 +130,7 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
     """``tab[field, round - 1, code]``: what every roll scores in play and in a tie-break,
     whether it passes the traveler, its faces' total (fields ``jit.T_*``)."""
     tab = np.zeros((jit.T_SIZE, 6, 216), dtype=np.int32)
-    faces = list(itertools.product(range(1, 7), repeat=3))
+    faces: list[Dice] = [(a, b, c) for a, b, c in itertools.product(range(1, 7), repeat=3)]
     for r in range(1, 7):
         table = code_table(rules, r)
         tab[jit.T_POINTS, r - 1] = table.points
@@ -265,7 +265,7 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     n_rounds = 6 * inputs.sets
     tables = n_players // 4
     size = nights if detail else 1
-    out = {
+    out: dict[str, NDArray[Any]] = {
         "figures": np.zeros((nights, jit.NIGHT_FIELDS), dtype=np.float64),
         "ties": np.zeros((nights, len(inputs.prizes)), dtype=np.uint8),
         "rounds": np.zeros((size, n_rounds if detail else 1, tables, jit.R_SIZE), dtype=np.int32),

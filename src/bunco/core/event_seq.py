@@ -1,8 +1,8 @@
 """An append-only event sequence that is cheap to extend and safe to share.
 
-Each :class:`Night` holds a :class:`EventSeq`: a shared list and a length. Appending to the
-newest value extends the list in place (amortised O(1)); appending to an older value
-copies first, so no value ever sees a change.
+Each :class:`~bunco.core.night.Night` holds an :class:`EventSeq`: a shared list and a
+length. Appending to the newest value extends the list in place (amortised O(1));
+appending to an older value copies first, so no value ever sees a change.
 
 >>> a = EventSeq.empty().append({"n": 1})
 >>> b = a.append({"n": 2})
@@ -13,28 +13,30 @@ copies first, so no value ever sees a change.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Generic, TypeVar
+
+E = TypeVar("E")
 
 
-class EventSeq:
+class EventSeq(Generic[E]):
     """An immutable view of the first ``length`` items of a shared append-only list."""
 
     __slots__ = ("_items", "_length")
 
-    def __init__(self, items: list[dict[str, Any]], length: int) -> None:
+    def __init__(self, items: list[E], length: int) -> None:
         self._items = items
         self._length = length
 
     @classmethod
-    def empty(cls) -> EventSeq:
+    def empty(cls) -> EventSeq[E]:
         return cls([], 0)
 
     @classmethod
-    def of(cls, events: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> EventSeq:
+    def of(cls, events: Sequence[E]) -> EventSeq[E]:
         return cls(list(events), len(events))
 
-    def append(self, event: dict[str, Any]) -> EventSeq:
+    def append(self, event: E) -> EventSeq[E]:
         if self._length == len(self._items):
             self._items.append(event)
             return EventSeq(self._items, self._length + 1)
@@ -43,15 +45,15 @@ class EventSeq:
     def __len__(self) -> int:
         return self._length
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[E]:
         return iter(self._items[: self._length])
 
-    def __getitem__(self, index: int) -> dict[str, Any]:
+    def __getitem__(self, index: int) -> E:
         if not -self._length <= index < self._length:
             raise IndexError(index)
         return self._items[index % self._length] if index < 0 else self._items[index]
 
-    def slice(self, start: int, stop: int | None = None) -> list[dict[str, Any]]:
+    def slice(self, start: int, stop: int | None = None) -> list[E]:
         end = self._length if stop is None else min(stop, self._length)
         return self._items[start:end]
 

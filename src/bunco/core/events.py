@@ -9,11 +9,9 @@ checks each event's fields; whether it fits the night is decided by the fold.
 {'type': 'tally', 'table': 1, 'outcome': 'bunco'}
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from bunco.core.dice import parse_tally, validate_dice
 from bunco.core.errors import InvalidEvent
@@ -30,6 +28,130 @@ EVENT_TYPES: dict[str, str] = {
     "end_night": "between rounds, the host ends the night early with the rounds played so far",
     "start_round": "between rounds, the head table rings the bell to start the round (optional)",
 }
+
+
+# No ``from __future__ import annotations`` here: TypedDict reads NotRequired[...] at class
+# creation, so the runtime __required_keys__ / __optional_keys__ match what mypy sees.
+
+
+class _Kept(TypedDict, total=False):
+    """Keys any event may carry that the fold keeps but does not read."""
+
+    id: object  # a client's command id
+    at: object  # the wall-clock time it was entered
+
+
+class RollEvent(_Kept):
+    """Three dice rolled at a table, or at no table in a roll-off."""
+
+    type: Literal["roll"]
+    table: NotRequired[int]
+    dice: list[int]
+    player: NotRequired[str]
+
+
+class TallyEvent(_Kept):
+    """A quick-tally outcome a scorekeeper tapped (``outcome``: a :class:`~bunco.core.dice.Tally` value)."""
+
+    type: Literal["tally"]
+    table: NotRequired[int]
+    outcome: str
+    player: NotRequired[str]
+
+
+class UndoEvent(_Kept):
+    """Remove the last roll or tally entered at ``table``."""
+
+    type: Literal["undo"]
+    table: int
+
+
+SubstituteEvent = TypedDict(  # functional form: ``in`` is a Python keyword
+    "SubstituteEvent",
+    {
+        "type": Literal["substitute"],
+        "out": str,
+        "in": str,
+        "id": NotRequired[object],
+        "at": NotRequired[object],
+    },
+)
+"""Between rounds, ``in`` takes over the seat of ``out``."""
+
+
+class JoinEvent(_Kept):
+    """Between rounds, a late arrival joins."""
+
+    type: Literal["join"]
+    player: str
+
+
+class LeaveEvent(_Kept):
+    """Between rounds, a player leaves."""
+
+    type: Literal["leave"]
+    player: str
+
+
+class VerifyEvent(_Kept):
+    """A checker verifies a player's card."""
+
+    type: Literal["verify"]
+    player: str
+    checker: NotRequired[str]
+
+
+class SeatEvent(_Kept):
+    """Between rounds, the host seats everyone by hand (``None``: a ghost seat)."""
+
+    type: Literal["seat"]
+    tables: list[list[str | None]]
+
+
+class EndNightEvent(_Kept):
+    """Between rounds, the host ends the night early."""
+
+    type: Literal["end_night"]
+
+
+class StartRoundEvent(_Kept):
+    """Between rounds, the head table rings the bell to start the round."""
+
+    type: Literal["start_round"]
+
+
+Event: TypeAlias = (
+    RollEvent
+    | TallyEvent
+    | UndoEvent
+    | SubstituteEvent
+    | JoinEvent
+    | LeaveEvent
+    | VerifyEvent
+    | SeatEvent
+    | EndNightEvent
+    | StartRoundEvent
+)
+"""One event of the party log, as :func:`normalize_event` returns it."""
+
+ScoringEvent: TypeAlias = RollEvent | TallyEvent
+"""An event that scores: three faces, or a tally that stands for them."""
+
+StandingEvent: TypeAlias = (
+    RollEvent
+    | TallyEvent
+    | SubstituteEvent
+    | JoinEvent
+    | LeaveEvent
+    | VerifyEvent
+    | SeatEvent
+    | EndNightEvent
+    | StartRoundEvent
+)
+"""An event that stays in force once applied: any event but an undo (which removes one)."""
+
+ChangeEvent: TypeAlias = SubstituteEvent | JoinEvent | LeaveEvent | SeatEvent
+"""A change of who sits where, made between rounds."""
 
 
 def _name(event: Mapping[str, Any], key: str) -> str:
@@ -65,8 +187,11 @@ def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
     return number
 
 
-def normalize_event(event: Any) -> dict[str, Any]:
-    """The canonical form of one event; raises :class:`InvalidEvent` for a bad shape."""
+def normalize_event(event: Any) -> Event:
+    """The canonical form of one event; raises :class:`InvalidEvent` for a bad shape.
+
+    Keys come out in one order (``type`` first), so equal events serialize alike.
+    """
     if not isinstance(event, Mapping):
         raise InvalidEvent(
             f"an event must be a JSON object, got {type(event).__name__}",
@@ -110,9 +235,17 @@ def normalize_event(event: Any) -> dict[str, Any]:
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
         if key in event:
             out[key] = event[key]
-    return out
+    return cast(Event, out)  # built key by key above, in the canonical order
 
 
 def dump_event(event: Mapping[str, Any]) -> str:
-    """One line of JSON for a party log (no trailing newline)."""
+    """One line of a party log (no trailing newline): the set-up line or an event, as given.
+
+    The one serializer of party logs: ``bunco play`` writes through it, and
+    :func:`~bunco.core.party_log.write_log` too. Give it a normalized event
+    (:func:`normalize_event`) and equal events give equal lines.
+
+    >>> dump_event(normalize_event({"type": "roll", "table": "1", "dice": ["1", 1, 4]}))
+    '{"type": "roll", "table": 1, "dice": [1, 1, 4]}'
+    """
     return json.dumps(dict(event), separators=(", ", ": "), ensure_ascii=False)

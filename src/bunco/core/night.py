@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from bunco.core import setup as setup_mod
 from bunco.core.cards import Card
@@ -28,7 +28,15 @@ from bunco.core.errors import (
     WrongTable,
 )
 from bunco.core.event_seq import EventSeq
-from bunco.core.events import normalize_event
+from bunco.core.events import (
+    ChangeEvent,
+    Event,
+    ScoringEvent,
+    StandingEvent,
+    UndoEvent,
+    VerifyEvent,
+    normalize_event,
+)
 from bunco.core.evolve import evolve
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
@@ -43,6 +51,15 @@ from bunco.core.rules import (
 )
 from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
 from bunco.core.table import Phase, RollRecord, Status, TableRound
+
+NightPhase: TypeAlias = Literal["playing", "rolloff", "over"]
+"""Where a night is: rounds being played (or between rounds), a roll-off due, or over."""
+
+SetSettledBy: TypeAlias = Literal["wins", "buncos", "roll_off", "pending_roll_off"]
+"""How a set's winner was decided: most W's, most Buncos among the tied, a roll-off (or one due)."""
+
+RolloffFor: TypeAlias = tuple[Literal["set", "prize"], int]
+"""What a roll-off under way decides: ``("set", set_no)`` or ``("prize", index in prizes)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +92,7 @@ class SetResult:
     winner: str | None
     tied_on_wins: tuple[str, ...]
     tied_on_buncos: tuple[str, ...]
-    settled_by: str  # "wins", "buncos", "roll_off", "pending_roll_off"
+    settled_by: SetSettledBy
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,22 +108,22 @@ class Night:
     round_no: int
     seating: Tables
     tables: tuple[TableRound, ...]
-    phase: str  # "playing", "rolloff", "over"
+    phase: NightPhase
     bell: bool = False
     started: bool = False
     history: tuple[RoundResult, ...] = ()
     cards: dict[str, Card] = field(default_factory=dict)
     set_results: tuple[SetResult, ...] = ()
     rolloff: RollOff | None = None
-    rolloff_for: tuple[str, int] | None = None  # ("set", set_no) or ("prize", index)
+    rolloff_for: RolloffFor | None = None
     prizes: tuple[PrizeResult, ...] = ()
     traveler: str | None = None
     last_bunco: str | None = None
     verified: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     prize_cards: dict[str, Card] | None = None  # the cards the prizes were decided from
     changes: tuple[dict[str, Any], ...] = ()  # substitutes, joins, leaves, manual seatings
-    events: EventSeq = field(default_factory=EventSeq.empty)  # every accepted event, undo included
-    effective: EventSeq = field(default_factory=EventSeq.empty)  # the events that stand
+    events: EventSeq[Event] = field(default_factory=EventSeq.empty)  # every accepted event, undo included
+    effective: EventSeq[StandingEvent] = field(default_factory=EventSeq.empty)  # the events that stand
     round_start: Night | None = None  # the night as the current round (or roll-off) began
     prev_start: Night | None = None  # ... and as the round before it began
 
@@ -168,20 +185,19 @@ class Night:
             night = night.apply(ev)
         return night
 
-    def _apply_effective(self, ev: dict[str, Any]) -> Night:
-        kind = ev["type"]
-        if kind in ("roll", "tally"):
+    def _apply_effective(self, ev: StandingEvent) -> Night:
+        if ev["type"] == "roll" or ev["type"] == "tally":
             return self._roll(ev)
-        if kind == "verify":
+        if ev["type"] == "verify":
             return self._verify(ev)
-        if kind == "end_night":
+        if ev["type"] == "end_night":
             return self._end_early()
-        if kind == "start_round":
+        if ev["type"] == "start_round":
             return self._start_round()
         return self._between_rounds(ev)
 
     # -- rolls ----------------------------------------------------------------------------------
-    def _roll(self, ev: dict[str, Any]) -> Night:
+    def _roll(self, ev: ScoringEvent) -> Night:
         if self.phase == "over":
             raise RoundOver("the night is over", expected="no more rolls; start a new night")
         table_no = ev.get("table")
@@ -220,7 +236,7 @@ class Night:
             night = night._end_round()
         return night
 
-    def _check_player(self, ev: dict[str, Any], roller: str, table: TableRound | None) -> None:
+    def _check_player(self, ev: ScoringEvent, roller: str, table: TableRound | None) -> None:
         player = ev.get("player")
         if player is None or player == roller:
             return
@@ -229,7 +245,7 @@ class Night:
             f"it is {roller}'s turn{where}, not {player}'s", expected=f"a roll by {roller}"
         )
 
-    def _dice_of(self, ev: dict[str, Any], needs_faces: bool, where: str) -> Dice:
+    def _dice_of(self, ev: ScoringEvent, needs_faces: bool, where: str) -> Dice:
         if ev["type"] == "roll":
             faces = ev["dice"]  # checked by normalize_event
             return (faces[0], faces[1], faces[2])
@@ -430,7 +446,7 @@ class Night:
                 return evolve(self, phase="rolloff", rolloff=rolloff, rolloff_for=("prize", index))
         return evolve(self, phase="over", rolloff=None, rolloff_for=None)
 
-    def _rolloff_roll(self, ev: dict[str, Any]) -> Night:
+    def _rolloff_roll(self, ev: ScoringEvent) -> Night:
         rolloff = self.rolloff
         assert rolloff is not None and self.rolloff_for is not None
         if ev.get("table") is not None:
@@ -458,7 +474,7 @@ class Night:
         return evolve(night, prizes=tuple(prizes))._next_prize_rolloff()
 
     # -- between rounds ------------------------------------------------------------------------
-    def _verify(self, ev: dict[str, Any]) -> Night:
+    def _verify(self, ev: VerifyEvent) -> Night:
         """A checker verifies a card: what it shows now counts for prizes (004)."""
         name = ev["player"]
         if name not in self.cards:
@@ -540,7 +556,7 @@ class Night:
             return night._end_set(self.seating, last)
         return night._end_night()
 
-    def _between_rounds(self, ev: dict[str, Any]) -> Night:
+    def _between_rounds(self, ev: ChangeEvent) -> Night:
         if self.phase != "playing" or self.started:
             raise NotAllowedNow(
                 f"a {ev['type']} can only happen between rounds",
@@ -548,7 +564,7 @@ class Night:
             )
         kind = ev["type"]
         roster = self.roster
-        if kind == "substitute":
+        if ev["type"] == "substitute":
             out, new = ev["out"], ev["in"]
             if out not in self.seated:
                 raise InvalidSetup(
@@ -559,9 +575,9 @@ class Night:
                     f"{new!r} is already seated", expected="someone not playing this round"
                 )
             seating = tuple(tuple(new if s == out else s for s in t) for t in self.seating)
-        elif kind == "join":
+        elif ev["type"] == "join":
             seating = reseat(self.seating, self.rules, join=[ev["player"]])
-        elif kind == "leave":
+        elif ev["type"] == "leave":
             seating = reseat(self.seating, self.rules, leave=[ev["player"]])
         else:
             seating = validate_seating(ev["tables"], self.seated, self.rules)
@@ -576,7 +592,7 @@ class Night:
         return night._begin_round(seating, last if self.round_no > 1 or self.set_no > 1 else None)
 
     # -- undo -------------------------------------------------------------------------------------
-    def _undo(self, ev: dict[str, Any]) -> Night:
+    def _undo(self, ev: UndoEvent) -> Night:
         """Remove the last roll or tally at a table by folding the round again without it."""
         table_no = ev["table"]
         for snapshot in (self.round_start, self.prev_start):
@@ -595,7 +611,7 @@ class Night:
             expected="undo right after a roll or tally at that table, in the same round",
         )
 
-    def _refold(self, snapshot: Night, rest: list[dict[str, Any]], ev: dict[str, Any]) -> Night:
+    def _refold(self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent) -> Night:
         night = evolve(snapshot, round_start=snapshot)  # a snapshot is its own round start
         try:
             for later in rest:

@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from bunco.core.cards import Card
+
+PrizeSettledBy: TypeAlias = Literal["outright", "shared", "roll_off", "pending_roll_off", "nobody"]
+"""How a prize was given: to the one best, shared by the tied, by a roll-off (or one due), to nobody."""
 
 _COUNTS = {
     "most_buncos": ("buncos", "Most Buncos"),
@@ -45,7 +48,7 @@ class PrizeResult:
     value: int | None
     candidates: tuple[str, ...]
     winners: tuple[str, ...]  # empty while a roll-off is pending or nobody qualifies
-    settled_by: str  # "outright", "shared", "roll_off", "pending_roll_off", "nobody"
+    settled_by: PrizeSettledBy
 
     def as_dict(self) -> dict[str, Any]:
         return {

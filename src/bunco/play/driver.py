@@ -23,12 +23,13 @@ from typing import Any
 
 from bunco.core.dice import Dice
 from bunco.core.errors import NotAllowedNow
+from bunco.core.events import Event, normalize_event
 from bunco.core.night import Night, RoundResult
 from bunco.core.rules import RollKind, RoundEnd
 from bunco.core.seating import Move, describe_moves
 from bunco.core.table import Phase, RollRecord
 
-EventSink = Callable[[Mapping[str, Any]], None]
+EventSink = Callable[[Event], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +44,22 @@ class Turn:
 class Step:
     """What one accepted event did, for the screen to tell."""
 
-    event: dict[str, Any]
+    event: Event  # as the log holds it (normalized)
     before: Night
     after: Night
 
     @property
+    def table(self) -> int | None:
+        """The table of a roll or tally (None for a roll-off roll and other events)."""
+        if self.event["type"] == "roll" or self.event["type"] == "tally":
+            return self.event.get("table")
+        return None
+
+    @property
     def record(self) -> RollRecord | None:
         """The roll just made at a table (None for roll-offs, undo and other events)."""
-        table = self.event.get("table")
-        if self.event["type"] not in ("roll", "tally") or table is None:
+        table = self.table
+        if table is None:
             return None
         if self.round_ended:
             rolls = self.after.history[-1].tables[table - 1].rolls
@@ -74,7 +82,7 @@ class Step:
         if rec.kind is RollKind.BUNCO and rules.bunco_ends_round:
             return True
         head_rings = self.before.single_table or rules.round_end is RoundEnd.HEAD_TABLE
-        return head_rings and self.event.get("table") == 1
+        return head_rings and self.table == 1
 
     @property
     def round_ended(self) -> bool:
@@ -200,20 +208,26 @@ class Driver:
             )
         return self.submit({"type": "undo", "table": table})
 
-    def submit(self, event: dict[str, Any]) -> Step:
-        """Apply ``event``; on success append it to the log. Refusals leave everything as it was."""
+    def submit(self, event: Mapping[str, Any]) -> Step:
+        """Apply ``event``: write it to the log, then move on. Refusals leave everything as it was.
+
+        The log gets the event in its canonical form (as the night holds it), and only once
+        the night has accepted it; the state moves only after the line is written, so a
+        failed write leaves the driver on the night the log describes.
+        """
         before = self.night
-        after = before.apply(event)
-        self.night = after
+        normalized = normalize_event(event)
+        after = before.apply(normalized)
         if self.sink is not None:
-            self.sink(event)
-        table = event.get("table")
-        if event["type"] in ("roll", "tally") and table is not None:
-            self.last_table = table
+            self.sink(normalized)
+        self.night = after
+        step = Step(normalized, before, after)
+        if step.table is not None:
+            self.last_table = step.table
         if len(after.history) != len(before.history):
             self.last_table = 0
             self._checker_verifies()
-        return Step(event, before, after)
+        return step
 
     def _checker_verifies(self) -> None:
         """With ``verify_for_prizes``, the checker verifies every card at each break."""

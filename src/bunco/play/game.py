@@ -176,7 +176,7 @@ class Game:
                 )
             step = self.driver.undo_last()
             self.console.print(
-                f"[yellow]↶ undone:[/] the last entry at table {step.event['table']}",
+                f"[yellow]↶ undone:[/] the last entry at table {step.event.get('table')}",
                 highlight=False,
             )
             self._stale = True
@@ -271,7 +271,7 @@ class Game:
             if art:
                 out.print(render.dice_art(record.dice, before.round_no))
             if loud or table_no in self.focus(before):
-                typed = step.event.get("outcome")
+                typed = step.event["outcome"] if step.event["type"] == "tally" else None
                 line = render.roll_line(record, table_no, scores, before, typed=typed)
                 out.print(line, highlight=False)
             if record.kind is RollKind.BUNCO:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -66,7 +66,7 @@ def roll_for_me() -> list[int]:
     return [secrets.randbelow(6) + 1 for _ in range(3)]
 
 
-def event_table(event: dict[str, Any]) -> int | None:
+def event_table(event: Mapping[str, Any]) -> int | None:
     """The table an event happened at (``None`` for the whole night or a roll-off)."""
     table = event.get("table")
     return table if isinstance(table, int) and not isinstance(table, bool) else None
@@ -306,7 +306,7 @@ class NightService:
             except BuncoError as exc:
                 raise ServiceError(_status_of(exc), exc.code, exc.message, exc.expected) from None
             normalized = after.events[-1]
-            body = dump(normalized)
+            body = dump(dict(normalized))
             previous = live.seq
             try:
                 stored = await self.db(
