@@ -120,23 +120,6 @@ class StartRoundEvent(_Kept):
     type: Literal["start_round"]
 
 
-Event: TypeAlias = (
-    RollEvent
-    | TallyEvent
-    | UndoEvent
-    | SubstituteEvent
-    | JoinEvent
-    | LeaveEvent
-    | VerifyEvent
-    | SeatEvent
-    | EndNightEvent
-    | StartRoundEvent
-)
-"""One event of the party log, as :func:`normalize_event` returns it."""
-
-ScoringEvent: TypeAlias = RollEvent | TallyEvent
-"""An event that scores: three faces, or a tally that stands for them."""
-
 StandingEvent: TypeAlias = (
     RollEvent
     | TallyEvent
@@ -149,6 +132,12 @@ StandingEvent: TypeAlias = (
     | StartRoundEvent
 )
 """An event that stays in force once applied: any event but an undo (which removes one)."""
+
+Event: TypeAlias = StandingEvent | UndoEvent
+"""One event of the party log, as :func:`normalize_event` returns it."""
+
+ScoringEvent: TypeAlias = RollEvent | TallyEvent
+"""An event that scores: three faces, or a tally that stands for them."""
 
 ChangeEvent: TypeAlias = SubstituteEvent | JoinEvent | LeaveEvent | SeatEvent
 """A change of who sits where, made between rounds."""

@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse, Response
 from bunco.party.report import night_report
 from bunco.party.standings import standings_rows
 from bunco.party.view import live_view
-from bunco.sheets.export import standings_csv
+from bunco.sheets import standings_csv
 from bunco.store import TokenRecord
 from bunco.web.access import client_key, principal, require_host, require_read, tokens
 from bunco.web.schemas import (
