@@ -4,7 +4,9 @@
 a tally page per table and set (Us/Them, or a column per seat at a table of
 individuals), the master score sheet (or the host's prize sheet where the rules name no
 set winner), a sign per table saying where its winners and losers go, and the
-house-rules card (with the night's QR code when a URL is given).
+house-rules card (with the night's QR code when a URL is given). Six round cards ("We're
+rolling for 3s") hang at the head table; name tags are optional. The last page of score
+cards is filled with spare cards for late arrivals.
 
 >>> from bunco.core.presets import get_rules
 >>> pdf = blank_sheets_pdf(get_rules("classic"), ["Ann", "Bea", "Cat", "Dee"], qr_url=None)
@@ -20,7 +22,7 @@ from bunco.core.errors import InvalidSetup
 from bunco.core.rules import RuleSet
 from bunco.core.seating import first_seating, is_team_table
 from bunco.core.setup import MAX_PLAYERS
-from bunco.sheets.cards import CardData, blank_set, draw_cards
+from bunco.sheets.cards import CardData, blank_set, draw_cards, per_page, spare_card, spare_count
 from bunco.sheets.master import (
     SheetTable,
     draw_sheet_tables,
@@ -28,13 +30,16 @@ from bunco.sheets.master import (
     master_headers,
     master_title,
 )
+from bunco.sheets.nametags import NameTag, draw_name_tags
 from bunco.sheets.pdfkit import Doc, Rendered
+from bunco.sheets.roundcards import draw_round_card
 from bunco.sheets.rulecard import draw_rules_card
 from bunco.sheets.signs import draw_sign, table_signs
 from bunco.sheets.tallies import TallyBlock, TallyColumn, TallyPage, draw_tally_pages
-from bunco.sheets.wording import THEM, US, preset_title, prize_labels
+from bunco.sheets.wording import THEM, US, head_table_text, preset_title, prize_labels
 
 BLANK_LINE = "_" * 28
+MAX_SPARES = 48
 
 
 def check_players(players: Sequence[str]) -> list[str]:
@@ -68,12 +73,14 @@ def _tally_pages(rules: RuleSet, n_players: int, sets: int, title: str) -> list[
                 columns = [TallyColumn(US, "seats 1 & 3"), TallyColumn(THEM, "seats 2 & 4")]
             else:
                 columns = [TallyColumn(f"Seat {s}", "name:") for s in range(1, len(seats) + 1)]
+            winners = "Winners: " if team else "Winner: "
             blocks = [
-                TallyBlock(f"Round {r}: roll {r}s", columns, footer="Winners: " + BLANK_LINE,
+                TallyBlock(f"Round {r}: roll {r}s", columns, footer=winners + BLANK_LINE,
                            note=f"play to {target}")
                 for r in range(1, 7)
             ]
-            pages.append(TallyPage(f"Table {k} tally", f"{title} · set {set_no}", blocks))
+            head = head_table_text(rules, target, team) if k == 1 and n > 1 else ""
+            pages.append(TallyPage(f"Table {k} tally", f"{title} · set {set_no}", blocks, head))
     return pages
 
 
@@ -104,11 +111,16 @@ def render_blank(
     sets: int = 1,
     paper: str = "letter",
     title: str | None = None,
+    spares: int = 0,
+    name_tags: bool = False,
 ) -> Rendered:
     """The blank sheets and their page count (see :func:`blank_sheets_pdf`)."""
     names = check_players(players)
     if isinstance(sets, bool) or not isinstance(sets, int) or not 1 <= sets <= 4:
         raise InvalidSetup(f"sets {sets!r} is not allowed", expected="1 to 4 sets")
+    if isinstance(spares, bool) or not isinstance(spares, int) or not 0 <= spares <= MAX_SPARES:
+        raise InvalidSetup(f"spares {spares!r} is not allowed",
+                           expected=f"0 to {MAX_SPARES} spare cards")
     title = title or f"Bunco night ({preset_title(rules)}, {len(names)} players)"
     doc = Doc(paper, title=title)
     known = all(names)
@@ -126,12 +138,18 @@ def render_blank(
         )
         for name in names
     ]
+    cards += [spare_card(sets) for _ in range(spare_count(len(cards), per_page(sets), spares))]
     draw_cards(doc, cards, rules, title)
     draw_tally_pages(doc, _tally_pages(rules, len(names), sets, title), title)
     draw_sheet_tables(doc, _master_tables(rules, names, sets))
     for sign in signs:
         draw_sign(doc.page(turned=True), sign, rules, title)
+    for round_no in range(1, 7):
+        draw_round_card(doc.page(turned=True), rules, round_no, title)
     draw_rules_card(doc.page(), rules, title, qr_url)
+    if name_tags:
+        draw_name_tags(doc, [NameTag(name, f"Round 1: table {start[name]}" if name in start
+                                     else "") for name in names], title)
     pages = doc.pages
     return Rendered(doc.finish(), pages)
 
@@ -144,10 +162,16 @@ def blank_sheets_pdf(
     sets: int = 1,
     paper: str = "letter",
     title: str | None = None,
+    spares: int = 0,
+    name_tags: bool = False,
 ) -> bytes:
     """Print-ready blank sheets for ``players`` (an empty name prints a line to write on).
 
+    The last page of score cards is filled with spare cards for late arrivals; ``spares``
+    asks for at least that many. ``name_tags`` adds a page of name tags per eight players.
     Raises :class:`~bunco.core.errors.InvalidSetup` for fewer than two players, a name
-    listed twice or a set count outside 1–4, and ``PaperError`` for an unknown paper.
+    listed twice, a set count outside 1–4 or a spare count outside 0–48, and
+    ``PaperError`` for an unknown paper.
     """
-    return render_blank(rules, players, qr_url=qr_url, sets=sets, paper=paper, title=title).data
+    return render_blank(rules, players, qr_url=qr_url, sets=sets, paper=paper, title=title,
+                        spares=spares, name_tags=name_tags).data

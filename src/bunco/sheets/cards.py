@@ -2,10 +2,23 @@
 
 A card is plain data (:class:`CardData`, every cell a string, empty when blank) drawn by
 :func:`draw_cards`; :mod:`bunco.sheets.blank` and :mod:`bunco.sheets.filled` build it.
+Each round's row has room for tally marks in the Buncos and Mini Buncos boxes; under the
+grid a box is ticked by whoever holds the traveler at the end. Cards are laid out two
+across with dashed cut lines between them, and no page holds a single card: blank sheets
+fill the last page with spare cards for late arrivals (:func:`spare_count`), filled
+sheets share the cards out evenly over their pages (:func:`cards_per_page`).
+
+>>> per_page(1), per_page(2), per_page(4)
+(6, 4, 2)
+>>> spare_count(7, 6), spare_count(12, 6), spare_count(12, 6, at_least=1)
+(5, 0, 6)
+>>> cards_per_page(8, 6), cards_per_page(7, 6), cards_per_page(3, 2)
+([4, 4], [4, 3], [2, 2])
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -18,9 +31,14 @@ from bunco.sheets.wording import LOSS, WIN, minis_header
 ROW: float = 0.25 * inch
 SET_GAP: float = 0.12 * inch
 HEAD: float = 0.62 * inch
+TRAVEL: float = 0.26 * inch
 FOOT: float = 0.28 * inch
-GAP: float = 0.18 * inch
-PROPORTIONS = (0.12, 0.13, 0.15, 0.16, 0.26, 0.18)
+GAP: float = 0.24 * inch
+# Round, Table, W / L, Buncos, Minis, Points: the Buncos and Minis boxes are wide enough
+# for a row of tally marks.
+PROPORTIONS = (0.12, 0.11, 0.12, 0.20, 0.25, 0.20)
+SPARE_NOTE = "Spare card for a late arrival"
+TRAVEL_TEXT = "Held the traveler at the end of the night"
 
 
 @dataclass
@@ -34,13 +52,14 @@ class CardSet:
 
 @dataclass
 class CardData:
-    """Everything printed on one player's card."""
+    """Everything printed on one player's card (``traveler``: the text in its box)."""
 
     player: str
     sets: list[CardSet]
     note: str = ""
     night: str = ""
     extra: list[str] = field(default_factory=list)
+    traveler: str = ""
 
 
 def headers(rules: RuleSet) -> tuple[str, ...]:
@@ -53,17 +72,44 @@ def blank_set(set_no: int) -> CardSet:
                    ("Total", "", "", "", "", ""))
 
 
+def spare_card(sets: int) -> CardData:
+    """A blank card with no name, for someone who comes late."""
+    return CardData(player="", sets=[blank_set(s) for s in range(1, sets + 1)],
+                    note=SPARE_NOTE)
+
+
+def per_page(sets: int) -> int:
+    """Cards on one page: two across; three down for one set, two for two, one for more."""
+    return 2 * {1: 3, 2: 2}.get(sets, 1)
+
+
+def spare_count(cards: int, page: int, at_least: int = 0) -> int:
+    """Spare cards to print: at least ``at_least``, and enough to fill the last page."""
+    total = cards + at_least
+    return math.ceil(total / page) * page - cards
+
+
+def cards_per_page(cards: int, page: int) -> list[int]:
+    """How many cards each page holds when ``cards`` are shared out evenly over as few
+    pages as hold them (a lone last card is avoided wherever a page holds more than two)."""
+    if cards <= 0:
+        return []
+    pages = math.ceil(cards / page)
+    base, extra = divmod(cards, pages)
+    return [base + (1 if k < extra else 0) for k in range(pages)]
+
+
 def card_height(card: CardData, row: float = ROW) -> float:
     grid = len(card.sets) * (8 * row + 0.2 * inch) + (len(card.sets) - 1) * SET_GAP
-    return float(HEAD + grid + FOOT)
+    return float(HEAD + grid + TRAVEL + FOOT)
 
 
 def row_height(sets: int, page_height: float) -> float:
-    """The grid's row height: cards of one set go three down a page, of two sets two down,
-    longer cards one down; rows are never taller than :data:`ROW`."""
-    down = {1: 3, 2: 2}.get(sets, 1)
+    """The grid's row height: as tall as :func:`per_page`'s cards allow, never taller than
+    :data:`ROW`."""
+    down = per_page(sets) // 2
     room = (page_height - 2 * MARGIN - (down - 1) * GAP) / down - 0.02 * inch
-    fixed = HEAD + FOOT + sets * 0.2 * inch + (sets - 1) * SET_GAP
+    fixed = HEAD + TRAVEL + FOOT + sets * 0.2 * inch + (sets - 1) * SET_GAP
     return float(min(ROW, (room - fixed) / (8 * sets)))
 
 
@@ -93,33 +139,63 @@ def draw_card(page: Page, x: float, y_top: float, width: float, card: CardData,
         y = page.grid(x + pad, y, widths, rows, row, size=8, bold_rows=(len(rows) - 1,),
                       align=("center",) * len(widths))
         y -= SET_GAP
+    _draw_traveler(page, x + pad, y_top - height + FOOT + 0.06 * inch, width - 2 * pad,
+                   card.traveler)
     foot = card.night or card.note
     if foot:
         page.text(x + pad, y_top - height + 0.1 * inch, foot, 8, width=width - 2 * pad)
 
 
+def _draw_traveler(page: Page, x: float, y: float, width: float, mark: str) -> None:
+    """The traveling prize's line: a box to tick and what it means."""
+    side = 0.14 * inch
+    page.box(x, y - 0.02 * inch, side, side, width=0.8)
+    if mark:
+        page.text(x + side / 2, y + 0.005 * inch, mark, 9, bold=True, align="center")
+    page.text(x + side + 0.06 * inch, y, f"Traveling prize: {TRAVEL_TEXT.lower()}", 8,
+              width=width - side - 0.06 * inch)
+
+
+def _cut_lines(page: Page, x: float, width: float, rows: Sequence[tuple[float, float]],
+               two_across: bool) -> None:
+    """Dashed lines to cut along: between the two columns and between rows of cards."""
+    c = page.canvas
+    c.saveState()
+    c.setDash(3, 3)
+    if two_across:
+        mid = x + width + GAP / 2
+        page.line(mid, rows[0][0] + 0.05 * inch, mid, rows[-1][1] - 0.05 * inch, width=0.4,
+                  color=GREY)
+    for (_, bottom), (top, _) in zip(rows, rows[1:], strict=False):
+        y = (bottom + top) / 2
+        page.line(page.left - 0.3 * inch, y, page.right + 0.3 * inch, y, width=0.4,
+                  color=GREY)
+    c.restoreState()
+    page.text(page.left - 0.05 * inch, rows[0][0] + 0.08 * inch, "✂ cut along the dashed lines",
+              6.5, color=GREY)
+
+
 def draw_cards(doc: Doc, cards: Sequence[CardData], rules: RuleSet, title: str) -> None:
-    """Two cards across, as many down as fit, on as many portrait pages as needed."""
+    """Two cards across, shared out over portrait pages by :func:`cards_per_page` (the
+    caller adds spare cards to fill a page), with cut lines between them."""
     if not cards:
         return
-    page = doc.page()
-    row = row_height(max(len(c.sets) for c in cards), page.height)
-    width = (page.inner_width - GAP) / 2
-    x_slots = (page.left, page.left + width + GAP)
-    y = page.top
-    column = 0
-    tallest = 0.0
-    page.footer(f"{title} · score cards")
-    for card in cards:
-        height = card_height(card, row)
-        if column == 0 and y - height < MARGIN and y != page.top:
-            page = doc.page()
-            page.footer(f"{title} · score cards")
-            y = page.top
-        draw_card(page, x_slots[column], y, width, card, rules, title, row)
-        tallest = max(tallest, height)
-        column += 1
-        if column == 2:
-            column = 0
+    sets = max(len(c.sets) for c in cards)
+    queue = list(cards)
+    for count in cards_per_page(len(cards), per_page(sets)):
+        page = doc.page()
+        page.footer(f"{title} · score cards")
+        row = row_height(sets, page.height)
+        width = (page.inner_width - GAP) / 2
+        x_slots = (page.left, page.left + width + GAP)
+        on_page, queue = queue[:count], queue[count:]
+        y = page.top
+        rows: list[tuple[float, float]] = []
+        for k in range(0, len(on_page), 2):
+            pair = on_page[k:k + 2]
+            for column, card in enumerate(pair):
+                draw_card(page, x_slots[column], y, width, card, rules, title, row)
+            tallest = max(card_height(card, row) for card in pair)
+            rows.append((y, y - tallest))
             y -= tallest + GAP
-            tallest = 0.0
+        _cut_lines(page, page.left, width, rows, len(on_page) > 1)

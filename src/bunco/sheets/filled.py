@@ -18,10 +18,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bunco.core.night import Night, RoundResult, TableResult
+from bunco.core.rules import RuleSet
 from bunco.party.report import night_title, progress
 from bunco.party.sheets import RoundLine, master_sheet, round_buncos, round_lines, table_tally
 from bunco.party.standings import standings
-from bunco.sheets.cards import CardData, CardSet, blank_set, draw_cards
+from bunco.sheets.cards import (
+    CardData,
+    CardSet,
+    blank_set,
+    cards_per_page,
+    draw_cards,
+    per_page,
+    spare_card,
+)
 from bunco.sheets.master import (
     SheetTable,
     draw_sheet_tables,
@@ -32,7 +41,15 @@ from bunco.sheets.master import (
 )
 from bunco.sheets.pdfkit import Doc, Rendered
 from bunco.sheets.tallies import TallyBlock, TallyColumn, TallyPage, draw_tally_pages
-from bunco.sheets.wording import LOSS, THEM, US, WIN, minis_header
+from bunco.sheets.wording import (
+    LOSS,
+    THEM,
+    US,
+    WIN,
+    head_table_text,
+    minis_header,
+    tie_broken_text,
+)
 
 SETTLED = {
     "wins": "most W's",
@@ -82,35 +99,39 @@ def _card(night: Night, name: str, lines: list[RoundLine]) -> CardData:
         f"Night: {card.wins} {WIN} · {card.losses} {LOSS} · {card.buncos} Buncos · "
         f"{card.minis} {minis_header(night.rules)} · {card.points} points"
     )
-    return CardData(player=name, sets=sets, night=summary)
+    holds = night.rules.traveling != "off" and night.traveler == name
+    return CardData(player=name, sets=sets, night=summary, traveler="✓" if holds else "")
 
 
-def _block(result: TableResult, round_no: int) -> TallyBlock:
+def _block(result: TableResult, round_no: int, rules: RuleSet) -> TallyBlock:
     tally = table_tally(result)
     totals = [str(t) for t in tally["totals"]]
+    tb = result.tie_break
+    tied = {s for seats in tb["tied"] for s in seats} if tb else set()
+
+    def tie(side: int, seats: Sequence[int]) -> str:
+        return str(tb["points"][side]) if tb and tied & set(seats) else ""
+
     if tally["team"]:
         seats = result.seats
         columns = [
             TallyColumn(US, _names([seats[0], seats[2]]),
-                        tuple(str(p) for p in tally["us"] if p), totals[0]),
+                        tuple(str(p) for p in tally["us"] if p), totals[0], tie(0, (0, 2))),
             TallyColumn(THEM, _names([seats[1], seats[3]]),
-                        tuple(str(p) for p in tally["them"] if p), totals[1]),
+                        tuple(str(p) for p in tally["them"] if p), totals[1], tie(1, (1, 3))),
         ]
     else:
         columns = [
             TallyColumn(col, f"seat {i + 1}",
-                        tuple(str(p) for p in tally["turns"][col] if p), totals[i])
+                        tuple(str(p) for p in tally["turns"][col] if p), totals[i], tie(i, (i,)))
             for i, col in enumerate(tally["columns"])
         ]
     winners = [w for w in result.winners if w is not None]
     word = "Winners" if len(winners) != 1 else "Winner"
-    note = ""
-    if result.tie_break:
-        tb = result.tie_break
-        points = "–".join(str(p) for p in tb["points"])
-        note = f"tie broken ({tb['rule'].replace('_', ' ')}): {points}"
-    return TallyBlock(f"Round {round_no}: roll {round_no}s", columns,
-                      footer=f"{word}: {_names(winners)}", note=note, lines=12)
+    footer = f"{word}: {_names(winners)}"
+    if tb:
+        footer += f" ({tie_broken_text(rules, tb['rule'])})"
+    return TallyBlock(f"Round {round_no}: roll {round_no}s", columns, footer=footer, lines=12)
 
 
 def _tally_pages(night: Night, title: str) -> list[TallyPage]:
@@ -128,8 +149,13 @@ def _tally_pages(night: Night, title: str) -> list[TallyPage]:
                 if played is None or k > len(played.tables):
                     blocks.append(TallyBlock(f"Round {r}", [], footer="not played"))
                 else:
-                    blocks.append(_block(played.tables[k - 1], r))
-            pages.append(TallyPage(f"Table {k} tally", f"{title} · set {set_no}", blocks))
+                    blocks.append(_block(played.tables[k - 1], r, night.rules))
+            head = ""
+            if k == 1 and n_tables > 1:
+                team = rounds[0].tables[0].team
+                target = night.rules.target(team=team, single_table=False)
+                head = head_table_text(night.rules, target, team)
+            pages.append(TallyPage(f"Table {k} tally", f"{title} · set {set_no}", blocks, head))
     return pages
 
 
@@ -214,6 +240,8 @@ def render_filled(night: Night, *, paper: str = "letter") -> Rendered:
     draw_sheet_tables(doc, [*_master_tables(night), standings_table(night)])
     lines = round_lines(night)
     cards = [_card(night, name, lines[name]) for name in night.roster]
+    if 1 in cards_per_page(len(cards), per_page(night.sets)):
+        cards.append(spare_card(night.sets))  # never a page holding one card
     draw_cards(doc, cards, night.rules, f"{title} · {night.rules.name}")
     draw_tally_pages(doc, _tally_pages(night, title), title)
     pages = doc.pages

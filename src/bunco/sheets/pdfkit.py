@@ -255,6 +255,25 @@ class Page:
                 xx += c_w
         return bottom
 
+    def bell(self, x: float, y: float, size: float) -> None:
+        """A hand bell ``size`` tall standing on (x, y) (the middle of its rim)."""
+        c = self.canvas
+        c.saveState()
+        c.setFillColorRGB(*INK)
+        c.translate(x, y)
+        s = size
+        path = c.beginPath()
+        path.moveTo(-0.36 * s, 0.16 * s)
+        path.curveTo(-0.36 * s, 0.6 * s, -0.26 * s, 0.84 * s, 0, 0.84 * s)
+        path.curveTo(0.26 * s, 0.84 * s, 0.36 * s, 0.6 * s, 0.36 * s, 0.16 * s)
+        path.lineTo(0.46 * s, 0.07 * s)
+        path.lineTo(-0.46 * s, 0.07 * s)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        c.circle(0, 0.9 * s, 0.08 * s, stroke=0, fill=1)
+        c.circle(0, 0.04 * s, 0.09 * s, stroke=0, fill=1)
+        c.restoreState()
+
     def footer(self, text: str) -> None:
         self.text(self.width / 2, MARGIN * 0.5, text, 7, align="center", color=GREY)
 

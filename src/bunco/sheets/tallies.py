@@ -1,8 +1,10 @@
 """Table tallies on paper: one page per table and set, a block per round.
 
 A block has a column per side: Us and Them at a team table (the scorekeeper's team is
-Us), one per player at a table of individuals. Filled blocks list the points of every
-scoring turn in the order written, the total, and the winners.
+Us), one per player at a table of individuals. Under the turns come a labelled Total row
+and a Tie-break row (each side's points in a tie-break), then the line for the winners.
+Filled blocks list the points of every scoring turn in the order written, the totals,
+any tie-break's points and the winners. The head table's page carries the bell.
 """
 
 from __future__ import annotations
@@ -13,19 +15,23 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import inch
 
-from bunco.sheets.pdfkit import GREY, LIGHT, Doc, Page
+from bunco.sheets.pdfkit import GREY, LIGHT, Doc, Page, text_width
 
 BLANK_LINES = 10
+LABEL_W: float = 0.62 * inch
+TOTAL = "Total"
+TIE = "Tie-break"
 
 
 @dataclass
 class TallyColumn:
-    """One side of a table in one round."""
+    """One side of a table in one round (``tie``: its points in a tie-break)."""
 
     header: str
     names: str = ""
     entries: tuple[str, ...] = ()
     total: str = ""
+    tie: str = ""
 
 
 @dataclass
@@ -41,11 +47,12 @@ class TallyBlock:
 
 @dataclass
 class TallyPage:
-    """A table's page for one set."""
+    """A table's page for one set; ``head`` says what the head table's bell does."""
 
     heading: str
     subheading: str
     blocks: list[TallyBlock]
+    head: str = ""
 
 
 def _draw_entries(page: Page, x: float, y_top: float, w: float, rows: int, row_h: float,
@@ -70,45 +77,60 @@ def draw_block(page: Page, x: float, y_top: float, width: float, height: float,
     head_top = y_top - 0.28 * inch
     head_h = 0.36 * inch
     foot_h = 0.24 * inch
-    total_h = 0.22 * inch
+    sum_h = 0.22 * inch  # the Total row and the Tie-break row
     inner_x, inner_w = x + pad, width - 2 * pad
+    cols_x, cols_w = inner_x + LABEL_W, inner_w - LABEL_W
     n = max(1, len(block.columns))
-    col_w = inner_w / n
+    col_w = cols_w / n
     body_top = head_top - head_h
-    body_bottom = y_top - height + foot_h + total_h
+    body_bottom = y_top - height + foot_h + 2 * sum_h
+    bottom = body_bottom - 2 * sum_h
     rows = max(1, block.lines)
     row_h = (body_top - body_bottom) / rows
     page.box(inner_x, body_top, inner_w, head_h, fill=LIGHT, width=0.5)
     for r in range(1, rows):
         yy = body_top - r * row_h
         page.line(inner_x, yy, inner_x + inner_w, yy, width=0.25, color=GREY)
-    page.line(inner_x, body_bottom, inner_x + inner_w, body_bottom, width=0.9)
-    page.line(inner_x, body_bottom - total_h, inner_x + inner_w, body_bottom - total_h, width=0.9)
+    page.box(inner_x, bottom, LABEL_W, 2 * sum_h, fill=LIGHT, width=0.5)
+    for yy in (body_bottom, body_bottom - sum_h, bottom):
+        page.line(inner_x, yy, inner_x + inner_w, yy, width=0.9)
+    page.line(inner_x, head_top, inner_x, bottom, width=0.6)
     for c, column in enumerate(block.columns):
-        cx = inner_x + c * col_w
-        page.line(cx, head_top, cx, body_bottom - total_h, width=0.6)
+        cx = cols_x + c * col_w
+        page.line(cx, head_top, cx, bottom, width=0.6)
         page.text(cx + col_w / 2, head_top - 0.15 * inch, column.header, 10, bold=True,
                   align="center", width=col_w - 4)
         if column.names:
             page.text(cx + col_w / 2, head_top - 0.3 * inch, column.names, 7, align="center",
                       width=col_w - 4)
         _draw_entries(page, cx, body_top, col_w, rows, row_h, column.entries)
-        page.text(cx + col_w / 2, body_bottom - total_h + 0.06 * inch, column.total, 10,
+        page.text(cx + col_w / 2, body_bottom - sum_h + 0.06 * inch, column.total, 10,
                   bold=True, align="center", width=col_w - 4)
-    page.line(inner_x + inner_w, head_top, inner_x + inner_w, body_bottom - total_h, width=0.6)
+        page.text(cx + col_w / 2, bottom + 0.06 * inch, column.tie, 10, bold=True,
+                  align="center", width=col_w - 4)
+    page.line(inner_x + inner_w, head_top, inner_x + inner_w, bottom, width=0.6)
     page.text(x + pad, y_top - height + 0.08 * inch, block.footer, 8, width=inner_w)
+    # the row labels come last, so a page's text reads column by column, then the labels
+    for label, base in ((TOTAL, body_bottom - sum_h), (TIE, bottom)):
+        page.text(inner_x + 3, base + 0.07 * inch, label, 7.5, bold=True,
+                  width=LABEL_W - 6)
 
 
 def draw_tally_pages(doc: Doc, pages: Sequence[TallyPage], title: str) -> None:
     """Each tally page: a heading and six round blocks, two across and three down."""
     for tp in pages:
         page = doc.page()
-        page.text(page.left, page.top - 0.1 * inch, tp.heading, 18, bold=True,
-                  width=page.inner_width * 0.6)
-        page.text(page.right, page.top - 0.1 * inch, tp.subheading, 9, align="right",
+        y = page.top - 0.1 * inch
+        page.text(page.left, y, tp.heading, 18, bold=True, width=page.inner_width * 0.45)
+        page.text(page.right, y, tp.subheading, 9, align="right",
                   color=GREY, width=page.inner_width * 0.4)
+        if tp.head:
+            x = page.left + min(text_width(tp.heading, 18, True), page.inner_width * 0.45)
+            page.bell(x + 0.25 * inch, y - 0.04 * inch, 0.3 * inch)
+            page.text(x + 0.45 * inch, y, "HEAD TABLE", 14, bold=True)
+            page.text(page.left, y - 0.22 * inch, tp.head, 8.5, width=page.inner_width)
         gap = 0.15 * inch
-        top = page.top - 0.3 * inch
+        top = page.top - 0.42 * inch
         width = (page.inner_width - gap) / 2
         height = (top - page.left - 2 * gap) / 3
         for i, block in enumerate(tp.blocks):

@@ -158,6 +158,47 @@ _MOVES = {
 }
 
 
+def head_table_text(rules: RuleSet, target: int, team: bool) -> str:
+    """What the head table's bell does, for its tally page and its sign.
+
+    >>> from bunco.core.presets import get_rules
+    >>> head_table_text(get_rules("classic"), 21, True)
+    'The bell is here: ring it when a team here reaches 21, and the round ends at every table.'
+    >>> head_table_text(get_rules("wm"), 21, True)
+    'The bell is here: ring it to start each round, and three times when a Bunco ends the round.'
+    """
+    if rules.round_end is RoundEnd.HEAD_TABLE:
+        side = "team" if team else "player"
+        return (f"The bell is here: ring it when a {side} here reaches {target}, and the round "
+                "ends at every table.")
+    if rules.bunco_ends_round:
+        return ("The bell is here: ring it to start each round, and three times when a Bunco "
+                "ends the round.")
+    return "The bell is here: ring it to start each round."
+
+
+def after_bell_text(rules: RuleSet) -> str:
+    """What players do when the bell ends the round (the signs say it at every table)."""
+    if rules.after_bell is AfterBell.FINISH_TURN:
+        return ("After the bell, finish your turn: keep rolling until a roll scores nothing, "
+                "then stop.")
+    return "At the bell, stop rolling: nobody rolls on."
+
+
+def tie_broken_text(rules: RuleSet, rule: str) -> str:
+    """How a tie at a table was broken, for a filled tally.
+
+    >>> from bunco.core.presets import get_rules
+    >>> tie_broken_text(get_rules("wm"), "roll_off_to_five")
+    'tie broken by a roll-off to 5'
+    """
+    return {
+        TieBreak.SESSIONS.value: "tie broken by extra turns",
+        TieBreak.ROLL_OFF_TO_FIVE.value: f"tie broken by a roll-off to {rules.roll_off_target}",
+        TieBreak.SUDDEN_DEATH.value: "tie broken by sudden death",
+    }.get(rule, "tie broken by " + rule.replace("_", " "))
+
+
 def _tie_line(rules: RuleSet) -> str:
     if rules.tie_break is TieBreak.SESSIONS:
         return ("A tie at a table: every tied player takes one more turn, the scorekeeper first, "
