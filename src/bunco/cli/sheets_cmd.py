@@ -78,18 +78,25 @@ def sheets_command(
     title: Annotated[str | None, typer.Option("--title", help="The night's name.")] = None,
     from_log: Annotated[Path | None, typer.Option(
         "--from", help="A party log: print its sheets filled in.")] = None,
+    spares: Annotated[int | None, typer.Option(
+        "--spares", help="At least this many spare score cards for late arrivals (the last "
+        "page of cards is always filled with spares).")] = None,
+    name_tags: Annotated[bool, typer.Option(
+        "--name-tags", help="Add name tags, eight to a page.")] = False,
     paper: PaperOption = "letter",
     as_json: JsonOption = False,
 ) -> None:
-    """Print-ready score cards, tallies, master sheet, table signs and house-rules card."""
+    """Print-ready score cards, tallies, master sheet, table signs, round cards and
+    house-rules card (and name tags with --name-tags)."""
     from bunco.core.presets import get_rules
-    from bunco.sheets.blank import render_blank
+    from bunco.sheets.blank import MAX_SPARES, render_blank
     from bunco.sheets.filled import render_filled
 
     if from_log is not None:
-        if rules_name or players is not None or names or house or qr:
+        if rules_name or players is not None or names or house or qr or spares is not None \
+                or name_tags:
             fail("--from prints a played night's sheets; --rules, --players, --names, "
-                 "--house and --qr are for blank sheets",
+                 "--house, --qr, --spares and --name-tags are for blank sheets",
                  expected="either --from LOG or --rules P --players N")
         night = load_night(from_log)
         with refusals():
@@ -99,11 +106,14 @@ def sheets_command(
         if rules_name is None:
             fail("no rules given", expected="--rules P for blank sheets, or --from LOG for a "
                  "played night's sheets")
+        if spares is not None and not 0 <= spares <= MAX_SPARES:
+            fail(f"--spares {spares} is out of range",
+                 expected=f"0 to {MAX_SPARES} spare score cards")
         player_list = _player_list(players, names)
         with refusals():
             rules = get_rules(rules_name, parse_house_rules(house))
             rendered = render_blank(rules, player_list, qr_url=qr, sets=sets, paper=paper,
-                                    title=title)
+                                    title=title, spares=spares or 0, name_tags=name_tags)
         kind = "blank"
     write_file(out, rendered.data)
     if as_json:

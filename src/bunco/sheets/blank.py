@@ -27,6 +27,7 @@ from bunco.sheets.master import (
     SheetTable,
     draw_sheet_tables,
     has_set_winner,
+    master_groups,
     master_headers,
     master_title,
 )
@@ -99,7 +100,8 @@ def _master_tables(rules: RuleSet, names: list[str], sets: int) -> list[SheetTab
         elif set_no == sets:
             after = [f"{label}: {BLANK_LINE}" for label in prize_labels(rules)]
         out.append(SheetTable(master_title(rules, set_no), rules.name, heads, widths,
-                              list(rows), after))
+                              list(rows), after, groups=master_groups(rules),
+                              landscape=not has_set_winner(rules)))
     return out
 
 

@@ -35,6 +35,7 @@ from bunco.sheets.master import (
     SheetTable,
     draw_sheet_tables,
     has_set_winner,
+    master_groups,
     master_headers,
     master_title,
     standings_headers,
@@ -187,19 +188,21 @@ def _master_tables(night: Night) -> list[SheetTable]:
             rows = []
             for name in night.seated_in_set(set_no) or night.roster:
                 mine = [line for line in lines[name] if line.set_no == set_no]
-                marks = {line.round_no: (WIN if line.won else LOSS) + "B" * buncos.get(
-                    (set_no, line.round_no, name), 0) for line in mine}
+                marks = {line.round_no: (str(line.table), (WIN if line.won else LOSS) + "B" *
+                                         buncos.get((set_no, line.round_no, name), 0))
+                         for line in mine}
                 won = sum(line.won for line in mine)
                 rows.append((
                     name,
-                    *(marks.get(r, "") for r in range(1, 7)),
+                    *(cell for r in range(1, 7) for cell in marks.get(r, ("", ""))),
                     str(won),
                     str(len(mine) - won),
                     str(sum(line.buncos for line in mine)),
                     str(sum(line.minis for line in mine)),
                 ))
         out.append(SheetTable(master_title(rules, set_no), night_title(night), heads, widths,
-                              rows, after))
+                              rows, after, groups=master_groups(rules),
+                              landscape=not has_set_winner(rules)))
     return out
 
 

@@ -1,5 +1,6 @@
 """The house-rules card: every rule of the night in plain words, the rules changed from
-the preset, and optionally a QR code that opens the night on a phone (``bunco serve``).
+the preset (what each rule says and its value tonight, no identifiers), and optionally a
+QR code that opens the night on a phone (``bunco serve``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,15 @@ def draw_qr(page: Page, x: float, y: float, size: float, text: str) -> None:
     c.setFillColorRGB(*INK)
 
 
+def change_text(value: str, doc: str) -> str:
+    """One changed rule in words: what the rule says, then its value tonight.
+
+    >>> change_text("11", "Points a team needs at a table of four.")
+    'Points a team needs at a table of four: 11.'
+    """
+    return f"{doc.rstrip('.')}: {value}."
+
+
 def _body_height(rules: RuleSet, width: float, size: float) -> float:
     lines = sum(len(wrap(t, width - 0.18 * inch, size)) for t in rule_lines(rules))
     height = lines * size * 1.3 + 3 * len(rule_lines(rules))
@@ -35,7 +45,7 @@ def _body_height(rules: RuleSet, width: float, size: float) -> float:
     if changes:
         small = size * 0.85
         height += 0.34 * inch + sum(
-            len(wrap(f"{n} = {v}: {d}", width, small)) * small * 1.3 + 2 for n, v, d in changes
+            len(wrap(change_text(v, d), width, small)) * small * 1.3 + 2 for _, v, d in changes
         )
     return height
 
@@ -49,12 +59,10 @@ def draw_rules_card(page: Page, rules: RuleSet, title: str, qr_url: str | None) 
     y = top - 0.45 * inch
     page.text(x + pad, y, f"House rules: {rules.name}", 22, bold=True, width=w - 2 * pad)
     y -= 0.3 * inch
-    line, sources = summary(rules)
+    line = summary(rules)
     text_w = w - 2 * pad - (QR_SIZE + 0.2 * inch if qr_url else 0)
     if line:
         y = page.paragraph(x + pad, y, line[0].upper() + line[1:] + ".", text_w, 11)
-    if sources:
-        y = page.paragraph(x + pad, y, f"From {sources}.", text_w, 8)
     if qr_url:
         qr_y = top - 0.3 * inch - QR_SIZE
         draw_qr(page, x + w - pad - QR_SIZE, qr_y, QR_SIZE, qr_url)
@@ -66,7 +74,7 @@ def draw_rules_card(page: Page, rules: RuleSet, title: str, qr_url: str | None) 
     y -= 0.15 * inch
     body_w = w - 2 * pad
     room = y - page.left - 0.2 * inch
-    size = next((s for s in (14, 13, 12, 11, 10, 9, 8) if _body_height(rules, body_w, s) <= room),
+    size = next((s for s in (16, 15, 14, 13, 12, 11, 10, 9, 8) if _body_height(rules, body_w, s) <= room),
                 7)
     for text in rule_lines(rules):
         page.text(x + pad, y, "•", size)
@@ -77,6 +85,6 @@ def draw_rules_card(page: Page, rules: RuleSet, title: str, qr_url: str | None) 
         y -= 0.12 * inch
         page.text(x + pad, y, "Changed from the preset tonight", size, bold=True)
         y -= 0.22 * inch
-        for name, value, doc in changes:
-            y = page.paragraph(x + pad, y, f"{name} = {value}: {doc}", body_w, small) - 2
+        for _, value, doc in changes:
+            y = page.paragraph(x + pad, y, change_text(value, doc), body_w, small) - 2
     page.footer(f"{title} · house rules")

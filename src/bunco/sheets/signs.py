@@ -29,7 +29,8 @@ from bunco.core.seating import (
     is_team_table,
     next_seating,
 )
-from bunco.sheets.pdfkit import INK, Page
+from bunco.sheets.pdfkit import INK, Page, text_width
+from bunco.sheets.wording import after_bell_text, head_table_text
 
 MAX_SAMPLES = 64
 
@@ -45,6 +46,7 @@ class TableSign:
     team: bool
     target: int
     ends_round: bool  # this table's target (its bell) ends the round for everyone
+    head: bool  # table 1 of several: the bell is here
     winners_to: tuple[int, ...]
     losers_to: tuple[int, ...]
     first_round: tuple[str | None, ...] | None  # round 1's seats when the names are known
@@ -114,6 +116,7 @@ def table_signs(
                 team=team,
                 target=rules.target(team=team, single_table=n == 1),
                 ends_round=n == 1 or (k == 0 and rules.round_end is RoundEnd.HEAD_TABLE),
+                head=n > 1 and k == 0,
                 winners_to=tuple(sorted(winners_to[k])),
                 losers_to=tuple(sorted(losers_to[k])),
                 first_round=seats if known else None,
@@ -181,13 +184,15 @@ def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
     page.text(mid, y, f"TABLE {sign.table}", 110, bold=True, align="center",
               width=page.inner_width)
     y -= 0.55 * inch
-    if sign.ends_round and sign.tables > 1:
-        page.text(mid, y, "HEAD TABLE", 28, bold=True, align="center")
+    if sign.head:
+        wide = text_width("HEAD TABLE", 28, bold=True)
+        page.text(mid + 0.3 * inch, y, "HEAD TABLE", 28, bold=True, align="center")
+        page.bell(mid + 0.3 * inch - wide / 2 - 0.35 * inch, y - 0.06 * inch, 0.45 * inch)
         y -= 0.45 * inch
     kind = (
         "Team table: partners sit opposite (seats 1 & 3 against seats 2 & 4)"
         if sign.team
-        else f"{sign.seats} players, each for themselves"
+        else f"{sign.seats} players, each for themselves: one winner, no partners"
     )
     page.text(mid, y, f"{kind} · play to {sign.target}", 16, align="center",
               width=page.inner_width)
@@ -214,11 +219,15 @@ def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
                   width=page.right - left - 5.5 * inch)
         y -= 1.2 * inch
     notes = []
-    if sign.tables > 1:
-        notes.append("Everyone who stays at a table gets a new partner.")
-    if sign.ends_round and sign.tables > 1:
-        notes.append(f"When a side here reaches {sign.target}, ring the bell: the round ends "
-                     "at every table.")
+    if sign.tables > 1 and sign.team:
+        notes.append("Everyone who stays at this table gets a new partner.")
+    bell_ends = sign.tables > 1 and rules.round_end is RoundEnd.HEAD_TABLE
+    if sign.head:
+        notes.append(head_table_text(rules, sign.target, sign.team))
+    elif bell_ends:
+        notes.append("When the head table rings the bell, the round ends here too.")
+    if bell_ends:
+        notes.append(after_bell_text(rules))
     if rules.bunco_ends_round:
         notes.append("A Bunco at any table ends the round at once, at every table: call it out!")
     if sign.first_round:

@@ -6,7 +6,7 @@
 >>> print(rule_lines(get_rules("winning-moves"))[1])
 Three of the round's number is a Bunco: 21 points, and it ends the round at once, at every table.
 >>> house_changes(get_rules("classic", {"wipeout": True}))[0][:2]
-('wipeout', 'true')
+('wipeout', 'yes')
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from bunco.core.presets import PRESETS, SOURCES, SUMMARIES
+from bunco.core.presets import PRESETS, SUMMARIES
 from bunco.core.prizes import LABELS
 from bunco.core.rules import (
     AfterBell,
@@ -76,17 +76,19 @@ def prize_labels(rules: RuleSet) -> list[str]:
 
 
 def _value_text(value: object) -> str:
+    """A rule's value in words: yes/no, names without underscores, lists joined."""
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return "yes" if value else "no"
     if isinstance(value, enum.Enum):
-        return str(value.value)
+        return str(value.value).replace("_", " ")
     if isinstance(value, tuple):
         return ", ".join(_value_text(v) for v in value) or "none"
     return str(value)
 
 
 def house_changes(rules: RuleSet) -> list[tuple[str, str, str]]:
-    """``(rule, new value, what the rule means)`` for every rule that differs from the preset."""
+    """``(rule, new value in words, what the rule means)`` for every rule that differs from
+    the preset."""
     base = PRESETS.get(rules.name)
     if base is None:
         return []
@@ -163,14 +165,14 @@ def head_table_text(rules: RuleSet, target: int, team: bool) -> str:
 
     >>> from bunco.core.presets import get_rules
     >>> head_table_text(get_rules("classic"), 21, True)
-    'The bell is here: ring it when a team here reaches 21, and the round ends at every table.'
+    'The bell is here. When a team here reaches 21, ring the bell: the round ends at every table.'
     >>> head_table_text(get_rules("wm"), 21, True)
     'The bell is here: ring it to start each round, and three times when a Bunco ends the round.'
     """
     if rules.round_end is RoundEnd.HEAD_TABLE:
         side = "team" if team else "player"
-        return (f"The bell is here: ring it when a {side} here reaches {target}, and the round "
-                "ends at every table.")
+        return (f"The bell is here. When a {side} here reaches {target}, ring the bell: the "
+                "round ends at every table.")
     if rules.bunco_ends_round:
         return ("The bell is here: ring it to start each round, and three times when a Bunco "
                 "ends the round.")
@@ -275,6 +277,6 @@ def rule_lines(rules: RuleSet) -> list[str]:
     return lines
 
 
-def summary(rules: RuleSet) -> tuple[str, str]:
-    """The preset's one-line summary and its source documents ("" for a custom set)."""
-    return SUMMARIES.get(rules.name, ""), SOURCES.get(rules.name, "")
+def summary(rules: RuleSet) -> str:
+    """The preset's one-line summary ("" for a custom set)."""
+    return SUMMARIES.get(rules.name, "")
