@@ -24,8 +24,9 @@ def classic12() -> list[str]:
 
 
 def test_classic_twelve_has_every_kind_of_page(classic12: list[str]) -> None:
-    # 12 cards at 6 a page, 3 tally pages (one a table), the host's sheet, 3 signs, the card.
-    assert len(classic12) == 2 + 3 + 1 + 3 + 1
+    # 12 cards at 6 a page, 3 tally pages (one a table), the host's sheet, 3 signs,
+    # 6 round cards, the house-rules card.
+    assert len(classic12) == 2 + 3 + 1 + 3 + 6 + 1
     assert pages_with(classic12, "BUNCO SCORE CARD") == [0, 1]
     assert [count(classic12[i], "BUNCO SCORE CARD") for i in (0, 1)] == [6, 6]
     assert [len(pages_with(classic12, f"Table {k} tally")) for k in (1, 2, 3)] == [1, 1, 1]
@@ -55,7 +56,9 @@ def test_classic_tallies_are_us_and_them(classic12: list[str]) -> None:
 
 def test_classic_host_sheet_lists_players_and_prizes(classic12: list[str]) -> None:
     page = one_page(classic12, "Host's sheet, set 1")
-    assert "Player 1 2 3 4 5 6 W L Buncos Mini Buncos " + " ".join(TWELVE) in page
+    rounds = " ".join(f"Round {r}" for r in range(1, 7))
+    assert (f"{rounds} The set Player" + " Table W / L" * 6 + " W L Buncos Mini Buncos "
+            + " ".join(TWELVE)) in page
     for prize in ("Most Buncos", "Most Wins", "Most Losses", "Half Wins and Half Losses",
                   "Last Bunco"):
         assert f"{prize}: ____" in page
@@ -108,13 +111,16 @@ def test_winning_moves_signs_follow_the_rules_table(players: int) -> None:
 def test_winning_moves_nine_players_pdf() -> None:
     names = [f"P{i}" for i in range(1, 10)]
     texts = page_texts(blank_sheets_pdf(get_rules("wm"), names, qr_url=None))
-    # 9 cards on 2 pages, tables 4 + 3 + 2, master sheet, 3 signs, card
-    assert len(texts) == 2 + 3 + 1 + 3 + 1
+    # 9 cards and 3 spares on 2 pages, tables 4 + 3 + 2, master sheet, 3 signs, 6 round
+    # cards, the house-rules card
+    assert len(texts) == 2 + 3 + 1 + 3 + 6 + 1
     t1 = one_page(texts, "TABLE 1")
     assert "Team table" in t1 and "play to 21" in t1
     assert "Winners stay at this table" in t1 and "Losers go to table 2" in t1
     assert "A Bunco at any table ends the round at once" in t1
-    assert "HEAD TABLE" not in t1  # every table plays to its own target
+    # the bell is at table 1 (seeds/000), but every table plays to its own target
+    assert "HEAD TABLE" in t1 and "ring it to start each round" in t1
+    assert "When a team here reaches" not in t1 and "After the bell" not in t1
     t2 = one_page(texts, "TABLE 2")
     assert "3 players, each for themselves · play to 11" in t2
     assert "Winner stays at this table" in t2 and "Losers go to table 3" in t2
@@ -144,7 +150,9 @@ def test_scil_ten_players_ghosts_and_baby_buncos() -> None:
     assert "Winners go to table 2" in t3 and "Losers stay at this table" in t3
     assert "Round 1:" not in t1  # no names given
     cards = [i for i in pages_with(texts, "BUNCO SCORE CARD")]
-    assert sum(count(texts[i], "BUNCO SCORE CARD") for i in cards) == 10
+    # 10 cards and 2 spares for late arrivals fill two pages
+    assert [count(texts[i], "BUNCO SCORE CARD") for i in cards] == [6, 6]
+    assert count(texts[cards[1]], "Spare card for a late arrival") == 2
     assert all("Baby Buncos" in texts[i] for i in cards)
     assert count(texts[cards[0]], "Name: Set 1") == 6  # blank name lines
     rules = one_page(texts, "House rules: scil")
@@ -176,7 +184,10 @@ def test_house_rules_and_qr_code_on_the_card() -> None:
                                         qr_url="http://192.168.1.20:8000/n/abc"))
     card = one_page(texts, "House rules: classic")
     assert "Changed from the preset tonight" in card
-    assert "team_target = 11" in card and "wipeout = true" in card
+    assert "Points a team needs at a table of four: 11." in card
+    assert "Three 1's outside round 1 wipe the roller's team's points for the round and end " \
+        "the turn: yes." in card
+    assert "team_target" not in card and "true" not in card
     assert "Wipeout: three 1's after round 1" in card
     assert "partners at a table of four play to 11" in card
     assert "Scan to follow the night http://192.168.1.20:8000/n/abc" in card

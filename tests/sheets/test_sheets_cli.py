@@ -44,7 +44,7 @@ def test_blank_sheets_players_only(tmp_path: Path) -> None:
                           "--house", "wipeout=true", "--paper", "a4", "-o", str(out))
     assert code == 0 and "pages of blank sheets" in stdout
     texts = page_texts(out.read_bytes())
-    assert "wipeout = true" in one_page(texts, "House rules: scil")
+    assert "end the turn: yes." in one_page(texts, "House rules: scil")
 
 
 def test_filled_sheets_from_log(tmp_path: Path) -> None:

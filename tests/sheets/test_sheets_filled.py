@@ -67,6 +67,16 @@ HAND_MARKS = {  # the host's sheet: W/L per round, a B per Bunco
     "Gus": "L L L W W WB",
     "Hal": "W W L W L L",
 }
+HAND_TABLES = {  # the host's sheet: the table of each round, from the seats above
+    "Ann": "1 1 2 2 2 2",
+    "Bea": "1 2 1 2 2 1",
+    "Cat": "1 1 1 1 2 2",
+    "Dee": "1 2 2 1 2 1",
+    "Eve": "2 2 1 1 1 1",
+    "Fay": "2 1 2 1 1 2",
+    "Gus": "2 2 2 2 1 1",
+    "Hal": "2 1 1 2 1 2",
+}
 
 
 @pytest.fixture(scope="module")
@@ -75,9 +85,10 @@ def hand() -> list[str]:
 
 
 def test_hand_log_page_kinds(hand: list[str]) -> None:
-    # host's sheet, standings, 8 cards (6 + 2), two table tallies
+    # host's sheet, standings, 8 cards (4 + 4: never a page of one or two), two table tallies
     assert len(hand) == 1 + 1 + 2 + 2
     assert pages_with(hand, "BUNCO SCORE CARD") == [2, 3]
+    assert [count(hand[i], "BUNCO SCORE CARD") for i in (2, 3)] == [4, 4]
 
 
 def test_hand_log_standings(hand: list[str]) -> None:
@@ -98,7 +109,9 @@ def test_hand_log_host_sheet(hand: list[str]) -> None:
     for name, marks in HAND_MARKS.items():
         row = next(r for r in HAND_STANDINGS if r[1] == name)
         w, lo, b, m = row[2], row[3], row[4], row[5]
-        assert f"{name} {marks} {w} {lo} {b} {m}" in page, name
+        rounds = " ".join(f"{t} {mark}" for t, mark in zip(HAND_TABLES[name].split(),
+                                                           marks.split(), strict=True))
+        assert f"{name} {rounds} {w} {lo} {b} {m}" in page, name
 
 
 def test_hand_log_score_cards(hand: list[str]) -> None:
@@ -196,8 +209,9 @@ def test_golden_classic_12() -> None:
     assert "Most Wins [5]: Ann, Cat (shared)" in standings
     assert "Traveling: Gus" in standings
     t3 = one_page(texts, "Table 3 tally")
-    assert "Round 2: roll 2s tie broken (sessions)" in t3
-    assert "Winners: Jo & Gus" in t3
+    # a tie at 1-1, broken by extra turns (1-0): the Tie-break row, and said under the block
+    assert ("Round 2: roll 2s Us Jo & Gus 1 1 1 Them Eve & Lou 1 1 0 "
+            "Winners: Jo & Gus (tie broken by extra turns)") in t3
 
 
 # -- nights from random dice -----------------------------------------------------------

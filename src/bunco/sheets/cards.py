@@ -18,6 +18,7 @@ sheets share the cards out evenly over their pages (:func:`cards_per_page`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -166,7 +167,7 @@ def _cut_lines(page: Page, x: float, width: float, rows: Sequence[tuple[float, f
         mid = x + width + GAP / 2
         page.line(mid, rows[0][0] + 0.05 * inch, mid, rows[-1][1] - 0.05 * inch, width=0.4,
                   color=GREY)
-    for (_, bottom), (top, _) in zip(rows, rows[1:], strict=False):
+    for (_, bottom), (top, _) in itertools.pairwise(rows):
         y = (bottom + top) / 2
         page.line(page.left - 0.3 * inch, y, page.right + 0.3 * inch, y, width=0.4,
                   color=GREY)

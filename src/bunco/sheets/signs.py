@@ -192,7 +192,7 @@ def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
     kind = (
         "Team table: partners sit opposite (seats 1 & 3 against seats 2 & 4)"
         if sign.team
-        else f"{sign.seats} players, each for themselves: one winner, no partners"
+        else f"{sign.seats} players, each for themselves"
     )
     page.text(mid, y, f"{kind} · play to {sign.target}", 16, align="center",
               width=page.inner_width)
@@ -219,7 +219,9 @@ def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
                   width=page.right - left - 5.5 * inch)
         y -= 1.2 * inch
     notes = []
-    if sign.tables > 1 and sign.team:
+    if not sign.team:
+        notes.append("No partners here: one winner, everyone else loses.")
+    elif sign.tables > 1:
         notes.append("Everyone who stays at this table gets a new partner.")
     bell_ends = sign.tables > 1 and rules.round_end is RoundEnd.HEAD_TABLE
     if sign.head:
