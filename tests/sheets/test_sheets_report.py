@@ -158,3 +158,53 @@ def test_report_of_a_night_not_started() -> None:
     parser.feed(text)
     assert "No rounds played yet" in text and len(parser.images) == 3
     assert "0 rounds played" in " ".join(page_texts(night_report_pdf(night)))
+
+
+# -- the PDF's page breaks: no heading alone at the foot of a page -------------------------
+
+HEADINGS = re.compile(r"(Winners|Standings|Charts|Rounds|Points per round|Bunco timeline|"
+                      r"Wins per player|Set \d+, round \d+)")
+
+
+def page_items(pdf: bytes) -> list[list[tuple[float, str]]]:
+    """Per page, every text run and image as (y of its baseline or lower edge, text), the
+    page footer left out; an image's text is ""."""
+    pages = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        items: list[tuple[float, str]] = []
+
+        def operand(op: bytes, args: object, cm: list[float], tm: list[float],
+                    items: list[tuple[float, str]] = items) -> None:
+            if op == b"Do":
+                items.append((cm[5], ""))
+
+        def text(t: str, cm: list[float], tm: list[float], font: object, size: object,
+                 items: list[tuple[float, str]] = items) -> None:
+            if t.strip():
+                items.append((tm[5] * cm[3] + cm[5], t.strip()))
+
+        page.extract_text(visitor_operand_before=operand, visitor_text=text)
+        pages.append([(y, t) for y, t in items if y > 0.5 * 72])  # the footer is lower
+    return pages
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "sets", "seed"),
+    [("classic", 12, 1, 1), ("scil", 16, 2, 4), ("winning-moves", 9, 3, 3),
+     ("tournament", 40, 1, 5)],
+)
+def test_report_pdf_leaves_no_heading_at_the_foot_of_a_page(rules: str, players: int,
+                                                            sets: int, seed: int) -> None:
+    from sheet_helpers import play_randomly
+
+    night = play_randomly(party(rules, [f"P{i:02d}" for i in range(players)], sets=sets), seed)
+    pages = page_items(night_report_pdf(night))
+    assert len(pages) > 2
+    for number, items in enumerate(pages[:-1], start=1):
+        lowest = min(items)
+        assert not HEADINGS.fullmatch(lowest[1]), f"page {number} ends with {lowest[1]!r}"
+    # every heading is followed on its page by what it heads
+    for items in pages:
+        for y, t in items:
+            if HEADINGS.fullmatch(t):
+                assert any(other < y for other, _ in items), t

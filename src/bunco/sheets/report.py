@@ -30,6 +30,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import (
+    CondPageBreak,
     Image,
     KeepTogether,
     Paragraph,
@@ -249,10 +250,12 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
         story.append(_pdf_table(["Prize", "Figure", "Won by"], [list(r) for r in prizes],
                                 [width * 0.4, width * 0.1, width * 0.5], styles))
     heads, rows = standings_table(night)
+    # a heading never ends a page: room for it and the table's first rows, or a new page
+    story.append(CondPageBreak(1.6 * inch))
     story.append(Paragraph("Standings", styles["h2"]))
     fractions = (0.06, 0.18, 0.05, 0.05, 0.1, 0.12, 0.08, 0.36)
     story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))
-    story.append(Paragraph("Charts", styles["h2"]))
+    section: list[Any] = [Paragraph("Charts", styles["h2"])]  # goes with the first chart
     for caption, make in CHARTS.values():
         fig = make(night)
         fig_w, fig_h = fig.get_size_inches()
@@ -261,16 +264,19 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
         if img_h > 8.5 * inch:
             img_w, img_h = img_w * 8.5 * inch / img_h, 8.5 * inch
         image = Image(io.BytesIO(render(fig, "png", dpi=150)), width=img_w, height=img_h)
-        story.append(KeepTogether([Paragraph(p(caption), styles["h3"]), image]))
-    story.append(Paragraph("Rounds", styles["h2"]))
+        story.append(KeepTogether([*section, Paragraph(p(caption), styles["h3"]), image]))
+        section = []
+    section = [Paragraph("Rounds", styles["h2"])]  # goes with the first round
     round_fractions = (0.07, 0.27, 0.32, 0.17, 0.17)
     for heading, table_rows in round_tables(night):
         story.append(KeepTogether([
+            *section,
             Paragraph(p(heading), styles["h3"]),
             _pdf_table(ROUND_HEADS, table_rows, [width * f for f in round_fractions], styles),
         ]))
+        section = []
     if not night.history:
-        story.append(Paragraph("No rounds played yet.", styles["body"]))
+        story += [*section, Paragraph("No rounds played yet.", styles["body"])]
     pages: list[int] = []
 
     def count(canvas: Any, _doc: Any) -> None:
