@@ -122,7 +122,7 @@ def render_blank(
         raise InvalidSetup(f"sets {sets!r} is not allowed", expected="1 to 4 sets")
     if isinstance(spares, bool) or not isinstance(spares, int) or not 0 <= spares <= MAX_SPARES:
         raise InvalidSetup(f"spares {spares!r} is not allowed",
-                           expected=f"0 to {MAX_SPARES} spare cards")
+                           expected=f"0 to {MAX_SPARES} spare score cards")
     title = title or f"Bunco night ({preset_title(rules)}, {len(names)} players)"
     doc = Doc(paper, title=title)
     known = all(names)

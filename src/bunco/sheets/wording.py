@@ -96,7 +96,9 @@ def house_changes(rules: RuleSet) -> list[tuple[str, str, str]]:
     out = []
     for f in dataclasses.fields(rules):
         mine, theirs = getattr(rules, f.name), getattr(base, f.name)
-        if f.name != "name" and mine != theirs:
+        if f.name == "traveling" and mine != theirs:
+            out.append((f.name, _traveling_roll(rules), "The roll that passes the traveler."))
+        elif f.name != "name" and mine != theirs:
             out.append((f.name, _value_text(mine), docs[f.name]))
     return out
 
@@ -211,16 +213,23 @@ def _tie_line(rules: RuleSet) -> str:
             "round's number wins.")
 
 
-def _traveling_line(rules: RuleSet) -> str | None:
+def _traveling_roll(rules: RuleSet) -> str:
+    """The roll that passes the traveler, in words ("off" when there is none)."""
     trigger = rules.traveling
     if trigger == "off":
+        return "off"
+    return {
+        "bunco": "a Bunco",
+        "mini_bunco": f"a {kind_name(RollKind.MINI_BUNCO, rules)}",
+        "any_trips": "any three of a kind",
+    }.get(trigger, "-".join(c for c in trigger if c.isdigit()))
+
+
+def _traveling_line(rules: RuleSet) -> str | None:
+    if rules.traveling == "off":
         return None
-    what = {
-        "bunco": "rolls a Bunco",
-        "mini_bunco": f"rolls a {kind_name(RollKind.MINI_BUNCO, rules)}",
-        "any_trips": "rolls any three of a kind",
-    }.get(trigger, f"rolls {'-'.join(c for c in trigger if c.isdigit())}")
-    line = f"Traveling: whoever {what} takes the traveler; whoever holds it at the end wins"
+    line = (f"Traveling: whoever rolls {_traveling_roll(rules)} takes the traveler; whoever "
+            "holds it at the end wins")
     if rules.traveling_excluded_round:
         line += f" (not in round {rules.traveling_excluded_round})"
     return line + "."
