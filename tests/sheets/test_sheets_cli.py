@@ -47,6 +47,21 @@ def test_blank_sheets_players_only(tmp_path: Path) -> None:
     assert "end the turn: yes." in one_page(texts, "House rules: scil")
 
 
+def test_blank_sheets_spares_and_name_tags(tmp_path: Path) -> None:
+    out = tmp_path / "s.pdf"
+    code, stdout, _ = run("sheets", "--rules", "classic", "--players", "12", "--spares", "2",
+                          "--name-tags", "-o", str(out), "--json")
+    assert code == 0
+    texts = page_texts(out.read_bytes())
+    assert json.loads(stdout)["pages"] == len(texts)
+    cards = [t for t in texts if "BUNCO SCORE CARD" in t]
+    # 12 cards and at least 2 spares: three full pages of six
+    assert [t.count("BUNCO SCORE CARD") for t in cards] == [6, 6, 6]
+    assert sum(t.count("Spare card for a late arrival") for t in cards) == 6
+    tags = [t for t in texts if "HELLO my name is" in t]
+    assert [t.count("HELLO my name is") for t in tags] == [8, 8]
+
+
 def test_filled_sheets_from_log(tmp_path: Path) -> None:
     out = tmp_path / "filled.pdf"
     code, stdout, _ = run("sheets", "--from", HAND, "--out", str(out), "--json")
@@ -100,6 +115,14 @@ def test_export_csv(tmp_path: Path) -> None:
          "party log"),
         (["sheets", "--rules", "wm", "--players", "4", "-o", "{tmp}/no/such/dir/x.pdf"],
          "cannot write", "existing folder"),
+        (["sheets", "--rules", "wm", "--players", "4", "--spares", "49", "-o", "{tmp}/x.pdf"],
+         "--spares 49 is out of range", "0 to 48 spare score cards"),
+        (["sheets", "--rules", "wm", "--players", "4", "--spares", "-1", "-o", "{tmp}/x.pdf"],
+         "--spares -1 is out of range", "0 to 48 spare score cards"),
+        (["sheets", "--from", HAND, "--spares", "2", "-o", "{tmp}/x.pdf"],
+         "--spares and --name-tags are for blank sheets", "either --from LOG"),
+        (["sheets", "--from", HAND, "--name-tags", "-o", "{tmp}/x.pdf"],
+         "--spares and --name-tags are for blank sheets", "either --from LOG"),
         (["report", HAND, "-o", "{tmp}/r.txt"], "cannot tell the format", ".html or .pdf"),
         (["export", "{tmp}/bad.jsonl"], "line 2", "a roll by"),
     ],
