@@ -160,18 +160,12 @@ def _draw_traveler(page: Page, x: float, y: float, width: float, mark: str) -> N
 def _cut_lines(page: Page, x: float, width: float, rows: Sequence[tuple[float, float]],
                two_across: bool) -> None:
     """Dashed lines to cut along: between the two columns and between rows of cards."""
-    c = page.canvas
-    c.saveState()
-    c.setDash(3, 3)
     if two_across:
         mid = x + width + GAP / 2
-        page.line(mid, rows[0][0] + 0.05 * inch, mid, rows[-1][1] - 0.05 * inch, width=0.4,
-                  color=GREY)
+        page.cut_line(mid, rows[0][0] + 0.05 * inch, mid, rows[-1][1] - 0.05 * inch)
     for (_, bottom), (top, _) in itertools.pairwise(rows):
         y = (bottom + top) / 2
-        page.line(page.left - 0.3 * inch, y, page.right + 0.3 * inch, y, width=0.4,
-                  color=GREY)
-    c.restoreState()
+        page.cut_line(page.left - 0.3 * inch, y, page.right + 0.3 * inch, y)
     page.text(page.left - 0.05 * inch, rows[0][0] + 0.08 * inch, "✂ cut along the dashed lines",
               6.5, color=GREY)
 

@@ -59,14 +59,9 @@ def draw_name_tags(doc: Doc, tags: Sequence[NameTag], title: str) -> None:
             row, col = divmod(k, ACROSS)
             draw_tag(page, page.left + col * (w + GAP), page.top - (row + 1) * h - row * GAP,
                      w, h, tag)
-        c = page.canvas
-        c.saveState()
-        c.setDash(3, 3)
         mid = page.left + w + GAP / 2
-        page.line(mid, page.top + 0.1 * inch, mid, page.left - 0.1 * inch, width=0.4, color=GREY)
+        page.cut_line(mid, page.top + 0.1 * inch, mid, page.left - 0.1 * inch)
         for row in range(1, DOWN):
             yy = page.top - row * h - (row - 0.5) * GAP
-            page.line(page.left - 0.3 * inch, yy, page.right + 0.3 * inch, yy, width=0.4,
-                      color=GREY)
-        c.restoreState()
+            page.cut_line(page.left - 0.3 * inch, yy, page.right + 0.3 * inch, yy)
         page.footer(f"{title} · name tags")

@@ -190,6 +190,13 @@ class Page:
         c.setLineWidth(width)
         c.line(x1, y1, x2, y2)
 
+    def cut_line(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        """A thin grey dashed line to cut along."""
+        self.canvas.saveState()
+        self.canvas.setDash(3, 3)
+        self.line(x1, y1, x2, y2, width=0.4, color=GREY)
+        self.canvas.restoreState()
+
     def box(
         self, x: float, y: float, w: float, h: float, *, width: float = 0.8,
         fill: tuple[float, float, float] | None = None, radius: float = 0,
@@ -254,6 +261,14 @@ class Page:
                     self.text(xx + pad, base, cell, size, bold=bold, width=c_w - 2 * pad)
                 xx += c_w
         return bottom
+
+    def poster_title(self, text: str) -> float:
+        """A word in 110-point capitals across the top of a sign or round card; returns
+        its baseline."""
+        y = self.top - 1.3 * inch
+        self.text(self.width / 2, y, text, 110, bold=True, align="center",
+                  width=self.inner_width)
+        return y
 
     def bell(self, x: float, y: float, size: float) -> None:
         """A hand bell ``size`` tall standing on (x, y) (the middle of its rim)."""

@@ -76,10 +76,7 @@ def draw_die(page: Page, x: float, y: float, size: float, face: int) -> None:
 def draw_round_card(page: Page, rules: RuleSet, round_no: int, title: str) -> None:
     """Round ``round_no``'s card on a landscape page."""
     mid = page.width / 2
-    y = page.top - 1.35 * inch
-    page.text(mid, y, f"ROUND {round_no}", 110, bold=True, align="center",
-              width=page.inner_width)
-    y -= 0.85 * inch
+    y = page.poster_title(f"ROUND {round_no}") - 0.85 * inch
     page.text(mid, y, f"We're rolling for {round_no}s", 40, bold=True, align="center",
               width=page.inner_width)
     size = 1.5 * inch

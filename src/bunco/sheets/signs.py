@@ -180,10 +180,7 @@ def _direction(here: int, tables: Sequence[int]) -> int:
 def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
     """Draw one sign on a landscape page."""
     mid = page.width / 2
-    y = page.top - 1.3 * inch
-    page.text(mid, y, f"TABLE {sign.table}", 110, bold=True, align="center",
-              width=page.inner_width)
-    y -= 0.55 * inch
+    y = page.poster_title(f"TABLE {sign.table}") - 0.55 * inch
     if sign.head:
         wide = text_width("HEAD TABLE", 28, bold=True)
         page.text(mid + 0.3 * inch, y, "HEAD TABLE", 28, bold=True, align="center")
