@@ -268,7 +268,7 @@ class Page:
         y = self.top - 1.3 * inch
         self.text(self.width / 2, y, text, 110, bold=True, align="center",
                   width=self.inner_width)
-        return y
+        return float(y)
 
     def bell(self, x: float, y: float, size: float) -> None:
         """A hand bell ``size`` tall standing on (x, y) (the middle of its rim)."""
