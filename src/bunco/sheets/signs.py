@@ -233,6 +233,6 @@ def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
         seats = [s if s is not None else "(ghost)" for s in sign.first_round]
         notes.append("Round 1: " + seats[0] + " (scorekeeper), " + ", ".join(seats[1:]))
     for note in notes:
-        page.text(mid, y, note, 14, align="center", width=page.inner_width)
-        y -= 0.28 * inch
+        page.text(mid, y, note, 16, align="center", width=page.inner_width)
+        y -= 0.32 * inch
     page.footer(f"{title} · Bunco · rules: {rules.name} · table {sign.table} of {sign.tables}")
