@@ -126,6 +126,8 @@ def test_standings_cards_and_prizes_after_a_round(client, night):
     assert missing.status_code == 404 and "Zed" in missing.json()["message"]
     prizes = client.get(night.url("/prizes"), headers=night.viewer).json()
     assert prizes["phase"] == "playing" and prizes["prizes"] == []
+    view = client.get(night.url(""), headers=night.viewer).json()["view"]
+    assert view["standings"] == standings  # the pages rank players as /standings does
 
 
 def test_report_matches_the_replay_of_the_export(client, night):

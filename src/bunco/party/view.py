@@ -7,6 +7,8 @@ Field names here are promises to the pages and to people who script against the 
 >>> view = live_view(night)
 >>> view["phase"], view["tables"][0]["team_scores"], view["expects"]
 ('playing', [2, 0], [{'table': 1, 'player': 'Ann'}])
+>>> [(s["rank"], s["player"]) for s in view["standings"]]  # the ranking of GET /standings
+[(1, 'Ann'), (1, 'Bea'), (1, 'Cat'), (1, 'Dee')]
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from bunco.core.night import Night
 from bunco.core.table import TableRound
 from bunco.party.report import ended_early, next_round, seat_scores, table_result_dict
+from bunco.party.standings import standings_rows
 
 
 def table_view(table: TableRound) -> dict[str, Any]:
@@ -79,6 +82,7 @@ def live_view(night: Night) -> dict[str, Any]:
         "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()],
         "rolloff": night.rolloff.as_dict() if night.rolloff else None,
         "players": {name: night.cards[name].as_dict() for name in night.roster},
+        "standings": standings_rows(night),
         "seated": list(night.seated),
         "traveler": night.traveler,
         "last_bunco": night.last_bunco,

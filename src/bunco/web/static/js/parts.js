@@ -119,11 +119,10 @@ function settled(by) {
   }[by] || by;
 }
 
-/** Players best first: wins, then Buncos, then points (as GET /standings ranks them). */
+/** Players best first, each with their card: the server's one ranking (view.standings,
+ * as GET /standings ranks them: sets won, W's, Buncos, points; the level share a rank). */
 export function standingsOf(view) {
-  return Object.entries(view.players).map(([player, c]) => ({ player, ...c }))
-    .sort((a, b) => b.wins - a.wins || b.buncos - a.buncos || b.points - a.points
-      || a.player.localeCompare(b.player));
+  return view.standings.map((s) => ({ ...view.players[s.player], ...s }));
 }
 
 export function leaderboard(view, { limit = 10, mini = "Minis" } = {}) {
@@ -132,8 +131,8 @@ export function leaderboard(view, { limit = 10, mini = "Minis" } = {}) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col", class: "name" }, "Player"),
       h("th", { scope: "col" }, "W"), h("th", { scope: "col" }, "L"), h("th", { scope: "col" }, "Buncos"),
       h("th", { scope: "col" }, mini), h("th", { scope: "col" }, "Points"))),
-    h("tbody", {}, rows.map((r, i) => h("tr", { dataset: { player: r.player } },
-      h("td", {}, i + 1), h("td", { class: "name" }, r.player), h("td", {}, r.wins), h("td", {}, r.losses),
+    h("tbody", {}, rows.map((r) => h("tr", { dataset: { player: r.player } },
+      h("td", {}, r.rank), h("td", { class: "name" }, r.player), h("td", {}, r.wins), h("td", {}, r.losses),
       h("td", {}, r.buncos), h("td", {}, r.mini_buncos), h("td", {}, r.points)))));
 }
 
