@@ -62,7 +62,7 @@ def test_human_output_of_a_winning_moves_night() -> None:
     assert "│ 1 │ Ann, Bea, Cat, Dee │ Ann & Cat 2 – 1 Bea & Dee │ Ann, Cat │ Bea, Dee │" in flat(
         out
     )
-    assert "Ivy & Eve 1 – 1 Kim & Gus (tie broken: roll_off_to_five)" in flat(out)
+    assert "Ivy & Eve 1 – 1 Kim & Gus (tie broken: roll off to five)" in flat(out)
     assert "Score cards" in out and "Low/High Buncos" in out
     assert "Master score sheet, set 1" in out
     assert "│ Jo │ │ W │ W │ WB │ W │ W │ 5-W 1-B │" in flat(out)

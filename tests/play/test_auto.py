@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,15 @@ def test_auto_without_json_prints_the_end_of_night(tmp_path: Path) -> None:
         "--auto", "--players", "4", "--seed", "2", "--log", str(tmp_path / "x.jsonl")
     )
     assert code == 0
-    assert "Set 1, round 6: done" in out
+    assert "done at" not in out
+    # each round as it ends: its results table with the winners and the score
+    report = night_report(read_log((tmp_path / "x.jsonl").read_text().splitlines()))
+    shown = out.split("The night is over")[0]
+    for rnd in report["rounds"]:
+        part = shown.split(f"Set 1, round {rnd['round']}: results")[1].split("Set 1, round")[0]
+        (table,) = rnd["tables"]
+        assert " & ".join(table["winners"]) in part or ", ".join(table["winners"]) in part
+        assert f"{table['team_scores'][0]} – {table['team_scores'][1]}" in part
     assert "Score cards" in out
     assert "The night is over" in out
     assert f"{tmp_path / 'x.jsonl'}" in out.replace("\n", "")
@@ -102,3 +111,16 @@ def test_default_log_name_in_the_current_folder(tmp_path: Path, monkeypatch) -> 
     logs = sorted(p.name for p in tmp_path.iterdir())
     assert len(logs) == 2
     assert all(n.startswith("bunco-night-") and n.endswith(".jsonl") for n in logs)
+
+
+def test_auto_results_of_a_table_of_three_say_whose_score_is_whose(tmp_path: Path) -> None:
+    log = tmp_path / "x.jsonl"
+    code, out, _ = play("--auto", "--players", "Ann,Bea,Cat", "--seed", "4", "--log", str(log))
+    assert code == 0
+    report = night_report(read_log(log.read_text().splitlines()))
+    shown = out.split("The night is over")[0]
+    for rnd in report["rounds"]:
+        part = shown.split(f"Set 1, round {rnd['round']}: results")[1].split("Set 1, round")[0]
+        (table,) = rnd["tables"]
+        for name, points in table["scores"].items():  # one player a line, name and score
+            assert re.search(rf"│ {name} {points} +│", part), (name, points, part)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from bunco.cli import app
 from bunco.core.party_log import read_log
 from bunco.party.report import night_report
-from bunco.play.logfile import LogFileError, PartyLog, resume_night
+from bunco.play.logfile import LogFileError, PartyLog, resume_night, set_aside_cut_line
 
 runner = CliRunner()
 
@@ -117,13 +117,20 @@ def test_resume_with_auto_finishes_a_quit_night(tmp_path: Path) -> None:
     assert night_report(read_log(lines)) == report
 
 
-def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(tmp_path: Path) -> None:
+def test_a_line_cut_short_by_a_crash_is_set_aside_in_a_backup(tmp_path: Path) -> None:
     log = tmp_path / "n.jsonl"
     good = [
         {"type": "party", "rules": "classic", "players": ["A", "B"]},
         {"type": "roll", "table": 1, "dice": [1, 1, 1]},
     ]
-    log.write_text("\n".join(json.dumps(x) for x in good) + '\n{"type": "roll", "tab')
+    original = "\n".join(json.dumps(x) for x in good) + '\n{"type": "roll", "tab'
+    log.write_text(original)
+    with pytest.raises(LogFileError, match="line 3: not valid JSON"):
+        resume_night(log)  # never dropped silently
+    backup, line = set_aside_cut_line(log) or (None, "")
+    assert backup == tmp_path / "n.jsonl.bak" and line == '{"type": "roll", "tab'
+    assert backup.read_text() == original  # the file as it was, whole
+    assert set_aside_cut_line(log) is None  # the log now ends cleanly
     night = resume_night(log)
     assert night.tables[0].points == (21, 0)
     handle = PartyLog.reopen(log)
@@ -133,6 +140,35 @@ def test_a_line_cut_short_by_a_crash_is_dropped_on_resume(tmp_path: Path) -> Non
     assert len(lines) == 3 and json.loads(lines[2])["dice"] == [2, 3, 4]
     night = read_log(lines)  # A's Bunco reached 21, A rolled on after the bell and missed
     assert night.round_no == 2 and night.history[0].tables[0].winners == ("A",)
+
+
+def test_resume_reports_the_cut_line_and_a_second_backup_does_not_replace_the_first(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "n.jsonl"
+    party = json.dumps({"type": "party", "rules": "classic", "players": ["A", "B"], "seed": 1})
+    (tmp_path / "n.jsonl.bak").write_text("an older backup\n")
+    log.write_text(party + '\n{"type": "roll", "ta')
+    code, out, _ = play("--resume", str(log), "--auto")
+    assert code == 0
+    text = flat(out)
+    assert f"warning: the last line of {log} was cut short" in text
+    assert '\'{"type": "roll", "ta\' is set aside' in text
+    assert f"the file as it was is kept in {tmp_path / 'n.jsonl.2.bak'}" in text
+    assert (tmp_path / "n.jsonl.bak").read_text() == "an older backup\n"
+    assert (tmp_path / "n.jsonl.2.bak").read_text() == party + '\n{"type": "roll", "ta'
+    assert read_log(log.read_text().splitlines()).phase == "over"
+
+
+def test_a_whole_last_line_without_its_newline_is_kept(tmp_path: Path) -> None:
+    log = tmp_path / "n.jsonl"
+    log.write_text('{"type": "party", "players": ["A", "B"]}\n{"type": "roll", "table": 1, '
+                   '"dice": [1, 1, 1]}')
+    assert set_aside_cut_line(log) is None
+    handle = PartyLog.reopen(log)
+    handle.append({"type": "roll", "table": 1, "dice": [2, 3, 4]})
+    handle.close()
+    assert len(read_log(log.read_text().splitlines()).events) == 2
 
 
 def test_a_broken_log_says_which_line(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def test_the_physical_keys_in_the_table_are_understood() -> None:
 def test_the_examples_at_the_top_are_valid_commands() -> None:
     text = PAGE.read_text(encoding="utf-8")
     (block,) = re.findall(r"^```sh\n(.*?)^```", text, flags=re.S | re.M)
-    options = _play_options() | {"-r", "-H", "-p"}
+    options = _play_options() | {"-r", "-H", "-n"}
     for line in block.splitlines():
         words = shlex.split(line.split("#")[0])
         assert words[:2] == ["bunco", "play"]

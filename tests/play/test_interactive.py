@@ -48,7 +48,7 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
     shown = send(child, "2")  # quick tally: two 1's
     assert "+2  (Us 4 – Them 0)" in shown
     shown = send(child, "u")
-    assert "undone: the last entry at table 1" in shown
+    assert "↶ undone: Ann's tally +2 (+2)" in shown  # who, what was typed, what it scored
     assert re.search(r"Us: Ann & Cat ◀ +2 ", shown)
     send(child, "m", "· Bea rolls — dice or tally")
     child.sendline("b")
@@ -56,17 +56,21 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
     shown = child.before
     assert "BUNCO!" in shown and "\a" in shown
     assert "DING! the table reached 21" in shown
-    shown = send(child, "m")  # Bea's turn ends: the round is over
+    shown = send(child, "m", "Enter for round 2")  # Bea's turn ends: the round is over
     assert "Set 1, round 1: results" in shown
     assert re.search(r"│ +1 │ 2 – 21 +│ Bea, Dee +│ Ann, Cat +│", shown)
+    assert "Round 2 — rolling for 2s" not in shown  # the results wait for Enter
+    shown = send(child, "", PHYS)
     assert "Round 2 — rolling for 2s" in shown
     child.sendline("q")
     child.expect(pexpect.EOF)
-    assert f"Continue with: bunco play --resume {log} --physical\r\n" in child.before
+    # the log says the dice are typed: resuming needs no --physical
+    assert f"Continue with: bunco play --resume {log}\r\n" in child.before
     child.wait()
     assert child.exitstatus == 0
     events = log_lines(log)
     assert events[0]["players"] == ["Ann", "Bea", "Cat", "Dee"] and events[0]["bots"] == []
+    assert events[0]["dice"] == "physical"
     assert events[1:] == [
         {"type": "roll", "table": 1, "dice": [1, 1, 4], "player": "Ann"},
         {"type": "tally", "table": 1, "outcome": "+2", "player": "Ann"},
@@ -80,7 +84,7 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
 
     # Resume: round 2 goes on from the saved log; Ctrl-C stops and saves.
     roller = night.tables[0].roller
-    child = spawn("play", "--resume", str(log), "--physical")
+    child = spawn("play", "--resume", str(log))  # physical, as the log says
     child.expect_exact(f"· {roller} rolls — dice or tally")
     assert "Continuing the night in" in child.before
     assert "Round 2 — rolling for 2s" in child.before
@@ -88,7 +92,7 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
     assert f"{roller}: 2 2 2  BUNCO! +21" in shown
     child.sendintr()
     child.expect(pexpect.EOF)
-    assert f"Stopped. Continue with: bunco play --resume {log} --physical\r\n" in child.before
+    assert f"Stopped. Continue with: bunco play --resume {log}\r\n" in child.before
     child.wait()
     assert child.exitstatus == 130
     events = log_lines(log)
@@ -159,21 +163,24 @@ def test_host_words_between_rounds_substitute_and_end_the_night(
     log = tmp_path / "h.jsonl"
     child = classic_table(spawn, log)
     send(child, "b")  # Ann: a Bunco, 21, the bell; she rolls on
-    shown = send(child, "m")  # her turn ends and so does round 1
-    assert "Round 2 — rolling for 2s" in shown
-    shown = send(child, "sub Dee Zoe")
+    send(child, "m", "Enter for round 2")  # her turn ends and so does round 1
+    shown = send(child, "sub Dee Zoe", "Enter for round 2")  # the host's words at the pause
     assert "Zoe takes Dee's seat." in shown
-    assert "Zoe" in shown.split("Zoe takes Dee's seat.")[1]  # the tables are shown again
+    shown = send(child, "")
+    assert "Round 2 — rolling for 2s" in shown
+    assert "Zoe" in shown  # the tables are shown again, with Zoe
     shown = send(child, "sub Dee")
     assert "sub needs two names" in shown and "sub Hal Zoe" in shown
     send(child, "m")  # round 2 has begun
     shown = send(child, "end")
     assert "the night can only be ended between rounds, and a round is under way" in shown
-    assert "type instead:" in shown
+    assert "type instead: end once round 2 is over, before the next first roll" in shown
+    shown = send(child, "join Ivy")
+    assert "round 2 is under way: join waits for its end" in shown
+    assert "type instead: join Ivy once round 2 is over" in shown
     send(child, "b")
     child.sendline("m")  # the Bunco's roller finishes: round 2 is over
-    child.expect_exact("Round 3 — rolling for 3s")
-    child.expect_exact(PHYS)
+    child.expect_exact("Enter for round 3")
     child.sendline("end")
     child.expect_exact("The host ends the night after set 1, round 2.")
     faces = iter(["6 5 4", "3 2 1", "6 6 6", "2 2 1", "6 6 6", "5 5 5", "6 6 1", "4 4 4"] * 20)
@@ -198,8 +205,8 @@ def test_commands_to_copy_are_never_wrapped_at_80_columns(spawn: Any, tmp_path: 
     folder = tmp_path.joinpath(*["a-rather-long-folder-name"] * 6)
     folder.mkdir(parents=True)
     log = folder / "night.jsonl"
-    hint = f"bunco play --resume {log} --physical"
-    assert len(hint) > 160
+    hint = f"bunco play --resume {log}"  # the log says its dice are typed: no --physical
+    assert len(hint) > 150
     child = spawn(
         "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
         "--sets", "1", "--log", str(log), columns=80,

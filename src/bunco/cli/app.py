@@ -6,11 +6,12 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
+from bunco.cli.group import BuncoGroup
 from bunco.core.errors import BuncoError
 
 app = typer.Typer(
@@ -19,7 +20,27 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # help paragraphs reflow to the terminal's width
+    cls=BuncoGroup,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"bunco {version('bunco')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Bunco: rules, parties, live nights, odds and simulation for the dice game."""
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)  # never cut a path or a command in two

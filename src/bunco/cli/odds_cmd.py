@@ -11,8 +11,9 @@ from rich.table import Table
 from bunco.analysis.report import odds_report
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.cli.rules_cmd import HouseOption
-from bunco.core.presets import get_rules
-from bunco.core.rules import RuleSet
+from bunco.core.presets import SUMMARIES, get_rules
+from bunco.core.rules import RollKind, RuleSet
+from bunco.sheets.wording import kind_name
 
 
 def _pct(p: float) -> str:
@@ -42,14 +43,14 @@ def _round_columns(rounds: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _one_round(doc: dict[str, Any]) -> list[Table]:
+def _one_round(doc: dict[str, Any], rules: RuleSet) -> list[Table]:
     """The detailed tables of a single round."""
     r = doc["round"]
     roll = Table(title=f"One roll in round {r}")
     for name in ("kind", "points", "rolls again", "ends round", "ways of 216", "probability"):
         roll.add_column(name, justify="left" if name == "kind" else "right")
     for o in doc["per_roll"]["outcomes"]:
-        roll.add_row(o["kind"], str(o["points"]), "yes" if o["continues"] else "no",
+        roll.add_row(kind_name(RollKind(o["kind"]), rules), str(o["points"]), "yes" if o["continues"] else "no",
                      "yes" if o["ends_round"] else "no", str(o["ways"]), o["probability_exact"])
     roll.caption = (f"expected points {doc['per_roll']['expected_points_exact']} = "
                     f"{doc['per_roll']['expected_points']:.5f}")
@@ -144,12 +145,13 @@ def odds_command(
             else:
                 print_json(report)
             return
-        console.print(f"[bold]{rules.name}[/]"
-                      + (f" with house rules {house_rules}" if house_rules else ""))
+        house_text = ", ".join(f"{k}={v}" for k, v in house_rules.items())
+        console.print(f"Exact odds under [bold]{rules.name}[/] ({SUMMARIES[rules.name]})"
+                      + (f", with the house rules {house_text}" if house_rules else ""))
         if round_no is None:
             console.print(_round_columns(report["rounds"]))
         else:
-            for table in _one_round(report["rounds"][0]):
+            for table in _one_round(report["rounds"][0], rules):
                 console.print(table)
         if plot is not None:
             console.print(f"distributions drawn into {plot}")

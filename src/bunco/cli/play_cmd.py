@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.prompt import IntPrompt, Prompt
 
 from bunco.cli.app import app, console, err_console, fail, parse_house_rules, print_json
+from bunco.cli.checks import check_sets
 from bunco.cli.rules_cmd import HouseOption
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.night import Night
@@ -20,16 +21,16 @@ from bunco.core.presets import PRESETS
 from bunco.party.report import night_report
 from bunco.play.driver import Driver, play_auto
 from bunco.play.game import Game
-from bunco.play.logfile import LogFileError, PartyLog, default_log_name, resume_night
+from bunco.play.keyboard import terminal_reader
+from bunco.play.logfile import (
+    LogFileError,
+    PartyLog,
+    default_log_name,
+    resume_night,
+    set_aside_cut_line,
+)
 from bunco.play.newnight import build_party
 from bunco.play.roster import Roster, make_roster
-
-EPILOG = (
-    "Examples:  bunco play --players 4 --human Ann  ·  "
-    "bunco play --physical --players Ann,Bea,Cat,Dee  ·  "
-    "bunco play --auto --players 12 --rules tournament --seed 1 --json  ·  "
-    "bunco play --resume bunco-night-20261124-200509.jsonl"
-)
 
 
 def _interactive() -> bool:
@@ -83,31 +84,38 @@ def _resume_hint(path: Path, physical: bool) -> str:
     return f"bunco play --resume {path}" + (" --physical" if physical else "")
 
 
-@app.command("play", epilog=EPILOG)
+@app.command("play")
 def play_command(
     rules: Annotated[
         str | None,
-        typer.Option("--rules", "-r", help="Preset: winning-moves, classic, scil or tournament."),
+        typer.Option(
+            "--rules", "-r", metavar="PRESET",
+            help="Preset: winning-moves (wm), classic, scil or tournament.",
+        ),
     ] = None,
     house: HouseOption = None,
     players: Annotated[
         str | None,
         typer.Option(
-            "--players", "-p", help="A count (bots get friendly names) or names: Ann,Bea,Cat."
+            "--players", "-n", metavar="N|NAMES",
+            help="A count (bots get friendly names) or names: Ann,Bea,Cat.",
         ),
     ] = None,
     human: Annotated[
         list[str] | None,
-        typer.Option("--human", help="A player at this keyboard (repeatable); the rest are bots."),
+        typer.Option(
+            "--human", metavar="NAME",
+            help="A player at this keyboard (repeatable); the rest are bots.",
+        ),
     ] = None,
     sets: Annotated[
-        int | None, typer.Option("--sets", min=1, max=4, help="Sets of six rounds (1-4).")
+        int | None, typer.Option("--sets", metavar="N", help="Sets of six rounds: 1 to 4.")
     ] = None,
     group: Annotated[
         list[str] | None,
         typer.Option(
-            "--group",
-            help="A prize group, NAME=Ann,Bea (repeatable; tournament gives prizes per group).",
+            "--group", metavar="NAME=Ann,Bea",
+            help="A prize group (repeatable; tournament gives prizes per group).",
         ),
     ] = None,
     physical: Annotated[
@@ -118,9 +126,13 @@ def play_command(
     ] = False,
     speed: Annotated[
         float,
-        typer.Option("--speed", min=0.0, help="Pace of bots and animations: 0 instant, 1 normal."),
+        typer.Option(
+            "--speed", metavar="S", help="Pace of bots and animations: 0 instant, 1 normal, 2 slow."
+        ),
     ] = 1.0,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for every die drawn.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="N", help="Seed for every die drawn.")
+    ] = None,
     shuffle: Annotated[
         bool, typer.Option("--shuffle", help="Seat the players in a (seeded) random order.")
     ] = False,
@@ -132,19 +144,32 @@ def play_command(
     ] = False,
     log: Annotated[
         Path | None,
-        typer.Option("--log", help="Party log to write (default bunco-night-DATE-TIME.jsonl)."),
+        typer.Option(
+            "--log", metavar="FILE",
+            help="Party log to write (default bunco-night-DATE-TIME.jsonl).",
+        ),
     ] = None,
     resume: Annotated[
-        Path | None, typer.Option("--resume", help="Continue the night saved in this party log.")
+        Path | None,
+        typer.Option("--resume", metavar="FILE", help="Continue the night saved in this party log."),
     ] = None,
 ) -> None:
     """Play a night of Bunco: alone against bots, passing the keyboard, or scoring real dice.
 
     At the prompt: Enter rolls; with --physical type the dice (4 4 1) or a tally
     (m miss, 1, 2, b Bunco, x Mini Bunco, l/h Low/High Bunco), u undoes the last entry.
-    Everywhere: t tables, c score cards, ? help, q quit. Every event is saved to the party
-    log at once; continue after q or Ctrl-C with --resume FILE, read it with bunco replay FILE.
+    Everywhere: t tables, c score cards, ? help, q quit. After a round's results, Enter
+    begins the next round. Every event is saved to the party log at once; continue after
+    q or Ctrl-C with --resume FILE (a night of typed dice goes on typing), read it with
+    bunco replay FILE.
     """
+    if sets is not None:
+        check_sets(sets)
+    if speed < 0:
+        fail(
+            f"--speed {speed:g}: a pace cannot be below 0",
+            expected="--speed 0 (instant), 1 (normal) or 2 (slower)",
+        )
     if as_json and not auto:
         fail("--json prints the standings of a night the bots play", expected="--auto --json")
     if auto and physical:
@@ -163,6 +188,17 @@ def play_command(
     out = err_console if as_json else console
     try:
         if resume is not None:
+            cut = set_aside_cut_line(resume)
+            if cut is not None:
+                backup, line = cut
+                out.print(
+                    f"[yellow]warning:[/] the last line of {escape(str(resume))} was cut short "
+                    f"(the program stopped while writing it), so it is no event: "
+                    f"{escape(line[:60])!r} is set aside; the file as it was is kept in "
+                    f"{escape(str(backup))}",
+                    highlight=False,
+                    soft_wrap=True,  # paths stay whole, to copy
+                )
             night = resume_night(resume)
             if night.phase == "over":
                 fail(
@@ -171,6 +207,8 @@ def play_command(
                 )
             party_log = PartyLog.reopen(resume)
             driver = Driver.of(night, party_log.append)
+            logged_physical = night.setup.get("dice") == "physical"
+            physical = physical or logged_physical  # the log says how its dice are entered
             if auto:
                 driver.bots = frozenset(night.roster)
         else:
@@ -181,18 +219,23 @@ def play_command(
     except BuncoError as exc:
         fail(exc.message, expected=exc.expected)
     party_log.sync = not auto  # a person's game: each line to the disk; bots: flushed only
+    says_physical = driver.night.setup.get("dice") == "physical"
+    hint = _resume_hint(party_log.path, physical and not says_physical)
+    interactive = _interactive()
     if not as_json:
         what = "Continuing" if resume else "Saving"
         out.print(f"{what} the night in [bold]{party_log.path}[/]", highlight=False, soft_wrap=True)
     try:
-        result = _run(driver, out, physical, 0.0 if auto else speed, auto, as_json)
+        # off a terminal nobody watches: bots do not pause, rounds do not wait for Enter
+        pace = speed if interactive and not auto else 0.0
+        result = _run(driver, out, physical, pace, auto, as_json, interactive and not auto)
     except KeyboardInterrupt:
         party_log.close()
-        _say_command(out, "\nStopped. Continue with:", _resume_hint(party_log.path, physical))
+        _say_command(out, "\nStopped. Continue with:", hint)
         raise typer.Exit(130) from None
     party_log.close()
     if result == "quit":
-        _say_command(out, "Saved. Continue with:", _resume_hint(party_log.path, physical))
+        _say_command(out, "Saved. Continue with:", hint)
         return
     if as_json:
         print_json(night_report(driver.night))
@@ -235,12 +278,12 @@ def _start(
         roster = Roster(roster.players, ())  # real dice: every roll is typed in
     if sets is None:
         sets = IntPrompt.ask("Sets of six rounds", default=1, console=console) if ask else 1
-        if not 1 <= sets <= 4:
-            fail(f"{sets} sets", expected="1 to 4 sets")
+        check_sets(sets)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     party = build_party(
-        rules, roster, sets=sets, seed=seed, house_rules=parse_house_rules(house), shuffle=shuffle
+        rules, roster, sets=sets, seed=seed, house_rules=parse_house_rules(house), shuffle=shuffle,
+        physical=physical,
     )
     if groups:
         party["groups"] = groups
@@ -275,7 +318,13 @@ def parse_groups(specs: list[str]) -> dict[str, list[str]]:
 
 
 def _run(
-    driver: Driver, out: Console, physical: bool, speed: float, auto: bool, as_json: bool
+    driver: Driver,
+    out: Console,
+    physical: bool,
+    speed: float,
+    auto: bool,
+    as_json: bool,
+    pause_rounds: bool,
 ) -> str:
     if as_json:
         play_auto(driver)
@@ -283,10 +332,11 @@ def _run(
     game = Game(
         driver,
         out,
-        read_line=lambda prompt: out.input(prompt),
+        read_line=terminal_reader(out),
         physical=physical,
         speed=speed,
         quiet=auto,
+        pause_rounds=pause_rounds,
     )
     return game.run()
 

@@ -10,12 +10,13 @@ from rich.table import Table
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.core.dice import score_roll
 from bunco.core.presets import PRESETS, SOURCES, SUMMARIES, get_rules, preset_name
-from bunco.core.rules import rule_docs
+from bunco.core.rules import RollKind, rule_docs
 
 HouseOption = Annotated[
     list[str] | None,
     typer.Option(
-        "--house", "-H", help="A house rule NAME=VALUE (repeatable), e.g. --house wipeout=true."
+        "--house", "-H", metavar="NAME=VALUE",
+        help="A house rule (repeatable), e.g. --house wipeout=true.",
     ),
 ]
 
@@ -82,10 +83,12 @@ def rules_command(
 
 @app.command("score")
 def score_command(
-    dice: Annotated[list[str], typer.Argument(help="The three faces, e.g. 4 4 1.")],
-    rules_name: Annotated[str, typer.Option("--rules", "-r", help="Preset or alias.")] = "classic",
+    dice: Annotated[list[str], typer.Argument(metavar="DICE", help="The three faces, e.g. 4 4 1.")],
+    rules_name: Annotated[
+        str, typer.Option("--rules", "-r", metavar="PRESET", help="Preset or alias.")
+    ] = "classic",
     round_no: Annotated[
-        int, typer.Option("--round", "-R", help="Round 1-6 (its number is the target).")
+        int, typer.Option("--round", "-R", metavar="N", help="Round 1-6 (its number is the target).")
     ] = 1,
     house: HouseOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
@@ -106,9 +109,13 @@ def score_command(
         if as_json:
             print_json(result.as_dict())
             return
+        from bunco.sheets.wording import kind_name
+
         console.print(
             f"round {round_no}, dice {' '.join(map(str, faces))} under {rules.name}: "
-            f"[bold]{result.points}[/] points, {result.kind.value}; "
+            f"[bold]{result.points}[/] point{'' if result.points == 1 else 's'}"
+            + ("" if result.kind is RollKind.POINTS else f", {kind_name(result.kind, rules)}")
+            + "; "
             + (
                 "[bold red]the round ends at once[/]"
                 if result.ends_round

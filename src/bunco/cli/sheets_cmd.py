@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
+from bunco.cli.checks import check_player_count, check_sets
 from bunco.cli.replay_cmd import load_night
 from bunco.cli.rules_cmd import HouseOption
 
@@ -62,16 +63,17 @@ def _player_list(players: int | None, names_file: Path | None) -> list[str]:
 
 @app.command("sheets")
 def sheets_command(
-    out: Annotated[Path, typer.Option("--out", "-o", help="The PDF to write.")],
+    out: Annotated[Path, typer.Option("--out", "-o", metavar="FILE", help="The PDF to write.")],
     rules_name: Annotated[str | None, typer.Option(
-        "--rules", help="Preset for blank sheets: winning-moves, classic, scil, tournament.")
+        "--rules", "-r", metavar="PRESET",
+        help="Preset for blank sheets: winning-moves, classic, scil, tournament.")
     ] = None,
     players: Annotated[int | None, typer.Option(
-        "--players", min=2, help="Number of players (blank sheets).")] = None,
+        "--players", "-n", metavar="N", help="Number of players (blank sheets).")] = None,
     names: Annotated[Path | None, typer.Option(
         "--names", help="A text file of player names, one a line, in seating order.")] = None,
     house: HouseOption = None,
-    sets: Annotated[int, typer.Option("--sets", min=1, max=4, help="Sets of six rounds.")] = 1,
+    sets: Annotated[int, typer.Option("--sets", metavar="N", help="Sets of six rounds: 1 to 4.")] = 1,
     qr: Annotated[str | None, typer.Option(
         "--qr", help="A URL for the QR code on the house-rules card, e.g. the night's page "
         "from `bunco serve`.")] = None,
@@ -88,6 +90,9 @@ def sheets_command(
 ) -> None:
     """Print-ready score cards, tallies, master sheet, table signs, round cards and
     house-rules card (and name tags with --name-tags)."""
+    check_sets(sets)
+    if players is not None:
+        check_player_count(players)
     from bunco.core.presets import get_rules
     from bunco.sheets.blank import MAX_SPARES, render_blank
     from bunco.sheets.filled import render_filled
@@ -125,7 +130,8 @@ def sheets_command(
 
 @app.command("report")
 def report_command(
-    file: Annotated[Path, typer.Argument(help="A party log (JSON Lines).")],
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md).")],
     out: Annotated[list[Path], typer.Option(
         "--out", "-o", help="report.html and/or report.pdf (repeatable); the suffix picks "
         "the format.")],
@@ -161,12 +167,14 @@ def report_command(
 
 @app.command("export")
 def export_command(
-    file: Annotated[Path, typer.Argument(help="A party log (JSON Lines).")],
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md).")],
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="The CSV file to write (default: print it).")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points, prizes, group."""
+    """The standings as CSV, one row a player: rank, player, wins, losses, buncos,
+    mini_buncos, points, prizes_won, group (the CSV's header row)."""
     from bunco.party.standings import standings_rows
     from bunco.sheets.export import standings_csv
 

@@ -20,9 +20,11 @@ from bunco.analysis.simulate import (
     uses_kernel,
 )
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
+from bunco.cli.checks import check_player_count
 from bunco.cli.rules_cmd import HouseOption
 from bunco.core.night import Night
 from bunco.core.presets import preset_name
+from bunco.core.prizes import LABELS
 
 
 def _clean(value: float) -> float | None:
@@ -67,8 +69,8 @@ def simulate_command(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
-    """Simulate whole nights (seating, moving, ties, prizes) and report figures with their
-    standard errors."""
+    """Simulate whole nights (seating, moving, ties, prizes): figures with standard errors."""
+    check_player_count(players)
     with refusals():
         house_rules = parse_house_rules(house)
         name = preset_name(rules_name)
@@ -106,6 +108,6 @@ def simulate_command(
             value = summary["figures"][key]
             table.add_row(label, f"{value['mean']:.4f}", f"{value['se']:.4f}")
         for key, value in summary["prize_ties"].items():
-            table.add_row(f"P(prize '{key}' ends in a tie)", f"{value['mean']:.4f}",
+            table.add_row(f"P({LABELS.get(key, key)} ends in a tie)", f"{value['mean']:.4f}",
                           f"{value['se']:.4f}")
         console.print(table)

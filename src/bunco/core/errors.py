@@ -10,6 +10,29 @@ page or a log reader can show it to a person as it is.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def nearest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice closest to a mistyped ``word``, if one is close enough (difflib).
+
+    >>> nearest("clasic", ["winning-moves", "classic", "scil"]), nearest("zzz", ["classic"])
+    ('classic', None)
+    """
+    close = difflib.get_close_matches(word.strip().lower(), list(choices), n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'classic'?"`` for the nearest of ``choices``, or ``""``.
+
+    >>> did_you_mean("wipout", ["wipeout", "quick_game"])
+    "; did you mean 'wipeout'?"
+    """
+    close = nearest(word, choices)
+    return f"; did you mean {close!r}?" if close else ""
+
 
 class BuncoError(ValueError):
     """Base of every refusal: a bad input or a command that does not fit the state."""

@@ -343,25 +343,13 @@ class Night:
             for seat, name in enumerate(res.seats):
                 if name is None:
                     continue
-                mine = [
-                    r
-                    for r in res.rolls
-                    if r.seat == seat and r.credited == name and r.phase is not Phase.FIRST_ROLL
-                ]
                 cards[name] = cards[name].with_round(
                     self.set_no,
                     self.round_no,
                     res.table,
                     won=seat in res.winning_seats,
                     points=res.seat_points[seat],
-                    buncos=sum(r.kind is RollKind.BUNCO for r in mine),
-                    minis=sum(
-                        r.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO)
-                        for r in mine
-                    ),
-                    lows=sum(r.kind is RollKind.LOW_BUNCO for r in mine),
-                    highs=sum(r.kind is RollKind.HIGH_BUNCO for r in mine),
-                    wipeouts=sum(r.kind is RollKind.WIPEOUT for r in mine),
+                    **seat_counts(res.rolls, seat, name),
                 )
         result = RoundResult(self.set_no, self.round_no, results)
         night = evolve(self, history=(*self.history, result), cards=cards)._new_period()
@@ -379,7 +367,7 @@ class Night:
                 rolloff = RollOff.begin(
                     f"set {self.set_no} winner",
                     outcome.tied_on_buncos,
-                    round_no=6,
+                    round_no=self.round_no,  # 000: the round just completed (6, or earlier after end_night)
                     goal=self.rules.roll_off_target,
                 )
                 return evolve(
@@ -440,8 +428,8 @@ class Night:
         for index, prize in enumerate(self.prizes):
             if prize.settled_by == "pending_roll_off":
                 label = prize.label + (f" ({prize.group})" if prize.group else "")
-                rolloff = RollOff.begin(
-                    label, prize.candidates, round_no=6, goal=self.rules.roll_off_target
+                rolloff = RollOff.begin(  # for the round just completed, as a set's roll-off
+                    label, prize.candidates, round_no=self.round_no, goal=self.rules.roll_off_target
                 )
                 return evolve(self, phase="rolloff", rolloff=rolloff, rolloff_for=("prize", index))
         return evolve(self, phase="over", rolloff=None, rolloff_for=None)
@@ -560,7 +548,9 @@ class Night:
         if self.phase != "playing" or self.started:
             raise NotAllowedNow(
                 f"a {ev['type']} can only happen between rounds",
-                expected="it before the first roll of the next round",
+                expected=(
+                    f"the {ev['type']} after this round ends, before the next round's first roll"
+                ),
             )
         kind = ev["type"]
         roster = self.roster
@@ -626,6 +616,28 @@ class Night:
                 expected="a correcting entry at that table instead",
             ) from None
         return evolve(night, events=self.events.append(ev))
+
+
+def seat_counts(rolls: Sequence[RollRecord], seat: int, name: str) -> dict[str, int]:
+    """What ``name`` rolled at ``seat`` in a round's ``rolls``, for the score card.
+
+    ``minis`` counts every three of a kind that is not a Bunco; rolls for high to start
+    and rolls for a ghost are nobody's.
+    """
+    mine = [
+        r
+        for r in rolls
+        if r.seat == seat and r.credited == name and r.phase is not Phase.FIRST_ROLL
+    ]
+    return {
+        "buncos": sum(r.kind is RollKind.BUNCO for r in mine),
+        "minis": sum(
+            r.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO) for r in mine
+        ),
+        "lows": sum(r.kind is RollKind.LOW_BUNCO for r in mine),
+        "highs": sum(r.kind is RollKind.HIGH_BUNCO for r in mine),
+        "wipeouts": sum(r.kind is RollKind.WIPEOUT for r in mine),
+    }
 
 
 def _left_of_winner(

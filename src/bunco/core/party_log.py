@@ -25,11 +25,42 @@ def parse_line(text: str) -> dict[str, Any]:
         raise InvalidEvent(
             f"not valid JSON ({exc.msg} at column {exc.colno})", expected="one JSON object per line"
         ) from None
+    except RecursionError:  # e.g. 100,000 nested [ — no event is that deep
+        raise InvalidEvent(
+            "JSON nested too deeply to be an event", expected="one flat JSON object per line"
+        ) from None
     if not isinstance(value, dict):
         raise InvalidEvent(
             f"a {type(value).__name__} instead of an object", expected="one JSON object per line"
         )
     return value
+
+
+def decode_lines(data: bytes) -> list[str]:
+    """The lines of a party log file's bytes; raises :class:`LogError` at a line not UTF-8.
+
+    >>> decode_lines(b'{"a": 1}\\n{"b": 2}\\n')
+    ['{"a": 1}', '{"b": 2}']
+    >>> decode_lines(b'{"type": "party"}\\n{"player": "Jos\\xe9"}\\n')
+    Traceback (most recent call last):
+    ...
+    bunco.core.errors.LogError: line 2: not UTF-8 text (byte 0xe9 at column 16); expected \
+a party log saved as UTF-8 text (JSON Lines)
+    """
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    out = []
+    for number, raw in enumerate(lines, start=1):
+        try:
+            out.append(raw.decode("utf-8").removesuffix("\r"))
+        except UnicodeDecodeError as exc:
+            cause = InvalidEvent(
+                f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+                expected="a party log saved as UTF-8 text (JSON Lines)",
+            )
+            raise LogError(number, cause) from None
+    return out
 
 
 def read_log(lines: Iterable[str]) -> Night:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bunco.core.errors import UnknownPreset
+from bunco.core.errors import UnknownPreset, did_you_mean
 from bunco.core.rules import (
     AfterBell,
     Direction,
@@ -133,7 +133,7 @@ def preset_name(name: str) -> str:
     if key in ALIASES:
         return ALIASES[key]
     raise UnknownPreset(
-        f"unknown preset {name!r}",
+        f"unknown preset {name!r}" + did_you_mean(key, [*PRESETS, *ALIASES]),
         expected="one of " + ", ".join(PRESETS) + " (aliases: " + ", ".join(sorted(ALIASES)) + ")",
     )
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bunco.core.errors import InvalidRuleValue, UnknownRule
+from bunco.core.errors import InvalidRuleValue, UnknownRule, did_you_mean
 
 
 class RollKind(enum.StrEnum):
@@ -284,7 +284,8 @@ class RuleSet:
             name = key.replace("-", "_")
             if name not in known or name == "name":
                 raise UnknownRule(
-                    f"unknown house rule {key!r}",
+                    f"unknown house rule {key!r}"
+                    + did_you_mean(name, (n for n in known if n != "name")),
                     expected="one of " + ", ".join(sorted(n for n in known if n != "name")),
                 )
             converted[name] = coerce_rule_value(name, known[name].type, value)

@@ -90,6 +90,10 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             raise InvalidSetup(
                 f"prize_ties {setup['prize_ties']!r}", expected="roll_off or shared"
             ) from None
+    if setup.get("dice") is not None:  # how rolls are entered: drawn, or typed from real dice
+        if setup["dice"] not in ("digital", "physical"):
+            raise InvalidSetup(f"dice {setup['dice']!r}", expected='"digital" or "physical"')
+        out["dice"] = setup["dice"]
     if setup.get("groups") is not None:
         out["groups"] = _groups(setup["groups"], names)
     if setup.get("bots") is not None:

@@ -49,8 +49,8 @@ NAMED: dict[str, Kind] = {
 }  # fmt: skip
 
 BETWEEN_ROUNDS_HELP = """\
-Between rounds (before the first roll of a round), for the host:
-  [bold]sub Hal Zoe[/]  Zoe takes Hal's seat (names with spaces: sub Hal Smith, Zoe Jones)
+Between rounds (after a round's results, before the next first roll), the host:
+  [bold]sub Hal Zoe[/]  Zoe takes Hal's seat (names with spaces: sub Al Po, Zoe Li)
   [bold]join Ivy[/]     a late arrival joins   [bold]leave Ivy[/]  a player leaves
   [bold]end[/]          end the night now, with the rounds played so far"""
 
@@ -70,7 +70,7 @@ Type what the dice show, then Enter:
 [bold]?[/]  this help              [bold]q[/] quit (the night is saved; resume it later)
 """ + BETWEEN_ROUNDS_HELP
 
-PHYSICAL_EXPECTED = "three faces such as 4 4 1, or a tally: m, 1, 2, b, x, l, h, w (? for help)"
+PHYSICAL_EXPECTED = "faces like 4 4 1, or a tally: m 1 2 b x l h w (? for help)"
 DIGITAL_EXPECTED = "Enter to roll, t tables, c cards, ? help, q quit"
 
 
@@ -104,8 +104,8 @@ def parse_command(line: str, *, physical: bool) -> Command:
     >>> parse_command("4 4 7", physical=True)
     Traceback (most recent call last):
     ...
-    bunco.play.commands.BadInput: a die cannot show 7; expected three faces such as 4 4 1, \
-or a tally: m, 1, 2, b, x, l, h, w (? for help)
+    bunco.play.commands.BadInput: a die cannot show 7; expected faces like 4 4 1, or a tally: \
+m 1 2 b x l h w (? for help)
     """
     text = line.strip()
     word = text.lower()

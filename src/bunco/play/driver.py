@@ -23,7 +23,7 @@ from typing import Any
 
 from bunco.core.dice import Dice
 from bunco.core.errors import NotAllowedNow
-from bunco.core.events import Event, normalize_event
+from bunco.core.events import Event, ScoringEvent, normalize_event
 from bunco.core.night import Night, RoundResult
 from bunco.core.rules import RollKind, RoundEnd
 from bunco.core.seating import Move, describe_moves
@@ -188,15 +188,20 @@ class Driver:
             {"type": "tally", "table": turn.table, "outcome": outcome, "player": turn.player}
         )
 
-    def last_entry_table(self) -> int | None:
-        """The table of the last roll or tally that stands (None: none, or a roll-off roll)."""
+    def last_entry(self) -> ScoringEvent | None:
+        """The last roll or tally that stands (at a table or in a roll-off), if any."""
         effective = self.night.effective
         for index in range(len(effective) - 1, -1, -1):
             event = effective[index]
-            if event["type"] in ("roll", "tally"):
-                table = event.get("table")
-                return table if isinstance(table, int) else None
+            if event["type"] == "roll" or event["type"] == "tally":
+                return event
         return None
+
+    def last_entry_table(self) -> int | None:
+        """The table of the last roll or tally that stands (None: none, or a roll-off roll)."""
+        event = self.last_entry()
+        table = None if event is None else event.get("table")
+        return table if isinstance(table, int) else None
 
     def undo_last(self) -> Step:
         """Undo the last roll or tally that stands (physical dice); the engine may refuse."""

@@ -34,6 +34,8 @@ class Game:
 
     ``speed`` scales every pause: 0 plays instantly, 1 is a readable pace, 2 is slower.
     ``quiet`` shows only round results and the end of the night (``--auto``).
+    ``pause_rounds`` waits for Enter after each round's results while a person plays, so
+    that the results and the next seating can be read (a terminal, not a script).
     """
 
     def __init__(
@@ -45,6 +47,7 @@ class Game:
         physical: bool = False,
         speed: float = 1.0,
         quiet: bool = False,
+        pause_rounds: bool = False,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.driver = driver
@@ -53,8 +56,10 @@ class Game:
         self.physical = physical
         self.speed = max(0.0, speed)
         self.quiet = quiet
+        self.pause_rounds = pause_rounds
         self.sleep = sleep
-        self._shown_round: tuple[int, int, str] | None = None
+        self._pause_for: str | None = None  # "round 2": a round's results wait for Enter
+        self._shown_round: tuple[object, ...] | None = None
         self._stale = True  # something happened since the tables were last shown
         self._spin = random.Random()  # animation only; never the dice that count
 
@@ -82,6 +87,8 @@ class Game:
     def run(self) -> Outcome:
         """Play until the night is over or someone quits (q, end of input)."""
         while True:
+            if self._pause_for is not None and self._pause() == "quit":
+                return "quit"
             self._show_round_start()
             turn = self.driver.next_turn()
             if turn is None:
@@ -100,7 +107,7 @@ class Game:
 
     def _show_round_start(self) -> None:
         night = self.driver.night
-        key = (night.set_no, night.round_no, night.phase)
+        key = (night.set_no, night.round_no, night.phase, night.rolloff_for)
         if key == self._shown_round or night.phase == "over":
             return
         self._shown_round = key
@@ -141,7 +148,7 @@ class Game:
         )
 
     def _ask(self, turn: Turn) -> Outcome | None:
-        if self._stale:
+        if self._stale and turn.table is not None:  # a roll-off's lines carry its score
             only = {turn.table} if turn.table is not None else set()
             self.console.print(render.tables_view(self.driver.night, self.humans, only))
             self._stale = False
@@ -153,12 +160,43 @@ class Game:
             command = parse_command(line, physical=self.physical)
             return self._do(command, turn)
         except BuncoError as exc:
-            self.console.print(f"[bold red]✗ {exc.message}[/]", highlight=False)
-            if exc.expected:
-                self.console.print(f"  [yellow]type instead:[/] {exc.expected}", highlight=False)
+            self._refused(exc)
             return None
 
-    def _do(self, command: Command, turn: Turn) -> Outcome | None:
+    def _refused(self, exc: BuncoError) -> None:
+        """Why a line was refused and what to type instead; long texts wrap in their column."""
+        self.console.print(render.hanging("[bold red]✗[/]", exc.message, style="bold red"))
+        if exc.expected:
+            self.console.print(render.hanging("  [yellow]type instead:[/]", exc.expected))
+
+    def _pause(self) -> Outcome | None:
+        """After a round's results: wait for Enter (the host's words and t, c, ?, u work here)."""
+        while self._pause_for is not None:
+            label = self._pause_for
+            try:
+                line = self.read_line(f"[bold]Enter for {label}[/] (? help, q quit): ")
+            except EOFError:
+                return "quit"
+            if not line.strip():
+                self._pause_for = None
+                break
+            try:
+                command = parse_command(line, physical=self.physical)
+                if command.kind == "roll":
+                    self._pause_for = None
+                elif command.kind in ("faces", "tally"):
+                    raise BuncoError(
+                        f"{label} has not begun", expected=f"Enter to begin {label}, then the dice"
+                    )
+                elif self._do(command, None) == "quit":
+                    return "quit"
+                elif command.kind in ("undo", "end"):
+                    self._pause_for = None  # the round is open again, or the night ends
+            except BuncoError as exc:
+                self._refused(exc)
+        return None
+
+    def _do(self, command: Command, turn: Turn | None) -> Outcome | None:
         kind = command.kind
         if kind == "quit":
             return "quit"
@@ -174,11 +212,10 @@ class Game:
                     "undo is for typed dice: a digital roll stands",
                     expected="Enter to roll (start with --physical to type real dice and undo)",
                 )
+            entry = self.driver.last_entry()
             step = self.driver.undo_last()
-            self.console.print(
-                f"[yellow]↶ undone:[/] the last entry at table {step.event.get('table')}",
-                highlight=False,
-            )
+            assert entry is not None
+            self.console.print(render.undo_line(step, entry), highlight=False)
             self._stale = True
         elif kind in ("end", "substitute", "join", "leave"):
             self._host(command)
@@ -186,12 +223,27 @@ class Game:
             self._animate()
             self.show(self.driver.roll_for(turn), art=True)
         else:
+            assert turn is not None
             self._enter(command, turn)
         return None
 
     def _host(self, command: Command) -> None:
         """The host's words between rounds: a substitute, a late arrival, a departure, the end."""
         names = command.names
+        night = self.driver.night
+        if night.phase == "playing" and night.started:
+            typed = {"substitute": "sub " + ", ".join(names), "end": "end"}.get(
+                command.kind, f"{command.kind} {' '.join(names)}"
+            )
+            what = (
+                "the night can only be ended between rounds, and a round is under way"
+                if command.kind == "end"
+                else f"round {night.round_no} is under way: {typed.split()[0]} waits for its end"
+            )
+            raise BuncoError(
+                what,
+                expected=f"{typed} once round {night.round_no} is over, before the next first roll",
+            )
         if command.kind == "end":
             step = self.driver.submit({"type": "end_night"})
             last = step.after.history[-1]
@@ -199,11 +251,7 @@ class Game:
                 f"[bold]The host ends the night after set {last.set_no}, round {last.round_no}.[/]",
                 highlight=False,
             )
-            for s in step.after.set_results[len(step.before.set_results) :]:
-                if s.winner:
-                    self.console.print(f"[bold green]🏆 Set {s.set_no} winner: {s.winner}[/]")
-            if step.rolloff_started:
-                self.console.print(render.rolloff_text(step.after))
+            self._set_results(step)
             return
         if command.kind == "substitute":
             self.driver.submit({"type": "substitute", "out": names[0], "in": names[1]})
@@ -223,10 +271,11 @@ class Game:
             turns = {t.table: t for t in self.driver.turns()}
             if command.table not in turns:
                 rolling = [str(t) for t in turns if t is not None]
+                listed = ", ".join(rolling[:8]) + (", …" if len(rolling) > 8 else "")
                 raise BuncoError(
                     f"table {command.table} is not rolling now",
                     expected=(
-                        f"a table that is rolling ({', '.join(rolling)}), e.g. {rolling[0]}: 4 4 1"
+                        f"a table that is rolling ({listed}), e.g. {rolling[0]}: 4 4 1"
                         if rolling
                         else "the roll-off's faces, without a table number"
                     ),
@@ -287,8 +336,6 @@ class Game:
             out.print(f"[bold yellow]🔔 DING! {render.bell_text(step)}[/]")
         if step.round_ended:
             self._round_over(step)
-        if step.rolloff_started and not self.quiet:
-            out.print(render.rolloff_text(after))
 
     def ring(self) -> None:
         """The bell character: the terminal beeps (or flashes) for a Bunco and the bell."""
@@ -298,17 +345,22 @@ class Game:
     def _round_over(self, step: Step) -> None:
         result = step.finished_round
         assert result is not None
-        if self.quiet:
-            self.console.print(
-                f"Set {result.set_no}, round {result.round_no}: done at {len(result.tables)} "
-                f"table{'s' if len(result.tables) > 1 else ''}",
-                highlight=False,
-            )
-            return
         self.console.print(render.round_result(result))
         moves = step.moves
         if moves and not self.quiet and len(step.after.seating) > 1:
             self.console.print(render.moves_table(moves, step.after))
+        self._set_results(step)
+        after = step.after
+        if self.pause_rounds and not self.quiet and self.humans and after.phase != "over":
+            if after.phase == "rolloff":
+                self._pause_for = "the roll-off"
+            elif after.round_no == 1:
+                self._pause_for = f"set {after.set_no}, round 1"
+            else:
+                self._pause_for = f"round {after.round_no}"
+
+    def _set_results(self, step: Step) -> None:
+        """A set's winner, or the tie that a roll-off settles."""
         for s in step.after.set_results[len(step.before.set_results) :]:
             if s.winner:
                 self.console.print(f"[bold green]🏆 Set {s.set_no} winner: {s.winner}[/]")

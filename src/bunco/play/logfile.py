@@ -25,7 +25,7 @@ from typing import IO, Any
 from bunco.core.errors import BuncoError, LogError
 from bunco.core.events import dump_event
 from bunco.core.night import Night
-from bunco.core.party_log import read_log
+from bunco.core.party_log import decode_lines, read_log
 
 
 class LogFileError(BuncoError):
@@ -74,21 +74,13 @@ class PartyLog:
     def reopen(cls, path: Path) -> PartyLog:
         """Append to an existing log (after :func:`resume_night` read it)."""
         try:
-            text = path.read_bytes()
-            if text and not text.endswith(b"\n"):
-                cut = text.rfind(b"\n") + 1
-                try:
-                    json.loads(text[cut:])
-                except ValueError:  # a line cut short by a crash: drop it, as resume_night did
-                    with path.open("r+b") as raw:
-                        raw.truncate(cut)
-                    text = text[:cut]
+            ends_a_line = path.read_bytes().endswith(b"\n")
             handle = path.open("a", encoding="utf-8")
         except OSError as exc:
             raise LogFileError(
                 f"cannot append to {path}: {exc.strerror}", expected="a writable party log"
             ) from None
-        if text and not text.endswith(b"\n"):
+        if not ends_a_line and path.stat().st_size:
             handle.write("\n")
         return cls(path, handle)
 
@@ -109,10 +101,57 @@ class PartyLog:
         self._handle.close()
 
 
-def resume_night(path: Path) -> Night:
-    """The night in the log at ``path``; raises :class:`LogFileError` saying what is wrong."""
+def set_aside_cut_line(path: Path) -> tuple[Path, str] | None:
+    """Keep aside a last line cut short by a crash, so that the log can be resumed.
+
+    A log is written a whole line at a time; a last line without its newline that is no
+    JSON was cut short while being written. The file as it was is copied to a backup
+    (``night.jsonl.bak``, or ``night.jsonl.2.bak``, ...) and the log is cut back to its
+    last whole line. Returns the backup and the line set aside, or None when the log ends
+    cleanly (or is broken before its last line: then nothing is touched). Nothing is ever
+    dropped without this.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+    except OSError:
+        return None  # resume_night says what is wrong with the path
+    if not data or data.endswith(b"\n"):
+        return None
+    cut = data.rfind(b"\n") + 1
+    try:
+        json.loads(data[cut:])
+        return None  # a whole event that only lacks its newline
+    except (ValueError, RecursionError):
+        pass
+    try:
+        read_log(decode_lines(data[:cut]))
+    except LogError:
+        return None  # not a log cut short but a broken file: resume_night says where
+    backup = path.with_name(path.name + ".bak")
+    n = 1
+    while backup.exists():
+        n += 1
+        backup = path.with_name(f"{path.name}.{n}.bak")
+    try:
+        backup.write_bytes(data)
+        with path.open("r+b") as raw:
+            raw.truncate(cut)
+    except OSError as exc:
+        raise LogFileError(
+            f"the last line of {path} was cut short, and it cannot be set aside: {exc.strerror}",
+            expected="a party log in a folder you may write to",
+        ) from None
+    return backup, data[cut:].decode("utf-8", errors="replace")
+
+
+def resume_night(path: Path) -> Night:
+    """The night in the log at ``path``; raises :class:`LogFileError` saying what is wrong.
+
+    Every line must be an event: a line cut short by a crash is refused with its number
+    (:func:`set_aside_cut_line` keeps it aside first).
+    """
+    try:
+        data = path.read_bytes()
     except FileNotFoundError:
         raise LogFileError(
             f"there is no party log {path}",
@@ -120,14 +159,7 @@ def resume_night(path: Path) -> Night:
         ) from None
     except OSError as exc:
         raise LogFileError(f"cannot read {path}: {exc.strerror}", expected="a party log") from None
-    lines = text.splitlines()
-    if lines and not text.endswith("\n"):
-        # The last line may be half written (a crash mid-write): keep it only if it parses.
-        try:
-            json.loads(lines[-1])
-        except ValueError:
-            lines = lines[:-1]
     try:
-        return read_log(lines)
+        return read_log(decode_lines(data))
     except LogError as exc:
         raise LogFileError(f"{path}: {exc.message}", expected=exc.expected) from None

@@ -27,13 +27,15 @@ def build_party(
     seed: int,
     house_rules: Mapping[str, Any] | None = None,
     shuffle: bool = False,
+    physical: bool = False,
 ) -> dict[str, Any]:
     """The first line of the party log; raises :class:`~bunco.core.errors.BuncoError`.
 
     Players are seated in roster order (humans first) unless ``shuffle``, which lets the
     engine shuffle them with ``seed``. The program keeps every card itself, so a preset
     that wants a checker's verification before prizes (``tournament``) plays with
-    ``verify_for_prizes`` off unless the house rules say otherwise.
+    ``verify_for_prizes`` off unless the house rules say otherwise. With ``physical``
+    the party line says ``"dice": "physical"``, so ``--resume`` goes on typing dice.
     """
     name = preset_name(rules)
     house = dict(house_rules or {})
@@ -48,6 +50,8 @@ def build_party(
         "seed": seed,
         "bots": list(roster.bots),
     }
+    if physical:
+        party["dice"] = "physical"
     if house:
         party["house_rules"] = house
     if not shuffle:

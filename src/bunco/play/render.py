@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from bunco.core.dice import score_roll
-from bunco.core.night import Night, RoundResult
+from bunco.core.dice import score_rolloff
+from bunco.core.events import ScoringEvent
+from bunco.core.night import Night, RoundResult, seat_counts
 from bunco.core.rules import RollKind
 from bunco.core.seating import Move
 from bunco.core.table import Phase, RollRecord, Status, TableRound
@@ -152,23 +154,37 @@ def tables_view(
             panels.append(table_panel(table, night, humans))
     if only is not None and len(night.tables) > len(only):
         rest = [
-            f"T{t.number} {'-'.join(map(str, t.side_scores))}"
+            Text(f"T{t.number} {'-'.join(map(str, t.side_scores))}", style="dim")
             for t in night.tables
             if t.number not in only
         ]
-        panels.append(Text("other tables: " + "  ".join(rest), style="dim"))
+        panels.append(Text("other tables:", style="dim"))  # then in columns, never cut
+        panels.append(Columns(rest, padding=(0, 2)))
     return Group(*panels)
 
 
 def rolloff_text(night: Night) -> Text:
+    """Where the roll-off stands (shown under its heading, which names what it is for)."""
     r = night.rolloff
     assert r is not None
     if r.ordering:
         body = f"{', '.join(r.contenders)} roll for high total to decide who starts"
     else:
-        score = ", ".join(f"{p} {n}" for p, n in zip(r.order, r.points, strict=True))
+        score = " · ".join(f"{p} {n}" for p, n in zip(r.order, r.points, strict=True))
         body = f"first to {r.goal} points: {score}"
-    return Text.from_markup(f"[yellow]Roll-off[/] for {r.purpose}: {body}; {r.roller} rolls next")
+    return Text(f"{body}; {r.roller} rolls next", style="yellow")
+
+
+def hanging(label: str, text: str, *, style: str = "") -> Table:
+    """``label`` then ``text``; when ``text`` wraps, its lines stay right of the label.
+
+    ``label`` is console markup; ``text`` is plain (a name with brackets stays as typed).
+    """
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text.from_markup(label), Text(text, style=style))
+    return grid
 
 
 def roll_line(
@@ -203,10 +219,38 @@ def roll_line(
     if record.phase is Phase.TIE_BREAK:
         scored += " (tie-break)"
     ghost = " for the ghost" if record.credited is None else ""
-    score = "  " + " – ".join(str(s) for s in scores)
     if table.team:
         score = f"  (Us {scores[0]} – Them {scores[1]})"
+    else:  # a table of two or three: every score says whose it is
+        score = "  (" + " · ".join(
+            f"{name or 'ghost'} {points}" for name, points in zip(table.seats, scores, strict=True)
+        ) + ")"
     return f"{where}{record.roller}{ghost}: {faces}  {scored}{score}"
+
+
+def undo_line(step: Step, entry: ScoringEvent) -> str:
+    """What an undo took back: who, the dice (or the tally typed) and what it had scored.
+
+    ``entry`` is the roll or tally event the undo removed (the last one standing).
+    """
+    table_no = entry.get("table")
+    assert table_no is not None  # undo is for entries at a table
+    before = step.before
+    rolls = before.tables[table_no - 1].rolls if before.tables else ()
+    if not rolls:  # the entry closed the round before: it is in the history
+        rolls = before.history[-1].tables[table_no - 1].rolls
+    record = rolls[-1]
+    faces = " ".join(map(str, record.dice))
+    what = f"tally {entry['outcome']}" if entry["type"] == "tally" else faces
+    if record.phase is Phase.FIRST_ROLL:
+        scored = f"a roll for high, total {sum(record.dice)}"
+    elif record.kind in (RollKind.MISS, RollKind.WIPEOUT) or not record.points:
+        scored = kind_label(record.kind, before).rstrip("!").lower() or "no points"
+    else:
+        label = kind_label(record.kind, before).rstrip("!")
+        scored = f"{label} +{record.points}" if label else f"+{record.points}"
+    where = f" at table {table_no}" if len(before.tables) > 1 else ""
+    return f"[yellow]↶ undone:[/] {record.roller}'s {what}{where} ({scored})"
 
 
 def bell_text(step: Step) -> str:
@@ -222,17 +266,35 @@ def bell_text(step: Step) -> str:
 
 
 def rolloff_roll_line(player: str, dice: Sequence[int], before: Night, after: Night) -> str:
-    """A roll in a roll-off at no table, and what it did."""
+    """A roll in a roll-off at no table, what it scored there and the roll-off's score.
+
+    Only the number being rolled for and a Bunco of it score in a roll-off (seeds/000):
+    ``2 2 2`` in a roll-off for 6s is a miss and ends the turn.
+    """
     r = before.rolloff
     assert r is not None
     faces = " ".join(map(str, dice))
     if r.ordering:
-        return f"Roll-off: {player} rolls {faces} for high: total {sum(dice)}"
-    score = score_roll(dice, r.round_no, before.rules)
-    text = f"Roll-off: {player} rolls {faces}  +{score.points}"
+        text = f"Roll-off: {player} rolls {faces} for high: total {sum(dice)}"
+        now = after.rolloff
+        if now is not None and now.purpose == r.purpose and not now.ordering:
+            text += f"; {now.order[0]} starts"
+        elif now is not None and now.ordering and len(now.contenders) < len(r.contenders):
+            text += f"; {', '.join(now.contenders)} tie for high and roll again"
+        return text
+    score = score_rolloff(dice, r.round_no, before.rules)
+    if score.kind is RollKind.BUNCO:
+        scored = f"[bold magenta]BUNCO![/] +{score.points}"
+    elif score.points:
+        scored = f"[green]+{score.points}[/]"
+    else:
+        scored = "[dim]miss[/]"
+    text = f"Roll-off: {player} rolls {faces}  {scored}"
     if after.rolloff is None or after.rolloff.purpose != r.purpose:
-        text += f"  [bold green]{player} wins the roll-off for {r.purpose}![/]"
-    return text
+        return text + f"  [bold green]{player} wins the roll-off for {r.purpose}![/]"
+    now = after.rolloff
+    points = " · ".join(f"{p} {n}" for p, n in zip(now.order, now.points, strict=True))
+    return text + f"  ({points})"
 
 
 def round_result(result: RoundResult) -> Table:
@@ -245,7 +307,12 @@ def round_result(result: RoundResult) -> Table:
     out.add_column("winners", style="green")
     out.add_column("losers", style="red")
     for t in result.tables:
-        score = " – ".join(map(str, t.side_scores))
+        if t.team:
+            score = " – ".join(map(str, t.side_scores))
+        else:  # a table of two or three: whose each score is, one player a line
+            score = "\n".join(
+                f"{n or 'ghost'} {p}" for n, p in zip(t.seats, t.side_scores, strict=True)
+            )
         if t.tie_break is not None:
             score += " (tie broken)"
         out.add_row(
@@ -279,20 +346,46 @@ def moves_table(moves: Sequence[Move], night: Night) -> Table:
 
 
 def score_cards_table(night: Night, bold: Collection[str] = ()) -> Table:
-    """Every player's score card so far: W, L, Buncos, Minis, points and the W/L marks."""
+    """Every player's score card so far: W, L, Buncos, Minis, points and the W/L marks.
+
+    The round in play counts too: its points, Buncos and Minis so far, and ``▸`` where
+    its W or L will go.
+    """
+    live = _round_in_play(night)
     out = Table(title="Score cards", title_justify="left")
+    if live:
+        out.caption = (
+            f"▸ round {night.round_no} in play: its points, Buncos and "
+            f"{night.rules.mini_label}s so far are counted"
+        )
     for col in ("player", "W", "L", "Buncos", night.rules.mini_label + "s", "points", "rounds"):
         out.add_column(col)
     for name in night.roster:
         card = score_card(night, name)
-        rounds = " | ".join("".join(m or "·" for m in s["rounds"]) for s in card["sets"])
+        points, counts = live.get(name, (0, {}))
+        marks = [list(s["rounds"]) for s in card["sets"]]
+        if name in live:
+            marks[night.set_no - 1][night.round_no - 1] = "▸"
+        rounds = " | ".join("".join(m or "·" for m in s) for s in marks)
         out.add_row(
             Text(name, style="bold" if name in bold else ""),
             str(card["wins"]),
             str(card["losses"]),
-            str(card["buncos"]),
-            str(card["mini_buncos"]),
-            str(card["points"]),
+            str(card["buncos"] + counts.get("buncos", 0)),
+            str(card["mini_buncos"] + counts.get("minis", 0)),
+            str(card["points"] + points),
             rounds,
         )
     return out
+
+
+def _round_in_play(night: Night) -> dict[str, tuple[int, dict[str, int]]]:
+    """Points and counts so far of every player seated in the round under way (once begun)."""
+    if night.phase != "playing" or not night.started:
+        return {}
+    live: dict[str, tuple[int, dict[str, int]]] = {}
+    for table in night.tables:
+        for seat, name in enumerate(table.seats):
+            if name is not None:
+                live[name] = (table.points[seat], seat_counts(table.rolls, seat, name))
+    return live

@@ -37,7 +37,7 @@ def print_round(out: Console, rnd: dict[str, Any]) -> None:
         else:
             score = ", ".join(f"{n} {p}" for n, p in t["scores"].items())
         if t["tie_break"]:
-            score += f"  (tie broken: {t['tie_break']['rule']})"
+            score += f"  (tie broken: {t['tie_break']['rule'].replace('_', ' ')})"
         table.add_row(
             str(t["table"]), _names(t["players"]), score, _names(t["winners"]), _names(t["losers"])
         )
