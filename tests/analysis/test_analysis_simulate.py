@@ -61,6 +61,7 @@ def test_simulate_cli_json() -> None:
     assert 0 < doc["per_roll"]["expected_points"] < 2
     assert "first_team_win_probability_se" in doc["table"]
     bad = runner.invoke(app, ["simulate", "--players", "1", "--parties", "2"])
-    assert bad.exit_code == 2 and "at least two players" in bad.output
+    assert bad.exit_code == 2 and "--players 1 is not a party" in bad.output  # words, not JSON
+    assert '"players"' not in bad.output
     none = runner.invoke(app, ["simulate", "--parties", "0"])
     assert none.exit_code == 2 and "simulates nothing" in none.output
