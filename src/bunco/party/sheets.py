@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bunco.core.night import Night, TableResult
+from bunco.core.night import Night, TableResult, seat_counts
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase
 
@@ -132,10 +132,7 @@ def round_lines(night: Night) -> dict[str, list[RoundLine]]:
             for seat, name in enumerate(res.seats):
                 if name is None:
                     continue
-                mine = [
-                    r for r in res.rolls
-                    if r.seat == seat and r.credited == name and r.phase is not Phase.FIRST_ROLL
-                ]
+                counts = seat_counts(res.rolls, seat, name)
                 out.setdefault(name, []).append(
                     RoundLine(
                         set_no=rnd.set_no,
@@ -143,8 +140,8 @@ def round_lines(night: Night) -> dict[str, list[RoundLine]]:
                         table=res.table,
                         won=seat in res.winning_seats,
                         points=res.seat_points[seat],
-                        buncos=sum(r.kind is RollKind.BUNCO for r in mine),
-                        minis=sum(r.kind in MINI_KINDS for r in mine),
+                        buncos=counts["buncos"],
+                        minis=counts["minis"],
                     )
                 )
     return out
