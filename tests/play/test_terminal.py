@@ -245,3 +245,19 @@ def test_physical_hints_fit_80_columns(spawn: Any, tmp_path: Path) -> None:
     )
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_other_tables_of_two_or_three_say_whose_scores() -> None:
+    from rich.console import Console
+
+    from bunco.play import render
+
+    night = Night.start({"type": "party", "rules": "winning-moves",
+                         "players": ["Zed", "Ann", "Bea", "Cal", "Dot", "Eve", "Fay"]})  # fmt: skip
+    night = night.apply({"type": "roll", "table": 2, "dice": [1, 1, 5]})
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(
+        render.tables_view(night, frozenset({"Zed"}), {1})
+    )
+    lines = lines_of(out.getvalue())
+    assert lines[lines.index("other tables:") + 1] == "T2 Dot 2 · Eve 0 · Fay 0"

@@ -154,13 +154,22 @@ def tables_view(
             panels.append(table_panel(table, night, humans))
     if only is not None and len(night.tables) > len(only):
         rest = [
-            Text(f"T{t.number} {'-'.join(map(str, t.side_scores))}", style="dim")
+            Text(f"T{t.number} {_compact_scores(t)}", style="dim")
             for t in night.tables
             if t.number not in only
         ]
         panels.append(Text("other tables:", style="dim"))  # then in columns, never cut
         panels.append(Columns(rest, padding=(0, 2)))
     return Group(*panels)
+
+
+def _compact_scores(table: TableRound) -> str:
+    """``5-3`` at a table of four (Us-Them); ``Eve 2 · Fay 10`` at a table of two or three."""
+    if table.team:
+        return "-".join(map(str, table.side_scores))
+    return " · ".join(
+        f"{name or 'ghost'} {points}" for name, points in zip(table.seats, table.points, strict=True)
+    )
 
 
 def rolloff_text(night: Night) -> Text:
