@@ -106,3 +106,5 @@ def test_replay_shows_the_early_end_roll_off_for_the_round_just_completed(tmp_pa
     path.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
     report = json.loads(CliRunner().invoke(app, ["replay", str(path), "--json"]).stdout)
     assert report["rolloff"]["round"] == 2 and report["rolloff"]["roller"] == "Ann"
+    shown = " ".join(CliRunner().invoke(app, ["replay", str(path)]).stdout.split())
+    assert "Roll-off due for set 1 winner between Ann, Bea, rolling for 2s; next: Ann" in shown

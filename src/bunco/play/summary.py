@@ -94,7 +94,8 @@ def print_night(out: Console, night: Night) -> None:
     if data["rolloff"]:
         r = data["rolloff"]
         out.print(
-            f"[yellow]Roll-off due[/] for {r['purpose']} between {_names(r['players'])}; next: {r['roller']}"
+            f"[yellow]Roll-off due[/] for {r['purpose']} between {_names(r['players'])}, "
+            f"rolling for {r['round']}s; next: {r['roller']}"
         )
     if data["next"]:
         nxt = data["next"]
