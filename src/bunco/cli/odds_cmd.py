@@ -13,7 +13,6 @@ from bunco.cli.app import app, console, fail, parse_house_rules, print_json, ref
 from bunco.cli.rules_cmd import HouseOption
 from bunco.core.presets import SUMMARIES, get_rules
 from bunco.core.rules import RollKind, RuleSet
-from bunco.sheets.wording import kind_name
 
 
 def _pct(p: float) -> str:
@@ -45,6 +44,8 @@ def _round_columns(rounds: list[dict[str, Any]]) -> Table:
 
 def _one_round(doc: dict[str, Any], rules: RuleSet) -> list[Table]:
     """The detailed tables of a single round."""
+    from bunco.sheets.wording import kind_name  # the sheets package loads ReportLab: only now
+
     r = doc["round"]
     roll = Table(title=f"One roll in round {r}")
     for name in ("kind", "points", "rolls again", "ends round", "ways of 216", "probability"):
