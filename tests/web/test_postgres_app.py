@@ -2,39 +2,24 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 import test_concurrency as races
 from fastapi.testclient import TestClient
+from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 from web_helpers import make_night
 
 from bunco.web.app import create_app
 
-PG_URL = os.environ.get("BUNCO_TEST_PG_URL")
-pytestmark = pytest.mark.skipif(not PG_URL, reason="set BUNCO_TEST_PG_URL to run on PostgreSQL")
+pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """The wiped test database, held alone (parallel workers take turns)."""
-    assert PG_URL is not None
-    lock = os.open(Path(tempfile.gettempdir()) / "bunco-test-pg.lock", os.O_CREAT | os.O_RDWR)
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    try:
-        engine = sa.create_engine(PG_URL)
-        with engine.begin() as conn:
-            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
-            conn.execute(sa.text("CREATE SCHEMA public"))
-        engine.dispose()
-        yield PG_URL
-    finally:
-        os.close(lock)
+    with wiped_postgres() as url:
+        yield url
 
 
 def test_races_on_postgres(pg_url):

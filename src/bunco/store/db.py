@@ -17,10 +17,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.pool import StaticPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x62756E636F  # "bunco": the advisory lock held while migrating PostgreSQL
 
 
 def default_db_path() -> Path:
@@ -94,6 +95,10 @@ def upgrade_database(engine: Engine, revision: str = "head") -> None:
 
     config = _alembic_config()
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # several processes (or hosts) starting at once on one database: one migrates,
+            # the others wait for it and then find the schema at its newest revision
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 

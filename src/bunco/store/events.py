@@ -15,9 +15,22 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
+from bunco.store import notify
 from bunco.store.db import make_engine, upgrade_database
 from bunco.store.models import EventRow, NightRow, TokenRow
 
@@ -183,6 +196,7 @@ class EventStore:
                 rows = [self._token_values(t, created) for t in tokens]
                 if rows:
                     conn.execute(insert(_TOKENS), rows)
+                    self._notify(conn, "t", night_id)
         except IntegrityError as exc:
             raise StoreError(f"night {night_id!r} or command {command_id!r} exists") from exc
 
@@ -214,6 +228,7 @@ class EventStore:
             conn.execute(
                 update(_NIGHTS).where(_NIGHTS.c.id == night_id).values(options=dump(options))
             )
+            self._notify(conn, "o", night_id)
 
     # events ---------------------------------------------------------------
 
@@ -232,43 +247,67 @@ class EventStore:
         Raises :class:`DuplicateCommand` when the night already holds ``command_id``
         and :class:`SeqTaken` when ``seq`` is already stored (another writer won).
         """
-        if body is None:
-            body = dump(event or {})
-        created = now()
+        stored = StoredEvent(night_id, seq, table, command_id,
+                             dump(event or {}) if body is None else body, now())
+        try:
+            self.append_many(night_id, [stored])
+        except SeqTaken:
+            if command_id is not None:
+                found = self.find_command(night_id, command_id)
+                if found is not None:
+                    raise DuplicateCommand(found) from None
+            raise
+        return stored
+
+    def append_many(self, night_id: str, events: Sequence[StoredEvent]) -> None:
+        """Commit consecutive events of one night in one transaction (group commit).
+
+        All or nothing: if any seq or command id is already stored (another process
+        wrote first), nothing is stored and :class:`SeqTaken` is raised; the caller
+        reads what it missed (:meth:`events`) and tries again. On PostgreSQL the same
+        transaction notifies the other processes (:mod:`bunco.store.notify`).
+        """
+        if not events:
+            return
         if self.dialect == "sqlite":
-            self._append_sqlite(night_id, seq, table, command_id, body, created)
-            return StoredEvent(night_id, seq, table, command_id, body, created)
+            self._append_sqlite(night_id, events)
+            return
+        rows = [{"night_id": night_id, "seq": e.seq, "table_no": e.table,
+                 "command_id": e.command_id, "body": e.body, "created_at": e.created_at}
+                for e in events]
         try:
             with self.engine.begin() as conn:
-                conn.execute(self._insert_event, {
-                    "night_id": night_id, "seq": seq, "table_no": table,
-                    "command_id": command_id, "body": body, "created_at": created,
-                })
+                conn.execute(self._insert_event, rows)
+                self._notify(conn, "e", night_id, events[-1].seq)
         except IntegrityError as exc:
-            if command_id is not None:
-                stored = self.find_command(night_id, command_id)
-                if stored is not None:
-                    raise DuplicateCommand(stored) from exc
-            raise SeqTaken(f"event {seq} of night {night_id!r} is already stored") from exc
-        return StoredEvent(night_id, seq, table, command_id, body, created)
+            raise SeqTaken(f"event {events[0].seq} (or a command id) of night {night_id!r} "
+                           "is already stored") from exc
 
-    def _append_sqlite(self, night_id: str, seq: int, table: int | None,
-                       command_id: str | None, body: str, created: datetime) -> None:
+    def _notify(self, conn: Connection, kind: str, night_id: str, seq: int | None = None
+                ) -> None:
+        """On PostgreSQL, announce a change to every process, inside ``conn``'s transaction."""
+        if self.dialect == "postgresql":
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": notify.CHANNEL,
+                          "payload": notify.payload(kind, night_id, seq)})
+
+    def _append_sqlite(self, night_id: str, events: Sequence[StoredEvent]) -> None:
         """The SQLite append on a connection kept open: the hot path of a live night.
 
-        Same row as the SQLAlchemy insert (``created_at`` in SQLAlchemy's SQLite text
+        Same rows as the SQLAlchemy insert (``created_at`` in SQLAlchemy's SQLite text
         form), without a pool checkout and statement compilation per event.
         """
-        stamp = created.strftime("%Y-%m-%d %H:%M:%S.%f")
+        rows = [(night_id, e.seq, e.table, e.command_id, e.body,
+                 e.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"))
+                for e in events]
         with self._raw_lock:
             if self._raw is None:
                 self._raw = self.engine.raw_connection()
             raw = self._raw
             try:
-                raw.execute(
+                raw.executemany(
                     "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (night_id, seq, table, command_id, body, stamp))
+                    " VALUES (?, ?, ?, ?, ?, ?)", rows)
                 raw.commit()
                 return
             except sqlite3.IntegrityError:
@@ -276,11 +315,8 @@ class EventStore:
             except BaseException:
                 raw.rollback()
                 raise
-        if command_id is not None:
-            stored = self.find_command(night_id, command_id)
-            if stored is not None:
-                raise DuplicateCommand(stored)
-        raise SeqTaken(f"event {seq} of night {night_id!r} is already stored")
+        raise SeqTaken(f"event {events[0].seq} (or a command id) of night {night_id!r} is "
+                       "already stored")
 
     def events(
         self, night_id: str, *, after: int = -1, table: Any = ALL_TABLES
@@ -330,6 +366,8 @@ class EventStore:
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(_TOKENS), [self._token_values(t, created) for t in tokens])
+                for night_id in sorted({t.night_id for t in tokens}):
+                    self._notify(conn, "t", night_id)
         except IntegrityError as exc:
             raise StoreError("a token with this hash exists") from exc
 
@@ -360,7 +398,9 @@ class EventStore:
         if player is not None:
             query = query.where(_TOKENS.c.player == player)
         with self.engine.begin() as conn:
-            return int(conn.execute(query.values(revoked_at=now())).rowcount)
+            count = int(conn.execute(query.values(revoked_at=now())).rowcount)
+            self._notify(conn, "t", night_id)
+            return count
 
     def delete_night(self, night_id: str) -> None:
         """Remove a night, its log and its tokens."""

@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from bunco import __version__
-from bunco.store import EventStore
+from bunco.store import EventStore, notify
 from bunco.web import api_downloads, api_nights, api_play, errors, pages, ws
 from bunco.web.auth import RateLimiter, TokenBook
 from bunco.web.bots import BotRunner
@@ -44,6 +46,34 @@ async def _freeze_old_objects(every: float = 1.0) -> None:
         await asyncio.sleep(every)
         gc.collect(0)
         gc.freeze()
+
+
+async def follow_other_processes(store: EventStore, service: NightService, state: Any) -> None:
+    """Hear what other server processes commit to the same PostgreSQL database (until
+    cancelled); ``state.listening`` says whether the notifications are heard now."""
+
+    async def connected() -> None:
+        state.listening = True
+        await service.resync()
+
+    def heard(notice: notify.Notice) -> None:
+        service.notified(notice)
+
+    state.listening = False
+    try:
+        await notify.follow(notify.conninfo(store.engine.url), heard, connected,
+                            on_disconnect=lambda: setattr(state, "listening", False))
+    finally:
+        state.listening = False
+
+
+def app_from_environment() -> FastAPI:
+    """The app that each worker of ``bunco serve --workers N`` makes (Uvicorn's factory):
+    its settings come from the ``BUNCO_SERVE_*`` variables that ``bunco serve`` sets."""
+    pace = os.environ.get("BUNCO_SERVE_BOT_PACE")
+    return create_app(os.environ["BUNCO_SERVE_DB"],
+                      bot_pace=float(pace) if pace else None,
+                      create_secret=os.environ.get("BUNCO_CREATE_SECRET") or None)
 
 
 def create_app(
@@ -72,6 +102,12 @@ def create_app(
         service = NightService(event_store, pubsub or InProcessPubSub())
         app.state.service = service
         app.state.tokens = TokenBook(event_store)
+        # a token revoked or a code replaced by another process: forget what is cached
+        service.on_tokens_changed.append(lambda _night: app.state.tokens.forget())
+        app.state.following = None
+        if event_store.dialect == "postgresql":  # other processes may share this database
+            app.state.following = asyncio.ensure_future(follow_other_processes(
+                event_store, service, app.state))
         app.state.bots = BotRunner(service, bot_pace)
         app.state.join_limiter = RateLimiter(limit=20, window=60.0)
         app.state.create_secret = create_secret
@@ -83,7 +119,12 @@ def create_app(
                 freezer.cancel()
                 gc.unfreeze()
             await app.state.bots.close()
+            if app.state.following is not None:
+                app.state.following.cancel()
+                with contextlib.suppress(BaseException):
+                    await app.state.following
             await service.pubsub.close()
+            service.close()
             if store is None:
                 event_store.close()
 
@@ -105,8 +146,10 @@ def create_app(
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:
-        """Whether the server is up, and on which kind of database."""
-        return {"status": "ok", "version": __version__, "database": event_store.dialect}
+        """Whether the server is up, on which kind of database, and (PostgreSQL) whether it
+        hears the other server processes' changes now."""
+        return {"status": "ok", "version": __version__, "database": event_store.dialect,
+                "following_other_processes": bool(getattr(app.state, "listening", False))}
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,40 +1,59 @@
 """The live nights: the one command path between the API and the engine and store.
 
-Every write goes through :meth:`NightService.submit`: under the night's lock it checks
-idempotency (a command id already applied returns its first result), the caller's rights
-at this moment, the table's version (``expected_seq``), lets the engine apply the event,
-commits it to the store as the next sequence number and only then updates the
-in-memory night and publishes it. A refused command changes nothing.
+Every write goes through :meth:`NightService.submit`. Commands to one night wait in the
+night's inbox; one writer task per night takes everything waiting (a *batch*) and, under
+the night's lock, checks each command in order against the night as the batch leaves it:
+idempotency (a command id already applied returns its first result), the caller's
+rights at this moment, the table's version (``expected_seq``), then lets the engine
+apply the event. The batch's events are committed to the store in one transaction on a
+writer thread (group commit: the event loop never waits for the database, and rolls
+that arrive together cost one commit), and only then is the in-memory night advanced,
+each event published and each command answered. A refused command changes nothing.
 
 The in-memory state of a night is rebuilt from the stored log the first time the
 night is used after a start, so killing the server loses nothing acknowledged.
+
+Several processes may serve one night from one PostgreSQL database. The store then
+notifies every process of each commit (:mod:`bunco.store.notify`); a process that holds
+the night reads the events it missed from the store, in seq order, applies them to its
+night and publishes them to its own listeners (:meth:`NightService.notified`). A process
+that tries to store a seq another process stored first reads what it missed and checks
+the command again, so a command is refused as ``stale`` only when its own table (or the
+night, for commands of the whole night) changed since the ``expected_seq`` it sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.party.view import table_view
 from bunco.store import (
-    DuplicateCommand,
     EventStore,
     SeqTaken,
     StoredEvent,
     StoreError,
     TokenRecord,
 )
-from bunco.store.events import dump
+from bunco.store.events import dump, now
+from bunco.store.notify import Notice
 from bunco.web.pubsub import InProcessPubSub, Message, PubSub
 
+log = logging.getLogger("bunco.service")
 TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
+MAX_BATCH = 512
+"""The most commands one transaction stores."""
+MAX_ATTEMPTS = 20
+"""How often a batch is checked again after another process stored a seq first."""
 
 
 class ServiceError(Exception):
@@ -89,9 +108,28 @@ def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
     return status
 
 
+def bump_versions(table_seq: dict[int | None, int], stored: StoredEvent, kind: str) -> None:
+    """Note ``stored`` as the version of its table (``-1``: roll-offs; ``None``: the night)."""
+    rolloff = stored.table is None and kind in TABLE_EVENTS
+    table_seq[-1 if rolloff else stored.table] = stored.seq
+
+
+def version_in(table_seq: dict[int | None, int], table: int | None) -> int:
+    """The version a writer at ``table`` must send: its last event or the night's."""
+    night_wide = table_seq.get(None, 0)
+    if table is None:
+        return max(night_wide, table_seq.get(-1, 0))
+    return max(night_wide, table_seq.get(table, 0))
+
+
 @dataclass
 class LiveNight:
-    """A night in memory: the engine's value, its stored log and its versions."""
+    """A night in memory: the engine's value, its stored log and its versions.
+
+    Everything here is committed: the writer task of the night advances it only after
+    the store took the events (``inbox`` holds the commands waiting for the next batch).
+    ``heard`` is the highest seq another process announced (PostgreSQL notifications).
+    """
 
     id: str
     name: str
@@ -102,6 +140,11 @@ class LiveNight:
     table_seq: dict[int | None, int] = field(default_factory=dict)
     commands: dict[str, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    inbox: list[Command] = field(default_factory=list)
+    writer: asyncio.Task[None] | None = None
+    heard: int = -1
+    options_stale: bool = False
+    follower: asyncio.Task[None] | None = None
     _status: tuple[int, dict[str, Any]] | None = None
 
     def status(self) -> dict[str, Any]:
@@ -121,10 +164,7 @@ class LiveNight:
 
     def version(self, table: int | None) -> int:
         """The version a writer at ``table`` must send: its last event or the night's."""
-        night_wide = self.table_seq.get(None, 0)
-        if table is None:
-            return max(night_wide, self.table_seq.get(-1, 0))
-        return max(night_wide, self.table_seq.get(table, 0))
+        return version_in(self.table_seq, table)
 
     def since(self, after: int, table: int | None = None, *, whole: bool = False) -> list[
             StoredEvent]:
@@ -138,8 +178,7 @@ class LiveNight:
     def record(self, stored: StoredEvent, kind: str) -> None:
         """Add a committed event: the log, the table's version, the command id."""
         self.log.append(stored)
-        rolloff = stored.table is None and kind in TABLE_EVENTS
-        self.table_seq[-1 if rolloff else stored.table] = stored.seq
+        bump_versions(self.table_seq, stored, kind)
         if stored.command_id is not None:
             self.commands[stored.command_id] = stored.seq
 
@@ -165,6 +204,31 @@ class Ack:
         return value
 
 
+@dataclass
+class Command:
+    """One command waiting in a night's inbox, and the future its caller awaits."""
+
+    event: dict[str, Any]
+    command_id: str
+    expected_seq: int | None
+    authorize: Callable[[LiveNight, dict[str, Any]], None] | None
+    draw: bool
+    reply: asyncio.Future[Ack]
+
+
+@dataclass
+class _Planned:
+    """What a batch does with one command: a new event (with the night after it), the
+    seq of an earlier event it repeats, or a refusal."""
+
+    command: Command
+    stored: StoredEvent | None = None
+    after: Night | None = None
+    kind: str = ""
+    repeats: int | None = None
+    refusal: ServiceError | None = None
+
+
 class NightService:
     """Loads nights from the store, runs the command path, publishes what happened."""
 
@@ -175,6 +239,11 @@ class NightService:
         self._loading: dict[str, asyncio.Lock] = {}
         self.inline_db = store.dialect == "sqlite"
         self.after_commit: list[Callable[[LiveNight], None]] = []
+        self.on_tokens_changed: list[Callable[[str], None]] = []
+        # one thread commits for SQLite (one writer at a time anyway); PostgreSQL commits
+        # of different nights run side by side on the default pool
+        self._committer = (ThreadPoolExecutor(1, thread_name_prefix="bunco-commit")
+                           if self.inline_db else None)
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a store call: inline for SQLite (short, local), on a thread otherwise."""
@@ -182,20 +251,35 @@ class NightService:
             return fn(*args, **kwargs)
         return await asyncio.to_thread(fn, *args, **kwargs)
 
+    async def commit(self, night_id: str, events: list[StoredEvent]) -> None:
+        """Store a batch of events on the writer thread: the event loop does not wait."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._committer, self.store.append_many, night_id, events)
+
+    def close(self) -> None:
+        """Stop the writer thread (after the last batch)."""
+        if self._committer is not None:
+            self._committer.shutdown(wait=True)
+
     # -- loading ------------------------------------------------------------------------------
-    async def get(self, night_id: str) -> LiveNight:
-        """The live night, rebuilt from the store on first use; 404 if there is none."""
+    async def get(self, night_id: str, *, at_least: int = -1) -> LiveNight:
+        """The live night, rebuilt from the store on first use; 404 if there is none.
+
+        The night is brought up to every seq another process announced, and to
+        ``at_least`` (a seq a client has seen) if the store has it, before it is returned.
+        """
         live = self.nights.get(night_id)
-        if live is not None:
-            return live
-        lock = self._loading.setdefault(night_id, asyncio.Lock())
-        async with lock:
-            live = self.nights.get(night_id)
-            if live is None:
-                live = await self._load(night_id)
-                self.nights[night_id] = live
-                for hook in self.after_commit:
-                    hook(live)
+        if live is None:
+            lock = self._loading.setdefault(night_id, asyncio.Lock())
+            async with lock:
+                live = self.nights.get(night_id)
+                if live is None:
+                    live = await self._load(night_id)
+                    self.nights[night_id] = live
+                    for hook in self.after_commit:
+                        hook(live)
+        if max(live.heard, at_least) > live.seq:
+            await self.catch_up(live)
         return live
 
     async def _load(self, night_id: str) -> LiveNight:
@@ -223,13 +307,82 @@ class NightService:
             live.record(stored, event["type"])
         return live
 
+    async def catch_up(self, live: LiveNight) -> None:
+        """Read the events other processes stored after the night's seq, apply and publish
+        them (under the night's lock), then wake the night's hooks (bots)."""
+        async with live.lock:
+            await self._catch_up_locked(live)
+        for hook in self.after_commit:
+            hook(live)
+
+    async def _catch_up_locked(self, live: LiveNight) -> None:
+        events: list[StoredEvent] = await self.db(self.store.events, live.id, after=live.seq)
+        for stored in events:
+            if stored.seq != live.seq + 1:
+                break
+            try:
+                after = live.night.apply(stored.event)
+            except BuncoError:
+                log.exception("night %s: event %s from the store does not apply; reloading",
+                              live.id, stored.seq)
+                await self.refresh(live)
+                return
+            self._advance(live, stored, after, after.events[-1]["type"])
+
     async def refresh(self, live: LiveNight) -> None:
-        """Rebuild a night from the store in place (another process wrote to it); the
-        caller holds its lock, which stays the same."""
+        """Rebuild a night from the store in place; the caller holds its lock, which stays
+        the same."""
         fresh = await self._load(live.id)
         live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
         live.table_seq, live.commands, live._status = fresh.table_seq, fresh.commands, None
 
+    # -- other processes (PostgreSQL notifications) ---------------------------------------------
+    def notified(self, notice: Notice) -> None:
+        """A change another process (or this one) committed: catch up in the background."""
+        if notice.kind == "t":
+            for hook in self.on_tokens_changed:
+                hook(notice.night_id)
+            return
+        live = self.nights.get(notice.night_id)
+        if live is None:
+            return  # not held here: loaded fresh from the store when it is asked for
+        if notice.kind == "e" and notice.seq is not None:
+            live.heard = max(live.heard, notice.seq)
+            if live.heard <= live.seq:
+                return
+        self._follow(live, options=notice.kind == "o")
+
+    def _follow(self, live: LiveNight, *, options: bool = False) -> None:
+        """Start one background catch-up of ``live`` (and of its options) if none runs."""
+        live.options_stale = live.options_stale or options
+        if live.follower is None or live.follower.done():
+            live.follower = asyncio.get_running_loop().create_task(self._follow_run(live))
+
+    async def _follow_run(self, live: LiveNight) -> None:
+        while live.options_stale or live.heard > live.seq:
+            if live.options_stale:
+                live.options_stale = False
+                record = await self.db(self.store.night, live.id)
+                live.options = record.options if record is not None else {}
+                for hook in self.after_commit:
+                    hook(live)
+            if live.heard > live.seq:
+                before = live.seq
+                await self.catch_up(live)
+                if live.seq == before:  # announced but not in the store: nothing to wait for
+                    live.heard = live.seq
+
+    async def resync(self) -> None:
+        """After (re)connecting to the notifications: catch up every night held here and
+        forget cached tokens, since notices sent meanwhile were lost."""
+        for night_id in list(self.nights):
+            for hook in self.on_tokens_changed:
+                hook(night_id)
+        for live in list(self.nights.values()):
+            live.heard = max(live.heard, await self.db(self.store.last_seq, live.id))
+            self._follow(live, options=True)
+
+    # -- creating -------------------------------------------------------------------------------
     async def create(
         self,
         setup: dict[str, Any],
@@ -285,70 +438,165 @@ class NightService:
 
         ``authorize(live, event)`` raises a :class:`ServiceError` when the caller may
         not do this now. ``draw=True`` draws the dice on the server ("roll for me").
+        The reply comes once the event is committed (or the command refused).
         """
         live = await self.get(night_id)
-        async with live.lock:
-            known = live.commands.get(command_id)
-            if known is not None:
-                return self._ack(live, live.log[known], duplicate=True)
-            if authorize is not None:
-                authorize(live, event)
-            table = event_table(event)
-            key = None if event.get("type") in TABLE_EVENTS or table is not None else "night"
-            if expected_seq is not None:
-                self._check_version(live, table, expected_seq, night_wide=key == "night")
-            if draw:
-                event = {**event, "dice": roll_for_me()}
-            event = {**event, "id": command_id,
-                     "at": datetime.now(UTC).isoformat(timespec="milliseconds")}
+        known = live.commands.get(command_id)
+        if known is not None:
+            return self._ack(live, live.log[known], duplicate=True)
+        reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
+        reply.add_done_callback(_retrieved)
+        live.inbox.append(Command(event, command_id, expected_seq, authorize, draw, reply))
+        if live.writer is None or live.writer.done():
+            live.writer = asyncio.get_running_loop().create_task(self._write(live))
+        # the writer answers even if this caller goes away (the command still counts)
+        return await asyncio.shield(reply)
+
+    async def _write(self, live: LiveNight) -> None:
+        """The night's writer task: one batch after another while commands wait."""
+        while live.inbox:
+            batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
             try:
-                after = live.night.apply(event)
-            except BuncoError as exc:
-                raise ServiceError(_status_of(exc), exc.code, exc.message, exc.expected) from None
-            normalized = after.events[-1]
-            body = dump(dict(normalized))
-            previous = live.seq
+                async with live.lock:
+                    await self._commit_batch(live, batch)
+            except BaseException as exc:  # the store failed: nothing of the batch counts
+                failure = ServiceError(
+                    503, "store_unavailable", f"the database did not take the event: {exc}",
+                    "the same command (same command_id) again in a moment")
+                for command in batch:
+                    if not command.reply.done():
+                        command.reply.set_exception(failure)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                log.exception("night %s: a batch of %d commands failed", live.id, len(batch))
+            for hook in self.after_commit:
+                hook(live)
+
+    async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
+        """Check, store and publish one batch; answer each of its commands."""
+        for _attempt in range(MAX_ATTEMPTS):
+            wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
+            if wanted > live.seq:  # another process wrote; a client saw it
+                await self._catch_up_locked(live)
+            plan = self._plan(live, batch)
+            new = [p.stored for p in plan if p.stored is not None]
             try:
-                stored = await self.db(
-                    self.store.append, night_id, live.seq + 1, table=event_table(normalized),
-                    command_id=command_id, body=body,
-                )
-            except DuplicateCommand as exc:  # another process stored it first
-                await self.refresh(live)
-                return self._ack(live, exc.stored, duplicate=True)
-            except SeqTaken:  # another process stored an event first
-                await self.refresh(live)
-                seen = expected_seq if expected_seq is not None else previous
-                raise self._stale(live, table, live.since(seen, table)) from None
-            before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell)
-            live.night = after
-            live.record(stored, normalized["type"])
-            ack = self._ack(live, stored, duplicate=False)
-            self._publish(live, stored, before, ack.table_view_json)
-        for hook in self.after_commit:
-            hook(live)
+                await self.commit(live.id, new)
+            except SeqTaken:  # another process stored a seq (or a command id) first
+                await self._catch_up_locked(live)
+                continue
+            break
+        else:
+            busy = ServiceError(503, "busy", "the night changed under this command "
+                                f"{MAX_ATTEMPTS} times in a row (other server processes)",
+                                "the same command (same command_id) again")
+            for command in batch:
+                command.reply.set_exception(busy)
+            return
+        acks: dict[int, Ack] = {}
+        for planned in plan:  # everything is committed: advance, publish, answer in order
+            if planned.stored is not None and planned.after is not None:
+                acks[planned.stored.seq] = self._advance(live, planned.stored, planned.after,
+                                                         planned.kind)
+        for planned in plan:
+            reply = planned.command.reply
+            if reply.done():
+                continue
+            if planned.refusal is not None:
+                reply.set_exception(planned.refusal)
+            elif planned.stored is not None:
+                reply.set_result(acks[planned.stored.seq])
+            elif planned.repeats is not None:
+                reply.set_result(self._ack(live, live.log[planned.repeats], duplicate=True))
+
+    def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
+        """Check each command of the batch against the night as the batch leaves it, and
+        apply it there; the committed night (``live``) is left as it was."""
+        committed = live.night
+        head, seq = committed, live.seq
+        versions = dict(live.table_seq)
+        ids: dict[str, int] = {}
+        pending: list[StoredEvent] = []
+        created = now()
+        plan: list[_Planned] = []
+        try:
+            for command in batch:
+                planned = _Planned(command)
+                plan.append(planned)
+                known = live.commands.get(command.command_id, ids.get(command.command_id))
+                if known is not None:
+                    planned.repeats = known
+                    continue
+                live.night = head  # what ``authorize`` looks at: the night before this command
+                try:
+                    stored, after = self._check(live, command, head, seq, versions, pending,
+                                                created)
+                except ServiceError as exc:
+                    planned.refusal = exc
+                    continue
+                planned.stored, planned.after = stored, after
+                planned.kind = after.events[-1]["type"]
+                head, seq = after, stored.seq
+                bump_versions(versions, stored, planned.kind)
+                ids[command.command_id] = stored.seq
+                pending.append(stored)
+        finally:
+            live.night = committed
+        return plan
+
+    def _check(self, live: LiveNight, command: Command, head: Night, seq: int,
+               versions: dict[int | None, int], pending: list[StoredEvent],
+               created: datetime) -> tuple[StoredEvent, Night]:
+        """One command against the night ``head`` (at ``seq``): the new event and the night
+        after it, or the :class:`ServiceError` refusing it."""
+        event = command.event
+        if command.authorize is not None:
+            command.authorize(live, event)
+        table = event_table(event)
+        night_wide = event.get("type") not in TABLE_EVENTS and table is None
+        if command.expected_seq is not None:
+            self._check_version(live, table, command.expected_seq, seq, versions, pending,
+                                night_wide=night_wide)
+        if command.draw:
+            event = {**event, "dice": roll_for_me()}
+        event = {**event, "id": command.command_id,
+                 "at": created.isoformat(timespec="milliseconds")}
+        try:
+            after = head.apply(event)
+        except BuncoError as exc:
+            raise ServiceError(_status_of(exc), exc.code, exc.message, exc.expected) from None
+        normalized = after.events[-1]
+        stored = StoredEvent(live.id, seq + 1, event_table(normalized), command.command_id,
+                             dump(dict(normalized)), created)
+        return stored, after
+
+    def _advance(self, live: LiveNight, stored: StoredEvent, after: Night, kind: str) -> Ack:
+        """Make a committed event part of the live night, publish it, and its reply."""
+        before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell)
+        live.night = after
+        live.record(stored, kind)
+        ack = self._ack(live, stored, duplicate=False)
+        self._publish(live, stored, before, ack.table_view_json)
         return ack
 
-    def _check_version(self, live: LiveNight, table: int | None, expected: int, *,
+    def _check_version(self, live: LiveNight, table: int | None, expected: int, seq: int,
+                       versions: dict[int | None, int], pending: list[StoredEvent], *,
                        night_wide: bool) -> None:
-        current = live.seq if night_wide else live.version(table)
+        current = seq if night_wide else version_in(versions, table)
         if expected == current:
             return
-        if expected > live.seq or expected < 0:
+        if expected > seq or expected < 0:
             raise ServiceError(
                 409, "stale", f"expected_seq {expected} is not a version of this night "
-                f"(its last event is {live.seq})",
+                f"(its last event is {seq})",
                 f"expected_seq {current}, the seq of the last event you saw here",
                 current_seq=current, missed=[])
-        missed = live.since(expected, None, whole=True) if night_wide else live.since(
-            expected, table)
-        raise self._stale(live, table, missed)
-
-    def _stale(self, live: LiveNight, table: int | None, missed: list[StoredEvent]
-               ) -> ServiceError:
+        events = [*live.since(expected, None, whole=True),
+                  *(e for e in pending if e.seq > expected)]
+        missed = events if night_wide else [
+            e for e in events if e.table is None or e.table == table]
         where = "the night" if table is None else f"table {table}"
-        current = live.version(table)
-        return ServiceError(
+        raise ServiceError(
             409, "stale",
             f"{where} changed since you last looked: {len(missed)} event(s) you have not seen",
             f"expected_seq {current} after looking at the missed events",
@@ -403,6 +651,12 @@ class NightService:
             self.pubsub.publish_nowait(message)
         else:
             asyncio.get_running_loop().create_task(self.pubsub.publish(message))
+
+
+def _retrieved(reply: asyncio.Future[Ack]) -> None:
+    """Take a refusal from a reply whose caller went away (so asyncio does not warn)."""
+    if not reply.cancelled():
+        reply.exception()
 
 
 def _json(value: Any) -> str:
