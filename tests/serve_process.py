@@ -27,26 +27,34 @@ def bunco_command() -> list[str]:
 
 
 class ServeProcess:
-    """`bunco serve --db DB --port PORT --bot-pace 0`, its output appended to ``log``."""
+    """`bunco serve --db DB --port PORT --bot-pace 0`, its output appended to ``log``.
 
-    def __init__(self, db: Path, port: int, log: Path) -> None:
+    ``db`` is an SQLite file or a database URL. On PostgreSQL, :meth:`start` waits until
+    the server hears the other processes' notifications.
+    """
+
+    def __init__(self, db: Path | str, port: int, log: Path) -> None:
         self.db, self.port, self.log = db, port, log
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = f"http://127.0.0.1:{port}"
 
     def start(self) -> None:
-        env = {**os.environ, "XDG_DATA_HOME": str(self.db.parent)}
+        env = {**os.environ, "XDG_DATA_HOME": str(self.log.parent)}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [*bunco_command(), "serve", "--port", str(self.port), "--db", str(self.db),
                  "--bot-pace", "0"], stdout=out, stderr=subprocess.STDOUT, env=env)
+        following = not str(self.db).startswith("postgresql")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                reply = httpx.get(self.base + "/api/health", timeout=1)
+                if reply.status_code == 200 and (
+                        following or reply.json()["following_other_processes"]):
                     return
             except httpx.HTTPError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         raise AssertionError("bunco serve did not start:\n" + self.log.read_text())
 
     def kill(self) -> None:

@@ -1,0 +1,244 @@
+"""Two real `bunco serve` processes on one PostgreSQL database (skipped without
+BUNCO_TEST_PG_URL): live updates cross between them in order, a revoked token or a
+replaced join code stops working on both, reads are never older than what a process
+was told, writes without ``expected_seq`` are never refused as stale, and a SIGKILL of
+either process loses no acknowledged event."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from pg_database import PG_URL, SKIP_REASON, wiped_postgres
+from websockets.sync.client import connect
+
+from serve_process import ServeProcess, free_port
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
+EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def small_dice(i: int) -> list[int]:
+    """Rolls that never reach 21 in round 1: a miss or one point."""
+    return [2, 3, 5] if i % 2 else [1, 2, 3]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def servers(tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Processes A and B on the same wiped PostgreSQL database."""
+    with wiped_postgres() as url:
+        a = ServeProcess(url, free_port(), tmp_path / "a.log")
+        b = ServeProcess(url, free_port(), tmp_path / "b.log")
+        a.start()
+        b.start()
+        try:
+            yield a, b
+        finally:
+            a.stop()
+            b.stop()
+
+
+class Listener:
+    """A WebSocket follower of a night on one process, in a thread: the seqs of the
+    events it hears, in the order heard."""
+
+    def __init__(self, server: ServeProcess, night: str, token: str, table: int | None = None):
+        query = f"token={token}&since=0" + ("" if table is None else f"&table={table}")
+        self.url = f"ws://127.0.0.1:{server.port}/api/nights/{night}/ws?{query}"
+        self.seqs: list[int] = []
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10), "the listener did not connect"
+
+    def _run(self) -> None:
+        try:
+            with connect(self.url) as ws:
+                for text in ws:
+                    message: dict[str, Any] = json.loads(text)
+                    if message["type"] == "caught_up":
+                        self.ready.set()
+                    elif message["type"] == "event":
+                        self.seqs.append(message["seq"])
+        except Exception:
+            pass  # the server went away
+
+    def wait_for(self, seq: int, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while (not self.seqs or self.seqs[-1] < seq) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+def create(server: ServeProcess) -> dict[str, Any]:
+    reply = httpx.post(server.base + "/api/nights", json={"name": "Two processes",
+                                                          "players": EIGHT}, timeout=10)
+    assert reply.status_code == 201, reply.text
+    created: dict[str, Any] = reply.json()
+    return created
+
+
+def join(server: ServeProcess, code: str) -> httpx.Response:
+    return httpx.post(server.base + "/api/join", json={"code": code}, timeout=10)
+
+
+def until(check: Any, timeout: float = 1.0) -> float:
+    """Seconds until ``check()`` holds (fails after ``timeout``)."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < timeout, "not within the time allowed"
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
+def test_a_listener_on_b_hears_every_event_of_a_in_order(servers):
+    a, b = servers
+    created = create(a)
+    night, viewer = created["night"], created["viewer_token"]
+    whole = Listener(b, night, viewer)
+    table2 = Listener(b, night, viewer, table=2)
+    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"])
+              for t in (1, 2)}
+    acked: list[int] = []
+    with httpx.Client(timeout=10) as http:
+        for i in range(30):  # alternating tables, through A, each with its table's version
+            table = 1 + i % 2
+            path = f"/api/nights/{night}/tables/{table}/rolls"
+            versions = http.get(f"{a.base}/api/nights/{night}",
+                                headers=phones[table]).json()["versions"]
+            reply = http.post(a.base + path, headers=phones[table], json={
+                "command_id": f"a-{i}", "dice": small_dice(i),
+                "expected_seq": max(versions.get(str(table), 0), versions["night"])})
+            assert reply.status_code == 200, reply.text
+            acked.append(reply.json()["seq"])
+    assert acked == list(range(1, 31))
+    whole.wait_for(30)
+    table2.wait_for(30)
+    assert whole.seqs == list(range(1, 31))  # every event, in order, no duplicate
+    assert table2.seqs == [s for s in range(1, 31) if s % 2 == 0]  # table 2's are the even ones
+    # B's reads are A's night now, and the events agree
+    state_b = httpx.get(f"{b.base}/api/nights/{night}", headers=phones[1], timeout=10).json()
+    state_a = httpx.get(f"{a.base}/api/nights/{night}", headers=phones[1], timeout=10).json()
+    assert state_b["seq"] == 30 and state_b["view"] == state_a["view"]
+
+
+def test_writes_through_both_processes_interleave_and_are_never_stale(servers):
+    a, b = servers
+    created = create(a)
+    night = created["night"]
+    listener_a = Listener(a, night, created["viewer_token"])
+    listener_b = Listener(b, night, created["viewer_token"])
+    phone = bearer(join(b, created["tables"][0]["code"]).json()["token"])
+    with httpx.Client(timeout=10) as http:
+        for i in range(20):  # A and B in turn, at the same table, without expected_seq
+            server = a if i % 2 == 0 else b
+            reply = http.post(f"{server.base}/api/nights/{night}/tables/1/rolls", headers=phone,
+                              json={"command_id": f"w-{i}", "dice": small_dice(i)})
+            assert reply.status_code == 200, reply.text
+            assert reply.json()["seq"] == i + 1
+            # the process that did not write has the new event within a second
+            other = b if server is a else a
+            until(lambda o=other, s=i + 1: http.get(
+                f"{o.base}/api/nights/{night}", headers=phone).json()["seq"] == s)
+        # with expected_seq, a write through B after A's write is checked against A's event
+        version = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
+                            json={"command_id": "w-a", "dice": [2, 3, 5]}).json()["seq"]
+        reply = http.post(f"{b.base}/api/nights/{night}/tables/1/rolls", headers=phone,
+                          json={"command_id": "w-b", "dice": [2, 3, 5], "expected_seq": version})
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["seq"] == version + 1
+        stale = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
+                          json={"command_id": "w-c", "dice": [2, 3, 5], "expected_seq": version})
+        assert stale.status_code == 409 and stale.json()["error"] == "stale"
+        assert [m["seq"] for m in stale.json()["missed"]] == [version + 1]
+    listener_a.wait_for(22)
+    listener_b.wait_for(22)
+    assert listener_a.seqs == listener_b.seqs == list(range(1, 23))
+
+
+def test_a_token_revoked_or_a_code_replaced_on_a_is_refused_on_b_within_a_second(servers):
+    a, b = servers
+    created = create(a)
+    night, host = created["night"], bearer(created["host_token"])
+    old_code = created["tables"][0]["code"]
+    phone = bearer(join(b, old_code).json()["token"])  # B has looked the code and token up
+    roll = f"/api/nights/{night}/tables/1/rolls"
+    with httpx.Client(timeout=10) as http:
+        assert http.post(b.base + roll, headers=phone, json={
+            "command_id": "before", "dice": [2, 3, 5]}).status_code == 200
+        # the host signs table 1's phones out through A
+        revoked = http.delete(f"{a.base}/api/nights/{night}/tables/1/scorekeepers", headers=host)
+        assert revoked.json()["revoked"] == 1
+        until(lambda: http.post(b.base + roll, headers=phone, json={
+            "command_id": "after", "dice": [2, 3, 5]}).status_code == 401)
+        # the host replaces table 1's join code through A: the old one stops on B, the new works
+        new_code = http.post(f"{a.base}/api/nights/{night}/tables/1/credentials",
+                             headers=host).json()["code"]
+        until(lambda: join(b, old_code).status_code != 200)
+        joined = join(b, new_code)
+        assert joined.status_code == 200, joined.text
+        assert http.post(b.base + roll, headers=bearer(joined.json()["token"]), json={
+            "command_id": "new-phone", "dice": [2, 3, 5]}).status_code == 200
+
+
+@pytest.mark.parametrize("victim", ["a", "b"])
+def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim):
+    a, b = servers
+    killed, survivor = (a, b) if victim == "a" else (b, a)
+    created = create(a)
+    night, host = created["night"], bearer(created["host_token"])
+    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"])
+              for t in (1, 2)}
+    listener = Listener(survivor, night, created["viewer_token"])
+    acked: dict[str, int] = {}
+    stop = threading.Event()
+
+    def writer(server: ServeProcess, table: int) -> None:
+        with httpx.Client(base_url=server.base, timeout=5) as http:
+            for i in range(100_000):
+                if stop.is_set():
+                    return
+                command = f"{server.port}-{table}-{i}"
+                try:
+                    reply = http.post(f"/api/nights/{night}/tables/{table}/rolls",
+                                      headers=phones[table],
+                                      json={"command_id": command, "dice": small_dice(i)})
+                except httpx.HTTPError:
+                    return  # killed while this request was in flight: not acknowledged
+                assert reply.status_code == 200, reply.text
+                acked[command] = reply.json()["seq"]
+
+    writers = [threading.Thread(target=writer, args=(server, table))
+               for server in (a, b) for table in (1, 2)]
+    for thread in writers:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while len(acked) < 60 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert len(acked) >= 60, "the writers stopped early"
+    killed.kill()
+    time.sleep(0.3)  # the survivor goes on alone for a moment
+    stop.set()
+    for thread in writers:
+        thread.join(10)
+    with httpx.Client(base_url=survivor.base, timeout=10) as http:
+        events = http.get(f"/api/nights/{night}/events", headers=host).json()["events"]
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(len(events)))  # no gap
+    by_id = {e["event"].get("id"): e["seq"] for e in events}
+    for command, seq in acked.items():
+        assert by_id.get(command) == seq, command  # every acknowledged event is there
+    listener.wait_for(seqs[-1])
+    assert listener.seqs == seqs[1:]  # the survivor's listener heard them all, in order
+    killed.start()  # the killed process comes back on the same database with the same log
+    with httpx.Client(base_url=killed.base, timeout=10) as http:
+        again = http.get(f"/api/nights/{night}/events", headers=host).json()["events"]
+    assert [e["seq"] for e in again] == seqs
