@@ -1,0 +1,173 @@
+"""The command path at the service: group commit on the writer thread, and catching up
+with what another process stored (the notices PostgreSQL would deliver, given by hand
+here, so these run on SQLite too)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from bunco.store import EventStore, StoredEvent
+from bunco.store.notify import Notice
+from bunco.web.service import NightService, ServiceError
+
+EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
+SETUP = {"type": "party", "rules": "classic", "players": EIGHT}
+
+
+def small_dice(i: int) -> list[int]:
+    """Rolls that never reach 21 in round 1: a miss or one point."""
+    return [2, 3, 5] if i % 2 else [1, 2, 3]
+
+
+class Recording(EventStore):
+    """An event store that notes the thread and size of every batch it commits."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.batches: list[tuple[str, list[int]]] = []
+
+    def append_many(self, night_id: str, events: Any) -> None:
+        self.batches.append((threading.current_thread().name, [e.seq for e in events]))
+        super().append_many(night_id, events)
+
+
+async def new_night(svc: NightService) -> str:
+    live = await svc.create(SETUP, name="Group commit", options={}, command_id=None,
+                            tokens=lambda _id: [])
+    return live.id
+
+
+def roll(table: int, i: int) -> dict[str, Any]:
+    return {"type": "roll", "table": table, "dice": small_dice(i)}
+
+
+def test_rolls_that_arrive_together_are_one_transaction_off_the_event_loop(tmp_path):
+    store = Recording(f"sqlite:///{tmp_path / 'night.sqlite3'}")
+    store.upgrade()
+
+    async def scenario() -> None:
+        svc = NightService(store)
+        night = await new_night(svc)
+        live = await svc.get(night)
+        heard = svc.pubsub.subscribe(night)
+        acks = await asyncio.gather(*(
+            svc.submit(night, roll(1 + i % 2, i), command_id=f"c{i}") for i in range(40)))
+        assert sorted(a.stored.seq for a in acks) == list(range(1, 41))
+        assert all(not a.duplicate for a in acks)
+        # every event published once, in seq order, after its commit
+        assert [m.seq for m in heard.drain() if m.kind == "event"] == list(range(1, 41))
+        assert live.seq == 40 and [e.seq for e in store.events(night)] == list(range(41))
+        svc.close()
+
+    asyncio.run(scenario())
+    threads = {name for name, _ in store.batches}
+    assert threads and all(name.startswith("bunco-commit") for name in threads)
+    assert threading.current_thread().name not in threads
+    assert len(store.batches) < 40  # rolls that waited together were committed together
+    assert [s for _, seqs in store.batches for s in seqs] == list(range(1, 41))
+
+
+def test_a_batch_refuses_one_command_and_stores_the_others(tmp_path):
+    store = EventStore(f"sqlite:///{tmp_path / 'night.sqlite3'}")
+    store.upgrade()
+
+    async def scenario() -> None:
+        svc = NightService(store)
+        night = await new_night(svc)
+        results = await asyncio.gather(
+            svc.submit(night, roll(1, 0), command_id="a", expected_seq=0),
+            svc.submit(night, roll(1, 1), command_id="b", expected_seq=0),  # table 1 moved
+            svc.submit(night, roll(2, 2), command_id="c", expected_seq=0),  # table 2 did not
+            svc.submit(night, roll(1, 3), command_id="a"),  # a retry of "a"
+            return_exceptions=True)
+        first, stale, other, retry = results
+        assert first.stored.seq == 1 and other.stored.seq == 2
+        assert isinstance(stale, ServiceError) and stale.code == "stale"
+        assert stale.extra["current_seq"] == 1 and [m["seq"] for m in stale.extra["missed"]] == [1]
+        assert retry.duplicate and retry.stored.seq == 1
+        assert [e.command_id for e in store.events(night)] == [None, "a", "c"]
+        svc.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stale(tmp_path):
+    url = f"sqlite:///{tmp_path / 'night.sqlite3'}"
+    store_a, store_b = EventStore(url), EventStore(url)
+    store_a.upgrade()
+
+    async def scenario() -> None:
+        a, b = NightService(store_a), NightService(store_b)
+        night = await new_night(a)
+        live_b = await b.get(night)
+        heard_b = b.pubsub.subscribe(night)
+        for i in range(3):
+            await a.submit(night, roll(1, i), command_id=f"a{i}")
+        assert live_b.seq == 0  # B was not told yet
+        b.notified(Notice("e", night, 3))
+        assert (await b.get(night)).seq == 3  # never older than what it was told
+        assert [m.seq for m in heard_b.drain() if m.kind == "event"] == [1, 2, 3]
+        # A writes again; B, not told, takes a write without expected_seq: not stale
+        await a.submit(night, roll(2, 4), command_id="a4")
+        ack = await b.submit(night, roll(1, 5), command_id="b5")
+        assert ack.stored.seq == 5 and not ack.duplicate
+        assert [m.seq for m in heard_b.drain() if m.kind == "event"] == [4, 5]
+        # with expected_seq: table 1's version is B's own event, whatever A did at table 2
+        await a.submit(night, roll(2, 6), command_id="a6")
+        ack = await b.submit(night, roll(1, 7), command_id="b7", expected_seq=5)
+        assert ack.stored.seq == 7
+        # a client that saw A's event sends its seq: B catches up to it before checking
+        a_ack = await a.submit(night, roll(1, 8), command_id="a8")
+        ack = await b.submit(night, roll(1, 9), command_id="b9", expected_seq=a_ack.stored.seq)
+        assert ack.stored.seq == a_ack.stored.seq + 1
+        # a retry through B of a command A stored is answered with A's event
+        again = await b.submit(night, roll(1, 0), command_id="a8")
+        assert again.duplicate and again.stored.seq == a_ack.stored.seq
+        assert [e.seq for e in store_b.events(night)] == list(range(10))
+        a.close()
+        b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_store_failure_answers_503_and_changes_nothing(tmp_path):
+    class Failing(EventStore):
+        fail = True
+
+        def append_many(self, night_id: str, events: list[StoredEvent]) -> None:
+            if self.fail:
+                raise OSError("disk full")
+            super().append_many(night_id, events)
+
+    store = Failing(f"sqlite:///{tmp_path / 'night.sqlite3'}")
+    store.upgrade()
+
+    async def scenario() -> None:
+        svc = NightService(store)
+        night = await new_night(svc)
+        with pytest.raises(ServiceError) as info:
+            await svc.submit(night, roll(1, 0), command_id="x")
+        assert info.value.status == 503 and info.value.code == "store_unavailable"
+        live = await svc.get(night)
+        assert live.seq == 0 and "x" not in live.commands
+        store.fail = False
+        assert (await svc.submit(night, roll(1, 0), command_id="x")).stored.seq == 1
+        svc.close()
+
+    asyncio.run(scenario())
+
+
+def test_serve_refuses_several_workers_on_sqlite(tmp_path):
+    from typer.testing import CliRunner
+
+    from bunco.cli.app import app
+
+    result = CliRunner().invoke(app, ["serve", "--workers", "2", "--db",
+                                      str(tmp_path / "night.sqlite3")])
+    assert result.exit_code == 2
+    assert "error: --workers 2 needs PostgreSQL" in result.output
+    assert "expected: --workers 1 on SQLite" in result.output
