@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 
 from bunco.store import EventStore
+from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 import test_concurrency as races
 from fastapi.testclient import TestClient
-from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 from web_helpers import make_night
 
 from bunco.web.app import create_app
+from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
 

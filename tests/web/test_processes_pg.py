@@ -14,9 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
-from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 from websockets.sync.client import connect
 
+from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 from serve_process import ServeProcess, free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
