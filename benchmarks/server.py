@@ -1,22 +1,36 @@
-"""Benchmark of `bunco serve`: a 1,000-player tournament on SQLite, live.
+"""Benchmark of `bunco serve`: a 1,000-player tournament played live, side by side with
+an earlier commit.
 
-Starts the real server (a subprocess on a temporary SQLite file), creates a tournament
-night of ``--players`` players (250 tables of four for 1,000), joins every table as its
-scorekeeper and then, in one run:
+For each server (the code checked out here, and ``--baseline REF``, by default the
+previous commit) and each setup (one process on SQLite; two processes on PostgreSQL
+with the writers and the listeners split between them), it starts the real server(s),
+creates a tournament of ``--players`` players (250 tables of four for 1,000), joins
+every table as its scorekeeper and then, for ``--seconds``:
 
-- 250 table writers (one per table, HTTP keep-alive) enter rolls at a paced total rate
-  (``--rate`` rolls per second; 0 = as fast as the server answers), each with the
-  table's ``expected_seq`` and a fresh command id;
-- 1,000 WebSocket listeners, one per player's phone, each following its own table
-  (``table=N``), plus ``--screens`` big screens following the whole night.
+- one writer per table (a table's phone, HTTP keep-alive) enters rolls at
+  ``--rate`` rolls per second in total, each with the table's ``expected_seq``;
+- one page per player (following its own table) and ``--screens`` big screens
+  (following the whole night) listen on the WebSocket, and every page (the writers'
+  too) fetches what the real pages fetch after each update: see :data:`PAGE_MODELS`,
+  the one place that says what a page does, to follow when the pages change. The
+  pages' first load and their connection come before the measured run.
 
-It prints the rolls per second the server accepted and the p50/p99 time from a roll's
-request to its arrival at the listeners that follow it (every delivery counts), and
-checks that each listener got every event of its table in order.
+It prints, per server and setup: the rolls accepted (in % of those offered, leaving out
+``round_over``, the refusals of a table that finished its round and waits for the
+others), p50/p99 from a roll's request to its arrival at each listener that follows it,
+the pages' fetches, the CPU time, and the machine's load average (the machine may be
+shared: figures are noisy, and both servers are measured in the same run for that
+reason). It checks that every listener got every event of its table, in order.
 
-    python benchmarks/server.py                 # 1,000 players, 1,000 rolls/s, 60 s
-    python benchmarks/server.py --rate 0        # as fast as it goes
-    python benchmarks/server.py --players 200 --seconds 5
+The baseline is checked out with ``git worktree add --detach`` into a temporary folder
+(removed at the end) and run with the same Python and packages, its ``src`` first on
+``PYTHONPATH``. PostgreSQL runs use ``--pg URL`` (default ``$BUNCO_BENCH_PG_URL``, else
+``$BUNCO_TEST_PG_URL``); that database is WIPED before each server starts.
+
+    python benchmarks/server.py                                  # 1,000 players, 1,000 rolls/s
+    python benchmarks/server.py --baseline ec5aa77 --seconds 30  # against that commit
+    python benchmarks/server.py --players 200 --seconds 5 --no-baseline --setups sqlite
+    python benchmarks/server.py --pages push                     # pages as issue 16 wants
 """
 
 from __future__ import annotations
@@ -35,12 +49,112 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[1]
 ID_RE = re.compile(rb'"id":"b(\d+)-(\d+)-(\d+)"')
 SEQ_RE = re.compile(rb'"seq":(\d+)')
-TYPE_EVENT = b'"type":"event"'
+TYPE_RE = re.compile(rb'^\{"type":"(\w+)"')
+ROUND_RE = re.compile(rb'"set":(\d+),"round":(\d+)')
+
+
+# -- what a page does after an update: follow web/static/js/live.js and table.js here -------
+
+
+@dataclass(frozen=True)
+class PageModel:
+    """What a page fetches. ``refresh_on``: the live message types after which it reloads
+    the night (``GET /api/nights/{id}``), ``debounce`` seconds after the last of a burst,
+    one request at a time (a reload asked for meanwhile runs once more after it);
+    ``only_new_round``: only messages that show another set or round count;
+    ``refresh_after_ack``: a table's phone reloads after the reply to its own roll."""
+
+    description: str
+    refresh_on: frozenset[str]
+    debounce: float
+    only_new_round: bool
+    refresh_after_ack: bool
+
+
+PAGE_MODELS = {
+    # live.js: Live.receive() calls soon() for these types; soon() reloads 60 ms after the
+    # last; refresh() makes one request at a time and runs again if asked meanwhile; pages
+    # load the night first (start()); table.js submit() awaits live.acknowledge(ack).
+    "live.js": PageModel(
+        "the pages as they are: a full GET of the night after every burst of live messages "
+        "and after each of the table phone's own rolls",
+        frozenset({"event", "status", "table", "caught_up"}), 0.060, False, True),
+    # issue 16: every live message carries the table's view and the night's status, so a
+    # page reloads at most once per round.
+    "push": PageModel(
+        "pages fed by the live messages (issue 16): one GET of the night per round",
+        frozenset({"status", "table"}), 0.060, True, False),
+}
+
+
+class Page:
+    """One page's fetching, driven by :class:`PageModel` (one keep-alive connection)."""
+
+    def __init__(self, model: PageModel, port: int, night: str, token: str,
+                 stats: dict[str, list[int]]) -> None:
+        self.model, self.night, self.token, self.stats = model, night, token, stats
+        self.http = Http(port)
+        self.timer: asyncio.TimerHandle | None = None
+        self.busy = False
+        self.again = False
+        self.round: bytes | None = None
+        self.active = False  # the page's first load and its connection are not measured
+        self.task: asyncio.Future[None] | None = None
+
+    def heard(self, data: bytes) -> None:
+        """A live message arrived: reload later if the page would."""
+        kind = TYPE_RE.match(data)
+        if not self.active or kind is None or kind.group(1).decode() not in self.model.refresh_on:
+            return
+        if self.model.only_new_round:
+            found = ROUND_RE.search(data)
+            if found is None or found.group(0) == self.round:
+                return
+            self.round = found.group(0)
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = asyncio.get_running_loop().call_later(self.model.debounce, self.refresh)
+
+    def acknowledged(self) -> None:
+        """The reply to this page's own command came."""
+        if self.active and self.model.refresh_after_ack:
+            self.refresh()
+
+    def refresh(self) -> None:
+        if self.busy:
+            self.again = True
+            return
+        self.busy = True
+        self.task = asyncio.ensure_future(self._reload())
+
+    async def _reload(self) -> None:
+        try:
+            while True:
+                self.again = False
+                await self.load()
+                if not self.again:
+                    break
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
+            pass  # the server went away at the end of the run
+        finally:
+            self.busy = False
+
+    async def load(self) -> None:
+        start = time.monotonic_ns()
+        _, body = await self.http.request("GET", f"/api/nights/{self.night}", token=self.token)
+        self.stats["get_ns"].append(time.monotonic_ns() - start)
+        self.stats["get_bytes"].append(len(body))
+        round_now = ROUND_RE.search(body)
+        if round_now is not None:
+            self.round = round_now.group(0)
 
 
 # -- a tiny HTTP/1.1 keep-alive client (httpx would cost the client more than the server) --
@@ -54,22 +168,18 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def connect(self) -> None:
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-
     async def request(self, method: str, path: str, body: Any = None,
                       token: str | None = None) -> tuple[int, bytes]:
         if self.writer is None:
-            await self.connect()
-        assert self.reader is not None and self.writer is not None
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
         data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
         head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n")
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         self.writer.write(head.encode() + b"\r\n" + data)
-        status_line = await self.reader.readline()
-        status = int(status_line.split()[1])
+        status = int((await self.reader.readline()).split()[1])
         length = 0
         while True:
             line = await self.reader.readline()
@@ -84,7 +194,7 @@ class Http:
             self.writer.close()
 
 
-# -- the server ---------------------------------------------------------------------------
+# -- servers ---------------------------------------------------------------------------------
 
 
 def cpu_seconds(pid: int) -> float:
@@ -103,16 +213,19 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
-    script = shutil.which("bunco", path=str(Path(sys.executable).parent))
-    command = [script] if script else [sys.executable, "-m", "bunco"]
-    with (db.parent / "serve.log").open("wb") as log:
-        proc = subprocess.Popen([*command, "serve", "--port", str(port), "--db", str(db)],
-                                stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
+def start_server(src: Path, db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``bunco serve`` from the package in ``src`` (this checkout's or the baseline's)."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    with log.open("ab") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "bunco", "serve", "--port", str(port),
+                                 "--db", db], stdout=out, stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server stopped: {log.read_text()[-2000:]}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                time.sleep(0.5)  # PostgreSQL: let it start listening for the other process
                 return proc
         except OSError:
             time.sleep(0.1)
@@ -120,37 +233,84 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-# -- listeners (a separate process) -------------------------------------------------------
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
-def listener_process(port: int, night: str, token: str, tables: int, per_table: int,
-                     screens: int, ready: Any, stop: Any, results: Any) -> None:
-    """Connect every listener, record each delivery's latency, report when told to stop."""
-    asyncio.run(_listen_all(port, night, token, tables, per_table, screens, ready, stop,
-                            results))
+def wipe_postgres(url: str) -> None:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+        conn.execute(sa.text("CREATE SCHEMA public"))
+    engine.dispose()
 
 
-async def _listen_all(port: int, night: str, token: str, tables: int, per_table: int,
-                      screens: int, ready: Any, stop: Any, results: Any) -> None:
+def checkout(ref: str, folder: Path) -> tuple[Path, str]:
+    """A worktree of ``ref`` in ``folder``: its ``src`` and a one-line description."""
+    tree = folder / "baseline"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet",
+                    str(tree), ref], check=True, capture_output=True)
+    line = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", ref],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    return tree / "src", line
+
+
+def remove_checkout(folder: Path) -> None:
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                    str(folder / "baseline")], capture_output=True)
+
+
+# -- listeners (separate processes) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listening:
+    """What one listener process follows: (port, table or None) per page."""
+
+    night: str
+    token: str
+    pages: list[tuple[int, int | None]]
+    model: str
+
+
+def listener_process(job: Listening, ready: Any, stop: Any, results: Any) -> None:
+    asyncio.run(_listen_all(job, ready, stop, results))
+
+
+async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> None:
     from websockets.asyncio.client import connect
 
+    model = PAGE_MODELS[job.model]
     latencies: list[int] = []
     sent_at: list[int] = []
     problems: list[str] = []
     counts: dict[int, int] = {}
+    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": []}
     connected = 0
 
-    async def listen(table: int | None, index: int) -> None:
+    pages: list[Page] = []
+
+    async def listen(port: int, table: int | None, index: int) -> None:
         nonlocal connected
-        query = f"token={token}" + ("" if table is None else f"&table={table}")
-        url = f"ws://127.0.0.1:{port}/api/nights/{night}/ws?{query}"
+        page = Page(model, port, job.night, job.token, stats)
+        pages.append(page)
+        query = f"token={job.token}" + ("" if table is None else f"&table={table}")
         last = -1
-        async with connect(url, max_size=None, ping_interval=None,
-                           open_timeout=60, max_queue=None) as ws:
+        async with connect(f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
+                           max_size=None, ping_interval=None, open_timeout=120,
+                           max_queue=None) as ws:
             connected += 1
             async for text in ws:
                 data = text.encode() if isinstance(text, str) else text
-                if TYPE_EVENT not in data[:20]:
+                page.heard(data)
+                if not data.startswith(b'{"type":"event"'):
                     continue
                 now = time.monotonic_ns()
                 seq_match = SEQ_RE.search(data)
@@ -160,23 +320,20 @@ async def _listen_all(port: int, night: str, token: str, tables: int, per_table:
                 last = seq
                 match = ID_RE.search(data)
                 if match is not None:
-                    sent = int(match.group(1))
-                    latencies.append(now - sent)
-                    sent_at.append(sent)
+                    latencies.append(now - int(match.group(1)))
+                    sent_at.append(int(match.group(1)))
                     if table is not None:
                         counts[table] = counts.get(table, 0) + 1
 
-    tasks = []
-    for table in range(1, tables + 1):
-        for index in range(per_table):
-            tasks.append(asyncio.ensure_future(listen(table, index)))
-    for index in range(screens):
-        tasks.append(asyncio.ensure_future(listen(None, index)))
+    tasks = [asyncio.ensure_future(listen(port, table, i))
+             for i, (port, table) in enumerate(job.pages)]
     while connected < len(tasks):
         await asyncio.sleep(0.05)
         failed = [t for t in tasks if t.done() and t.exception()]
         if failed:
-            raise SystemExit(f"a listener failed: {failed[0].exception()}")
+            raise SystemExit(f"a listener failed: {failed[0].exception()!r}")
+    for page in pages:  # the pages are loaded and connected: from now on they fetch
+        page.active = True
     ready.set()
     cpu_start = time.process_time()
     while not stop.is_set():
@@ -184,27 +341,34 @@ async def _listen_all(port: int, night: str, token: str, tables: int, per_table:
     await asyncio.sleep(0.5)  # let the last deliveries land
     for task in tasks:
         task.cancel()
-    results.put({"latencies": latencies, "sent_at": sent_at, "problems": problems[:10], "counts": counts,
-                 "listeners": len(tasks), "cpu": time.process_time() - cpu_start})
+    results.put({"latencies": latencies, "sent_at": sent_at, "problems": problems[:10],
+                 "counts": counts, "listeners": len(tasks), "gets": stats["get_ns"],
+                 "get_bytes": sum(stats["get_bytes"]), "cpu": time.process_time() - cpu_start})
 
 
-# -- writers --------------------------------------------------------------------------------
+# -- writers -----------------------------------------------------------------------------------
 
 
-async def write_all(port: int, night: str, tokens: list[str], rate: float, seconds: float,
-                    rounds: list[tuple[float, int, int]], changed: asyncio.Condition
-                    ) -> dict[str, Any]:
+async def write_all(ports: list[int], night: str, tokens: list[str], viewer: str,
+                    args: argparse.Namespace, rounds: list[tuple[float, int, int]],
+                    changed: asyncio.Condition) -> dict[str, Any]:
     tables = len(tokens)
+    model = PAGE_MODELS[args.pages]
     accepted = [0] * (tables + 1)
+    offered = 0
     refused: dict[str, int] = {}
     round_trips: list[int] = []
+    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": []}
     start = time.monotonic()
-    stop_at = start + seconds
-    interval = tables / rate if rate > 0 else 0.0
+    stop_at = start + args.seconds
+    interval = tables / args.rate if args.rate > 0 else 0.0
 
     async def writer(table: int) -> None:
+        nonlocal offered
+        port = ports[table % len(ports)]
         http = Http(port)
-        await http.connect()
+        page = Page(model, port, night, tokens[table - 1], stats)
+        page.active = True
         version = 0
         path = f"/api/nights/{night}/tables/{table}/rolls"
         due = start + random.random() * interval
@@ -222,6 +386,7 @@ async def write_all(port: int, night: str, tokens: list[str], rate: float, secon
             body = {"command_id": f"b{time.monotonic_ns()}-{table}-{i}",
                     "dice": [random.randint(1, 6) for _ in range(3)], "expected_seq": version}
             sent = time.monotonic_ns()
+            offered += 1
             status, reply = await http.request("POST", path, body, tokens[table - 1])
             round_trips.append(time.monotonic_ns() - sent)
             if status == 200:
@@ -229,6 +394,7 @@ async def write_all(port: int, night: str, tokens: list[str], rate: float, secon
                 seq = SEQ_RE.search(reply)
                 assert seq is not None
                 version = int(seq.group(1))
+                page.acknowledged()
                 continue
             error = json.loads(reply)
             refused[error["error"]] = refused.get(error["error"], 0) + 1
@@ -236,21 +402,27 @@ async def write_all(port: int, night: str, tokens: list[str], rate: float, secon
                 version = int(error["current_seq"])
             elif error["error"] in ("round_over", "not_allowed_now"):
                 # this table is done for the round: wait for the next one
+                def moved_on(seen: int = rounds_seen) -> bool:
+                    return len(rounds) > seen
+
                 try:
                     async with changed:
                         await asyncio.wait_for(
-                            changed.wait_for(lambda n=rounds_seen: len(rounds) > n),
+                            changed.wait_for(moved_on),
                             max(0.0, stop_at - time.monotonic()))
                 except TimeoutError:
                     break
                 due = time.monotonic() + random.random() * interval  # not all at once
+            elif status >= 500 or error["error"] == "busy":
+                continue
             else:
                 raise SystemExit(f"table {table}: {status} {reply[:200]!r}")
         http.close()
 
     await asyncio.gather(*(writer(t) for t in range(1, tables + 1)))
-    return {"accepted": sum(accepted), "per_table": accepted, "refused": refused,
-            "round_trips": round_trips,
+    return {"accepted": sum(accepted), "offered": offered, "per_table": accepted,
+            "refused": refused, "round_trips": round_trips, "gets": stats["get_ns"],
+            "get_bytes": sum(stats["get_bytes"]),
             "elapsed": min(time.monotonic(), stop_at) - start}
 
 
@@ -276,7 +448,7 @@ async def watch_rounds(port: int, night: str, token: str, changed: asyncio.Condi
                     changed.notify_all()
 
 
-# -- the run --------------------------------------------------------------------------------
+# -- one run -----------------------------------------------------------------------------------
 
 
 def percentile(values: list[int], q: float) -> float:
@@ -284,16 +456,15 @@ def percentile(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1e6 if ordered else 0.0
 
 
-async def main_async(args: argparse.Namespace, port: int, server_pid: int
-                     ) -> dict[str, Any]:
-    http = Http(port)
+async def play(args: argparse.Namespace, ports: list[int], pids: list[int]) -> dict[str, Any]:
+    http = Http(ports[0])
     players = [f"P{i:04d}" for i in range(1, args.players + 1)]
     status, body = await http.request("POST", "/api/nights", {
         "name": "Benchmark tournament", "rules": args.rules, "players": players})
     if status != 201:
         raise SystemExit(f"creating the night failed: {status} {body[:300]!r}")
     created = json.loads(body)
-    night = created["night"]
+    night, viewer = created["night"], created["viewer_token"]
     tokens = []
     for table in created["tables"]:
         status, body = await http.request("POST", "/api/join", {"code": table["code"]})
@@ -301,34 +472,121 @@ async def main_async(args: argparse.Namespace, port: int, server_pid: int
     http.close()
     tables = len(tokens)
     seats = args.players // tables
-
+    # pages: seat s of table t on process (t + s) % n, so each table is heard on every process
+    pages: list[tuple[int, int | None]] = [
+        (ports[(t + s) % len(ports)], t) for t in range(1, tables + 1)
+             for s in range(seats)] + [(ports[i % len(ports)], None) for i in range(args.screens)]
     ctx = mp.get_context("spawn")
-    ready, stop, results = ctx.Event(), ctx.Event(), ctx.Queue()
-    listener = ctx.Process(target=listener_process, args=(
-        port, night, created["viewer_token"], tables, seats, args.screens, ready, stop,
-        results))
-    listener.start()
-    while not ready.is_set():
+    stop, results = ctx.Event(), ctx.Queue()
+    jobs = []
+    for k in range(args.listener_processes):
+        ready = ctx.Event()
+        job = Listening(night, viewer, pages[k::args.listener_processes], args.pages)
+        proc = ctx.Process(target=listener_process, args=(job, ready, stop, results))
+        proc.start()
+        jobs.append((proc, ready))
+    deadline = time.monotonic() + args.setup_timeout
+    while not all(ready.is_set() for _, ready in jobs):
         await asyncio.sleep(0.1)
-        if not listener.is_alive():
-            raise SystemExit("the listeners failed to connect")
+        if any(not p.is_alive() for p, _ in jobs) or time.monotonic() > deadline:
+            stop.set()
+            raise SystemExit("the listeners failed to connect (or load) in time")
     changed = asyncio.Condition()
     rounds: list[tuple[float, int, int]] = []
     moments: list[float] = []
-    watcher = asyncio.ensure_future(watch_rounds(port, night, created["viewer_token"],
-                                                 changed, rounds, moments))
+    watcher = asyncio.ensure_future(watch_rounds(ports[0], night, viewer, changed, rounds,
+                                                 moments))
     t0 = time.monotonic()
-    cpu0, own0 = cpu_seconds(server_pid), time.process_time()
-    written = await write_all(port, night, tokens, args.rate, args.seconds, rounds, changed)
-    cpu1, own1 = cpu_seconds(server_pid), time.process_time()
+    load0 = os.getloadavg()[0]
+    cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
+    written = await write_all(ports, night, tokens, viewer, args, rounds, changed)
+    cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
     stop.set()
-    heard = results.get(timeout=120)
-    listener.join(30)
+    heard: dict[str, Any] = {"latencies": [], "sent_at": [], "problems": [], "counts": {},
+                             "listeners": 0, "gets": [], "get_bytes": 0, "cpu": 0.0}
+    for _ in jobs:
+        part = results.get(timeout=120)
+        for key in ("latencies", "sent_at", "problems", "gets"):
+            heard[key] += part[key]
+        for key in ("listeners", "get_bytes", "cpu"):
+            heard[key] += part[key]
+        for table, n in part["counts"].items():
+            heard["counts"][table] = heard["counts"].get(table, 0) + n
+    for proc, _ in jobs:
+        proc.join(30)
     watcher.cancel()
-    return {"night": night, "tables": tables, "written": written, "heard": heard,
+    return {"tables": tables, "seats": seats, "written": written, "heard": heard,
             "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
             "server_cpu": cpu1 - cpu0, "writers_cpu": own1 - own0,
-            "moments": moments[1:]}
+            "moments": moments[1:], "load": (load0, os.getloadavg()[0])}
+
+
+def figures_of(result: dict[str, Any]) -> dict[str, Any]:
+    written, heard = result["written"], result["heard"]
+    latencies = heard["latencies"]
+    elapsed = written["elapsed"]
+    round_over = sum(written["refused"].get(k, 0) for k in ("round_over", "not_allowed_now"))
+    expected = sum(written["per_table"][1:]) * result["seats"]
+    gets = heard["gets"] + written["gets"]
+    return {
+        "offered": written["offered"], "accepted": written["accepted"],
+        "accepted_share": round(written["accepted"] / max(1, written["offered"] - round_over), 4),
+        "rolls_per_second": round(written["accepted"] / elapsed, 1),
+        "refused": written["refused"], "seconds": round(elapsed, 1),
+        "latency_ms_p50": round(percentile(latencies, 0.50), 1),
+        "latency_ms_p99": round(percentile(latencies, 0.99), 1),
+        "latency_ms_max": round(max(latencies) / 1e6, 1) if latencies else 0.0,
+        "request_ms_p99": round(percentile(written["round_trips"], 0.99), 1),
+        "table_deliveries": sum(heard["counts"].values()), "table_deliveries_expected": expected,
+        "order_problems": len(heard["problems"]),
+        "page_gets_per_second": round(len(gets) / elapsed, 1),
+        "page_get_ms_p99": round(percentile(gets, 0.99), 1),
+        "page_get_mb_per_second": round((heard["get_bytes"] + written["get_bytes"])
+                                        / elapsed / 1e6, 1),
+        "server_cpu_share": round(result["server_cpu"] / elapsed, 2),
+        "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
+        "load_average": [round(x, 1) for x in result["load"]],
+        "listeners": heard["listeners"], "rounds": result["rounds"],
+    }
+
+
+def run(args: argparse.Namespace, src: Path, setup: str, folder: Path) -> dict[str, Any]:
+    """One server (or two) of the code in ``src``, one tournament, its figures."""
+    processes = 1 if setup == "sqlite" else 2
+    if setup == "sqlite":
+        dbs = [str(folder / f"bench-{time.monotonic_ns()}.sqlite3")]
+    else:
+        wipe_postgres(args.pg)
+        dbs = [args.pg] * processes
+    ports = [free_port() for _ in range(processes)]
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        for db, port in zip(dbs, ports, strict=True):  # one after the other: one migrates
+            servers.append(start_server(src, db, port, folder / f"serve-{port}.log"))
+            print(f"    server pid {servers[-1].pid} on port {port}", file=sys.stderr, flush=True)
+        return figures_of(asyncio.run(play(args, ports, [s.pid for s in servers])))
+    finally:
+        for server in servers:
+            stop_server(server)
+
+
+# -- the comparison ------------------------------------------------------------------------------
+
+ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+    ("rolls offered / accepted", lambda f: f"{f['offered']} / {f['accepted']}"),
+    ("accepted, leaving out round_over", lambda f: f"{f['accepted_share']:.1%}"),
+    ("request -> listener p50 / p99 ms", lambda f: f"{f['latency_ms_p50']} / {f['latency_ms_p99']}"),
+    ("request -> reply p99 ms", lambda f: f"{f['request_ms_p99']}"),
+    ("table deliveries / expected", lambda f: f"{f['table_deliveries']} / "
+     f"{f['table_deliveries_expected']}"),
+    ("refused", lambda f: ", ".join(f"{k} {v}" for k, v in sorted(f["refused"].items()))
+     or "none"),
+    ("order problems", lambda f: str(f["order_problems"])),
+    ("page GETs/s (p99 ms, MB/s)", lambda f: f"{f['page_gets_per_second']} "
+     f"({f['page_get_ms_p99']}, {f['page_get_mb_per_second']})"),
+    ("server CPU (cores)", lambda f: f"{f['server_cpu_share']}"),
+    ("load average before / after", lambda f: " / ".join(map(str, f["load_average"]))),
+]
 
 
 def main() -> None:
@@ -336,83 +594,68 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rules", default="tournament")
     parser.add_argument("--rate", type=float, default=1000.0,
-                        help="total rolls per second to offer (0 = as fast as possible)")
-    parser.add_argument("--seconds", type=float, default=60.0)
+                        help="total rolls per second offered (0 = as fast as possible)")
+    parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--screens", type=int, default=4, help="whole-night listeners")
+    parser.add_argument("--pages", choices=sorted(PAGE_MODELS), default="live.js",
+                        help="what the pages fetch after an update (see PAGE_MODELS)")
+    parser.add_argument("--setups", default="sqlite,postgresql",
+                        help="sqlite (one process), postgresql (two processes), or both")
+    parser.add_argument("--pg", default=os.environ.get("BUNCO_BENCH_PG_URL")
+                        or os.environ.get("BUNCO_TEST_PG_URL"),
+                        help="PostgreSQL database to use (WIPED before each server starts)")
+    parser.add_argument("--baseline", default="HEAD~1",
+                        help="git ref of the code to compare with (default: the previous commit)")
+    parser.add_argument("--no-baseline", action="store_true", help="measure this code only")
+    parser.add_argument("--listener-processes", type=int, default=2)
+    parser.add_argument("--setup-timeout", type=float, default=300.0,
+                        help="seconds allowed to connect and load every page")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
+    setups = [s for s in args.setups.split(",") if s]
+    if "postgresql" in setups and not args.pg:
+        print("note: no --pg URL (nor BUNCO_BENCH_PG_URL/BUNCO_TEST_PG_URL): PostgreSQL skipped",
+              file=sys.stderr)
+        setups.remove("postgresql")
 
     folder = Path(tempfile.mkdtemp(prefix="bunco-bench-"))
-    port = free_port()
-    server = start_server(folder / "bench.sqlite3", port)
+    codes: list[tuple[str, Path]] = [("this checkout", ROOT / "src")]
     try:
-        result = asyncio.run(main_async(args, port, server.pid))
+        if not args.no_baseline:
+            try:
+                src, line = checkout(args.baseline, folder)
+                codes.insert(0, (f"{args.baseline} ({line})", src))
+            except subprocess.CalledProcessError as exc:
+                print(f"note: cannot check out {args.baseline}: "
+                      f"{exc.stderr.decode().strip()}; measuring this checkout only",
+                      file=sys.stderr)
+        results: dict[str, dict[str, Any]] = {}
+        for setup in setups:
+            for name, src in codes:
+                label = f"{setup}: {name}"
+                print(f"... {label}", file=sys.stderr, flush=True)
+                results[label] = run(args, src, setup, folder)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if len(codes) > 1:
+            remove_checkout(folder)
         shutil.rmtree(folder, ignore_errors=True)
 
-    written, heard = result["written"], result["heard"]
-    latencies = heard["latencies"]
-    # "steady play": rolls requested away from the moments the whole room changes at once
-    # (the bell, a new round: every table's phone is told), from 0.1 s before to 1 s after
-    moments = [int(m * 1e9) for m in result["moments"]]
-    steady = [lat for lat, sent in zip(latencies, heard["sent_at"], strict=True)
-              if not any(m - 100_000_000 <= sent <= m + 1_000_000_000 for m in moments)]
-    expected = sum(written["per_table"][1:]) * (args.players // result["tables"])
-    table_deliveries = sum(heard["counts"].values())
-    figures = {
-        "players": args.players, "tables": result["tables"],
-        "listeners": heard["listeners"], "offered_rate": args.rate,
-        "seconds": round(written["elapsed"], 2),
-        "rolls_accepted": written["accepted"],
-        "rolls_per_second": round(written["accepted"] / written["elapsed"], 1),
-        "refused": written["refused"],
-        "deliveries": len(latencies),
-        "table_deliveries": table_deliveries, "table_deliveries_expected": expected,
-        "latency_ms_p50": round(percentile(latencies, 0.50), 2),
-        "latency_ms_p99": round(percentile(latencies, 0.99), 2),
-        "latency_ms_max": round(max(latencies) / 1e6, 2) if latencies else 0.0,
-        "steady_latency_ms_p50": round(percentile(steady, 0.50), 2),
-        "steady_latency_ms_p99": round(percentile(steady, 0.99), 2),
-        "steady_share": round(len(steady) / max(1, len(latencies)), 3),
-        "request_ms_p50": round(percentile(written["round_trips"], 0.50), 2),
-        "request_ms_p99": round(percentile(written["round_trips"], 0.99), 2),
-        "order_problems": heard["problems"],
-        "server_cpu_us_per_roll": round(result["server_cpu"] / max(1, written["accepted"])
-                                        * 1e6),
-        "server_cpu_share": round(result["server_cpu"] / written["elapsed"], 2),
-        "listeners_cpu_share": round(heard["cpu"] / written["elapsed"], 2),
-        "writers_cpu_share": round(result["writers_cpu"] / written["elapsed"], 2),
-        "rounds": result["rounds"], "cpus": os.cpu_count(),
-    }
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(results, indent=2))
         return
-    print(f"bunco serve benchmark: {args.players} players, {result['tables']} tables, "
-          f"{heard['listeners']} WebSocket listeners, {os.cpu_count()} CPUs, SQLite")
-    print(f"  offered: {'as fast as possible' if not args.rate else f'{args.rate:.0f} rolls/s'}"
-          f" for {figures['seconds']} s")
-    print(f"  accepted: {figures['rolls_accepted']} rolls = "
-          f"{figures['rolls_per_second']} rolls/s  (refused: {figures['refused']})")
-    print(f"  request -> listener: p50 {figures['latency_ms_p50']} ms, "
-          f"p99 {figures['latency_ms_p99']} ms, max {figures['latency_ms_max']} ms "
-          f"over {figures['deliveries']} deliveries")
-    print(f"  in steady play ({figures['steady_share']:.0%} of deliveries; leaving out 1.1 s "
-          f"around each of {len(moments)} bells and round changes): "
-          f"p50 {figures['steady_latency_ms_p50']} ms, p99 {figures['steady_latency_ms_p99']} ms")
-    print(f"  request -> reply: p50 {figures['request_ms_p50']} ms, "
-          f"p99 {figures['request_ms_p99']} ms")
-    print(f"  table listeners got {table_deliveries} of {expected} expected deliveries; "
-          f"order problems: {len(heard['problems'])}")
-    print(f"  server CPU: {figures['server_cpu_us_per_roll']} us per accepted roll "
-          f"(busy {figures['server_cpu_share']:.0%} of one core); listeners' process "
-          f"{figures['listeners_cpu_share']:.0%}, writers' process "
-          f"{figures['writers_cpu_share']:.0%}")
-    print(f"  rounds (time s, set, round): {result['rounds']}")
+    print(f"bunco serve benchmark: {args.players} players, {args.rate:.0f} rolls/s offered for "
+          f"{args.seconds:.0f} s, {args.players} page listeners + {args.screens} screens, "
+          f"{os.cpu_count()} CPUs; pages: {args.pages} ({PAGE_MODELS[args.pages].description})")
+    labels = list(results)
+    width = max(len(r[0]) for r in ROWS) + 2
+    for setup in setups:
+        cols = [lab for lab in labels if lab.startswith(setup + ":")]
+        title = "one process, SQLite" if setup == "sqlite" else \
+            "two processes, PostgreSQL (writers and listeners split between them)"
+        print(f"\n{title}")
+        print(" " * width + " | ".join(f"{lab.split(': ', 1)[1][:40]:>40}" for lab in cols))
+        for row, fmt in ROWS:
+            print(f"{row:<{width}}" + " | ".join(f"{fmt(results[lab]):>40}" for lab in cols))
 
 
 if __name__ == "__main__":
