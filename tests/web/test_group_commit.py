@@ -111,15 +111,19 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         b.notified(Notice("e", night, 3))
         assert (await b.get(night)).seq == 3  # never older than what it was told
         assert [m.seq for m in heard_b.drain() if m.kind == "event"] == [1, 2, 3]
+        # a client that saw seq 4 on A (a reconnecting WebSocket, ?since=): B catches up to it
+        await a.submit(night, roll(1, 3), command_id="a3")
+        assert (await b.get(night, at_least=4)).seq == 4
+        assert [m.seq for m in heard_b.drain() if m.kind == "event"] == [4]
         # A writes again; B, not told, takes a write without expected_seq: not stale
         await a.submit(night, roll(2, 4), command_id="a4")
         ack = await b.submit(night, roll(1, 5), command_id="b5")
-        assert ack.stored.seq == 5 and not ack.duplicate
-        assert [m.seq for m in heard_b.drain() if m.kind == "event"] == [4, 5]
+        assert ack.stored.seq == 6 and not ack.duplicate
+        assert [m.seq for m in heard_b.drain() if m.kind == "event"] == [5, 6]
         # with expected_seq: table 1's version is B's own event, whatever A did at table 2
         await a.submit(night, roll(2, 6), command_id="a6")
-        ack = await b.submit(night, roll(1, 7), command_id="b7", expected_seq=5)
-        assert ack.stored.seq == 7
+        ack = await b.submit(night, roll(1, 7), command_id="b7", expected_seq=6)
+        assert ack.stored.seq == 8
         # a client that saw A's event sends its seq: B catches up to it before checking
         a_ack = await a.submit(night, roll(1, 8), command_id="a8")
         ack = await b.submit(night, roll(1, 9), command_id="b9", expected_seq=a_ack.stored.seq)
@@ -127,7 +131,7 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         # a retry through B of a command A stored is answered with A's event
         again = await b.submit(night, roll(1, 0), command_id="a8")
         assert again.duplicate and again.stored.seq == a_ack.stored.seq
-        assert [e.seq for e in store_b.events(night)] == list(range(10))
+        assert [e.seq for e in store_b.events(night)] == list(range(11))
         a.close()
         b.close()
 

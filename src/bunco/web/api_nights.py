@@ -133,7 +133,7 @@ async def get_events(
 ) -> dict[str, Any]:
     """The stored events after ``since`` (all, or one table's and the whole night's)."""
     require_read(request, night_id)
-    live = await service(request).get(night_id)
+    live = await service(request).get(night_id, at_least=since)  # seen on another process?
     events = live.since(since, table, whole=table is None)
     return {"night": live.id, "seq": live.seq,
             "events": [{"seq": e.seq, "table": e.table, "event": e.event} for e in events]}

@@ -68,8 +68,9 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         since = _int_param(websocket, "since", -1, -1)
         table = _int_param(websocket, "table", None, 1)
         who = require_read(websocket, night_id)
-        live = await svc.get(night_id)
         assert since is not None
+        # a client may have seen `since` through another server process: catch up to it
+        live = await svc.get(night_id, at_least=since)
         if since > live.seq:
             raise ServiceError(422, "invalid_request",
                                f"since={since} is beyond the night's last event {live.seq}",
