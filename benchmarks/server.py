@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import multiprocessing as mp
 import os
 import random
@@ -242,16 +243,6 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(10)
 
 
-def wipe_postgres(url: str) -> None:
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(sa.text("DROP SCHEMA public CASCADE"))
-        conn.execute(sa.text("CREATE SCHEMA public"))
-    engine.dispose()
-
-
 def checkout(ref: str, folder: Path) -> tuple[Path, str]:
     """A worktree of ``ref`` in ``folder``: its ``src`` and a one-line description."""
     tree = folder / "baseline"
@@ -281,6 +272,7 @@ class Listening:
 
 
 def listener_process(job: Listening, ready: Any, stop: Any, results: Any) -> None:
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # writes to closed sockets at the end
     asyncio.run(_listen_all(job, ready, stop, results))
 
 
@@ -556,6 +548,8 @@ def run(args: argparse.Namespace, src: Path, setup: str, folder: Path) -> dict[s
     if setup == "sqlite":
         dbs = [str(folder / f"bench-{time.monotonic_ns()}.sqlite3")]
     else:
+        from bunco.store.db import wipe_postgres
+
         wipe_postgres(args.pg)
         dbs = [args.pg] * processes
     ports = [free_port() for _ in range(processes)]
@@ -612,6 +606,7 @@ def main() -> None:
                         help="seconds allowed to connect and load every page")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # writes to closed sockets at the end
     setups = [s for s in args.setups.split(",") if s]
     if "postgresql" in setups and not args.pg:
         print("note: no --pg URL (nor BUNCO_BENCH_PG_URL/BUNCO_TEST_PG_URL): PostgreSQL skipped",

@@ -15,19 +15,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import sqlalchemy as sa
+from bunco.store.db import wipe_postgres
 
 PG_URL = os.environ.get("BUNCO_TEST_PG_URL")
 SKIP_REASON = "set BUNCO_TEST_PG_URL to a PostgreSQL database the tests may wipe"
-
-
-def wipe_postgres(url: str) -> None:
-    """Drop every table of the test database (its public schema)."""
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(sa.text("DROP SCHEMA public CASCADE"))
-        conn.execute(sa.text("CREATE SCHEMA public"))
-    engine.dispose()
 
 
 @contextmanager

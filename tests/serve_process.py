@@ -8,8 +8,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -19,6 +21,22 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def small_dice(i: int) -> list[int]:
+    """Rolls that never reach 21 in round 1: a miss or one point."""
+    return [2, 3, 5] if i % 2 else [1, 2, 3]
+
+
+def run_until_acknowledged(writers: list[threading.Thread], acked: dict[str, Any],
+                           count: int, timeout: float = 60.0) -> None:
+    """Start the writer threads and wait until ``count`` commands are acknowledged."""
+    for thread in writers:
+        thread.start()
+    deadline = time.monotonic() + timeout
+    while len(acked) < count and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert len(acked) >= count, "the writers stopped early"
 
 
 def bunco_command() -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -13,14 +14,10 @@ import pytest
 from bunco.store import EventStore, StoredEvent
 from bunco.store.notify import Notice
 from bunco.web.service import NightService, ServiceError
+from serve_process import small_dice
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SETUP = {"type": "party", "rules": "classic", "players": EIGHT}
-
-
-def small_dice(i: int) -> list[int]:
-    """Rolls that never reach 21 in round 1: a miss or one point."""
-    return [2, 3, 5] if i % 2 else [1, 2, 3]
 
 
 class Recording(EventStore):
@@ -45,13 +42,25 @@ def roll(table: int, i: int) -> dict[str, Any]:
     return {"type": "roll", "table": table, "dice": small_dice(i)}
 
 
-def test_rolls_that_arrive_together_are_one_transaction_off_the_event_loop(tmp_path):
-    store = Recording(f"sqlite:///{tmp_path / 'night.sqlite3'}")
+def with_night(store: EventStore,
+               scenario: Callable[[NightService, str], Awaitable[None]]) -> None:
+    """Run ``scenario(service, night)`` on a new night of an upgraded ``store``."""
     store.upgrade()
 
-    async def scenario() -> None:
+    async def main() -> None:
         svc = NightService(store)
-        night = await new_night(svc)
+        try:
+            await scenario(svc, await new_night(svc))
+        finally:
+            svc.close()
+
+    asyncio.run(main())
+
+
+def test_rolls_that_arrive_together_are_one_transaction_off_the_event_loop(tmp_path):
+    store = Recording(f"sqlite:///{tmp_path / 'night.sqlite3'}")
+
+    async def scenario(svc: NightService, night: str) -> None:
         live = await svc.get(night)
         heard = svc.pubsub.subscribe(night)
         acks = await asyncio.gather(*(
@@ -61,9 +70,8 @@ def test_rolls_that_arrive_together_are_one_transaction_off_the_event_loop(tmp_p
         # every event published once, in seq order, after its commit
         assert [m.seq for m in heard.drain() if m.kind == "event"] == list(range(1, 41))
         assert live.seq == 40 and [e.seq for e in store.events(night)] == list(range(41))
-        svc.close()
 
-    asyncio.run(scenario())
+    with_night(store, scenario)
     threads = {name for name, _ in store.batches}
     assert threads and all(name.startswith("bunco-commit") for name in threads)
     assert threading.current_thread().name not in threads
@@ -73,11 +81,8 @@ def test_rolls_that_arrive_together_are_one_transaction_off_the_event_loop(tmp_p
 
 def test_a_batch_refuses_one_command_and_stores_the_others(tmp_path):
     store = EventStore(f"sqlite:///{tmp_path / 'night.sqlite3'}")
-    store.upgrade()
 
-    async def scenario() -> None:
-        svc = NightService(store)
-        night = await new_night(svc)
+    async def scenario(svc: NightService, night: str) -> None:
         results = await asyncio.gather(
             svc.submit(night, roll(1, 0), command_id="a", expected_seq=0),
             svc.submit(night, roll(1, 1), command_id="b", expected_seq=0),  # table 1 moved
@@ -90,9 +95,8 @@ def test_a_batch_refuses_one_command_and_stores_the_others(tmp_path):
         assert stale.extra["current_seq"] == 1 and [m["seq"] for m in stale.extra["missed"]] == [1]
         assert retry.duplicate and retry.stored.seq == 1
         assert [e.command_id for e in store.events(night)] == [None, "a", "c"]
-        svc.close()
 
-    asyncio.run(scenario())
+    with_night(store, scenario)
 
 
 def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stale(tmp_path):
@@ -148,11 +152,8 @@ def test_a_store_failure_answers_503_and_changes_nothing(tmp_path):
             super().append_many(night_id, events)
 
     store = Failing(f"sqlite:///{tmp_path / 'night.sqlite3'}")
-    store.upgrade()
 
-    async def scenario() -> None:
-        svc = NightService(store)
-        night = await new_night(svc)
+    async def scenario(svc: NightService, night: str) -> None:
         with pytest.raises(ServiceError) as info:
             await svc.submit(night, roll(1, 0), command_id="x")
         assert info.value.status == 503 and info.value.code == "store_unavailable"
@@ -160,9 +161,8 @@ def test_a_store_failure_answers_503_and_changes_nothing(tmp_path):
         assert live.seq == 0 and "x" not in live.commands
         store.fail = False
         assert (await svc.submit(night, roll(1, 0), command_id="x")).stored.seq == 1
-        svc.close()
 
-    asyncio.run(scenario())
+    with_night(store, scenario)
 
 
 def test_serve_refuses_several_workers_on_sqlite(tmp_path):

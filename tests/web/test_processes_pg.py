@@ -17,15 +17,10 @@ import pytest
 from websockets.sync.client import connect
 
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
-from serve_process import ServeProcess, free_port
+from serve_process import ServeProcess, free_port, run_until_acknowledged, small_dice
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-def small_dice(i: int) -> list[int]:
-    """Rolls that never reach 21 in round 1: a miss or one point."""
-    return [2, 3, 5] if i % 2 else [1, 2, 3]
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -218,12 +213,7 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
 
     writers = [threading.Thread(target=writer, args=(server, table))
                for server in (a, b) for table in (1, 2)]
-    for thread in writers:
-        thread.start()
-    deadline = time.monotonic() + 60
-    while len(acked) < 60 and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert len(acked) >= 60, "the writers stopped early"
+    run_until_acknowledged(writers, acked, 60)
     killed.kill()
     time.sleep(0.3)  # the survivor goes on alone for a moment
     stop.set()

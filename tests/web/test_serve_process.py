@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
-from serve_process import ServeProcess, free_port
+from serve_process import ServeProcess, free_port, run_until_acknowledged, small_dice
 
 pytestmark = pytest.mark.slow
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -28,11 +27,6 @@ def server(tmp_path):
     srv.start()
     yield srv
     srv.stop()
-
-
-def small_dice(i: int) -> list[int]:
-    """Rolls that never reach 21 in round 1: a miss or one point."""
-    return [2, 3, 5] if i % 2 else [1, 2, 3]
 
 
 def test_sigkill_mid_round_loses_nothing_acknowledged(server):
@@ -87,12 +81,7 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
             version = reply.json()["seq"]
 
     writers = [threading.Thread(target=writer, args=(t,)) for t in (1, 2)]
-    for t in writers:
-        t.start()
-    deadline = time.monotonic() + 60
-    while len(acked) < 40 and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert len(acked) >= 40, "the writers stopped early"
+    run_until_acknowledged(writers, acked, 40)
     server.kill()  # mid-round, with both writers sending
     stop.set()
     for t in writers:

@@ -81,6 +81,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+def wipe_postgres(url: str) -> None:
+    """Drop everything in a PostgreSQL database's ``public`` schema (whatever revision it
+    is at). For the test database and the benchmark's: never a database you keep."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+    finally:
+        engine.dispose()
+
+
 def _alembic_config() -> Any:
     from alembic.config import Config
 
