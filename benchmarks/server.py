@@ -536,6 +536,7 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "page_get_mb_per_second": round((heard["get_bytes"] + written["get_bytes"])
                                         / elapsed / 1e6, 1),
         "server_cpu_share": round(result["server_cpu"] / elapsed, 2),
+        "server_cpu_us_per_roll": round(result["server_cpu"] / max(1, written["accepted"]) * 1e6),
         "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
         "load_average": [round(x, 1) for x in result["load"]],
         "listeners": heard["listeners"], "rounds": result["rounds"],
@@ -578,7 +579,8 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
     ("order problems", lambda f: str(f["order_problems"])),
     ("page GETs/s (p99 ms, MB/s)", lambda f: f"{f['page_gets_per_second']} "
      f"({f['page_get_ms_p99']}, {f['page_get_mb_per_second']})"),
-    ("server CPU (cores)", lambda f: f"{f['server_cpu_share']}"),
+    ("server CPU: cores, us per roll", lambda f: f"{f['server_cpu_share']}, "
+     f"{f['server_cpu_us_per_roll']}"),
     ("load average before / after", lambda f: " / ".join(map(str, f["load_average"]))),
 ]
 
