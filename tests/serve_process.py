@@ -51,8 +51,8 @@ class ServeProcess:
     the server hears the other processes' notifications.
     """
 
-    def __init__(self, db: Path | str, port: int, log: Path) -> None:
-        self.db, self.port, self.log = db, port, log
+    def __init__(self, db: Path | str, port: int, log: Path, *extra: str) -> None:
+        self.db, self.port, self.log, self.extra = db, port, log, extra
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = f"http://127.0.0.1:{port}"
 
@@ -61,7 +61,7 @@ class ServeProcess:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [*bunco_command(), "serve", "--port", str(self.port), "--db", str(self.db),
-                 "--bot-pace", "0"], stdout=out, stderr=subprocess.STDOUT, env=env)
+                 "--bot-pace", "0", *self.extra], stdout=out, stderr=subprocess.STDOUT, env=env)
         following = not str(self.db).startswith("postgresql")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

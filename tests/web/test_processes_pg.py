@@ -232,3 +232,27 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
     with httpx.Client(base_url=killed.base, timeout=10) as http:
         again = http.get(f"/api/nights/{night}/events", headers=host).json()["events"]
     assert [e["seq"] for e in again] == seqs
+
+
+def test_serve_with_two_workers_serves_a_night_live(tmp_path):
+    with wiped_postgres() as url:
+        server = ServeProcess(url, free_port(), tmp_path / "workers.log", "--workers", "2")
+        server.start()
+        try:
+            created = create(server)
+            night = created["night"]
+            # new connections land on either worker: the listeners and the writes are spread
+            listeners = [Listener(server, night, created["viewer_token"]) for _ in range(4)]
+            phone = bearer(join(server, created["tables"][0]["code"]).json()["token"])
+            for i in range(12):
+                reply = httpx.post(f"{server.base}/api/nights/{night}/tables/1/rolls",
+                                   headers=phone, timeout=10,
+                                   json={"command_id": f"k-{i}", "dice": small_dice(i)})
+                assert reply.status_code == 200, reply.text
+                assert reply.json()["seq"] == i + 1
+            for listener in listeners:
+                listener.wait_for(12)
+                assert listener.seqs == list(range(1, 13))
+            assert "2 worker processes" in server.log.read_text()
+        finally:
+            server.stop()
