@@ -136,6 +136,11 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         again = await b.submit(night, roll(1, 0), command_id="a8")
         assert again.duplicate and again.stored.seq == a_ack.stored.seq
         assert [e.seq for e in store_b.events(night)] == list(range(11))
+        # A changes the night's options (bots): B reloads them when told
+        store_a.set_options(night, {"bots": ["Ann"]})
+        b.notified(Notice("o", night))
+        await asyncio.wait_for(b.nights[night].follower, 5)
+        assert b.nights[night].bots == ["Ann"]
         a.close()
         b.close()
 

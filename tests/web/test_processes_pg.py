@@ -256,3 +256,34 @@ def test_serve_with_two_workers_serves_a_night_live(tmp_path):
             assert "2 worker processes" in server.log.read_text()
         finally:
             server.stop()
+
+
+def test_a_dropped_notification_connection_is_made_again_and_nothing_is_missed(servers):
+    import sqlalchemy as sa
+
+    a, b = servers
+    created = create(a)
+    night = created["night"]
+    listener = Listener(b, night, created["viewer_token"])
+    phone = bearer(join(a, created["tables"][0]["code"]).json()["token"])
+    engine = sa.create_engine(str(PG_URL))
+    with engine.begin() as conn:  # cut both processes' listening connections
+        cut = conn.execute(sa.text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND query = 'LISTEN bunco'")).scalar()
+    engine.dispose()
+    assert cut == 2
+    with httpx.Client(timeout=10) as http:
+        for i in range(5):  # written while B may not be listening yet
+            reply = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
+                              json={"command_id": f"cut-{i}", "dice": small_dice(i)})
+            assert reply.status_code == 200, reply.text
+        # B listens again within seconds and catches up with what it missed
+        until(lambda: http.get(f"{b.base}/api/health").json()["following_other_processes"],
+              timeout=15)
+        listener.wait_for(5)
+        assert listener.seqs == [1, 2, 3, 4, 5]
+        reply = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
+                          json={"command_id": "cut-5", "dice": [2, 3, 5]})
+        listener.wait_for(6)
+        assert listener.seqs == [1, 2, 3, 4, 5, 6]
