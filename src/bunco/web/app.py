@@ -134,6 +134,11 @@ def create_app(
         description="Run a Bunco night: create it, seat it, enter rolls at each table, follow "
         "it live over WebSocket, export the log and the standings. See docs/server.md.",
         lifespan=lifespan,
+        # no OpenTelemetry here: without this, FastAPI looks for a tracer, a meter and a
+        # logger provider on every request and WebSocket (4 % of the server's time at a
+        # 1,000-player night, benchmarks/server.py)
+        telemetry={"tracing": False, "metrics": False, "logs": False,
+                   "operation_spans": False},
     )
     errors.install(app)
     app.include_router(api_play.router)  # the hot routes first: routes are matched in order
