@@ -13,6 +13,7 @@ import pytest
 
 from bunco.store import EventStore, StoredEvent
 from bunco.store.notify import Notice
+from bunco.web.follow import ProcessFollower
 from bunco.web.service import NightService, ServiceError
 from serve_process import small_dice
 
@@ -106,13 +107,14 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
 
     async def scenario() -> None:
         a, b = NightService(store_a), NightService(store_b)
+        follower = ProcessFollower(b)
         night = await new_night(a)
         live_b = await b.get(night)
         heard_b = b.pubsub.subscribe(night)
         for i in range(3):
             await a.submit(night, roll(1, i), command_id=f"a{i}")
         assert live_b.seq == 0  # B was not told yet
-        b.notified(Notice("e", night, 3))
+        follower.notified(Notice("e", night, 3))
         assert (await b.get(night)).seq == 3  # never older than what it was told
         assert [m.seq for m in heard_b.drain() if m.kind == "event"] == [1, 2, 3]
         # a client that saw seq 4 on A (a reconnecting WebSocket, ?since=): B catches up to it
@@ -138,7 +140,7 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         assert [e.seq for e in store_b.events(night)] == list(range(11))
         # A changes the night's options (bots): B reloads them when told
         store_a.set_options(night, {"bots": ["Ann"]})
-        b.notified(Notice("o", night))
+        follower.notified(Notice("o", night))
         await asyncio.wait_for(b.nights[night].follower, 5)
         assert b.nights[night].bots == ["Ann"]
         a.close()

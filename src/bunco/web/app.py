@@ -21,11 +21,12 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from bunco import __version__
-from bunco.store import EventStore, notify
+from bunco.store import EventStore
 from bunco.web import api_downloads, api_nights, api_play, errors, pages, ws
 from bunco.web.auth import RateLimiter, TokenBook
 from bunco.web.bots import BotRunner
 from bunco.web.fastpath import FastRolls
+from bunco.web.follow import ProcessFollower
 from bunco.web.pubsub import InProcessPubSub, PubSub
 from bunco.web.service import NightService
 
@@ -46,25 +47,6 @@ async def _freeze_old_objects(every: float = 1.0) -> None:
         await asyncio.sleep(every)
         gc.collect(0)
         gc.freeze()
-
-
-async def follow_other_processes(store: EventStore, service: NightService, state: Any) -> None:
-    """Hear what other server processes commit to the same PostgreSQL database (until
-    cancelled); ``state.listening`` says whether the notifications are heard now."""
-
-    async def connected() -> None:
-        state.listening = True
-        await service.resync()
-
-    def heard(notice: notify.Notice) -> None:
-        service.notified(notice)
-
-    state.listening = False
-    try:
-        await notify.follow(notify.conninfo(store.engine.url), heard, connected,
-                            on_disconnect=lambda: setattr(state, "listening", False))
-    finally:
-        state.listening = False
 
 
 def app_from_environment() -> FastAPI:
@@ -104,10 +86,10 @@ def create_app(
         app.state.tokens = TokenBook(event_store)
         # a token revoked or a code replaced by another process: forget what is cached
         service.on_tokens_changed.append(lambda _night: app.state.tokens.forget())
+        app.state.follower = ProcessFollower(service)
         app.state.following = None
         if event_store.dialect == "postgresql":  # other processes may share this database
-            app.state.following = asyncio.ensure_future(follow_other_processes(
-                event_store, service, app.state))
+            app.state.following = asyncio.ensure_future(app.state.follower.run())
         app.state.bots = BotRunner(service, bot_pace)
         app.state.join_limiter = RateLimiter(limit=20, window=60.0)
         app.state.create_secret = create_secret
@@ -154,7 +136,7 @@ def create_app(
         """Whether the server is up, on which kind of database, and (PostgreSQL) whether it
         hears the other server processes' changes now."""
         return {"status": "ok", "version": __version__, "database": event_store.dialect,
-                "following_other_processes": bool(getattr(app.state, "listening", False))}
+                "following_other_processes": app.state.follower.listening}
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

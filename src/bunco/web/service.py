@@ -16,7 +16,7 @@ night is used after a start, so killing the server loses nothing acknowledged.
 Several processes may serve one night from one PostgreSQL database. The store then
 notifies every process of each commit (:mod:`bunco.store.notify`); a process that holds
 the night reads the events it missed from the store, in seq order, applies them to its
-night and publishes them to its own listeners (:meth:`NightService.notified`). A process
+night and publishes them to its own listeners (:mod:`bunco.web.follow`). A process
 that tries to store a seq another process stored first reads what it missed and checks
 the command again, so a command is refused as ``stale`` only when its own table (or the
 night, for commands of the whole night) changed since the ``expected_seq`` it sent.
@@ -45,7 +45,6 @@ from bunco.store import (
     TokenRecord,
 )
 from bunco.store.events import dump, now
-from bunco.store.notify import Notice
 from bunco.web.pubsub import InProcessPubSub, Message, PubSub
 
 log = logging.getLogger("bunco.service")
@@ -335,52 +334,6 @@ class NightService:
         fresh = await self._load(live.id)
         live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
         live.table_seq, live.commands, live._status = fresh.table_seq, fresh.commands, None
-
-    # -- other processes (PostgreSQL notifications) ---------------------------------------------
-    def notified(self, notice: Notice) -> None:
-        """A change another process (or this one) committed: catch up in the background."""
-        if notice.kind == "t":
-            for hook in self.on_tokens_changed:
-                hook(notice.night_id)
-            return
-        live = self.nights.get(notice.night_id)
-        if live is None:
-            return  # not held here: loaded fresh from the store when it is asked for
-        if notice.kind == "e" and notice.seq is not None:
-            live.heard = max(live.heard, notice.seq)
-            if live.heard <= live.seq:
-                return
-        self._follow(live, options=notice.kind == "o")
-
-    def _follow(self, live: LiveNight, *, options: bool = False) -> None:
-        """Start one background catch-up of ``live`` (and of its options) if none runs."""
-        live.options_stale = live.options_stale or options
-        if live.follower is None or live.follower.done():
-            live.follower = asyncio.get_running_loop().create_task(self._follow_run(live))
-
-    async def _follow_run(self, live: LiveNight) -> None:
-        while live.options_stale or live.heard > live.seq:
-            if live.options_stale:
-                live.options_stale = False
-                record = await self.db(self.store.night, live.id)
-                live.options = record.options if record is not None else {}
-                for hook in self.after_commit:
-                    hook(live)
-            if live.heard > live.seq:
-                before = live.seq
-                await self.catch_up(live)
-                if live.seq == before:  # announced but not in the store: nothing to wait for
-                    live.heard = live.seq
-
-    async def resync(self) -> None:
-        """After (re)connecting to the notifications: catch up every night held here and
-        forget cached tokens, since notices sent meanwhile were lost."""
-        for night_id in list(self.nights):
-            for hook in self.on_tokens_changed:
-                hook(night_id)
-        for live in list(self.nights.values()):
-            live.heard = max(live.heard, await self.db(self.store.last_seq, live.id))
-            self._follow(live, options=True)
 
     # -- creating -------------------------------------------------------------------------------
     async def create(

@@ -1,0 +1,95 @@
+"""Following the other server processes that share this PostgreSQL database.
+
+Every process announces what it commits (:mod:`bunco.store.notify`). A
+:class:`ProcessFollower` listens, and for each notice about a night this process holds
+it catches the night up from the store in the background (the events are applied and
+published in seq order by :meth:`NightService.catch_up`), reloads the night's options,
+or forgets the cached tokens. Until the catch-up is done, the night's ``heard`` seq makes
+every read and write of it catch up first (:meth:`NightService.get`), so no answer is
+older than a notice received.
+
+Notices sent while the listening connection is down are lost: when it is back,
+:meth:`ProcessFollower.resync` catches up every night held here and forgets the cached
+tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bunco.store import notify
+from bunco.web.service import LiveNight, NightService
+
+
+class ProcessFollower:
+    """Hears the other processes' notices and brings this process's nights up to them."""
+
+    def __init__(self, service: NightService) -> None:
+        self.service = service
+        self.listening = False
+        """Whether the notices are heard now (``GET /api/health``)."""
+
+    async def run(self) -> None:
+        """Listen until cancelled, reconnecting when the connection drops."""
+        store = self.service.store
+
+        async def connected() -> None:
+            self.listening = True
+            await self.resync()
+
+        def disconnected() -> None:
+            self.listening = False
+
+        try:
+            await notify.follow(notify.conninfo(store.engine.url), self.notified, connected,
+                                on_disconnect=disconnected)
+        finally:
+            self.listening = False
+
+    def notified(self, notice: notify.Notice) -> None:
+        """A change another process (or this one) committed: catch up in the background."""
+        service = self.service
+        if notice.kind == "t":
+            for hook in service.on_tokens_changed:
+                hook(notice.night_id)
+            return
+        live = service.nights.get(notice.night_id)
+        if live is None:
+            return  # not held here: loaded fresh from the store when it is asked for
+        if notice.kind == "e" and notice.seq is not None:
+            live.heard = max(live.heard, notice.seq)
+            if live.heard <= live.seq:
+                return
+        self._follow(live, options=notice.kind == "o")
+
+    def _follow(self, live: LiveNight, *, options: bool = False) -> None:
+        """Start one background catch-up of ``live`` (and of its options) if none runs."""
+        live.options_stale = live.options_stale or options
+        if live.follower is None or live.follower.done():
+            live.follower = asyncio.get_running_loop().create_task(self._catch_up(live))
+
+    async def _catch_up(self, live: LiveNight) -> None:
+        service = self.service
+        while live.options_stale or live.heard > live.seq:
+            if live.options_stale:
+                live.options_stale = False
+                record = await service.db(service.store.night, live.id)
+                live.options = record.options if record is not None else {}
+                for hook in service.after_commit:
+                    hook(live)
+            if live.heard > live.seq:
+                before = live.seq
+                await service.catch_up(live)
+                if live.seq == before:  # announced but not in the store: nothing to wait for
+                    live.heard = live.seq
+
+    async def resync(self) -> None:
+        """After (re)connecting: catch up every night held here and forget cached tokens,
+        since the notices sent meanwhile were lost."""
+        service = self.service
+        for night_id in list(service.nights):
+            for hook in service.on_tokens_changed:
+                hook(night_id)
+        for live in list(service.nights.values()):
+            live.heard = max(live.heard, await service.db(service.store.last_seq, live.id))
+            self._follow(live, options=True)
