@@ -171,24 +171,38 @@ class Http:
 
     async def request(self, method: str, path: str, body: Any = None,
                       token: str | None = None) -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
         data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
         head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n")
         if token:
             head += f"Authorization: Bearer {token}\r\n"
-        self.writer.write(head.encode() + b"\r\n" + data)
-        status = int((await self.reader.readline()).split()[1])
+        for attempt in (1, 2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1",
+                                                                         self.port)
+            reader = self.reader
+            assert reader is not None
+            self.writer.write(head.encode() + b"\r\n" + data)
+            try:
+                line = await reader.readline()
+            except ConnectionError:
+                line = b""
+            if line or attempt == 2:
+                break
+            # the server closed the idle keep-alive connection (after 5 s): open another
+            # and send again (the command id makes a repeat harmless)
+            self.close()
+            self.writer = None
+        assert reader is not None
+        status = int(line.split()[1])
         length = 0
         while True:
-            line = await self.reader.readline()
+            line = await reader.readline()
             if line in (b"\r\n", b""):
                 break
             if line[:15].lower() == b"content-length:":
                 length = int(line[15:])
-        return status, await self.reader.readexactly(length)
+        return status, await reader.readexactly(length)
 
     def close(self) -> None:
         if self.writer is not None:

@@ -39,6 +39,18 @@ def run_until_acknowledged(writers: list[threading.Thread], acked: dict[str, Any
     assert len(acked) >= count, "the writers stopped early"
 
 
+def log_holds_every_acknowledged(events: list[dict[str, Any]], acked: dict[str, int]
+                                 ) -> dict[str | None, int]:
+    """Check a night's stored events (``GET .../events``): seqs without a gap, and every
+    acknowledged command (id → seq) stored at its seq. Returns command id → seq."""
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(len(events)))  # no gap
+    by_id = {e["event"].get("id"): e["seq"] for e in events}
+    for command, seq in acked.items():
+        assert by_id.get(command) == seq, command  # every acknowledged event is there
+    return by_id
+
+
 def bunco_command() -> list[str]:
     script = shutil.which("bunco", path=str(Path(sys.executable).parent))
     return [script] if script else [sys.executable, "-m", "bunco"]
