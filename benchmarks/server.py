@@ -488,7 +488,8 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int]) -> d
     for k in range(args.listener_processes):
         ready = ctx.Event()
         job = Listening(night, viewer, pages[k::args.listener_processes], args.pages)
-        proc = ctx.Process(target=listener_process, args=(job, ready, stop, results))
+        proc = ctx.Process(target=listener_process, args=(job, ready, stop, results),
+                           daemon=True)  # never outlives a failed run
         proc.start()
         jobs.append((proc, ready))
     deadline = time.monotonic() + args.setup_timeout
@@ -505,9 +506,11 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int]) -> d
     t0 = time.monotonic()
     load0 = os.getloadavg()[0]
     cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
-    written = await write_all(ports, night, tokens, viewer, args, rounds, changed)
-    cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
-    stop.set()
+    try:
+        written = await write_all(ports, night, tokens, viewer, args, rounds, changed)
+        cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
+    finally:
+        stop.set()  # the listeners report (or, after a failure, stop)
     heard: dict[str, Any] = {"latencies": [], "sent_at": [], "problems": [], "counts": {},
                              "listeners": 0, "gets": [], "get_bytes": 0, "cpu": 0.0}
     for _ in jobs:
