@@ -76,6 +76,7 @@ def live_view(night: Night) -> dict[str, Any]:
         "sets": night.sets,
         "rules": night.setup["rules"],
         "bell": night.bell,
+        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
         "started": night.started,
         "on_break": on_break(night),
         "tables": [table_view(t) for t in night.tables],
@@ -96,6 +97,9 @@ def live_view(night: Night) -> dict[str, Any]:
                 "set": night.history[-1].set_no,
                 "round": night.history[-1].round_no,
                 "tables": [table_result_dict(t) for t in night.history[-1].tables],
+                "ended_by": (
+                    night.history[-1].ended_by.as_dict() if night.history[-1].ended_by else None
+                ),
             }
             if night.history
             else None
