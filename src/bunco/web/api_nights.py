@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import secrets
 from typing import Annotated, Any
 
@@ -11,7 +12,6 @@ from fastapi.responses import PlainTextResponse, Response
 
 from bunco.party.report import night_report
 from bunco.party.standings import standings_rows
-from bunco.party.view import live_view
 from bunco.sheets import standings_csv
 from bunco.store import TokenRecord
 from bunco.web.access import client_key, principal, require_host, require_read, tokens
@@ -107,22 +107,25 @@ def _bearer_is(request: Request, secret: str) -> bool:
 
 
 @router.get("/nights/{night_id}")
-async def get_night(night_id: NightId, request: Request) -> dict[str, Any]:
+async def get_night(night_id: NightId, request: Request) -> Response:
     """The night now: status, the live view (tables, whose turn, cards), bots, the cards a
-    checker verified (name → Buncos, Minis, Wins), your role."""
+    checker verified (name → Buncos, Minis, Wins), your role. The view is built once per
+    event and shared by every page that asks before the next one."""
     who = require_read(request, night_id)
     live = await service(request).get(night_id)
-    return {
+    rest = {
         "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
         "seq": live.seq, "setup": live.night.setup, "status": live.status(),
         "versions": {("night" if k is None else "rolloff" if k == -1 else str(k)): v
                      for k, v in live.table_seq.items()},
-        "view": live_view(live.night), "bots": live.bots,
+        "bots": live.bots,
         "bot_pace": live.options.get("bot_pace"),
         "verified": {name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
                      for name, figures in live.night.verified.items()},
         "you": {"role": who.role, "table": who.table, "player": who.player},
     }
+    text = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+    return Response(f'{text[:-1]},"view":{live.view_json()}}}', media_type="application/json")
 
 
 @router.get("/nights/{night_id}/events")

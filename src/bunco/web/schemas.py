@@ -182,6 +182,12 @@ class AckOut(BaseModel):
     duplicate: bool = Field(description="true when this command id was already applied")
     status: dict[str, Any]
     table_view: dict[str, Any] | None
+    entry: dict[str, Any] | None = Field(
+        None, description="a roll or tally: what it scored (player, dice, points, kind), "
+        "also when it ended the round and table_view is already the next round's")
+    ended: dict[str, Any] | None = Field(
+        None, description="when this entry ended the round: the round, the table, the roll "
+        "and why (target, bunco, last_table)")
 
 
 class TableCredentials(BaseModel):

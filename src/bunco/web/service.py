@@ -22,7 +22,7 @@ from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.party.view import table_view
+from bunco.party.view import live_view, table_view
 from bunco.store import (
     DuplicateCommand,
     EventStore,
@@ -103,12 +103,20 @@ class LiveNight:
     commands: dict[str, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _status: tuple[int, dict[str, Any]] | None = None
+    _view: tuple[int, str] | None = None
 
     def status(self) -> dict[str, Any]:
         """:func:`status_of` the night now, computed once per seq."""
         if self._status is None or self._status[0] != self.seq:
             self._status = (self.seq, status_of(self.night))
         return self._status[1]
+
+    def view_json(self) -> str:
+        """The engine's live view (``Night.view``) as JSON, computed once per seq: every
+        page's GET of the night between two events is served from it."""
+        if self._view is None or self._view[0] != self.seq:
+            self._view = (self.seq, _json(live_view(self.night)))
+        return self._view[1]
 
     @property
     def seq(self) -> int:
@@ -152,13 +160,15 @@ class Ack:
     duplicate: bool
     status: dict[str, Any]
     table_view_json: str = "null"
+    entry_json: str = ""  # ',"entry":{...}' (and ',"ended":{...}') for a roll or tally
 
     def as_json(self) -> str:
         """The reply body, built around the stored event's JSON without re-parsing it."""
         table = "null" if self.stored.table is None else str(self.stored.table)
         return (f'{{"seq":{self.stored.seq},"table":{table},"event":{self.stored.body},'
                 f'"duplicate":{"true" if self.duplicate else "false"},'
-                f'"status":{_json(self.status)},"table_view":{self.table_view_json}}}')
+                f'"status":{_json(self.status)},"table_view":{self.table_view_json}'
+                f'{self.entry_json}}}')
 
     def as_dict(self) -> dict[str, Any]:
         value: dict[str, Any] = json.loads(self.as_json())
@@ -321,10 +331,11 @@ class NightService:
                 seen = expected_seq if expected_seq is not None else previous
                 raise self._stale(live, table, live.since(seen, table)) from None
             before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell)
+            entry = entry_json(live.night, after, event_table(normalized), normalized["type"])
             live.night = after
             live.record(stored, normalized["type"])
-            ack = self._ack(live, stored, duplicate=False)
-            self._publish(live, stored, before, ack.table_view_json)
+            ack = self._ack(live, stored, duplicate=False, entry=entry)
+            self._publish(live, stored, before, ack)
         for hook in self.after_commit:
             hook(live)
         return ack
@@ -356,16 +367,18 @@ class NightService:
             missed=[{"seq": e.seq, "table": e.table, "event": e.event} for e in missed],
         )
 
-    def _ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool) -> Ack:
+    def _ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool,
+             entry: str = "") -> Ack:
         view = "null"
         if stored.table is not None and stored.table <= len(live.night.tables):
             view = _json(table_view(live.night.tables[stored.table - 1]))
-        return Ack(stored, duplicate, status_of(live.night, expects=False), view)
+        return Ack(stored, duplicate, status_of(live.night, expects=False), view, entry)
 
     def _publish(self, live: LiveNight, stored: StoredEvent, before: tuple[Any, ...],
-                 view_json: str) -> None:
+                 ack: Ack) -> None:
         night = live.night
-        extra = "" if view_json == "null" else ',"table_view":' + view_json
+        view = "" if ack.table_view_json == "null" else ',"table_view":' + ack.table_view_json
+        extra = f'{view},"status":{_json(ack.status)}{ack.entry_json}'
         self._deliver(Message(live.id, stored.seq, stored.table, event_text(stored, extra)))
         changed = (night.phase, night.set_no, night.round_no, night.bell) != before
         if changed or stored.table is None:
@@ -403,6 +416,33 @@ class NightService:
             self.pubsub.publish_nowait(message)
         else:
             asyncio.get_running_loop().create_task(self.pubsub.publish(message))
+
+
+def entry_json(before: Night, after: Night, table: int | None, kind: str) -> str:
+    """``,"entry":{...}``: what a roll or tally at ``table`` scored (even when it ended the
+    round, so the table's view is already the next round's), and ``,"ended":{...}`` when
+    it ended the round (:class:`~bunco.core.night.RoundEnding`, with the round's number).
+
+    >>> n = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> entry_json(n, n.apply({"type": "roll", "table": 1, "dice": [1, 1, 4]}), 1, "roll")
+    ',"entry":{"table":1,"player":"Ann","credited":"Ann","dice":[1,1,4],"points":2,"kind":"points","phase":"play"}'
+    """
+    if kind not in ("roll", "tally") or table is None:
+        return ""
+    ended = ""
+    if len(after.history) > len(before.history):
+        result = after.history[-1]
+        rolls = result.tables[table - 1].rolls if table <= len(result.tables) else ()
+        if result.ended_by is not None:
+            ended = ',"ended":' + _json(result.ended_by.as_dict())
+    else:
+        rolls = after.tables[table - 1].rolls if table <= len(after.tables) else ()
+    if not rolls:
+        return ended
+    r = rolls[-1]
+    entry = {"table": table, "player": r.roller, "credited": r.credited, "dice": list(r.dice),
+             "points": r.points, "kind": r.kind.value, "phase": r.phase.value}
+    return ',"entry":' + _json(entry) + ended
 
 
 def _json(value: Any) -> str:
