@@ -4,7 +4,9 @@
 
 import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, store } from "./api.js";
 import { Live } from "./live.js";
-import { movesList, rolloffPanel, startBellButton, startBellRang, tableCard } from "./parts.js";
+import {
+  bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
+} from "./parts.js";
 import { $, buzz, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
 
 const { night } = pathParts();
@@ -126,14 +128,22 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off" : `${roundLabel(view)} of ${view.sets * 6} · roll for ${view.round}s`;
   $("night-sub").textContent = `${state.setup.rules} · ${count} players at ${view.tables.length || (view.next ? view.next.tables.length : 0)} tables · ${phase}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  $("bell").hidden = !view.bell || view.phase !== "playing";
-  $("bell-text").textContent = "The bell has rung: the head table reached its target. Players finishing a turn roll on.";
-  if (previous && view.bell && !previous.view.bell) {
+  drawBellBanner(view, rules, view.bell ? "Players finishing a turn roll on." : "");
+  if (bellNews(view, previous)) {
     ringBell();
     buzz();
   }
   drawSeating(view);
-  fill("overview", view.tables.map((t) => tableCard(t)));
+  const reopen = view.phase !== "playing" || (view.last_round && !view.started);
+  fill("overview", view.tables.map((t) => {
+    const card = tableCard(t);
+    if (t.rolls > 0 || reopen) {
+      card.append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
+        "aria-label": `Undo the last entry at table ${t.table}`, onclick: () => hostUndo(t.table) },
+      "↶ Undo last entry…"));
+    }
+    return card;
+  }));
   let line;
   const results = `/n/${encodeURIComponent(night)}/end`;
   if (view.ended_early) {
@@ -165,6 +175,42 @@ function render(state, previous) {
   drawVerify(state);
   drawEnd(view);
   keepAwake(view.phase !== "over");
+}
+
+// -- undo: the host's, after a question naming what it undoes and what it reopens ---------------
+function ask(title, text, yes) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  return new Promise((resolve) => {
+    const done = (value) => { dialog.close(); resolve(value); };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+  });
+}
+
+async function hostUndo(table) {
+  let seen;
+  try {
+    seen = await api(`${base}/tables/${table}/undo`, { token });
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+    return;
+  }
+  const ok = await ask("Undo?", seen.question, "Undo it");
+  if (!ok) return;
+  try {
+    const ack = await commands.send(`${base}/tables/${table}/undo`, { expected_seq: seen.expected_seq });
+    toast(`Undone: ${seen.what}`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.code === "stale" ? "Table changed meanwhile: nothing was undone — look again and retry."
+      : err.text || String(err), "error", 6000);
+    live.refresh().catch(() => {});
+  }
 }
 
 const roundWords = (at, sets) => `round ${at.round}${sets > 1 ? ` of set ${at.set}` : ""}`;

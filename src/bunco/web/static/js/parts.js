@@ -2,7 +2,7 @@
 // moves after a round, the roll-off, the prizes, the leaderboard and score cards.
 
 import { movesOf, moveText } from "./live.js";
-import { h, names, ordinalTable, toast } from "./ui.js";
+import { h, kindLabel, names, ordinalTable, toast } from "./ui.js";
 
 export const STATUS_WORDS = {
   first_roll: "rolling for high", playing: "playing", finishing: "finishing the turn",
@@ -178,4 +178,67 @@ export function startBellButton(view, { commands, live, base, then = "" }) {
   return h("button", { type: "button", class: "btn wide", id: "start-round",
     "aria-label": `Ring the bell to start round ${view.round}`, onclick: ring },
   `🔔 Ring the bell: start round ${view.round}`);
+}
+
+// -- the bell and the roll that ended the round ---------------------------------------------------
+
+/** "Ann: BUNCO! +21 (1 1 1) at table 2" for a roll the server described (entry or ending). */
+export function rollText(roll, rules) {
+  const dice = roll.dice ? ` (${roll.dice.join(" ")})` : "";
+  return `${roll.player}: ${kindLabel(roll.kind, roll.points, rules)}${dice} at table ${roll.table}`;
+}
+
+/** The round's ending now on show: the bell's roll while the bell rings, else (between
+ * rounds) the roll that ended the last round. ``{ended, over, roll}`` or null. */
+export function endingOf(view) {
+  if (view.phase === "playing" && view.bell && view.bell_roll) {
+    return { over: false, roll: view.bell_roll };
+  }
+  const last = view.last_round;
+  if (last && last.ended_by && !view.started) return { over: true, roll: last.ended_by };
+  return null;
+}
+
+const WHY = {
+  target: "rang the bell", bunco: "ended the round at every table", last_table: "ended the round",
+};
+
+/** The bell banner's words for ``ending`` (see endingOf). */
+export function endingText(ending, rules) {
+  const r = ending.roll;
+  const what = `${rollText(r, rules)} ${WHY[r.why] || "ended the round"}`;
+  return ending.over ? `Round ${r.round} is over — ${what}.` : `The bell! ${what}.`;
+}
+
+/** A key that changes whenever a new bell or round ending appears. */
+export const endingKey = (view) => {
+  const e = endingOf(view);
+  return e ? `${e.roll.set}.${e.roll.round}` : "";
+};
+
+/** True when this state brings a bell the page has not rung yet (not on first load). */
+export function bellNews(view, previous) {
+  if (!previous) return false;
+  const key = endingKey(view);
+  return Boolean(key) && key !== endingKey(previous.view);
+}
+
+/** Fill the page's bell banner (#bell, kept in view under the top bar) for ``view``;
+ * ``extra`` is added to the words (e.g. "Finish your turn"). Returns whether it shows. */
+export function drawBellBanner(view, rules, extra = "") {
+  const banner = document.getElementById("bell");
+  if (!banner) return false;
+  const top = document.querySelector(".sticky-top");
+  if (top && banner.parentElement !== top) top.append(banner);
+  const ending = endingOf(view);
+  const text = document.getElementById("bell-text");
+  banner.hidden = !ending;
+  banner.dataset.over = String(Boolean(ending && ending.over));
+  if (ending) {
+    text.textContent = `${endingText(ending, rules)}${extra ? ` ${extra}` : ""}`;
+    banner.dataset.round = String(ending.roll.round);
+    banner.dataset.table = String(ending.roll.table);
+  }
+  document.body.dataset.ending = endingKey(view);
+  return Boolean(ending);
 }

@@ -4,7 +4,7 @@
 
 import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, saveToken, store } from "./api.js";
 import { Live, movesOf, moveText, seatsOf } from "./live.js";
-import { prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
+import { bellNews, drawBellBanner, prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
 import { $, buzz, chime, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
 
 const { night } = pathParts();
@@ -110,9 +110,8 @@ function render(state, previous) {
   document.title = `${me} — ${state.name}`;
   $("bar-title").textContent = `${me} · ${state.name}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  const bell = $("bell");
-  bell.hidden = !view.bell || view.phase !== "playing";
-  if (previous && view.bell && !previous.view.bell) {
+  drawBellBanner(view, rules);
+  if (bellNews(view, previous)) {
     ringBell();
     buzz([300, 120, 300]);
   }

@@ -4,8 +4,11 @@
 
 import { adoptToken, pathParts, recall, rulesOf } from "./api.js";
 import { Live } from "./live.js";
-import { leaderboard, movesList, prizeList, rolloffPanel, startBellRang, tableCard } from "./parts.js";
-import { $, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
+import {
+  bellNews, endingOf, endingText, leaderboard, movesList, prizeList, rolloffPanel, rollText,
+  startBellRang, tableCard,
+} from "./parts.js";
+import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 
 const { night } = pathParts();
 let live = null;
@@ -31,12 +34,11 @@ function drawFeed(view = null) {
 }
 
 function onMessage(message) {
-  if (message.type !== "event" || !message.table_view) return;
-  const last = message.table_view.last_roll;
-  if (!last || message.event.type === "undo") return;
+  // every entry's message says what it scored, also the Bunco that ended the round
+  const last = message.type === "event" ? message.entry : null;
+  if (!last) return;
   if (["bunco", "mini_bunco", "low_bunco", "high_bunco", "wipeout"].includes(last.kind) && last.phase !== "first_roll") {
-    const what = kindLabel(last.kind, last.points, rules);
-    addFeed(`${last.player}: ${what} at table ${message.table}`, message.seq);
+    addFeed(rollText(last, rules), message.seq);
   }
 }
 
@@ -44,10 +46,8 @@ let overlayTimer = null;
 
 function bellOverlay(view) {
   const overlay = $("bell-overlay");
-  const head = view.tables[0];
-  $("bell-sub").textContent = head && head.team_scores
-    ? `Head table: ${names(head.teams[0])} ${head.team_scores[0]} – ${head.team_scores[1]} ${names(head.teams[1])}`
-    : "The round is ending";
+  const ending = endingOf(view);
+  $("bell-sub").textContent = ending ? endingText(ending, rules) : "The round is ending";
   overlay.hidden = false;
   overlay.classList.add("ringing");
   clearTimeout(overlayTimer);
@@ -64,9 +64,13 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off"
       : h("span", {}, `${roundLabel(view)} · roll for `, h("span", { class: "target-no" }, view.round), "s"));
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  $("bell-state").hidden = !view.bell || view.phase !== "playing";
-  if (!view.bell) $("bell-overlay").hidden = true;
-  if (previous && view.bell && !previous.view.bell) {
+  const ending = endingOf(view);
+  $("bell-state").hidden = !ending;
+  $("bell-line").hidden = !ending;
+  $("bell-line").textContent = ending ? endingText(ending, rules) : "";
+  document.body.dataset.ending = ending ? `${ending.roll.set}.${ending.roll.round}` : "";
+  if (!ending) $("bell-overlay").hidden = true;
+  if (bellNews(view, previous)) {
     ringBell();
     bellOverlay(view);
   }
