@@ -41,19 +41,25 @@ def serve_command(
         help="Require this bearer token to create nights (for a server open to the internet).")
     ] = None,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "warning",
+    public_url: Annotated[str | None, typer.Option(
+        help="The address phones use (default: this computer's address on the network "
+        "when listening on 0.0.0.0); QR codes and links carry it.")] = None,
 ) -> None:
     """Run a Bunco night server: the API, the database and the live updates."""
     import uvicorn
 
     from bunco.store import default_db_url
     from bunco.store.db import sqlite_url
+    from bunco.web.address import public_base, terminal_qr
     from bunco.web.app import create_app
 
     url = db if db is not None else default_db_url()
     if "://" not in url:
         url = sqlite_url(url)
+    base = public_url.rstrip("/") if public_url else public_base(host, port)
     try:
-        application = create_app(url, bot_pace=bot_pace, create_secret=create_secret)
+        application = create_app(url, bot_pace=bot_pace, create_secret=create_secret,
+                                 public_base=base)
     except Exception as exc:  # a bad URL or a missing driver
         fail(f"cannot open the database {shown_url(url)}: {exc}",
              expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or "
@@ -65,6 +71,12 @@ def serve_command(
     if host == "127.0.0.1":
         typer.echo("bunco serve: only this machine can connect; use --host 0.0.0.0 "
                    "for the phones in the room")
+    elif base is not None:
+        typer.echo(f"bunco serve: phones on the same Wi-Fi open {base}/")
+        typer.echo(terminal_qr(base + "/"), nl=False)
+    else:
+        typer.echo("bunco serve: no network address found: phones need this computer's "
+                   "address on the Wi-Fi (or --public-url)")
     # live messages are small: compressing each one for every phone costs more than it saves
     uvicorn.run(application, host=host, port=port, log_level=log_level,
                 access_log=log_level in ("debug", "trace", "info"),

@@ -42,7 +42,10 @@ def service(request: Request) -> NightService:
 
 
 def _base(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The address links are made with: the one phones use (``bunco serve`` works it out),
+    else the address this request came to."""
+    public: str | None = getattr(request.app.state, "public_base", None)
+    return public or str(request.base_url).rstrip("/")
 
 
 async def _table_credentials(request: Request, night_id: str, tables: range

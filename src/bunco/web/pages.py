@@ -30,7 +30,7 @@ import typing
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 
 from bunco.core.errors import BuncoError
@@ -148,6 +148,14 @@ def rule_fields() -> list[dict[str, Any]]:
             field["kind"] = "list"
         out.append(field)
     return out
+
+
+@router.get("/pages/address.json")
+async def address_json(request: Request) -> JSONResponse:
+    """The address phones use to reach this server (``base``: ``http://192.168.1.20:8000``),
+    or ``null`` when it listens on this machine only; pages put it in QR codes and links."""
+    base = getattr(request.app.state, "public_base", None)
+    return JSONResponse({"base": base, "lan": base is not None})
 
 
 @router.get("/pages/presets.json")
