@@ -60,6 +60,8 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     shoot(host, "home")
     assert audit(host) == []
     host.click("#start")
+    expect(host.locator("#saved")).to_be_visible()  # the host link, to save first
+    host.click("#open-host")
     host.wait_for_url(re.compile(r"/n/[^/]+/host$"))
     expect(host.locator("body")).to_have_attribute("data-ready", "yes")
     night = host.url.split("/")[-2]

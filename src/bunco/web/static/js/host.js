@@ -2,12 +2,16 @@
 // tables live, the bell and the moves, late arrivals, departures and substitutes, the bots,
 // verifying cards (tournament rules), ending the night early, and roll-offs.
 
-import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, store } from "./api.js";
+import {
+  adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
+} from "./api.js";
 import { Live } from "./live.js";
 import {
   bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
 } from "./parts.js";
-import { $, buzz, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
+import {
+  $, buzz, copyText, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar,
+} from "./ui.js";
 
 const { night } = pathParts();
 const base = `/api/nights/${encodeURIComponent(night)}`;
@@ -22,12 +26,13 @@ let botsBusy = 0;       // bot changes not yet saved: the switches show the host
 let botsChain = Promise.resolve();
 let verifyKey = "";
 let verifying = false;
+let origin = location.origin;  // the address phones use (publicOrigin), set in main
 const byName = (a, b) => a.localeCompare(b);
 
 const pageLink = (page, withToken = true) => {
   const viewer = created && created.viewer_token;
   const query = withToken && viewer ? `?token=${encodeURIComponent(viewer)}` : "";
-  return `${location.origin}/n/${encodeURIComponent(night)}/${page}${query}`;
+  return `${origin}/n/${encodeURIComponent(night)}/${page}${query}`;
 };
 const qr = (text, alt) => h("img", { class: "qr", src: `/api/qr.svg?text=${encodeURIComponent(text)}`,
   alt, width: 176, height: 176 });
@@ -37,7 +42,7 @@ function credsFor(table) {
 }
 
 function joinLink(c) {
-  return `${location.origin}/join?token=${encodeURIComponent(c.token)}`;
+  return `${origin}/join?token=${encodeURIComponent(c.token)}`;
 }
 
 async function newCode(table) {
@@ -79,7 +84,7 @@ function drawSeating(view) {
       seatList(players, team),
       c ? [qr(joinLink(c), `QR code: join table ${n} as its scorekeeper`),
         h("p", { class: "code", dataset: { code: c.code }, "aria-label": `Join code ${c.code.split("").join(" ")}` }, c.code),
-        h("p", { class: "link-text" }, `${location.host}/join — code ${c.code}`),
+        h("p", { class: "link-text" }, `${origin.replace(/^https?:\/\//, "")}/join — code ${c.code}`),
         h("a", { class: "join-link no-print small", href: joinLink(c), dataset: { table: n } }, "join link")]
         : h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary",
           onclick: () => newCode(n) }, "Make a join code")),
@@ -175,6 +180,58 @@ function render(state, previous) {
   drawVerify(state);
   drawEnd(view);
   keepAwake(view.phase !== "over");
+}
+
+// -- host hand-off: this link on another phone, co-hosts ---------------------------------------------
+function drawHandOff() {
+  const link = `${origin}/night/${encodeURIComponent(night)}?token=${encodeURIComponent(token)}`;
+  $("handoff-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
+  $("handoff-link").textContent = link;
+  $("handoff-copy").onclick = () => copyText(link, $("handoff-note"));
+}
+
+async function loadCohosts() {
+  try {
+    const { cohosts } = await api(`${base}/cohosts`, { token });
+    const live = cohosts.filter((c) => !c.revoked);
+    fill("cohosts", live.length ? live.map((c) => h("li", { dataset: { cohost: c.id } },
+      h("span", { class: "grow" }, c.label),
+      h("button", { type: "button", class: "btn danger small", dataset: { revoke: c.id },
+        "aria-label": `Revoke ${c.label}`, onclick: () => revokeCohost(c) }, "Revoke")))
+      : h("li", { class: "muted" }, "No co-hosts yet."));
+  } catch (err) {
+    $("cohost-note").textContent = err.text || String(err);
+  }
+}
+
+async function addCohost(ev) {
+  ev.preventDefault();
+  const name = $("cohost-name").value.replace(/\s+/g, " ").trim();
+  try {
+    const made = await api(`${base}/cohosts`, { method: "POST", token, body: name ? { name } : {} });
+    $("cohost-name").value = "";
+    $("cohost-new").hidden = false;
+    $("cohost-qr").src = `/api/qr.svg?text=${encodeURIComponent(made.link)}`;
+    $("cohost-link").textContent = made.link;
+    $("cohost-copy").onclick = () => copyText(made.link, $("cohost-note"));
+    $("cohost-note").textContent = `${made.label}: scan this on their phone now (it is shown only now).`;
+    await loadCohosts();
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+async function revokeCohost(c) {
+  const ok = await ask("Revoke?", `Revoke ${c.label}? Their phone stops working as a host at once.`, "Revoke");
+  if (!ok) return;
+  try {
+    await api(`${base}/cohosts/${c.id}`, { method: "DELETE", token });
+    toast(`${c.label} is revoked.`);
+    $("cohost-new").hidden = true;
+    await loadCohosts();
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
 }
 
 // -- undo: the host's, after a question naming what it undoes and what it reopens ---------------
@@ -402,10 +459,14 @@ async function main() {
   token = held.token;
   created = recall(`${night}:created`);
   commands = new Commands(token);
-  if (["localhost", "127.0.0.1", "[::1]"].includes(location.hostname)) {
-    $("lan-warning").textContent = "Phones cannot reach “localhost”: run `bunco serve --host 0.0.0.0` and open this page at this computer's address on the Wi-Fi (e.g. http://192.168.1.20:8000) before printing the codes.";
+  origin = await publicOrigin();
+  if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
+    $("lan-warning").textContent = "Phones cannot reach this server: it listens on this computer only. Stop it and start it with `make run` (or `bunco serve --host 0.0.0.0`): it prints the address phones use, and the QR codes here follow it.";
     $("lan-warning").hidden = false;
   }
+  drawHandOff();
+  $("cohost-form").addEventListener("submit", addCohost);
+  loadCohosts();
   $("print").addEventListener("click", () => window.print());
   $("arrival-form").addEventListener("submit", (ev) => {
     const name = $("arrival").value.trim();

@@ -2,7 +2,7 @@
 // the traveler's holder, the leaderboard, the moves after each round and, at the end,
 // the prize winners.
 
-import { adoptToken, pathParts, recall, rulesOf } from "./api.js";
+import { adoptToken, pathParts, publicOrigin, recall, rulesOf } from "./api.js";
 import { Live } from "./live.js";
 import {
   bellNews, endingOf, endingText, leaderboard, movesList, prizeList, rolloffPanel, rollText,
@@ -121,7 +121,7 @@ async function main() {
   const created = recall(`${night}:created`);
   const viewer = held.role === "viewer" ? held.token : created && created.viewer_token;
   if (viewer) {
-    const link = `${location.origin}/n/${encodeURIComponent(night)}/player?token=${encodeURIComponent(viewer)}`;
+    const link = `${await publicOrigin()}/n/${encodeURIComponent(night)}/player?token=${encodeURIComponent(viewer)}`;
     $("player-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
     $("qr-box").hidden = false;
   }

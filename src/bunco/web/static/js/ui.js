@@ -275,3 +275,28 @@ export function tieBreakText(tb, round, goal = 5) {
   if (tb.rule === "roll_off_to_five") return `Roll-off: the first side to ${goal} points wins.`;
   return `Roll-off session ${tb.session}: every tied player takes one turn; most points wins.`;
 }
+
+/** Copy ``text`` to the clipboard (or select it where the page may not), saying so in ``note``. */
+export async function copyText(text, note = null) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    }
+  } catch (_) { ok = false; }
+  if (!ok) {  // plain http on the Wi-Fi: the old way, through a selected text field
+    const area = h("textarea", { "aria-hidden": "true" });
+    area.value = text;
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    try { ok = document.execCommand("copy"); } catch (_) { ok = false; }
+    area.remove();
+  }
+  const said = ok ? "Copied." : "Copy did not work here: press on the link to select it.";
+  if (note) note.textContent = said;
+  else toast(said);
+  return ok;
+}
