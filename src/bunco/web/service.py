@@ -83,6 +83,8 @@ def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
     """The night's phase, set, round, bell and (with ``expects``) who may roll now."""
     status: dict[str, Any] = {
         "phase": night.phase, "set": night.set_no, "round": night.round_no, "bell": night.bell,
+        "started": night.started,
+        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
     }
     if expects:
         status["expects"] = [{"table": t, "player": p} for t, p in night.expected_rollers()]
@@ -371,7 +373,7 @@ class NightService:
              entry: str = "") -> Ack:
         view = "null"
         if stored.table is not None and stored.table <= len(live.night.tables):
-            view = _json(table_view(live.night.tables[stored.table - 1]))
+            view = _json(table_view(live.night.tables[stored.table - 1], live.night.rules))
         return Ack(stored, duplicate, status_of(live.night, expects=False), view, entry)
 
     def _publish(self, live: LiveNight, stored: StoredEvent, before: tuple[Any, ...],
@@ -407,7 +409,7 @@ class NightService:
         return [
             Message(live.id, live.seq, t.number, _json({
                 "type": "table", "seq": live.seq, "table": t.number,
-                "table_view": table_view(t)}), kind="table")
+                "table_view": table_view(t, live.night.rules)}), kind="table")
             for t in live.night.tables
         ]
 
