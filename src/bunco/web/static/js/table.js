@@ -78,31 +78,18 @@ async function enterFor(t, body, label) {
   const who = await askWho(t, label);
   if (!who) return null;
   if (who === t.roller) return submit(rollPath(), { ...body, player: who });
-  const skip = seatsUntil(t, who);
-  if (t.status !== "playing" || skip === null) {
+  // the server's rotation: who rolls, turn after turn, from the roller now
+  const skip = (t.rotation || []).indexOf(who);
+  if (skip <= 0) {
     return submit(rollPath(), { ...body, player: who });  // the engine says whose turn it is
   }
-  const passed = [];
-  for (let i = 0, s = t.turn; i < skip; i += 1, s = step(t, s)) passed.push(rollerAt(t, s));
+  const passed = t.rotation.slice(0, skip);
   const ok = await confirmSkip(passed, who, label);
   if (!ok) return null;
   for (let i = 0; i < skip; i += 1) {
     if (!(await submit(rollPath(), { outcome: "miss" }))) return null;
   }
   return submit(rollPath(), { ...body, player: who });
-}
-
-const rollerAt = (t, s) => t.players[s] || t.players[(s + 2) % t.players.length];
-const step = (t, s) => (s + (rules && rules.direction === "right" ? t.players.length - 1 : 1)) % t.players.length;
-
-/** How many turns pass before ``who`` rolls (null if never in one round of turns). */
-function seatsUntil(t, who) {
-  let s = t.turn;
-  for (let k = 0; k < t.players.length; k += 1) {
-    if (rollerAt(t, s) === who) return k;
-    s = step(t, s);
-  }
-  return null;
 }
 
 async function rollForMe() {
@@ -249,21 +236,14 @@ function tapHint(outcome, round) {
   }
 }
 
-function possible(outcome, round) {
-  if (outcome === "low") return round > (rules.wipeout && round !== 1 ? 2 : 1);
-  if (outcome === "high") return round < 6;
-  if (outcome === "wipeout") return round !== 1;
-  return true;
-}
-
 function drawTaps(view, t) {
   const canRoll = Boolean(t && t.roller && view.phase === "playing");
-  const tallies = canRoll && t.status !== "first_roll";
+  const tallies = new Set((canRoll && t.tallies) || []);  // the server says which are possible
   for (const button of document.querySelectorAll("#taps [data-outcome]")) {
     const outcome = button.dataset.outcome;
     const hint = tapHint(outcome, view.round);
     button.querySelector(".hint").textContent = hint;
-    button.disabled = !tallies || !possible(outcome, view.round);
+    button.disabled = !tallies.has(outcome);
     button.setAttribute("aria-label", `${tapLabel(outcome)}: ${hint}${t && t.roller ? `, for ${t.roller}` : ""}`);
   }
   $("roll-for-me").disabled = !canRoll;
@@ -576,7 +556,7 @@ async function main() {
   $("faces-enter").addEventListener("click", enterFaces);
   drawPicker();
   live = new Live({
-    night, token: held.token, table: tableNo,
+    night, token: held.token, table: tableNo, patch: true,
     onState: (s, prev) => {
       if (!rules) return;
       render(s, prev);
