@@ -52,3 +52,15 @@ def test_every_live_event_carries_the_table_the_status_and_the_entry(client, nig
         assert message["entry"] == {"table": 1, "player": "Ann", "credited": "Ann",
                                     "dice": [1, 1, 4], "points": 2, "kind": "points",
                                     "phase": "play"}
+
+
+def test_a_nights_dice_mode(client, night):
+    assert night.state()["dice"] == "real"              # the party default
+    online = make_night(client, dice="phones")
+    assert online.state()["dice"] == "phones"
+    changed = client.put(night.url("/dice"), json={"dice": "phones"}, headers=night.host)
+    assert changed.status_code == 200 and night.state()["dice"] == "phones"
+    assert client.put(night.url("/dice"), json={"dice": "loaded"},
+                      headers=night.host).status_code == 422
+    assert client.put(night.url("/dice"), json={"dice": "real"},
+                      headers=night.viewer).status_code == 403

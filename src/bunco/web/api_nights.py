@@ -19,6 +19,7 @@ from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
     CreatedOut,
+    DiceModeIn,
     ErrorOut,
     JoinIn,
     NightCreate,
@@ -88,7 +89,8 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
 
     setup = body.setup()
     live = await svc.create(
-        setup, name=body.name, options={"bots": body.bots, "bot_pace": body.bot_pace},
+        setup, name=body.name,
+        options={"bots": body.bots, "bot_pace": body.bot_pace, "dice": body.dice},
         command_id=body.command_id, tokens=make_tokens,
     )
     creds, records = await _table_credentials(request, live.id,
@@ -123,6 +125,7 @@ async def get_night(night_id: NightId, request: Request) -> Response:
                      for k, v in live.table_seq.items()},
         "bots": live.bots,
         "bot_pace": live.options.get("bot_pace"),
+        "dice": live.options.get("dice", "real"),
         "verified": {name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
                      for name, figures in live.night.verified.items()},
         "you": {"role": who.role, "table": who.table, "player": who.player},
@@ -320,6 +323,19 @@ async def set_bots(night_id: NightId, body: BotsIn, request: Request) -> dict[st
     for hook in svc.after_commit:
         hook(live)
     return {"night": night_id, "bots": live.bots, "bot_pace": options.get("bot_pace")}
+
+
+@router.put("/nights/{night_id}/dice")
+async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dict[str, Any]:
+    """The night's dice mode (host): ``real`` dice at the tables (the tables' phones offer
+    typing and taps first) or ``phones`` (each phone's "Roll for me" first)."""
+    svc = service(request)
+    require_host(request, night_id, "choosing the dice")
+    live = await svc.get(night_id)
+    options = {**live.options, "dice": body.dice}
+    await svc.db(svc.store.set_options, night_id, options)
+    live.options = options
+    return {"night": night_id, "dice": body.dice}
 
 
 @router.get("/me")

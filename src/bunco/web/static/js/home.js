@@ -190,6 +190,7 @@ async function start(ev) {
     house_rules: houseRules(),
     prizes,
     prize_ties: $("prize-ties").value,
+    dice: $("dice-mode").value,
   };
   if (prizes.includes("traveling") && (body.house_rules.traveling || preset().rules.traveling) === "off") {
     return showError("The Traveling prize needs a trigger: choose one under “Traveling prize trigger”.");

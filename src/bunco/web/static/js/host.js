@@ -113,9 +113,9 @@ function drawNav() {
   fill("nav", links);
 }
 
-async function rolloffRoll(player) {
+async function rolloffRoll(player, dice = null) {
   try {
-    const ack = await commands.send(`${base}/rolloff`, { roll_for_me: true, player });
+    const ack = await commands.send(`${base}/rolloff`, dice ? { dice, player } : { roll_for_me: true, player });
     toast(`${player} rolled ${ack.event.dice.join(" ")}`);
     await live.acknowledge(ack);
   } catch (err) {
@@ -164,7 +164,7 @@ function render(state, previous) {
   const moves = view.last_round && (view.next || view.tables.length) ? movesList(view) : null;
   fill("moves", moves ? [h("h3", {}, `Moves after round ${view.last_round.round}`), moves] : null);
   const ro = $("rolloff-box");
-  const panel = rolloffPanel(view, { canRoll: () => true, onRoll: rolloffRoll });
+  const panel = rolloffPanel(view, { canRoll: () => true, onRoll: rolloffRoll, real: state.dice !== "phones" });
   ro.hidden = !panel;
   fill(ro, panel);
   const between = view.phase === "playing" && !view.started;
@@ -176,6 +176,7 @@ function render(state, previous) {
     const current = $(id).value;
     fill(id, view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
   }
+  if (document.activeElement !== $("dice-mode")) $("dice-mode").value = state.dice || "real";
   drawBots(state);
   drawVerify(state);
   drawEnd(view);
@@ -465,6 +466,15 @@ async function main() {
     $("lan-warning").hidden = false;
   }
   drawHandOff();
+  $("dice-mode").addEventListener("change", async (ev) => {
+    try {
+      await api(`${base}/dice`, { method: "PUT", token, body: { dice: ev.target.value } });
+      toast(ev.target.value === "real" ? "Real dice at the tables." : "Phones roll the dice.");
+      await live.refresh();
+    } catch (err) {
+      toast(err.text || String(err), "error", 6000);
+    }
+  });
   $("cohost-form").addEventListener("submit", addCohost);
   loadCohosts();
   $("print").addEventListener("click", () => window.print());

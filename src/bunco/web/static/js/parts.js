@@ -2,7 +2,7 @@
 // moves after a round, the roll-off, the prizes, the leaderboard and score cards.
 
 import { movesOf, moveText } from "./live.js";
-import { h, kindLabel, names, ordinalTable, toast } from "./ui.js";
+import { fill, h, kindLabel, names, ordinalTable, toast } from "./ui.js";
 
 export const STATUS_WORDS = {
   first_roll: "rolling for high", playing: "playing", finishing: "finishing the turn",
@@ -64,8 +64,29 @@ export function resultBadge(move) {
     : h("span", { class: "wl new", "aria-label": "new tonight" }, "+");
 }
 
-/** A roll-off between players at no table (a set's winner, a tied prize). */
-export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = false } = {}) {
+/** Three dice to tap (real dice typed in), then ``label``: ``onEnter([a, b, c])``. */
+export function dicePicker({ label, onEnter, id = "" }) {
+  const picked = [null, null, null];
+  const box = h("div", { class: "dicepick" });
+  const enter = h("button", { type: "button", class: "btn wide", disabled: true, id: id || null,
+    onclick: () => { if (!picked.includes(null)) onEnter([...picked]); } }, label);
+  const draw = () => {
+    fill(box, [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-label": `Die ${d + 1}` },
+      h("span", {}, `Die ${d + 1}`),
+      [1, 2, 3, 4, 5, 6].map((f) => h("button", {
+        type: "button", "aria-pressed": String(picked[d] === f), "aria-label": `Die ${d + 1} shows ${f}`,
+        onclick: () => { picked[d] = f; draw(); },
+      }, f)))));
+    enter.disabled = picked.includes(null);
+  };
+  draw();
+  return h("div", { class: "rolloff-dice" }, box, enter);
+}
+
+/** A roll-off between players at no table (a set's winner, a tied prize). ``onRoll(who,
+ * dice)`` sends the real dice typed in, or ``null`` for the server's ("roll for me"); with
+ * ``real`` (real dice at the tables) typing comes first. */
+export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = false, real = true } = {}) {
   const ro = view.rolloff;
   if (!ro) return null;
   const points = ro.rolling_for_order
@@ -73,10 +94,15 @@ export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = 
     : h("div", { class: "rolloff-points" }, ro.order.map((p) => h("span", {
       class: p === ro.roller ? "now" : "" }, `${p}: ${ro.points[p] ?? 0}`)));
   const who = ro.roller;
-  const button = onRoll && who && canRoll(who)
-    ? h("button", { type: "button", class: "btn wide", id: "rolloff-roll", dataset: { player: who },
-      "aria-label": `Roll for ${who} in the roll-off`, onclick: () => onRoll(who) }, `Roll for ${who}`)
+  const mayRoll = onRoll && who && canRoll(who);
+  const server = mayRoll
+    ? h("button", { type: "button", class: real ? "btn secondary wide" : "btn wide", id: "rolloff-roll",
+      dataset: { player: who }, "aria-label": `Roll for ${who} in the roll-off (the server's dice)`,
+      onclick: () => onRoll(who, null) }, `Roll for ${who}`)
     : null;
+  const typed = mayRoll ? [h("p", { class: "small muted" }, `Rolled real dice? Tap ${who}'s three dice:`),
+    dicePicker({ label: `Enter ${who}'s dice`, id: "rolloff-enter", onEnter: (dice) => onRoll(who, dice) })] : null;
+  const button = mayRoll ? (real ? [typed, server] : [server, typed]) : null;
   return [
     h(tv ? "h2" : "h2", {}, `Roll-off: ${ro.purpose}`),
     h("p", {}, ro.rolling_for_order ? "Rolling for who goes first." :

@@ -42,9 +42,9 @@ async function showClaim(readToken) {
   document.body.dataset.ready = "claim";
 }
 
-async function roll(path, player) {
+async function roll(path, player, dice = null) {
   try {
-    const ack = await commands.send(path, { roll_for_me: true, ...(player ? { player } : {}) });
+    const ack = await commands.send(path, { ...(dice ? { dice } : { roll_for_me: true }), ...(player ? { player } : {}) });
     toast(`You rolled ${ack.event.dice.join(" ")}`);
     await live.acknowledge(ack);
   } catch (err) {
@@ -122,7 +122,8 @@ function render(state, previous) {
   const seat = seatsOf(view)[me];
   const t = seat ? view.tables[seat.table - 1] : null;
   fill("my-table", t ? tableCard(t) : null);
-  const ro = rolloffPanel(view, { canRoll: (who) => who === me, onRoll: (who) => roll(`${base}/rolloff`, who) });
+  const ro = rolloffPanel(view, { canRoll: (who) => who === me, real: state.dice !== "phones",
+    onRoll: (who, dice) => roll(`${base}/rolloff`, who, dice) });
   if (ro) $("my-table").append(h("section", { class: "card" }, ro));
   const card = view.players[me];
   if (card) {

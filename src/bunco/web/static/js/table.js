@@ -248,6 +248,10 @@ function drawTaps(view, t) {
   }
   $("roll-for-me").disabled = !canRoll;
   $("taps").classList.toggle("first-roll", Boolean(t && t.status === "first_roll"));
+  // real dice at the tables (the party default): typing and taps first, "Roll for me" small
+  const real = (state && state.dice) !== "phones";
+  $("taps").classList.toggle("real", real);
+  $("roll-for-me").querySelector("small").textContent = real ? "" : "the phone rolls the dice";
   $("faces-enter").disabled = !canRoll || picked.includes(null);
   const undoable = t && (t.rolls > 0 || (view.last_round && !view.started));
   $("undo").disabled = !undoable || view.phase === "over";
