@@ -20,15 +20,18 @@ export function tableCard(t, { tv = false } = {}) {
   const winners = new Set(t.winners);
   const sides = t.team
     ? [["us", t.teams[0], t.team_scores[0]], ["them", t.teams[1], t.team_scores[1]]]
-    : t.players.map((p, i) => [i % 2 ? "them" : "us", [p || `Ghost ${i + 1}`], t.points[i]]);
+    : t.players.map((p, i) => [i % 2 ? "them" : "us", [p], t.points[i]]);
   const head = t.table === 1;
   const badge = h("span", { class: `badge ${t.status}`, dataset: { status: t.status } },
     STATUS_WORDS[t.status] || t.status);
   const rows = sides.map(([cls, players, score]) => {
     const won = players.some((p) => winners.has(p));
+    // a ghost's seat is labelled: its partner rolls for it, its points are nobody's
+    const ghost = players.some((p) => !p) ? h("span", { class: "ghost" }, players.length > 1 ? " + ghost" : "ghost") : null;
+    const who = names(players);
     return h("div", { class: `tv-side ${cls}${won ? " won" : ""}`,
-      "aria-label": `${names(players)}: ${score}${won ? ", won" : ""}` },
-    h("span", { class: "names" }, names(players)), h("span", { class: "score" }, score),
+      "aria-label": `${who || "ghost"}${ghost && who ? " and a ghost" : ""}: ${score}${won ? ", won" : ""}` },
+    h("span", { class: "names" }, who, ghost), h("span", { class: "score" }, score),
     bar(score, t.target));
   });
   const roller = t.roller
@@ -151,7 +154,7 @@ export function standingsOf(view) {
   return view.standings.map((s) => ({ ...view.players[s.player], ...s }));
 }
 
-export function leaderboard(view, { limit = 10, mini = "Minis" } = {}) {
+export function leaderboard(view, { limit = Infinity, mini = "Minis" } = {}) {
   const rows = standingsOf(view).slice(0, limit);
   return h("table", { class: "grid", "aria-label": "Leaderboard" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col", class: "name" }, "Player"),

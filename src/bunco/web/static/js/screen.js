@@ -95,9 +95,19 @@ function render(state, previous) {
   const trav = $("traveler-box");
   trav.hidden = !view.traveler;
   $("traveler").textContent = view.traveler ? `${view.traveler} holds it` : "";
-  fill("board", leaderboard(view, { limit: 10, mini: rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini" }));
+  // every player: the board scrolls through a big night by itself (see pageBoard)
+  fill("board", leaderboard(view, { mini: rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini" }));
   drawFeed(view);
   keepAwake(!over);
+}
+
+/** Page through a leaderboard taller than its box: a screenful every 8 s, then back to
+ * the top (a TV has nobody to scroll it). */
+function pageBoard() {
+  const box = $("board");
+  if (box.scrollHeight <= box.clientHeight + 4) return;
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  box.scrollTo({ top: atEnd ? 0 : box.scrollTop + box.clientHeight - 40, behavior: "smooth" });
 }
 
 async function main() {
@@ -140,6 +150,7 @@ async function main() {
   }
   $("content").hidden = false;
   live.connect();
+  setInterval(pageBoard, 8000);
   document.body.dataset.ready = "yes";
 }
 

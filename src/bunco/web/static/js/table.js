@@ -280,8 +280,8 @@ function drawTurn(view, t) {
     box = ["info", "Rolling for who starts: quick tallies are off until then."];
   } else if (t.status === "finishing") {
     text = `${t.roller} finishes the turn`;
-    sub = `Keep rolling for ${r}s until a roll scores nothing.`;
-    box = ["bell", h("strong", {}, "The bell has rung: finish your turn!"), " The round ends here when this turn does."];
+    sub = `Keep rolling for ${r}s until a roll scores nothing: then the round ends here.`;
+    box = null;  // the bell banner above says it: "The bell! … Finish your turn!"
   } else if (t.status === "tie_break") {
     text = `Tie! ${t.roller} rolls`;
     sub = tieBreakText(t.tie_break, r, rules ? rules.roll_off_target : 5);
