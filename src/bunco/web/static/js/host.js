@@ -183,6 +183,18 @@ function render(state, previous) {
   keepAwake(view.phase !== "over");
 }
 
+/** Say how the phones' screens stay on (the Wake Lock API needs https or localhost). */
+function drawAwake(mode) {
+  const words = {
+    "wake-lock": "Screens stay on: this browser's Wake Lock (a secure page).",
+    video: "Screens stay on: plain http on the Wi-Fi has no Wake Lock, so the pages play a silent, invisible video instead.",
+    no: "This browser may let the screen sleep (no Wake Lock over plain http, no video fallback): set the phones' display timeout longer.",
+    off: "",
+  };
+  $("awake-note").textContent = words[mode] || "";
+  $("awake-note").dataset.mode = mode;
+}
+
 // -- host hand-off: this link on another phone, co-hosts ---------------------------------------------
 function drawHandOff() {
   const link = `${origin}/night/${encodeURIComponent(night)}?token=${encodeURIComponent(token)}`;
@@ -465,6 +477,7 @@ async function main() {
     $("lan-warning").textContent = "Phones cannot reach this server: it listens on this computer only. Stop it and start it with `make run` (or `bunco serve --host 0.0.0.0`): it prints the address phones use, and the QR codes here follow it.";
     $("lan-warning").hidden = false;
   }
+  document.addEventListener("bunco:awake", (ev) => drawAwake(ev.detail));
   drawHandOff();
   $("dice-mode").addEventListener("change", async (ev) => {
     try {

@@ -100,32 +100,92 @@ export function showConnection(state) {
 }
 
 // -- keep the screen awake -------------------------------------------------------------------
+// The Wake Lock API needs a secure context (https or localhost); phones reach a laptop at
+// a party over plain http://192.168.…, where it is missing. There the page plays a muted,
+// invisible video drawn from a canvas (captureStream: no media file, nothing fetched):
+// phones keep the screen on while a video plays. ``awakeMode()`` says which is in effect.
 let wakeLock = null;
 let wantAwake = false;
+let fallback = null;
 
 async function requestWake() {
-  if (!wantAwake || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-  if (wakeLock && !wakeLock.released) return;
-  try {
-    wakeLock = await navigator.wakeLock.request("screen");
-    document.body.dataset.awake = "yes";
-    wakeLock.addEventListener("release", () => { document.body.dataset.awake = "no"; });
-  } catch (_) {
-    document.body.dataset.awake = "no";  // refused (battery saver, no secure context…)
+  if (!wantAwake || document.visibilityState !== "visible") return;
+  if ("wakeLock" in navigator && window.isSecureContext) {
+    if (wakeLock && !wakeLock.released) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      setAwake("wake-lock");
+      wakeLock.addEventListener("release", () => { if (!fallback) setAwake("no"); });
+      return;
+    } catch (_) { /* refused (battery saver…): try the video */ }
   }
+  startVideo();
 }
 
-/** Keep the screen on while ``on`` (Wake Lock API where the browser has it). */
+function setAwake(mode) {
+  document.body.dataset.awake = mode === "no" ? "no" : "yes";
+  document.body.dataset.awakeMode = mode;
+  document.dispatchEvent(new CustomEvent("bunco:awake", { detail: mode }));
+}
+
+/** The muted looping video that keeps a phone's screen on without Wake Lock. */
+function startVideo() {
+  if (fallback && !fallback.paused) return;
+  if (fallback) {
+    fallback.play().then(() => setAwake("video")).catch(() => {});
+    return;
+  }
+  const canvas = document.createElement("canvas");
+  canvas.width = 2;
+  canvas.height = 2;
+  if (typeof canvas.captureStream !== "function") {
+    setAwake("no");
+    return;
+  }
+  const paint = canvas.getContext("2d");
+  let shade = 0;
+  const tick = () => {  // a new frame now and then keeps the stream (and the video) alive
+    shade = (shade + 1) % 2;
+    paint.fillStyle = shade ? "#010101" : "#000000";
+    paint.fillRect(0, 0, 2, 2);
+  };
+  tick();
+  setInterval(tick, 5000);
+  const video = document.createElement("video");
+  video.muted = true;
+  video.playsInline = true;
+  video.loop = true;
+  video.setAttribute("aria-hidden", "true");
+  video.className = "keep-awake";
+  video.srcObject = canvas.captureStream(1);
+  document.body.append(video);
+  fallback = video;
+  video.play().then(() => setAwake("video")).catch(() => setAwake("no"));
+}
+
+/** How the screen is kept on now: "wake-lock", "video" (plain http), "no" or "off". */
+export function awakeMode() {
+  return document.body.dataset.awakeMode || "off";
+}
+
+/** Keep the screen on while ``on`` (Wake Lock API, or a muted video over plain http). */
 export function keepAwake(on = true) {
   wantAwake = on;
   if (on) {
     requestWake();
-  } else if (wakeLock) {
-    wakeLock.release().catch(() => {});
-    wakeLock = null;
+  } else {
+    if (wakeLock) {
+      wakeLock.release().catch(() => {});
+      wakeLock = null;
+    }
+    if (fallback) fallback.pause();
+    setAwake("off");
   }
 }
 document.addEventListener("visibilitychange", () => { if (wantAwake) requestWake(); });
+// a video may only start after a tap on some phones: try again at the first one
+document.addEventListener("pointerdown", () => { if (wantAwake && awakeMode() !== "wake-lock") requestWake(); },
+  { capture: true });
 
 // -- sound and vibration -------------------------------------------------------------------------
 let audio = null;
