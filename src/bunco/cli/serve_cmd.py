@@ -68,12 +68,12 @@ def serve_command(
     typer.echo(f"bunco serve: database {shown_url(url)}")
     typer.echo(f"bunco serve: listening on http://{shown_host}:{port} "
                "(API docs at /docs)")
-    if host == "127.0.0.1":
-        typer.echo("bunco serve: only this machine can connect; use --host 0.0.0.0 "
-                   "for the phones in the room")
-    elif base is not None:
+    if base is not None:
         typer.echo(f"bunco serve: phones on the same Wi-Fi open {base}/")
         typer.echo(terminal_qr(base + "/"), nl=False)
+    elif host == "127.0.0.1":
+        typer.echo("bunco serve: only this machine can connect; use --host 0.0.0.0 "
+                   "(or make run) for the phones in the room")
     else:
         typer.echo("bunco serve: no network address found: phones need this computer's "
                    "address on the Wi-Fi (or --public-url)")
