@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import TV, Pages, Server, shoot
+from .conftest import TV, Pages, Server, open_table, shoot
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -38,9 +38,7 @@ def taps_above_the_fold(page: Page) -> None:
 def test_large_text_keeps_the_taps_above_the_fold(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "A+", "players": EIGHT})
     night, host = created["night"], created["host_token"]
-    table = pages.open(f"/join/{created['tables'][1]['code']}", name="table 2")
-    table.wait_for_url(re.compile(rf"/n/{night}/table/2$"))
-    expect(table.locator("body")).to_have_attribute("data-ready", "yes")
+    table = open_table(pages, created, 2)
     table.click("#large-text")
     expect(table.locator("html")).to_have_class("large-text")
     taps_above_the_fold(table)

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Pages, Server
+from .conftest import Pages, Server, open_table
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -17,9 +17,7 @@ EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 def test_a_table_page_gets_the_night_once_per_round(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "GETs", "players": EIGHT})
     night, host = created["night"], created["host_token"]
-    table = pages.open(f"/join/{created['tables'][1]['code']}", name="table 2")
-    table.wait_for_url(re.compile(rf"/n/{night}/table/2$"))
-    expect(table.locator("body")).to_have_attribute("data-ready", "yes")
+    table = open_table(pages, created, 2)
     gets: list[str] = []
     table.on("request", lambda r: gets.append(r.url) if r.method == "GET" and re.search(
         rf"/api/nights/{night}$", r.url) else None)
