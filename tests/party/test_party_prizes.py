@@ -123,7 +123,7 @@ def test_half_and_half_ties_follow_the_hosts_tie_choice() -> None:
     night = play(party("classic", FOUR, prizes=["half_and_half"], prize_ties="roll_off"),
                  script)
     assert rows(night) == [("half_and_half", None, None, FOUR, [], "pending_roll_off")]
-    assert night.phase == "rolloff" and night.report()["rolloff"]["players"] == FOUR
+    assert night.phase == "rolloff" and night_report(night)["rolloff"]["players"] == FOUR
 
 
 def test_ties_are_rolled_off_at_no_table() -> None:
