@@ -71,6 +71,10 @@ def test_every_page_shows_the_bell_and_the_roll_that_ended_the_round(
     table2 = ready(pages.open(f"/join/{created['tables'][1]['code']}", name=f"{rules} table 2"))
     screen = ready(pages.open(f"/n/{night}/screen?token={created['viewer_token']}",
                               size={"width": 1920, "height": 1080}, name=f"{rules} screen"))
+    player = pages.open(f"/n/{night}/player?token={created['viewer_token']}",
+                        name=f"{rules} player")
+    player.click("#names [data-player=Cat]")
+    ready(player)
     for table in (1, 2):
         past_first_roll(server, night, host_token, table)
     roll(server, night, host_token, 2, [1, 2, 3])       # table 2: +1, mid-turn
@@ -84,7 +88,7 @@ def test_every_page_shows_the_bell_and_the_roll_that_ended_the_round(
     assert (ended["table"], ended["dice"], ended["player"]) == (1, [1, 1, 1], head)
     assert ended["why"] == ("bunco" if rules == "winning-moves" else "target")
     words = f"Round 1 is over — {head}: BUNCO! +21 (1 1 1) at table 1"
-    for page in (host, table2):
+    for page in (host, table2, player):
         expect(page.locator("#bell")).to_be_visible()
         expect(page.locator("#bell-text")).to_contain_text(words)
         expect(page.locator("body")).to_have_attribute("data-ending", "1.1")
