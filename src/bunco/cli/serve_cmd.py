@@ -44,19 +44,34 @@ def serve_command(
     public_url: Annotated[str | None, typer.Option(
         help="The address phones use (default: this computer's address on the network "
         "when listening on 0.0.0.0); QR codes and links carry it.")] = None,
+    https: Annotated[bool, typer.Option(
+        "--https", help="Serve https with a certificate made for this computer (kept in "
+        "your data folder): phones keep their screens on and copy links; each phone "
+        "warns once, see /https.")] = False,
 ) -> None:
     """Run a Bunco night server: the API, the database and the live updates."""
     import uvicorn
 
     from bunco.store import default_db_url
-    from bunco.store.db import sqlite_url
-    from bunco.web.address import public_base, terminal_qr
+    from bunco.store.db import default_db_path, sqlite_url
+    from bunco.web.address import lan_address, public_base, terminal_qr
     from bunco.web.app import create_app
 
     url = db if db is not None else default_db_url()
     if "://" not in url:
         url = sqlite_url(url)
-    base = public_url.rstrip("/") if public_url else public_base(host, port)
+    scheme = "https" if https else "http"
+    base = public_url.rstrip("/") if public_url else public_base(host, port, scheme=scheme)
+    tls: dict[str, str] = {}
+    if https:
+        from urllib.parse import urlsplit
+
+        from bunco.web.certs import self_signed
+
+        named = [a for a in (lan_address(), urlsplit(base).hostname if base else None,
+                             None if host in ("0.0.0.0", "::") else host) if a]
+        cert, key = self_signed(default_db_path().parent, named)
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     try:
         application = create_app(url, bot_pace=bot_pace, create_secret=create_secret,
                                  public_base=base)
@@ -66,8 +81,12 @@ def serve_command(
              "postgresql+psycopg://user:pass@host/dbname")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"bunco serve: database {shown_url(url)}")
-    typer.echo(f"bunco serve: listening on http://{shown_host}:{port} "
+    typer.echo(f"bunco serve: listening on {scheme}://{shown_host}:{port} "
                "(API docs at /docs)")
+    if https:
+        typer.echo(f"bunco serve: certificate {tls['ssl_certfile']} (made for this computer: "
+                   f"each phone warns once; {base or scheme + '://' + shown_host + ':' + str(port)}"
+                   "/https says what to tap)")
     if base is not None:
         typer.echo(f"bunco serve: phones on the same Wi-Fi open {base}/")
         typer.echo(terminal_qr(base + "/"), nl=False)
@@ -80,4 +99,5 @@ def serve_command(
     # live messages are small: compressing each one for every phone costs more than it saves
     uvicorn.run(application, host=host, port=port, log_level=log_level,
                 access_log=log_level in ("debug", "trace", "info"),
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False, ssl_certfile=tls.get("ssl_certfile"),
+                ssl_keyfile=tls.get("ssl_keyfile"))

@@ -14,6 +14,7 @@ one-line summaries, and a preset with house rules resolved to every rule value).
 ``/n/{id}/player``             a player's phone: seat, partner, live score card, moves
 ``/n/{id}/screen``             the big screen (a TV at the party)
 ``/n/{id}/end``                the end of the night: prizes, roll-offs, cards, downloads
+``/https``                     what to tap at the one-time warning of ``serve --https``
 =============================  ==========================================================
 
 >>> sorted(PAGES)[:3]
@@ -67,6 +68,12 @@ def page(name: str) -> FileResponse:
 @router.get("/")
 async def home() -> FileResponse:
     return page("index.html")
+
+
+@router.get("/https")
+async def https_help() -> FileResponse:
+    """What to tap at the one-time warning of ``bunco serve --https``."""
+    return page("https.html")
 
 
 @router.get("/join")

@@ -187,8 +187,8 @@ function render(state, previous) {
 function drawAwake(mode) {
   const words = {
     "wake-lock": "Screens stay on: this browser's Wake Lock (a secure page).",
-    video: "Screens stay on: plain http on the Wi-Fi has no Wake Lock, so the pages play a silent, invisible video instead.",
-    no: "This browser may let the screen sleep (no Wake Lock over plain http, no video fallback): set the phones' display timeout longer.",
+    video: "Screens stay on: plain http on the Wi-Fi has no Wake Lock, so the pages play a silent, invisible video instead (or start the server with `bunco serve --https`).",
+    no: "This browser may let the screen sleep (no Wake Lock over plain http, no video fallback): start the server with `bunco serve --https`, or set the phones' display timeout longer.",
     off: "",
   };
   $("awake-note").textContent = words[mode] || "";
