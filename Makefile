@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/bunco serve --host $${BUNCO_HOST:-127.0.0.1} --port $${BUNCO_PORT:-8000}
+	$(BIN)/bunco serve --host $${BUNCO_HOST:-0.0.0.0} --port $${BUNCO_PORT:-8000}
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

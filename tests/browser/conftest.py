@@ -128,6 +128,15 @@ def pages(browser: Browser, server: Server) -> Iterator[Pages]:
     opened.close()
 
 
+def open_table(pages: Pages, created: dict[str, Any], table: int) -> Page:
+    """Table ``table``'s scorekeeper page of a night made through the API (``created``),
+    joined with its code link and ready."""
+    page = pages.open(f"/join/{created['tables'][table - 1]['code']}", name=f"table {table}")
+    page.wait_for_url(f"**/n/{created['night']}/table/{table}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    return page
+
+
 def shoot(page: Page, name: str, sizes: tuple[str, ...] = ("phone", "tv")) -> list[Path]:
     """Save ``page`` at phone and TV sizes as artifacts; the page keeps its own size."""
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -60,6 +60,8 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     shoot(host, "home")
     assert audit(host) == []
     host.click("#start")
+    expect(host.locator("#saved")).to_be_visible()  # the host link, to save first
+    host.click("#open-host")
     host.wait_for_url(re.compile(r"/n/[^/]+/host$"))
     expect(host.locator("body")).to_have_attribute("data-ready", "yes")
     night = host.url.split("/")[-2]
@@ -169,7 +171,7 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(screen.locator("#traveler")).to_have_text("Ann holds it")
     shoot(screen, "screen-bell", ("tv",))
     expect(t1.locator("body")).to_have_attribute("data-status", "finishing")
-    expect(t1.locator("#status-box")).to_contain_text("finish your turn")
+    expect(t1.locator("#turn-sub")).to_contain_text("until a roll scores nothing")
     expect(t1.locator("#bell")).to_contain_text("Finish your turn")
     expect(t3.locator("body")).to_have_attribute("data-status", "finishing")  # Jo was rolling
     expect(t3.locator("#turn-text")).to_have_text("Jo finishes the turn")

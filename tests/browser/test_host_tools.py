@@ -205,6 +205,8 @@ def test_home_page_fills_seats_with_bots(pages: Pages, server: Server) -> None:
     home.fill("#bot-count", "2")
     expect(home.locator("#player-count")).to_contain_text("4 players (2 bots), about 1 table")
     home.click("#start")
+    expect(home.locator("#saved")).to_be_visible()  # the host link, to save first
+    home.click("#open-host")
     home.wait_for_url(re.compile(r"/n/[^/]+/host$"))
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
     night = home.url.split("/")[-2]
@@ -234,6 +236,8 @@ def test_home_page_prize_groups_for_a_tournament(pages: Pages, server: Server) -
         "Prize groups: Zed (group Blue) is not one of the players")
     home.fill("#groups", "Red: Ann, Bea, cat, Dee\nBlue: Eve, Fay, Gus, Hal")
     home.click("#start")
+    expect(home.locator("#saved")).to_be_visible()  # the host link, to save first
+    home.click("#open-host")
     home.wait_for_url(re.compile(r"/n/[^/]+/host$"))
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
     night = home.url.split("/")[-2]

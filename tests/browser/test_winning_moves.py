@@ -27,6 +27,8 @@ def test_winning_moves_one_table(pages: Pages, server: Server) -> None:
     host.fill("#night-name", "Game for four")
     host.fill("#players", "Ann\nBea\nCat\nDee\n")
     host.click("#start")
+    expect(host.locator("#saved")).to_be_visible()  # the host link, to save first
+    host.click("#open-host")
     host.wait_for_url(re.compile(r"/n/[^/]+/host$"))
     night = host.url.split("/")[-2]
     host_token = host.evaluate("(k) => JSON.parse(localStorage.getItem(k))", f"bunco:{night}:host")

@@ -114,6 +114,18 @@ def test_half_and_half() -> None:
     ]
 
 
+def test_half_and_half_ties_follow_the_hosts_tie_choice() -> None:
+    # docs/party.md: everyone with W = L qualifies; several are a tie like any other, so
+    # the host's choice applies: shared above, a roll-off between all four here.
+    script = NIGHT.replace("1 Ann 111   # R1", "1 Ann 234\n1 Bea 111   # R1").replace(
+        "1 Ann 234   # miss: Ann & Cat win", "1 Bea 234"
+    )
+    night = play(party("classic", FOUR, prizes=["half_and_half"], prize_ties="roll_off"),
+                 script)
+    assert rows(night) == [("half_and_half", None, None, FOUR, [], "pending_roll_off")]
+    assert night.phase == "rolloff" and night_report(night)["rolloff"]["players"] == FOUR
+
+
 def test_ties_are_rolled_off_at_no_table() -> None:
     night = play(party("classic", FOUR, prizes=["most_buncos", "most_mini_buncos", "last_bunco"]))
     assert night.phase == "rolloff"

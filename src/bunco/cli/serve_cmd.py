@@ -45,12 +45,20 @@ def serve_command(
     workers: Annotated[int, typer.Option(
         min=1, max=64, help="Server processes sharing the port (PostgreSQL only; they "
         "share the database and tell each other every change).")] = 1,
+    public_url: Annotated[str | None, typer.Option(
+        help="The address phones use (default: this computer's address on the network "
+        "when listening on 0.0.0.0); QR codes and links carry it.")] = None,
+    https: Annotated[bool, typer.Option(
+        "--https", help="Serve https with a certificate made for this computer (kept in "
+        "your data folder): phones keep their screens on and copy links; each phone "
+        "warns once, see /https.")] = False,
 ) -> None:
     """Run a Bunco night server: the API, the database and the live updates."""
     import uvicorn
 
     from bunco.store import EventStore, default_db_url
-    from bunco.store.db import sqlite_url
+    from bunco.store.db import default_db_path, sqlite_url
+    from bunco.web.address import lan_address, public_base, terminal_qr
     from bunco.web.app import create_app
 
     url = db if db is not None else default_db_url()
@@ -61,6 +69,18 @@ def serve_command(
              f"other every change through the database, and {shown_url(url)} cannot",
              expected="--workers 1 on SQLite, or --db postgresql+psycopg://user:pass@host/"
              "dbname with --workers 2 or more")
+    scheme = "https" if https else "http"
+    base = public_url.rstrip("/") if public_url else public_base(host, port, scheme=scheme)
+    tls: dict[str, str] = {}
+    if https:
+        from urllib.parse import urlsplit
+
+        from bunco.web.certs import self_signed
+
+        named = [a for a in (lan_address(), urlsplit(base).hostname if base else None,
+                             None if host in ("0.0.0.0", "::") else host) if a]
+        cert, key = self_signed(default_db_path().parent, named)
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     try:
         if workers > 1:  # migrate once here, before the workers start
             store = EventStore(url)
@@ -68,30 +88,42 @@ def serve_command(
                 store.upgrade()
             finally:
                 store.close()
-        application = create_app(url, bot_pace=bot_pace, create_secret=create_secret)
+        application = create_app(url, bot_pace=bot_pace, create_secret=create_secret,
+                                 public_base=base)
     except Exception as exc:  # a bad URL, a missing driver, a database that is not there
         fail(f"cannot open the database {shown_url(url)}: {exc}",
              expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or "
              "postgresql+psycopg://user:pass@host/dbname")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"bunco serve: database {shown_url(url)}")
-    typer.echo(f"bunco serve: listening on http://{shown_host}:{port} "
+    typer.echo(f"bunco serve: listening on {scheme}://{shown_host}:{port} "
                "(API docs at /docs)")
-    if host == "127.0.0.1":
+    if https:
+        typer.echo(f"bunco serve: certificate {tls['ssl_certfile']} (made for this computer: "
+                   f"each phone warns once; {base or scheme + '://' + shown_host + ':' + str(port)}"
+                   "/https says what to tap)")
+    if base is not None:
+        typer.echo(f"bunco serve: phones on the same Wi-Fi open {base}/")
+        typer.echo(terminal_qr(base + "/"), nl=False)
+    elif host == "127.0.0.1":
         typer.echo("bunco serve: only this machine can connect; use --host 0.0.0.0 "
-                   "for the phones in the room")
+                   "(or make run) for the phones in the room")
+    else:
+        typer.echo("bunco serve: no network address found: phones need this computer's "
+                   "address on the Wi-Fi (or --public-url)")
     if workers > 1:
         typer.echo(f"bunco serve: {workers} worker processes")
         os.environ["BUNCO_SERVE_DB"] = url
-        os.environ.pop("BUNCO_SERVE_BOT_PACE", None)
-        if bot_pace is not None:
-            os.environ["BUNCO_SERVE_BOT_PACE"] = str(bot_pace)
-        if create_secret:
-            os.environ["BUNCO_CREATE_SECRET"] = create_secret
+        for name, value in (("BUNCO_SERVE_BOT_PACE", bot_pace), ("BUNCO_PUBLIC_BASE", base),
+                            ("BUNCO_CREATE_SECRET", create_secret)):
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = str(value)
     # Uvicorn's workers import the app by name (each makes its own, from the variables)
     target = application if workers == 1 else "bunco.web.app:app_from_environment"
+    # live messages are small: compressing each one for every phone costs more than it saves
     uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None,
                 host=host, port=port, log_level=log_level,
                 access_log=log_level in ("debug", "trace", "info"),
-                # live messages are small: compressing each for every phone costs more
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False, ssl_certfile=tls.get("ssl_certfile"),
+                ssl_keyfile=tls.get("ssl_keyfile"))

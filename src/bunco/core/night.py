@@ -80,10 +80,43 @@ class TableResult:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundEnding:
+    """The roll that ended a round: where, by whom, with what dice, and why.
+
+    ``why`` is ``"target"`` (the head table, or the only table, reached its target and
+    rang the bell), ``"bunco"`` (a Bunco ended the round at every table) or
+    ``"last_table"`` (the last table still playing settled: every table plays to its own
+    target, or the bell had not rung room-wide).
+    """
+
+    set_no: int
+    round_no: int
+    table: int
+    record: RollRecord
+    why: str
+
+    def as_dict(self) -> dict[str, Any]:
+        r = self.record
+        return {
+            "set": self.set_no,
+            "round": self.round_no,
+            "table": self.table,
+            "why": self.why,
+            "player": r.roller,
+            "credited": r.credited,
+            "dice": list(r.dice),
+            "points": r.points,
+            "kind": r.kind.value,
+            "phase": r.phase.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class RoundResult:
     set_no: int
     round_no: int
     tables: tuple[TableResult, ...]
+    ended_by: RoundEnding | None = None  # the roll that ended the round (None: ended early)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +143,7 @@ class Night:
     tables: tuple[TableRound, ...]
     phase: NightPhase
     bell: bool = False
+    bell_roll: RoundEnding | None = None  # the roll that rang the bell for the room this round
     started: bool = False
     history: tuple[RoundResult, ...] = ()
     cards: dict[str, Card] = field(default_factory=dict)
@@ -226,15 +260,25 @@ class Night:
         new_table = table.roll(dice, self.rules)
         tables = list(self.tables)
         tables[table_no - 1] = new_table
-        traveler, last_bunco = self._after_scoring(new_table.rolls[-1])
+        record = new_table.rolls[-1]
+        traveler, last_bunco = self._after_scoring(record)
         night = evolve(
             self, started=True, tables=tuple(tables), traveler=traveler, last_bunco=last_bunco
         )
         if was_playing:
             night = night._maybe_ring(table_no)
+            if night.bell and not self.bell:
+                bunco = record.kind is RollKind.BUNCO and self.rules.bunco_ends_round
+                night = night._ending(table_no, record, "bunco" if bunco else "target")
         if all(t.status is Status.DONE for t in night.tables):
+            if night.bell_roll is None:
+                night = night._ending(table_no, record, "last_table")
             night = night._end_round()
         return night
+
+    def _ending(self, table_no: int, record: RollRecord, why: str) -> Night:
+        ending = RoundEnding(self.set_no, self.round_no, table_no, record, why)
+        return evolve(self, bell_roll=ending)
 
     def _check_player(self, ev: ScoringEvent, roller: str, table: TableRound | None) -> None:
         player = ev.get("player")
@@ -330,7 +374,9 @@ class Night:
                     first_seat=first_seat,
                 )
             )
-        return evolve(self, seating=seating, tables=tuple(tables), bell=False, started=False)
+        return evolve(
+            self, seating=seating, tables=tuple(tables), bell=False, bell_roll=None, started=False
+        )
 
     def _new_period(self) -> Night:
         """Mark that a new round or roll-off begins with the event being applied."""
@@ -351,7 +397,7 @@ class Night:
                     points=res.seat_points[seat],
                     **seat_counts(res.rolls, seat, name),
                 )
-        result = RoundResult(self.set_no, self.round_no, results)
+        result = RoundResult(self.set_no, self.round_no, results, self.bell_roll)
         night = evolve(self, history=(*self.history, result), cards=cards)._new_period()
         upcoming = next_seating(self.seating, [r.winning_seats for r in results], self.rules)
         if self.round_no < 6:
@@ -359,7 +405,7 @@ class Night:
         return night._end_set(upcoming, result)
 
     def _end_set(self, upcoming: Tables, last: RoundResult) -> Night:
-        night = evolve(self, seating=upcoming, tables=(), bell=False)
+        night = evolve(self, seating=upcoming, tables=(), bell=False, bell_roll=None)
         if self.rules.set_winner is SetWinner.MOST_WINS:
             outcome = _set_winner(self.set_no, self.cards, self.seated_in_set(self.set_no))
             night = evolve(night, set_results=(*night.set_results, outcome))
@@ -539,6 +585,7 @@ class Night:
             sets=last.set_no,
             tables=(),
             bell=False,
+            bell_roll=None,
         )._new_period()
         if last.set_no == self.set_no:
             return night._end_set(self.seating, last)

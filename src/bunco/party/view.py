@@ -15,14 +15,60 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunco.core.dice import Tally, tally_dice
+from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.core.table import TableRound
+from bunco.core.rules import RuleSet
+from bunco.core.table import Status, TableRound
 from bunco.party.report import ended_early, next_round, seat_scores, table_result_dict
 from bunco.party.standings import standings_rows
 
 
-def table_view(table: TableRound) -> dict[str, Any]:
-    """One table now, for a live page."""
+def tally_buttons(rules: RuleSet) -> list[str]:
+    """The quick tallies a scorekeeper's phone offers under ``rules``, in button order.
+
+    >>> from bunco.core.presets import get_rules
+    >>> tally_buttons(get_rules("classic")), tally_buttons(get_rules("wm"))[-2:]
+    (['miss', '+1', '+2', 'bunco', 'mini'], ['low', 'high'])
+    """
+    same = (rules.low_trips_kind == rules.high_trips_kind
+            and rules.low_trips_points == rules.high_trips_points)
+    trips = [Tally.MINI] if same else [Tally.LOW, Tally.HIGH]
+    wipeout = [Tally.WIPEOUT] if rules.wipeout else []
+    return [t.value for t in (Tally.MISS, Tally.ONE, Tally.TWO, Tally.BUNCO, *trips, *wipeout)]
+
+
+def possible_tallies(table: TableRound, rules: RuleSet) -> list[str]:
+    """The quick tallies the engine accepts at ``table`` now: none while it rolls for high
+    (the faces matter) or is settled; otherwise every button that can happen this round
+    (no Low Bunco in round 1)."""
+    if table.roller is None or table.status is Status.FIRST_ROLL or table.rolling_for_high:
+        return []
+    out = []
+    for outcome in tally_buttons(rules):
+        try:
+            tally_dice(outcome, table.round_no, rules)
+        except BuncoError:
+            continue
+        out.append(outcome)
+    return out
+
+
+def rotation(table: TableRound) -> list[str]:
+    """Who rolls, turn after turn, from the roller now (a ghost's partner rolls for it):
+    the order a "who rolled it?" question catches the tally up through. Empty unless the
+    table is playing its round."""
+    if table.status is not Status.PLAYING:
+        return []
+    seats, seat = [], table.turn
+    for _ in table.seats:
+        seats.append(table.roller_name(seat))
+        seat = table.next_seat(seat)
+    return seats
+
+
+def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any]:
+    """One table now, for a live page (with ``rules``: the tallies possible now)."""
     last = table.rolls[-1] if table.rolls else None
     tb = table.tie_break
     return {
@@ -47,6 +93,8 @@ def table_view(table: TableRound) -> dict[str, Any]:
         },
         "winners": [w for w in table.winners if w is not None],
         "rolls": len(table.rolls),
+        "tallies": possible_tallies(table, rules) if rules is not None else None,
+        "rotation": rotation(table),
         "last_roll": None
         if last is None
         else {
@@ -76,9 +124,10 @@ def live_view(night: Night) -> dict[str, Any]:
         "sets": night.sets,
         "rules": night.setup["rules"],
         "bell": night.bell,
+        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
         "started": night.started,
         "on_break": on_break(night),
-        "tables": [table_view(t) for t in night.tables],
+        "tables": [table_view(t, night.rules) for t in night.tables],
         "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()],
         "rolloff": night.rolloff.as_dict() if night.rolloff else None,
         "players": {name: night.cards[name].as_dict() for name in night.roster},
@@ -96,10 +145,42 @@ def live_view(night: Night) -> dict[str, Any]:
                 "set": night.history[-1].set_no,
                 "round": night.history[-1].round_no,
                 "tables": [table_result_dict(t) for t in night.history[-1].tables],
+                "ended_by": (
+                    night.history[-1].ended_by.as_dict() if night.history[-1].ended_by else None
+                ),
             }
             if night.history
             else None
         ),
         "ended_early": ended_early(night),
         "next": next_round(night),
+        "moves": moves(night),
     }
+
+
+def moves(night: Night) -> list[dict[str, Any]]:
+    """Who goes where after the last round: ``player``, ``result`` (W, L, or None for a
+    player new tonight), ``from`` and ``to`` (``{table, seat}``; ``to`` is None for
+    someone not seated next), in the order of the last round's tables; then late
+    arrivals and substitutes seated now."""
+    if not night.history:
+        return []
+    upcoming = next_round(night)
+    seating = upcoming["tables"] if upcoming else [list(t.seats) for t in night.tables]
+    now = {name: {"table": i, "seat": s}
+           for i, players in enumerate(seating, start=1)
+           for s, name in enumerate(players, start=1) if name is not None}
+    out: list[dict[str, Any]] = []
+    played = set()
+    for res in night.history[-1].tables:
+        for s, name in enumerate(res.seats, start=1):
+            if name is None:
+                continue
+            played.add(name)
+            out.append({"player": name, "result": "W" if name in res.winners else "L",
+                        "from": {"table": res.table, "seat": s}, "to": now.get(name)})
+    arrivals = sorted((where["table"], where["seat"], name) for name, where in now.items()
+                      if name not in played)
+    out += [{"player": name, "result": None, "from": None, "to": now[name]}
+            for _, _, name in arrivals]
+    return out

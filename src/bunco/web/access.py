@@ -13,6 +13,8 @@ from typing import Any
 from fastapi import Request
 from starlette.requests import HTTPConnection
 
+from bunco.core.errors import BuncoError
+from bunco.core.undo import undo_effect
 from bunco.web.auth import Principal, TokenBook
 from bunco.web.service import TABLE_EVENTS, LiveNight, ServiceError
 
@@ -136,5 +138,31 @@ def host_or_head_table(who: Principal) -> Callable[[LiveNight, dict[str, Any]], 
             raise ServiceError(403, "forbidden", f"this phone scores table {who.table}; the "
                                "head table rings the bell to start a round",
                                "the host's or table 1's scorekeeper's token")
+
+    return check
+
+
+def undo_writer(who: Principal, table: int) -> Callable[[LiveNight, dict[str, Any]], None]:
+    """The check of an undo at ``table``: :func:`table_writer`, and a table's phone may
+    undo only its own table's entries of the round in play. An undo that would reopen a
+    finished round, cancel the bell for the room or change another table is the host's
+    (a 403 that says to ask the host)."""
+    writer = table_writer(who, table)
+
+    def check(live: LiveNight, event: dict[str, Any]) -> None:
+        writer(live, event)
+        if who.role == "host":
+            return
+        try:
+            effect = undo_effect(live.night, table)
+        except BuncoError:
+            return  # nothing to undo here: the engine says so when it applies the undo
+        if effect.host_only:
+            more = "; ".join(effect.consequences())
+            raise ServiceError(
+                403, "forbidden",
+                f"only the host can undo {effect.what()}: {more}",
+                "ask the host to undo it on the host page (it asks first and names what "
+                "it reopens), or a correcting entry at this table")
 
     return check

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import secrets
 from typing import Annotated, Any
 
@@ -11,7 +12,6 @@ from fastapi.responses import PlainTextResponse, Response
 
 from bunco.party.report import night_report
 from bunco.party.standings import standings_rows
-from bunco.party.view import live_view
 from bunco.sheets import standings_csv
 from bunco.store import TokenRecord
 from bunco.web.access import client_key, principal, require_host, require_read, tokens
@@ -19,6 +19,7 @@ from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
     CreatedOut,
+    DiceModeIn,
     ErrorOut,
     JoinIn,
     NightCreate,
@@ -42,7 +43,10 @@ def service(request: Request) -> NightService:
 
 
 def _base(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The address links are made with: the one phones use (``bunco serve`` works it out),
+    else the address this request came to."""
+    public: str | None = getattr(request.app.state, "public_base", None)
+    return public or str(request.base_url).rstrip("/")
 
 
 async def _table_credentials(request: Request, night_id: str, tables: range
@@ -85,7 +89,8 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
 
     setup = body.setup()
     live = await svc.create(
-        setup, name=body.name, options={"bots": body.bots, "bot_pace": body.bot_pace},
+        setup, name=body.name,
+        options={"bots": body.bots, "bot_pace": body.bot_pace, "dice": body.dice},
         command_id=body.command_id, tokens=make_tokens,
     )
     creds, records = await _table_credentials(request, live.id,
@@ -107,22 +112,26 @@ def _bearer_is(request: Request, secret: str) -> bool:
 
 
 @router.get("/nights/{night_id}")
-async def get_night(night_id: NightId, request: Request) -> dict[str, Any]:
+async def get_night(night_id: NightId, request: Request) -> Response:
     """The night now: status, the live view (tables, whose turn, cards), bots, the cards a
-    checker verified (name → Buncos, Minis, Wins), your role."""
+    checker verified (name → Buncos, Minis, Wins), your role. The view is built once per
+    event and shared by every page that asks before the next one."""
     who = require_read(request, night_id)
     live = await service(request).get(night_id)
-    return {
+    rest = {
         "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
         "seq": live.seq, "setup": live.night.setup, "status": live.status(),
         "versions": {("night" if k is None else "rolloff" if k == -1 else str(k)): v
                      for k, v in live.table_seq.items()},
-        "view": live_view(live.night), "bots": live.bots,
+        "bots": live.bots,
         "bot_pace": live.options.get("bot_pace"),
+        "dice": live.options.get("dice", "real"),
         "verified": {name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
                      for name, figures in live.night.verified.items()},
         "you": {"role": who.role, "table": who.table, "player": who.player},
     }
+    text = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+    return Response(f'{text[:-1]},"view":{live.view_json()}}}', media_type="application/json")
 
 
 @router.get("/nights/{night_id}/events")
@@ -314,6 +323,19 @@ async def set_bots(night_id: NightId, body: BotsIn, request: Request) -> dict[st
     for hook in svc.after_commit:
         hook(live)
     return {"night": night_id, "bots": live.bots, "bot_pace": options.get("bot_pace")}
+
+
+@router.put("/nights/{night_id}/dice")
+async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dict[str, Any]:
+    """The night's dice mode (host): ``real`` dice at the tables (the tables' phones offer
+    typing and taps first) or ``phones`` (each phone's "Roll for me" first)."""
+    svc = service(request)
+    require_host(request, night_id, "choosing the dice")
+    live = await svc.get(night_id)
+    options = {**live.options, "dice": body.dice}
+    await svc.db(svc.store.set_options, night_id, options)
+    live.options = options
+    return {"night": night_id, "dice": body.dice}
 
 
 @router.get("/me")

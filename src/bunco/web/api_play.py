@@ -15,7 +15,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
-from bunco.web.access import host_only, host_or_head_table, is_turn_of, require, table_writer
+from bunco.core.errors import BuncoError
+from bunco.core.undo import undo_effect
+from bunco.web.access import (
+    host_only,
+    host_or_head_table,
+    is_turn_of,
+    require,
+    table_writer,
+    undo_writer,
+)
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.auth import Principal
 from bunco.web.schemas import (
@@ -78,14 +87,38 @@ async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, tab
 
 @router.post("/tables/{table}/undo", response_model=AckOut)
 async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request) -> Response:
-    """Correct a mistake: remove the last roll or tally entered at the table."""
+    """Correct a mistake: remove the last roll or tally entered at the table.
+
+    A table's phone undoes its own entries of the round in play only; an undo that would
+    reopen a finished round, cancel the bell for the room or change another table is the
+    host's (403 for a table's phone). ``GET`` on this path says which, first."""
     svc = service(request)
     who = require(request, night_id, "host", "table", what="undoing entries")
     await svc.get(night_id)
     ack = await svc.submit(night_id, {"type": "undo", "table": table},
                            command_id=body.command_id, expected_seq=body.expected_seq,
-                           authorize=table_writer(who, table))
+                           authorize=undo_writer(who, table))
     return _reply(ack)
+
+
+@router.get("/tables/{table}/undo")
+async def undo_preview(night_id: NightId, table: TableNo, request: Request) -> dict[str, Any]:
+    """What an undo at the table would do, before doing it: the entry it removes
+    (``what``, ``player``, ``kind``, ``dice``), what else it changes (``reopens`` a
+    finished round, ``cancels`` its new seating or roll-off or prizes, ``unrings`` the
+    bell for the room, ``other_tables``), ``host_only``, the ``question`` the host page
+    asks, and ``allowed`` (whether your token may do it); ``expected_seq`` to send."""
+    who = require(request, night_id, "host", "table", what="undoing entries")
+    if who.role == "table" and who.table != table:
+        raise ServiceError(403, "forbidden", f"this phone scores table {who.table}, not "
+                           f"table {table}", f"entries at table {who.table} only")
+    live = await service(request).get(night_id)
+    try:
+        effect = undo_effect(live.night, table)
+    except BuncoError as exc:
+        raise ServiceError(409, exc.code, exc.message, exc.expected) from None
+    return {"night": live.id, "seq": live.seq, "expected_seq": live.version(table),
+            **effect.as_dict(), "allowed": who.role == "host" or not effect.host_only}
 
 
 @router.post("/rolloff", response_model=AckOut)

@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 from bunco import __version__
 from bunco.store import EventStore
-from bunco.web import api_downloads, api_nights, api_play, errors, pages, ws
+from bunco.web import api_downloads, api_hosts, api_nights, api_play, errors, pages, ws
 from bunco.web.auth import RateLimiter, TokenBook
 from bunco.web.bots import BotRunner
 from bunco.web.fastpath import FastRolls
@@ -55,7 +55,8 @@ def app_from_environment() -> FastAPI:
     pace = os.environ.get("BUNCO_SERVE_BOT_PACE")
     return create_app(os.environ["BUNCO_SERVE_DB"],
                       bot_pace=float(pace) if pace else None,
-                      create_secret=os.environ.get("BUNCO_CREATE_SECRET") or None)
+                      create_secret=os.environ.get("BUNCO_CREATE_SECRET") or None,
+                      public_base=os.environ.get("BUNCO_PUBLIC_BASE") or None)
 
 
 def create_app(
@@ -67,6 +68,7 @@ def create_app(
     store: EventStore | None = None,
     fast_path: bool = True,
     freeze_gc: bool = True,
+    public_base: str | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (migrated at start).
 
@@ -74,7 +76,9 @@ def create_app(
     set, must be presented as a bearer token to create a night. ``fast_path`` serves the
     rolls endpoint without the framework's routing (see :mod:`bunco.web.fastpath`).
     ``freeze_gc`` keeps the garbage collector's full passes short (see
-    :func:`_freeze_old_objects`).
+    :func:`_freeze_old_objects`). ``public_base`` is the address phones use
+    (``http://192.168.1.20:8000``, see :mod:`bunco.web.address`): links, QR codes and
+    printed seating carry it even when a page is open at ``localhost``.
     """
     event_store = store or EventStore(db_url)
 
@@ -93,6 +97,7 @@ def create_app(
         app.state.bots = BotRunner(service, bot_pace)
         app.state.join_limiter = RateLimiter(limit=20, window=60.0)
         app.state.create_secret = create_secret
+        app.state.public_base = public_base
         freezer = asyncio.ensure_future(_freeze_old_objects()) if freeze_gc else None
         try:
             yield
@@ -127,6 +132,7 @@ def create_app(
     app.include_router(ws.router)
     app.include_router(api_nights.router)
     app.include_router(api_downloads.router)
+    app.include_router(api_hosts.router)
     if fast_path:
         app.add_middleware(FastRolls)
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages

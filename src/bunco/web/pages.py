@@ -14,6 +14,7 @@ one-line summaries, and a preset with house rules resolved to every rule value).
 ``/n/{id}/player``             a player's phone: seat, partner, live score card, moves
 ``/n/{id}/screen``             the big screen (a TV at the party)
 ``/n/{id}/end``                the end of the night: prizes, roll-offs, cards, downloads
+``/https``                     what to tap at the one-time warning of ``serve --https``
 =============================  ==========================================================
 
 >>> sorted(PAGES)[:3]
@@ -30,7 +31,7 @@ import typing
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 
 from bunco.core.errors import BuncoError
@@ -67,6 +68,12 @@ def page(name: str) -> FileResponse:
 @router.get("/")
 async def home() -> FileResponse:
     return page("index.html")
+
+
+@router.get("/https")
+async def https_help() -> FileResponse:
+    """What to tap at the one-time warning of ``bunco serve --https``."""
+    return page("https.html")
 
 
 @router.get("/join")
@@ -148,6 +155,14 @@ def rule_fields() -> list[dict[str, Any]]:
             field["kind"] = "list"
         out.append(field)
     return out
+
+
+@router.get("/pages/address.json")
+async def address_json(request: Request) -> JSONResponse:
+    """The address phones use to reach this server (``base``: ``http://192.168.1.20:8000``),
+    or ``null`` when it listens on this machine only; pages put it in QR codes and links."""
+    base = getattr(request.app.state, "public_base", None)
+    return JSONResponse({"base": base, "lan": base is not None})
 
 
 @router.get("/pages/presets.json")

@@ -29,6 +29,15 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+DiceMode = Literal["real", "phones"]
+
+
+class DiceModeIn(Strict):
+    """A night's dice mode (host): ``real`` dice at the tables or ``phones`` roll."""
+
+    dice: DiceMode
+
+
 class NightCreate(Strict):
     """A new night: the party line of the log, plus server options."""
 
@@ -49,6 +58,8 @@ class NightCreate(Strict):
     bots: list[Name] = Field(default_factory=list, max_length=2000,
                              description="players whose rolls the server makes")
     bot_pace: float = Field(1.0, ge=0, le=60, description="seconds between two bot rolls")
+    dice: DiceMode = Field("real", description="real: dice rolled at the tables, typed or "
+                           "tapped (the party default); phones: the server rolls (online)")
     command_id: CommandId | None = None
 
     def setup(self) -> dict[str, Any]:
@@ -182,6 +193,12 @@ class AckOut(BaseModel):
     duplicate: bool = Field(description="true when this command id was already applied")
     status: dict[str, Any]
     table_view: dict[str, Any] | None
+    entry: dict[str, Any] | None = Field(
+        None, description="a roll or tally: what it scored (player, dice, points, kind), "
+        "also when it ended the round and table_view is already the next round's")
+    ended: dict[str, Any] | None = Field(
+        None, description="when this entry ended the round: the round, the table, the roll "
+        "and why (target, bunco, last_table)")
 
 
 class TableCredentials(BaseModel):

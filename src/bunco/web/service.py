@@ -36,7 +36,7 @@ from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.party.view import table_view
+from bunco.party.view import live_view, table_view
 from bunco.store import (
     EventStore,
     SeqTaken,
@@ -101,6 +101,8 @@ def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
     """The night's phase, set, round, bell and (with ``expects``) who may roll now."""
     status: dict[str, Any] = {
         "phase": night.phase, "set": night.set_no, "round": night.round_no, "bell": night.bell,
+        "started": night.started,
+        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
     }
     if expects:
         status["expects"] = [{"table": t, "player": p} for t, p in night.expected_rollers()]
@@ -145,12 +147,20 @@ class LiveNight:
     options_stale: bool = False
     follower: asyncio.Task[None] | None = None
     _status: tuple[int, dict[str, Any]] | None = None
+    _view: tuple[int, str] | None = None
 
     def status(self) -> dict[str, Any]:
         """:func:`status_of` the night now, computed once per seq."""
         if self._status is None or self._status[0] != self.seq:
             self._status = (self.seq, status_of(self.night))
         return self._status[1]
+
+    def view_json(self) -> str:
+        """The engine's live view (``Night.view``) as JSON, computed once per seq: every
+        page's GET of the night between two events is served from it."""
+        if self._view is None or self._view[0] != self.seq:
+            self._view = (self.seq, _json(live_view(self.night)))
+        return self._view[1]
 
     @property
     def seq(self) -> int:
@@ -190,13 +200,15 @@ class Ack:
     duplicate: bool
     status: dict[str, Any]
     table_view_json: str = "null"
+    entry_json: str = ""  # ',"entry":{...}' (and ',"ended":{...}') for a roll or tally
 
     def as_json(self) -> str:
         """The reply body, built around the stored event's JSON without re-parsing it."""
         table = "null" if self.stored.table is None else str(self.stored.table)
         return (f'{{"seq":{self.stored.seq},"table":{table},"event":{self.stored.body},'
                 f'"duplicate":{"true" if self.duplicate else "false"},'
-                f'"status":{_json(self.status)},"table_view":{self.table_view_json}}}')
+                f'"status":{_json(self.status)},"table_view":{self.table_view_json}'
+                f'{self.entry_json}}}')
 
     def as_dict(self) -> dict[str, Any]:
         value: dict[str, Any] = json.loads(self.as_json())
@@ -333,7 +345,8 @@ class NightService:
         the same."""
         fresh = await self._load(live.id)
         live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
-        live.table_seq, live.commands, live._status = fresh.table_seq, fresh.commands, None
+        live.table_seq, live.commands = fresh.table_seq, fresh.commands
+        live._status = live._view = None
 
     # -- creating -------------------------------------------------------------------------------
     async def create(
@@ -526,10 +539,11 @@ class NightService:
     def _advance(self, live: LiveNight, stored: StoredEvent, after: Night, kind: str) -> Ack:
         """Make a committed event part of the live night, publish it, and its reply."""
         before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell)
+        entry = entry_json(live.night, after, stored.table, kind)
         live.night = after
         live.record(stored, kind)
-        ack = self._ack(live, stored, duplicate=False)
-        self._publish(live, stored, before, ack.table_view_json)
+        ack = self._ack(live, stored, duplicate=False, entry=entry)
+        self._publish(live, stored, before, ack)
         return ack
 
     def _check_version(self, live: LiveNight, table: int | None, expected: int, seq: int,
@@ -557,16 +571,18 @@ class NightService:
             missed=[{"seq": e.seq, "table": e.table, "event": e.event} for e in missed],
         )
 
-    def _ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool) -> Ack:
+    def _ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool,
+             entry: str = "") -> Ack:
         view = "null"
         if stored.table is not None and stored.table <= len(live.night.tables):
-            view = _json(table_view(live.night.tables[stored.table - 1]))
-        return Ack(stored, duplicate, status_of(live.night, expects=False), view)
+            view = _json(table_view(live.night.tables[stored.table - 1], live.night.rules))
+        return Ack(stored, duplicate, status_of(live.night, expects=False), view, entry)
 
     def _publish(self, live: LiveNight, stored: StoredEvent, before: tuple[Any, ...],
-                 view_json: str) -> None:
+                 ack: Ack) -> None:
         night = live.night
-        extra = "" if view_json == "null" else ',"table_view":' + view_json
+        view = "" if ack.table_view_json == "null" else ',"table_view":' + ack.table_view_json
+        extra = f'{view},"status":{_json(ack.status)}{ack.entry_json}'
         self._deliver(Message(live.id, stored.seq, stored.table, event_text(stored, extra)))
         changed = (night.phase, night.set_no, night.round_no, night.bell) != before
         if changed or stored.table is None:
@@ -595,7 +611,7 @@ class NightService:
         return [
             Message(live.id, live.seq, t.number, _json({
                 "type": "table", "seq": live.seq, "table": t.number,
-                "table_view": table_view(t)}), kind="table")
+                "table_view": table_view(t, live.night.rules)}), kind="table")
             for t in live.night.tables
         ]
 
@@ -610,6 +626,33 @@ def _retrieved(reply: asyncio.Future[Ack]) -> None:
     """Take a refusal from a reply whose caller went away (so asyncio does not warn)."""
     if not reply.cancelled():
         reply.exception()
+
+
+def entry_json(before: Night, after: Night, table: int | None, kind: str) -> str:
+    """``,"entry":{...}``: what a roll or tally at ``table`` scored (even when it ended the
+    round, so the table's view is already the next round's), and ``,"ended":{...}`` when
+    it ended the round (:class:`~bunco.core.night.RoundEnding`, with the round's number).
+
+    >>> n = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> entry_json(n, n.apply({"type": "roll", "table": 1, "dice": [1, 1, 4]}), 1, "roll")
+    ',"entry":{"table":1,"player":"Ann","credited":"Ann","dice":[1,1,4],"points":2,"kind":"points","phase":"play"}'
+    """
+    if kind not in ("roll", "tally") or table is None:
+        return ""
+    ended = ""
+    if len(after.history) > len(before.history):
+        result = after.history[-1]
+        rolls = result.tables[table - 1].rolls if table <= len(result.tables) else ()
+        if result.ended_by is not None:
+            ended = ',"ended":' + _json(result.ended_by.as_dict())
+    else:
+        rolls = after.tables[table - 1].rolls if table <= len(after.tables) else ()
+    if not rolls:
+        return ended
+    r = rolls[-1]
+    entry = {"table": table, "player": r.roller, "credited": r.credited, "dice": list(r.dice),
+             "points": r.points, "kind": r.kind.value, "phase": r.phase.value}
+    return ',"entry":' + _json(entry) + ended
 
 
 def _json(value: Any) -> str:

@@ -87,7 +87,7 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
             "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
             "role": who.role, "status": live.status()}
         if table is not None and table <= len(live.night.tables):
-            hello["table_view"] = table_view(live.night.tables[table - 1])
+            hello["table_view"] = table_view(live.night.tables[table - 1], live.night.rules)
         await websocket.send_text(json.dumps(hello, separators=(",", ":")))
         for stored in backlog:
             await websocket.send_text(event_text(stored))

@@ -206,3 +206,19 @@ export async function rulesOf(setup) {
   const query = new URLSearchParams({ preset: setup.rules, house: JSON.stringify(house) });
   return (await api(`/pages/rules.json?${query}`)).rules;
 }
+
+let origin = null;
+
+/** The address phones use to reach this server (``bunco serve`` works it out): the base of
+ * every QR code and link a page hands out, even when the page itself is open at localhost. */
+export async function publicOrigin() {
+  if (origin === null) {
+    try {
+      const found = await api("/pages/address.json");
+      origin = found.base || location.origin;
+    } catch (_) {
+      origin = location.origin;
+    }
+  }
+  return origin;
+}

@@ -14,9 +14,9 @@ let commands = null;
 let rules = null;
 let me = null;
 
-async function roll(player) {
+async function roll(player, dice = null) {
   try {
-    const body = { roll_for_me: true };
+    const body = dice ? { dice } : { roll_for_me: true };
     if (held.role === "host") body.player = player;
     const ack = await commands.send(`${base}/rolloff`, body);
     toast(`${player} rolled ${ack.event.dice.join(" ")}`);
@@ -94,7 +94,7 @@ function render(state) {
       + `(${done} of ${players.length} verified as they stand).`;
   }
   const canRoll = (who) => held.role === "host" || (held.role === "player" && who === me);
-  const panel = rolloffPanel(view, { canRoll, onRoll: roll });
+  const panel = rolloffPanel(view, { canRoll, onRoll: roll, real: state.dice !== "phones" });
   $("rolloff-box").hidden = !panel;
   fill("rolloff-box", panel);
   const prizes = prizeList(view);

@@ -1,7 +1,7 @@
 // Home: start a night (the host's set-up), join a table by code, this phone's nights.
 
 import { api, recall, rememberNight, saveToken, store } from "./api.js";
-import { $, fill, h, topbar } from "./ui.js";
+import { $, copyText, fill, h, topbar } from "./ui.js";
 
 // Rules shown as switches up front; the others go under "More rules".
 const SWITCHES = ["wipeout", "quick_game", "bunco_ends_round", "bunco_continues",
@@ -190,6 +190,7 @@ async function start(ev) {
     house_rules: houseRules(),
     prizes,
     prize_ties: $("prize-ties").value,
+    dice: $("dice-mode").value,
   };
   if (prizes.includes("traveling") && (body.house_rules.traveling || preset().rules.traveling) === "off") {
     return showError("The Traveling prize needs a trigger: choose one under “Traveling prize trigger”.");
@@ -210,12 +211,26 @@ async function start(ev) {
     saveToken(created.night, "host", created.host_token);
     saveToken(created.night, "viewer", created.viewer_token);
     rememberNight(created.night, created.name, "host", `/n/${created.night}/host`);
-    location.assign(`/n/${encodeURIComponent(created.night)}/host`);
+    showSaveStep(created);
   } catch (err) {
     showError(err.text || String(err));
     button.disabled = false;
     button.textContent = "Start the night";
   }
+}
+
+/** After creation: the host link, to save before anything else (it is shown only now). */
+function showSaveStep(created) {
+  const link = created.links.host;
+  $("setup").hidden = true;
+  for (const id of ["start-title", "intro", "join-card", "mine-box"]) if ($(id)) $(id).hidden = true;
+  $("saved-link").textContent = link;
+  $("saved-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
+  $("saved").hidden = false;
+  $("saved").scrollIntoView({ block: "start" });
+  $("copy-host").onclick = () => copyText(link, $("copy-note"));
+  $("open-host").onclick = () => location.assign(`/n/${encodeURIComponent(created.night)}/host`);
+  document.body.dataset.ready = "saved";
 }
 
 function countPlayers() {

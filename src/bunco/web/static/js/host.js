@@ -2,10 +2,16 @@
 // tables live, the bell and the moves, late arrivals, departures and substitutes, the bots,
 // verifying cards (tournament rules), ending the night early, and roll-offs.
 
-import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, store } from "./api.js";
+import {
+  adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
+} from "./api.js";
 import { Live } from "./live.js";
-import { movesList, rolloffPanel, startBellButton, startBellRang, tableCard } from "./parts.js";
-import { $, buzz, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
+import {
+  bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
+} from "./parts.js";
+import {
+  $, buzz, copyText, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar,
+} from "./ui.js";
 
 const { night } = pathParts();
 const base = `/api/nights/${encodeURIComponent(night)}`;
@@ -20,12 +26,13 @@ let botsBusy = 0;       // bot changes not yet saved: the switches show the host
 let botsChain = Promise.resolve();
 let verifyKey = "";
 let verifying = false;
+let origin = location.origin;  // the address phones use (publicOrigin), set in main
 const byName = (a, b) => a.localeCompare(b);
 
 const pageLink = (page, withToken = true) => {
   const viewer = created && created.viewer_token;
   const query = withToken && viewer ? `?token=${encodeURIComponent(viewer)}` : "";
-  return `${location.origin}/n/${encodeURIComponent(night)}/${page}${query}`;
+  return `${origin}/n/${encodeURIComponent(night)}/${page}${query}`;
 };
 const qr = (text, alt) => h("img", { class: "qr", src: `/api/qr.svg?text=${encodeURIComponent(text)}`,
   alt, width: 176, height: 176 });
@@ -35,7 +42,7 @@ function credsFor(table) {
 }
 
 function joinLink(c) {
-  return `${location.origin}/join?token=${encodeURIComponent(c.token)}`;
+  return `${origin}/join?token=${encodeURIComponent(c.token)}`;
 }
 
 async function newCode(table) {
@@ -77,7 +84,7 @@ function drawSeating(view) {
       seatList(players, team),
       c ? [qr(joinLink(c), `QR code: join table ${n} as its scorekeeper`),
         h("p", { class: "code", dataset: { code: c.code }, "aria-label": `Join code ${c.code.split("").join(" ")}` }, c.code),
-        h("p", { class: "link-text" }, `${location.host}/join — code ${c.code}`),
+        h("p", { class: "link-text" }, `${origin.replace(/^https?:\/\//, "")}/join — code ${c.code}`),
         h("a", { class: "join-link no-print small", href: joinLink(c), dataset: { table: n } }, "join link")]
         : h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary",
           onclick: () => newCode(n) }, "Make a join code")),
@@ -106,9 +113,9 @@ function drawNav() {
   fill("nav", links);
 }
 
-async function rolloffRoll(player) {
+async function rolloffRoll(player, dice = null) {
   try {
-    const ack = await commands.send(`${base}/rolloff`, { roll_for_me: true, player });
+    const ack = await commands.send(`${base}/rolloff`, dice ? { dice, player } : { roll_for_me: true, player });
     toast(`${player} rolled ${ack.event.dice.join(" ")}`);
     await live.acknowledge(ack);
   } catch (err) {
@@ -126,14 +133,22 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off" : `${roundLabel(view)} of ${view.sets * 6} · roll for ${view.round}s`;
   $("night-sub").textContent = `${state.setup.rules} · ${count} players at ${view.tables.length || (view.next ? view.next.tables.length : 0)} tables · ${phase}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  $("bell").hidden = !view.bell || view.phase !== "playing";
-  $("bell-text").textContent = "The bell has rung: the head table reached its target. Players finishing a turn roll on.";
-  if (previous && view.bell && !previous.view.bell) {
+  drawBellBanner(view, rules, view.bell ? "Players finishing a turn roll on." : "");
+  if (bellNews(view, previous)) {
     ringBell();
     buzz();
   }
   drawSeating(view);
-  fill("overview", view.tables.map((t) => tableCard(t)));
+  const reopen = view.phase !== "playing" || (view.last_round && !view.started);
+  fill("overview", view.tables.map((t) => {
+    const card = tableCard(t);
+    if (t.rolls > 0 || reopen) {
+      card.append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
+        "aria-label": `Undo the last entry at table ${t.table}`, onclick: () => hostUndo(t.table) },
+      "↶ Undo last entry…"));
+    }
+    return card;
+  }));
   let line;
   const results = `/n/${encodeURIComponent(night)}/end`;
   if (view.ended_early) {
@@ -149,7 +164,7 @@ function render(state, previous) {
   const moves = view.last_round && (view.next || view.tables.length) ? movesList(view) : null;
   fill("moves", moves ? [h("h3", {}, `Moves after round ${view.last_round.round}`), moves] : null);
   const ro = $("rolloff-box");
-  const panel = rolloffPanel(view, { canRoll: () => true, onRoll: rolloffRoll });
+  const panel = rolloffPanel(view, { canRoll: () => true, onRoll: rolloffRoll, real: state.dice !== "phones" });
   ro.hidden = !panel;
   fill(ro, panel);
   const between = view.phase === "playing" && !view.started;
@@ -161,10 +176,111 @@ function render(state, previous) {
     const current = $(id).value;
     fill(id, view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
   }
+  if (document.activeElement !== $("dice-mode")) $("dice-mode").value = state.dice || "real";
   drawBots(state);
   drawVerify(state);
   drawEnd(view);
   keepAwake(view.phase !== "over");
+}
+
+/** Say how the phones' screens stay on (the Wake Lock API needs https or localhost). */
+function drawAwake(mode) {
+  const words = {
+    "wake-lock": "Screens stay on: this browser's Wake Lock (a secure page).",
+    video: "Screens stay on: plain http on the Wi-Fi has no Wake Lock, so the pages play a silent, invisible video instead (or start the server with `bunco serve --https`).",
+    no: "This browser may let the screen sleep (no Wake Lock over plain http, no video fallback): start the server with `bunco serve --https`, or set the phones' display timeout longer.",
+    off: "",
+  };
+  $("awake-note").textContent = words[mode] || "";
+  $("awake-note").dataset.mode = mode;
+}
+
+// -- host hand-off: this link on another phone, co-hosts ---------------------------------------------
+function drawHandOff() {
+  const link = `${origin}/night/${encodeURIComponent(night)}?token=${encodeURIComponent(token)}`;
+  $("handoff-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
+  $("handoff-link").textContent = link;
+  $("handoff-copy").onclick = () => copyText(link, $("handoff-note"));
+}
+
+async function loadCohosts() {
+  try {
+    const { cohosts } = await api(`${base}/cohosts`, { token });
+    const live = cohosts.filter((c) => !c.revoked);
+    fill("cohosts", live.length ? live.map((c) => h("li", { dataset: { cohost: c.id } },
+      h("span", { class: "grow" }, c.label),
+      h("button", { type: "button", class: "btn danger small", dataset: { revoke: c.id },
+        "aria-label": `Revoke ${c.label}`, onclick: () => revokeCohost(c) }, "Revoke")))
+      : h("li", { class: "muted" }, "No co-hosts yet."));
+  } catch (err) {
+    $("cohost-note").textContent = err.text || String(err);
+  }
+}
+
+async function addCohost(ev) {
+  ev.preventDefault();
+  const name = $("cohost-name").value.replace(/\s+/g, " ").trim();
+  try {
+    const made = await api(`${base}/cohosts`, { method: "POST", token, body: name ? { name } : {} });
+    $("cohost-name").value = "";
+    $("cohost-new").hidden = false;
+    $("cohost-qr").src = `/api/qr.svg?text=${encodeURIComponent(made.link)}`;
+    $("cohost-link").textContent = made.link;
+    $("cohost-copy").onclick = () => copyText(made.link, $("cohost-note"));
+    $("cohost-note").textContent = `${made.label}: scan this on their phone now (it is shown only now).`;
+    await loadCohosts();
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+async function revokeCohost(c) {
+  const ok = await ask("Revoke?", `Revoke ${c.label}? Their phone stops working as a host at once.`, "Revoke");
+  if (!ok) return;
+  try {
+    await api(`${base}/cohosts/${c.id}`, { method: "DELETE", token });
+    toast(`${c.label} is revoked.`);
+    $("cohost-new").hidden = true;
+    await loadCohosts();
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+// -- undo: the host's, after a question naming what it undoes and what it reopens ---------------
+function ask(title, text, yes) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  return new Promise((resolve) => {
+    const done = (value) => { dialog.close(); resolve(value); };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+  });
+}
+
+async function hostUndo(table) {
+  let seen;
+  try {
+    seen = await api(`${base}/tables/${table}/undo`, { token });
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+    return;
+  }
+  const ok = await ask("Undo?", seen.question, "Undo it");
+  if (!ok) return;
+  try {
+    const ack = await commands.send(`${base}/tables/${table}/undo`, { expected_seq: seen.expected_seq });
+    toast(`Undone: ${seen.what}`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.code === "stale" ? "Table changed meanwhile: nothing was undone — look again and retry."
+      : err.text || String(err), "error", 6000);
+    live.refresh().catch(() => {});
+  }
 }
 
 const roundWords = (at, sets) => `round ${at.round}${sets > 1 ? ` of set ${at.set}` : ""}`;
@@ -356,10 +472,24 @@ async function main() {
   token = held.token;
   created = recall(`${night}:created`);
   commands = new Commands(token);
-  if (["localhost", "127.0.0.1", "[::1]"].includes(location.hostname)) {
-    $("lan-warning").textContent = "Phones cannot reach “localhost”: run `bunco serve --host 0.0.0.0` and open this page at this computer's address on the Wi-Fi (e.g. http://192.168.1.20:8000) before printing the codes.";
+  origin = await publicOrigin();
+  if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
+    $("lan-warning").textContent = "Phones cannot reach this server: it listens on this computer only. Stop it and start it with `make run` (or `bunco serve --host 0.0.0.0`): it prints the address phones use, and the QR codes here follow it.";
     $("lan-warning").hidden = false;
   }
+  document.addEventListener("bunco:awake", (ev) => drawAwake(ev.detail));
+  drawHandOff();
+  $("dice-mode").addEventListener("change", async (ev) => {
+    try {
+      await api(`${base}/dice`, { method: "PUT", token, body: { dice: ev.target.value } });
+      toast(ev.target.value === "real" ? "Real dice at the tables." : "Phones roll the dice.");
+      await live.refresh();
+    } catch (err) {
+      toast(err.text || String(err), "error", 6000);
+    }
+  });
+  $("cohost-form").addEventListener("submit", addCohost);
+  loadCohosts();
   $("print").addEventListener("click", () => window.print());
   $("arrival-form").addEventListener("submit", (ev) => {
     const name = $("arrival").value.trim();

@@ -1,10 +1,13 @@
 // Following a night live: the state from GET /api/nights/<id>, then the WebSocket.
 //
-// The socket tells us what happened (events with the table after them, status and table
-// messages); after each burst of messages the page reloads the night's state, so every
-// page always draws the engine's own view. When the connection drops, the page says so
-// and reconnects by itself with growing pauses, asking for everything after the last
-// seq it saw (?since=), then catches up.
+// The socket tells us what happened (events with the table after them and the night's
+// status, status and table messages). A page following the whole night reloads the
+// night's state after each burst of messages, so it always draws the engine's own view.
+// A table's phone (``patch``) instead puts each message's table view and status into the
+// state it holds, and reloads only when the round, set or phase changes, the seating
+// changes between rounds, or it reconnects after missing messages: at most one GET of
+// the night per round. When the connection drops, the page says so and reconnects by
+// itself with growing pauses, asking for everything after the last seq it saw (?since=).
 
 import { api } from "./api.js";
 import { showConnection } from "./ui.js";
@@ -18,10 +21,14 @@ export class Live {
    * @param {(state: object, previous: object|null) => void} o.onState  a new state
    * @param {(message: object) => void} o.onMessage  every socket message
    * @param {(error: object) => void} o.onFatal  the token was refused: stop
+   * @param {boolean} o.patch  (with ``table``) apply messages to the state, reload per round
    */
   constructor({ night, token, table = null, onState = () => {}, onMessage = () => {},
-    onFatal = () => {} }) {
+    onFatal = () => {}, patch = false }) {
     Object.assign(this, { night, token, table, onState, onMessage, onFatal });
+    this.patch = patch && table !== null;
+    this.stale = false;  // a message could not be applied: reload at the next caught_up
+    this.gets = 0;       // full reloads of the night so far (tests count them)
     this.state = null;
     this.seq = -1;
     this.socket = null;
@@ -55,6 +62,8 @@ export class Live {
       do {
         this.again = false;
         try {
+          this.gets += 1;
+          document.body.dataset.gets = String(this.gets);
           const state = await api(`/api/nights/${encodeURIComponent(this.night)}`, {
             token: this.token });
           const previous = this.state;
@@ -80,10 +89,63 @@ export class Live {
     }
   }
 
-  /** Note an acknowledged command's seq and reload the state. */
+  /** Note an acknowledged command's seq and reload the state (a table's phone applies the
+   * reply's table view and status instead, when the round goes on). */
   acknowledge(ack) {
     if (ack && typeof ack.seq === "number") this.seq = Math.max(this.seq, ack.seq);
+    if (this.patch && ack && this.apply({ type: "event", ...ack })) return Promise.resolve();
     return this.refresh();
+  }
+
+  /**
+   * Put one message into the state without asking the server; false when it cannot be
+   * (the round, set or phase changed, or an event of the whole night changed the seating).
+   */
+  apply(message) {
+    const state = this.state;
+    if (!state || typeof message.seq !== "number" || message.seq < state.seq) return Boolean(state);
+    const view = state.view;
+    const status = message.status;
+    const sameRound = (s) => s && s.phase === view.phase && s.set === view.set && s.round === view.round;
+    let table = null;
+    let key = null;
+    if (message.type === "event" || message.type === "table") {
+      if (message.table === null) {
+        // an event of the whole night: the starting bell only changes ``started`` (its
+        // status message follows); anything else (seating, roll-offs) needs the whole night
+        if (!message.event || message.event.type !== "start_round") return false;
+        key = "night";
+      } else if (message.table === this.table && message.table_view) {
+        table = message.table_view;
+        key = String(this.table);
+      } else {
+        return false;
+      }
+      if (status && !sameRound(status)) return false;
+      if (!status && message.type === "event") return false;  // a backlog event: reload
+    } else if (message.type === "status") {
+      if (!sameRound(status)) return false;
+    } else {
+      return true;  // hello, caught_up, pong: nothing of the state
+    }
+    const tables = view.tables.slice();
+    if (table) {
+      if (!tables[this.table - 1]) return false;
+      tables[this.table - 1] = table;
+    }
+    const nextView = { ...view, tables };
+    if (status) {
+      for (const k of ["bell", "started", "bell_roll"]) if (k in status) nextView[k] = status[k];
+    }
+    const versions = { ...(state.versions || {}) };
+    if (key && message.type === "event") versions[key] = message.seq;
+    const next = { ...state, seq: Math.max(state.seq, message.seq), view: nextView, versions,
+      status: { ...(state.status || {}), ...(status || {}) } };
+    const previous = this.state;
+    this.state = next;
+    document.body.dataset.seq = String(next.seq);
+    this.onState(next, previous);
+    return true;
   }
 
   soon() {
@@ -138,6 +200,17 @@ export class Live {
       this.seq = Math.max(this.seq, message.seq);
     }
     this.onMessage(message);
+    if (this.patch) {
+      if (message.type === "hello") this.stale = message.seq > (this.state ? this.state.seq : -1);
+      if (message.type === "caught_up") {
+        if (this.stale) this.soon();
+        this.stale = false;
+        return;
+      }
+      if (this.stale) return;  // the backlog of a reconnect: one reload at caught_up
+      if (!this.apply(message)) this.soon();
+      return;
+    }
     if (["event", "status", "table", "caught_up"].includes(message.type)) this.soon();
   }
 
@@ -218,35 +291,10 @@ export function seatsOf(view) {
 
 /**
  * Who moved where after the last round: [{player, result, from: {table, seat},
- * to: {table, seat} | null}], in the order of the last round's tables.
+ * to: {table, seat} | null}], in the order of the last round's tables (the server's list).
  */
 export function movesOf(view) {
-  const last = view.last_round;
-  if (!last) return [];
-  const now = {};
-  const seating = view.next ? view.next.tables : view.tables.map((t) => t.players);
-  seating.forEach((players, i) => players.forEach((name, s) => {
-    if (name) now[name] = { table: i + 1, seat: s + 1 };
-  }));
-  const moves = [];
-  const played = new Set();
-  for (const t of last.tables) {
-    t.players.forEach((name, s) => {
-      if (!name) return;
-      played.add(name);
-      moves.push({
-        player: name,
-        result: t.winners.includes(name) ? "W" : "L",
-        from: { table: t.table, seat: s + 1 },
-        to: now[name] || null,
-      });
-    });
-  }
-  // late arrivals and substitutes: seated now, not in the round before (result and from null)
-  for (const [name, to] of Object.entries(now).sort((a, b) => a[1].table - b[1].table || a[1].seat - b[1].seat)) {
-    if (!played.has(name)) moves.push({ player: name, result: null, from: null, to });
-  }
-  return moves;
+  return view.moves || [];
 }
 
 /** "Move to table 2, seat 3", "Stay at table 1, seat 2", "Join at …" or "Sitting out". */

@@ -1,9 +1,9 @@
 // The links the server prints (/night/<id>?token=...): learn the token's role, keep the
-// token on this phone and open the page for it. A viewer link offers the player page
-// (follow your own card) and the big screen.
+// token on this phone and open the page for it. A viewer link opens the big screen
+// (players follow their own card from the player page's QR code).
 
-import { adoptToken, api, pathParts, rememberNight } from "./api.js";
-import { $, applyLargeText, fill, h } from "./ui.js";
+import { adoptToken, pathParts, rememberNight } from "./api.js";
+import { $, applyLargeText } from "./ui.js";
 
 async function main() {
   applyLargeText();
@@ -26,17 +26,8 @@ async function main() {
   if (role === "host") return location.replace(`${base}/host`);
   if (role.startsWith("table:")) return location.replace(`${base}/table/${role.slice(6)}`);
   if (role === "player") return location.replace(`${base}/player`);
-  try {
-    const state = await api(`/api/nights/${encodeURIComponent(night)}`, { token: held.token });
-    $("title").textContent = state.name;
-    rememberNight(night, state.name, "viewer", `/night/${night}`);
-  } catch (_) { /* the choices still work */ }
-  $("night-status").textContent = "What is this screen for?";
-  const nav = fill("choices",
-    h("p", {}, h("a", { class: "btn wide", href: `${base}/player` }, "I'm playing: follow my card")),
-    h("p", {}, h("a", { class: "btn secondary wide", href: `${base}/screen` }, "Big screen (TV)")),
-    h("p", {}, h("a", { class: "btn secondary wide", href: `${base}/end` }, "Results")));
-  nav.hidden = false;
+  rememberNight(night, "Big screen", "viewer", `/night/${night}`);
+  location.replace(`${base}/screen`);  // the viewer link opens the big screen
 }
 
 main();

@@ -2,7 +2,7 @@
 // moves after a round, the roll-off, the prizes, the leaderboard and score cards.
 
 import { movesOf, moveText } from "./live.js";
-import { h, names, ordinalTable, toast } from "./ui.js";
+import { fill, h, kindLabel, names, ordinalTable, toast } from "./ui.js";
 
 export const STATUS_WORDS = {
   first_roll: "rolling for high", playing: "playing", finishing: "finishing the turn",
@@ -20,15 +20,18 @@ export function tableCard(t, { tv = false } = {}) {
   const winners = new Set(t.winners);
   const sides = t.team
     ? [["us", t.teams[0], t.team_scores[0]], ["them", t.teams[1], t.team_scores[1]]]
-    : t.players.map((p, i) => [i % 2 ? "them" : "us", [p || `Ghost ${i + 1}`], t.points[i]]);
+    : t.players.map((p, i) => [i % 2 ? "them" : "us", [p], t.points[i]]);
   const head = t.table === 1;
   const badge = h("span", { class: `badge ${t.status}`, dataset: { status: t.status } },
     STATUS_WORDS[t.status] || t.status);
   const rows = sides.map(([cls, players, score]) => {
     const won = players.some((p) => winners.has(p));
+    // a ghost's seat is labelled: its partner rolls for it, its points are nobody's
+    const ghost = players.some((p) => !p) ? h("span", { class: "ghost" }, players.length > 1 ? " + ghost" : "ghost") : null;
+    const who = names(players);
     return h("div", { class: `tv-side ${cls}${won ? " won" : ""}`,
-      "aria-label": `${names(players)}: ${score}${won ? ", won" : ""}` },
-    h("span", { class: "names" }, names(players)), h("span", { class: "score" }, score),
+      "aria-label": `${who || "ghost"}${ghost && who ? " and a ghost" : ""}: ${score}${won ? ", won" : ""}` },
+    h("span", { class: "names" }, who, ghost), h("span", { class: "score" }, score),
     bar(score, t.target));
   });
   const roller = t.roller
@@ -64,8 +67,29 @@ export function resultBadge(move) {
     : h("span", { class: "wl new", "aria-label": "new tonight" }, "+");
 }
 
-/** A roll-off between players at no table (a set's winner, a tied prize). */
-export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = false } = {}) {
+/** Three dice to tap (real dice typed in), then ``label``: ``onEnter([a, b, c])``. */
+export function dicePicker({ label, onEnter, id = "" }) {
+  const picked = [null, null, null];
+  const box = h("div", { class: "dicepick" });
+  const enter = h("button", { type: "button", class: "btn wide", disabled: true, id: id || null,
+    onclick: () => { if (!picked.includes(null)) onEnter([...picked]); } }, label);
+  const draw = () => {
+    fill(box, [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-label": `Die ${d + 1}` },
+      h("span", {}, `Die ${d + 1}`),
+      [1, 2, 3, 4, 5, 6].map((f) => h("button", {
+        type: "button", "aria-pressed": String(picked[d] === f), "aria-label": `Die ${d + 1} shows ${f}`,
+        onclick: () => { picked[d] = f; draw(); },
+      }, f)))));
+    enter.disabled = picked.includes(null);
+  };
+  draw();
+  return h("div", { class: "rolloff-dice" }, box, enter);
+}
+
+/** A roll-off between players at no table (a set's winner, a tied prize). ``onRoll(who,
+ * dice)`` sends the real dice typed in, or ``null`` for the server's ("roll for me"); with
+ * ``real`` (real dice at the tables) typing comes first. */
+export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = false, real = true } = {}) {
   const ro = view.rolloff;
   if (!ro) return null;
   const points = ro.rolling_for_order
@@ -73,10 +97,15 @@ export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = 
     : h("div", { class: "rolloff-points" }, ro.order.map((p) => h("span", {
       class: p === ro.roller ? "now" : "" }, `${p}: ${ro.points[p] ?? 0}`)));
   const who = ro.roller;
-  const button = onRoll && who && canRoll(who)
-    ? h("button", { type: "button", class: "btn wide", id: "rolloff-roll", dataset: { player: who },
-      "aria-label": `Roll for ${who} in the roll-off`, onclick: () => onRoll(who) }, `Roll for ${who}`)
+  const mayRoll = onRoll && who && canRoll(who);
+  const server = mayRoll
+    ? h("button", { type: "button", class: real ? "btn secondary wide" : "btn wide", id: "rolloff-roll",
+      dataset: { player: who }, "aria-label": `Roll for ${who} in the roll-off (the server's dice)`,
+      onclick: () => onRoll(who, null) }, `Roll for ${who}`)
     : null;
+  const typed = mayRoll ? [h("p", { class: "small muted" }, `Rolled real dice? Tap ${who}'s three dice:`),
+    dicePicker({ label: `Enter ${who}'s dice`, id: "rolloff-enter", onEnter: (dice) => onRoll(who, dice) })] : null;
+  const button = mayRoll ? (real ? [typed, server] : [server, typed]) : null;
   return [
     h(tv ? "h2" : "h2", {}, `Roll-off: ${ro.purpose}`),
     h("p", {}, ro.rolling_for_order ? "Rolling for who goes first." :
@@ -125,7 +154,7 @@ export function standingsOf(view) {
   return view.standings.map((s) => ({ ...view.players[s.player], ...s }));
 }
 
-export function leaderboard(view, { limit = 10, mini = "Minis" } = {}) {
+export function leaderboard(view, { limit = Infinity, mini = "Minis" } = {}) {
   const rows = standingsOf(view).slice(0, limit);
   return h("table", { class: "grid", "aria-label": "Leaderboard" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col", class: "name" }, "Player"),
@@ -178,4 +207,67 @@ export function startBellButton(view, { commands, live, base, then = "" }) {
   return h("button", { type: "button", class: "btn wide", id: "start-round",
     "aria-label": `Ring the bell to start round ${view.round}`, onclick: ring },
   `🔔 Ring the bell: start round ${view.round}`);
+}
+
+// -- the bell and the roll that ended the round ---------------------------------------------------
+
+/** "Ann: BUNCO! +21 (1 1 1) at table 2" for a roll the server described (entry or ending). */
+export function rollText(roll, rules) {
+  const dice = roll.dice ? ` (${roll.dice.join(" ")})` : "";
+  return `${roll.player}: ${kindLabel(roll.kind, roll.points, rules)}${dice} at table ${roll.table}`;
+}
+
+/** The round's ending now on show: the bell's roll while the bell rings, else (between
+ * rounds) the roll that ended the last round. ``{ended, over, roll}`` or null. */
+export function endingOf(view) {
+  if (view.phase === "playing" && view.bell && view.bell_roll) {
+    return { over: false, roll: view.bell_roll };
+  }
+  const last = view.last_round;
+  if (last && last.ended_by && !view.started) return { over: true, roll: last.ended_by };
+  return null;
+}
+
+const WHY = {
+  target: "rang the bell", bunco: "ended the round at every table", last_table: "ended the round",
+};
+
+/** The bell banner's words for ``ending`` (see endingOf). */
+export function endingText(ending, rules) {
+  const r = ending.roll;
+  const what = `${rollText(r, rules)} ${WHY[r.why] || "ended the round"}`;
+  return ending.over ? `Round ${r.round} is over — ${what}.` : `The bell! ${what}.`;
+}
+
+/** A key that changes whenever a new bell or round ending appears. */
+export const endingKey = (view) => {
+  const e = endingOf(view);
+  return e ? `${e.roll.set}.${e.roll.round}` : "";
+};
+
+/** True when this state brings a bell the page has not rung yet (not on first load). */
+export function bellNews(view, previous) {
+  if (!previous) return false;
+  const key = endingKey(view);
+  return Boolean(key) && key !== endingKey(previous.view);
+}
+
+/** Fill the page's bell banner (#bell, kept in view under the top bar) for ``view``;
+ * ``extra`` is added to the words (e.g. "Finish your turn"). Returns whether it shows. */
+export function drawBellBanner(view, rules, extra = "") {
+  const banner = document.getElementById("bell");
+  if (!banner) return false;
+  const top = document.querySelector(".sticky-top");
+  if (top && banner.parentElement !== top) top.append(banner);
+  const ending = endingOf(view);
+  const text = document.getElementById("bell-text");
+  banner.hidden = !ending;
+  banner.dataset.over = String(Boolean(ending && ending.over));
+  if (ending) {
+    text.textContent = `${endingText(ending, rules)}${extra ? ` ${extra}` : ""}`;
+    banner.dataset.round = String(ending.roll.round);
+    banner.dataset.table = String(ending.roll.table);
+  }
+  document.body.dataset.ending = endingKey(view);
+  return Boolean(ending);
 }

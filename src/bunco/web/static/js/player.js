@@ -4,7 +4,7 @@
 
 import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, saveToken, store } from "./api.js";
 import { Live, movesOf, moveText, seatsOf } from "./live.js";
-import { prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
+import { bellNews, drawBellBanner, prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
 import { $, buzz, chime, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
 
 const { night } = pathParts();
@@ -42,9 +42,9 @@ async function showClaim(readToken) {
   document.body.dataset.ready = "claim";
 }
 
-async function roll(path, player) {
+async function roll(path, player, dice = null) {
   try {
-    const ack = await commands.send(path, { roll_for_me: true, ...(player ? { player } : {}) });
+    const ack = await commands.send(path, { ...(dice ? { dice } : { roll_for_me: true }), ...(player ? { player } : {}) });
     toast(`You rolled ${ack.event.dice.join(" ")}`);
     await live.acknowledge(ack);
   } catch (err) {
@@ -110,9 +110,8 @@ function render(state, previous) {
   document.title = `${me} — ${state.name}`;
   $("bar-title").textContent = `${me} · ${state.name}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  const bell = $("bell");
-  bell.hidden = !view.bell || view.phase !== "playing";
-  if (previous && view.bell && !previous.view.bell) {
+  drawBellBanner(view, rules);
+  if (bellNews(view, previous)) {
     ringBell();
     buzz([300, 120, 300]);
   }
@@ -123,7 +122,8 @@ function render(state, previous) {
   const seat = seatsOf(view)[me];
   const t = seat ? view.tables[seat.table - 1] : null;
   fill("my-table", t ? tableCard(t) : null);
-  const ro = rolloffPanel(view, { canRoll: (who) => who === me, onRoll: (who) => roll(`${base}/rolloff`, who) });
+  const ro = rolloffPanel(view, { canRoll: (who) => who === me, real: state.dice !== "phones",
+    onRoll: (who, dice) => roll(`${base}/rolloff`, who, dice) });
   if (ro) $("my-table").append(h("section", { class: "card" }, ro));
   const card = view.players[me];
   if (card) {

@@ -2,10 +2,13 @@
 // the traveler's holder, the leaderboard, the moves after each round and, at the end,
 // the prize winners.
 
-import { adoptToken, pathParts, recall, rulesOf } from "./api.js";
+import { adoptToken, pathParts, publicOrigin, recall, rulesOf } from "./api.js";
 import { Live } from "./live.js";
-import { leaderboard, movesList, prizeList, rolloffPanel, startBellRang, tableCard } from "./parts.js";
-import { $, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
+import {
+  bellNews, endingOf, endingText, leaderboard, movesList, prizeList, rolloffPanel, rollText,
+  startBellRang, tableCard,
+} from "./parts.js";
+import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 
 const { night } = pathParts();
 let live = null;
@@ -31,12 +34,11 @@ function drawFeed(view = null) {
 }
 
 function onMessage(message) {
-  if (message.type !== "event" || !message.table_view) return;
-  const last = message.table_view.last_roll;
-  if (!last || message.event.type === "undo") return;
+  // every entry's message says what it scored, also the Bunco that ended the round
+  const last = message.type === "event" ? message.entry : null;
+  if (!last) return;
   if (["bunco", "mini_bunco", "low_bunco", "high_bunco", "wipeout"].includes(last.kind) && last.phase !== "first_roll") {
-    const what = kindLabel(last.kind, last.points, rules);
-    addFeed(`${last.player}: ${what} at table ${message.table}`, message.seq);
+    addFeed(rollText(last, rules), message.seq);
   }
 }
 
@@ -44,10 +46,8 @@ let overlayTimer = null;
 
 function bellOverlay(view) {
   const overlay = $("bell-overlay");
-  const head = view.tables[0];
-  $("bell-sub").textContent = head && head.team_scores
-    ? `Head table: ${names(head.teams[0])} ${head.team_scores[0]} – ${head.team_scores[1]} ${names(head.teams[1])}`
-    : "The round is ending";
+  const ending = endingOf(view);
+  $("bell-sub").textContent = ending ? endingText(ending, rules) : "The round is ending";
   overlay.hidden = false;
   overlay.classList.add("ringing");
   clearTimeout(overlayTimer);
@@ -64,9 +64,13 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off"
       : h("span", {}, `${roundLabel(view)} · roll for `, h("span", { class: "target-no" }, view.round), "s"));
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  $("bell-state").hidden = !view.bell || view.phase !== "playing";
-  if (!view.bell) $("bell-overlay").hidden = true;
-  if (previous && view.bell && !previous.view.bell) {
+  const ending = endingOf(view);
+  $("bell-state").hidden = !ending;
+  $("bell-line").hidden = !ending;
+  $("bell-line").textContent = ending ? endingText(ending, rules) : "";
+  document.body.dataset.ending = ending ? `${ending.roll.set}.${ending.roll.round}` : "";
+  if (!ending) $("bell-overlay").hidden = true;
+  if (bellNews(view, previous)) {
     ringBell();
     bellOverlay(view);
   }
@@ -91,9 +95,19 @@ function render(state, previous) {
   const trav = $("traveler-box");
   trav.hidden = !view.traveler;
   $("traveler").textContent = view.traveler ? `${view.traveler} holds it` : "";
-  fill("board", leaderboard(view, { limit: 10, mini: rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini" }));
+  // every player: the board scrolls through a big night by itself (see pageBoard)
+  fill("board", leaderboard(view, { mini: rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini" }));
   drawFeed(view);
   keepAwake(!over);
+}
+
+/** Page through a leaderboard taller than its box: a screenful every 8 s, then back to
+ * the top (a TV has nobody to scroll it). */
+function pageBoard() {
+  const box = $("board");
+  if (box.scrollHeight <= box.clientHeight + 4) return;
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  box.scrollTo({ top: atEnd ? 0 : box.scrollTop + box.clientHeight - 40, behavior: "smooth" });
 }
 
 async function main() {
@@ -117,7 +131,7 @@ async function main() {
   const created = recall(`${night}:created`);
   const viewer = held.role === "viewer" ? held.token : created && created.viewer_token;
   if (viewer) {
-    const link = `${location.origin}/n/${encodeURIComponent(night)}/player?token=${encodeURIComponent(viewer)}`;
+    const link = `${await publicOrigin()}/n/${encodeURIComponent(night)}/player?token=${encodeURIComponent(viewer)}`;
     $("player-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
     $("qr-box").hidden = false;
   }
@@ -136,6 +150,7 @@ async function main() {
   }
   $("content").hidden = false;
   live.connect();
+  setInterval(pageBoard, 8000);
   document.body.dataset.ready = "yes";
 }
 

@@ -5,11 +5,14 @@
 
 import { adoptToken, Commands, pathParts, rememberNight, rulesOf } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
-import { resultBadge, startBellButton, startBellRang } from "./parts.js";
+import {
+  bellNews, drawBellBanner, endingOf, resultBadge, rollText, startBellButton, startBellRang,
+} from "./parts.js";
 import {
   $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
   tieBreakText, toast, topbar, tumble,
 } from "./ui.js";
+import { api } from "./api.js";
 
 const { night, arg } = pathParts();
 const tableNo = Number.parseInt(arg, 10);
@@ -36,12 +39,12 @@ async function submit(path, body) {
   try {
     const ack = await commands.send(path, () => ({ ...body, expected_seq: expectedSeq() }));
     versions.table = Math.max(versions.table, ack.seq);
-    addFeed(ack.seq, ack.event, ack.table_view);
+    addFeed(ack.seq, ack.event, ack.entry);
     if (!animating) {
       if (ack.event.type === "roll") showDice($("dice"), ack.event.dice, state ? state.view.round : null);
       else fill("dice");
       diceShown = ack.seq;
-      showResult(ack.event.type === "undo" ? null : ack.table_view && ack.table_view.last_roll);
+      showResult(ack.event.type === "undo" ? null : ack.entry);
     }
     await live.acknowledge(ack);
     return ack;
@@ -66,39 +69,27 @@ async function tally(outcome) {
     await submit(rollPath(), { outcome });
     return;
   }
-  const label = tapLabel(outcome);
-  const who = await askWho(t, label);
-  if (!who) return;
-  if (who === t.roller) {
-    await submit(rollPath(), { outcome, player: who });
-    return;
-  }
-  const skip = seatsUntil(t, who);
-  if (t.status !== "playing" || skip === null) {
-    await submit(rollPath(), { outcome, player: who });  // the engine says whose turn it is
-    return;
-  }
-  const passed = [];
-  for (let i = 0, s = t.turn; i < skip; i += 1, s = step(t, s)) passed.push(rollerAt(t, s));
-  const ok = await confirmSkip(passed, who, label);
-  if (!ok) return;
-  for (let i = 0; i < skip; i += 1) {
-    if (!(await submit(rollPath(), { outcome: "miss" }))) return;
-  }
-  await submit(rollPath(), { outcome, player: who });
+  await enterFor(t, { outcome }, tapLabel(outcome));
 }
 
-const rollerAt = (t, s) => t.players[s] || t.players[(s + 2) % t.players.length];
-const step = (t, s) => (s + (rules && rules.direction === "right" ? t.players.length - 1 : 1)) % t.players.length;
-
-/** How many turns pass before ``who`` rolls (null if never in one round of turns). */
-function seatsUntil(t, who) {
-  let s = t.turn;
-  for (let k = 0; k < t.players.length; k += 1) {
-    if (rollerAt(t, s) === who) return k;
-    s = step(t, s);
+/** An entry that goes on a score card (a Bunco, three of a kind): ask who rolled it, catch
+ * the tally up with a miss for each turn that ended without a tap, then send ``body``. */
+async function enterFor(t, body, label) {
+  const who = await askWho(t, label);
+  if (!who) return null;
+  if (who === t.roller) return submit(rollPath(), { ...body, player: who });
+  // the server's rotation: who rolls, turn after turn, from the roller now
+  const skip = (t.rotation || []).indexOf(who);
+  if (skip <= 0) {
+    return submit(rollPath(), { ...body, player: who });  // the engine says whose turn it is
   }
-  return null;
+  const passed = t.rotation.slice(0, skip);
+  const ok = await confirmSkip(passed, who, label);
+  if (!ok) return null;
+  for (let i = 0; i < skip; i += 1) {
+    if (!(await submit(rollPath(), { outcome: "miss" }))) return null;
+  }
+  return submit(rollPath(), { ...body, player: who });
 }
 
 async function rollForMe() {
@@ -113,7 +104,7 @@ async function rollForMe() {
   if (ack) {
     await showDice(box, ack.event.dice, round);
     diceShown = ack.seq;
-    showResult(ack.table_view && ack.table_view.last_roll);
+    showResult(ack.entry);
   } else {
     fill(box);
   }
@@ -122,7 +113,12 @@ async function rollForMe() {
 async function enterFaces() {
   if (picked.includes(null)) return;
   const dice = [...picked];
-  const ack = await submit(rollPath(), { dice });
+  const t = myTable(state.view);
+  // three of a kind goes on the roller's card, exactly as the tally buttons ask
+  const trips = dice[0] === dice[1] && dice[1] === dice[2] && t && t.roller
+    && t.status !== "first_roll";
+  const ack = trips ? await enterFor(t, { dice }, `Three ${dice[0]}s`)
+    : await submit(rollPath(), { dice });
   if (ack) {
     picked = [null, null, null];
     drawPicker();
@@ -130,14 +126,38 @@ async function enterFaces() {
 }
 
 async function undo() {
-  const t = myTable(state.view);
-  const last = t && t.last_roll;
+  let seen;
+  try {
+    seen = await api(`${base}/tables/${tableNo}/undo`, { token: commands.token });
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+    return;
+  }
+  if (!seen.allowed) {
+    await hostOnly(seen);
+    return;
+  }
   const ack = await submit(`${base}/tables/${tableNo}/undo`, {});
   if (ack) {
-    toast(last ? `Undone: ${last.player}'s ${kindLabel(last.kind, last.points, rules)}` : "Last entry undone");
+    toast(`Undone: ${seen.what}`);
     fill("dice");
     diceShown = null;
   }
+}
+
+/** An undo that reaches beyond this table's round in play: the host's, so say so. */
+function hostOnly(seen) {
+  const dialog = $("who");
+  $("who-title").textContent = "Only the host can undo this";
+  $("who-text").textContent = `${seen.question} Ask the host: the host page can undo it.`;
+  fill("who-choices");
+  return new Promise((resolve) => {
+    const done = () => { dialog.close(); resolve(); };
+    $("who-cancel").onclick = done;
+    $("who-cancel").textContent = "OK";
+    dialog.oncancel = () => resolve();
+    dialog.showModal();
+  }).finally(() => { $("who-cancel").textContent = "Cancel"; });
 }
 
 // -- dialogs --------------------------------------------------------------------------------------
@@ -216,25 +236,22 @@ function tapHint(outcome, round) {
   }
 }
 
-function possible(outcome, round) {
-  if (outcome === "low") return round > (rules.wipeout && round !== 1 ? 2 : 1);
-  if (outcome === "high") return round < 6;
-  if (outcome === "wipeout") return round !== 1;
-  return true;
-}
-
 function drawTaps(view, t) {
   const canRoll = Boolean(t && t.roller && view.phase === "playing");
-  const tallies = canRoll && t.status !== "first_roll";
+  const tallies = new Set((canRoll && t.tallies) || []);  // the server says which are possible
   for (const button of document.querySelectorAll("#taps [data-outcome]")) {
     const outcome = button.dataset.outcome;
     const hint = tapHint(outcome, view.round);
     button.querySelector(".hint").textContent = hint;
-    button.disabled = !tallies || !possible(outcome, view.round);
+    button.disabled = !tallies.has(outcome);
     button.setAttribute("aria-label", `${tapLabel(outcome)}: ${hint}${t && t.roller ? `, for ${t.roller}` : ""}`);
   }
   $("roll-for-me").disabled = !canRoll;
   $("taps").classList.toggle("first-roll", Boolean(t && t.status === "first_roll"));
+  // real dice at the tables (the party default): typing and taps first, "Roll for me" small
+  const real = (state && state.dice) !== "phones";
+  $("taps").classList.toggle("real", real);
+  $("roll-for-me").querySelector("small").textContent = real ? "" : "the phone rolls the dice";
   $("faces-enter").disabled = !canRoll || picked.includes(null);
   const undoable = t && (t.rolls > 0 || (view.last_round && !view.started));
   $("undo").disabled = !undoable || view.phase === "over";
@@ -263,8 +280,8 @@ function drawTurn(view, t) {
     box = ["info", "Rolling for who starts: quick tallies are off until then."];
   } else if (t.status === "finishing") {
     text = `${t.roller} finishes the turn`;
-    sub = `Keep rolling for ${r}s until a roll scores nothing.`;
-    box = ["bell", h("strong", {}, "The bell has rung: finish your turn!"), " The round ends here when this turn does."];
+    sub = `Keep rolling for ${r}s until a roll scores nothing: then the round ends here.`;
+    box = null;  // the bell banner above says it: "The bell! … Finish your turn!"
   } else if (t.status === "tie_break") {
     text = `Tie! ${t.roller} rolls`;
     sub = tieBreakText(t.tie_break, r, rules ? rules.roll_off_target : 5);
@@ -346,14 +363,32 @@ function showResult(last) {
   $("result").textContent = last ? entryText(last) : "";
 }
 
-function addFeed(seq, event, tv) {
+/** Between rounds: the roll that ended the last round, its dice and what it scored (so the
+ * phone that entered a round-ending Bunco shows it, also after a reload). */
+function showEnding(view) {
+  const ending = endingOf(view);
+  if (!ending || !ending.over) {
+    $("result").textContent = "";
+    if (String(diceShown).startsWith("end:")) {
+      fill("dice");
+      diceShown = null;
+    }
+    return;
+  }
+  const key = `end:${ending.roll.set}.${ending.roll.round}`;
+  if (diceShown === key) return;
+  diceShown = key;
+  showDice($("dice"), ending.roll.dice, ending.roll.round);
+  $("result").textContent = rollText(ending.roll, rules);
+}
+
+function addFeed(seq, event, entry) {
   if (!event || feed.some((f) => f.seq === seq)) return;
   let text;
   if (event.type === "undo") text = "Undo: the last entry was removed";
-  else if (tv && tv.last_roll) {
-    const l = tv.last_roll;
+  else if (entry) {
     const dice = event.type === "roll" ? ` (${event.dice.join(" ")})` : "";
-    text = `${entryText(l)}${dice}`;
+    text = `${entryText(entry)}${dice}`;
   } else return;
   feed.unshift({ seq, text });
   feed = feed.slice(0, 12);
@@ -398,6 +433,11 @@ function drawMoves(view, t) {
   }
   box.hidden = false;
   box.dataset.fresh = String(Boolean(fresh));
+  // at a finished round the results and where everyone goes come first, under the turn line
+  const anchor = fresh ? $("status-box") : $("feed-card");
+  if (fresh ? box.previousElementSibling !== anchor : box.nextElementSibling !== anchor) {
+    anchor.parentNode.insertBefore(box, fresh ? anchor.nextSibling : anchor);
+  }
 }
 
 function drawPicker() {
@@ -419,9 +459,11 @@ function render(next, previous) {
   if (feedRound && feedRound !== roundKey) {
     feed = [];
     drawFeed();
-    fill("dice");
-    $("result").textContent = "";
-    diceShown = null;
+    if (diceShown !== null && !String(diceShown).startsWith("end:")) {
+      fill("dice");
+      $("result").textContent = "";
+      diceShown = null;
+    }
     chime();
     buzz([120, 80, 120]);
   }
@@ -433,10 +475,8 @@ function render(next, previous) {
     status: t ? t.status : "none", bell: String(view.bell), roller: (t && t.roller) || "",
   });
   const bell = $("bell");
-  bell.hidden = !view.bell || view.phase !== "playing";
-  $("bell-text").textContent = t && t.status === "finishing"
-    ? "The bell has rung! Finish your turn." : "The bell has rung — the round is ending.";
-  if (previous && view.bell && !previous.view.bell) {
+  drawBellBanner(view, rules, t && t.status === "finishing" && view.bell ? "Finish your turn!" : "");
+  if (bellNews(view, previous)) {
     ringBell();
     buzz([300, 120, 300]);
     bell.classList.add("ringing");
@@ -457,7 +497,7 @@ function render(next, previous) {
   drawMoves(view, t);
   if (!feed.length) drawFeed();
   if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
-  if (t && !t.last_roll) $("result").textContent = "";
+  if (t && !t.last_roll && !animating) showEnding(view);
   keepAwake(view.phase !== "over");
   $("faces").hidden = !(t && t.status === "first_roll") && $("faces-toggle").getAttribute("aria-expanded") !== "true";
 }
@@ -466,12 +506,12 @@ function onMessage(message) {
   if (message.type === "event") {
     if (message.table === tableNo) {
       versions.table = Math.max(versions.table, message.seq);
-      addFeed(message.seq, message.event, message.table_view);
-      if (diceShown !== message.seq && message.table_view && !animating) {
+      addFeed(message.seq, message.event, message.entry);
+      if (diceShown !== message.seq && (message.entry || message.event.type === "undo") && !animating) {
         if (message.event.type === "roll") showDice($("dice"), message.event.dice, state ? state.view.round : null);
         else fill("dice");
         diceShown = message.seq;
-        showResult(message.event.type === "undo" ? null : message.table_view.last_roll);
+        showResult(message.event.type === "undo" ? null : message.entry);
       }
     } else if (message.table === null && !["roll", "tally", "undo"].includes(message.event.type)) {
       versions.night = Math.max(versions.night, message.seq);
@@ -520,7 +560,7 @@ async function main() {
   $("faces-enter").addEventListener("click", enterFaces);
   drawPicker();
   live = new Live({
-    night, token: held.token, table: tableNo,
+    night, token: held.token, table: tableNo, patch: true,
     onState: (s, prev) => {
       if (!rules) return;
       render(s, prev);

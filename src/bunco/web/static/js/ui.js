@@ -100,32 +100,92 @@ export function showConnection(state) {
 }
 
 // -- keep the screen awake -------------------------------------------------------------------
+// The Wake Lock API needs a secure context (https or localhost); phones reach a laptop at
+// a party over plain http://192.168.…, where it is missing. There the page plays a muted,
+// invisible video drawn from a canvas (captureStream: no media file, nothing fetched):
+// phones keep the screen on while a video plays. ``awakeMode()`` says which is in effect.
 let wakeLock = null;
 let wantAwake = false;
+let fallback = null;
 
 async function requestWake() {
-  if (!wantAwake || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-  if (wakeLock && !wakeLock.released) return;
-  try {
-    wakeLock = await navigator.wakeLock.request("screen");
-    document.body.dataset.awake = "yes";
-    wakeLock.addEventListener("release", () => { document.body.dataset.awake = "no"; });
-  } catch (_) {
-    document.body.dataset.awake = "no";  // refused (battery saver, no secure context…)
+  if (!wantAwake || document.visibilityState !== "visible") return;
+  if ("wakeLock" in navigator && window.isSecureContext) {
+    if (wakeLock && !wakeLock.released) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      setAwake("wake-lock");
+      wakeLock.addEventListener("release", () => { if (!fallback) setAwake("no"); });
+      return;
+    } catch (_) { /* refused (battery saver…): try the video */ }
   }
+  startVideo();
 }
 
-/** Keep the screen on while ``on`` (Wake Lock API where the browser has it). */
+function setAwake(mode) {
+  document.body.dataset.awake = mode === "no" ? "no" : "yes";
+  document.body.dataset.awakeMode = mode;
+  document.dispatchEvent(new CustomEvent("bunco:awake", { detail: mode }));
+}
+
+/** The muted looping video that keeps a phone's screen on without Wake Lock. */
+function startVideo() {
+  if (fallback && !fallback.paused) return;
+  if (fallback) {
+    fallback.play().then(() => setAwake("video")).catch(() => {});
+    return;
+  }
+  const canvas = document.createElement("canvas");
+  canvas.width = 2;
+  canvas.height = 2;
+  if (typeof canvas.captureStream !== "function") {
+    setAwake("no");
+    return;
+  }
+  const paint = canvas.getContext("2d");
+  let shade = 0;
+  const tick = () => {  // a new frame now and then keeps the stream (and the video) alive
+    shade = (shade + 1) % 2;
+    paint.fillStyle = shade ? "#010101" : "#000000";
+    paint.fillRect(0, 0, 2, 2);
+  };
+  tick();
+  setInterval(tick, 5000);
+  const video = document.createElement("video");
+  video.muted = true;
+  video.playsInline = true;
+  video.loop = true;
+  video.setAttribute("aria-hidden", "true");
+  video.className = "keep-awake";
+  video.srcObject = canvas.captureStream(1);
+  document.body.append(video);
+  fallback = video;
+  video.play().then(() => setAwake("video")).catch(() => setAwake("no"));
+}
+
+/** How the screen is kept on now: "wake-lock", "video" (plain http), "no" or "off". */
+export function awakeMode() {
+  return document.body.dataset.awakeMode || "off";
+}
+
+/** Keep the screen on while ``on`` (Wake Lock API, or a muted video over plain http). */
 export function keepAwake(on = true) {
   wantAwake = on;
   if (on) {
     requestWake();
-  } else if (wakeLock) {
-    wakeLock.release().catch(() => {});
-    wakeLock = null;
+  } else {
+    if (wakeLock) {
+      wakeLock.release().catch(() => {});
+      wakeLock = null;
+    }
+    if (fallback) fallback.pause();
+    setAwake("off");
   }
 }
 document.addEventListener("visibilitychange", () => { if (wantAwake) requestWake(); });
+// a video may only start after a tap on some phones: try again at the first one
+document.addEventListener("pointerdown", () => { if (wantAwake && awakeMode() !== "wake-lock") requestWake(); },
+  { capture: true });
 
 // -- sound and vibration -------------------------------------------------------------------------
 let audio = null;
@@ -274,4 +334,29 @@ export function tieBreakText(tb, round, goal = 5) {
   if (tb.rule === "sudden_death") return `Sudden death: the first roll showing a ${round} wins.`;
   if (tb.rule === "roll_off_to_five") return `Roll-off: the first side to ${goal} points wins.`;
   return `Roll-off session ${tb.session}: every tied player takes one turn; most points wins.`;
+}
+
+/** Copy ``text`` to the clipboard (or select it where the page may not), saying so in ``note``. */
+export async function copyText(text, note = null) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    }
+  } catch (_) { ok = false; }
+  if (!ok) {  // plain http on the Wi-Fi: the old way, through a selected text field
+    const area = h("textarea", { "aria-hidden": "true" });
+    area.value = text;
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    try { ok = document.execCommand("copy"); } catch (_) { ok = false; }
+    area.remove();
+  }
+  const said = ok ? "Copied." : "Copy did not work here: press on the link to select it.";
+  if (note) note.textContent = said;
+  else toast(said);
+  return ok;
 }

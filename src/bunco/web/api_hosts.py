@@ -1,0 +1,104 @@
+"""HTTP API: co-hosts, so that losing the host's phone never stalls the night.
+
+A co-host holds a second host credential: a ``host`` token of its own, stored (as a hash,
+like every token) with a label in the token's ``player`` column (``co-host 2 · Bea``), so
+it can be listed and revoked without touching the host's own link. A co-host may do
+everything the host may, except that nobody can revoke the host's own link here.
+
+>>> label(2, "Bea"), label(3, None), number_of("co-host 12 · Bea")
+('co-host 2 · Bea', 'co-host 3', 12)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel, Field
+
+from bunco.web.access import require_host, tokens
+from bunco.web.api_nights import ERRORS, NightId, service
+from bunco.web.service import ServiceError
+
+router = APIRouter(prefix="/api/nights/{night_id}/cohosts", responses=ERRORS, tags=["nights"])
+LABEL = re.compile(r"^co-host (\d+)(?: · .*)?$")
+
+
+class CoHostIn(BaseModel):
+    """A new co-host, optionally named (``Bea``) so the list says whose phone it is."""
+
+    name: str | None = Field(None, max_length=60, description="whose phone it is (optional)")
+
+
+def label(number: int, name: str | None) -> str:
+    """The stored label of co-host ``number``."""
+    name = " ".join((name or "").split())
+    return f"co-host {number}" + (f" · {name}" if name else "")
+
+
+def number_of(text: str | None) -> int | None:
+    """The number in a co-host's label, or ``None`` for any other token."""
+    found = LABEL.match(text or "")
+    return int(found.group(1)) if found else None
+
+
+def _link(request: Request, night_id: str, token: str) -> str:
+    base = getattr(request.app.state, "public_base", None) or str(request.base_url).rstrip("/")
+    return f"{base}/night/{night_id}?token={token}"
+
+
+async def _cohosts(request: Request, night_id: str) -> list[dict[str, Any]]:
+    svc = service(request)
+    out = []
+    for record in await svc.db(svc.store.tokens, night_id, "host"):
+        number = number_of(record.player)
+        if number is None:
+            continue
+        out.append({"id": number, "label": record.player, "revoked": record.revoked,
+                    "created_at": record.created_at.isoformat() if record.created_at else None})
+    return sorted(out, key=lambda c: c["id"])
+
+
+@router.get("")
+async def list_cohosts(night_id: NightId, request: Request) -> dict[str, Any]:
+    """The night's co-hosts (host): id, label, whether revoked."""
+    require_host(request, night_id, "listing co-hosts")
+    await service(request).get(night_id)
+    return {"night": night_id, "cohosts": await _cohosts(request, night_id)}
+
+
+@router.post("", status_code=201)
+async def add_cohost(night_id: NightId, body: CoHostIn, request: Request) -> dict[str, Any]:
+    """A second host credential (host): its token and link are shown only here."""
+    require_host(request, night_id, "adding a co-host")
+    svc = service(request)
+    live = await svc.get(night_id)
+    async with live.lock:  # numbers are handed out one at a time
+        known = await _cohosts(request, night_id)
+        number = max((c["id"] for c in known), default=0) + 1
+        if number > 50:
+            raise ServiceError(409, "not_allowed_now", "this night already has 50 co-hosts",
+                               "revoke co-hosts nobody uses")
+        book = tokens(request)
+        token, record = book.issue(night_id, "host", player=label(number, body.name))
+        await svc.db(svc.store.add_tokens, [record])
+    book.remember([record])
+    return {"night": night_id, "id": number, "label": record.player, "token": token,
+            "link": _link(request, night_id, token)}
+
+
+@router.delete("/{cohost}")
+async def revoke_cohost(night_id: NightId, cohost: Annotated[int, Path(ge=1, le=1000)],
+                        request: Request) -> dict[str, Any]:
+    """Revoke a co-host's credential (host): its phones stop working at once."""
+    require_host(request, night_id, "revoking a co-host")
+    svc = service(request)
+    await svc.get(night_id)
+    found = next((c for c in await _cohosts(request, night_id) if c["id"] == cohost), None)
+    if found is None:
+        raise ServiceError(404, "not_found", f"this night has no co-host {cohost}",
+                           "the id of a co-host from GET .../cohosts")
+    count = await svc.db(svc.store.revoke_tokens, night_id, "host", player=found["label"])
+    tokens(request).forget()
+    return {"night": night_id, "id": cohost, "revoked": count}
