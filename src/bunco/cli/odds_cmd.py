@@ -1,4 +1,7 @@
-"""``bunco odds``: exact per-roll, per-turn and per-round odds of a rule set."""
+"""``bunco odds``: exact per-roll, per-turn and per-round odds of a rule set.
+
+NumPy (the Markov chains of :mod:`bunco.analysis`) is imported when the command runs.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from bunco.analysis.report import odds_report
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.cli.rules_cmd import HouseOption
 from bunco.core.presets import SUMMARIES, get_rules
@@ -124,6 +126,8 @@ def odds_command(
     ] = None,
 ) -> None:
     """Exact odds: per roll, per turn, and per round at a head table of four."""
+    from bunco.analysis.report import odds_report
+
     with refusals():
         house_rules = parse_house_rules(house)
         rules: RuleSet = get_rules(rules_name, house_rules)

@@ -1,4 +1,8 @@
-"""``bunco simulate``: whole nights through the real rules, over every CPU core."""
+"""``bunco simulate``: whole nights through the real rules, over every CPU core.
+
+NumPy and Numba (:mod:`bunco.analysis.simulate`) are imported when the command runs, so
+that ``bunco --help`` and the other commands start quickly.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from bunco.analysis.simulate import (
-    NIGHT_FIGURES,
-    play_night,
-    player_names,
-    simulate_nights,
-    summarize,
-    uses_kernel,
-)
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.cli.checks import check_player_count
 from bunco.cli.rules_cmd import HouseOption
@@ -70,6 +66,15 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Simulate whole nights (seating, moving, ties, prizes): figures with standard errors."""
+    from bunco.analysis.simulate import (
+        NIGHT_FIGURES,
+        play_night,
+        player_names,
+        simulate_nights,
+        summarize,
+        uses_kernel,
+    )
+
     check_player_count(players)
     with refusals():
         house_rules = parse_house_rules(house)
