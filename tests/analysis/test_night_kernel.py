@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from bunco.analysis import simulate
-from bunco.analysis.kernel import dice_to_codes
+from bunco.analysis.dice_codes import dice_to_codes
 from bunco.analysis.night_kernel import (
     FIGURES,
     DiceStream,

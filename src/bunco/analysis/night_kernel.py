@@ -2,7 +2,7 @@
 
 It plays what :class:`bunco.core.night.Night` plays for 8 to 32 players (two to eight
 tables of four, no ghosts), any number of sets, under any rule set: scoring from the
-rule set's fields (:func:`bunco.analysis.kernel.code_table`), targets, the bell at the
+rule set's fields (:func:`bunco.analysis.dice_codes.code_table`), targets, the bell at the
 head table or at every table, a Bunco that ends the round, after-bell turns, wipeouts,
 first rollers (scorekeeper, rolling for high with re-rolls, left of the last winner),
 either direction, the three tie-breaks, W/L and every card count, movement (a lookup
@@ -18,7 +18,7 @@ is over. Roll-offs at no table (a set winner, a prize) take the next dice one ro
 time. Given the same dice, the kernel and the engine play the same night: a test
 compares every roll, every table's result, every card, set winner and prize.
 
-**Dice.** A roll is a code 0-215 (:func:`bunco.analysis.kernel.dice_to_codes`). Either a
+**Dice.** A roll is a code 0-215 (:func:`bunco.analysis.dice_codes.dice_to_codes`). Either a
 given stream of codes (nights one after another), or for night ``i`` of a run seeded
 with ``seed``, a xoshiro256** generator seeded with ``night_seeds(seed)[i]``;
 :class:`DiceStream` gives the engine the very same dice.
@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bunco.analysis import night_kernel_jit as jit
-from bunco.analysis.kernel import code_table, codes_to_dice
+from bunco.analysis.dice_codes import code_table, codes_to_dice
 from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night

@@ -118,7 +118,7 @@ def offset_bell(bell: FloatArray, high: FloatArray) -> FloatArray:
 
     >>> import numpy as np
     >>> offset_bell(np.array([0.0, 0.0, 1.0]), np.array([0.0, 0.5, 0.5])).tolist()
-    [0.0, 0.25, 0.5, 0.25]
+    [0.0, 0.25, 0.5, 0.25, 0.0]
     """
     shift = np.convolve(high, high[::-1])  # index i: H_head - H_other = i - (len(high) - 1)
     zero = len(high) - 1

@@ -70,8 +70,7 @@ def simulate_command(
         NIGHT_FIGURES,
         play_night,
         player_names,
-        simulate_nights,
-        summarize,
+        simulate_summary,
         uses_kernel,
     )
 
@@ -93,11 +92,10 @@ def simulate_command(
         )
         with progress:
             task = progress.add_task("nights", total=parties)
-            per_night = simulate_nights(
+            summary = simulate_summary(
                 name, house_rules, players=players, sets=sets, parties=parties, seed=seed,
                 workers=count, progress=lambda n: progress.advance(task, n), engine=engine,
             )
-        summary = summarize(per_night)
         meta = {"rules": name, "house_rules": house_rules, "players": players, "sets": sets,
                 "parties": parties, "seed": seed, "workers": count,
                 "engine": engine or not uses_kernel(name, house_rules, players, sets)}

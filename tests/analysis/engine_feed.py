@@ -6,7 +6,7 @@ the head table (table 1) from ``head`` and at table 2 from ``other``, in the ker
 order (at each step table 2 first, then table 1, while both are in play). Rolls that the
 kernel does not model (rolling for high to start, tie-breaks, a set winner's roll-off)
 take dice from ``extra``. Each finished round is reported from the first roller's side, as
-:class:`bunco.analysis.kernel.RoundResults` reports it, so a test can compare the engine
+:class:`round_kernel.RoundResults` reports it, so a test can compare the engine
 and the kernel on the same dice, and the benchmark can time the engine.
 
 >>> import itertools
