@@ -148,7 +148,7 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
             tab[jit.T_SUM, r - 1, code] = sum(dice)
             for field, kind, phase in ((jit.T_TRAVEL, play.kind, Phase.PLAY),
                                        (jit.T_RO_TRAVEL, tie.kind, Phase.TIE_BREAK)):
-                record = RollRecord(0, "x", "x", dice, 0, kind, phase, 0)
+                record = RollRecord(0, "x", "x", (dice[0], dice[1], dice[2]), 0, kind, phase, 0)
                 tab[field, r - 1, code] = Night._travels(night, record)  # type: ignore[arg-type]
     tab[jit.T_PACKED] = (tab[jit.T_KIND] | tab[jit.T_CONT] << jit.PK_CONT
                          | tab[jit.T_ENDS] << jit.PK_ENDS | tab[jit.T_TRAVEL] << jit.PK_TRAVEL

@@ -31,8 +31,19 @@ file of the function it compiled.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 import numpy as np
-from numba import njit
+from numba import njit as _numba_njit
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def njit(**options: Any) -> Callable[[F], F]:
+    """``numba.njit(**options)``, typed: to mypy a compiled function keeps the Python
+    signature it is written with (Numba's own stubs do not know ``_nrt``)."""
+    return cast("Callable[[F], F]", _numba_njit(**options))
 
 # -- rule configuration (cfg, int64) -------------------------------------------------------
 C_TABLES, C_SETS, C_TARGET, C_FINISH, C_EVERY, C_TIE, C_GOAL, C_FIRST, C_STEP = range(9)
@@ -92,6 +103,9 @@ NIGHT_FIELDS = 9  # figures per night, in the order of night_kernel.FIGURES
 
 M32 = np.uint64(0xFFFFFFFF)
 
+Code = int | np.int64
+"""A dice code 0-215 (a NumPy int64 where the kernel draws it)."""
+
 
 @njit(cache=True)
 def _splitmix(x: np.uint64) -> np.uint64:  # pragma: no cover
@@ -138,11 +152,11 @@ def _next64(rs: np.ndarray) -> np.uint64:  # pragma: no cover
     s2 ^= t
     s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
     rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-    return result
+    return np.uint64(result)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _code(rs: np.ndarray) -> int:  # pragma: no cover
+def _code(rs: np.ndarray) -> np.int64:  # pragma: no cover
     """One code 0-215, exactly uniform: each 32-bit half of a 64-bit output, Lemire's
     multiply-shift with rejection of the 184 biased low values."""
     while True:
@@ -175,14 +189,14 @@ def seed_state(seed: np.uint64) -> np.ndarray:  # pragma: no cover
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> int:  # pragma: no cover
+def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> np.int64:  # pragma: no cover
     """The next code: from the stream ``codes`` or from the generator."""
     p = g[G_POS]
     g[G_POS] = p + 1
     if g[G_STREAM] != 0:
         if p >= codes.shape[0]:
             g[G_OVER] = 1
-            return 0
+            return np.int64(0)
         return np.int64(codes[p])
     return _code(rs)
 
@@ -279,7 +293,7 @@ def _cards_for(card: np.ndarray, g: np.ndarray, player: int, kind: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def _after_bell_roll(
-    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> None:  # pragma: no cover
     """TableRound.roll after the bell (status FINISHING): the roller in mid-turn rolls
@@ -308,7 +322,7 @@ def _after_bell_roll(
 
 @njit(cache=True, _nrt=False)
 def _tie_roll(
-    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> int:  # pragma: no cover
     """A tie-break roll at table ``k``; returns the points it records."""
@@ -328,7 +342,7 @@ def _tie_roll(
             st[k, F_STATUS] = S_DONE
             st[k, F_WIN] = side
             return 1
-        recorded = 0
+        recorded: int = 0
     else:
         recorded = tab[T_RO_POINTS, r, c]
         if recorded > 0:
@@ -360,7 +374,7 @@ def _tie_roll(
 
 @njit(cache=True, _nrt=False)
 def _slow_roll(
-    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> tuple[int, int]:  # pragma: no cover
     """Night._roll at a table that is not in play: after the bell, rolling for high, or
@@ -389,7 +403,7 @@ def _slow_roll(
 
 @njit(cache=True, _nrt=False)
 def _log_roll(
-    log: np.ndarray, g: np.ndarray, ri: int, k: int, seat: int, c: int, phase: int, points: int
+    log: np.ndarray, g: np.ndarray, ri: int, k: int, seat: int, c: Code, phase: int, points: int
 ) -> None:  # pragma: no cover
     n = g[G_LOG]
     if n >= log.shape[0]:
@@ -600,7 +614,8 @@ def _rolloff(
             return -1
         points[pos] += tab[T_RO_POINTS, 5, c]
         if points[pos] >= cfg[C_GOAL]:
-            return players[(first + pos) % n]
+            winner: int = players[(first + pos) % n]
+            return winner
         if tab[T_RO_CONT, 5, c] == 0:
             pos = (pos + 1) % n
 
@@ -873,4 +888,5 @@ def run_nights(
         misc[i, 1] = g[G_LAST_BUNCO]
         misc[i, 2] = g[G_POS] - start
         misc[i, 3] = g[G_LOG] - log_start
-    return figures.shape[0]
+    played: int = figures.shape[0]
+    return played

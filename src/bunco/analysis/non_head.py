@@ -105,7 +105,7 @@ def high_roll_steps(players: int = 4) -> FloatArray:
         for n in range(2, players + 1):
             for k in range(n, size):
                 after[n, k] = sum(tied[n, m] * after[m, k - n] for m in range(1, n + 1))
-        out = after[players]
+        out: FloatArray = after[players]
         if 1.0 - float(out.sum()) < TAIL_MASS / 10 or size > 4096:
             return out
         size *= 2
