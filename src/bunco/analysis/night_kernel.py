@@ -37,6 +37,7 @@ player counts (tables of two or three, ghosts, one table) and more than four set
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -73,7 +74,7 @@ FIGURES = (
 """The figures of one night, in the columns of :func:`night_figures` (the keys of
 :func:`bunco.analysis.simulate.night_stats`)."""
 
-MIN_PLAYERS, MAX_PLAYERS = 8, 32
+MIN_PLAYERS, MAX_PLAYERS = 8, 2000
 MAX_POINTS = 100_000
 PHASES = tuple(Phase)
 SET_SETTLED = {jit.SETTLED_WINS: "wins", jit.SETTLED_BUNCOS: "buncos",
@@ -92,6 +93,35 @@ class KernelUnsupported(BuncoError):
     """A party the night kernel cannot play exactly as the engine does."""
 
     code = "kernel_unsupported"
+
+
+RULE_FIELDS: dict[str, str] = {
+    # how a roll scores, whether it goes on, ends the round or passes the traveler: the
+    # score tables are built by the engine's own score_roll, score_rolloff and _travels
+    **{name: "score tables" for name in (
+        "target_die_points", "bunco_points", "bunco_continues", "bunco_ends_round",
+        "low_trips_points", "low_trips_kind", "low_trips_continues", "high_trips_points",
+        "high_trips_kind", "high_trips_continues", "wipeout", "traveling",
+        "traveling_excluded_round")},
+    "team_target": "cfg target", "quick_game": "cfg target",
+    "direction": "cfg step", "first_roller": "cfg first roller",
+    "round_end": "cfg bell", "after_bell": "cfg after-bell turns",
+    "tie_break": "cfg tie-break", "roll_off_target": "cfg roll-off goal",
+    "set_winner": "cfg set winner", "prizes": "prize list", "prize_ties": "cfg shared",
+    "verify_for_prizes": "cfg verify",
+    "movement": "movement table", "no_repeat_partners": "movement table",
+    # what does not change a simulated night of tables of four
+    "name": "a label", "mini_label": "a label on the cards",
+    "breaks_after_rounds": "breaks take no dice",
+    "prize_groups": "a simulated party registers no groups",
+    # single tables and tables of two or three: refused (kernel_refusal)
+    "first_roller_single_table": "refused: one table",
+    "single_table_teams": "refused: one table", "single_table_target": "refused: one table",
+    "individual_target": "refused: tables of two or three",
+    "fill": "refused: tables of two or three, ghosts",
+}
+"""Every :class:`RuleSet` field, and how the kernel plays it or why it never needs to
+(parties it refuses). A test fails when a field is added that is not listed here."""
 
 
 def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
@@ -158,20 +188,55 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
 
 @lru_cache(maxsize=32)
 def movement_table(rules: RuleSet, tables: int) -> NDArray[np.int32]:
-    """``move[pattern, 4 k + s]``: the seat (``4 k' + s'``) whose occupant sits at table
-    ``k + 1`` seat ``s + 1`` next round, where bit ``k`` of ``pattern`` is 1 when seats 2
-    and 4 won at table ``k + 1``. Built by :func:`next_seating` on labelled seats."""
+    """Movement as a lookup per table, read off :func:`next_seating` on labelled seats.
+
+    At tables of four, each table's next occupants are two pairs from two tables this
+    round (the same two whoever wins; one table twice when it keeps both pairs), and
+    their seats depend only on who won at those two tables. ``move[k, 4, :2]`` are the
+    two source tables of table ``k + 1``; with ``w``, ``w'`` their winners (1 when seats
+    2 and 4 won), ``move[k, w + 2 w', s]`` is the seat (``4 table + seat``) whose
+    occupant sits at table ``k + 1`` seat ``s + 1`` next round.
+
+    Built from ``2 log2(tables) + 2`` calls (every pair of tables sees all four
+    outcomes), then checked against :func:`next_seating` for more winner patterns; a
+    movement rule that is not local this way is refused (:class:`KernelUnsupported`).
+    """
     labels = tuple(tuple(f"{k}:{s}" for s in range(4)) for k in range(tables))
     index = {label: 4 * k + s for k, table in enumerate(labels) for s, label in enumerate(table)}
-    move = np.zeros((1 << tables, 4 * tables), dtype=np.int32)
-    for pattern in range(1 << tables):
-        winners = [frozenset({1, 3}) if pattern >> k & 1 else frozenset({0, 2})
-                   for k in range(tables)]
-        after = next_seating(labels, winners, rules)
-        for k, table in enumerate(after):
-            for s, label in enumerate(table):
-                assert label is not None
-                move[pattern, 4 * k + s] = index[label]
+
+    def after(bits: Sequence[int]) -> list[list[int]]:
+        won = [frozenset({1, 3}) if b else frozenset({0, 2}) for b in bits]
+        seated = next_seating(labels, won, rules)
+        return [[index[str(label)] for label in table] for table in seated]
+
+    move = np.zeros((tables, 5, 4), dtype=np.int32)
+    first = after([0] * tables)
+    for k, table in enumerate(first):
+        sources = sorted({q >> 2 for q in table})
+        if len(sources) > 2:
+            raise KernelUnsupported(
+                f"table {k + 1} gets players from {len(sources)} tables",
+                expected="a movement rule that sends two pairs to each table")
+        move[k, 4, :2] = (sources * 2)[:2]
+    bits = [[0] * tables, [1] * tables]
+    for t in range(max(1, (tables - 1).bit_length())):
+        bits.append([(j >> t) & 1 for j in range(tables)])
+        bits.append([1 - ((j >> t) & 1) for j in range(tables)])
+    seen = np.zeros((tables, 4), dtype=np.bool_)
+    draw = random.Random(tables)
+    checks = [[draw.randrange(2) for _ in range(tables)] for _ in range(4)]
+    for pattern in bits + checks:
+        seated = after(pattern)
+        for k, table in enumerate(seated):
+            combo = pattern[move[k, 4, 0]] + 2 * pattern[move[k, 4, 1]]
+            if seen[k, combo] and move[k, combo].tolist() != table:
+                raise KernelUnsupported(
+                    f"where table {k + 1}'s players sit depends on other tables' results",
+                    expected="a movement rule where it depends on the two tables they come from")
+            move[k, combo] = table
+            seen[k, combo] = True
+    two = move[:, 4, 0] != move[:, 4, 1]
+    assert seen[two].all() and seen[~two][:, [0, 3]].all()
     return move
 
 
@@ -271,8 +336,8 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
         "rounds": np.zeros((size, n_rounds if detail else 1, tables, jit.R_SIZE), dtype=np.int32),
         "cards": np.zeros((size, n_players, 8), dtype=np.int32),
         "set_buncos": np.zeros((size, inputs.sets, n_players), dtype=np.int32),
-        "sets": np.zeros((size, inputs.sets, 4), dtype=np.int64),
-        "prizes": np.zeros((size, len(inputs.prizes), 4), dtype=np.int64),
+        "sets": np.zeros((size, inputs.sets, 2 + 2 * n_players), dtype=np.int64),
+        "prizes": np.zeros((size, len(inputs.prizes), 2 + 2 * n_players), dtype=np.int64),
         "misc": np.zeros((nights, 4), dtype=np.int64),
         "log": np.zeros((log_rows if detail else 1, 7), dtype=np.int32),
     }
@@ -331,15 +396,18 @@ class KernelNights:
                                   if d["set_buncos"][i, s, p]}
             cards[name] = card
         sets = []
+        n = len(names)
         if self.rules.set_winner is SetWinner.MOST_WINS:
             for row in d["sets"][i]:
-                sets.append({"winner": names[row[0]], "tied_on_wins": _names(row[2], names),
-                             "tied_on_buncos": _names(row[3], names),
+                sets.append({"winner": names[row[0]],
+                             "tied_on_wins": _names(row[2 : 2 + n], names),
+                             "tied_on_buncos": _names(row[2 + n :], names),
                              "settled_by": SET_SETTLED[int(row[1])]})
         prizes = []
         for prize, row in zip(self.rules.prizes, d["prizes"][i], strict=True):
             prizes.append({"category": prize.value, "value": None if row[1] < 0 else int(row[1]),
-                           "candidates": _names(row[2], names), "winners": _names(row[3], names),
+                           "candidates": _names(row[2 : 2 + n], names),
+                           "winners": _names(row[2 + n :], names),
                            "settled_by": PRIZE_SETTLED[int(row[0])]})
         return {
             "rounds": rounds, "cards": cards, "sets": sets, "prizes": prizes,
@@ -349,8 +417,8 @@ class KernelNights:
         }
 
 
-def _names(mask: int, names: Sequence[str]) -> list[str]:
-    return [name for p, name in enumerate(names) if int(mask) >> p & 1]
+def _names(flags: NDArray[np.int64], names: Sequence[str]) -> list[str]:
+    return [name for p, name in enumerate(names) if flags[p]]
 
 
 def _table_view(rec: NDArray[np.int32], names: Sequence[str], rolls: list[list[int]]

@@ -627,10 +627,8 @@ def _end_round(
 ) -> None:  # pragma: no cover
     """Night._end_round: cards, the round's figures, then everyone moves."""
     n_tables = st.shape[0]
-    pattern = 0
     for k in range(n_tables):
         w = st[k, F_WIN]
-        pattern |= w << k
         for s in range(4):
             player = st[k, F_SEAT + s]
             if (s & 1) == w:
@@ -664,10 +662,14 @@ def _end_round(
         if st[0, F_TIE] == 0 and st[0, F_WIN] == (st[0, F_FIRST_SEAT] & 1):
             acc[2] += 1
         acc[5] += st[0, F_LAST_BUNCO]
-    # next_seating, as a lookup: new seat p takes whoever sat in seat move[pattern, p]
-    for p in range(4 * n_tables):
-        q = move[pattern, p]
-        scratch[p] = st[q >> 2, F_SEAT + (q & 3)]
+    # next_seating, as a lookup per table: new table k's occupants come from the tables
+    # move[k, 4] (two); with w, w' their winners, seat s takes whoever sat in seat
+    # move[k, w + 2 w', s] (as 4 table + seat)
+    for k in range(n_tables):
+        combo = st[move[k, 4, 0], F_WIN] + 2 * st[move[k, 4, 1], F_WIN]
+        for s in range(4):
+            q = move[k, combo, s]
+            scratch[4 * k + s] = st[q >> 2, F_SEAT + (q & 3)]
     for p in range(4 * n_tables):
         st[p >> 2, F_SEAT + (p & 3)] = scratch[p]
 
@@ -689,11 +691,12 @@ def _best_of(
 
 
 @njit(cache=True, _nrt=False)
-def _mask(players: np.ndarray, n: int) -> int:  # pragma: no cover
-    out = 0
+def _flag(
+    out: np.ndarray, i: int, q: int, at: int, players: np.ndarray, n: int
+) -> None:  # pragma: no cover
+    """Mark ``players[:n]`` in the per-player flags that start at ``out[i, q, at]``."""
     for j in range(n):
-        out |= 1 << players[j]
-    return out
+        out[i, q, at + players[j]] = 1
 
 
 @njit(cache=True, _nrt=False)
@@ -719,8 +722,8 @@ def _end_set(
         if cfg[C_DETAIL] != 0:
             sets_out[i, s, 0] = winner
             sets_out[i, s, 1] = how
-            sets_out[i, s, 2] = _mask(top, m)
-            sets_out[i, s, 3] = _mask(still, m2)
+            _flag(sets_out, i, s, 2, top, m)
+            _flag(sets_out, i, s, 2 + n, still, m2)
     for p in range(n):
         card[p, D_SET_WINS] = 0
         card[p, D_SET_BUNCOS] = 0
@@ -781,13 +784,14 @@ def _prizes(
         if cfg[C_DETAIL] != 0:
             prize_out[i, q, 0] = how
             prize_out[i, q, 1] = value
-            prize_out[i, q, 2] = _mask(cands, m)
-            prize_out[i, q, 3] = _mask(cands, m) if how != SETTLED_ROLL_OFF else 0
+            _flag(prize_out, i, q, 2, cands, m)
+            if how != SETTLED_ROLL_OFF:
+                _flag(prize_out, i, q, 2 + n, cands, m)
     for q in range(prizes.shape[0]):
         if counts[q] != 0:
             winner = _rolloff(wk[W_SAVED + q], counts[q], cfg, tab, rs, codes, g, wk)
             if cfg[C_DETAIL] != 0 and winner >= 0:
-                prize_out[i, q, 3] = 1 << winner
+                prize_out[i, q, 2 + n + winner] = 1
 
 
 @njit(cache=True, _nrt=False)
