@@ -75,7 +75,12 @@ CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, pl
     ("winning-moves", {"bunco_points": 3, "tie_break": "sudden_death"}, 12, 1),
     ("classic", {}, 8, 1),
     ("scil", {"movement": "losers_rotate"}, 16, 1),
-    # any number of tables of four (past 64 players too)
+    # one table of four (teams), and any number of tables of four (past 64 players too)
+    ("classic", {}, 4, 2),
+    ("scil", {"wipeout": True}, 4, 1),
+    ("tournament", {"single_table_target": 11}, 4, 1),
+    ("winning-moves", {"single_table_teams": True}, 4, 3),
+    ("winning-moves", {"single_table_teams": True, "first_roller": "roll_for_high"}, 4, 1),
     ("classic", {}, 36, 1),
     ("scil", {"set_winner": "most_wins"}, 40, 2),
     ("tournament", {"prize_ties": "roll_off"}, 68, 1),
@@ -265,7 +270,8 @@ def test_unverified_cards_win_no_prizes() -> None:
 
 def test_simulate_uses_the_kernel_and_agrees_with_the_engine() -> None:
     assert uses_kernel("classic", {}, 12, 1) and uses_kernel("tournament", {}, 8, 4)
-    assert not uses_kernel("classic", {}, 10, 1) and not uses_kernel("scil", {}, 4, 1)
+    assert not uses_kernel("classic", {}, 10, 1) and not uses_kernel("winning-moves", {}, 4, 1)
+    assert uses_kernel("scil", {}, 4, 1) and uses_kernel("classic", {}, 1000, 1)
     args: dict[str, Any] = {"players": 12, "sets": 1, "parties": 3, "seed": 21, "workers": 1}
     fast = simulate_nights("scil", {"wipeout": True}, **args)
     slow = simulate_nights("scil", {"wipeout": True}, engine=True, **args)
@@ -289,10 +295,11 @@ def test_kernel_nights_over_processes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_refusals() -> None:
     rules = get_rules("classic")
-    assert kernel_refusal(rules, 12, 4) is None
+    assert kernel_refusal(rules, 12, 4) is None and kernel_refusal(rules, 4) is None
+    assert "individuals" in str(kernel_refusal(get_rules("winning-moves"), 4))
     assert "tables of four" in str(kernel_refusal(rules, 10))
     assert kernel_refusal(rules, 36) is None and kernel_refusal(rules, 2000) is None
-    assert "8 to 2000" in str(kernel_refusal(rules, 2004))
+    assert "4 to 2000" in str(kernel_refusal(rules, 2004))
     assert "1 to 4" in str(kernel_refusal(rules, 12, 5))
     with pytest.raises(KernelUnsupported, match="10 players do not sit") as err:
         check_kernel(rules, 10)
@@ -414,6 +421,8 @@ HOUSE_OPTIONS: dict[str, list[Any]] = {
     "team_target": [5, 21],
     "bunco_points": [3, 21],
     "low_trips_continues": [True, False],
+    "first_roller_single_table": ["scorekeeper", "roll_for_high", "left_of_last_winner"],
+    "single_table_target": [5, 21],
 }
 
 
@@ -421,7 +430,7 @@ HOUSE_OPTIONS: dict[str, list[Any]] = {
 @given(
     preset=st.sampled_from(["classic", "scil", "tournament", "winning-moves"]),
     house=st.dictionaries(st.sampled_from(sorted(HOUSE_OPTIONS)), st.none(), max_size=5),
-    tables=st.integers(2, 12),
+    tables=st.integers(1, 12),
     sets=st.integers(1, 3),
     seed=st.integers(0, 2**32),
     data=st.data(),
@@ -432,6 +441,8 @@ def test_kernel_equals_engine_property(
     """Any preset, house rules, number of tables and sets: the kernel plays the engine's
     night roll for roll, card for card, prize for prize."""
     rules = {k: data.draw(st.sampled_from(HOUSE_OPTIONS[k]), label=k) for k in house}
+    if tables == 1:
+        rules["single_table_teams"] = True  # one table of individuals is refused
     players = 4 * tables
     kernel = play_nights(sim_rules(preset, rules), players, sets, seeds=[seed])
     dice = DiceStream(seed)

@@ -65,6 +65,7 @@ from bunco.core.rules import (
     TieBreak,
 )
 from bunco.core.seating import next_seating
+from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Phase, RollRecord
 
 FIGURES = (
@@ -74,7 +75,7 @@ FIGURES = (
 """The figures of one night, in the columns of :func:`night_figures` (the keys of
 :func:`bunco.analysis.simulate.night_stats`)."""
 
-MIN_PLAYERS, MAX_PLAYERS = 8, 2000
+MIN_PLAYERS, MAX_PLAYERS = 4, 2000
 MAX_POINTS = 100_000
 PHASES = tuple(Phase)
 SET_SETTLED = {jit.SETTLED_WINS: "wins", jit.SETTLED_BUNCOS: "buncos",
@@ -115,8 +116,9 @@ RULE_FIELDS: dict[str, str] = {
     "breaks_after_rounds": "breaks take no dice",
     "prize_groups": "a simulated party registers no groups",
     # single tables and tables of two or three: refused (kernel_refusal)
-    "first_roller_single_table": "refused: one table",
-    "single_table_teams": "refused: one table", "single_table_target": "refused: one table",
+    "first_roller_single_table": "cfg first roller (one table)",
+    "single_table_target": "cfg target (one table)",
+    "single_table_teams": "one table of individuals refused",
     "individual_target": "refused: tables of two or three",
     "fill": "refused: tables of two or three, ghosts",
 }
@@ -133,6 +135,8 @@ def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     """
     if players % 4 != 0:
         return f"{players} players do not sit at tables of four only"
+    if players == 4 and not is_team_table(4, 1, rules):
+        return "one table of four individuals (no teams)"
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         return f"{players} players: the kernel seats {MIN_PLAYERS} to {MAX_PLAYERS}"
     if not 1 <= sets <= 4:
@@ -260,12 +264,13 @@ def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False)
     cfg = np.zeros(jit.C_SIZE, dtype=np.int64)
     cfg[jit.C_TABLES] = tables
     cfg[jit.C_SETS] = sets
-    cfg[jit.C_TARGET] = rules.target(team=True, single_table=False)
+    cfg[jit.C_TARGET] = rules.target(team=True, single_table=tables == 1)
     cfg[jit.C_FINISH] = rules.after_bell is AfterBell.FINISH_TURN
     cfg[jit.C_EVERY] = rules.round_end is RoundEnd.EVERY_TABLE
     cfg[jit.C_TIE] = tuple(TieBreak).index(rules.tie_break)
     cfg[jit.C_GOAL] = rules.roll_off_target
-    cfg[jit.C_FIRST] = tuple(FirstRoller).index(rules.first_roller)
+    first = rules.first_roller_single_table if tables == 1 else rules.first_roller
+    cfg[jit.C_FIRST] = tuple(FirstRoller).index(first)
     cfg[jit.C_STEP] = 1 if rules.direction is Direction.LEFT else 3
     cfg[jit.C_SET_WINNER] = rules.set_winner is SetWinner.MOST_WINS
     cfg[jit.C_SHARED] = rules.prize_ties is PrizeTies.SHARED

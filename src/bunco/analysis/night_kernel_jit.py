@@ -849,7 +849,7 @@ def _night(
     figures[i, 4] = acc[2] / acc[1] if acc[1] > 0 else np.nan
     figures[i, 5] = acc[5] / n_rounds
     figures[i, 6] = acc[3] / (n_rounds * n_tables)
-    figures[i, 7] = acc[4] / (n_rounds * (n_tables - 1))
+    figures[i, 7] = acc[4] / (n_rounds * (n_tables - 1)) if n_tables > 1 else np.nan
     figures[i, 8] = g[G_PLAY_POINTS] / g[G_PLAY_ROLLS] if g[G_PLAY_ROLLS] > 0 else np.nan
 
 
