@@ -257,7 +257,8 @@ class KernelInputs:
 
 
 @lru_cache(maxsize=32)
-def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False) -> KernelInputs:
+def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False,
+                  cards: bool = False) -> KernelInputs:
     """Check the party (:func:`check_kernel`) and build the core's inputs."""
     check_kernel(rules, players, sets)
     tables = players // 4
@@ -275,6 +276,7 @@ def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False)
     cfg[jit.C_SET_WINNER] = rules.set_winner is SetWinner.MOST_WINS
     cfg[jit.C_SHARED] = rules.prize_ties is PrizeTies.SHARED
     cfg[jit.C_DETAIL] = detail
+    cfg[jit.C_CARDS] = cards
     cfg[jit.C_VERIFY] = rules.verify_for_prizes
     prizes = np.array([tuple(Prize).index(p) for p in rules.prizes], dtype=np.int64)
     return KernelInputs(cfg, score_tables(rules), movement_table(rules, tables), prizes,
@@ -334,7 +336,7 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     n_players = inputs.players
     n_rounds = 6 * inputs.sets
     tables = n_players // 4
-    size = nights if detail else 1
+    size = nights if detail or inputs.cfg[jit.C_CARDS] else 1
     out: dict[str, NDArray[Any]] = {
         "figures": np.zeros((nights, jit.NIGHT_FIELDS), dtype=np.float64),
         "ties": np.zeros((nights, len(inputs.prizes)), dtype=np.uint8),
@@ -364,6 +366,17 @@ def night_figures(
     inputs = kernel_inputs(rules, players, sets)
     _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
     return out["figures"], out["ties"]
+
+
+def night_cards(
+    rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
+) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """Play one night per seed; per night every player's card (the fields of
+    ``jit.CARD_FIELDS``: wins, losses, Buncos, ...) and, per table, how many rounds the
+    team that rolled first there won."""
+    inputs = kernel_inputs(rules, players, sets, cards=True)
+    _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
+    return out["cards"], out["rounds"][:, 0, :, jit.R_FIRST_WON]
 
 
 @dataclass(frozen=True)

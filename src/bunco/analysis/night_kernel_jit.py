@@ -47,7 +47,9 @@ def njit(**options: Any) -> Callable[[F], F]:
 
 # -- rule configuration (cfg, int64) -------------------------------------------------------
 C_TABLES, C_SETS, C_TARGET, C_FINISH, C_EVERY, C_TIE, C_GOAL, C_FIRST, C_STEP = range(9)
-C_SET_WINNER, C_SHARED, C_DETAIL, C_VERIFY, C_SIZE = 9, 10, 11, 12, 13
+C_SET_WINNER, C_SHARED, C_DETAIL, C_VERIFY, C_CARDS, C_SIZE = 9, 10, 11, 12, 13, 14
+# C_CARDS (without C_DETAIL): keep every night's cards, and per table the rounds its
+# first team won (rounds[night, 0, table, R_FIRST_WON])
 
 # -- score tables (tab[field, round - 1, code], int32) --------------------------------------
 T_POINTS, T_KIND, T_CONT, T_ENDS, T_TRAVEL, T_RO_POINTS, T_RO_CONT = range(7)
@@ -94,7 +96,7 @@ R_SEATS = 0  # 0-3
 R_PTS = 4  # 4-7 seat points
 R_WIN, R_TIE, R_TBS = 8, 9, 10
 R_TBP = 11  # 11-12
-R_NFIRST, R_NPLAY, R_NAFTER, R_NTIE, R_CLINCHER, R_SIZE = 13, 14, 15, 16, 17, 18
+R_NFIRST, R_NPLAY, R_NAFTER, R_NTIE, R_CLINCHER, R_FIRST_WON, R_SIZE = 13, 14, 15, 16, 17, 18, 19
 
 # -- scratch rows (wk[row, player], int64) ------------------------------------------------------
 W_ALL, W_TOP, W_STILL, W_CONT, W_TOT, W_POINTS, W_CANDS, W_COUNTS, W_SAVED = range(9)
@@ -420,11 +422,13 @@ def _log_roll(
 
 
 @njit(cache=True, _nrt=False)
-def _all_done(st: np.ndarray) -> bool:  # pragma: no cover
-    for j in range(st.shape[0]):  # noqa: SIM110 (compiled: a plain loop)
+def _not_done(st: np.ndarray) -> int:  # pragma: no cover
+    """How many tables are still in their round."""
+    left = 0
+    for j in range(st.shape[0]):
         if st[j, F_STATUS] != S_DONE:
-            return False
-    return True
+            left += 1
+    return left
 
 
 @njit(cache=True, _nrt=False)
@@ -452,6 +456,7 @@ def _play_round(
     play_rolls = 0
     play_points = 0
     done = False
+    left = _not_done(st)
     while not done:
         for k in range(n_tables - 1, -1, -1):
             status = st[k, F_STATUS]
@@ -491,9 +496,11 @@ def _play_round(
                 phase, logged = _slow_roll(st, k, c, rn, cfg, tab, card, g)
                 if detail:
                     _log_roll(log, g, ri, k, t, c, phase, logged)
-                if _all_done(st):
-                    done = True
-                    break
+                if st[k, F_STATUS] == S_DONE:  # a roll at table k settles table k only
+                    left -= 1
+                    if left == 0:
+                        done = True
+                        break
                 continue
             side = t & 1
             packed = packed_t[c]
@@ -522,18 +529,15 @@ def _play_round(
             st[k, F_TURN] = (t + step * (1 - cont)) & 3
             if detail:
                 _log_roll(log, g, ri, k, t, c, P_PLAY, points)
-            rang = False
-            if (packed >> PK_ENDS) & 1:
-                _ring_all(st, cfg)
-                rang = True
-            elif st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target:
-                if every:
-                    _bell(st, k, cfg)
-                    rang = True
-                elif k == 0:
-                    _ring_all(st, cfg)
-                    rang = True
-            if rang and _all_done(st):
+            if (packed >> PK_ENDS) & 1 or (
+                    k == 0 and not every and st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target):
+                _ring_all(st, cfg)  # the bell: once a round, so count again
+                left = _not_done(st)
+            elif every and st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target:
+                _bell(st, k, cfg)
+                if st[k, F_STATUS] == S_DONE:
+                    left -= 1
+            if left == 0:
                 done = True
                 break
     rs[0], rs[1], rs[2], rs[3], rs[4] = s0, s1, s2, s3, cache
@@ -642,6 +646,11 @@ def _end_round(
         acc[3] += st[k, F_TIE]
         if k > 0:
             acc[4] += st[k, F_TIE]
+        first_won = 1 if st[k, F_NPLAY] > 0 and w == (st[k, F_FIRST_SEAT] & 1) else 0
+        if cfg[C_DETAIL] != 0:
+            rounds[i, ri, k, R_FIRST_WON] = first_won
+        elif cfg[C_CARDS] != 0:
+            rounds[i, 0, k, R_FIRST_WON] += first_won
         if cfg[C_DETAIL] != 0:
             for j in range(4):
                 rounds[i, ri, k, R_SEATS + j] = st[k, F_SEAT + j]
@@ -839,7 +848,7 @@ def _night(
     buncos = 0
     for p in range(card.shape[0]):
         buncos += card[p, D_BUNCOS]
-        if cfg[C_DETAIL] != 0:
+        if cfg[C_DETAIL] != 0 or cfg[C_CARDS] != 0:
             for f in range(8):
                 players_out[i, p, f] = card[p, f]
     figures[i, 0] = buncos
