@@ -93,7 +93,7 @@ def split_distribution(p: list[float]) -> list[float]:
     return dist
 
 
-def _one_table_first_teams(rules: RuleSet) -> list[tuple[int, ...]] | None:
+def _one_table_first_teams(rules: RuleSet) -> list[tuple[int, int]] | None:
     """Per round, the players (0-3) in the team that rolls first at a one-table game, or
     None when that is not known in advance (the left of the last winner starts)."""
     first = rules.first_roller_single_table
