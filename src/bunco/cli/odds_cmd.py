@@ -142,10 +142,14 @@ def _print_set_odds(doc: dict[str, Any]) -> None:
     tables.add_column("source")
     for k in range(rounds + 1):
         tables.add_column(f"{k}-{rounds - k}", justify="right")
+    worst = 0.0
     for row in doc["per_table"]:
         split = row["split"]
-        tables.add_row(str(row["table"]), split["source"],
-                       *(_pct(p) for p in split["probabilities"]))
+        worst = max([worst, *split["se"]])
+        tables.add_row(str(row["table"]), "exact" if split["source"] == "exact" else "kernel",
+                       *(f"{100 * p:.1f}%" for p in split["probabilities"]))
+    if worst:
+        tables.caption = f"kernel rows: standard errors up to {100 * worst:.2f}%"
     console.print(tables)
 
 
