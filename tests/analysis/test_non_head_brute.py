@@ -65,6 +65,15 @@ def _high_step(state: HighState, total: int) -> HighState | None:
     return ("high", count, 0, -1, 0)
 
 
+def _roll_for_high(state: HighState, p: float, totals: dict[int, float],
+                   new: dict[object, float], playing: object) -> None:
+    """Add the states after one roll for high from ``state`` (chance ``p``) to ``new``;
+    ``playing`` once one contender is highest alone."""
+    for total, q in totals.items():
+        after = _high_step(state, total)
+        new[after if after is not None else playing] += p * q
+
+
 def _start(rules: RuleSet) -> list[tuple[object, float]]:
     """A table's state before its first tick: rolling for high, or the first team to roll
     (which team starts does not change the chance of a tie, nor when the bell rings)."""
@@ -89,9 +98,7 @@ def _bell_ticks(rules: RuleSet, round_no: int) -> dict[int, float]:
         for state, p in states.items():
             assert isinstance(state, tuple)
             if state[0] == "high":
-                for total, q in totals.items():
-                    after = _high_step(state, total)  # type: ignore[arg-type]
-                    new[after if after is not None else ("play", 0, 0, 0)] += p * q
+                _roll_for_high(state, p, totals, new, ("play", 0, 0, 0))  # type: ignore[arg-type]
                 continue
             _, r, a, b = state
             for (points, goes_on), q in moves.items():
@@ -118,9 +125,7 @@ def _level_after(rules: RuleSet, round_no: int, ticks: int) -> list[float]:
         for state, p in states.items():
             assert isinstance(state, tuple)
             if state[0] == "high":
-                for total, q in totals.items():
-                    after = _high_step(state, total)  # type: ignore[arg-type]
-                    new[after if after is not None else ("diff", 0, 0)] += p * q
+                _roll_for_high(state, p, totals, new, ("diff", 0, 0))  # type: ignore[arg-type]
                 continue
             _, r, d = state
             for (points, goes_on), q in moves.items():
