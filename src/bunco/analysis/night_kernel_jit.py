@@ -434,10 +434,12 @@ def _not_done(st: np.ndarray) -> int:  # pragma: no cover
 @njit(cache=True, _nrt=False)
 def _play_round(
     rn: int, ri: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
-    g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray,
+    g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray, active: np.ndarray,
 ) -> None:  # pragma: no cover
     """Every roll of one round at every table, in ticks: each table still in its round
-    rolls once, the last table first; a tick stops once every table is done.
+    rolls once, the last table first; a tick stops once every table is done. ``active``
+    (scratch, one entry per table) lists the tables still in the round, so that the last
+    ticks of a big party (a few tie-breaks) do not visit every table.
 
     The roll in play (Night._roll with TableRound.roll and Night._maybe_ring) is written
     out here, the hot loop; the other rolls go to :func:`_slow_roll`. The generator's
@@ -457,8 +459,14 @@ def _play_round(
     play_points = 0
     done = False
     left = _not_done(st)
+    n_active = 0
+    for k in range(n_tables - 1, -1, -1):
+        if st[k, F_STATUS] != S_DONE:
+            active[n_active] = k
+            n_active += 1
     while not done:
-        for k in range(n_tables - 1, -1, -1):
+        for a in range(n_active):
+            k = active[a]
             status = st[k, F_STATUS]
             if status == S_DONE:
                 continue
@@ -540,6 +548,13 @@ def _play_round(
             if left == 0:
                 done = True
                 break
+        if left < n_active:  # drop the tables that are done, keeping the order
+            kept = 0
+            for a in range(n_active):
+                if st[active[a], F_STATUS] != S_DONE:
+                    active[kept] = active[a]
+                    kept += 1
+            n_active = kept
     rs[0], rs[1], rs[2], rs[3], rs[4] = s0, s1, s2, s3, cache
     rs[5] = 1 if have else 0
     if not stream:
@@ -833,7 +848,7 @@ def _night(
         for rn in range(6):
             ri = 6 * s + rn
             _begin_round(st, cfg, ri == 0)
-            _play_round(rn, ri, cfg, tab, rs, codes, g, st, card, log)
+            _play_round(rn, ri, cfg, tab, rs, codes, g, st, card, log, scratch)
             if g[G_OVER] != 0:
                 return
             _end_round(st, card, move, scratch, acc, rounds, i, ri, cfg)
