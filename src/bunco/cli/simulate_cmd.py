@@ -66,12 +66,13 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Simulate whole nights (seating, moving, ties, prizes): figures with standard errors."""
+    from bunco.analysis.night_kernel import kernel_refusal
     from bunco.analysis.simulate import (
         NIGHT_FIGURES,
         play_night,
         player_names,
         simulate_summary,
-        uses_kernel,
+        sim_rules,
     )
 
     check_player_count(players)
@@ -96,9 +97,11 @@ def simulate_command(
                 name, house_rules, players=players, sets=sets, parties=parties, seed=seed,
                 workers=count, progress=lambda n: progress.advance(task, n), engine=engine,
             )
+        refusal = kernel_refusal(sim_rules(name, house_rules), players, sets)
         meta = {"rules": name, "house_rules": house_rules, "players": players, "sets": sets,
                 "parties": parties, "seed": seed, "workers": count,
-                "engine": engine or not uses_kernel(name, house_rules, players, sets)}
+                "engine": engine or refusal is not None,
+                "engine_reason": "asked for (--engine)" if engine else refusal}
         if as_json:
             print_json(_document(summary, meta))
             return
@@ -114,3 +117,6 @@ def simulate_command(
             table.add_row(f"P({LABELS.get(key, key)} ends in a tie)", f"{value['mean']:.4f}",
                           f"{value['se']:.4f}")
         console.print(table)
+        if meta["engine"]:
+            console.print(f"played by the night engine (one event per roll), not the compiled "
+                          f"kernel: {meta['engine_reason']}")
