@@ -71,8 +71,8 @@ def simulate_command(
         NIGHT_FIGURES,
         play_night,
         player_names,
-        simulate_summary,
         sim_rules,
+        simulate_summary,
     )
 
     check_player_count(players)
