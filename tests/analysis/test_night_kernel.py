@@ -449,3 +449,22 @@ def test_kernel_equals_engine_property(
     night = play_night(preset, rules, players=players, sets=sets, seed=seed, dice=dice)
     assert_same_night(engine_view(night, dice.used), kernel.view(0))
     assert_same_figures(night, kernel, 0)
+
+
+def test_summary_in_chunks_over_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks folded as moments give the figures of all the nights at once."""
+    monkeypatch.setattr(simulate, "KERNEL_CHUNK", 2)
+    monkeypatch.setattr(simulate, "ENGINE_CHUNK", 2)
+    for players, engine in ((12, False), (10, True)):
+        args: dict[str, Any] = {"players": players, "sets": 1, "parties": 5, "seed": 4}
+        done: list[int] = []
+        chunked = simulate_summary("classic", {}, workers=2, progress=done.append, **args)
+        assert sum(done) == 5 and (done == [2, 2, 1]) != engine
+        whole = summarize(simulate_nights("classic", {}, workers=1, **args))
+        assert chunked["parties"] == whole["parties"] == 5
+        for part in ("figures", "prize_ties"):
+            assert chunked[part].keys() == whole[part].keys()
+            for key, value in whole[part].items():
+                for stat in ("mean", "se"):
+                    assert chunked[part][key][stat] == pytest.approx(value[stat], nan_ok=True,
+                                                                     rel=1e-12, abs=1e-15), key
