@@ -49,6 +49,7 @@ def test_nights_agree_with_exact_odds(preset: str) -> None:
         assert abs(mean - value) < 4 * se, (key, mean, se, value)
 
 
+@pytest.mark.usefixtures("wide_console")
 def test_simulate_cli_json() -> None:
     runner = CliRunner()
     args = ["simulate", "--rules", "wm", "--players", "8", "--parties", "3", "--seed", "2",
@@ -62,7 +63,7 @@ def test_simulate_cli_json() -> None:
     assert "first_team_win_probability_se" in doc["table"]
     assert doc["engine"] is False and doc["engine_reason"] is None
     engine = runner.invoke(app, ["simulate", "--players", "10", "--parties", "2", "--workers",
-                                 "1"], env={"COLUMNS": "200"})
+                                 "1"])
     assert engine.exit_code == 0, engine.output
     assert "played by the night engine" in engine.output
     assert "10 players do not sit at tables of four only" in engine.output

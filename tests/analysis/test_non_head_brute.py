@@ -156,6 +156,7 @@ def test_non_head_tie_brute_force(preset: str, house: dict[str, str]) -> None:
     assert exact.tie_probability == pytest.approx(brute_tie(rules, 2), abs=1e-9)
 
 
+@pytest.mark.usefixtures("wide_console")
 def test_scil_non_head_tie_is_4_679_percent() -> None:
     # Each scil table first rolls for high (four rolls, then re-rolls among the tied), so
     # the non-head tables are not in step with the head table at the bell; the odds
@@ -165,7 +166,7 @@ def test_scil_non_head_tie_is_4_679_percent() -> None:
     assert round(exact.tie_probability, 5) == 0.04679
     level = table_odds(get_rules("scil", {"first_roller": "scorekeeper"}), 1).non_head
     assert level is not None and round(level.tie_probability, 5) == 0.04590
-    result = CliRunner().invoke(app, ["odds", "--rules", "scil"], env={"COLUMNS": "200"})
+    result = CliRunner().invoke(app, ["odds", "--rules", "scil"])
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if "non-head" in line)
     assert row.count("4.679%") == 6

@@ -64,6 +64,7 @@ def test_a_party_set() -> None:
         assert sum(table["split"]["probabilities"]) == pytest.approx(1.0)
 
 
+@pytest.mark.usefixtures("wide_console")
 def test_set_odds_cli() -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["odds", "--set", "-n", "8", "--nights", "3000", "--json"])
@@ -71,8 +72,7 @@ def test_set_odds_cli() -> None:
     doc = json.loads(result.stdout)
     assert doc["players"] == 8 and len(doc["per_player"]) == 8 and len(doc["per_table"]) == 2
     assert "standard error" in doc["note"]
-    text = runner.invoke(app, ["odds", "--set", "-n", "4", "--nights", "3000"],
-                         env={"COLUMNS": "200"})
+    text = runner.invoke(app, ["odds", "--set", "-n", "4", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     assert "exact" in text.output and "±" in text.output and "P(most wins)" in text.output
     bad = runner.invoke(app, ["odds", "--set", "-n", "10"])
