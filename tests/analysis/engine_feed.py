@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from round_reference import ReferenceRound
+
 from bunco.core.night import Night, TableResult
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase, Status
@@ -31,16 +33,11 @@ PLAYERS = ("Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
 @dataclass(frozen=True, slots=True)
-class EngineRound:
-    """One round as the engine played it, seen from the head table's first roller."""
+class EngineRound(ReferenceRound):
+    """One round as the engine played it, seen from the head table's first roller: the
+    reference loop's result, and the round's number."""
 
-    round_no: int
-    winner: int
-    rolls: int
-    bell_roll: int
-    bunco_end: bool
-    scores: tuple[int, int]
-    other_scores: tuple[int, int] | None
+    round_no: int = 0
 
 
 class _Out(Exception):
