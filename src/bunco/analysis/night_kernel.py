@@ -1,11 +1,12 @@
 """The fast whole-night kernel: parties of team tables of four, compiled with Numba.
 
-It plays what :class:`bunco.core.night.Night` plays for 8 to 32 players (two to eight
-tables of four, no ghosts), any number of sets, under any rule set: scoring from the
+It plays what :class:`bunco.core.night.Night` plays for one table of four in teams and
+for 8 to 2,000 players (two to 500 tables of four, no ghosts), 1 to 4 sets, under any
+rule set: scoring from the
 rule set's fields (:func:`bunco.analysis.dice_codes.code_table`), targets, the bell at the
 head table or at every table, a Bunco that ends the round, after-bell turns, wipeouts,
 first rollers (scorekeeper, rolling for high with re-rolls, left of the last winner),
-either direction, the three tie-breaks, W/L and every card count, movement (a lookup
+either direction, the three tie-breaks, W/L and every card count, movement (a lookup per
 table built from :func:`bunco.core.seating.next_seating` itself), set winners with their
 roll-off, prizes with ties and their roll-offs, traveling and the last Bunco.
 

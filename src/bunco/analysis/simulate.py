@@ -6,8 +6,8 @@ Two players of the same nights:
   seating, moving, the bell, tie-breaks, roll-offs and prizes — one roll event at a time
   (:func:`play_night`);
 - the compiled night kernel (:mod:`bunco.analysis.night_kernel`), thousands of times
-  faster, for parties it can play exactly as the engine does (8 to 32 players at tables
-  of four). :func:`simulate_nights` uses it by default and the engine otherwise, or when
+  faster, for parties it can play exactly as the engine does (one table of four in
+  teams, 8 to 2,000 players at tables of four). :func:`simulate_nights` uses it by default and the engine otherwise, or when
   asked (``engine=True``).
 
 Both use one schedule of rolls (see :func:`play_tick`): in each tick every table still in
