@@ -27,7 +27,8 @@ with ``seed``, a xoshiro256** generator seeded with ``night_seeds(seed)[i]``;
 Nobody checks cards in the kernel: with ``verify_for_prizes`` no Bunco, Mini or win
 counts for prizes, as in the engine when no ``verify`` event comes (the simulation turns
 the rule off). :func:`kernel_refusal` names the parties the kernel cannot seat: other
-player counts (tables of two or three, ghosts, one table) and more than four sets.
+player counts (tables of two or three, ghosts, one table of individuals) and more than
+four sets.
 
 >>> from bunco.core.presets import get_rules
 >>> figures, ties = night_figures(get_rules("classic"), 12, 1, night_seeds(7, 2))
@@ -116,7 +117,8 @@ RULE_FIELDS: dict[str, str] = {
     "name": "a label", "mini_label": "a label on the cards",
     "breaks_after_rounds": "breaks take no dice",
     "prize_groups": "a simulated party registers no groups",
-    # single tables and tables of two or three: refused (kernel_refusal)
+    # one table (played in teams; one of individuals is refused), tables of two or three
+    # (refused: kernel_refusal)
     "first_roller_single_table": "cfg first roller (one table)",
     "single_table_target": "cfg target (one table)",
     "single_table_teams": "one table of individuals refused",
