@@ -1,161 +1,254 @@
-"""Speed of the simulators, measured side by side in one run on one core.
+"""Speed, memory and start-up of `bunco simulate`, measured side by side in one run.
 
-Prints rolls per second of
-- the reference loop (:mod:`bunco.analysis.reference`, one ``score_roll`` per roll),
-- the night engine (:class:`bunco.core.night.Night`, one event per roll, one table),
-- the fast kernel (:mod:`bunco.analysis.kernel`), with its dice drawn and pre-drawn,
-- the bare draw of three dice per roll from NumPy's generator,
-and the ratios the goals name: kernel / reference >= 100, kernel / bare draw >= 25%;
-then twelve-player one-set (six-round) nights per second, everything played (seating,
-moving, the bell, tie-breaks, roll-offs, prizes):
+Prints, on one core:
 
-- through the night engine (:func:`bunco.analysis.simulate.play_night`),
-- through the compiled night kernel (:mod:`bunco.analysis.night_kernel`), drawing its own
-  dice (goal: 50,000 per second per core),
-- and the bare draw of a set's worth of dice (as many rolls as the kernel's sets took).
+1. the bare draw: NumPy's generator drawing three dice per roll as ``int64`` (rolls/s);
+2. for 2, 4, 5, 7, 12, 13, 40, 100 and 1,000 players in every preset, the rolls per
+   second of whole one-set nights as ``bunco simulate`` plays them (the compiled night
+   kernel where it covers the party, else the night engine: the ``path`` column says
+   which), and their ratio to the bare draw per roll (goal: at least 50%);
+3. on four-player nights, a plain-Python one-table loop of the kind other Python Bunco
+   projects ship (one point per die showing the round's number, 21 for a Bunco, 5 for
+   other three of a kind, roll while scoring, first team to 21), next to the kernel's
+   four-player nights per roll (goal: at least 100 times the plain loop);
+4. the start-up of each ``bunco`` command (median wall and CPU time of fresh processes,
+   compiled bytecode cached as on an installed system) against ``python -c pass``
+   (goal: ``--help``, ``rules`` and ``score`` within 0.15 s);
+5. the peak memory of one ``bunco simulate`` run of ``--memory`` twelve-player nights
+   over every core: the largest process's peak RSS and the whole process tree's peak
+   proportional set size (PSS counts pages shared between the processes once; summed
+   RSS counts them once per process), which must not grow with the number of nights.
 
-Run: ``python benchmarks/simulate.py [--quick]``. A benchmark, not a test: it prints
-figures and never fails on them.
+Run: ``python benchmarks/simulate.py [--quick] [--memory NIGHTS]``. A benchmark, not a
+test: it prints figures and never fails on them. The machine may be shared: every figure
+is the best (rates) or the median (start-up) of a few runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
-from bunco.analysis.engine_feed import engine_rounds
-from bunco.analysis.kernel import code_table, dice_to_codes, play_rounds, simulate_rounds
-from bunco.analysis.night_kernel import FIGURES, night_figures, night_seeds
-from bunco.analysis.reference import reference_rounds
-from bunco.analysis.simulate import play_night, sim_rules
-from bunco.core.presets import get_rules
-from bunco.core.rules import AfterBell
+from bunco.analysis.simulate import simulate_summary, uses_kernel
+from bunco.core.presets import PRESETS
+
+COUNTS = (2, 4, 5, 7, 12, 13, 40, 100, 1000)
+BIN = Path(sys.executable).parent
 
 
-def best_rate(run: Callable[[], int], repeat: int) -> float:
-    """The best of ``repeat`` runs, in units (rolls) per second."""
+def best_rate(run: Callable[[], float], repeat: int) -> float:
+    """The best of ``repeat`` runs of ``run`` (which returns units done), per CPU second
+    of this process (the machine may be shared: wall time would count the others)."""
     best = 0.0
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         units = run()
-        elapsed = time.perf_counter() - start
-        best = max(best, units / elapsed)
+        best = max(best, units / max(time.process_time() - start, 1e-9))
     return best
+
+
+def bare_draw(rolls: int) -> float:
+    """Rolls/s of NumPy's generator drawing three int64 dice per roll."""
+    rng = np.random.default_rng(1)
+    block = 1 << 20
+
+    def run() -> float:
+        left = rolls
+        while left > 0:
+            rng.integers(1, 7, size=(min(block, left), 3), dtype=np.int64)
+            left -= block
+        return rolls
+
+    return best_rate(run, 5)
+
+
+def nights_rate(preset: str, players: int, budget: float) -> tuple[str, float, int]:
+    """(path, rolls per CPU second, nights) of one-set nights as `bunco simulate` plays
+    them, on one core: as many nights as take about ``budget`` CPU seconds (at least
+    one), the best of three runs for the kernel."""
+    path = "kernel" if uses_kernel(preset, {}, players, 1) else "engine"
+    simulate_summary(preset, {}, players=players, sets=1, parties=1, seed=1, workers=1)  # warm
+    nights = 1
+    while True:
+        start = time.process_time()
+        summary = simulate_summary(preset, {}, players=players, sets=1, parties=nights,
+                                   seed=2, workers=1)
+        elapsed = time.process_time() - start
+        if elapsed >= budget or (path == "engine" and elapsed >= budget / 4):
+            break
+        nights *= 4 if elapsed < budget / 8 else 2
+    rolls = summary["figures"]["rolls_per_set"]["mean"] * nights
+    if path == "engine":
+        return path, rolls / elapsed, nights
+    rate = best_rate(lambda: simulate_summary(preset, {}, players=players, sets=1,
+                                              parties=nights, seed=2, workers=1) and rolls, 3)
+    return path, max(rate, rolls / elapsed), nights
+
+
+def plain_python_games(games: int, seed: int) -> int:
+    """Plain-Python four-player games (six rounds at one table, partners opposite);
+    returns the rolls made."""
+    draw = random.Random(seed)
+    rolls = 0
+    for _ in range(games):
+        for round_no in range(1, 7):
+            scores = [0, 0]
+            player = 0
+            while max(scores) < 21:
+                while True:  # one turn: roll while the roll scores
+                    dice = [draw.randint(1, 6), draw.randint(1, 6), draw.randint(1, 6)]
+                    rolls += 1
+                    if dice[0] == dice[1] == dice[2]:
+                        points = 21 if dice[0] == round_no else 5
+                    else:
+                        points = dice.count(round_no)
+                    scores[player % 2] += points
+                    if points == 0 or scores[player % 2] >= 21:
+                        break
+                player += 1
+    return rolls
+
+
+def startup(args: list[str], runs: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``args`` in a fresh process (bytecode cached)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=False)  # write the bytecode caches
+    walls, cpus = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def _tree(pid: int) -> list[int]:
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    tree = {pid}
+    grew = True
+    while grew:
+        grew = False
+        for child, parent in parents.items():
+            if parent in tree and child not in tree:
+                tree.add(child)
+                grew = True
+    return sorted(tree)
+
+
+def _memory(pid: int) -> tuple[int, int, int]:
+    """(summed RSS, summed PSS, largest RSS) of a process tree, in bytes."""
+    rss_sum = pss_sum = largest = 0
+    for p in _tree(pid):
+        try:
+            rss = int(Path(f"/proc/{p}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            pss = next(int(line.split()[1]) * 1024
+                       for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines()
+                       if line.startswith("Pss:"))
+        except (OSError, StopIteration):
+            continue
+        rss_sum += rss
+        pss_sum += pss
+        largest = max(largest, rss)
+    return rss_sum, pss_sum, largest
+
+
+def peak_memory(nights: int) -> tuple[float, int, int, int]:
+    """Seconds and peak (summed RSS, tree PSS, largest RSS) of `bunco simulate` of
+    ``nights`` twelve-player classic nights over every core."""
+    args = [str(BIN / "bunco"), "simulate", "--rules", "classic", "--players", "12",
+            "--parties", str(nights), "--json"]
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = [0, 0, 0]
+    while proc.poll() is None:
+        for i, value in enumerate(_memory(proc.pid)):
+            peak[i] = max(peak[i], value)
+        time.sleep(0.2)
+    return time.perf_counter() - start, peak[0], peak[1], peak[2]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test)")
+    parser.add_argument("--quick", action="store_true", help="shorter runs (a smoke test)")
+    parser.add_argument("--memory", type=int, default=1_000_000,
+                        help="nights of the memory run (0: skip it)")
     args = parser.parse_args()
-    scale = 1 if args.quick else 10
-    rules = get_rules(args.rules)
-    round_no = 3
-    rng = np.random.default_rng(1)
-    target = rules.target(team=True, single_table=False)
-    finish = rules.after_bell is AfterBell.FINISH_TURN
-    table = code_table(rules, round_no)
+    budget = 0.2 if args.quick else 1.0
+    mb = 2**20
 
-    ref_dice = rng.integers(1, 7, size=(4_000 * scale, 3)).tolist()
+    bare = bare_draw(200_000 if args.quick else 5_000_000)
+    print(f"bare draw of three int64 dice (NumPy): {bare / 1e6:.1f} M rolls/s\n")
 
-    def reference() -> int:
-        return sum(r.rolls for r in reference_rounds(rules, round_no, ref_dice))
+    print("one-set nights as `bunco simulate` plays them, one core")
+    print(f"{'preset':<14}{'players':>8}  {'path':<7}{'nights':>9}{'M rolls/s':>11}"
+          f"{'of bare':>9}")
+    for preset in PRESETS:
+        for players in COUNTS:
+            if args.quick and players == 1000 and preset != "classic":
+                continue
+            path, rate, nights = nights_rate(preset, players, budget)
+            print(f"{preset:<14}{players:>8}  {path:<7}{nights:>9}{rate / 1e6:>11.3f}"
+                  f"{rate / bare:>9.1%}")
+    print()
 
-    engine_dice = [tuple(d) for d in rng.integers(1, 7, size=(600 * scale, 3)).tolist()]
+    games = 200 if args.quick else 3000
+    plain = best_rate(lambda: plain_python_games(games, 1), 3)
+    _, kernel4, _ = nights_rate("classic", 4, budget)
+    print("four-player nights, per roll, one core")
+    print(f"  plain-Python one-table loop:      {plain / 1e6:8.3f} M rolls/s")
+    print(f"  night kernel (classic, 4 players): {kernel4 / 1e6:8.3f} M rolls/s"
+          f"  = {kernel4 / plain:,.0f} x the plain loop\n")
 
-    def engine() -> int:
-        extra = iter(engine_dice[::-1])  # rolls for high and tie-breaks: varied dice, so
-        # that rolling for high total (scil) does not tie for ever
-        played = engine_rounds(args.rules, {}, iter(engine_dice),
-                               extra=lambda: next(extra, (6, 5, 4)))
-        return sum(r.rolls for r in played)
-
-    n_rounds = 40_000 * scale
-
-    def kernel_drawn() -> int:
-        sim = simulate_rounds(rules, round_no, n_rounds, rng=rng, pair=False)
-        return sim.head_used
-
-    codes = dice_to_codes(rng.integers(1, 7, size=(n_rounds * 60, 3)))
-
-    def kernel_predrawn() -> int:
-        return play_rounds(table, target, finish, codes).head_used
-
-    n_draw = 2_000_000 * scale
-
-    def bare_draw() -> int:
-        rng.integers(1, 7, size=(n_draw, 3), dtype=np.int8)
-        return n_draw
-
-    def bare_draw_int64() -> int:
-        rng.integers(1, 7, size=(n_draw, 3))
-        return n_draw
-
-    play_rounds(table, target, finish, codes[:1000])  # compile (or load) the kernel first
-    figures = {
-        "reference loop (score_roll)": best_rate(reference, 3),
-        "night engine (Night.apply)": best_rate(engine, 3),
-        "kernel, dice drawn": best_rate(kernel_drawn, 3),
-        "kernel, dice pre-drawn": best_rate(kernel_predrawn, 3),
-        "bare draw of 3 dice (int8)": best_rate(bare_draw, 3),
-        "bare draw of 3 dice (int64)": best_rate(bare_draw_int64, 3),
+    runs = 3 if args.quick else 9
+    bunco = str(BIN / "bunco")
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "bunco --help": [bunco, "--help"],
+        "bunco rules": [bunco, "rules"],
+        "bunco score --rules wm --round 4 2 2 2": [bunco, "score", "--rules", "wm", "--round",
+                                                   "4", "2", "2", "2"],
+        "bunco replay --help": [bunco, "replay", "--help"],
+        "bunco play --help": [bunco, "play", "--help"],
+        "bunco sheets --help": [bunco, "sheets", "--help"],
+        "bunco serve --help": [bunco, "serve", "--help"],
+        "bunco odds --round 1 --json": [bunco, "odds", "--round", "1", "--json"],
+        "bunco simulate --parties 1 --workers 1": [bunco, "simulate", "--parties", "1",
+                                                   "--workers", "1", "--json"],
     }
-    print(f"rules {args.rules}, round {round_no}, one core (pid {os.getpid()})")
-    width = max(map(len, figures))
-    for name, rate in figures.items():
-        print(f"  {name:<{width}}  {rate:>14,.0f} rolls/s")
-    kernel = figures["kernel, dice drawn"]
-    print(f"  kernel / reference loop      {kernel / figures['reference loop (score_roll)']:>10,.0f}x"
-          "   (goal >= 100x)")
-    print(f"  kernel / night engine        {kernel / figures['night engine (Night.apply)']:>10,.0f}x")
-    print(f"  kernel / bare draw (int8)    {kernel / figures['bare draw of 3 dice (int8)']:>10.0%}"
-          "   (goal >= 25%)")
-    print(f"  kernel / bare draw (int64)   {kernel / figures['bare draw of 3 dice (int64)']:>10.0%}")
-    print("  (the kernel draws one code 0-215 per roll: as random as three dice, cheaper to draw)")
+    print(f"start-up, median of {runs} fresh processes")
+    base = None
+    for name, command in commands.items():
+        wall, cpu = startup(command, runs)
+        base = base if base is not None else wall
+        print(f"  {name:<42}{wall:7.3f} s wall {cpu:7.3f} s CPU  (+{wall - base:.3f} s)")
+    print()
 
-    night_rates(args.rules, scale)
-
-
-def night_rates(rules_name: str, scale: int) -> None:
-    """Twelve-player one-set nights per second: engine, kernel, bare draw of their dice."""
-    rules = sim_rules(rules_name, {})
-    seeds = iter(range(10**6))
-
-    def engine_nights() -> int:
-        count = 2 * scale
-        for _ in range(count):
-            play_night(rules_name, {}, players=12, sets=1, seed=next(seeds))
-        return count
-
-    n_sets = 20_000 * scale
-    night_figures(rules, 12, 1, night_seeds(0, 10))  # compile (or load) the kernel first
-    rolls: list[float] = []
-
-    def kernel_nights() -> int:
-        figures, _ = night_figures(rules, 12, 1, night_seeds(next(seeds), n_sets))
-        rolls.append(float(figures[:, FIGURES.index("rolls_per_set")].mean()))
-        return n_sets
-
-    engine = best_rate(engine_nights, 3)
-    kernel = best_rate(kernel_nights, 3)
-    per_set = round(sum(rolls) / len(rolls))
-    gen = np.random.default_rng(3)
-
-    def bare_draw() -> int:
-        gen.integers(0, 216, size=n_sets * per_set, dtype=np.uint8)
-        return n_sets
-
-    bare = best_rate(bare_draw, 3)
-    print(f"twelve-player one-set nights ({rules_name}, {per_set} rolls per set), one core:")
-    print(f"  night engine (Night.apply)          {engine:>14,.1f} sets/s")
-    print(f"  night kernel, dice drawn            {kernel:>14,.0f} sets/s   (goal >= 50,000)")
-    print(f"  bare draw of a set's dice (uint8)   {bare:>14,.0f} sets/s")
-    print(f"  night kernel / night engine         {kernel / engine:>14,.0f}x")
-    print(f"  night kernel / bare draw            {kernel / bare:>14.0%}")
+    if args.memory:
+        seconds, rss_sum, pss, largest = peak_memory(args.memory)
+        print(f"memory of `bunco simulate` of {args.memory:,} twelve-player nights "
+              f"({os.cpu_count()} cores, {seconds:.0f} s): largest process {largest / mb:.0f} "
+              f"MB, process tree PSS {pss / mb:.0f} MB (summed RSS {rss_sum / mb:.0f} MB)")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine_feed import engine_rounds
+from round_kernel import play_rounds
 
-from bunco.analysis.engine_feed import engine_rounds
-from bunco.analysis.kernel import code_table, dice_to_codes, play_rounds
+from bunco.analysis.dice_codes import code_table, dice_to_codes
 from bunco.core.presets import get_rules
 from bunco.core.rules import AfterBell
 

@@ -3,19 +3,16 @@ exact odds (within 4 standard errors, fixed seeds)."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
+
 import numpy as np
 import pytest
+from round_kernel import play_rounds, play_turns, simulate_rounds
+from round_reference import reference_rounds
 
-from bunco.analysis.kernel import (
-    code_table,
-    codes_to_dice,
-    dice_to_codes,
-    play_rounds,
-    play_turns,
-    simulate_rounds,
-)
+from bunco.analysis.dice_codes import code_table, codes_to_dice, dice_to_codes
 from bunco.analysis.odds import roll_odds, turn_odds
-from bunco.analysis.reference import reference_rounds
 from bunco.analysis.table_odds import table_odds
 from bunco.core.dice import score_roll
 from bunco.core.presets import PRESETS, get_rules
@@ -118,3 +115,9 @@ def test_simulation_agrees_with_exact(preset: str, house: dict[str, object], rou
         assert abs(_z(sim.other_scores[:, 1], second)) < 4
         ties = sim.other_scores[:, 0] == sim.other_scores[:, 1]
         assert abs(_z(ties, exact.non_head.tie_probability)) < 4
+
+
+@pytest.mark.parametrize("name", ["round_kernel", "round_reference", "engine_feed"])
+def test_helper_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -49,6 +49,7 @@ def test_nights_agree_with_exact_odds(preset: str) -> None:
         assert abs(mean - value) < 4 * se, (key, mean, se, value)
 
 
+@pytest.mark.usefixtures("wide_console")
 def test_simulate_cli_json() -> None:
     runner = CliRunner()
     args = ["simulate", "--rules", "wm", "--players", "8", "--parties", "3", "--seed", "2",
@@ -60,6 +61,12 @@ def test_simulate_cli_json() -> None:
     assert doc["night"]["rounds"] == {"mean": 6.0, "se": 0.0}
     assert 0 < doc["per_roll"]["expected_points"] < 2
     assert "first_team_win_probability_se" in doc["table"]
+    assert doc["engine"] is False and doc["engine_reason"] is None
+    engine = runner.invoke(app, ["simulate", "--players", "10", "--parties", "2", "--workers",
+                                 "1"])
+    assert engine.exit_code == 0, engine.output
+    assert "played by the night engine" in engine.output
+    assert "10 players do not sit at tables of four only" in engine.output
     bad = runner.invoke(app, ["simulate", "--players", "1", "--parties", "2"])
     assert bad.exit_code == 2 and "--players 1 is not a party" in bad.output  # words, not JSON
     assert '"players"' not in bad.output

@@ -9,16 +9,21 @@ number of dice used and the night's figures must be equal.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import os
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bunco.analysis import simulate
-from bunco.analysis.kernel import dice_to_codes
+from bunco.analysis.dice_codes import dice_to_codes
 from bunco.analysis.night_kernel import (
     FIGURES,
+    RULE_FIELDS,
     DiceStream,
     KernelNights,
     KernelUnsupported,
@@ -43,6 +48,8 @@ from bunco.analysis.simulate import (
 from bunco.analysis.table_odds import table_odds
 from bunco.core.night import Night
 from bunco.core.presets import get_rules
+from bunco.core.rules import RuleSet
+from bunco.core.seating import next_seating
 
 CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, players, sets
     ("classic", {}, 12, 2),
@@ -68,6 +75,18 @@ CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, pl
     ("winning-moves", {"bunco_points": 3, "tie_break": "sudden_death"}, 12, 1),
     ("classic", {}, 8, 1),
     ("scil", {"movement": "losers_rotate"}, 16, 1),
+    # one table of four (teams), and any number of tables of four (past 64 players too)
+    ("classic", {}, 4, 2),
+    ("scil", {"wipeout": True}, 4, 1),
+    ("tournament", {"single_table_target": 11}, 4, 1),
+    ("winning-moves", {"single_table_teams": True}, 4, 3),
+    ("winning-moves", {"single_table_teams": True, "first_roller": "roll_for_high"}, 4, 1),
+    ("classic", {}, 36, 1),
+    ("scil", {"set_winner": "most_wins"}, 40, 2),
+    ("tournament", {"prize_ties": "roll_off"}, 68, 1),
+    ("winning-moves", {}, 100, 1),
+    ("classic", {"movement": "head_losers_to_last", "set_winner": "most_wins"}, 100, 1),
+    ("scil", {"no_repeat_partners": False, "movement": "up_down"}, 200, 1),
 ]
 
 
@@ -251,7 +270,8 @@ def test_unverified_cards_win_no_prizes() -> None:
 
 def test_simulate_uses_the_kernel_and_agrees_with_the_engine() -> None:
     assert uses_kernel("classic", {}, 12, 1) and uses_kernel("tournament", {}, 8, 4)
-    assert not uses_kernel("classic", {}, 10, 1) and not uses_kernel("scil", {}, 4, 1)
+    assert not uses_kernel("classic", {}, 10, 1) and not uses_kernel("winning-moves", {}, 4, 1)
+    assert uses_kernel("scil", {}, 4, 1) and uses_kernel("classic", {}, 1000, 1)
     args: dict[str, Any] = {"players": 12, "sets": 1, "parties": 3, "seed": 21, "workers": 1}
     fast = simulate_nights("scil", {"wipeout": True}, **args)
     slow = simulate_nights("scil", {"wipeout": True}, engine=True, **args)
@@ -275,9 +295,11 @@ def test_kernel_nights_over_processes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_refusals() -> None:
     rules = get_rules("classic")
-    assert kernel_refusal(rules, 12, 4) is None
+    assert kernel_refusal(rules, 12, 4) is None and kernel_refusal(rules, 4) is None
+    assert "individuals" in str(kernel_refusal(get_rules("winning-moves"), 4))
     assert "tables of four" in str(kernel_refusal(rules, 10))
-    assert "8 to 32" in str(kernel_refusal(rules, 36))
+    assert kernel_refusal(rules, 36) is None and kernel_refusal(rules, 2000) is None
+    assert "4 to 2000" in str(kernel_refusal(rules, 2004))
     assert "1 to 4" in str(kernel_refusal(rules, 12, 5))
     with pytest.raises(KernelUnsupported, match="10 players do not sit") as err:
         check_kernel(rules, 10)
@@ -307,12 +329,36 @@ def test_movement_follows_the_rules(preset: str) -> None:
                               winners[2] | losers[1]],
         }[rules.movement.value]
         for k in range(3):
-            seats = [int(move[pattern, 4 * k + s]) for s in range(4)]
+            seats = [_moved(move, pattern, k, s) for s in range(4)]
             assert set(seats) == expected[k], (pattern, k)
             for a, b in ((seats[0], seats[2]), (seats[1], seats[3])):
                 old_partners = a // 4 == b // 4 and a % 2 == b % 2
                 stayed = a // 4 == k
                 assert not (old_partners and (stayed or rules.no_repeat_partners)), (pattern, k)
+
+
+def _moved(move: np.ndarray, pattern: int, k: int, s: int) -> int:
+    """Who sits at table k + 1 seat s + 1 next round (4 table + seat), bit j of
+    ``pattern`` set when seats 2 and 4 won at table j + 1."""
+    a, b = int(move[k, 4, 0]), int(move[k, 4, 1])
+    return int(move[k, (pattern >> a & 1) + 2 * (pattern >> b & 1), s])
+
+
+@pytest.mark.parametrize("preset", ["classic", "scil", "tournament", "winning-moves"])
+@pytest.mark.parametrize("tables", [2, 5, 13, 40])
+def test_movement_lookup_is_next_seating(preset: str, tables: int) -> None:
+    """The per-table lookup gives what next_seating gives, for random winners."""
+    rules = get_rules(preset)
+    move = movement_table(rules, tables)
+    labels = tuple(tuple(f"{4 * k + s}" for s in range(4)) for k in range(tables))
+    draw = np.random.default_rng(tables)
+    for _ in range(6):
+        pattern = int(draw.integers(0, 2**min(tables, 62)))
+        won = [frozenset({1, 3}) if pattern >> k & 1 else frozenset({0, 2})
+               for k in range(tables)]
+        after = next_seating(labels, won, rules)
+        assert [[_moved(move, pattern, k, s) for s in range(4)] for k in range(tables)] == \
+            [[int(str(label)) for label in t] for t in after]
 
 
 def test_dice_streams() -> None:
@@ -349,3 +395,76 @@ def test_kernel_nights_agree_with_the_exact_odds() -> None:
             mean = float(column.mean())
             se = float(column.std(ddof=1) / math.sqrt(len(column)))
             assert abs(mean - values[key]) < 4 * se, (preset, key, mean, se, values[key])
+
+
+def test_every_rule_field_is_played_or_refused() -> None:
+    """A new RuleSet field must be handled by the kernel (or its parties refused) and
+    listed in RULE_FIELDS, else this fails."""
+    names = {f.name for f in dataclasses.fields(RuleSet)}
+    assert names == set(RULE_FIELDS), (names ^ set(RULE_FIELDS))
+
+
+HOUSE_OPTIONS: dict[str, list[Any]] = {
+    "wipeout": [True, False],
+    "quick_game": [True],
+    "after_bell": ["stop", "finish_turn"],
+    "tie_break": ["sessions", "roll_off_to_five", "sudden_death"],
+    "first_roller": ["scorekeeper", "roll_for_high", "left_of_last_winner"],
+    "direction": ["left", "right"],
+    "round_end": ["head_table", "every_table"],
+    "bunco_ends_round": [True, False],
+    "movement": ["up_down", "head_losers_to_last", "losers_rotate"],
+    "no_repeat_partners": [True, False],
+    "set_winner": ["most_wins", "none"],
+    "prize_ties": ["shared", "roll_off"],
+    "traveling": ["off", "any_trips", "bunco", "mini_bunco", "123"],
+    "team_target": [5, 21],
+    "bunco_points": [3, 21],
+    "low_trips_continues": [True, False],
+    "first_roller_single_table": ["scorekeeper", "roll_for_high", "left_of_last_winner"],
+    "single_table_target": [5, 21],
+}
+
+
+@settings(max_examples=int(os.environ.get("BUNCO_KERNEL_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(["classic", "scil", "tournament", "winning-moves"]),
+    house=st.dictionaries(st.sampled_from(sorted(HOUSE_OPTIONS)), st.none(), max_size=5),
+    tables=st.integers(1, 12),
+    sets=st.integers(1, 3),
+    seed=st.integers(0, 2**32),
+    data=st.data(),
+)
+def test_kernel_equals_engine_property(
+    preset: str, house: dict[str, None], tables: int, sets: int, seed: int, data: Any
+) -> None:
+    """Any preset, house rules, number of tables and sets: the kernel plays the engine's
+    night roll for roll, card for card, prize for prize."""
+    rules = {k: data.draw(st.sampled_from(HOUSE_OPTIONS[k]), label=k) for k in house}
+    if tables == 1:
+        rules["single_table_teams"] = True  # one table of individuals is refused
+    players = 4 * tables
+    kernel = play_nights(sim_rules(preset, rules), players, sets, seeds=[seed])
+    dice = DiceStream(seed)
+    night = play_night(preset, rules, players=players, sets=sets, seed=seed, dice=dice)
+    assert_same_night(engine_view(night, dice.used), kernel.view(0))
+    assert_same_figures(night, kernel, 0)
+
+
+def test_summary_in_chunks_over_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks folded as moments give the figures of all the nights at once."""
+    monkeypatch.setattr(simulate, "KERNEL_CHUNK", 2)
+    monkeypatch.setattr(simulate, "ENGINE_CHUNK", 2)
+    for players, engine in ((12, False), (10, True)):
+        args: dict[str, Any] = {"players": players, "sets": 1, "parties": 5, "seed": 4}
+        done: list[int] = []
+        chunked = simulate_summary("classic", {}, workers=2, progress=done.append, **args)
+        assert sum(done) == 5 and (done == [2, 2, 1]) != engine
+        whole = summarize(simulate_nights("classic", {}, workers=1, **args))
+        assert chunked["parties"] == whole["parties"] == 5
+        for part in ("figures", "prize_ties"):
+            assert chunked[part].keys() == whole[part].keys()
+            for key, value in whole[part].items():
+                for stat in ("mean", "se"):
+                    assert chunked[part][key][stat] == pytest.approx(value[stat], nan_ok=True,
+                                                                     rel=1e-12, abs=1e-15), key

@@ -1,11 +1,12 @@
 """The fast whole-night kernel: parties of team tables of four, compiled with Numba.
 
-It plays what :class:`bunco.core.night.Night` plays for 8 to 32 players (two to eight
-tables of four, no ghosts), any number of sets, under any rule set: scoring from the
-rule set's fields (:func:`bunco.analysis.kernel.code_table`), targets, the bell at the
+It plays what :class:`bunco.core.night.Night` plays for one table of four in teams and
+for 8 to 2,000 players (two to 500 tables of four, no ghosts), 1 to 4 sets, under any
+rule set: scoring from the
+rule set's fields (:func:`bunco.analysis.dice_codes.code_table`), targets, the bell at the
 head table or at every table, a Bunco that ends the round, after-bell turns, wipeouts,
 first rollers (scorekeeper, rolling for high with re-rolls, left of the last winner),
-either direction, the three tie-breaks, W/L and every card count, movement (a lookup
+either direction, the three tie-breaks, W/L and every card count, movement (a lookup per
 table built from :func:`bunco.core.seating.next_seating` itself), set winners with their
 roll-off, prizes with ties and their roll-offs, traveling and the last Bunco.
 
@@ -18,7 +19,7 @@ is over. Roll-offs at no table (a set winner, a prize) take the next dice one ro
 time. Given the same dice, the kernel and the engine play the same night: a test
 compares every roll, every table's result, every card, set winner and prize.
 
-**Dice.** A roll is a code 0-215 (:func:`bunco.analysis.kernel.dice_to_codes`). Either a
+**Dice.** A roll is a code 0-215 (:func:`bunco.analysis.dice_codes.dice_to_codes`). Either a
 given stream of codes (nights one after another), or for night ``i`` of a run seeded
 with ``seed``, a xoshiro256** generator seeded with ``night_seeds(seed)[i]``;
 :class:`DiceStream` gives the engine the very same dice.
@@ -26,7 +27,8 @@ with ``seed``, a xoshiro256** generator seeded with ``night_seeds(seed)[i]``;
 Nobody checks cards in the kernel: with ``verify_for_prizes`` no Bunco, Mini or win
 counts for prizes, as in the engine when no ``verify`` event comes (the simulation turns
 the rule off). :func:`kernel_refusal` names the parties the kernel cannot seat: other
-player counts (tables of two or three, ghosts, one table) and more than four sets.
+player counts (tables of two or three, ghosts, one table of individuals) and more than
+four sets.
 
 >>> from bunco.core.presets import get_rules
 >>> figures, ties = night_figures(get_rules("classic"), 12, 1, night_seeds(7, 2))
@@ -37,6 +39,7 @@ player counts (tables of two or three, ghosts, one table) and more than four set
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,7 +50,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bunco.analysis import night_kernel_jit as jit
-from bunco.analysis.kernel import code_table, codes_to_dice
+from bunco.analysis.dice_codes import code_table, codes_to_dice
 from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
@@ -64,6 +67,7 @@ from bunco.core.rules import (
     TieBreak,
 )
 from bunco.core.seating import next_seating
+from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Phase, RollRecord
 
 FIGURES = (
@@ -73,7 +77,7 @@ FIGURES = (
 """The figures of one night, in the columns of :func:`night_figures` (the keys of
 :func:`bunco.analysis.simulate.night_stats`)."""
 
-MIN_PLAYERS, MAX_PLAYERS = 8, 32
+MIN_PLAYERS, MAX_PLAYERS = 4, 2000
 MAX_POINTS = 100_000
 PHASES = tuple(Phase)
 SET_SETTLED = {jit.SETTLED_WINS: "wins", jit.SETTLED_BUNCOS: "buncos",
@@ -94,6 +98,37 @@ class KernelUnsupported(BuncoError):
     code = "kernel_unsupported"
 
 
+RULE_FIELDS: dict[str, str] = {
+    # how a roll scores, whether it goes on, ends the round or passes the traveler: the
+    # score tables are built by the engine's own score_roll, score_rolloff and _travels
+    **{name: "score tables" for name in (
+        "target_die_points", "bunco_points", "bunco_continues", "bunco_ends_round",
+        "low_trips_points", "low_trips_kind", "low_trips_continues", "high_trips_points",
+        "high_trips_kind", "high_trips_continues", "wipeout", "traveling",
+        "traveling_excluded_round")},
+    "team_target": "cfg target", "quick_game": "cfg target",
+    "direction": "cfg step", "first_roller": "cfg first roller",
+    "round_end": "cfg bell", "after_bell": "cfg after-bell turns",
+    "tie_break": "cfg tie-break", "roll_off_target": "cfg roll-off goal",
+    "set_winner": "cfg set winner", "prizes": "prize list", "prize_ties": "cfg shared",
+    "verify_for_prizes": "cfg verify",
+    "movement": "movement table", "no_repeat_partners": "movement table",
+    # what does not change a simulated night of tables of four
+    "name": "a label", "mini_label": "a label on the cards",
+    "breaks_after_rounds": "breaks take no dice",
+    "prize_groups": "a simulated party registers no groups",
+    # one table (played in teams; one of individuals is refused), tables of two or three
+    # (refused: kernel_refusal)
+    "first_roller_single_table": "cfg first roller (one table)",
+    "single_table_target": "cfg target (one table)",
+    "single_table_teams": "one table of individuals refused",
+    "individual_target": "refused: tables of two or three",
+    "fill": "refused: tables of two or three, ghosts",
+}
+"""Every :class:`RuleSet` field, and how the kernel plays it or why it never needs to
+(parties it refuses). A test fails when a field is added that is not listed here."""
+
+
 def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     """Why the kernel cannot play this party, or None when it can.
 
@@ -103,6 +138,8 @@ def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     """
     if players % 4 != 0:
         return f"{players} players do not sit at tables of four only"
+    if players == 4 and not is_team_table(4, 1, rules):
+        return "one table of four individuals (no teams)"
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         return f"{players} players: the kernel seats {MIN_PLAYERS} to {MAX_PLAYERS}"
     if not 1 <= sets <= 4:
@@ -148,7 +185,7 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
             tab[jit.T_SUM, r - 1, code] = sum(dice)
             for field, kind, phase in ((jit.T_TRAVEL, play.kind, Phase.PLAY),
                                        (jit.T_RO_TRAVEL, tie.kind, Phase.TIE_BREAK)):
-                record = RollRecord(0, "x", "x", dice, 0, kind, phase, 0)
+                record = RollRecord(0, "x", "x", (dice[0], dice[1], dice[2]), 0, kind, phase, 0)
                 tab[field, r - 1, code] = Night._travels(night, record)  # type: ignore[arg-type]
     tab[jit.T_PACKED] = (tab[jit.T_KIND] | tab[jit.T_CONT] << jit.PK_CONT
                          | tab[jit.T_ENDS] << jit.PK_ENDS | tab[jit.T_TRAVEL] << jit.PK_TRAVEL
@@ -158,20 +195,55 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
 
 @lru_cache(maxsize=32)
 def movement_table(rules: RuleSet, tables: int) -> NDArray[np.int32]:
-    """``move[pattern, 4 k + s]``: the seat (``4 k' + s'``) whose occupant sits at table
-    ``k + 1`` seat ``s + 1`` next round, where bit ``k`` of ``pattern`` is 1 when seats 2
-    and 4 won at table ``k + 1``. Built by :func:`next_seating` on labelled seats."""
+    """Movement as a lookup per table, read off :func:`next_seating` on labelled seats.
+
+    At tables of four, each table's next occupants are two pairs from two tables this
+    round (the same two whoever wins; one table twice when it keeps both pairs), and
+    their seats depend only on who won at those two tables. ``move[k, 4, :2]`` are the
+    two source tables of table ``k + 1``; with ``w``, ``w'`` their winners (1 when seats
+    2 and 4 won), ``move[k, w + 2 w', s]`` is the seat (``4 table + seat``) whose
+    occupant sits at table ``k + 1`` seat ``s + 1`` next round.
+
+    Built from ``2 log2(tables) + 2`` calls (every pair of tables sees all four
+    outcomes), then checked against :func:`next_seating` for more winner patterns; a
+    movement rule that is not local this way is refused (:class:`KernelUnsupported`).
+    """
     labels = tuple(tuple(f"{k}:{s}" for s in range(4)) for k in range(tables))
     index = {label: 4 * k + s for k, table in enumerate(labels) for s, label in enumerate(table)}
-    move = np.zeros((1 << tables, 4 * tables), dtype=np.int32)
-    for pattern in range(1 << tables):
-        winners = [frozenset({1, 3}) if pattern >> k & 1 else frozenset({0, 2})
-                   for k in range(tables)]
-        after = next_seating(labels, winners, rules)
-        for k, table in enumerate(after):
-            for s, label in enumerate(table):
-                assert label is not None
-                move[pattern, 4 * k + s] = index[label]
+
+    def after(bits: Sequence[int]) -> list[list[int]]:
+        won = [frozenset({1, 3}) if b else frozenset({0, 2}) for b in bits]
+        seated = next_seating(labels, won, rules)
+        return [[index[str(label)] for label in table] for table in seated]
+
+    move = np.zeros((tables, 5, 4), dtype=np.int32)
+    first = after([0] * tables)
+    for k, table in enumerate(first):
+        sources = sorted({q >> 2 for q in table})
+        if len(sources) > 2:
+            raise KernelUnsupported(
+                f"table {k + 1} gets players from {len(sources)} tables",
+                expected="a movement rule that sends two pairs to each table")
+        move[k, 4, :2] = (sources * 2)[:2]
+    bits = [[0] * tables, [1] * tables]
+    for t in range(max(1, (tables - 1).bit_length())):
+        bits.append([(j >> t) & 1 for j in range(tables)])
+        bits.append([1 - ((j >> t) & 1) for j in range(tables)])
+    seen = np.zeros((tables, 4), dtype=np.bool_)
+    draw = random.Random(tables)
+    checks = [[draw.randrange(2) for _ in range(tables)] for _ in range(4)]
+    for pattern in bits + checks:
+        seated = after(pattern)
+        for k, table in enumerate(seated):
+            combo = pattern[move[k, 4, 0]] + 2 * pattern[move[k, 4, 1]]
+            if seen[k, combo] and move[k, combo].tolist() != table:
+                raise KernelUnsupported(
+                    f"where table {k + 1}'s players sit depends on other tables' results",
+                    expected="a movement rule where it depends on the two tables they come from")
+            move[k, combo] = table
+            seen[k, combo] = True
+    two = move[:, 4, 0] != move[:, 4, 1]
+    assert seen[two].all() and seen[~two][:, [0, 3]].all()
     return move
 
 
@@ -188,23 +260,26 @@ class KernelInputs:
 
 
 @lru_cache(maxsize=32)
-def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False) -> KernelInputs:
+def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False,
+                  cards: bool = False) -> KernelInputs:
     """Check the party (:func:`check_kernel`) and build the core's inputs."""
     check_kernel(rules, players, sets)
     tables = players // 4
     cfg = np.zeros(jit.C_SIZE, dtype=np.int64)
     cfg[jit.C_TABLES] = tables
     cfg[jit.C_SETS] = sets
-    cfg[jit.C_TARGET] = rules.target(team=True, single_table=False)
+    cfg[jit.C_TARGET] = rules.target(team=True, single_table=tables == 1)
     cfg[jit.C_FINISH] = rules.after_bell is AfterBell.FINISH_TURN
     cfg[jit.C_EVERY] = rules.round_end is RoundEnd.EVERY_TABLE
     cfg[jit.C_TIE] = tuple(TieBreak).index(rules.tie_break)
     cfg[jit.C_GOAL] = rules.roll_off_target
-    cfg[jit.C_FIRST] = tuple(FirstRoller).index(rules.first_roller)
+    first = rules.first_roller_single_table if tables == 1 else rules.first_roller
+    cfg[jit.C_FIRST] = tuple(FirstRoller).index(first)
     cfg[jit.C_STEP] = 1 if rules.direction is Direction.LEFT else 3
     cfg[jit.C_SET_WINNER] = rules.set_winner is SetWinner.MOST_WINS
     cfg[jit.C_SHARED] = rules.prize_ties is PrizeTies.SHARED
     cfg[jit.C_DETAIL] = detail
+    cfg[jit.C_CARDS] = cards
     cfg[jit.C_VERIFY] = rules.verify_for_prizes
     prizes = np.array([tuple(Prize).index(p) for p in rules.prizes], dtype=np.int64)
     return KernelInputs(cfg, score_tables(rules), movement_table(rules, tables), prizes,
@@ -264,15 +339,15 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     n_players = inputs.players
     n_rounds = 6 * inputs.sets
     tables = n_players // 4
-    size = nights if detail else 1
+    size = nights if detail or inputs.cfg[jit.C_CARDS] else 1
     out: dict[str, NDArray[Any]] = {
         "figures": np.zeros((nights, jit.NIGHT_FIELDS), dtype=np.float64),
         "ties": np.zeros((nights, len(inputs.prizes)), dtype=np.uint8),
         "rounds": np.zeros((size, n_rounds if detail else 1, tables, jit.R_SIZE), dtype=np.int32),
         "cards": np.zeros((size, n_players, 8), dtype=np.int32),
         "set_buncos": np.zeros((size, inputs.sets, n_players), dtype=np.int32),
-        "sets": np.zeros((size, inputs.sets, 4), dtype=np.int64),
-        "prizes": np.zeros((size, len(inputs.prizes), 4), dtype=np.int64),
+        "sets": np.zeros((size, inputs.sets, 2 + 2 * n_players), dtype=np.int64),
+        "prizes": np.zeros((size, len(inputs.prizes), 2 + 2 * n_players), dtype=np.int64),
         "misc": np.zeros((nights, 4), dtype=np.int64),
         "log": np.zeros((log_rows if detail else 1, 7), dtype=np.int32),
     }
@@ -294,6 +369,17 @@ def night_figures(
     inputs = kernel_inputs(rules, players, sets)
     _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
     return out["figures"], out["ties"]
+
+
+def night_cards(
+    rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
+) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """Play one night per seed; per night every player's card (the fields of
+    ``jit.CARD_FIELDS``: wins, losses, Buncos, ...) and, per table, how many rounds the
+    team that rolled first there won."""
+    inputs = kernel_inputs(rules, players, sets, cards=True)
+    _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
+    return out["cards"], out["rounds"][:, 0, :, jit.R_FIRST_WON]
 
 
 @dataclass(frozen=True)
@@ -331,15 +417,18 @@ class KernelNights:
                                   if d["set_buncos"][i, s, p]}
             cards[name] = card
         sets = []
+        n = len(names)
         if self.rules.set_winner is SetWinner.MOST_WINS:
             for row in d["sets"][i]:
-                sets.append({"winner": names[row[0]], "tied_on_wins": _names(row[2], names),
-                             "tied_on_buncos": _names(row[3], names),
+                sets.append({"winner": names[row[0]],
+                             "tied_on_wins": _names(row[2 : 2 + n], names),
+                             "tied_on_buncos": _names(row[2 + n :], names),
                              "settled_by": SET_SETTLED[int(row[1])]})
         prizes = []
         for prize, row in zip(self.rules.prizes, d["prizes"][i], strict=True):
             prizes.append({"category": prize.value, "value": None if row[1] < 0 else int(row[1]),
-                           "candidates": _names(row[2], names), "winners": _names(row[3], names),
+                           "candidates": _names(row[2 : 2 + n], names),
+                           "winners": _names(row[2 + n :], names),
                            "settled_by": PRIZE_SETTLED[int(row[0])]})
         return {
             "rounds": rounds, "cards": cards, "sets": sets, "prizes": prizes,
@@ -349,8 +438,8 @@ class KernelNights:
         }
 
 
-def _names(mask: int, names: Sequence[str]) -> list[str]:
-    return [name for p, name in enumerate(names) if int(mask) >> p & 1]
+def _names(flags: NDArray[np.int64], names: Sequence[str]) -> list[str]:
+    return [name for p, name in enumerate(names) if flags[p]]
 
 
 def _table_view(rec: NDArray[np.int32], names: Sequence[str], rolls: list[list[int]]

@@ -31,12 +31,25 @@ file of the function it compiled.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 import numpy as np
-from numba import njit
+from numba import njit as _numba_njit
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def njit(**options: Any) -> Callable[[F], F]:
+    """``numba.njit(**options)``, typed: to mypy a compiled function keeps the Python
+    signature it is written with (Numba's own stubs do not know ``_nrt``)."""
+    return cast("Callable[[F], F]", _numba_njit(**options))
 
 # -- rule configuration (cfg, int64) -------------------------------------------------------
 C_TABLES, C_SETS, C_TARGET, C_FINISH, C_EVERY, C_TIE, C_GOAL, C_FIRST, C_STEP = range(9)
-C_SET_WINNER, C_SHARED, C_DETAIL, C_VERIFY, C_SIZE = 9, 10, 11, 12, 13
+C_SET_WINNER, C_SHARED, C_DETAIL, C_VERIFY, C_CARDS, C_SIZE = 9, 10, 11, 12, 13, 14
+# C_CARDS (without C_DETAIL): keep every night's cards, and per table the rounds its
+# first team won (rounds[night, 0, table, R_FIRST_WON])
 
 # -- score tables (tab[field, round - 1, code], int32) --------------------------------------
 T_POINTS, T_KIND, T_CONT, T_ENDS, T_TRAVEL, T_RO_POINTS, T_RO_CONT = range(7)
@@ -83,7 +96,7 @@ R_SEATS = 0  # 0-3
 R_PTS = 4  # 4-7 seat points
 R_WIN, R_TIE, R_TBS = 8, 9, 10
 R_TBP = 11  # 11-12
-R_NFIRST, R_NPLAY, R_NAFTER, R_NTIE, R_CLINCHER, R_SIZE = 13, 14, 15, 16, 17, 18
+R_NFIRST, R_NPLAY, R_NAFTER, R_NTIE, R_CLINCHER, R_FIRST_WON, R_SIZE = 13, 14, 15, 16, 17, 18, 19
 
 # -- scratch rows (wk[row, player], int64) ------------------------------------------------------
 W_ALL, W_TOP, W_STILL, W_CONT, W_TOT, W_POINTS, W_CANDS, W_COUNTS, W_SAVED = range(9)
@@ -91,6 +104,9 @@ W_ALL, W_TOP, W_STILL, W_CONT, W_TOT, W_POINTS, W_CANDS, W_COUNTS, W_SAVED = ran
 NIGHT_FIELDS = 9  # figures per night, in the order of night_kernel.FIGURES
 
 M32 = np.uint64(0xFFFFFFFF)
+
+Code = int | np.int64
+"""A dice code 0-215 (a NumPy int64 where the kernel draws it)."""
 
 
 @njit(cache=True)
@@ -138,11 +154,11 @@ def _next64(rs: np.ndarray) -> np.uint64:  # pragma: no cover
     s2 ^= t
     s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
     rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-    return result
+    return np.uint64(result)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _code(rs: np.ndarray) -> int:  # pragma: no cover
+def _code(rs: np.ndarray) -> np.int64:  # pragma: no cover
     """One code 0-215, exactly uniform: each 32-bit half of a 64-bit output, Lemire's
     multiply-shift with rejection of the 184 biased low values."""
     while True:
@@ -175,14 +191,14 @@ def seed_state(seed: np.uint64) -> np.ndarray:  # pragma: no cover
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> int:  # pragma: no cover
+def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> np.int64:  # pragma: no cover
     """The next code: from the stream ``codes`` or from the generator."""
     p = g[G_POS]
     g[G_POS] = p + 1
     if g[G_STREAM] != 0:
         if p >= codes.shape[0]:
             g[G_OVER] = 1
-            return 0
+            return np.int64(0)
         return np.int64(codes[p])
     return _code(rs)
 
@@ -279,7 +295,7 @@ def _cards_for(card: np.ndarray, g: np.ndarray, player: int, kind: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def _after_bell_roll(
-    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> None:  # pragma: no cover
     """TableRound.roll after the bell (status FINISHING): the roller in mid-turn rolls
@@ -308,7 +324,7 @@ def _after_bell_roll(
 
 @njit(cache=True, _nrt=False)
 def _tie_roll(
-    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> int:  # pragma: no cover
     """A tie-break roll at table ``k``; returns the points it records."""
@@ -328,7 +344,7 @@ def _tie_roll(
             st[k, F_STATUS] = S_DONE
             st[k, F_WIN] = side
             return 1
-        recorded = 0
+        recorded: int = 0
     else:
         recorded = tab[T_RO_POINTS, r, c]
         if recorded > 0:
@@ -360,7 +376,7 @@ def _tie_roll(
 
 @njit(cache=True, _nrt=False)
 def _slow_roll(
-    st: np.ndarray, k: int, c: int, r: int, cfg: np.ndarray, tab: np.ndarray,
+    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> tuple[int, int]:  # pragma: no cover
     """Night._roll at a table that is not in play: after the bell, rolling for high, or
@@ -389,7 +405,7 @@ def _slow_roll(
 
 @njit(cache=True, _nrt=False)
 def _log_roll(
-    log: np.ndarray, g: np.ndarray, ri: int, k: int, seat: int, c: int, phase: int, points: int
+    log: np.ndarray, g: np.ndarray, ri: int, k: int, seat: int, c: Code, phase: int, points: int
 ) -> None:  # pragma: no cover
     n = g[G_LOG]
     if n >= log.shape[0]:
@@ -406,20 +422,24 @@ def _log_roll(
 
 
 @njit(cache=True, _nrt=False)
-def _all_done(st: np.ndarray) -> bool:  # pragma: no cover
-    for j in range(st.shape[0]):  # noqa: SIM110 (compiled: a plain loop)
+def _not_done(st: np.ndarray) -> int:  # pragma: no cover
+    """How many tables are still in their round."""
+    left = 0
+    for j in range(st.shape[0]):
         if st[j, F_STATUS] != S_DONE:
-            return False
-    return True
+            left += 1
+    return left
 
 
 @njit(cache=True, _nrt=False)
 def _play_round(
     rn: int, ri: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
-    g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray,
+    g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray, active: np.ndarray,
 ) -> None:  # pragma: no cover
     """Every roll of one round at every table, in ticks: each table still in its round
-    rolls once, the last table first; a tick stops once every table is done.
+    rolls once, the last table first; a tick stops once every table is done. ``active``
+    (scratch, one entry per table) lists the tables still in the round, so that the last
+    ticks of a big party (a few tie-breaks) do not visit every table.
 
     The roll in play (Night._roll with TableRound.roll and Night._maybe_ring) is written
     out here, the hot loop; the other rolls go to :func:`_slow_roll`. The generator's
@@ -438,8 +458,15 @@ def _play_round(
     play_rolls = 0
     play_points = 0
     done = False
+    left = _not_done(st)
+    n_active = 0
+    for k in range(n_tables - 1, -1, -1):
+        if st[k, F_STATUS] != S_DONE:
+            active[n_active] = k
+            n_active += 1
     while not done:
-        for k in range(n_tables - 1, -1, -1):
+        for a in range(n_active):
+            k = active[a]
             status = st[k, F_STATUS]
             if status == S_DONE:
                 continue
@@ -477,9 +504,11 @@ def _play_round(
                 phase, logged = _slow_roll(st, k, c, rn, cfg, tab, card, g)
                 if detail:
                     _log_roll(log, g, ri, k, t, c, phase, logged)
-                if _all_done(st):
-                    done = True
-                    break
+                if st[k, F_STATUS] == S_DONE:  # a roll at table k settles table k only
+                    left -= 1
+                    if left == 0:
+                        done = True
+                        break
                 continue
             side = t & 1
             packed = packed_t[c]
@@ -508,20 +537,24 @@ def _play_round(
             st[k, F_TURN] = (t + step * (1 - cont)) & 3
             if detail:
                 _log_roll(log, g, ri, k, t, c, P_PLAY, points)
-            rang = False
-            if (packed >> PK_ENDS) & 1:
-                _ring_all(st, cfg)
-                rang = True
-            elif st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target:
-                if every:
-                    _bell(st, k, cfg)
-                    rang = True
-                elif k == 0:
-                    _ring_all(st, cfg)
-                    rang = True
-            if rang and _all_done(st):
+            if (packed >> PK_ENDS) & 1 or (
+                    k == 0 and not every and st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target):
+                _ring_all(st, cfg)  # the bell: once a round, so count again
+                left = _not_done(st)
+            elif every and st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target:
+                _bell(st, k, cfg)
+                if st[k, F_STATUS] == S_DONE:
+                    left -= 1
+            if left == 0:
                 done = True
                 break
+        if left < n_active:  # drop the tables that are done, keeping the order
+            kept = 0
+            for a in range(n_active):
+                if st[active[a], F_STATUS] != S_DONE:
+                    active[kept] = active[a]
+                    kept += 1
+            n_active = kept
     rs[0], rs[1], rs[2], rs[3], rs[4] = s0, s1, s2, s3, cache
     rs[5] = 1 if have else 0
     if not stream:
@@ -600,7 +633,8 @@ def _rolloff(
             return -1
         points[pos] += tab[T_RO_POINTS, 5, c]
         if points[pos] >= cfg[C_GOAL]:
-            return players[(first + pos) % n]
+            winner: int = players[(first + pos) % n]
+            return winner
         if tab[T_RO_CONT, 5, c] == 0:
             pos = (pos + 1) % n
 
@@ -612,10 +646,8 @@ def _end_round(
 ) -> None:  # pragma: no cover
     """Night._end_round: cards, the round's figures, then everyone moves."""
     n_tables = st.shape[0]
-    pattern = 0
     for k in range(n_tables):
         w = st[k, F_WIN]
-        pattern |= w << k
         for s in range(4):
             player = st[k, F_SEAT + s]
             if (s & 1) == w:
@@ -629,6 +661,11 @@ def _end_round(
         acc[3] += st[k, F_TIE]
         if k > 0:
             acc[4] += st[k, F_TIE]
+        first_won = 1 if st[k, F_NPLAY] > 0 and w == (st[k, F_FIRST_SEAT] & 1) else 0
+        if cfg[C_DETAIL] != 0:
+            rounds[i, ri, k, R_FIRST_WON] = first_won
+        elif cfg[C_CARDS] != 0:
+            rounds[i, 0, k, R_FIRST_WON] += first_won
         if cfg[C_DETAIL] != 0:
             for j in range(4):
                 rounds[i, ri, k, R_SEATS + j] = st[k, F_SEAT + j]
@@ -649,10 +686,14 @@ def _end_round(
         if st[0, F_TIE] == 0 and st[0, F_WIN] == (st[0, F_FIRST_SEAT] & 1):
             acc[2] += 1
         acc[5] += st[0, F_LAST_BUNCO]
-    # next_seating, as a lookup: new seat p takes whoever sat in seat move[pattern, p]
-    for p in range(4 * n_tables):
-        q = move[pattern, p]
-        scratch[p] = st[q >> 2, F_SEAT + (q & 3)]
+    # next_seating, as a lookup per table: new table k's occupants come from the tables
+    # move[k, 4] (two); with w, w' their winners, seat s takes whoever sat in seat
+    # move[k, w + 2 w', s] (as 4 table + seat)
+    for k in range(n_tables):
+        combo = st[move[k, 4, 0], F_WIN] + 2 * st[move[k, 4, 1], F_WIN]
+        for s in range(4):
+            q = move[k, combo, s]
+            scratch[4 * k + s] = st[q >> 2, F_SEAT + (q & 3)]
     for p in range(4 * n_tables):
         st[p >> 2, F_SEAT + (p & 3)] = scratch[p]
 
@@ -674,11 +715,12 @@ def _best_of(
 
 
 @njit(cache=True, _nrt=False)
-def _mask(players: np.ndarray, n: int) -> int:  # pragma: no cover
-    out = 0
+def _flag(
+    out: np.ndarray, i: int, q: int, at: int, players: np.ndarray, n: int
+) -> None:  # pragma: no cover
+    """Mark ``players[:n]`` in the per-player flags that start at ``out[i, q, at]``."""
     for j in range(n):
-        out |= 1 << players[j]
-    return out
+        out[i, q, at + players[j]] = 1
 
 
 @njit(cache=True, _nrt=False)
@@ -704,8 +746,8 @@ def _end_set(
         if cfg[C_DETAIL] != 0:
             sets_out[i, s, 0] = winner
             sets_out[i, s, 1] = how
-            sets_out[i, s, 2] = _mask(top, m)
-            sets_out[i, s, 3] = _mask(still, m2)
+            _flag(sets_out, i, s, 2, top, m)
+            _flag(sets_out, i, s, 2 + n, still, m2)
     for p in range(n):
         card[p, D_SET_WINS] = 0
         card[p, D_SET_BUNCOS] = 0
@@ -766,13 +808,14 @@ def _prizes(
         if cfg[C_DETAIL] != 0:
             prize_out[i, q, 0] = how
             prize_out[i, q, 1] = value
-            prize_out[i, q, 2] = _mask(cands, m)
-            prize_out[i, q, 3] = _mask(cands, m) if how != SETTLED_ROLL_OFF else 0
+            _flag(prize_out, i, q, 2, cands, m)
+            if how != SETTLED_ROLL_OFF:
+                _flag(prize_out, i, q, 2 + n, cands, m)
     for q in range(prizes.shape[0]):
         if counts[q] != 0:
             winner = _rolloff(wk[W_SAVED + q], counts[q], cfg, tab, rs, codes, g, wk)
             if cfg[C_DETAIL] != 0 and winner >= 0:
-                prize_out[i, q, 3] = 1 << winner
+                prize_out[i, q, 2 + n + winner] = 1
 
 
 @njit(cache=True, _nrt=False)
@@ -805,7 +848,7 @@ def _night(
         for rn in range(6):
             ri = 6 * s + rn
             _begin_round(st, cfg, ri == 0)
-            _play_round(rn, ri, cfg, tab, rs, codes, g, st, card, log)
+            _play_round(rn, ri, cfg, tab, rs, codes, g, st, card, log, scratch)
             if g[G_OVER] != 0:
                 return
             _end_round(st, card, move, scratch, acc, rounds, i, ri, cfg)
@@ -820,7 +863,7 @@ def _night(
     buncos = 0
     for p in range(card.shape[0]):
         buncos += card[p, D_BUNCOS]
-        if cfg[C_DETAIL] != 0:
+        if cfg[C_DETAIL] != 0 or cfg[C_CARDS] != 0:
             for f in range(8):
                 players_out[i, p, f] = card[p, f]
     figures[i, 0] = buncos
@@ -830,7 +873,7 @@ def _night(
     figures[i, 4] = acc[2] / acc[1] if acc[1] > 0 else np.nan
     figures[i, 5] = acc[5] / n_rounds
     figures[i, 6] = acc[3] / (n_rounds * n_tables)
-    figures[i, 7] = acc[4] / (n_rounds * (n_tables - 1))
+    figures[i, 7] = acc[4] / (n_rounds * (n_tables - 1)) if n_tables > 1 else np.nan
     figures[i, 8] = g[G_PLAY_POINTS] / g[G_PLAY_ROLLS] if g[G_PLAY_ROLLS] > 0 else np.nan
 
 
@@ -873,4 +916,5 @@ def run_nights(
         misc[i, 1] = g[G_LAST_BUNCO]
         misc[i, 2] = g[G_POS] - start
         misc[i, 3] = g[G_LOG] - log_start
-    return figures.shape[0]
+    played: int = figures.shape[0]
+    return played

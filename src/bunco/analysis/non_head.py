@@ -7,12 +7,20 @@ roller, if that last roll continued the turn, then rolls on until a roll fails t
 ``t`` of the table's state after ``t`` rolls, weighted by the head table's bell-roll
 distribution, followed by that finishing turn.
 
+Where every table first rolls for high to decide who starts (``roll_for_high``), each
+table spends its own random number of steps on it (:func:`high_roll_steps`: one roll per
+player, then re-rolls among those tied for the highest total). The non-head table then
+has made ``max(0, t + H_head - H_other)`` rolls in play at the bell (:func:`offset_bell`);
+a table still rolling for high when the bell rings stands at 0-0, a tie.
+
 Scores are held up to a cap that is raised until less than ``TAIL_MASS`` of probability
 spills over it (``overflow``).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,11 +79,65 @@ class NonHeadOdds:
         }
 
 
+def high_roll_steps(players: int = 4) -> FloatArray:
+    """``steps[n]``: P(``players`` rolling for high total take ``n`` rolls to leave one
+    highest roller), re-rolling among those tied for the highest, one roll each.
+
+    >>> steps = high_roll_steps(2)
+    >>> round(float(steps[2]), 4), round(float(steps[4]), 4)  # no tie; one tie
+    (0.9072, 0.0842)
+    """
+    totals = np.zeros(19)
+    for dice in itertools.product(range(1, 7), repeat=3):
+        totals[sum(dice)] += 1 / 216
+    below = np.concatenate([[0.0], np.cumsum(totals)[:-1]])  # below[s] = P(total < s)
+    # tied[n][m]: P(m of n rollers share the highest total), m >= 1
+    tied = np.zeros((players + 1, players + 1))
+    for n in range(1, players + 1):
+        for m in range(1, n + 1):
+            tied[n, m] = math.comb(n, m) * float(np.sum(totals**m * below ** (n - m)))
+    size = 8 * players
+    while True:
+        # after[n][k]: P(k rolls until one is highest, from n contenders); a roll each,
+        # then m >= 2 tied at the top go again (m = n too: the same chain, n rolls later)
+        after = np.zeros((players + 1, size))
+        after[1, 0] = 1.0
+        for n in range(2, players + 1):
+            for k in range(n, size):
+                after[n, k] = sum(tied[n, m] * after[m, k - n] for m in range(1, n + 1))
+        out: FloatArray = after[players]
+        if 1.0 - float(out.sum()) < TAIL_MASS / 10 or size > 4096:
+            return out
+        size *= 2
+
+
+def offset_bell(bell: FloatArray, high: FloatArray) -> FloatArray:
+    """The distribution of the non-head table's rolls in play when the head table's bell
+    roll is its roll ``t`` (``bell[t]``) and both tables first rolled for high, taking
+    ``H`` steps each (``high[H]``, independent): ``max(0, t + H_head - H_other)``.
+
+    >>> import numpy as np
+    >>> offset_bell(np.array([0.0, 0.0, 1.0]), np.array([0.0, 0.5, 0.5])).tolist()
+    [0.0, 0.25, 0.5, 0.25, 0.0]
+    """
+    shift = np.convolve(high, high[::-1])  # index i: H_head - H_other = i - (len(high) - 1)
+    zero = len(high) - 1
+    out = np.zeros(len(bell) + zero)
+    for t, p in enumerate(bell):
+        if not p:
+            continue
+        for i, q in enumerate(shift):
+            if q:
+                out[max(0, t + i - zero)] += p * q
+    return out
+
+
 def non_head_odds(
     outcomes: tuple[Outcome, ...], bell: FloatArray, finish: bool, target: int
 ) -> NonHeadOdds:
-    """The non-head table's final scores, given the head table's bell-roll distribution
-    ``bell[t]``; ``outcomes`` must hold no roll that ends the round by itself."""
+    """The non-head table's final scores, given the distribution ``bell[t]`` of its rolls
+    in play when the bell rings (the head table's bell roll, or :func:`offset_bell`);
+    ``outcomes`` must hold no roll that ends the round by itself."""
     if any(o.ends_round for o in outcomes):
         raise ValueError("a roll that ends the round couples the tables")
     cap = 10 * target + 16
@@ -94,6 +156,7 @@ def _capped(outcomes: tuple[Outcome, ...], bell: FloatArray, finish: bool, cap: 
     mixture = np.zeros_like(state)
     later = np.cumsum(bell[::-1])[::-1]  # later[t] = P(bell roll >= t)
     overflow = 0.0
+    mixture += bell[0] * state  # the bell before any roll in play
     for t in range(1, len(bell)):
         new = np.zeros_like(state)
         for r in (0, 1):

@@ -6,8 +6,8 @@ Two players of the same nights:
   seating, moving, the bell, tie-breaks, roll-offs and prizes — one roll event at a time
   (:func:`play_night`);
 - the compiled night kernel (:mod:`bunco.analysis.night_kernel`), thousands of times
-  faster, for parties it can play exactly as the engine does (8 to 32 players at tables
-  of four). :func:`simulate_nights` uses it by default and the engine otherwise, or when
+  faster, for parties it can play exactly as the engine does (one table of four in
+  teams, 8 to 2,000 players at tables of four). :func:`simulate_nights` uses it by default and the engine otherwise, or when
   asked (``engine=True``).
 
 Both use one schedule of rolls (see :func:`play_tick`): in each tick every table still in
@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
+from bunco.analysis.summary import Summary
 from bunco.core.night import Night, TableResult
 from bunco.core.presets import get_rules
 from bunco.core.rules import RollKind, RuleSet
@@ -66,6 +67,8 @@ __all__ = ["NIGHT_FIGURES", "night_stats", "party_seeds", "play_night", "play_ti
            "uses_kernel"]
 
 Dice = Callable[[], Sequence[int]]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _sim_house_rules(rules_name: str, house_rules: Mapping[str, Any]) -> dict[str, Any]:
@@ -170,13 +173,27 @@ def party_seeds(seed: int, parties: int) -> list[int]:
     return [int(s) for s in night_seeds(seed, parties)]
 
 
-KERNEL_CHUNK = 20_000
-"""Nights per job when the kernel's nights are spread over processes."""
+KERNEL_CHUNK = 10_000
+"""Nights per job when the kernel's nights are spread over processes (fixed, so that a
+run's figures do not depend on the number of processes)."""
+
+ENGINE_CHUNK = 256
+"""Nights the engine plays before their figures are folded into the summary."""
 
 
 def _kernel_chunk(job: tuple[RuleSet, int, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     rules, players, sets, seed, start, count = job
     return night_figures(rules, players, sets, night_seeds(seed, count, start))
+
+
+def _kernel_summary(job: tuple[RuleSet, int, int, int, int, int]) -> Summary:
+    """One chunk of kernel nights, as moments (a few hundred bytes back to the parent)."""
+    figures, ties = _kernel_chunk(job)
+    last = {p.value: j for j, p in enumerate(job[0].prizes)}  # a repeated prize: its last
+    out = Summary()
+    out.add(len(figures), {key: figures[:, j] for j, key in enumerate(FIGURES)},
+            {key: ties[:, last[key]].astype(np.float64) for key in sorted(last)})
+    return out
 
 
 def _kernel_dicts(rules: RuleSet, figures: np.ndarray, ties: np.ndarray) -> list[dict[str, Any]]:
@@ -194,25 +211,32 @@ def uses_kernel(rules_name: str, house_rules: Mapping[str, Any], players: int, s
     return kernel_refusal(sim_rules(rules_name, house_rules), players, sets) is None
 
 
+def _kernel_jobs(rules: RuleSet, players: int, sets: int, parties: int, seed: int
+                 ) -> list[tuple[RuleSet, int, int, int, int, int]]:
+    return [(rules, players, sets, seed, start, min(KERNEL_CHUNK, parties - start))
+            for start in range(0, parties, KERNEL_CHUNK)]
+
+
+def _in_order(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Iterator[R]:
+    """``fn`` of every job, in order: here, or over ``workers`` processes."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield from map(fn, jobs)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(fn, jobs)
+
+
 def _kernel_arrays(
     rules: RuleSet, players: int, sets: int, parties: int, seed: int, workers: int,
     progress: Callable[[int], None] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's figures and prize ties of every night, in seed order."""
-    jobs = [(rules, players, sets, seed, start, min(KERNEL_CHUNK, parties - start))
-            for start in range(0, parties, KERNEL_CHUNK)]
+    jobs = _kernel_jobs(rules, players, sets, parties, seed)
     parts = []
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            parts.append(_kernel_chunk(job))
-            if progress:
-                progress(job[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for job, part in zip(jobs, pool.map(_kernel_chunk, jobs), strict=True):
-                parts.append(part)
-                if progress:
-                    progress(job[-1])
+    for job, part in zip(jobs, _in_order(_kernel_chunk, jobs, workers), strict=True):
+        parts.append(part)
+        if progress:
+            progress(job[-1])
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -222,28 +246,34 @@ def simulate_nights(
     engine: bool = False,
 ) -> list[dict[str, Any]]:
     """Figures of ``parties`` independent nights, in seed order: with the night kernel
-    where it applies (:func:`uses_kernel`) unless ``engine``, else with the engine."""
+    where it applies (:func:`uses_kernel`) unless ``engine``, else with the engine.
+    Every night is kept: for many nights use :func:`simulate_summary`."""
     house = dict(house_rules)
     rules = sim_rules(rules_name, house)  # refuse bad rules before starting any process
     count = workers if workers is not None else (os.cpu_count() or 1)
     if not engine and uses_kernel(rules_name, house, players, sets):
         figures, ties = _kernel_arrays(rules, players, sets, parties, seed, count, progress)
         return _kernel_dicts(rules, figures, ties)
-    jobs = [(rules_name, house, players, sets, s) for s in party_seeds(seed, parties)]
-    if count <= 1 or parties <= 1:
-        out = []
-        for job in jobs:
-            out.append(_one(job))
-            if progress:
-                progress(1)
-        return out
-    with ProcessPoolExecutor(max_workers=count) as pool:
-        out = []
-        for result in pool.map(_one, jobs, chunksize=max(1, parties // (8 * count))):
-            out.append(result)
-            if progress:
-                progress(1)
-        return out
+    out = []
+    for night in _engine_nights(rules_name, house, players, sets, parties, seed, count):
+        out.append(night)
+        if progress:
+            progress(1)
+    return out
+
+
+def _engine_nights(rules_name: str, house: dict[str, Any], players: int, sets: int,
+                   parties: int, seed: int, workers: int) -> Iterator[dict[str, Any]]:
+    """The engine's nights' figures in seed order, a window of jobs at a time."""
+    window = ENGINE_CHUNK * max(1, workers)
+    for start in range(0, parties, window):
+        seeds = [int(s) for s in night_seeds(seed, min(window, parties - start), start)]
+        jobs = [(rules_name, house, players, sets, s) for s in seeds]
+        if workers <= 1 or len(jobs) <= 1:
+            yield from map(_one, jobs)
+            continue
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            yield from pool.map(_one, jobs, chunksize=max(1, len(jobs) // (8 * workers)))
 
 
 def simulate_summary(
@@ -251,41 +281,37 @@ def simulate_summary(
     seed: int, workers: int | None = None, progress: Callable[[int], None] | None = None,
     engine: bool = False,
 ) -> dict[str, Any]:
-    """``summarize(simulate_nights(...))``, without a dict per night on the kernel's path
-    (the same figures, to the last bit)."""
+    """The figures of ``summarize(simulate_nights(...))`` in flat memory: nights are
+    folded into running moments chunk by chunk (:class:`bunco.analysis.summary.Summary`),
+    so ten million nights take no more memory than ten thousand. Up to
+    :data:`KERNEL_CHUNK` kernel nights (or :data:`ENGINE_CHUNK` engine nights) give the
+    very same figures as :func:`summarize`; more give them to rounding."""
     house = dict(house_rules)
     rules = sim_rules(rules_name, house)
-    if engine or not uses_kernel(rules_name, house, players, sets):
-        return summarize(simulate_nights(rules_name, house, players=players, sets=sets,
-                                         parties=parties, seed=seed, workers=workers,
-                                         progress=progress, engine=True))
     count = workers if workers is not None else (os.cpu_count() or 1)
-    figures, ties = _kernel_arrays(rules, players, sets, parties, seed, count, progress)
-    last = {p.value: j for j, p in enumerate(rules.prizes)}  # a repeated prize: its last entry
-    return {
-        "parties": parties,
-        "figures": {key: _mean_se(figures[:, j]) for j, key in enumerate(FIGURES)},
-        "prize_ties": {key: _mean_se(ties[:, last[key]].astype(np.float64))
-                       for key in sorted(last)},
-    }
+    total = Summary()
+    if engine or not uses_kernel(rules_name, house, players, sets):
+        chunk: list[dict[str, Any]] = []
+        for night in _engine_nights(rules_name, house, players, sets, parties, seed, count):
+            chunk.append(night)
+            if progress:
+                progress(1)
+            if len(chunk) == ENGINE_CHUNK:
+                total.add_nights(chunk, NIGHT_FIGURES)
+                chunk = []
+        if chunk:
+            total.add_nights(chunk, NIGHT_FIGURES)
+        return total.as_dict()
+    jobs = _kernel_jobs(rules, players, sets, parties, seed)
+    for job, part in zip(jobs, _in_order(_kernel_summary, jobs, count), strict=True):
+        total.merge(part)
+        if progress:
+            progress(job[-1])
+    return total.as_dict()
 
 
 def summarize(per_night: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean and standard error of every figure over the nights."""
-    out: dict[str, Any] = {"parties": len(per_night), "figures": {}, "prize_ties": {}}
-    for key in NIGHT_FIGURES:
-        out["figures"][key] = _mean_se([n[key] for n in per_night])
-    prizes = sorted({k for n in per_night for k in n["prize_ties"]})
-    for key in prizes:
-        out["prize_ties"][key] = _mean_se([n["prize_ties"][key] for n in per_night
-                                           if key in n["prize_ties"]])
-    return out
-
-
-def _mean_se(values: list[float] | np.ndarray) -> dict[str, float]:
-    data = np.asarray(values, dtype=np.float64)
-    data = data[~np.isnan(data)]
-    if len(data) == 0:
-        return {"mean": math.nan, "se": math.nan}
-    se = float(data.std(ddof=1) / math.sqrt(len(data))) if len(data) > 1 else math.nan
-    return {"mean": float(data.mean()), "se": se}
+    out = Summary()
+    out.add_nights(per_night, NIGHT_FIGURES)
+    return out.as_dict()

@@ -16,7 +16,8 @@ plays it):
   a tie-break (``tie_probability``; not played out here). Under the presets a tie at the
   head table can only come from a wipeout after the bell (house rule).
 - A wipeout sets the roller's team's round score to 0 and ends the turn.
-- The non-head table (:mod:`bunco.analysis.non_head`) rolls at the same pace; its figures
+- The non-head table (:mod:`bunco.analysis.non_head`) rolls at the same pace (after
+  rolling for high, like the head table, under ``first_roller = roll_for_high``); its figures
   need a round that only the head table ends (``round_end == head_table``) and no roll
   that ends the round by itself; otherwise they are ``None`` with a note.
 
@@ -37,10 +38,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bunco.analysis.non_head import NonHeadOdds, non_head_odds, oriented, trimmed
+from bunco.analysis.non_head import (
+    NonHeadOdds,
+    high_roll_steps,
+    non_head_odds,
+    offset_bell,
+    oriented,
+    trimmed,
+)
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
 from bunco.core.errors import InvalidRuleValue
-from bunco.core.rules import AfterBell, RoundEnd, RuleSet
+from bunco.core.rules import AfterBell, FirstRoller, RoundEnd, RuleSet
 
 __all__ = ["MAX_STEPS", "NonHeadOdds", "TableOdds", "table_odds"]
 
@@ -106,13 +114,15 @@ def table_odds(rules: RuleSet, round_no: int, *, non_head: bool = True) -> Table
         rules.target(team=True, single_table=False),
         rules.after_bell is AfterBell.FINISH_TURN,
         non_head and note is None,
+        rules.first_roller is FirstRoller.ROLL_FOR_HIGH,
     )
     return replace(odds, round_no=round_no, non_head_note=note)
 
 
 @lru_cache(maxsize=64)
 def _table_odds(
-    outcomes: tuple[Outcome, ...], target: int, finish: bool, with_non_head: bool
+    outcomes: tuple[Outcome, ...], target: int, finish: bool, with_non_head: bool,
+    roll_for_high: bool = False,
 ) -> TableOdds:
     top = target + max(o.points for o in outcomes)
     # state[r, a, b]: team r about to roll, first team has a, second b (both < target)
@@ -167,7 +177,11 @@ def _table_odds(
     after_bell = float(np.sum(bell_go)) / (1.0 - c_raw)
     rolls = _with_after_bell(np.array(bell_stop), np.array(bell_go), c_raw)
     steps = np.arange(len(bell))
-    nh = non_head_odds(outcomes, bell, finish, target) if with_non_head else None
+    nh = None
+    if with_non_head:
+        # both tables first roll for high: the non-head table is that many rolls off pace
+        other = offset_bell(bell, high_roll_steps(4)) if roll_for_high else bell
+        nh = non_head_odds(outcomes, other, finish, target)
     return TableOdds(
         round_no=0,
         target=target,

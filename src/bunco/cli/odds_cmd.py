@@ -1,4 +1,7 @@
-"""``bunco odds``: exact per-roll, per-turn and per-round odds of a rule set."""
+"""``bunco odds``: exact per-roll, per-turn and per-round odds of a rule set.
+
+NumPy (the Markov chains of :mod:`bunco.analysis`) is imported when the command runs.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from bunco.analysis.report import odds_report
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.cli.rules_cmd import HouseOption
 from bunco.core.presets import SUMMARIES, get_rules
@@ -111,6 +113,46 @@ def _rounds(round_no: int | None) -> list[int]:
     return [round_no]
 
 
+def _estimate(figure: dict[str, Any], percent: bool) -> str:
+    value = _pct(figure["value"]) if percent else f"{figure['value']:.4f}"
+    if figure["source"] == "exact":
+        return f"{value} exact"
+    se = f"{100 * figure['se']:.3f}%" if percent else f"{figure['se']:.4f}"
+    return f"{value} ± {se}"
+
+
+def _print_set_odds(doc: dict[str, Any]) -> None:
+    what = "a set" if doc["sets"] == 1 else f"a night of {doc['sets']} sets"
+    console.print(f"[bold]{doc['rules']}[/], {doc['players']} players: the odds of {what}")
+    console.print(f"exact where marked; else simulated: the mean over {doc['nights']:,} nights "
+                  f"played by the night kernel (seed {doc['seed']}) ± its standard error")
+    people = Table(title="Each player")
+    for name in ("player", "expected wins", "P(most wins)", "P(most wins, alone)",
+                 "P(at least one Bunco)", "expected Buncos"):
+        people.add_column(name, justify="left" if name == "player" else "right")
+    for row in doc["per_player"]:
+        people.add_row(row["player"], _estimate(row["expected_wins"], False),
+                       _estimate(row["most_wins"], True), _estimate(row["most_wins_alone"], True),
+                       _estimate(row["at_least_one_bunco"], True),
+                       _estimate(row["expected_buncos"], False))
+    console.print(people)
+    rounds = 6 * doc["sets"]
+    tables = Table(title="Each table: P(the team that rolled first won k of its rounds)")
+    tables.add_column("table")
+    tables.add_column("source")
+    for k in range(rounds + 1):
+        tables.add_column(f"{k}-{rounds - k}", justify="right")
+    worst = 0.0
+    for row in doc["per_table"]:
+        split = row["split"]
+        worst = max([worst, *split["se"]])
+        tables.add_row(str(row["table"]), "exact" if split["source"] == "exact" else "kernel",
+                       *(f"{100 * p:.1f}%" for p in split["probabilities"]))
+    if worst:
+        tables.caption = f"kernel rows: standard errors up to {100 * worst:.2f}%"
+    console.print(tables)
+
+
 @app.command("odds")
 def odds_command(
     rules_name: Annotated[str, typer.Option("--rules", "-r", help="Preset or alias.")] = "classic",
@@ -122,11 +164,49 @@ def odds_command(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw the distributions into this PNG file.")
     ] = None,
+    whole_set: Annotated[
+        bool, typer.Option("--set", help="Odds of a whole set (or night) per player and table.")
+    ] = False,
+    players: Annotated[
+        int, typer.Option("--players", "-n", help="With --set: players in the party.")
+    ] = 12,
+    sets: Annotated[int, typer.Option("--sets", help="With --set: sets in the night.")] = 1,
+    nights: Annotated[
+        int, typer.Option("--nights", help="With --set: nights the kernel plays.")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", help="With --set: seed of the nights.")] = 1,
 ) -> None:
-    """Exact odds: per roll, per turn, and per round at a head table of four."""
+    """Exact odds: per roll, per turn, and per round at a head table of four; with --set,
+    the odds of a whole set for every player and table."""
+    from bunco.analysis.report import odds_report
+
     with refusals():
         house_rules = parse_house_rules(house)
         rules: RuleSet = get_rules(rules_name, house_rules)
+        if whole_set:
+            from bunco.analysis.set_odds import set_odds
+            from bunco.analysis.simulate import sim_rules
+
+            if nights < 2:
+                fail(f"--nights {nights}", expected="2 or more nights (for standard errors)")
+            if round_no is not None or plot is not None:
+                fail("--set covers all the rounds of a set",
+                     expected="--set without --round or --plot")
+            from bunco.analysis.night_kernel import kernel_refusal
+
+            played = sim_rules(rules_name, house_rules)
+            reason = kernel_refusal(played, players, sets)
+            if reason is not None:
+                fail(f"set odds come from the night kernel, which cannot play this party: "
+                     f"{reason}", expected="4, or 8 to 2,000 players in tables of four, and "
+                     "1 to 4 sets")
+            doc = set_odds(played, players=players, sets=sets, nights=nights, seed=seed)
+            doc["house_rules"] = house_rules
+            if as_json:
+                print_json(doc)
+            else:
+                _print_set_odds(doc)
+            return
         rounds = _rounds(round_no)
         if plot is not None and plot.suffix.lower() != ".png":
             fail(f"cannot draw into {plot.name!r}", expected="a file name ending in .png")

@@ -1,4 +1,8 @@
-"""``bunco simulate``: whole nights through the real rules, over every CPU core."""
+"""``bunco simulate``: whole nights through the real rules, over every CPU core.
+
+NumPy and Numba (:mod:`bunco.analysis.simulate`) are imported when the command runs, so
+that ``bunco --help`` and the other commands start quickly.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from bunco.analysis.simulate import (
-    NIGHT_FIGURES,
-    play_night,
-    player_names,
-    simulate_nights,
-    summarize,
-    uses_kernel,
-)
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.cli.checks import check_player_count
 from bunco.cli.rules_cmd import HouseOption
@@ -70,6 +66,15 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Simulate whole nights (seating, moving, ties, prizes): figures with standard errors."""
+    from bunco.analysis.night_kernel import kernel_refusal
+    from bunco.analysis.simulate import (
+        NIGHT_FIGURES,
+        play_night,
+        player_names,
+        sim_rules,
+        simulate_summary,
+    )
+
     check_player_count(players)
     with refusals():
         house_rules = parse_house_rules(house)
@@ -88,14 +93,15 @@ def simulate_command(
         )
         with progress:
             task = progress.add_task("nights", total=parties)
-            per_night = simulate_nights(
+            summary = simulate_summary(
                 name, house_rules, players=players, sets=sets, parties=parties, seed=seed,
                 workers=count, progress=lambda n: progress.advance(task, n), engine=engine,
             )
-        summary = summarize(per_night)
+        refusal = kernel_refusal(sim_rules(name, house_rules), players, sets)
         meta = {"rules": name, "house_rules": house_rules, "players": players, "sets": sets,
                 "parties": parties, "seed": seed, "workers": count,
-                "engine": engine or not uses_kernel(name, house_rules, players, sets)}
+                "engine": engine or refusal is not None,
+                "engine_reason": "asked for (--engine)" if engine else refusal}
         if as_json:
             print_json(_document(summary, meta))
             return
@@ -111,3 +117,6 @@ def simulate_command(
             table.add_row(f"P({LABELS.get(key, key)} ends in a tie)", f"{value['mean']:.4f}",
                           f"{value['se']:.4f}")
         console.print(table)
+        if meta["engine"]:
+            console.print(f"played by the night engine (one event per roll), not the compiled "
+                          f"kernel: {meta['engine_reason']}")

@@ -12,10 +12,14 @@ See docs/sheets.md.
 
 from __future__ import annotations
 
-from bunco.sheets.blank import blank_sheets_pdf
-from bunco.sheets.export import standings_csv
-from bunco.sheets.filled import filled_sheets_pdf
-from bunco.sheets.report import night_report_html, night_report_pdf
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bunco.sheets.blank import blank_sheets_pdf
+    from bunco.sheets.export import standings_csv
+    from bunco.sheets.filled import filled_sheets_pdf
+    from bunco.sheets.report import night_report_html, night_report_pdf
 
 __all__ = [
     "blank_sheets_pdf",
@@ -24,3 +28,14 @@ __all__ = [
     "night_report_pdf",
     "standings_csv",
 ]
+
+_HOMES = {"blank_sheets_pdf": "blank", "filled_sheets_pdf": "filled",
+          "night_report_html": "report", "night_report_pdf": "report", "standings_csv": "export"}
+
+
+def __getattr__(name: str) -> Any:
+    """The plain API, imported on first use: importing a light module of the package
+    (``bunco.sheets.wording``, for ``bunco score``) does not load ReportLab."""
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"bunco.sheets.{_HOMES[name]}"), name)
+    raise AttributeError(f"module 'bunco.sheets' has no attribute {name!r}")

@@ -6,7 +6,7 @@ the head table (table 1) from ``head`` and at table 2 from ``other``, in the ker
 order (at each step table 2 first, then table 1, while both are in play). Rolls that the
 kernel does not model (rolling for high to start, tie-breaks, a set winner's roll-off)
 take dice from ``extra``. Each finished round is reported from the first roller's side, as
-:class:`bunco.analysis.kernel.RoundResults` reports it, so a test can compare the engine
+:class:`round_kernel.RoundResults` reports it, so a test can compare the engine
 and the kernel on the same dice, and the benchmark can time the engine.
 
 >>> import itertools
@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from round_reference import ReferenceRound
+
 from bunco.core.night import Night, TableResult
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase, Status
@@ -31,16 +33,11 @@ PLAYERS = ("Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
 @dataclass(frozen=True, slots=True)
-class EngineRound:
-    """One round as the engine played it, seen from the head table's first roller."""
+class EngineRound(ReferenceRound):
+    """One round as the engine played it, seen from the head table's first roller: the
+    reference loop's result, and the round's number."""
 
-    round_no: int
-    winner: int
-    rolls: int
-    bell_roll: int
-    bunco_end: bool
-    scores: tuple[int, int]
-    other_scores: tuple[int, int] | None
+    round_no: int = 0
 
 
 class _Out(Exception):

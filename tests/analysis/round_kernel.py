@@ -1,26 +1,18 @@
-"""The fast kernel: many head-table rounds (and non-head tables beside them), compiled.
+"""The round kernel (a test and benchmark helper): many head-table rounds, and a
+non-head table beside them, compiled with Numba, from streams of dice codes.
 
-The kernel plays rounds one after another from *streams* of dice codes, one stream per
-table: a roll of three dice ``(d1, d2, d3)`` is the code ``36 (d1-1) + 6 (d2-1) + (d3-1)``
-(0–215), and a lookup table built once per rule set and round by
-:func:`bunco.core.dice.score_roll` says what each code scores. A test can therefore feed
-the very same dice to the kernel and to a slow reference (:mod:`bunco.analysis.reference`)
-and compare every result; :func:`simulate_rounds` draws the streams from a seeded
-generator.
-
-The model is that of :mod:`bunco.analysis.table_odds` and of the night engine: teams
-alternate, the first team rolls first, the bell roll (target reached, or a roll that ends
-the round) ends the head table's round; with ``finish_turn`` the bell roller and the
-non-head table's mid-turn roller roll on while their rolls continue the turn; then the
-head table is settled on points (``winner`` -1 marks a tie, whose tie-break is not played
-here). At each time step the non-head table rolls first, then the head table. A roll that
-ends the round by itself is only modelled at the head table.
+The model is that of :mod:`bunco.analysis.table_odds`: teams alternate, the first team
+rolls first, the bell roll (target reached, or a roll that ends the round) ends the head
+table's round; with ``finish_turn`` the bell roller and the non-head table's mid-turn
+roller roll on while their rolls continue the turn; then the head table is settled on
+points (``winner`` -1 marks a tie, whose tie-break is not played here). At each time step
+the non-head table rolls first, then the head table. A roll that ends the round by itself
+is only modelled at the head table. Tests feed the same streams to the slow reference
+(``round_reference``) and to the night engine (``engine_feed``) and compare every result;
+:func:`simulate_rounds` draws the streams from a seeded generator.
 
 >>> import numpy as np
 >>> from bunco.core.presets import get_rules
->>> table = code_table(get_rules("classic"), 1)
->>> int(table.points[dice_to_codes([[1, 1, 1]])[0]])
-21
 >>> sim = simulate_rounds(get_rules("classic"), 1, 1000, seed=7)
 >>> sim.rounds, bool(np.all(sim.bell_roll <= sim.rolls))
 (1000, True)
@@ -28,73 +20,14 @@ ends the round by itself is only modelled at the head table.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
-from bunco.core.dice import score_roll, validate_round
-from bunco.core.rules import AfterBell, RollKind, RuleSet
-
-Codes = NDArray[np.uint8]
-IntArray = NDArray[np.int32]
-BoolArray = NDArray[np.bool_]
-
-KIND_CODES: tuple[RollKind, ...] = tuple(RollKind)
-"""``kind`` codes of :class:`CodeTable`: the index of each :class:`RollKind`."""
-
-
-@dataclass(frozen=True)
-class CodeTable:
-    """What each of the 216 dice codes scores in one round under one rule set.
-
-    ``continues`` is the rule's ``turn_continues``; in play a roll that ends the round
-    ends the turn too, after the bell only ``continues`` counts.
-    """
-
-    points: IntArray
-    continues: BoolArray
-    wipes: BoolArray
-    ends_round: BoolArray
-    bunco: BoolArray
-    kind: NDArray[np.int8]
-
-
-def code_table(rules: RuleSet, round_no: int) -> CodeTable:
-    """Score every dice code once with :func:`score_roll`."""
-    validate_round(round_no)
-    points = np.zeros(216, dtype=np.int32)
-    continues = np.zeros(216, dtype=np.bool_)
-    wipes = np.zeros(216, dtype=np.bool_)
-    ends = np.zeros(216, dtype=np.bool_)
-    bunco = np.zeros(216, dtype=np.bool_)
-    kind = np.zeros(216, dtype=np.int8)
-    for code, dice in enumerate(itertools.product(range(1, 7), repeat=3)):
-        score = score_roll(dice, round_no, rules)
-        points[code] = score.points
-        continues[code] = score.turn_continues
-        wipes[code] = score.kind is RollKind.WIPEOUT
-        ends[code] = score.ends_round
-        bunco[code] = score.kind is RollKind.BUNCO
-        kind[code] = KIND_CODES.index(score.kind)
-    return CodeTable(points, continues, wipes, ends, bunco, kind)
-
-
-def dice_to_codes(dice: ArrayLike) -> Codes:
-    """Codes of rolls given as an ``(..., 3)`` array of faces 1–6."""
-    faces = np.asarray(dice, dtype=np.int64)
-    if faces.shape[-1:] != (3,) or (faces.size and (faces.min() < 1 or faces.max() > 6)):
-        raise ValueError("dice must be an array of rolls of three faces, each from 1 to 6")
-    codes = 36 * (faces[..., 0] - 1) + 6 * (faces[..., 1] - 1) + (faces[..., 2] - 1)
-    return codes.astype(np.uint8)
-
-
-def codes_to_dice(codes: ArrayLike) -> NDArray[np.int64]:
-    """The faces ``(..., 3)`` of dice codes: the inverse of :func:`dice_to_codes`."""
-    c = np.asarray(codes, dtype=np.int64)
-    return np.stack([c // 36 + 1, c // 6 % 6 + 1, c % 6 + 1], axis=-1)
+from bunco.analysis.dice_codes import BoolArray, Codes, CodeTable, IntArray, code_table
+from bunco.core.rules import AfterBell, RuleSet
 
 
 @dataclass(frozen=True)

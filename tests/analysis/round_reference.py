@@ -1,4 +1,4 @@
-"""The slow reference: the same rounds as :mod:`bunco.analysis.kernel`, one roll at a time.
+"""The slow reference: the same rounds as the round kernel (``round_kernel``), one roll at a time.
 
 It scores every roll with :func:`bunco.core.dice.score_roll` on the three faces and keeps
 the table as plain Python objects, so that it reads like the rules. Tests feed it the same
@@ -22,7 +22,7 @@ from bunco.core.rules import AfterBell, RollKind, RuleSet
 
 @dataclass(frozen=True, slots=True)
 class ReferenceRound:
-    """A round's result, as :class:`bunco.analysis.kernel.RoundResults` holds it per entry
+    """A round's result, as :class:`round_kernel.RoundResults` holds it per entry
     (``winner`` -1: tied on points, a tie-break follows)."""
 
     winner: int

@@ -1,0 +1,190 @@
+"""Odds of a whole set (or night) for each player and each table (``bunco odds --set``).
+
+For every player: the chance of ending with the most wins (alone, or shared), of rolling
+at least one Bunco, and the expected Buncos and wins. For every table: the chance that
+its six rounds split a given way, counted as the rounds won by the team that rolled
+first there (6-0, 5-1, ... 0-6).
+
+Two sources, and the output says which gave each figure:
+
+- **exact**, composed from the per-round Markov chains of :mod:`bunco.analysis.table_odds`
+  where the rounds are independent given the rules: the head table's split (its rounds
+  are independent and its chain ignores the other tables, unless a Bunco elsewhere can
+  end its round or it can tie), and, in a one-table game of four whose first team is
+  known each round, every player's expected wins and chance of the most wins (the
+  2^6 ways the six rounds can go, each player's team read off the seat rotation);
+- **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
+  as the mean over the nights with its standard error, for everything else (Buncos
+  depend on how many rolls a player makes, movement couples the tables).
+
+>>> from bunco.core.presets import get_rules
+>>> odds = set_odds(get_rules("classic"), players=4, sets=1, nights=2000, seed=1)
+>>> odds["per_player"][0]["expected_wins"]["source"], odds["per_table"][0]["split"]["source"]
+('exact', 'exact')
+>>> round(sum(odds["per_table"][0]["split"]["probabilities"]), 9)
+1.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bunco.analysis.night_kernel import (
+    check_kernel,
+    night_cards,
+    night_seeds,
+    player_names,
+)
+from bunco.analysis.table_odds import table_odds
+from bunco.core.rules import FirstRoller, RuleSet
+from bunco.core.seating import next_seating
+from bunco.core.seating_layout import is_team_table
+
+WINS, BUNCOS = 0, 2  # columns of the kernel's cards
+
+
+def _estimate(values: NDArray[np.float64]) -> dict[str, Any]:
+    n = len(values)
+    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return {"value": float(values.mean()), "se": se, "source": "simulated"}
+
+
+def _exact(value: float) -> dict[str, Any]:
+    return {"value": value, "se": 0.0, "source": "exact"}
+
+
+def _round_rules(rules: RuleSet, tables: int) -> RuleSet:
+    """The rules whose team target is the one this party's head table plays to."""
+    target = rules.target(team=True, single_table=tables == 1)
+    return dataclasses.replace(rules, team_target=target, quick_game=False)
+
+
+def first_team_wins(rules: RuleSet, tables: int) -> list[float] | None:
+    """P(the team that rolls first at the head table wins round r), r = 1..6, exact; None
+    where the head table's rounds are not that simple (a Bunco elsewhere may end them,
+    or the head table can tie and a tie-break decides)."""
+    if tables > 1 and rules.bunco_ends_round:
+        return None
+    plain = _round_rules(rules, tables)
+    out = []
+    for r in range(1, 7):
+        odds = table_odds(plain, r, non_head=False)
+        if odds.tie_probability > 0:
+            return None
+        out.append(odds.first_team_win_probability)
+    return out
+
+
+def split_distribution(p: list[float]) -> list[float]:
+    """P(the first team wins k of the rounds), k = 0..len(p): independent rounds.
+
+    >>> split_distribution([0.5, 0.5])
+    [0.25, 0.5, 0.25]
+    """
+    dist = [1.0]
+    for q in p:
+        dist = [a * (1 - q) + b * q for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+    return dist
+
+
+def _one_table_first_teams(rules: RuleSet) -> list[tuple[int, int]] | None:
+    """Per round, the players (0-3) in the team that rolls first at a one-table game, or
+    None when that is not known in advance (the left of the last winner starts)."""
+    first = rules.first_roller_single_table
+    if first is FirstRoller.LEFT_OF_LAST_WINNER:
+        return None
+    seats: tuple[str | None, ...] = ("0", "1", "2", "3")
+    out = []
+    for _ in range(6):
+        out.append((int(str(seats[0])), int(str(seats[2]))))
+        seats = next_seating((seats,), [frozenset({0, 2})], rules)[0]
+    return out
+
+
+def _one_table_players(rules: RuleSet, p: list[float]) -> list[dict[str, Any]] | None:
+    """Exact expected wins and P(most wins) of the four players of a one-table game."""
+    teams = _one_table_first_teams(rules)
+    if teams is None:
+        return None
+    if rules.first_roller_single_table is FirstRoller.ROLL_FOR_HIGH:
+        p = [0.5] * 6  # either team rolls first, alike: the seat-1 team wins half
+    most = [0.0] * 4
+    alone = [0.0] * 4
+    for outcome in itertools.product((True, False), repeat=6):  # seat-1's team wins?
+        chance = math.prod(q if won else 1 - q for q, won in zip(p, outcome, strict=True))
+        wins = [0] * 4
+        for first, won in zip(teams, outcome, strict=True):
+            for player in range(4):
+                wins[player] += (player in first) == won
+        best = max(wins)
+        for player in range(4):
+            if wins[player] == best:
+                most[player] += chance
+                if wins.count(best) == 1:
+                    alone[player] += chance
+    expected = [sum(q if player in first else 1 - q for q, first in zip(p, teams, strict=True))
+                for player in range(4)]
+    return [{"expected_wins": _exact(expected[i]), "most_wins": _exact(most[i]),
+             "most_wins_alone": _exact(alone[i])} for i in range(4)]
+
+
+def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_000,
+             seed: int = 1) -> dict[str, Any]:
+    """Per player and per table odds of one night of ``sets`` sets (one set: the odds of
+    a set). Raises :class:`bunco.analysis.night_kernel.KernelUnsupported` for parties the
+    kernel does not play."""
+    check_kernel(rules, players, sets)
+    tables = players // 4
+    cards, first_won = night_cards(rules, players, sets, night_seeds(seed, nights))
+    wins = cards[:, :, WINS].astype(np.float64)
+    buncos = cards[:, :, BUNCOS].astype(np.float64)
+    best = wins.max(axis=1, keepdims=True)
+    is_best = wins == best
+    alone = is_best & (is_best.sum(axis=1, keepdims=True) == 1)
+    names = player_names(players)
+    people: list[dict[str, Any]] = []
+    for i, name in enumerate(names):
+        people.append({
+            "player": name,
+            "expected_wins": _estimate(wins[:, i]),
+            "most_wins": _estimate(is_best[:, i].astype(np.float64)),
+            "most_wins_alone": _estimate(alone[:, i].astype(np.float64)),
+            "at_least_one_bunco": _estimate((buncos[:, i] > 0).astype(np.float64)),
+            "expected_buncos": _estimate(buncos[:, i]),
+        })
+    p = first_team_wins(rules, tables)
+    if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
+        exact = _one_table_players(rules, p)
+        for person, figures in zip(people, exact or [], strict=False):
+            for key, value in figures.items():
+                simulated = person[key]
+                person[key] = {**value, "simulated": simulated["value"],
+                               "simulated_se": simulated["se"]}
+    rounds = 6 * sets
+    table_docs = []
+    for k in range(tables):
+        counts = np.stack([(first_won[:, k] == j).astype(np.float64) for j in range(rounds + 1)])
+        simulated = [_estimate(row) for row in counts]
+        doc: dict[str, Any] = {"table": k + 1, "split": {
+            "probabilities": [s["value"] for s in simulated],
+            "se": [s["se"] for s in simulated], "source": "simulated"}}
+        if k == 0 and p is not None:
+            doc["split"] = {"probabilities": split_distribution(p * sets),
+                            "se": [0.0] * (rounds + 1), "source": "exact",
+                            "simulated": [s["value"] for s in simulated],
+                            "simulated_se": [s["se"] for s in simulated]}
+        table_docs.append(doc)
+    return {
+        "rules": rules.name, "players": players, "sets": sets, "nights": nights, "seed": seed,
+        "note": "exact where 'source' is 'exact'; else 'simulated': the mean over the "
+                "nights played by the night kernel, with its standard error",
+        "split_counts": "rounds won by the team that rolled first at the table",
+        "per_player": people,
+        "per_table": table_docs,
+    }

@@ -1,0 +1,82 @@
+"""Odds of a whole set: the exact figures agree with the kernel's nights, the simulated
+ones carry standard errors, and `bunco odds --set` prints both and says which is which."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from bunco.analysis.set_odds import first_team_wins, set_odds, split_distribution
+from bunco.analysis.table_odds import table_odds
+from bunco.cli import app
+from bunco.core.presets import get_rules
+
+
+def test_split_is_the_product_of_the_rounds() -> None:
+    p = first_team_wins(get_rules("classic"), 3)
+    assert p is not None and len(p) == 6
+    assert p[0] == pytest.approx(table_odds(get_rules("classic"), 1).first_team_win_probability)
+    dist = split_distribution(p)
+    assert sum(dist) == pytest.approx(1.0)
+    assert dist[6] == pytest.approx(p[0] ** 6)  # rounds alike under classic
+    assert sum(k * q for k, q in enumerate(dist)) == pytest.approx(sum(p))
+    # a Bunco anywhere ends the round (winning-moves): the head table is not on its own
+    assert first_team_wins(get_rules("winning-moves"), 3) is None
+    # one table: winning-moves plays to its one-table target
+    assert first_team_wins(get_rules("winning-moves", {"single_table_teams": True}), 1)
+
+
+@pytest.mark.parametrize(("preset", "house"), [
+    ("classic", {}),
+    ("scil", {"first_roller_single_table": "roll_for_high"}),
+    ("tournament", {"single_table_target": 11}),
+])
+def test_exact_one_table_figures_agree_with_the_kernel(preset: str, house: dict[str, str]) -> None:
+    odds = set_odds(get_rules(preset, house), players=4, nights=40_000, seed=5)
+    for person in odds["per_player"]:
+        for key in ("expected_wins", "most_wins", "most_wins_alone"):
+            figure = person[key]
+            assert figure["source"] == "exact"
+            assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"], \
+                (person["player"], key)
+        assert person["at_least_one_bunco"]["source"] == "simulated"
+        assert person["at_least_one_bunco"]["se"] > 0
+    split = odds["per_table"][0]["split"]
+    assert split["source"] == "exact"
+    for exact, sim, se in zip(split["probabilities"], split["simulated"], split["simulated_se"],
+                              strict=True):
+        assert abs(exact - sim) < 4.5 * se + 1e-9
+
+
+def test_a_party_set() -> None:
+    odds = set_odds(get_rules("classic"), players=12, nights=5000, seed=2)
+    assert [t["split"]["source"] for t in odds["per_table"]] == ["exact", "simulated",
+                                                                 "simulated"]
+    wins = sum(p["expected_wins"]["value"] for p in odds["per_player"])
+    assert wins == pytest.approx(36)  # six rounds, half the twelve win each round
+    # someone always has the most wins, so the shares add to at least one
+    assert sum(p["most_wins"]["value"] for p in odds["per_player"]) >= 1
+    bunco = odds["per_player"][0]["at_least_one_bunco"]
+    assert 0.2 < bunco["value"] < 0.5 and 0 < bunco["se"] < 0.01
+    for table in odds["per_table"]:
+        assert sum(table["split"]["probabilities"]) == pytest.approx(1.0)
+
+
+@pytest.mark.usefixtures("wide_console")
+def test_set_odds_cli() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["odds", "--set", "-n", "8", "--nights", "3000", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["players"] == 8 and len(doc["per_player"]) == 8 and len(doc["per_table"]) == 2
+    assert "standard error" in doc["note"]
+    text = runner.invoke(app, ["odds", "--set", "-n", "4", "--nights", "3000"])
+    assert text.exit_code == 0, text.output
+    assert "exact" in text.output and "±" in text.output and "P(most wins)" in text.output
+    bad = runner.invoke(app, ["odds", "--set", "-n", "10"])
+    assert bad.exit_code == 2 and "tables of four" in bad.output
+    assert "set odds come from the night kernel" in bad.output
+    few = runner.invoke(app, ["odds", "--set", "--nights", "1"])
+    assert few.exit_code == 2 and "2 or more nights" in few.output
