@@ -41,6 +41,10 @@ def serve_command(
         envvar="BUNCO_CREATE_SECRET",
         help="Require this bearer token to create nights (for a server open to the internet).")
     ] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        "--trusted-proxy", help="Address (or network, e.g. 10.0.0.0/8) of a reverse proxy in "
+        "front of the server whose X-Forwarded-For names the client; repeat for several. "
+        "Without it, forwarded headers are ignored.")] = None,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "warning",
     workers: Annotated[int, typer.Option(
         min=1, max=64, help="Server processes sharing the port (PostgreSQL only; they "
@@ -89,7 +93,7 @@ def serve_command(
             finally:
                 store.close()
         application = create_app(url, bot_pace=bot_pace, create_secret=create_secret,
-                                 public_base=base)
+                                 public_base=base, trusted_proxies=trusted_proxy or None)
     except Exception as exc:  # a bad URL, a missing driver, a database that is not there
         fail(f"cannot open the database {shown_url(url)}: {exc}",
              expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or "
@@ -115,15 +119,17 @@ def serve_command(
         typer.echo(f"bunco serve: {workers} worker processes")
         os.environ["BUNCO_SERVE_DB"] = url
         for name, value in (("BUNCO_SERVE_BOT_PACE", bot_pace), ("BUNCO_PUBLIC_BASE", base),
-                            ("BUNCO_CREATE_SECRET", create_secret)):
+                            ("BUNCO_CREATE_SECRET", create_secret),
+                            ("BUNCO_TRUSTED_PROXIES", " ".join(trusted_proxy or []) or None)):
             os.environ.pop(name, None)
             if value is not None:
                 os.environ[name] = str(value)
     # Uvicorn's workers import the app by name (each makes its own, from the variables)
     target = application if workers == 1 else "bunco.web.app:app_from_environment"
     # live messages are small: compressing each one for every phone costs more than it saves
+    # forwarded headers are read by the app, and only from --trusted-proxy addresses
     uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None,
                 host=host, port=port, log_level=log_level,
                 access_log=log_level in ("debug", "trace", "info"),
                 ws_per_message_deflate=False, ssl_certfile=tls.get("ssl_certfile"),
-                ssl_keyfile=tls.get("ssl_keyfile"))
+                ssl_keyfile=tls.get("ssl_keyfile"), proxy_headers=False)

@@ -358,7 +358,7 @@ def coerce_rule_value(name: str, type_name: Any, value: Any) -> Any:
             return tuple(int(i) for i in items if str(i).strip())
         if type_text in _ENUMS:
             return _ENUMS[type_text](str(value).strip().replace("-", "_"))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):  # OverflowError: int(float("inf"))
         pass
     raise InvalidRuleValue(
         f"{value!r} is not a valid value for house rule {name!r}", expected=_expected(type_text)

@@ -73,7 +73,8 @@ def now() -> datetime:
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """One row of a night's log."""
+    """One row of a night's log: the event (``body``) in its envelope (seq, table, whose
+    command under which id, the request it stood for, when it was stored)."""
 
     night_id: str
     seq: int
@@ -81,6 +82,8 @@ class StoredEvent:
     command_id: str | None
     body: str
     created_at: datetime
+    caller: str = ""
+    request_hash: str | None = None
 
     @property
     def event(self) -> dict[str, Any]:
@@ -98,6 +101,8 @@ class NightRecord:
     created_at: datetime
     create_command_id: str | None
     options: dict[str, Any] = field(default_factory=dict)
+    create_salt: str | None = None
+    create_request: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,14 +124,15 @@ def _utc(value: datetime) -> datetime:
 
 def _stored(row: Any) -> StoredEvent:
     return StoredEvent(
-        row.night_id, row.seq, row.table_no, row.command_id, row.body, _utc(row.created_at)
+        row.night_id, row.seq, row.table_no, row.command_id, row.body, _utc(row.created_at),
+        row.caller, row.request_hash,
     )
 
 
 def _night(row: Any) -> NightRecord:
     return NightRecord(
         row.id, row.name, _utc(row.created_at), row.create_command_id,
-        json.loads(row.options or "{}"),
+        json.loads(row.options or "{}"), row.create_salt, row.create_request,
     )
 
 
@@ -176,11 +182,15 @@ class EventStore:
         command_id: str | None = None,
         options: dict[str, Any] | None = None,
         tokens: Iterable[TokenRecord] = (),
+        salt: str | None = None,
+        request_hash: str | None = None,
     ) -> None:
         """Store a new night with its setup line as event 0, and its tokens, atomically.
 
-        Raises :class:`DuplicateCommand`-like :class:`StoreError` when ``command_id``
-        already created a night.
+        ``command_id`` is what the creation is found under again (the web layer passes a
+        hash of the client's id), ``salt`` and ``request_hash`` what it needs to answer a
+        retry. Raises :class:`StoreError` when ``command_id`` already created a night (or
+        a token hash exists).
         """
         created = now()
         try:
@@ -188,9 +198,10 @@ class EventStore:
                 conn.execute(insert(_NIGHTS), {
                     "id": night_id, "name": name, "created_at": created,
                     "create_command_id": command_id, "options": dump(options or {}),
+                    "create_salt": salt, "create_request": request_hash,
                 })
                 conn.execute(self._insert_event, {
-                    "night_id": night_id, "seq": 0, "table_no": None, "command_id": command_id,
+                    "night_id": night_id, "seq": 0, "table_no": None, "command_id": None,
                     "body": dump(setup), "created_at": created,
                 })
                 rows = [self._token_values(t, created) for t in tokens]
@@ -241,19 +252,23 @@ class EventStore:
         command_id: str | None,
         event: dict[str, Any] | None = None,
         body: str | None = None,
+        caller: str = "",
+        request_hash: str | None = None,
     ) -> StoredEvent:
         """Commit one event as ``seq`` of the night's log and return it.
 
-        Raises :class:`DuplicateCommand` when the night already holds ``command_id``
-        and :class:`SeqTaken` when ``seq`` is already stored (another writer won).
+        Raises :class:`DuplicateCommand` when the night already holds ``command_id`` of
+        ``caller`` and :class:`SeqTaken` when ``seq`` is already stored (another writer
+        won).
         """
         stored = StoredEvent(night_id, seq, table, command_id,
-                             dump(event or {}) if body is None else body, now())
+                             dump(event or {}) if body is None else body, now(), caller,
+                             request_hash)
         try:
             self.append_many(night_id, [stored])
         except SeqTaken:
             if command_id is not None:
-                found = self.find_command(night_id, command_id)
+                found = self.find_command(night_id, command_id, caller)
                 if found is not None:
                     raise DuplicateCommand(found) from None
             raise
@@ -272,8 +287,9 @@ class EventStore:
         if self.dialect == "sqlite":
             self._append_sqlite(night_id, events)
             return
-        rows = [{"night_id": night_id, "seq": e.seq, "table_no": e.table,
-                 "command_id": e.command_id, "body": e.body, "created_at": e.created_at}
+        rows = [{"night_id": night_id, "seq": e.seq, "table_no": e.table, "caller": e.caller,
+                 "command_id": e.command_id, "request_hash": e.request_hash, "body": e.body,
+                 "created_at": e.created_at}
                 for e in events]
         try:
             with self.engine.begin() as conn:
@@ -297,7 +313,7 @@ class EventStore:
         Same rows as the SQLAlchemy insert (``created_at`` in SQLAlchemy's SQLite text
         form), without a pool checkout and statement compilation per event.
         """
-        rows = [(night_id, e.seq, e.table, e.command_id, e.body,
+        rows = [(night_id, e.seq, e.table, e.caller, e.command_id, e.request_hash, e.body,
                  e.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"))
                 for e in events]
         with self._raw_lock:
@@ -306,8 +322,8 @@ class EventStore:
             raw = self._raw
             try:
                 raw.executemany(
-                    "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)", rows)
+                    "INSERT INTO events (night_id, seq, table_no, caller, command_id,"
+                    " request_hash, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
                 raw.commit()
                 return
             except sqlite3.IntegrityError:
@@ -340,12 +356,14 @@ class EventStore:
             ).scalar()
         return -1 if value is None else int(value)
 
-    def find_command(self, night_id: str, command_id: str) -> StoredEvent | None:
-        """The event that ``command_id`` produced, or ``None``."""
+    def find_command(self, night_id: str, command_id: str, caller: str = ""
+                     ) -> StoredEvent | None:
+        """The event that ``caller``'s ``command_id`` produced, or ``None``."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(_EVENTS).where(
-                and_(_EVENTS.c.night_id == night_id, _EVENTS.c.command_id == command_id)
-            )).first()
+            row = conn.execute(select(_EVENTS).where(and_(
+                _EVENTS.c.night_id == night_id, _EVENTS.c.caller == caller,
+                _EVENTS.c.command_id == command_id,
+            ))).first()
         return None if row is None else _stored(row)
 
     # tokens ---------------------------------------------------------------

@@ -4,8 +4,10 @@
   for the creation, and server options (bots, bot pace) as JSON.
 - ``events``: the append-only party log: primary key (night, seq); seq 0 is the
   setup line. ``table_no`` is the table the event happened at (null for events of
-  the whole night); ``command_id`` is unique per night, so a retried command is
-  never stored twice; ``body`` is the event's JSON exactly as exported.
+  the whole night); the envelope ``caller`` (whose command it is), ``command_id``
+  (unique per night and caller, so a retried command is never stored twice),
+  ``request_hash`` (the request the id stands for) and ``created_at``; ``body`` is
+  the event's JSON (the event only: no command id, no time).
 - ``tokens``: SHA-256 hashes of the access tokens and join codes of a night, with
   the role they grant (host, table, player, viewer, or a table's join credential).
 
@@ -42,6 +44,9 @@ class NightRow(Base):
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     create_command_id: Mapped[str | None] = mapped_column(String(100), unique=True)
+    """The lookup hash of the creation's command id (raw ids before revision 0003)."""
+    create_salt: Mapped[str | None] = mapped_column(String(64))
+    create_request: Mapped[str | None] = mapped_column(String(64))
     options: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
 
 
@@ -50,7 +55,8 @@ class EventRow(Base):
 
     __tablename__ = "events"
     __table_args__ = (
-        UniqueConstraint("night_id", "command_id", name="uq_events_night_command"),
+        UniqueConstraint("night_id", "caller", "command_id",
+                         name="uq_events_night_caller_command"),
         Index("ix_events_night_table_seq", "night_id", "table_no", "seq"),
     )
 
@@ -59,7 +65,9 @@ class EventRow(Base):
     )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     table_no: Mapped[int | None] = mapped_column(Integer)
+    caller: Mapped[str] = mapped_column(String(32), default="", server_default="")
     command_id: Mapped[str | None] = mapped_column(String(100))
+    request_hash: Mapped[str | None] = mapped_column(String(64))
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

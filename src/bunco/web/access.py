@@ -15,7 +15,8 @@ from starlette.requests import HTTPConnection
 
 from bunco.core.errors import BuncoError
 from bunco.core.undo import undo_effect
-from bunco.web.auth import Principal, TokenBook
+from bunco.web.auth import Principal, TokenBook, is_code, principal_of
+from bunco.web.guard import Guard
 from bunco.web.service import TABLE_EVENTS, LiveNight, ServiceError
 
 TOKEN_HINT = "a token in 'Authorization: Bearer <token>' or ?token=<token>"
@@ -36,20 +37,71 @@ def tokens(conn: HTTPConnection) -> TokenBook:
     return book
 
 
-def principal(conn: HTTPConnection) -> Principal | None:
-    """The principal of the request's token, or ``None``."""
-    return tokens(conn).resolve(token_of(conn))
+def guard(conn: HTTPConnection) -> Guard:
+    value: Guard = conn.app.state.guard
+    return value
+
+
+def client_key(conn: HTTPConnection) -> str:
+    """The key under which a client's failures are counted: its address (as the proxy
+    named it, when the host trusts a proxy: see ``bunco serve --trusted-proxy``)."""
+    return Guard.client(conn.client.host if conn.client else None)
+
+
+def too_many(wait: int, what: str, expected: str) -> ServiceError:
+    return ServiceError(429, "too_many_attempts", what, expected, retry_after=wait,
+                        headers={"Retry-After": str(wait)})
 
 
 def unauthorized(what: str) -> ServiceError:
     return ServiceError(401, "unauthorized", f"{what} needs a token of this night", TOKEN_HINT)
 
 
+def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this") -> Principal:
+    """The principal of the caller's bearer token, or a refusal.
+
+    No token: 401. An unknown token counts as a failure of the client and of the night it
+    was presented at. A client past its failures gets 429 with ``Retry-After`` for every
+    token this process does not already hold in memory (no database look-up); past a
+    night's failures, an unknown token there gets 429 instead of 401 (live tokens still
+    work, so nobody can lock a night's phones out). A revoked token or a join credential
+    is a 401 that counts nothing: they are not guesses.
+    """
+    token = token_of(conn)
+    if not token:
+        raise unauthorized(what)
+    book, limits, client = tokens(conn), guard(conn), client_key(conn)
+    wait = limits.blocked(client)
+    if wait is not None:
+        known = book.cached(token)
+        if known is None:
+            raise too_many(wait, "too many unknown tokens from here",
+                           f"wait {wait} s; then use the link or token the host gave you")
+        return known
+    record = book.lookup(token)
+    if record is None:
+        keys = [client] if night_id is None else [client, Guard.night(night_id)]
+        limits.failed(*keys)
+        wait = limits.blocked(*keys)
+        if wait is not None:
+            raise too_many(wait, "too many unknown tokens", f"wait {wait} s; then use the "
+                           "link or token the host gave you")
+        if is_code(token):
+            raise ServiceError(401, "unauthorized", "a join code is not a token",
+                               "exchange the join code at POST /api/join for a table token")
+        raise unauthorized(what)
+    if record.role == "join":
+        raise ServiceError(401, "unauthorized", "a join token is not a bearer token",
+                           "exchange it at POST /api/join for a table token")
+    if record.revoked:
+        raise ServiceError(401, "unauthorized", "this token was revoked by the host",
+                           "a new token: join the table again or ask the host")
+    return principal_of(record)
+
+
 def require(conn: HTTPConnection, night_id: str, *roles: str, what: str = "this") -> Principal:
     """The caller's principal if it belongs to ``night_id`` and has one of ``roles``."""
-    who = principal(conn)
-    if who is None:
-        raise unauthorized(what)
+    who = authenticate(conn, night_id, what)
     if who.night_id != night_id:
         raise ServiceError(403, "forbidden", "this token belongs to another night",
                            "a token of night " + repr(night_id))
@@ -65,11 +117,6 @@ def require_read(conn: HTTPConnection, night_id: str) -> Principal:
 
 def require_host(request: Request, night_id: str, what: str) -> Principal:
     return require(request, night_id, "host", what=what)
-
-
-def client_key(request: Request) -> str:
-    """The key under which failed join attempts are counted."""
-    return request.client.host if request.client else "unknown"
 
 
 def table_writer(who: Principal, table: int | None) -> Callable[[LiveNight, dict[str, Any]], None]:

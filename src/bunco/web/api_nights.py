@@ -13,8 +13,18 @@ from fastapi.responses import PlainTextResponse, Response
 from bunco.party.report import night_report
 from bunco.party.standings import standings_rows
 from bunco.sheets import standings_csv
-from bunco.store import TokenRecord
-from bunco.web.access import client_key, principal, require_host, require_read, tokens
+from bunco.web.access import (
+    authenticate,
+    client_key,
+    guard,
+    require_host,
+    require_read,
+    tokens,
+    too_many,
+)
+from bunco.web.auth import creation_key
+from bunco.web.export import party_log_text
+from bunco.web.guard import Guard
 from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
@@ -25,11 +35,15 @@ from bunco.web.schemas import (
     NightCreate,
     TableCredentials,
     TokenOut,
+    name_key,
 )
-from bunco.web.service import NightService, ServiceError
+from bunco.web.service import LiveNight, NightService, ServiceError, envelope_dict, fingerprint
 
 NightId = Annotated[str, Path(min_length=1, max_length=32, description="the night's id")]
 TableNo = Annotated[int, Path(ge=1, le=10_000, description="a table number, 1 = head table")]
+PlayerName = Annotated[str, Path(min_length=1, max_length=200, description=(
+    "a player's name, percent-encoded (a name with a slash is A%2FB); case and spacing "
+    "do not matter"))]
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)
 }
@@ -49,17 +63,9 @@ def _base(request: Request) -> str:
     return public or str(request.base_url).rstrip("/")
 
 
-async def _table_credentials(request: Request, night_id: str, tables: range
-                             ) -> tuple[list[TableCredentials], list[TokenRecord]]:
-    book = tokens(request)
-    creds, records = [], []
-    for n in tables:
-        code, code_rec = book.issue_code(night_id, n)
-        token, token_rec = book.issue(night_id, "join", table=n)
-        records += [code_rec, token_rec]
-        creds.append(TableCredentials(table=n, code=code, token=token,
-                                      link=f"{_base(request)}/join?token={token}"))
-    return creds, records
+def _credentials(request: Request, n: int, code: str, token: str) -> TableCredentials:
+    return TableCredentials(table=n, code=code, token=token,
+                            link=f"{_base(request)}/join?token={token}")
 
 
 @router.post("/nights", status_code=201, response_model=CreatedOut)
@@ -67,41 +73,35 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
     """Create a night: players, preset, house rules, sets, prizes, groups, bots.
 
     The reply holds the host's secret token (the admin link), the viewer token and each
-    table's join code and QR token. They are shown only here (the server keeps hashes).
+    table's join code and QR token; the server keeps only their hashes. A retry with the
+    same (random) ``command_id`` and the same request gets this reply again, with the same
+    tokens; the same ``command_id`` with another request is refused (409 ``id_reused``).
     """
     secret = request.app.state.create_secret
     if secret and not _bearer_is(request, secret):
         raise ServiceError(401, "unauthorized", "this server needs its creation secret to "
                            "create a night", "Authorization: Bearer <the server's secret>")
     svc = service(request)
-    book = tokens(request)
     for bot in body.bots:
         if bot not in body.players:
             raise ServiceError(422, "invalid_setup", f"bot {bot!r} is not a player",
                                "bots chosen among the players")
-    out: dict[str, Any] = {}
-
-    def make_tokens(night_id: str) -> list[TokenRecord]:
-        host, host_rec = book.issue(night_id, "host")
-        viewer, viewer_rec = book.issue(night_id, "viewer")
-        out.update(host=host, viewer=viewer, records=[host_rec, viewer_rec])
-        return [host_rec, viewer_rec]
-
-    setup = body.setup()
-    live = await svc.create(
-        setup, name=body.name,
+    key = None if body.command_id is None else creation_key(body.command_id)
+    live, made = await svc.create(
+        body.setup(), name=body.name,
         options={"bots": body.bots, "bot_pace": body.bot_pace, "dice": body.dice},
-        command_id=body.command_id, tokens=make_tokens,
+        key=key, request=fingerprint("create", body.model_dump(mode="json",
+                                                               exclude={"command_id"})),
     )
-    creds, records = await _table_credentials(request, live.id,
-                                              range(1, len(live.night.seating) + 1))
-    await svc.db(svc.store.add_tokens, records)
+    tokens(request).remember(made.records(live.id))
     base = _base(request)
     return CreatedOut(
-        night=live.id, name=live.name, seq=0, host_token=out["host"],
-        viewer_token=out["viewer"], tables=creds,
-        links={"host": f"{base}/night/{live.id}?token={out['host']}",
-               "viewer": f"{base}/night/{live.id}?token={out['viewer']}",
+        night=live.id, name=live.name, seq=0, host_token=made.host,
+        viewer_token=made.viewer,
+        tables=[_credentials(request, n, code, token)
+                for n, (code, token) in enumerate(made.tables, 1)],
+        links={"host": f"{base}/night/{live.id}?token={made.host}",
+               "viewer": f"{base}/night/{live.id}?token={made.viewer}",
                "websocket": f"{base.replace('http', 'ws', 1)}/api/nights/{live.id}/ws"},
     )
 
@@ -145,7 +145,7 @@ async def get_events(
     live = await service(request).get(night_id, at_least=since)  # seen on another process?
     events = live.since(since, table, whole=table is None)
     return {"night": live.id, "seq": live.seq,
-            "events": [{"seq": e.seq, "table": e.table, "event": e.event} for e in events]}
+            "events": [envelope_dict(e) for e in events]}
 
 
 @router.get("/nights/{night_id}/standings")
@@ -157,16 +157,25 @@ async def get_standings(night_id: NightId, request: Request) -> dict[str, Any]:
     return {"night": live.id, "seq": live.seq, "standings": standings_rows(live.night)}
 
 
-@router.get("/nights/{night_id}/players/{name}/card")
-async def get_card(night_id: NightId, name: Annotated[str, Path(max_length=60)],
-                   request: Request) -> dict[str, Any]:
+def player_named(live: LiveNight, name: str) -> str:
+    """The player of the night called ``name`` (case and spacing ignored), else 404."""
+    if name in live.night.cards:
+        return name
+    wanted = name_key(name)
+    found = next((p for p in live.night.cards if name_key(p) == wanted), None)
+    if found is None:
+        raise ServiceError(404, "no_such_player", f"{name!r} is not a player tonight",
+                           "one of " + ", ".join(live.night.roster[:20]))
+    return found
+
+
+@router.get("/nights/{night_id}/players/{name:path}/card")
+async def get_card(night_id: NightId, name: PlayerName, request: Request) -> dict[str, Any]:
     """One player's score card: W/L per round, Buncos, Minis, points, verification."""
     require_read(request, night_id)
     live = await service(request).get(night_id)
     night = live.night
-    if name not in night.cards:
-        raise ServiceError(404, "no_such_player", f"{name!r} is not a player tonight",
-                           "one of " + ", ".join(night.roster[:20]))
+    name = player_named(live, name)
     seat = next(((i, t.index(name) + 1) for i, t in enumerate(night.seating, 1) if name in t),
                 None)
     verified = night.verified.get(name)
@@ -201,8 +210,7 @@ async def export_log(night_id: NightId, request: Request) -> Response:
     """The party log (JSON Lines): the setup line, then every event. `bunco replay` reads it."""
     require_read(request, night_id)
     live = await service(request).get(night_id)
-    text = "".join(e.body + "\n" for e in live.log)
-    return Response(text, media_type="application/x-ndjson", headers={
+    return Response(party_log_text(live.log), media_type="application/x-ndjson", headers={
         "content-disposition": f'attachment; filename="bunco-{live.id}.jsonl"'})
 
 
@@ -218,16 +226,21 @@ async def export_standings(night_id: NightId, request: Request) -> Response:
 
 @router.post("/join", response_model=TokenOut)
 async def join_table(body: JoinIn, request: Request) -> TokenOut:
-    """Become a table's scorekeeper with its join code (typed) or join token (QR link)."""
-    limiter = request.app.state.join_limiter
-    key = client_key(request)
-    if limiter.blocked(key):
-        raise ServiceError(429, "too_many_attempts", "too many wrong join codes from here",
-                           "wait a minute, then type the code shown at the table")
+    """Become a table's scorekeeper with its join code (typed) or join token (QR link).
+
+    Wrong codes are limited per client address and, for typed codes, for the whole
+    server (429 with ``Retry-After``); see docs/server.md, "Guessing".
+    """
+    limits = guard(request)
+    keys = [client_key(request)] + ([Guard.CODES] if body.code is not None else [])
+    wait = limits.blocked(*keys)
+    if wait is not None:
+        raise too_many(wait, "too many wrong join codes (from here, or typed on this server)",
+                       f"wait {wait} s, or scan the table's QR code")
     book = tokens(request)
-    who = book.resolve(body.code if body.code is not None else body.token)
-    if who is None or who.role != "join":
-        limiter.failed(key)
+    who = book.resolve_join(body.code, body.token)
+    if who is None:
+        limits.failed(*keys)
         raise ServiceError(404, "unknown_code", "no table has this join code",
                            "the six-character code shown at the table, or its QR link")
     token, record = book.issue(who.night_id, "table", table=who.table)
@@ -245,11 +258,7 @@ async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> To
     """
     who = require_read(request, night_id)
     live = await service(request).get(night_id)
-    wanted = " ".join(body.name.split()).casefold()
-    name = next((p for p in live.night.roster if p.casefold() == wanted), None)
-    if name is None:
-        raise ServiceError(404, "no_such_player", f"{body.name!r} is not a player tonight",
-                           "your name as the host typed it")
+    name = player_named(live, body.name)
     svc = service(request)
     async with live.lock:  # one claim of a name at a time
         claimed = [t for t in await svc.db(svc.store.tokens, night_id, "player")
@@ -263,13 +272,13 @@ async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> To
     return TokenOut(night=night_id, role="player", token=token, player=name)
 
 
-@router.delete("/nights/{night_id}/players/{name}/claim")
-async def release_player(night_id: NightId, name: Annotated[str, Path(max_length=60)],
-                         request: Request) -> dict[str, Any]:
+@router.delete("/nights/{night_id}/players/{name:path}/claim")
+async def release_player(night_id: NightId, name: PlayerName, request: Request
+                         ) -> dict[str, Any]:
     """Release a claimed name (host): its phones lose their player token."""
     require_host(request, night_id, "releasing a name")
-    await service(request).get(night_id)
     svc = service(request)
+    name = player_named(await svc.get(night_id), name)
     count = await svc.db(svc.store.revoke_tokens, night_id, "player", player=name)
     tokens(request).forget()
     return {"night": night_id, "player": name, "revoked": count}
@@ -286,11 +295,13 @@ async def new_table_credentials(night_id: NightId, table: TableNo, request: Requ
         raise ServiceError(404, "no_such_table", f"there is no table {table}",
                            f"a table from 1 to {len(live.night.seating)}")
     svc = service(request)
+    book = tokens(request)
+    code, code_record = book.issue_code(night_id, table)
+    token, token_record = book.issue(night_id, "join", table=table)
     await svc.db(svc.store.revoke_tokens, night_id, "join", table=table)
-    tokens(request).forget()
-    creds, records = await _table_credentials(request, night_id, range(table, table + 1))
-    await svc.db(svc.store.add_tokens, records)
-    return creds[0]
+    book.forget()
+    await svc.db(svc.store.add_tokens, [code_record, token_record])
+    return _credentials(request, table, code, token)
 
 
 @router.delete("/nights/{night_id}/tables/{table}/scorekeepers")
@@ -341,9 +352,7 @@ async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dic
 @router.get("/me")
 async def whoami(request: Request) -> dict[str, Any]:
     """What the token you hold lets you do."""
-    who = principal(request)
-    if who is None:
-        raise ServiceError(401, "unauthorized", "no valid token", "a token of a night")
+    who = authenticate(request, None, "asking who you are")
     return {"night": who.night_id, "role": who.role, "table": who.table, "player": who.player}
 
 

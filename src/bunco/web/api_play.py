@@ -38,8 +38,16 @@ from bunco.web.schemas import (
     SubstituteIn,
     UndoIn,
     VerifyIn,
+    name_key,
 )
-from bunco.web.service import Ack, LiveNight, NightService, ServiceError, event_table
+from bunco.web.service import (
+    Ack,
+    LiveNight,
+    NightService,
+    ServiceError,
+    event_table,
+    fingerprint,
+)
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
 WRITERS = ("host", "table", "player")
@@ -48,6 +56,14 @@ WRITERS = ("host", "table", "player")
 def _reply(ack: Ack) -> Response:
     """The reply of an accepted command (the AckOut shape, serialised once)."""
     return Response(ack.as_json(), media_type="application/json")
+
+
+def command_of(who: Principal, body: Command, *route: Any) -> dict[str, Any]:
+    """The envelope of a command: its id, whose it is, and the request it stands for (the
+    route and every field but the id), so a reused id with another request is refused."""
+    return {"command_id": body.command_id, "caller": who.caller,
+            "request": fingerprint(*route, body.model_dump(
+                mode="json", by_alias=True, exclude={"command_id"}))}
 
 
 def _player_for(who_role: str, who_player: str | None, given: str | None) -> str | None:
@@ -80,7 +96,7 @@ async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, tab
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
-    return await svc.submit(night_id, event, command_id=body.command_id,
+    return await svc.submit(night_id, event, **command_of(who, body, "rolls", table),
                             expected_seq=body.expected_seq, authorize=table_writer(who, table),
                             draw=body.roll_for_me)
 
@@ -96,8 +112,8 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
     who = require(request, night_id, "host", "table", what="undoing entries")
     await svc.get(night_id)
     ack = await svc.submit(night_id, {"type": "undo", "table": table},
-                           command_id=body.command_id, expected_seq=body.expected_seq,
-                           authorize=undo_writer(who, table))
+                           **command_of(who, body, "undo", table),
+                           expected_seq=body.expected_seq, authorize=undo_writer(who, table))
     return _reply(ack)
 
 
@@ -131,7 +147,7 @@ async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
-    ack = await svc.submit(night_id, event, command_id=body.command_id,
+    ack = await svc.submit(night_id, event, **command_of(who, body, "rolloff"),
                            expected_seq=body.expected_seq, authorize=table_writer(who, None),
                            draw=body.roll_for_me)
     return _reply(ack)
@@ -142,24 +158,28 @@ async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response
     """A player's own roll on their turn, wherever they sit (online play)."""
     svc = service(request)
     who = require(request, night_id, "player", what="rolling as a player")
-    live = await svc.get(night_id)
+    await svc.get(night_id)
     if body.player is not None and body.player != who.player:
         raise ServiceError(403, "forbidden", f"player {who.player} cannot roll for "
                            f"{body.player}", "your own rolls only")
-    table = next((t for t, p in live.night.expected_rollers() if p == who.player), "none")
-    if table == "none":
-        raise ServiceError(409, "not_your_turn", f"it is not {who.player}'s turn",
-                           "your roll when the night shows it is your turn")
-    event: dict[str, Any] = {"type": "roll", "dice": body.dice, "player": who.player}
-    if table is not None:
-        event["table"] = table
+
+    def my_turn(live: LiveNight) -> dict[str, Any]:
+        """The roll at wherever it is this player's turn now (under the night's lock)."""
+        table = next((t for t, p in live.night.expected_rollers() if p == who.player), "none")
+        if table == "none":
+            raise ServiceError(409, "not_your_turn", f"it is not {who.player}'s turn",
+                               "your roll when the night shows it is your turn")
+        event: dict[str, Any] = {"type": "roll", "dice": body.dice, "player": who.player}
+        if table is not None:
+            event["table"] = table
+        return event
 
     def check(live_now: Any, ev: dict[str, Any]) -> None:
         if not is_turn_of(live_now, event_table(ev), who.player):
             raise ServiceError(409, "not_your_turn", f"it is not {who.player}'s turn",
                                "your roll when the night shows it is your turn")
 
-    ack = await svc.submit(night_id, event, command_id=body.command_id,
+    ack = await svc.submit(night_id, my_turn, **command_of(who, body, "me/roll"),
                            expected_seq=body.expected_seq, authorize=check,
                            draw=body.roll_for_me)
     return _reply(ack)
@@ -175,23 +195,46 @@ async def _night_command(request: Request, night_id: str, event: dict[str, Any],
     svc = service(request)
     who = require(request, night_id, *roles, what=what)
     await svc.get(night_id)
-    ack = await svc.submit(night_id, event, command_id=body.command_id,
+    ack = await svc.submit(night_id, event, **command_of(who, body, event["type"]),
                            expected_seq=body.expected_seq, authorize=allowed(who))
     return _reply(ack)
+
+
+def new_name(name: str) -> Callable[[Principal], Check]:
+    """The host's check of a command that brings ``name`` into the night: no player may
+    have the same name but for case or spacing (a claim could not tell them apart)."""
+
+    def allowed(who: Principal) -> Check:
+        host = host_only(who)
+
+        def check(live: LiveNight, event: dict[str, Any]) -> None:
+            host(live, event)
+            wanted = name_key(name)
+            same = next((p for p in live.night.cards if p != name and name_key(p) == wanted),
+                        None)
+            if same is not None:
+                raise ServiceError(409, "name_taken", f"{name!r} and the player {same!r} are "
+                                   "the same name but for case or spacing",
+                                   "a name that differs from every player's")
+
+        return check
+
+    return allowed
 
 
 @router.post("/substitutes", response_model=AckOut)
 async def substitute(night_id: NightId, body: SubstituteIn, request: Request) -> Response:
     """Between rounds, a substitute takes over a player's seat (host)."""
     return await _night_command(request, night_id, {
-        "type": "substitute", "out": body.out, "in": body.in_}, body, "substitutions")
+        "type": "substitute", "out": body.out, "in": body.in_}, body, "substitutions",
+        allowed=new_name(body.in_))
 
 
 @router.post("/arrivals", response_model=AckOut)
 async def arrival(night_id: NightId, body: PlayerIn, request: Request) -> Response:
     """Between rounds, a late arrival joins the night (host)."""
     return await _night_command(request, night_id, {"type": "join", "player": body.player},
-                                body, "seating late arrivals")
+                                body, "seating late arrivals", allowed=new_name(body.player))
 
 
 @router.post("/departures", response_model=AckOut)
@@ -241,8 +284,8 @@ async def any_event(night_id: NightId, body: EventIn, request: Request) -> Respo
     svc = service(request)
     who = require(request, night_id, "host", "table", what="sending events")
     await svc.get(night_id)
-    event = dict(body.event)
-    ack = await svc.submit(night_id, event, command_id=body.command_id,
+    event = body.event_dict()
+    ack = await svc.submit(night_id, event, **command_of(who, body, "events"),
                            expected_seq=body.expected_seq,
                            authorize=table_writer(who, event_table(event)))
     return _reply(ack)

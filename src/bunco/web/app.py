@@ -23,10 +23,12 @@ from fastapi.staticfiles import StaticFiles
 from bunco import __version__
 from bunco.store import EventStore
 from bunco.web import api_downloads, api_hosts, api_nights, api_play, errors, pages, ws
-from bunco.web.auth import RateLimiter, TokenBook
+from bunco.web.auth import TokenBook
+from bunco.web.bodycap import BodyCap
 from bunco.web.bots import BotRunner
 from bunco.web.fastpath import FastRolls
 from bunco.web.follow import ProcessFollower
+from bunco.web.guard import Guard
 from bunco.web.pubsub import InProcessPubSub, PubSub
 from bunco.web.service import NightService
 
@@ -56,7 +58,9 @@ def app_from_environment() -> FastAPI:
     return create_app(os.environ["BUNCO_SERVE_DB"],
                       bot_pace=float(pace) if pace else None,
                       create_secret=os.environ.get("BUNCO_CREATE_SECRET") or None,
-                      public_base=os.environ.get("BUNCO_PUBLIC_BASE") or None)
+                      public_base=os.environ.get("BUNCO_PUBLIC_BASE") or None,
+                      trusted_proxies=os.environ.get("BUNCO_TRUSTED_PROXIES", "").split()
+                      or None)
 
 
 def create_app(
@@ -69,6 +73,8 @@ def create_app(
     fast_path: bool = True,
     freeze_gc: bool = True,
     public_base: str | None = None,
+    trusted_proxies: list[str] | None = None,
+    guard: Guard | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (migrated at start).
 
@@ -79,6 +85,9 @@ def create_app(
     :func:`_freeze_old_objects`). ``public_base`` is the address phones use
     (``http://192.168.1.20:8000``, see :mod:`bunco.web.address`): links, QR codes and
     printed seating carry it even when a page is open at ``localhost``.
+    :func:`_freeze_old_objects`). ``trusted_proxies``: the addresses of reverse proxies
+    whose ``X-Forwarded-For`` names the client (no other request's is believed);
+    ``guard`` counts failed attempts (see :mod:`bunco.web.guard`).
     """
     event_store = store or EventStore(db_url)
 
@@ -95,7 +104,7 @@ def create_app(
         if event_store.dialect == "postgresql":  # other processes may share this database
             app.state.following = asyncio.ensure_future(app.state.follower.run())
         app.state.bots = BotRunner(service, bot_pace)
-        app.state.join_limiter = RateLimiter(limit=20, window=60.0)
+        app.state.guard = guard or Guard()
         app.state.create_secret = create_secret
         app.state.public_base = public_base
         freezer = asyncio.ensure_future(_freeze_old_objects()) if freeze_gc else None
@@ -135,6 +144,11 @@ def create_app(
     app.include_router(api_hosts.router)
     if fast_path:
         app.add_middleware(FastRolls)
+    app.add_middleware(BodyCap)  # outside the fast path: every body is capped
+    if trusted_proxies:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=trusted_proxies)
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
 
     @app.get("/api/health", tags=["server"])

@@ -13,7 +13,12 @@ Roles of a night:
 
 Tokens are ``secrets.token_urlsafe(24)`` (192 random bits); join codes are six
 characters from an alphabet without look-alikes (31**6, about 887 million). The store
-keeps only their SHA-256 hashes.
+keeps only their SHA-256 hashes. A bearer token is always a long token: a join code (or
+the join token of a QR link) is only ever exchanged at ``POST /api/join``.
+
+A night created with a ``command_id`` gets its host, viewer and table secrets derived
+from that id (:func:`creation_key`, :func:`night_secrets`), so a retried creation is
+answered with the same tokens while the database still holds only hashes.
 
 >>> len(new_token()) >= 32 and len(new_code()) == 6
 True
@@ -25,10 +30,10 @@ True
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import secrets
-import time
-from collections import deque
 from dataclasses import dataclass
 
 from bunco.store import EventStore, TokenRecord
@@ -64,6 +69,74 @@ def hash_code(code: str) -> str:
     return hash_token("code:" + normalize_code(code))
 
 
+def is_code(text: str) -> bool:
+    """Whether ``text`` is typed like a join code (short), not a long token."""
+    return len(text.strip()) <= CODE_LENGTH + 4
+
+
+def creation_key(command_id: str) -> bytes:
+    """The secret a creation's ``command_id`` stands for (slow to compute, so a leaked
+    database does not let anyone try command ids quickly)."""
+    return hashlib.pbkdf2_hmac("sha256", command_id.encode(), b"bunco-creation-v1", 20_000)
+
+
+def creation_lookup(key: bytes) -> str:
+    """Under which the night made by a creation key is found (hex)."""
+    return hashlib.sha256(b"lookup:" + key).hexdigest()
+
+
+def night_root(key: bytes | None, salt: str, night_id: str) -> bytes:
+    """The root of a night's secrets: drawn at random, or (for a creation with a command
+    id) from its creation key, the night's salt and id, so that a retry finds them again."""
+    if key is None:
+        return secrets.token_bytes(32)
+    return hmac.new(key, f"{salt}:{night_id}".encode(), hashlib.sha256).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class NightSecrets:
+    """The secrets of a new night: host and viewer tokens, each table's code and QR token."""
+
+    host: str
+    viewer: str
+    tables: tuple[tuple[str, str], ...]
+
+    def records(self, night_id: str) -> list[TokenRecord]:
+        """What the store keeps of them: hashes, roles and tables."""
+        out = [TokenRecord(hash_token(self.host), night_id, "host"),
+               TokenRecord(hash_token(self.viewer), night_id, "viewer")]
+        for n, (code, token) in enumerate(self.tables, 1):
+            out += [TokenRecord(hash_code(code), night_id, "join", n),
+                    TokenRecord(hash_token(token), night_id, "join", n)]
+        return out
+
+
+def night_secrets(root: bytes, tables: int) -> NightSecrets:
+    """The secrets drawn from ``root`` (32 random bytes, or a creation key and salt).
+
+    >>> a, b = night_secrets(b"k" * 32, 2), night_secrets(b"k" * 32, 2)
+    >>> a == b and len(a.host) == 32 and len(a.tables[1][0]) == 6
+    True
+    """
+
+    def part(label: str) -> bytes:
+        return hmac.new(root, label.encode(), hashlib.sha256).digest()
+
+    def token(label: str) -> str:
+        return base64.urlsafe_b64encode(part(label)[:24]).decode()
+
+    def code(label: str) -> str:
+        number = int.from_bytes(part(label)) % len(CODE_ALPHABET) ** CODE_LENGTH
+        chars = []
+        for _ in range(CODE_LENGTH):
+            number, digit = divmod(number, len(CODE_ALPHABET))
+            chars.append(CODE_ALPHABET[digit])
+        return "".join(chars)
+
+    return NightSecrets(token("host"), token("viewer"), tuple(
+        (code(f"table {n} code"), token(f"table {n} token")) for n in range(1, tables + 1)))
+
+
 @dataclass(frozen=True, slots=True)
 class Principal:
     """Who is asking: the night and role a token grants."""
@@ -72,6 +145,8 @@ class Principal:
     role: str
     table: int | None = None
     player: str | None = None
+    caller: str = ""
+    """Whose command ids these are: the token's hash (its first 32 hex digits)."""
 
     @property
     def can_read(self) -> bool:
@@ -86,6 +161,10 @@ class Principal:
         return f"the {self.role}"
 
 
+def principal_of(record: TokenRecord) -> Principal:
+    return Principal(record.night_id, record.role, record.table, record.player, record.hash[:32])
+
+
 class TokenBook:
     """Resolve tokens to principals, with a small cache in front of the store.
 
@@ -94,7 +173,7 @@ class TokenBook:
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._cache: dict[str, Principal | None] = {}
+        self._cache: dict[str, TokenRecord | None] = {}
 
     def issue(
         self, night_id: str, role: str, *, table: int | None = None, player: str | None = None
@@ -108,61 +187,54 @@ class TokenBook:
         code = new_code()
         return code, TokenRecord(hash_code(code), night_id, "join", table)
 
-    def resolve(self, token: str | None) -> Principal | None:
-        """The principal of a live token or join code, or ``None``."""
-        if not token:
-            return None
-        token = token.strip()
-        if not token or len(token) > 200:
-            return None
-        key = hash_token(token) if len(token) > CODE_LENGTH + 4 else hash_code(token)
+    def record(self, key: str) -> TokenRecord | None:
+        """The stored record under hash ``key`` (revoked ones too), through the cache."""
         if key in self._cache:
             return self._cache[key]
         record = self.store.token(key)
-        principal = None
-        if record is not None and not record.revoked:
-            principal = Principal(record.night_id, record.role, record.table, record.player)
         if len(self._cache) > 100_000:
             self._cache.clear()
-        self._cache[key] = principal
-        return principal
+        self._cache[key] = record
+        return record
+
+    def cached(self, token: str) -> Principal | None:
+        """The principal of a live bearer token if the cache knows it (no database look-up)."""
+        record = self._cache.get(hash_token(token.strip()))
+        if record is None or record.revoked or record.role == "join":
+            return None
+        return principal_of(record)
+
+    def resolve(self, token: str | None) -> Principal | None:
+        """The principal of a live bearer token, or ``None``: join codes and join tokens
+        are no bearer tokens (they are exchanged at ``POST /api/join``)."""
+        record = self.lookup(token)
+        if record is None or record.revoked or record.role == "join":
+            return None
+        return principal_of(record)
+
+    def lookup(self, token: str | None) -> TokenRecord | None:
+        """The record of a long token (live, revoked or a join token), or ``None``."""
+        token = (token or "").strip()
+        if is_code(token) or len(token) > 200:
+            return None
+        return self.record(hash_token(token))
+
+    def resolve_join(self, code: str | None, token: str | None) -> Principal | None:
+        """The table a live join code (typed) or join token (QR link) lets one score."""
+        if code is not None:
+            typed = normalize_code(code)
+            record = self.record(hash_code(typed)) if len(typed) == CODE_LENGTH else None
+        else:
+            record = self.lookup(token)
+        if record is None or record.revoked or record.role != "join":
+            return None
+        return principal_of(record)
 
     def remember(self, records: list[TokenRecord]) -> None:
         """Put freshly stored records in the cache."""
         for r in records:
-            self._cache[r.hash] = Principal(r.night_id, r.role, r.table, r.player)
+            self._cache[r.hash] = r
 
     def forget(self) -> None:
         """Empty the cache (after a revocation)."""
         self._cache.clear()
-
-
-class RateLimiter:
-    """At most ``limit`` failures per ``window`` seconds per key (e.g. a client address).
-
-    >>> rl = RateLimiter(limit=2, window=60)
-    >>> rl.failed("a"), rl.failed("a"), rl.blocked("a"), rl.blocked("b")
-    (None, None, True, False)
-    """
-
-    def __init__(self, limit: int = 20, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._failures: dict[str, deque[float]] = {}
-
-    def _recent(self, key: str) -> deque[float]:
-        times = self._failures.setdefault(key, deque())
-        cutoff = time.monotonic() - self.window
-        while times and times[0] < cutoff:
-            times.popleft()
-        return times
-
-    def blocked(self, key: str) -> bool:
-        """Whether ``key`` has used up its failures."""
-        return len(self._recent(key)) >= self.limit
-
-    def failed(self, key: str) -> None:
-        """Count one failure of ``key``."""
-        self._recent(key).append(time.monotonic())
-        if len(self._failures) > 10_000:
-            self._failures.clear()

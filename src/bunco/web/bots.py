@@ -1,8 +1,10 @@
 """Bots: the server rolls for players marked as bots when it is their turn.
 
 A bot's roll goes through the same command path as a person's ("roll for me": dice
-from the cryptographic generator, stored as a normal roll event), with a command id
-made from the night's seq, so a bot never rolls twice for the same moment. The pace
+from the cryptographic generator, stored as a normal roll event). Its command id is
+random and its own (caller ``bot``: no token's commands share that space), and it carries
+the table's version as ``expected_seq``, so a bot never rolls twice for the same moment
+(a second try is refused as stale). The pace
 (seconds between two bot rolls) is a night option; the server can override it (0 in
 tests).
 """
@@ -12,11 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from typing import Any
 
 from bunco.web.service import LiveNight, NightService, ServiceError
 
 log = logging.getLogger("bunco.bots")
+BOT_CALLER = "bot"
+"""Whose the bots' command ids are (a token's caller is 32 hex digits: never this)."""
 
 
 class BotRunner:
@@ -71,9 +76,10 @@ class BotRunner:
             event: dict[str, Any] = {"type": "roll", "player": player}
             if table is not None:
                 event["table"] = table
-            command_id = f"bot:{live.seq}:{table}:{player}"
             try:
-                await self.service.submit(night_id, event, command_id=command_id, draw=True)
+                await self.service.submit(
+                    night_id, event, command_id="bot:" + secrets.token_urlsafe(12),
+                    caller=BOT_CALLER, expected_seq=live.version(table), draw=True)
                 made += 1
             except ServiceError as exc:  # someone else moved first; look again
                 log.debug("bot %s at %s: %s", player, table, exc.message)

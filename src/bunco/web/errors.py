@@ -4,6 +4,7 @@
 - :class:`~bunco.core.errors.BuncoError`: 409 when the command does not fit the night now
   (not your turn, round over, not allowed now), 422 when it is malformed.
 - Request validation (FastAPI): 422 naming each wrong field and what it should be.
+- A body above its cap (:mod:`bunco.web.bodycap`): 413 ``too_large``.
 - Starlette's HTTP errors (404 unknown path, 405 wrong method): their status, same shape.
 - Anything else is a bug: 500 with no details, logged.
 """
@@ -15,10 +16,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bunco.core.errors import BuncoError
+from bunco.web.bodycap import TooLarge, too_large_body
 from bunco.web.service import ServiceError
 
 log = logging.getLogger("bunco.web")
@@ -56,7 +58,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(exc.as_dict(), status_code=exc.status)
+        return JSONResponse(exc.as_dict(), status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(TooLarge)
+    async def too_large(_request: Request, exc: TooLarge) -> Response:
+        return Response(too_large_body(exc.cap), status_code=413,
+                        media_type="application/json", headers={"connection": "close"})
 
     @app.exception_handler(BuncoError)
     async def bunco_error(_request: Request, exc: BuncoError) -> JSONResponse:

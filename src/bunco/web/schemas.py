@@ -5,62 +5,157 @@ Every request model forbids unknown fields, so a typo is a 422 that names the fi
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    StringConstraints,
+    TypeAdapter,
+    model_validator,
+)
 
-Name = Annotated[str, Field(min_length=1, max_length=60, description="a player's name")]
-CommandId = Annotated[str, Field(
+from bunco.core.dice import parse_tally
+from bunco.core.errors import BuncoError
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def clean_text(value: str) -> str:
+    """``value`` if it holds no control character (NUL, tab, newline, ...) and no lone
+    surrogate: neither belongs in a name, and PostgreSQL refuses NUL in text.
+
+    >>> clean_text("Ann-Marie")
+    'Ann-Marie'
+    >>> clean_text("A\x00B")
+    Traceback (most recent call last):
+    ...
+    ValueError: control characters (such as NUL, tab or newline) are not allowed: found '\x00'
+    """
+    bad = _UNSAFE.search(value)
+    if bad is not None:
+        raise ValueError("control characters (such as NUL, tab or newline) are not allowed: "
+                         f"found {bad.group()!r}")
+    return value
+
+
+def name_key(name: str) -> str:
+    """The form under which two names are the same person: case and spacing ignored.
+
+    >>> name_key(" ann  Marie ") == name_key("ANN MARIE")
+    True
+    """
+    return " ".join(name.split()).casefold()
+
+
+def _check_tally(value: str) -> str:
+    try:
+        parse_tally(value)
+    except BuncoError as exc:
+        raise ValueError(f"{exc.message}; expected {exc.expected}") from None
+    return value
+
+
+_CLEAN = AfterValidator(clean_text)
+Name = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60), _CLEAN,
+                 Field(description="a player's name")]
+Label = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60), _CLEAN]
+"""A short text without control characters: a rule's or a group's name, a checker."""
+Word = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), _CLEAN]
+"""A preset's name, a prize."""
+Title = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=200), _CLEAN]
+"""A night's name, a house rule's text value."""
+CommandId = Annotated[str, Strict(), Field(
     min_length=1, max_length=100, pattern=r"^[!-~]+$",
     description="an id the client makes for this command (e.g. a UUID); a retried request "
-    "with the same id is applied once and answered with the first result",
+    "with the same id from the same token is applied once and answered with the first "
+    "result; the same id with another request is refused (409 id_reused)",
 )]
-ExpectedSeq = Annotated[int | None, Field(
+ExpectedSeq = Annotated[int | None, Strict(), Field(
     default=None, ge=0, le=10_000_000,
     description="the seq of the last event you saw at this table (or of the whole night, for "
     "commands of the whole night); if something changed since, the reply is 409 with the "
     "events you missed. Leave it out to skip the check.",
 )]
-Die = Annotated[int, Field(ge=1, le=6)]
-HouseValue = str | int | float | bool | list[str] | None
+TableNumber = Annotated[int, Strict(), Field(ge=1, le=10_000, description="a table, 1 = head")]
+Die = Annotated[int, Strict(), Field(ge=1, le=6)]
+Dice = Annotated[list[Die], Field(min_length=3, max_length=3,
+                                  description="three faces, e.g. [1, 1, 4]")]
+"""The one check of dice on every write path: three JSON integers from 1 to 6 (a boolean,
+a string or 1.0 is not a die)."""
+Outcome = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=20),
+                    AfterValidator(_check_tally), Field(
+                        description="a quick tally: +1, +2, miss, bunco, mini, ...")]
+"""The one check of a quick tally on every write path (the engine's own tally names)."""
+HouseValue = (
+    Annotated[bool, Strict()]
+    | Annotated[int, Strict(), Field(ge=-1_000_000_000, le=1_000_000_000)]
+    | Annotated[float, Strict(), Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
+    | Title
+    | Annotated[list[Word], Field(max_length=40)]
+    | None
+)
+DICE = TypeAdapter(Dice)
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class StrictModel(BaseModel):
+    """Unknown fields are refused, and no value is coerced: ``true`` is not 1, ``"1"`` is
+    not 1, and numbers are finite."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 DiceMode = Literal["real", "phones"]
 
 
-class DiceModeIn(Strict):
+class DiceModeIn(StrictModel):
     """A night's dice mode (host): ``real`` dice at the tables or ``phones`` roll."""
 
     dice: DiceMode
 
 
-class NightCreate(Strict):
+class NightCreate(StrictModel):
     """A new night: the party line of the log, plus server options."""
 
-    name: str = Field("Bunco night", min_length=1, max_length=200)
-    rules: str = Field("classic", min_length=1, max_length=40,
-                       description="winning-moves, classic, scil, tournament (or an alias)")
-    house_rules: dict[Annotated[str, Field(max_length=60)], HouseValue] = Field(
+    name: Title = "Bunco night"
+    rules: Word = Field("classic", description="winning-moves, classic, scil, tournament "
+                        "(or an alias)")
+    house_rules: dict[Label, HouseValue] = Field(
         default_factory=dict, max_length=60, description="rule name → value, e.g. wipeout: true")
-    players: list[Name] = Field(min_length=2, max_length=2000)
+    players: list[Name] = Field(min_length=2, max_length=2000,
+                                description="every player once; names that differ only in "
+                                "case or spacing are the same name")
     tables: list[list[Name | None]] | None = Field(
         None, max_length=500, description="round 1's seating; null seats are ghosts")
     sets: int = Field(1, ge=1, le=4)
     seed: int | None = Field(None, ge=-(2**63), le=2**63, description="shuffle the seating")
-    prizes: list[Annotated[str, Field(max_length=40)]] | None = Field(None, max_length=20)
+    prizes: list[Word] | None = Field(None, max_length=20)
     prize_ties: Literal["roll_off", "shared"] | None = None
-    groups: dict[Annotated[str, Field(max_length=60)], list[Name]] | None = Field(
+    groups: dict[Label, list[Name]] | None = Field(
         None, max_length=500, description="tournament prize groups")
     bots: list[Name] = Field(default_factory=list, max_length=2000,
                              description="players whose rolls the server makes")
     bot_pace: float = Field(1.0, ge=0, le=60, description="seconds between two bot rolls")
     dice: DiceMode = Field("real", description="real: dice rolled at the tables, typed or "
                            "tapped (the party default); phones: the server rolls (online)")
-    command_id: CommandId | None = None
+    command_id: CommandId | None = Field(None, description=(
+        "make it random (a UUID): a retry with the same command_id and the same request gets "
+        "the first reply again, with the same tokens"))
+
+    @model_validator(mode="after")
+    def _distinct_names(self) -> NightCreate:
+        seen: dict[str, int] = {}
+        for i, name in enumerate(self.players):
+            first = seen.setdefault(name_key(name), i)
+            other = self.players[first]
+            if other != name:  # the very same name twice: the engine says so
+                raise ValueError(f"players {other!r} and {name!r} are the same name (case and "
+                                 "spacing are ignored when a name is claimed)")
+        return self
 
     def setup(self) -> dict[str, Any]:
         """The party line (seq 0 of the log)."""
@@ -75,7 +170,7 @@ class NightCreate(Strict):
         return line
 
 
-class Command(Strict):
+class Command(StrictModel):
     command_id: CommandId
     expected_seq: ExpectedSeq = None
 
@@ -83,10 +178,8 @@ class Command(Strict):
 class RollIn(Command):
     """One entry at a table: exactly one of ``dice``, ``outcome`` or ``roll_for_me``."""
 
-    dice: list[Die] | None = Field(None, min_length=3, max_length=3,
-                                   description="three faces, e.g. [1, 1, 4]")
-    outcome: str | None = Field(None, max_length=20,
-                                description="a quick tally: +1, +2, miss, bunco, mini, ...")
+    dice: Dice | None = None
+    outcome: Outcome | None = None
     roll_for_me: bool = Field(False, description="the server draws the dice")
     player: Name | None = Field(None, description="who rolls (checked against whose turn)")
 
@@ -102,7 +195,7 @@ class RollIn(Command):
 class DiceIn(Command):
     """A roll-off roll or a player's own roll: ``dice`` or ``roll_for_me``."""
 
-    dice: list[Die] | None = Field(None, min_length=3, max_length=3)
+    dice: Dice | None = None
     roll_for_me: bool = False
     player: Name | None = None
 
@@ -120,7 +213,7 @@ class UndoIn(Command):
 class SubstituteIn(Command):
     """Between rounds, ``in`` takes the seat of ``out``."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
     out: Name
     in_: Name = Field(alias="in")
 
@@ -135,29 +228,106 @@ class VerifyIn(Command):
     """A checker verifies a player's card so far (tournament)."""
 
     player: Name
-    checker: str | None = Field(None, max_length=60)
+    checker: Label | None = None
+
+
+Seating = Annotated[list[list[Name | None]], Field(min_length=1, max_length=500)]
 
 
 class SeatIn(Command):
     """Seat everyone by hand, between rounds."""
 
-    tables: list[list[Name | None]] = Field(min_length=1, max_length=500)
+    tables: Seating
+
+
+# -- the events of the party-log format, as the API takes them (one model per type) --------
+
+
+class RollEvent(StrictModel):
+    type: Literal["roll"]
+    table: TableNumber | None = None
+    dice: Dice
+    player: Name | None = None
+
+
+class TallyEvent(StrictModel):
+    type: Literal["tally"]
+    table: TableNumber | None = None
+    outcome: Outcome
+    player: Name | None = None
+
+
+class UndoEvent(StrictModel):
+    type: Literal["undo"]
+    table: TableNumber
+
+
+class SubstituteEvent(StrictModel):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+    type: Literal["substitute"]
+    out: Name
+    in_: Name = Field(alias="in")
+
+
+class JoinEvent(StrictModel):
+    type: Literal["join"]
+    player: Name
+
+
+class LeaveEvent(StrictModel):
+    type: Literal["leave"]
+    player: Name
+
+
+class VerifyEvent(StrictModel):
+    type: Literal["verify"]
+    player: Name
+    checker: Label | None = None
+
+
+class SeatEvent(StrictModel):
+    type: Literal["seat"]
+    tables: Seating
+
+
+class EndNightEvent(StrictModel):
+    type: Literal["end_night"]
+
+
+class StartRoundEvent(StrictModel):
+    type: Literal["start_round"]
+
+
+AnyEvent = Annotated[
+    RollEvent | TallyEvent | UndoEvent | SubstituteEvent | JoinEvent | LeaveEvent
+    | VerifyEvent | SeatEvent | EndNightEvent | StartRoundEvent,
+    Field(discriminator="type"),
+]
 
 
 class EventIn(Command):
-    """Any event of the party-log format (the host's escape hatch; scorekeepers: their table)."""
+    """Any event of the party-log format (the host's escape hatch; scorekeepers: their table).
 
-    event: dict[str, Any]
+    The same checks as the other commands: dice are three integers from 1 to 6, a tally is
+    one of the engine's names, names have no control characters, unknown fields are refused.
+    """
+
+    event: AnyEvent
+
+    def event_dict(self) -> dict[str, Any]:
+        """The event as the engine takes it."""
+        value: dict[str, Any] = self.event.model_dump(by_alias=True, exclude_none=True)
+        return value
 
 
-class BotsIn(Strict):
+class BotsIn(StrictModel):
     """Which players are bots, and their pace."""
 
     players: list[Name] = Field(max_length=2000)
     pace: float | None = Field(None, ge=0, le=60)
 
 
-class JoinIn(Strict):
+class JoinIn(StrictModel):
     """A table's join code (typed) or join token (from the QR link)."""
 
     code: str | None = Field(None, min_length=1, max_length=20)
@@ -170,7 +340,7 @@ class JoinIn(Strict):
         return self
 
 
-class ClaimIn(Strict):
+class ClaimIn(StrictModel):
     """A player's name, to follow their own card (and roll on their turn)."""
 
     name: Name
@@ -189,6 +359,8 @@ class AckOut(BaseModel):
 
     seq: int
     table: int | None
+    command_id: str | None = Field(description="the command id the event was stored under")
+    at: str = Field(description="when the server stored it (UTC, ISO 8601)")
     event: dict[str, Any]
     duplicate: bool = Field(description="true when this command id was already applied")
     status: dict[str, Any]

@@ -3,7 +3,8 @@
 Every write goes through :meth:`NightService.submit`. Commands to one night wait in the
 night's inbox; one writer task per night takes everything waiting (a *batch*) and, under
 the night's lock, checks each command in order against the night as the batch leaves it:
-idempotency (a command id already applied returns its first result), the caller's
+idempotency (a command id the same caller already used for the same request returns
+its first result; for another request it is refused as ``id_reused``), the caller's
 rights at this moment, the table's version (``expected_seq``), then lets the engine
 apply the event. The batch's events are committed to the store in one transaction on a
 writer thread (group commit: the event loop never waits for the database, and rolls
@@ -25,6 +26,7 @@ night, for commands of the whole night) changed since the ``expected_seq`` it se
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import secrets
@@ -42,9 +44,9 @@ from bunco.store import (
     SeqTaken,
     StoredEvent,
     StoreError,
-    TokenRecord,
 )
 from bunco.store.events import dump, now
+from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
 from bunco.web.pubsub import InProcessPubSub, Message, PubSub
 
 log = logging.getLogger("bunco.service")
@@ -60,13 +62,14 @@ class ServiceError(Exception):
 
     def __init__(
         self, status: int, code: str, message: str, expected: str | None = None,
-        **extra: Any,
+        *, headers: dict[str, str] | None = None, **extra: Any,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.expected = expected
+        self.headers = headers
         self.extra = extra
 
     def as_dict(self) -> dict[str, Any]:
@@ -90,11 +93,39 @@ def event_table(event: Mapping[str, Any]) -> int | None:
     return table if isinstance(table, int) and not isinstance(table, bool) else None
 
 
+def fingerprint(*parts: Any) -> str:
+    """The SHA-256 of a request (JSON values), stored beside its command id.
+
+    >>> fingerprint("rolls", 1, {"dice": [1, 1, 4]}) == fingerprint("rolls", 1, {"dice": [1, 1, 4]})
+    True
+    """
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def at_of(stored: StoredEvent) -> str:
+    """When the event was stored: UTC, ISO 8601 with milliseconds."""
+    return stored.created_at.isoformat(timespec="milliseconds")
+
+
+def envelope(stored: StoredEvent) -> str:
+    """The JSON members of an event in its envelope (seq, table, command id, time, event),
+    built around the stored event without re-parsing it."""
+    table = "null" if stored.table is None else str(stored.table)
+    command = "null" if stored.command_id is None else _json(stored.command_id)
+    return (f'"seq":{stored.seq},"table":{table},"command_id":{command},'
+            f'"at":"{at_of(stored)}","event":{stored.body}')
+
+
+def envelope_dict(stored: StoredEvent) -> dict[str, Any]:
+    """:func:`envelope` as a dict (for replies that are built as values)."""
+    return {"seq": stored.seq, "table": stored.table, "command_id": stored.command_id,
+            "at": at_of(stored), "event": stored.event}
+
+
 def event_text(stored: StoredEvent, extra: str = "") -> str:
     """The WebSocket message of an event, built around its stored JSON without re-parsing."""
-    table = "null" if stored.table is None else str(stored.table)
-    return (f'{{"type":"event","seq":{stored.seq},"table":{table},'
-            f'"event":{stored.body}{extra}}}')
+    return f'{{"type":"event",{envelope(stored)}{extra}}}'
 
 
 def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
@@ -139,7 +170,8 @@ class LiveNight:
     log: list[StoredEvent]
     options: dict[str, Any]
     table_seq: dict[int | None, int] = field(default_factory=dict)
-    commands: dict[str, int] = field(default_factory=dict)
+    commands: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(caller, command id) → the seq of its event."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     inbox: list[Command] = field(default_factory=list)
     writer: asyncio.Task[None] | None = None
@@ -189,7 +221,7 @@ class LiveNight:
         self.log.append(stored)
         bump_versions(self.table_seq, stored, kind)
         if stored.command_id is not None:
-            self.commands[stored.command_id] = stored.seq
+            self.commands[stored.caller, stored.command_id] = stored.seq
 
 
 @dataclass(frozen=True)
@@ -204,8 +236,7 @@ class Ack:
 
     def as_json(self) -> str:
         """The reply body, built around the stored event's JSON without re-parsing it."""
-        table = "null" if self.stored.table is None else str(self.stored.table)
-        return (f'{{"seq":{self.stored.seq},"table":{table},"event":{self.stored.body},'
+        return (f'{{{envelope(self.stored)},'
                 f'"duplicate":{"true" if self.duplicate else "false"},'
                 f'"status":{_json(self.status)},"table_view":{self.table_view_json}'
                 f'{self.entry_json}}}')
@@ -219,12 +250,16 @@ class Ack:
 class Command:
     """One command waiting in a night's inbox, and the future its caller awaits."""
 
-    event: dict[str, Any]
+    event: dict[str, Any] | Callable[[LiveNight], dict[str, Any]]
     command_id: str
     expected_seq: int | None
     authorize: Callable[[LiveNight, dict[str, Any]], None] | None
     draw: bool
     reply: asyncio.Future[Ack]
+    caller: str = ""
+    """Whose ``command_id`` it is (a token's hash, ``bot``)."""
+    request: str | None = None
+    """The :func:`fingerprint` of the request the id stands for."""
 
 
 @dataclass
@@ -355,64 +390,97 @@ class NightService:
         *,
         name: str,
         options: dict[str, Any],
-        command_id: str | None,
-        tokens: Callable[[str], list[TokenRecord]],
-    ) -> LiveNight:
-        """Check and store a new night (setup line as event 0, with its tokens)."""
+        key: bytes | None,
+        request: str,
+    ) -> tuple[LiveNight, NightSecrets]:
+        """Check and store a new night (setup line as event 0) with its host, viewer and
+        table secrets, in one transaction; return it with the secrets.
+
+        ``key`` is the creation key of the client's command id (:func:`creation_key`), or
+        ``None``. A creation already made with the same key and the same ``request`` is
+        answered with that night and the same secrets; with another request it is
+        refused (409 ``id_reused``).
+        """
         try:
             night = Night.start(setup)
         except BuncoError as exc:
             raise ServiceError(422, exc.code, exc.message, exc.expected) from None
-        if command_id is not None:
-            existing = await self.db(self.store.night_by_command, command_id)
-            if existing is not None:
-                raise ServiceError(
-                    409, "already_created",
-                    f"command {command_id!r} already created night {existing.id!r}",
-                    "a new command_id for a new night; the links of that night were in the "
-                    "reply to its creation", night=existing.id)
-        night_id = secrets.token_urlsafe(6)
-        while await self.db(self.store.night, night_id) is not None:
+        lookup = None if key is None else creation_lookup(key)
+        tables = len(night.seating)
+        for _attempt in range(8):
+            if lookup is not None:
+                again = await self._created_before(lookup, key, request)
+                if again is not None:
+                    return again
             night_id = secrets.token_urlsafe(6)
-        records = tokens(night_id)
-        try:
-            await self.db(self.store.create_night, night_id, name, night.setup,
-                          command_id=command_id, options=options, tokens=records)
-        except StoreError:
-            raise ServiceError(409, "already_created", "that night was created meanwhile",
-                               "a new command_id") from None
-        stored = (await self.db(self.store.events, night_id))[0]
-        live = LiveNight(night_id, name, stored.created_at, night, [stored], options)
-        live.table_seq[None] = 0
-        self.nights[night_id] = live
-        for hook in self.after_commit:
-            hook(live)
-        return live
+            if await self.db(self.store.night, night_id) is not None:
+                continue
+            salt = secrets.token_hex(16)
+            made = night_secrets(night_root(key, salt, night_id), tables)
+            try:
+                await self.db(self.store.create_night, night_id, name, night.setup,
+                              command_id=lookup, options=options,
+                              tokens=made.records(night_id), salt=salt, request_hash=request)
+            except StoreError:  # the same creation meanwhile, or a code hash taken: again
+                continue
+            stored = (await self.db(self.store.events, night_id))[0]
+            live = LiveNight(night_id, name, stored.created_at, night, [stored], options)
+            live.table_seq[None] = 0
+            self.nights[night_id] = live
+            for hook in self.after_commit:
+                hook(live)
+            return live, made
+        raise ServiceError(503, "busy", "the night could not be stored; nothing was created",
+                           "the same request again")
+
+    async def _created_before(self, lookup: str, key: bytes | None, request: str
+                              ) -> tuple[LiveNight, NightSecrets] | None:
+        """The night a creation with this key made, with its secrets, if any."""
+        record = await self.db(self.store.night_by_command, lookup)
+        if record is None or key is None or record.create_salt is None:
+            return None
+        if record.create_request != request:
+            raise ServiceError(
+                409, "id_reused", "this command_id already created a night with another "
+                "request", "a new command_id for a new night (the same one only to retry the "
+                "very same request)")
+        live = await self.get(record.id)
+        tables = len(Night.start(live.log[0].event).seating)
+        return live, night_secrets(night_root(key, record.create_salt, record.id), tables)
 
     # -- the command path ---------------------------------------------------------------------
     async def submit(
         self,
         night_id: str,
-        event: dict[str, Any],
+        event: dict[str, Any] | Callable[[LiveNight], dict[str, Any]],
         *,
         command_id: str,
+        caller: str,
+        request: str | None = None,
         expected_seq: int | None = None,
         authorize: Callable[[LiveNight, dict[str, Any]], None] | None = None,
         draw: bool = False,
     ) -> Ack:
         """Apply one command; see the module docstring for the order of the checks.
 
+        ``caller`` scopes ``command_id`` (a token's hash, ``bot`` for the bots);
+        ``request`` is the :func:`fingerprint` of the request (by default: of the event,
+        ``expected_seq`` and ``draw``). ``event`` may be a function of the live night,
+        called under its lock once the command is known to be new.
         ``authorize(live, event)`` raises a :class:`ServiceError` when the caller may
         not do this now. ``draw=True`` draws the dice on the server ("roll for me").
         The reply comes once the event is committed (or the command refused).
         """
         live = await self.get(night_id)
-        known = live.commands.get(command_id)
+        if request is None and not callable(event):
+            request = fingerprint(event, expected_seq, draw)
+        known = live.commands.get((caller, command_id))
         if known is not None:
-            return self._ack(live, live.log[known], duplicate=True)
+            return self._again(live, live.log[known], request)
         reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
         reply.add_done_callback(_retrieved)
-        live.inbox.append(Command(event, command_id, expected_seq, authorize, draw, reply))
+        live.inbox.append(Command(event, command_id, expected_seq, authorize, draw, reply,
+                                  caller, request))
         if live.writer is None or live.writer.done():
             live.writer = asyncio.get_running_loop().create_task(self._write(live))
         # the writer answers even if this caller goes away (the command still counts)
@@ -473,7 +541,11 @@ class NightService:
             elif planned.stored is not None:
                 reply.set_result(acks[planned.stored.seq])
             elif planned.repeats is not None:
-                reply.set_result(self._ack(live, live.log[planned.repeats], duplicate=True))
+                try:
+                    reply.set_result(self._again(live, live.log[planned.repeats],
+                                                 planned.command.request))
+                except ServiceError as exc:
+                    reply.set_exception(exc)
 
     def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
         """Check each command of the batch against the night as the batch leaves it, and
@@ -481,7 +553,7 @@ class NightService:
         committed = live.night
         head, seq = committed, live.seq
         versions = dict(live.table_seq)
-        ids: dict[str, int] = {}
+        ids: dict[tuple[str, str], int] = {}
         pending: list[StoredEvent] = []
         created = now()
         plan: list[_Planned] = []
@@ -489,7 +561,8 @@ class NightService:
             for command in batch:
                 planned = _Planned(command)
                 plan.append(planned)
-                known = live.commands.get(command.command_id, ids.get(command.command_id))
+                key = (command.caller, command.command_id)
+                known = live.commands.get(key, ids.get(key))
                 if known is not None:
                     planned.repeats = known
                     continue
@@ -504,7 +577,7 @@ class NightService:
                 planned.kind = after.events[-1]["type"]
                 head, seq = after, stored.seq
                 bump_versions(versions, stored, planned.kind)
-                ids[command.command_id] = stored.seq
+                ids[key] = stored.seq
                 pending.append(stored)
         finally:
             live.night = committed
@@ -515,7 +588,7 @@ class NightService:
                created: datetime) -> tuple[StoredEvent, Night]:
         """One command against the night ``head`` (at ``seq``): the new event and the night
         after it, or the :class:`ServiceError` refusing it."""
-        event = command.event
+        event = command.event(live) if callable(command.event) else command.event
         if command.authorize is not None:
             command.authorize(live, event)
         table = event_table(event)
@@ -525,15 +598,13 @@ class NightService:
                                 night_wide=night_wide)
         if command.draw:
             event = {**event, "dice": roll_for_me()}
-        event = {**event, "id": command.command_id,
-                 "at": created.isoformat(timespec="milliseconds")}
         try:
             after = head.apply(event)
         except BuncoError as exc:
             raise ServiceError(_status_of(exc), exc.code, exc.message, exc.expected) from None
         normalized = after.events[-1]
         stored = StoredEvent(live.id, seq + 1, event_table(normalized), command.command_id,
-                             dump(dict(normalized)), created)
+                             dump(dict(normalized)), created, command.caller, command.request)
         return stored, after
 
     def _advance(self, live: LiveNight, stored: StoredEvent, after: Night, kind: str) -> Ack:
@@ -545,6 +616,18 @@ class NightService:
         ack = self._ack(live, stored, duplicate=False, entry=entry)
         self._publish(live, stored, before, ack)
         return ack
+
+    def _again(self, live: LiveNight, stored: StoredEvent, request: str | None) -> Ack:
+        """The reply to a command id the caller already used: the first reply if the
+        request is the same, else 409 ``id_reused``."""
+        if stored.request_hash is not None and request is not None \
+                and stored.request_hash != request:
+            raise ServiceError(
+                409, "id_reused", f"command id {stored.command_id!r} was already used for "
+                f"another request (event {stored.seq})",
+                "a new command_id for each new command (the same one only to retry the very "
+                "same request)", seq=stored.seq)
+        return self._ack(live, stored, duplicate=True)
 
     def _check_version(self, live: LiveNight, table: int | None, expected: int, seq: int,
                        versions: dict[int | None, int], pending: list[StoredEvent], *,
@@ -568,7 +651,7 @@ class NightService:
             f"{where} changed since you last looked: {len(missed)} event(s) you have not seen",
             f"expected_seq {current} after looking at the missed events",
             current_seq=current,
-            missed=[{"seq": e.seq, "table": e.table, "event": e.event} for e in missed],
+            missed=[envelope_dict(e) for e in missed],
         )
 
     def _ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool,
