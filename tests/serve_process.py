@@ -45,7 +45,7 @@ def log_holds_every_acknowledged(events: list[dict[str, Any]], acked: dict[str, 
     acknowledged command (id → seq) stored at its seq. Returns command id → seq."""
     seqs = [e["seq"] for e in events]
     assert seqs == list(range(len(events)))  # no gap
-    by_id = {e["event"].get("id"): e["seq"] for e in events}
+    by_id = {e["command_id"]: e["seq"] for e in events}
     for command, seq in acked.items():
         assert by_id.get(command) == seq, command  # every acknowledged event is there
     return by_id

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from bunco.store import EventStore
+from bunco.store import DuplicateCommand, EventStore
 from bunco.store.db import (
     current_revision,
     default_db_path,
@@ -24,7 +25,7 @@ def test_empty_database_upgrades_to_head_and_matches_the_models(empty_url):
     engine = make_engine(empty_url)
     assert current_revision(engine) is None
     upgrade_database(engine)
-    assert current_revision(engine) == head_revision() == "0002"
+    assert current_revision(engine) == head_revision() == "0003"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -49,7 +50,7 @@ def test_a_database_at_the_first_revision_upgrades_and_keeps_its_events(empty_ur
 
     store = EventStore(empty_url)
     store.upgrade()
-    assert current_revision(store.engine) == "0002"
+    assert current_revision(store.engine) == "0003"
     assert store.night("old").options == {}
     assert store.events("old")[0].event["players"] == ["A", "B"]
     assert store.tokens("old") == []
@@ -63,8 +64,40 @@ def test_downgrade_to_base_and_up_again(empty_url):
     with engine.connect() as conn:
         assert set(sa.inspect(conn).get_table_names()) <= {"alembic_version"}
     upgrade_database(engine)
-    assert current_revision(engine) == "0002"
+    assert current_revision(engine) == "0003"
     engine.dispose()
+
+
+def test_a_database_at_0002_gets_caller_scoped_command_ids(empty_url):
+    """Revision 0003 keeps old events (their caller is empty) and scopes command ids by
+    caller: the same id from two callers is two events, from one caller it is refused."""
+    engine = make_engine(empty_url)
+    upgrade_database(engine, "0002")
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO nights (id, name, created_at, create_command_id) VALUES ('n', 'N', :c,"
+            " 'made-1')"), {"c": now})
+        for seq, command in ((0, None), (1, "1")):
+            conn.execute(sa.text(
+                "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
+                " VALUES ('n', :s, NULL, :i, '{\"type\":\"party\"}', :c)"),
+                {"s": seq, "i": command, "c": now})
+    engine.dispose()
+    store = EventStore(empty_url)
+    store.upgrade()
+    old = store.events("n")[1]
+    assert (old.caller, old.command_id, old.request_hash) == ("", "1", None)
+    assert store.night("n").create_salt is None
+    store.append("n", 2, table=1, command_id="1", caller="a" * 32, request_hash="h",
+                 event={"type": "undo", "table": 1})
+    with pytest.raises(DuplicateCommand) as again:
+        store.append("n", 3, table=1, command_id="1", caller="a" * 32, event={"type": "x"})
+    assert again.value.stored.seq == 2 and again.value.stored.request_hash == "h"
+    downgrade_database(store.engine, "0002")  # and back: the old unique key again
+    upgrade_database(store.engine)
+    assert [e.command_id for e in store.events("n")] == [None, "1", "a" * 32 + ":1"]
+    store.close()
 
 
 def test_sqlite_files_use_wal(tmp_path):

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from web_helpers import EIGHT, make_night
+from web_helpers import EIGHT, bearer, make_night
 
 from bunco.core.party_log import read_log
 from bunco.party.report import night_report
@@ -72,12 +72,20 @@ def test_bad_setups_are_refused_with_what_was_expected(client):
         assert error["expected"], error
 
 
-def test_a_creation_command_id_makes_one_night(client):
-    first = client.post("/api/nights", json={"players": EIGHT, "command_id": "make-1"})
-    again = client.post("/api/nights", json={"players": EIGHT, "command_id": "make-1"})
-    assert first.status_code == 201
-    assert again.status_code == 409
-    assert again.json()["night"] == first.json()["night"]
+def test_a_creation_command_id_makes_one_night_and_a_retry_gets_its_reply(client):
+    body = {"players": EIGHT, "command_id": "make-1-5f0c9a2e-retry"}
+    first = client.post("/api/nights", json=body)
+    again = client.post("/api/nights", json=body)
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()  # the same night, the same tokens and codes
+    assert len(client.app.state.service.store.nights()) == 1  # type: ignore[attr-defined]
+    host = bearer(again.json()["host_token"])
+    assert client.get(f"/api/nights/{first.json()['night']}", headers=host).status_code == 200
+    joined = client.post("/api/join", json={"code": again.json()["tables"][1]["code"]})
+    assert joined.status_code == 200 and joined.json()["table"] == 2
+    other = client.post("/api/nights", json={**body, "players": EIGHT[:4]})
+    assert other.status_code == 409 and other.json()["error"] == "id_reused"
+    assert len(client.app.state.service.store.nights()) == 1  # type: ignore[attr-defined]
 
 
 def test_house_rules_and_preset_reach_the_engine(client):

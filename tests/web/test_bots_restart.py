@@ -40,10 +40,11 @@ def test_two_people_and_ten_bots_play_a_whole_night(client):
         card = report["players"][name]
         assert card["wins"] + card["losses"] == 6, name
     assert human_rolls > 0
-    log = night.log()
-    bot_rolls = [e for e in log[1:] if e.get("player") in TWELVE[2:]]
-    assert bot_rolls and all(e["id"].startswith("bot:") for e in bot_rolls)
-    assert all(len(e["dice"]) == 3 for e in bot_rolls)
+    events = client.get(night.url("/events"), headers=night.host).json()["events"]
+    bot_rolls = [e for e in events[1:] if e["event"].get("player") in TWELVE[2:]]
+    assert bot_rolls and all(e["command_id"].startswith("bot:") for e in bot_rolls)
+    assert all(len(e["event"]["dice"]) == 3 for e in bot_rolls)
+    assert len({e["command_id"] for e in bot_rolls}) == len(bot_rolls)
 
 
 def test_a_restart_rebuilds_the_night_from_the_log(db_url):

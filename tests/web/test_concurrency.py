@@ -9,7 +9,9 @@ import httpx
 import pytest
 from web_helpers import EIGHT, bearer
 
+from bunco.web.api_play import command_of
 from bunco.web.app import create_app
+from bunco.web.schemas import RollIn
 
 TWELVE = [*EIGHT, "Ivy", "Jon", "Kim", "Lou"]
 
@@ -68,7 +70,7 @@ def test_two_phones_racing_at_one_table_one_wins_one_gets_409(db_url):
             assert refusal["error"] == "stale"
             assert refusal["current_seq"] == winner.json()["seq"]
             assert [m["seq"] for m in refusal["missed"]] == [winner.json()["seq"]]
-            assert refusal["missed"][0]["event"]["id"] == winner.json()["event"]["id"]
+            assert refusal["missed"][0]["command_id"] == winner.json()["command_id"]
             version = winner.json()["seq"]
         events = await night.log()
         assert len(events) == 11  # the setup and the ten winners, nothing else
@@ -94,7 +96,7 @@ def test_writers_at_different_tables_never_conflict(db_url):
         assert len(events) == 1 + 45
         assert [e["seq"] for e in events] == list(range(46))
         for table in (1, 2, 3):
-            mine = [e["event"]["id"] for e in events if e["table"] == table]
+            mine = [e["command_id"] for e in events if e["table"] == table]
             assert mine == [f"t{table}-{i}" for i in range(15)]  # in each writer's order
 
     run(scenario, db_url)
@@ -108,12 +110,16 @@ def test_a_retried_command_id_is_applied_once(db_url):
         assert all(r.status_code == 200 for r in replies)
         assert sorted(r.json()["duplicate"] for r in replies) == [False] + [True] * 5
         assert {r.json()["seq"] for r in replies} == {1}
-        # a later retry, even with a stale expected_seq or other dice, returns the first result
-        late = await night.roll(2, phone, "only-once", 0, [6, 6, 6])
+        # a later retry of the same request returns the first result
+        late = await night.roll(2, phone, "only-once", None, [1, 1, 4])
         assert late.status_code == 200 and late.json()["duplicate"] is True
         assert late.json()["event"]["dice"] == [1, 1, 4]
+        # the same id with another request is refused, never answered with the first event
+        for expected, dice in ((0, [1, 1, 4]), (None, [6, 6, 6])):
+            reused = await night.roll(2, phone, "only-once", expected, dice)
+            assert reused.status_code == 409 and reused.json()["error"] == "id_reused"
         events = await night.log()
-        assert [e["event"].get("id") for e in events] == [None, "only-once"]
+        assert [e["command_id"] for e in events] == [None, "only-once"]
 
     run(scenario, db_url)
 
@@ -135,12 +141,12 @@ def test_another_process_writing_first_gets_a_409_then_the_night_goes_on(client,
     svc = client.app.state.service  # type: ignore[attr-defined]
     phone = night.table_token(1)
     assert night.roll(1, [2, 3, 5], headers=phone).json()["seq"] == 1
-    foreign = {"type": "roll", "table": 1, "dice": [1, 1, 4], "id": "elsewhere"}
+    foreign = {"type": "roll", "table": 1, "dice": [1, 1, 4]}
     svc.store.append(night.id, 2, table=1, command_id="elsewhere", event=foreign)
     refused = night.roll(1, [2, 3, 5], headers=phone, expected_seq=1)
     assert refused.status_code == 409
     assert refused.json()["error"] == "stale"
-    assert [m["event"]["id"] for m in refused.json()["missed"]] == ["elsewhere"]
+    assert [m["command_id"] for m in refused.json()["missed"]] == ["elsewhere"]
     # the server reloaded the night: Bea's roll from the other process counts
     assert night.state()["view"]["tables"][0]["team_scores"] == [0, 2]
     ok = night.roll(1, [2, 3, 5], headers=phone, expected_seq=2)
@@ -149,8 +155,11 @@ def test_another_process_writing_first_gets_a_409_then_the_night_goes_on(client,
 
 def test_a_command_stored_by_another_process_is_a_duplicate(client, night):
     svc = client.app.state.service  # type: ignore[attr-defined]
-    svc.store.append(night.id, 1, table=2, command_id="twice",
-                     event={"type": "roll", "table": 2, "dice": [1, 5, 6], "id": "twice"})
+    host = client.app.state.tokens.resolve(night.created["host_token"])  # type: ignore[attr-defined]
+    envelope = command_of(host, RollIn(command_id="twice", dice=[1, 5, 6]), "rolls", 2)
+    svc.store.append(night.id, 1, table=2, event={"type": "roll", "table": 2, "dice": [1, 5, 6]},
+                     command_id="twice", caller=envelope["caller"],
+                     request_hash=envelope["request"])
     again = night.roll(2, [1, 5, 6], command_id="twice")
     assert again.status_code == 200
     assert again.json()["duplicate"] is True and again.json()["seq"] == 1

@@ -65,7 +65,7 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
     assert listening.wait(10)
 
     acked: dict[str, int] = {}  # command id -> seq, for every 200 reply
-    sent: list[tuple[int, str]] = []
+    sent: list[tuple[int, str, int]] = []
     stop = threading.Event()
 
     def writer(table: int) -> None:
@@ -75,7 +75,7 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
             if stop.is_set():
                 return
             command = f"t{table}-{i}"
-            sent.append((table, command))
+            sent.append((table, command, version))
             try:
                 reply = client.post(f"/api/nights/{night}/tables/{table}/rolls", headers=phones[
                     table], json={"command_id": command, "dice": small_dice(i),
@@ -102,10 +102,11 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
     assert len(events) >= len(acked) + 1
 
     # retrying every command that was sent (acknowledged or not) applies each at most once
-    for table, command in sent[-4:]:
+    for table, command, version in sent[-4:]:
         i = int(command.split("-")[1])
         reply = http.post(f"/api/nights/{night}/tables/{table}/rolls", headers=phones[table],
-                          json={"command_id": command, "dice": small_dice(i)})
+                          json={"command_id": command, "dice": small_dice(i),
+                                "expected_seq": version})
         assert reply.status_code in (200, 409), reply.text
         if command in by_id:
             assert reply.json()["duplicate"] is True and reply.json()["seq"] == by_id[command]
@@ -136,5 +137,5 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
         assert reply.status_code == 200, reply.text
         assert reply.json()["seq"] == upto + 1
         live = json.loads(ws.recv(timeout=5))
-        assert live["seq"] == upto + 1 and live["event"]["id"] == "after-restart"
+        assert live["seq"] == upto + 1 and live["command_id"] == "after-restart"
     http.close()

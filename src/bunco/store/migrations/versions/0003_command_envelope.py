@@ -38,9 +38,14 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("nights") as batch:
+    # SQLite drops these columns in place: copying the table would delete the nights'
+    # events and tokens by their ON DELETE CASCADE
+    with op.batch_alter_table("nights", recreate="never") as batch:
         batch.drop_column("create_request")
         batch.drop_column("create_salt")
+    # the old key is (night, command id): keep two callers' equal ids apart
+    op.execute("UPDATE events SET command_id = substr(caller || ':' || command_id, 1, 100)"
+               " WHERE caller <> '' AND command_id IS NOT NULL")
     with op.batch_alter_table("events") as batch:
         batch.drop_constraint("uq_events_night_caller_command", type_="unique")
         batch.create_unique_constraint("uq_events_night_command", ["night_id", "command_id"])
