@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import tempfile
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 warnings.filterwarnings("ignore", message="Using `httpx`")
 from fastapi.testclient import TestClient  # noqa: E402
@@ -32,3 +37,34 @@ def client(db_url) -> Iterator[TestClient]:
 @pytest.fixture
 def night(client) -> Night:
     return make_night(client)
+
+
+PG_URL = os.environ.get("BUNCO_TEST_PG_URL")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """The wiped PostgreSQL test database, held alone (parallel workers take turns);
+    skipped unless BUNCO_TEST_PG_URL names a database the tests may wipe."""
+    if not PG_URL:
+        pytest.skip("set BUNCO_TEST_PG_URL to run on PostgreSQL")
+    lock = os.open(Path(tempfile.gettempdir()) / "bunco-test-pg.lock", os.O_CREAT | os.O_RDWR)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        engine = sa.create_engine(PG_URL)
+        with engine.begin() as conn:
+            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+        engine.dispose()
+        yield PG_URL
+    finally:
+        os.close(lock)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_url(request: pytest.FixtureRequest, db_url: str) -> str:
+    """A fresh database of each kind (PostgreSQL only with BUNCO_TEST_PG_URL)."""
+    if request.param == "sqlite":
+        return db_url
+    url: str = request.getfixturevalue("pg_url")
+    return url

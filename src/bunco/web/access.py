@@ -81,11 +81,11 @@ def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this")
     record = book.lookup(token)
     if record is None:
         keys = [client] if night_id is None else [client, Guard.night(night_id)]
-        limits.failed(*keys)
-        wait = limits.blocked(*keys)
+        wait = limits.blocked(*keys[1:])
         if wait is not None:
-            raise too_many(wait, "too many unknown tokens", f"wait {wait} s; then use the "
-                           "link or token the host gave you")
+            raise too_many(wait, "too many unknown tokens at this night", f"wait {wait} s; "
+                           "then use the link or token the host gave you")
+        limits.failed(*keys)
         if is_code(token):
             raise ServiceError(401, "unauthorized", "a join code is not a token",
                                "exchange the join code at POST /api/join for a table token")
