@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test fuzz lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,14 @@ test: $(STAMP)
 	$(BIN)/pytest -n 2 -m "not browser"
 	# Playwright's sync API keeps an event loop running in its worker: the browser tests run apart.
 	$(BIN)/pytest -n 2 -m browser
+
+# The long schemathesis run: 25,000 cases per database and mode, 100,000 in all, no 5xx.
+# PostgreSQL runs when BUNCO_TEST_PG_URL names a database the tests may wipe.
+fuzz: $(STAMP)
+	rm -f .fuzz-report.txt
+	BUNCO_FUZZ_EXAMPLES=$${BUNCO_FUZZ_EXAMPLES:-25000} BUNCO_FUZZ_REPORT=.fuzz-report.txt \
+		$(BIN)/pytest -n 2 tests/web/test_schema_fuzz.py
+	cat .fuzz-report.txt
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/simulate.py
