@@ -1,6 +1,6 @@
 // Home: start a night (the host's set-up), join a table by code, this phone's nights.
 
-import { api, recall, rememberNight, saveToken, store } from "./api.js";
+import { api, commandId, recall, rememberNight, saveToken, store } from "./api.js";
 import { $, copyText, fill, h, topbar } from "./ui.js";
 
 // Rules shown as switches up front; the others go under "More rules".
@@ -202,11 +202,13 @@ async function start(ev) {
     if (Object.keys(groups).length) body.groups = groups;
   }
   if ($("shuffle").checked) body.seed = Math.floor(Math.random() * 2 ** 31);
+  // the same id and body again get the same night and tokens if a reply was lost
+  body.command_id = commandId();
   const button = $("start");
   button.disabled = true;
   button.textContent = "Starting…";
   try {
-    const created = await api("/api/nights", { method: "POST", body });
+    const created = await createOnce(body);
     store(`${created.night}:created`, created);
     saveToken(created.night, "host", created.host_token);
     saveToken(created.night, "viewer", created.viewer_token);
@@ -216,6 +218,19 @@ async function start(ev) {
     showError(err.text || String(err));
     button.disabled = false;
     button.textContent = "Start the night";
+  }
+}
+
+/** POST the night; when the connection or the server fails, the same request again. */
+async function createOnce(body) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await api("/api/nights", { method: "POST", body });
+    } catch (err) {
+      const retry = err.status === 0 || err.status >= 500;
+      if (!retry || attempt >= 4) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+    }
   }
 }
 
