@@ -72,6 +72,9 @@ def test_house_rules_are_typed_and_checked() -> None:
         get_rules("classic", {"team_target": 0})
     with pytest.raises(InvalidRuleValue, match="three faces"):
         get_rules("classic", {"traveling": "777"})
+    for endless in (float("inf"), float("-inf"), float("nan")):  # was an OverflowError
+        with pytest.raises(InvalidRuleValue, match="a whole number"):
+            get_rules("classic", {"team_target": endless})
 
 
 def test_every_field_can_be_a_house_rule() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import secrets
@@ -86,7 +87,8 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
         if bot not in body.players:
             raise ServiceError(422, "invalid_setup", f"bot {bot!r} is not a player",
                                "bots chosen among the players")
-    key = None if body.command_id is None else creation_key(body.command_id)
+    key = None if body.command_id is None else await asyncio.to_thread(creation_key,
+                                                                        body.command_id)
     live, made = await svc.create(
         body.setup(), name=body.name,
         options={"bots": body.bots, "bot_pace": body.bot_pace, "dice": body.dice},
