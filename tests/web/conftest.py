@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from web_helpers import Night, make_night  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
+from serve_process import ServeProcess, free_port  # noqa: E402
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -68,3 +69,12 @@ def any_db_url(request: pytest.FixtureRequest, db_url: str) -> str:
         return db_url
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[ServeProcess]:
+    """The real `bunco serve` on an SQLite file, in a subprocess on a free port."""
+    srv = ServeProcess(tmp_path / "night.sqlite3", free_port(), tmp_path / "serve.log")
+    srv.start()
+    yield srv
+    srv.stop()

@@ -7,20 +7,11 @@ import socket
 from pathlib import Path
 
 import pytest
-from serve_process import ServeProcess, free_port
 
 pytestmark = pytest.mark.slow
 HUNDRED_MB = 100 * 1024 * 1024
 CHUNK = 256 * 1024
 BOUND = 30 * 1024 * 1024  # the server's resident memory may grow by less than this
-
-
-@pytest.fixture
-def server(tmp_path):
-    srv = ServeProcess(tmp_path / "night.sqlite3", free_port(), tmp_path / "serve.log")
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def rss(pid: int) -> int:

@@ -11,28 +11,12 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from serve_process import (
-    ServeProcess,
-    free_port,
-    log_holds_every_acknowledged,
-    run_until_acknowledged,
-    small_dice,
-)
+from serve_process import log_holds_every_acknowledged, run_until_acknowledged, small_dice
 
 pytestmark = pytest.mark.slow
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
-class Server(ServeProcess):
-    """The server under test."""
-
-
-@pytest.fixture
-def server(tmp_path):
-    srv = Server(tmp_path / "night.sqlite3", free_port(), tmp_path / "serve.log")
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def test_sigkill_mid_round_loses_nothing_acknowledged(server):
