@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
-import tempfile
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
 warnings.filterwarnings("ignore", message="Using `httpx`")
 from fastapi.testclient import TestClient  # noqa: E402
 from web_helpers import Night, make_night  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
+from pg_database import PG_URL, SKIP_REASON, wiped_postgres  # noqa: E402
 from serve_process import ServeProcess, free_port  # noqa: E402
 
 
@@ -40,26 +36,14 @@ def night(client) -> Night:
     return make_night(client)
 
 
-PG_URL = os.environ.get("BUNCO_TEST_PG_URL")
-
-
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """The wiped PostgreSQL test database, held alone (parallel workers take turns);
     skipped unless BUNCO_TEST_PG_URL names a database the tests may wipe."""
     if not PG_URL:
-        pytest.skip("set BUNCO_TEST_PG_URL to run on PostgreSQL")
-    lock = os.open(Path(tempfile.gettempdir()) / "bunco-test-pg.lock", os.O_CREAT | os.O_RDWR)
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    try:
-        engine = sa.create_engine(PG_URL)
-        with engine.begin() as conn:
-            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
-            conn.execute(sa.text("CREATE SCHEMA public"))
-        engine.dispose()
-        yield PG_URL
-    finally:
-        os.close(lock)
+        pytest.skip(SKIP_REASON)
+    with wiped_postgres() as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

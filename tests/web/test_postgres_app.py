@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import test_concurrency as races
 from fastapi.testclient import TestClient
 from web_helpers import make_night
 
 from bunco.web.app import create_app
-from pg_database import PG_URL, SKIP_REASON, wiped_postgres
+from pg_database import PG_URL, SKIP_REASON
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """The wiped test database, held alone (parallel workers take turns)."""
-    with wiped_postgres() as url:
-        yield url
 
 
 def test_races_on_postgres(pg_url):
