@@ -1,4 +1,5 @@
-"""The real `bunco serve` refuses a 100 MB body with 413 and its memory stays bounded."""
+"""The real `bunco serve`: a 100 MB body gets 413 and its memory stays bounded; forwarded
+headers are not believed without --trusted-proxy."""
 
 from __future__ import annotations
 
@@ -64,3 +65,15 @@ def test_a_100_mb_body_gets_413_and_memory_stays_bounded(server, chunked):
     assert b'"too_large"' in reply
     assert sent < HUNDRED_MB  # refused long before the end
     assert rss(server.proc.pid) - before < BOUND
+
+
+def test_bunco_serve_believes_no_forwarded_header_without_a_trusted_proxy(server):
+    """Uvicorn would trust X-Forwarded-For from loopback; `bunco serve` turns that off, so
+    a guesser behind (or pretending to be) a local proxy is still one client."""
+    import httpx
+
+    with httpx.Client(base_url=server.base, timeout=10) as http:
+        codes = [http.post("/api/join", json={"code": "ZZZZZZ"},
+                           headers={"x-forwarded-for": f"10.9.0.{i}"}).status_code
+                 for i in range(11)]
+    assert codes == [404] * 10 + [429]
