@@ -34,8 +34,8 @@ class Recording(EventStore):
 
 
 async def new_night(svc: NightService) -> str:
-    live = await svc.create(SETUP, name="Group commit", options={}, command_id=None,
-                            tokens=lambda _id: [])
+    live, _secrets = await svc.create(SETUP, name="Group commit", options={}, key=None,
+                                      request="")
     return live.id
 
 
@@ -88,7 +88,7 @@ def test_a_batch_refuses_one_command_and_stores_the_others(tmp_path):
             svc.submit(night, roll(1, 0), command_id="a", expected_seq=0),
             svc.submit(night, roll(1, 1), command_id="b", expected_seq=0),  # table 1 moved
             svc.submit(night, roll(2, 2), command_id="c", expected_seq=0),  # table 2 did not
-            svc.submit(night, roll(1, 3), command_id="a"),  # a retry of "a"
+            svc.submit(night, roll(1, 0), command_id="a", expected_seq=0),  # a retry of "a"
             return_exceptions=True)
         first, stale, other, retry = results
         assert first.stored.seq == 1 and other.stored.seq == 2
@@ -135,7 +135,7 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         ack = await b.submit(night, roll(1, 9), command_id="b9", expected_seq=a_ack.stored.seq)
         assert ack.stored.seq == a_ack.stored.seq + 1
         # a retry through B of a command A stored is answered with A's event
-        again = await b.submit(night, roll(1, 0), command_id="a8")
+        again = await b.submit(night, roll(1, 8), command_id="a8")
         assert again.duplicate and again.stored.seq == a_ack.stored.seq
         assert [e.seq for e in store_b.events(night)] == list(range(11))
         # A changes the night's options (bots): B reloads them when told
@@ -165,7 +165,7 @@ def test_a_store_failure_answers_503_and_changes_nothing(tmp_path):
             await svc.submit(night, roll(1, 0), command_id="x")
         assert info.value.status == 503 and info.value.code == "store_unavailable"
         live = await svc.get(night)
-        assert live.seq == 0 and "x" not in live.commands
+        assert live.seq == 0 and ("", "x") not in live.commands
         store.fail = False
         assert (await svc.submit(night, roll(1, 0), command_id="x")).stored.seq == 1
 

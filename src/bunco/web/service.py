@@ -455,7 +455,7 @@ class NightService:
         event: dict[str, Any] | Callable[[LiveNight], dict[str, Any]],
         *,
         command_id: str,
-        caller: str,
+        caller: str = "",
         request: str | None = None,
         expected_seq: int | None = None,
         authorize: Callable[[LiveNight, dict[str, Any]], None] | None = None,
