@@ -101,7 +101,8 @@ def money_text(value: Decimal) -> str:
     return str(value.quantize(CENT))
 
 
-def _decimal(value: Any, what: str) -> Decimal:
+def parse_amount(value: Any, what: str) -> Decimal:
+    """An amount in whole cents, 0 or more, from text or a whole number (never a float)."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise InvalidSetup(
             f"{what} {value!r} is not an amount",
@@ -173,10 +174,10 @@ def normalize_money(
         )
     out: dict[str, Any] = {
         "currency": currency.strip(),
-        "buy_in": money_text(_decimal(spec.get("buy_in", "0"), "buy_in")),
+        "buy_in": money_text(parse_amount(spec.get("buy_in", "0"), "buy_in")),
     }
     if spec.get("carried_over") is not None:
-        out["carried_over"] = money_text(_decimal(spec["carried_over"], "carried_over"))
+        out["carried_over"] = money_text(parse_amount(spec["carried_over"], "carried_over"))
     top_up = spec.get("top_up", False)
     if not isinstance(top_up, bool):
         raise InvalidSetup(f"top_up {top_up!r} is not true or false", expected="true or false")
@@ -233,7 +234,7 @@ def _payouts(value: Any, keys: Mapping[str, bool], groups: Sequence[str]) -> lis
         if group is not None:
             item["group"] = str(group)
         if "amount" in entry:
-            item["amount"] = money_text(_decimal(entry["amount"], f"amount for {prize}"))
+            item["amount"] = money_text(parse_amount(entry["amount"], f"amount for {prize}"))
         else:
             item["share"] = f"{_share(entry['share']) * 100:f}".rstrip("0").rstrip(".") + "%"
         out.append(item)

@@ -102,7 +102,7 @@ export function initHostMoney({ box, commands, live, base, grouped }) {
     h("h2", { id: "money-title" }, "Breaks, drawings and prizes"),
     h("form", { class: "row", id: "break-form" },
       h("label", { for: "break-minutes" }, "Break of"),
-      h("input", { type: "number", id: "break-minutes", min: "1", max: "240", value: "10", style: "width:5em" }),
+      h("input", { type: "number", id: "break-minutes", class: "narrow", min: "1", max: "240", value: "10" }),
       h("span", {}, "minutes"),
       h("button", { type: "submit", class: "btn", id: "break-start" }, "Start the break"),
       h("button", { type: "button", class: "btn secondary", id: "break-end" }, "End the break")),
