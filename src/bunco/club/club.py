@@ -30,7 +30,7 @@ from typing import Any
 
 from bunco.core.errors import InvalidEvent, InvalidSetup
 from bunco.core.evolve import evolve
-from bunco.core.money import parse_amount, money_text
+from bunco.core.money import money_text, parse_amount
 from bunco.core.presets import preset_name
 from bunco.core.setup import MAX_NAME
 

@@ -22,7 +22,9 @@ from fastapi.staticfiles import StaticFiles
 
 from bunco import __version__
 from bunco.store import EventStore
-from bunco.web import api_downloads, api_hosts, api_money, api_nights, api_play, errors, pages, ws
+from bunco.web import (
+    api_club, api_downloads, api_hosts, api_money, api_nights, api_play, errors, pages, ws,
+)
 from bunco.web.auth import RateLimiter, TokenBook
 from bunco.web.bots import BotRunner
 from bunco.web.fastpath import FastRolls
@@ -134,6 +136,7 @@ def create_app(
     app.include_router(api_downloads.router)
     app.include_router(api_hosts.router)
     app.include_router(api_money.router)
+    app.include_router(api_club.router)
     if fast_path:
         app.add_middleware(FastRolls)
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
