@@ -114,7 +114,7 @@ def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = 
     for ref, night in _season(club, nights, season):
         money = prize_money(night)
         m = money["money"]
-        buy_in = Decimal(m["buy_in"]) if m else Decimal(0)
+        buy_in = Decimal(m["buy_in"]) if m else club.dues  # a night without money owes dues
         for player in night.roster:
             owed[player] = owed.get(player, Decimal(0)) + buy_in
             played[player] = played.get(player, 0) + 1
@@ -165,3 +165,18 @@ def pot_to_carry(club: Club, nights: Mapping[str, Night]) -> Decimal:
             money = prize_money(night)["money"]
             return Decimal(money["left_in_pot"]) if money else Decimal(0)
     return Decimal(0)
+
+
+def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str, Any]:
+    """The club now: set-up, members, seasons, nights (with their phase), hosts, the pot."""
+    return {
+        "club": club_id, "name": club.name, "setup": club.setup,
+        "regulars": list(club.regulars), "substitutes": list(club.substitutes),
+        "season": club.season, "seasons": list(club.seasons) or [club.season],
+        "nights": [{"night": n.night, "season": n.season, "date": n.date,
+                    "name": nights[n.night].setup.get("name") if n.night in nights else None,
+                    "phase": nights[n.night].phase if n.night in nights else None}
+                   for n in club.nights],
+        "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
+        "pot": money_text(pot_to_carry(club, nights)),
+    }

@@ -9,7 +9,9 @@ hash of the club's secret token is kept.
 >>> store = EventStore("sqlite://")
 >>> store.upgrade()
 >>> clubs = ClubStore(store.engine)
->>> clubs.create("c1", "Tuesday Club", {"type": "club", "name": "Tuesday Club"}, "0" * 64)
+>>> clubs.create("c1", "Tuesday Club", {"type": "club", "name": "Tuesday Club"}, "s3cret")
+>>> clubs.token_matches("c1", "s3cret"), clubs.token_matches("c1", "guess")
+(True, False)
 >>> clubs.append("c1", {"type": "member", "name": "Ann", "role": "regular"})
 1
 >>> [e["type"] for e in clubs.events("c1")]
@@ -18,7 +20,9 @@ hash of the club's secret token is kept.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -84,8 +88,9 @@ class ClubStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def create(self, club_id: str, name: str, setup: dict[str, Any], token_hash: str) -> None:
-        """Store a new club with its set-up line as event 0."""
+    def create(self, club_id: str, name: str, setup: dict[str, Any], token: str) -> None:
+        """Store a new club with its set-up line as event 0 (and its token's hash)."""
+        token_hash = _hash(token)
         created = now()
         try:
             with self.engine.begin() as conn:
@@ -101,6 +106,11 @@ class ClubStore:
             row = conn.execute(select(_CLUBS).where(_CLUBS.c.id == club_id)).first()
         return None if row is None else ClubRecord(row.id, row.name, row.token_hash,
                                                    row.created_at)
+
+    def token_matches(self, club_id: str, token: str) -> bool:
+        """Whether ``token`` is the club's secret (compared in constant time)."""
+        record = self.club(club_id)
+        return record is not None and secrets.compare_digest(_hash(token), record.token_hash)
 
     def club_by_name(self, name: str) -> ClubRecord | None:
         """The first club of that name (the command line names clubs by name or id)."""
@@ -133,3 +143,7 @@ class ClubStore:
                                 .where(_CLUB_EVENTS.c.club_id == club_id)
                                 .order_by(_CLUB_EVENTS.c.seq)).all()
         return [json.loads(r.body) for r in rows]
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -22,14 +22,13 @@ from pydantic import Field
 from bunco.club.club import Club
 from bunco.club.load import fold_club, fold_nights
 from bunco.club.nights import night_setup, roster_for_night
-from bunco.club.season import pot_to_carry, season_ledger, season_standings
+from bunco.club.season import club_view, pot_to_carry, season_ledger, season_standings
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.sheets.season import season_csv, season_report_html, season_report_pdf
 from bunco.store import ClubStore
 from bunco.web.api_downloads import _file
 from bunco.web.api_nights import ERRORS, create_night, service
-from bunco.web.auth import hash_token
 from bunco.web.schemas import CreatedOut, Name, NightCreate, Strict
 from bunco.web.service import ServiceError
 
@@ -103,7 +102,7 @@ async def _load(request: Request, club_id: str) -> tuple[Club, dict[str, Night]]
                            "the id of a club made with POST /api/clubs")
     given = request.headers.get("authorization", "").partition(" ")[2].strip()
     given = given or request.query_params.get("token", "")
-    if not given or not secrets.compare_digest(hash_token(given), record.token_hash):
+    if not given or not await asyncio.to_thread(store.token_matches, club_id, given):
         raise ServiceError(401, "unauthorized", "this club needs its token",
                            "Authorization: Bearer <the club's token>")
     log = await asyncio.to_thread(store.events, club_id)
@@ -126,21 +125,6 @@ async def _append(request: Request, club_id: str, club: Club, event: dict[str, A
     return after
 
 
-def club_view(club_id: str, club: Club, nights: dict[str, Night]) -> dict[str, Any]:
-    """The club now: set-up, members, seasons, nights (with their phase), hosts."""
-    return {
-        "club": club_id, "name": club.name, "setup": club.setup,
-        "regulars": list(club.regulars), "substitutes": list(club.substitutes),
-        "season": club.season, "seasons": list(club.seasons) or [club.season],
-        "nights": [{"night": n.night, "season": n.season, "date": n.date,
-                    "name": nights[n.night].setup.get("name") if n.night in nights else None,
-                    "phase": nights[n.night].phase if n.night in nights else None}
-                   for n in club.nights],
-        "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
-        "pot": str(pot_to_carry(club, nights)),
-    }
-
-
 @router.post("", status_code=201)
 async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
     """Create a club; the reply's ``token`` is the club's secret (shown only here)."""
@@ -157,7 +141,7 @@ async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
     token = secrets.token_urlsafe(24)
     club_id = secrets.token_urlsafe(6)
     store = _clubs(request)
-    await asyncio.to_thread(store.create, club_id, club.name, club.setup, hash_token(token))
+    await asyncio.to_thread(store.create, club_id, club.name, club.setup, token)
     for event in events:
         await asyncio.to_thread(store.append, club_id, event)
     return {"club": club_id, "token": token, **club_view(club_id, club, {})}
