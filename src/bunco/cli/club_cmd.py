@@ -163,7 +163,6 @@ def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (
               db: DbOption = None) -> None:
     """Store a party log (a night played on paper or with bunco play) as a night of the club."""
     from bunco.cli.replay_cmd import load_night
-
     from bunco.club.nights import night_setup
     from bunco.club.season import pot_to_carry
     from bunco.core.night import Night
