@@ -23,7 +23,16 @@ from fastapi.staticfiles import StaticFiles
 from bunco import __version__
 from bunco.store import EventStore
 from bunco.web import (
-    api_club, api_downloads, api_hosts, api_money, api_nights, api_play, errors, pages, ws,
+    api_club,
+    api_downloads,
+    api_hosts,
+    api_money,
+    api_nights,
+    api_play,
+    club_pages,
+    errors,
+    pages,
+    ws,
 )
 from bunco.web.auth import RateLimiter, TokenBook
 from bunco.web.bots import BotRunner
@@ -139,6 +148,7 @@ def create_app(
     app.include_router(api_club.router)
     if fast_path:
         app.add_middleware(FastRolls)
+    app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.club_pages
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
 
     @app.get("/api/health", tags=["server"])
