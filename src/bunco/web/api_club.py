@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from bunco.club.club import Club
 from bunco.club.load import fold_club, fold_nights
@@ -204,8 +204,13 @@ async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> Cr
     fields = {k: setup[k] for k in ("rules", "players", "house_rules", "prizes", "prize_ties",
                                     "judged", "must_be_present", "one_prize_per_person", "money")
               if k in setup}
-    created = await create_night(NightCreate(name=setup["name"], bots=body.bots,
-                                             bot_pace=body.bot_pace, **fields), request)
+    try:
+        night_body = NightCreate(name=setup["name"], bots=body.bots, bot_pace=body.bot_pace,
+                                 **fields)
+    except ValidationError as exc:
+        raise ServiceError(422, "invalid_setup", f"the club's night cannot be made: {exc}",
+                           "a club whose rules and members a night accepts") from None
+    created = await create_night(night_body, request)
     event: dict[str, Any] = {"type": "night", "night": created.night}
     if body.date:
         event["date"] = body.date
