@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bunco.club.club import Club
-from bunco.club.nights import night_setup, roster_for_night
+from bunco.club.club import Club, roster_for_night
+from bunco.club.nights import night_setup
 from bunco.club.season import pot_to_carry, season_ledger, season_progress, season_standings
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
@@ -45,7 +45,7 @@ def test_a_night_of_the_club_starts_with_its_roster_and_money() -> None:
     c = club()
     assert roster_for_night(c, {}) == FOUR
     assert roster_for_night(c, {"Bea": "Zoe"}) == ["Ann", "Zoe", "Cat", "Dee"]
-    setup = night_setup(c, FOUR, carried_over=Decimal("3.50"), date="2026-01-13")
+    setup = night_setup(c.setup, FOUR, carried_over=Decimal("3.50"), date="2026-01-13")
     assert setup["name"] == "Tuesday Club, 2026-01-13"
     assert setup["money"]["buy_in"] == "5.00" and setup["money"]["carried_over"] == "3.50"
     with pytest.raises(BuncoError, match="'Zoe' already plays tonight"):
@@ -56,7 +56,7 @@ def test_standings_and_ledger_fold_over_the_nights() -> None:
     c = club()
     nights: dict[str, Night] = {}
     for i, swaps in enumerate(({}, {"Dee": "Zoe"}, {})):
-        setup = night_setup(c, roster_for_night(c, swaps), carried_over=pot_to_carry(c, nights))
+        setup = night_setup(c.setup, roster_for_night(c, swaps), carried_over=pot_to_carry(c, nights))
         nights[f"n{i}"] = one_sided(setup)
         c = c.apply({"type": "night", "night": f"n{i}", "date": f"2026-0{i + 1}-10"})
     # each night: Ann rolls six Buncos and wins all six rounds. Pot 20: Most Buncos 50% =

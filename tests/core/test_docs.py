@@ -297,7 +297,7 @@ def test_party_lines_in_the_pages_start_a_night() -> None:
     assert nights[1].tables[1].roller_name(3) == "Fay"  # the ghost's partner rolls for it
     assert nights[2].setup["money"]["payouts"] == [
         {"prize": "most_buncos", "amount": "10.00"}, {"prize": "most_wins", "share": "50%"}]
-    assert nights[2].report()["money"]["pot"] == "20.00"
+    assert night_report(nights[2])["money"]["pot"] == "20.00"
     assert nights[3].rules.wipeout is True
     assert (nights[3].rules.traveling, nights[3].rules.traveling_excluded_round) == ("123", 5)
 

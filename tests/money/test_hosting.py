@@ -10,6 +10,8 @@ import pytest
 from bunco.core.errors import BuncoError, InvalidEvent, NotAllowedNow
 from bunco.core.hosting import drawing_event
 from bunco.core.night import Night
+from bunco.party.report import night_report
+from bunco.party.view import live_view
 from night_helpers import party, roll
 
 PLAYERS = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -43,7 +45,7 @@ def test_a_later_judgement_replaces_the_first() -> None:
         {"type": "judge", "prize": "best_costume", "group": "Team 1", "ranking": ["Bea", "Cat"]},
         {"type": "judge", "prize": "group_best_costume", "winner": "Team 2"},
     ])
-    assert night.report()["judged"] == [
+    assert night_report(night)["judged"] == [
         {"prize": "best_costume", "group": "Team 1", "ranking": ["Bea", "Cat"]},
         {"prize": "group_best_costume", "group": None, "ranking": ["Team 2"]},
     ]
@@ -54,27 +56,27 @@ def test_presence_names_only_players_of_the_night() -> None:
     with pytest.raises(BuncoError, match="'Zed' is not a player tonight"):
         night.apply({"type": "absent", "player": "Zed"})
     gone = night.apply({"type": "absent", "player": "Cat"})
-    assert gone.view()["absent"] == ["Cat"]
-    assert gone.apply({"type": "present", "player": "Cat"}).view()["absent"] == []
+    assert live_view(gone)["absent"] == ["Cat"]
+    assert live_view(gone.apply({"type": "present", "player": "Cat"}))["absent"] == []
 
 
 def test_a_break_waits_for_the_round_and_ends_with_the_next_one() -> None:
     night = party("classic", PLAYERS[:4], tables=[PLAYERS[:4]])
     night = night.apply({"type": "break", "minutes": 5, "at": "2026-11-24T20:00:00+00:00"})
-    assert night.view()["break"] == {"minutes": 5, "started_at": "2026-11-24T20:00:00+00:00",
+    assert live_view(night)["break"] == {"minutes": 5, "started_at": "2026-11-24T20:00:00+00:00",
                                      "after": None}
     with pytest.raises(NotAllowedNow, match="a break is already under way"):
         night.apply({"type": "break"})
     night = roll(night, 1, 1, 1, 1)  # the first roll ends the break
-    assert night.view()["break"] is None
+    assert live_view(night)["break"] is None
     with pytest.raises(NotAllowedNow, match="round 1 is under way, so there can be no break"):
         night.apply({"type": "break"})
     with pytest.raises(NotAllowedNow, match="there is no break to end"):
         night.apply({"type": "end_break"})
     night = roll(night, 1, 2, 3, 4)  # round 1 is over
     night = night.apply({"type": "break", "minutes": 10})
-    assert night.view()["break"]["after"] == {"set": 1, "round": 1}
-    assert night.apply({"type": "end_break"}).view()["break"] is None
+    assert live_view(night)["break"]["after"] == {"set": 1, "round": 1}
+    assert live_view(night.apply({"type": "end_break"}))["break"] is None
     with pytest.raises(InvalidEvent, match="a break of 0 minutes"):
         night.apply({"type": "break", "minutes": 0})
 
@@ -88,7 +90,7 @@ def test_a_drawing_is_among_those_present_and_can_leave_out_earlier_winners() ->
     again = drawing_event(night, lambda n: 0, exclude_winners=True)
     assert first["winner"] not in again["candidates"] and len(again["candidates"]) == 2
     night = night.apply(again)
-    assert [d["name"] for d in night.report()["drawings"]] == ["Door prize", "Drawing 2"]
+    assert [d["name"] for d in night_report(night)["drawings"]] == ["Door prize", "Drawing 2"]
 
 
 def test_a_drawing_with_nobody_present_is_refused() -> None:

@@ -17,14 +17,15 @@ from typing import Any
 import pytest
 
 from bunco.core.errors import LogError
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
+from bunco.party.report import night_report
 
 GOLDEN = Path(__file__).parent.parent / "party" / "golden" / "tournament-money-12.jsonl"
 
 
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
-    return read_log(GOLDEN.read_text().splitlines()).report()
+    return night_report(read_log(GOLDEN.read_text().splitlines()))
 
 
 def test_the_payout_sheet_of_the_tournament(report: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ import pytest
 from bunco.core.errors import InvalidSetup
 from bunco.core.money import split
 from bunco.core.night import Night
+from bunco.party.report import night_report
 from night_helpers import party, roll
 
 PLAYERS = ["Ann", "Bea", "Cat", "Dee"]
@@ -47,7 +48,7 @@ def test_fixed_amounts_and_shares_of_the_pot() -> None:
         {"prize": "most_wins", "share": "12.5%"},
         {"prize": "most_losses", "amount": "10"},
     ]}
-    report = one_table_night(money=money, prizes=["most_buncos", "most_wins", "most_losses"]).report()
+    report = night_report(one_table_night(money=money, prizes=["most_buncos", "most_wins", "most_losses"]))
     m = report["money"]
     assert (m["currency"], m["buy_in"], m["players_paid"], m["pot"]) == ("€", "7.50", 4, "30.00")
     # 50% of 30.00 = 15.00 and 12.5% = 3.75 to Ann; Bea, Cat and Dee share Most Losses:
@@ -66,8 +67,8 @@ def test_fixed_amounts_and_shares_of_the_pot() -> None:
 def test_one_prize_per_person_passes_a_prize_to_the_next_in_line() -> None:
     money = {"buy_in": "5", "payouts": [
         {"prize": "most_buncos", "amount": "10"}, {"prize": "most_wins", "amount": "6"}]}
-    report = one_table_night(money=money, one_prize_per_person=True,
-                             prizes=["most_buncos", "most_wins"]).report()
+    report = night_report(one_table_night(money=money, one_prize_per_person=True,
+                             prizes=["most_buncos", "most_wins"]))
     wins = report["awards"][1]
     # Ann has the most wins but already won Most Buncos: the next in line, Bea, Cat and
     # Dee (two wins each), share it
@@ -85,7 +86,7 @@ def test_must_be_present_passes_over_absentees_and_nobody_left_leaves_the_money(
                             prizes=["most_buncos", "most_losses"])
     night = night.apply({"type": "absent", "player": "Ann"}).apply(
         {"type": "absent", "player": "Bea"})
-    report = night.report()
+    report = night_report(night)
     # nobody else rolled a Bunco: nobody is next in line for Most Buncos
     assert report["awards"][0]["status"] == "nobody"
     assert report["awards"][0]["passed_over"] == [{"name": "Ann", "reason": "absent"}]
@@ -93,20 +94,20 @@ def test_must_be_present_passes_over_absentees_and_nobody_left_leaves_the_money(
     assert [(p["player"], p["amount"]) for p in report["payouts"]] == [
         ("Cat", "2.00"), ("Dee", "2.00")]
     assert (report["money"]["unawarded"], report["money"]["left_in_pot"]) == ("10.00", "16.00")
-    back = night.apply({"type": "present", "player": "Ann"}).report()
+    back = night_report(night.apply({"type": "present", "player": "Ann"}))
     assert back["payouts"][0] == {"player": "Ann", "prize": "most_buncos",
                                   "label": "Most Buncos", "group": None, "amount": "10.00"}
 
 
 def test_top_up_states_what_the_host_adds() -> None:
     money = {"buy_in": "1", "top_up": True, "payouts": [{"prize": "most_buncos", "amount": "10"}]}
-    m = one_table_night(money=money).report()["money"]
+    m = night_report(one_table_night(money=money))["money"]
     assert (m["pot"], m["paid_out"], m["top_up"], m["left_in_pot"]) == (
         "4.00", "10.00", "6.00", "0.00")
 
 
 def test_a_night_without_money_has_no_payouts() -> None:
-    report = one_table_night().report()
+    report = night_report(one_table_night())
     assert report["money"] is None and report["payouts"] == []
     assert [a["winners"] for a in report["awards"]][:1] == [["Ann"]]
 

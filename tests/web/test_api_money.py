@@ -7,7 +7,8 @@ from typing import Any
 
 from web_helpers import EIGHT, cid, make_night
 
-from bunco.core.log import read_log
+from bunco.core.party_log import read_log
+from bunco.party.report import night_report
 
 GROUPS = {"Team 1": EIGHT[:4], "Team 2": EIGHT[4:]}
 
@@ -52,7 +53,7 @@ def test_a_night_with_money_reports_its_payouts(client: Any) -> None:
     assert night.state()["view"]["payouts"] == body["payouts"]
     # the exported log replays to the same payouts
     text = client.get(night.url("/export/log.jsonl"), headers=night.host).text
-    assert read_log(text.splitlines()).report()["payouts"] == body["payouts"]
+    assert night_report(read_log(text.splitlines()))["payouts"] == body["payouts"]
     csv = client.get(night.url("/download/payouts.csv"), headers=night.viewer)
     assert csv.status_code == 200 and csv.text.splitlines()[0] == "player,prize,group,amount,currency"
     assert len(csv.text.splitlines()) == len(body["payouts"]) + 1

@@ -176,7 +176,7 @@ def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (
     with refusals():
         state.apply(event)
         if "money" not in night.setup:  # the club's money: dues as buy-in, the pot carried over
-            club_line = night_setup(state, night.roster[: len(night.setup["players"])],
+            club_line = night_setup(state.setup, night.roster[: len(night.setup["players"])],
                                     carried_over=pot_to_carry(state, nights))
             night = Night.start({**night.setup, "money": club_line["money"]}).apply_all(
                 list(night.events))

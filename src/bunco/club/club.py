@@ -18,6 +18,8 @@ whose own party log stays its truth (the event store keeps both).
 ...                        {"type": "member", "name": "Zoe", "role": "substitute"}])
 >>> club.regulars, club.substitutes
 (('Ann',), ('Zoe',))
+>>> roster_for_night(club, {"Ann": "Zoe"})
+['Zoe']
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from bunco.club.nights import night_setup
 from bunco.core.errors import InvalidEvent, InvalidSetup
 from bunco.core.evolve import evolve
 from bunco.core.money import money_text, parse_amount
@@ -168,9 +171,7 @@ def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
         if setup.get(key) is not None:
             out[key] = setup[key]
     # the night options are checked as a night of the club would use them
-    from bunco.club.nights import night_setup
-
-    night_setup(Club(out), ["A", "B", "C", "D"], carried_over=Decimal(0))
+    night_setup(out, ["A", "B", "C", "D"], carried_over=Decimal(0))
     return out
 
 
@@ -223,3 +224,21 @@ def normalize_club_event(event: Any) -> dict[str, Any]:
         if key in event:
             out[key] = event[key]
     return out
+
+
+def roster_for_night(club: Club, swaps: Mapping[str, str]) -> list[str]:
+    """The regulars, each one in ``swaps`` replaced by the substitute the host chose."""
+    regulars = list(club.regulars)
+    subs = list(swaps.values())
+    for out, sub in swaps.items():
+        if out not in regulars:
+            raise InvalidSetup(f"{out!r} is not a regular of {club.name}",
+                               expected="one of " + ", ".join(regulars))
+        if sub in regulars or subs.count(sub) > 1:
+            raise InvalidSetup(f"{sub!r} already plays tonight",
+                               expected="a substitute who is not playing: "
+                               + ", ".join(club.substitutes))
+    if len(regulars) < 2:
+        raise InvalidSetup(f"{club.name} has {len(regulars)} regulars",
+                           expected="at least two regulars (add members first)")
+    return [swaps.get(p, p) for p in regulars]

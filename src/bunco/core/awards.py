@@ -25,14 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bunco.core.cards import Card
-from bunco.core.hosting import GROUP_PREFIX, judged_prizes
+from bunco.core.hosting import GROUP_PREFIX, HostedNight, judged_prizes
 from bunco.core.prizes import PrizeResult, count_of
-
-if TYPE_CHECKING:
-    from bunco.core.night import Night
 
 GROUP_PRIZES = ("group_most_buncos",)
 
@@ -71,7 +68,7 @@ class _Line:
     status: str  # "open", "pending", "nobody"
 
 
-def prizes_decided(night: Night) -> bool:
+def prizes_decided(night: HostedNight) -> bool:
     """True once the night's prizes are decided (the night is over, or only prize roll-offs
     remain)."""
     return night.phase == "over" or (
@@ -81,7 +78,7 @@ def prizes_decided(night: Night) -> bool:
     )
 
 
-def decide_awards(night: Night) -> list[Award]:
+def decide_awards(night: HostedNight) -> list[Award]:
     """Every award of the night, in order; empty until the prizes are decided."""
     if not prizes_decided(night):
         return []
@@ -139,7 +136,7 @@ def _hand_out(
     return Award(line.prize, line.label, line.group, line.team, (), "nobody", tuple(passed))
 
 
-def _prize_line(prize: PrizeResult, cards: Mapping[str, Card], night: Night) -> _Line:
+def _prize_line(prize: PrizeResult, cards: Mapping[str, Card], night: HostedNight) -> _Line:
     team = prize.category in GROUP_PRIZES
     if prize.settled_by == "pending_roll_off":
         return _Line(prize.category, prize.label, prize.group, team, (), "pending")
@@ -164,7 +161,7 @@ def _prize_line(prize: PrizeResult, cards: Mapping[str, Card], night: Night) -> 
     return _Line(prize.category, prize.label, prize.group, team, tuple(tiers), "open")
 
 
-def _judged_lines(night: Night) -> list[_Line]:
+def _judged_lines(night: HostedNight) -> list[_Line]:
     grouped = bool(night.groups) and night.rules.prize_groups
     lines = []
     for judged in judged_prizes(night.setup):

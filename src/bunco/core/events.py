@@ -15,6 +15,7 @@ from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from bunco.core.dice import parse_tally, validate_dice
 from bunco.core.errors import InvalidEvent
+from bunco.core.host_events import HostEvent
 from bunco.core.hosting import HOST_EVENT_TYPES, normalize_host_event
 
 EVENT_TYPES: dict[str, str] = {
@@ -132,6 +133,7 @@ StandingEvent: TypeAlias = (
     | SeatEvent
     | EndNightEvent
     | StartRoundEvent
+    | HostEvent
 )
 """An event that stays in force once applied: any event but an undo (which removes one)."""
 

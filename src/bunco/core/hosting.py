@@ -21,15 +21,16 @@ a drawing can be re-checked from the log afterwards.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
+from bunco.core.cards import Card
 from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow
 from bunco.core.evolve import evolve
-
-if TYPE_CHECKING:
-    from bunco.core.night import Night
+from bunco.core.host_events import BreakEvent, DrawingEvent, HostEvent, JudgeEvent
+from bunco.core.prizes import PrizeResult
+from bunco.core.rules import RuleSet
 
 HOST_EVENT_TYPES: dict[str, str] = {
     "judge": "the host names a judged prize's winner: prize, group?, winner or ranking",
@@ -99,6 +100,48 @@ class HostState:
     absent: frozenset[str] = frozenset()
     break_: Break | None = None
     drawings: tuple[Drawing, ...] = ()
+
+
+class _Round(Protocol):
+    @property
+    def set_no(self) -> int: ...
+    @property
+    def round_no(self) -> int: ...
+
+
+class HostedNight(Protocol):
+    """What the host's records and the prize money read of a night
+    (:class:`~bunco.core.night.Night` has all of it; a protocol keeps core free of cycles)."""
+
+    @property
+    def setup(self) -> Mapping[str, Any]: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def roster(self) -> Sequence[str]: ...
+    @property
+    def groups(self) -> Mapping[str, Sequence[str]]: ...
+    @property
+    def cards(self) -> Mapping[str, Card]: ...
+    @property
+    def prize_cards(self) -> Mapping[str, Card] | None: ...
+    @property
+    def prizes(self) -> Sequence[PrizeResult]: ...
+    @property
+    def history(self) -> Sequence[_Round]: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def rolloff_for(self) -> tuple[str, int] | None: ...
+    @property
+    def host(self) -> HostState: ...
+
+
+N = TypeVar("N", bound=HostedNight)
 
 
 # -- the party line ------------------------------------------------------------------------
@@ -218,30 +261,30 @@ def normalize_host_event(event: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def apply_host_event(night: Night, ev: dict[str, Any]) -> Night:
+def apply_host_event(night: N, ev: HostEvent) -> N:
     """The night after a host event; raises a :class:`BuncoError` and changes nothing."""
     host = night.host
-    kind = ev["type"]
-    if kind in ("absent", "present"):
+    if ev["type"] == "absent" or ev["type"] == "present":
         player = ev["player"]
         if player not in night.cards:
             raise InvalidSetup(
                 f"{player!r} is not a player tonight", expected="one of " + ", ".join(night.roster)
             )
-        absent = host.absent | {player} if kind == "absent" else host.absent - {player}
+        gone = ev["type"] == "absent"
+        absent = host.absent | {player} if gone else host.absent - {player}
         return evolve(night, host=evolve(host, absent=frozenset(absent)))
-    if kind == "judge":
+    if ev["type"] == "judge":
         return evolve(night, host=evolve(host, judged={**host.judged, **_judged(night, ev)}))
-    if kind == "break":
+    if ev["type"] == "break":
         return evolve(night, host=evolve(host, break_=_begin_break(night, ev)))
-    if kind == "end_break":
+    if ev["type"] == "end_break":
         if break_on(night) is None:
             raise NotAllowedNow("there is no break to end", expected="a break event first")
         return evolve(night, host=evolve(host, break_=None))
     return evolve(night, host=evolve(host, drawings=(*host.drawings, _drawing(night, ev))))
 
 
-def _judged(night: Night, ev: dict[str, Any]) -> dict[tuple[str, str | None], tuple[str, ...]]:
+def _judged(night: HostedNight, ev: JudgeEvent) -> dict[tuple[str, str | None], tuple[str, ...]]:
     prizes = {p.key: p for p in judged_prizes(night.setup)}
     key, group, ranking = ev["prize"], ev.get("group"), tuple(ev["ranking"])
     grouped = bool(night.groups) and night.rules.prize_groups
@@ -280,7 +323,7 @@ def _judged(night: Night, ev: dict[str, Any]) -> dict[tuple[str, str | None], tu
     return {(key, group): ranking}
 
 
-def break_on(night: Night) -> Break | None:
+def break_on(night: HostedNight) -> Break | None:
     """The break under way, or None (the first roll or bell of a later round ends it)."""
     current = night.host.break_
     if current is None:
@@ -290,7 +333,7 @@ def break_on(night: Night) -> Break | None:
     return current
 
 
-def _begin_break(night: Night, ev: dict[str, Any]) -> Break:
+def _begin_break(night: HostedNight, ev: BreakEvent) -> Break:
     if night.phase == "playing" and night.started:
         raise NotAllowedNow(
             f"round {night.round_no} is under way, so there can be no break now",
@@ -307,19 +350,19 @@ def _begin_break(night: Night, ev: dict[str, Any]) -> Break:
     )
 
 
-def present(night: Night) -> tuple[str, ...]:
+def present(night: HostedNight) -> tuple[str, ...]:
     """The players in the room: everyone with a score card, less those marked absent."""
     return tuple(p for p in night.roster if p not in night.host.absent)
 
 
-def drawing_candidates(night: Night, *, exclude_winners: bool) -> tuple[str, ...]:
+def drawing_candidates(night: HostedNight, *, exclude_winners: bool) -> tuple[str, ...]:
     """Who may win a drawing now, in roster order: the players present, and with
     ``exclude_winners`` none who won an earlier drawing."""
     earlier = {d.winner for d in night.host.drawings} if exclude_winners else set()
     return tuple(p for p in present(night) if p not in earlier)
 
 
-def _drawing(night: Night, ev: dict[str, Any]) -> Drawing:
+def _drawing(night: HostedNight, ev: DrawingEvent) -> Drawing:
     expected = drawing_candidates(night, exclude_winners=ev["exclude_winners"])
     if not expected:
         raise NotAllowedNow(
@@ -353,7 +396,7 @@ def _drawing(night: Night, ev: dict[str, Any]) -> Drawing:
 
 
 def drawing_event(
-    night: Night,
+    night: HostedNight,
     draw: Callable[[int], int],
     *,
     exclude_winners: bool = False,
@@ -391,7 +434,7 @@ def drawing_event(
     return event
 
 
-def host_report(night: Night) -> dict[str, Any]:
+def host_report(night: HostedNight) -> dict[str, Any]:
     """The host's records for the report and the live view."""
     host = night.host
     current = break_on(night)

@@ -24,13 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bunco.core.awards import Award, decide_awards
 from bunco.core.errors import InvalidSetup
-
-if TYPE_CHECKING:
-    from bunco.core.night import Night
+from bunco.core.hosting import HostedNight
 
 CENT = Decimal("0.01")
 MAX_AMOUNT = Decimal("1000000000")
@@ -384,7 +382,7 @@ def settle(
     }
 
 
-def prize_money(night: Night) -> dict[str, Any]:
+def prize_money(night: HostedNight) -> dict[str, Any]:
     """The report's ``awards``, ``money`` and ``payouts`` (``money`` is None and
     ``payouts`` empty for a night without money)."""
     awards = decide_awards(night)

@@ -38,7 +38,7 @@ from bunco.core.events import (
     normalize_event,
 )
 from bunco.core.evolve import evolve
-from bunco.core.hosting import HOST_EVENT_TYPES, HostState, apply_host_event
+from bunco.core.hosting import HostState, apply_host_event
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
 from bunco.core.rules import (
@@ -230,7 +230,10 @@ class Night:
             return self._end_early()
         if ev["type"] == "start_round":
             return self._start_round()
-        if kind in HOST_EVENT_TYPES:
+        if (  # the host's records beside the dice (bunco.core.hosting)
+            ev["type"] == "judge" or ev["type"] == "absent" or ev["type"] == "present"
+            or ev["type"] == "break" or ev["type"] == "end_break" or ev["type"] == "drawing"
+        ):
             return apply_host_event(self, ev)
         return self._between_rounds(ev)
 

@@ -3,7 +3,7 @@
 A read model over the report's ``money`` and ``payouts`` (decided by
 :mod:`bunco.core.money`); the night report, the CSV and the pages print it.
 
->>> from bunco.core.log import read_log
+>>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "classic", "players": ["Ann", "Bea"], '
 ...                   '"money": {"buy_in": "2"}}'])
 >>> payout_sheet(night).summary[0]

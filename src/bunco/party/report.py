@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunco.core.night import Night, TableResult
 from bunco.core.hosting import host_report
 from bunco.core.money import prize_money
+from bunco.core.night import Night, TableResult
 
 
 def seat_scores(

@@ -3,7 +3,7 @@
 Who gets how much for what, each person's total with a line to sign, the pot and what
 is left (see :mod:`bunco.party.payouts`).
 
->>> from bunco.core.log import read_log
+>>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "classic", "players": ["Ann", "Bea"], '
 ...                   '"money": {"buy_in": "2"}}'])
 >>> print(payouts_csv(night), end="")

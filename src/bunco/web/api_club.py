@@ -19,9 +19,9 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import Field, ValidationError
 
-from bunco.club.club import Club
+from bunco.club.club import Club, roster_for_night
 from bunco.club.load import fold_club, fold_nights
-from bunco.club.nights import night_setup, roster_for_night
+from bunco.club.nights import night_setup
 from bunco.club.season import club_view, pot_to_carry, season_ledger, season_standings
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
@@ -196,7 +196,7 @@ async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> Cr
     club, nights = await _load(request, club_id)
     try:
         players = roster_for_night(club, body.substitutes)
-        setup = night_setup(club, players, carried_over=pot_to_carry(club, nights),
+        setup = night_setup(club.setup, players, carried_over=pot_to_carry(club, nights),
                             name=body.name, date=body.date)
         club.apply({"type": "night", "night": "check", **({"date": body.date} if body.date else {})})
     except BuncoError as exc:
