@@ -18,7 +18,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Pages, Server, shoot
+from .conftest import Pages, Server, audit, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -91,3 +91,4 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
     expect(page.locator("#ledger-totals")).to_contain_text("paid out $53.43")
     assert not pages.errors
     shoot(page, "club-season")
+    assert audit(page) == []

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import TV, Pages, Server, shoot
+from .conftest import TV, Pages, Server, audit, shoot
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -76,3 +76,4 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
     assert all(p["player"] != "Eve" for p in report["payouts"])  # she went home
     assert not pages.errors
     shoot(end, "end-payouts")
+    assert audit(end) == [] and audit(page) == [] and audit(screen) == []

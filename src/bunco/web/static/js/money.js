@@ -107,7 +107,7 @@ export function initHostMoney({ box, commands, live, base, grouped }) {
       h("button", { type: "submit", class: "btn", id: "break-start" }, "Start the break"),
       h("button", { type: "button", class: "btn secondary", id: "break-end" }, "End the break")),
     h("form", { class: "row", id: "drawing-form" },
-      h("input", { type: "text", id: "drawing-name", class: "grow", placeholder: "Drawing (e.g. Door prize)", maxlength: "80" }),
+      h("input", { type: "text", id: "drawing-name", class: "grow", placeholder: "Drawing (e.g. Door prize)", maxlength: "80", "aria-label": "The drawing's name" }),
       h("label", { class: "small" }, h("input", { type: "checkbox", id: "drawing-exclude", checked: true }), " leave out earlier winners"),
       h("button", { type: "submit", class: "btn", id: "drawing-draw" }, "Draw a winner")),
     h("p", { id: "drawing-note", class: "small muted", role: "status" }),
