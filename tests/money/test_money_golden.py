@@ -90,3 +90,16 @@ def test_a_tampered_drawing_is_refused() -> None:
             read_log(bad)
         assert caught.value.line == at + 1
         assert message in caught.value.message
+
+
+def test_replay_prints_the_payouts() -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "bunco", "replay", str(GOLDEN)],
+                          capture_output=True, text=True, check=True,
+                          env={**os.environ, "COLUMNS": "120"})
+    assert "Payouts" in done.stdout
+    assert "Host's top-up: $479.95" in done.stdout
+    assert "Best Costume (Team 1): $25.00 (nobody to hand it to)" in done.stdout
