@@ -93,6 +93,11 @@ def test_drawings_are_drawn_by_the_server_and_recorded(client: Any) -> None:
                             headers=night.viewer)
     assert forbidden.status_code == 403 and night.seq() == seq
     assert night.state()["view"]["drawings"][0]["winner"] == "Ann"
+    # nobody picks a drawing's winner by hand, not even the host
+    crafted = client.post(night.url("/events"), json={"command_id": cid(), "event": {
+        "type": "drawing", "candidates": ["Ann"], "pick": 0, "winner": "Ann",
+        "exclude_winners": False}}, headers=night.host)
+    assert crafted.status_code == 422 and "drawn by the server" in crafted.json()["message"]
 
 
 def test_judging_and_breaks_are_the_hosts_and_checked(client: Any) -> None:

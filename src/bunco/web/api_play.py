@@ -242,6 +242,9 @@ async def any_event(night_id: NightId, body: EventIn, request: Request) -> Respo
     who = require(request, night_id, "host", "table", what="sending events")
     await svc.get(night_id)
     event = dict(body.event)
+    if event.get("type") == "drawing":  # the server draws: a client never picks the winner
+        raise ServiceError(422, "invalid_event", "a drawing is drawn by the server",
+                           "POST /api/nights/{id}/drawings")
     ack = await svc.submit(night_id, event, command_id=body.command_id,
                            expected_seq=body.expected_seq,
                            authorize=table_writer(who, event_table(event)))
