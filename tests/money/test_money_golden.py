@@ -103,3 +103,20 @@ def test_replay_prints_the_payouts() -> None:
     assert "Payouts" in done.stdout
     assert "Host's top-up: $479.95" in done.stdout
     assert "Best Costume (Team 1): $25.00 (nobody to hand it to)" in done.stdout
+
+
+def test_a_group_can_have_its_own_payout() -> None:
+    lines = GOLDEN.read_text().splitlines()
+    setup = json.loads(lines[0])
+    setup["money"] = {"preset": "tournament", "payouts": [
+        {"prize": "most_buncos", "amount": "100"},
+        {"prize": "most_buncos", "group": "Team 2", "amount": "60"},
+        {"prize": "group_most_buncos", "share": "100%"},
+    ], "buy_in": "10", "top_up": True}
+    report = night_report(read_log([json.dumps(setup), *lines[1:]]))
+    paid = {(p["player"], p["prize"]): p["amount"] for p in report["payouts"]}
+    assert paid[("Ann", "most_buncos")] == "33.33"  # Team 1: the general $100
+    assert paid[("Jo", "most_buncos")] == "60.00"  # Team 2's own payout
+    assert paid[("Gus", "group_most_buncos")] == "20.00"  # 100% of 12 × $10, six ways
+    money = report["money"]
+    assert (money["pot"], money["paid_out"], money["top_up"]) == ("120.00", "279.99", "159.99")

@@ -126,6 +126,15 @@ def parse_amount(value: Any, what: str) -> Decimal:
     return number.quantize(CENT)
 
 
+def percent_text(fraction: Decimal) -> str:
+    """A fraction of the pot as a percentage.
+
+    >>> percent_text(Decimal("1")), percent_text(Decimal("0.125")), percent_text(Decimal("1.1"))
+    ('100%', '12.5%', '110%')
+    """
+    return format((fraction * 100).normalize(), "f") + "%"
+
+
 def _share(value: Any) -> Decimal:
     text = str(value).strip() if isinstance(value, str) else ""
     try:
@@ -234,7 +243,7 @@ def _payouts(value: Any, keys: Mapping[str, bool], groups: Sequence[str]) -> lis
         if "amount" in entry:
             item["amount"] = money_text(parse_amount(entry["amount"], f"amount for {prize}"))
         else:
-            item["share"] = f"{_share(entry['share']) * 100:f}".rstrip("0").rstrip(".") + "%"
+            item["share"] = percent_text(_share(entry["share"]))
         out.append(item)
     return out
 
@@ -278,7 +287,7 @@ def _check_pot(
         shares += (rule.share or 0) * times
     if shares > 1:
         raise InvalidSetup(
-            f"the shares add up to {shares * 100:f}".rstrip("0").rstrip(".") + "% of the pot",
+            f"the shares add up to {percent_text(shares)} of the pot",
             expected="shares of at most 100% in all (a per-group share counts once per group)",
         )
     pot = money.pot(players)
