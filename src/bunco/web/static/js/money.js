@@ -7,10 +7,22 @@ import { $, fill, h, toast } from "./ui.js";
 
 const prizeName = (p) => p.label + (p.group ? ` (${p.group})` : "");
 
-/** The payout sheet of a night with money (null without): who gets how much for what. */
+/** Who is handed each prize, where that differs from the cards or the host judged it
+ * (null when nothing does): judged prizes, and prizes passed over absentees or winners. */
+function awardLines(view) {
+  const lines = (view.awards || []).filter((a) => a.passed_over.length || !["most_buncos", "most_wins",
+    "most_losses", "most_mini_buncos", "half_and_half", "last_bunco", "traveling", "group_most_buncos"].includes(a.prize))
+    .map((a) => h("li", { dataset: { prize: a.prize } }, `${prizeName(a)}: `,
+      h("strong", {}, a.winners.length ? a.winners.join(", ") : a.status === "pending" ? "to be named" : "nobody"),
+      a.passed_over.length ? ` (passed over ${a.passed_over.map((x) => `${x.name}: ${x.reason}`).join("; ")})` : ""));
+  return lines.length ? h("ul", { class: "small", id: "awards-list" }, lines) : null;
+}
+
+/** The payout sheet of a night with money: who gets how much for what; without money,
+ * the judged and passed-over prizes only (null when there are none). */
 export function payoutSheet(view) {
   const money = view.money;
-  if (!money) return null;
+  if (!money) return awardLines(view);
   const c = money.currency;
   const rows = (view.payouts || []).map((p) => h("tr", { dataset: { player: p.player, prize: p.prize } },
     h("td", {}, p.player), h("td", {}, prizeName(p)), h("td", { class: "num" }, `${c}${p.amount}`)));
@@ -23,16 +35,13 @@ export function payoutSheet(view) {
   for (const p of money.prizes.filter((x) => x.status !== "won")) {
     summary.push(`${prizeName(p)}: ${c}${p.amount} ${p.status === "pending" ? "waits (roll-off or judging)" : "— nobody to hand it to"}`);
   }
-  const passed = (view.awards || []).filter((a) => a.passed_over.length).map((a) => h("li", {},
-    `${prizeName(a)}: passed over ${a.passed_over.map((x) => `${x.name} (${x.reason})`).join(", ")}`
-    + (a.winners.length ? ` → ${a.winners.join(", ")}` : " → nobody")));
   return [
     money.final ? null : h("p", { class: "notice" }, "Not final yet: the night is not over."),
     rows.length ? h("table", { class: "grid", id: "payouts-table", "aria-label": "Payouts" },
       h("thead", {}, h("tr", {}, ["Player", "Prize", "Amount"].map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", {}, rows)) : h("p", { class: "muted" }, "Nobody is paid yet."),
     h("ul", { class: "small", id: "money-summary" }, summary.map((s) => h("li", {}, s))),
-    passed.length ? h("ul", { class: "small muted", id: "passed-over" }, passed) : null,
+    awardLines(view),
   ];
 }
 
