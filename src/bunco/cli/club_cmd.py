@@ -244,17 +244,19 @@ def ledger(club: str, season_name: SeasonOption = None, db: DbOption = None,
     if as_json:
         print_json(data)
         return
-    c = state.currency
+    def c(amount: str) -> str:  # "$5.00", "-$5.00" (a member in credit)
+        return ("-" if amount.startswith("-") else "") + state.currency + amount.lstrip("-")
+
     table = Table(title=f"{state.name}: dues, {data['season']}", title_justify="left")
     for head in ("member", "nights", "owed", "paid", "balance", "won"):
         table.add_column(head, justify="left" if head == "member" else "right")
     for m in data["members"]:
-        table.add_row(m["player"], str(m["nights"]), c + m["owed"], c + m["paid"],
-                      c + m["balance"], c + m["won"])
+        table.add_row(m["player"], str(m["nights"]), c(m["owed"]), c(m["paid"]),
+                      c(m["balance"]), c(m["won"]))
     console.print(table)
     t = data["totals"]
-    console.print(f"owed {c}{t['dues_owed']} · paid {c}{t['dues_paid']} · outstanding "
-                  f"{c}{t['outstanding']} · paid out {c}{t['paid_out']} · pot {c}{t['pot']}",
+    console.print(f"owed {c(t['dues_owed'])} · paid {c(t['dues_paid'])} · outstanding "
+                  f"{c(t['outstanding'])} · paid out {c(t['paid_out'])} · pot {c(t['pot'])}",
                   highlight=False)
 
 

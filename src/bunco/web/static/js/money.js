@@ -63,7 +63,7 @@ export function breakAndDrawing(view) {
       left ? h("span", { class: "countdown", id: "break-countdown" }, ` ${left}`) : null));
   }
   const last = (view.drawings || []).at(-1);
-  if (last && (view.break || view.phase === "over")) {
+  if (last && !(view.phase === "playing" && view.started)) {  // until the next round starts
     parts.push(h("p", { class: "drawing-line", id: "drawing-line" },
       `${last.name}: `, h("strong", {}, last.winner),
       h("span", { class: "small muted" }, ` (drawn among ${last.candidates.length})`)));
