@@ -245,7 +245,7 @@ def ledger(club: str, season_name: SeasonOption = None, db: DbOption = None,
         print_json(data)
         return
     def c(amount: str) -> str:  # "$5.00", "-$5.00" (a member in credit)
-        return ("-" if amount.startswith("-") else "") + state.currency + amount.lstrip("-")
+        return ("-" if amount.startswith("-") else "") + str(state.currency) + amount.lstrip("-")
 
     table = Table(title=f"{state.name}: dues, {data['season']}", title_justify="left")
     for head in ("member", "nights", "owed", "paid", "balance", "won"):
