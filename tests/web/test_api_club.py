@@ -69,6 +69,10 @@ def test_a_season_of_three_nights(client: Any, tmp_path: Path) -> None:
     assert Decimal("60.00") == won + Decimal(ledger["totals"]["pot"])
     csv = client.get(f"/api/clubs/{club}/download/standings.csv", headers=token).text
     assert csv.splitlines()[0].startswith("rank,player,role,nights,wins")
+    page = client.get(f"/api/clubs/{club}/download/season.html?token={token['Authorization'][7:]}")
+    assert page.status_code == 200 and "<h2>Season standings</h2>" in page.text
+    assert 'alt="Standings over the season" src="data:image/svg+xml;base64,' in page.text
+    assert "<td>Zoe (sub)</td>" in page.text and "<h2>Dues ledger</h2>" in page.text
     pdf = client.get(f"/api/clubs/{club}/download/season.pdf", headers=token)
     assert pdf.status_code == 200 and pdf.content[:4] == b"%PDF"
     path = tmp_path / "season.pdf"
