@@ -45,6 +45,10 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
         "candidates"]
     shoot(screen, "screen-break", ("tv",))
     page.click("#break-end")
+    expect(screen.locator("#break-line")).to_have_count(0)
+    expect(screen.locator("#drawing-line")).to_be_visible()  # until the next round starts
+    server.api("POST", f"/api/nights/{nid}/tables/1/rolls", host,
+               json={"command_id": "m-first", "roll_for_me": True})
     expect(screen.locator("#break-box")).to_be_hidden()
 
     for n in range(3000):  # every round, rolled by the server for whoever is expected
