@@ -30,7 +30,8 @@ from bunco.party.report import night_report
 
 
 def build_night(
-    players: int, seed: int, sets: int = 1, rules: str = "tournament", verify: bool = True
+    players: int, seed: int, sets: int = 1, rules: str = "tournament", verify: bool = True,
+    money: bool = False,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], int, Night]:
     """A whole night with seeded random dice.
 
@@ -40,6 +41,11 @@ def build_night(
     rng = random.Random(seed)
     names = [f"P{i:04d}" for i in range(1, players + 1)]
     setup: dict[str, Any] = {"type": "party", "rules": rules, "players": names, "sets": sets}
+    if money:  # groups of 100, seeds/004's payouts, one prize each, must be present
+        setup.update(groups={f"Team {g + 1}": names[g * 100:(g + 1) * 100]
+                             for g in range((players + 99) // 100)},
+                     judged=["Best Costume"], money="tournament", one_prize_per_person=True,
+                     must_be_present=True)
     night = Night.start(setup)
     events: list[dict[str, Any]] = []
     pointer = 0
@@ -64,6 +70,14 @@ def build_night(
         event = {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(3)]}
         night = night.apply(event)
         events.append(event)
+    if money:
+        extra: list[dict[str, Any]] = [{"type": "absent", "player": n} for n in names[::7]]
+        extra += [{"type": "judge", "prize": "best_costume", "group": g, "ranking": m[:3]}
+                  for g, m in setup["groups"].items()]
+        extra.append({"type": "judge", "prize": "group_best_costume",
+                      "ranking": list(setup["groups"])})
+        night = night.apply_all(extra)
+        events += extra
     return setup, events, rounds_only, night
 
 
@@ -89,11 +103,14 @@ def main() -> None:
     parser.add_argument(
         "--no-verify", action="store_true", help="no verifications after the last round"
     )
+    parser.add_argument("--money", action="store_true",
+                        help="tournament payouts, groups of 100, absentees, judged prizes")
     args = parser.parse_args()
 
     started = time.perf_counter()
     setup, events, rounds_only, built = build_night(
-        args.players, args.seed, args.sets, args.rules, verify=not args.no_verify
+        args.players, args.seed, args.sets, args.rules, verify=not args.no_verify,
+        money=args.money,
     )
     build_seconds = time.perf_counter() - started
     text = write_log(setup, events)
@@ -119,6 +136,14 @@ def main() -> None:
     print(f"read_log, whole log s   {read_seconds:>10.2f}   (median of {args.repeat})")
     print(f"events per s            {len(events) / read_seconds:>10,.0f}")
     print(f"report() s              {report_seconds:>10.2f}")
+    if args.money:
+        from bunco.core.money import prize_money
+
+        started = time.perf_counter()
+        paid = prize_money(night)
+        money_seconds = time.perf_counter() - started
+        print(f"payouts (prize_money) s {money_seconds:>10.3f}   ({len(paid['payouts'])} "
+              f"payouts, {len(paid['awards'])} awards)")
 
 
 if __name__ == "__main__":

@@ -277,19 +277,29 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
     }
     assert [c["type"] for c in report["changes"]] == [
         "seat", "substitute", "leave", "seat", "join", "end_night"]
+    money = report["money"]
+    assert (money["pot"], money["paid_out"], money["left_in_pot"]) == ("25.00", "20.00", "5.00")
+    assert [(p["player"], p["prize"], p["amount"]) for p in report["payouts"]] == [
+        ("Ann", "most_buncos", "10.00"), ("Ann", "most_wins", "5.00"),
+        ("Bea", "traveling", "2.50"), ("Cat", "best_costume", "2.50")]
+    assert report["drawings"][0]["winner"] == "Bea"
+    assert report["absent"] == []  # Dee stepped out and came back
     assert len(night.events) == len(lines) - 1
     assert len(night.effective) == len(lines) - 3  # the undo and the entry it removed
 
 
 def test_party_lines_in_the_pages_start_a_night() -> None:
     lines = [b for page in ("party-log.md", "house-rules.md") for b in _blocks(page, "json")]
-    assert len(lines) == 3
+    assert len(lines) == 4
     nights = [read_log(block.splitlines()) for block in lines]
     assert nights[0].seating == (("Ann", "Bea", "Cat", "Dee"),)
     assert nights[1].seating[1] == ("Eve", "Fay", "Gus", None)
     assert nights[1].tables[1].roller_name(3) == "Fay"  # the ghost's partner rolls for it
-    assert nights[2].rules.wipeout is True
-    assert (nights[2].rules.traveling, nights[2].rules.traveling_excluded_round) == ("123", 5)
+    assert nights[2].setup["money"]["payouts"] == [
+        {"prize": "most_buncos", "amount": "10.00"}, {"prize": "most_wins", "share": "50%"}]
+    assert night_report(nights[2])["money"]["pot"] == "20.00"
+    assert nights[3].rules.wipeout is True
+    assert (nights[3].rules.traveling, nights[3].rules.traveling_excluded_round) == ("123", 5)
 
 
 # -- lists that must stay complete ---------------------------------------------------------------

@@ -20,6 +20,13 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "seat": {"type": "seat", "tables": [["Ann", None, "Cat", "Dee"]]},
     "end_night": {"type": "end_night"},
     "start_round": {"type": "start_round"},
+    "judge": {"type": "judge", "prize": "best_costume", "group": "Team 1", "winner": " Ann "},
+    "absent": {"type": "absent", "player": "Ann"},
+    "present": {"type": "present", "player": "Ann"},
+    "break": {"type": "break", "minutes": 10},
+    "end_break": {"type": "end_break"},
+    "drawing": {"type": "drawing", "candidates": ["Ann", "Bea"], "pick": 1, "winner": "Bea",
+                "name": "Door prize"},
 }
 SHAPES = {get_args(get_type_hints(t)["type"])[0]: t for t in get_args(Event)}
 

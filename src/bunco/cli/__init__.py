@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bunco.cli import (  # noqa: F401  (registers commands)
+    club_cmd,
     odds_cmd,
     play_cmd,
     replay_cmd,

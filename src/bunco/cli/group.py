@@ -38,10 +38,17 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "bunco sheets --from night.jsonl --out filled.pdf",
     ),
     "report": ("bunco report night.jsonl --out report.html --out report.pdf",),
-    "export": ("bunco export night.jsonl", "bunco export night.jsonl --out standings.csv"),
+    "export": ("bunco export night.jsonl", "bunco export night.jsonl --out standings.csv",
+               "bunco export night.jsonl --payouts --out payouts.csv"),
     "simulate": (
         "bunco simulate --rules scil --players 12 --parties 1000",
         "bunco simulate -r classic -n 8 -k 100000 --json",
+    ),
+    "club": (
+        'bunco club create "Tuesday Club" --dues 5 --regular Ann --regular Bea --sub Zoe',
+        'bunco club add-night "Tuesday Club" night.jsonl --date 2026-01-13',
+        'bunco club standings "Tuesday Club" --json',
+        'bunco club report "Tuesday Club" --out season.pdf',
     ),
 }
 

@@ -172,6 +172,8 @@ def export_command(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="The CSV file to write (default: print it).")] = None,
     as_json: JsonOption = False,
+    payouts: Annotated[bool, typer.Option(
+        "--payouts", help="The payouts instead: player, prize, group, amount, currency.")] = False,
 ) -> None:
     """The standings as CSV, one row a player: rank, player, wins, losses, buncos,
     mini_buncos, points, prizes_won, group (the CSV's header row)."""
@@ -179,6 +181,9 @@ def export_command(
     from bunco.sheets.export import standings_csv
 
     night = load_night(file)
+    if payouts:
+        _export_payouts(night, out, as_json)
+        return
     text = standings_csv(night)
     if out is not None:
         write_file(out, text)
@@ -188,3 +193,21 @@ def export_command(
         typer.echo(text, nl=False)
     else:
         console.print(f"wrote {out}: {text.count(chr(10)) - 1} players", highlight=False)
+
+
+def _export_payouts(night: Any, out: Path | None, as_json: bool) -> None:
+    """``bunco export --payouts``: who is paid how much for what (CSV)."""
+    from bunco.core.money import prize_money
+    from bunco.sheets.payouts import payouts_csv
+
+    text = payouts_csv(night)
+    if out is not None:
+        write_file(out, text)
+    if as_json:
+        data = prize_money(night)
+        print_json({"file": str(out) if out else None, "money": data["money"],
+                    "payouts": data["payouts"]})
+    elif out is None:
+        typer.echo(text, nl=False)
+    else:
+        console.print(f"wrote {out}: {text.count(chr(10)) - 1} payouts", highlight=False)

@@ -15,6 +15,8 @@ from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from bunco.core.dice import parse_tally, validate_dice
 from bunco.core.errors import InvalidEvent
+from bunco.core.host_events import HostEvent
+from bunco.core.hosting import HOST_EVENT_TYPES, normalize_host_event
 
 EVENT_TYPES: dict[str, str] = {
     "roll": "three dice rolled at a table (or at no table, in a roll-off): table, dice, player?",
@@ -27,6 +29,7 @@ EVENT_TYPES: dict[str, str] = {
     "seat": "between rounds, the host seats everyone by hand: tables",
     "end_night": "between rounds, the host ends the night early with the rounds played so far",
     "start_round": "between rounds, the head table rings the bell to start the round (optional)",
+    **HOST_EVENT_TYPES,
 }
 
 
@@ -130,6 +133,7 @@ StandingEvent: TypeAlias = (
     | SeatEvent
     | EndNightEvent
     | StartRoundEvent
+    | HostEvent
 )
 """An event that stays in force once applied: any event but an undo (which removes one)."""
 
@@ -221,6 +225,8 @@ def normalize_event(event: Any) -> Event:
                 expected='"tables": [["Ann", "Bea", "Cat", "Dee"], ...]',
             )
         out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
+    elif kind in HOST_EVENT_TYPES:
+        out.update(normalize_host_event(event))
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
         if key in event:
             out[key] = event[key]

@@ -38,6 +38,7 @@ from bunco.core.events import (
     normalize_event,
 )
 from bunco.core.evolve import evolve
+from bunco.core.hosting import HostState, apply_host_event
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
 from bunco.core.rules import (
@@ -160,6 +161,7 @@ class Night:
     effective: EventSeq[StandingEvent] = field(default_factory=EventSeq.empty)  # the events that stand
     round_start: Night | None = None  # the night as the current round (or roll-off) began
     prev_start: Night | None = None  # ... and as the round before it began
+    host: HostState = field(default_factory=HostState)  # judged prizes, presence, breaks, drawings
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -228,6 +230,11 @@ class Night:
             return self._end_early()
         if ev["type"] == "start_round":
             return self._start_round()
+        if (  # the host's records beside the dice (bunco.core.hosting)
+            ev["type"] == "judge" or ev["type"] == "absent" or ev["type"] == "present"
+            or ev["type"] == "break" or ev["type"] == "end_break" or ev["type"] == "drawing"
+        ):
+            return apply_host_event(self, ev)
         return self._between_rounds(ev)
 
     # -- rolls ----------------------------------------------------------------------------------

@@ -38,6 +38,16 @@ LABELS = {
 }
 
 
+
+def count_of(category: str, card: Card) -> int | None:
+    """The figure a "most" prize counts on ``card``; None for the other categories.
+
+    >>> count_of("most_wins", Card(wins=3)), count_of("last_bunco", Card())
+    (3, None)
+    """
+    entry = _COUNTS.get(category)
+    return None if entry is None else int(attrgetter(entry[0])(card))
+
 @dataclass(frozen=True, slots=True)
 class PrizeResult:
     """One prize: who qualifies (``candidates``), the figure, and who won it."""

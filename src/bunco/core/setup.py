@@ -11,7 +11,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from bunco.core.awards import award_keys
 from bunco.core.errors import BuncoError, InvalidSetup
+from bunco.core.hosting import normalize_judged, prize_key
+from bunco.core.money import normalize_money
 from bunco.core.presets import get_rules, preset_name
 from bunco.core.rules import Prize, PrizeTies, RuleSet
 from bunco.core.seating import Tables, first_seating, validate_seating
@@ -111,7 +114,31 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
                 expected='"tables": [["Ann", "Bea", "Cat", "Dee"]]',
             )
         out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
-    rules_of(out)  # house rules are checked here, so a bad one is refused at the first line
+    rules = rules_of(out)  # house rules are checked here, so a bad one is refused at the first line
+    out.update(prize_options(setup, out, rules))
+    return out
+
+
+def prize_options(
+    setup: Mapping[str, Any], party: Mapping[str, Any], rules: RuleSet
+) -> dict[str, Any]:
+    """The party line's judged prizes, presence and payout options, and its money."""
+    out: dict[str, Any] = {}
+    for key in ("must_be_present", "one_prize_per_person"):
+        if setup.get(key) is not None:
+            if not isinstance(setup[key], bool):
+                raise InvalidSetup(f"{key} {setup[key]!r} is not true or false", expected="true or false")
+            out[key] = setup[key]
+    night_prizes = [p.value for p in rules.prizes]
+    groups = list(party.get("groups", {}))
+    grouped = bool(groups) and rules.prize_groups
+    if setup.get("judged") is not None:
+        out["judged"] = normalize_judged(setup["judged"], {*night_prizes, "group_most_buncos"})
+    if setup.get("money") is not None:
+        keys = award_keys(night_prizes, [prize_key(j) for j in out.get("judged", [])], grouped)
+        out["money"] = normalize_money(
+            setup["money"], keys, groups if grouped else [], players=len(party["players"])
+        )
     return out
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunco.core.hosting import host_report
+from bunco.core.money import prize_money
 from bunco.core.night import Night, TableResult
 
 
@@ -89,6 +91,8 @@ def night_report(night: Night) -> dict[str, Any]:
         "changes": list(night.changes),
         "ended_early": ended_early(night),
         "next": next_round(night),
+        **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
+        **prize_money(night),  # awards, money, payouts (bunco.core.money)
     }
 
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from bunco.core.dice import Tally, tally_dice
 from bunco.core.errors import BuncoError
+from bunco.core.hosting import host_report
+from bunco.core.money import prize_money
 from bunco.core.night import Night
 from bunco.core.rules import RuleSet
 from bunco.core.table import Status, TableRound
@@ -155,6 +157,8 @@ def live_view(night: Night) -> dict[str, Any]:
         "ended_early": ended_early(night),
         "next": next_round(night),
         "moves": moves(night),
+        **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
+        **prize_money(night),  # awards, money, payouts (bunco.core.money)
     }
 
 

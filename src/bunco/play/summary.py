@@ -12,6 +12,7 @@ from rich.table import Table
 
 from bunco.core.night import Night
 from bunco.core.rules import SetWinner
+from bunco.party.payouts import payout_sheet
 from bunco.party.report import night_report
 from bunco.party.sheets import master_sheet
 from bunco.play.render import score_cards_table
@@ -91,6 +92,7 @@ def print_night(out: Console, night: Night) -> None:
                 p["settled_by"].replace("_", " "),
             )
         out.print(prizes)
+    print_payouts(out, night)  # a night with money: who gets how much for what
     if data["rolloff"]:
         r = data["rolloff"]
         out.print(
@@ -109,3 +111,19 @@ def print_night(out: Console, night: Night) -> None:
             + (f" The host ended it after set {early['set']}, round {early['round']}."
                if early else "")
         )
+
+
+def print_payouts(out: Console, night: Night) -> None:
+    """The payout sheet of a night with money (nothing for a night without)."""
+    sheet = payout_sheet(night)
+    if sheet is None:
+        return
+    table = Table(title="Payouts" + ("" if sheet.final else " (not final yet)"),
+                  title_justify="left")
+    for col in ("player", "prize", "amount"):
+        table.add_column(col, justify="right" if col == "amount" else "left")
+    for paid in sheet.lines:
+        table.add_row(paid.player, paid.prize, paid.amount)
+    out.print(table)
+    for text in (*sheet.summary, *sheet.unpaid):
+        out.print(text, highlight=False)

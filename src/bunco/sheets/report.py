@@ -44,6 +44,7 @@ from bunco.core.night import Night, TableResult
 from bunco.party.report import night_title, progress
 from bunco.party.standings import standings
 from bunco.sheets.filled import SETTLED
+from bunco.sheets.payouts import payout_section_html, payout_story
 from bunco.sheets.pdfkit import Rendered, font, paper_size
 from bunco.sheets.wording import minis_header
 
@@ -173,6 +174,7 @@ def night_report_html(night: Night) -> str:
     elif not night.set_results:
         parts.append("<p>No prizes decided yet.</p>")
     parts.append("</section>")
+    parts.append(payout_section_html(night, _html_table))  # '' without money
     heads, rows = standings_table(night)
     parts.append('<section id="standings"><h2>Standings</h2>')
     parts.append(_html_table(heads, rows, {0, 2, 3, 4, 5, 6}))
@@ -249,6 +251,7 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
         story.append(Spacer(1, 4))
         story.append(_pdf_table(["Prize", "Figure", "Won by"], [list(r) for r in prizes],
                                 [width * 0.4, width * 0.1, width * 0.5], styles))
+    story += payout_story(night, width, styles, _pdf_table)  # [] without money
     heads, rows = standings_table(night)
     # a heading never ends a page: room for it and the table's first rows, or a new page
     story.append(CondPageBreak(1.6 * inch))

@@ -18,6 +18,7 @@ at (or none), the client's command id and the event's JSON in the party-log form
 
 from __future__ import annotations
 
+from bunco.store.clubs import ClubRecord, ClubStore
 from bunco.store.db import default_db_url, make_engine, upgrade_database
 from bunco.store.events import (
     DuplicateCommand,
@@ -30,6 +31,8 @@ from bunco.store.events import (
 )
 
 __all__ = [
+    "ClubRecord",
+    "ClubStore",
     "DuplicateCommand",
     "EventStore",
     "NightRecord",

@@ -22,7 +22,18 @@ from fastapi.staticfiles import StaticFiles
 
 from bunco import __version__
 from bunco.store import EventStore
-from bunco.web import api_downloads, api_hosts, api_nights, api_play, errors, pages, ws
+from bunco.web import (
+    api_club,
+    api_downloads,
+    api_hosts,
+    api_money,
+    api_nights,
+    api_play,
+    club_pages,
+    errors,
+    pages,
+    ws,
+)
 from bunco.web.auth import TokenBook
 from bunco.web.bodycap import BodyCap
 from bunco.web.bots import BotRunner
@@ -142,6 +153,8 @@ def create_app(
     app.include_router(api_nights.router)
     app.include_router(api_downloads.router)
     app.include_router(api_hosts.router)
+    app.include_router(api_money.router)
+    app.include_router(api_club.router)
     if fast_path:
         app.add_middleware(FastRolls)
     app.add_middleware(BodyCap)  # outside the fast path: every body is capped
@@ -149,6 +162,7 @@ def create_app(
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=trusted_proxies)
+    app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.club_pages
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
 
     @app.get("/api/health", tags=["server"])

@@ -142,6 +142,12 @@ class NightCreate(StrictModel):
     bot_pace: float = Field(1.0, ge=0, le=60, description="seconds between two bot rolls")
     dice: DiceMode = Field("real", description="real: dice rolled at the tables, typed or "
                            "tapped (the party default); phones: the server rolls (online)")
+    judged: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        None, max_length=20, description="judged prizes, e.g. Best Costume")
+    must_be_present: bool | None = None
+    one_prize_per_person: bool | None = None
+    money: dict[str, Any] | str | None = Field(
+        None, description="currency, buy_in, payouts (docs/party-log.md#money), or a preset name")
     command_id: CommandId | None = Field(None, description=(
         "make it random (a UUID): a retry with the same command_id and the same request gets "
         "the first reply again, with the same tokens"))
@@ -161,7 +167,8 @@ class NightCreate(StrictModel):
         """The party line (seq 0 of the log)."""
         line: dict[str, Any] = {"type": "party", "rules": self.rules, "name": self.name,
                                 "players": self.players, "sets": self.sets}
-        for key in ("house_rules", "tables", "seed", "prizes", "prize_ties", "groups"):
+        for key in ("house_rules", "tables", "seed", "prizes", "prize_ties", "groups", "judged",
+                    "must_be_present", "one_prize_per_person", "money"):
             value = getattr(self, key)
             if value is not None and value != {}:
                 line[key] = value

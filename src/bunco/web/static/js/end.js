@@ -3,6 +3,7 @@
 
 import { adoptToken, api, Commands, pathParts, rulesOf } from "./api.js";
 import { Live } from "./live.js";
+import { payoutSheet } from "./money.js";
 import { prizeList, rolloffPanel, standingsOf } from "./parts.js";
 import { $, fill, h, roundLabel, toast, topbar } from "./ui.js";
 
@@ -62,6 +63,7 @@ function downloads() {
     [`${base}/download/report.pdf${q}`, `bunco-${night}-report.pdf`, "Night report with charts (PDF)"],
     [`${base}/download/sheets.pdf${q}`, `bunco-${night}-sheets.pdf`, "Filled score cards, table tallies and master sheet (PDF)"],
     [`${base}/download/standings.csv${q}`, `bunco-${night}-results.csv`, "Results with prizes won (CSV)"],
+    [`${base}/download/payouts.csv${q}`, `bunco-${night}-payouts.csv`, "Payouts: who is paid how much for what (CSV)"],
     [`${base}/report${q}`, `bunco-${night}-report.json`, "Full report (JSON, as bunco replay --json prints it)"],
   ];
   fill("downloads", items.map(([href, file, text]) => h("li", {},
@@ -104,6 +106,9 @@ function render(state) {
   if (view.last_bunco) extras.push(`Last Bunco of the night: ${view.last_bunco}.`);
   $("extras").textContent = extras.join(" ");
   fill("cards", cardsTable(view));
+  const payouts = payoutSheet(view);  // null for a night without money
+  $("payouts-box").hidden = !payouts;
+  fill("payouts", payouts);
 }
 
 async function main() {

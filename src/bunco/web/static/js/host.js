@@ -6,6 +6,7 @@ import {
   adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
 } from "./api.js";
 import { Live } from "./live.js";
+import { initHostMoney, updateHostMoney } from "./money.js";
 import {
   bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
 } from "./parts.js";
@@ -180,6 +181,7 @@ function render(state, previous) {
   drawBots(state);
   drawVerify(state);
   drawEnd(view);
+  updateHostMoney(state);  // breaks, drawings, presence, judged prizes (money.js)
   keepAwake(view.phase !== "over");
 }
 
@@ -534,6 +536,8 @@ async function main() {
     rules = null;  // the verification card stays hidden; everything else works
   }
   drawVerify(live.state);
+  initHostMoney({ box: $("money-card"), commands, live, base, grouped: Boolean(rules && rules.prize_groups) });
+  updateHostMoney(live.state);
   rememberNight(night, live.state.name, "host", `/n/${night}/host`);
   drawNav();
   $("content").hidden = false;

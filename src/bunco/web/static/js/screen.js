@@ -4,6 +4,7 @@
 
 import { adoptToken, pathParts, publicOrigin, recall, rulesOf } from "./api.js";
 import { Live } from "./live.js";
+import { breakAndDrawing } from "./money.js";
 import {
   bellNews, endingOf, endingText, leaderboard, movesList, prizeList, rolloffPanel, rollText,
   startBellRang, tableCard,
@@ -81,6 +82,7 @@ function render(state, previous) {
   } else if (view.on_break) status = "Break time!";
   else if (view.phase === "playing" && !view.started && view.last_round) status = `Round ${view.last_round.round} is over — everyone moves`;
   $("status-line").textContent = status;
+  drawBreak(view);
   fill("tables", view.tables.map((t) => tableCard(t, { tv: true })));
   const moves = view.last_round && !view.started && view.phase === "playing" ? movesList(view) : null;
   const movesBox = $("moves-box");
@@ -109,6 +111,13 @@ function pageBoard() {
   const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
   box.scrollTo({ top: atEnd ? 0 : box.scrollTop + box.clientHeight - 40, behavior: "smooth" });
 }
+// the break's countdown and the latest drawing (money.js); the countdown ticks every second
+function drawBreak(view) {
+  const parts = breakAndDrawing(view);
+  $("break-box").hidden = !parts;
+  fill("break-box", parts);
+}
+setInterval(() => { if (live && live.state && live.state.view.break) drawBreak(live.state.view); }, 1000);
 
 async function main() {
   topbar("Big screen");

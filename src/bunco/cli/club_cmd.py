@@ -1,0 +1,280 @@
+"""``bunco club``: a club's roster, seasons, nights, dues and standings, in the database.
+
+The club lives in the same database as ``bunco serve`` (``--db``, default: the SQLite file
+in your data directory), so the web pages and the command line see the same club.
+
+- ``bunco club create "Tuesday Club" --dues 5 --regular Ann --regular Bea --sub Zoe
+  --payout most_wins=50%``: prints the club's id and secret token (for the web pages).
+- ``bunco club member|season|host|pay CLUB ...``: the club's events.
+- ``bunco club add-night CLUB night.jsonl --date 2026-01-13``: a night played on paper
+  (or with ``bunco play``) becomes a night of the club.
+- ``bunco club show|standings|ledger CLUB [--json]``, ``--csv FILE``,
+  ``bunco club report CLUB --out season.pdf --out season.html``.
+
+CLUB is the club's id or its name.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from bunco.cli.app import app, console, fail, print_json, refusals
+
+club_app = typer.Typer(help="A club's season: roster, nights, dues, standings.",
+                       no_args_is_help=True)
+app.add_typer(club_app, name="club")
+
+DbOption = Annotated[str | None, typer.Option(
+    "--db", help="SQLAlchemy URL or SQLite file; default: the SQLite file of bunco serve.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+SeasonOption = Annotated[str | None, typer.Option("--season", help="A season (default: the current).")]
+
+
+def _store(db: str | None) -> Any:
+    from bunco.store import ClubStore, EventStore, default_db_url
+
+    url = db if db is not None else default_db_url()
+    try:
+        store = EventStore(url)
+        store.upgrade()
+    except Exception as exc:  # a bad URL or a missing driver
+        fail(f"cannot open the database: {exc}",
+             expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or an SQLite file")
+    return store, ClubStore(store.engine)
+
+
+def _open(db: str | None, name: str) -> tuple[Any, Any, str, Any, dict[str, Any]]:
+    """The stores, the club's id, the club and its nights, folded."""
+    from bunco.club.load import fold_club, fold_nights
+
+    store, clubs = _store(db)
+    record = clubs.club(name) or clubs.club_by_name(name)
+    if record is None:
+        fail(f"there is no club {name!r}", expected="a club's id or name (bunco club create)")
+    club = fold_club(clubs.events(record.id))
+    logs = {ref.night: [e.event for e in store.events(ref.night)] for ref in club.nights}
+    return store, clubs, record.id, club, fold_nights({k: v for k, v in logs.items() if v})
+
+
+def _append(clubs: Any, club_id: str, club: Any, event: dict[str, Any]) -> Any:
+    with refusals():
+        after = club.apply(event)
+    clubs.append(club_id, event)
+    return after
+
+
+@club_app.command("create")
+def create(
+    name: Annotated[str, typer.Argument(help="The club's name.")],
+    dues: Annotated[str, typer.Option(help="Dues per player per night, e.g. 5.")] = "0",
+    currency: Annotated[str, typer.Option(help="The currency sign.")] = "$",
+    rules: Annotated[str, typer.Option(help="The club's preset.")] = "classic",
+    regular: Annotated[list[str] | None, typer.Option(help="A regular (repeatable).")] = None,
+    sub: Annotated[list[str] | None, typer.Option(help="A substitute (repeatable).")] = None,
+    payout: Annotated[list[str] | None, typer.Option(
+        help="PRIZE=AMOUNT or PRIZE=SHARE%, e.g. most_wins=50% (repeatable).")] = None,
+    season: Annotated[str | None, typer.Option(help="The first season's name.")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create a club; prints its id and its secret token (the web pages ask for it)."""
+    from bunco.club.club import Club
+
+    payouts = []
+    for item in payout or []:
+        prize, sep, value = item.partition("=")
+        if not sep:
+            fail(f"payout {item!r} has no amount", expected="PRIZE=AMOUNT or PRIZE=SHARE%")
+        key = "share" if value.strip().endswith("%") else "amount"
+        payouts.append({"prize": prize.strip(), key: value.strip()})
+    setup = {"type": "club", "name": name, "dues": dues, "currency": currency, "rules": rules,
+             "payouts": payouts}
+    events: list[dict[str, Any]] = [{"type": "member", "name": n, "role": "regular"}
+                                    for n in regular or []]
+    events += [{"type": "member", "name": n, "role": "substitute"} for n in sub or []]
+    if season:
+        events.append({"type": "season", "name": season})
+    with refusals():
+        club = Club.start(setup).apply_all(events)
+    _, clubs = _store(db)
+    token = secrets.token_urlsafe(24)
+    club_id = secrets.token_urlsafe(6)
+    clubs.create(club_id, club.name, club.setup, token)
+    for event in events:
+        clubs.append(club_id, event)
+    if as_json:
+        print_json({"club": club_id, "token": token, "name": club.name})
+    else:
+        console.print(f"club {club.name}: id {club_id}, token {token}", highlight=False)
+
+
+@club_app.command("member")
+def member(club: str, name: str,
+           sub: Annotated[bool, typer.Option("--sub", help="As a substitute.")] = False,
+           gone: Annotated[bool, typer.Option("--gone", help="Leaves the club.")] = False,
+           db: DbOption = None) -> None:
+    """Add a member (a regular, or a substitute with --sub), or remove one (--gone)."""
+    _, clubs, club_id, state, _ = _open(db, club)
+    event = ({"type": "leave_club", "name": name} if gone
+             else {"type": "member", "name": name, "role": "substitute" if sub else "regular"})
+    _append(clubs, club_id, state, event)
+    console.print(f"{state.name}: {name} " + ("leaves" if gone else f"is a {event['role']}"),
+                  highlight=False)
+
+
+@club_app.command("season")
+def season(club: str, name: str, db: DbOption = None) -> None:
+    """Begin a new season: later nights belong to it."""
+    _, clubs, club_id, state, _ = _open(db, club)
+    _append(clubs, club_id, state, {"type": "season", "name": name})
+    console.print(f"{state.name}: season {name} begins", highlight=False)
+
+
+@club_app.command("host")
+def host(club: str, month: Annotated[str, typer.Argument(help="YYYY-MM")], name: str,
+         db: DbOption = None) -> None:
+    """Who hosts which month."""
+    _, clubs, club_id, state, _ = _open(db, club)
+    _append(clubs, club_id, state, {"type": "host", "month": month, "host": name})
+    console.print(f"{state.name}: {name} hosts {month}", highlight=False)
+
+
+@club_app.command("pay")
+def pay(club: str, player: str, amount: str,
+        note: Annotated[str | None, typer.Option(help="A note.")] = None,
+        db: DbOption = None) -> None:
+    """A member pays dues."""
+    _, clubs, club_id, state, _ = _open(db, club)
+    event: dict[str, Any] = {"type": "payment", "player": player, "amount": amount}
+    if note:
+        event["note"] = note
+    _append(clubs, club_id, state, event)
+    console.print(f"{state.name}: {player} paid {state.currency}{event['amount']}", highlight=False)
+
+
+@club_app.command("add-night")
+def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (.jsonl).")],
+              date: Annotated[str | None, typer.Option(help="YYYY-MM-DD")] = None,
+              db: DbOption = None) -> None:
+    """Store a party log (a night played on paper or with bunco play) as a night of the club."""
+    from bunco.cli.replay_cmd import load_night
+    from bunco.club.nights import night_setup
+    from bunco.club.season import pot_to_carry
+    from bunco.core.night import Night
+
+    night = load_night(log)
+    store, clubs, club_id, state, nights = _open(db, club)
+    night_id = secrets.token_urlsafe(6)
+    event: dict[str, Any] = {"type": "night", "night": night_id}
+    if date:
+        event["date"] = date
+    with refusals():
+        state.apply(event)
+        if "money" not in night.setup:  # the club's money: dues as buy-in, the pot carried over
+            club_line = night_setup(state.setup, night.roster[: len(night.setup["players"])],
+                                    carried_over=pot_to_carry(state, nights))
+            night = Night.start({**night.setup, "money": club_line["money"]}).apply_all(
+                list(night.events))
+    store.create_night(night_id, str(night.setup.get("name") or state.name), night.setup)
+    for seq, ev in enumerate(night.events, start=1):
+        store.append(night_id, seq, table=ev.get("table"), command_id=None, event=dict(ev))
+    _append(clubs, club_id, state, event)
+    console.print(f"{state.name}: night {night_id} added ({len(night.roster)} players)",
+                  highlight=False)
+
+
+@club_app.command("show")
+def show(club: str, db: DbOption = None, as_json: JsonOption = False) -> None:
+    """The club: members, seasons, nights, hosts."""
+    from bunco.club.season import club_view
+
+    _, _, club_id, state, nights = _open(db, club)
+    view = club_view(club_id, state, nights)
+    if as_json:
+        print_json(view)
+        return
+    console.print(f"[bold]{state.name}[/] ({club_id}) · season {view['season']} · dues "
+                  f"{state.currency}{state.setup['dues']} · pot {state.currency}{view['pot']}")
+    console.print("Regulars: " + (", ".join(view["regulars"]) or "none"), highlight=False)
+    console.print("Substitutes: " + (", ".join(view["substitutes"]) or "none"), highlight=False)
+    for n in view["nights"]:
+        console.print(f"  {n['date'] or '-'}  {n['name']} ({n['season']}, {n['phase']})",
+                      highlight=False)
+
+
+@club_app.command("standings")
+def standings(club: str, season_name: SeasonOption = None, db: DbOption = None,
+              csv: Annotated[Path | None, typer.Option("--csv", help="Write them as CSV.")] = None,
+              as_json: JsonOption = False) -> None:
+    """The season's standings: nights, W, L, Buncos, Minis, points, prizes, money won."""
+    from bunco.club.season import season_standings
+    from bunco.sheets.season import season_csv
+
+    _, _, _, state, nights = _open(db, club)
+    with refusals():
+        rows = season_standings(state, nights, season_name)
+    if csv is not None:
+        csv.write_text(season_csv(state, nights, season_name), encoding="utf-8")
+    if as_json:
+        print_json({"season": season_name or state.season, "standings": [r.as_dict() for r in rows]})
+        return
+    table = Table(title=f"{state.name}: {season_name or state.season}", title_justify="left")
+    for head in ("#", "player", "nights", "W", "L", "Buncos", "Minis", "points", "prizes", "won"):
+        table.add_column(head, justify="left" if head == "player" else "right")
+    for r in rows:
+        table.add_row(str(r.rank), r.player, str(r.nights), str(r.wins), str(r.losses),
+                      str(r.buncos), str(r.minis), str(r.points), str(r.prizes),
+                      state.currency + r.as_dict()["won"])
+    console.print(table)
+
+
+@club_app.command("ledger")
+def ledger(club: str, season_name: SeasonOption = None, db: DbOption = None,
+           as_json: JsonOption = False) -> None:
+    """Dues owed and paid, each night's pot and payouts, the pot carried over."""
+    from bunco.club.season import season_ledger
+
+    _, _, _, state, nights = _open(db, club)
+    data = season_ledger(state, nights, season_name)
+    if as_json:
+        print_json(data)
+        return
+    def c(amount: str) -> str:  # "$5.00", "-$5.00" (a member in credit)
+        return ("-" if amount.startswith("-") else "") + str(state.currency) + amount.lstrip("-")
+
+    table = Table(title=f"{state.name}: dues, {data['season']}", title_justify="left")
+    for head in ("member", "nights", "owed", "paid", "balance", "won"):
+        table.add_column(head, justify="left" if head == "member" else "right")
+    for m in data["members"]:
+        table.add_row(m["player"], str(m["nights"]), c(m["owed"]), c(m["paid"]),
+                      c(m["balance"]), c(m["won"]))
+    console.print(table)
+    t = data["totals"]
+    console.print(f"owed {c(t['dues_owed'])} · paid {c(t['dues_paid'])} · outstanding "
+                  f"{c(t['outstanding'])} · paid out {c(t['paid_out'])} · pot {c(t['pot'])}",
+                  highlight=False)
+
+
+@club_app.command("report")
+def report(club: str,
+           out: Annotated[list[Path], typer.Option("--out", "-o", help="season.html and/or "
+                                                   "season.pdf (repeatable).")],
+           season_name: SeasonOption = None, db: DbOption = None) -> None:
+    """The season report: standings, a chart of them over the season, nights, dues."""
+    from bunco.sheets.season import season_report_html, season_report_pdf
+
+    for path in out:
+        if path.suffix.lower() not in (".html", ".htm", ".pdf"):
+            fail(f"cannot tell the format of {path}", expected="a file ending in .html or .pdf")
+    _, _, _, state, nights = _open(db, club)
+    for path in out:
+        if path.suffix.lower() == ".pdf":
+            path.write_bytes(season_report_pdf(state, nights, season_name))
+        else:
+            path.write_text(season_report_html(state, nights, season_name), encoding="utf-8")
+        console.print(f"wrote {path}", highlight=False)

@@ -1,0 +1,182 @@
+"""A club's season: standings and the dues ledger, folded over its nights.
+
+Each night's figures come from its own log (folded into a
+:class:`~bunco.core.night.Night`); the ledger adds the club's payments. Nothing here is
+stored: the same logs always give the same season.
+
+Standings rank by wins, then Buncos, then points (level players share a rank), like a
+night's; ``prizes`` counts the prizes handed to the player (after passing over) and
+``won`` the money paid to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from bunco.club.club import Club, ClubNight
+from bunco.core.money import money_text, prize_money
+from bunco.core.night import Night
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    rank: int
+    player: str
+    role: str  # regular, substitute, or guest (played, not a member)
+    nights: int
+    wins: int
+    losses: int
+    buncos: int
+    minis: int
+    points: int
+    prizes: int
+    won: Decimal
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "player": self.player, "role": self.role,
+                "nights": self.nights, "wins": self.wins, "losses": self.losses,
+                "buncos": self.buncos, "mini_buncos": self.minis, "points": self.points,
+                "prizes": self.prizes, "won": money_text(self.won)}
+
+
+def _played(night: Night) -> list[str]:
+    """Who played at least one round of ``night``, in roster order."""
+    return [p for p in night.roster if night.cards[p].marks]
+
+
+def _season(club: Club, nights: Mapping[str, Night], season: str | None
+            ) -> list[tuple[ClubNight, Night]]:
+    return [(ref, nights[ref.night]) for ref in club.season_nights(season) if ref.night in nights]
+
+
+def season_standings(club: Club, nights: Mapping[str, Night], season: str | None = None
+                     ) -> list[SeasonRow]:
+    """Every member (and guest who played) with their season's figures, best first."""
+    totals: dict[str, list[int]] = {}
+    won: dict[str, Decimal] = {}
+    for _, night in _season(club, nights, season):
+        money = prize_money(night)
+        for player in _played(night):
+            card = night.cards[player]
+            row = totals.setdefault(player, [0] * 7)
+            for i, value in enumerate((1, card.wins, card.losses, card.buncos, card.minis,
+                                       card.points, 0)):
+                row[i] += value
+        for award in money["awards"]:
+            if award["status"] == "won" and not award["team"]:
+                for name in award["winners"]:
+                    totals.setdefault(name, [0] * 7)[6] += 1
+        for pay in money["payouts"]:
+            won[pay["player"]] = won.get(pay["player"], Decimal(0)) + Decimal(pay["amount"])
+    names = list(club.members) + [p for p in totals if p not in club.members]
+    rows = []
+    for name in names:
+        t = totals.get(name, [0] * 7)
+        rows.append((name, t, won.get(name, Decimal(0))))
+    rows.sort(key=lambda r: (-r[1][1], -r[1][3], -r[1][5]))
+    out: list[SeasonRow] = []
+    for i, (name, t, money_won) in enumerate(rows):
+        key = (t[1], t[3], t[5])
+        rank = out[-1].rank if out and (out[-1].wins, out[-1].buncos, out[-1].points) == key \
+            else i + 1
+        out.append(SeasonRow(rank, name, club.members.get(name, "guest"), t[0], t[1], t[2],
+                             t[3], t[4], t[5], t[6], money_won))
+    return out
+
+
+def season_progress(club: Club, nights: Mapping[str, Night], season: str | None = None
+                    ) -> tuple[list[str], dict[str, list[int]]]:
+    """The chart's data: a label per night, and each player's wins so far after each."""
+    labels: list[str] = []
+    running: dict[str, int] = {}
+    series: dict[str, list[int]] = {}
+    for number, (ref, night) in enumerate(_season(club, nights, season), start=1):
+        labels.append(ref.date or f"Night {number}")
+        for player in _played(night):
+            running[player] = running.get(player, 0) + night.cards[player].wins
+        for player in running:
+            series.setdefault(player, [0] * (number - 1)).append(running[player])
+    return labels, series
+
+
+def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = None
+                  ) -> dict[str, Any]:
+    """Dues owed and paid per member, each night's pot and payouts, the pot carried over."""
+    c = club.currency
+    rows: list[dict[str, Any]] = []
+    owed: dict[str, Decimal] = {}
+    played: dict[str, int] = {}
+    won: dict[str, Decimal] = {}
+    paid_out = Decimal(0)
+    for ref, night in _season(club, nights, season):
+        money = prize_money(night)
+        m = money["money"]
+        buy_in = Decimal(m["buy_in"]) if m else club.dues  # a night without money owes dues
+        for player in night.roster:
+            owed[player] = owed.get(player, Decimal(0)) + buy_in
+            played[player] = played.get(player, 0) + 1
+        for pay in money["payouts"]:
+            won[pay["player"]] = won.get(pay["player"], Decimal(0)) + Decimal(pay["amount"])
+        if m:
+            paid_out += Decimal(m["paid_out"])
+        rows.append({
+            "night": ref.night, "date": ref.date, "name": night.setup.get("name"),
+            "players": len(night.roster), "phase": night.phase,
+            **({k: m[k] for k in ("buy_in", "carried_over", "pot", "paid_out", "top_up",
+                                  "left_in_pot", "final")} if m else {}),
+            "payouts": money["payouts"],
+        })
+    wanted = season or club.season
+    paid: dict[str, Decimal] = {}
+    for pay_season, player, amount, _ in club.payments:
+        if pay_season == wanted:
+            paid[player] = paid.get(player, Decimal(0)) + amount
+    names = list(club.members) + [p for p in {**owed, **paid} if p not in club.members]
+    members = [{
+        "player": name, "nights": played.get(name, 0),
+        "owed": money_text(owed.get(name, Decimal(0))),
+        "paid": money_text(paid.get(name, Decimal(0))),
+        "balance": money_text(owed.get(name, Decimal(0)) - paid.get(name, Decimal(0))),
+        "won": money_text(won.get(name, Decimal(0))),
+    } for name in names]
+    total_owed = sum(owed.values(), Decimal(0))
+    total_paid = sum(paid.values(), Decimal(0))
+    return {
+        "season": wanted, "currency": c, "dues": money_text(club.dues),
+        "nights": rows, "members": members,
+        "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
+        "totals": {
+            "dues_owed": money_text(total_owed), "dues_paid": money_text(total_paid),
+            "outstanding": money_text(total_owed - total_paid),
+            "paid_out": money_text(paid_out),
+            "pot": rows[-1].get("left_in_pot", "0.00") if rows else money_text(Decimal(0)),
+        },
+    }
+
+
+def pot_to_carry(club: Club, nights: Mapping[str, Night]) -> Decimal:
+    """What the pot holds after the club's last night (carried over to its next)."""
+    for ref in reversed(club.nights):
+        night = nights.get(ref.night)
+        if night is not None:
+            money = prize_money(night)["money"]
+            return Decimal(money["left_in_pot"]) if money else Decimal(0)
+    return Decimal(0)
+
+
+def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str, Any]:
+    """The club now: set-up, members, seasons, nights (with their phase), hosts, the pot."""
+    return {
+        "club": club_id, "name": club.name, "setup": club.setup,
+        "regulars": list(club.regulars), "substitutes": list(club.substitutes),
+        "season": club.season, "seasons": list(club.seasons) or [club.season],
+        "nights": [{"night": n.night, "season": n.season, "date": n.date,
+                    "name": nights[n.night].setup.get("name") if n.night in nights else None,
+                    "phase": nights[n.night].phase if n.night in nights else None}
+                   for n in club.nights],
+        "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
+        "pot": money_text(pot_to_carry(club, nights)),
+    }

@@ -1,0 +1,411 @@
+"""Prize money: the party line's ``money`` and who is paid how much for what.
+
+Amounts are exact :class:`~decimal.Decimal` values in whole cents, never floats. The pot
+is the buy-in times the players with a score card (substitutes and late arrivals pay
+too) plus what was carried over. A payout is a fixed ``amount`` or a ``share`` of the pot
+("50%"); a per-group prize pays it in every group. Money that a shared prize cannot split
+to the cent is the **remainder**: it stays in the pot and is stated.
+
+Paying more than the pot holds is refused when the night is set up, unless the money
+says ``"top_up": true``: then the host pays the difference, stated as ``top_up``. Shares
+never add up to more than the whole pot.
+
+>>> m = money_setup({"money": normalize_money(
+...     {"currency": "$", "buy_in": "5", "payouts": [{"prize": "most_wins", "share": "50%"}]},
+...     {"most_wins": False}, [], players=4)})
+>>> m.pot(4), m.amount_for("most_wins", None, m.pot(4))
+(Decimal('20.00'), Decimal('10.00'))
+>>> split(Decimal("100"), 3)
+(Decimal('33.33'), Decimal('0.01'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from typing import Any
+
+from bunco.core.awards import Award, decide_awards
+from bunco.core.errors import InvalidSetup
+from bunco.core.hosting import HostedNight
+
+CENT = Decimal("0.01")
+MAX_AMOUNT = Decimal("1000000000")
+PRESETS: dict[str, dict[str, Any]] = {
+    # seeds/004: "Each Team will have the following winners paid: Most Bunco's $100, Most
+    # Mini's $50, Most Wins $40, Best Costume $25. Overall: Team with Overall Most Bunco's
+    # $100, Team with Best Costume $25". No buy-in: the tournament pays its prizes.
+    "tournament": {
+        "currency": "$",
+        "top_up": True,
+        "payouts": [
+            {"prize": "most_buncos", "amount": "100"},
+            {"prize": "most_mini_buncos", "amount": "50"},
+            {"prize": "most_wins", "amount": "40"},
+            {"prize": "best_costume", "amount": "25"},
+            {"prize": "group_most_buncos", "amount": "100"},
+            {"prize": "group_best_costume", "amount": "25"},
+        ],
+    },
+}
+KEYS = ("currency", "buy_in", "carried_over", "top_up", "payouts", "preset")
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutRule:
+    """What one prize pays: a fixed ``amount`` or a ``share`` of the pot (a fraction)."""
+
+    prize: str
+    group: str | None
+    amount: Decimal | None
+    share: Decimal | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoneySetup:
+    currency: str
+    buy_in: Decimal
+    carried_over: Decimal
+    top_up: bool
+    rules: tuple[PayoutRule, ...]
+
+    def pot(self, players: int) -> Decimal:
+        """The buy-ins of ``players`` plus what was carried over."""
+        return (self.buy_in * players + self.carried_over).quantize(CENT)
+
+    def rule_for(self, prize: str, group: str | None) -> PayoutRule | None:
+        """The payout of ``prize`` (in ``group``): the group's own rule first."""
+        general = None
+        for rule in self.rules:
+            if rule.prize == prize and rule.group == group:
+                return rule
+            if rule.prize == prize and rule.group is None:
+                general = rule
+        return general
+
+    def amount_for(self, prize: str, group: str | None, pot: Decimal) -> Decimal | None:
+        rule = self.rule_for(prize, group)
+        if rule is None:
+            return None
+        if rule.amount is not None:
+            return rule.amount
+        assert rule.share is not None
+        return (pot * rule.share).quantize(CENT, rounding=ROUND_DOWN)
+
+
+def money_text(value: Decimal) -> str:
+    """An amount as the decimal string of the log and the reports ("12.50")."""
+    return str(value.quantize(CENT))
+
+
+def parse_amount(value: Any, what: str) -> Decimal:
+    """An amount in whole cents, 0 or more, from text or a whole number (never a float)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InvalidSetup(
+            f"{what} {value!r} is not an amount",
+            expected='an amount as text, such as "12.50" (or a whole number); never a float',
+        )
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise InvalidSetup(
+            f"{what} {value!r} is not an amount", expected='an amount such as "12.50"'
+        ) from None
+    if not number.is_finite():
+        raise InvalidSetup(
+            f"{what} {value!r} is not an amount", expected='an amount such as "12.50"'
+        )
+    if number < 0:
+        raise InvalidSetup(f"{what} {value!r} is negative", expected="an amount of 0 or more")
+    if number != number.quantize(CENT) or number > MAX_AMOUNT:
+        raise InvalidSetup(
+            f"{what} {value!r} is not in whole cents",
+            expected=f"an amount with at most two decimals, up to {MAX_AMOUNT}",
+        )
+    return number.quantize(CENT)
+
+
+def percent_text(fraction: Decimal) -> str:
+    """A fraction of the pot as a percentage.
+
+    >>> percent_text(Decimal("1")), percent_text(Decimal("0.125")), percent_text(Decimal("1.1"))
+    ('100%', '12.5%', '110%')
+    """
+    return format((fraction * 100).normalize(), "f") + "%"
+
+
+def _share(value: Any) -> Decimal:
+    text = str(value).strip() if isinstance(value, str) else ""
+    try:
+        percent = Decimal(text[:-1]) if text.endswith("%") else None
+    except InvalidOperation:
+        percent = None
+    if percent is None or not percent.is_finite() or not 0 < percent <= 100:
+        raise InvalidSetup(
+            f"share {value!r} is not a share of the pot",
+            expected='a percentage above 0 and at most 100, as text such as "50%"',
+        )
+    return percent / 100
+
+
+def normalize_money(
+    value: Any, keys: Mapping[str, bool], groups: Sequence[str], *, players: int
+) -> dict[str, Any]:
+    """The canonical ``money`` of a party line; raises :class:`InvalidSetup` naming what is
+    wrong. ``keys`` are the prize keys a payout may name (True: given per group)."""
+    if isinstance(value, str):
+        value = {"preset": value}
+    if not isinstance(value, Mapping):
+        raise InvalidSetup(
+            "money must be an object", expected='{"currency": "$", "buy_in": "5", "payouts": [...]}'
+        )
+    unknown = [k for k in value if k not in KEYS]
+    if unknown:
+        raise InvalidSetup(
+            f"money has no field {unknown[0]!r}", expected="fields " + ", ".join(KEYS)
+        )
+    spec = dict(value)
+    if "preset" in spec:
+        preset = PRESETS.get(str(spec.pop("preset")))
+        if preset is None:
+            raise InvalidSetup(
+                f"there is no money preset {value['preset']!r}",
+                expected="one of " + ", ".join(PRESETS),
+            )
+        spec = {**preset, **spec}
+    currency = spec.get("currency", "$")
+    if not isinstance(currency, str) or not 0 < len(currency.strip()) <= 8:
+        raise InvalidSetup(
+            f"currency {currency!r} is not a currency sign", expected='1 to 8 characters, e.g. "$"'
+        )
+    out: dict[str, Any] = {
+        "currency": currency.strip(),
+        "buy_in": money_text(parse_amount(spec.get("buy_in", "0"), "buy_in")),
+    }
+    if spec.get("carried_over") is not None:
+        out["carried_over"] = money_text(parse_amount(spec["carried_over"], "carried_over"))
+    top_up = spec.get("top_up", False)
+    if not isinstance(top_up, bool):
+        raise InvalidSetup(f"top_up {top_up!r} is not true or false", expected="true or false")
+    out["top_up"] = top_up
+    out["payouts"] = _payouts(spec.get("payouts", []), keys, groups)
+    checked = money_setup({"money": out})
+    assert checked is not None
+    _check_pot(checked, keys, groups, players)
+    return out
+
+
+def _payouts(value: Any, keys: Mapping[str, bool], groups: Sequence[str]) -> list[dict[str, str]]:
+    if not isinstance(value, list):
+        raise InvalidSetup(
+            "payouts must be a list", expected='[{"prize": "most_buncos", "amount": "100"}, ...]'
+        )
+    out: list[dict[str, str]] = []
+    seen: set[tuple[str, str | None]] = set()
+    for entry in value:
+        if not isinstance(entry, Mapping):
+            raise InvalidSetup(
+                f"payout {entry!r} is not an object",
+                expected='{"prize": "most_buncos", "amount": "100"} or {"prize": ..., "share": "50%"}',
+            )
+        prize = entry.get("prize")
+        if not isinstance(prize, str) or prize not in keys:
+            raise InvalidSetup(
+                f"payout names {prize!r}, which is not a prize of the night",
+                expected="one of " + ", ".join(keys),
+            )
+        group = entry.get("group")
+        if group is not None and (
+            not keys[prize] or not isinstance(group, str) or group not in groups
+        ):
+            raise InvalidSetup(
+                f"payout for {prize} names group {group!r}",
+                expected=("one of " + ", ".join(groups))
+                if keys[prize]
+                else f"no group: {prize} is not given per group",
+            )
+        if (prize, group) in seen:
+            raise InvalidSetup(
+                f"{prize}{' in ' + group if group else ''} has two payouts",
+                expected="one payout per prize (and per group)",
+            )
+        seen.add((prize, group))
+        if ("amount" in entry) == ("share" in entry):
+            raise InvalidSetup(
+                f"payout for {prize} needs an amount or a share, not "
+                + ("both" if "amount" in entry else "neither"),
+                expected='"amount": "100" or "share": "50%"',
+            )
+        item = {"prize": str(prize)}
+        if group is not None:
+            item["group"] = str(group)
+        if "amount" in entry:
+            item["amount"] = money_text(parse_amount(entry["amount"], f"amount for {prize}"))
+        else:
+            item["share"] = percent_text(_share(entry["share"]))
+        out.append(item)
+    return out
+
+
+def money_setup(party: Mapping[str, Any]) -> MoneySetup | None:
+    """The money of a normalised party line, or None when the night carries none."""
+    spec = party.get("money")
+    if spec is None:
+        return None
+    rules = tuple(
+        PayoutRule(
+            p["prize"],
+            p.get("group"),
+            Decimal(p["amount"]) if "amount" in p else None,
+            Decimal(p["share"][:-1]) / 100 if "share" in p else None,
+        )
+        for p in spec["payouts"]
+    )
+    return MoneySetup(
+        currency=spec["currency"],
+        buy_in=Decimal(spec["buy_in"]),
+        carried_over=Decimal(spec.get("carried_over", "0")),
+        top_up=spec["top_up"],
+        rules=rules,
+    )
+
+
+def _check_pot(
+    money: MoneySetup, keys: Mapping[str, bool], groups: Sequence[str], players: int
+) -> None:
+    """Refuse payouts beyond the pot (the pot only grows as people join, and a share
+    grows with it, so what fits now always fits)."""
+    fixed = Decimal(0)
+    shares = Decimal(0)
+    for rule in money.rules:
+        if rule.group is not None or not keys[rule.prize]:
+            times = 1
+        else:
+            times = sum(1 for g in groups if money.rule_for(rule.prize, g) is rule)
+        fixed += (rule.amount or 0) * times
+        shares += (rule.share or 0) * times
+    if shares > 1:
+        raise InvalidSetup(
+            f"the shares add up to {percent_text(shares)} of the pot",
+            expected="shares of at most 100% in all (a per-group share counts once per group)",
+        )
+    pot = money.pot(players)
+    committed = fixed + (pot * shares).quantize(CENT, rounding=ROUND_DOWN)
+    if committed > pot and not money.top_up:
+        c = money.currency
+        raise InvalidSetup(
+            f"the payouts come to {c}{money_text(committed)}, more than the pot of {c}{money_text(pot)}"
+            f" ({players} × {c}{money_text(money.buy_in)}"
+            + (f" + {c}{money_text(money.carried_over)} carried over" if money.carried_over else "")
+            + ")",
+            expected='payouts within the pot, or "top_up": true to state the difference as the '
+            "host's top-up",
+        )
+
+
+def split(amount: Decimal, ways: int) -> tuple[Decimal, Decimal]:
+    """Each one's part of ``amount`` shared ``ways`` ways, to the cent, and the remainder.
+
+    >>> split(Decimal("25"), 4)
+    (Decimal('6.25'), Decimal('0.00'))
+    """
+    each = (amount / ways).quantize(CENT, rounding=ROUND_DOWN)
+    return each, (amount - each * ways).quantize(CENT)
+
+
+def settle(
+    money: MoneySetup,
+    awards: Sequence[Award],
+    roster: Sequence[str],
+    groups: Mapping[str, Sequence[str]],
+    absent: frozenset[str],
+    *,
+    must_be_present: bool,
+) -> dict[str, Any]:
+    """The money of the night: the pot, every paid prize and the payouts."""
+    pot = money.pot(len(roster))
+    prizes: list[dict[str, Any]] = []
+    payouts: list[dict[str, Any]] = []
+    paid = remainder = unawarded = Decimal(0)
+    for award in awards:
+        amount = money.amount_for(award.prize, award.group, pot)
+        if amount is None:
+            continue
+        entry: dict[str, Any] = {
+            "prize": award.prize,
+            "label": award.label,
+            "group": award.group,
+            "amount": money_text(amount),
+            "status": award.status,
+            "paid_to": [],
+            "remainder": money_text(Decimal(0)),
+        }
+        if award.status != "won":
+            unawarded += amount
+            prizes.append(entry)
+            continue
+        parts: list[tuple[str, str | None, Decimal]] = []  # (player, group, amount)
+        left = Decimal(0)
+        if award.team:  # split between the groups, then among each group's members
+            per_group, left = split(amount, len(award.winners))
+            for group in award.winners:
+                members = [m for m in groups[group] if not (must_be_present and m in absent)]
+                if not members:
+                    left += per_group
+                    continue
+                each, rest = split(per_group, len(members))
+                left += rest
+                parts += [(m, group, each) for m in members]
+        else:
+            each, left = split(amount, len(award.winners))
+            parts = [(w, award.group, each) for w in award.winners]
+        for player, in_group, part in parts:
+            payouts.append(
+                {
+                    "player": player,
+                    "prize": award.prize,
+                    "label": award.label,
+                    "group": in_group,
+                    "amount": money_text(part),
+                }
+            )
+            paid += part
+        entry["paid_to"] = [{"player": p, "amount": money_text(a)} for p, _, a in parts]
+        entry["remainder"] = money_text(left)
+        remainder += left
+        prizes.append(entry)
+    return {
+        "currency": money.currency,
+        "buy_in": money_text(money.buy_in),
+        "players_paid": len(roster),
+        "carried_over": money_text(money.carried_over),
+        "pot": money_text(pot),
+        "paid_out": money_text(paid),
+        "remainder": money_text(remainder),
+        "unawarded": money_text(unawarded),
+        "top_up": money_text(max(paid - pot, Decimal(0))),
+        "left_in_pot": money_text(max(pot - paid, Decimal(0))),
+        "prizes": prizes,
+        "payouts": payouts,
+    }
+
+
+def prize_money(night: HostedNight) -> dict[str, Any]:
+    """The report's ``awards``, ``money`` and ``payouts`` (``money`` is None and
+    ``payouts`` empty for a night without money)."""
+    awards = decide_awards(night)
+    money = money_setup(night.setup)
+    if money is None:
+        return {"awards": [a.as_dict() for a in awards], "money": None, "payouts": []}
+    settled = settle(
+        money,
+        awards,
+        night.roster,
+        night.groups,
+        night.host.absent,
+        must_be_present=bool(night.setup.get("must_be_present")),
+    )
+    payouts = settled.pop("payouts")
+    settled["final"] = night.phase == "over"
+    return {"awards": [a.as_dict() for a in awards], "money": settled, "payouts": payouts}

@@ -1,0 +1,80 @@
+"""The payout sheet of a night: who gets how much for what, and each person's total.
+
+A read model over the report's ``money`` and ``payouts`` (decided by
+:mod:`bunco.core.money`); the night report, the CSV and the pages print it.
+
+>>> from bunco.core.party_log import read_log
+>>> night = read_log(['{"type": "party", "rules": "classic", "players": ["Ann", "Bea"], '
+...                   '"money": {"buy_in": "2"}}'])
+>>> payout_sheet(night).summary[0]
+'Pot: $4.00 (2 × $2.00)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from bunco.core.money import money_text, prize_money
+from bunco.core.night import Night
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutLine:
+    player: str
+    prize: str  # the prize's label, with its group
+    amount: str  # with the currency sign: "$33.33"
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutSheet:
+    currency: str
+    lines: tuple[PayoutLine, ...]
+    totals: tuple[tuple[str, str], ...]  # (player, total with the currency sign), first paid first
+    summary: tuple[str, ...]  # the pot, what was paid, the top-up, the remainder, what is left
+    unpaid: tuple[str, ...]  # prizes with money nobody was handed (pending or nobody)
+    final: bool
+
+
+def prize_name(label: str, group: str | None) -> str:
+    """A prize as the sheets print it: ``Most Buncos (Team 1)``."""
+    return label + (f" ({group})" if group else "")
+
+
+def payout_sheet(night: Night) -> PayoutSheet | None:
+    """The night's payout sheet, or None when the night carries no money."""
+    data = prize_money(night)
+    money = data["money"]
+    if money is None:
+        return None
+    c = money["currency"]
+    lines = tuple(
+        PayoutLine(p["player"], prize_name(p["label"], p["group"]), c + p["amount"])
+        for p in data["payouts"]
+    )
+    totals: dict[str, Decimal] = {}
+    for p in data["payouts"]:
+        totals[p["player"]] = totals.get(p["player"], Decimal(0)) + Decimal(p["amount"])
+    summary = [f"Pot: {c}{money['pot']} ({money['players_paid']} × {c}{money['buy_in']}"
+               + (f" + {c}{money['carried_over']} carried over"
+                  if Decimal(money["carried_over"]) else "") + ")",
+               f"Paid out: {c}{money['paid_out']}"]
+    if Decimal(money["top_up"]):
+        summary.append(f"Host's top-up: {c}{money['top_up']}")
+    if Decimal(money["remainder"]):
+        summary.append(f"Remainder of shared prizes (cannot split to the cent): "
+                       f"{c}{money['remainder']}")
+    summary.append(f"Left in the pot: {c}{money['left_in_pot']}")
+    unpaid = tuple(
+        f"{prize_name(p['label'], p['group'])}: {c}{p['amount']} "
+        + ("(waiting: roll-off or judging)" if p["status"] == "pending" else "(nobody to hand it to)")
+        for p in money["prizes"] if p["status"] != "won"
+    )
+    return PayoutSheet(
+        currency=c,
+        lines=lines,
+        totals=tuple((name, c + money_text(total)) for name, total in totals.items()),
+        summary=tuple(summary),
+        unpaid=unpaid,
+        final=bool(money["final"]),
+    )

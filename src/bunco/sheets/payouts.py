@@ -1,0 +1,92 @@
+"""The payout sheet on paper and in files: HTML section, PDF flowables, CSV.
+
+Who gets how much for what, each person's total with a line to sign, the pot and what
+is left (see :mod:`bunco.party.payouts`).
+
+>>> from bunco.core.party_log import read_log
+>>> night = read_log(['{"type": "party", "rules": "classic", "players": ["Ann", "Bea"], '
+...                   '"money": {"buy_in": "2"}}'])
+>>> print(payouts_csv(night), end="")
+player,prize,group,amount,currency
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from typing import Any
+from xml.sax.saxutils import escape as xml_escape
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+
+from bunco.core.money import prize_money
+from bunco.core.night import Night
+from bunco.party.payouts import PayoutSheet, payout_sheet
+from bunco.sheets.export import safe_cell
+
+PAYOUT_HEADS = ["Player", "Prize", "Amount"]
+SIGN_HEADS = ["Player", "Total", "Signature"]
+SIGN_LINE = "_" * 28
+
+
+def payouts_csv(night: Night) -> str:
+    """One row per person paid for a prize: player, prize key, group, amount, currency."""
+    data = prize_money(night)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["player", "prize", "group", "amount", "currency"])
+    currency = data["money"]["currency"] if data["money"] else ""
+    for p in data["payouts"]:
+        writer.writerow([safe_cell(p["player"]), p["prize"], safe_cell(p["group"] or ""),
+                         p["amount"], currency])
+    return out.getvalue()
+
+
+def _rows(sheet: PayoutSheet) -> tuple[list[list[str]], list[list[str]]]:
+    lines = [[line.player, line.prize, line.amount] for line in sheet.lines]
+    signs = [[name, total, SIGN_LINE] for name, total in sheet.totals]
+    return lines, signs
+
+
+def payout_section_html(night: Night, table: Any) -> str:
+    """The report's payout sheet as an HTML section ('' for a night without money);
+    ``table(heads, rows, numeric)`` draws a table as the report does."""
+    sheet = payout_sheet(night)
+    if sheet is None:
+        return ""
+    e = html.escape
+    lines, signs = _rows(sheet)
+    parts = ['<section id="payouts"><h2>Payout sheet</h2>']
+    if not sheet.final:
+        parts.append("<p>Not final yet: the night is not over.</p>")
+    parts.append(table(PAYOUT_HEADS, lines, {2}) if lines else "<p>Nobody is paid yet.</p>")
+    parts += [f'<p class="meta">{e(line)}</p>' for line in (*sheet.summary, *sheet.unpaid)]
+    if signs:
+        parts.append("<h3>Received by</h3>")
+        parts.append(table(SIGN_HEADS, signs, {1}))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def payout_story(night: Night, width: float, styles: dict[str, ParagraphStyle],
+                 table: Any) -> list[Any]:
+    """The report's payout sheet as PDF flowables ([] for a night without money)."""
+    sheet = payout_sheet(night)
+    if sheet is None:
+        return []
+    lines, signs = _rows(sheet)
+    story: list[Any] = [Paragraph("Payout sheet", styles["h2"])]
+    if not sheet.final:
+        story.append(Paragraph("Not final yet: the night is not over.", styles["body"]))
+    if lines:
+        story.append(table(PAYOUT_HEADS, lines, [width * 0.3, width * 0.5, width * 0.2], styles))
+    story += [Paragraph(xml_escape(line), styles["meta"]) for line in (*sheet.summary, *sheet.unpaid)]
+    if signs:
+        story.append(Paragraph("Received by", styles["h3"]))
+        signed: Table = table(SIGN_HEADS, signs, [width * 0.3, width * 0.2, width * 0.5], styles)
+        signed.setStyle(TableStyle([("TOPPADDING", (0, 1), (-1, -1), 10)]))
+        story.append(signed)
+    story.append(Spacer(1, 6))
+    return story

@@ -1,0 +1,175 @@
+"""A club's season on paper: the season report (HTML, PDF) and the standings CSV.
+
+The report has the club and season, the standings (nights played, W, L, Buncos, Minis,
+points, prizes and money won), a chart of the standings over the season (each player's
+wins so far after every night, drawn with matplotlib), every night with its pot and
+payouts, the dues ledger (owed, paid, balance) and who hosts which month.
+
+>>> from bunco.club.club import Club
+>>> club = Club.start({"name": "Tuesday Club", "dues": "5"}).apply(
+...     {"type": "member", "name": "Ann"})
+>>> print(season_csv(club, {}), end="")
+rank,player,role,nights,wins,losses,buncos,mini_buncos,points,prizes,won
+1,Ann,regular,0,0,0,0,0,0,0,0.00
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+from collections.abc import Mapping
+from typing import Any
+from xml.sax.saxutils import escape as xml_escape
+
+from matplotlib.figure import Figure
+from reportlab.lib.units import inch
+from reportlab.platypus import Image, Paragraph, SimpleDocTemplate
+
+from bunco.club.club import Club
+from bunco.club.season import season_ledger, season_progress, season_standings
+from bunco.core.night import Night
+from bunco.sheets.charts import COLORS, TOP_PLAYERS, render
+from bunco.sheets.export import safe_cell
+from bunco.sheets.pdfkit import font, paper_size
+from bunco.sheets.report import STYLE, _html_table, _pdf_table, _styles
+
+HEADS = ["#", "Player", "Nights", "W", "L", "Buncos", "Minis", "Points", "Prizes", "Won"]
+CSV_COLUMNS = ("rank", "player", "role", "nights", "wins", "losses", "buncos", "mini_buncos",
+               "points", "prizes", "won")
+
+
+def season_csv(club: Club, nights: Mapping[str, Night], season: str | None = None) -> str:
+    """The season's standings as CSV, best first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in season_standings(club, nights, season):
+        d = row.as_dict()
+        writer.writerow([safe_cell(str(d[k])) if k in ("player",) else d[k]
+                         for k in ("rank", "player", "role", "nights", "wins", "losses",
+                                   "buncos", "mini_buncos", "points", "prizes", "won")])
+    return out.getvalue()
+
+
+def standings_chart(club: Club, nights: Mapping[str, Night], season: str | None = None) -> Figure:
+    """Each player's wins so far after every night of the season (the best ten)."""
+    labels, series = season_progress(club, nights, season)
+    fig = Figure(figsize=(8, 4.2), dpi=100)
+    ax = fig.add_subplot()
+    if not labels:
+        ax.axis("off")
+        ax.text(0.5, 0.5, "No nights played yet", ha="center", va="center", color="#555555")
+        return fig
+    best = sorted(series, key=lambda p: -series[p][-1])[:TOP_PLAYERS]
+    for i, player in enumerate(best):
+        ax.plot(range(1, len(labels) + 1), series[player], marker="o",
+                color=COLORS[i % len(COLORS)], label=player)
+    ax.set_xticks(range(1, len(labels) + 1), labels)
+    ax.set_ylabel("Wins so far")
+    ax.set_title("Standings over the season")
+    ax.legend(loc="upper left", fontsize=8, ncols=2)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> dict[str, Any]:
+    c = club.currency
+    ledger = season_ledger(club, nights, season)
+    standings = [[str(r.rank), r.player + (" (sub)" if r.role == "substitute" else ""),
+                  str(r.nights), str(r.wins), str(r.losses), str(r.buncos), str(r.minis),
+                  str(r.points), str(r.prizes), c + str(r.as_dict()["won"])]
+                 for r in season_standings(club, nights, season)]
+    night_rows = []
+    for n in ledger["nights"]:
+        paid = "; ".join(f"{p['player']} {c}{p['amount']} ({p['label']})" for p in n["payouts"])
+        night_rows.append([n["date"] or "", n["name"] or n["night"], str(n["players"]),
+                           c + n.get("pot", "0.00"), c + n.get("paid_out", "0.00"),
+                           c + n.get("left_in_pot", "0.00"), paid or "—"])
+    dues = [[m["player"], str(m["nights"]), c + m["owed"], c + m["paid"], c + m["balance"],
+             c + m["won"]] for m in ledger["members"]]
+    t = ledger["totals"]
+    summary = (f"Dues {c}{ledger['dues']} a night · owed {c}{t['dues_owed']} · paid "
+               f"{c}{t['dues_paid']} · outstanding {c}{t['outstanding']} · paid out "
+               f"{c}{t['paid_out']} · in the pot now {c}{t['pot']}")
+    hosts = [[h["month"], h["host"]] for h in ledger["hosts"]]
+    return {"standings": standings, "nights": night_rows, "dues": dues, "summary": summary,
+            "hosts": hosts, "season": ledger["season"]}
+
+
+NIGHT_HEADS = ["Date", "Night", "Players", "Pot", "Paid out", "Left", "Payouts"]
+DUES_HEADS = ["Member", "Nights", "Owed", "Paid", "Balance", "Won"]
+
+
+def season_report_html(club: Club, nights: Mapping[str, Night], season: str | None = None) -> str:
+    """The season report as one self-contained HTML page (the chart inline as SVG)."""
+    e = html.escape
+    data = _rows(club, nights, season)
+    title = f"{club.name}: {data['season']}"
+    chart = base64.b64encode(render(standings_chart(club, nights, season), "svg")).decode()
+    parts = [
+        "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(title)}: season report</title><style>{STYLE}</style></head><body>",
+        f"<header><h1>{e(title)}</h1><p class=\"meta\">{len(data['nights'])} nights · "
+        f"{e(data['summary'])}</p></header>",
+        '<section id="standings"><h2>Season standings</h2>',
+        _html_table(HEADS, data["standings"], {0, 2, 3, 4, 5, 6, 7, 8, 9}), "</section>",
+        f'<section id="chart"><figure><img alt="Standings over the season" '
+        f'src="data:image/svg+xml;base64,{chart}"><figcaption>Wins so far after each night'
+        "</figcaption></figure></section>",
+        '<section id="nights"><h2>Nights</h2>', _html_table(NIGHT_HEADS, data["nights"], {2, 3, 4, 5}),
+        "</section>",
+        '<section id="ledger"><h2>Dues ledger</h2>', _html_table(DUES_HEADS, data["dues"], {1, 2, 3, 4, 5}),
+        "</section>",
+    ]
+    if data["hosts"]:
+        parts += ['<section id="hosts"><h2>Hosts</h2>', _html_table(["Month", "Host"], data["hosts"]),
+                  "</section>"]
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def season_report_pdf(club: Club, nights: Mapping[str, Night], season: str | None = None, *,
+                      paper: str = "letter") -> bytes:
+    """The season report as a PDF: the same sections as the HTML page."""
+    styles = _styles()
+    data = _rows(club, nights, season)
+    title = f"{club.name}: {data['season']}"
+    size = paper_size(paper)
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=size, leftMargin=0.6 * inch, rightMargin=0.6 * inch,
+                            topMargin=0.6 * inch, bottomMargin=0.6 * inch,
+                            title=f"{title}: season report", author="bunco", creator="bunco",
+                            invariant=1)
+    width = size[0] - 1.2 * inch
+    p = xml_escape
+    story: list[Any] = [Paragraph(p(title), styles["title"]),
+                        Paragraph(p(f"{len(data['nights'])} nights · {data['summary']}"),
+                                  styles["meta"]),
+                        Paragraph("Season standings", styles["h2"]),
+                        _pdf_table(HEADS, data["standings"],
+                                   [width * f for f in (0.05, 0.2, 0.08, 0.06, 0.06, 0.09, 0.08,
+                                                        0.1, 0.1, 0.18)], styles)]
+    png = render(standings_chart(club, nights, season), "png", dpi=150)
+    story.append(Image(io.BytesIO(png), width=min(width, 7 * inch),
+                       height=min(width, 7 * inch) * 4.2 / 8))
+    story.append(Paragraph("Nights", styles["h2"]))
+    story.append(_pdf_table(NIGHT_HEADS, data["nights"],
+                            [width * f for f in (0.11, 0.17, 0.08, 0.1, 0.1, 0.1, 0.34)], styles))
+    story.append(Paragraph("Dues ledger", styles["h2"]))
+    story.append(_pdf_table(DUES_HEADS, data["dues"],
+                            [width * f for f in (0.3, 0.1, 0.15, 0.15, 0.15, 0.15)], styles))
+    if data["hosts"]:
+        story.append(Paragraph("Hosts", styles["h2"]))
+        story.append(_pdf_table(["Month", "Host"], data["hosts"], [width * 0.3, width * 0.7],
+                                styles))
+
+    def footer(canvas: Any, _doc: Any) -> None:
+        canvas.setFont(font(False), 7)
+        canvas.drawCentredString(size[0] / 2, 0.35 * inch,
+                                 f"{title} · season report · page {canvas.getPageNumber()}")
+
+    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buffer.getvalue()

@@ -1,0 +1,255 @@
+"""HTTP API, part 5: clubs and their seasons.
+
+A club is made with ``POST /api/clubs``; the reply holds the club's secret token (shown
+only then; the server keeps its hash). Every other call of the club carries it as
+``Authorization: Bearer <token>``. A night made from the club (``POST
+/api/clubs/{id}/nights``) is an ordinary night, created as ``POST /api/nights`` makes one
+(its reply has the night's host and viewer tokens and the tables' codes), with the club's
+roster (substitutes swapped in), rules and money (the dues as buy-in, the pot carried
+over); the club's log records it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+from pydantic import Field, ValidationError
+
+from bunco.club.club import Club, roster_for_night
+from bunco.club.load import fold_club, fold_nights
+from bunco.club.nights import night_setup
+from bunco.club.season import club_view, pot_to_carry, season_ledger, season_standings
+from bunco.core.errors import BuncoError
+from bunco.core.night import Night
+from bunco.sheets.season import season_csv, season_report_html, season_report_pdf
+from bunco.store import ClubStore
+from bunco.web.api_downloads import _file
+from bunco.web.api_nights import ERRORS, create_night, service
+from bunco.web.schemas import CreatedOut, Label, Name, NightCreate, StrictModel, Title, Word
+from bunco.web.service import ServiceError
+
+ClubId = Annotated[str, Path(min_length=1, max_length=32, description="the club's id")]
+Season = Annotated[str | None, Query(max_length=60, description="a season (default: the current)")]
+router = APIRouter(prefix="/api/clubs", responses=ERRORS, tags=["clubs"])
+
+
+class ClubCreate(StrictModel):
+    """A new club: its name, rules, dues per night, payouts and members."""
+
+    name: Title
+    rules: Word = "classic"
+    currency: Annotated[Word, Field(max_length=8)] = "$"
+    dues: Word | int = Field("0", description='dues per player per night, e.g. "5"')
+    payouts: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
+    prizes: list[Word] | None = Field(None, max_length=20)
+    prize_ties: Word | None = None
+    one_prize_per_person: bool | None = None
+    must_be_present: bool | None = None
+    judged: list[Label] | None = Field(None, max_length=20)
+    regulars: list[Name] = Field(default_factory=list, max_length=200)
+    substitutes: list[Name] = Field(default_factory=list, max_length=200)
+    season: Label | None = None
+
+
+class MemberIn(StrictModel):
+    name: Name
+    role: Word = Field("regular", description="regular, substitute, or gone (leaves the club)")
+
+
+class SeasonIn(StrictModel):
+    name: Label
+
+
+class HostIn(StrictModel):
+    month: Annotated[Word, Field(min_length=7, max_length=7, description="YYYY-MM")]
+    host: Name
+
+
+class PaymentIn(StrictModel):
+    player: Name
+    amount: Word | int
+    note: Title | None = None
+
+
+class ClubNightIn(StrictModel):
+    """A night of the club: the regulars, with substitutes swapped in (out → in)."""
+
+    date: Annotated[Word, Field(max_length=10, description="YYYY-MM-DD")] | None = None
+    name: Title | None = None
+    substitutes: dict[Name, Name] = Field(default_factory=dict, max_length=100)
+    bots: list[Name] = Field(default_factory=list, max_length=200)
+    bot_pace: float = Field(1.0, ge=0, le=60)
+
+
+def _clubs(request: Request) -> ClubStore:
+    return ClubStore(service(request).store.engine)
+
+
+def _refused(exc: BuncoError) -> ServiceError:
+    return ServiceError(422, exc.code, exc.message, exc.expected)
+
+
+async def _load(request: Request, club_id: str) -> tuple[Club, dict[str, Night]]:
+    """The club (after checking the caller's token) and its nights, folded."""
+    store = _clubs(request)
+    record = await asyncio.to_thread(store.club, club_id)
+    if record is None:
+        raise ServiceError(404, "no_such_club", f"there is no club {club_id!r}",
+                           "the id of a club made with POST /api/clubs")
+    given = request.headers.get("authorization", "").partition(" ")[2].strip()
+    given = given or request.query_params.get("token", "")
+    if not given or not await asyncio.to_thread(store.token_matches, club_id, given):
+        raise ServiceError(401, "unauthorized", "this club needs its token",
+                           "Authorization: Bearer <the club's token>")
+    log = await asyncio.to_thread(store.events, club_id)
+    club = fold_club(log)
+    svc = service(request)
+    logs = {}
+    for ref in club.nights:
+        stored = await svc.db(svc.store.events, ref.night)
+        if stored:
+            logs[ref.night] = [e.event for e in stored]
+    return club, await asyncio.to_thread(fold_nights, logs)
+
+
+async def _append(request: Request, club_id: str, club: Club, event: dict[str, Any]) -> Club:
+    try:
+        after = club.apply(event)
+    except BuncoError as exc:
+        raise _refused(exc) from None
+    await asyncio.to_thread(_clubs(request).append, club_id, event)
+    return after
+
+
+@router.post("", status_code=201)
+async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
+    """Create a club; the reply's ``token`` is the club's secret (shown only here)."""
+    setup = body.model_dump(exclude={"regulars", "substitutes", "season"}, exclude_none=True)
+    setup["type"] = "club"
+    events = [{"type": "member", "name": n, "role": "regular"} for n in body.regulars]
+    events += [{"type": "member", "name": n, "role": "substitute"} for n in body.substitutes]
+    if body.season:
+        events.append({"type": "season", "name": body.season})
+    try:
+        club = Club.start(setup).apply_all(events)
+    except BuncoError as exc:
+        raise _refused(exc) from None
+    token = secrets.token_urlsafe(24)
+    club_id = secrets.token_urlsafe(6)
+    store = _clubs(request)
+    await asyncio.to_thread(store.create, club_id, club.name, club.setup, token)
+    for event in events:
+        await asyncio.to_thread(store.append, club_id, event)
+    return {"club": club_id, "token": token, **club_view(club_id, club, {})}
+
+
+@router.get("/{club_id}")
+async def get_club(club_id: ClubId, request: Request) -> dict[str, Any]:
+    """The club: members, seasons, nights, hosts and the pot carried over."""
+    club, nights = await _load(request, club_id)
+    return club_view(club_id, club, nights)
+
+
+@router.post("/{club_id}/members")
+async def member(club_id: ClubId, body: MemberIn, request: Request) -> dict[str, Any]:
+    """Add a member or change their role (``regular``, ``substitute``); ``gone`` removes them."""
+    club, nights = await _load(request, club_id)
+    event = ({"type": "leave_club", "name": body.name} if body.role == "gone"
+             else {"type": "member", "name": body.name, "role": body.role})
+    return club_view(club_id, await _append(request, club_id, club, event), nights)
+
+
+@router.post("/{club_id}/seasons")
+async def new_season(club_id: ClubId, body: SeasonIn, request: Request) -> dict[str, Any]:
+    """Begin a new season: later nights belong to it."""
+    club, nights = await _load(request, club_id)
+    event = {"type": "season", "name": body.name}
+    return club_view(club_id, await _append(request, club_id, club, event), nights)
+
+
+@router.post("/{club_id}/hosts")
+async def host(club_id: ClubId, body: HostIn, request: Request) -> dict[str, Any]:
+    """Who hosts which month."""
+    club, nights = await _load(request, club_id)
+    event = {"type": "host", "month": body.month, "host": body.host}
+    return club_view(club_id, await _append(request, club_id, club, event), nights)
+
+
+@router.post("/{club_id}/payments")
+async def payment(club_id: ClubId, body: PaymentIn, request: Request) -> dict[str, Any]:
+    """A member pays dues; the ledger's balance goes down."""
+    club, nights = await _load(request, club_id)
+    event: dict[str, Any] = {"type": "payment", "player": body.player, "amount": body.amount}
+    if body.note:
+        event["note"] = body.note
+    club = await _append(request, club_id, club, event)
+    return season_ledger(club, nights)
+
+
+@router.post("/{club_id}/nights", status_code=201, response_model=CreatedOut)
+async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> CreatedOut:
+    """A night of the club, made from its roster: the reply is that of POST /api/nights."""
+    club, nights = await _load(request, club_id)
+    try:
+        players = roster_for_night(club, body.substitutes)
+        setup = night_setup(club.setup, players, carried_over=pot_to_carry(club, nights),
+                            name=body.name, date=body.date)
+        club.apply({"type": "night", "night": "check", **({"date": body.date} if body.date else {})})
+    except BuncoError as exc:
+        raise _refused(exc) from None
+    fields = {k: setup[k] for k in ("rules", "players", "house_rules", "prizes", "prize_ties",
+                                    "judged", "must_be_present", "one_prize_per_person", "money")
+              if k in setup}
+    try:
+        night_body = NightCreate(name=setup["name"], bots=body.bots, bot_pace=body.bot_pace,
+                                 **fields)
+    except ValidationError as exc:
+        raise ServiceError(422, "invalid_setup", f"the club's night cannot be made: {exc}",
+                           "a club whose rules and members a night accepts") from None
+    created = await create_night(night_body, request)
+    event: dict[str, Any] = {"type": "night", "night": created.night}
+    if body.date:
+        event["date"] = body.date
+    await _append(request, club_id, club, event)
+    return created
+
+
+@router.get("/{club_id}/standings")
+async def standings(club_id: ClubId, request: Request, season: Season = None) -> dict[str, Any]:
+    """The season's standings: nights, W, L, Buncos, Minis, points, prizes, money won."""
+    club, nights = await _load(request, club_id)
+    return {"club": club_id, "season": season or club.season,
+            "standings": [r.as_dict() for r in season_standings(club, nights, season)]}
+
+
+@router.get("/{club_id}/ledger")
+async def ledger(club_id: ClubId, request: Request, season: Season = None) -> dict[str, Any]:
+    """Dues owed and paid, each night's pot and payouts, the pot carried over, the hosts."""
+    club, nights = await _load(request, club_id)
+    return season_ledger(club, nights, season)
+
+
+@router.get("/{club_id}/download/standings.csv")
+async def standings_csv(club_id: ClubId, request: Request, season: Season = None) -> Response:
+    club, nights = await _load(request, club_id)
+    return _file(season_csv(club, nights, season), "text/csv; charset=utf-8",
+                 f"bunco-club-{club_id}-standings.csv")
+
+
+@router.get("/{club_id}/download/season.html")
+async def season_html(club_id: ClubId, request: Request, season: Season = None) -> Response:
+    club, nights = await _load(request, club_id)
+    page = await asyncio.to_thread(season_report_html, club, nights, season)
+    return _file(page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html",
+                 inline=True)
+
+
+@router.get("/{club_id}/download/season.pdf")
+async def season_pdf(club_id: ClubId, request: Request, season: Season = None) -> Response:
+    club, nights = await _load(request, club_id)
+    pdf = await asyncio.to_thread(season_report_pdf, club, nights, season)
+    return _file(pdf, "application/pdf", f"bunco-club-{club_id}-season.pdf")

@@ -1,0 +1,145 @@
+"""HTTP API, part 4: prize money, judged prizes, presence, breaks and drawings.
+
+Each command is one event of the party log (docs/party-log.md), sent by the host. A
+drawing is drawn here, on the server, with the operating system's cryptographic
+generator (:func:`secrets.randbelow`); the event records the candidates, the pick and
+the winner, so the log re-checks it. Reading the payouts is open to anyone who may read
+the night.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import Field, model_validator
+
+from bunco.core.errors import BuncoError
+from bunco.core.hosting import drawing_event
+from bunco.core.money import prize_money
+from bunco.sheets.payouts import payouts_csv
+from bunco.web.access import host_only, require_read
+from bunco.web.api_downloads import _file
+from bunco.web.api_nights import ERRORS, NightId, service
+from bunco.web.api_play import _night_command
+from bunco.web.auth import Principal
+from bunco.web.schemas import AckOut, Command, Label, Name, Title
+from bunco.web.service import LiveNight, ServiceError
+
+router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["money"])
+
+
+class JudgeIn(Command):
+    """The host names a judged prize's winner (or a ranking: who comes next if passed over)."""
+
+    prize: Title = Field(description="best_costume, group_best_costume, …")
+    group: Label | None = Field(None, description="the group, for a per-group prize")
+    winner: Name | None = None
+    ranking: list[Name] | None = Field(None, min_length=1, max_length=50)
+
+    @model_validator(mode="after")
+    def _one_of(self) -> JudgeIn:
+        if (self.winner is None) == (self.ranking is None):
+            raise ValueError("give the winner or the ranking, not both or neither")
+        return self
+
+
+class PresenceIn(Command):
+    """The host marks a player as gone home (``present: false``) or back."""
+
+    player: Name
+    present: bool
+
+
+class BreakIn(Command):
+    """A break begins, with the minutes the big screen counts down (optional)."""
+
+    minutes: int | None = Field(None, ge=1, le=240)
+
+
+class DrawingIn(Command):
+    """A drawing among the players present, drawn by the server."""
+
+    name: Title | None = None
+    exclude_winners: bool = Field(False, description="leave out who won an earlier drawing")
+
+
+@router.post("/judged", response_model=AckOut)
+async def judge(night_id: NightId, body: JudgeIn, request: Request) -> Response:
+    """The host names the winner of a judged prize such as Best Costume (host)."""
+    event: dict[str, Any] = {"type": "judge", "prize": body.prize,
+                             "ranking": body.ranking or [body.winner]}
+    if body.group is not None:
+        event["group"] = body.group
+    return await _night_command(request, night_id, event, body, "judging prizes")
+
+
+@router.post("/presence", response_model=AckOut)
+async def presence(night_id: NightId, body: PresenceIn, request: Request) -> Response:
+    """The host marks who has gone home; with "must be present to win" prizes pass them
+    over, and drawings always do (host)."""
+    kind = "present" if body.present else "absent"
+    return await _night_command(request, night_id, {"type": kind, "player": body.player},
+                                body, "marking who is present")
+
+
+@router.post("/breaks", response_model=AckOut)
+async def start_break(night_id: NightId, body: BreakIn, request: Request) -> Response:
+    """A break begins between rounds; the big screen counts down ``minutes`` (host)."""
+    event: dict[str, Any] = {"type": "break"}
+    if body.minutes is not None:
+        event["minutes"] = body.minutes
+    event["started_at"] = datetime.now(UTC).isoformat(timespec="seconds")  # the countdown's start
+    return await _night_command(request, night_id, event, body, "starting a break")
+
+
+@router.post("/breaks/end", response_model=AckOut)
+async def end_break(night_id: NightId, body: Command, request: Request) -> Response:
+    """The host ends the break (the next round's first roll or bell ends it too)."""
+    return await _night_command(request, night_id, {"type": "end_break"}, body, "ending a break")
+
+
+def _draw(who: Principal, body: DrawingIn) -> Any:
+    """The host's check, then the draw itself, under the night's lock."""
+    allowed = host_only(who)
+
+    def check(live: LiveNight, event: dict[str, Any]) -> None:
+        allowed(live, event)
+        try:
+            event.update(drawing_event(live.night, secrets.randbelow,
+                                       exclude_winners=body.exclude_winners, name=body.name))
+        except BuncoError as exc:
+            raise ServiceError(409, exc.code, exc.message, exc.expected) from None
+
+    return check
+
+
+@router.post("/drawings", response_model=AckOut)
+async def drawing(night_id: NightId, body: DrawingIn, request: Request) -> Response:
+    """A random drawing among the players present (host). The server draws the winner with
+    a cryptographic generator; the event keeps the candidates in order and the pick, so
+    anyone can re-check it from the log. Nobody present: 409."""
+    return await _night_command(request, night_id, {"type": "drawing"}, body, "drawings",
+                                allowed=lambda who: _draw(who, body))
+
+
+@router.get("/payouts")
+async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
+    """Who is handed each prize (``awards``), the night's ``money`` and its ``payouts``
+    (``{"player", "prize", "label", "group", "amount"}``, amounts as decimal strings)."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    return {"night": live.id, "seq": live.seq, "phase": live.night.phase,
+            **prize_money(live.night)}
+
+
+@router.get("/download/payouts.csv")
+async def payouts_file(night_id: NightId, request: Request) -> Response:
+    """The payouts as CSV: player, prize, group, amount, currency."""
+    require_read(request, night_id)
+    live = await service(request).get(night_id)
+    return _file(payouts_csv(live.night), "text/csv; charset=utf-8",
+                 f"bunco-{live.id}-payouts.csv")

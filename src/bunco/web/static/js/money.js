@@ -1,0 +1,177 @@
+// Prize money, judged prizes, presence, breaks and drawings on the pages: the payout sheet
+// (results page), the break countdown and the latest drawing (big screen), and the host's
+// controls for all of them (host page). The amounts come from the server as decimal
+// strings and are shown as they are: no arithmetic on money happens here.
+
+import { $, fill, h, toast } from "./ui.js";
+
+const prizeName = (p) => p.label + (p.group ? ` (${p.group})` : "");
+
+/** Who is handed each prize, where that differs from the cards or the host judged it
+ * (null when nothing does): judged prizes, and prizes passed over absentees or winners. */
+function awardLines(view) {
+  const lines = (view.awards || []).filter((a) => a.passed_over.length || !["most_buncos", "most_wins",
+    "most_losses", "most_mini_buncos", "half_and_half", "last_bunco", "traveling", "group_most_buncos"].includes(a.prize))
+    .map((a) => h("li", { dataset: { prize: a.prize } }, `${prizeName(a)}: `,
+      h("strong", {}, a.winners.length ? a.winners.join(", ") : a.status === "pending" ? "to be named" : "nobody"),
+      a.passed_over.length ? ` (passed over ${a.passed_over.map((x) => `${x.name}: ${x.reason}`).join("; ")})` : ""));
+  return lines.length ? h("ul", { class: "small", id: "awards-list" }, lines) : null;
+}
+
+/** The payout sheet of a night with money: who gets how much for what; without money,
+ * the judged and passed-over prizes only (null when there are none). */
+export function payoutSheet(view) {
+  const money = view.money;
+  if (!money) return awardLines(view);
+  const c = money.currency;
+  const rows = (view.payouts || []).map((p) => h("tr", { dataset: { player: p.player, prize: p.prize } },
+    h("td", {}, p.player), h("td", {}, prizeName(p)), h("td", { class: "num" }, `${c}${p.amount}`)));
+  const summary = [`Pot: ${c}${money.pot} (${money.players_paid} × ${c}${money.buy_in}`
+    + (Number(money.carried_over) ? ` + ${c}${money.carried_over} carried over)` : ")"),
+  `Paid out: ${c}${money.paid_out}`];
+  if (Number(money.top_up)) summary.push(`Host's top-up: ${c}${money.top_up}`);
+  if (Number(money.remainder)) summary.push(`Remainder of shared prizes: ${c}${money.remainder}`);
+  summary.push(`Left in the pot: ${c}${money.left_in_pot}`);
+  for (const p of money.prizes.filter((x) => x.status !== "won")) {
+    summary.push(`${prizeName(p)}: ${c}${p.amount} ${p.status === "pending" ? "waits (roll-off or judging)" : "— nobody to hand it to"}`);
+  }
+  return [
+    money.final ? null : h("p", { class: "notice" }, "Not final yet: the night is not over."),
+    rows.length ? h("table", { class: "grid", id: "payouts-table", "aria-label": "Payouts" },
+      h("thead", {}, h("tr", {}, ["Player", "Prize", "Amount"].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, rows)) : h("p", { class: "muted" }, "Nobody is paid yet."),
+    h("ul", { class: "small", id: "money-summary" }, summary.map((s) => h("li", {}, s))),
+    awardLines(view),
+  ];
+}
+
+/** "mm:ss" left of a break, or null when it has no length or started time. */
+export function breakLeft(brk, now = Date.now()) {
+  if (!brk || !brk.minutes || !brk.started_at) return null;
+  const end = Date.parse(brk.started_at) + brk.minutes * 60000;
+  if (Number.isNaN(end)) return null;
+  const left = Math.max(0, Math.round((end - now) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** The big screen's break banner and latest drawing (null when neither applies). */
+export function breakAndDrawing(view) {
+  const parts = [];
+  if (view.break) {
+    const left = breakLeft(view.break);
+    parts.push(h("p", { class: "break-line", id: "break-line" }, "Break time!",
+      left ? h("span", { class: "countdown", id: "break-countdown" }, ` ${left}`) : null));
+  }
+  const last = (view.drawings || []).at(-1);
+  if (last && !(view.phase === "playing" && view.started)) {  // until the next round starts
+    parts.push(h("p", { class: "drawing-line", id: "drawing-line" },
+      `${last.name}: `, h("strong", {}, last.winner),
+      h("span", { class: "small muted" }, ` (drawn among ${last.candidates.length})`)));
+  }
+  return parts.length ? parts : null;
+}
+
+// -- the host's card --------------------------------------------------------------------------------
+
+let hostCtx = null;
+
+async function send(path, body, done) {
+  const { commands, live, base } = hostCtx;
+  try {
+    const ack = await commands.send(`${base}/${path}`, body);
+    await live.acknowledge(ack);
+    if (done) done(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+function judgedScopes(setup, grouped) {
+  const groups = grouped && setup.groups ? Object.keys(setup.groups) : [];
+  const out = [];
+  for (const label of setup.judged || []) {
+    const key = label.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+    if (groups.length) {
+      for (const g of groups) out.push({ key, label, group: g, choices: setup.groups[g] });
+      out.push({ key: `group_${key}`, label: `Group with the ${label}`, group: null, choices: groups });
+    } else out.push({ key, label, group: null, choices: setup.players });
+  }
+  return out;
+}
+
+/** Build the host's card of breaks, drawings, presence and judged prizes (once). */
+export function initHostMoney({ box, commands, live, base, grouped }) {
+  hostCtx = { commands, live, base };
+  const setup = live.state.setup;
+  const judged = judgedScopes(setup, grouped).map((s, i) => h("form", { class: "row", dataset: { judge: s.key, group: s.group || "" } },
+    h("label", { for: `judge-${i}` }, prizeName(s)),
+    h("select", { id: `judge-${i}`, class: "grow" }, s.choices.map((c) => h("option", { value: c }, c))),
+    h("button", { type: "submit", class: "btn secondary" }, "Name the winner")));
+  fill(box,
+    h("h2", { id: "money-title" }, "Breaks, drawings and prizes"),
+    h("form", { class: "row", id: "break-form" },
+      h("label", { for: "break-minutes" }, "Break of"),
+      h("input", { type: "number", id: "break-minutes", class: "narrow", min: "1", max: "240", value: "10" }),
+      h("span", {}, "minutes"),
+      h("button", { type: "submit", class: "btn", id: "break-start" }, "Start the break"),
+      h("button", { type: "button", class: "btn secondary", id: "break-end" }, "End the break")),
+    h("form", { class: "row", id: "drawing-form" },
+      h("input", { type: "text", id: "drawing-name", class: "grow", placeholder: "Drawing (e.g. Door prize)", maxlength: "80", "aria-label": "The drawing's name" }),
+      h("label", { class: "small" }, h("input", { type: "checkbox", id: "drawing-exclude", checked: true }), " leave out earlier winners"),
+      h("button", { type: "submit", class: "btn", id: "drawing-draw" }, "Draw a winner")),
+    h("p", { id: "drawing-note", class: "small muted", role: "status" }),
+    h("form", { class: "row", id: "presence-form" },
+      h("label", { for: "presence-player" }, "Who"),
+      h("select", { id: "presence-player", class: "grow" }),
+      h("button", { type: "submit", class: "btn secondary", id: "presence-gone" }, "Has gone home"),
+      h("button", { type: "button", class: "btn secondary", id: "presence-back" }, "Is back")),
+    h("p", { id: "absent-note", class: "small muted", role: "status" }),
+    judged.length ? h("h3", {}, "Judged prizes") : null,
+    judged,
+    h("p", { id: "judged-note", class: "small muted", role: "status" }));
+  $("break-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const minutes = Number($("break-minutes").value);
+    send("breaks", minutes ? { minutes } : {}, () => toast("The break begins."));
+  });
+  $("break-end").addEventListener("click", () => send("breaks/end", {}, () => toast("The break is over.")));
+  $("drawing-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const body = { exclude_winners: $("drawing-exclude").checked };
+    const name = $("drawing-name").value.replace(/\s+/g, " ").trim();
+    if (name) body.name = name;
+    send("drawings", body, (ack) => toast(`${ack.event.name || "The drawing"}: ${ack.event.winner}!`));
+  });
+  $("presence-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const player = $("presence-player").value;
+    send("presence", { player, present: false }, () => toast(`${player} has gone home.`));
+  });
+  $("presence-back").addEventListener("click", () => {
+    const player = $("presence-player").value;
+    send("presence", { player, present: true }, () => toast(`${player} is back.`));
+  });
+  for (const form of box.querySelectorAll("form[data-judge]")) {
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const body = { prize: form.dataset.judge, winner: form.querySelector("select").value };
+      if (form.dataset.group) body.group = form.dataset.group;
+      send("judged", body, () => toast(`${body.winner} wins it.`));
+    });
+  }
+}
+
+/** Bring the host's card up to date with the night. */
+export function updateHostMoney(state) {
+  if (!hostCtx) return;
+  const view = state.view;
+  const playing = view.phase === "playing" && view.started;
+  $("break-start").disabled = playing || Boolean(view.break);
+  $("break-end").disabled = !view.break;
+  const current = $("presence-player").value;
+  fill("presence-player", Object.keys(view.players).sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+  $("absent-note").textContent = view.absent.length ? `Gone home: ${view.absent.join(", ")}.` : "Everyone is here.";
+  const last = view.drawings.at(-1);
+  $("drawing-note").textContent = last ? `${last.name}: ${last.winner} (pick ${last.pick + 1} of ${last.candidates.length})` : "";
+  $("judged-note").textContent = view.judged.map((j) => `${j.prize.replace(/_/g, " ")}${j.group ? ` (${j.group})` : ""}: ${j.ranking.join(", then ")}`).join(" · ");
+}

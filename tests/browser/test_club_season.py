@@ -1,0 +1,94 @@
+"""A club's season in the browser: the club is made on its page, three nights are started
+from it (the second with Zoe in for Dee), each is played through the API by the host
+(every round: the first roller rolls a Bunco, then a roll that scores nothing), dues are
+paid on the page, and the season standings page shows the season: nights played, wins,
+money won and the ledger.
+
+By hand: with one table of four, the first roller of each round keeps seat 1 and wins the
+round with a Bunco (classic: a staying pair splits, so her partners change). So in each
+night one player wins six rounds with six Buncos; the pot (4 × $5, plus what was left)
+pays 50% to Most Wins and 25% to Most Buncos, both to that player; the three others tie
+for Most Losses (no money) and roll it off.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Pages, Server, audit, shoot
+
+pytestmark = pytest.mark.browser
+
+
+def play(server: Server, night: str, host: str, tag: str) -> None:
+    for r in range(1, 7):
+        miss = [f for f in range(1, 7) if f != r][:2]
+        for i, dice in enumerate(([r, r, r], [miss[0], miss[0], miss[1]])):
+            server.api("POST", f"/api/nights/{night}/tables/1/rolls", host,
+                       json={"command_id": f"{tag}-{r}-{i}", "dice": dice})
+    for n in range(400):  # the tie for Most Losses is rolled off at no table
+        if server.state(night, host)["view"]["phase"] == "over":
+            return
+        server.api("POST", f"/api/nights/{night}/rolloff", host,
+                   json={"command_id": f"{tag}-ro-{n}", "roll_for_me": True})
+    raise AssertionError("the roll-off did not end")
+
+
+def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Server) -> None:
+    page = pages.open("/club", name="club")
+    page.fill("#club-name", "Tuesday Club")
+    page.fill("#club-dues", "5")
+    page.fill("#club-regulars", "Ann\nBea\nCat\nDee")
+    page.fill("#club-subs", "Zoe")
+    page.fill("#club-season", "2026")
+    page.click("#create-club")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#club-title")).to_have_text("Tuesday Club")
+    club = page.url.rsplit("/", 1)[1]
+
+    for number, (date, swap) in enumerate((("2026-01-13", None), ("2026-02-10", "Zoe"),
+                                           ("2026-03-10", None)), start=1):
+        page.fill("#night-date", date)
+        if swap:
+            page.select_option("#swap-Dee", swap)
+        page.click("#start-night")
+        expect(page.locator("#nights li")).to_have_count(number)
+        night = page.locator("#nights li").nth(number - 1).get_attribute("data-night")
+        host = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:host'))")
+        setup = server.state(night, host)["setup"]
+        assert setup["players"] == (["Ann", "Bea", "Cat", "Zoe"] if swap else
+                                    ["Ann", "Bea", "Cat", "Dee"])
+        play(server, night, host, f"n{number}")
+
+    page.select_option("#pay-player", "Ann")
+    page.fill("#pay-amount", "15")
+    page.click("#pay")
+    expect(page.locator("#dues-ledger tr[data-player=Ann]")).to_contain_text("$15.00")
+
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    standings = page.locator("#season-standings")
+    zoe = standings.locator("tr[data-player=Zoe] td")
+    expect(zoe.nth(2)).to_have_text("1")  # nights played
+    expect(standings.locator("tr[data-player=Ann] td").nth(2)).to_have_text("3")
+    expect(standings.locator("tr[data-player=Dee] td").nth(2)).to_have_text("2")
+    ann = page.locator("#dues-ledger tr[data-player=Ann] td")
+    expect(ann.nth(2)).to_have_text("$15.00")  # owed
+    expect(ann.nth(4)).to_have_text("$0.00")  # balance
+    expect(page.locator("#nights li")).to_have_count(3)
+    expect(page.locator("#nights")).to_contain_text("played")
+
+    rows = server.api("GET", f"/api/clubs/{club}/standings", page.evaluate(
+        f"JSON.parse(localStorage.getItem('bunco:club:{club}'))"))["standings"]
+    won = sum(Decimal(r["won"]) for r in rows)
+    wins = sum(r["wins"] for r in rows)
+    assert wins == 3 * 12  # six rounds a night, two winners a round
+    # three nights of $20 in dues, 75% paid out each night of what the pot held
+    assert won == Decimal("15.00") + Decimal("18.75") + Decimal("19.68")
+    expect(page.locator("#ledger-totals")).to_contain_text("paid out $53.43")
+    assert not pages.errors
+    shoot(page, "club-season")
+    assert audit(page) == []
