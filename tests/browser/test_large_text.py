@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import TV, Pages, Server, open_table, shoot
+from .test_end_of_night import play_night
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -84,4 +85,38 @@ def test_no_text_under_14px_and_the_big_screen_shows_everyone(pages: Pages,
     expect(screen.locator(".tv-table .ghost").first).to_contain_text("ghost")
     assert screen.evaluate(SMALLEST)[0] >= 14, screen.evaluate(SMALLEST)
     shoot(screen, "screen-forty", ("tv",))
+    assert pages.errors == []
+
+
+def test_no_text_under_14px_on_the_results_player_and_join_pages(
+        pages: Pages, server: Server) -> None:
+    night = play_night(server)                  # six rounds played, a prize roll-off due
+    nid = night["night"]
+    small = {}
+    end = pages.open(f"/n/{nid}/end?token={night['host']}", name="end")
+    expect(end.locator("#rolloff-box")).to_contain_text("Roll-off")
+    small["end"] = end.evaluate(SMALLEST)
+    player = pages.open(f"/n/{nid}/player?token={night['viewer']}", name="player")
+    expect(player.locator("#names [data-player=Cat]")).to_be_visible()
+    small["player chooser"] = player.evaluate(SMALLEST)
+    player.click("#names [data-player=Cat]")
+    expect(player.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(player.locator("[data-stat=W] b")).to_be_visible()
+    small["player"] = player.evaluate(SMALLEST)
+    for n in range(400):                        # the host rolls the roll-off out
+        if server.state(nid, night["host"])["view"]["phase"] == "over":
+            break
+        server.api("POST", f"/api/nights/{nid}/rolloff", night["host"],
+                   json={"command_id": f"large-{n}", "roll_for_me": True})
+    end.reload()
+    expect(end.locator("body")).to_have_attribute("data-phase", "over")
+    expect(end.locator("#cards-table")).to_be_visible()
+    small["end, the night over"] = end.evaluate(SMALLEST)
+    player.reload()                             # the page remembers Cat
+    expect(player.locator("#prizes-box")).to_be_visible()
+    small["player, the night over"] = player.evaluate(SMALLEST)
+    join = pages.open("/join", name="join")
+    expect(join.locator("input").first).to_be_visible()
+    small["join"] = join.evaluate(SMALLEST)
+    assert {page: least for page, least in small.items() if least[0] < 14} == {}
     assert pages.errors == []

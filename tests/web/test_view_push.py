@@ -64,3 +64,20 @@ def test_a_nights_dice_mode(client, night):
                       headers=night.host).status_code == 422
     assert client.put(night.url("/dice"), json={"dice": "real"},
                       headers=night.viewer).status_code == 403
+
+
+def test_a_dice_mode_change_is_pushed_to_the_tables(client, night):
+    token = night.created["host_token"]
+    with client.websocket_connect(ws_url(night, token, table=1)) as ws:
+        hello, _ = until_caught_up(ws)
+        assert hello["status"]["dice"] == "real"
+        client.put(night.url("/dice"), json={"dice": "phones"}, headers=night.host)
+        message = receive(ws)
+        assert message["type"] == "status" and message["status"]["dice"] == "phones"
+        assert message["status"]["round"] == 1 and "expects" not in message["status"]
+    with client.websocket_connect(ws_url(night, token)) as ws:  # the whole night's followers
+        hello, _ = until_caught_up(ws)
+        assert hello["status"]["dice"] == "phones"
+        client.put(night.url("/dice"), json={"dice": "real"}, headers=night.host)
+        message = receive(ws)
+        assert message["status"]["dice"] == "real" and "expects" in message["status"]

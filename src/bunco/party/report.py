@@ -14,6 +14,7 @@ Field names here are promises to people who script against bunco (DESIGN.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bunco.core.hosting import host_report
@@ -117,6 +118,16 @@ def next_round(night: Night) -> dict[str, Any] | None:
             return None  # the night's rounds are over; only roll-offs remain
         set_no, round_no = night.set_no + 1, 1
     return {"set": set_no, "round": round_no, "tables": [list(t) for t in night.seating]}
+
+
+def seat_partners(seats: Sequence[str | None], team: bool) -> list[str | None]:
+    """Each seat's partner: the seat across in a team game (None for a ghost or alone).
+
+    >>> seat_partners(["Ann", "Bea", "Cat", "Dee"], True), seat_partners(["Ann", "Bea"], False)
+    (['Cat', 'Dee', 'Ann', 'Bea'], [None, None])
+    """
+    n = len(seats)
+    return [seats[(s + 2) % n] if team else None for s in range(n)]
 
 
 def night_title(night: Night) -> str:

@@ -15,14 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from bunco.core.dice import Tally, tally_dice
+from bunco.core.dice import Tally, score_checked, score_rolloff, tally_dice
 from bunco.core.errors import BuncoError
 from bunco.core.hosting import host_report
 from bunco.core.money import prize_money
 from bunco.core.night import Night
-from bunco.core.rules import RuleSet
+from bunco.core.rules import RollKind, RuleSet
+from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Status, TableRound
-from bunco.party.report import ended_early, next_round, seat_scores, table_result_dict
+from bunco.party.report import (
+    ended_early,
+    next_round,
+    seat_partners,
+    seat_scores,
+    table_result_dict,
+)
 from bunco.party.standings import standings_rows
 
 
@@ -54,6 +61,78 @@ def possible_tallies(table: TableRound, rules: RuleSet) -> list[str]:
             continue
         out.append(outcome)
     return out
+
+
+ON_A_CARD = frozenset(RollKind) - {RollKind.MISS, RollKind.POINTS}
+"""The kinds of roll that go on the roller's score card, so a phone asks "who rolled it?"."""
+
+_KIND_WORDS = {RollKind.LOW_BUNCO: "Low Bunco", RollKind.HIGH_BUNCO: "High Bunco"}
+
+
+def tap_label(outcome: str, rules: RuleSet) -> str:
+    """The word on a tally button.
+
+    >>> from bunco.core.presets import get_rules
+    >>> [tap_label(t, get_rules("wm")) for t in tally_buttons(get_rules("wm"))]
+    ['Miss', '+1', '+2', 'Bunco', 'Low Bunco', 'High Bunco']
+    """
+    if outcome == Tally.MINI:
+        return rules.mini_label
+    if outcome in (Tally.LOW, Tally.HIGH):
+        kind = rules.low_trips_kind if outcome == Tally.LOW else rules.high_trips_kind
+        return _KIND_WORDS.get(kind, rules.mini_label)
+    return {Tally.MISS: "Miss", Tally.BUNCO: "Bunco", Tally.WIPEOUT: "Wipeout"}.get(
+        Tally(outcome), outcome)
+
+
+def tap_hint(outcome: str, round_no: int, rules: RuleSet) -> str:
+    """The small words under a tally button in round ``round_no``: what the dice show and
+    (for a three of a kind) the points it scores.
+
+    >>> from bunco.core.presets import get_rules
+    >>> tap_hint("bunco", 3, get_rules("classic")), tap_hint("miss", 3, get_rules("classic"))
+    ('three 3s · 21', 'no 3s · dice pass')
+    """
+    r = round_no
+    return {
+        Tally.MISS: f"no {r}s · dice pass",
+        Tally.ONE: f"one {r}",
+        Tally.TWO: f"two {r}s",
+        Tally.BUNCO: f"three {r}s · {rules.bunco_points}",
+        Tally.MINI: f"3 of a kind · {rules.low_trips_points}",
+        Tally.LOW: f"3 below {r} · {rules.low_trips_points}",
+        Tally.HIGH: f"3 above {r} · {rules.high_trips_points}",
+        Tally.WIPEOUT: "three 1s · team to 0",
+    }[Tally(outcome)]
+
+
+def taps(table: TableRound, rules: RuleSet) -> list[dict[str, Any]]:
+    """Every tally button of the night, as the phone draws it at ``table`` now:
+    ``outcome``, ``label``, ``hint``, ``possible`` (the engine accepts it now) and
+    ``asks_who`` (it goes on a score card: the phone asks who rolled it)."""
+    possible = set(possible_tallies(table, rules))
+    out = []
+    for outcome in tally_buttons(rules):
+        try:
+            kind = score_checked(tally_dice(outcome, table.round_no, rules), table.round_no,
+                                 rules).kind
+        except BuncoError:
+            kind = RollKind.MISS  # not possible this round (no Low Bunco in round 1)
+        out.append({"outcome": outcome, "label": tap_label(outcome, rules),
+                    "hint": tap_hint(outcome, table.round_no, rules),
+                    "possible": outcome in possible, "asks_who": kind in ON_A_CARD})
+    return out
+
+
+def asks_who_faces(table: TableRound, rules: RuleSet) -> list[int]:
+    """The faces whose three of a kind, typed in at ``table`` now, goes on a score card (so
+    the phone asks who rolled it, as for the tally buttons): none while it rolls for high
+    or is not playing; in a tie-break only the round's Bunco counts."""
+    if table.roller is None or table.status is Status.FIRST_ROLL or table.rolling_for_high:
+        return []
+    score = score_rolloff if table.status is Status.TIE_BREAK else score_checked
+    return [f for f in range(1, 7)
+            if score((f, f, f), table.round_no, rules).kind in ON_A_CARD]
 
 
 def rotation(table: TableRound) -> list[str]:
@@ -97,6 +176,9 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "rolls": len(table.rolls),
         "tallies": possible_tallies(table, rules) if rules is not None else None,
         "rotation": rotation(table),
+        "taps": taps(table, rules) if rules is not None else None,
+        "asks_who": asks_who_faces(table, rules) if rules is not None else None,
+        "partners": seat_partners(table.seats, table.team),
         "last_roll": None
         if last is None
         else {
@@ -155,11 +237,21 @@ def live_view(night: Night) -> dict[str, Any]:
             else None
         ),
         "ended_early": ended_early(night),
-        "next": next_round(night),
+        "next": next_with_partners(night),
         "moves": moves(night),
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
         **prize_money(night),  # awards, money, payouts (bunco.core.money)
     }
+
+
+def next_with_partners(night: Night) -> dict[str, Any] | None:
+    """:func:`next_round` with each table's ``partners`` (as in :func:`table_view`)."""
+    upcoming = next_round(night)
+    if upcoming is None:
+        return None
+    n = len(upcoming["tables"])
+    return {**upcoming, "partners": [
+        seat_partners(t, is_team_table(len(t), n, night.rules)) for t in upcoming["tables"]]}
 
 
 def moves(night: Night) -> list[dict[str, Any]]:

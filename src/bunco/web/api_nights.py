@@ -348,6 +348,7 @@ async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dic
     options = {**live.options, "dice": body.dice}
     await svc.db(svc.store.set_options, night_id, options)
     live.options = options
+    svc.publish_options(live)  # the tables' phones switch layout without a reload
     return {"night": night_id, "dice": body.dice}
 
 

@@ -75,6 +75,7 @@ class ProcessFollower:
                 live.options_stale = False
                 record = await service.db(service.store.night, live.id)
                 live.options = record.options if record is not None else {}
+                service.publish_options(live)
                 for hook in service.after_commit:
                     hook(live)
             if live.heard > live.seq:

@@ -32,7 +32,7 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -178,13 +178,15 @@ class LiveNight:
     heard: int = -1
     options_stale: bool = False
     follower: asyncio.Task[None] | None = None
-    _status: tuple[int, dict[str, Any]] | None = None
+    _status: tuple[tuple[int, str], dict[str, Any]] | None = None
     _view: tuple[int, str] | None = None
 
     def status(self) -> dict[str, Any]:
-        """:func:`status_of` the night now, computed once per seq."""
-        if self._status is None or self._status[0] != self.seq:
-            self._status = (self.seq, status_of(self.night))
+        """:func:`status_of` the night now with its ``dice`` mode, computed once per seq
+        (and dice mode)."""
+        key = (self.seq, str(self.options.get("dice", "real")))
+        if self._status is None or self._status[0] != key:
+            self._status = (key, {**status_of(self.night), "dice": key[1]})
         return self._status[1]
 
     def view_json(self) -> str:
@@ -687,6 +689,12 @@ class NightService:
             Message(live.id, live.seq, None, _json(
                 {"type": "status", "seq": live.seq, "status": brief}), "status", "tables"),
         ]
+
+    def publish_options(self, live: LiveNight) -> None:
+        """Tell every page of ``live`` its options changed (the dice mode): the status
+        messages again, which every listener takes although their seq is not new."""
+        for message in self.status_messages(live):
+            self._deliver(replace(message, kind="options"))
 
     def table_messages(self, live: LiveNight) -> list[Message]:
         """One ``table`` message per table with its view (sent when the round or bell

@@ -104,7 +104,7 @@ async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNi
     async def pump() -> None:
         while True:
             message = await subscription.get()
-            if message.seq > upto:
+            if message.seq > upto or message.kind == "options":
                 await websocket.send_text(message.text)
 
     async def read() -> None:

@@ -141,6 +141,7 @@ export class Live {
     if (key && message.type === "event") versions[key] = message.seq;
     const next = { ...state, seq: Math.max(state.seq, message.seq), view: nextView, versions,
       status: { ...(state.status || {}), ...(status || {}) } };
+    if (status && status.dice) next.dice = status.dice;  // the host changed the dice mode
     const previous = this.state;
     this.state = next;
     document.body.dataset.seq = String(next.seq);
@@ -273,17 +274,19 @@ export class Live {
 
 // -- reading the view ------------------------------------------------------------------------
 
-/** Where everyone sits now: name → {table, seat (1-based), partner, team}. */
+/** Where everyone sits now: name → {table, seat (1-based), partner, team, players}; the
+ * partners are the server's (each table view's ``partners``). */
 export function seatsOf(view) {
   const out = {};
-  const tables = view.tables && view.tables.length ? view.tables.map((t) => t.players)
-    : (view.next ? view.next.tables : []);
-  tables.forEach((players, i) => {
-    const team = players.length === 4 && (!view.tables[i] || view.tables[i].team !== false);
-    players.forEach((name, s) => {
+  const tables = view.tables && view.tables.length ? view.tables
+    : (view.next ? view.next.tables.map((players, i) => ({ players, partners: (view.next.partners || [])[i] }))
+      : []);
+  tables.forEach((t, i) => {
+    const partners = t.partners || [];
+    t.players.forEach((name, s) => {
       if (!name) return;
-      out[name] = { table: i + 1, seat: s + 1, partner: team ? players[(s + 2) % 4] : null,
-        team, players };
+      out[name] = { table: i + 1, seat: s + 1, partner: partners[s] || null,
+        team: partners.some(Boolean), players: t.players };
     });
   });
   return out;

@@ -17,8 +17,6 @@ import { api } from "./api.js";
 const { night, arg } = pathParts();
 const tableNo = Number.parseInt(arg, 10);
 const base = `/api/nights/${encodeURIComponent(night)}`;
-const TRIPS = new Set(["bunco", "mini", "low", "high", "wipeout"]);
-const KIND_WORD = { mini_bunco: null, low_bunco: "Low Bunco", high_bunco: "High Bunco" };
 
 let live = null;
 let commands = null;
@@ -30,6 +28,14 @@ let feedRound = "";
 let diceShown = null;  // seq of the roll whose dice are on screen
 let picked = [null, null, null];
 let animating = false;  // "Roll for me" dice are tumbling
+let built = "";  // the outcomes of the tally buttons drawn now
+
+// The tally buttons, their words and which of them ask "who rolled it?" come from the
+// server's table view (``taps``): the page holds no game rules.
+const tapsOf = (view) => {
+  const t = myTable(view) || (view && view.tables.find((x) => x && x.taps));
+  return (t && t.taps) || [];
+};
 
 const myTable = (view) => (view && view.tables[tableNo - 1]) || null;
 const expectedSeq = () => Math.max(versions.night, versions.table);
@@ -65,11 +71,12 @@ function rollPath() { return `${base}/tables/${tableNo}/rolls`; }
 async function tally(outcome) {
   const t = myTable(state.view);
   if (!t || !t.roller) return;
-  if (!TRIPS.has(outcome)) {
+  const tap = (t.taps || []).find((x) => x.outcome === outcome);
+  if (!tap || !tap.asks_who) {
     await submit(rollPath(), { outcome });
     return;
   }
-  await enterFor(t, { outcome }, tapLabel(outcome));
+  await enterFor(t, { outcome }, tap.label);
 }
 
 /** An entry that goes on a score card (a Bunco, three of a kind): ask who rolled it, catch
@@ -114,9 +121,10 @@ async function enterFaces() {
   if (picked.includes(null)) return;
   const dice = [...picked];
   const t = myTable(state.view);
-  // three of a kind goes on the roller's card, exactly as the tally buttons ask
+  // a three of a kind that goes on the roller's card (the server's ``asks_who`` faces)
+  // asks who rolled it, exactly as the tally buttons do
   const trips = dice[0] === dice[1] && dice[1] === dice[2] && t && t.roller
-    && t.status !== "first_roll";
+    && (t.asks_who || []).includes(dice[0]);
   const ack = trips ? await enterFor(t, { dice }, `Three ${dice[0]}s`)
     : await submit(rollPath(), { dice });
   if (ack) {
@@ -196,55 +204,37 @@ function confirmSkip(passed, who, label) {
 }
 
 // -- drawing ----------------------------------------------------------------------------------------
-function tapLabel(outcome) {
-  if (!rules) return outcome;
-  if (outcome === "mini") return rules.mini_label;
-  if (outcome === "low") return KIND_WORD[rules.low_trips_kind] || rules.mini_label;
-  if (outcome === "high") return KIND_WORD[rules.high_trips_kind] || rules.mini_label;
-  return { miss: "Miss", "+1": "+1", "+2": "+2", bunco: "Bunco", wipeout: "Wipeout" }[outcome];
-}
+const TAP_STYLE = { miss: "miss", "+1": "plus", "+2": "plus", mini: "trips", low: "trips",
+  high: "trips", wipeout: "miss span6" };
 
-function buildTaps() {
-  const sameTrips = rules.low_trips_kind === rules.high_trips_kind
-    && rules.low_trips_points === rules.high_trips_points;
-  const taps = [
-    ["miss", "miss"], ["+1", "plus"], ["+2", "plus"], ["bunco", sameTrips ? "bunco span4" : "bunco"],
-    ...(sameTrips ? [["mini", "trips"]] : [["low", "trips"], ["high", "trips"]]),
-    ...(rules.wipeout ? [["wipeout", "miss span6"]] : []),
-  ];
+/** The tally buttons the view names (built again only if they change). */
+function buildTaps(view) {
+  const taps = tapsOf(view);
+  const key = taps.map((x) => x.outcome).join(" ");
+  if (key === built && $("roll-for-me")) return;
+  built = key;
+  const sameTrips = taps.some((x) => x.outcome === "mini");
   const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me",
     "aria-label": "Roll for me: the server rolls three dice", onclick: rollForMe },
   "Roll for me", h("small", {}, "the phone rolls the dice"));
-  fill("taps", rollButton, taps.map(([outcome, style]) => h("button", {
-    type: "button", class: `tap ${style}`, dataset: { outcome },
-    onclick: () => tally(outcome),
-  }, tapLabel(outcome), h("small", { class: "hint" }))));
-}
-
-function tapHint(outcome, round) {
-  const r = round;
-  switch (outcome) {
-    case "miss": return `no ${r}s · dice pass`;
-    case "+1": return `one ${r}`;
-    case "+2": return `two ${r}s`;
-    case "bunco": return `three ${r}s · ${rules.bunco_points}`;
-    case "mini": return `3 of a kind · ${rules.low_trips_points}`;
-    case "low": return `3 below ${r} · ${rules.low_trips_points}`;
-    case "high": return `3 above ${r} · ${rules.high_trips_points}`;
-    case "wipeout": return "three 1s · team to 0";
-    default: return "";
-  }
+  fill("taps", rollButton, taps.map(({ outcome, label }) => h("button", {
+    type: "button",
+    class: `tap ${outcome === "bunco" ? (sameTrips ? "bunco span4" : "bunco") : TAP_STYLE[outcome]}`,
+    dataset: { outcome }, onclick: () => tally(outcome),
+  }, h("span", { class: "label" }, label), h("small", { class: "hint" }))));
 }
 
 function drawTaps(view, t) {
+  buildTaps(view);
   const canRoll = Boolean(t && t.roller && view.phase === "playing");
-  const tallies = new Set((canRoll && t.tallies) || []);  // the server says which are possible
+  const taps = new Map(((t && t.taps) || tapsOf(view)).map((x) => [x.outcome, x]));
   for (const button of document.querySelectorAll("#taps [data-outcome]")) {
-    const outcome = button.dataset.outcome;
-    const hint = tapHint(outcome, view.round);
-    button.querySelector(".hint").textContent = hint;
-    button.disabled = !tallies.has(outcome);
-    button.setAttribute("aria-label", `${tapLabel(outcome)}: ${hint}${t && t.roller ? `, for ${t.roller}` : ""}`);
+    const tap = taps.get(button.dataset.outcome);
+    if (!tap) continue;
+    button.querySelector(".label").textContent = tap.label;
+    button.querySelector(".hint").textContent = tap.hint;
+    button.disabled = !(canRoll && tap.possible);  // the server says which are possible
+    button.setAttribute("aria-label", `${tap.label}: ${tap.hint}${t && t.roller ? `, for ${t.roller}` : ""}`);
   }
   $("roll-for-me").disabled = !canRoll;
   $("taps").classList.toggle("first-roll", Boolean(t && t.status === "first_roll"));
@@ -578,7 +568,7 @@ async function main() {
     return;
   }
   rememberNight(night, `${live.state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
-  buildTaps();
+  buildTaps(live.state.view);
   $("play").hidden = false;
   render(live.state, null);
   live.connect();
