@@ -67,12 +67,21 @@ export function resultBadge(move) {
     : h("span", { class: "wl new", "aria-label": "new tonight" }, "+");
 }
 
-/** Three dice to tap (real dice typed in), then ``label``: ``onEnter([a, b, c])``. */
-export function dicePicker({ label, onEnter, id = "" }) {
-  const picked = [null, null, null];
+/** Dice tapped so far, by picker key: a page that redraws (a live update) keeps them. */
+const picks = new Map();
+
+/** Three dice to tap (real dice typed in), then ``label``: ``onEnter([a, b, c])``. With a
+ * ``key``, the dice tapped so far survive the page being drawn again for the same key. */
+export function dicePicker({ label, onEnter, id = "", key = "" }) {
+  const picked = (key && picks.get(key)) || [null, null, null];
+  if (key) { picks.clear(); picks.set(key, picked); }  // only the picker on screen remembers
   const box = h("div", { class: "dicepick" });
   const enter = h("button", { type: "button", class: "btn wide", disabled: true, id: id || null,
-    onclick: () => { if (!picked.includes(null)) onEnter([...picked]); } }, label);
+    onclick: () => {
+      if (picked.includes(null)) return;
+      if (key) picks.delete(key);
+      onEnter([...picked]);
+    } }, label);
   const draw = () => {
     fill(box, [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-label": `Die ${d + 1}` },
       h("span", {}, `Die ${d + 1}`),
@@ -104,7 +113,8 @@ export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = 
       onclick: () => onRoll(who, null) }, `Roll for ${who}`)
     : null;
   const typed = mayRoll ? [h("p", { class: "small muted" }, `Rolled real dice? Tap ${who}'s three dice:`),
-    dicePicker({ label: `Enter ${who}'s dice`, id: "rolloff-enter", onEnter: (dice) => onRoll(who, dice) })] : null;
+    dicePicker({ label: `Enter ${who}'s dice`, id: "rolloff-enter", onEnter: (dice) => onRoll(who, dice),
+      key: `${ro.purpose}|${who}|${JSON.stringify(ro.points)}` })] : null;
   const button = mayRoll ? (real ? [typed, server] : [server, typed]) : null;
   return [
     h(tv ? "h2" : "h2", {}, `Roll-off: ${ro.purpose}`),
