@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-ID_RE = re.compile(rb'"command_id":"b(\d+)-(\d+)-(\d+)"')  # the event's envelope
+ID_RE = re.compile(rb'"(?:command_)?id":"b(\d+)-(\d+)-(\d+)"')  # envelope (older servers: in the event)
 SEQ_RE = re.compile(rb'"seq":(\d+)')
 TYPE_RE = re.compile(rb'^\{"type":"(\w+)"')
 ROUND_RE = re.compile(rb'"set":(\d+),"round":(\d+)')
