@@ -164,6 +164,7 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "roller": table.roller,
         "in_turn": table.in_turn,
         "first_roll": list(table.contenders) if table.contenders else None,
+        "rolling_for_high": table.rolling_for_high,
         "tie_break": None
         if tb is None
         else {

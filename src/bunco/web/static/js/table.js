@@ -237,7 +237,7 @@ function drawTaps(view, t) {
     button.setAttribute("aria-label", `${tap.label}: ${tap.hint}${t && t.roller ? `, for ${t.roller}` : ""}`);
   }
   $("roll-for-me").disabled = !canRoll;
-  $("taps").classList.toggle("first-roll", Boolean(t && t.status === "first_roll"));
+  $("taps").classList.toggle("first-roll", Boolean(t && t.rolling_for_high));
   // real dice at the tables (the party default): typing and taps first, "Roll for me" small
   const real = (state && state.dice) !== "phones";
   $("taps").classList.toggle("real", real);
@@ -272,6 +272,10 @@ function drawTurn(view, t) {
     text = `${t.roller} finishes the turn`;
     sub = `Keep rolling for ${r}s until a roll scores nothing: then the round ends here.`;
     box = null;  // the bell banner above says it: "The bell! … Finish your turn!"
+  } else if (t.status === "tie_break" && t.rolling_for_high) {
+    text = `Tie! ${t.roller} rolls for high`;
+    sub = "Each tied player rolls once; highest total starts the roll-off. Enter the three dice or Roll for me.";
+    box = ["tie", h("strong", {}, "Tie-break"), " ", tieText(t)];
   } else if (t.status === "tie_break") {
     text = `Tie! ${t.roller} rolls`;
     sub = tieBreakText(t.tie_break, r, rules ? rules.roll_off_target : 5);
@@ -489,7 +493,7 @@ function render(next, previous) {
   if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
   if (t && !t.last_roll && !animating) showEnding(view);
   keepAwake(view.phase !== "over");
-  $("faces").hidden = !(t && t.status === "first_roll") && $("faces-toggle").getAttribute("aria-expanded") !== "true";
+  $("faces").hidden = !(t && t.rolling_for_high) && $("faces-toggle").getAttribute("aria-expanded") !== "true";
 }
 
 function onMessage(message) {
