@@ -32,7 +32,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-PLANS = ("lead", "tie", "rolling", "trips")
+PLANS = ("lead", "rolling", "tie", "trips")
 PLAN_STEPS = {
     "lead": ["+1", "miss"],
     "tie": ["+1", "miss", "+1", "miss"],
@@ -100,8 +100,10 @@ class Room:
     tables: dict[int, Page]
     host: Page
     typed: set[int] = field(default_factory=set)  # tables whose scorekeeper types the dice
+    any_table_ends: bool = False  # a Bunco at any table ends the round (winning-moves)
     entries: int = 0
     rolloffs: int = 0  # rolls entered on the host page
+    tie_breaks: set[str] = field(default_factory=set)  # the rules of the tie-breaks played
     done: dict[tuple[int, int, int], int] = field(default_factory=dict)  # plan steps entered
 
     # -- waiting for the pages -------------------------------------------------------------
@@ -156,13 +158,32 @@ class Room:
             expect(page.locator("#who")).to_be_visible()
             page.locator(f"#who-choices [data-player='{t['roller']}']").click()
         self.entries += 1
-        return self.after(state["seq"])
+        after = self.after(state["seq"])
+        if after["view"]["round"] != r and after["view"]["phase"] == "playing":
+            self.round_over(r)
+        return after
+
+    def round_over(self, r: int) -> None:
+        """Every phone shows round ``r``'s end: the bell with the roll that ended it, the
+        results and where everyone goes; the host page lists the moves."""
+        for page in [*self.tables.values(), self.host]:
+            expect(page.locator("#bell-text")).to_contain_text(f"Round {r} is over")
+        for page in self.tables.values():
+            expect(page.locator("#moves-box h2")).to_have_text(f"Round {r} results")
+        expect(self.host.locator("#moves")).to_contain_text(f"Moves after round {r}")
 
     # -- the plan ---------------------------------------------------------------------------
     def plan(self, view: dict[str, Any], n: int) -> list[str]:
         r = view["round"] + 6 * (view["set"] - 1)
         steps = PLAN_STEPS[PLANS[(r + n) % len(PLANS)]]
         return steps
+
+    def closer(self, view: dict[str, Any]) -> int:
+        """The table whose Bunco ends the round: the head table, or (where a Bunco at any
+        table ends it: ``winning-moves``) table 1, 2, 3 in turn."""
+        if not self.any_table_ends:
+            return 1
+        return (view["round"] - 1) % len(view["tables"]) + 1
 
     def next_entry(self, state: dict[str, Any]) -> tuple[int, str] | None:
         """The next roll the room makes: (table, outcome), or None when no table rolls."""
@@ -171,20 +192,24 @@ class Room:
         tables = {t["table"]: t for t in view["tables"] if t["table"] in waiting}
         for n, t in sorted(tables.items()):
             if t["rolling_for_high"]:  # who starts the round, or a tie-break's roll-off
+                if t["status"] == "tie_break":
+                    self.tie_breaks.add(t["tie_break"]["rule"])
                 return n, "high:" + ",".join(map(str, order_dice(t["rolls"])))
         for n, t in sorted(tables.items()):
             if t["status"] == "finishing":
                 return n, "miss"
             if t["status"] == "tie_break":
+                self.tie_breaks.add(t["tie_break"]["rule"])
                 return n, self.tie_break_entry(t)
-        for n in sorted(tables, reverse=True):  # tables 3 and 2 play their plan first
+        closer = self.closer(view)
+        for n in sorted(tables, reverse=True):  # the other tables play their plan first
             key = (view["set"], view["round"], n)
-            steps = self.plan(view, n) if n != 1 else []
+            steps = self.plan(view, n) if n != closer else []
             if self.done.get(key, 0) < len(steps):
                 self.done[key] = self.done.get(key, 0) + 1
                 return n, steps[self.done[key] - 1]
-        if 1 in tables:
-            return 1, "bunco"
+        if closer in tables:
+            return closer, "bunco"
         n = min(tables) if tables else None
         return (n, "miss") if n is not None else None
 

@@ -29,6 +29,8 @@ from .night_phones import Room, names
 
 pytestmark = pytest.mark.browser
 
+TIE_BREAK = {"classic": "sessions", "winning-moves": "roll_off_to_five", "scil": "sessions",
+             "tournament": "sudden_death"}
 PLAYERS = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou"]
 GROUPS = "Red: Ann, Bea, Cat, Dee, Eve, Fay\nBlue: Gus, Hal, Ivy, Jo, Kim, Lou"
 
@@ -97,7 +99,7 @@ def test_a_twelve_player_night_from_phones_to_its_end(
         cohost_link = host.locator("#cohost-link").inner_text()
     tables = join_tables(pages, host, night)
     room = Room(read=lambda: server.state(night, viewer), tables=tables, host=host,
-                typed={3})
+                typed={3}, any_table_ends=preset == "winning-moves")
     first = room.read()
     sets, rounds = first["view"]["sets"], 6 * first["view"]["sets"]
 
@@ -139,6 +141,10 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     assert report["prizes"] == server.api(
         "GET", f"/api/nights/{night}/report", viewer)["prizes"]
     assert not any(p["settled_by"] == "pending_roll_off" for p in report["prizes"])
+    # this night (the same every run) has a table tie-break and a roll-off on the host page
+    assert room.tie_breaks == {TIE_BREAK[preset]}
+    settled = [p["settled_by"] for p in report["prizes"] + report["set_winners"]]
+    assert "roll_off" in settled and room.rolloffs >= 2
     expect(end.locator("#prizes .prize .winners")).to_have_text(expected_prizes(report))
     for player, card in report["players"].items():
         row = end.locator(f"#cards-table tr[data-player='{player}']")
