@@ -183,7 +183,7 @@ class Room:
         table ends it: ``winning-moves``) table 1, 2, 3 in turn."""
         if not self.any_table_ends:
             return 1
-        return (view["round"] - 1) % len(view["tables"]) + 1
+        return int((view["round"] - 1) % len(view["tables"]) + 1)
 
     def next_entry(self, state: dict[str, Any]) -> tuple[int, str] | None:
         """The next roll the room makes: (table, outcome), or None when no table rolls."""
