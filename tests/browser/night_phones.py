@@ -228,10 +228,35 @@ class Room:
         for _ in range(400):  # a 12-player night takes about 60 to 140
             if done(state):
                 return state
+            if self.bell_due(state):
+                state = self.ring_start(state)
             step = self.next_entry(state)
             assert step is not None, f"no table rolls, yet the night goes on: {state['status']}"
             state = self.enter(*step, state)
         raise AssertionError("the night did not end")
+
+    # -- the head table's starting bell -------------------------------------------------------
+    @staticmethod
+    def bell_due(state: dict[str, Any]) -> bool:
+        """The head table rings the bell to start the even rounds (it is optional: the odd
+        rounds start with their first roll)."""
+        view = state["view"]
+        return bool(view["phase"] == "playing" and not view["started"]
+                    and view["last_round"] and view["round"] % 2 == 0)
+
+    def ring_start(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Table 1's scorekeeper rings the starting bell; the other tables hear it."""
+        r = state["view"]["round"]
+        page = self.table_ready(1, state)
+        expect(page.locator("#start-round")).to_have_text(f"🔔 Ring the bell: start round {r}")
+        page.click("#start-round")
+        after = self.after(state["seq"])
+        for n, other in self.tables.items():
+            if n != 1:
+                expect(other.locator("#toasts")).to_contain_text(
+                    f"The head table rang the bell: round {r} starts")
+        expect(page.locator("#start-box")).to_be_hidden()
+        return after
 
     # -- the host's roll-offs ----------------------------------------------------------------
     def host_rolloffs(self, host: Page) -> dict[str, Any]:

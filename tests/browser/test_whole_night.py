@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from bunco.core.party_log import decode_lines, read_log
 from bunco.party.report import night_report
 
-from .conftest import Pages, Server, shoot
+from .conftest import TV, Pages, Server, shoot
 from .night_phones import Room, names
 
 pytestmark = pytest.mark.browser
@@ -98,6 +98,9 @@ def test_a_twelve_player_night_from_phones_to_its_end(
         expect(host.locator("#cohosts [data-cohost='1']")).to_contain_text("Bea")
         cohost_link = host.locator("#cohost-link").inner_text()
     tables = join_tables(pages, host, night)
+    screen = pages.open(host.locator("#screen-link").get_attribute("href") or "", TV,
+                        f"{preset} screen")                 # the TV follows the night
+    expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
     room = Room(read=lambda: server.state(night, viewer), tables=tables, host=host,
                 typed={3}, any_table_ends=preset == "winning-moves")
     first = room.read()
@@ -153,6 +156,12 @@ def test_a_twelve_player_night_from_phones_to_its_end(
         expect(row.locator(".wl")).to_have_text([m["result"] for m in card["rounds"]])
     assert sum(c["wins"] for c in report["players"].values()) == 6 * rounds  # 2 per table
     shoot(end, f"end-{preset}-twelve", ("phone",))
+    expect(screen.locator("#round-line")).to_have_text("The night is over")
+    expect(screen.locator("#prizes .prize .winners")).to_have_text(expected_prizes(report))
+    board = [s["player"] for s in server.state(night, viewer)["view"]["standings"]]
+    expect(screen.locator("#board tbody tr")).to_have_count(12)
+    assert screen.locator("#board tbody tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.player)") == board
     for page in tables.values():
         expect(page.locator("body")).to_have_attribute("data-phase", "over")
     assert pages.errors == []
