@@ -101,6 +101,8 @@ class Room:
     host: Page
     typed: set[int] = field(default_factory=set)  # tables whose scorekeeper types the dice
     any_table_ends: bool = False  # a Bunco at any table ends the round (winning-moves)
+    undo_round: int = 5  # the host undoes the entry that ended this round, once
+    undone: int = 0
     entries: int = 0
     rolloffs: int = 0  # rolls entered on the host page
     tie_breaks: set[str] = field(default_factory=set)  # the rules of the tie-breaks played
@@ -161,6 +163,25 @@ class Room:
         after = self.after(state["seq"])
         if after["view"]["round"] != r and after["view"]["phase"] == "playing":
             self.round_over(r)
+            if r == self.undo_round and not self.undone:
+                after = self.host_undo(n, r, after)
+        return after
+
+    def host_undo(self, n: int, r: int, state: dict[str, Any]) -> dict[str, Any]:
+        """The entry that ended round ``r`` (at table ``n``) was a mistake: the host undoes
+        it on the host page, after a question naming what reopens; every phone goes back
+        to round ``r``, and the room enters the roll again."""
+        host = self.host
+        expect(host.locator("body")).to_have_attribute("data-round", str(state["view"]["round"]))
+        host.click(f"#overview [data-undo='{n}']")
+        expect(host.locator("#confirm-text")).to_contain_text(
+            f"Round {r} reopens at every table; the new seating is cancelled.")
+        host.click("#confirm-yes")
+        after = self.after(state["seq"])
+        assert after["view"]["round"] == r and after["view"]["phase"] == "playing"
+        for page in [*self.tables.values(), host]:
+            expect(page.locator("body")).to_have_attribute("data-round", str(r))
+        self.undone += 1
         return after
 
     def round_over(self, r: int) -> None:

@@ -148,6 +148,7 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     assert room.tie_breaks == {TIE_BREAK[preset]}
     settled = [p["settled_by"] for p in report["prizes"] + report["set_winners"]]
     assert "roll_off" in settled and room.rolloffs >= 2
+    assert room.undone == 1
     expect(end.locator("#prizes .prize .winners")).to_have_text(expected_prizes(report))
     for player, card in report["players"].items():
         row = end.locator(f"#cards-table tr[data-player='{player}']")
