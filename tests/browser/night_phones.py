@@ -174,8 +174,8 @@ class Room:
         host = self.host
         expect(host.locator("body")).to_have_attribute("data-round", str(state["view"]["round"]))
         host.click(f"#overview [data-undo='{n}']")
-        expect(host.locator("#confirm-text")).to_contain_text(
-            f"Round {r} reopens at every table; the new seating is cancelled.")
+        expect(host.locator("#confirm-text")).to_contain_text(re.compile(
+            rf"Round {r}( of set \d)? reopens at every table; the new seating is cancelled\."))
         host.click("#confirm-yes")
         after = self.after(state["seq"])
         assert after["view"]["round"] == r and after["view"]["phase"] == "playing"
@@ -249,6 +249,9 @@ class Room:
         for _ in range(400):  # a 12-player night takes about 60 to 140
             if done(state):
                 return state
+            if state["view"]["phase"] == "rolloff":  # a set's winner, between sets
+                state = self.host_rolloffs(self.host)
+                continue
             if self.bell_due(state):
                 state = self.ring_start(state)
             step = self.next_entry(state)

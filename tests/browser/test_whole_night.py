@@ -51,6 +51,8 @@ def create_on_home_page(pages: Pages, preset: str) -> tuple[Page, str, str]:
     expect(home.locator("#player-count")).to_contain_text("12 players")
     if preset == "tournament":
         home.fill("#groups", GROUPS)
+    if preset == "winning-moves":    # the preset where sets count: two, a winner each
+        home.select_option("#sets", "2")
     home.click("#start")
     expect(home.locator("#saved")).to_be_visible()
     link = home.locator("#saved-link").inner_text()
@@ -120,7 +122,8 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     room.host = host
 
     # -- the second half, to the last round's end ---------------------------------------------
-    state = room.play_until(lambda s: s["view"]["phase"] != "playing")
+    state = room.play_until(lambda s: s["view"]["phase"] != "playing" and (
+        s["view"]["last_round"]["set"], s["view"]["last_round"]["round"]) == (sets, 6))
     if preset == "tournament":   # prizes count verified cards: the host verifies them all
         host.fill("#checker", "Lou")
         host.click("#verify-all")
