@@ -130,6 +130,7 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(t3.locator("#dice")).to_have_attribute("aria-label", f"dice: {faces}")
     shoot(t3, "table-rolled")
     t3.click("#undo")
+    expect(t3.locator("#toasts")).to_contain_text("Undone: Ivy's")  # asked, then sent
     expect(t3.locator("#pending")).to_have_text("")
     assert server.state(night, host_token)["view"]["tables"][2]["rolls"] == 0
     expect(t3.locator("#turn-text")).to_have_text("Ivy rolls")

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Pages, Server, open_table
+from .conftest import TV, Pages, Server, open_table
 
 pytestmark = pytest.mark.browser
 FOUR = ["Ann", "Bea", "Cat", "Dee"]
+EIGHT = [*FOUR, "Eve", "Fay", "Gus", "Hal"]
 
 
 def test_the_buttons_say_what_the_house_rules_score(pages: Pages, server: Server) -> None:
@@ -61,4 +62,39 @@ def test_a_dice_mode_change_reaches_the_table_without_a_reload(
     expect(table.locator("#taps")).to_have_class("taps real")
     assert not roll_first()
     assert table.evaluate("document.body.dataset.gets") == gets   # no reload of the night
+    assert pages.errors == []
+
+
+def test_the_pages_say_the_servers_words_for_a_three_of_a_kind_and_a_tie_break(
+        pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={
+        "name": "Words", "players": EIGHT,
+        "house_rules": {"mini_label": "Lucky Bunco", "tie_break": "roll_off_to_five",
+                        "roll_off_target": 3}})
+    night, host = created["night"], created["host_token"]
+    t1, t2 = open_table(pages, created, 1), open_table(pages, created, 2)
+    screen = pages.open(f"/n/{night}/screen?token={created['viewer_token']}", TV, "screen")
+    expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
+    for outcome in ("+1", "miss", "+1", "miss"):           # table 2: 1-1
+        t2.click(f"#taps [data-outcome='{outcome}']")
+        expect(t2.locator("#pending")).to_have_text("")
+    t1.click("#taps [data-outcome=mini]")                   # the house rule's name
+    t1.locator("#who-choices [data-player=Ann]").click()
+    expect(t1.locator("#result")).to_have_text("Ann: Lucky Bunco +5")
+    expect(screen.locator("#board th").nth(5)).to_have_text("Lucky")
+    expect(screen.locator("#feed")).to_contain_text("Ann: Lucky Bunco +5 (2 2 2) at table 1")
+    t1.click("#taps [data-outcome=bunco]")                  # 26: the bell; Ann finishes
+    t1.locator("#who-choices [data-player=Ann]").click()
+    t1.click("#taps [data-outcome=miss]")
+    # table 2 is tied: the tied players roll for high, then a roll-off to 3 (the server's words)
+    expect(t2.locator("body")).to_have_attribute("data-status", "tie_break")
+    expect(t2.locator("#turn-text")).to_have_text("Tie! Eve rolls for high")
+    expect(t2.locator("#turn-sub")).to_have_text(
+        "Each tied player rolls once (enter the three dice): the highest total starts a "
+        "roll-off to 3 points.")
+    expect(t2.locator("#faces")).to_be_visible()            # the dice to type, offered
+    view = server.state(night, host)["view"]
+    assert t2.locator("#turn-sub").inner_text() == view["tables"][1]["tie_break"]["text"]
+    end = pages.open(f"/n/{night}/end?token={host}", name="end")
+    expect(end.locator("#cards-table thead th").nth(10)).to_have_text("Lucky")
     assert pages.errors == []

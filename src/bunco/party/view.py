@@ -31,6 +31,7 @@ from bunco.party.report import (
     table_result_dict,
 )
 from bunco.party.standings import standings_rows
+from bunco.party.words import night_words, tie_break_text
 
 
 def tally_buttons(rules: RuleSet) -> list[str]:
@@ -164,6 +165,7 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "roller": table.roller,
         "in_turn": table.in_turn,
         "first_roll": list(table.contenders) if table.contenders else None,
+        "rolling_for_high": table.rolling_for_high,
         "tie_break": None
         if tb is None
         else {
@@ -171,6 +173,9 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
             "sides": list(tb.sides),
             "points": list(tb.points),
             "session": tb.session,
+            "text": tie_break_text(tb.rule.value, table.round_no, tb.session,
+                                   rules.roll_off_target if rules is not None else 5,
+                                   table.rolling_for_high),
         },
         "winners": [w for w in table.winners if w is not None],
         "rolls": len(table.rolls),
@@ -207,6 +212,7 @@ def live_view(night: Night) -> dict[str, Any]:
         "round": night.round_no,
         "sets": night.sets,
         "rules": night.setup["rules"],
+        "words": night_words(night.rules),
         "bell": night.bell,
         "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
         "started": night.started,

@@ -611,7 +611,8 @@ class NightService:
 
     def _advance(self, live: LiveNight, stored: StoredEvent, after: Night, kind: str) -> Ack:
         """Make a committed event part of the live night, publish it, and its reply."""
-        before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell)
+        before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell,
+                  live.night.started)
         entry = entry_json(live.night, after, stored.table, kind)
         live.night = after
         live.record(stored, kind)
@@ -669,8 +670,10 @@ class NightService:
         view = "" if ack.table_view_json == "null" else ',"table_view":' + ack.table_view_json
         extra = f'{view},"status":{_json(ack.status)}{ack.entry_json}'
         self._deliver(Message(live.id, stored.seq, stored.table, event_text(stored, extra)))
-        changed = (night.phase, night.set_no, night.round_no, night.bell) != before
-        if changed or stored.table is None:
+        changed = (night.phase, night.set_no, night.round_no, night.bell) != before[:4]
+        # a round started by its first roll at one table: every other table's phone learns
+        # it from the status (its own results stop being "fresh", the start bell goes)
+        if changed or stored.table is None or night.started != before[4]:
             for message in self.status_messages(live):
                 self._deliver(message)
         if changed:

@@ -30,7 +30,7 @@ async function roll(player, dice = null) {
 function cardsTable(view) {
   const sets = view.sets;
   const rows = standingsOf(view);
-  const mini = rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini";
+  const mini = view.words.mini;
   const head = [h("th", { scope: "col", class: "name" }, "Player")];
   for (let s = 1; s <= sets; s += 1) {
     for (let r = 1; r <= 6; r += 1) head.push(h("th", { scope: "col" }, sets > 1 ? `${s}·${r}` : `R${r}`));

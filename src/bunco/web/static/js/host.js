@@ -134,7 +134,7 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off" : `${roundLabel(view)} of ${view.sets * 6} · roll for ${view.round}s`;
   $("night-sub").textContent = `${state.setup.rules} · ${count} players at ${view.tables.length || (view.next ? view.next.tables.length : 0)} tables · ${phase}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  drawBellBanner(view, rules, view.bell ? "Players finishing a turn roll on." : "");
+  drawBellBanner(view, view.bell ? "Players finishing a turn roll on." : "");
   if (bellNews(view, previous)) {
     ringBell();
     buzz();
@@ -346,13 +346,6 @@ function verifyRows(state) {
   });
 }
 
-function miniWord() {
-  const label = (rules && rules.mini_label) || "Mini Bunco";
-  const short = label.replace(/ Bunco$/i, "");
-  if (short === label) return label;
-  return short.endsWith("y") ? `${short.slice(0, -1)}ies` : `${short}s`;
-}
-
 function drawVerify(state) {
   const on = Boolean(rules && rules.verify_for_prizes);
   $("verify-card").hidden = !on;
@@ -361,7 +354,7 @@ function drawVerify(state) {
   const key = JSON.stringify([rows, verifying]);
   if (key === verifyKey) return;
   verifyKey = key;
-  const mini = miniWord();
+  const mini = state.view.words.minis;
   const col = (text) => h("th", { scope: "col" }, text);
   fill("verify-table", h("table", { class: "grid verify-grid", id: "verify-grid", "aria-label": "Cards to verify" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "name" }, "Player"), col("Buncos"), col(mini),

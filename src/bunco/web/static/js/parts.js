@@ -222,9 +222,9 @@ export function startBellButton(view, { commands, live, base, then = "" }) {
 // -- the bell and the roll that ended the round ---------------------------------------------------
 
 /** "Ann: BUNCO! +21 (1 1 1) at table 2" for a roll the server described (entry or ending). */
-export function rollText(roll, rules) {
+export function rollText(roll, words) {
   const dice = roll.dice ? ` (${roll.dice.join(" ")})` : "";
-  return `${roll.player}: ${kindLabel(roll.kind, roll.points, rules)}${dice} at table ${roll.table}`;
+  return `${roll.player}: ${kindLabel(roll.kind, roll.points, words)}${dice} at table ${roll.table}`;
 }
 
 /** The round's ending now on show: the bell's roll while the bell rings, else (between
@@ -242,10 +242,10 @@ const WHY = {
   target: "rang the bell", bunco: "ended the round at every table", last_table: "ended the round",
 };
 
-/** The bell banner's words for ``ending`` (see endingOf). */
-export function endingText(ending, rules) {
+/** The bell banner's words for ``ending`` (see endingOf), with the night's ``words``. */
+export function endingText(ending, words) {
   const r = ending.roll;
-  const what = `${rollText(r, rules)} ${WHY[r.why] || "ended the round"}`;
+  const what = `${rollText(r, words)} ${WHY[r.why] || "ended the round"}`;
   return ending.over ? `Round ${r.round} is over — ${what}.` : `The bell! ${what}.`;
 }
 
@@ -264,7 +264,7 @@ export function bellNews(view, previous) {
 
 /** Fill the page's bell banner (#bell, kept in view under the top bar) for ``view``;
  * ``extra`` is added to the words (e.g. "Finish your turn"). Returns whether it shows. */
-export function drawBellBanner(view, rules, extra = "") {
+export function drawBellBanner(view, extra = "") {
   const banner = document.getElementById("bell");
   if (!banner) return false;
   const top = document.querySelector(".sticky-top");
@@ -274,7 +274,7 @@ export function drawBellBanner(view, rules, extra = "") {
   banner.hidden = !ending;
   banner.dataset.over = String(Boolean(ending && ending.over));
   if (ending) {
-    text.textContent = `${endingText(ending, rules)}${extra ? ` ${extra}` : ""}`;
+    text.textContent = `${endingText(ending, view.words)}${extra ? ` ${extra}` : ""}`;
     banner.dataset.round = String(ending.roll.round);
     banner.dataset.table = String(ending.roll.table);
   }

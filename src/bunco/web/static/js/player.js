@@ -2,7 +2,7 @@
 // clear "Move to table 2, seat 3" after each round (with a chime and a buzz where the
 // phone allows). Roll-offs (and online play, if switched on) roll from here.
 
-import { adoptToken, api, Commands, pathParts, recall, rememberNight, rulesOf, saveToken, store } from "./api.js";
+import { adoptToken, api, Commands, pathParts, recall, rememberNight, saveToken, store } from "./api.js";
 import { Live, movesOf, moveText, seatsOf } from "./live.js";
 import { bellNews, drawBellBanner, prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
 import { $, buzz, chime, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
@@ -13,7 +13,7 @@ let live = null;
 let me = null;
 let token = null;
 let commands = null;
-let rules = null;
+let loaded = false;  // the first state is drawn once the page is set up
 
 const online = () => Boolean(recall(`${night}:online`));
 
@@ -110,7 +110,7 @@ function render(state, previous) {
   document.title = `${me} — ${state.name}`;
   $("bar-title").textContent = `${me} · ${state.name}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  drawBellBanner(view, rules);
+  drawBellBanner(view);
   if (bellNews(view, previous)) {
     ringBell();
     buzz([300, 120, 300]);
@@ -127,7 +127,7 @@ function render(state, previous) {
   if (ro) $("my-table").append(h("section", { class: "card" }, ro));
   const card = view.players[me];
   if (card) {
-    const mini = rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini";
+    const mini = view.words.mini;
     fill("stats", [["W", card.wins], ["L", card.losses], ["Buncos", card.buncos], [mini, card.mini_buncos]]
       .map(([k, v]) => h("div", { dataset: { stat: k } }, h("b", {}, v), k)));
     fill("card", scoreCard(me, card, view.sets), h("p", { class: "small muted" }, `${card.points} points so far`));
@@ -178,7 +178,7 @@ async function main() {
     if (live && live.state) render(live.state, null);
   });
   live = new Live({
-    night, token, onState: (s, prev) => { if (rules) render(s, prev); },
+    night, token, onState: (s, prev) => { if (loaded) render(s, prev); },
     onFatal: (err) => {
       saveToken(night, "player", null);
       $("fatal").textContent = `${err.text || "This phone no longer follows a player"} — reload to pick your name again.`;
@@ -187,7 +187,7 @@ async function main() {
   });
   try {
     await live.refresh();
-    rules = await rulesOf(live.state.setup);
+    loaded = true;
   } catch (err) {
     $("fatal").textContent = err.text || String(err);
     $("fatal").hidden = false;

@@ -2,7 +2,7 @@
 // the traveler's holder, the leaderboard, the moves after each round and, at the end,
 // the prize winners.
 
-import { adoptToken, pathParts, publicOrigin, recall, rulesOf } from "./api.js";
+import { adoptToken, pathParts, publicOrigin, recall } from "./api.js";
 import { Live } from "./live.js";
 import { breakAndDrawing } from "./money.js";
 import {
@@ -13,7 +13,6 @@ import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from
 
 const { night } = pathParts();
 let live = null;
-let rules = null;
 const feed = [];
 
 function addFeed(text, seq) {
@@ -39,7 +38,7 @@ function onMessage(message) {
   const last = message.type === "event" ? message.entry : null;
   if (!last) return;
   if (["bunco", "mini_bunco", "low_bunco", "high_bunco", "wipeout"].includes(last.kind) && last.phase !== "first_roll") {
-    addFeed(rollText(last, rules), message.seq);
+    addFeed(rollText(last, live && live.state ? live.state.view.words : null), message.seq);
   }
 }
 
@@ -48,7 +47,7 @@ let overlayTimer = null;
 function bellOverlay(view) {
   const overlay = $("bell-overlay");
   const ending = endingOf(view);
-  $("bell-sub").textContent = ending ? endingText(ending, rules) : "The round is ending";
+  $("bell-sub").textContent = ending ? endingText(ending, view.words) : "The round is ending";
   overlay.hidden = false;
   overlay.classList.add("ringing");
   clearTimeout(overlayTimer);
@@ -68,7 +67,7 @@ function render(state, previous) {
   const ending = endingOf(view);
   $("bell-state").hidden = !ending;
   $("bell-line").hidden = !ending;
-  $("bell-line").textContent = ending ? endingText(ending, rules) : "";
+  $("bell-line").textContent = ending ? endingText(ending, view.words) : "";
   document.body.dataset.ending = ending ? `${ending.roll.set}.${ending.roll.round}` : "";
   if (!ending) $("bell-overlay").hidden = true;
   if (bellNews(view, previous)) {
@@ -98,7 +97,7 @@ function render(state, previous) {
   trav.hidden = !view.traveler;
   $("traveler").textContent = view.traveler ? `${view.traveler} holds it` : "";
   // every player: the board scrolls through a big night by itself (see pageBoard)
-  fill("board", leaderboard(view, { mini: rules ? rules.mini_label.replace(/ Bunco$/, "") : "Mini" }));
+  fill("board", leaderboard(view, { mini: view.words.mini }));
   drawFeed(view);
   keepAwake(!over);
 }
@@ -150,7 +149,6 @@ async function main() {
   });
   try {
     await live.refresh();
-    rules = await rulesOf(live.state.setup);
     render(live.state, null);
   } catch (err) {
     $("fatal").textContent = err.text || String(err);

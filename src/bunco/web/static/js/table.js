@@ -10,7 +10,7 @@ import {
 } from "./parts.js";
 import {
   $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
-  tieBreakText, toast, topbar, tumble,
+  toast, topbar, tumble,
 } from "./ui.js";
 import { api } from "./api.js";
 
@@ -237,7 +237,7 @@ function drawTaps(view, t) {
     button.setAttribute("aria-label", `${tap.label}: ${tap.hint}${t && t.roller ? `, for ${t.roller}` : ""}`);
   }
   $("roll-for-me").disabled = !canRoll;
-  $("taps").classList.toggle("first-roll", Boolean(t && t.status === "first_roll"));
+  $("taps").classList.toggle("first-roll", Boolean(t && t.rolling_for_high));
   // real dice at the tables (the party default): typing and taps first, "Roll for me" small
   const real = (state && state.dice) !== "phones";
   $("taps").classList.toggle("real", real);
@@ -273,8 +273,8 @@ function drawTurn(view, t) {
     sub = `Keep rolling for ${r}s until a roll scores nothing: then the round ends here.`;
     box = null;  // the bell banner above says it: "The bell! … Finish your turn!"
   } else if (t.status === "tie_break") {
-    text = `Tie! ${t.roller} rolls`;
-    sub = tieBreakText(t.tie_break, r, rules ? rules.roll_off_target : 5);
+    text = `Tie! ${t.roller} rolls${t.rolling_for_high ? " for high" : ""}`;
+    sub = t.tie_break ? t.tie_break.text : "";  // the rule in the server's words
     box = ["tie", h("strong", {}, "Tie-break"), " ", tieText(t)];
   } else if (t.status === "done") {
     text = "Round over at this table";
@@ -346,7 +346,7 @@ function entryText(last) {
   if (last.phase === "first_roll") {
     return `${last.player}: ${last.dice.reduce((a, b) => a + b, 0)} for high`;
   }
-  return `${last.player}: ${kindLabel(last.kind, last.points, rules)}`;
+  return `${last.player}: ${kindLabel(last.kind, last.points, state && state.view.words)}`;
 }
 
 function showResult(last) {
@@ -369,7 +369,7 @@ function showEnding(view) {
   if (diceShown === key) return;
   diceShown = key;
   showDice($("dice"), ending.roll.dice, ending.roll.round);
-  $("result").textContent = rollText(ending.roll, rules);
+  $("result").textContent = rollText(ending.roll, view.words);
 }
 
 function addFeed(seq, event, entry) {
@@ -465,7 +465,7 @@ function render(next, previous) {
     status: t ? t.status : "none", bell: String(view.bell), roller: (t && t.roller) || "",
   });
   const bell = $("bell");
-  drawBellBanner(view, rules, t && t.status === "finishing" && view.bell ? "Finish your turn!" : "");
+  drawBellBanner(view, t && t.status === "finishing" && view.bell ? "Finish your turn!" : "");
   if (bellNews(view, previous)) {
     ringBell();
     buzz([300, 120, 300]);
@@ -489,7 +489,7 @@ function render(next, previous) {
   if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
   if (t && !t.last_roll && !animating) showEnding(view);
   keepAwake(view.phase !== "over");
-  $("faces").hidden = !(t && t.status === "first_roll") && $("faces-toggle").getAttribute("aria-expanded") !== "true";
+  $("faces").hidden = !(t && t.rolling_for_high) && $("faces-toggle").getAttribute("aria-expanded") !== "true";
 }
 
 function onMessage(message) {

@@ -286,17 +286,12 @@ export async function showDice(box, dice, target = null, animate = false) {
 }
 
 // -- words ---------------------------------------------------------------------------------------
-export function kindLabel(kind, points, rules) {
-  switch (kind) {
-    case "miss": return "Miss";
-    case "points": return `+${points}`;
-    case "bunco": return `BUNCO! +${points}`;
-    case "mini_bunco": return `${(rules && rules.mini_label) || "Mini Bunco"} +${points}`;
-    case "low_bunco": return `Low Bunco +${points}`;
-    case "high_bunco": return `High Bunco +${points}`;
-    case "wipeout": return "Wipeout!";
-    default: return kind;
-  }
+/** What a roll scored, in the server's words for the night (``view.words``): "BUNCO! +21",
+ * "Baby Bunco +5", "Miss", "+2". */
+export function kindLabel(kind, points, words) {
+  if (kind === "points") return `+${points}`;
+  const word = (words && words.kinds && words.kinds[kind]) || kind;
+  return kind === "miss" || kind === "wipeout" ? word : `${word} +${points}`;
 }
 
 export function names(list) {
@@ -326,14 +321,6 @@ export async function tumble(box, ms = 700) {
   }
   box.classList.remove("rolling");
   box.removeAttribute("aria-busy");
-}
-
-/** A short sentence for a table's tie-break rule. */
-export function tieBreakText(tb, round, goal = 5) {
-  if (!tb) return "";
-  if (tb.rule === "sudden_death") return `Sudden death: the first roll showing a ${round} wins.`;
-  if (tb.rule === "roll_off_to_five") return `Roll-off: the first side to ${goal} points wins.`;
-  return `Roll-off session ${tb.session}: every tied player takes one turn; most points wins.`;
 }
 
 /** Copy ``text`` to the clipboard (or select it where the page may not), saying so in ``note``. */

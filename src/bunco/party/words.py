@@ -1,0 +1,69 @@
+"""The words the live pages show for a night's rules, so the browser holds no game wording
+of its own: what each kind of roll is called (a ``scil`` three of a kind is a "Baby
+Bunco"), the short and plural names of the preset's three of a kind for column headings,
+and a table's tie-break rule in one sentence.
+
+>>> from bunco.core.presets import get_rules
+>>> words = night_words(get_rules("scil"))
+>>> words["kinds"]["mini_bunco"], words["mini"], words["minis"]
+('Baby Bunco', 'Baby', 'Babies')
+>>> tie_break_text("roll_off_to_five", 3, 1, 5)
+'Roll-off: the first side to 5 points wins.'
+"""
+
+from __future__ import annotations
+
+from bunco.core.rules import RollKind, RuleSet
+
+KIND_WORDS = {
+    RollKind.MISS: "Miss",
+    RollKind.BUNCO: "BUNCO!",
+    RollKind.LOW_BUNCO: "Low Bunco",
+    RollKind.HIGH_BUNCO: "High Bunco",
+    RollKind.WIPEOUT: "Wipeout!",
+}
+"""Names of the kinds of roll every preset shares (a "points" roll is just its points)."""
+
+
+def plural(label: str) -> str:
+    """The plural of a three of a kind's short name, for a column heading.
+
+    >>> plural("Mini Bunco"), plural("Baby Bunco"), plural("Low/High Bunco"), plural("Trips")
+    ('Minis', 'Babies', 'Low/Highs', 'Trips')
+    """
+    short = label.removesuffix(" Bunco")
+    if short == label:
+        return label
+    return f"{short[:-1]}ies" if short.endswith("y") else f"{short}s"
+
+
+def night_words(rules: RuleSet) -> dict[str, object]:
+    """The night's words: ``kinds`` (roll kind → its name; a page adds ``+points`` where
+    the kind scores), ``mini`` (the three of a kind's short name: "Mini", "Baby",
+    "Low/High") and ``minis`` (its plural)."""
+    kinds = {kind.value: word for kind, word in KIND_WORDS.items()}
+    kinds[RollKind.MINI_BUNCO.value] = rules.mini_label
+    return {"kinds": kinds, "mini": rules.mini_label.removesuffix(" Bunco"),
+            "minis": plural(rules.mini_label)}
+
+
+def tie_break_text(rule: str, round_no: int, session: int, goal: int,
+                   for_high: bool = False) -> str:
+    """A table's tie-break rule in one sentence, as the scorekeeper's phone says it
+    (``for_high``: the tied players are rolling for who starts it).
+
+    >>> tie_break_text("sudden_death", 4, 1, 5)
+    'Sudden death: the first roll showing a 4 wins.'
+    >>> tie_break_text("sessions", 2, 3, 5)
+    'Roll-off session 3: every tied player takes one turn; most points wins.'
+    >>> tie_break_text("roll_off_to_five", 2, 1, 3, for_high=True)
+    'Each tied player rolls once (enter the three dice): the highest total starts a roll-off to 3 points.'
+    """
+    if for_high:
+        return ("Each tied player rolls once (enter the three dice): the highest total starts "
+                f"a roll-off to {goal} points.")
+    if rule == "sudden_death":
+        return f"Sudden death: the first roll showing a {round_no} wins."
+    if rule == "roll_off_to_five":
+        return f"Roll-off: the first side to {goal} points wins."
+    return f"Roll-off session {session}: every tied player takes one turn; most points wins."
