@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from typing import Any, get_args, get_origin
@@ -51,11 +52,10 @@ def plain_value(annotation: Any, value: Any, low: float | None, high: float | No
             value = int(value)
         return value if type(value) is int and _within(value, low, high) else UNSURE
     if annotation is float:
-        if type(value) is str and _FLOAT.fullmatch(value):
+        if (type(value) is str and _FLOAT.fullmatch(value)) or type(value) is int:
             value = float(value)
-        elif type(value) is int:
-            value = float(value)
-        return value if type(value) is float and _within(value, low, high) else UNSURE
+        finite = type(value) is float and math.isfinite(value)
+        return value if finite and _within(value, low, high) else UNSURE
     return UNSURE
 
 
@@ -76,7 +76,7 @@ class PlainCoercion:
             plain = plain_value(self.annotation, value, self.low, self.high)
             if plain is not UNSURE:
                 return plain
-        from typer.core import build_runtime_param
+        from typer._coercion import build_runtime_param
 
         typer_own = build_runtime_param(param.type_descriptor)
         return typer_own.coerce(value, param=param, ctx=ctx)

@@ -164,14 +164,15 @@ def load_command(name: str) -> Any:
     from bunco.cli.app import app
 
     importlib.import_module(f"bunco.cli.{COMMANDS[name][0]}")
-    options = {"pretty_exceptions_short": app.pretty_exceptions_short,
-               "rich_markup_mode": app.rich_markup_mode}
+    short, markup = app.pretty_exceptions_short, app.rich_markup_mode
     for info in app.registered_commands:
         if info.name == name:
-            return typer.main.get_command_from_info(info, **options)
+            return typer.main.get_command_from_info(info, pretty_exceptions_short=short,
+                                                    rich_markup_mode=markup)
     group = next(g for g in app.registered_groups if g.name == name)
-    return typer.main.get_group_from_info(group, suggest_commands=app.suggest_commands,
-                                          **options)
+    return typer.main.get_group_from_info(group, pretty_exceptions_short=short,
+                                          rich_markup_mode=markup,
+                                          suggest_commands=app.suggest_commands)
 
 
 def _summary(name: str) -> Any:
