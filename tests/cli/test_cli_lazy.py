@@ -53,7 +53,7 @@ def _typer_value(annotation: Any, value: Any, low: Any, high: Any) -> Any:
     assert adapter is not None
     try:
         return adapter.validate_python(value)
-    except Exception:  # noqa: BLE001 - any refusal: Typer's converter must decide
+    except Exception:  # any refusal: Typer's converter must decide
         return UNSURE
 
 
