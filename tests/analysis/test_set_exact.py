@@ -1,0 +1,99 @@
+"""Exact wins of a whole set at two or three tables of four (analysis/set_exact.py): the
+round chains agree with the other chains of the project, the set's figures add up, and
+they agree with the night kernel's nights within a few standard errors (fixed seeds)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bunco.analysis.night_kernel import night_cards, night_seeds
+from bunco.analysis.set_exact import (
+    exact_refusal,
+    first_team_odds,
+    round_patterns,
+    rules_refusal,
+    set_wins,
+)
+from bunco.analysis.set_odds import split_distribution
+from bunco.analysis.simulate import sim_rules
+from bunco.analysis.table_odds import table_odds
+from bunco.core.presets import get_rules
+
+
+@pytest.mark.parametrize("preset", ["classic", "scil"])
+def test_the_round_chains_agree_with_table_odds(preset: str) -> None:
+    """Head table: table_odds' chain; other tables: its non-head score chain, a tie
+    settled evenly (sessions: both teams take the same turns)."""
+    rules = get_rules(preset)
+    for round_no in (1, 4):
+        odds = table_odds(rules, round_no)
+        head, other = first_team_odds(rules, round_no)
+        assert head == pytest.approx(odds.first_team_win_probability, abs=1e-9)
+        assert odds.non_head is not None
+        scores = odds.non_head.scores
+        ahead = float(np.tril(scores, -1).sum())  # first team's score on axis 0
+        assert other == pytest.approx(ahead + odds.non_head.tie_probability / 2, abs=1e-9)
+
+
+def test_a_rounds_ways() -> None:
+    rules = get_rules("classic")
+    q = round_patterns(rules, 2, 3)
+    assert q.sum() == pytest.approx(1.0, abs=1e-12)
+    head, other = first_team_odds(rules, 2)
+    # bit k set: seats 2 and 4 won at table k + 1
+    assert sum(q[w] for w in range(8) if not w & 1) == pytest.approx(head)
+    assert sum(q[w] for w in range(8) if not w & 2) == pytest.approx(other)
+    assert sum(q[w] for w in range(8) if not w & 4) == pytest.approx(other)
+    # the other tables are stopped by the same bell: their results are not independent
+    both = sum(q[w] for w in range(8) if not w & 6)
+    assert abs(both - other**2) > 1e-5
+    # a sudden death favours the team to roll next; scil's first rollers are drawn
+    assert first_team_odds(get_rules("tournament"), 2)[1] != pytest.approx(other, abs=1e-6)
+    assert round_patterns(get_rules("scil"), 2, 3).tolist() == [0.125] * 8
+
+
+def test_the_sets_figures_add_up() -> None:
+    odds = set_wins(get_rules("classic"), 12)
+    assert odds["expected_wins"].sum() == pytest.approx(36.0)  # six winners a table-round
+    assert odds["most_wins"].sum() >= 1.0 > odds["most_wins_alone"].sum()
+    assert (odds["most_wins_alone"] < odds["most_wins"]).all()
+    scil = set_wins(get_rules("scil"), 12)
+    assert scil["expected_wins"] == pytest.approx(np.full(12, 3.0))  # either team starts
+
+
+def test_what_is_not_composed_says_why() -> None:
+    assert exact_refusal(get_rules("classic"), 12, 1) is None
+    assert exact_refusal(get_rules("classic"), 8, 1) is None
+    assert "8 or 12 players" in str(exact_refusal(get_rules("classic"), 16, 1))
+    assert "one set" in str(exact_refusal(get_rules("classic"), 12, 2))
+    assert "own target" in str(rules_refusal(get_rules("winning-moves")))
+    assert "wipeout" in str(rules_refusal(get_rules("classic", {"wipeout": "true"})))
+    assert "ends the round" in str(rules_refusal(get_rules("classic",
+                                                           {"bunco_ends_round": "true"})))
+
+
+def _z(exact: np.ndarray, samples: np.ndarray) -> float:
+    se = samples.std(axis=0, ddof=1) / np.sqrt(len(samples))
+    return float(np.max(np.abs(samples.mean(axis=0) - exact) / se))
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("classic", 12), ("scil", 12), ("tournament", 12), ("tournament", 8),
+])
+def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None:
+    """Every exact figure within 4.5 standard errors of 20,000 kernel nights (seed 11)."""
+    rules = sim_rules(preset, {})
+    exact = set_wins(rules, players)
+    cards, first_won = night_cards(rules, players, 1, night_seeds(11, 20_000))
+    wins = cards[:, :, 0].astype(np.float64)
+    top = wins == wins.max(axis=1, keepdims=True)
+    alone = top & (top.sum(axis=1, keepdims=True) == 1)
+    assert _z(exact["expected_wins"], wins) < 4.5
+    assert _z(exact["most_wins"], top.astype(np.float64)) < 4.5
+    assert _z(exact["most_wins_alone"], alone.astype(np.float64)) < 4.5
+    for k in range(players // 4):
+        chances = [first_team_odds(rules, r)[0 if k == 0 else 1] for r in range(1, 7)]
+        split = np.array(split_distribution(chances))
+        counts = np.stack([first_won[:, k] == j for j in range(7)], axis=1)
+        assert _z(split, counts.astype(np.float64)) < 4.5
