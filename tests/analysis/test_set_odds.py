@@ -85,7 +85,7 @@ def test_set_odds_cli() -> None:
     assert lines[2] == ("estimated (shown ± their standard error: the mean over 3,000 nights "
                         "played by the night kernel, seed 1): P(at least one Bunco), expected "
                         "Buncos")
-    text = runner.invoke(app, ["odds", "--set", "-r", "wm", "--nights", "3000"])
+    text = runner.invoke(app, ["odds", "--set", "-H", "wipeout=true", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     assert "exact (marked 'exact', composed from the round chains): none" in text.output
     assert "P(most wins, alone), P(at least one Bunco)" in text.output

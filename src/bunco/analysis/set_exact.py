@@ -64,14 +64,20 @@ HIT = Fraction(91, 216)
 def rules_refusal(rules: RuleSet) -> str | None:
     """Why this rule set's rounds at several tables are not composed exactly (None: they
     are)."""
-    if rules.round_end is not RoundEnd.HEAD_TABLE:
-        return "every table plays to its own target: the tables' rounds are not composed"
-    for round_no in range(1, 7):
-        outcomes = roll_outcomes(rules, round_no)
-        if any(o.ends_round for o in outcomes):
-            return "a roll that ends the round couples the tables: not composed"
-        if any(o.wipes for o in outcomes):
-            return "a wipeout can tie the head table: not composed"
+    rounds = [roll_outcomes(rules, round_no) for round_no in range(1, 7)]
+    if any(o.wipes for outcomes in rounds for o in outcomes):
+        return "a wipeout can tie a table that has reached its target: not composed"
+    ends = any(o.ends_round for outcomes in rounds for o in outcomes)
+    if rules.round_end is RoundEnd.HEAD_TABLE:
+        if ends:
+            return "a roll that ends the round at every table, at a head-table party: not composed"
+        return None
+    if rules.first_roller is not FirstRoller.SCOREKEEPER:
+        return "every table plays to its own target after rolling for high: not composed"
+    if ends and rules.after_bell is AfterBell.FINISH_TURN:
+        return "rolling on after a Bunco ends the round elsewhere: not composed"
+    if any(o.ends_round and not o.is_bunco for outcomes in rounds for o in outcomes):
+        return "a roll other than a Bunco ends the round: not composed"
     return None
 
 
@@ -114,6 +120,86 @@ def _head_bells(outcomes: tuple[Outcome, ...], target: int) -> FloatArray:
         bells[0].append(rang[0])
         bells[1].append(rang[1])
     return np.array(bells)
+
+
+@lru_cache(maxsize=64)
+def _own_target_table(outcomes: tuple[Outcome, ...], target: int,
+                      tie_first: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
+    """A table that plays to its own target, where a Bunco at any table ends the round
+    (``round_end = every_table``), the team of seats 1 and 3 rolling first.
+
+    Returns ``(bunco, reached)``: ``bunco[w, t]`` is P(no Bunco and no target before, and
+    the table's roll ``t`` is a Bunco by team ``w``, which wins); ``reached[w, t]`` is
+    P(no Bunco at this table in its first ``t`` rolls, and team ``w`` has won it by then
+    or would win it if the round were stopped now: it has reached the target, or it leads
+    on points; a tie goes to the roll-off, ``tie_first``)."""
+    moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
+    state = np.zeros((2, target, target))  # [team to roll, first team's, second team's]
+    state[0, 0, 0] = 1.0
+    lead = np.subtract.outer(np.arange(target), np.arange(target))
+
+    def standing(done: list[float]) -> list[float]:
+        tie = [float(state[r][lead == 0].sum()) for r in (0, 1)]
+        ahead = float(state[:, lead > 0].sum())
+        behind = float(state[:, lead < 0].sum())
+        first = ahead + tie[0] * tie_first[0] + tie[1] * tie_first[1]
+        return [done[0] + first, done[1] + ahead + behind + sum(tie) - first]
+
+    done = [0.0, 0.0]
+    bunco: list[list[float]] = [[0.0], [0.0]]
+    reached: list[list[float]] = [[x] for x in standing(done)]
+    while float(state.sum()) >= TAIL_MASS / 10:
+        if len(bunco[0]) > MAX_STEPS:
+            raise InvalidRuleValue(
+                f"a round at a table does not end within {MAX_STEPS} rolls under these rules",
+                expected="rules under which a team can reach its target")
+        new = np.zeros_like(state)
+        ended = [0.0, 0.0]
+        for r in (0, 1):
+            src = state[r] if r == 0 else state[r].T  # the roller's score on axis 0
+            for p, k, goes_on, ends in moves:
+                if ends:
+                    ended[r] += p * float(src.sum())
+                    continue
+                dest = new[r if goes_on else 1 - r]
+                dest = dest if r == 0 else dest.T
+                if k < target:
+                    dest[k:, :] += p * src[: target - k, :]
+                    done[r] += p * float(src[target - k :, :].sum())
+                else:
+                    done[r] += p * float(src.sum())
+        state = new
+        for r in (0, 1):
+            bunco[r].append(ended[r])
+        for r, value in enumerate(standing(done)):
+            reached[r].append(value)
+    return np.array(bunco), np.array(reached)
+
+
+def _own_target_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
+    """:func:`round_patterns` where every table plays to its own target and a Bunco at any
+    table ends the round. In each tick every table still playing rolls once, the last
+    table first and the head table last, and the tick stops at a Bunco: when table
+    ``j``'s roll ``t`` is the Bunco, tables after it have made ``t`` rolls, tables before
+    it ``t - 1``."""
+    outcomes = roll_outcomes(rules, round_no)
+    target = rules.target(team=True, single_table=False)
+    bunco, reached = _own_target_table(outcomes, target, _tie_odds(rules))
+    steps = bunco.shape[1]
+    final = reached[:, -1]
+    q = np.zeros(2**tables)
+    for w in range(2**tables):
+        bits = [(w >> k) & 1 for k in range(tables)]
+        chance = float(np.prod([final[b] for b in bits]))  # no Bunco: each table to its end
+        for j in range(tables):
+            by_tick = bunco[bits[j], 1:].copy()  # the Bunco is table j's roll t = 1, 2, ...
+            for i in range(tables):
+                if i != j:
+                    rolls = np.arange(1, steps) - (1 if i < j else 0)
+                    by_tick *= reached[bits[i], rolls]
+            chance += float(by_tick.sum())
+        q[w] = chance
+    return q
 
 
 def _shift(values: FloatArray, by: int) -> FloatArray:
@@ -203,7 +289,10 @@ def _round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray
 
 def first_team_odds(rules: RuleSet, round_no: int) -> tuple[float, float]:
     """P(the team that rolls first wins round ``round_no``) at the head table and at any
-    other table, exactly (rules :func:`rules_refusal` accepts).
+    other table, exactly, where the head table ends the round (rules
+    :func:`rules_refusal` accepts). A table stopped before its first roll (possible where
+    tables first roll for high) has no team that rolled first: it counts as not won by
+    one, as the night kernel counts it.
 
     >>> from bunco.core.presets import get_rules
     >>> head, other = first_team_odds(get_rules("classic"), 1)
@@ -211,7 +300,36 @@ def first_team_odds(rules: RuleSet, round_no: int) -> tuple[float, float]:
     (0.5177, 0.5237)
     """
     bells, wins, reach = _round_chains(rules, round_no)
-    return float(bells[0].sum()), float(reach @ wins)
+    return float(bells[0].sum()), float(reach[1:] @ wins[1:])
+
+
+#: Most tables whose ways are enumerated for a table's split where every table plays to
+#: its own target (``2^T`` ways a round).
+SPLIT_TABLES = 10
+
+
+def first_team_chances(rules: RuleSet, round_no: int, tables: int) -> list[float] | None:
+    """P(the team that rolls first at table ``k + 1`` wins round ``round_no``), for each
+    table, exactly (rules :func:`rules_refusal` accepts); None where the tables play to
+    their own targets and there are more than :data:`SPLIT_TABLES`. A table stopped
+    before its first roll counts as not won by the team that rolls first (there is none;
+    the night kernel counts it so)."""
+    if rules.round_end is RoundEnd.HEAD_TABLE:
+        head, other = first_team_odds(rules, round_no)
+        return [head] + [other] * (tables - 1)
+    if tables > SPLIT_TABLES:
+        return None
+    q = round_patterns(rules, round_no, tables)
+    # a Bunco at a table that rolls earlier in the first tick stops table k before its
+    # first roll: a tie at 0-0, settled by the tie-break, but no team rolled first there
+    outcomes = roll_outcomes(rules, round_no)
+    tie_first = _tie_odds(rules)
+    bunco, _ = _own_target_table(outcomes, rules.target(team=True, single_table=False),
+                                 tie_first)
+    at_once = float(bunco[:, 1].sum())
+    return [float(sum(q[w] for w in range(len(q)) if not (w >> k) & 1))
+            - tie_first[0] * (1.0 - (1.0 - at_once) ** (tables - 1 - k))
+            for k in range(tables)]
 
 
 def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
@@ -220,6 +338,8 @@ def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     is set (else the team of seats 1 and 3). Only for rules :func:`rules_refusal`
     accepts.
     """
+    if rules.round_end is RoundEnd.EVERY_TABLE:
+        return _own_target_patterns(rules, round_no, tables)
     if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
         return np.full(2**tables, 0.5**tables)  # the first team is either, 1/2 each
     bells, wins, _ = _round_chains(rules, round_no)

@@ -54,7 +54,7 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
-from bunco.analysis.set_exact import exact_refusal, first_team_odds, rules_refusal, set_wins
+from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
 from bunco.core.seating import next_seating
@@ -191,8 +191,9 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
                            "simulated_se": simulated["se"]}
     per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
     if tables > 1 and rules_refusal(rules) is None:
-        odds = [first_team_odds(rules, r) for r in range(1, 7)]
-        per_table = [[o[0 if k == 0 else 1] for o in odds] for k in range(tables)]
+        odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
+        if all(o is not None for o in odds):
+            per_table = [[o[k] for o in odds if o is not None] for k in range(tables)]
     rounds = 6 * sets
     table_docs = []
     for k in range(tables):
