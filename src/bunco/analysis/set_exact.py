@@ -1,15 +1,20 @@
 """Exact wins of a whole set at two or three tables of four, composed from round chains.
 
-Where the head table ends every round (``round_end = head_table``), no roll ends a round
-by itself and no roll wipes a team, one round at ``T`` tables of four goes one of ``2^T``
-ways: at each table one team wins, the team of seats 1 and 3 or that of seats 2 and 4.
-Its chance depends only on the round's number, never on who sits where, so:
+Where no roll wipes a team and either the head table ends every round (``round_end =
+head_table``, no roll ending a round by itself: ``classic``, ``scil``, ``tournament``) or
+every table plays to its own target and a Bunco at any table ends the round
+(``every_table``, the scorekeeper first, nobody rolling on: ``winning-moves``), one round
+at ``T`` tables of four goes one of ``2^T`` ways: at each table one team wins, the team
+of seats 1 and 3 or that of seats 2 and 4. Its chance depends only on the round's
+number, never on who sits where, so:
 
-1. **A round** (:func:`round_patterns`, :func:`first_team_odds`). The head table is a Markov chain over the two
-   team scores, as in :mod:`bunco.analysis.table_odds`, kept apart by the roll ``t`` of
-   the bell and the team that rang it (that team wins the head table). Every other table
-   has made ``t`` rolls by then (all tables roll at one pace; the night kernel's and
-   the engine's schedule) and only the difference of its two team scores decides it, a
+1. **A round** (:func:`round_patterns`, :func:`first_team_chances`).
+
+   *The head table ends the round.* The head table is a Markov chain over the two team
+   scores, as in :mod:`bunco.analysis.table_odds`, kept apart by the roll ``t`` of the
+   bell and the team that rang it (that team wins the head table). Every other table
+   has made ``t`` rolls by then (all tables roll at one pace; the night kernel's and the
+   engine's schedule) and only the difference of its two team scores decides it, a
    chain over that difference; with ``finish_turn`` a roller in the middle of a turn
    then rolls on (:func:`bunco.analysis.odds.kept_points`). A tie is settled by the
    preset's tie-break: sessions and the roll-off to five are even for both teams (the
@@ -19,6 +24,15 @@ Its chance depends only on the round's number, never on who sits where, so:
    each of the ``2^T`` ways is a sum over ``t``. Where every table first rolls for high
    to pick its first roller, the team that starts at a table is either one with chance
    1/2, independently of the dice, so each of the ``2^T`` ways has chance ``2^-T``.
+
+   *Every table to its own target.* Each table is a chain over its two team scores that
+   ends at the target (that team wins) or at a Bunco (the roller's team wins, and the
+   round ends everywhere: the other tables go to the team ahead, a tie to the tie-break).
+   In each tick every table still playing rolls once, the last table first, and the
+   tick stops at a Bunco, so when the Bunco is table ``j``'s roll ``t`` the tables after
+   it in the tick have made ``t`` rolls and those before it ``t - 1``; given that, the
+   tables are independent, and the chance of each way is a sum over ``j`` and ``t``
+   (plus the rounds with no Bunco, where every table plays to its target).
 2. **The set** (:func:`set_wins`). Who sits where next round follows from where they
    sit and which teams won (:func:`bunco.analysis.night_kernel.movement_table`, read off
    :func:`bunco.core.seating.next_seating`), so the ``2^(6T)`` ways a set can go (262,144

@@ -8,24 +8,22 @@ first there (6-0, 5-1, ... 0-6).
 Two sources, and the output says which gave each figure:
 
 - **exact**, composed from the per-round Markov chains of :mod:`bunco.analysis.table_odds`
-  and :mod:`bunco.analysis.set_exact`:
+  and :mod:`bunco.analysis.set_exact`, under every preset (and the house rules that keep
+  the rounds composable: no wipeout; see :func:`bunco.analysis.set_exact.rules_refusal`):
 
-  - every table's split, where the head table ends the round and no roll ends it or
-    wipes a team (``classic``, ``scil``, ``tournament``): a table's rounds are
-    independent, the head table's chain gives its first team's chance per round and the
-    other tables' chains, stopped by the head table's bell, theirs; at one table of four
-    (any preset whose table cannot tie), the head table's split;
+  - every table's split: a table's rounds are independent, each round's chance of a
+    first-team win comes from the round chains; at one table of four (any preset whose
+    table cannot tie), the head table's split;
   - every player's expected wins and chance of the most wins (alone or shared) in a set
-    of 8 or 12 players under those rules (the ``2^(6T)`` ways the set can go at ``T``
-    tables, enumerated with the movement: :func:`bunco.analysis.set_exact.set_wins`),
-    and in a one-table game of four whose first team is known each round (the 2^6 ways
-    the six rounds can go, each player's team read off the seat rotation);
+    of 8 or 12 players (the ``2^(6T)`` ways the set can go at ``T`` tables, enumerated
+    with the movement: :func:`bunco.analysis.set_exact.set_wins`), and in a one-table
+    game of four whose first team is known each round (the 2^6 ways the six rounds can
+    go, each player's team read off the seat rotation);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
   as the mean over the nights with its standard error, for everything else: Buncos
-  always (they depend on how many rolls each player makes), and wins where a Bunco
-  ends the round at every table or every table plays to its own target
-  (``winning-moves``), in nights of more than one set at several tables, and in parties
-  of more than 12.
+  always (they depend on how many rolls each player makes), and wins with a wipeout, in
+  nights of more than one set at several tables, and in parties other than 4, 8 or 12
+  players (the split of more than 10 tables that play to their own targets, too).
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
 so a reader can see them agree.
