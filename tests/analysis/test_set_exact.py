@@ -9,6 +9,7 @@ import pytest
 
 from bunco.analysis.night_kernel import night_cards, night_seeds
 from bunco.analysis.non_head import high_roll_steps, offset_bell
+from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, seat_buncos
 from bunco.analysis.set_exact import (
     exact_refusal,
     first_team_chances,
@@ -24,7 +25,7 @@ from bunco.core.presets import get_rules
 
 
 @pytest.mark.parametrize("preset", ["classic", "scil"])
-def test_the_round_chains_agree_with_table_odds(preset: str) -> None:
+def test_theround_chains_agree_with_table_odds(preset: str) -> None:
     """Head table: table_odds' chain; other tables: its non-head score chain, a tie
     settled evenly (sessions: both teams take the same turns)."""
     rules = get_rules(preset)
@@ -126,3 +127,32 @@ def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None
         counts = np.stack([first_won[:, k] == j for j in range(7)], axis=1)
         assert _z(split, counts.astype(np.float64)) < 4.5
         assert _z(np.array([sum(chances)]), first_won[:, k:k + 1].astype(np.float64)) < 4.5
+
+
+@pytest.mark.parametrize(("preset", "players", "house"), [
+    ("classic", 12, {}), ("tournament", 12, {}), ("tournament", 8, {}),
+    ("classic", 12, {"direction": "right"}),
+])
+def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
+                                               house: dict[str, str]) -> None:
+    """Each player's exact expected Buncos within 4.5 standard errors of 20,000 kernel
+    nights (seed 13), and their sum within 4.5 as well."""
+    rules = sim_rules(preset, house)
+    assert buncos_refusal(rules, players, 1) is None
+    exact = expected_buncos(rules, set_wins(rules, players)["seat_chances"])
+    cards, _ = night_cards(rules, players, 1, night_seeds(13, 20_000))
+    buncos = cards[:, :, 2].astype(np.float64)
+    assert _z(exact, buncos) < 4.5
+    assert _z(np.array([exact.sum()]), buncos.sum(axis=1, keepdims=True)) < 4.5
+
+
+def test_expected_buncos_per_seat() -> None:
+    rules = get_rules("classic")
+    seats = seat_buncos(rules, 1, 3)
+    # the first roller rolls most at every table; the head table's first team rolls on
+    assert (seats[:, 0] > seats[:, 1]).all() and (seats[:, 1] > seats[:, 3]).all()
+    assert seats[1].tolist() == seats[2].tolist()
+    right = seat_buncos(get_rules("classic", {"direction": "right"}), 1, 3)
+    assert right[0, 3] == pytest.approx(seats[0, 1]) and right[0, 1] == pytest.approx(seats[0, 3])
+    assert "scorekeeper rolls first" in str(buncos_refusal(get_rules("scil"), 12, 1))
+    assert "head table ends" in str(buncos_refusal(get_rules("winning-moves"), 12, 1))

@@ -216,7 +216,7 @@ def _own_target_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArr
     return q
 
 
-def _shift(values: FloatArray, by: int) -> FloatArray:
+def shifted(values: FloatArray, by: int) -> FloatArray:
     out = np.zeros_like(values)
     if by >= 0:
         out[by:] = values[: len(values) - by]
@@ -264,7 +264,7 @@ def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
                 src = state[r, 0] + state[r, 1]
                 sign = 1 if r == 0 else -1
                 for p, k, goes_on in moves:
-                    moved = p * _shift(src, sign * k)
+                    moved = p * shifted(src, sign * k)
                     if goes_on:
                         new[r, 1] += moved
                     else:
@@ -286,7 +286,7 @@ def _tie_odds(rules: RuleSet) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=64)
-def _round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(bells, wins, reach)``: the head table's bell by roll and team
     (:func:`_head_bells`), a stopped table's first-team wins by rolls in play
     (:func:`_other_table_wins`) and the chance of each number of rolls in play at another
@@ -313,7 +313,7 @@ def first_team_odds(rules: RuleSet, round_no: int) -> tuple[float, float]:
     >>> round(head, 4), round(other, 4)
     (0.5177, 0.5237)
     """
-    bells, wins, reach = _round_chains(rules, round_no)
+    bells, wins, reach = round_chains(rules, round_no)
     return float(bells[0].sum()), float(reach[1:] @ wins[1:])
 
 
@@ -356,7 +356,7 @@ def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
         return _own_target_patterns(rules, round_no, tables)
     if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
         return np.full(2**tables, 0.5**tables)  # the first team is either, 1/2 each
-    bells, wins, _ = _round_chains(rules, round_no)
+    bells, wins, _ = round_chains(rules, round_no)
     q = np.zeros(2**tables)
     for w in range(2**tables):
         chance = bells[w & 1].copy()
@@ -383,8 +383,9 @@ def _moves(rules: RuleSet, tables: int) -> NDArray[np.int64]:
 
 def set_wins(rules: RuleSet, players: int) -> dict[str, FloatArray]:
     """Exactly, per player (in the night kernel's first seating): ``expected_wins``,
-    ``most_wins`` (P(no one has more wins)) and ``most_wins_alone``, over one set. Only
-    for parties :func:`exact_refusal` accepts.
+    ``most_wins`` (P(no one has more wins)) and ``most_wins_alone``, over one set, and
+    ``seat_chances[r, i, s]``: P(player ``i`` sits in seat ``s`` (``4 table + seat``) in
+    round ``r + 1``). Only for parties :func:`exact_refusal` accepts.
 
     >>> from bunco.core.presets import get_rules
     >>> odds = set_wins(get_rules("classic"), 8)
@@ -398,7 +399,10 @@ def set_wins(rules: RuleSet, players: int) -> dict[str, FloatArray]:
     seat = np.arange(players, dtype=np.int8)[None, :]  # seat[path, player]
     wins = np.zeros((1, players), dtype=np.int8)
     chance = np.ones(1)
+    where = np.zeros((6, players, players))
     for r in range(6):
+        for i in range(players):
+            where[r, i] = np.bincount(seat[:, i], weights=chance, minlength=players)
         q = round_patterns(rules, r + 1, tables)
         way = np.arange(len(q))[None, :, None]
         wins = (wins[:, None, :] + won[way, seat[:, None, :]]).reshape(-1, players)
@@ -411,4 +415,5 @@ def set_wins(rules: RuleSet, players: int) -> dict[str, FloatArray]:
         "expected_wins": chance @ wins.astype(np.float64),
         "most_wins": chance @ top.astype(np.float64),
         "most_wins_alone": chance @ alone.astype(np.float64),
+        "seat_chances": where,
     }

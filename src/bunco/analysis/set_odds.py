@@ -19,9 +19,13 @@ Two sources, and the output says which gave each figure:
     with the movement: :func:`bunco.analysis.set_exact.set_wins`), and in a one-table
     game of four whose first team is known each round (the 2^6 ways the six rounds can
     go, each player's team read off the seat rotation);
+  - every player's expected Buncos in those sets of 8 or 12 where the scorekeeper rolls
+    first and the head table ends the round (``classic``, ``tournament``): the rolls
+    each seat is expected to make, times 1/216, weighed by where the player sits
+    (:mod:`bunco.analysis.set_buncos`);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
-  as the mean over the nights with its standard error, for everything else: Buncos
-  always (they depend on how many rolls each player makes), and wins with a wipeout, in
+  as the mean over the nights with its standard error, for everything else: the chance
+  of at least one Bunco always, the expected Buncos elsewhere, and wins with a wipeout, in
   nights of more than one set at several tables, and in parties other than 4, 8 or 12
   players (the split of more than 10 tables that play to their own targets, too).
 
@@ -52,6 +56,7 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
+from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
 from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
@@ -180,8 +185,13 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
         exact = _one_table_players(rules, p)
     elif exact_refusal(rules, players, sets) is None:
         composed = set_wins(rules, players)
-        exact = [{key: _exact(float(composed[key][i])) for key in composed}
+        keys = ("expected_wins", "most_wins", "most_wins_alone")
+        exact = [{key: _exact(float(composed[key][i])) for key in keys}
                  for i in range(players)]
+        if buncos_refusal(rules, players, sets) is None:
+            buncos = expected_buncos(rules, composed["seat_chances"])
+            for figures, value in zip(exact, buncos, strict=True):
+                figures["expected_buncos"] = _exact(float(value))
     for person, figures in zip(people, exact or [], strict=False):
         for key, value in figures.items():
             simulated = person[key]
