@@ -25,7 +25,7 @@ from bunco.core.presets import get_rules
 
 
 @pytest.mark.parametrize("preset", ["classic", "scil"])
-def test_theround_chains_agree_with_table_odds(preset: str) -> None:
+def test_the_round_chains_agree_with_table_odds(preset: str) -> None:
     """Head table: table_odds' chain; other tables: its non-head score chain, a tie
     settled evenly (sessions: both teams take the same turns)."""
     rules = get_rules(preset)
