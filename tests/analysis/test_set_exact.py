@@ -9,7 +9,12 @@ import pytest
 
 from bunco.analysis.night_kernel import night_cards, night_seeds
 from bunco.analysis.non_head import high_roll_steps, offset_bell
-from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, seat_buncos
+from bunco.analysis.set_buncos import (
+    buncos_refusal,
+    expected_buncos,
+    no_bunco_patterns,
+    seat_buncos,
+)
 from bunco.analysis.set_exact import (
     exact_refusal,
     first_team_chances,
@@ -135,15 +140,19 @@ def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None
 ])
 def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
                                                house: dict[str, str]) -> None:
-    """Each player's exact expected Buncos within 4.5 standard errors of 20,000 kernel
-    nights (seed 13), and their sum within 4.5 as well."""
+    """Each player's exact expected Buncos and chance of at least one within 4.5
+    standard errors of 20,000 kernel nights (seed 13), and their sum within 4.5 as well."""
     rules = sim_rules(preset, house)
     assert buncos_refusal(rules, players, 1) is None
-    exact = expected_buncos(rules, set_wins(rules, players)["seat_chances"])
+    composed = set_wins(rules, players, lambda r: no_bunco_patterns(rules, r, players // 4))
+    exact = expected_buncos(rules, composed["seat_chances"])
     cards, _ = night_cards(rules, players, 1, night_seeds(13, 20_000))
     buncos = cards[:, :, 2].astype(np.float64)
     assert _z(exact, buncos) < 4.5
     assert _z(np.array([exact.sum()]), buncos.sum(axis=1, keepdims=True)) < 4.5
+    assert _z(composed["at_least_one_bunco"], (buncos > 0).astype(np.float64)) < 4.5
+    # at least one is never more likely than the expected count
+    assert (composed["at_least_one_bunco"] < exact).all()
 
 
 def test_expected_buncos_per_seat() -> None:
@@ -155,4 +164,13 @@ def test_expected_buncos_per_seat() -> None:
     right = seat_buncos(get_rules("classic", {"direction": "right"}), 1, 3)
     assert right[0, 3] == pytest.approx(seats[0, 1]) and right[0, 1] == pytest.approx(seats[0, 3])
     assert "scorekeeper rolls first" in str(buncos_refusal(get_rules("scil"), 12, 1))
+    clean = no_bunco_patterns(rules, 1, 3)
+    ways = round_patterns(rules, 1, 3)
+    assert (clean <= ways[:, None] + 1e-15).all() and (clean.sum(axis=0) < 1).all()
+    # a Bunco (21) by the head table's second team rings the bell for it: when the first
+    # team wins there, no one of the second team rolled a Bunco
+    assert clean[0, 1] == pytest.approx(ways[0]) and clean[0, 0] < ways[0]
+    # P(no Bunco in the round) is at least 1 - E[Buncos], and close to it
+    assert (clean.sum(axis=0) >= 1 - seats.reshape(-1)).all()
+    assert (clean.sum(axis=0) < 1 - seats.reshape(-1) + 0.003).all()
     assert "head table ends" in str(buncos_refusal(get_rules("winning-moves"), 12, 1))

@@ -54,15 +54,19 @@ def test_a_party_set() -> None:
     odds = set_odds(get_rules("classic"), players=12, nights=5000, seed=2)
     assert [t["split"]["source"] for t in odds["per_table"]] == ["exact", "exact", "exact"]
     assert odds["exact"] == ["expected_wins", "most_wins", "most_wins_alone",
-                             "expected_buncos", "split at table 1", "split at table 2",
-                             "split at table 3"]
-    assert odds["simulated"] == ["at_least_one_bunco"]
+                             "at_least_one_bunco", "expected_buncos", "split at table 1",
+                             "split at table 2", "split at table 3"]
+    assert odds["simulated"] == []
+    scil = set_odds(get_rules("scil"), players=12, nights=2000, seed=2)
+    assert scil["simulated"] == ["at_least_one_bunco", "expected_buncos"]
     wins = sum(p["expected_wins"]["value"] for p in odds["per_player"])
     assert wins == pytest.approx(36)  # six rounds, half the twelve win each round
     # someone always has the most wins, so the shares add to at least one
     assert sum(p["most_wins"]["value"] for p in odds["per_player"]) >= 1
     bunco = odds["per_player"][0]["at_least_one_bunco"]
-    assert 0.2 < bunco["value"] < 0.5 and 0 < bunco["se"] < 0.01
+    assert 0.2 < bunco["value"] < 0.5 and bunco["source"] == "exact"
+    assert abs(bunco["value"] - bunco["simulated"]) < 4.5 * bunco["simulated_se"]
+    assert 0 < bunco["simulated_se"] < 0.01
     for table in odds["per_table"]:
         assert sum(table["split"]["probabilities"]) == pytest.approx(1.0)
 
@@ -82,10 +86,13 @@ def test_set_odds_cli() -> None:
     assert text.exit_code == 0, text.output
     lines = text.output.splitlines()
     assert lines[1] == ("exact (marked 'exact', composed from the round chains): expected wins, "
-                        "P(most wins), P(most wins, alone), expected Buncos, the split at "
-                        "tables 1, 2, 3")
+                        "P(most wins), P(most wins, alone), P(at least one Bunco), expected "
+                        "Buncos, the split at tables 1, 2, 3")
     assert lines[2] == ("estimated (shown ± their standard error: the mean over 3,000 nights "
-                        "played by the night kernel, seed 1): P(at least one Bunco)")
+                        "played by the night kernel, seed 1): none")
+    text = runner.invoke(app, ["odds", "--set", "-r", "scil", "--nights", "3000"])
+    assert text.exit_code == 0, text.output
+    assert text.output.splitlines()[2].endswith("seed 1): P(at least one Bunco), expected Buncos")
     text = runner.invoke(app, ["odds", "--set", "-H", "wipeout=true", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     assert "exact (marked 'exact', composed from the round chains): none" in text.output

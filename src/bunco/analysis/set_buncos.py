@@ -202,3 +202,167 @@ def expected_buncos(rules: RuleSet, seat_chances: FloatArray) -> FloatArray:
     for r, where in enumerate(seat_chances):
         total += where @ seat_buncos(rules, r + 1, tables).reshape(-1)
     return total
+
+
+# -- the chance of no Bunco -----------------------------------------------------------------------
+def _no_bunco_turn(outcomes: tuple[Outcome, ...]) -> FloatArray:
+    """P(a free turn rolled on after the bell scores k points and holds no Bunco)."""
+    kept, _ = kept_points(tuple(o for o in outcomes if not o.is_bunco), after_bell=True)
+    return np.array([float(p) for p in kept])
+
+
+def _tie_no_bunco(rules: RuleSet, starter: int, mine: int) -> tuple[float, float]:
+    """A tie-break from position ``starter``: (P(the first team wins it and position
+    ``mine`` rolls no Bunco in it), P(``mine`` rolls no Bunco in it))."""
+    if rules.tie_break is TieBreak.SESSIONS:
+        turn = _rolloff_turn()
+        full = np.array([float(p) for p in kept_points(turn, after_bell=True)[0]])
+        clean = _no_bunco_turn(turn)
+        mine_team = np.convolve(clean, full)
+        other_team = np.convolve(full, full)
+        first, second = (mine_team, other_team) if mine % 2 == 0 else (other_team, mine_team)
+        size = max(len(first), len(second))
+        first = np.pad(first, (0, size - len(first)))
+        second = np.pad(second, (0, size - len(second)))
+        below = np.concatenate([[0.0], np.cumsum(second)[:-1]])  # P(second < x)
+        wins, tied = float(first @ below), float(first @ second)
+        ends = float(first.sum()) - tied  # the session is not tied, mine rolled no Bunco
+        return wins / (1.0 - tied), ends / (1.0 - tied)
+    hit, bunco, miss = float(HIT), BUNCO, 1.0 - float(HIT)
+    won = clean = 0.0
+    for i in range(4):
+        position = (starter + i) % 4
+        chance = miss**i * (hit - bunco if position == mine else hit)
+        clean += chance
+        won += chance if position % 2 == 0 else 0.0
+    return won / (1.0 - miss**4), clean / (1.0 - miss**4)
+
+
+@lru_cache(maxsize=256)
+def _head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
+    """``bells[w, t]``: P(the head table's position ``mine`` rolls no Bunco in the round
+    (rolling on included) and team ``w`` rings the bell on roll ``t``)."""
+    outcomes = roll_outcomes(rules, round_no)
+    target = rules.target(team=True, single_table=False)
+    finish = rules.after_bell is AfterBell.FINISH_TURN
+    go_on = sum(float(o.probability) for o in outcomes if o.turn_continues and not o.is_bunco)
+    stop = sum(float(o.probability) for o in outcomes if not o.turn_continues and not o.is_bunco)
+    clean_roll_on = stop / (1.0 - go_on)
+    moves = [(float(o.probability), o.points, o.continues, o.turn_continues, o.is_bunco)
+             for o in outcomes]
+    length = len(round_chains(rules, round_no)[0][0])
+    state = np.zeros((4, target, target))
+    state[0, 0, 0] = 1.0
+    bells = np.zeros((2, length))
+    for t in range(1, length):
+        new = np.zeros_like(state)
+        for q in range(4):
+            src = state[q] if q % 2 == 0 else state[q].T
+            if not src.any():
+                continue
+            for p, k, goes_on, rolls_on, is_bunco in moves:
+                if is_bunco and q == mine:
+                    continue
+                dest = new[q if goes_on else (q + 1) % 4]
+                dest = dest if q % 2 == 0 else dest.T
+                if k < target:
+                    dest[k:, :] += p * src[: target - k, :]
+                    rang = float(src[target - k :, :].sum())
+                else:
+                    rang = float(src.sum())
+                if finish and rolls_on and q == mine:
+                    rang *= clean_roll_on
+                bells[q % 2, t] += p * rang
+        state = new
+    return bells
+
+
+@lru_cache(maxsize=256)
+def _other_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArray, FloatArray]:
+    """Another table stopped after ``n`` rolls: (P(its first team wins and position
+    ``mine`` rolls no Bunco), P(``mine`` rolls no Bunco)), by ``n``."""
+    outcomes = roll_outcomes(rules, round_no)
+    _, _, reach = round_chains(rules, round_no)
+    finish = rules.after_bell is AfterBell.FINISH_TURN
+    moves = [(float(o.probability), o.points, o.continues, o.is_bunco) for o in outcomes]
+    kept = np.array([float(p) for p in kept_points(outcomes, after_bell=True)[0]])
+    clean = _no_bunco_turn(outcomes)
+    ties = [_tie_no_bunco(rules, s, mine) for s in range(4)]
+    span = 16 + 2 * max(o.points for o in outcomes) + 2 * len(kept)
+    size = 2 * span + 1
+    zero = span
+    lead = np.arange(size) - zero
+    # payoff[f][q, m, d]: f = 0: P(first team wins, no Bunco by mine); f = 1: P(no Bunco)
+    payoff = np.zeros((2, 4, 2, size))
+    for q in range(4):
+        for m in (0, 1):
+            rolls_on = bool(m and finish)
+            starter = (q + 1) % 4 if rolls_on else q
+            won, nb = ties[starter]
+            settle = [np.where(lead > 0, 1.0, 0.0) + np.where(lead == 0, won, 0.0),
+                      np.where(lead != 0, 1.0, 0.0) + np.where(lead == 0, nb, 0.0)]
+            if not rolls_on:
+                payoff[:, q, m] = settle
+                continue
+            turn = clean if q == mine else kept
+            sign = 1 if q % 2 == 0 else -1
+            for f in (0, 1):
+                payoff[f, q, m] = sum((p * shifted(settle[f], -sign * k)
+                                       for k, p in enumerate(turn) if p), np.zeros(size))
+    state = np.zeros((4, 2, size))
+    state[0, 0, zero] = 1.0
+    wins = np.zeros(len(reach))
+    safe = np.zeros(len(reach))
+    for n in range(len(reach)):
+        wins[n] = float((state * payoff[0]).sum())
+        safe[n] = float((state * payoff[1]).sum())
+        new = np.zeros_like(state)
+        for q in range(4):
+            src = state[q, 0] + state[q, 1]
+            sign = 1 if q % 2 == 0 else -1
+            for p, k, goes_on, is_bunco in moves:
+                if is_bunco and q == mine:
+                    continue
+                moved = p * shifted(src, sign * k)
+                if goes_on:
+                    new[q, 1] += moved
+                else:
+                    new[(q + 1) % 4, 0] += moved
+        state = new
+    return wins, safe
+
+
+def _alike(rules: RuleSet, round_no: int) -> int:
+    """The first round whose rolls score as round ``round_no``'s do (its chains serve)."""
+    outcomes = roll_outcomes(rules, round_no)
+    return next(r for r in range(1, round_no + 1) if roll_outcomes(rules, r) == outcomes)
+
+
+def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
+    """``q[w, s]``: P(the round goes way ``w`` (as
+    :func:`bunco.analysis.set_exact.round_patterns`) and whoever sits in seat ``s``
+    (``4 table + seat``) rolls no Bunco in it), exactly (rules :func:`buncos_refusal`
+    accepts)."""
+    round_no = _alike(rules, round_no)
+    bells, wins, _ = round_chains(rules, round_no)
+    step = 1 if rules.direction is Direction.LEFT else 3
+    position_of = {(p * step) % 4: p for p in range(4)}
+    others = [wins, 1.0 - wins]
+    out = np.zeros((2**tables, 4 * tables))
+    for seat in range(4 * tables):
+        k, p = divmod(seat, 4)
+        p = position_of[p]
+        if k == 0:
+            head = _head_no_bunco(rules, round_no, p)
+            mine: list[FloatArray] = []
+        else:
+            head = bells
+            won, safe = _other_no_bunco(rules, round_no, p)
+            mine = [won, safe - won]
+        for w in range(2**tables):
+            chance = head[w & 1].copy()
+            for j in range(1, tables):
+                bit = (w >> j) & 1
+                chance *= mine[bit] if j == k else others[bit]
+            out[w, seat] = float(chance.sum())
+    return out

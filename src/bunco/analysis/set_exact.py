@@ -53,6 +53,7 @@ night kernel, with standard errors).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -381,11 +382,15 @@ def _moves(rules: RuleSet, tables: int) -> NDArray[np.int64]:
     return dest
 
 
-def set_wins(rules: RuleSet, players: int) -> dict[str, FloatArray]:
+def set_wins(rules: RuleSet, players: int,
+             no_bunco: Callable[[int], FloatArray] | None = None) -> dict[str, FloatArray]:
     """Exactly, per player (in the night kernel's first seating): ``expected_wins``,
     ``most_wins`` (P(no one has more wins)) and ``most_wins_alone``, over one set, and
     ``seat_chances[r, i, s]``: P(player ``i`` sits in seat ``s`` (``4 table + seat``) in
-    round ``r + 1``). Only for parties :func:`exact_refusal` accepts.
+    round ``r + 1``). With ``no_bunco`` (round number -> ``q[w, s]``: P(the round goes
+    way ``w`` and whoever sits in seat ``s`` rolls no Bunco),
+    :func:`bunco.analysis.set_buncos.no_bunco_patterns`), also ``at_least_one_bunco``.
+    Only for parties :func:`exact_refusal` accepts.
 
     >>> from bunco.core.presets import get_rules
     >>> odds = set_wins(get_rules("classic"), 8)
@@ -399,12 +404,16 @@ def set_wins(rules: RuleSet, players: int) -> dict[str, FloatArray]:
     seat = np.arange(players, dtype=np.int8)[None, :]  # seat[path, player]
     wins = np.zeros((1, players), dtype=np.int8)
     chance = np.ones(1)
+    clean = np.ones((1, players))
     where = np.zeros((6, players, players))
     for r in range(6):
         for i in range(players):
             where[r, i] = np.bincount(seat[:, i], weights=chance, minlength=players)
         q = round_patterns(rules, r + 1, tables)
         way = np.arange(len(q))[None, :, None]
+        if no_bunco is not None:  # P(this far, and no Bunco by the player yet)
+            clean = (clean[:, None, :] * no_bunco(r + 1)[way, seat[:, None, :]]).reshape(
+                -1, players)
         wins = (wins[:, None, :] + won[way, seat[:, None, :]]).reshape(-1, players)
         seat = dest[way, seat[:, None, :]].astype(np.int8).reshape(-1, players)
         chance = (chance[:, None] * q[None, :]).reshape(-1)
@@ -416,4 +425,5 @@ def set_wins(rules: RuleSet, players: int) -> dict[str, FloatArray]:
         "most_wins": chance @ top.astype(np.float64),
         "most_wins_alone": chance @ alone.astype(np.float64),
         "seat_chances": where,
+        **({} if no_bunco is None else {"at_least_one_bunco": 1.0 - clean.sum(axis=0)}),
     }

@@ -56,7 +56,7 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
-from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
+from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, no_bunco_patterns
 from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
@@ -184,14 +184,15 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
         exact = _one_table_players(rules, p)
     elif exact_refusal(rules, players, sets) is None:
-        composed = set_wins(rules, players)
-        keys = ("expected_wins", "most_wins", "most_wins_alone")
+        buncos = buncos_refusal(rules, players, sets) is None
+        composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, tables))
+                            if buncos else None)
+        keys = ["expected_wins", "most_wins", "most_wins_alone"]
+        if buncos:
+            composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
+            keys += ["at_least_one_bunco", "expected_buncos"]
         exact = [{key: _exact(float(composed[key][i])) for key in keys}
                  for i in range(players)]
-        if buncos_refusal(rules, players, sets) is None:
-            buncos = expected_buncos(rules, composed["seat_chances"])
-            for figures, value in zip(exact, buncos, strict=True):
-                figures["expected_buncos"] = _exact(float(value))
     for person, figures in zip(people, exact or [], strict=False):
         for key, value in figures.items():
             simulated = person[key]
