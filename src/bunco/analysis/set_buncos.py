@@ -226,16 +226,16 @@ def _tie_no_bunco(rules: RuleSet, starter: int, mine: int) -> tuple[float, float
         second = np.pad(second, (0, size - len(second)))
         below = np.concatenate([[0.0], np.cumsum(second)[:-1]])  # P(second < x)
         wins, tied = float(first @ below), float(first @ second)
-        ends = float(first.sum()) - tied  # the session is not tied, mine rolled no Bunco
+        ends = float(first.sum() * second.sum()) - tied  # not tied, and mine rolled no Bunco
         return wins / (1.0 - tied), ends / (1.0 - tied)
     hit, bunco, miss = float(HIT), BUNCO, 1.0 - float(HIT)
-    won = clean = 0.0
+    won = safe = 0.0
     for i in range(4):
         position = (starter + i) % 4
         chance = miss**i * (hit - bunco if position == mine else hit)
-        clean += chance
+        safe += chance
         won += chance if position % 2 == 0 else 0.0
-    return won / (1.0 - miss**4), clean / (1.0 - miss**4)
+    return won / (1.0 - miss**4), safe / (1.0 - miss**4)
 
 
 @lru_cache(maxsize=256)

@@ -184,11 +184,11 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
         exact = _one_table_players(rules, p)
     elif exact_refusal(rules, players, sets) is None:
-        buncos = buncos_refusal(rules, players, sets) is None
+        with_buncos = buncos_refusal(rules, players, sets) is None
         composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, tables))
-                            if buncos else None)
+                            if with_buncos else None)
         keys = ["expected_wins", "most_wins", "most_wins_alone"]
-        if buncos:
+        if with_buncos:
             composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
             keys += ["at_least_one_bunco", "expected_buncos"]
         exact = [{key: _exact(float(composed[key][i])) for key in keys}
