@@ -1,4 +1,5 @@
-"""Exact expected Buncos of each player over a set, where the head table ends the round.
+"""Exact Buncos of each player over a set (expected, and the chance of at least one),
+where the scorekeeper rolls first and the head table ends the round.
 
 Every roll a player makes that the score card counts (in play, rolling on after the
 bell, in a tie-break; not a roll for high) is a Bunco with the same chance, ``1/216``,
@@ -21,6 +22,13 @@ chains that also follow who holds the dice:
 there in that round (``seat_chances`` of :func:`bunco.analysis.set_exact.set_wins`). For parties where
 the scorekeeper rolls first, the head table ends the round, and ties go to sessions or
 sudden death (``classic``, ``tournament``); elsewhere :func:`buncos_refusal` says why not.
+
+The chance of at least one Bunco (:func:`no_bunco_patterns`): each round gives, for each
+of its ``2^T`` ways and each seat, the chance of that way *and* no Bunco in that seat,
+from the same chains with that seat's Buncos dropped (rolling on: only turns without a
+Bunco; a tie-break: its chance of each winner with no Bunco by that player). The rounds
+are independent, so :func:`bunco.analysis.set_exact.set_wins` multiplies these along
+each of the set's ways, following the player's seat.
 
 >>> from bunco.core.presets import get_rules
 >>> per_seat = seat_buncos(get_rules("classic"), 1, 3)
