@@ -135,7 +135,7 @@ def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None
 
 
 @pytest.mark.parametrize(("preset", "players", "house"), [
-    ("classic", 12, {}), ("tournament", 12, {}), ("tournament", 8, {}),
+    ("classic", 12, {}), ("tournament", 12, {}), ("tournament", 8, {}), ("scil", 12, {}),
     ("classic", 12, {"direction": "right"}),
 ])
 def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
@@ -163,7 +163,11 @@ def test_expected_buncos_per_seat() -> None:
     assert seats[1].tolist() == seats[2].tolist()
     right = seat_buncos(get_rules("classic", {"direction": "right"}), 1, 3)
     assert right[0, 3] == pytest.approx(seats[0, 1]) and right[0, 1] == pytest.approx(seats[0, 3])
-    assert "scorekeeper rolls first" in str(buncos_refusal(get_rules("scil"), 12, 1))
+    assert buncos_refusal(get_rules("scil"), 12, 1) is None
+    scil = seat_buncos(get_rules("scil"), 1, 3)  # any seat may start: all seats alike
+    assert scil[0].tolist() == [scil[0, 0]] * 4 and scil[1].tolist() == [scil[1, 0]] * 4
+    assert "last round's winner" in str(buncos_refusal(
+        get_rules("classic", {"first_roller": "left_of_last_winner"}), 12, 1))
     clean = no_bunco_patterns(rules, 1, 3)
     ways = round_patterns(rules, 1, 3)
     assert (clean <= ways[:, None] + 1e-15).all() and (clean.sum(axis=0) < 1).all()

@@ -1,5 +1,5 @@
 """Exact Buncos of each player over a set (expected, and the chance of at least one),
-where the scorekeeper rolls first and the head table ends the round.
+where the head table ends the round.
 
 Every roll a player makes that the score card counts (in play, rolling on after the
 bell, in a tie-break; not a roll for high) is a Bunco with the same chance, ``1/216``,
@@ -19,9 +19,11 @@ chains that also follow who holds the dice:
   roll next).
 
 :func:`expected_buncos` then weighs each seat's Buncos by the chance that the player sits
-there in that round (``seat_chances`` of :func:`bunco.analysis.set_exact.set_wins`). For parties where
-the scorekeeper rolls first, the head table ends the round, and ties go to sessions or
-sudden death (``classic``, ``tournament``); elsewhere :func:`buncos_refusal` says why not.
+there in that round (``seat_chances`` of :func:`bunco.analysis.set_exact.set_wins`).
+Where every table first rolls for high, any seat starts with chance 1/4, and a seat's
+figures mix the four places it may hold in the rolling order. For parties where the
+head table ends the round and ties go to sessions or sudden death (``classic``,
+``scil``, ``tournament``); elsewhere :func:`buncos_refusal` says why not.
 
 The chance of at least one Bunco (:func:`no_bunco_patterns`): each round gives, for each
 of its ``2^T`` ways and each seat, the chance of that way *and* no Bunco in that seat,
@@ -68,8 +70,8 @@ def buncos_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
         return reason
     if rules.round_end is not RoundEnd.HEAD_TABLE:
         return "expected Buncos are composed where the head table ends the round"
-    if rules.first_roller is not FirstRoller.SCOREKEEPER:
-        return "expected Buncos are composed where the scorekeeper rolls first"
+    if rules.first_roller is FirstRoller.LEFT_OF_LAST_WINNER:
+        return "Buncos are composed where the scorekeeper or the high roller rolls first"
     if rules.tie_break not in (TieBreak.SESSIONS, TieBreak.SUDDEN_DEATH):
         return "expected Buncos are composed for ties settled by sessions or sudden death"
     return None
@@ -195,6 +197,10 @@ def seat_buncos(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     step = 1 if rules.direction is Direction.LEFT else 3
     seat_of = [(p * step) % 4 for p in range(4)]  # position in the order -> seat
     out = np.zeros((tables, 4))
+    if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:  # any seat starts, 1/4 each
+        out[0, :] = head.mean()
+        out[1:, :] = other.mean()
+        return BUNCO * out
     for p, s in enumerate(seat_of):
         out[0, s] = head[p]
         out[1:, s] = other[p]
@@ -352,6 +358,8 @@ def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     (``4 table + seat``) rolls no Bunco in it), exactly (rules :func:`buncos_refusal`
     accepts)."""
     round_no = _alike(rules, round_no)
+    if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
+        return _drawn_no_bunco(rules, round_no, tables)
     bells, wins, _ = round_chains(rules, round_no)
     step = 1 if rules.direction is Direction.LEFT else 3
     position_of = {(p * step) % 4: p for p in range(4)}
@@ -373,4 +381,34 @@ def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
                 bit = (w >> j) & 1
                 chance *= mine[bit] if j == k else others[bit]
             out[w, seat] = float(chance.sum())
+    return out
+
+
+def _drawn_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
+    """:func:`no_bunco_patterns` where every table first rolls for high: at each table
+    any seat starts, 1/4 each and apart from the dice, so the team of seats 1 and 3 wins
+    a table or not with chance 1/2 apart from everything else, and a seat's chance of
+    no Bunco mixes the four positions it may hold in the rolling order."""
+    _, _, reach = round_chains(rules, round_no)
+    step = 1 if rules.direction is Direction.LEFT else 3
+    # by[k][p][b]: P(the first team wins (b = 0) or loses, and position p rolls no Bunco)
+    by = []
+    for k in range(2):
+        rows = []
+        for p in range(4):
+            if k == 0:
+                rows.append(_head_no_bunco(rules, round_no, p).sum(axis=1))
+            else:
+                won, safe = _other_no_bunco(rules, round_no, p)
+                rows.append(np.array([reach @ won, reach @ (safe - won)]))
+        by.append(rows)
+    out = np.zeros((2**tables, 4 * tables))
+    for seat in range(4 * tables):
+        k, s = divmod(seat, 4)
+        rows = by[min(k, 1)]
+        for w in range(2**tables):
+            bit = (w >> k) & 1
+            mine = sum(rows[((s - first) * step) % 4][bit ^ (first % 2)]
+                       for first in range(4)) / 4
+            out[w, seat] = float(mine) * 0.5 ** (tables - 1)
     return out

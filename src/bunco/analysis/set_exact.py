@@ -83,6 +83,8 @@ def rules_refusal(rules: RuleSet) -> str | None:
     if any(o.wipes for outcomes in rounds for o in outcomes):
         return "a wipeout can tie a table that has reached its target: not composed"
     ends = any(o.ends_round for outcomes in rounds for o in outcomes)
+    if rules.first_roller is FirstRoller.LEFT_OF_LAST_WINNER:
+        return "the first roller depends on the last round's winner: not composed"
     if rules.round_end is RoundEnd.HEAD_TABLE:
         if ends:
             return "a roll that ends the round at every table, at a head-table party: not composed"

@@ -20,13 +20,12 @@ Two sources, and the output says which gave each figure:
     game of four whose first team is known each round (the 2^6 ways the six rounds can
     go, each player's team read off the seat rotation);
   - every player's expected Buncos and chance of at least one in those sets of 8 or 12
-    where the scorekeeper rolls first and the head table ends the round (``classic``,
-    ``tournament``): the rolls each seat is expected to make, times 1/216, weighed by
+    where the head table ends the round (``classic``, ``scil``, ``tournament``): the rolls each seat is expected to make, times 1/216, weighed by
     where the player sits, and the chance of each way a round goes with no Bunco in a
     given seat, multiplied along the set's ways (:mod:`bunco.analysis.set_buncos`);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
   as the mean over the nights with its standard error, for everything else: the Buncos
-  under ``scil`` and ``winning-moves`` and at one table, and wins with a wipeout, in
+  under ``winning-moves`` and at one table, and wins with a wipeout, in
   nights of more than one set at several tables, and in parties other than 4, 8 or 12
   players (the split of more than 10 tables that play to their own targets, too).
 
