@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
-from bunco.analysis.set_exact import HIT, exact_refusal, round_chains, shifted
+from bunco.analysis.set_exact import HIT, advance, exact_refusal, round_chains, shifted
 from bunco.core.rules import (
     AfterBell,
     Direction,
@@ -122,16 +122,30 @@ def _head_rolls(outcomes: tuple[Outcome, ...], target: int, finish: bool) -> Flo
             rolls[q] += mass
             for p, k, goes_on, rolls_on in moves:
                 dest = new[q if goes_on else (q + 1) % 4]
-                dest = dest if q % 2 == 0 else dest.T
-                if k < target:
-                    dest[k:, :] += p * src[: target - k, :]
-                    rang = float(src[target - k :, :].sum())
-                else:
-                    rang = float(src.sum())
+                rang = advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
                 if finish and rolls_on:
-                    rolls[q] += p * rang / (1.0 - c)
+                    rolls[q] += rang / (1.0 - c)
         state = new
     return rolls
+
+
+def _roll_once(state: FloatArray, moves: list[tuple[float, int, bool, bool]],
+               mine: int | None) -> FloatArray:
+    """One roll at a table held as ``state[position to roll, in a turn, first team's
+    lead]``; position ``mine``'s Buncos dropped (None: none)."""
+    new = np.zeros_like(state)
+    for q in range(4):
+        src = state[q, 0] + state[q, 1]
+        sign = 1 if q % 2 == 0 else -1
+        for p, k, goes_on, is_bunco in moves:
+            if is_bunco and q == mine:
+                continue
+            moved = p * shifted(src, sign * k)
+            if goes_on:
+                new[q, 1] += moved
+            else:
+                new[(q + 1) % 4, 0] += moved
+    return new
 
 
 @lru_cache(maxsize=64)
@@ -141,7 +155,7 @@ def _other_rolls(rules: RuleSet, round_no: int) -> FloatArray:
     outcomes = roll_outcomes(rules, round_no)
     _, _, reach = round_chains(rules, round_no)
     finish = rules.after_bell is AfterBell.FINISH_TURN
-    moves = [(float(o.probability), o.points, o.continues) for o in outcomes]
+    moves = [(float(o.probability), o.points, o.continues, o.is_bunco) for o in outcomes]
     c = sum(float(o.probability) for o in outcomes if o.turn_continues)
     kept = np.array([float(p) for p in kept_points(outcomes, after_bell=True)[0]])
     ties = [_tie_rolls(rules, s) for s in range(4)]
@@ -172,18 +186,8 @@ def _other_rolls(rules: RuleSet, round_no: int) -> FloatArray:
                         tie, starter = float(dist[zero]), q
                     stop += tie * ties[starter]
             total += reach[n] * stop
-        new = np.zeros_like(state)
-        for q in range(4):
-            src = state[q, 0] + state[q, 1]
-            played[q] += float(src.sum())
-            sign = 1 if q % 2 == 0 else -1
-            for p, k, goes_on in moves:
-                moved = p * shifted(src, sign * k)
-                if goes_on:
-                    new[q, 1] += moved
-                else:
-                    new[(q + 1) % 4, 0] += moved
-        state = new
+        played += state.sum(axis=(1, 2))
+        state = _roll_once(state, moves, None)
     return total
 
 
@@ -278,15 +282,10 @@ def _head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
                 if is_bunco and q == mine:
                     continue
                 dest = new[q if goes_on else (q + 1) % 4]
-                dest = dest if q % 2 == 0 else dest.T
-                if k < target:
-                    dest[k:, :] += p * src[: target - k, :]
-                    rang = float(src[target - k :, :].sum())
-                else:
-                    rang = float(src.sum())
+                rang = advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
                 if finish and rolls_on and q == mine:
                     rang *= clean_roll_on
-                bells[q % 2, t] += p * rang
+                bells[q % 2, t] += rang
         state = new
     return bells
 
@@ -330,19 +329,7 @@ def _other_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArra
     for n in range(len(reach)):
         wins[n] = float((state * payoff[0]).sum())
         safe[n] = float((state * payoff[1]).sum())
-        new = np.zeros_like(state)
-        for q in range(4):
-            src = state[q, 0] + state[q, 1]
-            sign = 1 if q % 2 == 0 else -1
-            for p, k, goes_on, is_bunco in moves:
-                if is_bunco and q == mine:
-                    continue
-                moved = p * shifted(src, sign * k)
-                if goes_on:
-                    new[q, 1] += moved
-                else:
-                    new[(q + 1) % 4, 0] += moved
-        state = new
+        state = _roll_once(state, moves, mine)
     return wins, safe
 
 

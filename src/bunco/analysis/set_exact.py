@@ -108,6 +108,25 @@ def exact_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
     return rules_refusal(rules)
 
 
+def advance(src: FloatArray, dest: FloatArray, p: float, k: int, target: int) -> float:
+    """Add ``p`` times the scores ``src`` (the roller's team's on axis 0), raised by ``k``
+    points, to ``dest`` where they stay below ``target``; return the chance of reaching it
+    (``p`` times the scores that do)."""
+    if k < target:
+        dest[k:, :] += p * src[: target - k, :]
+        return p * float(src[target - k :, :].sum())
+    return p * float(src.sum())
+
+
+def check_steps(steps: int) -> None:
+    """Refuse a round that has not ended after :data:`MAX_STEPS` rolls."""
+    if steps > MAX_STEPS:
+        raise InvalidRuleValue(
+            f"a round at a table does not end within {MAX_STEPS} rolls under these rules",
+            expected="rules under which a team can reach its target")
+
+
+@lru_cache(maxsize=64)
 def _head_bells(outcomes: tuple[Outcome, ...], target: int) -> FloatArray:
     """``bells[w, t]``: P(the head table's bell is its roll ``t`` and the team of seats
     1 and 3 (``w = 0``) or of seats 2 and 4 (``w = 1``) rang it, and so won); the team of
@@ -117,22 +136,14 @@ def _head_bells(outcomes: tuple[Outcome, ...], target: int) -> FloatArray:
     state[0, 0, 0] = 1.0
     bells: list[list[float]] = [[0.0], [0.0]]
     while float(state.sum()) >= TAIL_MASS / 10:
-        if len(bells[0]) > MAX_STEPS:
-            raise InvalidRuleValue(
-                f"a round at a table does not end within {MAX_STEPS} rolls under these rules",
-                expected="rules under which a team can reach its target")
+        check_steps(len(bells[0]))
         new = np.zeros_like(state)
         rang = [0.0, 0.0]
         for r in (0, 1):
             src = state[r] if r == 0 else state[r].T  # the roller's score on axis 0
             for p, k, goes_on in moves:
                 dest = new[r if goes_on else 1 - r]
-                dest = dest if r == 0 else dest.T
-                if k < target:
-                    dest[k:, :] += p * src[: target - k, :]
-                    rang[r] += p * float(src[target - k :, :].sum())
-                else:
-                    rang[r] += p * float(src.sum())
+                rang[r] += advance(src, dest if r == 0 else dest.T, p, k, target)
         state = new
         bells[0].append(rang[0])
         bells[1].append(rang[1])
@@ -166,10 +177,7 @@ def _own_target_table(outcomes: tuple[Outcome, ...], target: int,
     bunco: list[list[float]] = [[0.0], [0.0]]
     reached: list[list[float]] = [[x] for x in standing(done)]
     while float(state.sum()) >= TAIL_MASS / 10:
-        if len(bunco[0]) > MAX_STEPS:
-            raise InvalidRuleValue(
-                f"a round at a table does not end within {MAX_STEPS} rolls under these rules",
-                expected="rules under which a team can reach its target")
+        check_steps(len(bunco[0]))
         new = np.zeros_like(state)
         ended = [0.0, 0.0]
         for r in (0, 1):
@@ -179,12 +187,7 @@ def _own_target_table(outcomes: tuple[Outcome, ...], target: int,
                     ended[r] += p * float(src.sum())
                     continue
                 dest = new[r if goes_on else 1 - r]
-                dest = dest if r == 0 else dest.T
-                if k < target:
-                    dest[k:, :] += p * src[: target - k, :]
-                    done[r] += p * float(src[target - k :, :].sum())
-                else:
-                    done[r] += p * float(src.sum())
+                done[r] += advance(src, dest if r == 0 else dest.T, p, k, target)
         state = new
         for r in (0, 1):
             bunco[r].append(ended[r])
