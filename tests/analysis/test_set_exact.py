@@ -99,7 +99,17 @@ def test_own_targets_a_bunco_anywhere_ends_the_round() -> None:
     chances = first_team_chances(rules, 3, 3)
     assert chances is not None
     assert chances[0] < chances[1] < chances[2]
-    assert first_team_chances(rules, 3, 11) is None  # 2^11 ways a round: not enumerated
+    # many tables: the same chances as the 2^T ways give, without enumerating them
+    many = first_team_chances(rules, 3, 40)
+    assert len(many) == 40 and all(a < b for a, b in zip(many, many[1:], strict=False))
+    for tables in (2, 4):
+        ways = round_patterns(rules, 3, tables)
+        chances = first_team_chances(rules, 3, tables)
+        at_once = 1 / 216  # a Bunco on a table's first roll stops the later tables unrolled
+        for k in range(tables):
+            first = sum(ways[w] for w in range(2**tables) if not (w >> k) & 1)
+            unrolled = 1 - (1 - at_once) ** (tables - 1 - k)
+            assert chances[k] == pytest.approx(first - unrolled / 2, abs=1e-12)
     two = round_patterns(rules, 3, 2)
     assert two.sum() == pytest.approx(1.0, abs=1e-12)
 

@@ -323,33 +323,47 @@ def first_team_odds(rules: RuleSet, round_no: int) -> tuple[float, float]:
     return float(bells[0].sum()), float(reach[1:] @ wins[1:])
 
 
-#: Most tables whose ways are enumerated for a table's split where every table plays to
-#: its own target (``2^T`` ways a round).
-SPLIT_TABLES = 10
-
-
-def first_team_chances(rules: RuleSet, round_no: int, tables: int) -> list[float] | None:
+def first_team_chances(rules: RuleSet, round_no: int, tables: int) -> list[float]:
     """P(the team that rolls first at table ``k + 1`` wins round ``round_no``), for each
-    table, exactly (rules :func:`rules_refusal` accepts); None where the tables play to
-    their own targets and there are more than :data:`SPLIT_TABLES`. A table stopped
-    before its first roll counts as not won by the team that rolls first (there is none;
-    the night kernel counts it so)."""
+    table, exactly (rules :func:`rules_refusal` accepts). A table stopped before its
+    first roll counts as not won by the team that rolls first (there is none; the night
+    kernel counts it so)."""
     if rules.round_end is RoundEnd.HEAD_TABLE:
         head, other = first_team_odds(rules, round_no)
         return [head] + [other] * (tables - 1)
-    if tables > SPLIT_TABLES:
-        return None
-    q = round_patterns(rules, round_no, tables)
-    # a Bunco at a table that rolls earlier in the first tick stops table k before its
-    # first roll: a tie at 0-0, settled by the tie-break, but no team rolled first there
-    outcomes = roll_outcomes(rules, round_no)
+    return _own_target_chances(rules, round_no, tables)
+
+
+def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[float]:
+    """:func:`first_team_chances` where every table plays to its own target. The tables
+    are alike, so the chance that the others let table ``k`` reach its roll ``t`` is a
+    product of powers: when table ``j``'s roll ``t`` is the first Bunco, the tables
+    after ``j`` in the tick (lower numbers) have made ``t - 1`` rolls without one, those
+    before it ``t``."""
     tie_first = _tie_odds(rules)
-    bunco, _ = _own_target_table(outcomes, rules.target(team=True, single_table=False),
-                                 tie_first)
-    at_once = float(bunco[:, 1].sum())
-    return [float(sum(q[w] for w in range(len(q)) if not (w >> k) & 1))
-            - tie_first[0] * (1.0 - (1.0 - at_once) ** (tables - 1 - k))
-            for k in range(tables)]
+    bunco, reached = _own_target_table(roll_outcomes(rules, round_no),
+                                       rules.target(team=True, single_table=False), tie_first)
+    clean = reached.sum(axis=0)  # P(no Bunco at a table in its first n rolls)
+    rolled = clean[1:]  # ... n = t, for t = 1, 2, ...
+    short = clean[:-1]  # ... n = t - 1
+    any_bunco = bunco[:, 1:].sum(axis=0)  # P(the first Bunco at a table is its roll t)
+    j = np.arange(tables)[:, None]
+    # table j's roll t is the first Bunco and no other table had one: the tables rolling
+    # before j in the tick (higher numbers) have made t rolls, those after it t - 1;
+    # table k is left out of the product: before[k] sums over j < k, after[k] over j > k
+    ahead = np.where(j <= tables - 2, rolled ** np.maximum(tables - 2 - j, 0) * short**j, 0.0)
+    before = np.cumsum(ahead, axis=0) - ahead
+    behind = np.where(j >= 1, rolled ** (tables - 1 - j) * short ** np.maximum(j - 1, 0), 0.0)
+    after = np.cumsum(behind[::-1], axis=0)[::-1] - behind
+    none = float(reached[0, -1]) * float(clean[-1]) ** (tables - 1)
+    out = []
+    for k in range(tables):
+        chance = none + float((bunco[0, 1:] * rolled ** (tables - 1 - k) * short**k).sum())
+        chance += float((any_bunco * (reached[0, 1:] * before[k] + reached[0, :-1] * after[k])
+                         ).sum())
+        # a Bunco at a table rolling before k in the first tick: k never rolled
+        out.append(chance - tie_first[0] * (1.0 - (1.0 - float(any_bunco[0])) ** (tables - 1 - k)))
+    return out
 
 
 def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:

@@ -27,7 +27,7 @@ Two sources, and the output says which gave each figure:
   as the mean over the nights with its standard error, for everything else: the Buncos
   under ``winning-moves`` and at one table, and wins with a wipeout, in
   nights of more than one set at several tables, and in parties other than 4, 8 or 12
-  players (the split of more than 10 tables that play to their own targets, too).
+  players.
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
 so a reader can see them agree.
@@ -201,8 +201,7 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
     if tables > 1 and rules_refusal(rules) is None:
         odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
-        if all(o is not None for o in odds):
-            per_table = [[o[k] for o in odds if o is not None] for k in range(tables)]
+        per_table = [[o[k] for o in odds] for k in range(tables)]
     rounds = 6 * sets
     table_docs = []
     for k in range(tables):
