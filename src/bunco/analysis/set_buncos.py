@@ -1,5 +1,5 @@
-"""Exact Buncos of each player over a set (expected, and the chance of at least one),
-where the head table ends the round.
+"""Exact Buncos of each player over a set: expected (every preset) and the chance of at
+least one (where the head table ends the round).
 
 Every roll a player makes that the score card counts (in play, rolling on after the
 bell, in a tie-break; not a roll for high) is a Bunco with the same chance, ``1/216``,
@@ -23,9 +23,13 @@ there in that round (``seat_chances`` of :func:`bunco.analysis.set_exact.set_win
 Where every table first rolls for high, any seat starts with chance 1/4, and a seat's
 figures mix the four places it may hold in the rolling order. For parties where the
 head table ends the round and ties go to sessions or sudden death (``classic``,
-``scil``, ``tournament``); elsewhere :func:`buncos_refusal` says why not.
+``scil``, ``tournament``), and where every table plays to its own target and a Bunco
+ends the round everywhere (``winning-moves``: a table's roll happens if no table
+rolling before it in the tick has had a Bunco; a table left tied adds its roll-off);
+elsewhere :func:`buncos_refusal` says why not.
 
-The chance of at least one Bunco (:func:`no_bunco_patterns`): each round gives, for each
+The chance of at least one Bunco (:func:`no_bunco_patterns`, where the head table ends
+the round; :func:`no_bunco_refusal`): each round gives, for each
 of its ``2^T`` ways and each seat, the chance of that way *and* no Bunco in that seat,
 from the same chains with that seat's Buncos dropped (rolling on: only turns without a
 Bunco; a tie-break: its chance of each winner with no Bunco by that player). The rounds
@@ -46,7 +50,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
-from bunco.analysis.set_exact import HIT, advance, exact_refusal, round_chains, shifted
+from bunco.analysis.set_exact import (
+    HIT,
+    _own_target_table,
+    _tie_odds,
+    advance,
+    exact_refusal,
+    round_chains,
+    shifted,
+    stop_weights,
+)
 from bunco.core.rules import (
     AfterBell,
     Direction,
@@ -68,13 +81,22 @@ def buncos_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
     reason = exact_refusal(rules, players, sets)
     if reason is not None:
         return reason
-    if rules.round_end is not RoundEnd.HEAD_TABLE:
-        return "expected Buncos are composed where the head table ends the round"
-    if rules.first_roller is FirstRoller.LEFT_OF_LAST_WINNER:
-        return "Buncos are composed where the scorekeeper or the high roller rolls first"
+    if rules.round_end is RoundEnd.EVERY_TABLE:
+        if rules.tie_break is TieBreak.SUDDEN_DEATH:
+            return "Buncos at tables to their own targets are composed for roll-offs and sessions"
+        return None
     if rules.tie_break not in (TieBreak.SESSIONS, TieBreak.SUDDEN_DEATH):
-        return "expected Buncos are composed for ties settled by sessions or sudden death"
+        return "Buncos are composed for ties settled by sessions or sudden death"
     return None
+
+
+def no_bunco_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
+    """Why this party's chance of at least one Bunco is not composed exactly (None: it
+    is)."""
+    reason = buncos_refusal(rules, players, sets)
+    if reason is None and rules.round_end is RoundEnd.EVERY_TABLE:
+        return "the chance of at least one Bunco is composed where the head table ends the round"
+    return reason
 
 
 def _rolloff_turn() -> tuple[Outcome, ...]:
@@ -191,14 +213,77 @@ def _other_rolls(rules: RuleSet, round_no: int) -> FloatArray:
     return total
 
 
+def _race_rolls(rules: RuleSet) -> float:
+    """Expected rolls of a roll-off to ``roll_off_target`` points between two teams (the
+    rolls for high that pick its first roller do not count)."""
+    goal = rules.roll_off_target
+    turn = _rolloff_turn()
+    state = np.zeros((2, goal, goal))  # [team to roll, first team's points, second's]
+    state[0, 0, 0] = 1.0
+    rolls = 0.0
+    while float(state.sum()) >= TAIL_MASS / 10:
+        rolls += float(state.sum())
+        new = np.zeros_like(state)
+        for r in (0, 1):
+            src = state[r] if r == 0 else state[r].T
+            for o in turn:
+                dest = new[r if o.turn_continues else 1 - r]
+                advance(src, dest if r == 0 else dest.T, float(o.probability), o.points, goal)
+        state = new
+    return rolls
+
+
+@lru_cache(maxsize=64)
+def _own_target_rolls(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
+    """``rolls[k, p]``: expected rolls of position ``p`` at table ``k + 1`` in a round
+    where every table plays to its own target and a Bunco anywhere ends it: in play while
+    the table and every other has had no Bunco (tick order as in
+    :func:`bunco.analysis.set_exact.stop_weights`), and in the roll-off of a table left
+    tied (any position starts it, 1/4 each)."""
+    outcomes = roll_outcomes(rules, round_no)
+    target = rules.target(team=True, single_table=False)
+    bunco, reached = _own_target_table(outcomes, target, _tie_odds(rules))
+    rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
+    steps = bunco.shape[1]
+    moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
+    state = np.zeros((4, target, target))  # [position to roll, first team's, second's]
+    state[0, 0, 0] = 1.0
+    lead = np.subtract.outer(np.arange(target), np.arange(target)) == 0
+    alive = np.zeros((4, steps))  # P(still playing, no Bunco, position p to roll), n rolls
+    tied = np.zeros(steps)
+    for n in range(steps):
+        alive[:, n] = state.sum(axis=(1, 2))
+        tied[n] = float(state[:, lead].sum())
+        new = np.zeros_like(state)
+        for q in range(4):
+            src = state[q] if q % 2 == 0 else state[q].T
+            for p, k, goes_on, ends in moves:
+                if not ends:
+                    dest = new[q if goes_on else (q + 1) % 4]
+                    advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
+        state = new
+    tie_rolls = (_session_rolls() if rules.tie_break is TieBreak.SESSIONS
+                 else _race_rolls(rules) / 4)
+    out = np.zeros((tables, 4))
+    for k in range(tables):
+        lets = rolled ** (tables - 1 - k) * short**k  # the others let table k roll roll t
+        out[k] = alive[:, :-1] @ lets
+        out[k] += tie_rolls * float((any_bunco * (tied[1:] * before[k] + tied[:-1] * after[k])
+                                     ).sum())
+    return out
+
+
 def seat_buncos(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     """``buncos[k, s]``: a player's expected Buncos in round ``round_no`` in seat ``s + 1``
     of table ``k + 1`` (rules :func:`buncos_refusal` accepts)."""
+    step = 1 if rules.direction is Direction.LEFT else 3
+    if rules.round_end is RoundEnd.EVERY_TABLE:
+        rolls = _own_target_rolls(rules, round_no, tables)
+        return BUNCO * rolls[:, [((s * step) % 4) for s in range(4)]]
     outcomes = roll_outcomes(rules, round_no)
     finish = rules.after_bell is AfterBell.FINISH_TURN
     head = _head_rolls(outcomes, rules.target(team=True, single_table=False), finish)
     other = _other_rolls(rules, round_no)
-    step = 1 if rules.direction is Direction.LEFT else 3
     seat_of = [(p * step) % 4 for p in range(4)]  # position in the order -> seat
     out = np.zeros((tables, 4))
     if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:  # any seat starts, 1/4 each

@@ -343,19 +343,8 @@ def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[floa
     tie_first = _tie_odds(rules)
     bunco, reached = _own_target_table(roll_outcomes(rules, round_no),
                                        rules.target(team=True, single_table=False), tie_first)
-    clean = reached.sum(axis=0)  # P(no Bunco at a table in its first n rolls)
-    rolled = clean[1:]  # ... n = t, for t = 1, 2, ...
-    short = clean[:-1]  # ... n = t - 1
-    any_bunco = bunco[:, 1:].sum(axis=0)  # P(the first Bunco at a table is its roll t)
-    j = np.arange(tables)[:, None]
-    # table j's roll t is the first Bunco and no other table had one: the tables rolling
-    # before j in the tick (higher numbers) have made t rolls, those after it t - 1;
-    # table k is left out of the product: before[k] sums over j < k, after[k] over j > k
-    ahead = np.where(j <= tables - 2, rolled ** np.maximum(tables - 2 - j, 0) * short**j, 0.0)
-    before = np.cumsum(ahead, axis=0) - ahead
-    behind = np.where(j >= 1, rolled ** (tables - 1 - j) * short ** np.maximum(j - 1, 0), 0.0)
-    after = np.cumsum(behind[::-1], axis=0)[::-1] - behind
-    none = float(reached[0, -1]) * float(clean[-1]) ** (tables - 1)
+    rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
+    none = float(reached[0, -1]) * float(reached.sum(axis=0)[-1]) ** (tables - 1)
     out = []
     for k in range(tables):
         chance = none + float((bunco[0, 1:] * rolled ** (tables - 1 - k) * short**k).sum())
@@ -364,6 +353,27 @@ def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[floa
         # a Bunco at a table rolling before k in the first tick: k never rolled
         out.append(chance - tie_first[0] * (1.0 - (1.0 - float(any_bunco[0])) ** (tables - 1 - k)))
     return out
+
+
+def stop_weights(bunco: FloatArray, reached: FloatArray, tables: int) -> tuple[FloatArray, ...]:
+    """Where every table plays to its own target (:func:`_own_target_table`'s ``bunco``
+    and ``reached``), the chances that the other tables let a table roll, by tick ``t``
+    (1, 2, ...): ``rolled[t]`` and ``short[t]``, P(a table has had no Bunco in its first
+    ``t`` or ``t - 1`` rolls); ``any_bunco[t]``, P(a table's roll ``t`` is its first
+    Bunco); and ``before[k, t]`` / ``after[k, t]``, summed over the tables ``j`` before
+    / after table ``k`` in number: P(no table but ``j`` and ``k`` had a Bunco when table
+    ``j``'s roll ``t`` is one). In a tick the tables roll from the last to the head table,
+    so the tables numbered above ``j`` have then made ``t`` rolls, those below ``t - 1``;
+    table ``k`` is left out of the product."""
+    clean = reached.sum(axis=0)  # P(no Bunco at a table in its first n rolls)
+    rolled, short = clean[1:], clean[:-1]
+    any_bunco = bunco[:, 1:].sum(axis=0)
+    j = np.arange(tables)[:, None]
+    ahead = np.where(j <= tables - 2, rolled ** np.maximum(tables - 2 - j, 0) * short**j, 0.0)
+    before = np.cumsum(ahead, axis=0) - ahead
+    behind = np.where(j >= 1, rolled ** (tables - 1 - j) * short ** np.maximum(j - 1, 0), 0.0)
+    after = np.cumsum(behind[::-1], axis=0)[::-1] - behind
+    return rolled, short, any_bunco, before, after
 
 
 def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:

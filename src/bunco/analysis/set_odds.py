@@ -19,15 +19,16 @@ Two sources, and the output says which gave each figure:
     with the movement: :func:`bunco.analysis.set_exact.set_wins`), and in a one-table
     game of four whose first team is known each round (the 2^6 ways the six rounds can
     go, each player's team read off the seat rotation);
-  - every player's expected Buncos and chance of at least one in those sets of 8 or 12
-    where the head table ends the round (``classic``, ``scil``, ``tournament``): the rolls each seat is expected to make, times 1/216, weighed by
+  - every player's expected Buncos in those sets of 8 or 12 (every preset), and the
+    chance of at least one where the head table ends the round (``classic``, ``scil``,
+    ``tournament``): the rolls each seat is expected to make, times 1/216, weighed by
     where the player sits, and the chance of each way a round goes with no Bunco in a
     given seat, multiplied along the set's ways (:mod:`bunco.analysis.set_buncos`);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
-  as the mean over the nights with its standard error, for everything else: the Buncos
-  under ``winning-moves`` and at one table, and wins with a wipeout, in
-  nights of more than one set at several tables, and in parties other than 4, 8 or 12
-  players.
+  as the mean over the nights with its standard error, for everything else: the chance
+  of at least one Bunco under ``winning-moves``, the Buncos at one table, and wins with a
+  wipeout, in nights of more than one set at several tables, and in parties other than
+  4, 8 or 12 players.
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
 so a reader can see them agree.
@@ -56,7 +57,12 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
-from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, no_bunco_patterns
+from bunco.analysis.set_buncos import (
+    buncos_refusal,
+    expected_buncos,
+    no_bunco_patterns,
+    no_bunco_refusal,
+)
 from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
@@ -184,13 +190,15 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
         exact = _one_table_players(rules, p)
     elif exact_refusal(rules, players, sets) is None:
-        with_buncos = buncos_refusal(rules, players, sets) is None
+        at_least_one = no_bunco_refusal(rules, players, sets) is None
         composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, tables))
-                            if with_buncos else None)
+                            if at_least_one else None)
         keys = ["expected_wins", "most_wins", "most_wins_alone"]
-        if with_buncos:
+        if at_least_one:
+            keys.append("at_least_one_bunco")
+        if buncos_refusal(rules, players, sets) is None:
             composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
-            keys += ["at_least_one_bunco", "expected_buncos"]
+            keys.append("expected_buncos")
         exact = [{key: _exact(float(composed[key][i])) for key in keys}
                  for i in range(players)]
     for person, figures in zip(people, exact or [], strict=False):
