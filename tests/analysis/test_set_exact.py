@@ -11,13 +11,7 @@ import pytest
 
 from bunco.analysis.night_kernel import night_cards, night_seeds
 from bunco.analysis.non_head import high_roll_steps, offset_bell
-from bunco.analysis.set_buncos import (
-    buncos_refusal,
-    expected_buncos,
-    no_bunco_patterns,
-    no_bunco_refusal,
-    seat_buncos,
-)
+from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, seat_buncos
 from bunco.analysis.set_exact import (
     exact_refusal,
     first_team_chances,
@@ -26,6 +20,7 @@ from bunco.analysis.set_exact import (
     rules_refusal,
     set_wins,
 )
+from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.set_odds import split_distribution
 from bunco.analysis.simulate import sim_rules
 from bunco.analysis.table_odds import table_odds

@@ -28,13 +28,7 @@ ends the round everywhere (``winning-moves``: a table's roll happens if no table
 rolling before it in the tick has had a Bunco; a table left tied adds its roll-off);
 elsewhere :func:`buncos_refusal` says why not.
 
-The chance of at least one Bunco (:func:`no_bunco_patterns`, where the head table ends
-the round; :func:`no_bunco_refusal`): each round gives, for each
-of its ``2^T`` ways and each seat, the chance of that way *and* no Bunco in that seat,
-from the same chains with that seat's Buncos dropped (rolling on: only turns without a
-Bunco; a tie-break: its chance of each winner with no Bunco by that player). The rounds
-are independent, so :func:`bunco.analysis.set_exact.set_wins` multiplies these along
-each of the set's ways, following the player's seat.
+The chance of at least one Bunco: :mod:`bunco.analysis.set_no_bunco`.
 
 >>> from bunco.core.presets import get_rules
 >>> per_seat = seat_buncos(get_rules("classic"), 1, 3)
@@ -52,13 +46,13 @@ from numpy.typing import NDArray
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
 from bunco.analysis.set_exact import (
     HIT,
-    _own_target_table,
-    _tie_odds,
     advance,
     exact_refusal,
+    own_target_table,
     round_chains,
     shifted,
     stop_weights,
+    tie_odds,
 )
 from bunco.core.rules import (
     AfterBell,
@@ -90,16 +84,7 @@ def buncos_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
     return None
 
 
-def no_bunco_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
-    """Why this party's chance of at least one Bunco is not composed exactly (None: it
-    is)."""
-    reason = buncos_refusal(rules, players, sets)
-    if reason is None and rules.round_end is RoundEnd.EVERY_TABLE:
-        return "the chance of at least one Bunco is composed where the head table ends the round"
-    return reason
-
-
-def _rolloff_turn() -> tuple[Outcome, ...]:
+def rolloff_turn() -> tuple[Outcome, ...]:
     """A roll in a tie-break, as :func:`bunco.core.dice.score_rolloff` scores it (any
     round: only the count of the round's number matters)."""
     return (Outcome(RollKind.MISS, 0, False, False, 125),
@@ -110,7 +95,7 @@ def _rolloff_turn() -> tuple[Outcome, ...]:
 
 def _session_rolls() -> float:
     """Expected rolls of one player over a tie-break of sessions."""
-    turn = np.array([float(p) for p in kept_points(_rolloff_turn(), after_bell=True)[0]])
+    turn = np.array([float(p) for p in kept_points(rolloff_turn(), after_bell=True)[0]])
     team = np.convolve(turn, turn)
     tied = float(team @ team)
     per_turn = 1.0 / (1.0 - 91 / 216)
@@ -151,7 +136,7 @@ def _head_rolls(outcomes: tuple[Outcome, ...], target: int, finish: bool) -> Flo
     return rolls
 
 
-def _roll_once(state: FloatArray, moves: list[tuple[float, int, bool, bool]],
+def roll_once(state: FloatArray, moves: list[tuple[float, int, bool, bool]],
                mine: int | None) -> FloatArray:
     """One roll at a table held as ``state[position to roll, in a turn, first team's
     lead]``; position ``mine``'s Buncos dropped (None: none)."""
@@ -209,7 +194,7 @@ def _other_rolls(rules: RuleSet, round_no: int) -> FloatArray:
                     stop += tie * ties[starter]
             total += reach[n] * stop
         played += state.sum(axis=(1, 2))
-        state = _roll_once(state, moves, None)
+        state = roll_once(state, moves, None)
     return total
 
 
@@ -217,7 +202,7 @@ def _race_rolls(rules: RuleSet) -> float:
     """Expected rolls of a roll-off to ``roll_off_target`` points between two teams (the
     rolls for high that pick its first roller do not count)."""
     goal = rules.roll_off_target
-    turn = _rolloff_turn()
+    turn = rolloff_turn()
     state = np.zeros((2, goal, goal))  # [team to roll, first team's points, second's]
     state[0, 0, 0] = 1.0
     rolls = 0.0
@@ -242,7 +227,7 @@ def _own_target_rolls(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     tied (any position starts it, 1/4 each)."""
     outcomes = roll_outcomes(rules, round_no)
     target = rules.target(team=True, single_table=False)
-    bunco, reached = _own_target_table(outcomes, target, _tie_odds(rules))
+    bunco, reached = own_target_table(outcomes, target, tie_odds(rules))
     rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
     steps = bunco.shape[1]
     moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
@@ -305,182 +290,3 @@ def expected_buncos(rules: RuleSet, seat_chances: FloatArray) -> FloatArray:
     for r, where in enumerate(seat_chances):
         total += where @ seat_buncos(rules, r + 1, tables).reshape(-1)
     return total
-
-
-# -- the chance of no Bunco -----------------------------------------------------------------------
-def _no_bunco_turn(outcomes: tuple[Outcome, ...]) -> FloatArray:
-    """P(a free turn rolled on after the bell scores k points and holds no Bunco)."""
-    kept, _ = kept_points(tuple(o for o in outcomes if not o.is_bunco), after_bell=True)
-    return np.array([float(p) for p in kept])
-
-
-def _tie_no_bunco(rules: RuleSet, starter: int, mine: int) -> tuple[float, float]:
-    """A tie-break from position ``starter``: (P(the first team wins it and position
-    ``mine`` rolls no Bunco in it), P(``mine`` rolls no Bunco in it))."""
-    if rules.tie_break is TieBreak.SESSIONS:
-        turn = _rolloff_turn()
-        full = np.array([float(p) for p in kept_points(turn, after_bell=True)[0]])
-        clean = _no_bunco_turn(turn)
-        mine_team = np.convolve(clean, full)
-        other_team = np.convolve(full, full)
-        first, second = (mine_team, other_team) if mine % 2 == 0 else (other_team, mine_team)
-        size = max(len(first), len(second))
-        first = np.pad(first, (0, size - len(first)))
-        second = np.pad(second, (0, size - len(second)))
-        below = np.concatenate([[0.0], np.cumsum(second)[:-1]])  # P(second < x)
-        wins, tied = float(first @ below), float(first @ second)
-        ends = float(first.sum() * second.sum()) - tied  # not tied, and mine rolled no Bunco
-        return wins / (1.0 - tied), ends / (1.0 - tied)
-    hit, bunco, miss = float(HIT), BUNCO, 1.0 - float(HIT)
-    won = safe = 0.0
-    for i in range(4):
-        position = (starter + i) % 4
-        chance = miss**i * (hit - bunco if position == mine else hit)
-        safe += chance
-        won += chance if position % 2 == 0 else 0.0
-    return won / (1.0 - miss**4), safe / (1.0 - miss**4)
-
-
-@lru_cache(maxsize=256)
-def _head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
-    """``bells[w, t]``: P(the head table's position ``mine`` rolls no Bunco in the round
-    (rolling on included) and team ``w`` rings the bell on roll ``t``)."""
-    outcomes = roll_outcomes(rules, round_no)
-    target = rules.target(team=True, single_table=False)
-    finish = rules.after_bell is AfterBell.FINISH_TURN
-    go_on = sum(float(o.probability) for o in outcomes if o.turn_continues and not o.is_bunco)
-    stop = sum(float(o.probability) for o in outcomes if not o.turn_continues and not o.is_bunco)
-    clean_roll_on = stop / (1.0 - go_on)
-    moves = [(float(o.probability), o.points, o.continues, o.turn_continues, o.is_bunco)
-             for o in outcomes]
-    length = len(round_chains(rules, round_no)[0][0])
-    state = np.zeros((4, target, target))
-    state[0, 0, 0] = 1.0
-    bells = np.zeros((2, length))
-    for t in range(1, length):
-        new = np.zeros_like(state)
-        for q in range(4):
-            src = state[q] if q % 2 == 0 else state[q].T
-            if not src.any():
-                continue
-            for p, k, goes_on, rolls_on, is_bunco in moves:
-                if is_bunco and q == mine:
-                    continue
-                dest = new[q if goes_on else (q + 1) % 4]
-                rang = advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
-                if finish and rolls_on and q == mine:
-                    rang *= clean_roll_on
-                bells[q % 2, t] += rang
-        state = new
-    return bells
-
-
-@lru_cache(maxsize=256)
-def _other_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArray, FloatArray]:
-    """Another table stopped after ``n`` rolls: (P(its first team wins and position
-    ``mine`` rolls no Bunco), P(``mine`` rolls no Bunco)), by ``n``."""
-    outcomes = roll_outcomes(rules, round_no)
-    _, _, reach = round_chains(rules, round_no)
-    finish = rules.after_bell is AfterBell.FINISH_TURN
-    moves = [(float(o.probability), o.points, o.continues, o.is_bunco) for o in outcomes]
-    kept = np.array([float(p) for p in kept_points(outcomes, after_bell=True)[0]])
-    clean = _no_bunco_turn(outcomes)
-    ties = [_tie_no_bunco(rules, s, mine) for s in range(4)]
-    span = 16 + 2 * max(o.points for o in outcomes) + 2 * len(kept)
-    size = 2 * span + 1
-    zero = span
-    lead = np.arange(size) - zero
-    # payoff[f][q, m, d]: f = 0: P(first team wins, no Bunco by mine); f = 1: P(no Bunco)
-    payoff = np.zeros((2, 4, 2, size))
-    for q in range(4):
-        for m in (0, 1):
-            rolls_on = bool(m and finish)
-            starter = (q + 1) % 4 if rolls_on else q
-            won, nb = ties[starter]
-            settle = [np.where(lead > 0, 1.0, 0.0) + np.where(lead == 0, won, 0.0),
-                      np.where(lead != 0, 1.0, 0.0) + np.where(lead == 0, nb, 0.0)]
-            if not rolls_on:
-                payoff[:, q, m] = settle
-                continue
-            turn = clean if q == mine else kept
-            sign = 1 if q % 2 == 0 else -1
-            for f in (0, 1):
-                payoff[f, q, m] = sum((p * shifted(settle[f], -sign * k)
-                                       for k, p in enumerate(turn) if p), np.zeros(size))
-    state = np.zeros((4, 2, size))
-    state[0, 0, zero] = 1.0
-    wins = np.zeros(len(reach))
-    safe = np.zeros(len(reach))
-    for n in range(len(reach)):
-        wins[n] = float((state * payoff[0]).sum())
-        safe[n] = float((state * payoff[1]).sum())
-        state = _roll_once(state, moves, mine)
-    return wins, safe
-
-
-def _alike(rules: RuleSet, round_no: int) -> int:
-    """The first round whose rolls score as round ``round_no``'s do (its chains serve)."""
-    outcomes = roll_outcomes(rules, round_no)
-    return next(r for r in range(1, round_no + 1) if roll_outcomes(rules, r) == outcomes)
-
-
-def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
-    """``q[w, s]``: P(the round goes way ``w`` (as
-    :func:`bunco.analysis.set_exact.round_patterns`) and whoever sits in seat ``s``
-    (``4 table + seat``) rolls no Bunco in it), exactly (rules :func:`buncos_refusal`
-    accepts)."""
-    round_no = _alike(rules, round_no)
-    if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
-        return _drawn_no_bunco(rules, round_no, tables)
-    bells, wins, _ = round_chains(rules, round_no)
-    step = 1 if rules.direction is Direction.LEFT else 3
-    position_of = {(p * step) % 4: p for p in range(4)}
-    others = [wins, 1.0 - wins]
-    out = np.zeros((2**tables, 4 * tables))
-    for seat in range(4 * tables):
-        k, p = divmod(seat, 4)
-        p = position_of[p]
-        if k == 0:
-            head = _head_no_bunco(rules, round_no, p)
-            mine: list[FloatArray] = []
-        else:
-            head = bells
-            won, safe = _other_no_bunco(rules, round_no, p)
-            mine = [won, safe - won]
-        for w in range(2**tables):
-            chance = head[w & 1].copy()
-            for j in range(1, tables):
-                bit = (w >> j) & 1
-                chance *= mine[bit] if j == k else others[bit]
-            out[w, seat] = float(chance.sum())
-    return out
-
-
-def _drawn_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
-    """:func:`no_bunco_patterns` where every table first rolls for high: at each table
-    any seat starts, 1/4 each and apart from the dice, so the team of seats 1 and 3 wins
-    a table or not with chance 1/2 apart from everything else, and a seat's chance of
-    no Bunco mixes the four positions it may hold in the rolling order."""
-    _, _, reach = round_chains(rules, round_no)
-    step = 1 if rules.direction is Direction.LEFT else 3
-    # by[k][p][b]: P(the first team wins (b = 0) or loses, and position p rolls no Bunco)
-    by = []
-    for k in range(2):
-        rows = []
-        for p in range(4):
-            if k == 0:
-                rows.append(_head_no_bunco(rules, round_no, p).sum(axis=1))
-            else:
-                won, safe = _other_no_bunco(rules, round_no, p)
-                rows.append(np.array([reach @ won, reach @ (safe - won)]))
-        by.append(rows)
-    out = np.zeros((2**tables, 4 * tables))
-    for seat in range(4 * tables):
-        k, s = divmod(seat, 4)
-        rows = by[min(k, 1)]
-        for w in range(2**tables):
-            bit = (w >> k) & 1
-            mine = sum(rows[((s - first) * step) % 4][bit ^ (first % 2)]
-                       for first in range(4)) / 4
-            out[w, seat] = float(mine) * 0.5 ** (tables - 1)
-    return out

@@ -151,7 +151,7 @@ def _head_bells(outcomes: tuple[Outcome, ...], target: int) -> FloatArray:
 
 
 @lru_cache(maxsize=64)
-def _own_target_table(outcomes: tuple[Outcome, ...], target: int,
+def own_target_table(outcomes: tuple[Outcome, ...], target: int,
                       tie_first: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
     """A table that plays to its own target, where a Bunco at any table ends the round
     (``round_end = every_table``), the team of seats 1 and 3 rolling first.
@@ -204,7 +204,7 @@ def _own_target_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArr
     it ``t - 1``."""
     outcomes = roll_outcomes(rules, round_no)
     target = rules.target(team=True, single_table=False)
-    bunco, reached = _own_target_table(outcomes, target, _tie_odds(rules))
+    bunco, reached = own_target_table(outcomes, target, tie_odds(rules))
     steps = bunco.shape[1]
     final = reached[:, -1]
     q = np.zeros(2**tables)
@@ -282,7 +282,7 @@ def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
         span *= 2
 
 
-def _tie_odds(rules: RuleSet) -> tuple[float, float]:
+def tie_odds(rules: RuleSet) -> tuple[float, float]:
     """P(the first team wins a tie-break) when the first (index 0) or the second team
     rolls next."""
     if rules.tie_break is TieBreak.SUDDEN_DEATH:
@@ -303,7 +303,7 @@ def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray,
     finish = rules.after_bell is AfterBell.FINISH_TURN
     for_high = rules.first_roller is FirstRoller.ROLL_FOR_HIGH
     reach = offset_bell(bell, high_roll_steps(4)) if for_high else bell
-    wins = _other_table_wins(outcomes, len(reach), finish, _tie_odds(rules))
+    wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules))
     return bells, wins, reach
 
 
@@ -340,8 +340,8 @@ def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[floa
     product of powers: when table ``j``'s roll ``t`` is the first Bunco, the tables
     after ``j`` in the tick (lower numbers) have made ``t - 1`` rolls without one, those
     before it ``t``."""
-    tie_first = _tie_odds(rules)
-    bunco, reached = _own_target_table(roll_outcomes(rules, round_no),
+    tie_first = tie_odds(rules)
+    bunco, reached = own_target_table(roll_outcomes(rules, round_no),
                                        rules.target(team=True, single_table=False), tie_first)
     rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
     none = float(reached[0, -1]) * float(reached.sum(axis=0)[-1]) ** (tables - 1)
@@ -356,7 +356,7 @@ def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[floa
 
 
 def stop_weights(bunco: FloatArray, reached: FloatArray, tables: int) -> tuple[FloatArray, ...]:
-    """Where every table plays to its own target (:func:`_own_target_table`'s ``bunco``
+    """Where every table plays to its own target (:func:`own_target_table`'s ``bunco``
     and ``reached``), the chances that the other tables let a table roll, by tick ``t``
     (1, 2, ...): ``rolled[t]`` and ``short[t]``, P(a table has had no Bunco in its first
     ``t`` or ``t - 1`` rolls); ``any_bunco[t]``, P(a table's roll ``t`` is its first

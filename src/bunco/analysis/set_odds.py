@@ -57,13 +57,9 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
-from bunco.analysis.set_buncos import (
-    buncos_refusal,
-    expected_buncos,
-    no_bunco_patterns,
-    no_bunco_refusal,
-)
+from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
 from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
+from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
 from bunco.core.seating import next_seating
