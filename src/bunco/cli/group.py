@@ -159,10 +159,9 @@ def load_command(name: str) -> Any:
     >>> load_command("score").name
     'score'
     """
-    if name not in COMMANDS:
+    app = BuncoGroup.typer_app
+    if name not in COMMANDS or app is None:
         return None
-    from bunco.cli.app import app
-
     importlib.import_module(f"bunco.cli.{COMMANDS[name][0]}")
     short, markup = app.pretty_exceptions_short, app.rich_markup_mode
     for info in app.registered_commands:
@@ -185,6 +184,8 @@ class BuncoGroup(TyperGroup):
     each command's module imported only when that command is run or asked for help."""
 
     _listing = False  # True while the help lists the commands: summaries do
+    #: The Typer application the commands register on (set by :mod:`bunco.cli.app`).
+    typer_app: Any = None
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
