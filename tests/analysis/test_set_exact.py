@@ -4,6 +4,8 @@ they agree with the night kernel's nights within a few standard errors (fixed se
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import itertools
 
 import numpy as np
@@ -196,3 +198,10 @@ def test_expected_buncos_per_seat() -> None:
     wm = seat_buncos(get_rules("winning-moves"), 1, 3)
     # a Bunco at table 3 stops tables 1 and 2 a roll short: the head table rolls least
     assert wm[0].sum() < wm[1].sum() < wm[2].sum()
+
+
+@pytest.mark.parametrize("name", ["set_exact", "set_buncos", "set_no_bunco", "set_odds"])
+def test_the_examples_in_the_docstrings(name: str) -> None:
+    module = importlib.import_module(f"bunco.analysis.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

@@ -3,6 +3,8 @@ option values without pydantic exactly as Typer's own converter does."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import subprocess
 import sys
 from typing import Any
@@ -118,3 +120,10 @@ def test_the_plain_converter_is_used_for_the_plain_options() -> None:
     score = group.get_command(ctx, "score")
     kinds = {p.name: type(p._runtime_param).__name__ for p in score.get_params(ctx)}
     assert kinds["round_no"] == "PlainCoercion" and kinds["dice"] == "PlainCoercion"
+
+
+@pytest.mark.parametrize("name", ["coerce", "group"])
+def test_the_examples_in_the_docstrings(name: str) -> None:
+    module = importlib.import_module(f"bunco.cli.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
