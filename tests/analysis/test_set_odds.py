@@ -59,7 +59,9 @@ def test_a_party_set() -> None:
     assert odds["simulated"] == []
     assert set_odds(get_rules("scil"), players=12, nights=2000, seed=2)["simulated"] == []
     wm = set_odds(get_rules("winning-moves"), players=12, nights=2000, seed=2)
-    assert wm["simulated"] == ["at_least_one_bunco"]
+    assert wm["simulated"] == []
+    sixteen = set_odds(get_rules("winning-moves"), players=16, nights=2000, seed=2)
+    assert sixteen["exact"] == [f"split at table {k}" for k in (1, 2, 3, 4)]
     wins = sum(p["expected_wins"]["value"] for p in odds["per_player"])
     assert wins == pytest.approx(36)  # six rounds, half the twelve win each round
     # someone always has the most wins, so the shares add to at least one
@@ -91,9 +93,12 @@ def test_set_odds_cli() -> None:
                         "Buncos, the split at tables 1, 2, 3")
     assert lines[2] == ("estimated (shown ± their standard error: the mean over 3,000 nights "
                         "played by the night kernel, seed 1): none")
-    text = runner.invoke(app, ["odds", "--set", "-r", "wm", "--nights", "3000"])
+    text = runner.invoke(app, ["odds", "--set", "-n", "16", "--nights", "3000"])
     assert text.exit_code == 0, text.output
-    assert text.output.splitlines()[2].endswith("seed 1): P(at least one Bunco)")
+    lines = text.output.splitlines()
+    assert lines[1].endswith("round chains): the split at tables 1, 2, 3, 4")
+    assert lines[2].endswith("seed 1): expected wins, P(most wins), P(most wins, alone), "
+                             "P(at least one Bunco), expected Buncos")
     text = runner.invoke(app, ["odds", "--set", "-H", "wipeout=true", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     assert "exact (marked 'exact', composed from the round chains): none" in text.output

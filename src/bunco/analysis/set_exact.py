@@ -204,19 +204,27 @@ def _own_target_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArr
     it ``t - 1``."""
     outcomes = roll_outcomes(rules, round_no)
     target = rules.target(team=True, single_table=False)
-    bunco, reached = own_target_table(outcomes, target, tie_odds(rules))
-    steps = bunco.shape[1]
-    final = reached[:, -1]
+    return own_target_ways([own_target_table(outcomes, target, tie_odds(rules))] * tables)
+
+
+def own_target_ways(chains: list[tuple[FloatArray, FloatArray]]) -> FloatArray:
+    """The ``2^T`` ways of a round at tables that play to their own targets, from each
+    table's ``(bunco, reached)`` (:func:`own_target_table`, or a variant of it for one
+    table): the rounds with no Bunco (every table to its end), plus, for each table ``j``
+    and roll ``t``, the rounds whose first Bunco is table ``j``'s roll ``t``."""
+    tables = len(chains)
+    steps = chains[0][0].shape[1]
     q = np.zeros(2**tables)
     for w in range(2**tables):
         bits = [(w >> k) & 1 for k in range(tables)]
-        chance = float(np.prod([final[b] for b in bits]))  # no Bunco: each table to its end
+        chance = float(np.prod([reached[b, -1] for (_, reached), b in zip(chains, bits,
+                                                                          strict=True)]))
         for j in range(tables):
-            by_tick = bunco[bits[j], 1:].copy()  # the Bunco is table j's roll t = 1, 2, ...
+            by_tick = chains[j][0][bits[j], 1:].copy()  # table j's roll t = 1, 2, ...
             for i in range(tables):
                 if i != j:
                     rolls = np.arange(1, steps) - (1 if i < j else 0)
-                    by_tick *= reached[bits[i], rolls]
+                    by_tick *= chains[i][1][bits[i], rolls]
             chance += float(by_tick.sum())
         q[w] = chance
     return q

@@ -23,9 +23,17 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from bunco.analysis.odds import Outcome, kept_points, roll_outcomes
+from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
 from bunco.analysis.set_buncos import BUNCO, buncos_refusal, roll_once, rolloff_turn
-from bunco.analysis.set_exact import HIT, advance, round_chains, shifted
+from bunco.analysis.set_exact import (
+    HIT,
+    advance,
+    own_target_table,
+    own_target_ways,
+    round_chains,
+    shifted,
+    tie_odds,
+)
 from bunco.core.rules import AfterBell, Direction, FirstRoller, RoundEnd, RuleSet, TieBreak
 
 FloatArray = NDArray[np.float64]
@@ -34,10 +42,7 @@ FloatArray = NDArray[np.float64]
 def no_bunco_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
     """Why this party's chance of at least one Bunco is not composed exactly (None: it
     is)."""
-    reason = buncos_refusal(rules, players, sets)
-    if reason is None and rules.round_end is RoundEnd.EVERY_TABLE:
-        return "the chance of at least one Bunco is composed where the head table ends the round"
-    return reason
+    return buncos_refusal(rules, players, sets)
 
 
 def _no_bunco_turn(outcomes: tuple[Outcome, ...]) -> FloatArray:
@@ -162,6 +167,8 @@ def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     (``4 table + seat``) rolls no Bunco in it), exactly (rules :func:`buncos_refusal`
     accepts)."""
     round_no = _alike(rules, round_no)
+    if rules.round_end is RoundEnd.EVERY_TABLE:
+        return _own_target_patterns_no_bunco(rules, round_no, tables)
     if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
         return _drawn_no_bunco(rules, round_no, tables)
     bells, wins, _ = round_chains(rules, round_no)
@@ -215,4 +222,88 @@ def _drawn_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
             mine = sum(rows[((s - first) * step) % 4][bit ^ (first % 2)]
                        for first in range(4)) / 4
             out[w, seat] = float(mine) * 0.5 ** (tables - 1)
+    return out
+
+
+# -- every table to its own target (winning-moves) -------------------------------------------------
+def _race_no_bunco(rules: RuleSet, mine: int) -> tuple[float, float]:
+    """A roll-off to ``roll_off_target`` points between the two teams, its first roller
+    any position (1/4 each, by the rolls for high): (P(the first team wins and position
+    ``mine`` rolls no Bunco), P(the second team wins and ``mine`` rolls none))."""
+    goal = rules.roll_off_target
+    won = np.zeros(2)
+    for first in range(4):
+        state = np.zeros((4, goal, goal))  # [position to roll, first team's, second's]
+        state[first, 0, 0] = 0.25
+        while float(state.sum()) >= TAIL_MASS / 10:
+            new = np.zeros_like(state)
+            for q in range(4):
+                src = state[q] if q % 2 == 0 else state[q].T
+                for o in rolloff_turn():
+                    if o.is_bunco and q == mine:
+                        continue
+                    dest = new[q if o.turn_continues else (q + 1) % 4]
+                    won[q % 2] += advance(src, dest if q % 2 == 0 else dest.T,
+                                          float(o.probability), o.points, goal)
+            state = new
+    return float(won[0]), float(won[1])
+
+
+@lru_cache(maxsize=256)
+def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int
+                         ) -> tuple[FloatArray, FloatArray]:
+    """:func:`bunco.analysis.set_exact.own_target_table` for a table whose position
+    ``mine`` rolls no Bunco: ``bunco[w, t]``, its roll ``t`` is the first Bunco, by
+    another position of team ``w``; ``reached[w, t]``, no Bunco in its first ``t``
+    rolls and team ``w`` has won or would win (a tie: the roll-off, with no Bunco by
+    ``mine`` in it)."""
+    outcomes = roll_outcomes(rules, round_no)
+    target = rules.target(team=True, single_table=False)
+    steps = own_target_table(outcomes, target, tie_odds(rules))[0].shape[1]
+    if rules.tie_break is TieBreak.SESSIONS:
+        won, safe = _tie_no_bunco(rules, 0, mine)
+        tie_first, tie_second = won, safe - won
+    else:
+        tie_first, tie_second = _race_no_bunco(rules, mine)
+    lead = np.subtract.outer(np.arange(target), np.arange(target))
+    state = np.zeros((4, target, target))  # [position to roll, first team's, second's]
+    state[0, 0, 0] = 1.0
+    done = [0.0, 0.0]
+    bunco = np.zeros((2, steps))
+    reached = np.zeros((2, steps))
+    for t in range(steps):
+        if t:
+            new = np.zeros_like(state)
+            for q in range(4):
+                src = state[q] if q % 2 == 0 else state[q].T
+                for o in outcomes:
+                    p = float(o.probability)
+                    if o.ends_round:
+                        if q != mine:
+                            bunco[q % 2, t] += p * float(src.sum())
+                        continue
+                    dest = new[q if o.continues else (q + 1) % 4]
+                    done[q % 2] += advance(src, dest if q % 2 == 0 else dest.T, p, o.points,
+                                           target)
+            state = new
+        tie = float(state[:, lead == 0].sum())
+        reached[0, t] = done[0] + float(state[:, lead > 0].sum()) + tie * tie_first
+        reached[1, t] = done[1] + float(state[:, lead < 0].sum()) + tie * tie_second
+    return bunco, reached
+
+
+def _own_target_patterns_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
+    """:func:`no_bunco_patterns` where every table plays to its own target: the ways of
+    :func:`bunco.analysis.set_exact.own_target_ways`, the seat's table taken by its
+    no-Bunco variant."""
+    outcomes = roll_outcomes(rules, round_no)
+    plain = own_target_table(outcomes, rules.target(team=True, single_table=False),
+                             tie_odds(rules))
+    step = 1 if rules.direction is Direction.LEFT else 3
+    out = np.zeros((2**tables, 4 * tables))
+    for seat in range(4 * tables):
+        k, s = divmod(seat, 4)
+        chains = [plain] * tables
+        chains[k] = _own_target_no_bunco(rules, round_no, (s * step) % 4)
+        out[:, seat] = own_target_ways(chains)
     return out

@@ -19,16 +19,14 @@ Two sources, and the output says which gave each figure:
     with the movement: :func:`bunco.analysis.set_exact.set_wins`), and in a one-table
     game of four whose first team is known each round (the 2^6 ways the six rounds can
     go, each player's team read off the seat rotation);
-  - every player's expected Buncos in those sets of 8 or 12 (every preset), and the
-    chance of at least one where the head table ends the round (``classic``, ``scil``,
-    ``tournament``): the rolls each seat is expected to make, times 1/216, weighed by
+  - every player's expected Buncos and chance of at least one in those sets of 8 or
+    12: the rolls each seat is expected to make, times 1/216, weighed by
     where the player sits, and the chance of each way a round goes with no Bunco in a
     given seat, multiplied along the set's ways (:mod:`bunco.analysis.set_buncos`);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
-  as the mean over the nights with its standard error, for everything else: the chance
-  of at least one Bunco under ``winning-moves``, the Buncos at one table, and wins with a
-  wipeout, in nights of more than one set at several tables, and in parties other than
-  4, 8 or 12 players.
+  as the mean over the nights with its standard error, for everything else: the Buncos
+  at one table, and every player's figures with a wipeout, in nights of more than one
+  set at several tables, and in parties other than 4, 8 or 12 players.
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
 so a reader can see them agree.
