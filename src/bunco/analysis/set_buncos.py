@@ -1,5 +1,4 @@
-"""Exact Buncos of each player over a set: expected (every preset) and the chance of at
-least one (where the head table ends the round).
+"""Exact expected Buncos of each player over a set of 8 or 12 players (every preset).
 
 Every roll a player makes that the score card counts (in play, rolling on after the
 bell, in a tie-break; not a roll for high) is a Bunco with the same chance, ``1/216``,

@@ -1,14 +1,17 @@
-"""The exact chance that a player rolls at least one Bunco in a set, where the head table
-ends the round (``classic``, ``scil``, ``tournament``).
+"""The exact chance that a player rolls at least one Bunco in a set of 8 or 12 players.
 
-Each round gives, for each of its ``2^T`` ways (:func:`bunco.analysis.set_exact.round_patterns`)
-and each seat, the chance of that way *and* no Bunco in that seat
-(:func:`no_bunco_patterns`), from the chains of :mod:`bunco.analysis.set_buncos` with
-that seat's Buncos dropped: rolling on after the bell counts only turns without a Bunco,
-a tie-break its chance of each winner with no Bunco by that player. At the head table a
-Bunco (21 points) rings the bell, so when the first team wins there no one of the second
-team rolled one. The rounds are independent, so :func:`bunco.analysis.set_exact.set_wins`
-multiplies these along each of the set's ways, following the player's seat.
+Each round gives, for each of its ``2^T`` ways
+(:func:`bunco.analysis.set_exact.round_patterns`) and each seat, the chance of that way
+*and* no Bunco in that seat (:func:`no_bunco_patterns`), from the chains of
+:mod:`bunco.analysis.set_buncos` with that seat's Buncos dropped: rolling on after the
+bell counts only turns without a Bunco, a tie-break its chance of each winner with no
+Bunco by that player. At the head table a Bunco (21 points) rings the bell, so when the
+first team wins there no one of the second team rolled one. Where every table plays to
+its own target (``winning-moves``), the seat's table is replaced, in the sum over the
+first Bunco (:func:`bunco.analysis.set_exact.own_target_ways`), by its variant with that
+seat's Buncos dropped (a tied table's roll-off to five too). The rounds are independent,
+so :func:`bunco.analysis.set_exact.set_wins` multiplies these along each of the set's
+ways, following the player's seat.
 
 >>> from bunco.core.presets import get_rules
 >>> clean = no_bunco_patterns(get_rules("classic"), 1, 3)
