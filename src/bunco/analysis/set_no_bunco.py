@@ -229,11 +229,13 @@ def _drawn_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
 
 
 # -- every table to its own target (winning-moves) -------------------------------------------------
-def _race_no_bunco(rules: RuleSet, mine: int) -> tuple[float, float]:
-    """A roll-off to ``roll_off_target`` points between the two teams, its first roller
-    any position (1/4 each, by the rolls for high): (P(the first team wins and position
-    ``mine`` rolls no Bunco), P(the second team wins and ``mine`` rolls none))."""
-    goal = rules.roll_off_target
+@lru_cache(maxsize=64)
+def _race_no_bunco(goal: int, mine: int) -> tuple[float, float]:
+    """A roll-off to ``goal`` points between the two teams, its first roller any position
+    (1/4 each, by the rolls for high): (P(the first team wins and position ``mine`` rolls
+    no Bunco), P(the second team wins and ``mine`` rolls none))."""
+    moves = [(float(o.probability), o.points, o.turn_continues, o.is_bunco)
+             for o in rolloff_turn()]
     won = np.zeros(2)
     for first in range(4):
         state = np.zeros((4, goal, goal))  # [position to roll, first team's, second's]
@@ -242,12 +244,11 @@ def _race_no_bunco(rules: RuleSet, mine: int) -> tuple[float, float]:
             new = np.zeros_like(state)
             for q in range(4):
                 src = state[q] if q % 2 == 0 else state[q].T
-                for o in rolloff_turn():
-                    if o.is_bunco and q == mine:
+                for p, k, goes_on, is_bunco in moves:
+                    if is_bunco and q == mine:
                         continue
-                    dest = new[q if o.turn_continues else (q + 1) % 4]
-                    won[q % 2] += advance(src, dest if q % 2 == 0 else dest.T,
-                                          float(o.probability), o.points, goal)
+                    dest = new[q if goes_on else (q + 1) % 4]
+                    won[q % 2] += advance(src, dest if q % 2 == 0 else dest.T, p, k, goal)
             state = new
     return float(won[0]), float(won[1])
 
@@ -267,8 +268,9 @@ def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int
         won, safe = _tie_no_bunco(rules, 0, mine)
         tie_first, tie_second = won, safe - won
     else:
-        tie_first, tie_second = _race_no_bunco(rules, mine)
+        tie_first, tie_second = _race_no_bunco(rules.roll_off_target, mine)
     lead = np.subtract.outer(np.arange(target), np.arange(target))
+    moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
     state = np.zeros((4, target, target))  # [position to roll, first team's, second's]
     state[0, 0, 0] = 1.0
     done = [0.0, 0.0]
@@ -279,15 +281,13 @@ def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int
             new = np.zeros_like(state)
             for q in range(4):
                 src = state[q] if q % 2 == 0 else state[q].T
-                for o in outcomes:
-                    p = float(o.probability)
-                    if o.ends_round:
+                for p, k, goes_on, ends in moves:
+                    if ends:
                         if q != mine:
                             bunco[q % 2, t] += p * float(src.sum())
                         continue
-                    dest = new[q if o.continues else (q + 1) % 4]
-                    done[q % 2] += advance(src, dest if q % 2 == 0 else dest.T, p, o.points,
-                                           target)
+                    dest = new[q if goes_on else (q + 1) % 4]
+                    done[q % 2] += advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
             state = new
         tie = float(state[:, lead == 0].sum())
         reached[0, t] = done[0] + float(state[:, lead > 0].sum()) + tie * tie_first
