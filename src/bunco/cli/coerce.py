@@ -76,10 +76,11 @@ class PlainCoercion:
             plain = plain_value(self.annotation, value, self.low, self.high)
             if plain is not UNSURE:
                 return plain
-        from typer._coercion import build_runtime_param
-
-        typer_own = build_runtime_param(param.type_descriptor)
-        return typer_own.coerce(value, param=param, ctx=ctx)
+        param._runtime_param = None  # Typer builds its own converter, used this once
+        try:
+            return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
+        finally:
+            param._runtime_param = self
 
 
 #: The annotations :func:`plain_value` knows.
