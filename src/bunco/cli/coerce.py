@@ -61,7 +61,7 @@ def plain_value(annotation: Any, value: Any, low: float | None, high: float | No
 
 class PlainCoercion:
     """Stands in for Typer's converter of one parameter: :func:`plain_value` first, then
-    (only when it is unsure) Typer's own converter, built on first use."""
+    (only when it is unsure) the converter Typer builds for the parameter."""
 
     def __init__(self, param: Any) -> None:
         info = param.type_descriptor.parameter_info
