@@ -52,14 +52,24 @@ def test_exact_one_table_figures_agree_with_the_kernel(preset: str, house: dict[
 
 def test_a_party_set() -> None:
     odds = set_odds(get_rules("classic"), players=12, nights=5000, seed=2)
-    assert [t["split"]["source"] for t in odds["per_table"]] == ["exact", "simulated",
-                                                                 "simulated"]
+    assert [t["split"]["source"] for t in odds["per_table"]] == ["exact", "exact", "exact"]
+    assert odds["exact"] == ["expected_wins", "most_wins", "most_wins_alone",
+                             "at_least_one_bunco", "expected_buncos", "split at table 1",
+                             "split at table 2", "split at table 3"]
+    assert odds["simulated"] == []
+    assert set_odds(get_rules("scil"), players=12, nights=2000, seed=2)["simulated"] == []
+    wm = set_odds(get_rules("winning-moves"), players=12, nights=2000, seed=2)
+    assert wm["simulated"] == []
+    sixteen = set_odds(get_rules("winning-moves"), players=16, nights=2000, seed=2)
+    assert sixteen["exact"] == [f"split at table {k}" for k in (1, 2, 3, 4)]
     wins = sum(p["expected_wins"]["value"] for p in odds["per_player"])
     assert wins == pytest.approx(36)  # six rounds, half the twelve win each round
     # someone always has the most wins, so the shares add to at least one
     assert sum(p["most_wins"]["value"] for p in odds["per_player"]) >= 1
     bunco = odds["per_player"][0]["at_least_one_bunco"]
-    assert 0.2 < bunco["value"] < 0.5 and 0 < bunco["se"] < 0.01
+    assert 0.2 < bunco["value"] < 0.5 and bunco["source"] == "exact"
+    assert abs(bunco["value"] - bunco["simulated"]) < 4.5 * bunco["simulated_se"]
+    assert 0 < bunco["simulated_se"] < 0.01
     for table in odds["per_table"]:
         assert sum(table["split"]["probabilities"]) == pytest.approx(1.0)
 
@@ -75,6 +85,24 @@ def test_set_odds_cli() -> None:
     text = runner.invoke(app, ["odds", "--set", "-n", "4", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     assert "exact" in text.output and "±" in text.output and "P(most wins)" in text.output
+    text = runner.invoke(app, ["odds", "--set", "--nights", "3000"])
+    assert text.exit_code == 0, text.output
+    lines = text.output.splitlines()
+    assert lines[1] == ("exact (marked 'exact', composed from the round chains): expected wins, "
+                        "P(most wins), P(most wins, alone), P(at least one Bunco), expected "
+                        "Buncos, the split at tables 1, 2, 3")
+    assert lines[2] == ("estimated (shown ± their standard error: the mean over 3,000 nights "
+                        "played by the night kernel, seed 1): none")
+    text = runner.invoke(app, ["odds", "--set", "-n", "16", "--nights", "3000"])
+    assert text.exit_code == 0, text.output
+    lines = text.output.splitlines()
+    assert lines[1].endswith("round chains): the split at tables 1, 2, 3, 4")
+    assert lines[2].endswith("seed 1): expected wins, P(most wins), P(most wins, alone), "
+                             "P(at least one Bunco), expected Buncos")
+    text = runner.invoke(app, ["odds", "--set", "-H", "wipeout=true", "--nights", "3000"])
+    assert text.exit_code == 0, text.output
+    assert "exact (marked 'exact', composed from the round chains): none" in text.output
+    assert "P(most wins, alone), P(at least one Bunco)" in text.output
     bad = runner.invoke(app, ["odds", "--set", "-n", "10"])
     assert bad.exit_code == 2 and "tables of four" in bad.output
     assert "set odds come from the night kernel" in bad.output

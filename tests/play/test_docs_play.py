@@ -16,7 +16,7 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "play.md"
 
 
 def _play_options() -> set[str]:
-    command = typer.main.get_command(app).commands["play"]  # type: ignore[attr-defined]
+    command = typer.main.get_command(app).get_command(None, "play")  # type: ignore[attr-defined]
     return {o for p in command.params for o in p.opts if o.startswith("--") and o != "--help"}
 
 

@@ -8,14 +8,28 @@ first there (6-0, 5-1, ... 0-6).
 Two sources, and the output says which gave each figure:
 
 - **exact**, composed from the per-round Markov chains of :mod:`bunco.analysis.table_odds`
-  where the rounds are independent given the rules: the head table's split (its rounds
-  are independent and its chain ignores the other tables, unless a Bunco elsewhere can
-  end its round or it can tie), and, in a one-table game of four whose first team is
-  known each round, every player's expected wins and chance of the most wins (the
-  2^6 ways the six rounds can go, each player's team read off the seat rotation);
+  and :mod:`bunco.analysis.set_exact`, under every preset (and the house rules that keep
+  the rounds composable: no wipeout; see :func:`bunco.analysis.set_exact.rules_refusal`):
+
+  - every table's split: a table's rounds are independent, each round's chance of a
+    first-team win comes from the round chains; at one table of four (any preset whose
+    table cannot tie), the head table's split;
+  - every player's expected wins and chance of the most wins (alone or shared) in a set
+    of 8 or 12 players (the ``2^(6T)`` ways the set can go at ``T`` tables, enumerated
+    with the movement: :func:`bunco.analysis.set_exact.set_wins`), and in a one-table
+    game of four whose first team is known each round (the 2^6 ways the six rounds can
+    go, each player's team read off the seat rotation);
+  - every player's expected Buncos and chance of at least one in those sets of 8 or
+    12: the rolls each seat is expected to make, times 1/216, weighed by
+    where the player sits, and the chance of each way a round goes with no Bunco in a
+    given seat, multiplied along the set's ways (:mod:`bunco.analysis.set_buncos`);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
-  as the mean over the nights with its standard error, for everything else (Buncos
-  depend on how many rolls a player makes, movement couples the tables).
+  as the mean over the nights with its standard error, for everything else: the Buncos
+  at one table, and every player's figures with a wipeout, in nights of more than one
+  set at several tables, and in parties other than 4, 8 or 12 players.
+
+Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
+so a reader can see them agree.
 
 >>> from bunco.core.presets import get_rules
 >>> odds = set_odds(get_rules("classic"), players=4, sets=1, nights=2000, seed=1)
@@ -41,12 +55,19 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
+from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
+from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
+from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
 from bunco.core.seating import next_seating
 from bunco.core.seating_layout import is_team_table
 
 WINS, BUNCOS = 0, 2  # columns of the kernel's cards
+
+#: The figures given for each player, in the order of the output.
+PLAYER_FIGURES = ("expected_wins", "most_wins", "most_wins_alone", "at_least_one_bunco",
+                  "expected_buncos")
 
 
 def _estimate(values: NDArray[np.float64]) -> dict[str, Any]:
@@ -159,13 +180,30 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
             "expected_buncos": _estimate(buncos[:, i]),
         })
     p = first_team_wins(rules, tables)
+    exact: list[dict[str, Any]] | None = None
     if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
         exact = _one_table_players(rules, p)
-        for person, figures in zip(people, exact or [], strict=False):
-            for key, value in figures.items():
-                simulated = person[key]
-                person[key] = {**value, "simulated": simulated["value"],
-                               "simulated_se": simulated["se"]}
+    elif exact_refusal(rules, players, sets) is None:
+        at_least_one = no_bunco_refusal(rules, players, sets) is None
+        composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, tables))
+                            if at_least_one else None)
+        keys = ["expected_wins", "most_wins", "most_wins_alone"]
+        if at_least_one:
+            keys.append("at_least_one_bunco")
+        if buncos_refusal(rules, players, sets) is None:
+            composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
+            keys.append("expected_buncos")
+        exact = [{key: _exact(float(composed[key][i])) for key in keys}
+                 for i in range(players)]
+    for person, figures in zip(people, exact or [], strict=False):
+        for key, value in figures.items():
+            simulated = person[key]
+            person[key] = {**value, "simulated": simulated["value"],
+                           "simulated_se": simulated["se"]}
+    per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
+    if tables > 1 and rules_refusal(rules) is None:
+        odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
+        per_table = [[o[k] for o in odds] for k in range(tables)]
     rounds = 6 * sets
     table_docs = []
     for k in range(tables):
@@ -174,16 +212,26 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
         doc: dict[str, Any] = {"table": k + 1, "split": {
             "probabilities": [s["value"] for s in simulated],
             "se": [s["se"] for s in simulated], "source": "simulated"}}
-        if k == 0 and p is not None:
-            doc["split"] = {"probabilities": split_distribution(p * sets),
+        chances = per_table[k]
+        if chances is not None:
+            doc["split"] = {"probabilities": split_distribution(chances * sets),
                             "se": [0.0] * (rounds + 1), "source": "exact",
                             "simulated": [s["value"] for s in simulated],
                             "simulated_se": [s["se"] for s in simulated]}
         table_docs.append(doc)
+    sources: dict[str, list[str]] = {"exact": [], "simulated": []}
+    for key in PLAYER_FIGURES:
+        found = {person[key]["source"] for person in people}
+        for source in sorted(found):
+            sources[source].append(key)
+    for k, table in enumerate(table_docs):
+        sources[table["split"]["source"]].append(f"split at table {k + 1}")
     return {
         "rules": rules.name, "players": players, "sets": sets, "nights": nights, "seed": seed,
         "note": "exact where 'source' is 'exact'; else 'simulated': the mean over the "
                 "nights played by the night kernel, with its standard error",
+        "exact": sources["exact"],
+        "simulated": sources["simulated"],
         "split_counts": "rounds won by the team that rolled first at the table",
         "per_player": people,
         "per_table": table_docs,

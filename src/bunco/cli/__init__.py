@@ -1,18 +1,11 @@
-"""The ``bunco`` command line. Each subcommand lives in its own module."""
+"""The ``bunco`` command line. Each subcommand lives in its own module, imported only when
+that command runs (see :data:`bunco.cli.group.COMMANDS`)."""
 
 from __future__ import annotations
 
-from bunco.cli import (  # noqa: F401  (registers commands)
-    club_cmd,
-    odds_cmd,
-    play_cmd,
-    replay_cmd,
-    rules_cmd,
-    serve_cmd,
-    sheets_cmd,
-    simulate_cmd,
-)
 from bunco.cli.app import app
+
+__all__ = ["app", "main"]
 
 
 def main() -> None:

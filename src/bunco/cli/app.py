@@ -25,6 +25,9 @@ app = typer.Typer(
 )
 
 
+BuncoGroup.typer_app = app
+
+
 def _show_version(value: bool) -> None:
     if value:
         from importlib.metadata import version

@@ -6,10 +6,15 @@
 - A usage error (an unknown option, a missing value, a value of the wrong type) is
   printed like every other refusal of the program: ``error:`` and ``expected:`` on
   stderr, exit code 2 — never the framework's boxed message.
+- Each command's module is imported only when that command runs (:data:`COMMANDS`):
+  ``bunco rules`` never imports the modules of ``play``, ``serve`` or ``odds``, and
+  ``bunco --help`` lists every command from :data:`COMMANDS`' one-line summaries
+  without importing any of them.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -18,7 +23,36 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
+from bunco.cli.coerce import use_plain_coercion, use_plain_coercion_in
 from bunco.core.errors import did_you_mean, nearest
+
+#: Every command, in the order ``bunco --help`` lists them: the module that registers it
+#: on :data:`bunco.cli.app.app` and the first paragraph of its help (the line of the
+#: list; a test keeps it equal to the command's own help).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "rules": ("rules_cmd", "Show the presets, or every rule value of one preset (with house "
+              "rules applied)."),
+    "score": ("rules_cmd", "Score one roll: points, kind, whether the turn goes on and whether "
+              "the round ends."),
+    "odds": ("odds_cmd", "Exact odds: per roll, per turn, and per round at a head table of "
+             "four; with --set, the odds of a whole set for every player and table."),
+    "play": ("play_cmd", "Play a night of Bunco: alone against bots, passing the keyboard, or "
+             "scoring real dice."),
+    "replay": ("replay_cmd", "Read a party log and print the night: rounds, score cards, "
+               "sheets, prizes and next seats."),
+    "serve": ("serve_cmd", "Run a Bunco night server: the API, the database and the live "
+              "updates."),
+    "sheets": ("sheets_cmd", "Print-ready score cards, tallies, master sheet, table signs, "
+               "round cards and house-rules card (and name tags with --name-tags)."),
+    "report": ("sheets_cmd", "The night report: standings, prize winners, every round's "
+               "tables and charts."),
+    "export": ("sheets_cmd", "The standings as CSV, one row a player: rank, player, wins, "
+               "losses, buncos, mini_buncos, points, prizes_won, group (the CSV's header "
+               "row)."),
+    "simulate": ("simulate_cmd", "Simulate whole nights (seating, moving, ties, prizes): "
+                 "figures with standard errors."),
+    "club": ("club_cmd", "A club's season: roster, nights, dues, standings."),
+}
 
 #: Examples shown at the end of each command's help (``bunco COMMAND --help``).
 EXAMPLES: dict[str, tuple[str, ...]] = {
@@ -119,23 +153,71 @@ def _hide_switch_types(command: Any, ctx: Any) -> None:
             param.metavar = ""
 
 
+def load_command(name: str) -> Any:
+    """The click command of ``bunco NAME``, its module imported now (None: no such command).
+
+    >>> load_command("score").name
+    'score'
+    """
+    app = BuncoGroup.typer_app
+    if name not in COMMANDS or app is None:
+        return None
+    importlib.import_module(f"bunco.cli.{COMMANDS[name][0]}")
+    short, markup = app.pretty_exceptions_short, app.rich_markup_mode
+    for info in app.registered_commands:
+        if info.name == name:
+            return typer.main.get_command_from_info(info, pretty_exceptions_short=short,
+                                                    rich_markup_mode=markup)
+    group = next(g for g in app.registered_groups if g.name == name)
+    return typer.main.get_group_from_info(group, pretty_exceptions_short=short,
+                                          rich_markup_mode=markup,
+                                          suggest_commands=app.suggest_commands)
+
+
+def _summary(name: str) -> Any:
+    """A stand-in for ``bunco --help``'s list of commands: the name and its line."""
+    return typer.core.TyperCommand(name, help=COMMANDS[name][1])
+
+
 class BuncoGroup(TyperGroup):
-    """The ``bunco`` group: reflowed help with examples, and usage errors in our style."""
+    """The ``bunco`` group: reflowed help with examples, usage errors in our style, and
+    each command's module imported only when that command is run or asked for help."""
+
+    _listing = False  # True while the help lists the commands: summaries do
+    #: The Typer application the commands register on (set by :mod:`bunco.cli.app`).
+    typer_app: Any = None
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in COMMANDS:
+            if self._listing:
+                return _summary(cmd_name)
+            command = self.commands[cmd_name] = load_command(cmd_name)
         if command is not None:
+            use_plain_coercion_in(command, ctx)
             if ctx is not None:
                 _hide_switch_types(command, ctx)
             if command.epilog is None:
                 command.epilog = examples_text(cmd_name)
         return command
 
+    def get_params(self, ctx: Any) -> Any:
+        params = super().get_params(ctx)
+        use_plain_coercion(params)
+        return params
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         _hide_switch_types(self, ctx)
         if self.epilog is None:
             self.epilog = examples_text(None)
-        super().format_help(ctx, formatter)
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def main(  # type: ignore[override]
         self,

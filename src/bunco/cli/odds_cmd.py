@@ -121,11 +121,30 @@ def _estimate(figure: dict[str, Any], percent: bool) -> str:
     return f"{value} ± {se}"
 
 
+#: The words of ``bunco odds --set`` for each figure.
+SET_FIGURES = {"expected_wins": "expected wins", "most_wins": "P(most wins)",
+               "most_wins_alone": "P(most wins, alone)",
+               "at_least_one_bunco": "P(at least one Bunco)",
+               "expected_buncos": "expected Buncos"}
+
+
+def _figure_names(keys: list[str]) -> str:
+    names = [SET_FIGURES[k] for k in keys if k in SET_FIGURES]
+    tables = [k.removeprefix("split at table ") for k in keys if k not in SET_FIGURES]
+    if tables:
+        names.append("the split at table" + ("s " if len(tables) > 1 else " ")
+                     + ", ".join(tables))
+    return ", ".join(names) or "none"
+
+
 def _print_set_odds(doc: dict[str, Any]) -> None:
     what = "a set" if doc["sets"] == 1 else f"a night of {doc['sets']} sets"
     console.print(f"[bold]{doc['rules']}[/], {doc['players']} players: the odds of {what}")
-    console.print(f"exact where marked; else simulated: the mean over {doc['nights']:,} nights "
-                  f"played by the night kernel (seed {doc['seed']}) ± its standard error")
+    console.print(f"exact (marked 'exact', composed from the round chains): "
+                  f"{_figure_names(doc['exact'])}")
+    console.print(f"estimated (shown ± their standard error: the mean over {doc['nights']:,} "
+                  f"nights played by the night kernel, seed {doc['seed']}): "
+                  f"{_figure_names(doc['simulated'])}")
     people = Table(title="Each player")
     for name in ("player", "expected wins", "P(most wins)", "P(most wins, alone)",
                  "P(at least one Bunco)", "expected Buncos"):

@@ -1,22 +1,26 @@
-"""``bunco replay FILE``: read a party log and print the night."""
+"""``bunco replay FILE``: read a party log and print the night.
+
+The night engine and the report are imported when a log is read, not for ``--help``.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from bunco.cli.app import app, console, fail, print_json
 from bunco.core.errors import LogError
-from bunco.core.night import Night
-from bunco.core.party_log import decode_lines, read_log
-from bunco.party.report import night_report
-from bunco.play.summary import print_night
+
+if TYPE_CHECKING:
+    from bunco.core.night import Night
 
 
 def load_night(path: Path) -> Night:
     """Fold the log at ``path``, or exit with the first bad line and what was expected."""
+    from bunco.core.party_log import decode_lines, read_log
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -39,6 +43,9 @@ def replay_command(
     The log's format is described in docs/party-log.md; a line that does not fit is refused
     with its number and what was expected there.
     """
+    from bunco.party.report import night_report
+    from bunco.play.summary import print_night
+
     night = load_night(file)
     if as_json:
         print_json(night_report(night))

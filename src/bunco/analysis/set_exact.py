@@ -1,0 +1,466 @@
+"""Exact wins of a whole set at two or three tables of four, composed from round chains.
+
+Where no roll wipes a team and either the head table ends every round (``round_end =
+head_table``, no roll ending a round by itself: ``classic``, ``scil``, ``tournament``) or
+every table plays to its own target and a Bunco at any table ends the round
+(``every_table``, the scorekeeper first, nobody rolling on: ``winning-moves``), one round
+at ``T`` tables of four goes one of ``2^T`` ways: at each table one team wins, the team
+of seats 1 and 3 or that of seats 2 and 4. Its chance depends only on the round's
+number, never on who sits where, so:
+
+1. **A round** (:func:`round_patterns`, :func:`first_team_chances`).
+
+   *The head table ends the round.* The head table is a Markov chain over the two team
+   scores, as in :mod:`bunco.analysis.table_odds`, kept apart by the roll ``t`` of the
+   bell and the team that rang it (that team wins the head table). Every other table
+   has made ``t`` rolls by then (all tables roll at one pace; the night kernel's and the
+   engine's schedule) and only the difference of its two team scores decides it, a
+   chain over that difference; with ``finish_turn`` a roller in the middle of a turn
+   then rolls on (:func:`bunco.analysis.odds.kept_points`). A tie is settled by the
+   preset's tie-break: sessions and the roll-off to five are even for both teams (the
+   same turns for each, or a starter drawn by rolling for high); sudden death favours
+   the team to roll next, ``1 / (2 - h)`` with ``h = 91/216`` the chance a roll shows
+   the round's number. Given ``t`` the other tables are independent, so the chance of
+   each of the ``2^T`` ways is a sum over ``t``. Where every table first rolls for high
+   to pick its first roller, the team that starts at a table is either one with chance
+   1/2, independently of the dice, so each of the ``2^T`` ways has chance ``2^-T``.
+
+   *Every table to its own target.* Each table is a chain over its two team scores that
+   ends at the target (that team wins) or at a Bunco (the roller's team wins, and the
+   round ends everywhere: the other tables go to the team ahead, a tie to the tie-break).
+   In each tick every table still playing rolls once, the last table first, and the
+   tick stops at a Bunco, so when the Bunco is table ``j``'s roll ``t`` the tables after
+   it in the tick have made ``t`` rolls and those before it ``t - 1``; given that, the
+   tables are independent, and the chance of each way is a sum over ``j`` and ``t``
+   (plus the rounds with no Bunco, where every table plays to its target).
+2. **The set** (:func:`set_wins`). Who sits where next round follows from where they
+   sit and which teams won (:func:`bunco.analysis.night_kernel.movement_table`, read off
+   :func:`bunco.core.seating.next_seating`), so the ``2^(6T)`` ways a set can go (262,144
+   at three tables) are enumerated with NumPy, each with its chance, carrying every
+   player's seat and wins: each player's expected wins and chance of the most wins
+   (alone or shared) follow exactly. The players start as the night kernel seats them:
+   player ``i`` in seat ``i`` (table 1 seats 1–4, then table 2, ...).
+
+Buncos are not composed here: how many a player rolls depends on how many rolls the
+player makes, which these chains do not follow (``bunco odds --set`` takes them from the
+night kernel, with standard errors).
+
+>>> from bunco.core.presets import get_rules
+>>> q = round_patterns(get_rules("classic"), 1, 3)
+>>> round(float(q.sum()), 12), q.shape
+(1.0, (8,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bunco.analysis.night_kernel import movement_table
+from bunco.analysis.non_head import high_roll_steps, offset_bell
+from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
+from bunco.analysis.table_odds import MAX_STEPS
+from bunco.core.errors import InvalidRuleValue
+from bunco.core.rules import AfterBell, FirstRoller, RoundEnd, RuleSet, TieBreak
+
+FloatArray = NDArray[np.float64]
+
+#: Tables of four whose set is enumerated (``2^(6 T)`` ways for ``T`` tables).
+EXACT_TABLES = (2, 3)
+
+#: Chance that one roll shows the round's number (a sudden-death hit).
+HIT = Fraction(91, 216)
+
+
+def rules_refusal(rules: RuleSet) -> str | None:
+    """Why this rule set's rounds at several tables are not composed exactly (None: they
+    are)."""
+    rounds = [roll_outcomes(rules, round_no) for round_no in range(1, 7)]
+    if any(o.wipes for outcomes in rounds for o in outcomes):
+        return "a wipeout can tie a table that has reached its target: not composed"
+    ends = any(o.ends_round for outcomes in rounds for o in outcomes)
+    if rules.first_roller is FirstRoller.LEFT_OF_LAST_WINNER:
+        return "the first roller depends on the last round's winner: not composed"
+    if rules.round_end is RoundEnd.HEAD_TABLE:
+        if ends:
+            return "a roll that ends the round at every table, at a head-table party: not composed"
+        return None
+    if rules.first_roller is not FirstRoller.SCOREKEEPER:
+        return "every table plays to its own target after rolling for high: not composed"
+    if ends and rules.after_bell is AfterBell.FINISH_TURN:
+        return "rolling on after a Bunco ends the round elsewhere: not composed"
+    if any(o.ends_round and not o.is_bunco for outcomes in rounds for o in outcomes):
+        return "a roll other than a Bunco ends the round: not composed"
+    return None
+
+
+def exact_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
+    """Why the players' wins of this party's night are not composed exactly here (None:
+    they are)."""
+    if players % 4 or players // 4 not in EXACT_TABLES:
+        return "exact wins are composed for 8 or 12 players (two or three tables of four)"
+    if sets != 1:
+        return "exact wins are composed for one set (the ways a longer night can go are too many)"
+    return rules_refusal(rules)
+
+
+def advance(src: FloatArray, dest: FloatArray, p: float, k: int, target: int) -> float:
+    """Add ``p`` times the scores ``src`` (the roller's team's on axis 0), raised by ``k``
+    points, to ``dest`` where they stay below ``target``; return the chance of reaching it
+    (``p`` times the scores that do)."""
+    if k < target:
+        dest[k:, :] += p * src[: target - k, :]
+        return p * float(src[target - k :, :].sum())
+    return p * float(src.sum())
+
+
+def check_steps(steps: int) -> None:
+    """Refuse a round that has not ended after :data:`MAX_STEPS` rolls."""
+    if steps > MAX_STEPS:
+        raise InvalidRuleValue(
+            f"a round at a table does not end within {MAX_STEPS} rolls under these rules",
+            expected="rules under which a team can reach its target")
+
+
+@lru_cache(maxsize=64)
+def _head_bells(outcomes: tuple[Outcome, ...], target: int) -> FloatArray:
+    """``bells[w, t]``: P(the head table's bell is its roll ``t`` and the team of seats
+    1 and 3 (``w = 0``) or of seats 2 and 4 (``w = 1``) rang it, and so won); the team of
+    seat 1 rolls first."""
+    moves = [(float(o.probability), o.points, o.continues) for o in outcomes]
+    state = np.zeros((2, target, target))  # [team to roll, first team's, second team's]
+    state[0, 0, 0] = 1.0
+    bells: list[list[float]] = [[0.0], [0.0]]
+    while float(state.sum()) >= TAIL_MASS / 10:
+        check_steps(len(bells[0]))
+        new = np.zeros_like(state)
+        rang = [0.0, 0.0]
+        for r in (0, 1):
+            src = state[r] if r == 0 else state[r].T  # the roller's score on axis 0
+            for p, k, goes_on in moves:
+                dest = new[r if goes_on else 1 - r]
+                rang[r] += advance(src, dest if r == 0 else dest.T, p, k, target)
+        state = new
+        bells[0].append(rang[0])
+        bells[1].append(rang[1])
+    return np.array(bells)
+
+
+@lru_cache(maxsize=64)
+def own_target_table(outcomes: tuple[Outcome, ...], target: int,
+                      tie_first: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
+    """A table that plays to its own target, where a Bunco at any table ends the round
+    (``round_end = every_table``), the team of seats 1 and 3 rolling first.
+
+    Returns ``(bunco, reached)``: ``bunco[w, t]`` is P(no Bunco and no target before, and
+    the table's roll ``t`` is a Bunco by team ``w``, which wins); ``reached[w, t]`` is
+    P(no Bunco at this table in its first ``t`` rolls, and team ``w`` has won it by then
+    or would win it if the round were stopped now: it has reached the target, or it leads
+    on points; a tie goes to the roll-off, ``tie_first``)."""
+    moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
+    state = np.zeros((2, target, target))  # [team to roll, first team's, second team's]
+    state[0, 0, 0] = 1.0
+    lead = np.subtract.outer(np.arange(target), np.arange(target))
+
+    def standing(done: list[float]) -> list[float]:
+        tie = [float(state[r][lead == 0].sum()) for r in (0, 1)]
+        ahead = float(state[:, lead > 0].sum())
+        behind = float(state[:, lead < 0].sum())
+        first = ahead + tie[0] * tie_first[0] + tie[1] * tie_first[1]
+        return [done[0] + first, done[1] + ahead + behind + sum(tie) - first]
+
+    done = [0.0, 0.0]
+    bunco: list[list[float]] = [[0.0], [0.0]]
+    reached: list[list[float]] = [[x] for x in standing(done)]
+    while float(state.sum()) >= TAIL_MASS / 10:
+        check_steps(len(bunco[0]))
+        new = np.zeros_like(state)
+        ended = [0.0, 0.0]
+        for r in (0, 1):
+            src = state[r] if r == 0 else state[r].T  # the roller's score on axis 0
+            for p, k, goes_on, ends in moves:
+                if ends:
+                    ended[r] += p * float(src.sum())
+                    continue
+                dest = new[r if goes_on else 1 - r]
+                done[r] += advance(src, dest if r == 0 else dest.T, p, k, target)
+        state = new
+        for r in (0, 1):
+            bunco[r].append(ended[r])
+        for r, value in enumerate(standing(done)):
+            reached[r].append(value)
+    return np.array(bunco), np.array(reached)
+
+
+def _own_target_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
+    """:func:`round_patterns` where every table plays to its own target and a Bunco at any
+    table ends the round. In each tick every table still playing rolls once, the last
+    table first and the head table last, and the tick stops at a Bunco: when table
+    ``j``'s roll ``t`` is the Bunco, tables after it have made ``t`` rolls, tables before
+    it ``t - 1``."""
+    outcomes = roll_outcomes(rules, round_no)
+    target = rules.target(team=True, single_table=False)
+    return own_target_ways([own_target_table(outcomes, target, tie_odds(rules))] * tables)
+
+
+def own_target_ways(chains: list[tuple[FloatArray, FloatArray]]) -> FloatArray:
+    """The ``2^T`` ways of a round at tables that play to their own targets, from each
+    table's ``(bunco, reached)`` (:func:`own_target_table`, or a variant of it for one
+    table): the rounds with no Bunco (every table to its end), plus, for each table ``j``
+    and roll ``t``, the rounds whose first Bunco is table ``j``'s roll ``t``."""
+    tables = len(chains)
+    steps = chains[0][0].shape[1]
+    q = np.zeros(2**tables)
+    for w in range(2**tables):
+        bits = [(w >> k) & 1 for k in range(tables)]
+        chance = float(np.prod([reached[b, -1] for (_, reached), b in zip(chains, bits,
+                                                                          strict=True)]))
+        for j in range(tables):
+            by_tick = chains[j][0][bits[j], 1:].copy()  # table j's roll t = 1, 2, ...
+            for i in range(tables):
+                if i != j:
+                    rolls = np.arange(1, steps) - (1 if i < j else 0)
+                    by_tick *= chains[i][1][bits[i], rolls]
+            chance += float(by_tick.sum())
+        q[w] = chance
+    return q
+
+
+def shifted(values: FloatArray, by: int) -> FloatArray:
+    out = np.zeros_like(values)
+    if by >= 0:
+        out[by:] = values[: len(values) - by]
+    else:
+        out[:by] = values[-by:]
+    return out
+
+
+@lru_cache(maxsize=64)
+def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
+                      tie_first: tuple[float, float]) -> FloatArray:
+    """``wins[n]``: P(the team of seats 1 and 3, which rolls first, wins a table that is
+    stopped after ``n`` rolls in play), for ``n < steps``. ``tie_first[x]``: P(that team
+    wins a tie when team ``x`` rolls next)."""
+    kept_exact, _ = kept_points(outcomes, after_bell=True)
+    kept = np.array([float(p) for p in kept_exact])
+    moves = [(float(o.probability), o.points, o.continues) for o in outcomes]
+    span = 16 + 2 * max(o.points for o in outcomes)
+    while True:
+        size = 2 * span + 1
+        zero = span
+        # payoff[r, m, d]: P(the first team wins) when the bell stops the table with team
+        # r to roll next (m = 1: in the middle of a turn) and the first team d - zero
+        # points ahead; with ``finish`` a roller in the middle of a turn rolls on
+        payoff = np.zeros((2, 2, size))
+        for r in (0, 1):
+            payoff[r, :, zero + 1:] = 1.0
+            payoff[r, :, zero] = tie_first[r]
+            if finish:
+                ahead = np.zeros(size + 2 * len(kept))
+                ahead[zero + 1 + len(kept):] = 1.0
+                ahead[zero + len(kept)] = tie_first[1 - r]
+                # P(first wins | d) = sum_k kept[k] ahead(d + sign k)
+                reach = np.convolve(ahead, kept[::-1] if r == 0 else kept, mode="valid")
+                offset = len(kept) if r == 0 else 1
+                payoff[r, 1] = reach[offset : offset + size]
+        state = np.zeros((2, 2, size))  # state[r, m, d], as ``payoff``
+        state[0, 0, zero] = 1.0
+        wins = np.zeros(steps)
+        lost = 0.0
+        for n in range(steps):
+            wins[n] = float((state * payoff).sum())
+            new = np.zeros_like(state)
+            for r in (0, 1):
+                src = state[r, 0] + state[r, 1]
+                sign = 1 if r == 0 else -1
+                for p, k, goes_on in moves:
+                    moved = p * shifted(src, sign * k)
+                    if goes_on:
+                        new[r, 1] += moved
+                    else:
+                        new[1 - r, 0] += moved
+            lost += float(state.sum() - new.sum())
+            state = new
+        if lost < TAIL_MASS or span > 20_000:
+            return wins
+        span *= 2
+
+
+def tie_odds(rules: RuleSet) -> tuple[float, float]:
+    """P(the first team wins a tie-break) when the first (index 0) or the second team
+    rolls next."""
+    if rules.tie_break is TieBreak.SUDDEN_DEATH:
+        starter = float(1 / (2 - HIT))
+        return starter, 1.0 - starter
+    return 0.5, 0.5
+
+
+@lru_cache(maxsize=64)
+def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``(bells, wins, reach)``: the head table's bell by roll and team
+    (:func:`_head_bells`), a stopped table's first-team wins by rolls in play
+    (:func:`_other_table_wins`) and the chance of each number of rolls in play at another
+    table when the bell rings."""
+    outcomes = roll_outcomes(rules, round_no)
+    bells = _head_bells(outcomes, rules.target(team=True, single_table=False))
+    bell = bells.sum(axis=0)
+    finish = rules.after_bell is AfterBell.FINISH_TURN
+    for_high = rules.first_roller is FirstRoller.ROLL_FOR_HIGH
+    reach = offset_bell(bell, high_roll_steps(4)) if for_high else bell
+    wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules))
+    return bells, wins, reach
+
+
+def first_team_odds(rules: RuleSet, round_no: int) -> tuple[float, float]:
+    """P(the team that rolls first wins round ``round_no``) at the head table and at any
+    other table, exactly, where the head table ends the round (rules
+    :func:`rules_refusal` accepts). A table stopped before its first roll (possible where
+    tables first roll for high) has no team that rolled first: it counts as not won by
+    one, as the night kernel counts it.
+
+    >>> from bunco.core.presets import get_rules
+    >>> head, other = first_team_odds(get_rules("classic"), 1)
+    >>> round(head, 4), round(other, 4)
+    (0.5177, 0.5237)
+    """
+    bells, wins, reach = round_chains(rules, round_no)
+    return float(bells[0].sum()), float(reach[1:] @ wins[1:])
+
+
+def first_team_chances(rules: RuleSet, round_no: int, tables: int) -> list[float]:
+    """P(the team that rolls first at table ``k + 1`` wins round ``round_no``), for each
+    table, exactly (rules :func:`rules_refusal` accepts). A table stopped before its
+    first roll counts as not won by the team that rolls first (there is none; the night
+    kernel counts it so)."""
+    if rules.round_end is RoundEnd.HEAD_TABLE:
+        head, other = first_team_odds(rules, round_no)
+        return [head] + [other] * (tables - 1)
+    return _own_target_chances(rules, round_no, tables)
+
+
+def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[float]:
+    """:func:`first_team_chances` where every table plays to its own target. The tables
+    are alike, so the chance that the others let table ``k`` reach its roll ``t`` is a
+    product of powers: when table ``j``'s roll ``t`` is the first Bunco, the tables
+    after ``j`` in the tick (lower numbers) have made ``t - 1`` rolls without one, those
+    before it ``t``."""
+    tie_first = tie_odds(rules)
+    bunco, reached = own_target_table(roll_outcomes(rules, round_no),
+                                       rules.target(team=True, single_table=False), tie_first)
+    rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
+    none = float(reached[0, -1]) * float(reached.sum(axis=0)[-1]) ** (tables - 1)
+    out = []
+    for k in range(tables):
+        chance = none + float((bunco[0, 1:] * rolled ** (tables - 1 - k) * short**k).sum())
+        chance += float((any_bunco * (reached[0, 1:] * before[k] + reached[0, :-1] * after[k])
+                         ).sum())
+        # a Bunco at a table rolling before k in the first tick: k never rolled
+        out.append(chance - tie_first[0] * (1.0 - (1.0 - float(any_bunco[0])) ** (tables - 1 - k)))
+    return out
+
+
+def stop_weights(bunco: FloatArray, reached: FloatArray, tables: int) -> tuple[FloatArray, ...]:
+    """Where every table plays to its own target (:func:`own_target_table`'s ``bunco``
+    and ``reached``), the chances that the other tables let a table roll, by tick ``t``
+    (1, 2, ...): ``rolled[t]`` and ``short[t]``, P(a table has had no Bunco in its first
+    ``t`` or ``t - 1`` rolls); ``any_bunco[t]``, P(a table's roll ``t`` is its first
+    Bunco); and ``before[k, t]`` / ``after[k, t]``, summed over the tables ``j`` before
+    / after table ``k`` in number: P(no table but ``j`` and ``k`` had a Bunco when table
+    ``j``'s roll ``t`` is one). In a tick the tables roll from the last to the head table,
+    so the tables numbered above ``j`` have then made ``t`` rolls, those below ``t - 1``;
+    table ``k`` is left out of the product."""
+    clean = reached.sum(axis=0)  # P(no Bunco at a table in its first n rolls)
+    rolled, short = clean[1:], clean[:-1]
+    any_bunco = bunco[:, 1:].sum(axis=0)
+    j = np.arange(tables)[:, None]
+    ahead = np.where(j <= tables - 2, rolled ** np.maximum(tables - 2 - j, 0) * short**j, 0.0)
+    before = np.cumsum(ahead, axis=0) - ahead
+    behind = np.where(j >= 1, rolled ** (tables - 1 - j) * short ** np.maximum(j - 1, 0), 0.0)
+    after = np.cumsum(behind[::-1], axis=0)[::-1] - behind
+    return rolled, short, any_bunco, before, after
+
+
+def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
+    """The ways one round goes at ``tables`` tables of four, exactly: ``q[w]`` is the
+    chance that at table ``k + 1`` the team of seats 2 and 4 wins when bit ``k`` of ``w``
+    is set (else the team of seats 1 and 3). Only for rules :func:`rules_refusal`
+    accepts.
+    """
+    if rules.round_end is RoundEnd.EVERY_TABLE:
+        return _own_target_patterns(rules, round_no, tables)
+    if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
+        return np.full(2**tables, 0.5**tables)  # the first team is either, 1/2 each
+    bells, wins, _ = round_chains(rules, round_no)
+    q = np.zeros(2**tables)
+    for w in range(2**tables):
+        chance = bells[w & 1].copy()
+        for k in range(1, tables):
+            chance *= wins if not (w >> k) & 1 else 1.0 - wins
+        q[w] = float(chance.sum())
+    return q
+
+
+def _moves(rules: RuleSet, tables: int) -> NDArray[np.int64]:
+    """``dest[w, s]``: the seat (``4 table + seat``) where whoever sits in seat ``s``
+    sits next round when the round went way ``w`` (as in :func:`round_patterns`)."""
+    move = movement_table(rules, tables)
+    dest = np.zeros((2**tables, 4 * tables), dtype=np.int64)
+    for w in range(2**tables):
+        bits = [(w >> k) & 1 for k in range(tables)]
+        for k in range(tables):
+            a, b = (int(x) for x in move[k, 4, :2])
+            combo = bits[a] + 2 * bits[b]
+            for s in range(4):
+                dest[w, int(move[k, combo, s])] = 4 * k + s
+    return dest
+
+
+def set_wins(rules: RuleSet, players: int,
+             no_bunco: Callable[[int], FloatArray] | None = None) -> dict[str, FloatArray]:
+    """Exactly, per player (in the night kernel's first seating): ``expected_wins``,
+    ``most_wins`` (P(no one has more wins)) and ``most_wins_alone``, over one set, and
+    ``seat_chances[r, i, s]``: P(player ``i`` sits in seat ``s`` (``4 table + seat``) in
+    round ``r + 1``). With ``no_bunco`` (round number -> ``q[w, s]``: P(the round goes
+    way ``w`` and whoever sits in seat ``s`` rolls no Bunco),
+    :func:`bunco.analysis.set_buncos.no_bunco_patterns`), also ``at_least_one_bunco``.
+    Only for parties :func:`exact_refusal` accepts.
+
+    >>> from bunco.core.presets import get_rules
+    >>> odds = set_wins(get_rules("classic"), 8)
+    >>> round(float(odds["expected_wins"].sum()), 9)  # two winners a table, six rounds
+    24.0
+    """
+    tables = players // 4
+    dest = _moves(rules, tables)
+    won = np.array([[((s % 4) % 2) == ((w >> (s // 4)) & 1) for s in range(players)]
+                    for w in range(2**tables)], dtype=np.int8)
+    seat = np.arange(players, dtype=np.int8)[None, :]  # seat[path, player]
+    wins = np.zeros((1, players), dtype=np.int8)
+    chance = np.ones(1)
+    clean = np.ones((1, players))
+    where = np.zeros((6, players, players))
+    for r in range(6):
+        for i in range(players):
+            where[r, i] = np.bincount(seat[:, i], weights=chance, minlength=players)
+        q = round_patterns(rules, r + 1, tables)
+        way = np.arange(len(q))[None, :, None]
+        if no_bunco is not None:  # P(this far, and no Bunco by the player yet)
+            clean = (clean[:, None, :] * no_bunco(r + 1)[way, seat[:, None, :]]).reshape(
+                -1, players)
+        wins = (wins[:, None, :] + won[way, seat[:, None, :]]).reshape(-1, players)
+        seat = dest[way, seat[:, None, :]].astype(np.int8).reshape(-1, players)
+        chance = (chance[:, None] * q[None, :]).reshape(-1)
+    best = wins.max(axis=1, keepdims=True)
+    top = wins == best
+    alone = top & (top.sum(axis=1, keepdims=True) == 1)
+    return {
+        "expected_wins": chance @ wins.astype(np.float64),
+        "most_wins": chance @ top.astype(np.float64),
+        "most_wins_alone": chance @ alone.astype(np.float64),
+        "seat_chances": where,
+        **({} if no_bunco is None else {"at_least_one_bunco": 1.0 - clean.sum(axis=0)}),
+    }

@@ -1,0 +1,212 @@
+"""Exact wins of a whole set at two or three tables of four (analysis/set_exact.py): the
+round chains agree with the other chains of the project, the set's figures add up, and
+they agree with the night kernel's nights within a few standard errors (fixed seeds)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import itertools
+
+import numpy as np
+import pytest
+
+from bunco.analysis.night_kernel import night_cards, night_seeds
+from bunco.analysis.non_head import high_roll_steps, offset_bell
+from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, seat_buncos
+from bunco.analysis.set_exact import (
+    exact_refusal,
+    first_team_chances,
+    first_team_odds,
+    round_patterns,
+    rules_refusal,
+    set_wins,
+)
+from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
+from bunco.analysis.set_odds import split_distribution
+from bunco.analysis.simulate import sim_rules
+from bunco.analysis.table_odds import table_odds
+from bunco.core.presets import get_rules
+
+
+@pytest.mark.parametrize("preset", ["classic", "scil"])
+def test_the_round_chains_agree_with_table_odds(preset: str) -> None:
+    """Head table: table_odds' chain; other tables: its non-head score chain, a tie
+    settled evenly (sessions: both teams take the same turns)."""
+    rules = get_rules(preset)
+    for round_no in (1, 4):
+        odds = table_odds(rules, round_no)
+        head, other = first_team_odds(rules, round_no)
+        assert head == pytest.approx(odds.first_team_win_probability, abs=1e-9)
+        assert odds.non_head is not None
+        scores = odds.non_head.scores
+        ahead = float(np.tril(scores, -1).sum())  # first team's score on axis 0
+        # scil: a table still rolling for high at the bell has no team that rolled first
+        unplayed = (offset_bell(odds.bell_distribution, high_roll_steps(4))[0]
+                    if preset == "scil" else 0.0)
+        assert other == pytest.approx(ahead + (odds.non_head.tie_probability - unplayed) / 2,
+                                      abs=1e-9)
+
+
+def test_a_rounds_ways() -> None:
+    rules = get_rules("classic")
+    q = round_patterns(rules, 2, 3)
+    assert q.sum() == pytest.approx(1.0, abs=1e-12)
+    head, other = first_team_odds(rules, 2)
+    # bit k set: seats 2 and 4 won at table k + 1
+    assert sum(q[w] for w in range(8) if not w & 1) == pytest.approx(head)
+    assert sum(q[w] for w in range(8) if not w & 2) == pytest.approx(other)
+    assert sum(q[w] for w in range(8) if not w & 4) == pytest.approx(other)
+    # the other tables are stopped by the same bell: their results are not independent
+    both = sum(q[w] for w in range(8) if not w & 6)
+    assert abs(both - other**2) > 1e-5
+    # a sudden death favours the team to roll next; scil's first rollers are drawn
+    assert first_team_odds(get_rules("tournament"), 2)[1] != pytest.approx(other, abs=1e-6)
+    assert round_patterns(get_rules("scil"), 2, 3).tolist() == [0.125] * 8
+
+
+def test_the_sets_figures_add_up() -> None:
+    odds = set_wins(get_rules("classic"), 12)
+    assert odds["expected_wins"].sum() == pytest.approx(36.0)  # six winners a table-round
+    assert odds["most_wins"].sum() >= 1.0 > odds["most_wins_alone"].sum()
+    assert (odds["most_wins_alone"] < odds["most_wins"]).all()
+    scil = set_wins(get_rules("scil"), 12)
+    assert scil["expected_wins"] == pytest.approx(np.full(12, 3.0))  # either team starts
+
+
+def test_what_is_not_composed_says_why() -> None:
+    assert exact_refusal(get_rules("classic"), 12, 1) is None
+    assert exact_refusal(get_rules("classic"), 8, 1) is None
+    assert exact_refusal(get_rules("winning-moves"), 12, 1) is None
+    assert "8 or 12 players" in str(exact_refusal(get_rules("classic"), 16, 1))
+    assert "one set" in str(exact_refusal(get_rules("classic"), 12, 2))
+    assert "wipeout" in str(rules_refusal(get_rules("classic", {"wipeout": "true"})))
+    assert "head-table party" in str(rules_refusal(get_rules("classic",
+                                                             {"bunco_ends_round": "true"})))
+    assert "rolling for high" in str(rules_refusal(get_rules(
+        "winning-moves", {"first_roller": "roll_for_high"})))
+    assert "rolling on after a Bunco" in str(rules_refusal(get_rules(
+        "winning-moves", {"after_bell": "finish_turn"})))
+
+
+def test_own_targets_a_bunco_anywhere_ends_the_round() -> None:
+    """winning-moves: the tables are alike but roll in turn (the last table first), so a
+    Bunco at table 3 stops tables 1 and 2 one roll short; a table stopped before its
+    first roll has no team that rolled first."""
+    rules = get_rules("winning-moves")
+    q = round_patterns(rules, 3, 3)
+    assert q.sum() == pytest.approx(1.0, abs=1e-12)
+    chances = first_team_chances(rules, 3, 3)
+    assert chances is not None
+    assert chances[0] < chances[1] < chances[2]
+    # many tables: the same chances as the 2^T ways give, without enumerating them
+    many = first_team_chances(rules, 3, 40)
+    assert len(many) == 40 and all(a < b for a, b in itertools.pairwise(many))
+    for tables in (2, 4):
+        ways = round_patterns(rules, 3, tables)
+        chances = first_team_chances(rules, 3, tables)
+        at_once = 1 / 216  # a Bunco on a table's first roll stops the later tables unrolled
+        for k in range(tables):
+            first = sum(ways[w] for w in range(2**tables) if not (w >> k) & 1)
+            unrolled = 1 - (1 - at_once) ** (tables - 1 - k)
+            assert chances[k] == pytest.approx(first - unrolled / 2, abs=1e-12)
+    two = round_patterns(rules, 3, 2)
+    assert two.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def _z(exact: np.ndarray, samples: np.ndarray) -> float:
+    se = samples.std(axis=0, ddof=1) / np.sqrt(len(samples))
+    return float(np.max(np.abs(samples.mean(axis=0) - exact) / se))
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("classic", 12), ("scil", 12), ("tournament", 12), ("winning-moves", 12),
+    ("tournament", 8),
+])
+def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None:
+    """Every exact figure within 4.5 standard errors of 20,000 kernel nights (seed 11),
+    and the mean split (rounds the first team won) within 4.5 as well."""
+    rules = sim_rules(preset, {})
+    exact = set_wins(rules, players)
+    cards, first_won = night_cards(rules, players, 1, night_seeds(11, 20_000))
+    wins = cards[:, :, 0].astype(np.float64)
+    top = wins == wins.max(axis=1, keepdims=True)
+    alone = top & (top.sum(axis=1, keepdims=True) == 1)
+    assert _z(exact["expected_wins"], wins) < 4.5
+    assert _z(exact["most_wins"], top.astype(np.float64)) < 4.5
+    assert _z(exact["most_wins_alone"], alone.astype(np.float64)) < 4.5
+    by_round = [first_team_chances(rules, r, players // 4) for r in range(1, 7)]
+    for k in range(players // 4):
+        chances = [c[k] for c in by_round if c is not None]
+        split = np.array(split_distribution(chances))
+        counts = np.stack([first_won[:, k] == j for j in range(7)], axis=1)
+        assert _z(split, counts.astype(np.float64)) < 4.5
+        assert _z(np.array([sum(chances)]), first_won[:, k:k + 1].astype(np.float64)) < 4.5
+
+
+@pytest.mark.parametrize(("preset", "players", "house"), [
+    ("classic", 12, {}), ("tournament", 12, {}), ("tournament", 8, {}), ("scil", 12, {}),
+    ("winning-moves", 12, {}), ("classic", 12, {"direction": "right"}),
+])
+def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
+                                               house: dict[str, str]) -> None:
+    """Each player's exact expected Buncos and chance of at least one within 4.5
+    standard errors of 20,000 kernel nights (seed 13), and their sum within 4.5 as well."""
+    rules = sim_rules(preset, house)
+    assert buncos_refusal(rules, players, 1) is None
+    one = no_bunco_refusal(rules, players, 1) is None
+    composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, players // 4))
+                        if one else None)
+    exact = expected_buncos(rules, composed["seat_chances"])
+    cards, _ = night_cards(rules, players, 1, night_seeds(13, 20_000))
+    buncos = cards[:, :, 2].astype(np.float64)
+    assert _z(exact, buncos) < 4.5
+    assert _z(np.array([exact.sum()]), buncos.sum(axis=1, keepdims=True)) < 4.5
+    assert one
+    assert _z(composed["at_least_one_bunco"], (buncos > 0).astype(np.float64)) < 4.5
+    # at least one is less likely than the expected count (two in a set are possible);
+    # under winning-moves a Bunco ends the round (and wins a roll-off), so no one rolls
+    # two in one round
+    assert (composed["at_least_one_bunco"] < exact).all()
+    if preset == "winning-moves":
+        clean = no_bunco_patterns(rules, 2, players // 4).sum(axis=0)
+        assert clean == pytest.approx(1 - seat_buncos(rules, 2, players // 4).reshape(-1),
+                                      abs=1e-9)
+
+
+def test_expected_buncos_per_seat() -> None:
+    rules = get_rules("classic")
+    seats = seat_buncos(rules, 1, 3)
+    # the first roller rolls most at every table; the head table's first team rolls on
+    assert (seats[:, 0] > seats[:, 1]).all() and (seats[:, 1] > seats[:, 3]).all()
+    assert seats[1].tolist() == seats[2].tolist()
+    right = seat_buncos(get_rules("classic", {"direction": "right"}), 1, 3)
+    assert right[0, 3] == pytest.approx(seats[0, 1]) and right[0, 1] == pytest.approx(seats[0, 3])
+    assert buncos_refusal(get_rules("scil"), 12, 1) is None
+    scil = seat_buncos(get_rules("scil"), 1, 3)  # any seat may start: all seats alike
+    assert scil[0].tolist() == [scil[0, 0]] * 4 and scil[1].tolist() == [scil[1, 0]] * 4
+    assert "last round's winner" in str(buncos_refusal(
+        get_rules("classic", {"first_roller": "left_of_last_winner"}), 12, 1))
+    clean = no_bunco_patterns(rules, 1, 3)
+    ways = round_patterns(rules, 1, 3)
+    assert (clean <= ways[:, None] + 1e-15).all() and (clean.sum(axis=0) < 1).all()
+    # a Bunco (21) by the head table's second team rings the bell for it: when the first
+    # team wins there, no one of the second team rolled a Bunco
+    assert clean[0, 1] == pytest.approx(ways[0]) and clean[0, 0] < ways[0]
+    # P(no Bunco in the round) is at least 1 - E[Buncos], and close to it
+    assert (clean.sum(axis=0) >= 1 - seats.reshape(-1)).all()
+    assert (clean.sum(axis=0) < 1 - seats.reshape(-1) + 0.003).all()
+    assert buncos_refusal(get_rules("winning-moves"), 12, 1) is None
+    assert no_bunco_refusal(get_rules("winning-moves"), 12, 1) is None
+    assert "roll-offs and sessions" in str(buncos_refusal(
+        get_rules("winning-moves", {"tie_break": "sudden_death"}), 12, 1))
+    wm = seat_buncos(get_rules("winning-moves"), 1, 3)
+    # a Bunco at table 3 stops tables 1 and 2 a roll short: the head table rolls least
+    assert wm[0].sum() < wm[1].sum() < wm[2].sum()
+
+
+@pytest.mark.parametrize("name", ["set_exact", "set_buncos", "set_no_bunco", "set_odds"])
+def test_the_examples_in_the_docstrings(name: str) -> None:
+    module = importlib.import_module(f"bunco.analysis.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
