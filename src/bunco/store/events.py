@@ -287,17 +287,24 @@ class EventStore:
         if self.dialect == "sqlite":
             self._append_sqlite(night_id, events)
             return
+        with self.engine.begin() as conn:
+            self.insert_events(conn, night_id, events)
+
+    def insert_events(self, conn: Connection, night_id: str, events: Sequence[StoredEvent]
+                      ) -> None:
+        """Insert consecutive events of one night in ``conn``'s transaction and (PostgreSQL)
+        announce them to the other processes when it commits. Raises :class:`SeqTaken`
+        if a seq or command id is already stored (the transaction is then void)."""
         rows = [{"night_id": night_id, "seq": e.seq, "table_no": e.table, "caller": e.caller,
                  "command_id": e.command_id, "request_hash": e.request_hash, "body": e.body,
                  "created_at": e.created_at}
                 for e in events]
         try:
-            with self.engine.begin() as conn:
-                conn.execute(self._insert_event, rows)
-                self._notify(conn, "e", night_id, events[-1].seq)
+            conn.execute(self._insert_event, rows)
         except IntegrityError as exc:
             raise SeqTaken(f"event {events[0].seq} (or a command id) of night {night_id!r} "
                            "is already stored") from exc
+        self._notify(conn, "e", night_id, events[-1].seq)
 
     def _notify(self, conn: Connection, kind: str, night_id: str, seq: int | None = None
                 ) -> None:
@@ -341,11 +348,17 @@ class EventStore:
 
         With ``table=N``: only events at table N and events of the whole night.
         """
+        with self.engine.connect() as conn:
+            return self.read_events(conn, night_id, after=after, table=table)
+
+    @staticmethod
+    def read_events(conn: Connection, night_id: str, *, after: int = -1,
+                    table: Any = ALL_TABLES) -> list[StoredEvent]:
+        """:meth:`events`, read on ``conn`` (in its transaction)."""
         query = select(_EVENTS).where(_EVENTS.c.night_id == night_id, _EVENTS.c.seq > after)
         if table is not ALL_TABLES:
             query = query.where(or_(_EVENTS.c.table_no == table, _EVENTS.c.table_no.is_(None)))
-        with self.engine.connect() as conn:
-            rows = conn.execute(query.order_by(_EVENTS.c.seq)).all()
+        rows = conn.execute(query.order_by(_EVENTS.c.seq)).all()
         return [_stored(r) for r in rows]
 
     def last_seq(self, night_id: str) -> int:

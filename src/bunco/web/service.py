@@ -17,10 +17,12 @@ night is used after a start, so killing the server loses nothing acknowledged.
 Several processes may serve one night from one PostgreSQL database. The store then
 notifies every process of each commit (:mod:`bunco.store.notify`); a process that holds
 the night reads the events it missed from the store, in seq order, applies them to its
-night and publishes them to its own listeners (:mod:`bunco.web.follow`). A process
-that tries to store a seq another process stored first reads what it missed and checks
-the command again, so a command is refused as ``stale`` only when its own table (or the
-night, for commands of the whole night) changed since the ``expected_seq`` it sent.
+night and publishes them to its own listeners (:mod:`bunco.web.follow`). Processes
+writing one night take turns: each batch is checked and stored holding the night's
+write lock (:mod:`bunco.store.night_lock`), after reading what the others stored
+before it, so a command is never refused because another process wrote, and is
+refused as ``stale`` only when its own table (or the night, for commands of the whole
+night) changed since the ``expected_seq`` it sent.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from bunco.store import (
     StoreError,
 )
 from bunco.store.events import dump, now
+from bunco.store.night_lock import NightLock, lock_night
 from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
 from bunco.web.pubsub import InProcessPubSub, Message, PubSub
 
@@ -54,7 +57,8 @@ TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
 MAX_BATCH = 512
 """The most commands one transaction stores."""
 MAX_ATTEMPTS = 20
-"""How often a batch is checked again after another process stored a seq first."""
+"""How often a batch is checked again after a writer that does not take the night's
+write lock (SQLite: another process on the same file) stored a seq first."""
 
 
 class ServiceError(Exception):
@@ -365,6 +369,10 @@ class NightService:
 
     async def _catch_up_locked(self, live: LiveNight) -> None:
         events: list[StoredEvent] = await self.db(self.store.events, live.id, after=live.seq)
+        await self._apply_stored(live, events)
+
+    async def _apply_stored(self, live: LiveNight, events: list[StoredEvent]) -> None:
+        """Apply and publish events other processes stored after the night's seq."""
         for stored in events:
             if stored.seq != live.seq + 1:
                 break
@@ -510,15 +518,11 @@ class NightService:
 
     async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
         """Check, store and publish one batch; answer each of its commands."""
+        store_batch = self._store_batch if self.inline_db else self._store_batch_locked
         for _attempt in range(MAX_ATTEMPTS):
-            wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
-            if wanted > live.seq:  # another process wrote; a client saw it
-                await self._catch_up_locked(live)
-            plan = self._plan(live, batch)
-            new = [p.stored for p in plan if p.stored is not None]
             try:
-                await self.commit(live.id, new)
-            except SeqTaken:  # another process stored a seq (or a command id) first
+                plan = await store_batch(live, batch)
+            except SeqTaken:  # another writer stored a seq (or a command id) first
                 await self._catch_up_locked(live)
                 continue
             break
@@ -548,6 +552,39 @@ class NightService:
                                                  planned.command.request))
                 except ServiceError as exc:
                     reply.set_exception(exc)
+
+    async def _store_batch(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
+        """Plan the batch against the night as this process holds it and store its events
+        (SQLite: the only process; raises :class:`SeqTaken` if another writer was first)."""
+        wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
+        if wanted > live.seq:  # another process wrote; a client saw it
+            await self._catch_up_locked(live)
+        plan = self._plan(live, batch)
+        await self.commit(live.id, [p.stored for p in plan if p.stored is not None])
+        return plan
+
+    async def _store_batch_locked(self, live: LiveNight, batch: list[Command]
+                                  ) -> list[_Planned]:
+        """Under the night's write lock across processes (PostgreSQL,
+        :mod:`bunco.store.night_lock`): catch up with what the others stored, plan the
+        batch, store its events; the commit releases the lock. Processes writing one
+        night take turns, so no command is refused because another process wrote."""
+        loop = asyncio.get_running_loop()
+        taking = loop.run_in_executor(None, lock_night, self.store, live.id, live.seq)
+        try:
+            lock: NightLock = await asyncio.shield(taking)
+        except asyncio.CancelledError:  # the lock is taken anyway: give it back
+            taking.add_done_callback(_release_taken)
+            raise
+        try:
+            await self._apply_stored(live, lock.missed)
+            plan = self._plan(live, batch)
+        except BaseException:
+            await asyncio.shield(loop.run_in_executor(None, lock.release))
+            raise
+        await asyncio.shield(loop.run_in_executor(
+            None, lock.commit, [p.stored for p in plan if p.stored is not None]))
+        return plan
 
     def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
         """Check each command of the batch against the night as the batch leaves it, and
@@ -714,6 +751,12 @@ class NightService:
             self.pubsub.publish_nowait(message)
         else:
             asyncio.get_running_loop().create_task(self.pubsub.publish(message))
+
+
+def _release_taken(taking: asyncio.Future[NightLock]) -> None:
+    """Release a night's write lock taken for a writer that was cancelled meanwhile."""
+    if not taking.cancelled() and taking.exception() is None:
+        taking.result().release()
 
 
 def _retrieved(reply: asyncio.Future[Ack]) -> None:

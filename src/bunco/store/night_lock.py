@@ -1,0 +1,87 @@
+"""One writer at a time per night, across server processes (PostgreSQL).
+
+Several ``bunco serve`` processes may write the same night of one PostgreSQL
+database. Each batch of a night's commands is stored in a transaction that first
+takes the night's *write lock*, a transaction-level advisory lock
+(``pg_advisory_xact_lock``) keyed by the night: a process that wants to write while
+another one does waits for that transaction to end, instead of racing it for the next
+seq and losing. Under the lock it reads the events the other processes stored since
+the seq it holds (:attr:`NightLock.missed`), checks its commands against the night
+with them, inserts its events and commits; the commit releases the lock. So a write
+is never refused because another process wrote: processes queue per night, and
+nights never wait for each other (a hash collision of two night ids only makes them
+take turns).
+
+The lock waits at most :data:`LOCK_WAIT` for the night, and a transaction left idle
+while holding it (a process stopped half-way) is ended by PostgreSQL after
+:data:`IDLE_LIMIT`, which releases the lock for everyone else.
+
+SQLite needs none of this: one process serves an SQLite database, and its own writer
+task per night already writes one batch at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, text
+
+from bunco.store.events import EventStore, StoredEvent
+
+NIGHT_WRITES = 0x62756E63  # "bunc": the first key of the nights' write locks
+NIGHT_CLAIMS = 0x62756E6E  # "bunn": the first key of the nights' name-claim locks
+LOCK_WAIT = "15s"
+IDLE_LIMIT = "15s"
+
+
+def take(conn: Connection, namespace: int, night_id: str) -> None:
+    """Take the night's advisory lock of ``namespace`` in ``conn``'s transaction (held
+    until it ends), waiting at most :data:`LOCK_WAIT`."""
+    conn.execute(text("SELECT set_config('lock_timeout', :wait, true), "
+                      "set_config('idle_in_transaction_session_timeout', :idle, true)"),
+                 {"wait": LOCK_WAIT, "idle": IDLE_LIMIT})
+    conn.execute(text("SELECT pg_advisory_xact_lock(:namespace, hashtext(:night))"),
+                 {"namespace": namespace, "night": night_id})
+
+
+class NightLock:
+    """An open transaction holding one night's write lock, and what it read under it.
+
+    Made by :func:`lock_night`; ended by exactly one of :meth:`commit` (store events)
+    or :meth:`release` (store nothing). Both are blocking calls, for a worker thread.
+    """
+
+    def __init__(self, store: EventStore, night_id: str, conn: Connection,
+                 missed: list[StoredEvent]) -> None:
+        self.store, self.night_id, self._conn = store, night_id, conn
+        self.missed = missed
+        """The events stored after the seq given to :func:`lock_night`, in seq order."""
+
+    def commit(self, events: Sequence[StoredEvent]) -> None:
+        """Store ``events`` (consecutive, after the last missed one), announce them and
+        commit, which releases the lock. Raises :class:`~bunco.store.SeqTaken` (nothing
+        stored) if a writer that does not take the lock stored one of the seqs first."""
+        try:
+            if events:
+                self.store.insert_events(self._conn, self.night_id, events)
+            self._conn.commit()
+        finally:
+            self._conn.close()
+
+    def release(self) -> None:
+        """End the transaction without storing anything (the lock is released)."""
+        self._conn.close()
+
+
+def lock_night(store: EventStore, night_id: str, after: int) -> NightLock:
+    """Begin a transaction, wait for the night's write lock and read the events stored
+    after seq ``after`` (by other processes); see :class:`NightLock`. PostgreSQL only."""
+    conn = store.engine.connect()
+    try:
+        conn.begin()
+        take(conn, NIGHT_WRITES, night_id)
+        missed = store.read_events(conn, night_id, after=after)
+    except BaseException:
+        conn.close()
+        raise
+    return NightLock(store, night_id, conn, missed)
