@@ -69,7 +69,8 @@ class NightLock:
             self._conn.close()
 
     def release(self) -> None:
-        """End the transaction without storing anything (the lock is released)."""
+        """End the transaction without storing anything (the lock is released); nothing
+        happens if it has ended already."""
         self._conn.close()
 
 

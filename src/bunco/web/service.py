@@ -314,11 +314,13 @@ class NightService:
             self._committer.shutdown(wait=True)
 
     # -- loading ------------------------------------------------------------------------------
-    async def get(self, night_id: str, *, at_least: int = -1) -> LiveNight:
+    async def get(self, night_id: str, *, at_least: int = -1, fresh: bool = True
+                  ) -> LiveNight:
         """The live night, rebuilt from the store on first use; 404 if there is none.
 
         The night is brought up to every seq another process announced, and to
-        ``at_least`` (a seq a client has seen) if the store has it, before it is returned.
+        ``at_least`` (a seq a client has seen) if the store has it, before it is returned
+        (not with ``fresh=False``: the command path catches up by itself).
         """
         live = self.nights.get(night_id)
         if live is None:
@@ -330,7 +332,7 @@ class NightService:
                     self.nights[night_id] = live
                     for hook in self.after_commit:
                         hook(live)
-        if max(live.heard, at_least) > live.seq:
+        if fresh and max(live.heard, at_least) > live.seq:
             await self.catch_up(live)
         return live
 
@@ -374,6 +376,8 @@ class NightService:
     async def _apply_stored(self, live: LiveNight, events: list[StoredEvent]) -> None:
         """Apply and publish events other processes stored after the night's seq."""
         for stored in events:
+            if stored.seq <= live.seq:  # applied meanwhile (a notice's catch-up)
+                continue
             if stored.seq != live.seq + 1:
                 break
             try:
@@ -481,7 +485,9 @@ class NightService:
         not do this now. ``draw=True`` draws the dice on the server ("roll for me").
         The reply comes once the event is committed (or the command refused).
         """
-        live = await self.get(night_id)
+        # not caught up first: the writer checks the command against the night after
+        # catching up with the other processes itself (under the night's write lock)
+        live = await self.get(night_id, fresh=False)
         if request is None and not callable(event):
             request = fingerprint(event, expected_seq, draw)
         known = live.commands.get((caller, command_id))
@@ -497,13 +503,26 @@ class NightService:
         return await asyncio.shield(reply)
 
     async def _write(self, live: LiveNight) -> None:
-        """The night's writer task: one batch after another while commands wait."""
+        """The night's writer task: one batch after another while commands wait.
+
+        On PostgreSQL the night's write lock (shared by the processes) is taken before the
+        batch is cut, so the commands that arrive while another process writes join it,
+        and before the night's own lock, so this process's readers do not wait for it.
+        """
         while live.inbox:
-            batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
+            batch: list[Command] = []
+            lock: NightLock | None = None
             try:
+                if not self.inline_db:
+                    lock = await self._take_write_lock(live)
+                batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
                 async with live.lock:
-                    await self._commit_batch(live, batch)
+                    await self._commit_batch(live, batch, lock)
             except BaseException as exc:  # the store failed: nothing of the batch counts
+                if lock is not None:
+                    await asyncio.shield(asyncio.to_thread(lock.release))
+                if not batch:  # the write lock was not taken: the waiting commands fail
+                    batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
                 failure = ServiceError(
                     503, "store_unavailable", f"the database did not take the event: {exc}",
                     "the same command (same command_id) again in a moment")
@@ -516,13 +535,31 @@ class NightService:
             for hook in self.after_commit:
                 hook(live)
 
-    async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
-        """Check, store and publish one batch; answer each of its commands."""
-        store_batch = self._store_batch if self.inline_db else self._store_batch_locked
+    async def _take_write_lock(self, live: LiveNight) -> NightLock:
+        """Wait (on a thread) for the night's write lock across processes and read what
+        the others stored since this process's seq (:func:`lock_night`)."""
+        taking = asyncio.get_running_loop().run_in_executor(
+            None, lock_night, self.store, live.id, live.seq)
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:  # the lock is taken anyway: give it back
+            taking.add_done_callback(_release_taken)
+            raise
+
+    async def _commit_batch(self, live: LiveNight, batch: list[Command],
+                            lock: NightLock | None) -> None:
+        """Check, store and publish one batch (holding the night's lock and, on PostgreSQL,
+        its write lock ``lock``, which this ends); answer each of its commands."""
         for _attempt in range(MAX_ATTEMPTS):
             try:
-                plan = await store_batch(live, batch)
-            except SeqTaken:  # another writer stored a seq (or a command id) first
+                if self.inline_db:
+                    plan = await self._store_batch(live, batch)
+                else:
+                    if lock is None:  # a retry: wait for the write lock again
+                        lock = await self._take_write_lock(live)
+                    taken, lock = lock, None
+                    plan = await self._store_batch_locked(live, batch, taken)
+            except SeqTaken:  # a writer that takes no write lock stored a seq first
                 await self._catch_up_locked(live)
                 continue
             break
@@ -563,27 +600,20 @@ class NightService:
         await self.commit(live.id, [p.stored for p in plan if p.stored is not None])
         return plan
 
-    async def _store_batch_locked(self, live: LiveNight, batch: list[Command]
-                                  ) -> list[_Planned]:
-        """Under the night's write lock across processes (PostgreSQL,
+    async def _store_batch_locked(self, live: LiveNight, batch: list[Command],
+                                  lock: NightLock) -> list[_Planned]:
+        """Holding the night's write lock across processes (PostgreSQL,
         :mod:`bunco.store.night_lock`): catch up with what the others stored, plan the
         batch, store its events; the commit releases the lock. Processes writing one
         night take turns, so no command is refused because another process wrote."""
-        loop = asyncio.get_running_loop()
-        taking = loop.run_in_executor(None, lock_night, self.store, live.id, live.seq)
-        try:
-            lock: NightLock = await asyncio.shield(taking)
-        except asyncio.CancelledError:  # the lock is taken anyway: give it back
-            taking.add_done_callback(_release_taken)
-            raise
         try:
             await self._apply_stored(live, lock.missed)
             plan = self._plan(live, batch)
         except BaseException:
-            await asyncio.shield(loop.run_in_executor(None, lock.release))
+            await asyncio.shield(asyncio.to_thread(lock.release))
             raise
-        await asyncio.shield(loop.run_in_executor(
-            None, lock.commit, [p.stored for p in plan if p.stored is not None]))
+        await asyncio.shield(asyncio.to_thread(
+            lock.commit, [p.stored for p in plan if p.stored is not None]))
         return plan
 
     def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
