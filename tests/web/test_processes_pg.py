@@ -246,6 +246,26 @@ def test_a_token_revoked_or_a_code_replaced_on_a_is_refused_on_b_within_a_second
             "command_id": "new-phone", "dice": [2, 3, 5]}).status_code == 200
 
 
+def test_the_wrong_join_codes_of_a_client_are_counted_once_for_both_processes(servers):
+    """The failure budget (10 wrong codes a minute per client) is the whole server's:
+    guesses spread over A and B meet the 429 after 10 in total, on both, and a wrong
+    bearer token on either is refused without a look-up."""
+    a, b = servers
+    created = create(a)
+    codes = []
+    for i in range(16):  # A, B, A, B, ...: the same client (127.0.0.1) on both
+        reply = join(a if i % 2 == 0 else b, f"ZZZZ{i:02}")
+        codes.append(reply.status_code)
+        if reply.status_code == 429:
+            wait = int(reply.headers["retry-after"])
+            assert 1 <= wait <= 60
+    assert codes == [404] * 10 + [429] * 6
+    right = created["tables"][0]["code"]
+    assert join(a, right).status_code == 429 and join(b, right).status_code == 429
+    unknown = httpx.get(b.base + "/api/me", headers=bearer("x" * 32), timeout=10)
+    assert unknown.status_code == 429  # the same client, past its failures, on B too
+
+
 @pytest.mark.parametrize("victim", ["a", "b"])
 def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim):
     a, b = servers
@@ -267,7 +287,7 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
                 try:
                     reply = http.post(f"/api/nights/{night}/tables/{table}/rolls",
                                       headers=phones[table],
-                                      json={"command_id": command, "dice": small_dice(i)})
+                                      json={"command_id": command, "dice": [2, 3, 5]})  # misses
                 except httpx.HTTPError:
                     return  # killed while this request was in flight: not acknowledged
                 assert reply.status_code == 200, reply.text
