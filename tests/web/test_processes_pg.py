@@ -266,6 +266,36 @@ def test_the_wrong_join_codes_of_a_client_are_counted_once_for_both_processes(se
     assert unknown.status_code == 429  # the same client, past its failures, on B too
 
 
+def test_a_name_claimed_on_both_processes_at_once_is_claimed_once(servers):
+    a, b = servers
+    created = create(a)
+    night, viewer = created["night"], bearer(created["viewer_token"])
+    results: dict[str, list[int]] = {name: [] for name in EIGHT}
+
+    def claim(server: ServeProcess, name: str, start: threading.Barrier) -> None:
+        with httpx.Client(base_url=server.base, timeout=30) as http:
+            http.get("/api/health")  # connected before the barrier: the claims meet
+            start.wait(10)
+            reply = http.post(f"/api/nights/{night}/claim", json={"name": name},
+                              headers=viewer)
+            results[name].append(reply.status_code)
+
+    for name in EIGHT:  # each name claimed by three phones on A and three on B at once
+        start = threading.Barrier(6)
+        threads = [threading.Thread(target=claim, args=(server, name, start))
+                   for server in (a, b, a, b, a, b)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    for name, codes in results.items():
+        assert sorted(codes) == [200] + [409] * 5, name
+    with httpx.Client(timeout=10) as http:  # the host may still take a claimed name
+        host = bearer(created["host_token"])
+        assert http.post(f"{b.base}/api/nights/{night}/claim", json={"name": "Ann"},
+                         headers=host).status_code == 200
+
+
 @pytest.mark.parametrize("victim", ["a", "b"])
 def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim):
     a, b = servers

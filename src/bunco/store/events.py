@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from bunco.store import notify
+from bunco.store import advisory, notify
 from bunco.store.db import make_engine, upgrade_database
 from bunco.store.models import EventRow, NightRow, TokenRow
 
@@ -401,6 +401,28 @@ class EventStore:
                     self._notify(conn, "t", night_id)
         except IntegrityError as exc:
             raise StoreError("a token with this hash exists") from exc
+
+    def claim_player(self, token: TokenRecord, *, shared: bool = False) -> bool:
+        """Store ``token``, a player token, unless a live token of the same player of its
+        night exists (``shared=True``: store it anyway); whether it was stored.
+
+        Atomic across processes: on PostgreSQL the check and the insert hold the night's
+        claim lock (:mod:`bunco.store.advisory`), so two claims of one name at once store
+        one token. (SQLite is served by one process, whose claims do not interleave.)
+        """
+        with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                advisory.take(conn, advisory.NIGHT_CLAIMS, token.night_id)
+            if not shared:
+                taken = conn.execute(select(_TOKENS.c.hash).where(
+                    _TOKENS.c.night_id == token.night_id, _TOKENS.c.role == token.role,
+                    _TOKENS.c.player == token.player, _TOKENS.c.revoked_at.is_(None),
+                ).limit(1)).first()
+                if taken is not None:
+                    return False
+            conn.execute(insert(_TOKENS), self._token_values(token, now()))
+            self._notify(conn, "t", token.night_id)
+        return True
 
     def token(self, token_hash: str) -> TokenRecord | None:
         """The token with this hash (revoked ones included), or ``None``."""

@@ -12,9 +12,10 @@ is never refused because another process wrote: processes queue per night, and
 nights never wait for each other (a hash collision of two night ids only makes them
 take turns).
 
-The lock waits at most :data:`LOCK_WAIT` for the night, and a transaction left idle
-while holding it (a process stopped half-way) is ended by PostgreSQL after
-:data:`IDLE_LIMIT`, which releases the lock for everyone else.
+The lock waits at most :data:`~bunco.store.advisory.LOCK_WAIT` for the night, and a
+transaction left idle while holding it (a process stopped half-way) is ended by
+PostgreSQL after :data:`~bunco.store.advisory.IDLE_LIMIT`, which releases the lock for
+everyone else.
 
 SQLite needs none of this: one process serves an SQLite database, and its own writer
 task per night already writes one batch at a time.
@@ -24,24 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from bunco.store.advisory import NIGHT_WRITES, take
 from bunco.store.events import EventStore, StoredEvent
-
-NIGHT_WRITES = 0x62756E63  # "bunc": the first key of the nights' write locks
-NIGHT_CLAIMS = 0x62756E6E  # "bunn": the first key of the nights' name-claim locks
-LOCK_WAIT = "15s"
-IDLE_LIMIT = "15s"
-
-
-def take(conn: Connection, namespace: int, night_id: str) -> None:
-    """Take the night's advisory lock of ``namespace`` in ``conn``'s transaction (held
-    until it ends), waiting at most :data:`LOCK_WAIT`."""
-    conn.execute(text("SELECT set_config('lock_timeout', :wait, true), "
-                      "set_config('idle_in_transaction_session_timeout', :idle, true)"),
-                 {"wait": LOCK_WAIT, "idle": IDLE_LIMIT})
-    conn.execute(text("SELECT pg_advisory_xact_lock(:namespace, hashtext(:night))"),
-                 {"namespace": namespace, "night": night_id})
 
 
 class NightLock:

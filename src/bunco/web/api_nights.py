@@ -249,14 +249,11 @@ async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> To
     live = await service(request).get(night_id)
     name = player_named(live, body.name)
     svc = service(request)
-    async with live.lock:  # one claim of a name at a time
-        claimed = [t for t in await svc.db(svc.store.tokens, night_id, "player")
-                   if t.player == name and not t.revoked]
-        if claimed and who.role != "host":
-            raise ServiceError(409, "already_claimed", f"{name} is already followed by a phone",
-                               "the host to release the name first")
-        token, record = tokens(request).issue(night_id, "player", player=name)
-        await svc.db(svc.store.add_tokens, [record])
+    token, record = tokens(request).issue(night_id, "player", player=name)
+    # one claim of a name at a time, on every process (the store's claim lock)
+    if not await svc.db(svc.store.claim_player, record, shared=who.role == "host"):
+        raise ServiceError(409, "already_claimed", f"{name} is already followed by a phone",
+                           "the host to release the name first")
     tokens(request).remember([record])
     return TokenOut(night=night_id, role="player", token=token, player=name)
 
