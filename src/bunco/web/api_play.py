@@ -87,7 +87,7 @@ async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, tab
                      body: RollIn) -> Ack:
     """The command behind ``POST .../tables/{table}/rolls`` (also used by the fast path)."""
     who = await require(conn, night_id, *WRITERS, what="entering rolls")
-    await svc.get(night_id)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     event: dict[str, Any]
     if body.outcome is not None:
         event = {"type": "tally", "table": table, "outcome": body.outcome}
@@ -110,7 +110,7 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
     host's (403 for a table's phone). ``GET`` on this path says which, first."""
     svc = service(request)
     who = await require(request, night_id, "host", "table", what="undoing entries")
-    await svc.get(night_id)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     ack = await svc.submit(night_id, {"type": "undo", "table": table},
                            **command_of(who, body, "undo", table),
                            expected_seq=body.expected_seq, authorize=undo_writer(who, table))
@@ -142,7 +142,7 @@ async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response
     """A roll in the roll-off between players at no table (a set's winner, a prize)."""
     svc = service(request)
     who = await require(request, night_id, "host", "player", what="rolling in a roll-off")
-    await svc.get(night_id)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     event: dict[str, Any] = {"type": "roll", "dice": body.dice}
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
@@ -158,7 +158,7 @@ async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response
     """A player's own roll on their turn, wherever they sit (online play)."""
     svc = service(request)
     who = await require(request, night_id, "player", what="rolling as a player")
-    await svc.get(night_id)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     if body.player is not None and body.player != who.player:
         raise ServiceError(403, "forbidden", f"player {who.player} cannot roll for "
                            f"{body.player}", "your own rolls only")
@@ -194,7 +194,7 @@ async def _night_command(request: Request, night_id: str, event: dict[str, Any],
     """A command of the whole night, sent by one of ``roles`` and checked by ``allowed``."""
     svc = service(request)
     who = await require(request, night_id, *roles, what=what)
-    await svc.get(night_id)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     ack = await svc.submit(night_id, event, **command_of(who, body, event["type"]),
                            expected_seq=body.expected_seq, authorize=allowed(who))
     return _reply(ack)
@@ -283,7 +283,7 @@ async def any_event(night_id: NightId, body: EventIn, request: Request) -> Respo
     scorekeeper rolls, tallies and undos at its own table."""
     svc = service(request)
     who = await require(request, night_id, "host", "table", what="sending events")
-    await svc.get(night_id)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     event = body.event_dict()
     ack = await svc.submit(night_id, event, **command_of(who, body, "events"),
                            expected_seq=body.expected_seq,
