@@ -10,7 +10,9 @@ the seq it holds (:attr:`NightLock.missed`), checks its commands against the nig
 with them, inserts its events and commits; the commit releases the lock. So a write
 is never refused because another process wrote: processes queue per night, and
 nights never wait for each other (a hash collision of two night ids only makes them
-take turns).
+take turns). A process plans its batch first and stores it with
+:func:`store_unless_missed`: only when another process wrote meanwhile is the lock
+kept while it checks its batch again.
 
 The lock waits at most :data:`~bunco.store.advisory.LOCK_WAIT` for the night, and a
 transaction left idle while holding it (a process stopped half-way) is ended by
@@ -73,3 +75,20 @@ def lock_night(store: EventStore, night_id: str, after: int) -> NightLock:
         conn.close()
         raise
     return NightLock(store, night_id, conn, missed)
+
+
+def store_unless_missed(store: EventStore, night_id: str, after: int,
+                        events: Sequence[StoredEvent]) -> NightLock | None:
+    """Store ``events`` (planned after seq ``after``) holding the night's write lock if
+    no other process stored events after ``after``, and return ``None``; else store
+    nothing and return the transaction, still holding the lock, with what was missed
+    (to plan again and :meth:`NightLock.commit`). PostgreSQL only.
+
+    In the usual case (no other process wrote meanwhile) the lock is held only for the
+    database's work: lock, one read, the insert and the commit.
+    """
+    lock = lock_night(store, night_id, after)
+    if lock.missed:
+        return lock
+    lock.commit(events)
+    return None

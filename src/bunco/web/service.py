@@ -18,11 +18,11 @@ Several processes may serve one night from one PostgreSQL database. The store th
 notifies every process of each commit (:mod:`bunco.store.notify`); a process that holds
 the night reads the events it missed from the store, in seq order, applies them to its
 night and publishes them to its own listeners (:mod:`bunco.web.follow`). Processes
-writing one night take turns: each batch is checked and stored holding the night's
-write lock (:mod:`bunco.store.night_lock`), after reading what the others stored
-before it, so a command is never refused because another process wrote, and is
-refused as ``stale`` only when its own table (or the night, for commands of the whole
-night) changed since the ``expected_seq`` it sent.
+writing one night take turns: each batch is stored holding the night's write lock
+(:mod:`bunco.store.night_lock`), and checked again under it when another process
+stored events first, so a command is never refused because another process wrote, and
+is refused as ``stale`` only when its own table (or the night, for commands of the
+whole night) changed since the ``expected_seq`` it sent.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from bunco.store import (
     StoreError,
 )
 from bunco.store.events import dump, now
-from bunco.store.night_lock import NightLock, lock_night
+from bunco.store.night_lock import NightLock, lock_night, store_unless_missed
 from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
 from bunco.web.pubsub import InProcessPubSub, Message, PubSub
 
@@ -503,26 +503,13 @@ class NightService:
         return await asyncio.shield(reply)
 
     async def _write(self, live: LiveNight) -> None:
-        """The night's writer task: one batch after another while commands wait.
-
-        On PostgreSQL the night's write lock (shared by the processes) is taken before the
-        batch is cut, so the commands that arrive while another process writes join it,
-        and before the night's own lock, so this process's readers do not wait for it.
-        """
+        """The night's writer task: one batch after another while commands wait."""
         while live.inbox:
-            batch: list[Command] = []
-            lock: NightLock | None = None
+            batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
             try:
-                if not self.inline_db:
-                    lock = await self._take_write_lock(live)
-                batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
                 async with live.lock:
-                    await self._commit_batch(live, batch, lock)
+                    await self._commit_batch(live, batch)
             except BaseException as exc:  # the store failed: nothing of the batch counts
-                if lock is not None:
-                    await asyncio.shield(asyncio.to_thread(lock.release))
-                if not batch:  # the write lock was not taken: the waiting commands fail
-                    batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
                 failure = ServiceError(
                     503, "store_unavailable", f"the database did not take the event: {exc}",
                     "the same command (same command_id) again in a moment")
@@ -535,30 +522,12 @@ class NightService:
             for hook in self.after_commit:
                 hook(live)
 
-    async def _take_write_lock(self, live: LiveNight) -> NightLock:
-        """Wait (on a thread) for the night's write lock across processes and read what
-        the others stored since this process's seq (:func:`lock_night`)."""
-        taking = asyncio.get_running_loop().run_in_executor(
-            None, lock_night, self.store, live.id, live.seq)
-        try:
-            return await asyncio.shield(taking)
-        except asyncio.CancelledError:  # the lock is taken anyway: give it back
-            taking.add_done_callback(_release_taken)
-            raise
-
-    async def _commit_batch(self, live: LiveNight, batch: list[Command],
-                            lock: NightLock | None) -> None:
-        """Check, store and publish one batch (holding the night's lock and, on PostgreSQL,
-        its write lock ``lock``, which this ends); answer each of its commands."""
+    async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
+        """Check, store and publish one batch; answer each of its commands."""
+        store_batch = self._store_batch if self.inline_db else self._store_batch_shared
         for _attempt in range(MAX_ATTEMPTS):
             try:
-                if self.inline_db:
-                    plan = await self._store_batch(live, batch)
-                else:
-                    if lock is None:  # a retry: wait for the write lock again
-                        lock = await self._take_write_lock(live)
-                    taken, lock = lock, None
-                    plan = await self._store_batch_locked(live, batch, taken)
+                plan = await store_batch(live, batch)
             except SeqTaken:  # a writer that takes no write lock stored a seq first
                 await self._catch_up_locked(live)
                 continue
@@ -600,12 +569,30 @@ class NightService:
         await self.commit(live.id, [p.stored for p in plan if p.stored is not None])
         return plan
 
-    async def _store_batch_locked(self, live: LiveNight, batch: list[Command],
-                                  lock: NightLock) -> list[_Planned]:
-        """Holding the night's write lock across processes (PostgreSQL,
-        :mod:`bunco.store.night_lock`): catch up with what the others stored, plan the
-        batch, store its events; the commit releases the lock. Processes writing one
-        night take turns, so no command is refused because another process wrote."""
+    async def _store_batch_shared(self, live: LiveNight, batch: list[Command]
+                                  ) -> list[_Planned]:
+        """Store a batch of a night that other processes write too (PostgreSQL), taking
+        turns with them at the night's write lock (:mod:`bunco.store.night_lock`).
+
+        The batch is planned against the night as this process holds it, and stored by
+        one call on a worker thread that takes the write lock and stores the events
+        unless another process stored some first. Then, still holding the lock, this
+        process catches up with those, plans the batch again and stores it: no command
+        is refused because another process wrote. A process known to be behind (a
+        notice, or a client's ``expected_seq``) takes the lock and catches up first.
+        """
+        wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
+        if wanted <= live.seq:
+            plan = self._plan(live, batch)
+            new = [p.stored for p in plan if p.stored is not None]
+            if not new:
+                return plan
+            lock = await self._locked(store_unless_missed, self.store, live.id, live.seq, new)
+            if lock is None:
+                return plan
+        else:
+            lock = await self._locked(lock_night, self.store, live.id, live.seq)
+            assert lock is not None
         try:
             await self._apply_stored(live, lock.missed)
             plan = self._plan(live, batch)
@@ -615,6 +602,17 @@ class NightService:
         await asyncio.shield(asyncio.to_thread(
             lock.commit, [p.stored for p in plan if p.stored is not None]))
         return plan
+
+    async def _locked(self, fn: Callable[..., NightLock | None], *args: Any
+                      ) -> NightLock | None:
+        """``fn(*args)`` on a worker thread, which may return the night's write lock held;
+        if this task is cancelled meanwhile, a lock it returns is released."""
+        taking = asyncio.get_running_loop().run_in_executor(None, fn, *args)
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(_release_taken)
+            raise
 
     def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
         """Check each command of the batch against the night as the batch leaves it, and
@@ -783,10 +781,12 @@ class NightService:
             asyncio.get_running_loop().create_task(self.pubsub.publish(message))
 
 
-def _release_taken(taking: asyncio.Future[NightLock]) -> None:
+def _release_taken(taking: asyncio.Future[NightLock | None]) -> None:
     """Release a night's write lock taken for a writer that was cancelled meanwhile."""
     if not taking.cancelled() and taking.exception() is None:
-        taking.result().release()
+        lock = taking.result()
+        if lock is not None:
+            lock.release()
 
 
 def _retrieved(reply: asyncio.Future[Ack]) -> None:
