@@ -14,10 +14,9 @@ take turns). A process plans its batch first and stores it with
 :func:`store_unless_missed`: only when another process wrote meanwhile is the lock
 kept while it checks its batch again.
 
-The lock waits at most :data:`~bunco.store.advisory.LOCK_WAIT` for the night, and a
-transaction left idle while holding it (a process stopped half-way) is ended by
-PostgreSQL after :data:`~bunco.store.advisory.IDLE_LIMIT`, which releases the lock for
-everyone else.
+The lock is waited for at most 15 s, and a transaction left idle while holding it (a
+process stopped half-way) is ended by PostgreSQL after 15 s, which releases the lock
+for everyone else (:data:`bunco.store.db.POSTGRES_TIMEOUTS`).
 
 SQLite needs none of this: one process serves an SQLite database, and its own writer
 task per night already writes one batch at a time.
