@@ -34,26 +34,21 @@ SWEEP_EVERY = 60.0
 """Seconds between two deletions of expired rows (per process)."""
 SCHEME = "bunco+postgresql"
 
-_ACQUIRE = text("""
+_UPSERT = """
 INSERT INTO rate_counts (key, hits, expires_at)
 VALUES (:key, array_fill(CAST(:now AS double precision), ARRAY[:amount]), :now + :expiry)
 ON CONFLICT (key) DO UPDATE SET
     hits = ARRAY(SELECT t FROM unnest(rate_counts.hits) AS t WHERE t > :now - :expiry
                  ORDER BY t) || excluded.hits,
     expires_at = GREATEST(rate_counts.expires_at, excluded.expires_at)
-WHERE (SELECT count(*) FROM unnest(rate_counts.hits) AS t WHERE t > :now - :expiry)
-      + :amount <= :limit
-RETURNING cardinality(rate_counts.hits)
-""")
-_APPEND = text("""
-INSERT INTO rate_counts (key, hits, expires_at)
-VALUES (:key, array_fill(CAST(:now AS double precision), ARRAY[:amount]), :now + :expiry)
-ON CONFLICT (key) DO UPDATE SET
-    hits = ARRAY(SELECT t FROM unnest(rate_counts.hits) AS t WHERE t > :now - :expiry
-                 ORDER BY t) || excluded.hits,
-    expires_at = GREATEST(rate_counts.expires_at, excluded.expires_at)
-RETURNING cardinality(rate_counts.hits)
-""")
+"""
+_RETURNING = "RETURNING cardinality(rate_counts.hits)"
+_APPEND = text(_UPSERT + _RETURNING)
+"""Count hits now: the old ones leave the row, the new ones join it."""
+_ACQUIRE = text(_UPSERT + """WHERE (SELECT count(*) FROM unnest(rate_counts.hits) AS t
+       WHERE t > :now - :expiry) + :amount <= :limit
+""" + _RETURNING)
+""":data:`_APPEND` only if the window has room (no row returned otherwise)."""
 _WINDOW = text("""
 SELECT min(t), count(t) FROM rate_counts, unnest(rate_counts.hits) AS t
 WHERE key = :key AND t > :now - :expiry

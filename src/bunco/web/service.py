@@ -48,7 +48,7 @@ from bunco.store import (
     StoreError,
 )
 from bunco.store.events import dump, now
-from bunco.store.night_lock import NightLock, lock_night, store_unless_missed
+from bunco.store.night_lock import NightLock, store_unless_missed
 from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
 from bunco.web.pubsub import InProcessPubSub, Message, PubSub
 
@@ -524,10 +524,9 @@ class NightService:
 
     async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
         """Check, store and publish one batch; answer each of its commands."""
-        store_batch = self._store_batch if self.inline_db else self._store_batch_shared
         for _attempt in range(MAX_ATTEMPTS):
             try:
-                plan = await store_batch(live, batch)
+                plan = await self._store_batch(live, batch)
             except SeqTaken:  # a writer that takes no write lock stored a seq first
                 await self._catch_up_locked(live)
                 continue
@@ -560,39 +559,31 @@ class NightService:
                     reply.set_exception(exc)
 
     async def _store_batch(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
-        """Plan the batch against the night as this process holds it and store its events
-        (SQLite: the only process; raises :class:`SeqTaken` if another writer was first)."""
+        """Plan the batch against the night as this process holds it (caught up first if
+        it is known to be behind: a notice, or a client's ``expected_seq``) and store its
+        events.
+
+        SQLite (one process) commits on the writer thread. On PostgreSQL, other processes
+        may write the night too: the events are stored by one call on a worker thread
+        that takes the night's write lock (:mod:`bunco.store.night_lock`) and stores them
+        unless another process stored events since; if one did, this process keeps the
+        lock, catches up with those, plans the batch again and stores it. So no command
+        is refused because another process wrote, and the lock is held across the event
+        loop only when two processes wrote at once.
+        """
         wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
         if wanted > live.seq:  # another process wrote; a client saw it
             await self._catch_up_locked(live)
         plan = self._plan(live, batch)
-        await self.commit(live.id, [p.stored for p in plan if p.stored is not None])
-        return plan
-
-    async def _store_batch_shared(self, live: LiveNight, batch: list[Command]
-                                  ) -> list[_Planned]:
-        """Store a batch of a night that other processes write too (PostgreSQL), taking
-        turns with them at the night's write lock (:mod:`bunco.store.night_lock`).
-
-        The batch is planned against the night as this process holds it, and stored by
-        one call on a worker thread that takes the write lock and stores the events
-        unless another process stored some first. Then, still holding the lock, this
-        process catches up with those, plans the batch again and stores it: no command
-        is refused because another process wrote. A process known to be behind (a
-        notice, or a client's ``expected_seq``) takes the lock and catches up first.
-        """
-        wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
-        if wanted <= live.seq:
-            plan = self._plan(live, batch)
-            new = [p.stored for p in plan if p.stored is not None]
-            if not new:
-                return plan
-            lock = await self._locked(store_unless_missed, self.store, live.id, live.seq, new)
-            if lock is None:
-                return plan
-        else:
-            lock = await self._locked(lock_night, self.store, live.id, live.seq)
-            assert lock is not None
+        new = [p.stored for p in plan if p.stored is not None]
+        if self.inline_db:
+            await self.commit(live.id, new)  # raises SeqTaken if another writer was first
+            return plan
+        if not new:
+            return plan
+        lock = await self._locked(store_unless_missed, self.store, live.id, live.seq, new)
+        if lock is None:
+            return plan
         try:
             await self._apply_stored(live, lock.missed)
             plan = self._plan(live, batch)
