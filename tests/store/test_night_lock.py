@@ -66,6 +66,9 @@ def test_a_released_lock_stores_nothing_and_lets_the_next_writer_in(store):
     lock.release()
     lock.release()  # ending twice is harmless
     assert store_unless_missed(store, "n1", 0, [roll(1, "a")]) is None
+    missed = store_unless_missed(store, "n1", 0, [roll(1, "b")], hold=False)
+    assert missed is not None and [e.command_id for e in missed.missed] == ["a"]
+    assert store_unless_missed(store, "n1", 1, [roll(2, "b")]) is None  # not held: free
     with store.engine.connect() as conn:  # the store's connections do not wait forever
         assert conn.execute(text("SHOW lock_timeout")).scalar() == "15s"
         assert conn.execute(text("SHOW idle_in_transaction_session_timeout")).scalar() == "15s"

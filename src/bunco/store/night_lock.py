@@ -11,8 +11,8 @@ with them, inserts its events and commits; the commit releases the lock. So a wr
 is never refused because another process wrote: processes queue per night, and
 nights never wait for each other (a hash collision of two night ids only makes them
 take turns). A process plans its batch first and stores it with
-:func:`store_unless_missed`: only when another process wrote meanwhile is the lock
-kept while it checks its batch again.
+:func:`store_unless_missed`: only when another process wrote meanwhile, several times
+in a row, is the lock kept while it checks its batch again.
 
 The lock is waited for at most 15 s, and a transaction left idle while holding it (a
 process stopped half-way) is ended by PostgreSQL after 15 s, which releases the lock
@@ -77,17 +77,20 @@ def lock_night(store: EventStore, night_id: str, after: int) -> NightLock:
 
 
 def store_unless_missed(store: EventStore, night_id: str, after: int,
-                        events: Sequence[StoredEvent]) -> NightLock | None:
+                        events: Sequence[StoredEvent], hold: bool = True) -> NightLock | None:
     """Store ``events`` (planned after seq ``after``) holding the night's write lock if
-    no other process stored events after ``after``, and return ``None``; else store
-    nothing and return the transaction, still holding the lock, with what was missed
-    (to plan again and :meth:`NightLock.commit`). PostgreSQL only.
+    no other process stored events after ``after``, and return ``None``. Else store
+    nothing and return what was missed (:attr:`NightLock.missed`) in the transaction,
+    still holding the lock (to plan again and :meth:`NightLock.commit`), or, without
+    ``hold``, ended (to catch up and try again). PostgreSQL only.
 
     In the usual case (no other process wrote meanwhile) the lock is held only for the
     database's work: lock, one read, the insert and the commit.
     """
     lock = lock_night(store, night_id, after)
-    if lock.missed:
-        return lock
-    lock.commit(events)
-    return None
+    if not lock.missed:
+        lock.commit(events)
+        return None
+    if not hold:
+        lock.release()
+    return lock

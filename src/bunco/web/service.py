@@ -59,6 +59,9 @@ MAX_BATCH = 512
 MAX_ATTEMPTS = 20
 """How often a batch is checked again after a writer that does not take the night's
 write lock (SQLite: another process on the same file) stored a seq first."""
+TRIES_UNLOCKED = 3
+"""PostgreSQL: how often a batch is planned without holding the night's write lock
+before it holds it while planned again (then it is stored at that try)."""
 
 
 class ServiceError(Exception):
@@ -524,13 +527,15 @@ class NightService:
 
     async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
         """Check, store and publish one batch; answer each of its commands."""
-        for _attempt in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
             try:
-                plan = await self._store_batch(live, batch)
+                stored = await self._store_batch(live, batch, hold=attempt >= TRIES_UNLOCKED)
             except SeqTaken:  # a writer that takes no write lock stored a seq first
                 await self._catch_up_locked(live)
                 continue
-            break
+            if stored is not None:
+                plan = stored
+                break
         else:
             busy = ServiceError(503, "busy", "the night changed under this command "
                                 f"{MAX_ATTEMPTS} times in a row (other server processes)",
@@ -558,18 +563,21 @@ class NightService:
                 except ServiceError as exc:
                     reply.set_exception(exc)
 
-    async def _store_batch(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
+    async def _store_batch(self, live: LiveNight, batch: list[Command], *, hold: bool
+                           ) -> list[_Planned] | None:
         """Plan the batch against the night as this process holds it (caught up first if
         it is known to be behind: a notice, or a client's ``expected_seq``) and store its
-        events.
+        events; ``None`` if another process stored events first (they are applied: plan
+        the batch again).
 
         SQLite (one process) commits on the writer thread. On PostgreSQL, other processes
         may write the night too: the events are stored by one call on a worker thread
         that takes the night's write lock (:mod:`bunco.store.night_lock`) and stores them
-        unless another process stored events since; if one did, this process keeps the
-        lock, catches up with those, plans the batch again and stores it. So no command
-        is refused because another process wrote, and the lock is held across the event
-        loop only when two processes wrote at once.
+        unless another process stored events since. With ``hold`` (after
+        :data:`TRIES_UNLOCKED` such tries), this process then keeps the lock, catches up,
+        plans the batch again and stores it, while the other processes wait: so no
+        command is refused because another process wrote, and the lock is held across
+        the event loop only when a batch lost that race several times in a row.
         """
         wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
         if wanted > live.seq:  # another process wrote; a client saw it
@@ -581,9 +589,13 @@ class NightService:
             return plan
         if not new:
             return plan
-        lock = await self._locked(store_unless_missed, self.store, live.id, live.seq, new)
+        lock = await self._locked(store_unless_missed, self.store, live.id, live.seq, new,
+                                  hold)
         if lock is None:
             return plan
+        if not hold:  # the lock is released: catch up and try again
+            await self._apply_stored(live, lock.missed)
+            return None
         try:
             await self._apply_stored(live, lock.missed)
             plan = self._plan(live, batch)
