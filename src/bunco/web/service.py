@@ -489,7 +489,7 @@ class NightService:
         The reply comes once the event is committed (or the command refused).
         """
         # not caught up first: the writer checks the command against the night after
-        # catching up with the other processes itself (under the night's write lock)
+        # catching up with what the other processes stored itself
         live = await self.get(night_id, fresh=False)
         if request is None and not callable(event):
             request = fingerprint(event, expected_seq, draw)
