@@ -39,9 +39,9 @@ def servers(tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
     with wiped_postgres() as url:
         a = ServeProcess(url, free_port(), tmp_path / "a.log")
         b = ServeProcess(url, free_port(), tmp_path / "b.log")
-        a.start()
-        b.start()
         try:
+            a.start()
+            b.start()
             yield a, b
         finally:
             a.stop()
@@ -346,8 +346,8 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
 def test_serve_with_two_workers_serves_a_night_live(tmp_path):
     with wiped_postgres() as url:
         server = ServeProcess(url, free_port(), tmp_path / "workers.log", "--workers", "2")
-        server.start()
         try:
+            server.start()  # inside: a server that starts too slowly is stopped too
             created = create(server)
             night = created["night"]
             # new connections land on either worker: the listeners and the writes are spread
