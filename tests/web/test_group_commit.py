@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from bunco.store import EventStore, StoredEvent
 from bunco.store.notify import Notice
 from bunco.web.follow import ProcessFollower
 from bunco.web.service import NightService, ServiceError
+from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 from serve_process import small_dice
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -182,3 +184,58 @@ def test_serve_refuses_several_workers_on_sqlite(tmp_path):
     assert result.exit_code == 2
     assert "error: --workers 2 needs PostgreSQL" in result.output
     assert "expected: --workers 1 on SQLite" in result.output
+
+
+@pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)
+def test_a_slow_process_is_never_refused_because_a_fast_one_keeps_writing():
+    """Two services (two processes' worth) on one PostgreSQL night: B writes as fast as it
+    can while A's inserts are slow. A waits for its turn at the night's write lock and
+    B waits for A's commit, instead of A losing the race for the next seq every time."""
+
+    class Slow(EventStore):
+        def insert_events(self, conn: Any, night_id: str, events: Any) -> None:
+            time.sleep(0.1)  # between planning and storing, as on a loaded machine
+            super().insert_events(conn, night_id, events)
+
+    with wiped_postgres() as url:
+        store_a, store_b = Slow(url), EventStore(url)
+        store_a.upgrade()
+
+        async def scenario() -> None:
+            a, b = NightService(store_a), NightService(store_b)
+            night = await new_night(a)
+            await b.get(night)
+            a_done = asyncio.Event()
+
+            async def fast() -> int:
+                count = 0
+                while not a_done.is_set() and count < 2000:  # misses: the round never ends
+                    await b.submit(night, {"type": "roll", "table": 2, "dice": [2, 3, 5]},
+                                   command_id=f"b{count}")
+                    count += 1
+                return count
+
+            async def slow() -> list[int]:
+                await asyncio.sleep(0.2)  # B is writing already
+                try:
+                    acks = await asyncio.gather(*(a.submit(
+                        night, {"type": "roll", "table": 1, "dice": [2, 3, 5]},
+                        command_id=f"a{i}") for i in range(3)))
+                finally:
+                    a_done.set()
+                return [ack.stored.seq for ack in acks]
+
+            b_count, a_seqs = await asyncio.wait_for(asyncio.gather(fast(), slow()), 60)
+            assert len(a_seqs) == 3 and a_seqs == sorted(a_seqs)
+            stored = store_b.events(night)
+            assert [e.seq for e in stored] == list(range(b_count + 4))  # no gap
+            assert sorted(e.command_id for e in stored[1:]) == sorted(
+                [f"a{i}" for i in range(3)] + [f"b{i}" for i in range(b_count)])
+            a.close()
+            b.close()
+
+        try:
+            asyncio.run(scenario())
+        finally:
+            store_a.close()
+            store_b.close()

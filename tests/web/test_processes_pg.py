@@ -39,9 +39,9 @@ def servers(tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
     with wiped_postgres() as url:
         a = ServeProcess(url, free_port(), tmp_path / "a.log")
         b = ServeProcess(url, free_port(), tmp_path / "b.log")
-        a.start()
-        b.start()
         try:
+            a.start()
+            b.start()
             yield a, b
         finally:
             a.stop()
@@ -165,6 +165,62 @@ def test_writes_through_both_processes_interleave_and_are_never_stale(servers):
     assert listener_a.seqs == listener_b.seqs == list(range(1, 23))
 
 
+def test_both_processes_hammering_one_night_get_every_write_accepted_in_order(servers):
+    """Writers on A and on B at the same tables at once, without expected_seq: the
+    processes take turns at the night (its write lock), so none is refused as busy or
+    stale; the log has no gap and no duplicate, each writer's events are in the order
+    it sent them, and the listeners of both processes hear the same log."""
+    a, b = servers
+    reply = httpx.post(a.base + "/api/nights", timeout=10, json={
+        "name": "Hammered", "players": [f"P{i:02}" for i in range(16)]})
+    assert reply.status_code == 201, reply.text
+    created = reply.json()
+    night = created["night"]
+    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"])
+              for t in (1, 2, 3, 4)}
+    listeners = [Listener(a, night, created["viewer_token"]),
+                 Listener(b, night, created["viewer_token"])]
+    per_writer = 25
+    acked: dict[str, int] = {}
+    refused: list[str] = []
+    sent: dict[str, list[int]] = {}
+
+    def writer(server: ServeProcess, table: int, n: int) -> None:
+        name = f"{server.port}-{table}-{n}"
+        seqs = sent.setdefault(name, [])
+        with httpx.Client(base_url=server.base, timeout=30) as http:
+            for i in range(per_writer):  # misses only: the round never ends
+                command = f"{name}-{i}"
+                reply = http.post(f"/api/nights/{night}/tables/{table}/rolls",
+                                  headers=phones[table],
+                                  json={"command_id": command, "dice": [2, 3, 5]})
+                if reply.status_code != 200:
+                    refused.append(f"{command}: {reply.status_code} {reply.text}")
+                    continue
+                acked[command] = reply.json()["seq"]
+                seqs.append(reply.json()["seq"])
+
+    writers = [threading.Thread(target=writer, args=(server, table, n))
+               for server in (a, b) for table in (1, 2, 3, 4) for n in (1, 2)]
+    total = len(writers) * per_writer
+    run_until_acknowledged(writers, acked, total - len(refused), timeout=120)
+    for thread in writers:
+        thread.join(30)
+    assert refused == []
+    assert len(acked) == total == 400
+    for seqs in sent.values():  # each writer's events in the order it sent them
+        assert seqs == sorted(seqs) and len(seqs) == per_writer
+    with httpx.Client(base_url=b.base, timeout=10) as http:
+        events = http.get(f"/api/nights/{night}/events",
+                          headers=bearer(created["host_token"])).json()["events"]
+    by_id = log_holds_every_acknowledged(events, acked)  # no gap, every ack at its seq
+    assert len(events) == total + 1 and len(by_id) == total + 1  # no duplicate
+    assert sorted(acked.values()) == list(range(1, total + 1))
+    for listener in listeners:
+        listener.wait_for(total, timeout=30)
+        assert listener.seqs == list(range(1, total + 1))
+
+
 def test_a_token_revoked_or_a_code_replaced_on_a_is_refused_on_b_within_a_second(servers):
     a, b = servers
     created = create(a)
@@ -190,6 +246,56 @@ def test_a_token_revoked_or_a_code_replaced_on_a_is_refused_on_b_within_a_second
             "command_id": "new-phone", "dice": [2, 3, 5]}).status_code == 200
 
 
+def test_the_wrong_join_codes_of_a_client_are_counted_once_for_both_processes(servers):
+    """The failure budget (10 wrong codes a minute per client) is the whole server's:
+    guesses spread over A and B meet the 429 after 10 in total, on both, and a wrong
+    bearer token on either is refused without a look-up."""
+    a, b = servers
+    created = create(a)
+    codes = []
+    for i in range(16):  # A, B, A, B, ...: the same client (127.0.0.1) on both
+        reply = join(a if i % 2 == 0 else b, f"ZZZZ{i:02}")
+        codes.append(reply.status_code)
+        if reply.status_code == 429:
+            wait = int(reply.headers["retry-after"])
+            assert 1 <= wait <= 60
+    assert codes == [404] * 10 + [429] * 6
+    right = created["tables"][0]["code"]
+    assert join(a, right).status_code == 429 and join(b, right).status_code == 429
+    unknown = httpx.get(b.base + "/api/me", headers=bearer("x" * 32), timeout=10)
+    assert unknown.status_code == 429  # the same client, past its failures, on B too
+
+
+def test_a_name_claimed_on_both_processes_at_once_is_claimed_once(servers):
+    a, b = servers
+    created = create(a)
+    night, viewer = created["night"], bearer(created["viewer_token"])
+    results: dict[str, list[int]] = {name: [] for name in EIGHT}
+
+    def claim(server: ServeProcess, name: str, start: threading.Barrier) -> None:
+        with httpx.Client(base_url=server.base, timeout=30) as http:
+            http.get("/api/health")  # connected before the barrier: the claims meet
+            start.wait(10)
+            reply = http.post(f"/api/nights/{night}/claim", json={"name": name},
+                              headers=viewer)
+            results[name].append(reply.status_code)
+
+    for name in EIGHT:  # each name claimed by three phones on A and three on B at once
+        start = threading.Barrier(6)
+        threads = [threading.Thread(target=claim, args=(server, name, start))
+                   for server in (a, b, a, b, a, b)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    for name, codes in results.items():
+        assert sorted(codes) == [200] + [409] * 5, name
+    with httpx.Client(timeout=10) as http:  # the host may still take a claimed name
+        host = bearer(created["host_token"])
+        assert http.post(f"{b.base}/api/nights/{night}/claim", json={"name": "Ann"},
+                         headers=host).status_code == 200
+
+
 @pytest.mark.parametrize("victim", ["a", "b"])
 def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim):
     a, b = servers
@@ -211,7 +317,7 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
                 try:
                     reply = http.post(f"/api/nights/{night}/tables/{table}/rolls",
                                       headers=phones[table],
-                                      json={"command_id": command, "dice": small_dice(i)})
+                                      json={"command_id": command, "dice": [2, 3, 5]})  # misses
                 except httpx.HTTPError:
                     return  # killed while this request was in flight: not acknowledged
                 assert reply.status_code == 200, reply.text
@@ -240,8 +346,8 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
 def test_serve_with_two_workers_serves_a_night_live(tmp_path):
     with wiped_postgres() as url:
         server = ServeProcess(url, free_port(), tmp_path / "workers.log", "--workers", "2")
-        server.start()
         try:
+            server.start()  # inside: a server that starts too slowly is stopped too
             created = create(server)
             night = created["night"]
             # new connections land on either worker: the listeners and the writes are spread

@@ -22,6 +22,9 @@ from sqlalchemy.pool import StaticPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 MIGRATION_LOCK = 0x62756E636F  # "bunco": the advisory lock held while migrating PostgreSQL
+POSTGRES_TIMEOUTS = "-c lock_timeout=15s -c idle_in_transaction_session_timeout=15s"
+"""Every PostgreSQL connection of the store: waits for a lock at most 15 s, and is ended
+by the server if it sits idle inside a transaction for 15 s (which frees its locks)."""
 
 
 def default_db_path() -> Path:
@@ -67,6 +70,10 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             engine = create_engine(url, connect_args=connect_args, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
+    if url.startswith("postgresql"):
+        # a lock (a night's write lock) is waited for 15 s at most, and a transaction
+        # left idle (a process stopped while holding one) is ended after 15 s
+        kwargs.setdefault("connect_args", {"options": POSTGRES_TIMEOUTS})
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 

@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from bunco.store import notify
+from bunco.store import advisory, notify
 from bunco.store.db import make_engine, upgrade_database
 from bunco.store.models import EventRow, NightRow, TokenRow
 
@@ -287,17 +287,24 @@ class EventStore:
         if self.dialect == "sqlite":
             self._append_sqlite(night_id, events)
             return
+        with self.engine.begin() as conn:
+            self.insert_events(conn, night_id, events)
+
+    def insert_events(self, conn: Connection, night_id: str, events: Sequence[StoredEvent]
+                      ) -> None:
+        """Insert consecutive events of one night in ``conn``'s transaction and (PostgreSQL)
+        announce them to the other processes when it commits. Raises :class:`SeqTaken`
+        if a seq or command id is already stored (the transaction is then void)."""
         rows = [{"night_id": night_id, "seq": e.seq, "table_no": e.table, "caller": e.caller,
                  "command_id": e.command_id, "request_hash": e.request_hash, "body": e.body,
                  "created_at": e.created_at}
                 for e in events]
         try:
-            with self.engine.begin() as conn:
-                conn.execute(self._insert_event, rows)
-                self._notify(conn, "e", night_id, events[-1].seq)
+            conn.execute(self._insert_event, rows)
         except IntegrityError as exc:
             raise SeqTaken(f"event {events[0].seq} (or a command id) of night {night_id!r} "
                            "is already stored") from exc
+        self._notify(conn, "e", night_id, events[-1].seq)
 
     def _notify(self, conn: Connection, kind: str, night_id: str, seq: int | None = None
                 ) -> None:
@@ -341,11 +348,17 @@ class EventStore:
 
         With ``table=N``: only events at table N and events of the whole night.
         """
+        with self.engine.connect() as conn:
+            return self.read_events(conn, night_id, after=after, table=table)
+
+    @staticmethod
+    def read_events(conn: Connection, night_id: str, *, after: int = -1,
+                    table: Any = ALL_TABLES) -> list[StoredEvent]:
+        """:meth:`events`, read on ``conn`` (in its transaction)."""
         query = select(_EVENTS).where(_EVENTS.c.night_id == night_id, _EVENTS.c.seq > after)
         if table is not ALL_TABLES:
             query = query.where(or_(_EVENTS.c.table_no == table, _EVENTS.c.table_no.is_(None)))
-        with self.engine.connect() as conn:
-            rows = conn.execute(query.order_by(_EVENTS.c.seq)).all()
+        rows = conn.execute(query.order_by(_EVENTS.c.seq)).all()
         return [_stored(r) for r in rows]
 
     def last_seq(self, night_id: str) -> int:
@@ -388,6 +401,28 @@ class EventStore:
                     self._notify(conn, "t", night_id)
         except IntegrityError as exc:
             raise StoreError("a token with this hash exists") from exc
+
+    def claim_player(self, token: TokenRecord, *, shared: bool = False) -> bool:
+        """Store ``token``, a player token, unless a live token of the same player of its
+        night exists (``shared=True``: store it anyway); whether it was stored.
+
+        Atomic across processes: on PostgreSQL the check and the insert hold the night's
+        claim lock (:mod:`bunco.store.advisory`), so two claims of one name at once store
+        one token. (SQLite is served by one process, whose claims do not interleave.)
+        """
+        with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                advisory.take(conn, advisory.NIGHT_CLAIMS, token.night_id)
+            if not shared:
+                taken = conn.execute(select(_TOKENS.c.hash).where(
+                    _TOKENS.c.night_id == token.night_id, _TOKENS.c.role == token.role,
+                    _TOKENS.c.player == token.player, _TOKENS.c.revoked_at.is_(None),
+                ).limit(1)).first()
+                if taken is not None:
+                    return False
+            conn.execute(insert(_TOKENS), self._token_values(token, now()))
+            self._notify(conn, "t", token.night_id)
+        return True
 
     def token(self, token_hash: str) -> TokenRecord | None:
         """The token with this hash (revoked ones included), or ``None``."""

@@ -10,6 +10,8 @@
   the event's JSON (the event only: no command id, no time).
 - ``tokens``: SHA-256 hashes of the access tokens and join codes of a night, with
   the role they grant (host, table, player, viewer, or a table's join credential).
+- ``rate_counts``: the counters of the limits on failed attempts, shared by the server
+  processes of one PostgreSQL database (:mod:`bunco.store.rate_counts`).
 
 The schema is created and upgraded by the Alembic revisions in ``migrations/``;
 these models are the revision ``head`` and must match it.
@@ -21,6 +23,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     DateTime,
+    Double,
     ForeignKey,
     Index,
     Integer,
@@ -28,6 +31,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -87,3 +91,17 @@ class TokenRow(Base):
     player: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RateCountRow(Base):
+    """The failures counted under one rate limit and key (``limits``' key): their times
+    (``hits``, seconds since the epoch) and when the row may be deleted (``expires_at``).
+    Used on PostgreSQL only (an array there, text elsewhere): one process on SQLite counts
+    in memory."""
+
+    __tablename__ = "rate_counts"
+
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    hits: Mapped[list[float]] = mapped_column(
+        Text().with_variant(postgresql.ARRAY(Double), "postgresql"))
+    expires_at: Mapped[float] = mapped_column(Double, index=True)

@@ -7,6 +7,7 @@ of another night or of a role that may not do this is a 403.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from starlette.requests import HTTPConnection
 
 from bunco.core.errors import BuncoError
 from bunco.core.undo import undo_effect
+from bunco.store import TokenRecord
 from bunco.web.auth import Principal, TokenBook, is_code, principal_of
 from bunco.web.guard import Guard
 from bunco.web.service import TABLE_EVENTS, LiveNight, ServiceError
@@ -57,12 +59,16 @@ def unauthorized(what: str) -> ServiceError:
     return ServiceError(401, "unauthorized", f"{what} needs a token of this night", TOKEN_HINT)
 
 
-def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this") -> Principal:
+async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this"
+                       ) -> Principal:
     """The principal of the caller's bearer token, or a refusal.
 
-    No token: 401. An unknown token counts as a failure of the client and of the night it
-    was presented at. A client past its failures gets 429 with ``Retry-After`` for every
-    token this process does not already hold in memory (no database look-up); past a
+    No token: 401. A token this process holds in memory is answered at once; any other
+    is looked up on a worker thread (the event loop never waits for the database), with
+    the failure counts (:class:`Guard`, in the database when several processes share
+    it) checked first. An unknown token counts as a failure of the client and of the
+    night it was presented at. A client past its failures gets 429 with ``Retry-After``
+    for every token this process does not already hold in memory (no look-up); past a
     night's failures, an unknown token there gets 429 instead of 401 (live tokens still
     work, so nobody can lock a night's phones out). A revoked token or a join credential
     is a 401 that counts nothing: they are not guesses.
@@ -70,26 +76,11 @@ def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this")
     token = token_of(conn)
     if not token:
         raise unauthorized(what)
-    book, limits, client = tokens(conn), guard(conn), client_key(conn)
-    wait = limits.blocked(client)
-    if wait is not None:
-        known = book.cached(token)
-        if known is None:
-            raise too_many(wait, "too many unknown tokens from here",
-                           f"wait {wait} s; then use the link or token the host gave you")
-        return known
-    record = book.lookup(token)
+    book = tokens(conn)
+    record = book.cached_record(token)
     if record is None:
-        keys = [client] if night_id is None else [client, Guard.night(night_id)]
-        wait = limits.blocked(*keys[1:])
-        if wait is not None:
-            raise too_many(wait, "too many unknown tokens at this night", f"wait {wait} s; "
-                           "then use the link or token the host gave you")
-        limits.failed(*keys)
-        if is_code(token):
-            raise ServiceError(401, "unauthorized", "a join code is not a token",
-                               "exchange the join code at POST /api/join for a table token")
-        raise unauthorized(what)
+        record = await asyncio.to_thread(
+            _look_up, book, guard(conn), client_key(conn), night_id, what, token)
     if record.role == "join":
         raise ServiceError(401, "unauthorized", "a join token is not a bearer token",
                            "exchange it at POST /api/join for a table token")
@@ -99,9 +90,56 @@ def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this")
     return principal_of(record)
 
 
-def require(conn: HTTPConnection, night_id: str, *roles: str, what: str = "this") -> Principal:
+def _look_up(book: TokenBook, limits: Guard, client: str, night_id: str | None, what: str,
+             token: str) -> TokenRecord:
+    """The stored record of a token not in memory, counting it as a failure if there is
+    none (a blocking call, for a worker thread)."""
+    wait = limits.blocked(client)
+    if wait is not None:
+        raise too_many(wait, "too many unknown tokens from here",
+                       f"wait {wait} s; then use the link or token the host gave you")
+    record = book.lookup(token)
+    if record is not None:
+        return record
+    keys = [client] if night_id is None else [client, Guard.night(night_id)]
+    wait = limits.blocked(*keys[1:])
+    if wait is not None:
+        raise too_many(wait, "too many unknown tokens at this night", f"wait {wait} s; "
+                       "then use the link or token the host gave you")
+    limits.failed(*keys)
+    if is_code(token):
+        raise ServiceError(401, "unauthorized", "a join code is not a token",
+                           "exchange the join code at POST /api/join for a table token")
+    raise unauthorized(what)
+
+
+async def join_credential(conn: HTTPConnection, code: str | None, token: str | None
+                          ) -> Principal:
+    """The table a join code (typed) or join token (QR link) lets the caller score, or a
+    refusal: 404 for a wrong one (counted per client and, for typed codes, for the whole
+    server) and 429 with ``Retry-After`` past those limits. Looked up on a worker thread."""
+    keys = [client_key(conn)] + ([Guard.CODES] if code is not None else [])
+    return await asyncio.to_thread(_join, tokens(conn), guard(conn), keys, code, token)
+
+
+def _join(book: TokenBook, limits: Guard, keys: list[str], code: str | None,
+          token: str | None) -> Principal:
+    wait = limits.blocked(*keys)
+    if wait is not None:
+        raise too_many(wait, "too many wrong join codes (from here, or typed on this server)",
+                       f"wait {wait} s, or scan the table's QR code")
+    who = book.resolve_join(code, token)
+    if who is None:
+        limits.failed(*keys)
+        raise ServiceError(404, "unknown_code", "no table has this join code",
+                           "the six-character code shown at the table, or its QR link")
+    return who
+
+
+async def require(conn: HTTPConnection, night_id: str, *roles: str, what: str = "this"
+                  ) -> Principal:
     """The caller's principal if it belongs to ``night_id`` and has one of ``roles``."""
-    who = authenticate(conn, night_id, what)
+    who = await authenticate(conn, night_id, what)
     if who.night_id != night_id:
         raise ServiceError(403, "forbidden", "this token belongs to another night",
                            "a token of night " + repr(night_id))
@@ -111,12 +149,12 @@ def require(conn: HTTPConnection, night_id: str, *roles: str, what: str = "this"
     return who
 
 
-def require_read(conn: HTTPConnection, night_id: str) -> Principal:
-    return require(conn, night_id, "host", "table", "player", "viewer", what="reading")
+async def require_read(conn: HTTPConnection, night_id: str) -> Principal:
+    return await require(conn, night_id, "host", "table", "player", "viewer", what="reading")
 
 
-def require_host(request: Request, night_id: str, what: str) -> Principal:
-    return require(request, night_id, "host", what=what)
+async def require_host(request: Request, night_id: str, what: str) -> Principal:
+    return await require(request, night_id, "host", what=what)
 
 
 def table_writer(who: Principal, table: int | None) -> Callable[[LiveNight, dict[str, Any]], None]:

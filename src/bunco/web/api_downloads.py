@@ -37,7 +37,7 @@ def _file(body: bytes | str, media_type: str, filename: str, *, inline: bool = F
 @router.get("/nights/{night_id}/download/sheets.pdf")
 async def filled_sheets(night_id: NightId, request: Request) -> Response:
     """Every score card and table tally as written by hand, plus the master sheet (PDF)."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     pdf = await asyncio.to_thread(filled_sheets_pdf, live.night)
     return _file(pdf, "application/pdf", f"bunco-{live.id}-sheets.pdf")
@@ -46,7 +46,7 @@ async def filled_sheets(night_id: NightId, request: Request) -> Response:
 @router.get("/nights/{night_id}/download/blank-sheets.pdf")
 async def blank_sheets(night_id: NightId, request: Request) -> Response:
     """Blank score cards, tallies, table signs and the house-rules card for this night (PDF)."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     night = live.night
     url = f"{str(request.base_url).rstrip('/')}/night/{live.id}"
@@ -59,7 +59,7 @@ async def blank_sheets(night_id: NightId, request: Request) -> Response:
 @router.get("/nights/{night_id}/download/report.html")
 async def report_html(night_id: NightId, request: Request) -> Response:
     """The night report: standings, prizes, every round's tables and charts (one HTML page)."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     html = await asyncio.to_thread(night_report_html, live.night)
     return _file(html, "text/html; charset=utf-8", f"bunco-{live.id}-report.html", inline=True)
@@ -68,7 +68,7 @@ async def report_html(night_id: NightId, request: Request) -> Response:
 @router.get("/nights/{night_id}/download/report.pdf")
 async def report_pdf(night_id: NightId, request: Request) -> Response:
     """The night report as a PDF."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     pdf = await asyncio.to_thread(night_report_pdf, live.night)
     return _file(pdf, "application/pdf", f"bunco-{live.id}-report.pdf")
@@ -77,6 +77,6 @@ async def report_pdf(night_id: NightId, request: Request) -> Response:
 @router.get("/nights/{night_id}/download/standings.csv")
 async def standings_with_prizes(night_id: NightId, request: Request) -> Response:
     """Standings with the prizes each player won, as `bunco export` writes them (CSV)."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     return _file(standings_csv(live.night), "text/csv; charset=utf-8", f"bunco-{live.id}-results.csv")

@@ -63,7 +63,7 @@ async def _cohosts(request: Request, night_id: str) -> list[dict[str, Any]]:
 @router.get("")
 async def list_cohosts(night_id: NightId, request: Request) -> dict[str, Any]:
     """The night's co-hosts (host): id, label, whether revoked."""
-    require_host(request, night_id, "listing co-hosts")
+    await require_host(request, night_id, "listing co-hosts")
     await service(request).get(night_id)
     return {"night": night_id, "cohosts": await _cohosts(request, night_id)}
 
@@ -71,7 +71,7 @@ async def list_cohosts(night_id: NightId, request: Request) -> dict[str, Any]:
 @router.post("", status_code=201)
 async def add_cohost(night_id: NightId, body: CoHostIn, request: Request) -> dict[str, Any]:
     """A second host credential (host): its token and link are shown only here."""
-    require_host(request, night_id, "adding a co-host")
+    await require_host(request, night_id, "adding a co-host")
     svc = service(request)
     live = await svc.get(night_id)
     async with live.lock:  # numbers are handed out one at a time
@@ -92,7 +92,7 @@ async def add_cohost(night_id: NightId, body: CoHostIn, request: Request) -> dic
 async def revoke_cohost(night_id: NightId, cohost: Annotated[int, Path(ge=1, le=1000)],
                         request: Request) -> dict[str, Any]:
     """Revoke a co-host's credential (host): its phones stop working at once."""
-    require_host(request, night_id, "revoking a co-host")
+    await require_host(request, night_id, "revoking a co-host")
     svc = service(request)
     await svc.get(night_id)
     found = next((c for c in await _cohosts(request, night_id) if c["id"] == cohost), None)

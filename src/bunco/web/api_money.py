@@ -130,7 +130,7 @@ async def drawing(night_id: NightId, body: DrawingIn, request: Request) -> Respo
 async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
     """Who is handed each prize (``awards``), the night's ``money`` and its ``payouts``
     (``{"player", "prize", "label", "group", "amount"}``, amounts as decimal strings)."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     return {"night": live.id, "seq": live.seq, "phase": live.night.phase,
             **prize_money(live.night)}
@@ -139,7 +139,7 @@ async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
 @router.get("/download/payouts.csv")
 async def payouts_file(night_id: NightId, request: Request) -> Response:
     """The payouts as CSV: player, prize, group, amount, currency."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     return _file(payouts_csv(live.night), "text/csv; charset=utf-8",
                  f"bunco-{live.id}-payouts.csv")

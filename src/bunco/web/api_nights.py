@@ -16,16 +16,13 @@ from bunco.party.standings import standings_rows
 from bunco.sheets import standings_csv
 from bunco.web.access import (
     authenticate,
-    client_key,
-    guard,
+    join_credential,
     require_host,
     require_read,
     tokens,
-    too_many,
 )
 from bunco.web.auth import creation_key
 from bunco.web.export import party_log_text
-from bunco.web.guard import Guard
 from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
@@ -118,7 +115,7 @@ async def get_night(night_id: NightId, request: Request) -> Response:
     """The night now: status, the live view (tables, whose turn, cards), bots, the cards a
     checker verified (name → Buncos, Minis, Wins), your role. The view is built once per
     event and shared by every page that asks before the next one."""
-    who = require_read(request, night_id)
+    who = await require_read(request, night_id)
     live = await service(request).get(night_id)
     rest = {
         "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
@@ -143,7 +140,7 @@ async def get_events(
     table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
 ) -> dict[str, Any]:
     """The stored events after ``since`` (all, or one table's and the whole night's)."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id, at_least=since)  # seen on another process?
     events = live.since(since, table, whole=table is None)
     return {"night": live.id, "seq": live.seq,
@@ -154,7 +151,7 @@ async def get_events(
 async def get_standings(night_id: NightId, request: Request) -> dict[str, Any]:
     """Every player's wins, losses, Buncos, Minis, points, sets won, prizes and group, best
     first; players level on all of them share a rank."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     return {"night": live.id, "seq": live.seq, "standings": standings_rows(live.night)}
 
@@ -174,7 +171,7 @@ def player_named(live: LiveNight, name: str) -> str:
 @router.get("/nights/{night_id}/players/{name:path}/card")
 async def get_card(night_id: NightId, name: PlayerName, request: Request) -> dict[str, Any]:
     """One player's score card: W/L per round, Buncos, Minis, points, verification."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     night = live.night
     name = player_named(live, name)
@@ -191,7 +188,7 @@ async def get_card(night_id: NightId, name: PlayerName, request: Request) -> dic
 @router.get("/nights/{night_id}/prizes")
 async def get_prizes(night_id: NightId, request: Request) -> dict[str, Any]:
     """Prizes (decided at the end of the night), set winners, the traveler, the last Bunco."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     report = night_report(live.night)
     return {"night": live.id, "seq": live.seq, "phase": report["phase"],
@@ -202,7 +199,7 @@ async def get_prizes(night_id: NightId, request: Request) -> dict[str, Any]:
 @router.get("/nights/{night_id}/report")
 async def get_report(night_id: NightId, request: Request) -> dict[str, Any]:
     """The whole night as ``bunco replay --json`` prints it."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     return night_report(live.night)
 
@@ -210,7 +207,7 @@ async def get_report(night_id: NightId, request: Request) -> dict[str, Any]:
 @router.get("/nights/{night_id}/export/log.jsonl", response_class=PlainTextResponse)
 async def export_log(night_id: NightId, request: Request) -> Response:
     """The party log (JSON Lines): the setup line, then every event. `bunco replay` reads it."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     return Response(party_log_text(live.log), media_type="application/x-ndjson", headers={
         "content-disposition": f'attachment; filename="bunco-{live.id}.jsonl"'})
@@ -220,7 +217,7 @@ async def export_log(night_id: NightId, request: Request) -> Response:
 async def export_standings(night_id: NightId, request: Request) -> Response:
     """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points,
     prizes_won, group (the same file as ``bunco export`` writes for the party log)."""
-    require_read(request, night_id)
+    await require_read(request, night_id)
     live = await service(request).get(night_id)
     return Response(standings_csv(live.night), media_type="text/csv", headers={
         "content-disposition": f'attachment; filename="bunco-{live.id}-standings.csv"'})
@@ -233,18 +230,8 @@ async def join_table(body: JoinIn, request: Request) -> TokenOut:
     Wrong codes are limited per client address and, for typed codes, for the whole
     server (429 with ``Retry-After``); see docs/server.md, "Guessing".
     """
-    limits = guard(request)
-    keys = [client_key(request)] + ([Guard.CODES] if body.code is not None else [])
-    wait = limits.blocked(*keys)
-    if wait is not None:
-        raise too_many(wait, "too many wrong join codes (from here, or typed on this server)",
-                       f"wait {wait} s, or scan the table's QR code")
     book = tokens(request)
-    who = book.resolve_join(body.code, body.token)
-    if who is None:
-        limits.failed(*keys)
-        raise ServiceError(404, "unknown_code", "no table has this join code",
-                           "the six-character code shown at the table, or its QR link")
+    who = await join_credential(request, body.code, body.token)
     token, record = book.issue(who.night_id, "table", table=who.table)
     svc = service(request)
     await svc.db(svc.store.add_tokens, [record])
@@ -258,18 +245,15 @@ async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> To
 
     A name can be claimed by one phone at a time; the host can release it.
     """
-    who = require_read(request, night_id)
+    who = await require_read(request, night_id)
     live = await service(request).get(night_id)
     name = player_named(live, body.name)
     svc = service(request)
-    async with live.lock:  # one claim of a name at a time
-        claimed = [t for t in await svc.db(svc.store.tokens, night_id, "player")
-                   if t.player == name and not t.revoked]
-        if claimed and who.role != "host":
-            raise ServiceError(409, "already_claimed", f"{name} is already followed by a phone",
-                               "the host to release the name first")
-        token, record = tokens(request).issue(night_id, "player", player=name)
-        await svc.db(svc.store.add_tokens, [record])
+    token, record = tokens(request).issue(night_id, "player", player=name)
+    # one claim of a name at a time, on every process (the store's claim lock)
+    if not await svc.db(svc.store.claim_player, record, shared=who.role == "host"):
+        raise ServiceError(409, "already_claimed", f"{name} is already followed by a phone",
+                           "the host to release the name first")
     tokens(request).remember([record])
     return TokenOut(night=night_id, role="player", token=token, player=name)
 
@@ -278,7 +262,7 @@ async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> To
 async def release_player(night_id: NightId, name: PlayerName, request: Request
                          ) -> dict[str, Any]:
     """Release a claimed name (host): its phones lose their player token."""
-    require_host(request, night_id, "releasing a name")
+    await require_host(request, night_id, "releasing a name")
     svc = service(request)
     name = player_named(await svc.get(night_id), name)
     count = await svc.db(svc.store.revoke_tokens, night_id, "player", player=name)
@@ -291,7 +275,7 @@ async def new_table_credentials(night_id: NightId, table: TableNo, request: Requ
                                 ) -> TableCredentials:
     """A new join code and QR token for a table (host). Old ones stop working; phones that
     already joined stay its scorekeepers."""
-    require_host(request, night_id, "making join codes")
+    await require_host(request, night_id, "making join codes")
     live = await service(request).get(night_id)
     if table > max(len(live.night.seating), 1):
         raise ServiceError(404, "no_such_table", f"there is no table {table}",
@@ -310,7 +294,7 @@ async def new_table_credentials(night_id: NightId, table: TableNo, request: Requ
 async def revoke_scorekeepers(night_id: NightId, table: TableNo, request: Request
                               ) -> dict[str, Any]:
     """Sign out every phone that scores this table (host)."""
-    require_host(request, night_id, "signing out scorekeepers")
+    await require_host(request, night_id, "signing out scorekeepers")
     await service(request).get(night_id)
     svc = service(request)
     count = await svc.db(svc.store.revoke_tokens, night_id, "table", table=table)
@@ -322,7 +306,7 @@ async def revoke_scorekeepers(night_id: NightId, table: TableNo, request: Reques
 async def set_bots(night_id: NightId, body: BotsIn, request: Request) -> dict[str, Any]:
     """Choose which players are bots (the server rolls for them on their turn) and their pace."""
     svc = service(request)
-    require_host(request, night_id, "choosing bots")
+    await require_host(request, night_id, "choosing bots")
     live = await svc.get(night_id)
     unknown = [p for p in body.players if p not in live.night.cards]
     if unknown:
@@ -343,7 +327,7 @@ async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dic
     """The night's dice mode (host): ``real`` dice at the tables (the tables' phones offer
     typing and taps first) or ``phones`` (each phone's "Roll for me" first)."""
     svc = service(request)
-    require_host(request, night_id, "choosing the dice")
+    await require_host(request, night_id, "choosing the dice")
     live = await svc.get(night_id)
     options = {**live.options, "dice": body.dice}
     await svc.db(svc.store.set_options, night_id, options)
@@ -355,7 +339,7 @@ async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dic
 @router.get("/me")
 async def whoami(request: Request) -> dict[str, Any]:
     """What the token you hold lets you do."""
-    who = authenticate(request, None, "asking who you are")
+    who = await authenticate(request, None, "asking who you are")
     return {"night": who.night_id, "role": who.role, "table": who.table, "player": who.player}
 
 

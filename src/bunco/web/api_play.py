@@ -86,8 +86,8 @@ async def roll(night_id: NightId, table: TableNo, body: RollIn, request: Request
 async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, table: int,
                      body: RollIn) -> Ack:
     """The command behind ``POST .../tables/{table}/rolls`` (also used by the fast path)."""
-    who = require(conn, night_id, *WRITERS, what="entering rolls")
-    await svc.get(night_id)
+    who = await require(conn, night_id, *WRITERS, what="entering rolls")
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     event: dict[str, Any]
     if body.outcome is not None:
         event = {"type": "tally", "table": table, "outcome": body.outcome}
@@ -109,8 +109,8 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
     reopen a finished round, cancel the bell for the room or change another table is the
     host's (403 for a table's phone). ``GET`` on this path says which, first."""
     svc = service(request)
-    who = require(request, night_id, "host", "table", what="undoing entries")
-    await svc.get(night_id)
+    who = await require(request, night_id, "host", "table", what="undoing entries")
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     ack = await svc.submit(night_id, {"type": "undo", "table": table},
                            **command_of(who, body, "undo", table),
                            expected_seq=body.expected_seq, authorize=undo_writer(who, table))
@@ -124,7 +124,7 @@ async def undo_preview(night_id: NightId, table: TableNo, request: Request) -> d
     finished round, ``cancels`` its new seating or roll-off or prizes, ``unrings`` the
     bell for the room, ``other_tables``), ``host_only``, the ``question`` the host page
     asks, and ``allowed`` (whether your token may do it); ``expected_seq`` to send."""
-    who = require(request, night_id, "host", "table", what="undoing entries")
+    who = await require(request, night_id, "host", "table", what="undoing entries")
     if who.role == "table" and who.table != table:
         raise ServiceError(403, "forbidden", f"this phone scores table {who.table}, not "
                            f"table {table}", f"entries at table {who.table} only")
@@ -141,8 +141,8 @@ async def undo_preview(night_id: NightId, table: TableNo, request: Request) -> d
 async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response:
     """A roll in the roll-off between players at no table (a set's winner, a prize)."""
     svc = service(request)
-    who = require(request, night_id, "host", "player", what="rolling in a roll-off")
-    await svc.get(night_id)
+    who = await require(request, night_id, "host", "player", what="rolling in a roll-off")
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     event: dict[str, Any] = {"type": "roll", "dice": body.dice}
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
@@ -157,8 +157,8 @@ async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response
 async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response:
     """A player's own roll on their turn, wherever they sit (online play)."""
     svc = service(request)
-    who = require(request, night_id, "player", what="rolling as a player")
-    await svc.get(night_id)
+    who = await require(request, night_id, "player", what="rolling as a player")
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     if body.player is not None and body.player != who.player:
         raise ServiceError(403, "forbidden", f"player {who.player} cannot roll for "
                            f"{body.player}", "your own rolls only")
@@ -193,8 +193,8 @@ async def _night_command(request: Request, night_id: str, event: dict[str, Any],
                          allowed: Callable[[Principal], Check] = host_only) -> Response:
     """A command of the whole night, sent by one of ``roles`` and checked by ``allowed``."""
     svc = service(request)
-    who = require(request, night_id, *roles, what=what)
-    await svc.get(night_id)
+    who = await require(request, night_id, *roles, what=what)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     ack = await svc.submit(night_id, event, **command_of(who, body, event["type"]),
                            expected_seq=body.expected_seq, authorize=allowed(who))
     return _reply(ack)
@@ -282,8 +282,8 @@ async def any_event(night_id: NightId, body: EventIn, request: Request) -> Respo
     """Any event of the party-log format. The host may send every type; a table's
     scorekeeper rolls, tallies and undos at its own table."""
     svc = service(request)
-    who = require(request, night_id, "host", "table", what="sending events")
-    await svc.get(night_id)
+    who = await require(request, night_id, "host", "table", what="sending events")
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     event = body.event_dict()
     ack = await svc.submit(night_id, event, **command_of(who, body, "events"),
                            expected_seq=body.expected_seq,

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 from bunco import __version__
 from bunco.store import EventStore
+from bunco.store.rate_counts import DatabaseCounts
 from bunco.web import (
     api_club,
     api_downloads,
@@ -98,7 +99,8 @@ def create_app(
     printed seating carry it even when a page is open at ``localhost``.
     :func:`_freeze_old_objects`). ``trusted_proxies``: the addresses of reverse proxies
     whose ``X-Forwarded-For`` names the client (no other request's is believed);
-    ``guard`` counts failed attempts (see :mod:`bunco.web.guard`).
+    ``guard`` counts failed attempts (see :mod:`bunco.web.guard`; by default in memory on
+    SQLite, in the database on PostgreSQL, shared by every process).
     """
     event_store = store or EventStore(db_url)
 
@@ -115,7 +117,8 @@ def create_app(
         if event_store.dialect == "postgresql":  # other processes may share this database
             app.state.following = asyncio.ensure_future(app.state.follower.run())
         app.state.bots = BotRunner(service, bot_pace)
-        app.state.guard = guard or Guard()
+        app.state.guard = guard or Guard(storage=DatabaseCounts(engine=event_store.engine)
+                                         if event_store.dialect == "postgresql" else None)
         app.state.create_secret = create_secret
         app.state.public_base = public_base
         freezer = asyncio.ensure_future(_freeze_old_objects()) if freeze_gc else None

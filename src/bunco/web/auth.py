@@ -34,6 +34,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+import threading
 from dataclasses import dataclass
 
 from bunco.store import EventStore, TokenRecord
@@ -168,12 +169,19 @@ def principal_of(record: TokenRecord) -> Principal:
 class TokenBook:
     """Resolve tokens to principals, with a small cache in front of the store.
 
-    Only hashes are cached and stored. A revoked token is dropped from the cache.
+    Only hashes are cached and stored. :meth:`forget` empties the cache when tokens
+    change (a revocation here, or another process's notice); a look-up that read the
+    store before that does not put what it read in the cache, so a revoked token is
+    never brought back. The look-ups (:meth:`lookup`, :meth:`resolve`,
+    :meth:`resolve_join`) may read the store: they are blocking calls, made on a worker
+    thread by the web layer; :meth:`cached_record` never reads it.
     """
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._cache: dict[str, TokenRecord | None] = {}
+        self._generation = 0
+        self._forgetting = threading.Lock()
 
     def issue(
         self, night_id: str, role: str, *, table: int | None = None, player: str | None = None
@@ -191,18 +199,18 @@ class TokenBook:
         """The stored record under hash ``key`` (revoked ones too), through the cache."""
         if key in self._cache:
             return self._cache[key]
+        generation = self._generation
         record = self.store.token(key)
-        if len(self._cache) > 100_000:
-            self._cache.clear()
-        self._cache[key] = record
+        with self._forgetting:
+            if generation == self._generation:  # no forget() since the read began
+                if len(self._cache) > 100_000:
+                    self._cache.clear()
+                self._cache[key] = record
         return record
 
-    def cached(self, token: str) -> Principal | None:
-        """The principal of a live bearer token if the cache knows it (no database look-up)."""
-        record = self._cache.get(hash_token(token.strip()))
-        if record is None or record.revoked or record.role == "join":
-            return None
-        return principal_of(record)
+    def cached_record(self, token: str) -> TokenRecord | None:
+        """The record of a long token if the cache holds one (no database look-up)."""
+        return self._cache.get(hash_token(token.strip()))
 
     def resolve(self, token: str | None) -> Principal | None:
         """The principal of a live bearer token, or ``None``: join codes and join tokens
@@ -232,9 +240,12 @@ class TokenBook:
 
     def remember(self, records: list[TokenRecord]) -> None:
         """Put freshly stored records in the cache."""
-        for r in records:
-            self._cache[r.hash] = r
+        with self._forgetting:
+            for r in records:
+                self._cache[r.hash] = r
 
     def forget(self) -> None:
         """Empty the cache (after a revocation)."""
-        self._cache.clear()
+        with self._forgetting:
+            self._generation += 1
+            self._cache.clear()

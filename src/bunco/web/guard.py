@@ -3,9 +3,14 @@ address, per night and (for typed join codes, which every night shares) per serv
 
 A client past its limit is answered **429** with ``Retry-After`` (seconds) until the
 oldest counted failure leaves the window; it is not told whether its next guess would
-have been right. The counts are kept by the ``limits`` library's moving windows in this
-process's memory: they restart empty when the server restarts, and several processes
-each count their own (see docs/server.md, "Guessing").
+have been right. The counts are kept by the ``limits`` library's moving windows: in this
+process's memory with one process (SQLite; they restart empty when the server
+restarts), and in the database when the server runs on PostgreSQL
+(:class:`~bunco.store.rate_counts.DatabaseCounts`), where every process of
+``bunco serve --workers N`` and every host sharing the database counts together: the
+limits below hold for the whole server, however many processes serve it (see
+docs/server.md, "Guessing"). With a database storage the calls read and write the
+database: the web layer makes them on a worker thread.
 
 Why these numbers (docs/server.md has the arithmetic): a join code is one of
 31**6 = 887,503,681; with 250 live tables a guess hits with odds 250 in 887.5 million, so
@@ -28,7 +33,7 @@ import math
 import time
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 
 PER_CLIENT = "10/minute;100/hour"
@@ -59,11 +64,15 @@ def client_address(host: str | None) -> str:
 
 
 class Guard:
-    """Counts failures under keys (``client:<addr>``, ``night:<id>``, ``codes``)."""
+    """Counts failures under keys (``client:<addr>``, ``night:<id>``, ``codes``), in
+    ``storage`` (a ``limits`` storage with moving windows; by default this process's
+    memory)."""
 
     def __init__(self, per_client: str = PER_CLIENT, per_night: str = PER_NIGHT,
-                 typed_codes: str = TYPED_CODES) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+                 typed_codes: str = TYPED_CODES,
+                 storage: Storage | None = None) -> None:
+        self.storage: Storage = storage or MemoryStorage()
+        self._limiter = MovingWindowRateLimiter(self.storage)
         self._limits = {"client": parse_many(per_client), "night": parse_many(per_night),
                         "codes": parse_many(typed_codes)}
 

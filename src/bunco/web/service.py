@@ -17,10 +17,12 @@ night is used after a start, so killing the server loses nothing acknowledged.
 Several processes may serve one night from one PostgreSQL database. The store then
 notifies every process of each commit (:mod:`bunco.store.notify`); a process that holds
 the night reads the events it missed from the store, in seq order, applies them to its
-night and publishes them to its own listeners (:mod:`bunco.web.follow`). A process
-that tries to store a seq another process stored first reads what it missed and checks
-the command again, so a command is refused as ``stale`` only when its own table (or the
-night, for commands of the whole night) changed since the ``expected_seq`` it sent.
+night and publishes them to its own listeners (:mod:`bunco.web.follow`). Processes
+writing one night take turns: each batch is stored holding the night's write lock
+(:mod:`bunco.store.night_lock`), and checked again under it when another process
+stored events first, so a command is never refused because another process wrote, and
+is refused as ``stale`` only when its own table (or the night, for commands of the
+whole night) changed since the ``expected_seq`` it sent.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from bunco.store import (
     StoreError,
 )
 from bunco.store.events import dump, now
+from bunco.store.night_lock import NightLock, store_unless_missed
 from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
 from bunco.web.pubsub import InProcessPubSub, Message, PubSub
 
@@ -54,7 +57,11 @@ TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
 MAX_BATCH = 512
 """The most commands one transaction stores."""
 MAX_ATTEMPTS = 20
-"""How often a batch is checked again after another process stored a seq first."""
+"""How often a batch is checked again after a writer that does not take the night's
+write lock (SQLite: another process on the same file) stored a seq first."""
+TRIES_UNLOCKED = 3
+"""PostgreSQL: how often a batch is planned without holding the night's write lock
+before it holds it while planned again (then it is stored at that try)."""
 
 
 class ServiceError(Exception):
@@ -310,11 +317,13 @@ class NightService:
             self._committer.shutdown(wait=True)
 
     # -- loading ------------------------------------------------------------------------------
-    async def get(self, night_id: str, *, at_least: int = -1) -> LiveNight:
+    async def get(self, night_id: str, *, at_least: int = -1, fresh: bool = True
+                  ) -> LiveNight:
         """The live night, rebuilt from the store on first use; 404 if there is none.
 
         The night is brought up to every seq another process announced, and to
-        ``at_least`` (a seq a client has seen) if the store has it, before it is returned.
+        ``at_least`` (a seq a client has seen) if the store has it, before it is returned
+        (not with ``fresh=False``: the command path catches up by itself).
         """
         live = self.nights.get(night_id)
         if live is None:
@@ -326,7 +335,7 @@ class NightService:
                     self.nights[night_id] = live
                     for hook in self.after_commit:
                         hook(live)
-        if max(live.heard, at_least) > live.seq:
+        if fresh and max(live.heard, at_least) > live.seq:
             await self.catch_up(live)
         return live
 
@@ -365,7 +374,13 @@ class NightService:
 
     async def _catch_up_locked(self, live: LiveNight) -> None:
         events: list[StoredEvent] = await self.db(self.store.events, live.id, after=live.seq)
+        await self._apply_stored(live, events)
+
+    async def _apply_stored(self, live: LiveNight, events: list[StoredEvent]) -> None:
+        """Apply and publish events other processes stored after the night's seq."""
         for stored in events:
+            if stored.seq <= live.seq:  # applied meanwhile (a notice's catch-up)
+                continue
             if stored.seq != live.seq + 1:
                 break
             try:
@@ -473,7 +488,9 @@ class NightService:
         not do this now. ``draw=True`` draws the dice on the server ("roll for me").
         The reply comes once the event is committed (or the command refused).
         """
-        live = await self.get(night_id)
+        # not caught up first: the writer checks the command against the night after
+        # catching up with what the other processes stored itself
+        live = await self.get(night_id, fresh=False)
         if request is None and not callable(event):
             request = fingerprint(event, expected_seq, draw)
         known = live.commands.get((caller, command_id))
@@ -510,18 +527,15 @@ class NightService:
 
     async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
         """Check, store and publish one batch; answer each of its commands."""
-        for _attempt in range(MAX_ATTEMPTS):
-            wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
-            if wanted > live.seq:  # another process wrote; a client saw it
-                await self._catch_up_locked(live)
-            plan = self._plan(live, batch)
-            new = [p.stored for p in plan if p.stored is not None]
+        for attempt in range(MAX_ATTEMPTS):
             try:
-                await self.commit(live.id, new)
-            except SeqTaken:  # another process stored a seq (or a command id) first
+                stored = await self._store_batch(live, batch, hold=attempt >= TRIES_UNLOCKED)
+            except SeqTaken:  # a writer that takes no write lock stored a seq first
                 await self._catch_up_locked(live)
                 continue
-            break
+            if stored is not None:
+                plan = stored
+                break
         else:
             busy = ServiceError(503, "busy", "the night changed under this command "
                                 f"{MAX_ATTEMPTS} times in a row (other server processes)",
@@ -548,6 +562,60 @@ class NightService:
                                                  planned.command.request))
                 except ServiceError as exc:
                     reply.set_exception(exc)
+
+    async def _store_batch(self, live: LiveNight, batch: list[Command], *, hold: bool
+                           ) -> list[_Planned] | None:
+        """Plan the batch against the night as this process holds it (caught up first if
+        it is known to be behind: a notice, or a client's ``expected_seq``) and store its
+        events; ``None`` if another process stored events first (they are applied: plan
+        the batch again).
+
+        SQLite (one process) commits on the writer thread. On PostgreSQL, other processes
+        may write the night too: the events are stored by one call on a worker thread
+        that takes the night's write lock (:mod:`bunco.store.night_lock`) and stores them
+        unless another process stored events since. With ``hold`` (after
+        :data:`TRIES_UNLOCKED` such tries), this process then keeps the lock, catches up,
+        plans the batch again and stores it, while the other processes wait: so no
+        command is refused because another process wrote, and the lock is held across
+        the event loop only when a batch lost that race several times in a row.
+        """
+        wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
+        if wanted > live.seq:  # another process wrote; a client saw it
+            await self._catch_up_locked(live)
+        plan = self._plan(live, batch)
+        new = [p.stored for p in plan if p.stored is not None]
+        if self.inline_db:
+            await self.commit(live.id, new)  # raises SeqTaken if another writer was first
+            return plan
+        if not new:
+            return plan
+        lock = await self._locked(store_unless_missed, self.store, live.id, live.seq, new,
+                                  hold)
+        if lock is None:
+            return plan
+        if not hold:  # the lock is released: catch up and try again
+            await self._apply_stored(live, lock.missed)
+            return None
+        try:
+            await self._apply_stored(live, lock.missed)
+            plan = self._plan(live, batch)
+        except BaseException:
+            await asyncio.shield(asyncio.to_thread(lock.release))
+            raise
+        await asyncio.shield(asyncio.to_thread(
+            lock.commit, [p.stored for p in plan if p.stored is not None]))
+        return plan
+
+    async def _locked(self, fn: Callable[..., NightLock | None], *args: Any
+                      ) -> NightLock | None:
+        """``fn(*args)`` on a worker thread, which may return the night's write lock held;
+        if this task is cancelled meanwhile, a lock it returns is released."""
+        taking = asyncio.get_running_loop().run_in_executor(None, fn, *args)
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(_release_taken)
+            raise
 
     def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
         """Check each command of the batch against the night as the batch leaves it, and
@@ -714,6 +782,14 @@ class NightService:
             self.pubsub.publish_nowait(message)
         else:
             asyncio.get_running_loop().create_task(self.pubsub.publish(message))
+
+
+def _release_taken(taking: asyncio.Future[NightLock | None]) -> None:
+    """Release a night's write lock taken for a writer that was cancelled meanwhile."""
+    if not taking.cancelled() and taking.exception() is None:
+        lock = taking.result()
+        if lock is not None:
+            lock.release()
 
 
 def _retrieved(reply: asyncio.Future[Ack]) -> None:

@@ -67,7 +67,7 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
     try:
         since = _int_param(websocket, "since", -1, -1)
         table = _int_param(websocket, "table", None, 1)
-        who = require_read(websocket, night_id)
+        who = await require_read(websocket, night_id)
         assert since is not None
         # a client may have seen `since` through another server process: catch up to it
         live = await svc.get(night_id, at_least=since)
