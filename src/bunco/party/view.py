@@ -207,46 +207,32 @@ def on_break(night: Night) -> bool:
 def live_view(night: Night) -> dict[str, Any]:
     """Everything a live page needs now."""
     return {
-        "phase": night.phase,
-        "set": night.set_no,
-        "round": night.round_no,
-        "sets": night.sets,
-        "rules": night.setup["rules"],
-        "words": night_words(night.rules),
-        "bell": night.bell,
-        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
-        "started": night.started,
-        "on_break": on_break(night),
+        **night_part(night),
         "tables": [table_view(t, night.rules) for t in night.tables],
         "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()],
-        "rolloff": night.rolloff.as_dict() if night.rolloff else None,
         "players": {name: night.cards[name].as_dict() for name in night.roster},
         "standings": standings_rows(night),
         "seated": list(night.seated),
         "traveler": night.traveler,
         "last_bunco": night.last_bunco,
-        "prizes": [p.as_dict() for p in night.prizes],
-        "set_winners": [
-            {"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
-            for s in night.set_results
-        ],
-        "last_round": (
-            {
-                "set": night.history[-1].set_no,
-                "round": night.history[-1].round_no,
-                "tables": [table_result_dict(t) for t in night.history[-1].tables],
-                "ended_by": (
-                    night.history[-1].ended_by.as_dict() if night.history[-1].ended_by else None
-                ),
-            }
-            if night.history
-            else None
-        ),
-        "ended_early": ended_early(night),
+        "last_round": last_round(night),
         "next": next_with_partners(night),
         "moves": moves(night),
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
         **prize_money(night),  # awards, money, payouts (bunco.core.money)
+    }
+
+
+def last_round(night: Night, table: int | None = None) -> dict[str, Any] | None:
+    """The round played last: its set, number, each table's result (or only ``table``'s)
+    and the roll that ended it; None before the first round ends."""
+    if not night.history:
+        return None
+    last = night.history[-1]
+    return {
+        "set": last.set_no, "round": last.round_no,
+        "tables": [table_result_dict(t) for t in last.tables if table in (None, t.table)],
+        "ended_by": last.ended_by.as_dict() if last.ended_by else None,
     }
 
 
@@ -286,3 +272,67 @@ def moves(night: Night) -> list[dict[str, Any]]:
     out += [{"player": name, "result": None, "from": None, "to": now[name]}
             for _, _, name in arrivals]
     return out
+
+
+def table_pages(night: Night) -> list[dict[str, Any]]:
+    """What the phones of each table draw now, table 1 first (see :func:`table_page`):
+    the night's moves are worked out once for every table.
+
+    >>> night = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> [page["table"]["players"] for page in table_pages(night)]
+    [['Ann', 'Bea', 'Cat', 'Dee']]
+    """
+    common = night_part(night)
+    everyone = moves(night)
+    return [_page(night, n, common, everyone) for n in range(1, len(night.tables) + 1)]
+
+
+def table_page(night: Night, number: int) -> dict[str, Any]:
+    """What a table's phone (and the phone of a player at that table) draws now: the
+    night's phase, set, round, bell and roll-off as in :func:`live_view`; ``table``, the
+    :func:`table_view` of table ``number`` (None when it is not in play); ``expects``, who
+    may roll there (or in a roll-off); ``last_round`` with this table's result only;
+    ``moves``, where the players who were here go and who comes here; ``cards``, the score
+    cards of everyone in ``moves`` and at the table now; and ``prizes`` and
+    ``set_winners``. A few kilobytes, where :func:`live_view` grows with the night.
+
+    >>> night = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> page = table_page(night.apply({"type": "roll", "table": 1, "dice": [1, 1, 1]}), 1)
+    >>> page["table"]["team_scores"], page["expects"], sorted(page["cards"])
+    ([21, 0], [{'table': 1, 'player': 'Ann'}], ['Ann', 'Bea', 'Cat', 'Dee'])
+    """
+    return _page(night, number, night_part(night), moves(night))
+
+
+def night_part(night: Night) -> dict[str, Any]:
+    """The members of :func:`live_view` that every page shows alike: phase, set, round,
+    bell, roll-off, prizes, set winners."""
+    return {
+        "phase": night.phase, "set": night.set_no, "round": night.round_no, "sets": night.sets,
+        "rules": night.setup["rules"], "words": night_words(night.rules), "bell": night.bell,
+        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
+        "started": night.started, "on_break": on_break(night),
+        "rolloff": night.rolloff.as_dict() if night.rolloff else None,
+        "prizes": [p.as_dict() for p in night.prizes],
+        "set_winners": [{"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
+                        for s in night.set_results],
+        "ended_early": ended_early(night),
+    }
+
+
+def _page(night: Night, number: int, common: dict[str, Any],
+          everyone: list[dict[str, Any]]) -> dict[str, Any]:
+    table = night.tables[number - 1] if 0 < number <= len(night.tables) else None
+    here = [m for m in everyone if (m["from"] and m["from"]["table"] == number)
+            or (m["to"] and m["to"]["table"] == number)]
+    names = {m["player"] for m in here} | {p for p in (table.seats if table else ()) if p}
+    return {
+        **common,
+        "table": table_view(table, night.rules) if table is not None else None,
+        "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()
+                    if t is None or t == number],
+        "last_round": last_round(night, number),
+        "moves": here,
+        "cards": {name: night.cards[name].as_dict() for name in sorted(names)
+                  if name in night.cards},
+    }
