@@ -1,5 +1,7 @@
-"""A table's phone follows its round from the live messages: no full-night GET per entry,
-at most one per round (when the round changes)."""
+"""A table's phone follows its round from the live messages: it loads its table's page once
+(GET /api/nights/<id>/tables/<n>, a few kilobytes) and then needs no GET at all, not per
+entry, not at the bell, not when the round changes (the server pushes the table's page:
+its new players, the round's result there, where everyone goes), not after a reconnect."""
 
 from __future__ import annotations
 
@@ -14,21 +16,23 @@ pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
-def test_a_table_page_gets_the_night_once_per_round(pages: Pages, server: Server) -> None:
+def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "GETs", "players": EIGHT})
     night, host = created["night"], created["host_token"]
     table = open_table(pages, created, 2)
     gets: list[str] = []
     table.on("request", lambda r: gets.append(r.url) if r.method == "GET" and re.search(
-        rf"/api/nights/{night}$", r.url) else None)
+        rf"/api/nights/{night}(/tables/\d+)?$", r.url) else None)
+    assert table.evaluate("document.body.dataset.gets") == "1"   # the page's first load
 
     def tap(outcome: str) -> None:
         table.click(f"#taps [data-outcome='{outcome}']")
         expect(table.locator("#pending")).to_have_text("")
 
-    def api_roll(t: int, dice: list[int], n: int) -> None:
-        server.api("POST", f"/api/nights/{night}/tables/{t}/rolls", host,
-                   json={"command_id": f"gets-{t}-{n}", "dice": dice})
+    def api_roll(t: int, dice: list[int], n: int) -> int:
+        reply = server.api("POST", f"/api/nights/{night}/tables/{t}/rolls", host,
+                           json={"command_id": f"gets-{t}-{n}", "dice": dice})
+        return int(reply["seq"])
 
     # a round's entries at this table, and another table's, and the undo: no GET
     # Eve and Fay miss, Gus +1 +2 and a miss, Hal a miss (undone: Hal rolls again)
@@ -49,7 +53,21 @@ def test_a_table_page_gets_the_night_once_per_round(pages: Pages, server: Server
     expect(table.locator("body")).to_have_attribute("data-status", "done")
     api_roll(1, [2, 3, 5], 3)                     # Ann finishes her turn: the round is over
     expect(table.locator("body")).to_have_attribute("data-round", "2")
+    # the pushed page: this table's result, where its four go and who comes here
     expect(table.locator("#moves-box")).to_be_visible()
-    assert len(gets) == 1                         # one GET, for the new round
-    assert table.evaluate("document.body.dataset.gets") == "2"   # with the page's first
+    expect(table.locator("#leaving li")).to_have_count(4)
+    expect(table.locator("#coming li")).to_have_count(4)
+    expect(table.locator("#moves-box")).to_contain_text("won here")
+    assert gets == []                             # no GET for the new round either
+    # a dropped connection, an entry meanwhile: the hello of the new connection brings the
+    # table's page, still no GET
+    sockets: list[str] = []
+    table.on("websocket", lambda ws: sockets.append(ws.url))
+    table.context.set_offline(True)
+    seq = api_roll(2, [3, 4, 5], 4)               # round 2 (2s): a miss at this table
+    table.context.set_offline(False)
+    expect(table.locator("body")).to_have_attribute("data-seq", str(seq))
+    assert len(sockets) == 1 and "since=" in sockets[0]
+    assert gets == []
+    assert table.evaluate("document.body.dataset.gets") == "1"
     assert pages.errors == []

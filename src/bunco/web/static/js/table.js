@@ -30,14 +30,15 @@ let picked = [null, null, null];
 let animating = false;  // "Roll for me" dice are tumbling
 let built = "";  // the outcomes of the tally buttons drawn now
 
+// The page follows its table's page (GET /api/nights/<id>/tables/<n>, then what the
+// socket pushes): ``view.table`` is this table now (null when it is not in play).
 // The tally buttons, their words and which of them ask "who rolled it?" come from the
 // server's table view (``taps``): the page holds no game rules.
+const myTable = (view) => (view && view.table) || null;
 const tapsOf = (view) => {
-  const t = myTable(view) || (view && view.tables.find((x) => x && x.taps));
+  const t = myTable(view);
   return (t && t.taps) || [];
 };
-
-const myTable = (view) => (view && view.tables[tableNo - 1]) || null;
 const expectedSeq = () => Math.max(versions.night, versions.table);
 
 // -- entering rolls ----------------------------------------------------------------------------
@@ -550,7 +551,7 @@ async function main() {
   $("faces-enter").addEventListener("click", enterFaces);
   drawPicker();
   live = new Live({
-    night, token: held.token, table: tableNo, patch: true,
+    night, token: held.token, table: tableNo,
     onState: (s, prev) => {
       if (!rules) return;
       render(s, prev);
