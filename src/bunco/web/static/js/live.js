@@ -252,7 +252,7 @@ export class Live {
 
   setView(view, message, status) {
     const state = this.state;
-    const next = { ...state, seq: Math.max(state.seq, message.seq), view };
+    const next = { ...state, seq: Math.max(state.seq, message.seq), view: { ...view } };
     if (status) {
       for (const k of ["bell", "started", "bell_roll"]) if (k in status) next.view[k] = status[k];
       next.status = { ...(state.status || {}), ...status };
