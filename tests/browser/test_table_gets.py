@@ -5,6 +5,7 @@ its new players, the round's result there, where everyone goes), not after a rec
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -70,4 +71,36 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
     assert len(sockets) == 1 and "since=" in sockets[0]
     assert gets == []
     assert table.evaluate("document.body.dataset.gets") == "1"
+    assert pages.errors == []
+
+
+def test_a_player_page_follows_its_table_without_the_whole_night(
+        pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={"name": "Player GETs", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    player = pages.open(f"/n/{night}/player?token={created['viewer_token']}", name="Eve")
+    player.click("#names [data-player=Eve]")
+    expect(player.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(player.locator("#seat-line")).to_contain_text("seat 1")
+    whole: list[str] = []
+    player.on("request", lambda r: whole.append(r.url) if r.method == "GET" and re.search(
+        rf"/api/nights/{night}$", r.url) else None)
+    rng = random.Random(3)
+    for n in range(400):  # whoever may roll rolls until round 1 is over
+        status = server.state(night, host)["status"]
+        if status["round"] != 1:
+            break
+        table = status["expects"][0]["table"]
+        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host,
+                   json={"command_id": f"p-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    view = server.state(night, host)["view"]
+    move = next(m for m in view["moves"] if m["player"] == "Eve")
+    # the pushed page of table 2 says where Eve goes; the page then follows that table
+    expect(player.locator("#bigmove")).to_be_visible()
+    expect(player.locator("#seat-line")).to_contain_text(
+        f"Table {move['to']['table']}")
+    expect(player.locator("#seat-line")).to_contain_text(f"seat {move['to']['seat']}")
+    card = view["players"]["Eve"]
+    expect(player.locator("[data-stat=W] b")).to_have_text(str(card["wins"]))
+    assert whole == []                            # never the whole night
     assert pages.errors == []

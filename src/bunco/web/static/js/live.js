@@ -427,6 +427,3 @@ export function moveText(move) {
   if (move.to.table === move.from.table) return `Stay at table ${move.to.table}, seat ${move.to.seat}`;
   return `Move to table ${move.to.table}, seat ${move.to.seat}`;
 }
-
-/** The round's target number (the face that scores). */
-export const targetOf = (view) => view.round;
