@@ -13,6 +13,8 @@ Field names here are promises to the pages and to people who script against the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from bunco.core.dice import Tally, score_checked, score_rolloff, tally_dice
@@ -52,16 +54,27 @@ def possible_tallies(table: TableRound, rules: RuleSet) -> list[str]:
     """The quick tallies the engine accepts at ``table`` now: none while it rolls for high
     (the faces matter) or is settled; otherwise every button that can happen this round
     (no Low Bunco in round 1)."""
-    if table.roller is None or table.status is Status.FIRST_ROLL or table.rolling_for_high:
+    if not _tallying(table):
         return []
+    return list(_possible_in_round(rules, table.round_no))
+
+
+def _tallying(table: TableRound) -> bool:
+    """True when quick tallies are taken at ``table`` now (someone rolls for points)."""
+    return not (table.roller is None or table.status is Status.FIRST_ROLL
+                or table.rolling_for_high)
+
+
+@lru_cache(maxsize=512)
+def _possible_in_round(rules: RuleSet, round_no: int) -> tuple[str, ...]:
     out = []
     for outcome in tally_buttons(rules):
         try:
-            tally_dice(outcome, table.round_no, rules)
+            tally_dice(outcome, round_no, rules)
         except BuncoError:
             continue
         out.append(outcome)
-    return out
+    return tuple(out)
 
 
 ON_A_CARD = frozenset(RollKind) - {RollKind.MISS, RollKind.POINTS}
@@ -111,29 +124,39 @@ def taps(table: TableRound, rules: RuleSet) -> list[dict[str, Any]]:
     """Every tally button of the night, as the phone draws it at ``table`` now:
     ``outcome``, ``label``, ``hint``, ``possible`` (the engine accepts it now) and
     ``asks_who`` (it goes on a score card: the phone asks who rolled it)."""
-    possible = set(possible_tallies(table, rules))
+    return [dict(tap) for tap in _taps(rules, table.round_no, _tallying(table))]
+
+
+@lru_cache(maxsize=512)
+def _taps(rules: RuleSet, round_no: int, tallying: bool) -> tuple[dict[str, Any], ...]:
+    """:func:`taps` of a table in round ``round_no`` (worked out once per rules, round and
+    whether tallies are taken: the same for every table)."""
+    possible = set(_possible_in_round(rules, round_no)) if tallying else set()
     out = []
     for outcome in tally_buttons(rules):
         try:
-            kind = score_checked(tally_dice(outcome, table.round_no, rules), table.round_no,
-                                 rules).kind
+            kind = score_checked(tally_dice(outcome, round_no, rules), round_no, rules).kind
         except BuncoError:
             kind = RollKind.MISS  # not possible this round (no Low Bunco in round 1)
         out.append({"outcome": outcome, "label": tap_label(outcome, rules),
-                    "hint": tap_hint(outcome, table.round_no, rules),
+                    "hint": tap_hint(outcome, round_no, rules),
                     "possible": outcome in possible, "asks_who": kind in ON_A_CARD})
-    return out
+    return tuple(out)
 
 
 def asks_who_faces(table: TableRound, rules: RuleSet) -> list[int]:
     """The faces whose three of a kind, typed in at ``table`` now, goes on a score card (so
     the phone asks who rolled it, as for the tally buttons): none while it rolls for high
     or is not playing; in a tie-break only the round's Bunco counts."""
-    if table.roller is None or table.status is Status.FIRST_ROLL or table.rolling_for_high:
+    if not _tallying(table):
         return []
-    score = score_rolloff if table.status is Status.TIE_BREAK else score_checked
-    return [f for f in range(1, 7)
-            if score((f, f, f), table.round_no, rules).kind in ON_A_CARD]
+    return list(_asks_who(rules, table.round_no, table.status is Status.TIE_BREAK))
+
+
+@lru_cache(maxsize=512)
+def _asks_who(rules: RuleSet, round_no: int, tie_break: bool) -> tuple[int, ...]:
+    score = score_rolloff if tie_break else score_checked
+    return tuple(f for f in range(1, 7) if score((f, f, f), round_no, rules).kind in ON_A_CARD)
 
 
 def rotation(table: TableRound) -> list[str]:
@@ -274,17 +297,45 @@ def moves(night: Night) -> list[dict[str, Any]]:
     return out
 
 
-def table_pages(night: Night) -> list[dict[str, Any]]:
-    """What the phones of each table draw now, table 1 first (see :func:`table_page`):
-    the night's moves are worked out once for every table.
+def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int, dict[str, Any]]:
+    """What the phones of each table draw now (see :func:`table_page`), by table number:
+    every table in play, or those of ``numbers``. What the tables share (the night's part,
+    the moves, the last round, who may roll) is worked out once for all of them.
 
     >>> night = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
-    >>> [page["table"]["players"] for page in table_pages(night)]
-    [['Ann', 'Bea', 'Cat', 'Dee']]
+    >>> {n: page["table"]["players"] for n, page in table_pages(night).items()}
+    {1: ['Ann', 'Bea', 'Cat', 'Dee']}
     """
     common = night_part(night)
-    everyone = moves(night)
-    return [_page(night, n, common, everyone) for n in range(1, len(night.tables) + 1)]
+    here: dict[int, list[dict[str, Any]]] = {}
+    for move in moves(night):  # each move under the table it leaves and the one it joins
+        ends = {move[end]["table"] for end in ("from", "to") if move[end] is not None}
+        for number in ends:
+            here.setdefault(number, []).append(move)
+    expects: dict[int | None, list[dict[str, Any]]] = {}
+    for t, p in night.expected_rollers():
+        expects.setdefault(t, []).append({"table": t, "player": p})
+    last = night.history[-1] if night.history else None
+    results = {r.table: r for r in last.tables} if last else {}
+    ended_by = last.ended_by.as_dict() if last and last.ended_by else None
+    pages = {}
+    for number in range(1, len(night.tables) + 1) if numbers is None else numbers:
+        table = night.tables[number - 1] if 0 < number <= len(night.tables) else None
+        went = here.get(number, [])
+        names = {m["player"] for m in went} | {p for p in (table.seats if table else ()) if p}
+        pages[number] = {
+            **common,
+            "table": table_view(table, night.rules) if table is not None else None,
+            "expects": [*expects.get(None, []), *expects.get(number, [])],
+            "last_round": None if last is None else {
+                "set": last.set_no, "round": last.round_no,
+                "tables": [table_result_dict(results[number])] if number in results else [],
+                "ended_by": ended_by},
+            "moves": went,
+            "cards": {name: night.cards[name].as_dict() for name in sorted(names)
+                      if name in night.cards},
+        }
+    return pages
 
 
 def table_page(night: Night, number: int) -> dict[str, Any]:
@@ -301,7 +352,7 @@ def table_page(night: Night, number: int) -> dict[str, Any]:
     >>> page["table"]["team_scores"], page["expects"], sorted(page["cards"])
     ([21, 0], [{'table': 1, 'player': 'Ann'}], ['Ann', 'Bea', 'Cat', 'Dee'])
     """
-    return _page(night, number, night_part(night), moves(night))
+    return table_pages(night, [number])[number]
 
 
 def night_part(night: Night) -> dict[str, Any]:
@@ -317,22 +368,4 @@ def night_part(night: Night) -> dict[str, Any]:
         "set_winners": [{"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
                         for s in night.set_results],
         "ended_early": ended_early(night),
-    }
-
-
-def _page(night: Night, number: int, common: dict[str, Any],
-          everyone: list[dict[str, Any]]) -> dict[str, Any]:
-    table = night.tables[number - 1] if 0 < number <= len(night.tables) else None
-    here = [m for m in everyone if (m["from"] and m["from"]["table"] == number)
-            or (m["to"] and m["to"]["table"] == number)]
-    names = {m["player"] for m in here} | {p for p in (table.seats if table else ()) if p}
-    return {
-        **common,
-        "table": table_view(table, night.rules) if table is not None else None,
-        "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()
-                    if t is None or t == number],
-        "last_round": last_round(night, number),
-        "moves": here,
-        "cards": {name: night.cards[name].as_dict() for name in sorted(names)
-                  if name in night.cards},
     }

@@ -210,9 +210,10 @@ class LiveNight:
     def pages(self) -> dict[int, TablePage]:
         """Every table's page now, computed once per seq."""
         pages = self._pages_now()
-        if len(pages) < len(self.night.tables):
-            for n, page in enumerate(table_pages(self.night), start=1):
-                pages.setdefault(n, TablePage.of(page))
+        missing = [n for n in range(1, len(self.night.tables) + 1) if n not in pages]
+        if missing:
+            for n, page in table_pages(self.night, missing).items():
+                pages[n] = TablePage.of(page)
         return pages
 
     def _pages_now(self) -> dict[int, TablePage]:
