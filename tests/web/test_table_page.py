@@ -76,6 +76,9 @@ def test_the_round_change_pushes_each_tables_page(client, night):
         assert hello["view"] == {k: v for k, v in first["view"].items() if k != "table"}
         assert hello["table_view"] == first["view"]["table"]
         assert hello["versions"] == first["versions"]
+        # its status leaves out who may roll at every table (the page's expects say it)
+        assert "expects" not in hello["status"] and "expects" not in first["status"]
+        assert first["view"]["expects"] == [{"table": 2, "player": "Eve"}]
         night.play_round()
         pushed = []
         while not pushed or pushed[-1]["view"]["round"] == 1:  # the bell, then round 2

@@ -114,11 +114,13 @@ def _bearer_is(request: Request, secret: str) -> bool:
 
 
 def _head(live: LiveNight, who: Principal, table: int | None = None) -> str:
-    """The members of a night's GET besides its view, as JSON without the closing brace."""
+    """The members of a night's GET besides its view, as JSON without the closing brace
+    (for a table's page: its status without ``expects``, which its view has)."""
+    status = live.status(expects=table is None)
     rest = {
         "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
         "seq": live.seq, "setup": live.night.setup,
-        "status": live.status(), "versions": live.versions(table), "bots": live.bots,
+        "status": status, "versions": live.versions(table), "bots": live.bots,
         "bot_pace": live.options.get("bot_pace"), "dice": live.options.get("dice", "real"),
         "you": {"role": who.role, "table": who.table, "player": who.player},
     }

@@ -184,13 +184,15 @@ class LiveNight:
     _pushed: dict[int, str] = field(default_factory=dict)
     """The page last pushed to each table's followers (its ``rest``)."""
 
-    def status(self) -> dict[str, Any]:
+    def status(self, *, expects: bool = True) -> dict[str, Any]:
         """:func:`status_of` the night now with its ``dice`` mode, computed once per seq
-        (and dice mode)."""
+        (and dice mode); without ``expects`` for a table's phone (its table says whose
+        turn it is)."""
         key = (self.seq, str(self.options.get("dice", "real")))
         if self._status is None or self._status[0] != key:
             self._status = (key, {**status_of(self.night), "dice": key[1]})
-        return self._status[1]
+        full = self._status[1]
+        return full if expects else {k: v for k, v in full.items() if k != "expects"}
 
     def view_json(self) -> str:
         """The engine's live view (``Night.view``) as JSON, computed once per seq: every
@@ -733,8 +735,7 @@ class NightService:
         """The status at the night's current seq: in full (who may roll at every table) for
         whole-night followers, without ``expects`` for table followers (their ``table``
         message says whose turn it is)."""
-        full = live.status()
-        brief = {k: v for k, v in full.items() if k != "expects"}
+        full, brief = live.status(), live.status(expects=False)
         return [
             Message(live.id, live.seq, None, _json(
                 {"type": "status", "seq": live.seq, "status": full}), "status", "night"),

@@ -3,7 +3,8 @@
 ``/api/nights/{id}/ws?token=...&since=SEQ&table=N``
 
 1. ``{"type": "hello", "night", "seq", "since", "table", "role", "status"}``: ``seq`` is
-   the night's last event now. With ``table``, also what the table's phones draw at that
+   the night's last event now. With ``table``, the status leaves out ``expects`` (as in
+   the status messages below), and the hello carries what the table's phones draw at that
    seq: ``table_view`` (absent when the table is not in play), ``view`` (the rest of
    :func:`~bunco.party.view.table_page`) and ``versions`` (the ``expected_seq`` to send:
    ``"night"``, ``"rolloff"``, ``"N"``), so a phone that reconnects needs no GET.
@@ -86,9 +87,11 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         # the snapshot: nothing awaits between these lines, so it is consistent
         backlog = live.since(since, table, whole=table is None)
         upto = live.seq
+        # a table's follower: as in its status messages, its table's page says whose turn
+        status = live.status(expects=table is None)
         hello: dict[str, Any] = {
             "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
-            "role": who.role, "status": live.status()}
+            "role": who.role, "status": status}
         if table is not None:  # a table's page: everything it draws, so it needs no GET
             page = live.page(table)
             if page.table != "null":
