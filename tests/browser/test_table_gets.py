@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -103,4 +104,27 @@ def test_a_player_page_follows_its_table_without_the_whole_night(
     card = view["players"]["Eve"]
     expect(player.locator("[data-stat=W] b")).to_have_text(str(card["wins"]))
     assert whole == []                            # never the whole night
+    assert pages.errors == []
+
+
+def test_a_big_screen_patches_rolls_and_reloads_rarely(pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={"name": "Screen GETs", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    screen = pages.open(f"/n/{night}/screen?token={created['viewer_token']}",
+                        size={"width": 1920, "height": 1080}, name="screen")
+    expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
+    gets: list[float] = []
+    screen.on("request", lambda r: gets.append(time.monotonic()) if r.method == "GET"
+              and re.search(rf"/api/nights/{night}$", r.url) else None)
+    start = time.monotonic()
+    for n in range(24):  # misses in round 1 (no 1s): the round goes on, the turn moves
+        server.api("POST", f"/api/nights/{night}/tables/{1 + n % 2}/rolls", host,
+                   json={"command_id": f"s-{n}", "dice": [2, 3, 5]})
+    state = server.state(night, host)
+    for t in state["view"]["tables"]:  # each table's card shows its roller now
+        expect(screen.locator(f"article[data-table='{t['table']}'] .tv-roller")).to_have_text(
+            f"{t['roller']} rolls")
+    elapsed = time.monotonic() - start
+    # a reload of the whole night at most every 3 s while rolls come in (not one per roll)
+    assert len(gets) <= 1 + elapsed / 3, (len(gets), elapsed)
     assert pages.errors == []
