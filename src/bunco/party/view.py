@@ -173,7 +173,9 @@ def rotation(table: TableRound) -> list[str]:
 
 
 def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any]:
-    """One table now, for a live page (with ``rules``: the tallies possible now)."""
+    """One table now, for a live page (with ``rules``: the tallies possible now).
+    ``rolling_side`` is the side of the roller (0 or 1, "Us" or "Them", at a team table;
+    the seat at a table of individuals), None when nobody rolls."""
     last = table.rolls[-1] if table.rolls else None
     tb = table.tie_break
     return {
@@ -186,6 +188,7 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "points": list(table.points),
         "turn": table.turn,
         "roller": table.roller,
+        "rolling_side": table.side_of(table.turn) if table.roller is not None else None,
         "in_turn": table.in_turn,
         "first_roll": list(table.contenders) if table.contenders else None,
         "rolling_for_high": table.rolling_for_high,

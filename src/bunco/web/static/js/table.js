@@ -324,11 +324,7 @@ function sideBox(cls, label, score, players, target, rolling, won, tieExtra) {
 
 function drawTally(t) {
   if (!t) return fill("tally");
-  const rollerSide = (() => {
-    if (!t.roller) return -1;
-    const seat = t.turn;
-    return t.team ? seat % 2 : seat;
-  })();
+  const rollerSide = t.rolling_side ?? -1;  // the server's: which side the roller is on
   const winners = new Set(t.winners);
   const tb = t.tie_break;
   const extra = (side) => (tb && tb.sides.includes(side) ? ` · tie-break ${tb.points[side]}` : "");
