@@ -341,6 +341,26 @@ def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int,
     return pages
 
 
+_PAGE_OBJECTS = ("seating", "tables", "bell_roll", "history", "cards", "set_results",
+                 "rolloff", "rolloff_for", "prizes", "changes")
+
+
+def same_pages(before: Night, after: Night) -> bool:
+    """True when no table's page can differ between ``before`` and ``after``: the parts of
+    the night the pages show are the very same objects (the engine shares what an event
+    leaves alone), as after a card verification or a player marked absent.
+
+    >>> night = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> same_pages(night, night.apply({"type": "present", "player": "Ann", "present": False}))
+    True
+    >>> same_pages(night, night.apply({"type": "roll", "table": 1, "dice": [1, 1, 4]}))
+    False
+    """
+    scalars = ("set_no", "round_no", "phase", "bell", "started", "sets")
+    return all(getattr(before, f) == getattr(after, f) for f in scalars) and all(
+        getattr(before, f) is getattr(after, f) for f in _PAGE_OBJECTS)
+
+
 def table_page(night: Night, number: int) -> dict[str, Any]:
     """What a table's phone (and the phone of a player at that table) draws now: the
     night's phase, set, round, bell and roll-off as in :func:`live_view`; ``table``, the

@@ -38,7 +38,7 @@ from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.party.view import live_view, table_page, table_pages, table_view
+from bunco.party.view import live_view, same_pages, table_page, table_pages, table_view
 from bunco.store import (
     EventStore,
     SeqTaken,
@@ -182,7 +182,9 @@ class LiveNight:
     _view: tuple[int, str] | None = None
     _pages: tuple[int, dict[int, TablePage]] | None = None
     _pushed: dict[int, str] = field(default_factory=dict)
-    """The page last pushed to each table's followers (its ``rest``)."""
+    """The page last pushed to each table's followers (its JSON)."""
+    _paged: Night | None = None
+    """The night the pages last pushed were built from."""
 
     def status(self, *, expects: bool = True) -> dict[str, Any]:
         """:func:`status_of` the night now with its ``dice`` mode, computed once per seq
@@ -434,7 +436,7 @@ class NightService:
         fresh = await self._load(live.id)
         live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
         live.table_seq, live.commands = fresh.table_seq, fresh.commands
-        live._status = live._view = live._pages = None
+        live._status = live._view = live._pages = live._paged = None
         live._pushed.clear()
 
     # -- creating -------------------------------------------------------------------------------
@@ -754,6 +756,9 @@ class NightService:
         (sent after a change of round, set, phase or bell, and after an event of the whole
         night): ``table_view``, the table's view, and ``view``, the rest of what its phones
         draw (:func:`~bunco.party.view.table_page`), so no phone reloads the night."""
+        if live._paged is not None and same_pages(live._paged, live.night):
+            return []  # nothing any table shows changed (a verification, say)
+        live._paged = live.night
         out = []
         for number, page in live.pages().items():
             key = page.table + page.rest
