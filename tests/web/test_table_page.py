@@ -5,10 +5,18 @@ no phone needs the whole night's view."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
 from typing import Any
 
+from test_group_commit import roll, with_night
 from test_ws import receive, until_caught_up, ws_url
 from web_helpers import cid, make_night
+
+from bunco.party import view as views
+from bunco.store import EventStore
+from bunco.web import service
 
 
 def page_of(night, table: int) -> dict[str, Any]:
@@ -122,3 +130,24 @@ def test_a_page_is_pushed_again_only_when_it_changed(client, night):
             "command_id": cid(), "player": "Ann", "present": False}, headers=night.host)
         assert reply.status_code == 200, reply.text
         assert until_pong(ws) == ["event", "status"]
+
+
+def test_the_nights_view_is_built_once_per_seq_off_the_event_loop(tmp_path, monkeypatch):
+    builds: list[str] = []
+
+    def recording(night):
+        builds.append(threading.current_thread().name)
+        return views.live_view(night)
+
+    monkeypatch.setattr(service, "live_view", recording)
+
+    async def scenario(svc, night):
+        live = await svc.get(night)
+        first, again = await asyncio.gather(live.view_json(), live.view_json())
+        assert first is again and len(builds) == 1  # GETs at one seq share one build
+        await svc.submit(night, roll(1, 0), command_id="c0")
+        after = await live.view_json()
+        assert len(builds) == 2 and json.loads(after) == views.live_view(live.night)
+        assert threading.current_thread().name not in builds  # never on the event loop
+
+    with_night(EventStore(f"sqlite:///{tmp_path / 'night.sqlite3'}"), scenario)

@@ -138,7 +138,7 @@ async def get_night(night_id: NightId, request: Request) -> Response:
     event and shared by every page that asks before the next one."""
     who = require_read(request, night_id)
     live = await service(request).get(night_id)
-    return Response(f'{_head(live, who)},"view":{live.view_json()}}}',
+    return Response(f'{_head(live, who)},"view":{await live.view_json()}}}',
                     media_type="application/json")
 
 
