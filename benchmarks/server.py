@@ -9,9 +9,11 @@ every table as its scorekeeper and then, for ``--seconds``:
 
 - one writer per table (a table's phone, HTTP keep-alive) enters rolls at
   ``--rate`` rolls per second in total, each with the table's ``expected_seq``;
-- one page per player (following its own table) and ``--screens`` big screens
-  (following the whole night) listen on the WebSocket, and every page (the writers'
-  too) fetches what the real pages fetch after each update: see :data:`PAGE_MODELS`,
+- per table, its phone and a page per other player (following the table, and with the
+  pages as they are, moving to the table its player goes to after each round) and
+  ``--screens`` big screens (following the whole night) listen on the WebSocket, and
+  every page (the writers' too) fetches what the real pages fetch after each update:
+  see :data:`PAGE_MODELS`,
   the one place that says what a page does, to follow when the pages change. The
   pages' first load and their connection come before the measured run. The baseline
   is measured with its own pages' model (``--baseline-pages``, by default ``push``, the
@@ -78,7 +80,9 @@ class Behaviour:
     ``new_round_only``: only messages that show another set or round count;
     ``page_pushed``: a ``table`` message showing the new round (the table's page, pushed)
     cancels that reload; ``lag``: other ``event`` messages make it reload at most every
-    ``lag`` seconds; ``after_ack``: a table's phone reloads after the reply to its own roll.
+    ``lag`` seconds; ``after_ack``: a table's phone reloads after the reply to its own roll;
+    ``follows_player``: a player's phone that moves to the table its player goes to when a
+    pushed page's ``moves`` say so (a new WebSocket, ``since`` the last seq it saw).
     """
 
     path: str
@@ -88,16 +92,19 @@ class Behaviour:
     page_pushed: bool = False
     lag: float | None = None
     after_ack: bool = False
+    follows_player: bool = False
 
 
 @dataclass(frozen=True)
 class PageModel:
-    """What the pages of one version of bunco fetch: a table's phone (and a player's phone,
-    which follows its table the same way) and a whole-night page (big screen, host)."""
+    """What the pages of one version of bunco fetch: a table's phone, a player's phone
+    (``None``: as a table's phone, staying at its first table) and a whole-night page (big
+    screen, host)."""
 
     description: str
     table: Behaviour
     night: Behaviour
+    player: Behaviour | None = None
 
 
 EVERY_BURST = Behaviour("night", frozenset({"event", "status", "table", "caught_up"}), 0.060)
@@ -131,7 +138,10 @@ PAGE_MODELS = {
         table=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
                         page_pushed=True),
         night=Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
-                        lag=3.0)),
+                        lag=3.0),
+        # player.js: the same as a table's phone, at the table its player sits at
+        player=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
+                         page_pushed=True, follows_player=True)),
 }
 
 
@@ -355,7 +365,8 @@ class Listening:
 
     night: str
     token: str
-    pages: list[tuple[int, int | None]]
+    pages: list[tuple[int, int | None, int]]
+    """(port, table or None for a big screen, seat: 0 the table's phone, others players')"""
     model: str
 
 
@@ -372,42 +383,67 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
     sent_at: list[int] = []
     problems: list[str] = []
     counts: dict[int, int] = {}
-    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": []}
+    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": [], "moves": []}
     connected = 0
 
     pages: list[Page] = []
 
-    async def listen(port: int, table: int | None, index: int) -> None:
+    async def listen(port: int, table: int | None, seat: int, index: int) -> None:
         nonlocal connected
-        page = Page(model.table if table is not None else model.night, port, job.night, table,
-                    job.token, stats)
+        behaviour = model.night if table is None else \
+            model.player if seat and model.player is not None else model.table
+        page = Page(behaviour, port, job.night, table, job.token, stats)
         pages.append(page)
-        query = f"token={job.token}" + ("" if table is None else f"&table={table}")
         last = -1
-        async with connect(f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
-                           max_size=None, ping_interval=None, open_timeout=120,
-                           max_queue=None) as ws:
-            connected += 1
-            async for text in ws:
-                data = text.encode() if isinstance(text, str) else text
-                page.heard(data)
-                if not data.startswith(b'{"type":"event"'):
-                    continue
-                now = time.monotonic_ns()
-                seq_match = SEQ_RE.search(data)
-                seq = int(seq_match.group(1)) if seq_match else -1
-                if seq <= last:
-                    problems.append(f"listener {table}/{index}: seq {seq} after {last}")
-                last = seq
-                match = ID_RE.search(data)
-                if match is not None:
-                    latencies.append(now - int(match.group(1)))
-                    sent_at.append(int(match.group(1)))
-                    if table is not None:
-                        counts[table] = counts.get(table, 0) + 1
+        player: str | None = None
+        first = True
+        while True:
+            query = f"token={job.token}" + ("" if table is None else f"&table={table}") + (
+                "" if first else f"&since={last}")
+            moved: int | None = None
+            async with connect(f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
+                               max_size=None, ping_interval=None, open_timeout=120,
+                               max_queue=None) as ws:
+                if first:
+                    connected += 1
+                    first = False
+                async for text in ws:
+                    data = text.encode() if isinstance(text, str) else text
+                    page.heard(data)
+                    if behaviour.follows_player and data[:16] in (b'{"type":"hello",',
+                                                                  b'{"type":"table",'):
+                        message = json.loads(data)
+                        if player is None:  # whose phone this is: who sits at my seat
+                            player = (message.get("table_view") or {}).get(
+                                "players", [None] * (seat + 1))[seat]
+                        goes = next((m["to"] for m in (message.get("view") or {}).get(
+                            "moves", []) if m["player"] == player), None)
+                        if goes is not None and goes["table"] != table:
+                            moved, last = goes["table"], max(last, message["seq"])
+                            break  # player.js follows the table its player goes to
+                        continue
+                    if not data.startswith(b'{"type":"event"'):
+                        continue
+                    now = time.monotonic_ns()
+                    seq_match = SEQ_RE.search(data)
+                    seq = int(seq_match.group(1)) if seq_match else -1
+                    if seq <= last:
+                        problems.append(f"listener {table}/{index}: seq {seq} after {last}")
+                    last = seq
+                    match = ID_RE.search(data)
+                    if match is not None:
+                        latencies.append(now - int(match.group(1)))
+                        sent_at.append(int(match.group(1)))
+                        if table is not None:
+                            counts[table] = counts.get(table, 0) + 1
+            if moved is None:
+                return
+            table = moved
+            page.path = f"/api/nights/{job.night}/tables/{table}"
+            stats["moves"].append(1)
 
-    tasks = [asyncio.ensure_future(listen(port, table, i))
-             for i, (port, table) in enumerate(job.pages)]
+    tasks = [asyncio.ensure_future(listen(port, table, seat, i))
+             for i, (port, table, seat) in enumerate(job.pages)]
     while connected < len(tasks):
         await asyncio.sleep(0.05)
         failed = [t for t in tasks if t.done() and t.exception()]
@@ -424,7 +460,8 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
         task.cancel()
     results.put({"latencies": latencies, "sent_at": sent_at, "problems": problems[:10],
                  "counts": counts, "listeners": len(tasks), "gets": stats["get_ns"],
-                 "get_bytes": sum(stats["get_bytes"]), "cpu": time.process_time() - cpu_start})
+                 "get_bytes": sum(stats["get_bytes"]), "moves": len(stats["moves"]),
+                 "cpu": time.process_time() - cpu_start})
 
 
 # -- writers -----------------------------------------------------------------------------------
@@ -556,9 +593,9 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
     tables = len(tokens)
     seats = args.players // tables
     # pages: seat s of table t on process (t + s) % n, so each table is heard on every process
-    pages: list[tuple[int, int | None]] = [
-        (ports[(t + s) % len(ports)], t) for t in range(1, tables + 1)
-             for s in range(seats)] + [(ports[i % len(ports)], None) for i in range(args.screens)]
+    pages: list[tuple[int, int | None, int]] = [
+        (ports[(t + s) % len(ports)], t, s) for t in range(1, tables + 1)
+        for s in range(seats)] + [(ports[i % len(ports)], None, 0) for i in range(args.screens)]
     ctx = mp.get_context("spawn")
     stop, results = ctx.Event(), ctx.Queue()
     jobs = []
@@ -590,12 +627,13 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
     finally:
         stop.set()  # the listeners report (or, after a failure, stop)
     heard: dict[str, Any] = {"latencies": [], "sent_at": [], "problems": [], "counts": {},
-                             "listeners": 0, "gets": [], "get_bytes": 0, "cpu": 0.0}
+                             "listeners": 0, "gets": [], "get_bytes": 0, "moves": 0,
+                             "cpu": 0.0}
     for _ in jobs:
         part = results.get(timeout=120)
         for key in ("latencies", "sent_at", "problems", "gets"):
             heard[key] += part[key]
-        for key in ("listeners", "get_bytes", "cpu"):
+        for key in ("listeners", "get_bytes", "moves", "cpu"):
             heard[key] += part[key]
         for table, n in part["counts"].items():
             heard["counts"][table] = heard["counts"].get(table, 0) + n
@@ -630,6 +668,7 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "page_get_ms_p99": round(percentile(gets, 0.99), 1),
         "page_get_mb_per_second": round((heard["get_bytes"] + written["get_bytes"])
                                         / elapsed / 1e6, 1),
+        "player_moves": heard["moves"],
         "server_cpu_share": round(result["server_cpu"] / elapsed, 2),
         "server_cpu_us_per_roll": round(result["server_cpu"] / max(1, written["accepted"]) * 1e6),
         "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
@@ -676,6 +715,7 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
     ("order problems", lambda f: str(f["order_problems"])),
     ("page GETs/s (p99 ms, MB/s)", lambda f: f"{f['page_gets_per_second']} "
      f"({f['page_get_ms_p99']}, {f['page_get_mb_per_second']})"),
+    ("player pages moved to a new table", lambda f: str(f.get("player_moves", 0))),
     ("server CPU: cores, us per roll", lambda f: f"{f['server_cpu_share']}, "
      f"{f['server_cpu_us_per_roll']}"),
     ("load average before / after", lambda f: " / ".join(map(str, f["load_average"]))),

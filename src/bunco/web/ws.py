@@ -92,13 +92,13 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         hello: dict[str, Any] = {
             "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
             "role": who.role, "status": status}
+        text = json.dumps(hello, separators=(",", ":"), ensure_ascii=False)
         if table is not None:  # a table's page: everything it draws, so it needs no GET
-            page = live.page(table)
-            if page.table != "null":
-                hello["table_view"] = json.loads(page.table)
-            hello["view"] = json.loads(page.rest)
-            hello["versions"] = live.versions(table)
-        await websocket.send_text(json.dumps(hello, separators=(",", ":")))
+            page = live.page(table)  # JSON built once per seq, shared by every phone
+            versions = json.dumps(live.versions(table), separators=(",", ":"))
+            view = "" if page.table == "null" else f',"table_view":{page.table}'
+            text = f'{text[:-1]}{view},"view":{page.rest},"versions":{versions}}}'
+        await websocket.send_text(text)
         for stored in backlog:
             await websocket.send_text(event_text(stored))
         await websocket.send_text(f'{{"type":"caught_up","seq":{upto}}}')
