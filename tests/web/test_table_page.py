@@ -89,12 +89,13 @@ def test_the_round_change_pushes_each_tables_page(client, night):
         assert first["view"]["expects"] == [{"table": 2, "player": "Eve"}]
         night.play_round()
         pushed = []
-        while not pushed or pushed[-1]["view"]["round"] == 1:  # the bell, then round 2
+        while not pushed or pushed[-1]["view"]["round"] == 1:  # start, bell, round 2
             message = receive(ws)
             if message["type"] == "table":
                 assert message["table"] == 2  # a table's follower gets its own table's
                 pushed.append(message)
-        bell, pushed = pushed[0], pushed[-1]
+        start, bell, pushed = pushed[0], pushed[1], pushed[-1]
+        assert start["view"]["started"] and not start["view"]["bell"]  # the first roll
         assert bell["view"]["bell"] and bell["view"]["bell_roll"]["table"] == 1
         page = page_of(night, 2)
         assert pushed["seq"] == page["seq"]
