@@ -9,11 +9,15 @@ every table as its scorekeeper and then, for ``--seconds``:
 
 - one writer per table (a table's phone, HTTP keep-alive) enters rolls at
   ``--rate`` rolls per second in total, each with the table's ``expected_seq``;
-- one page per player (following its own table) and ``--screens`` big screens
-  (following the whole night) listen on the WebSocket, and every page (the writers'
-  too) fetches what the real pages fetch after each update: see :data:`PAGE_MODELS`,
+- per table, its phone and a page per other player (following the table, and with the
+  pages as they are, moving to the table its player goes to after each round) and
+  ``--screens`` big screens (following the whole night) listen on the WebSocket, and
+  every page (the writers' too) fetches what the real pages fetch after each update:
+  see :data:`PAGE_MODELS`,
   the one place that says what a page does, to follow when the pages change. The
-  pages' first load and their connection come before the measured run.
+  pages' first load and their connection come before the measured run. The baseline
+  is measured with its own pages' model (``--baseline-pages``, by default ``push``, the
+  pages before the server pushed each table's page), this checkout with ``--pages``.
 
 It prints, per server and setup: the rolls accepted (in % of those offered, leaving out
 ``round_over``, the refusals of a table that finished its round and waits for the
@@ -30,7 +34,7 @@ The baseline is checked out with ``git worktree add --detach`` into a temporary 
     python benchmarks/server.py                                  # 1,000 players, 1,000 rolls/s
     python benchmarks/server.py --baseline ec5aa77 --seconds 30  # against that commit
     python benchmarks/server.py --players 200 --seconds 5 --no-baseline --setups sqlite
-    python benchmarks/server.py --pages live.js                  # the pages before issue 16
+    python benchmarks/server.py --baseline-pages live.js         # its pages before issue 16
 """
 
 from __future__ import annotations
@@ -66,74 +70,149 @@ ROUND_RE = re.compile(rb'"set":(\d+),"round":(\d+)')
 
 
 @dataclass(frozen=True)
+class Behaviour:
+    """What one kind of page fetches after live messages.
+
+    ``path``: what it reloads, ``night`` (``GET /api/nights/{id}``, the whole night) or
+    ``table`` (``GET /api/nights/{id}/tables/{n}``, its table's page); ``reload_on``: the
+    live message types after which it reloads, ``debounce`` seconds after the last of a
+    burst, one request at a time (a reload asked for meanwhile runs once more after it);
+    ``new_round_only``: only messages that show another set or round count;
+    ``page_pushed``: a ``table`` message showing the new round (the table's page, pushed)
+    cancels that reload; ``lag``: other ``event`` messages make it reload at most every
+    ``lag`` seconds; ``after_ack``: a table's phone reloads after the reply to its own roll;
+    ``follows_player``: a player's phone that moves to the table its player goes to when a
+    pushed page's ``moves`` say so (a new WebSocket, ``since`` the last seq it saw).
+    """
+
+    path: str
+    reload_on: frozenset[str]
+    debounce: float
+    new_round_only: bool = False
+    page_pushed: bool = False
+    lag: float | None = None
+    after_ack: bool = False
+    follows_player: bool = False
+
+
+@dataclass(frozen=True)
 class PageModel:
-    """What a page fetches. ``refresh_on``: the live message types after which it reloads
-    the night (``GET /api/nights/{id}``), ``debounce`` seconds after the last of a burst,
-    one request at a time (a reload asked for meanwhile runs once more after it);
-    ``only_new_round``: only messages that show another set or round count;
-    ``refresh_after_ack``: a table's phone reloads after the reply to its own roll."""
+    """What the pages of one version of bunco fetch: a table's phone, a player's phone
+    (``None``: as a table's phone, staying at its first table) and a whole-night page (big
+    screen, host)."""
 
     description: str
-    refresh_on: frozenset[str]
-    debounce: float
-    only_new_round: bool
-    refresh_after_ack: bool
+    table: Behaviour
+    night: Behaviour
+    player: Behaviour | None = None
 
+
+EVERY_BURST = Behaviour("night", frozenset({"event", "status", "table", "caught_up"}), 0.060)
 
 PAGE_MODELS = {
-    # live.js: Live.receive() calls soon() for these types; soon() reloads 60 ms after the
-    # last; refresh() makes one request at a time and runs again if asked meanwhile; pages
-    # load the night first (start()); table.js submit() awaits live.acknowledge(ack).
+    # live.js before issue 16: Live.receive() called soon() for these types; soon() reloaded
+    # 60 ms after the last; table.js submit() awaited live.acknowledge(ack), a reload.
     "live.js": PageModel(
         "the pages before issue 16: a full GET of the night after every burst of live "
         "messages and after each of the table phone's own rolls",
-        frozenset({"event", "status", "table", "caught_up"}), 0.060, False, True),
-    # The pages now (issue 16): every live message carries the table's view and the night's
-    # status, so table.js reloads the night only when a status shows another phase, set or
-    # round (and on other tables' join/seat/substitute events, which this run does not send).
-    # Whole-night pages (the big screen, the host) still reload after every burst: they
-    # follow "live.js" whatever --pages says (see _listen_all).
+        table=Behaviour("night", EVERY_BURST.reload_on, 0.060, after_ack=True),
+        night=EVERY_BURST),
+    # The first step of issue 16: every live message carried the table's view and the
+    # night's status, so table.js reloaded the night only when a status or table message
+    # showed another phase, set or round; whole-night pages still reloaded per burst.
     "push": PageModel(
-        "the pages as they are: a table page GETs the night once per round, a whole-night "
-        "page after every burst of live messages",
-        frozenset({"status", "table"}), 0.060, True, False),
+        "a table page GETs the whole night once per round, a whole-night page after every "
+        "burst of live messages",
+        table=Behaviour("night", frozenset({"status", "table"}), 0.060, new_round_only=True),
+        night=EVERY_BURST),
+    # The pages now (live.js): a table's phone loads its table's page once and then applies
+    # what is pushed (each event's table view and status; at a new round or bell the table
+    # message with the table's whole page; a reconnect's hello with the page). It reloads
+    # its page only if a message shows a new round and no page of it follows within 0.6 s
+    # (its table is not in play). A whole-night page patches each event's table view and
+    # status, reloads the night 60 ms after a new round (or an event of the whole night,
+    # which this run does not send), and otherwise at most every 3 s while rolls come in.
+    "table-page": PageModel(
+        "a table page GETs nothing after its first load (the server pushes its page at a "
+        "new round); a whole-night page GETs the night at a new round and at most every 3 s",
+        table=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
+                        page_pushed=True),
+        night=Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
+                        lag=3.0),
+        # player.js: the same as a table's phone, at the table its player sits at
+        player=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
+                         page_pushed=True, follows_player=True)),
 }
 
 
 class Page:
-    """One page's fetching, driven by :class:`PageModel` (one keep-alive connection)."""
+    """One page's fetching, driven by a :class:`Behaviour` (one keep-alive connection)."""
 
-    def __init__(self, model: PageModel, port: int, night: str, token: str,
-                 stats: dict[str, list[int]]) -> None:
-        self.model, self.night, self.token, self.stats = model, night, token, stats
+    def __init__(self, behaviour: Behaviour, port: int, night: str, table: int | None,
+                 token: str, stats: dict[str, list[int]]) -> None:
+        self.b, self.night, self.token, self.stats = behaviour, night, token, stats
+        self.path = f"/api/nights/{night}" if behaviour.path == "night" or table is None \
+            else f"/api/nights/{night}/tables/{table}"
         self.http = Http(port)
         self.timer: asyncio.TimerHandle | None = None
+        self.due = 0.0
         self.busy = False
         self.again = False
         self.round: bytes | None = None
+        self.last_get = 0.0
         self.active = False  # the page's first load and its connection are not measured
         self.task: asyncio.Future[None] | None = None
 
     def heard(self, data: bytes) -> None:
         """A live message arrived: reload later if the page would."""
-        kind = TYPE_RE.match(data)
-        if not self.active or kind is None or kind.group(1).decode() not in self.model.refresh_on:
+        found = TYPE_RE.match(data)
+        if found is None:
             return
-        if self.model.only_new_round:
-            found = ROUND_RE.search(data)
-            if found is None or found.group(0) == self.round:
+        kind = found.group(1).decode()
+        if kind == "hello":  # the round the page loaded (its first load is not measured)
+            shown = ROUND_RE.search(data)
+            self.round = shown.group(0) if shown is not None else None
+            return
+        if not self.active:
+            return
+        b = self.b
+        if kind == "table" and b.page_pushed:
+            shown = ROUND_RE.search(data)
+            if shown is not None and shown.group(0) == self.round and self.timer is not None:
+                self.timer.cancel()  # the new round's page came: no reload
+                self.timer = None
+            return
+        if kind not in b.reload_on:
+            return
+        if b.new_round_only:
+            shown = ROUND_RE.search(data)
+            if shown is None:
                 return
-            self.round = found.group(0)
+            if shown.group(0) == self.round:
+                if b.lag is not None and kind == "event":
+                    self.schedule(max(b.debounce, self.last_get + b.lag - time.monotonic()),
+                                  keep_sooner=True)
+                return
+            self.round = shown.group(0)
+        self.schedule(b.debounce, keep_sooner=b.lag is not None)
+
+    def schedule(self, delay: float, *, keep_sooner: bool = False) -> None:
+        """Reload in ``delay`` seconds (with ``keep_sooner``, unless one is due sooner)."""
+        due = time.monotonic() + delay
         if self.timer is not None:
+            if keep_sooner and self.due <= due:
+                return
             self.timer.cancel()
-        self.timer = asyncio.get_running_loop().call_later(self.model.debounce, self.refresh)
+        self.due = due
+        self.timer = asyncio.get_running_loop().call_later(delay, self.refresh)
 
     def acknowledged(self) -> None:
         """The reply to this page's own command came."""
-        if self.active and self.model.refresh_after_ack:
+        if self.active and self.b.after_ack:
             self.refresh()
 
     def refresh(self) -> None:
+        self.timer = None
         if self.busy:
             self.again = True
             return
@@ -154,7 +233,8 @@ class Page:
 
     async def load(self) -> None:
         start = time.monotonic_ns()
-        _, body = await self.http.request("GET", f"/api/nights/{self.night}", token=self.token)
+        self.last_get = time.monotonic()
+        _, body = await self.http.request("GET", self.path, token=self.token)
         self.stats["get_ns"].append(time.monotonic_ns() - start)
         self.stats["get_bytes"].append(len(body))
         round_now = ROUND_RE.search(body)
@@ -285,7 +365,8 @@ class Listening:
 
     night: str
     token: str
-    pages: list[tuple[int, int | None]]
+    pages: list[tuple[int, int | None, int]]
+    """(port, table or None for a big screen, seat: 0 the table's phone, others players')"""
     model: str
 
 
@@ -302,43 +383,67 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
     sent_at: list[int] = []
     problems: list[str] = []
     counts: dict[int, int] = {}
-    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": []}
+    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": [], "moves": []}
     connected = 0
 
     pages: list[Page] = []
 
-    async def listen(port: int, table: int | None, index: int) -> None:
+    async def listen(port: int, table: int | None, seat: int, index: int) -> None:
         nonlocal connected
-        # table.js follows the pushed messages; screen.js and host.js reload per burst
-        page = Page(model if table is not None else PAGE_MODELS["live.js"], port, job.night,
-                    job.token, stats)
+        behaviour = model.night if table is None else \
+            model.player if seat and model.player is not None else model.table
+        page = Page(behaviour, port, job.night, table, job.token, stats)
         pages.append(page)
-        query = f"token={job.token}" + ("" if table is None else f"&table={table}")
         last = -1
-        async with connect(f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
-                           max_size=None, ping_interval=None, open_timeout=120,
-                           max_queue=None) as ws:
-            connected += 1
-            async for text in ws:
-                data = text.encode() if isinstance(text, str) else text
-                page.heard(data)
-                if not data.startswith(b'{"type":"event"'):
-                    continue
-                now = time.monotonic_ns()
-                seq_match = SEQ_RE.search(data)
-                seq = int(seq_match.group(1)) if seq_match else -1
-                if seq <= last:
-                    problems.append(f"listener {table}/{index}: seq {seq} after {last}")
-                last = seq
-                match = ID_RE.search(data)
-                if match is not None:
-                    latencies.append(now - int(match.group(1)))
-                    sent_at.append(int(match.group(1)))
-                    if table is not None:
-                        counts[table] = counts.get(table, 0) + 1
+        player: str | None = None
+        first = True
+        while True:
+            query = f"token={job.token}" + ("" if table is None else f"&table={table}") + (
+                "" if first else f"&since={last}")
+            moved: int | None = None
+            async with connect(f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
+                               max_size=None, ping_interval=None, open_timeout=120,
+                               max_queue=None) as ws:
+                if first:
+                    connected += 1
+                    first = False
+                async for text in ws:
+                    data = text.encode() if isinstance(text, str) else text
+                    page.heard(data)
+                    if behaviour.follows_player and data[:16] in (b'{"type":"hello",',
+                                                                  b'{"type":"table",'):
+                        message = json.loads(data)
+                        if player is None:  # whose phone this is: who sits at my seat
+                            player = (message.get("table_view") or {}).get(
+                                "players", [None] * (seat + 1))[seat]
+                        goes = next((m["to"] for m in (message.get("view") or {}).get(
+                            "moves", []) if m["player"] == player), None)
+                        if goes is not None and goes["table"] != table:
+                            moved, last = goes["table"], max(last, message["seq"])
+                            break  # player.js follows the table its player goes to
+                        continue
+                    if not data.startswith(b'{"type":"event"'):
+                        continue
+                    now = time.monotonic_ns()
+                    seq_match = SEQ_RE.search(data)
+                    seq = int(seq_match.group(1)) if seq_match else -1
+                    if seq <= last:
+                        problems.append(f"listener {table}/{index}: seq {seq} after {last}")
+                    last = seq
+                    match = ID_RE.search(data)
+                    if match is not None:
+                        latencies.append(now - int(match.group(1)))
+                        sent_at.append(int(match.group(1)))
+                        if table is not None:
+                            counts[table] = counts.get(table, 0) + 1
+            if moved is None:
+                return
+            table = moved
+            page.path = f"/api/nights/{job.night}/tables/{table}"
+            stats["moves"].append(1)
 
-    tasks = [asyncio.ensure_future(listen(port, table, i))
-             for i, (port, table) in enumerate(job.pages)]
+    tasks = [asyncio.ensure_future(listen(port, table, seat, i))
+             for i, (port, table, seat) in enumerate(job.pages)]
     while connected < len(tasks):
         await asyncio.sleep(0.05)
         failed = [t for t in tasks if t.done() and t.exception()]
@@ -355,17 +460,17 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
         task.cancel()
     results.put({"latencies": latencies, "sent_at": sent_at, "problems": problems[:10],
                  "counts": counts, "listeners": len(tasks), "gets": stats["get_ns"],
-                 "get_bytes": sum(stats["get_bytes"]), "cpu": time.process_time() - cpu_start})
+                 "get_bytes": sum(stats["get_bytes"]), "moves": len(stats["moves"]),
+                 "cpu": time.process_time() - cpu_start})
 
 
 # -- writers -----------------------------------------------------------------------------------
 
 
-async def write_all(ports: list[int], night: str, tokens: list[str], viewer: str,
+async def write_all(ports: list[int], night: str, tokens: list[str], model: PageModel,
                     args: argparse.Namespace, rounds: list[tuple[float, int, int]],
                     changed: asyncio.Condition) -> dict[str, Any]:
     tables = len(tokens)
-    model = PAGE_MODELS[args.pages]
     accepted = [0] * (tables + 1)
     offered = 0
     refused: dict[str, int] = {}
@@ -379,7 +484,7 @@ async def write_all(ports: list[int], night: str, tokens: list[str], viewer: str
         nonlocal offered
         port = ports[table % len(ports)]
         http = Http(port)
-        page = Page(model, port, night, tokens[table - 1], stats)
+        page = Page(model.table, port, night, table, tokens[table - 1], stats)
         page.active = True
         version = 0
         path = f"/api/nights/{night}/tables/{table}/rolls"
@@ -468,7 +573,10 @@ def percentile(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1e6 if ordered else 0.0
 
 
-async def play(args: argparse.Namespace, ports: list[int], pids: list[int]) -> dict[str, Any]:
+async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
+               pages_of: str) -> dict[str, Any]:
+    """One tournament against the server(s) on ``ports``, with pages as ``pages_of`` says
+    (a key of :data:`PAGE_MODELS`)."""
     http = Http(ports[0])
     players = [f"P{i:04d}" for i in range(1, args.players + 1)]
     status, body = await http.request("POST", "/api/nights", {
@@ -485,15 +593,15 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int]) -> d
     tables = len(tokens)
     seats = args.players // tables
     # pages: seat s of table t on process (t + s) % n, so each table is heard on every process
-    pages: list[tuple[int, int | None]] = [
-        (ports[(t + s) % len(ports)], t) for t in range(1, tables + 1)
-             for s in range(seats)] + [(ports[i % len(ports)], None) for i in range(args.screens)]
+    pages: list[tuple[int, int | None, int]] = [
+        (ports[(t + s) % len(ports)], t, s) for t in range(1, tables + 1)
+        for s in range(seats)] + [(ports[i % len(ports)], None, 0) for i in range(args.screens)]
     ctx = mp.get_context("spawn")
     stop, results = ctx.Event(), ctx.Queue()
     jobs = []
     for k in range(args.listener_processes):
         ready = ctx.Event()
-        job = Listening(night, viewer, pages[k::args.listener_processes], args.pages)
+        job = Listening(night, viewer, pages[k::args.listener_processes], pages_of)
         proc = ctx.Process(target=listener_process, args=(job, ready, stop, results),
                            daemon=True)  # never outlives a failed run
         proc.start()
@@ -513,17 +621,19 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int]) -> d
     load0 = os.getloadavg()[0]
     cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
     try:
-        written = await write_all(ports, night, tokens, viewer, args, rounds, changed)
+        written = await write_all(ports, night, tokens, PAGE_MODELS[pages_of], args, rounds,
+                                  changed)
         cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
     finally:
         stop.set()  # the listeners report (or, after a failure, stop)
     heard: dict[str, Any] = {"latencies": [], "sent_at": [], "problems": [], "counts": {},
-                             "listeners": 0, "gets": [], "get_bytes": 0, "cpu": 0.0}
+                             "listeners": 0, "gets": [], "get_bytes": 0, "moves": 0,
+                             "cpu": 0.0}
     for _ in jobs:
         part = results.get(timeout=120)
         for key in ("latencies", "sent_at", "problems", "gets"):
             heard[key] += part[key]
-        for key in ("listeners", "get_bytes", "cpu"):
+        for key in ("listeners", "get_bytes", "moves", "cpu"):
             heard[key] += part[key]
         for table, n in part["counts"].items():
             heard["counts"][table] = heard["counts"].get(table, 0) + n
@@ -558,6 +668,7 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "page_get_ms_p99": round(percentile(gets, 0.99), 1),
         "page_get_mb_per_second": round((heard["get_bytes"] + written["get_bytes"])
                                         / elapsed / 1e6, 1),
+        "player_moves": heard["moves"],
         "server_cpu_share": round(result["server_cpu"] / elapsed, 2),
         "server_cpu_us_per_roll": round(result["server_cpu"] / max(1, written["accepted"]) * 1e6),
         "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
@@ -566,8 +677,10 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run(args: argparse.Namespace, src: Path, setup: str, folder: Path) -> dict[str, Any]:
-    """One server (or two) of the code in ``src``, one tournament, its figures."""
+def run(args: argparse.Namespace, src: Path, setup: str, folder: Path,
+        pages_of: str) -> dict[str, Any]:
+    """One server (or two) of the code in ``src``, one tournament with the pages of
+    ``pages_of`` (a key of :data:`PAGE_MODELS`), its figures."""
     processes = 1 if setup == "sqlite" else 2
     if setup == "sqlite":
         dbs = [str(folder / f"bench-{time.monotonic_ns()}.sqlite3")]
@@ -582,7 +695,7 @@ def run(args: argparse.Namespace, src: Path, setup: str, folder: Path) -> dict[s
         for db, port in zip(dbs, ports, strict=True):  # one after the other: one migrates
             servers.append(start_server(src, db, port, folder / f"serve-{port}.log"))
             print(f"    server pid {servers[-1].pid} on port {port}", file=sys.stderr, flush=True)
-        return figures_of(asyncio.run(play(args, ports, [s.pid for s in servers])))
+        return figures_of(asyncio.run(play(args, ports, [s.pid for s in servers], pages_of)))
     finally:
         for server in servers:
             stop_server(server)
@@ -602,6 +715,7 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
     ("order problems", lambda f: str(f["order_problems"])),
     ("page GETs/s (p99 ms, MB/s)", lambda f: f"{f['page_gets_per_second']} "
      f"({f['page_get_ms_p99']}, {f['page_get_mb_per_second']})"),
+    ("player pages moved to a new table", lambda f: str(f.get("player_moves", 0))),
     ("server CPU: cores, us per roll", lambda f: f"{f['server_cpu_share']}, "
      f"{f['server_cpu_us_per_roll']}"),
     ("load average before / after", lambda f: " / ".join(map(str, f["load_average"]))),
@@ -616,8 +730,12 @@ def main() -> None:
                         help="total rolls per second offered (0 = as fast as possible)")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--screens", type=int, default=4, help="whole-night listeners")
-    parser.add_argument("--pages", choices=sorted(PAGE_MODELS), default="push",
-                        help="what the pages fetch after an update (see PAGE_MODELS)")
+    parser.add_argument("--pages", choices=sorted(PAGE_MODELS), default="table-page",
+                        help="what this checkout's pages fetch after an update (see "
+                        "PAGE_MODELS)")
+    parser.add_argument("--baseline-pages", choices=sorted(PAGE_MODELS), default="push",
+                        help="what the baseline's pages fetch (its own pages' model: the "
+                        "baseline server may not serve what newer pages ask for)")
     parser.add_argument("--setups", default="sqlite,postgresql",
                         help="sqlite (one process), postgresql (two processes), or both")
     parser.add_argument("--pg", default=os.environ.get("BUNCO_BENCH_PG_URL")
@@ -639,22 +757,22 @@ def main() -> None:
         setups.remove("postgresql")
 
     folder = Path(tempfile.mkdtemp(prefix="bunco-bench-"))
-    codes: list[tuple[str, Path]] = [("this checkout", ROOT / "src")]
+    codes: list[tuple[str, Path, str]] = [("this checkout", ROOT / "src", args.pages)]
     try:
         if not args.no_baseline:
             try:
                 src, line = checkout(args.baseline, folder)
-                codes.insert(0, (f"{args.baseline} ({line})", src))
+                codes.insert(0, (f"{args.baseline} ({line})", src, args.baseline_pages))
             except subprocess.CalledProcessError as exc:
                 print(f"note: cannot check out {args.baseline}: "
                       f"{exc.stderr.decode().strip()}; measuring this checkout only",
                       file=sys.stderr)
         results: dict[str, dict[str, Any]] = {}
         for setup in setups:
-            for name, src in codes:
+            for name, src, pages_of in codes:
                 label = f"{setup}: {name}"
                 print(f"... {label}", file=sys.stderr, flush=True)
-                results[label] = run(args, src, setup, folder)
+                results[label] = run(args, src, setup, folder, pages_of)
     finally:
         if len(codes) > 1:
             remove_checkout(folder)
@@ -665,7 +783,11 @@ def main() -> None:
         return
     print(f"bunco serve benchmark: {args.players} players, {args.rate:.0f} rolls/s offered for "
           f"{args.seconds:.0f} s, {args.players} page listeners + {args.screens} screens, "
-          f"{os.cpu_count()} CPUs; pages: {args.pages} ({PAGE_MODELS[args.pages].description})")
+          f"{os.cpu_count()} CPUs")
+    print(f"pages of this checkout: {args.pages} ({PAGE_MODELS[args.pages].description})")
+    if len(codes) > 1:
+        print(f"pages of the baseline: {args.baseline_pages} "
+              f"({PAGE_MODELS[args.baseline_pages].description})")
     labels = list(results)
     width = max(len(r[0]) for r in ROWS) + 2
     for setup in setups:

@@ -1,6 +1,6 @@
 """A round starts with its first roll at any table: every other table's phone hears it
-(a status message with ``started``), so the head table's "Ring the bell" goes away and the
-last round's results stop being news there, without a reload."""
+(a status message with ``started``, then its table's page), so the head table's "Ring the
+bell" goes away and the last round's results stop being news there, without a reload."""
 
 from __future__ import annotations
 
@@ -20,5 +20,8 @@ def test_the_first_roll_at_table_two_tells_table_one_the_round_started(client, n
         assert message["type"] == "status"
         assert message["status"]["round"] == 2 and message["status"]["started"] is True
         assert "expects" not in message["status"]
+        page = receive(ws)  # and table 1's page, pushed: the round under way
+        assert page["type"] == "table" and page["table"] == 1
+        assert page["view"]["started"] is True and page["view"]["round"] == 2
         following = receive(ws)
         assert following["type"] == "event" and following["table"] == 1

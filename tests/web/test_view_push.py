@@ -12,8 +12,10 @@ def test_the_view_names_the_tallies_possible_and_the_rotation(client, night):
     table = night.state()["view"]["tables"][0]
     assert table["tallies"] == ["miss", "+1", "+2", "bunco", "mini"]
     assert table["rotation"] == ["Ann", "Bea", "Cat", "Dee"]
+    assert table["rolling_side"] == 0               # Ann and Cat ("Us") roll
     night.roll(1, [2, 3, 5])                        # Ann misses: Bea rolls next
-    assert night.state()["view"]["tables"][0]["rotation"] == ["Bea", "Cat", "Dee", "Ann"]
+    after = night.state()["view"]["tables"][0]
+    assert after["rotation"] == ["Bea", "Cat", "Dee", "Ann"] and after["rolling_side"] == 1
     wm = make_night(client, rules="winning-moves", house_rules={"wipeout": True})
     first = wm.state()["view"]["tables"][0]
     # round 1: nothing is below 1 (no Low Bunco), and a wipeout needs a later round
@@ -22,6 +24,9 @@ def test_the_view_names_the_tallies_possible_and_the_rotation(client, night):
     rolling_for_high = scil.state()["view"]["tables"][0]
     assert rolling_for_high["status"] == "first_roll" and rolling_for_high["tallies"] == []
     assert rolling_for_high["rotation"] == []
+    alone = make_night(client, players=["Ann", "Bea", "Cat"])  # one table of individuals
+    alone.roll(1, [2, 3, 5])
+    assert alone.state()["view"]["tables"][0]["rolling_side"] == 1  # Bea's own seat
 
 
 def test_the_moves_after_a_round_come_from_the_server(client, night):

@@ -108,8 +108,10 @@ def test_a_table_listener_gets_its_table_and_the_whole_night(client, night):
         assert [m["seq"] for m in backlog] == [0]
         night.roll(1, [2, 3, 5])
         night.roll(2, [2, 3, 5])
-        started = receive(ws)  # table 1's roll started the round: only a status says so
+        started = receive(ws)  # table 1's roll started the round: a status says so,
         assert started["type"] == "status" and started["status"]["started"] is True
+        page = receive(ws)     # and this table's page, pushed (started too)
+        assert page["type"] == "table" and page["table"] == 2 and page["view"]["started"]
         message = receive(ws)
         assert message["seq"] == 2 and message["table"] == 2  # table 1's roll is skipped
         assert message["table_view"]["roller"] == "Fay"

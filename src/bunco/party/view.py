@@ -13,6 +13,8 @@ Field names here are promises to the pages and to people who script against the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from bunco.core.dice import Tally, score_checked, score_rolloff, tally_dice
@@ -52,16 +54,27 @@ def possible_tallies(table: TableRound, rules: RuleSet) -> list[str]:
     """The quick tallies the engine accepts at ``table`` now: none while it rolls for high
     (the faces matter) or is settled; otherwise every button that can happen this round
     (no Low Bunco in round 1)."""
-    if table.roller is None or table.status is Status.FIRST_ROLL or table.rolling_for_high:
+    if not _tallying(table):
         return []
+    return list(_possible_in_round(rules, table.round_no))
+
+
+def _tallying(table: TableRound) -> bool:
+    """True when quick tallies are taken at ``table`` now (someone rolls for points)."""
+    return not (table.roller is None or table.status is Status.FIRST_ROLL
+                or table.rolling_for_high)
+
+
+@lru_cache(maxsize=512)
+def _possible_in_round(rules: RuleSet, round_no: int) -> tuple[str, ...]:
     out = []
     for outcome in tally_buttons(rules):
         try:
-            tally_dice(outcome, table.round_no, rules)
+            tally_dice(outcome, round_no, rules)
         except BuncoError:
             continue
         out.append(outcome)
-    return out
+    return tuple(out)
 
 
 ON_A_CARD = frozenset(RollKind) - {RollKind.MISS, RollKind.POINTS}
@@ -111,29 +124,39 @@ def taps(table: TableRound, rules: RuleSet) -> list[dict[str, Any]]:
     """Every tally button of the night, as the phone draws it at ``table`` now:
     ``outcome``, ``label``, ``hint``, ``possible`` (the engine accepts it now) and
     ``asks_who`` (it goes on a score card: the phone asks who rolled it)."""
-    possible = set(possible_tallies(table, rules))
+    return [dict(tap) for tap in _taps(rules, table.round_no, _tallying(table))]
+
+
+@lru_cache(maxsize=512)
+def _taps(rules: RuleSet, round_no: int, tallying: bool) -> tuple[dict[str, Any], ...]:
+    """:func:`taps` of a table in round ``round_no`` (worked out once per rules, round and
+    whether tallies are taken: the same for every table)."""
+    possible = set(_possible_in_round(rules, round_no)) if tallying else set()
     out = []
     for outcome in tally_buttons(rules):
         try:
-            kind = score_checked(tally_dice(outcome, table.round_no, rules), table.round_no,
-                                 rules).kind
+            kind = score_checked(tally_dice(outcome, round_no, rules), round_no, rules).kind
         except BuncoError:
             kind = RollKind.MISS  # not possible this round (no Low Bunco in round 1)
         out.append({"outcome": outcome, "label": tap_label(outcome, rules),
-                    "hint": tap_hint(outcome, table.round_no, rules),
+                    "hint": tap_hint(outcome, round_no, rules),
                     "possible": outcome in possible, "asks_who": kind in ON_A_CARD})
-    return out
+    return tuple(out)
 
 
 def asks_who_faces(table: TableRound, rules: RuleSet) -> list[int]:
     """The faces whose three of a kind, typed in at ``table`` now, goes on a score card (so
     the phone asks who rolled it, as for the tally buttons): none while it rolls for high
     or is not playing; in a tie-break only the round's Bunco counts."""
-    if table.roller is None or table.status is Status.FIRST_ROLL or table.rolling_for_high:
+    if not _tallying(table):
         return []
-    score = score_rolloff if table.status is Status.TIE_BREAK else score_checked
-    return [f for f in range(1, 7)
-            if score((f, f, f), table.round_no, rules).kind in ON_A_CARD]
+    return list(_asks_who(rules, table.round_no, table.status is Status.TIE_BREAK))
+
+
+@lru_cache(maxsize=512)
+def _asks_who(rules: RuleSet, round_no: int, tie_break: bool) -> tuple[int, ...]:
+    score = score_rolloff if tie_break else score_checked
+    return tuple(f for f in range(1, 7) if score((f, f, f), round_no, rules).kind in ON_A_CARD)
 
 
 def rotation(table: TableRound) -> list[str]:
@@ -150,7 +173,9 @@ def rotation(table: TableRound) -> list[str]:
 
 
 def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any]:
-    """One table now, for a live page (with ``rules``: the tallies possible now)."""
+    """One table now, for a live page (with ``rules``: the tallies possible now).
+    ``rolling_side`` is the side of the roller (0 or 1, "Us" or "Them", at a team table;
+    the seat at a table of individuals), None when nobody rolls."""
     last = table.rolls[-1] if table.rolls else None
     tb = table.tie_break
     return {
@@ -163,6 +188,7 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "points": list(table.points),
         "turn": table.turn,
         "roller": table.roller,
+        "rolling_side": table.side_of(table.turn) if table.roller is not None else None,
         "in_turn": table.in_turn,
         "first_roll": list(table.contenders) if table.contenders else None,
         "rolling_for_high": table.rolling_for_high,
@@ -207,46 +233,32 @@ def on_break(night: Night) -> bool:
 def live_view(night: Night) -> dict[str, Any]:
     """Everything a live page needs now."""
     return {
-        "phase": night.phase,
-        "set": night.set_no,
-        "round": night.round_no,
-        "sets": night.sets,
-        "rules": night.setup["rules"],
-        "words": night_words(night.rules),
-        "bell": night.bell,
-        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
-        "started": night.started,
-        "on_break": on_break(night),
+        **night_part(night),
         "tables": [table_view(t, night.rules) for t in night.tables],
         "expects": [{"table": t, "player": p} for t, p in night.expected_rollers()],
-        "rolloff": night.rolloff.as_dict() if night.rolloff else None,
         "players": {name: night.cards[name].as_dict() for name in night.roster},
         "standings": standings_rows(night),
         "seated": list(night.seated),
         "traveler": night.traveler,
         "last_bunco": night.last_bunco,
-        "prizes": [p.as_dict() for p in night.prizes],
-        "set_winners": [
-            {"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
-            for s in night.set_results
-        ],
-        "last_round": (
-            {
-                "set": night.history[-1].set_no,
-                "round": night.history[-1].round_no,
-                "tables": [table_result_dict(t) for t in night.history[-1].tables],
-                "ended_by": (
-                    night.history[-1].ended_by.as_dict() if night.history[-1].ended_by else None
-                ),
-            }
-            if night.history
-            else None
-        ),
-        "ended_early": ended_early(night),
+        "last_round": last_round(night),
         "next": next_with_partners(night),
         "moves": moves(night),
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
         **prize_money(night),  # awards, money, payouts (bunco.core.money)
+    }
+
+
+def last_round(night: Night, table: int | None = None) -> dict[str, Any] | None:
+    """The round played last: its set, number, each table's result (or only ``table``'s)
+    and the roll that ended it; None before the first round ends."""
+    if not night.history:
+        return None
+    last = night.history[-1]
+    return {
+        "set": last.set_no, "round": last.round_no,
+        "tables": [table_result_dict(t) for t in last.tables if table in (None, t.table)],
+        "ended_by": last.ended_by.as_dict() if last.ended_by else None,
     }
 
 
@@ -286,3 +298,97 @@ def moves(night: Night) -> list[dict[str, Any]]:
     out += [{"player": name, "result": None, "from": None, "to": now[name]}
             for _, _, name in arrivals]
     return out
+
+
+def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int, dict[str, Any]]:
+    """What the phones of each table draw now (see :func:`table_page`), by table number:
+    every table in play, or those of ``numbers``. What the tables share (the night's part,
+    the moves, the last round, who may roll) is worked out once for all of them.
+
+    >>> night = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> {n: page["table"]["players"] for n, page in table_pages(night).items()}
+    {1: ['Ann', 'Bea', 'Cat', 'Dee']}
+    """
+    common = night_part(night)
+    here: dict[int, list[dict[str, Any]]] = {}
+    for move in moves(night):  # each move under the table it leaves and the one it joins
+        ends = {move[end]["table"] for end in ("from", "to") if move[end] is not None}
+        for number in ends:
+            here.setdefault(number, []).append(move)
+    expects: dict[int | None, list[dict[str, Any]]] = {}
+    for t, p in night.expected_rollers():
+        expects.setdefault(t, []).append({"table": t, "player": p})
+    last = night.history[-1] if night.history else None
+    results = {r.table: r for r in last.tables} if last else {}
+    ended_by = last.ended_by.as_dict() if last and last.ended_by else None
+    pages = {}
+    for number in range(1, len(night.tables) + 1) if numbers is None else numbers:
+        table = night.tables[number - 1] if 0 < number <= len(night.tables) else None
+        went = here.get(number, [])
+        names = {m["player"] for m in went} | {p for p in (table.seats if table else ()) if p}
+        pages[number] = {
+            **common,
+            "table": table_view(table, night.rules) if table is not None else None,
+            "expects": [*expects.get(None, []), *expects.get(number, [])],
+            "last_round": None if last is None else {
+                "set": last.set_no, "round": last.round_no,
+                "tables": [table_result_dict(results[number])] if number in results else [],
+                "ended_by": ended_by},
+            "moves": went,
+            "cards": {name: night.cards[name].as_dict() for name in sorted(names)
+                      if name in night.cards},
+        }
+    return pages
+
+
+_PAGE_OBJECTS = ("seating", "tables", "bell_roll", "history", "cards", "set_results",
+                 "rolloff", "rolloff_for", "prizes", "changes")
+
+
+def same_pages(before: Night, after: Night) -> bool:
+    """True when no table's page can differ between ``before`` and ``after``: the parts of
+    the night the pages show are the very same objects (the engine shares what an event
+    leaves alone), as after a card verification or a player marked absent.
+
+    >>> night = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> same_pages(night, night.apply({"type": "present", "player": "Ann", "present": False}))
+    True
+    >>> same_pages(night, night.apply({"type": "roll", "table": 1, "dice": [1, 1, 4]}))
+    False
+    """
+    scalars = ("set_no", "round_no", "phase", "bell", "started", "sets")
+    return all(getattr(before, f) == getattr(after, f) for f in scalars) and all(
+        getattr(before, f) is getattr(after, f) for f in _PAGE_OBJECTS)
+
+
+def table_page(night: Night, number: int) -> dict[str, Any]:
+    """What a table's phone (and the phone of a player at that table) draws now: the
+    night's phase, set, round, bell and roll-off as in :func:`live_view`; ``table``, the
+    :func:`table_view` of table ``number`` (None when it is not in play); ``expects``, who
+    may roll there (or in a roll-off); ``last_round`` with this table's result only;
+    ``moves``, where the players who were here go and who comes here; ``cards``, the score
+    cards of everyone in ``moves`` and at the table now; and ``prizes`` and
+    ``set_winners``. A few kilobytes, where :func:`live_view` grows with the night.
+
+    >>> night = Night.start({"rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    >>> page = table_page(night.apply({"type": "roll", "table": 1, "dice": [1, 1, 1]}), 1)
+    >>> page["table"]["team_scores"], page["expects"], sorted(page["cards"])
+    ([21, 0], [{'table': 1, 'player': 'Ann'}], ['Ann', 'Bea', 'Cat', 'Dee'])
+    """
+    return table_pages(night, [number])[number]
+
+
+def night_part(night: Night) -> dict[str, Any]:
+    """The members of :func:`live_view` that every page shows alike: phase, set, round,
+    bell, roll-off, prizes, set winners."""
+    return {
+        "phase": night.phase, "set": night.set_no, "round": night.round_no, "sets": night.sets,
+        "rules": night.setup["rules"], "words": night_words(night.rules), "bell": night.bell,
+        "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
+        "started": night.started, "on_break": on_break(night),
+        "rolloff": night.rolloff.as_dict() if night.rolloff else None,
+        "prizes": [p.as_dict() for p in night.prizes],
+        "set_winners": [{"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
+                        for s in night.set_results],
+        "ended_early": ended_early(night),
+    }

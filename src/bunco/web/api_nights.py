@@ -21,7 +21,7 @@ from bunco.web.access import (
     require_read,
     tokens,
 )
-from bunco.web.auth import creation_key
+from bunco.web.auth import Principal, creation_key
 from bunco.web.export import party_log_text
 from bunco.web.schemas import (
     BotsIn,
@@ -110,6 +110,24 @@ def _bearer_is(request: Request, secret: str) -> bool:
     return secrets.compare_digest(header.partition(" ")[2].strip(), secret)
 
 
+def _head(live: LiveNight, who: Principal, table: int | None = None) -> str:
+    """The members of a night's GET besides its view, as JSON without the closing brace
+    (for a table's page: its status without ``expects``, which its view has)."""
+    status = live.status(expects=table is None)
+    rest = {
+        "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
+        "seq": live.seq, "setup": live.night.setup,
+        "status": status, "versions": live.versions(table), "bots": live.bots,
+        "bot_pace": live.options.get("bot_pace"), "dice": live.options.get("dice", "real"),
+        "you": {"role": who.role, "table": who.table, "player": who.player},
+    }
+    if table is None:
+        rest["verified"] = {
+            name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
+            for name, figures in live.night.verified.items()}
+    return json.dumps(rest, separators=(",", ":"), ensure_ascii=False)[:-1]
+
+
 @router.get("/nights/{night_id}")
 async def get_night(night_id: NightId, request: Request) -> Response:
     """The night now: status, the live view (tables, whose turn, cards), bots, the cards a
@@ -117,20 +135,26 @@ async def get_night(night_id: NightId, request: Request) -> Response:
     event and shared by every page that asks before the next one."""
     who = await require_read(request, night_id)
     live = await service(request).get(night_id)
-    rest = {
-        "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
-        "seq": live.seq, "setup": live.night.setup, "status": live.status(),
-        "versions": {("night" if k is None else "rolloff" if k == -1 else str(k)): v
-                     for k, v in live.table_seq.items()},
-        "bots": live.bots,
-        "bot_pace": live.options.get("bot_pace"),
-        "dice": live.options.get("dice", "real"),
-        "verified": {name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
-                     for name, figures in live.night.verified.items()},
-        "you": {"role": who.role, "table": who.table, "player": who.player},
-    }
-    text = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
-    return Response(f'{text[:-1]},"view":{live.view_json()}}}', media_type="application/json")
+    return Response(f'{_head(live, who)},"view":{await live.view_json()}}}',
+                    media_type="application/json")
+
+
+@router.get("/nights/{night_id}/tables/{table}")
+async def get_table(night_id: NightId, table: TableNo, request: Request) -> Response:
+    """What a table's phone draws (a few kilobytes, however big the night): the night's
+    GET with ``view`` holding this table (``view.table``, null when it is not in play this
+    round), its last round's result, where its players go and their cards, and the
+    ``versions`` of this table and the night. Built once per event and table."""
+    who = require_read(request, night_id)
+    live = await service(request).get(night_id)
+    night = live.night
+    known = max([len(night.seating), len(night.tables), *(len(r.tables) for r in night.history)])
+    if table > known:
+        raise ServiceError(404, "no_such_table", f"there is no table {table} tonight",
+                           f"a table from 1 to {known}")
+    page = live.page(table)
+    return Response(f'{_head(live, who, table)},"view":{page.as_json()}}}',
+                    media_type="application/json")
 
 
 @router.get("/nights/{night_id}/events")

@@ -40,7 +40,7 @@ from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.party.view import live_view, table_view
+from bunco.party.view import live_view, same_pages, table_page, table_pages, table_view
 from bunco.store import (
     EventStore,
     SeqTaken,
@@ -187,21 +187,69 @@ class LiveNight:
     follower: asyncio.Task[None] | None = None
     _status: tuple[tuple[int, str], dict[str, Any]] | None = None
     _view: tuple[int, str] | None = None
+    _view_build: tuple[int, asyncio.Future[str]] | None = None
+    _pages: tuple[int, dict[int, TablePage]] | None = None
+    _pushed: dict[int, str] = field(default_factory=dict)
+    """The page last pushed to each table's followers (its JSON)."""
+    _paged: Night | None = None
+    """The night the pages last pushed were built from."""
 
-    def status(self) -> dict[str, Any]:
+    def status(self, *, expects: bool = True) -> dict[str, Any]:
         """:func:`status_of` the night now with its ``dice`` mode, computed once per seq
-        (and dice mode)."""
+        (and dice mode); without ``expects`` for a table's phone (its table says whose
+        turn it is)."""
         key = (self.seq, str(self.options.get("dice", "real")))
         if self._status is None or self._status[0] != key:
             self._status = (key, {**status_of(self.night), "dice": key[1]})
-        return self._status[1]
+        full = self._status[1]
+        return full if expects else {k: v for k, v in full.items() if k != "expects"}
 
-    def view_json(self) -> str:
+    async def view_json(self) -> str:
         """The engine's live view (``Night.view``) as JSON, computed once per seq: every
-        page's GET of the night between two events is served from it."""
-        if self._view is None or self._view[0] != self.seq:
-            self._view = (self.seq, _json(live_view(self.night)))
-        return self._view[1]
+        page's GET of the night between two events is served from it. It is built on a
+        worker thread from the night as it stands (an immutable value), so the event loop
+        goes on delivering rolls meanwhile (tens of ms at 1,000 players); GETs at the same
+        seq share one build."""
+        seq = self.seq
+        if self._view is not None and self._view[0] == seq:
+            return self._view[1]
+        if self._view_build is None or self._view_build[0] != seq:
+            night = self.night
+            build = asyncio.ensure_future(asyncio.to_thread(lambda: _json(live_view(night))))
+            self._view_build = (seq, build)
+        text = await asyncio.shield(self._view_build[1])
+        if self._view is None or self._view[0] < seq:
+            self._view = (seq, text)
+        return text
+
+    def page(self, table: int) -> TablePage:
+        """What the phones of ``table`` draw now (:func:`~bunco.party.view.table_page`),
+        computed once per seq."""
+        pages = self._pages_now()
+        if table not in pages:
+            pages[table] = TablePage.of(table_page(self.night, table))
+        return pages[table]
+
+    def pages(self) -> dict[int, TablePage]:
+        """Every table's page now, computed once per seq."""
+        pages = self._pages_now()
+        missing = [n for n in range(1, len(self.night.tables) + 1) if n not in pages]
+        if missing:
+            for n, page in table_pages(self.night, missing).items():
+                pages[n] = TablePage.of(page)
+        return pages
+
+    def _pages_now(self) -> dict[int, TablePage]:
+        if self._pages is None or self._pages[0] != self.seq:
+            self._pages = (self.seq, {})
+        return self._pages[1]
+
+    def versions(self, table: int | None = None) -> dict[str, int]:
+        """The ``expected_seq`` to send at each table (``"1"``, ``"2"``, ...), for roll-offs
+        (``"rolloff"``) and for the whole night (``"night"``); with ``table``, only the
+        night's, the roll-offs' and that table's."""
+        return {("night" if k is None else "rolloff" if k == -1 else str(k)): v
+                for k, v in self.table_seq.items() if table is None or k in (None, -1, table)}
 
     @property
     def seq(self) -> int:
@@ -231,6 +279,23 @@ class LiveNight:
         bump_versions(self.table_seq, stored, kind)
         if stored.command_id is not None:
             self.commands[stored.caller, stored.command_id] = stored.seq
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """One table's page as JSON: ``table`` its :func:`table_view` (``null`` when the table
+    is not in play), ``rest`` everything else of :func:`table_page`."""
+
+    table: str
+    rest: str
+
+    @classmethod
+    def of(cls, page: dict[str, Any]) -> TablePage:
+        return cls(_json(page.pop("table")), _json(page))
+
+    def as_json(self) -> str:
+        """The whole page (``rest`` with ``table``)."""
+        return f'{{"table":{self.table},{self.rest[1:]}'
 
 
 @dataclass(frozen=True)
@@ -398,7 +463,8 @@ class NightService:
         fresh = await self._load(live.id)
         live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
         live.table_seq, live.commands = fresh.table_seq, fresh.commands
-        live._status = live._view = None
+        live._status = live._view = live._view_build = live._pages = live._paged = None
+        live._pushed.clear()
 
     # -- creating -------------------------------------------------------------------------------
     async def create(
@@ -744,7 +810,6 @@ class NightService:
         if changed or stored.table is None or night.started != before[4]:
             for message in self.status_messages(live):
                 self._deliver(message)
-        if changed:
             for message in self.table_messages(live):
                 self._deliver(message)
 
@@ -752,8 +817,7 @@ class NightService:
         """The status at the night's current seq: in full (who may roll at every table) for
         whole-night followers, without ``expects`` for table followers (their ``table``
         message says whose turn it is)."""
-        full = live.status()
-        brief = {k: v for k, v in full.items() if k != "expects"}
+        full, brief = live.status(), live.status(expects=False)
         return [
             Message(live.id, live.seq, None, _json(
                 {"type": "status", "seq": live.seq, "status": full}), "status", "night"),
@@ -768,14 +832,24 @@ class NightService:
             self._deliver(replace(message, kind="options"))
 
     def table_messages(self, live: LiveNight) -> list[Message]:
-        """One ``table`` message per table with its view (sent when the round or bell
-        changes, so each table's phone sees its new players and whose turn it is)."""
-        return [
-            Message(live.id, live.seq, t.number, _json({
-                "type": "table", "seq": live.seq, "table": t.number,
-                "table_view": table_view(t, live.night.rules)}), kind="table")
-            for t in live.night.tables
-        ]
+        """A ``table`` message for each table whose page changed since the last one pushed
+        (sent after a change of round, set, phase or bell, and after an event of the whole
+        night): ``table_view``, the table's view, and ``view``, the rest of what its phones
+        draw (:func:`~bunco.party.view.table_page`), so no phone reloads the night."""
+        if live._paged is not None and same_pages(live._paged, live.night):
+            return []  # nothing any table shows changed (a verification, say)
+        live._paged = live.night
+        out = []
+        for number, page in live.pages().items():
+            key = page.table + page.rest
+            if live._pushed.get(number) == key:
+                continue
+            live._pushed[number] = key
+            out.append(Message(
+                live.id, live.seq, number,
+                f'{{"type":"table","seq":{live.seq},"table":{number},'
+                f'"table_view":{page.table},"view":{page.rest}}}', kind="table"))
+        return out
 
     def _deliver(self, message: Message) -> None:
         if isinstance(self.pubsub, InProcessPubSub):

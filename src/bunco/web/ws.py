@@ -3,16 +3,21 @@
 ``/api/nights/{id}/ws?token=...&since=SEQ&table=N``
 
 1. ``{"type": "hello", "night", "seq", "since", "table", "role", "status"}``: ``seq`` is
-   the night's last event now.
+   the night's last event now. With ``table``, the status leaves out ``expects`` (as in
+   the status messages below), and the hello carries what the table's phones draw at that
+   seq: ``table_view`` (absent when the table is not in play), ``view`` (the rest of
+   :func:`~bunco.party.view.table_page`) and ``versions`` (the ``expected_seq`` to send:
+   ``"night"``, ``"rolloff"``, ``"N"``), so a phone that reconnects needs no GET.
 2. Every stored event with a seq above ``since`` (those of table N and of the whole night
    when ``table`` is given), oldest first: ``{"type": "event", "seq", "table", "event"}``.
 3. ``{"type": "caught_up", "seq"}``.
 4. The live stream: ``event`` messages (with ``table_view``, the table after the event);
    ``status`` messages (``{"type": "status", "seq", "status"}``) whenever the phase,
    set, round or bell changes, or an event of the whole night happens (a table follower's
-   status leaves out ``expects``, who may roll at every table); and then one
-   ``table`` message per table (``{"type": "table", "seq", "table", "table_view"}``) with
-   its new players and whose turn it is.
+   status leaves out ``expects``, who may roll at every table); and then a ``table``
+   message (``{"type": "table", "seq", "table", "table_view", "view"}``) for each table
+   whose page changed: its new players and whose turn it is, and (``view``) the round's
+   result there, where its players go, their cards, the roll-off, the prizes.
 
 The server subscribes before it reads the backlog and drops live messages it already
 sent, so a client that reconnects with the last seq it saw gets everything after it,
@@ -30,7 +35,6 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from bunco.party.view import table_view
 from bunco.web.access import require_read
 from bunco.web.pubsub import Overflow, Subscription
 from bunco.web.service import LiveNight, NightService, ServiceError, event_text
@@ -83,12 +87,18 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         # the snapshot: nothing awaits between these lines, so it is consistent
         backlog = live.since(since, table, whole=table is None)
         upto = live.seq
+        # a table's follower: as in its status messages, its table's page says whose turn
+        status = live.status(expects=table is None)
         hello: dict[str, Any] = {
             "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
-            "role": who.role, "status": live.status()}
-        if table is not None and table <= len(live.night.tables):
-            hello["table_view"] = table_view(live.night.tables[table - 1], live.night.rules)
-        await websocket.send_text(json.dumps(hello, separators=(",", ":")))
+            "role": who.role, "status": status}
+        text = json.dumps(hello, separators=(",", ":"), ensure_ascii=False)
+        if table is not None:  # a table's page: everything it draws, so it needs no GET
+            page = live.page(table)  # JSON built once per seq, shared by every phone
+            versions = json.dumps(live.versions(table), separators=(",", ":"))
+            view = "" if page.table == "null" else f',"table_view":{page.table}'
+            text = f'{text[:-1]}{view},"view":{page.rest},"versions":{versions}}}'
+        await websocket.send_text(text)
         for stored in backlog:
             await websocket.send_text(event_text(stored))
         await websocket.send_text(f'{{"type":"caught_up","seq":{upto}}}')

@@ -1,42 +1,57 @@
-// Following a night live: the state from GET /api/nights/<id>, then the WebSocket.
+// Following a night live: the state from a GET, then the WebSocket.
 //
-// The socket tells us what happened (events with the table after them and the night's
-// status, status and table messages). A page following the whole night reloads the
-// night's state after each burst of messages, so it always draws the engine's own view.
-// A table's phone (``patch``) instead puts each message's table view and status into the
-// state it holds, and reloads only when the round, set or phase changes, the seating
-// changes between rounds, or it reconnects after missing messages: at most one GET of
-// the night per round. When the connection drops, the page says so and reconnects by
-// itself with growing pauses, asking for everything after the last seq it saw (?since=).
+// A page that follows one table (a table's phone, a player's phone: ``table``) loads that
+// table's page (GET /api/nights/<id>/tables/<n>: the table, the night's round and bell,
+// the last round's result there, where its players go, their cards) and then only applies
+// what the socket pushes: each event's table view and status, and at a new round, bell or
+// seating the ``table`` message with the table's whole page. It asks the server again
+// only when a message shows another round and no page of it follows (the table is not in
+// play), and a reconnect needs no GET: the hello carries the table's page.
+//
+// A page that follows the whole night (host, big screen: ``table`` null) loads the
+// night's view (GET /api/nights/<id>) and patches each event's table view and status into
+// it at once; it reloads the whole view soon after a new round, set or phase or an event
+// of the whole night (the results, moves, cards and standings that come with them), and
+// otherwise at most once every ``lag`` ms while rolls come in (the cards and standings).
+//
+// When the connection drops, the page says so and reconnects by itself with growing
+// pauses, asking for everything after the last seq it saw (?since=).
 
 import { api } from "./api.js";
 import { showConnection } from "./ui.js";
+
+const SAME_ROUND = (s, view) => Boolean(s) && s.phase === view.phase && s.set === view.set
+  && s.round === view.round;
 
 export class Live {
   /**
    * @param {object} o
    * @param {string} o.night  the night id
    * @param {string} o.token  a token of the night (any role that may read)
-   * @param {number|null} o.table  follow one table (its events and the night's), or all
+   * @param {number|null} o.table  follow one table's page, or (null) the whole night
    * @param {(state: object, previous: object|null) => void} o.onState  a new state
    * @param {(message: object) => void} o.onMessage  every socket message
    * @param {(error: object) => void} o.onFatal  the token was refused: stop
-   * @param {boolean} o.patch  (with ``table``) apply messages to the state, reload per round
+   * @param {number} o.lag  (whole night) the longest wait for a reload while rolls come in
    */
   constructor({ night, token, table = null, onState = () => {}, onMessage = () => {},
-    onFatal = () => {}, patch = false }) {
-    Object.assign(this, { night, token, table, onState, onMessage, onFatal });
-    this.patch = patch && table !== null;
-    this.stale = false;  // a message could not be applied: reload at the next caught_up
-    this.gets = 0;       // full reloads of the night so far (tests count them)
+    onFatal = () => {}, lag = 3000 }) {
+    Object.assign(this, { night, token, table, onState, onMessage, onFatal, lag });
+    this.gets = 0;       // GETs of the state so far (tests count them)
     this.state = null;
+    this.drawn = null;   // the state the page last drew (onState)
+    this.drawTimer = null;
     this.seq = -1;
     this.socket = null;
     this.attempt = 0;
     this.stopped = false;
     this.refreshing = null;
     this.again = false;
-    this.timer = null;
+    this.timer = null;   // a reload soon (a new round) or later (lag)
+    this.due = 0;        // when that reload runs (ms since the epoch)
+    this.lastGet = 0;
+    this.caught = [];    // messages that came while a GET was under way (applied after it)
+    this.waiting = null; // the seq of a message that shows a new round, until its page comes
     this.lastHeard = Date.now();
     this.offlineTimer = null;
     window.addEventListener("online", () => { this.drop(); this.reconnectNow(); });
@@ -52,25 +67,38 @@ export class Live {
     this.connect();
   }
 
-  /** Load the night's state now (calls onState); several calls at once make one request. */
+  /** The address of the state: one table's page, or the whole night. */
+  stateUrl() {
+    const base = `/api/nights/${encodeURIComponent(this.night)}`;
+    return this.table === null ? base : `${base}/tables/${this.table}`;
+  }
+
+  /** Load the state now (calls onState); several calls at once make one request. */
   async refresh() {
     if (this.refreshing) {
       this.again = true;
       return this.refreshing;
     }
+    clearTimeout(this.timer);
+    this.timer = null;
     this.refreshing = (async () => {
       do {
         this.again = false;
+        this.caught = [];
         try {
           this.gets += 1;
+          this.lastGet = Date.now();
           document.body.dataset.gets = String(this.gets);
-          const state = await api(`/api/nights/${encodeURIComponent(this.night)}`, {
-            token: this.token });
-          const previous = this.state;
+          const state = await api(this.stateUrl(), { token: this.token });
           this.state = state;
           this.seq = Math.max(this.seq, state.seq);
+          this.waiting = null;
           document.body.dataset.seq = String(state.seq);
-          this.onState(state, previous);
+          // what came meanwhile and is newer than the state: apply it on top
+          const later = this.caught.filter((m) => m.seq > state.seq);
+          this.caught = [];
+          for (const message of later) this.take(message, false);
+          this.draw();
         } catch (err) {
           if (err.status === 401 || err.status === 403 || err.status === 404) {
             this.stop();
@@ -89,69 +117,168 @@ export class Live {
     }
   }
 
-  /** Note an acknowledged command's seq and reload the state (a table's phone applies the
-   * reply's table view and status instead, when the round goes on). */
+  /** Follow another table (a player who moved), or the whole night (null). */
+  follow(table) {
+    if (table === this.table) return;
+    this.table = table;
+    this.waiting = null;
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      try { socket.close(); } catch (_) { /* already closed */ }
+    }
+    if (table === null) {
+      this.refresh().then(() => this.connect(), () => this.retry());
+    } else {
+      this.connect();  // the hello brings the table's page
+    }
+  }
+
+  /** Note an acknowledged command's reply. A table's page applies its table view and
+   * status (as an event's); a whole-night page (the host's own command) reloads now. */
   acknowledge(ack) {
     if (ack && typeof ack.seq === "number") this.seq = Math.max(this.seq, ack.seq);
-    if (this.patch && ack && this.apply({ type: "event", ...ack })) return Promise.resolve();
-    return this.refresh();
+    if (this.table === null || !ack) return this.refresh();
+    this.receiveOne({ type: "event", ...ack });
+    return Promise.resolve();
   }
 
-  /**
-   * Put one message into the state without asking the server; false when it cannot be
-   * (the round, set or phase changed, or an event of the whole night changed the seating).
-   */
-  apply(message) {
+  /** One message for the state (also the reply to this page's own command). */
+  receiveOne(message) {
+    if (this.refreshing) {
+      this.caught.push(message);
+      return;
+    }
+    this.take(message, true);
+  }
+
+  /** Apply one message to the state; with ``draw``, tell the page. */
+  take(message, draw) {
     const state = this.state;
-    if (!state || typeof message.seq !== "number" || message.seq < state.seq) return Boolean(state);
+    if (!state || typeof message.seq !== "number") return;
+    const outcome = this.table === null ? this.patchNight(message) : this.patchTable(message);
+    if (outcome === "reload") this.reloadSoon();
+    if (outcome === "later") this.reloadLater();
+    if (outcome === "wait") {
+      // a new round: the table's page follows in the same burst (if the table is in play)
+      if (this.waiting === null) this.waiting = message.seq;
+      this.reloadSoon(600);
+    }
+    if (this.state === state || !draw) return;
+    if (this.table !== null) {
+      this.draw();
+    } else if (!this.drawTimer) {
+      // a whole night's messages come by the hundred: draw at most ten times a second
+      this.drawTimer = setTimeout(() => { this.drawTimer = null; this.draw(); }, 100);
+    }
+  }
+
+  /** Tell the page the state changed since it last drew (onState). */
+  draw() {
+    if (!this.state || this.state === this.drawn) return;
+    const previous = this.drawn;
+    this.drawn = this.state;
+    document.body.dataset.seq = String(this.state.seq);
+    this.onState(this.state, previous);
+  }
+
+  /** A table's page: returns "", "wait" (a new round, its page not here yet). */
+  patchTable(message) {
+    const state = this.state;
     const view = state.view;
+    if (message.type === "hello" && message.view) {
+      if (message.seq < state.seq) return "";
+      this.setPage(message, message.status);
+      this.state.versions = { ...(state.versions || {}), ...(message.versions || {}) };
+      return "";
+    }
+    if (message.seq < state.seq) return "";
+    if (message.type === "table") {
+      if (message.table !== this.table || !message.view) return "";
+      this.setPage(message, null);
+      return "";
+    }
     const status = message.status;
-    const sameRound = (s) => s && s.phase === view.phase && s.set === view.set && s.round === view.round;
-    let table = null;
-    let key = null;
-    if (message.type === "event" || message.type === "table") {
-      if (message.table === null) {
-        // an event of the whole night: the starting bell only changes ``started`` (its
-        // status message follows); anything else (seating, roll-offs) needs the whole night
-        if (!message.event || message.event.type !== "start_round") return false;
-        key = "night";
-      } else if (message.table === this.table && message.table_view) {
-        table = message.table_view;
-        key = String(this.table);
-      } else {
-        return false;
+    if (message.type === "event") {
+      if (!status) return "";  // a backlog event: the hello's page already has it
+      if (!SAME_ROUND(status, view)) return "wait";
+      const patch = message.table === this.table && message.table_view
+        ? { table: message.table_view } : {};
+      this.setView({ ...view, ...patch }, message, status);
+      if (message.table === this.table) this.state.versions = { ...this.state.versions, [String(this.table)]: message.seq };
+      if (message.table === null && !["roll", "tally", "undo"].includes(message.event.type)) {
+        this.state.versions = { ...this.state.versions, night: message.seq };
       }
-      if (status && !sameRound(status)) return false;
-      if (!status && message.type === "event") return false;  // a backlog event: reload
+      return "";
+    }
+    if (message.type === "status") {
+      if (!SAME_ROUND(status, view)) return "wait";
+      this.setView(view, message, status);
+    }
+    return "";
+  }
+
+  /** The whole night: returns "", "reload" (soon) or "later" (within ``lag``). */
+  patchNight(message) {
+    const state = this.state;
+    const view = state.view;
+    if (message.seq < state.seq || message.type === "hello") return "";
+    const status = message.status;
+    if (message.type === "event") {
+      if (!status) return "reload";  // a backlog after a reconnect
+      if (!SAME_ROUND(status, view) || message.table === null) {
+        return "reload";  // results, moves, seating, roll-offs: the whole view
+      }
     } else if (message.type === "status") {
-      if (!sameRound(status)) return false;
-    } else {
-      return true;  // hello, caught_up, pong: nothing of the state
+      if (!SAME_ROUND(status, view)) return "reload";
+    } else if (message.type !== "table") {
+      return "";
     }
     const tables = view.tables.slice();
-    if (table) {
-      if (!tables[this.table - 1]) return false;
-      tables[this.table - 1] = table;
+    if (message.table_view && message.table !== null) {
+      if (!tables[message.table - 1]) return "reload";
+      tables[message.table - 1] = message.table_view;
     }
-    const nextView = { ...view, tables };
-    if (status) {
-      for (const k of ["bell", "started", "bell_roll"]) if (k in status) nextView[k] = status[k];
-    }
-    const versions = { ...(state.versions || {}) };
-    if (key && message.type === "event") versions[key] = message.seq;
-    const next = { ...state, seq: Math.max(state.seq, message.seq), view: nextView, versions,
-      status: { ...(state.status || {}), ...(status || {}) } };
-    if (status && status.dice) next.dice = status.dice;  // the host changed the dice mode
-    const previous = this.state;
-    this.state = next;
-    document.body.dataset.seq = String(next.seq);
-    this.onState(next, previous);
-    return true;
+    this.setView({ ...view, tables }, message, status);
+    if (status && status.expects) this.state.view.expects = status.expects;
+    return message.type === "event" ? "later" : "";
   }
 
-  soon() {
+  /** A table's whole page from a hello or table message. */
+  setPage(message, status) {
+    const view = { ...message.view, table: message.table_view || null };
+    this.setView(view, message, status);
+  }
+
+  setView(view, message, status) {
+    const state = this.state;
+    const next = { ...state, seq: Math.max(state.seq, message.seq), view: { ...view } };
+    if (status) {
+      for (const k of ["bell", "started", "bell_roll"]) if (k in status) next.view[k] = status[k];
+      next.status = { ...(state.status || {}), ...status };
+      if (status.dice) next.dice = status.dice;  // the host changed the dice mode
+    }
+    if (this.waiting !== null && message.type !== "event" && message.type !== "status"
+      && next.seq >= this.waiting) {
+      this.waiting = null;  // the page of the new round came
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.state = next;
+  }
+
+  /** Reload within ``delay`` ms (sooner if already due sooner). */
+  reloadSoon(delay = 60) {
+    const due = Date.now() + delay;
+    if (this.timer && this.due <= due) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.refresh().catch(() => {}), 60);
+    this.due = due;
+    this.timer = setTimeout(() => { this.timer = null; this.refresh().catch(() => {}); }, delay);
+  }
+
+  /** Reload within ``lag`` ms of the last reload (a whole-night page while rolls come in). */
+  reloadLater() {
+    this.reloadSoon(Math.max(60, this.lastGet + this.lag - Date.now()));
   }
 
   url() {
@@ -201,18 +328,8 @@ export class Live {
       this.seq = Math.max(this.seq, message.seq);
     }
     this.onMessage(message);
-    if (this.patch) {
-      if (message.type === "hello") this.stale = message.seq > (this.state ? this.state.seq : -1);
-      if (message.type === "caught_up") {
-        if (this.stale) this.soon();
-        this.stale = false;
-        return;
-      }
-      if (this.stale) return;  // the backlog of a reconnect: one reload at caught_up
-      if (!this.apply(message)) this.soon();
-      return;
-    }
-    if (["event", "status", "table", "caught_up"].includes(message.type)) this.soon();
+    if (message.type === "caught_up" || message.type === "pong") return;
+    this.receiveOne(message);
   }
 
   /** Forget the current socket (a dead connection) and close it; the caller reconnects. */
@@ -275,17 +392,20 @@ export class Live {
 // -- reading the view ------------------------------------------------------------------------
 
 /** Where everyone sits now: name → {table, seat (1-based), partner, team, players}; the
- * partners are the server's (each table view's ``partners``). */
+ * partners are the server's (each table view's ``partners``). A table's page (``table``
+ * in the view) knows who sits at that table only. */
 export function seatsOf(view) {
   const out = {};
-  const tables = view.tables && view.tables.length ? view.tables
-    : (view.next ? view.next.tables.map((players, i) => ({ players, partners: (view.next.partners || [])[i] }))
-      : []);
+  let tables;
+  if ("table" in view) tables = view.table ? [view.table] : [];
+  else if (view.tables && view.tables.length) tables = view.tables;
+  else if (view.next) tables = view.next.tables.map((players, i) => ({ players, partners: (view.next.partners || [])[i] }));
+  else tables = [];
   tables.forEach((t, i) => {
     const partners = t.partners || [];
     t.players.forEach((name, s) => {
       if (!name) return;
-      out[name] = { table: i + 1, seat: s + 1, partner: partners[s] || null,
+      out[name] = { table: t.table || i + 1, seat: s + 1, partner: partners[s] || null,
         team: partners.some(Boolean), players: t.players };
     });
   });
@@ -307,6 +427,3 @@ export function moveText(move) {
   if (move.to.table === move.from.table) return `Stay at table ${move.to.table}, seat ${move.to.seat}`;
   return `Move to table ${move.to.table}, seat ${move.to.seat}`;
 }
-
-/** The round's target number (the face that scores). */
-export const targetOf = (view) => view.round;

@@ -195,10 +195,12 @@ export function scoreCard(name, card, sets = 1) {
     h("tbody", {}, rowsOf));
 }
 
-/** True when the head table has just rung the bell to start the round (no roll yet). */
+/** True when the head table has just rung the bell to start the round (no roll yet). A
+ * table's page (``view.table``) knows its own table only. */
 export function startBellRang(view, previous) {
+  const tables = view.tables || [view.table];
   return Boolean(previous) && view.phase === "playing" && view.started && !previous.view.started
-    && view.round === previous.view.round && view.tables.every((t) => t.rolls === 0);
+    && view.round === previous.view.round && tables.every((t) => !t || t.rolls === 0);
 }
 
 /** The head table's "start the round" button, between rounds; null otherwise. A tap sends

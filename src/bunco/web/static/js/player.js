@@ -120,12 +120,12 @@ function render(state, previous) {
   drawMove(view, Boolean(roundChanged));
   drawTurn(view);
   const seat = seatsOf(view)[me];
-  const t = seat ? view.tables[seat.table - 1] : null;
+  const t = seat ? view.table || view.tables[seat.table - 1] : null;
   fill("my-table", t ? tableCard(t) : null);
   const ro = rolloffPanel(view, { canRoll: (who) => who === me, real: state.dice !== "phones",
     onRoll: (who, dice) => roll(`${base}/rolloff`, who, dice) });
   if (ro) $("my-table").append(h("section", { class: "card" }, ro));
-  const card = view.players[me];
+  const card = (view.cards || view.players)[me];
   if (card) {
     const mini = view.words.mini;
     fill("stats", [["W", card.wins], ["L", card.losses], ["Buncos", card.buncos], [mini, card.mini_buncos]]
@@ -136,6 +136,19 @@ function render(state, previous) {
   $("prizes-box").hidden = !prizes;
   if (prizes) fill("prizes", prizes);
   keepAwake(view.phase !== "over");
+  followMe(view);
+}
+
+/** Follow the table I sit at (its page is all this page draws), or the whole night when
+ * I sit nowhere (sitting out, a roll-off between sets, the night over). */
+function followMe(view) {
+  const seat = seatsOf(view)[me];
+  let table = seat ? seat.table : null;
+  if (!seat && "table" in view) {  // a table's page: where I go from here, if I was here
+    const move = movesOf(view).find((m) => m.player === me);
+    table = move && move.to ? move.to.table : null;
+  }
+  if (table !== live.table) live.follow(table);
 }
 
 async function main() {
@@ -177,8 +190,14 @@ async function main() {
     store(`${night}:online`, ev.target.checked || null);
     if (live && live.state) render(live.state, null);
   });
+  let table = null;
+  try {  // the table I sit at now: the page follows that table's page, a few kilobytes
+    table = (await api(`${base}/players/${encodeURIComponent(me)}/card`, { token })).table;
+  } catch (_) {
+    table = null;  // follow the whole night
+  }
   live = new Live({
-    night, token, onState: (s, prev) => { if (loaded) render(s, prev); },
+    night, token, table, onState: (s, prev) => { if (loaded) render(s, prev); },
     onFatal: (err) => {
       saveToken(night, "player", null);
       $("fatal").textContent = `${err.text || "This phone no longer follows a player"} — reload to pick your name again.`;

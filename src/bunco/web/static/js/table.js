@@ -30,14 +30,15 @@ let picked = [null, null, null];
 let animating = false;  // "Roll for me" dice are tumbling
 let built = "";  // the outcomes of the tally buttons drawn now
 
+// The page follows its table's page (GET /api/nights/<id>/tables/<n>, then what the
+// socket pushes): ``view.table`` is this table now (null when it is not in play).
 // The tally buttons, their words and which of them ask "who rolled it?" come from the
 // server's table view (``taps``): the page holds no game rules.
+const myTable = (view) => (view && view.table) || null;
 const tapsOf = (view) => {
-  const t = myTable(view) || (view && view.tables.find((x) => x && x.taps));
+  const t = myTable(view);
   return (t && t.taps) || [];
 };
-
-const myTable = (view) => (view && view.tables[tableNo - 1]) || null;
 const expectedSeq = () => Math.max(versions.night, versions.table);
 
 // -- entering rolls ----------------------------------------------------------------------------
@@ -323,11 +324,7 @@ function sideBox(cls, label, score, players, target, rolling, won, tieExtra) {
 
 function drawTally(t) {
   if (!t) return fill("tally");
-  const rollerSide = (() => {
-    if (!t.roller) return -1;
-    const seat = t.turn;
-    return t.team ? seat % 2 : seat;
-  })();
+  const rollerSide = t.rolling_side ?? -1;  // the server's: which side the roller is on
   const winners = new Set(t.winners);
   const tb = t.tie_break;
   const extra = (side) => (tb && tb.sides.includes(side) ? ` · tie-break ${tb.points[side]}` : "");
@@ -550,7 +547,7 @@ async function main() {
   $("faces-enter").addEventListener("click", enterFaces);
   drawPicker();
   live = new Live({
-    night, token: held.token, table: tableNo, patch: true,
+    night, token: held.token, table: tableNo,
     onState: (s, prev) => {
       if (!rules) return;
       render(s, prev);
