@@ -145,7 +145,7 @@ async def get_table(night_id: NightId, table: TableNo, request: Request) -> Resp
     GET with ``view`` holding this table (``view.table``, null when it is not in play this
     round), its last round's result, where its players go and their cards, and the
     ``versions`` of this table and the night. Built once per event and table."""
-    who = require_read(request, night_id)
+    who = await require_read(request, night_id)
     live = await service(request).get(night_id)
     night = live.night
     known = max([len(night.seating), len(night.tables), *(len(r.tables) for r in night.history)])
