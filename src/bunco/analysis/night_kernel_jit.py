@@ -88,7 +88,7 @@ SETTLED_WINS, SETTLED_BUNCOS = 5, 6
 # -- one table's state (st[table, field], int32) --------------------------------------------
 F_PTS = 0  # 0-3: points per seat this round
 F_SEAT = 4  # 4-7: player per seat (-1: a ghost)
-F_SP = 8  # 8-11: points per side this round
+F_SP = 8  # 8-11: points per side, added up when the table is settled
 F_SCORER = 12  # 12-15: per side, who rolled its last roll that scored (the clincher)
 F_HC = 16  # 16-19: rolling for high: contenders (seats)
 F_HT = 20  # 20-23: their totals
@@ -99,7 +99,9 @@ F_TBN, F_TBPOS, F_TBS, F_TBSIDES = 39, 40, 41, 42  # order length, position, ses
 F_NFIRST, F_NPLAY, F_NAFTER, F_NTIE, F_FIRST_SEAT, F_LAST_BUNCO = range(43, 49)
 F_CLINCHER = 49  # kept from one round to the next
 F_N, F_TEAM, F_TARGET, F_NSIDES = 50, 51, 52, 53  # the layout, fixed for the night
-F_NEXT, F_SIDEOF, F_SIZE = 54, 58, 62  # 54-57, 58-61
+F_NEXT, F_SIDEOF, F_SIDE_MASK = 54, 58, 62  # 54-57, 58-61; a seat's side is seat & mask
+F_ROLLER = 63  # 63-66: who rolls for each seat (a ghost's partner rolls for it)
+F_NOBODY, F_SIZE = 67, 68  # where the hot loop writes a roll's scorer when it scored nothing
 
 # -- a player's card (card[player, field], int32) ---------------------------------------------
 D_WINS, D_LOSSES, D_BUNCOS, D_MINIS, D_LOWS, D_HIGHS, D_WIPEOUTS, D_POINTS = range(8)
@@ -230,13 +232,14 @@ def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> np.int64:  # prag
 
 
 # -- a table ------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
-def _roller(st: np.ndarray, k: int, seat: int) -> int:  # pragma: no cover
-    """TableRound.roller_name: who rolls for ``seat``, its player or a ghost's partner."""
-    player: int = st[k, F_SEAT + seat]
-    if player < 0:
-        player = st[k, F_SEAT + ((seat + 2) & 3)]
-    return player
+@njit(cache=True, _nrt=False)
+def _seat_rollers(st: np.ndarray) -> None:  # pragma: no cover
+    """TableRound.roller_name for every seat, kept in ``F_ROLLER`` while nobody moves:
+    the seat's player, or a ghost's partner."""
+    for k in range(st.shape[0]):
+        for s in range(st[k, F_N]):
+            player = st[k, F_SEAT + s]
+            st[k, F_ROLLER + s] = player if player >= 0 else st[k, F_SEAT + ((s + 2) & 3)]
 
 
 @njit(cache=True, _nrt=False)
@@ -263,19 +266,22 @@ def _seats_of(st: np.ndarray, k: int, sides: int) -> int:  # pragma: no cover
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _wipe(st: np.ndarray, k: int, side: int) -> None:  # pragma: no cover
     """A wipeout: the side's points for the round are gone."""
     for j in range(st[k, F_N]):
         if st[k, F_SIDEOF + j] == side:
             st[k, F_PTS + j] = 0
-    st[k, F_SP + side] = 0
 
 
 @njit(cache=True, _nrt=False)
 def _settle(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cover
     """TableRound.settle: the winner on points, or the start of the tie-break."""
     n_sides = st[k, F_NSIDES]
+    for s in range(4):
+        st[k, F_SP + s] = 0
+    for j in range(st[k, F_N]):
+        st[k, F_SP + st[k, F_SIDEOF + j]] += st[k, F_PTS + j]
     best = st[k, F_SP]
     for s in range(1, n_sides):
         best = max(best, st[k, F_SP + s])
@@ -385,7 +391,7 @@ def _after_bell_roll(
     on while the rolls continue the turn, then the table is settled."""
     t = st[k, F_TURN]
     side = st[k, F_SIDEOF + t]
-    roller = _roller(st, k, t)
+    roller = st[k, F_ROLLER + t]
     points = tab[T_POINTS, r, c]
     kind = tab[T_KIND, r, c]
     if kind >= K_BUNCO:
@@ -394,7 +400,6 @@ def _after_bell_roll(
         _wipe(st, k, side)
     else:
         st[k, F_PTS + t] += points
-        st[k, F_SP + side] += points
     if points > 0:
         st[k, F_SCORER + side] = roller
     if tab[T_TRAVEL, r, c] != 0:
@@ -413,7 +418,7 @@ def _tie_roll(
     """A tie-break roll at table ``k``; returns the points it records."""
     t = st[k, F_TURN]
     side = st[k, F_SIDEOF + t]
-    roller = _roller(st, k, t)
+    roller = st[k, F_ROLLER + t]
     st[k, F_NTIE] += 1
     if tab[T_RO_BUNCO, r, c] != 0:
         _cards_for(card, g, st[k, F_SEAT + t], K_BUNCO)
@@ -609,22 +614,20 @@ def _play_round(
                         done = True
                         break
                 continue
-            side = st[k, F_SIDEOF + t]
+            side = t & st[k, F_SIDE_MASK]
             packed = packed_t[c]
             points = packed >> PK_POINTS
             kind = packed & 7
-            credited = st[k, F_SEAT + t]
-            roller = credited if credited >= 0 else st[k, F_SEAT + ((t + 2) & 3)]
+            roller = st[k, F_ROLLER + t]
             if kind >= K_BUNCO:
-                _cards_for(card, g, credited, kind)
+                _cards_for(card, g, st[k, F_SEAT + t], kind)
             if kind == K_WIPEOUT:
                 _wipe(st, k, side)
             else:
                 st[k, F_PTS + t] += points
-                st[k, F_SP + side] += points
-            # written without branches where the dice decide (they mispredict)
-            scorer = st[k, F_SCORER + side]
-            st[k, F_SCORER + side] = roller if points > 0 else scorer
+            # written without branches where the dice decide (they mispredict), and
+            # without reading what the last roll wrote (a chain from roll to roll)
+            st[k, F_NOBODY + (F_SCORER + side - F_NOBODY) * (points > 0)] = roller
             if (packed >> PK_TRAVEL) & 1:
                 g[G_TRAVELER] = roller
             if st[k, F_NPLAY] == 0:
@@ -635,17 +638,23 @@ def _play_round(
             play_rolls += 1
             cont = (packed >> PK_CONT) & 1
             st[k, F_IN_TURN] = cont
-            st[k, F_TURN] = t if cont else st[k, F_NEXT + t]
+            nxt = st[k, F_NEXT + t]
+            st[k, F_TURN] = nxt + (t - nxt) * cont
             if detail:
                 _log_roll(log, g, ri, k, t, c, P_PLAY, points)
-            reached = st[k, F_SP + side] >= st[k, F_TARGET]
-            if (packed >> PK_ENDS) & 1 or (k == 0 and not every and reached):
+            if (packed >> PK_ENDS) & 1:
                 _ring_all(st, cfg)  # the bell: once a round, so count again
                 left = _not_done(st)
-            elif every and reached:
-                _bell(st, k, cfg)
-                if st[k, F_STATUS] == S_DONE:
-                    left -= 1
+            elif (k == 0 or every) and (  # the roller's side reached its target
+                    st[k, F_PTS + t] + st[k, F_TEAM] * st[k, F_PTS + ((t + 2) & 3)]
+                    >= st[k, F_TARGET]):
+                if every:
+                    _bell(st, k, cfg)
+                    if st[k, F_STATUS] == S_DONE:
+                        left -= 1
+                else:
+                    _ring_all(st, cfg)
+                    left = _not_done(st)
             if left == 0:
                 done = True
                 break
@@ -815,7 +824,7 @@ def _end_round(
                 card[player, D_LOSSES] += 1
             card[player, D_POINTS] += st[k, F_PTS + s]
         scorer = st[k, F_SCORER + w]
-        st[k, F_CLINCHER] = scorer if scorer >= 0 else _roller(st, k, w)
+        st[k, F_CLINCHER] = scorer if scorer >= 0 else st[k, F_ROLLER + w]
         acc[3] += st[k, F_TIE]
         if k > 0 and st[k, F_TEAM] != 0:
             acc[4] += st[k, F_TIE]
@@ -863,6 +872,7 @@ def _end_round(
     for k in range(n_tables):
         for s in range(st[k, F_N]):
             st[k, F_SEAT + s] = scratch[4 * k + s]
+    _seat_rollers(st)
 
 
 @njit(cache=True, _nrt=False)
@@ -1019,9 +1029,11 @@ def _night(
             st[k, F_NEXT + j] = layout[k, L_NEXT + j]
             st[k, F_SIDEOF + j] = layout[k, L_SIDEOF + j]
             st[k, F_SEAT + j] = layout[k, L_SEAT + j]
+        st[k, F_SIDE_MASK] = 1 if layout[k, L_TEAM] != 0 else 3
         st[k, F_CLINCHER] = -1
         if k > 0 and layout[k, L_TEAM] != 0:
             other_teams += 1
+    _seat_rollers(st)
     for s in range(n_sets):
         for rn in range(6):
             ri = 6 * s + rn
