@@ -32,7 +32,11 @@ Python, so the engine can play the very same nights).
 Speed notes: every function but :func:`run_nights` (which allocates the state once) is
 compiled without Numba's reference counting (``_nrt=False``): passing arrays to a
 function otherwise costs two atomic operations per array per call, which made the kernel
-several times slower. Dice-driven choices in the hot loop are written as selects, not
+several times slower. The pieces of a night and of a roll that is not in play are
+inlined into :func:`_night` (``inline="always"``): a call copies every array argument
+(seven words each), which cost a party of 1,000 a third of its time in tie-breaks and a
+table of four a fifth of its night. :func:`_night` itself is not inlined into
+:func:`run_nights`, which counts references. Dice-driven choices in the hot loop are written as selects, not
 branches. Everything is in one module because Numba's cache only notices changes to the
 file of the function it compiled.
 """
@@ -242,7 +246,7 @@ def _seat_rollers(st: np.ndarray) -> None:  # pragma: no cover
             st[k, F_ROLLER + s] = player if player >= 0 else st[k, F_SEAT + ((s + 2) & 3)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _turn_order(st: np.ndarray, k: int, start: int, seats: int, out: int) -> int:  # pragma: no cover
     """TableRound.turn_order: the seats of the bit mask ``seats`` in the order the dice
     travel from ``start``, written from ``st[k, out]``; returns how many."""
@@ -256,7 +260,7 @@ def _turn_order(st: np.ndarray, k: int, start: int, seats: int, out: int) -> int
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _seats_of(st: np.ndarray, k: int, sides: int) -> int:  # pragma: no cover
     """The seats (a bit mask) of the sides in the bit mask ``sides``."""
     mask = 0
@@ -337,7 +341,7 @@ def _ring_all(st: np.ndarray, cfg: np.ndarray) -> None:  # pragma: no cover
         _bell(st, j, cfg)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _high_roll(st: np.ndarray, k: int, total: int) -> bool:  # pragma: no cover
     """A roll for high total; True once one contender has the highest total alone (the
     contenders are then cut to the highest, and the turn is theirs)."""
@@ -410,7 +414,7 @@ def _after_bell_roll(
         _settle(st, k, cfg)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _tie_roll(
     st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
@@ -479,7 +483,7 @@ def _tie_roll(
     return recorded
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _slow_roll(
     st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
@@ -537,7 +541,7 @@ def _not_done(st: np.ndarray) -> int:  # pragma: no cover
     return left
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _play_round(
     rn: int, ri: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
     g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray, active: np.ndarray,
@@ -676,7 +680,7 @@ def _play_round(
 
 
 # -- rounds, sets and the night -------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _begin_round(st: np.ndarray, cfg: np.ndarray, first: bool) -> None:  # pragma: no cover
     """Night._begin_round: fresh tables and their first rollers."""
     for k in range(st.shape[0]):
@@ -803,7 +807,7 @@ def _arrange(st: np.ndarray, k: int, row: np.ndarray, no_repeat: bool,
         scratch[4 * k + s] = st[q >> 2, F_SEAT + (q & 3)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _end_round(
     st: np.ndarray, card: np.ndarray, move: np.ndarray, scratch: np.ndarray, acc: np.ndarray,
     rounds: np.ndarray, i: int, ri: int, cfg: np.ndarray,
@@ -900,7 +904,7 @@ def _flag(
         out[i, q, at + players[j]] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _end_set(
     card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
     g: np.ndarray, wk: np.ndarray, sets_out: np.ndarray, i: int, s: int,
@@ -930,7 +934,7 @@ def _end_set(
         card[p, D_SET_BUNCOS] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _prizes(
     card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, prizes: np.ndarray, rs: np.ndarray,
     codes: np.ndarray, g: np.ndarray, wk: np.ndarray, prize_out: np.ndarray, ties: np.ndarray,
