@@ -409,10 +409,12 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     }
     seed_arr = seeds if seeds is not None else np.zeros(nights, dtype=np.uint64)
     code_arr = np.ascontiguousarray(codes if codes is not None else np.zeros(0), dtype=np.uint8)
+    work = [np.zeros(shape, dtype=dtype) for shape, dtype in
+            jit.state_shapes(tables, n_players, len(inputs.prizes)).values()]
     played = jit.run_nights(
-        inputs.cfg, inputs.tab, inputs.layout, inputs.move, inputs.prizes, seed_arr, code_arr, out["figures"],
-        out["ties"], out["rounds"], out["cards"], out["set_buncos"], out["sets"],
-        out["prizes"], out["misc"], out["log"],
+        inputs.cfg, inputs.tab, inputs.layout, inputs.move, inputs.prizes, seed_arr, code_arr,
+        out["figures"], out["ties"], out["rounds"], out["cards"], out["set_buncos"],
+        out["sets"], out["prizes"], out["misc"], out["log"], *work,
     )
     return int(played), out
 

@@ -1001,7 +1001,7 @@ def _prizes(
 
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _night(
     i: int, cfg: np.ndarray, tab: np.ndarray, layout: np.ndarray, move: np.ndarray,
     prizes: np.ndarray, rs: np.ndarray, codes: np.ndarray, g: np.ndarray, st: np.ndarray,
@@ -1071,29 +1071,36 @@ def _night(
     figures[i, 8] = g[G_PLAY_POINTS] / g[G_PLAY_ROLLS] if g[G_PLAY_ROLLS] > 0 else np.nan
 
 
-@njit(cache=True)
+def state_shapes(tables: int, players: int, prizes: int) -> dict[str, tuple[tuple[int, ...], Any]]:
+    """The shapes and types of the working arrays :func:`run_nights` takes (allocated by
+    the caller, so that the compiled loop needs no reference counting)."""
+    return {
+        "st": ((tables, F_SIZE), np.int32),
+        "card": ((players, D_SIZE), np.int32),
+        "scratch": ((4 * tables + 4,), np.int32),
+        "acc": ((8,), np.int64),
+        "g": ((G_SIZE,), np.int64),
+        "rs": ((6,), np.uint64),
+        "wk": ((W_SAVED + prizes, max(players, prizes)), np.int64),
+    }
+
+
+@njit(cache=True, _nrt=False)
 def run_nights(
     cfg: np.ndarray, tab: np.ndarray, layout: np.ndarray, move: np.ndarray, prizes: np.ndarray,
     seeds: np.ndarray, codes: np.ndarray, figures: np.ndarray, ties: np.ndarray,
     rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
-    prize_out: np.ndarray, misc: np.ndarray, log: np.ndarray,
+    prize_out: np.ndarray, misc: np.ndarray, log: np.ndarray, st: np.ndarray, card: np.ndarray,
+    scratch: np.ndarray, acc: np.ndarray, g: np.ndarray, rs: np.ndarray, wk: np.ndarray,
 ) -> int:  # pragma: no cover
     """Play ``figures.shape[0]`` nights; returns how many were played to the end.
 
     With an empty ``codes`` every night ``i`` draws its own dice from ``seeds[i]``; else
     the nights play one after another from the stream ``codes``, and stop if it runs out.
-    ``misc[i]`` = (traveler, last Bunco, codes used, log rows).
+    ``misc[i]`` = (traveler, last Bunco, codes used, log rows). The working arrays from
+    ``st`` on are zeroed arrays of :func:`state_shapes`.
     """
-    n_tables = cfg[C_TABLES]
-    n_players = cfg[C_PLAYERS]
-    st = np.zeros((n_tables, F_SIZE), dtype=np.int32)
-    card = np.zeros((n_players, D_SIZE), dtype=np.int32)
-    scratch = np.zeros(4 * n_tables + 4, dtype=np.int32)
-    acc = np.zeros(8, dtype=np.int64)
-    g = np.zeros(G_SIZE, dtype=np.int64)
-    rs = np.zeros(6, dtype=np.uint64)
-    wk = np.zeros((W_SAVED + prizes.shape[0], max(n_players, prizes.shape[0])), dtype=np.int64)
-    for p in range(n_players):
+    for p in range(card.shape[0]):
         wk[W_ALL, p] = p
     g[G_STREAM] = 1 if codes.shape[0] > 0 else 0
     for i in range(figures.shape[0]):
