@@ -347,7 +347,7 @@ def test_a_movement_that_is_not_a_lookup_is_refused(monkeypatch: pytest.MonkeyPa
         return tuple(tuple(flat[4 * k : 4 * k + 4]) for k in range(len(tables)))
 
     monkeypatch.setattr(kernel, "next_seating", everyone_rotates)
-    with pytest.raises(KernelUnsupported, match="gets players from|depends on other"):
+    with pytest.raises(KernelUnsupported, match=r"gets players from|depends on other"):
         movement_table.__wrapped__(get_rules("classic"), (4,) * 12)
 
 

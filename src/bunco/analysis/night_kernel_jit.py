@@ -788,10 +788,8 @@ def _arrange(st: np.ndarray, k: int, row: np.ndarray, no_repeat: bool,
             b = order[PERMUTATIONS[p, pair + 2]]
             ghost_a = st[a >> 2, F_SEAT + (a & 3)] < 0
             ghost_b = st[b >> 2, F_SEAT + (b & 3)] < 0
-            if ghost_a and ghost_b:
-                broken += 1
-            elif a >> 2 == b >> 2 and (a & 1) == (b & 1) and (
-                    no_repeat or a >> 2 == k):  # partners this round (seats 1&3 or 2&4)
+            partners = a >> 2 == b >> 2 and (a & 1) == (b & 1)  # this round (seats 1&3, 2&4)
+            if (ghost_a and ghost_b) or (partners and (no_repeat or a >> 2 == k)):
                 broken += 1
         kept = 0
         for s in range(4):
