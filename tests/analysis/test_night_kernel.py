@@ -34,6 +34,7 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     play_nights,
     player_names,
+    seat_places,
 )
 from bunco.analysis.simulate import (
     night_stats,
@@ -369,20 +370,12 @@ def test_movement_follows_the_rules(preset: str) -> None:
                               winners[2] | losers[1]],
         }[rules.movement.value]
         for k in range(3):
-            seats = moved(move, won, k)
+            seats = seat_places(move, won)[k]
             assert set(seats) == expected[k], (pattern, k)
             for a, b in ((seats[0], seats[2]), (seats[1], seats[3])):
                 old_partners = a // 4 == b // 4 and a % 2 == b % 2
                 stayed = a // 4 == k
                 assert not (old_partners and (stayed or rules.no_repeat_partners)), (pattern, k)
-
-
-def moved(move: np.ndarray, won: list[int], k: int) -> list[int]:
-    """Where the people at table k + 1 next round sat (4 table + seat), ``won[j]`` the
-    winning side (or seat) at table j + 1."""
-    head = move[k, 0]
-    combo = sum(won[head[1 + j]] * (head[4 + j] if j else 1) for j in range(head[0]))
-    return [int(q) for q in move[k, 1 + combo, :4]]
 
 
 @pytest.mark.parametrize("preset", ["classic", "scil", "tournament", "winning-moves"])
@@ -402,7 +395,7 @@ def test_movement_lookup_is_next_seating(preset: str, players: int) -> None:
         after = next_seating(labels, [(frozenset({1, 3}) if w else frozenset({0, 2})) if team
                                       else frozenset({w})
                                       for w, team in zip(won, teams, strict=True)], rules)
-        assert [moved(move, won, k)[:n] for k, n in enumerate(sizes)] == \
+        assert [seat_places(move, won)[k][:n] for k, n in enumerate(sizes)] == \
             [[int(str(label)) for label in t] for t in after]
 
 

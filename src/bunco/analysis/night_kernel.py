@@ -300,6 +300,19 @@ def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     return move
 
 
+def seat_places(move: NDArray[np.int32], winners: Sequence[int]) -> list[list[int]]:
+    """Read a :func:`movement_table`: for each table and seat next round, the place
+    (``4 table + seat``) its occupant has this round, ``winners[k]`` the winning side
+    (or seat, at an individual table) at table ``k + 1``; four seats a table (the unused
+    ones of a smaller table read 0)."""
+    out = []
+    for head in move[:, 0]:
+        combo = sum(winners[head[1 + j]] * (head[jit.MV_SOURCES + j] if j else 1)
+                    for j in range(head[0]))
+        out.append(combo)
+    return [[int(q) for q in move[k, 1 + combo, :4]] for k, combo in enumerate(out)]
+
+
 @dataclass(frozen=True)
 class KernelInputs:
     """The arrays the compiled core reads."""
