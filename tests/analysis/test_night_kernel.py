@@ -34,6 +34,7 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     play_nights,
     player_names,
+    seat_places,
 )
 from bunco.analysis.simulate import (
     night_stats,
@@ -49,7 +50,7 @@ from bunco.analysis.table_odds import table_odds
 from bunco.core.night import Night
 from bunco.core.presets import get_rules
 from bunco.core.rules import RuleSet
-from bunco.core.seating import next_seating
+from bunco.core.seating import is_team_table, next_seating, table_sizes
 
 CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, players, sets
     ("classic", {}, 12, 2),
@@ -87,6 +88,28 @@ CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, pl
     ("winning-moves", {}, 100, 1),
     ("classic", {"movement": "head_losers_to_last", "set_winner": "most_wins"}, 100, 1),
     ("scil", {"no_repeat_partners": False, "movement": "up_down"}, 200, 1),
+    # one table of two or three, or of four individuals
+    ("classic", {}, 2, 2),
+    ("scil", {"tie_break": "roll_off_to_five"}, 3, 1),
+    ("tournament", {"first_roller_single_table": "left_of_last_winner"}, 3, 2),
+    ("winning-moves", {}, 4, 3),
+    ("winning-moves", {"tie_break": "sessions", "direction": "right"}, 3, 2),
+    # the winning-moves layouts for 5 to 11 players, in every preset
+    *[(preset, {}, players, 2) for preset in ("winning-moves", "classic", "tournament")
+      for players in (5, 6, 7, 9, 10, 11)],
+    ("winning-moves", {"tie_break": "sudden_death", "first_roller": "roll_for_high"}, 9, 1),
+    ("classic", {"round_end": "every_table", "after_bell": "stop", "wipeout": True}, 7, 1),
+    ("scil", {}, 5, 2),
+    # counts past 12 that are not a multiple of four
+    ("classic", {}, 13, 1),
+    ("winning-moves", {}, 14, 1),
+    ("tournament", {"movement": "head_losers_to_last"}, 39, 1),
+    ("classic", {"fill": "individuals"}, 101, 1),
+    # scil's ghosts
+    *[("scil", {}, players, 1) for players in (6, 7, 9, 10, 11, 13, 15, 31)],
+    ("scil", {"no_repeat_partners": False, "movement": "losers_rotate"}, 14, 2),
+    ("classic", {"fill": "ghosts", "first_roller": "roll_for_high",
+                 "tie_break": "roll_off_to_five"}, 23, 1),
 ]
 
 
@@ -270,8 +293,9 @@ def test_unverified_cards_win_no_prizes() -> None:
 
 def test_simulate_uses_the_kernel_and_agrees_with_the_engine() -> None:
     assert uses_kernel("classic", {}, 12, 1) and uses_kernel("tournament", {}, 8, 4)
-    assert not uses_kernel("classic", {}, 10, 1) and not uses_kernel("winning-moves", {}, 4, 1)
-    assert uses_kernel("scil", {}, 4, 1) and uses_kernel("classic", {}, 1000, 1)
+    assert uses_kernel("classic", {}, 10, 1) and uses_kernel("winning-moves", {}, 4, 1)
+    assert uses_kernel("scil", {}, 7, 1) and uses_kernel("classic", {}, 1000, 1)
+    assert not uses_kernel("classic", {}, 12, 5)
     args: dict[str, Any] = {"players": 12, "sets": 1, "parties": 3, "seed": 21, "workers": 1}
     fast = simulate_nights("scil", {"wipeout": True}, **args)
     slow = simulate_nights("scil", {"wipeout": True}, engine=True, **args)
@@ -295,14 +319,15 @@ def test_kernel_nights_over_processes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_refusals() -> None:
     rules = get_rules("classic")
-    assert kernel_refusal(rules, 12, 4) is None and kernel_refusal(rules, 4) is None
-    assert "individuals" in str(kernel_refusal(get_rules("winning-moves"), 4))
-    assert "tables of four" in str(kernel_refusal(rules, 10))
-    assert kernel_refusal(rules, 36) is None and kernel_refusal(rules, 2000) is None
-    assert "4 to 2000" in str(kernel_refusal(rules, 2004))
+    for players in (2, 3, 4, 5, 10, 13, 36, 2000):
+        assert kernel_refusal(rules, players, 4) is None
+    assert kernel_refusal(get_rules("winning-moves"), 4) is None
+    assert kernel_refusal(get_rules("scil"), 7) is None  # ghosts
+    assert "2 to 2000" in str(kernel_refusal(rules, 2004))
+    assert "2 to 2000" in str(kernel_refusal(rules, 1))
     assert "1 to 4" in str(kernel_refusal(rules, 12, 5))
-    with pytest.raises(KernelUnsupported, match="10 players do not sit") as err:
-        check_kernel(rules, 10)
+    with pytest.raises(KernelUnsupported, match="2004 players: the kernel seats") as err:
+        check_kernel(rules, 2004)
     assert "night engine" in str(err.value.expected)
     huge = get_rules("classic", {"bunco_points": 1_000_000})
     with pytest.raises(KernelUnsupported, match="1000000 points"):
@@ -311,15 +336,31 @@ def test_refusals() -> None:
         play_nights(rules, 12, 1)
 
 
+def test_a_movement_that_is_not_a_lookup_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If a movement rule ever seated a table from more tables than the lookup keeps, or
+    by other tables' results, the kernel would refuse the party rather than play it."""
+    import bunco.analysis.night_kernel as kernel
+
+    def everyone_rotates(tables: Any, winners: Any, rules: RuleSet) -> Any:
+        flat = [seat for table in tables for seat in table]
+        shift = 1 + sum(1 for w in winners if 0 in w)  # depends on every table's result
+        flat = flat[shift:] + flat[:shift]
+        return tuple(tuple(flat[4 * k : 4 * k + 4]) for k in range(len(tables)))
+
+    monkeypatch.setattr(kernel, "next_seating", everyone_rotates)
+    with pytest.raises(KernelUnsupported, match=r"gets players from|depends on other"):
+        movement_table.__wrapped__(get_rules("classic"), (4,) * 12)
+
+
 @pytest.mark.parametrize("preset", ["classic", "scil", "tournament", "winning-moves"])
 def test_movement_follows_the_rules(preset: str) -> None:
     """Every winner/loser pattern: who goes to which table (RULES.md §6), and everyone
     who stays at a table gets a new partner."""
     rules = get_rules(preset)
-    move = movement_table(rules, 3)
+    move = movement_table(rules, (4, 4, 4))
     for pattern in range(8):
-        winners = [{k * 4 + s for s in ((1, 3) if pattern >> k & 1 else (0, 2))}
-                   for k in range(3)]
+        won = [pattern >> k & 1 for k in range(3)]
+        winners = [{k * 4 + s for s in ((1, 3) if won[k] else (0, 2))} for k in range(3)]
         losers = [{k * 4 + s for s in range(4)} - winners[k] for k in range(3)]
         expected = {
             "up_down": [winners[0] | winners[1], winners[2] | losers[0], losers[1] | losers[2]],
@@ -329,7 +370,7 @@ def test_movement_follows_the_rules(preset: str) -> None:
                               winners[2] | losers[1]],
         }[rules.movement.value]
         for k in range(3):
-            seats = [_moved(move, pattern, k, s) for s in range(4)]
+            seats = seat_places(move, won)[k]
             assert set(seats) == expected[k], (pattern, k)
             for a, b in ((seats[0], seats[2]), (seats[1], seats[3])):
                 old_partners = a // 4 == b // 4 and a % 2 == b % 2
@@ -337,28 +378,37 @@ def test_movement_follows_the_rules(preset: str) -> None:
                 assert not (old_partners and (stayed or rules.no_repeat_partners)), (pattern, k)
 
 
-def _moved(move: np.ndarray, pattern: int, k: int, s: int) -> int:
-    """Who sits at table k + 1 seat s + 1 next round (4 table + seat), bit j of
-    ``pattern`` set when seats 2 and 4 won at table j + 1."""
-    a, b = int(move[k, 4, 0]), int(move[k, 4, 1])
-    return int(move[k, (pattern >> a & 1) + 2 * (pattern >> b & 1), s])
-
-
 @pytest.mark.parametrize("preset", ["classic", "scil", "tournament", "winning-moves"])
-@pytest.mark.parametrize("tables", [2, 5, 13, 40])
-def test_movement_lookup_is_next_seating(preset: str, tables: int) -> None:
-    """The per-table lookup gives what next_seating gives, for random winners."""
-    rules = get_rules(preset)
-    move = movement_table(rules, tables)
-    labels = tuple(tuple(f"{4 * k + s}" for s in range(4)) for k in range(tables))
-    draw = np.random.default_rng(tables)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 9, 10, 11, 13, 22, 59, 160])
+def test_movement_lookup_is_next_seating(preset: str, players: int) -> None:
+    """The per-table lookup gives what next_seating gives, for random winners, at every
+    layout (tables of two and three, ghosts' tables as tables of four)."""
+    rules = get_rules(preset, {"fill": "individuals"})
+    sizes = tuple(table_sizes(players, rules))
+    move = movement_table(rules, sizes)
+    labels = tuple(tuple(f"{4 * k + s}" for s in range(n)) for k, n in enumerate(sizes))
+    draw = np.random.default_rng(players)
+    teams = [is_team_table(n, len(sizes), rules) for n in sizes]
     for _ in range(6):
-        pattern = int(draw.integers(0, 2**min(tables, 62)))
-        won = [frozenset({1, 3}) if pattern >> k & 1 else frozenset({0, 2})
-               for k in range(tables)]
-        after = next_seating(labels, won, rules)
-        assert [[_moved(move, pattern, k, s) for s in range(4)] for k in range(tables)] == \
+        won = [int(draw.integers(0, 2 if team else n)) for n, team in zip(sizes, teams,
+                                                                            strict=True)]
+        after = next_seating(labels, [(frozenset({1, 3}) if w else frozenset({0, 2})) if team
+                                      else frozenset({w})
+                                      for w, team in zip(won, teams, strict=True)], rules)
+        assert [seat_places(move, won)[k][:n] for k, n in enumerate(sizes)] == \
             [[int(str(label)) for label in t] for t in after]
+
+
+def test_every_layout_has_a_movement_lookup() -> None:
+    """Every preset with every movement rule and partner rule, every count to 70 and a few
+    above: the lookup builds (so no party the kernel accepts is refused later)."""
+    for preset in ("classic", "scil", "tournament", "winning-moves"):
+        for movement in ("up_down", "head_losers_to_last", "losers_rotate"):
+            for no_repeat in (True, False):
+                rules = get_rules(preset, {"movement": movement,
+                                           "no_repeat_partners": no_repeat})
+                for players in [*range(2, 71), 101, 402, 999]:
+                    movement_table(rules, tuple(table_sizes(players, rules)))
 
 
 def test_dice_streams() -> None:
@@ -423,27 +473,27 @@ HOUSE_OPTIONS: dict[str, list[Any]] = {
     "low_trips_continues": [True, False],
     "first_roller_single_table": ["scorekeeper", "roll_for_high", "left_of_last_winner"],
     "single_table_target": [5, 21],
+    "single_table_teams": [True, False],
+    "individual_target": [5, 11, 21],
+    "fill": ["ghosts", "individuals"],
 }
 
 
 @settings(max_examples=int(os.environ.get("BUNCO_KERNEL_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(["classic", "scil", "tournament", "winning-moves"]),
-    house=st.dictionaries(st.sampled_from(sorted(HOUSE_OPTIONS)), st.none(), max_size=5),
-    tables=st.integers(1, 12),
+    house=st.dictionaries(st.sampled_from(sorted(HOUSE_OPTIONS)), st.none(), max_size=6),
+    players=st.one_of(st.integers(2, 13), st.integers(14, 50)),
     sets=st.integers(1, 3),
     seed=st.integers(0, 2**32),
     data=st.data(),
 )
 def test_kernel_equals_engine_property(
-    preset: str, house: dict[str, None], tables: int, sets: int, seed: int, data: Any
+    preset: str, house: dict[str, None], players: int, sets: int, seed: int, data: Any
 ) -> None:
-    """Any preset, house rules, number of tables and sets: the kernel plays the engine's
-    night roll for roll, card for card, prize for prize."""
+    """Any preset, house rules, number of players and sets: the kernel plays the
+    engine's night roll for roll, card for card, prize for prize."""
     rules = {k: data.draw(st.sampled_from(HOUSE_OPTIONS[k]), label=k) for k in house}
-    if tables == 1:
-        rules["single_table_teams"] = True  # one table of individuals is refused
-    players = 4 * tables
     kernel = play_nights(sim_rules(preset, rules), players, sets, seeds=[seed])
     dice = DiceStream(seed)
     night = play_night(preset, rules, players=players, sets=sets, seed=seed, dice=dice)
@@ -456,7 +506,8 @@ def test_summary_in_chunks_over_processes(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(simulate, "KERNEL_CHUNK", 2)
     monkeypatch.setattr(simulate, "ENGINE_CHUNK", 2)
     for players, engine in ((12, False), (10, True)):
-        args: dict[str, Any] = {"players": players, "sets": 1, "parties": 5, "seed": 4}
+        args: dict[str, Any] = {"players": players, "sets": 1, "parties": 5, "seed": 4,
+                                "engine": engine}
         done: list[int] = []
         chunked = simulate_summary("classic", {}, workers=2, progress=done.append, **args)
         assert sum(done) == 5 and (done == [2, 2, 1]) != engine

@@ -103,8 +103,11 @@ def test_set_odds_cli() -> None:
     assert text.exit_code == 0, text.output
     assert "exact (marked 'exact', composed from the round chains): none" in text.output
     assert "P(most wins, alone), P(at least one Bunco)" in text.output
-    bad = runner.invoke(app, ["odds", "--set", "-n", "10"])
-    assert bad.exit_code == 2 and "tables of four" in bad.output
+    ten = runner.invoke(app, ["odds", "--set", "-n", "10", "--nights", "200", "--json"])
+    assert ten.exit_code == 0, ten.output
+    assert len(json.loads(ten.stdout)["per_table"]) == 3  # tables of four, four and two
+    bad = runner.invoke(app, ["odds", "--set", "-n", "2001"])
+    assert bad.exit_code == 2 and "2001 players: the kernel seats 2 to 2000" in bad.output
     assert "set odds come from the night kernel" in bad.output
     few = runner.invoke(app, ["odds", "--set", "--nights", "1"])
     assert few.exit_code == 2 and "2 or more nights" in few.output

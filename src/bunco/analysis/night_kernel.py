@@ -1,8 +1,10 @@
-"""The fast whole-night kernel: parties of team tables of four, compiled with Numba.
+"""The fast whole-night kernel: every party the night engine seats, compiled with Numba.
 
-It plays what :class:`bunco.core.night.Night` plays for one table of four in teams and
-for 8 to 2,000 players (two to 500 tables of four, no ghosts), 1 to 4 sets, under any
-rule set: scoring from the
+It plays what :class:`bunco.core.night.Night` plays for 2 to 2,000 players — one table
+of two, three or four (in teams or as individuals), tables of four with the tables of
+two or three of the party's layout (:func:`bunco.core.seating.first_seating`: the
+``winning-moves`` layouts for 5 to 11 players and the same for larger counts), or
+tables of four with ``scil``'s ghosts — 1 to 4 sets, under any rule set: scoring from the
 rule set's fields (:func:`bunco.analysis.dice_codes.code_table`), targets, the bell at the
 head table or at every table, a Bunco that ends the round, after-bell turns, wipeouts,
 first rollers (scorekeeper, rolling for high with re-rolls, left of the last winner),
@@ -26,9 +28,10 @@ with ``seed``, a xoshiro256** generator seeded with ``night_seeds(seed)[i]``;
 
 Nobody checks cards in the kernel: with ``verify_for_prizes`` no Bunco, Mini or win
 counts for prizes, as in the engine when no ``verify`` event comes (the simulation turns
-the rule off). :func:`kernel_refusal` names the parties the kernel cannot seat: other
-player counts (tables of two or three, ghosts, one table of individuals) and more than
-four sets.
+the rule off). :func:`kernel_refusal` names what the kernel refuses: fewer than 2 or
+more than 2,000 players, more than four sets, and rolls worth more than
+:data:`MAX_POINTS` points; a movement rule whose seating is not a local lookup (none of
+the rule set's) would be refused by :func:`movement_table`.
 
 >>> from bunco.core.presets import get_rules
 >>> figures, ties = night_figures(get_rules("classic"), 12, 1, night_seeds(7, 2))
@@ -39,6 +42,7 @@ four sets.
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,7 +70,7 @@ from bunco.core.rules import (
     SetWinner,
     TieBreak,
 )
-from bunco.core.seating import next_seating
+from bunco.core.seating import first_seating, next_seating
 from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Phase, RollRecord
 
@@ -77,7 +81,7 @@ FIGURES = (
 """The figures of one night, in the columns of :func:`night_figures` (the keys of
 :func:`bunco.analysis.simulate.night_stats`)."""
 
-MIN_PLAYERS, MAX_PLAYERS = 4, 2000
+MIN_PLAYERS, MAX_PLAYERS = 2, 2000
 MAX_POINTS = 100_000
 PHASES = tuple(Phase)
 SET_SETTLED = {jit.SETTLED_WINS: "wins", jit.SETTLED_BUNCOS: "buncos",
@@ -106,24 +110,21 @@ RULE_FIELDS: dict[str, str] = {
         "low_trips_points", "low_trips_kind", "low_trips_continues", "high_trips_points",
         "high_trips_kind", "high_trips_continues", "wipeout", "traveling",
         "traveling_excluded_round")},
-    "team_target": "cfg target", "quick_game": "cfg target",
-    "direction": "cfg step", "first_roller": "cfg first roller",
+    "team_target": "table target", "individual_target": "table target",
+    "single_table_target": "table target", "quick_game": "table target",
+    "single_table_teams": "table layout (team or individuals)",
+    "fill": "table layout (tables of two or three, or ghosts)",
+    "direction": "table layout (the seat the dice pass to)",
+    "first_roller": "cfg first roller", "first_roller_single_table": "cfg first roller",
     "round_end": "cfg bell", "after_bell": "cfg after-bell turns",
     "tie_break": "cfg tie-break", "roll_off_target": "cfg roll-off goal",
     "set_winner": "cfg set winner", "prizes": "prize list", "prize_ties": "cfg shared",
     "verify_for_prizes": "cfg verify",
-    "movement": "movement table", "no_repeat_partners": "movement table",
-    # what does not change a simulated night of tables of four
+    "movement": "movement table", "no_repeat_partners": "movement table, cfg (ghosts)",
+    # what does not change a simulated night
     "name": "a label", "mini_label": "a label on the cards",
     "breaks_after_rounds": "breaks take no dice",
     "prize_groups": "a simulated party registers no groups",
-    # one table (played in teams; one of individuals is refused), tables of two or three
-    # (refused: kernel_refusal)
-    "first_roller_single_table": "cfg first roller (one table)",
-    "single_table_target": "cfg target (one table)",
-    "single_table_teams": "one table of individuals refused",
-    "individual_target": "refused: tables of two or three",
-    "fill": "refused: tables of two or three, ghosts",
 }
 """Every :class:`RuleSet` field, and how the kernel plays it or why it never needs to
 (parties it refuses). A test fails when a field is added that is not listed here."""
@@ -133,13 +134,9 @@ def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     """Why the kernel cannot play this party, or None when it can.
 
     >>> from bunco.core.presets import get_rules
-    >>> kernel_refusal(get_rules("scil"), 12) is None, kernel_refusal(get_rules("scil"), 10)
-    (True, '10 players do not sit at tables of four only')
+    >>> kernel_refusal(get_rules("scil"), 13) is None, kernel_refusal(get_rules("scil"), 1)
+    (True, '1 players: the kernel seats 2 to 2000')
     """
-    if players % 4 != 0:
-        return f"{players} players do not sit at tables of four only"
-    if players == 4 and not is_team_table(4, 1, rules):
-        return "one table of four individuals (no teams)"
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         return f"{players} players: the kernel seats {MIN_PLAYERS} to {MAX_PLAYERS}"
     if not 1 <= sets <= 4:
@@ -157,8 +154,8 @@ def check_kernel(rules: RuleSet, players: int, sets: int = 1) -> None:
     if reason is not None:
         raise KernelUnsupported(
             f"the night kernel cannot play this party: {reason}",
-            expected=f"{MIN_PLAYERS} to {MAX_PLAYERS} players in fours and 1 to 4 sets "
-            "(or the night engine)",
+            expected=f"{MIN_PLAYERS} to {MAX_PLAYERS} players, 1 to 4 sets and rolls worth "
+            f"up to {MAX_POINTS:,} points (or the night engine)",
         )
 
 
@@ -193,58 +190,127 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
     return tab
 
 
+MAX_COMBOS = 64
+"""The most winner patterns of a new table's source tables :func:`movement_table` keeps."""
+
+
+def table_rows(rules: RuleSet, players: int) -> NDArray[np.int32]:
+    """The layout of the party's tables (fields ``jit.L_*``): seats, teams or individuals,
+    target, the seat the dice pass to, each seat's side, and who sits there first
+    (:func:`bunco.core.seating.first_seating` of :func:`player_names`; -1 a ghost)."""
+    names = player_names(players)
+    number = {name: p for p, name in enumerate(names)}
+    seating = first_seating(names, rules)
+    step = 1 if rules.direction is Direction.LEFT else -1
+    rows = np.zeros((len(seating), jit.L_SIZE), dtype=np.int32)
+    for k, seats in enumerate(seating):
+        size = len(seats)
+        team = is_team_table(size, len(seating), rules)
+        rows[k, jit.L_N] = size
+        rows[k, jit.L_TEAM] = team
+        rows[k, jit.L_TARGET] = rules.target(team=team, single_table=len(seating) == 1)
+        rows[k, jit.L_NSIDES] = 2 if team else size
+        for s in range(4):
+            rows[k, jit.L_NEXT + s] = (s + step) % size if s < size else 0
+            rows[k, jit.L_SIDEOF + s] = (s % 2 if team else s) if s < size else 0
+            seat = seats[s] if s < size else None
+            rows[k, jit.L_SEAT + s] = -1 if seat is None else number[seat]
+    return rows
+
+
 @lru_cache(maxsize=32)
-def movement_table(rules: RuleSet, tables: int) -> NDArray[np.int32]:
+def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     """Movement as a lookup per table, read off :func:`next_seating` on labelled seats.
 
-    At tables of four, each table's next occupants are two pairs from two tables this
-    round (the same two whoever wins; one table twice when it keeps both pairs), and
-    their seats depend only on who won at those two tables. ``move[k, 4, :2]`` are the
-    two source tables of table ``k + 1``; with ``w``, ``w'`` their winners (1 when seats
-    2 and 4 won), ``move[k, w + 2 w', s]`` is the seat (``4 table + seat``) whose
-    occupant sits at table ``k + 1`` seat ``s + 1`` next round.
+    A new table's occupants come from a few *source* tables (at most
+    ``jit.MV_SOURCES``: two at tables of four, a few more around tables of two or
+    three), and where they sit depends only on who won at those tables.
+    ``move[k, 0]`` holds table ``k + 1``'s sources and their radixes; with the winning
+    sides (or seats, at an individual table) of its sources as the digits of ``combo``,
+    ``move[k, 1 + combo, s]`` is the place (``4 table + seat``) whose occupant sits at
+    table ``k + 1`` seat ``s + 1`` next round.
 
-    Built from ``2 log2(tables) + 2`` calls (every pair of tables sees all four
-    outcomes), then checked against :func:`next_seating` for more winner patterns; a
-    movement rule that is not local this way is refused (:class:`KernelUnsupported`).
+    Built from :func:`next_seating` calls on winner patterns that show every table every
+    digit pattern of its sources (bit patterns, then one call per pattern still
+    missing), then checked against more random patterns; a movement rule that is not
+    local this way is refused (:class:`KernelUnsupported`). With ghosts, who comes to a
+    table is the same, and where they sit is weighed in the kernel (``jit._arrange``).
     """
-    labels = tuple(tuple(f"{k}:{s}" for s in range(4)) for k in range(tables))
+    n = len(sizes)
+    teams = [is_team_table(size, n, rules) for size in sizes]
+    outcomes = [2 if team else size for team, size in zip(teams, sizes, strict=True)]
+    labels = tuple(tuple(f"{k}:{s}" for s in range(size)) for k, size in enumerate(sizes))
     index = {label: 4 * k + s for k, table in enumerate(labels) for s, label in enumerate(table)}
 
-    def after(bits: Sequence[int]) -> list[list[int]]:
-        won = [frozenset({1, 3}) if b else frozenset({0, 2}) for b in bits]
+    def after(pattern: Sequence[int]) -> list[list[int]]:
+        won = [(frozenset({1, 3}) if o else frozenset({0, 2})) if team else frozenset({o})
+               for o, team in zip(pattern, teams, strict=True)]
         seated = next_seating(labels, won, rules)
         return [[index[str(label)] for label in table] for table in seated]
 
-    move = np.zeros((tables, 5, 4), dtype=np.int32)
-    first = after([0] * tables)
-    for k, table in enumerate(first):
-        sources = sorted({q >> 2 for q in table})
-        if len(sources) > 2:
+    patterns = [[0] * n, [o - 1 for o in outcomes]]
+    for t in range(max(1, (n - 1).bit_length())):
+        patterns.append([(j >> t) & 1 for j in range(n)])
+        patterns.append([1 - ((j >> t) & 1) for j in range(n)])
+    draw = random.Random(n)
+    patterns += [[draw.randrange(o) for o in outcomes] for _ in range(4)]
+    results = [after(pattern) for pattern in patterns]
+    sources = [sorted({q >> 2 for seated in results for q in seated[k]}) for k in range(n)]
+    radixes = [list(itertools.accumulate([outcomes[j] for j in src], operator.mul, initial=1))
+               for src in sources]
+    for k, src in enumerate(sources):
+        if len(src) > jit.MV_SOURCES or radixes[k][-1] > MAX_COMBOS:
             raise KernelUnsupported(
-                f"table {k + 1} gets players from {len(sources)} tables",
-                expected="a movement rule that sends two pairs to each table")
-        move[k, 4, :2] = (sources * 2)[:2]
-    bits = [[0] * tables, [1] * tables]
-    for t in range(max(1, (tables - 1).bit_length())):
-        bits.append([(j >> t) & 1 for j in range(tables)])
-        bits.append([1 - ((j >> t) & 1) for j in range(tables)])
-    seen = np.zeros((tables, 4), dtype=np.bool_)
-    draw = random.Random(tables)
-    checks = [[draw.randrange(2) for _ in range(tables)] for _ in range(4)]
-    for pattern in bits + checks:
-        seated = after(pattern)
+                f"table {k + 1} gets players from {len(src)} tables "
+                f"({radixes[k][-1]} winner patterns)",
+                expected=f"a movement rule that fills each table from at most "
+                f"{jit.MV_SOURCES} tables")
+    move = np.zeros((n, 1 + max(r[-1] for r in radixes), 8), dtype=np.int32)
+    seen = np.zeros(move.shape[:2], dtype=np.bool_)
+    for k, src in enumerate(sources):
+        move[k, 0, 0] = len(src)
+        move[k, 0, 1 : 1 + len(src)] = src
+        move[k, 0, jit.MV_SOURCES + 1 : jit.MV_SOURCES + len(src)] = radixes[k][1:-1]
+        seen[k, 1 + radixes[k][-1]:] = True  # no such pattern
+
+    def record(pattern: Sequence[int], seated: list[list[int]]) -> None:
         for k, table in enumerate(seated):
-            combo = pattern[move[k, 4, 0]] + 2 * pattern[move[k, 4, 1]]
-            if seen[k, combo] and move[k, combo].tolist() != table:
+            combo = sum(pattern[j] * r for j, r in zip(sources[k], radixes[k], strict=False))
+            if seen[k, 1 + combo] and move[k, 1 + combo, : len(table)].tolist() != table:
                 raise KernelUnsupported(
                     f"where table {k + 1}'s players sit depends on other tables' results",
-                    expected="a movement rule where it depends on the two tables they come from")
-            move[k, combo] = table
-            seen[k, combo] = True
-    two = move[:, 4, 0] != move[:, 4, 1]
-    assert seen[two].all() and seen[~two][:, [0, 3]].all()
+                    expected="a movement rule where it depends on the tables they come from")
+            move[k, 1 + combo, : len(table)] = table
+            seen[k, 1 + combo] = True
+
+    for pattern, seated in zip(patterns, results, strict=True):
+        record(pattern, seated)
+    for k, src in enumerate(sources):  # a call for each digit pattern still missing
+        for combo in range(radixes[k][-1]):
+            if not seen[k, 1 + combo]:
+                pattern = [draw.randrange(o) for o in outcomes]
+                for j, r, o in zip(src, radixes[k], (outcomes[j] for j in src), strict=False):
+                    pattern[j] = combo // r % o
+                record(pattern, after(pattern))
+    for _ in range(4):  # and a check with other patterns
+        pattern = [draw.randrange(o) for o in outcomes]
+        record(pattern, after(pattern))
+    seen[:, 0] = True
+    assert seen.all()
     return move
+
+
+def seat_places(move: NDArray[np.int32], winners: Sequence[int]) -> list[list[int]]:
+    """Read a :func:`movement_table`: for each table and seat next round, the place
+    (``4 table + seat``) its occupant has this round, ``winners[k]`` the winning side
+    (or seat, at an individual table) at table ``k + 1``; four seats a table (the unused
+    ones of a smaller table read 0)."""
+    out = []
+    for head in move[:, 0]:
+        combo = sum(winners[head[1 + j]] * (head[jit.MV_SOURCES + j] if j else 1)
+                    for j in range(head[0]))
+        out.append(combo)
+    return [[int(q) for q in move[k, 1 + combo, :4]] for k, combo in enumerate(out)]
 
 
 @dataclass(frozen=True)
@@ -253,6 +319,7 @@ class KernelInputs:
 
     cfg: NDArray[np.int64]
     tab: NDArray[np.int32]
+    layout: NDArray[np.int32]
     move: NDArray[np.int32]
     prizes: NDArray[np.int64]
     players: int
@@ -264,26 +331,28 @@ def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False,
                   cards: bool = False) -> KernelInputs:
     """Check the party (:func:`check_kernel`) and build the core's inputs."""
     check_kernel(rules, players, sets)
-    tables = players // 4
+    layout = table_rows(rules, players)
+    tables = len(layout)
     cfg = np.zeros(jit.C_SIZE, dtype=np.int64)
     cfg[jit.C_TABLES] = tables
+    cfg[jit.C_PLAYERS] = players
     cfg[jit.C_SETS] = sets
-    cfg[jit.C_TARGET] = rules.target(team=True, single_table=tables == 1)
     cfg[jit.C_FINISH] = rules.after_bell is AfterBell.FINISH_TURN
-    cfg[jit.C_EVERY] = rules.round_end is RoundEnd.EVERY_TABLE
+    cfg[jit.C_EVERY] = rules.round_end is RoundEnd.EVERY_TABLE and tables > 1
     cfg[jit.C_TIE] = tuple(TieBreak).index(rules.tie_break)
     cfg[jit.C_GOAL] = rules.roll_off_target
     first = rules.first_roller_single_table if tables == 1 else rules.first_roller
     cfg[jit.C_FIRST] = tuple(FirstRoller).index(first)
-    cfg[jit.C_STEP] = 1 if rules.direction is Direction.LEFT else 3
     cfg[jit.C_SET_WINNER] = rules.set_winner is SetWinner.MOST_WINS
     cfg[jit.C_SHARED] = rules.prize_ties is PrizeTies.SHARED
     cfg[jit.C_DETAIL] = detail
     cfg[jit.C_CARDS] = cards
     cfg[jit.C_VERIFY] = rules.verify_for_prizes
+    cfg[jit.C_GHOSTS] = any(row[jit.L_SEAT + s] < 0 for row in layout for s in range(row[jit.L_N]))
+    cfg[jit.C_NO_REPEAT] = rules.no_repeat_partners
     prizes = np.array([tuple(Prize).index(p) for p in rules.prizes], dtype=np.int64)
-    return KernelInputs(cfg, score_tables(rules), movement_table(rules, tables), prizes,
-                        players, sets)
+    move = movement_table(rules, tuple(int(n) for n in layout[:, jit.L_N]))
+    return KernelInputs(cfg, score_tables(rules), layout, move, prizes, players, sets)
 
 
 # -- dice ---------------------------------------------------------------------------------------
@@ -338,7 +407,7 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     detail = bool(inputs.cfg[jit.C_DETAIL])
     n_players = inputs.players
     n_rounds = 6 * inputs.sets
-    tables = n_players // 4
+    tables = len(inputs.layout)
     size = nights if detail or inputs.cfg[jit.C_CARDS] else 1
     out: dict[str, NDArray[Any]] = {
         "figures": np.zeros((nights, jit.NIGHT_FIELDS), dtype=np.float64),
@@ -353,10 +422,12 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     }
     seed_arr = seeds if seeds is not None else np.zeros(nights, dtype=np.uint64)
     code_arr = np.ascontiguousarray(codes if codes is not None else np.zeros(0), dtype=np.uint8)
+    work = [np.zeros(shape, dtype=dtype) for shape, dtype in
+            jit.state_shapes(tables, n_players, len(inputs.prizes)).values()]
     played = jit.run_nights(
-        inputs.cfg, inputs.tab, inputs.move, inputs.prizes, seed_arr, code_arr, out["figures"],
-        out["ties"], out["rounds"], out["cards"], out["set_buncos"], out["sets"],
-        out["prizes"], out["misc"], out["log"],
+        inputs.cfg, inputs.tab, inputs.layout, inputs.move, inputs.prizes, seed_arr, code_arr,
+        out["figures"], out["ties"], out["rounds"], out["cards"], out["set_buncos"],
+        out["sets"], out["prizes"], out["misc"], out["log"], *work,
     )
     return int(played), out
 
@@ -391,6 +462,7 @@ class KernelNights:
     sets: int
     played: int
     data: dict[str, Any]
+    layout: NDArray[np.int32]
 
     def view(self, i: int) -> dict[str, Any]:
         """Night ``i``: every round's tables (seats, points, winners, tie-break, clincher,
@@ -405,10 +477,10 @@ class KernelNights:
         rounds = []
         for ri in range(6 * self.sets):
             tables = []
-            for k in range(len(names) // 4):
+            for k, row in enumerate(self.layout):
                 rec = d["rounds"][i, ri, k]
                 rolls = log[(log[:, 1] == ri) & (log[:, 2] == k)][:, 3:].tolist()
-                tables.append(_table_view(rec, names, rolls))
+                tables.append(_table_view(rec, row, names, rolls))
             rounds.append({"set": ri // 6 + 1, "round": ri % 6 + 1, "tables": tables})
         cards = {}
         for p, name in enumerate(names):
@@ -442,18 +514,19 @@ def _names(flags: NDArray[np.int64], names: Sequence[str]) -> list[str]:
     return [name for p, name in enumerate(names) if flags[p]]
 
 
-def _table_view(rec: NDArray[np.int32], names: Sequence[str], rolls: list[list[int]]
-                ) -> dict[str, Any]:
-    seats = [names[p] for p in rec[jit.R_SEATS : jit.R_SEATS + 4]]
+def _table_view(rec: NDArray[np.int32], row: NDArray[np.int32], names: Sequence[str],
+                rolls: list[list[int]]) -> dict[str, Any]:
+    size = int(row[jit.L_N])
+    seats = [names[p] if p >= 0 else None for p in rec[jit.R_SEATS : jit.R_SEATS + size]]
     win = int(rec[jit.R_WIN])
     tie = None
     if rec[jit.R_TIE]:
         tie = {"sessions": int(rec[jit.R_TBS]),
-               "points": [int(rec[jit.R_TBP]), int(rec[jit.R_TBP + 1])]}
+               "points": rec[jit.R_TBP : jit.R_TBP + row[jit.L_NSIDES]].tolist()}
     return {
         "seats": seats,
-        "points": rec[jit.R_PTS : jit.R_PTS + 4].tolist(),
-        "winners": [seats[win], seats[win + 2]],
+        "points": rec[jit.R_PTS : jit.R_PTS + size].tolist(),
+        "winners": [seats[s] for s in range(size) if row[jit.L_SIDEOF + s] == win],
         "tie_break": tie,
         "clincher": names[rec[jit.R_CLINCHER]],
         "rolls": [[seat, code, PHASES[phase].value, points] for seat, code, phase, points in rolls],
@@ -484,7 +557,7 @@ def play_nights(
         played, data = _run(inputs, nights, None, arr, len(arr))
     else:
         raise ValueError("give seeds or a stream of codes")
-    return KernelNights(rules, names, sets, played, data)
+    return KernelNights(rules, names, sets, played, data, inputs.layout)
 
 
 def player_names(count: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""The compiled core of :mod:`bunco.analysis.night_kernel`: whole nights of team tables.
+"""The compiled core of :mod:`bunco.analysis.night_kernel`: whole nights at any tables.
 
 Import the public API from :mod:`bunco.analysis.night_kernel`; this module holds the
 Numba functions and the layout of their small state arrays. Every function mirrors a
@@ -13,9 +13,17 @@ piece of the night engine and names it:
 - :func:`_tie_roll` — ``TableRound._tie_break_roll`` and ``TableRound._tie_pass``;
 - :func:`_rolloff` — :class:`bunco.core.rolloff.RollOff` (set winners and prizes);
 - :func:`_end_round`, :func:`_begin_round` — ``Night._end_round`` (cards, movement by
-  a lookup table built from :func:`bunco.core.seating.next_seating`) and
-  ``Night._begin_round`` (first rollers);
+  a lookup table built from :func:`bunco.core.seating.next_seating` itself, or with
+  ghosts :func:`_move_ghosts`, the compiled ``next_seating``) and ``Night._begin_round``
+  (first rollers);
 - :func:`_end_set`, :func:`_prizes` — ``Night._end_set`` and ``decide_prizes``.
+
+A table has 2, 3 or 4 seats and plays in two teams (partners opposite, seats 1&3 and
+2&4) or as individuals: its *sides* are the two teams or the seats. What differs
+between tables is fixed for the night and read from each table's row (``F_N`` seats,
+``F_NEXT`` the seat the dice pass to, ``F_SIDEOF`` each seat's side, ``F_TARGET``), so
+one loop plays them all. A ghost seat (``-1``) is rolled for by its partner: its rolls
+count for its team, credit nobody's card, and pass the traveler to the partner.
 
 Dice come as codes 0-215 (``36 (d1-1) + 6 (d2-1) + (d3-1)``), either from a given stream
 or from a xoshiro256** generator per night (:func:`fill_codes` gives the same codes to
@@ -24,7 +32,11 @@ Python, so the engine can play the very same nights).
 Speed notes: every function but :func:`run_nights` (which allocates the state once) is
 compiled without Numba's reference counting (``_nrt=False``): passing arrays to a
 function otherwise costs two atomic operations per array per call, which made the kernel
-several times slower. Dice-driven choices in the hot loop are written as selects, not
+several times slower. The pieces of a night and of a roll that is not in play are
+inlined into :func:`_night` (``inline="always"``): a call copies every array argument
+(seven words each), which cost a party of 1,000 a third of its time in tie-breaks and a
+table of four a fifth of its night. :func:`_night` itself is not inlined into
+:func:`run_nights`, which counts references. Dice-driven choices in the hot loop are written as selects, not
 branches. Everything is in one module because Numba's cache only notices changes to the
 file of the function it compiled.
 """
@@ -46,10 +58,19 @@ def njit(**options: Any) -> Callable[[F], F]:
     return cast("Callable[[F], F]", _numba_njit(**options))
 
 # -- rule configuration (cfg, int64) -------------------------------------------------------
-C_TABLES, C_SETS, C_TARGET, C_FINISH, C_EVERY, C_TIE, C_GOAL, C_FIRST, C_STEP = range(9)
-C_SET_WINNER, C_SHARED, C_DETAIL, C_VERIFY, C_CARDS, C_SIZE = 9, 10, 11, 12, 13, 14
+C_TABLES, C_SETS, C_FINISH, C_EVERY, C_TIE, C_GOAL, C_FIRST, C_SET_WINNER = range(8)
+C_SHARED, C_DETAIL, C_VERIFY, C_CARDS, C_PLAYERS, C_GHOSTS, C_NO_REPEAT, C_SIZE = range(8, 16)
 # C_CARDS (without C_DETAIL): keep every night's cards, and per table the rounds its
-# first team won (rounds[night, 0, table, R_FIRST_WON])
+# first team won (rounds[night, 0, table, R_FIRST_WON]). C_EVERY: every table plays to
+# its own target (0 at a one-table game, whose bell rings for the room). C_GHOSTS: the
+# party has ghost seats, so :func:`_arrange` seats each table (with C_NO_REPEAT).
+
+# -- a table's layout (layout[table, field], int32): fixed for the night ----------------------
+L_N, L_TEAM, L_TARGET, L_NSIDES = 0, 1, 2, 3
+L_NEXT = 4  # 4-7: the seat after each seat, in the direction of play
+L_SIDEOF = 8  # 8-11: each seat's side (team 0/1, or the seat at an individual table)
+L_SEAT = 12  # 12-15: who sits there at the start (player number; -1 a ghost)
+L_SIZE = 16
 
 # -- score tables (tab[field, round - 1, code], int32) --------------------------------------
 T_POINTS, T_KIND, T_CONT, T_ENDS, T_TRAVEL, T_RO_POINTS, T_RO_CONT = range(7)
@@ -70,17 +91,21 @@ SETTLED_WINS, SETTLED_BUNCOS = 5, 6
 
 # -- one table's state (st[table, field], int32) --------------------------------------------
 F_PTS = 0  # 0-3: points per seat this round
-F_SEAT = 4  # 4-7: player per seat
-F_TURN, F_IN_TURN, F_STATUS, F_TIE, F_WIN = 8, 9, 10, 11, 12
-F_SCORER = 13  # 13-14: the last player per side whose roll scored points (clincher)
-F_HN, F_HK = 15, 16  # rolling for high: contenders, how many have rolled
-F_HC = 17  # 17-20: contenders (seats)
-F_HT = 21  # 21-24: their totals
-F_TBP = 25  # 25-26: tie-break points per side
-F_TBO = 27  # 27-30: tie-break order (seats)
-F_TBPOS, F_TBS = 31, 32
-F_NFIRST, F_NPLAY, F_NAFTER, F_NTIE = 33, 34, 35, 36
-F_FIRST_SEAT, F_LAST_BUNCO, F_CLINCHER, F_SIZE = 37, 38, 39, 40
+F_SEAT = 4  # 4-7: player per seat (-1: a ghost)
+F_SP = 8  # 8-11: points per side, added up when the table is settled
+F_SCORER = 12  # 12-15: per side, who rolled its last roll that scored (the clincher)
+F_HC = 16  # 16-19: rolling for high: contenders (seats)
+F_HT = 20  # 20-23: their totals
+F_TBP = 24  # 24-27: tie-break points per side
+F_TBO = 28  # 28-31: tie-break order (seats)
+F_TURN, F_IN_TURN, F_STATUS, F_TIE, F_WIN, F_HN, F_HK = range(32, 39)
+F_TBN, F_TBPOS, F_TBS, F_TBSIDES = 39, 40, 41, 42  # order length, position, session, sides
+F_NFIRST, F_NPLAY, F_NAFTER, F_NTIE, F_FIRST_SEAT, F_LAST_BUNCO = range(43, 49)
+F_CLINCHER = 49  # kept from one round to the next
+F_N, F_TEAM, F_TARGET, F_NSIDES = 50, 51, 52, 53  # the layout, fixed for the night
+F_NEXT, F_SIDEOF, F_SIDE_MASK = 54, 58, 62  # 54-57, 58-61; a seat's side is seat & mask
+F_ROLLER = 63  # 63-66: who rolls for each seat (a ghost's partner rolls for it)
+F_NOBODY, F_SIZE = 67, 68  # where the hot loop writes a roll's scorer when it scored nothing
 
 # -- a player's card (card[player, field], int32) ---------------------------------------------
 D_WINS, D_LOSSES, D_BUNCOS, D_MINIS, D_LOWS, D_HIGHS, D_WIPEOUTS, D_POINTS = range(8)
@@ -95,11 +120,18 @@ G_PLAY_POINTS, G_PLAY_ROLLS, G_ALL_ROLLS, G_LOG, G_LOG_OVER, G_NIGHT, G_SIZE = r
 R_SEATS = 0  # 0-3
 R_PTS = 4  # 4-7 seat points
 R_WIN, R_TIE, R_TBS = 8, 9, 10
-R_TBP = 11  # 11-12
-R_NFIRST, R_NPLAY, R_NAFTER, R_NTIE, R_CLINCHER, R_FIRST_WON, R_SIZE = 13, 14, 15, 16, 17, 18, 19
+R_TBP = 11  # 11-14 tie-break points per side
+R_NFIRST, R_NPLAY, R_NAFTER, R_NTIE, R_CLINCHER, R_FIRST_WON, R_SIZE = range(15, 22)
 
 # -- scratch rows (wk[row, player], int64) ------------------------------------------------------
 W_ALL, W_TOP, W_STILL, W_CONT, W_TOT, W_POINTS, W_CANDS, W_COUNTS, W_SAVED = range(9)
+
+# -- movement (move[table, row, column], int32) ---------------------------------------------------
+# row 0: [sources, source 1, ..., source 4, radix of source 2, 3, 4]; row 1 + combo: the old
+# place (4 table + seat) of whoever sits in each seat next round, where combo sums each
+# source's winning side times its radix
+MV_SOURCES = 4
+NIGHT_FIELDS = 9  # figures per night, in the order of night_kernel.FIGURES
 
 NIGHT_FIELDS = 9  # figures per night, in the order of night_kernel.FIGURES
 
@@ -205,33 +237,91 @@ def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> np.int64:  # prag
 
 # -- a table ------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
+def _seat_rollers(st: np.ndarray) -> None:  # pragma: no cover
+    """TableRound.roller_name for every seat, kept in ``F_ROLLER`` while nobody moves:
+    the seat's player, or a ghost's partner."""
+    for k in range(st.shape[0]):
+        for s in range(st[k, F_N]):
+            player = st[k, F_SEAT + s]
+            st[k, F_ROLLER + s] = player if player >= 0 else st[k, F_SEAT + ((s + 2) & 3)]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _turn_order(st: np.ndarray, k: int, start: int, seats: int, out: int) -> int:  # pragma: no cover
+    """TableRound.turn_order: the seats of the bit mask ``seats`` in the order the dice
+    travel from ``start``, written from ``st[k, out]``; returns how many."""
+    m = 0
+    seat = start
+    for _ in range(st[k, F_N]):
+        if (seats >> seat) & 1:
+            st[k, out + m] = seat
+            m += 1
+        seat = st[k, F_NEXT + seat]
+    return m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _seats_of(st: np.ndarray, k: int, sides: int) -> int:  # pragma: no cover
+    """The seats (a bit mask) of the sides in the bit mask ``sides``."""
+    mask = 0
+    for j in range(st[k, F_N]):
+        if (sides >> st[k, F_SIDEOF + j]) & 1:
+            mask |= 1 << j
+    return mask
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _wipe(st: np.ndarray, k: int, side: int) -> None:  # pragma: no cover
+    """A wipeout: the side's points for the round are gone."""
+    for j in range(st[k, F_N]):
+        if st[k, F_SIDEOF + j] == side:
+            st[k, F_PTS + j] = 0
+
+
+@njit(cache=True, _nrt=False)
 def _settle(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cover
     """TableRound.settle: the winner on points, or the start of the tie-break."""
-    a = st[k, F_PTS] + st[k, F_PTS + 2]
-    b = st[k, F_PTS + 1] + st[k, F_PTS + 3]
+    n_sides = st[k, F_NSIDES]
+    for s in range(4):
+        st[k, F_SP + s] = 0
+    for j in range(st[k, F_N]):
+        st[k, F_SP + st[k, F_SIDEOF + j]] += st[k, F_PTS + j]
+    best = st[k, F_SP]
+    for s in range(1, n_sides):
+        best = max(best, st[k, F_SP + s])
+    tied = 0
+    count = 0
+    only = 0
+    for s in range(n_sides):
+        if st[k, F_SP + s] == best:
+            tied |= 1 << s
+            count += 1
+            only = s
     st[k, F_IN_TURN] = 0
-    if a != b:
+    if count == 1:
         st[k, F_STATUS] = S_DONE
-        st[k, F_WIN] = 0 if a > b else 1
+        st[k, F_WIN] = only
         return
     rule = cfg[C_TIE]
-    step = cfg[C_STEP]
     start = st[k, F_TURN] if rule == TB_SUDDEN else 0
-    for j in range(4):
-        st[k, F_TBO + j] = (start + j * step) & 3
+    n = _turn_order(st, k, start, _seats_of(st, k, tied), F_TBO)
+    st[k, F_TBN] = n
     st[k, F_TIE] = 1
-    st[k, F_TBP] = 0
-    st[k, F_TBP + 1] = 0
+    for s in range(4):
+        st[k, F_TBP + s] = 0
     st[k, F_TBPOS] = 0
     st[k, F_TBS] = 1
+    st[k, F_TBSIDES] = tied
     st[k, F_HK] = 0
-    if rule == TB_ROLL_OFF:
-        st[k, F_HN] = 4
-        for j in range(4):
-            st[k, F_HC + j] = st[k, F_TBO + j]
-    else:
-        st[k, F_HN] = 0
-    st[k, F_TURN] = st[k, F_TBO]
+    m = 0
+    if rule == TB_ROLL_OFF:  # everyone tied rolls for high total first (ghosts do not)
+        for j in range(n):
+            seat = st[k, F_TBO + j]
+            if st[k, F_SEAT + seat] >= 0:
+                st[k, F_HC + m] = seat
+                m += 1
+    st[k, F_HN] = m
+    st[k, F_TURN] = st[k, F_HC] if m > 0 else st[k, F_TBO]
     st[k, F_STATUS] = S_TIE
 
 
@@ -251,7 +341,7 @@ def _ring_all(st: np.ndarray, cfg: np.ndarray) -> None:  # pragma: no cover
         _bell(st, j, cfg)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _high_roll(st: np.ndarray, k: int, total: int) -> bool:  # pragma: no cover
     """A roll for high total; True once one contender has the highest total alone (the
     contenders are then cut to the highest, and the turn is theirs)."""
@@ -278,7 +368,10 @@ def _high_roll(st: np.ndarray, k: int, total: int) -> bool:  # pragma: no cover
 
 @njit(cache=True, _nrt=False)
 def _cards_for(card: np.ndarray, g: np.ndarray, player: int, kind: int) -> None:  # pragma: no cover
-    """What a scoring roll puts on its roller's card (Night._end_round's counts)."""
+    """What a scoring roll puts on its roller's card (Night._end_round's counts); a
+    ghost's roll (``player`` -1) is nobody's."""
+    if player < 0:
+        return
     if kind == K_BUNCO:
         card[player, D_BUNCOS] += 1
         card[player, D_SET_BUNCOS] += 1
@@ -301,45 +394,44 @@ def _after_bell_roll(
     """TableRound.roll after the bell (status FINISHING): the roller in mid-turn rolls
     on while the rolls continue the turn, then the table is settled."""
     t = st[k, F_TURN]
-    side = t & 1
-    player = st[k, F_SEAT + t]
+    side = st[k, F_SIDEOF + t]
+    roller = st[k, F_ROLLER + t]
     points = tab[T_POINTS, r, c]
     kind = tab[T_KIND, r, c]
     if kind >= K_BUNCO:
-        _cards_for(card, g, player, kind)
+        _cards_for(card, g, st[k, F_SEAT + t], kind)
     if kind == K_WIPEOUT:
-        st[k, F_PTS + side] = 0
-        st[k, F_PTS + side + 2] = 0
+        _wipe(st, k, side)
     else:
         st[k, F_PTS + t] += points
     if points > 0:
-        st[k, F_SCORER + side] = player
+        st[k, F_SCORER + side] = roller
     if tab[T_TRAVEL, r, c] != 0:
-        g[G_TRAVELER] = player
+        g[G_TRAVELER] = roller
     st[k, F_NAFTER] += 1
     if tab[T_CONT, r, c] == 0:
-        st[k, F_TURN] = (t + cfg[C_STEP]) & 3
+        st[k, F_TURN] = st[k, F_NEXT + t]
         _settle(st, k, cfg)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _tie_roll(
     st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> int:  # pragma: no cover
     """A tie-break roll at table ``k``; returns the points it records."""
     t = st[k, F_TURN]
-    side = t & 1
-    player = st[k, F_SEAT + t]
+    side = st[k, F_SIDEOF + t]
+    roller = st[k, F_ROLLER + t]
     st[k, F_NTIE] += 1
     if tab[T_RO_BUNCO, r, c] != 0:
-        _cards_for(card, g, player, K_BUNCO)
+        _cards_for(card, g, st[k, F_SEAT + t], K_BUNCO)
     if tab[T_RO_TRAVEL, r, c] != 0:
-        g[G_TRAVELER] = player
+        g[G_TRAVELER] = roller
     rule = cfg[C_TIE]
     if rule == TB_SUDDEN:
         if tab[T_HIT, r, c] != 0:
-            st[k, F_SCORER + side] = player
+            st[k, F_SCORER + side] = roller
             st[k, F_TBP + side] += 1
             st[k, F_STATUS] = S_DONE
             st[k, F_WIN] = side
@@ -348,7 +440,7 @@ def _tie_roll(
     else:
         recorded = tab[T_RO_POINTS, r, c]
         if recorded > 0:
-            st[k, F_SCORER + side] = player
+            st[k, F_SCORER + side] = roller
         st[k, F_TBP + side] += recorded
         if rule == TB_ROLL_OFF and st[k, F_TBP + side] >= cfg[C_GOAL]:
             st[k, F_STATUS] = S_DONE
@@ -360,21 +452,38 @@ def _tie_roll(
     # TableRound._tie_pass
     st[k, F_IN_TURN] = 0
     pos = st[k, F_TBPOS] + 1
-    if pos < 4:
+    if pos < st[k, F_TBN]:
         st[k, F_TBPOS] = pos
         st[k, F_TURN] = st[k, F_TBO + pos]
         return recorded
-    if rule == TB_SESSIONS and st[k, F_TBP] != st[k, F_TBP + 1]:
-        st[k, F_STATUS] = S_DONE
-        st[k, F_WIN] = 0 if st[k, F_TBP] > st[k, F_TBP + 1] else 1
-        return recorded
+    if rule == TB_SESSIONS:  # the sides still level play another session
+        sides = st[k, F_TBSIDES]
+        best = -1
+        for s in range(st[k, F_NSIDES]):
+            if (sides >> s) & 1:
+                best = max(best, st[k, F_TBP + s])
+        still = 0
+        count = 0
+        only = 0
+        for s in range(st[k, F_NSIDES]):
+            if (sides >> s) & 1 and st[k, F_TBP + s] == best:
+                still |= 1 << s
+                count += 1
+                only = s
+        if count == 1:
+            st[k, F_STATUS] = S_DONE
+            st[k, F_WIN] = only
+            return recorded
+        if still != sides:
+            st[k, F_TBN] = _turn_order(st, k, 0, _seats_of(st, k, still), F_TBO)
+            st[k, F_TBSIDES] = still
     st[k, F_TBPOS] = 0
     st[k, F_TBS] += 1
     st[k, F_TURN] = st[k, F_TBO]
     return recorded
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _slow_roll(
     st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
@@ -394,9 +503,10 @@ def _slow_roll(
     if st[k, F_HN] != 0:  # a tie-break's roll for high total
         st[k, F_NFIRST] += 1
         if _high_roll(st, k, tab[T_SUM, r, c]):
-            top = st[k, F_HC]
-            for j in range(4):
-                st[k, F_TBO + j] = (top + j * cfg[C_STEP]) & 3
+            seats = 0
+            for j in range(st[k, F_TBN]):
+                seats |= 1 << st[k, F_TBO + j]
+            _turn_order(st, k, st[k, F_HC], seats, F_TBO)
             st[k, F_TBPOS] = 0
             st[k, F_HN] = 0
         return P_FIRST, 0
@@ -431,7 +541,7 @@ def _not_done(st: np.ndarray) -> int:  # pragma: no cover
     return left
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _play_round(
     rn: int, ri: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
     g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray, active: np.ndarray,
@@ -447,8 +557,6 @@ def _play_round(
     n_tables = st.shape[0]
     stream = g[G_STREAM] != 0
     detail = cfg[C_DETAIL] != 0
-    step = cfg[C_STEP]
-    target = cfg[C_TARGET]
     every = cfg[C_EVERY] != 0
     packed_t = tab[T_PACKED, rn]
     s0, s1, s2, s3, cache = rs[0], rs[1], rs[2], rs[3], rs[4]
@@ -510,22 +618,22 @@ def _play_round(
                         done = True
                         break
                 continue
-            side = t & 1
+            side = t & st[k, F_SIDE_MASK]
             packed = packed_t[c]
             points = packed >> PK_POINTS
             kind = packed & 7
+            roller = st[k, F_ROLLER + t]
             if kind >= K_BUNCO:
                 _cards_for(card, g, st[k, F_SEAT + t], kind)
             if kind == K_WIPEOUT:
-                st[k, F_PTS + side] = 0
-                st[k, F_PTS + side + 2] = 0
+                _wipe(st, k, side)
             else:
                 st[k, F_PTS + t] += points
-            # written without branches where the dice decide (they mispredict)
-            scorer = st[k, F_SCORER + side]
-            st[k, F_SCORER + side] = st[k, F_SEAT + t] if points > 0 else scorer
+            # written without branches where the dice decide (they mispredict), and
+            # without reading what the last roll wrote (a chain from roll to roll)
+            st[k, F_NOBODY + (F_SCORER + side - F_NOBODY) * (points > 0)] = roller
             if (packed >> PK_TRAVEL) & 1:
-                g[G_TRAVELER] = st[k, F_SEAT + t]
+                g[G_TRAVELER] = roller
             if st[k, F_NPLAY] == 0:
                 st[k, F_FIRST_SEAT] = t
             st[k, F_NPLAY] += 1
@@ -534,17 +642,23 @@ def _play_round(
             play_rolls += 1
             cont = (packed >> PK_CONT) & 1
             st[k, F_IN_TURN] = cont
-            st[k, F_TURN] = (t + step * (1 - cont)) & 3
+            nxt = st[k, F_NEXT + t]
+            st[k, F_TURN] = nxt + (t - nxt) * cont
             if detail:
                 _log_roll(log, g, ri, k, t, c, P_PLAY, points)
-            if (packed >> PK_ENDS) & 1 or (
-                    k == 0 and not every and st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target):
+            if (packed >> PK_ENDS) & 1:
                 _ring_all(st, cfg)  # the bell: once a round, so count again
                 left = _not_done(st)
-            elif every and st[k, F_PTS + side] + st[k, F_PTS + side + 2] >= target:
-                _bell(st, k, cfg)
-                if st[k, F_STATUS] == S_DONE:
-                    left -= 1
+            elif (k == 0 or every) and (  # the roller's side reached its target
+                    st[k, F_PTS + t] + st[k, F_TEAM] * st[k, F_PTS + ((t + 2) & 3)]
+                    >= st[k, F_TARGET]):
+                if every:
+                    _bell(st, k, cfg)
+                    if st[k, F_STATUS] == S_DONE:
+                        left -= 1
+                else:
+                    _ring_all(st, cfg)
+                    left = _not_done(st)
             if left == 0:
                 done = True
                 break
@@ -564,33 +678,35 @@ def _play_round(
     g[G_PLAY_POINTS] += play_points
 
 
+
 # -- rounds, sets and the night -------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _begin_round(st: np.ndarray, cfg: np.ndarray, first: bool) -> None:  # pragma: no cover
     """Night._begin_round: fresh tables and their first rollers."""
-    step = cfg[C_STEP]
     for k in range(st.shape[0]):
         for j in range(4):
             st[k, F_PTS + j] = 0
-        for f in range(F_TURN, F_SIZE):
-            if f != F_CLINCHER:
-                st[k, f] = 0
+        for f in range(F_SP, F_CLINCHER):
+            st[k, f] = 0
         st[k, F_WIN] = -1
-        st[k, F_SCORER] = -1
-        st[k, F_SCORER + 1] = -1
+        for j in range(4):
+            st[k, F_SCORER + j] = -1
         st[k, F_FIRST_SEAT] = -1
         st[k, F_STATUS] = S_PLAYING
         rule = cfg[C_FIRST]
-        if rule == FR_HIGH:
+        if rule == FR_HIGH:  # everyone but a ghost rolls for high, from the scorekeeper
             st[k, F_STATUS] = S_FIRST
-            st[k, F_HN] = 4
-            for j in range(4):
-                st[k, F_HC + j] = (j * step) & 3
+            seats = 0
+            for j in range(st[k, F_N]):
+                if st[k, F_SEAT + j] >= 0:
+                    seats |= 1 << j
+            st[k, F_HN] = _turn_order(st, k, 0, seats, F_HC)
+            st[k, F_TURN] = st[k, F_HC]
         elif rule == FR_LEFT_OF_WINNER and not first:
             clincher = st[k, F_CLINCHER]
-            for j in range(4):
+            for j in range(st[k, F_N]):
                 if st[k, F_SEAT + j] == clincher:
-                    st[k, F_TURN] = (j + step) & 3
+                    st[k, F_TURN] = st[k, F_NEXT + j]
 
 
 @njit(cache=True, _nrt=False)
@@ -639,7 +755,57 @@ def _rolloff(
             pos = (pos + 1) % n
 
 
+
+PERMUTATIONS = np.array([[a, b, c, 6 - a - b - c] for a in range(4) for b in range(4)
+                         for c in range(4) if len({a, b, c}) == 3], dtype=np.int64)
+"""The 24 orders of four seats, in the order of ``itertools.permutations(range(4))``."""
+
+
 @njit(cache=True, _nrt=False)
+def _arrange(st: np.ndarray, k: int, row: np.ndarray, no_repeat: bool,
+             scratch: np.ndarray) -> None:  # pragma: no cover
+    """seating_moves.arrange_table at a team table of four when the party has ghosts:
+    who comes to table ``k`` is ``row`` (old places, ``4 table + seat``), as without
+    ghosts; where they sit weighs the 24 seatings for partners (never two ghosts, a new
+    partner for whoever stays, with ``no_repeat`` for everyone), no ghost keeping score,
+    the most stayers in their seats. Writes the new seats to ``scratch[4 k:4 k + 4]``
+    (``scratch`` ends with four spare entries)."""
+    order = scratch[scratch.shape[0] - 4:]  # stayers by seat, then arrivals by table and seat
+    for s in range(4):
+        q = row[s]
+        key = q + (0 if q >> 2 == k else 4096)
+        j = s
+        while j > 0 and (order[j - 1] + (0 if order[j - 1] >> 2 == k else 4096)) > key:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = q
+    best = -1
+    best_key = 1 << 30
+    for p in range(24):
+        broken = 0
+        for pair in range(2):
+            a = order[PERMUTATIONS[p, pair]]
+            b = order[PERMUTATIONS[p, pair + 2]]
+            ghost_a = st[a >> 2, F_SEAT + (a & 3)] < 0
+            ghost_b = st[b >> 2, F_SEAT + (b & 3)] < 0
+            partners = a >> 2 == b >> 2 and (a & 1) == (b & 1)  # this round (seats 1&3, 2&4)
+            if (ghost_a and ghost_b) or (partners and (no_repeat or a >> 2 == k)):
+                broken += 1
+        kept = 0
+        for s in range(4):
+            kept += order[PERMUTATIONS[p, s]] == 4 * k + s
+        first = order[PERMUTATIONS[p, 0]]
+        ghost_first = 1 if st[first >> 2, F_SEAT + (first & 3)] < 0 else 0
+        key = broken * 64 + ghost_first * 8 + (4 - kept)
+        if key < best_key:
+            best_key = key
+            best = p
+    for s in range(4):
+        q = order[PERMUTATIONS[best, s]]
+        scratch[4 * k + s] = st[q >> 2, F_SEAT + (q & 3)]
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _end_round(
     st: np.ndarray, card: np.ndarray, move: np.ndarray, scratch: np.ndarray, acc: np.ndarray,
     rounds: np.ndarray, i: int, ri: int, cfg: np.ndarray,
@@ -648,20 +814,23 @@ def _end_round(
     n_tables = st.shape[0]
     for k in range(n_tables):
         w = st[k, F_WIN]
-        for s in range(4):
+        n = st[k, F_N]
+        for s in range(n):
             player = st[k, F_SEAT + s]
-            if (s & 1) == w:
+            if player < 0:
+                continue
+            if st[k, F_SIDEOF + s] == w:
                 card[player, D_WINS] += 1
                 card[player, D_SET_WINS] += 1
             else:
                 card[player, D_LOSSES] += 1
             card[player, D_POINTS] += st[k, F_PTS + s]
         scorer = st[k, F_SCORER + w]
-        st[k, F_CLINCHER] = scorer if scorer >= 0 else st[k, F_SEAT + w]
+        st[k, F_CLINCHER] = scorer if scorer >= 0 else st[k, F_ROLLER + w]
         acc[3] += st[k, F_TIE]
-        if k > 0:
+        if k > 0 and st[k, F_TEAM] != 0:
             acc[4] += st[k, F_TIE]
-        first_won = 1 if st[k, F_NPLAY] > 0 and w == (st[k, F_FIRST_SEAT] & 1) else 0
+        first_won = 1 if st[k, F_NPLAY] > 0 and w == st[k, F_SIDEOF + st[k, F_FIRST_SEAT]] else 0
         if cfg[C_DETAIL] != 0:
             rounds[i, ri, k, R_FIRST_WON] = first_won
         elif cfg[C_CARDS] != 0:
@@ -670,11 +839,10 @@ def _end_round(
             for j in range(4):
                 rounds[i, ri, k, R_SEATS + j] = st[k, F_SEAT + j]
                 rounds[i, ri, k, R_PTS + j] = st[k, F_PTS + j]
+                rounds[i, ri, k, R_TBP + j] = st[k, F_TBP + j]
             rounds[i, ri, k, R_WIN] = w
             rounds[i, ri, k, R_TIE] = st[k, F_TIE]
             rounds[i, ri, k, R_TBS] = st[k, F_TBS]
-            rounds[i, ri, k, R_TBP] = st[k, F_TBP]
-            rounds[i, ri, k, R_TBP + 1] = st[k, F_TBP + 1]
             rounds[i, ri, k, R_NFIRST] = st[k, F_NFIRST]
             rounds[i, ri, k, R_NPLAY] = st[k, F_NPLAY]
             rounds[i, ri, k, R_NAFTER] = st[k, F_NAFTER]
@@ -682,20 +850,31 @@ def _end_round(
             rounds[i, ri, k, R_CLINCHER] = st[k, F_CLINCHER]
     acc[0] += st[0, F_NPLAY] + st[0, F_NAFTER]
     if st[0, F_NPLAY] > 0:
-        acc[1] += 1
-        if st[0, F_TIE] == 0 and st[0, F_WIN] == (st[0, F_FIRST_SEAT] & 1):
-            acc[2] += 1
+        if st[0, F_TEAM] != 0:
+            acc[1] += 1
+            if st[0, F_TIE] == 0 and st[0, F_WIN] == (st[0, F_FIRST_SEAT] & 1):
+                acc[2] += 1
         acc[5] += st[0, F_LAST_BUNCO]
-    # next_seating, as a lookup per table: new table k's occupants come from the tables
-    # move[k, 4] (two); with w, w' their winners, seat s takes whoever sat in seat
-    # move[k, w + 2 w', s] (as 4 table + seat)
+    # next_seating, as a lookup per table: the new table k's occupants come from the
+    # tables move[k, 0, 1:1 + sources]; with their winning sides as digits of ``combo``,
+    # seat s takes whoever sat in the place move[k, 1 + combo, s] (4 table + seat)
+    ghosts = cfg[C_GHOSTS] != 0
     for k in range(n_tables):
-        combo = st[move[k, 4, 0], F_WIN] + 2 * st[move[k, 4, 1], F_WIN]
-        for s in range(4):
-            q = move[k, combo, s]
-            scratch[4 * k + s] = st[q >> 2, F_SEAT + (q & 3)]
-    for p in range(4 * n_tables):
-        st[p >> 2, F_SEAT + (p & 3)] = scratch[p]
+        head = move[k, 0]
+        combo = st[head[1], F_WIN]
+        for j in range(1, head[0]):
+            combo += st[head[1 + j], F_WIN] * head[MV_SOURCES + j]
+        row = move[k, 1 + combo]
+        if ghosts:
+            _arrange(st, k, row, cfg[C_NO_REPEAT] != 0, scratch)
+        else:
+            for s in range(st[k, F_N]):
+                q = row[s]
+                scratch[4 * k + s] = st[q >> 2, F_SEAT + (q & 3)]
+    for k in range(n_tables):
+        for s in range(st[k, F_N]):
+            st[k, F_SEAT + s] = scratch[4 * k + s]
+    _seat_rollers(st)
 
 
 @njit(cache=True, _nrt=False)
@@ -723,7 +902,7 @@ def _flag(
         out[i, q, at + players[j]] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _end_set(
     card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
     g: np.ndarray, wk: np.ndarray, sets_out: np.ndarray, i: int, s: int,
@@ -753,7 +932,7 @@ def _end_set(
         card[p, D_SET_BUNCOS] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _prizes(
     card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, prizes: np.ndarray, rs: np.ndarray,
     codes: np.ndarray, g: np.ndarray, wk: np.ndarray, prize_out: np.ndarray, ties: np.ndarray,
@@ -818,15 +997,17 @@ def _prizes(
                 prize_out[i, q, 2 + n + winner] = 1
 
 
-@njit(cache=True, _nrt=False)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _night(
-    i: int, cfg: np.ndarray, tab: np.ndarray, move: np.ndarray, prizes: np.ndarray,
-    rs: np.ndarray, codes: np.ndarray, g: np.ndarray, st: np.ndarray, card: np.ndarray,
-    scratch: np.ndarray, acc: np.ndarray, wk: np.ndarray, figures: np.ndarray, ties: np.ndarray,
-    rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
-    prize_out: np.ndarray, log: np.ndarray,
+    i: int, cfg: np.ndarray, tab: np.ndarray, layout: np.ndarray, move: np.ndarray,
+    prizes: np.ndarray, rs: np.ndarray, codes: np.ndarray, g: np.ndarray, st: np.ndarray,
+    card: np.ndarray, scratch: np.ndarray, acc: np.ndarray, wk: np.ndarray, figures: np.ndarray,
+    ties: np.ndarray, rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray,
+    sets_out: np.ndarray, prize_out: np.ndarray, log: np.ndarray,
 ) -> None:  # pragma: no cover
-    """One whole night; the tables start seated players 0, 1, 2, ... in order."""
+    """One whole night; the tables start seated as ``layout`` says."""
     n_tables = st.shape[0]
     n_sets = cfg[C_SETS]
     for p in range(card.shape[0]):
@@ -840,10 +1021,21 @@ def _night(
     g[G_PLAY_ROLLS] = 0
     g[G_ALL_ROLLS] = 0
     g[G_NIGHT] = i
+    other_teams = 0  # team tables other than the head table
     for k in range(n_tables):
+        st[k, F_N] = layout[k, L_N]
+        st[k, F_TEAM] = layout[k, L_TEAM]
+        st[k, F_TARGET] = layout[k, L_TARGET]
+        st[k, F_NSIDES] = layout[k, L_NSIDES]
         for j in range(4):
-            st[k, F_SEAT + j] = 4 * k + j
+            st[k, F_NEXT + j] = layout[k, L_NEXT + j]
+            st[k, F_SIDEOF + j] = layout[k, L_SIDEOF + j]
+            st[k, F_SEAT + j] = layout[k, L_SEAT + j]
+        st[k, F_SIDE_MASK] = 1 if layout[k, L_TEAM] != 0 else 3
         st[k, F_CLINCHER] = -1
+        if k > 0 and layout[k, L_TEAM] != 0:
+            other_teams += 1
+    _seat_rollers(st)
     for s in range(n_sets):
         for rn in range(6):
             ri = 6 * s + rn
@@ -873,33 +1065,40 @@ def _night(
     figures[i, 4] = acc[2] / acc[1] if acc[1] > 0 else np.nan
     figures[i, 5] = acc[5] / n_rounds
     figures[i, 6] = acc[3] / (n_rounds * n_tables)
-    figures[i, 7] = acc[4] / (n_rounds * (n_tables - 1)) if n_tables > 1 else np.nan
+    figures[i, 7] = acc[4] / (n_rounds * other_teams) if other_teams > 0 else np.nan
     figures[i, 8] = g[G_PLAY_POINTS] / g[G_PLAY_ROLLS] if g[G_PLAY_ROLLS] > 0 else np.nan
 
 
-@njit(cache=True)
+def state_shapes(tables: int, players: int, prizes: int) -> dict[str, tuple[tuple[int, ...], Any]]:
+    """The shapes and types of the working arrays :func:`run_nights` takes (allocated by
+    the caller, so that the compiled loop needs no reference counting)."""
+    return {
+        "st": ((tables, F_SIZE), np.int32),
+        "card": ((players, D_SIZE), np.int32),
+        "scratch": ((4 * tables + 4,), np.int32),
+        "acc": ((8,), np.int64),
+        "g": ((G_SIZE,), np.int64),
+        "rs": ((6,), np.uint64),
+        "wk": ((W_SAVED + prizes, max(players, prizes)), np.int64),
+    }
+
+
+@njit(cache=True, _nrt=False)
 def run_nights(
-    cfg: np.ndarray, tab: np.ndarray, move: np.ndarray, prizes: np.ndarray, seeds: np.ndarray,
-    codes: np.ndarray, figures: np.ndarray, ties: np.ndarray, rounds: np.ndarray,
-    players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
-    prize_out: np.ndarray, misc: np.ndarray, log: np.ndarray,
+    cfg: np.ndarray, tab: np.ndarray, layout: np.ndarray, move: np.ndarray, prizes: np.ndarray,
+    seeds: np.ndarray, codes: np.ndarray, figures: np.ndarray, ties: np.ndarray,
+    rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
+    prize_out: np.ndarray, misc: np.ndarray, log: np.ndarray, st: np.ndarray, card: np.ndarray,
+    scratch: np.ndarray, acc: np.ndarray, g: np.ndarray, rs: np.ndarray, wk: np.ndarray,
 ) -> int:  # pragma: no cover
     """Play ``figures.shape[0]`` nights; returns how many were played to the end.
 
     With an empty ``codes`` every night ``i`` draws its own dice from ``seeds[i]``; else
     the nights play one after another from the stream ``codes``, and stop if it runs out.
-    ``misc[i]`` = (traveler, last Bunco, codes used, log rows).
+    ``misc[i]`` = (traveler, last Bunco, codes used, log rows). The working arrays from
+    ``st`` on are zeroed arrays of :func:`state_shapes`.
     """
-    n_tables = cfg[C_TABLES]
-    st = np.zeros((n_tables, F_SIZE), dtype=np.int32)
-    card = np.zeros((4 * n_tables, D_SIZE), dtype=np.int32)
-    scratch = np.zeros(4 * n_tables, dtype=np.int32)
-    acc = np.zeros(8, dtype=np.int64)
-    g = np.zeros(G_SIZE, dtype=np.int64)
-    rs = np.zeros(6, dtype=np.uint64)
-    n_players = 4 * n_tables
-    wk = np.zeros((W_SAVED + prizes.shape[0], max(n_players, prizes.shape[0])), dtype=np.int64)
-    for p in range(n_players):
+    for p in range(card.shape[0]):
         wk[W_ALL, p] = p
     g[G_STREAM] = 1 if codes.shape[0] > 0 else 0
     for i in range(figures.shape[0]):
@@ -908,8 +1107,8 @@ def run_nights(
             g[G_POS] = 0
         start = g[G_POS]
         log_start = g[G_LOG]
-        _night(i, cfg, tab, move, prizes, rs, codes, g, st, card, scratch, acc, wk, figures, ties,
-               rounds, players_out, set_buncos, sets_out, prize_out, log)
+        _night(i, cfg, tab, layout, move, prizes, rs, codes, g, st, card, scratch, acc, wk,
+               figures, ties, rounds, players_out, set_buncos, sets_out, prize_out, log)
         if g[G_OVER] != 0:
             return i
         misc[i, 0] = g[G_TRAVELER]

@@ -60,7 +60,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from bunco.analysis.night_kernel import movement_table
+from bunco.analysis.night_kernel import movement_table, seat_places
 from bunco.analysis.non_head import high_roll_steps, offset_bell
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
 from bunco.analysis.table_odds import MAX_STEPS
@@ -407,15 +407,13 @@ def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
 def _moves(rules: RuleSet, tables: int) -> NDArray[np.int64]:
     """``dest[w, s]``: the seat (``4 table + seat``) where whoever sits in seat ``s``
     sits next round when the round went way ``w`` (as in :func:`round_patterns`)."""
-    move = movement_table(rules, tables)
+    move = movement_table(rules, (4,) * tables)
     dest = np.zeros((2**tables, 4 * tables), dtype=np.int64)
     for w in range(2**tables):
-        bits = [(w >> k) & 1 for k in range(tables)]
+        places = seat_places(move, [(w >> k) & 1 for k in range(tables)])
         for k in range(tables):
-            a, b = (int(x) for x in move[k, 4, :2])
-            combo = bits[a] + 2 * bits[b]
             for s in range(4):
-                dest[w, int(move[k, combo, s])] = 4 * k + s
+                dest[w, places[k][s]] = 4 * k + s
     return dest
 
 

@@ -61,7 +61,7 @@ from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
 from bunco.core.seating import next_seating
-from bunco.core.seating_layout import is_team_table
+from bunco.core.seating_layout import is_team_table, table_sizes
 
 WINS, BUNCOS = 0, 2  # columns of the kernel's cards
 
@@ -161,7 +161,8 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     a set). Raises :class:`bunco.analysis.night_kernel.KernelUnsupported` for parties the
     kernel does not play."""
     check_kernel(rules, players, sets)
-    tables = players // 4
+    sizes = table_sizes(players, rules)  # the kernel seats tables of two and three too
+    tables = len(sizes)
     cards, first_won = night_cards(rules, players, sets, night_seeds(seed, nights))
     wins = cards[:, :, WINS].astype(np.float64)
     buncos = cards[:, :, BUNCOS].astype(np.float64)
@@ -179,7 +180,8 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
             "at_least_one_bunco": _estimate((buncos[:, i] > 0).astype(np.float64)),
             "expected_buncos": _estimate(buncos[:, i]),
         })
-    p = first_team_wins(rules, tables)
+    head_team = is_team_table(sizes[0], tables, rules)
+    p = first_team_wins(rules, tables) if head_team else None
     exact: list[dict[str, Any]] | None = None
     if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
         exact = _one_table_players(rules, p)
@@ -201,7 +203,7 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
             person[key] = {**value, "simulated": simulated["value"],
                            "simulated_se": simulated["se"]}
     per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
-    if tables > 1 and rules_refusal(rules) is None:
+    if tables > 1 and players % 4 == 0 and rules_refusal(rules) is None:  # tables of four
         odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
         per_table = [[o[k] for o in odds] for k in range(tables)]
     rounds = 6 * sets

@@ -5,10 +5,11 @@ Two players of the same nights:
 - the night engine: every night is played by :class:`bunco.core.night.Night` itself —
   seating, moving, the bell, tie-breaks, roll-offs and prizes — one roll event at a time
   (:func:`play_night`);
-- the compiled night kernel (:mod:`bunco.analysis.night_kernel`), thousands of times
-  faster, for parties it can play exactly as the engine does (one table of four in
-  teams, 8 to 2,000 players at tables of four). :func:`simulate_nights` uses it by default and the engine otherwise, or when
-  asked (``engine=True``).
+- the compiled night kernel (:mod:`bunco.analysis.night_kernel`), a thousand times
+  faster and more, which plays every party of 2 to 2,000 players exactly as the engine
+  does (tables of four, two and three, teams and individuals, ghosts).
+  :func:`simulate_nights` uses it by default, and the engine when asked
+  (``engine=True``) or for what the kernel refuses (:func:`uses_kernel`).
 
 Both use one schedule of rolls (see :func:`play_tick`): in each tick every table still in
 its round rolls once, the last table first and the head table last, so all tables keep

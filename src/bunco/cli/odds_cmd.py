@@ -217,8 +217,7 @@ def odds_command(
             reason = kernel_refusal(played, players, sets)
             if reason is not None:
                 fail(f"set odds come from the night kernel, which cannot play this party: "
-                     f"{reason}", expected="4, or 8 to 2,000 players in tables of four, and "
-                     "1 to 4 sets")
+                     f"{reason}", expected="2 to 2,000 players and 1 to 4 sets")
             doc = set_odds(played, players=players, sets=sets, nights=nights, seed=seed)
             doc["house_rules"] = house_rules
             if as_json:
