@@ -737,7 +737,8 @@ def main() -> None:
                         help="what the baseline's pages fetch (its own pages' model: the "
                         "baseline server may not serve what newer pages ask for)")
     parser.add_argument("--setups", default="sqlite,postgresql",
-                        help="sqlite (one process), postgresql (two processes), or both")
+                        help="comma-separated: sqlite (one process), postgresql (two "
+                        "processes); default both")
     parser.add_argument("--pg", default=os.environ.get("BUNCO_BENCH_PG_URL")
                         or os.environ.get("BUNCO_TEST_PG_URL"),
                         help="PostgreSQL database to use (WIPED before each server starts)")
@@ -751,6 +752,10 @@ def main() -> None:
     args = parser.parse_args()
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # writes to closed sockets at the end
     setups = [s for s in args.setups.split(",") if s]
+    unknown = sorted(set(setups) - {"sqlite", "postgresql"})
+    if unknown or not setups:
+        parser.error(f"--setups {args.setups!r}: unknown {', '.join(unknown) or 'empty list'}; "
+                     "expected sqlite, postgresql or sqlite,postgresql")
     if "postgresql" in setups and not args.pg:
         print("note: no --pg URL (nor BUNCO_BENCH_PG_URL/BUNCO_TEST_PG_URL): PostgreSQL skipped",
               file=sys.stderr)
