@@ -249,15 +249,15 @@ def live_view(night: Night) -> dict[str, Any]:
     }
 
 
-def last_round(night: Night, table: int | None = None) -> dict[str, Any] | None:
-    """The round played last: its set, number, each table's result (or only ``table``'s)
-    and the roll that ended it; None before the first round ends."""
+def last_round(night: Night) -> dict[str, Any] | None:
+    """The round played last: its set, number, each table's result and the roll that
+    ended it; None before the first round ends."""
     if not night.history:
         return None
     last = night.history[-1]
     return {
         "set": last.set_no, "round": last.round_no,
-        "tables": [table_result_dict(t) for t in last.tables if table in (None, t.table)],
+        "tables": [table_result_dict(t) for t in last.tables],
         "ended_by": last.ended_by.as_dict() if last.ended_by else None,
     }
 
@@ -318,9 +318,8 @@ def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int,
     expects: dict[int | None, list[dict[str, Any]]] = {}
     for t, p in night.expected_rollers():
         expects.setdefault(t, []).append({"table": t, "player": p})
-    last = night.history[-1] if night.history else None
-    results = {r.table: r for r in last.tables} if last else {}
-    ended_by = last.ended_by.as_dict() if last and last.ended_by else None
+    last = last_round(night)
+    results = {r["table"]: r for r in last["tables"]} if last else {}
     pages = {}
     for number in range(1, len(night.tables) + 1) if numbers is None else numbers:
         table = night.tables[number - 1] if 0 < number <= len(night.tables) else None
@@ -331,9 +330,7 @@ def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int,
             "table": table_view(table, night.rules) if table is not None else None,
             "expects": [*expects.get(None, []), *expects.get(number, [])],
             "last_round": None if last is None else {
-                "set": last.set_no, "round": last.round_no,
-                "tables": [table_result_dict(results[number])] if number in results else [],
-                "ended_by": ended_by},
+                **last, "tables": [results[number]] if number in results else []},
             "moves": went,
             "cards": {name: night.cards[name].as_dict() for name in sorted(names)
                       if name in night.cards},

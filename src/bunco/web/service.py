@@ -189,8 +189,8 @@ class LiveNight:
     _view: tuple[int, str] | None = None
     _view_build: tuple[int, asyncio.Future[str]] | None = None
     _pages: tuple[int, dict[int, TablePage]] | None = None
-    _pushed: dict[int, str] = field(default_factory=dict)
-    """The page last pushed to each table's followers (its JSON)."""
+    _pushed: dict[int, TablePage] = field(default_factory=dict)
+    """The page last pushed to each table's followers."""
     _paged: Night | None = None
     """The night the pages last pushed were built from."""
 
@@ -841,10 +841,9 @@ class NightService:
         live._paged = live.night
         out = []
         for number, page in live.pages().items():
-            key = page.table + page.rest
-            if live._pushed.get(number) == key:
+            if live._pushed.get(number) == page:
                 continue
-            live._pushed[number] = key
+            live._pushed[number] = page
             out.append(Message(
                 live.id, live.seq, number,
                 f'{{"type":"table","seq":{live.seq},"table":{number},'
