@@ -40,7 +40,14 @@ from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.party.view import live_view, same_pages, table_page, table_pages, table_view
+from bunco.party.view import (
+    live_view,
+    player_tables,
+    same_pages,
+    table_page,
+    table_pages,
+    table_view,
+)
 from bunco.store import (
     EventStore,
     SeqTaken,
@@ -50,7 +57,7 @@ from bunco.store import (
 from bunco.store.events import dump, now
 from bunco.store.night_lock import NightLock, store_unless_missed
 from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
-from bunco.web.pubsub import InProcessPubSub, Message, PubSub
+from bunco.web.pubsub import NO_TABLE, InProcessPubSub, Message, PubSub
 
 log = logging.getLogger("bunco.service")
 TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
@@ -193,6 +200,8 @@ class LiveNight:
     """The page last pushed to each table's followers."""
     _paged: Night | None = None
     """The night the pages last pushed were built from."""
+    _seated: tuple[Any, str, bool, dict[str, int]] | None = None
+    """:meth:`player_tables` and the seating, phase and tables in play it was built for."""
 
     def status(self, *, expects: bool = True) -> dict[str, Any]:
         """:func:`status_of` the night now with its ``dice`` mode, computed once per seq
@@ -238,6 +247,22 @@ class LiveNight:
             for n, page in table_pages(self.night, missing).items():
                 pages[n] = TablePage.of(page)
         return pages
+
+    def player_tables(self) -> dict[str, int]:
+        """The table whose page each player's phone follows now
+        (:func:`~bunco.party.view.player_tables`), worked out again only when the
+        seating, the phase or whether tables are in play changed."""
+        night = self.night
+        seated = self._seated
+        if seated is None or seated[0] is not night.seating or seated[1] != night.phase \
+                or seated[2] != bool(night.tables):
+            seated = (night.seating, night.phase, bool(night.tables), player_tables(night))
+            self._seated = seated
+        return seated[3]
+
+    def table_of(self, player: str) -> int | None:
+        """The table whose page ``player``'s phone follows now (``None``: none)."""
+        return self.player_tables().get(player)
 
     def _pages_now(self) -> dict[int, TablePage]:
         if self._pages is None or self._pages[0] != self.seq:
@@ -464,6 +489,7 @@ class NightService:
         live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
         live.table_seq, live.commands = fresh.table_seq, fresh.commands
         live._status = live._view = live._view_build = live._pages = live._paged = None
+        live._seated = None
         live._pushed.clear()
 
     # -- creating -------------------------------------------------------------------------------
@@ -810,8 +836,24 @@ class NightService:
         if changed or stored.table is None or night.started != before[4]:
             for message in self.status_messages(live):
                 self._deliver(message)
-            for message in self.table_messages(live):
-                self._deliver(message)
+            self._push_pages(live)
+
+    def _push_pages(self, live: LiveNight) -> None:
+        """The ``table`` messages of the tables whose page changed, after moving each
+        player's phone to the table its player sits at now; a phone that moved to a
+        table whose page did not change gets that page by itself (and one that moved to
+        no table a ``table`` message with ``"table": null``)."""
+        moved = self.pubsub.reseat(live.id, live.player_tables())
+        pushed = set()
+        for message in self.table_messages(live):
+            self._deliver(message)
+            pushed.add(message.table)
+        for number, followers in moved.items():
+            if number in pushed:
+                continue
+            message = self.page_message(live, number)
+            for follower in followers:
+                follower.offer(message)
 
     def status_messages(self, live: LiveNight) -> list[Message]:
         """The status at the night's current seq: in full (who may roll at every table) for
@@ -844,17 +886,28 @@ class NightService:
             if live._pushed.get(number) == page:
                 continue
             live._pushed[number] = page
-            out.append(Message(
-                live.id, live.seq, number,
-                f'{{"type":"table","seq":{live.seq},"table":{number},'
-                f'"table_view":{page.table},"view":{page.rest}}}', kind="table"))
+            out.append(_page_message(live, number, page))
         return out
+
+    def page_message(self, live: LiveNight, number: int) -> Message:
+        """The ``table`` message with table ``number``'s page now (for :data:`NO_TABLE`:
+        ``{"type": "table", "seq", "table": null}``, no page)."""
+        if number == NO_TABLE:
+            return Message(live.id, live.seq, None,
+                           f'{{"type":"table","seq":{live.seq},"table":null}}', kind="table")
+        return _page_message(live, number, live.page(number))
 
     def _deliver(self, message: Message) -> None:
         if isinstance(self.pubsub, InProcessPubSub):
             self.pubsub.publish_nowait(message)
         else:
             asyncio.get_running_loop().create_task(self.pubsub.publish(message))
+
+
+def _page_message(live: LiveNight, number: int, page: TablePage) -> Message:
+    return Message(live.id, live.seq, number,
+                   f'{{"type":"table","seq":{live.seq},"table":{number},'
+                   f'"table_view":{page.table},"view":{page.rest}}}', kind="table")
 
 
 def _release_taken(taking: asyncio.Future[NightLock | None]) -> None:
