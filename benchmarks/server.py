@@ -694,7 +694,8 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
     return {"tables": tables, "seats": seats, "written": written, "heard": heard,
             "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
             "server_cpu": cpu1 - cpu0, "writers_cpu": own1 - own0,
-            "moments": moments[1:], "load": (load0, os.getloadavg()[0])}
+            "moments": moments[1:], "load": (load0, os.getloadavg()[0]),
+            "round_changes": [t for t, _, _ in rounds[1:]]}
 
 
 def expected_deliveries(spans: list[list[tuple[int, int]]], seqs: list[list[int]]
@@ -718,6 +719,22 @@ def expected_deliveries(spans: list[list[tuple[int, int]]], seqs: list[list[int]
     return out
 
 
+def split_near(sent_at: list[int], latencies: list[int], changes: list[float],
+               window: float = 1.0) -> tuple[list[int], list[int]]:
+    """The latencies of rolls sent within ``window`` seconds before or after a round
+    change (as the watching screen saw it), and the others."""
+    marks = sorted(int(t * 1e9) for t in changes)
+    span = int(window * 1e9)
+    near: list[int] = []
+    away: list[int] = []
+    for sent, latency in zip(sent_at, latencies, strict=True):
+        i = bisect_right(marks, sent)
+        close = (i > 0 and sent - marks[i - 1] <= span) or (i < len(marks)
+                                                            and marks[i] - sent <= span)
+        (near if close else away).append(latency)
+    return near, away
+
+
 def figures_of(result: dict[str, Any]) -> dict[str, Any]:
     written, heard = result["written"], result["heard"]
     latencies = heard["latencies"]
@@ -727,6 +744,7 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
     short = sum(got != want for got, want in zip(heard["received"], expected, strict=True))
     gets = heard["gets"] + written["gets"]
     changes = max(1, len(result["rounds"]) - 1)  # the round changes during the run
+    near, away = split_near(heard["sent_at"], latencies, result.get("round_changes", []))
     return {
         "offered": written["offered"], "accepted": written["accepted"],
         "accepted_share": round(written["accepted"] / max(1, written["offered"] - round_over), 4),
@@ -735,6 +753,8 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "latency_ms_p50": round(percentile(latencies, 0.50), 1),
         "latency_ms_p99": round(percentile(latencies, 0.99), 1),
         "latency_ms_max": round(max(latencies) / 1e6, 1) if latencies else 0.0,
+        "latency_ms_p99_near_round_change": round(percentile(near, 0.99), 1),
+        "latency_ms_p99_elsewhere": round(percentile(away, 0.99), 1),
         "request_ms_p99": round(percentile(written["round_trips"], 0.99), 1),
         "table_deliveries": sum(heard["received"]), "table_deliveries_expected": sum(expected),
         "listeners_off_expected": short,
@@ -784,6 +804,9 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
     ("rolls offered / accepted", lambda f: f"{f['offered']} / {f['accepted']}"),
     ("accepted, leaving out round_over", lambda f: f"{f['accepted_share']:.1%}"),
     ("request -> listener p50 / p99 ms", lambda f: f"{f['latency_ms_p50']} / {f['latency_ms_p99']}"),
+    ("p99 ms within 1 s of a round change / elsewhere",
+     lambda f: f"{f.get('latency_ms_p99_near_round_change', 0)} / "
+     f"{f.get('latency_ms_p99_elsewhere', 0)}"),
     ("request -> reply p99 ms", lambda f: f"{f['request_ms_p99']}"),
     ("table deliveries / expected", lambda f: f"{f['table_deliveries']} / "
      f"{f['table_deliveries_expected']}"),
