@@ -9,22 +9,24 @@ every table as its scorekeeper and then, for ``--seconds``:
 
 - one writer per table (a table's phone, HTTP keep-alive) enters rolls at
   ``--rate`` rolls per second in total, each with the table's ``expected_seq``;
-- per table, its phone and a page per other player (following the table, and with the
-  pages as they are, moving to the table its player goes to after each round) and
+- per table, its phone and a page per other player (following the table its player
+  sits at: with the pages as they are on one WebSocket all night, which the server moves
+  to the player's next table; with ``table-page``, a new WebSocket after each round) and
   ``--screens`` big screens (following the whole night) listen on the WebSocket, and
   every page (the writers' too) fetches what the real pages fetch after each update:
   see :data:`PAGE_MODELS`,
   the one place that says what a page does, to follow when the pages change. The
   pages' first load and their connection come before the measured run. The baseline
-  is measured with its own pages' model (``--baseline-pages``, by default ``push``, the
-  pages before the server pushed each table's page), this checkout with ``--pages``.
+  is measured with its own pages' model (``--baseline-pages``, by default ``table-page``,
+  the pages before a player's page kept one socket), this checkout with ``--pages``.
 
 It prints, per server and setup: the rolls accepted (in % of those offered, leaving out
 ``round_over``, the refusals of a table that finished its round and waits for the
 others), p50/p99 from a roll's request to its arrival at each listener that follows it,
 the pages' fetches, the CPU time, and the machine's load average (the machine may be
 shared: figures are noisy, and both servers are measured in the same run for that
-reason). It checks that every listener got every event of its table, in order.
+reason). It checks that every listener got every event of the tables it followed, in
+order, and exactly those (see :func:`expected_deliveries`).
 
 The baseline is checked out with ``git worktree add --detach`` into a temporary folder
 (removed at the end) and run with the same Python and packages, its ``src`` first on
