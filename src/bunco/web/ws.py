@@ -45,8 +45,10 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bunco.web.access import require_read
 from bunco.web.api_nights import player_named
+from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Overflow, Subscription
-from bunco.web.service import LiveNight, NightService, ServiceError, event_text
+from bunco.web.replies import ServiceError, event_text
+from bunco.web.service import NightService
 
 router = APIRouter()
 CLOSE_BEHIND = 4008
