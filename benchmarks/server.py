@@ -58,7 +58,7 @@ import tempfile
 import time
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -115,6 +115,12 @@ class PageModel:
     player: Behaviour | None = None
 
 
+TABLE_PAGE = Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
+                       page_pushed=True)
+"""A table's phone that takes its pushed page (see ``table-page`` below)."""
+NIGHT_PATCHED = Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
+                          lag=3.0)
+"""A whole-night page that patches events in and reloads at a new round, else every 3 s."""
 EVERY_BURST = Behaviour("night", frozenset({"event", "status", "table", "caught_up"}), 0.060)
 
 PAGE_MODELS = {
@@ -133,35 +139,27 @@ PAGE_MODELS = {
         "burst of live messages",
         table=Behaviour("night", frozenset({"status", "table"}), 0.060, new_round_only=True),
         night=EVERY_BURST),
-    # The pages now (live.js): a table's phone loads its table's page once and then applies
-    # what is pushed (each event's table view and status; at a new round or bell the table
-    # message with the table's whole page; a reconnect's hello with the page). It reloads
-    # its page only if a message shows a new round and no page of it follows within 0.6 s
-    # (its table is not in play). A whole-night page patches each event's table view and
-    # status, reloads the night 60 ms after a new round (or an event of the whole night,
+    # The pages of 46ae1c3 (live.js): a table's phone loads its table's page once and then
+    # applies what is pushed (each event's table view and status; at a new round or bell the
+    # table message with the table's whole page; a reconnect's hello with the page). It
+    # reloads its page only if a message shows a new round and no page of it follows within
+    # 0.6 s (its table is not in play). A whole-night page patches each event's table view
+    # and status, reloads the night 60 ms after a new round (or an event of the whole night,
     # which this run does not send), and otherwise at most every 3 s while rolls come in.
     "table-page": PageModel(
         "a table page GETs nothing after its first load (the server pushes its page at a "
         "new round); a whole-night page GETs the night at a new round and at most every 3 s",
-        table=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
-                        page_pushed=True),
-        night=Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
-                        lag=3.0),
+        table=TABLE_PAGE, night=NIGHT_PATCHED,
         # player.js: the same as a table's phone, at the table its player sits at, and a
         # new WebSocket to the table its player goes to after a round
-        player=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
-                         page_pushed=True, follows_player=True)),
+        player=replace(TABLE_PAGE, follows_player=True)),
     # The pages now: as table-page, but a player's phone keeps one WebSocket all night
     # (?player=NAME) and the server sends it the page of each table its player moves to.
     "player-socket": PageModel(
         "as table-page, and a player's page keeps one WebSocket all night: the server sends "
         "it the page of the table its player moves to",
-        table=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
-                        page_pushed=True),
-        night=Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
-                        lag=3.0),
-        player=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
-                         page_pushed=True, player_socket=True)),
+        table=TABLE_PAGE, night=NIGHT_PATCHED,
+        player=replace(TABLE_PAGE, player_socket=True)),
 }
 
 
