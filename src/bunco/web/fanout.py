@@ -27,7 +27,10 @@ class Publisher:
         self.pubsub = pubsub
 
     def publish_event(self, live: LiveNight, stored: StoredEvent, before: tuple[Any, ...],
-                 ack: Ack) -> None:
+                      ack: Ack) -> None:
+        """Publish a committed event (``ack``, its reply; ``before``, the night's phase,
+        set, round, bell and start before it) and, when the round, phase or bell changed
+        or the event is of the whole night, the status and the pages that changed."""
         night = live.night
         view = "" if ack.table_view_json == "null" else ',"table_view":' + ack.table_view_json
         extra = f'{view},"status":{json_text(ack.status)}{ack.entry_json}'
@@ -80,14 +83,14 @@ class Publisher:
         (sent after a change of round, set, phase or bell, and after an event of the whole
         night): ``table_view``, the table's view, and ``view``, the rest of what its phones
         draw (:func:`~bunco.party.view.table_page`), so no phone reloads the night."""
-        if live._paged is not None and same_pages(live._paged, live.night):
+        if live.paged is not None and same_pages(live.paged, live.night):
             return []  # nothing any table shows changed (a verification, say)
-        live._paged = live.night
+        live.paged = live.night
         out = []
         for number, page in live.pages().items():
-            if live._pushed.get(number) == page:
+            if live.pushed.get(number) == page:
                 continue
-            live._pushed[number] = page
+            live.pushed[number] = page
             out.append(_page_message(live, number, page))
         return out
 

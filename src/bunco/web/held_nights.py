@@ -139,9 +139,7 @@ class HeldNights:
         fresh = await self._load(live.id)
         live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
         live.table_seq, live.commands = fresh.table_seq, fresh.commands
-        live._status = live._view = live._view_build = live._pages = live._paged = None
-        live._seated = None
-        live._pushed.clear()
+        live.forget_derived()
 
     # -- advancing ----------------------------------------------------------------------------
 

@@ -60,9 +60,9 @@ class LiveNight:
     _view: tuple[int, str] | None = None
     _view_build: tuple[int, asyncio.Future[str]] | None = None
     _pages: tuple[int, dict[int, TablePage]] | None = None
-    _pushed: dict[int, TablePage] = field(default_factory=dict)
+    pushed: dict[int, TablePage] = field(default_factory=dict)
     """The page last pushed to each table's followers."""
-    _paged: Night | None = None
+    paged: Night | None = None
     """The night the pages last pushed were built from."""
     _seated: tuple[Any, str, bool, dict[str, int]] | None = None
     """:meth:`player_tables` and the seating, phase and tables in play it was built for."""
@@ -127,6 +127,12 @@ class LiveNight:
     def table_of(self, player: str) -> int | None:
         """The table whose page ``player``'s phone follows now (``None``: none)."""
         return self.player_tables().get(player)
+
+    def forget_derived(self) -> None:
+        """Forget everything worked out from the night (after it was rebuilt in place)."""
+        self._status = self._view = self._view_build = self._pages = self.paged = None
+        self._seated = None
+        self.pushed.clear()
 
     def _pages_now(self) -> dict[int, TablePage]:
         if self._pages is None or self._pages[0] != self.seq:
