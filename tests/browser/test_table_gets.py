@@ -124,6 +124,38 @@ def test_a_player_page_follows_its_player_to_the_next_table_on_one_socket(
     assert pages.errors == []
 
 
+def test_a_player_page_sat_out_and_back_keeps_its_socket(pages: Pages, server: Server) -> None:
+    """Between rounds the host puts a substitute in Ann's seat: her page says she is not
+    seated (the server tells her socket she follows no table; the page loads the night),
+    and when she comes back in it shows her seat again, on the same socket."""
+    created = server.api("POST", "/api/nights", json={"name": "Sat out", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    sockets: list[str] = []
+    phone = pages.open(f"/n/{night}/player?token={created['viewer_token']}", name="Ann")
+    phone.on("websocket", lambda ws: sockets.append(ws.url))
+    phone.click("#names [data-player=Ann]")
+    expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
+    rng = random.Random(5)
+    for n in range(400):  # round 1 is played to its end
+        status = server.state(night, host)["status"]
+        if status["round"] != 1:
+            break
+        table = status["expects"][0]["table"]
+        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host,
+                   json={"command_id": f"o-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    server.api("POST", f"/api/nights/{night}/substitutes", host,
+               json={"command_id": "out", "out": "Ann", "in": "Ivy"})
+    expect(phone.locator("#where")).to_contain_text("Not seated this round")
+    server.api("POST", f"/api/nights/{night}/substitutes", host,
+               json={"command_id": "back", "out": "Ivy", "in": "Ann"})
+    seat = next(m["to"] for m in server.state(night, host)["view"]["moves"]
+                if m["player"] == "Ann")
+    expect(phone.locator("#seat-line")).to_contain_text(f"Table {seat['table']}")
+    expect(phone.locator("#seat-line")).to_contain_text(f"seat {seat['seat']}")
+    assert len(sockets) == 1 and "player=Ann" in sockets[0]
+    assert pages.errors == []
+
+
 def test_a_big_screen_patches_rolls_and_reloads_rarely(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Screen GETs", "players": EIGHT})
     night, host = created["night"], created["host_token"]
