@@ -18,6 +18,19 @@ pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
+def play_round_one(server: Server, night: str, host: str, *, seed: int) -> None:
+    """Whoever may roll rolls (seeded dice, through the API) until round 1 is over."""
+    rng = random.Random(seed)
+    for n in range(400):
+        status = server.state(night, host)["status"]
+        if status["round"] != 1:
+            return
+        table = status["expects"][0]["table"]
+        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host, json={
+            "command_id": f"r1-{seed}-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    raise AssertionError("round 1 did not end")
+
+
 def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "GETs", "players": EIGHT})
     night, host = created["night"], created["host_token"]
@@ -96,14 +109,7 @@ def test_a_player_page_follows_its_player_to_the_next_table_on_one_socket(
         phones[name] = phone
     for name in sockets:
         assert len(sockets[name]) == 1 and f"player={name}" in sockets[name][0]
-    rng = random.Random(3)
-    for n in range(400):  # whoever may roll rolls until round 1 is over
-        status = server.state(night, host)["status"]
-        if status["round"] != 1:
-            break
-        table = status["expects"][0]["table"]
-        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host,
-                   json={"command_id": f"p-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    play_round_one(server, night, host, seed=3)
     view = server.state(night, host)["view"]
     goes = {m["player"]: m["to"] for m in view["moves"]}
     assert {goes["Eve"]["table"], goes["Fay"]["table"]} == {1, 2}  # one moved up
@@ -135,14 +141,7 @@ def test_a_player_page_sat_out_and_back_keeps_its_socket(pages: Pages, server: S
     phone.on("websocket", lambda ws: sockets.append(ws.url))
     phone.click("#names [data-player=Ann]")
     expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
-    rng = random.Random(5)
-    for n in range(400):  # round 1 is played to its end
-        status = server.state(night, host)["status"]
-        if status["round"] != 1:
-            break
-        table = status["expects"][0]["table"]
-        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host,
-                   json={"command_id": f"o-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    play_round_one(server, night, host, seed=5)
     server.api("POST", f"/api/nights/{night}/substitutes", host,
                json={"command_id": "out", "out": "Ann", "in": "Ivy"})
     expect(phone.locator("#where")).to_contain_text("Not seated this round")
