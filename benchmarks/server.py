@@ -9,22 +9,24 @@ every table as its scorekeeper and then, for ``--seconds``:
 
 - one writer per table (a table's phone, HTTP keep-alive) enters rolls at
   ``--rate`` rolls per second in total, each with the table's ``expected_seq``;
-- per table, its phone and a page per other player (following the table, and with the
-  pages as they are, moving to the table its player goes to after each round) and
+- per table, its phone and a page per other player (following the table its player
+  sits at: with the pages as they are on one WebSocket all night, which the server moves
+  to the player's next table; with ``table-page``, a new WebSocket after each round) and
   ``--screens`` big screens (following the whole night) listen on the WebSocket, and
   every page (the writers' too) fetches what the real pages fetch after each update:
   see :data:`PAGE_MODELS`,
   the one place that says what a page does, to follow when the pages change. The
   pages' first load and their connection come before the measured run. The baseline
-  is measured with its own pages' model (``--baseline-pages``, by default ``push``, the
-  pages before the server pushed each table's page), this checkout with ``--pages``.
+  is measured with its own pages' model (``--baseline-pages``, by default ``table-page``,
+  the pages before a player's page kept one socket), this checkout with ``--pages``.
 
 It prints, per server and setup: the rolls accepted (in % of those offered, leaving out
 ``round_over``, the refusals of a table that finished its round and waits for the
 others), p50/p99 from a roll's request to its arrival at each listener that follows it,
 the pages' fetches, the CPU time, and the machine's load average (the machine may be
 shared: figures are noisy, and both servers are measured in the same run for that
-reason). It checks that every listener got every event of its table, in order.
+reason). It checks that every listener got every event of the tables it followed, in
+order, and exactly those (see :func:`expected_deliveries`).
 
 The baseline is checked out with ``git worktree add --detach`` into a temporary folder
 (removed at the end) and run with the same Python and packages, its ``src`` first on
@@ -54,16 +56,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
 ID_RE = re.compile(rb'"(?:command_)?id":"b(\d+)-(\d+)-(\d+)"')  # envelope (older servers: in the event)
 SEQ_RE = re.compile(rb'"seq":(\d+)')
 TYPE_RE = re.compile(rb'^\{"type":"(\w+)"')
 ROUND_RE = re.compile(rb'"set":(\d+),"round":(\d+)')
+TABLE_RE = re.compile(rb'"table":(\d+|null)')  # the first: a hello's or table message's own
 
 
 # -- what a page does after an update: follow web/static/js/live.js and table.js here -------
@@ -82,7 +87,9 @@ class Behaviour:
     cancels that reload; ``lag``: other ``event`` messages make it reload at most every
     ``lag`` seconds; ``after_ack``: a table's phone reloads after the reply to its own roll;
     ``follows_player``: a player's phone that moves to the table its player goes to when a
-    pushed page's ``moves`` say so (a new WebSocket, ``since`` the last seq it saw).
+    pushed page's ``moves`` say so (a new WebSocket, ``since`` the last seq it saw);
+    ``player_socket``: a player's phone that follows its player on one WebSocket all night
+    (``?player=NAME``): the server moves it and sends the new table's page.
     """
 
     path: str
@@ -93,6 +100,7 @@ class Behaviour:
     lag: float | None = None
     after_ack: bool = False
     follows_player: bool = False
+    player_socket: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,12 @@ class PageModel:
     player: Behaviour | None = None
 
 
+TABLE_PAGE = Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
+                       page_pushed=True)
+"""A table's phone that takes its pushed page (see ``table-page`` below)."""
+NIGHT_PATCHED = Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
+                          lag=3.0)
+"""A whole-night page that patches events in and reloads at a new round, else every 3 s."""
 EVERY_BURST = Behaviour("night", frozenset({"event", "status", "table", "caught_up"}), 0.060)
 
 PAGE_MODELS = {
@@ -125,23 +139,27 @@ PAGE_MODELS = {
         "burst of live messages",
         table=Behaviour("night", frozenset({"status", "table"}), 0.060, new_round_only=True),
         night=EVERY_BURST),
-    # The pages now (live.js): a table's phone loads its table's page once and then applies
-    # what is pushed (each event's table view and status; at a new round or bell the table
-    # message with the table's whole page; a reconnect's hello with the page). It reloads
-    # its page only if a message shows a new round and no page of it follows within 0.6 s
-    # (its table is not in play). A whole-night page patches each event's table view and
-    # status, reloads the night 60 ms after a new round (or an event of the whole night,
+    # The pages of 46ae1c3 (live.js): a table's phone loads its table's page once and then
+    # applies what is pushed (each event's table view and status; at a new round or bell the
+    # table message with the table's whole page; a reconnect's hello with the page). It
+    # reloads its page only if a message shows a new round and no page of it follows within
+    # 0.6 s (its table is not in play). A whole-night page patches each event's table view
+    # and status, reloads the night 60 ms after a new round (or an event of the whole night,
     # which this run does not send), and otherwise at most every 3 s while rolls come in.
     "table-page": PageModel(
         "a table page GETs nothing after its first load (the server pushes its page at a "
         "new round); a whole-night page GETs the night at a new round and at most every 3 s",
-        table=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
-                        page_pushed=True),
-        night=Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
-                        lag=3.0),
-        # player.js: the same as a table's phone, at the table its player sits at
-        player=Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
-                         page_pushed=True, follows_player=True)),
+        table=TABLE_PAGE, night=NIGHT_PATCHED,
+        # player.js: the same as a table's phone, at the table its player sits at, and a
+        # new WebSocket to the table its player goes to after a round
+        player=replace(TABLE_PAGE, follows_player=True)),
+    # The pages now: as table-page, but a player's phone keeps one WebSocket all night
+    # (?player=NAME) and the server sends it the page of each table its player moves to.
+    "player-socket": PageModel(
+        "as table-page, and a player's page keeps one WebSocket all night: the server sends "
+        "it the page of the table its player moves to",
+        table=TABLE_PAGE, night=NIGHT_PATCHED,
+        player=replace(TABLE_PAGE, player_socket=True)),
 }
 
 
@@ -361,12 +379,13 @@ def remove_checkout(folder: Path) -> None:
 
 @dataclass(frozen=True)
 class Listening:
-    """What one listener process follows: (port, table or None) per page."""
+    """What one listener process follows: (port, table or None, seat, player) per page."""
 
     night: str
     token: str
-    pages: list[tuple[int, int | None, int]]
-    """(port, table or None for a big screen, seat: 0 the table's phone, others players')"""
+    pages: list[tuple[int, int | None, int, str | None]]
+    """(port, table or None for a big screen, seat: 0 the table's phone, others players',
+    the name of the player sitting there at the start)"""
     model: str
 
 
@@ -382,24 +401,37 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
     latencies: list[int] = []
     sent_at: list[int] = []
     problems: list[str] = []
-    counts: dict[int, int] = {}
-    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": [], "moves": []}
+    stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": [], "moves": [], "opened": []}
+    spans: list[list[tuple[int, int]]] = []
+    """Per table or player page: (seq, table) when it starts following that table (it
+    should then hear every event of that table after that seq, until its next span)."""
+    received: list[int] = []
+    """Per table or player page: the events it heard."""
     connected = 0
 
     pages: list[Page] = []
 
-    async def listen(port: int, table: int | None, seat: int, index: int) -> None:
+    async def listen(port: int, table: int | None, seat: int, name: str | None,
+                     index: int) -> None:
         nonlocal connected
         behaviour = model.night if table is None else \
             model.player if seat and model.player is not None else model.table
         page = Page(behaviour, port, job.night, table, job.token, stats)
         pages.append(page)
+        mine: list[tuple[int, int]] = []
+        if table is not None:
+            spans.append(mine)
+            received.append(0)
+        slot = len(received) - 1
         last = -1
         player: str | None = None
         first = True
         while True:
-            query = f"token={job.token}" + ("" if table is None else f"&table={table}") + (
-                "" if first else f"&since={last}")
+            query = f"token={job.token}" + ("" if first else f"&since={last}")
+            if behaviour.player_socket and name is not None:
+                query += f"&player={quote(name, safe='')}"
+            elif table is not None:
+                query += f"&table={table}"
             moved: int | None = None
             async with connect(f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
                                max_size=None, ping_interval=None, open_timeout=120,
@@ -407,9 +439,23 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
                 if first:
                     connected += 1
                     first = False
+                if page.active:
+                    stats["opened"].append(1)
                 async for text in ws:
                     data = text.encode() if isinstance(text, str) else text
                     page.heard(data)
+                    if table is not None and data[:16] in (b'{"type":"hello",',
+                                                           b'{"type":"table",'):
+                        found, seq_match = TABLE_RE.search(data), SEQ_RE.search(data)
+                        at = found.group(1) if found is not None else b"null"
+                        now_at = 0 if at == b"null" else int(at)
+                        if seq_match is not None and (not mine or (
+                                behaviour.player_socket and now_at != mine[-1][1])):
+                            if mine:  # the server moved this player's socket
+                                stats["moves"].append(1)
+                            mine.append((int(seq_match.group(1)), now_at))
+                            table = now_at
+                            page.path = f"/api/nights/{job.night}/tables/{table}"
                     if behaviour.follows_player and data[:16] in (b'{"type":"hello",',
                                                                   b'{"type":"table",'):
                         message = json.loads(data)
@@ -435,15 +481,16 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
                         latencies.append(now - int(match.group(1)))
                         sent_at.append(int(match.group(1)))
                         if table is not None:
-                            counts[table] = counts.get(table, 0) + 1
+                            received[slot] += 1
             if moved is None:
                 return
             table = moved
+            mine.append((last, table))
             page.path = f"/api/nights/{job.night}/tables/{table}"
             stats["moves"].append(1)
 
-    tasks = [asyncio.ensure_future(listen(port, table, seat, i))
-             for i, (port, table, seat) in enumerate(job.pages)]
+    tasks = [asyncio.ensure_future(listen(port, table, seat, name, i))
+             for i, (port, table, seat, name) in enumerate(job.pages)]
     while connected < len(tasks):
         await asyncio.sleep(0.05)
         failed = [t for t in tasks if t.done() and t.exception()]
@@ -459,8 +506,9 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
     for task in tasks:
         task.cancel()
     results.put({"latencies": latencies, "sent_at": sent_at, "problems": problems[:10],
-                 "counts": counts, "listeners": len(tasks), "gets": stats["get_ns"],
-                 "get_bytes": sum(stats["get_bytes"]), "moves": len(stats["moves"]),
+                 "spans": spans, "received": received, "listeners": len(tasks),
+                 "gets": stats["get_ns"], "get_bytes": sum(stats["get_bytes"]),
+                 "moves": len(stats["moves"]), "opened": len(stats["opened"]),
                  "cpu": time.process_time() - cpu_start})
 
 
@@ -472,6 +520,7 @@ async def write_all(ports: list[int], night: str, tokens: list[str], model: Page
                     changed: asyncio.Condition) -> dict[str, Any]:
     tables = len(tokens)
     accepted = [0] * (tables + 1)
+    seqs: list[list[int]] = [[] for _ in range(tables + 1)]  # each table's accepted events
     offered = 0
     refused: dict[str, int] = {}
     round_trips: list[int] = []
@@ -511,6 +560,7 @@ async def write_all(ports: list[int], night: str, tokens: list[str], model: Page
                 seq = SEQ_RE.search(reply)
                 assert seq is not None
                 version = int(seq.group(1))
+                seqs[table].append(version)
                 page.acknowledged()
                 continue
             error = json.loads(reply)
@@ -538,7 +588,7 @@ async def write_all(ports: list[int], night: str, tokens: list[str], model: Page
 
     await asyncio.gather(*(writer(t) for t in range(1, tables + 1)))
     return {"accepted": sum(accepted), "offered": offered, "per_table": accepted,
-            "refused": refused, "round_trips": round_trips, "gets": stats["get_ns"],
+            "seqs": seqs, "refused": refused, "round_trips": round_trips, "gets": stats["get_ns"],
             "get_bytes": sum(stats["get_bytes"]),
             "elapsed": min(time.monotonic(), stop_at) - start}
 
@@ -589,13 +639,16 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
     for table in created["tables"]:
         status, body = await http.request("POST", "/api/join", {"code": table["code"]})
         tokens.append(json.loads(body)["token"])
+    status, body = await http.request("GET", f"/api/nights/{night}", token=viewer)
+    seated = [t["players"] for t in json.loads(body)["view"]["tables"]]
     http.close()
     tables = len(tokens)
     seats = args.players // tables
     # pages: seat s of table t on process (t + s) % n, so each table is heard on every process
-    pages: list[tuple[int, int | None, int]] = [
-        (ports[(t + s) % len(ports)], t, s) for t in range(1, tables + 1)
-        for s in range(seats)] + [(ports[i % len(ports)], None, 0) for i in range(args.screens)]
+    pages: list[tuple[int, int | None, int, str | None]] = [
+        (ports[(t + s) % len(ports)], t, s, seated[t - 1][s]) for t in range(1, tables + 1)
+        for s in range(seats)] + [(ports[i % len(ports)], None, 0, None)
+                                  for i in range(args.screens)]
     ctx = mp.get_context("spawn")
     stop, results = ctx.Event(), ctx.Queue()
     jobs = []
@@ -626,24 +679,60 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
         cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
     finally:
         stop.set()  # the listeners report (or, after a failure, stop)
-    heard: dict[str, Any] = {"latencies": [], "sent_at": [], "problems": [], "counts": {},
-                             "listeners": 0, "gets": [], "get_bytes": 0, "moves": 0,
-                             "cpu": 0.0}
+    heard: dict[str, Any] = {"latencies": [], "sent_at": [], "problems": [], "spans": [],
+                             "received": [], "listeners": 0, "gets": [], "get_bytes": 0,
+                             "moves": 0, "opened": 0, "cpu": 0.0}
     for _ in jobs:
         part = results.get(timeout=120)
-        for key in ("latencies", "sent_at", "problems", "gets"):
+        for key in ("latencies", "sent_at", "problems", "gets", "spans", "received"):
             heard[key] += part[key]
-        for key in ("listeners", "get_bytes", "moves", "cpu"):
+        for key in ("listeners", "get_bytes", "moves", "opened", "cpu"):
             heard[key] += part[key]
-        for table, n in part["counts"].items():
-            heard["counts"][table] = heard["counts"].get(table, 0) + n
     for proc, _ in jobs:
         proc.join(30)
     watcher.cancel()
     return {"tables": tables, "seats": seats, "written": written, "heard": heard,
             "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
             "server_cpu": cpu1 - cpu0, "writers_cpu": own1 - own0,
-            "moments": moments[1:], "load": (load0, os.getloadavg()[0])}
+            "moments": moments[1:], "load": (load0, os.getloadavg()[0]),
+            "round_changes": [t for t, _, _ in rounds[1:]]}
+
+
+def expected_deliveries(spans: list[list[tuple[int, int]]], seqs: list[list[int]]
+                        ) -> list[int]:
+    """The events each table or player page should have heard: every accepted roll of
+    each table it followed, from the seq it started following it until it moved on.
+
+    >>> expected_deliveries([[(0, 1)], [(0, 1), (3, 2)]], [[], [1, 3, 5], [2, 4]])
+    [3, 3]
+    """
+    out = []
+    for page in spans:
+        total = 0
+        for i, (start, table) in enumerate(page):
+            end = page[i + 1][0] if i + 1 < len(page) else None
+            if 0 < table < len(seqs):
+                events = seqs[table]
+                last = len(events) if end is None else bisect_right(events, end)
+                total += max(0, last - bisect_right(events, start))
+        out.append(total)
+    return out
+
+
+def split_near(sent_at: list[int], latencies: list[int], changes: list[float],
+               window: float = 1.0) -> tuple[list[int], list[int]]:
+    """The latencies of rolls sent within ``window`` seconds before or after a round
+    change (as the watching screen saw it), and the others."""
+    marks = sorted(int(t * 1e9) for t in changes)
+    span = int(window * 1e9)
+    near: list[int] = []
+    away: list[int] = []
+    for sent, latency in zip(sent_at, latencies, strict=True):
+        i = bisect_right(marks, sent)
+        close = (i > 0 and sent - marks[i - 1] <= span) or (i < len(marks)
+                                                            and marks[i] - sent <= span)
+        (near if close else away).append(latency)
+    return near, away
 
 
 def figures_of(result: dict[str, Any]) -> dict[str, Any]:
@@ -651,8 +740,11 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
     latencies = heard["latencies"]
     elapsed = written["elapsed"]
     round_over = sum(written["refused"].get(k, 0) for k in ("round_over", "not_allowed_now"))
-    expected = sum(written["per_table"][1:]) * result["seats"]
+    expected = expected_deliveries(heard["spans"], written["seqs"])
+    short = sum(got != want for got, want in zip(heard["received"], expected, strict=True))
     gets = heard["gets"] + written["gets"]
+    changes = max(1, len(result["rounds"]) - 1)  # the round changes during the run
+    near, away = split_near(heard["sent_at"], latencies, result.get("round_changes", []))
     return {
         "offered": written["offered"], "accepted": written["accepted"],
         "accepted_share": round(written["accepted"] / max(1, written["offered"] - round_over), 4),
@@ -661,14 +753,19 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "latency_ms_p50": round(percentile(latencies, 0.50), 1),
         "latency_ms_p99": round(percentile(latencies, 0.99), 1),
         "latency_ms_max": round(max(latencies) / 1e6, 1) if latencies else 0.0,
+        "latency_ms_p99_near_round_change": round(percentile(near, 0.99), 1),
+        "latency_ms_p99_elsewhere": round(percentile(away, 0.99), 1),
         "request_ms_p99": round(percentile(written["round_trips"], 0.99), 1),
-        "table_deliveries": sum(heard["counts"].values()), "table_deliveries_expected": expected,
+        "table_deliveries": sum(heard["received"]), "table_deliveries_expected": sum(expected),
+        "listeners_off_expected": short,
         "order_problems": len(heard["problems"]),
         "page_gets_per_second": round(len(gets) / elapsed, 1),
         "page_get_ms_p99": round(percentile(gets, 0.99), 1),
         "page_get_mb_per_second": round((heard["get_bytes"] + written["get_bytes"])
                                         / elapsed / 1e6, 1),
         "player_moves": heard["moves"],
+        "sockets_opened": heard["opened"],
+        "sockets_per_round_change": round(heard["opened"] / changes, 1),
         "server_cpu_share": round(result["server_cpu"] / elapsed, 2),
         "server_cpu_us_per_roll": round(result["server_cpu"] / max(1, written["accepted"]) * 1e6),
         "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
@@ -707,15 +804,21 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
     ("rolls offered / accepted", lambda f: f"{f['offered']} / {f['accepted']}"),
     ("accepted, leaving out round_over", lambda f: f"{f['accepted_share']:.1%}"),
     ("request -> listener p50 / p99 ms", lambda f: f"{f['latency_ms_p50']} / {f['latency_ms_p99']}"),
+    ("p99 ms within 1 s of a round change / elsewhere",
+     lambda f: f"{f.get('latency_ms_p99_near_round_change', 0)} / "
+     f"{f.get('latency_ms_p99_elsewhere', 0)}"),
     ("request -> reply p99 ms", lambda f: f"{f['request_ms_p99']}"),
     ("table deliveries / expected", lambda f: f"{f['table_deliveries']} / "
      f"{f['table_deliveries_expected']}"),
     ("refused", lambda f: ", ".join(f"{k} {v}" for k, v in sorted(f["refused"].items()))
      or "none"),
+    ("listeners off their expected count", lambda f: str(f.get("listeners_off_expected", 0))),
     ("order problems", lambda f: str(f["order_problems"])),
     ("page GETs/s (p99 ms, MB/s)", lambda f: f"{f['page_gets_per_second']} "
      f"({f['page_get_ms_p99']}, {f['page_get_mb_per_second']})"),
     ("player pages moved to a new table", lambda f: str(f.get("player_moves", 0))),
+    ("WebSockets opened during the run (per round change)",
+     lambda f: f"{f.get('sockets_opened', 0)} ({f.get('sockets_per_round_change', 0)})"),
     ("server CPU: cores, us per roll", lambda f: f"{f['server_cpu_share']}, "
      f"{f['server_cpu_us_per_roll']}"),
     ("load average before / after", lambda f: " / ".join(map(str, f["load_average"]))),
@@ -730,10 +833,10 @@ def main() -> None:
                         help="total rolls per second offered (0 = as fast as possible)")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--screens", type=int, default=4, help="whole-night listeners")
-    parser.add_argument("--pages", choices=sorted(PAGE_MODELS), default="table-page",
+    parser.add_argument("--pages", choices=sorted(PAGE_MODELS), default="player-socket",
                         help="what this checkout's pages fetch after an update (see "
                         "PAGE_MODELS)")
-    parser.add_argument("--baseline-pages", choices=sorted(PAGE_MODELS), default="push",
+    parser.add_argument("--baseline-pages", choices=sorted(PAGE_MODELS), default="table-page",
                         help="what the baseline's pages fetch (its own pages' model: the "
                         "baseline server may not serve what newer pages ask for)")
     parser.add_argument("--setups", default="sqlite,postgresql",

@@ -18,6 +18,19 @@ pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
+def play_round_one(server: Server, night: str, host: str, *, seed: int) -> None:
+    """Whoever may roll rolls (seeded dice, through the API) until round 1 is over."""
+    rng = random.Random(seed)
+    for n in range(400):
+        status = server.state(night, host)["status"]
+        if status["round"] != 1:
+            return
+        table = status["expects"][0]["table"]
+        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host, json={
+            "command_id": f"r1-{seed}-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    raise AssertionError("round 1 did not end")
+
+
 def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "GETs", "players": EIGHT})
     night, host = created["night"], created["host_token"]
@@ -75,35 +88,70 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
     assert pages.errors == []
 
 
-def test_a_player_page_follows_its_table_without_the_whole_night(
+def test_a_player_page_follows_its_player_to_the_next_table_on_one_socket(
         pages: Pages, server: Server) -> None:
+    """Eve and Fay sit at table 2, on opposite teams: after round 1 the winners go up to
+    table 1. Each page keeps the one WebSocket it opened (?player=) and shows its new seat
+    from the pushed page, with no GET of the night or of a table."""
     created = server.api("POST", "/api/nights", json={"name": "Player GETs", "players": EIGHT})
     night, host = created["night"], created["host_token"]
-    player = pages.open(f"/n/{night}/player?token={created['viewer_token']}", name="Eve")
-    player.click("#names [data-player=Eve]")
-    expect(player.locator("body")).to_have_attribute("data-ready", "yes")
-    expect(player.locator("#seat-line")).to_contain_text("seat 1")
-    whole: list[str] = []
-    player.on("request", lambda r: whole.append(r.url) if r.method == "GET" and re.search(
-        rf"/api/nights/{night}$", r.url) else None)
-    rng = random.Random(3)
-    for n in range(400):  # whoever may roll rolls until round 1 is over
-        status = server.state(night, host)["status"]
-        if status["round"] != 1:
-            break
-        table = status["expects"][0]["table"]
-        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host,
-                   json={"command_id": f"p-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+    phones = {}
+    sockets: dict[str, list[str]] = {"Eve": [], "Fay": []}
+    gets: dict[str, list[str]] = {"Eve": [], "Fay": []}
+    for name in sockets:
+        phone = pages.open(f"/n/{night}/player?token={created['viewer_token']}", name=name)
+        phone.on("websocket", lambda ws, n=name: sockets[n].append(ws.url))
+        phone.click(f"#names [data-player={name}]")
+        expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
+        expect(phone.locator("#seat-line")).to_contain_text("Table 2")
+        phone.on("request", lambda r, n=name: gets[n].append(r.url) if r.method == "GET"
+                 and re.search(rf"/api/nights/{night}(/tables/\d+)?$", r.url) else None)
+        phones[name] = phone
+    for name in sockets:
+        assert len(sockets[name]) == 1 and f"player={name}" in sockets[name][0]
+    play_round_one(server, night, host, seed=3)
     view = server.state(night, host)["view"]
-    move = next(m for m in view["moves"] if m["player"] == "Eve")
-    # the pushed page of table 2 says where Eve goes; the page then follows that table
-    expect(player.locator("#bigmove")).to_be_visible()
-    expect(player.locator("#seat-line")).to_contain_text(
-        f"Table {move['to']['table']}")
-    expect(player.locator("#seat-line")).to_contain_text(f"seat {move['to']['seat']}")
-    card = view["players"]["Eve"]
-    expect(player.locator("[data-stat=W] b")).to_have_text(str(card["wins"]))
-    assert whole == []                            # never the whole night
+    goes = {m["player"]: m["to"] for m in view["moves"]}
+    assert {goes["Eve"]["table"], goes["Fay"]["table"]} == {1, 2}  # one moved up
+    for name, phone in phones.items():
+        expect(phone.locator("#bigmove")).to_be_visible()
+        expect(phone.locator("#seat-line")).to_contain_text(f"Table {goes[name]['table']}")
+        expect(phone.locator("#seat-line")).to_contain_text(f"seat {goes[name]['seat']}")
+        card = view["players"][name]
+        expect(phone.locator("[data-stat=W] b")).to_have_text(str(card["wins"]))
+    # round 2: a roll at each player's new table reaches its page on the same socket
+    for name, phone in phones.items():
+        table = goes[name]["table"]
+        seq = server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host, json={
+            "command_id": f"r2-{name}", "dice": [2, 3, 5]})["seq"]
+        expect(phone.locator("body")).to_have_attribute("data-seq", str(seq))
+    assert sockets == {name: sockets[name][:1] for name in sockets}  # no new WebSocket
+    assert gets == {"Eve": [], "Fay": []}         # nothing fetched: the pages were pushed
+    assert pages.errors == []
+
+
+def test_a_player_page_sat_out_and_back_keeps_its_socket(pages: Pages, server: Server) -> None:
+    """Between rounds the host puts a substitute in Ann's seat: her page says she is not
+    seated (the server tells her socket she follows no table; the page loads the night),
+    and when she comes back in it shows her seat again, on the same socket."""
+    created = server.api("POST", "/api/nights", json={"name": "Sat out", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    sockets: list[str] = []
+    phone = pages.open(f"/n/{night}/player?token={created['viewer_token']}", name="Ann")
+    phone.on("websocket", lambda ws: sockets.append(ws.url))
+    phone.click("#names [data-player=Ann]")
+    expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
+    play_round_one(server, night, host, seed=5)
+    server.api("POST", f"/api/nights/{night}/substitutes", host,
+               json={"command_id": "out", "out": "Ann", "in": "Ivy"})
+    expect(phone.locator("#where")).to_contain_text("Not seated this round")
+    server.api("POST", f"/api/nights/{night}/substitutes", host,
+               json={"command_id": "back", "out": "Ivy", "in": "Ann"})
+    seat = next(m["to"] for m in server.state(night, host)["view"]["moves"]
+                if m["player"] == "Ann")
+    expect(phone.locator("#seat-line")).to_contain_text(f"Table {seat['table']}")
+    expect(phone.locator("#seat-line")).to_contain_text(f"seat {seat['seat']}")
+    assert len(sockets) == 1 and "player=Ann" in sockets[0]
     assert pages.errors == []
 
 

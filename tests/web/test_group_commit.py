@@ -15,7 +15,8 @@ import pytest
 from bunco.store import EventStore, StoredEvent
 from bunco.store.notify import Notice
 from bunco.web.follow import ProcessFollower
-from bunco.web.service import NightService, ServiceError
+from bunco.web.replies import ServiceError
+from bunco.web.service import NightService
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 from serve_process import small_dice
 

@@ -52,10 +52,14 @@ class Listener:
     """A WebSocket follower of a night on one process, in a thread: the seqs of the
     events it hears, in the order heard."""
 
-    def __init__(self, server: ServeProcess, night: str, token: str, table: int | None = None):
-        query = f"token={token}&since=0" + ("" if table is None else f"&table={table}")
+    def __init__(self, server: ServeProcess, night: str, token: str, table: int | None = None,
+                 player: str | None = None):
+        query = f"token={token}&since=0" + ("" if table is None else f"&table={table}") + (
+            "" if player is None else f"&player={player}")
         self.url = f"ws://127.0.0.1:{server.port}/api/nights/{night}/ws?{query}"
         self.seqs: list[int] = []
+        self.messages: list[dict[str, Any]] = []
+        """Every message heard, the hello included."""
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -66,6 +70,7 @@ class Listener:
             with connect(self.url) as ws:
                 for text in ws:
                     message: dict[str, Any] = json.loads(text)
+                    self.messages.append(message)
                     if message["type"] == "caught_up":
                         self.ready.set()
                     elif message["type"] == "event":
@@ -129,6 +134,39 @@ def test_a_listener_on_b_hears_every_event_of_a_in_order(servers):
     state_b = httpx.get(f"{b.base}/api/nights/{night}", headers=phones[1], timeout=10).json()
     state_a = httpx.get(f"{a.base}/api/nights/{night}", headers=phones[1], timeout=10).json()
     assert state_b["seq"] == 30 and state_b["view"] == state_a["view"]
+
+
+def test_a_players_socket_on_b_follows_the_player_to_the_next_table_of_a_round_played_on_a(
+        servers):
+    a, b = servers
+    created = create(a)
+    night, viewer, host = created["night"], created["viewer_token"], bearer(
+        created["host_token"])
+    phones = {name: Listener(b, night, viewer, player=name) for name in EIGHT}
+    first = {name: phone.messages[0]["table"] for name, phone in phones.items()}
+    assert sorted(first.values()) == [1, 1, 1, 1, 2, 2, 2, 2]
+    with httpx.Client(timeout=10) as http:
+        for i in range(2000):  # the host rolls for whoever is expected, through A
+            status = http.get(f"{a.base}/api/nights/{night}", headers=host).json()["status"]
+            if status["round"] != 1:
+                break
+            table = status["expects"][0]["table"]
+            reply = http.post(f"{a.base}/api/nights/{night}/tables/{table}/rolls",
+                              headers=host, json={"command_id": f"r-{i}", "roll_for_me": True})
+            assert reply.status_code == 200, reply.text
+        changed = http.get(f"{a.base}/api/nights/{night}", headers=host).json()["seq"]
+        now = {name: http.get(f"{b.base}/api/nights/{night}/players/{name}/card",
+                              headers=host).json()["table"] for name in EIGHT}
+    assert now != first  # somebody moved
+    for name, phone in phones.items():
+        until(lambda p=phone: any(m["type"] == "table" and m["seq"] == changed
+                                  for m in p.messages), timeout=10)
+        events = [m for m in phone.messages if m["type"] == "event"]
+        assert [m["seq"] for m in events] == sorted({m["seq"] for m in events})
+        assert {m["table"] for m in events} == {first[name]}  # its first table's, in order
+        page = next(m for m in phone.messages if m["type"] == "table" and m["seq"] == changed)
+        assert page["table"] == now[name] and name in page["table_view"]["players"]
+        assert page["view"]["round"] == 2
 
 
 def test_writes_through_both_processes_interleave_and_are_never_stale(servers):

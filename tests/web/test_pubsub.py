@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bunco.web.pubsub import InProcessPubSub, Message, Overflow
+from bunco.web.pubsub import NO_TABLE, InProcessPubSub, Message, Overflow
 
 
 def msg(night: str, seq: int, table: int | None) -> Message:
@@ -73,5 +73,34 @@ def test_a_listener_that_falls_behind_is_told_so():
         with pytest.raises(Overflow):
             await slow.get()
         assert [m.seq for m in fast.drain()] == [4, 5]
+
+    asyncio.run(scenario())
+
+
+def test_a_player_follower_moves_with_the_seating_and_only_it():
+    async def scenario() -> None:
+        hub = InProcessPubSub()
+        ann = hub.subscribe("a", 1, player="Ann")
+        bea = hub.subscribe("a", 2, player="Bea")
+        phone = hub.subscribe("a", 1)  # a table's phone stays at its table
+        elsewhere = hub.subscribe("b", 1, player="Ann")  # another night's Ann
+        moved = hub.reseat("a", {"Ann": 2, "Bea": 2})
+        assert {table: [s.player for s in subs] for table, subs in moved.items()} == {
+            2: ["Ann"]}
+        assert (ann.table, bea.table, phone.table, elsewhere.table) == (2, 2, 1, 1)
+        for m in (msg("a", 1, 1), msg("a", 2, 2), msg("a", 3, None)):
+            await hub.publish(m)
+        assert [m.seq for m in ann.drain()] == [2, 3]
+        assert [m.seq for m in phone.drain()] == [1, 3]
+        # sitting out: no table's messages, the whole night's still
+        moved = hub.reseat("a", {"Bea": 2})
+        assert list(moved) == [NO_TABLE] and ann.table == NO_TABLE
+        assert hub.reseat("a", {"Bea": 2}) == {}  # nothing changed: nothing moves
+        await hub.publish(msg("a", 4, 2))
+        await hub.publish(msg("a", 5, None))
+        assert [m.seq for m in ann.drain()] == [5]
+        ann.close()
+        assert hub.reseat("a", {"Ann": 1, "Bea": 1}) == {1: [bea]}  # Ann is gone
+        assert hub.listeners("a") == 2
 
     asyncio.run(scenario())

@@ -375,6 +375,24 @@ def table_page(night: Night, number: int) -> dict[str, Any]:
     return table_pages(night, [number])[number]
 
 
+def player_tables(night: Night) -> dict[str, int]:
+    """The table whose page each player's phone shows, by player: where the player sits
+    in the round in play, else (between sets, before the next set's tables are in play)
+    where they sit next. Players sitting out are missing, and so is everyone once the
+    night is over (their phones show the whole night).
+
+    >>> night = Night.start({"rules": "classic", "players": [f"P{i}" for i in range(1, 9)]})
+    >>> tables = player_tables(night)
+    >>> sorted(set(tables.values())), len(tables)
+    ([1, 2], 8)
+    """
+    if night.phase == "over":
+        return {}
+    seating = [t.seats for t in night.tables] if night.tables else night.seating
+    return {name: number for number, seats in enumerate(seating, start=1)
+            for name in seats if name is not None}
+
+
 def night_part(night: Night) -> dict[str, Any]:
     """The members of :func:`live_view` that every page shows alike: phase, set, round,
     bell, roll-off, prizes, set winners."""

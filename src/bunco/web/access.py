@@ -19,7 +19,8 @@ from bunco.core.undo import undo_effect
 from bunco.store import TokenRecord
 from bunco.web.auth import Principal, TokenBook, is_code, principal_of
 from bunco.web.guard import Guard
-from bunco.web.service import TABLE_EVENTS, LiveNight, ServiceError
+from bunco.web.live_night import TABLE_EVENTS, LiveNight
+from bunco.web.replies import ServiceError
 
 TOKEN_HINT = "a token in 'Authorization: Bearer <token>' or ?token=<token>"
 

@@ -29,8 +29,8 @@ from bunco.sheets.season import season_csv, season_report_html, season_report_pd
 from bunco.store import ClubStore
 from bunco.web.api_downloads import _file
 from bunco.web.api_nights import ERRORS, create_night, service
+from bunco.web.replies import ServiceError
 from bunco.web.schemas import CreatedOut, Label, Name, NightCreate, StrictModel, Title, Word
-from bunco.web.service import ServiceError
 
 ClubId = Annotated[str, Path(min_length=1, max_length=32, description="the club's id")]
 Season = Annotated[str | None, Query(max_length=60, description="a season (default: the current)")]

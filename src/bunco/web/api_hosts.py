@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from bunco.web.access import require_host, tokens
 from bunco.web.api_nights import ERRORS, NightId, service
-from bunco.web.service import ServiceError
+from bunco.web.replies import ServiceError
 
 router = APIRouter(prefix="/api/nights/{night_id}/cohosts", responses=ERRORS, tags=["nights"])
 LABEL = re.compile(r"^co-host (\d+)(?: · .*)?$")

@@ -26,8 +26,9 @@ from bunco.web.api_downloads import _file
 from bunco.web.api_nights import ERRORS, NightId, service
 from bunco.web.api_play import _night_command
 from bunco.web.auth import Principal
+from bunco.web.live_night import LiveNight
+from bunco.web.replies import ServiceError
 from bunco.web.schemas import AckOut, Command, Label, Name, Title
-from bunco.web.service import LiveNight, ServiceError
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["money"])
 

@@ -23,6 +23,8 @@ from bunco.web.access import (
 )
 from bunco.web.auth import Principal, creation_key
 from bunco.web.export import party_log_text
+from bunco.web.live_night import LiveNight
+from bunco.web.replies import ServiceError, envelope_dict, fingerprint
 from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
@@ -35,7 +37,7 @@ from bunco.web.schemas import (
     TokenOut,
     name_key,
 )
-from bunco.web.service import LiveNight, NightService, ServiceError, envelope_dict, fingerprint
+from bunco.web.service import NightService
 
 NightId = Annotated[str, Path(min_length=1, max_length=32, description="the night's id")]
 TableNo = Annotated[int, Path(ge=1, le=10_000, description="a table number, 1 = head table")]
@@ -356,7 +358,7 @@ async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dic
     options = {**live.options, "dice": body.dice}
     await svc.db(svc.store.set_options, night_id, options)
     live.options = options
-    svc.publish_options(live)  # the tables' phones switch layout without a reload
+    svc.publisher.publish_options(live)  # the tables' phones switch layout without a reload
     return {"night": night_id, "dice": body.dice}
 
 

@@ -27,6 +27,8 @@ from bunco.web.access import (
 )
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.auth import Principal
+from bunco.web.live_night import LiveNight
+from bunco.web.replies import Ack, ServiceError, event_table, fingerprint
 from bunco.web.schemas import (
     AckOut,
     Command,
@@ -40,14 +42,7 @@ from bunco.web.schemas import (
     VerifyIn,
     name_key,
 )
-from bunco.web.service import (
-    Ack,
-    LiveNight,
-    NightService,
-    ServiceError,
-    event_table,
-    fingerprint,
-)
+from bunco.web.service import NightService
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
 WRITERS = ("host", "table", "player")

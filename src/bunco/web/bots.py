@@ -17,7 +17,9 @@ import logging
 import secrets
 from typing import Any
 
-from bunco.web.service import LiveNight, NightService, ServiceError
+from bunco.web.live_night import LiveNight
+from bunco.web.replies import ServiceError
+from bunco.web.service import NightService
 
 log = logging.getLogger("bunco.bots")
 BOT_CALLER = "bot"

@@ -1,6 +1,6 @@
 """Error replies: every refusal is JSON ``{"error", "message", "expected"}`` with a 4xx.
 
-- :class:`~bunco.web.service.ServiceError` carries its own status.
+- :class:`~bunco.web.replies.ServiceError` carries its own status.
 - :class:`~bunco.core.errors.BuncoError`: 409 when the command does not fit the night now
   (not your turn, round over, not allowed now), 422 when it is malformed.
 - Request validation (FastAPI): 422 naming each wrong field and what it should be.
@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bunco.core.errors import BuncoError
 from bunco.web.bodycap import TooLarge, too_large_body
-from bunco.web.service import ServiceError
+from bunco.web.replies import ServiceError
 
 log = logging.getLogger("bunco.web")
 

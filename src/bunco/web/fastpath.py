@@ -19,8 +19,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bunco.web.api_play import enter_roll
 from bunco.web.errors import describe_validation, validation_details
+from bunco.web.replies import ServiceError
 from bunco.web.schemas import RollIn
-from bunco.web.service import NightService, ServiceError
+from bunco.web.service import NightService
 
 ROLLS = re.compile(r"^/api/nights/([^/]{1,32})/tables/(\d{1,5})/rolls$")
 

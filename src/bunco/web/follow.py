@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 
 from bunco.store import notify
-from bunco.web.service import LiveNight, NightService
+from bunco.web.live_night import LiveNight
+from bunco.web.service import NightService
 
 
 class ProcessFollower:
@@ -75,7 +76,7 @@ class ProcessFollower:
                 live.options_stale = False
                 record = await service.db(service.store.night, live.id)
                 live.options = record.options if record is not None else {}
-                service.publish_options(live)
+                service.publisher.publish_options(live)
                 for hook in service.after_commit:
                     hook(live)
             if live.heard > live.seq:

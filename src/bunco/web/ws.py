@@ -1,6 +1,14 @@
 """The live stream: one WebSocket per night (or per table of a night).
 
-``/api/nights/{id}/ws?token=...&since=SEQ&table=N``
+``/api/nights/{id}/ws?token=...&since=SEQ&table=N`` (or ``&player=NAME``)
+
+With ``player=NAME`` (a player's phone; the name as in the player URLs, case and
+spacing ignored), the socket follows the table that player sits at, as with ``table``,
+and keeps following the player: when the seating changes (a new round, a substitute),
+the server moves it to the player's new table and sends that table's page in a ``table``
+message whose ``table`` is the new table (``null`` when the player sits at no table: it
+then gets the messages of the whole night only, and the phone loads the night). The
+hello's ``table`` says where the player sits now.
 
 1. ``{"type": "hello", "night", "seq", "since", "table", "role", "status"}``: ``seq`` is
    the night's last event now. With ``table``, the status leaves out ``expects`` (as in
@@ -36,8 +44,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bunco.web.access import require_read
+from bunco.web.api_nights import player_named
+from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Overflow, Subscription
-from bunco.web.service import LiveNight, NightService, ServiceError, event_text
+from bunco.web.replies import ServiceError, event_text
+from bunco.web.service import NightService
 
 router = APIRouter()
 CLOSE_BEHIND = 4008
@@ -71,6 +82,10 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
     try:
         since = _int_param(websocket, "since", -1, -1)
         table = _int_param(websocket, "table", None, 1)
+        player = websocket.query_params.get("player")
+        if player is not None and table is not None:
+            raise ServiceError(422, "invalid_request", "table and player were both given",
+                               "table=N (a table's phone) or player=NAME (a player's phone)")
         who = await require_read(websocket, night_id)
         assert since is not None
         # a client may have seen `since` through another server process: catch up to it
@@ -79,19 +94,28 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
             raise ServiceError(422, "invalid_request",
                                f"since={since} is beyond the night's last event {live.seq}",
                                f"since between -1 and {live.seq}")
+        if player is not None:
+            player = player_named(live, player)
     except ServiceError as exc:
         await _refuse(websocket, exc)
         return
-    subscription = svc.pubsub.subscribe(night_id, table)
+    if player is not None:  # nothing awaits from here to the snapshot: the table holds
+        table = live.table_of(player)
+        subscription = svc.pubsub.subscribe(night_id, table, player=player)
+    else:
+        subscription = svc.pubsub.subscribe(night_id, table)
+    follows = table is not None or player is not None  # a phone: its table's page
     try:
         # the snapshot: nothing awaits between these lines, so it is consistent
-        backlog = live.since(since, table, whole=table is None)
+        backlog = live.since(since, table, whole=not follows)
         upto = live.seq
         # a table's follower: as in its status messages, its table's page says whose turn
-        status = live.status(expects=table is None)
+        status = live.status(expects=not follows)
         hello: dict[str, Any] = {
             "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
             "role": who.role, "status": status}
+        if player is not None:
+            hello["player"] = player
         text = json.dumps(hello, separators=(",", ":"), ensure_ascii=False)
         if table is not None:  # a table's page: everything it draws, so it needs no GET
             page = live.page(table)  # JSON built once per seq, shared by every phone

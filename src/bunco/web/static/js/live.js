@@ -8,6 +8,12 @@
 // only when a message shows another round and no page of it follows (the table is not in
 // play), and a reconnect needs no GET: the hello carries the table's page.
 //
+// A player's phone (``player``) follows the table its player sits at on one socket all
+// night (?player=NAME): when the player moves, the server sends the new table's page in a
+// ``table`` message naming the new table (or ``"table": null`` when the player sits at no
+// table; the page then loads the whole night), and the page follows it there without a
+// new connection. The hello says where the player sits now.
+//
 // A page that follows the whole night (host, big screen: ``table`` null) loads the
 // night's view (GET /api/nights/<id>) and patches each event's table view and status into
 // it at once; it reloads the whole view soon after a new round, set or phase or an event
@@ -29,14 +35,15 @@ export class Live {
    * @param {string} o.night  the night id
    * @param {string} o.token  a token of the night (any role that may read)
    * @param {number|null} o.table  follow one table's page, or (null) the whole night
+   * @param {string|null} o.player  follow this player's table (the server says which)
    * @param {(state: object, previous: object|null) => void} o.onState  a new state
    * @param {(message: object) => void} o.onMessage  every socket message
    * @param {(error: object) => void} o.onFatal  the token was refused: stop
    * @param {number} o.lag  (whole night) the longest wait for a reload while rolls come in
    */
-  constructor({ night, token, table = null, onState = () => {}, onMessage = () => {},
-    onFatal = () => {}, lag = 3000 }) {
-    Object.assign(this, { night, token, table, onState, onMessage, onFatal, lag });
+  constructor({ night, token, table = null, player = null, onState = () => {},
+    onMessage = () => {}, onFatal = () => {}, lag = 3000 }) {
+    Object.assign(this, { night, token, table, player, onState, onMessage, onFatal, lag });
     this.gets = 0;       // GETs of the state so far (tests count them)
     this.state = null;
     this.drawn = null;   // the state the page last drew (onState)
@@ -117,21 +124,20 @@ export class Live {
     }
   }
 
-  /** Follow another table (a player who moved), or the whole night (null). */
-  follow(table) {
-    if (table === this.table) return;
-    this.table = table;
+  /** A player's phone: the server moved the socket to the table ``message`` names
+   * (a hello or table message), or to none (null): show that table's page, or load the
+   * whole night. */
+  moveTo(message) {
+    this.table = message.table;
     this.waiting = null;
-    const socket = this.socket;
-    this.socket = null;
-    if (socket) {
-      try { socket.close(); } catch (_) { /* already closed */ }
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (message.table === null || !message.view) {
+      this.refresh().catch(() => {});  // the whole night (or the table's page) by GET
+      return;
     }
-    if (table === null) {
-      this.refresh().then(() => this.connect(), () => this.retry());
-    } else {
-      this.connect();  // the hello brings the table's page
-    }
+    this.setPage(message, message.status || null);
+    if (message.versions) this.state.versions = { ...(this.state.versions || {}), ...message.versions };
   }
 
   /** Note an acknowledged command's reply. A table's page applies its table view and
@@ -145,6 +151,19 @@ export class Live {
 
   /** One message for the state (also the reply to this page's own command). */
   receiveOne(message) {
+    if (this.player !== null && (message.type === "hello" || message.type === "table")
+      && "table" in message && message.table !== this.table) {
+      if (this.refreshing) {  // load the new table's page (or the night) instead
+        this.table = message.table;
+        this.again = true;
+        return;
+      }
+      const state = this.state;
+      if (!state) return;
+      this.moveTo(message);
+      if (this.state !== state) this.draw();
+      return;
+    }
     if (this.refreshing) {
       this.caught.push(message);
       return;
@@ -284,7 +303,8 @@ export class Live {
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const params = new URLSearchParams({ token: this.token, since: String(this.seq) });
-    if (this.table !== null) params.set("table", String(this.table));
+    if (this.player !== null) params.set("player", this.player);
+    else if (this.table !== null) params.set("table", String(this.table));
     return `${proto}//${location.host}/api/nights/${encodeURIComponent(this.night)}/ws?${params}`;
   }
 

@@ -136,19 +136,6 @@ function render(state, previous) {
   $("prizes-box").hidden = !prizes;
   if (prizes) fill("prizes", prizes);
   keepAwake(view.phase !== "over");
-  followMe(view);
-}
-
-/** Follow the table I sit at (its page is all this page draws), or the whole night when
- * I sit nowhere (sitting out, a roll-off between sets, the night over). */
-function followMe(view) {
-  const seat = seatsOf(view)[me];
-  let table = seat ? seat.table : null;
-  if (!seat && "table" in view) {  // a table's page: where I go from here, if I was here
-    const move = movesOf(view).find((m) => m.player === me);
-    table = move && move.to ? move.to.table : null;
-  }
-  if (table !== live.table) live.follow(table);
 }
 
 async function main() {
@@ -196,8 +183,10 @@ async function main() {
   } catch (_) {
     table = null;  // follow the whole night
   }
+  // one socket all night: the server follows me from table to table (?player=) and sends
+  // each new table's page; the page never reconnects to move
   live = new Live({
-    night, token, table, onState: (s, prev) => { if (loaded) render(s, prev); },
+    night, token, table, player: me, onState: (s, prev) => { if (loaded) render(s, prev); },
     onFatal: (err) => {
       saveToken(night, "player", null);
       $("fatal").textContent = `${err.text || "This phone no longer follows a player"} — reload to pick your name again.`;
