@@ -1,6 +1,7 @@
-"""Exact wins of a whole set at two or three tables of four (analysis/set_exact.py): the
-round chains agree with the other chains of the project, the set's figures add up, and
-they agree with the night kernel's nights within a few standard errors (fixed seeds)."""
+"""Exact odds of a whole set at tables of four (analysis/set_exact.py, set_seats.py,
+set_most_wins.py, set_buncos.py, set_no_bunco.py): the round chains agree with the other
+chains of the project, the set's figures add up, and they agree with the night kernel's
+nights within a few standard errors (fixed seeds)."""
 
 from __future__ import annotations
 
@@ -15,15 +16,15 @@ from bunco.analysis.night_kernel import night_cards, night_seeds
 from bunco.analysis.non_head import high_roll_steps, offset_bell
 from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, seat_buncos
 from bunco.analysis.set_exact import (
-    exact_refusal,
     first_team_chances,
     first_team_odds,
     round_patterns,
     rules_refusal,
-    set_wins,
 )
+from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
 from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.set_odds import split_distribution
+from bunco.analysis.set_seats import seat_odds, seats_refusal
 from bunco.analysis.simulate import sim_rules
 from bunco.analysis.table_odds import table_odds
 from bunco.core.presets import get_rules
@@ -75,11 +76,17 @@ def test_the_sets_figures_add_up() -> None:
 
 
 def test_what_is_not_composed_says_why() -> None:
-    assert exact_refusal(get_rules("classic"), 12, 1) is None
-    assert exact_refusal(get_rules("classic"), 8, 1) is None
-    assert exact_refusal(get_rules("winning-moves"), 12, 1) is None
-    assert "8 or 12 players" in str(exact_refusal(get_rules("classic"), 16, 1))
-    assert "one set" in str(exact_refusal(get_rules("classic"), 12, 2))
+    assert most_wins_refusal(get_rules("classic"), 12, 1) is None
+    assert most_wins_refusal(get_rules("classic"), 8, 1) is None
+    assert most_wins_refusal(get_rules("winning-moves"), 12, 1) is None
+    assert "8 or 12 players" in str(most_wins_refusal(get_rules("classic"), 16, 1))
+    assert "one set" in str(most_wins_refusal(get_rules("classic"), 12, 2))
+    # each player's seats (wins, Buncos) are followed at 8 to 24 players, any sets
+    assert seats_refusal(get_rules("classic"), 24) is None
+    assert seats_refusal(get_rules("winning-moves"), 16) is None
+    assert "8 to 24 players" in str(seats_refusal(get_rules("classic"), 28))
+    assert "tables of four" in str(seats_refusal(get_rules("classic"), 10))
+    assert "wipeout" in str(seats_refusal(get_rules("classic", {"wipeout": "true"}), 16))
     assert "wipeout" in str(rules_refusal(get_rules("classic", {"wipeout": "true"})))
     assert "head-table party" in str(rules_refusal(get_rules("classic",
                                                              {"bunco_ends_round": "true"})))
@@ -155,8 +162,8 @@ def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
     rules = sim_rules(preset, house)
     assert buncos_refusal(rules, players, 1) is None
     one = no_bunco_refusal(rules, players, 1) is None
-    composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, players // 4))
-                        if one else None)
+    composed = seat_odds(rules, players, 1, (lambda r: no_bunco_patterns(rules, r, players // 4))
+                         if one else None)
     exact = expected_buncos(rules, composed["seat_chances"])
     cards, _ = night_cards(rules, players, 1, night_seeds(13, 20_000))
     buncos = cards[:, :, 2].astype(np.float64)
@@ -205,7 +212,52 @@ def test_expected_buncos_per_seat() -> None:
     assert wm[0].sum() < wm[1].sum() < wm[2].sum()
 
 
-@pytest.mark.parametrize("name", ["set_exact", "set_buncos", "set_no_bunco", "set_odds"])
+def test_the_seat_chains_equal_the_enumeration() -> None:
+    """Following one player at a time gives the wins that enumerating the whole set's
+    ways gives; each player sits somewhere every round; a second set goes on from the
+    first's seats."""
+    for preset in ("classic", "winning-moves"):
+        rules = get_rules(preset)
+        for players in (8, 12):
+            seats = seat_odds(rules, players, 1)
+            assert seats["expected_wins"] == pytest.approx(
+                set_wins(rules, players)["expected_wins"], abs=1e-9)
+            assert seats["seat_chances"].sum(axis=2) == pytest.approx(1.0, abs=1e-12)
+    rules = get_rules("classic")
+    two = seat_odds(rules, 12, 2)
+    one = seat_odds(rules, 12, 1)
+    assert two["seat_chances"].shape == (12, 12, 12)
+    assert two["seat_chances"][:6] == pytest.approx(one["seat_chances"])
+    assert two["expected_wins"].sum() == pytest.approx(72.0)
+    assert not np.allclose(two["expected_wins"], 2 * one["expected_wins"])
+
+
+@pytest.mark.parametrize(("preset", "players", "sets"), [
+    ("classic", 16, 1), ("winning-moves", 16, 1), ("scil", 20, 1), ("tournament", 24, 1),
+    ("classic", 12, 2), ("winning-moves", 8, 4),
+])
+def test_wider_parties_agree_with_the_kernel(preset: str, players: int, sets: int) -> None:
+    """Past 8 and 12 players and one set: each player's exact expected wins, expected
+    Buncos and chance of at least one Bunco within 4.5 standard errors of 40,000 kernel
+    nights (seed 17; by hand, 200,000 nights put them within 3.3)."""
+    rules = sim_rules(preset, {})
+    assert seats_refusal(rules, players) is None
+    assert buncos_refusal(rules, players, sets) is None
+    assert no_bunco_refusal(rules, players, sets) is None
+    odds = seat_odds(rules, players, sets, lambda r: no_bunco_patterns(rules, r, players // 4))
+    buncos = expected_buncos(rules, odds["seat_chances"])
+    cards, _ = night_cards(rules, players, sets, night_seeds(17, 40_000))
+    wins = cards[:, :, 0].astype(np.float64)
+    rolled = cards[:, :, 2].astype(np.float64)
+    assert odds["expected_wins"].sum() == pytest.approx(3 * players * sets)
+    assert _z(odds["expected_wins"], wins) < 4.5
+    assert _z(buncos, rolled) < 4.5
+    assert _z(odds["at_least_one_bunco"], (rolled > 0).astype(np.float64)) < 4.5
+    assert _z(np.array([buncos.sum()]), rolled.sum(axis=1, keepdims=True)) < 4.5
+
+
+@pytest.mark.parametrize("name", ["chain_steps", "set_exact", "set_seats", "set_most_wins",
+                                  "set_buncos", "set_no_bunco", "set_odds"])
 def test_the_examples_in_the_docstrings(name: str) -> None:
     module = importlib.import_module(f"bunco.analysis.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -56,12 +56,16 @@ from bunco.analysis.night_kernel import (
     player_names,
 )
 from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
-from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
+from bunco.analysis.set_exact import first_team_chances, rules_refusal
+from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
 from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
+from bunco.analysis.set_seats import seat_odds, seats_refusal
 from bunco.analysis.table_odds import table_odds
 from bunco.core.rules import FirstRoller, RuleSet
 from bunco.core.seating import next_seating
 from bunco.core.seating_layout import is_team_table, table_sizes
+
+FloatArray = NDArray[np.float64]
 
 WINS, BUNCOS = 0, 2  # columns of the kernel's cards
 
@@ -155,6 +159,45 @@ def _one_table_players(rules: RuleSet, p: list[float]) -> list[dict[str, Any]] |
              "most_wins_alone": _exact(alone[i])} for i in range(4)]
 
 
+def _composed(rules: RuleSet, players: int, sets: int
+              ) -> tuple[dict[str, FloatArray], dict[str, str]]:
+    """The players' figures composed exactly at tables of four (by key, one value per
+    player), and for each figure that is not, why."""
+    why: dict[str, str] = {}
+    reason = seats_refusal(rules, players)
+    if reason is not None:
+        return {}, dict.fromkeys(PLAYER_FIGURES, reason)
+    tables = players // 4
+    clean = no_bunco_refusal(rules, players, sets)
+    composed = seat_odds(rules, players, sets, None if clean is not None
+                         else (lambda r: no_bunco_patterns(rules, r, tables)))
+    if clean is not None:
+        why["at_least_one_bunco"] = clean
+    reason = buncos_refusal(rules, players, sets)
+    if reason is None:
+        composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
+    else:
+        why["expected_buncos"] = reason
+    reason = most_wins_refusal(rules, players, sets)
+    if reason is None:
+        most = set_wins(rules, players)
+        composed["most_wins"], composed["most_wins_alone"] = (most["most_wins"],
+                                                              most["most_wins_alone"])
+    else:
+        why["most_wins"] = why["most_wins_alone"] = reason
+    return {key: composed[key] for key in PLAYER_FIGURES if key in composed}, why
+
+
+def _split_refusal(rules: RuleSet, players: int, tables: int) -> str | None:
+    """Why the tables' splits of this party are not exact (None: they are)."""
+    if tables == 1:
+        return ("the one table can tie (a tie-break decides), or a Bunco ends its round by "
+                "itself: its split is not composed")
+    if players % 4:
+        return "the splits are composed at tables of four (this party has tables of two or three)"
+    return rules_refusal(rules)
+
+
 def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_000,
              seed: int = 1) -> dict[str, Any]:
     """Per player and per table odds of one night of ``sets`` sets (one set: the odds of
@@ -183,26 +226,30 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     head_team = is_team_table(sizes[0], tables, rules)
     p = first_team_wins(rules, tables) if head_team else None
     exact: list[dict[str, Any]] | None = None
-    if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
-        exact = _one_table_players(rules, p)
-    elif exact_refusal(rules, players, sets) is None:
-        at_least_one = no_bunco_refusal(rules, players, sets) is None
-        composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, tables))
-                            if at_least_one else None)
-        keys = ["expected_wins", "most_wins", "most_wins_alone"]
-        if at_least_one:
-            keys.append("at_least_one_bunco")
-        if buncos_refusal(rules, players, sets) is None:
-            composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
-            keys.append("expected_buncos")
-        exact = [{key: _exact(float(composed[key][i])) for key in keys}
-                 for i in range(players)]
+    why: dict[str, str] = {}
+    if tables == 1:
+        one_table = "the one-table game's Buncos come from the kernel (not composed here)"
+        why = dict.fromkeys(PLAYER_FIGURES, one_table)
+        if p is not None and sets == 1 and is_team_table(4, 1, rules):
+            exact = _one_table_players(rules, p)
+            for key in ("expected_wins", "most_wins", "most_wins_alone"):
+                del why[key]
+        else:
+            why.update(dict.fromkeys(("expected_wins", "most_wins", "most_wins_alone"),
+                                     "the one-table game's wins are composed for one set "
+                                     "whose first team is known each round"))
+    else:
+        composed, why = _composed(rules, players, sets)
+        if composed:
+            exact = [{key: _exact(float(values[i])) for key, values in composed.items()}
+                     for i in range(players)]
     for person, figures in zip(people, exact or [], strict=False):
         for key, value in figures.items():
             simulated = person[key]
             person[key] = {**value, "simulated": simulated["value"],
                            "simulated_se": simulated["se"]}
     per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
+    split_why = _split_refusal(rules, players, tables)
     if tables > 1 and players % 4 == 0 and rules_refusal(rules) is None:  # tables of four
         odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
         per_table = [[o[k] for o in odds] for k in range(tables)]
@@ -234,6 +281,11 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
                 "nights played by the night kernel, with its standard error",
         "exact": sources["exact"],
         "simulated": sources["simulated"],
+        "why_simulated": {
+            **{key: why[key] for key in sources["simulated"] if key in why},
+            **({"split": split_why} if split_why and any(
+                t["split"]["source"] == "simulated" for t in table_docs) else {}),
+        },
         "split_counts": "rounds won by the team that rolled first at the table",
         "per_player": people,
         "per_table": table_docs,
