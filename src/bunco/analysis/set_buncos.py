@@ -111,7 +111,7 @@ def _tie_rolls(rules: RuleSet, starter: int) -> FloatArray:
 
 
 @lru_cache(maxsize=64)
-def _head_rolls(outcomes: tuple[Outcome, ...], target: int, finish: bool) -> FloatArray:
+def head_rolls(outcomes: tuple[Outcome, ...], target: int, finish: bool) -> FloatArray:
     """Expected rolls of the head table's positions 0-3 in a round (roll-on included)."""
     moves = moves_of(outcomes)
     c = sum(move.p for move in moves if move.rolls_on)
@@ -221,7 +221,7 @@ def seat_buncos(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
         return BUNCO * rolls[:, [((s * step) % 4) for s in range(4)]]
     outcomes = roll_outcomes(rules, round_no)
     finish = rules.after_bell is AfterBell.FINISH_TURN
-    head = _head_rolls(outcomes, rules.target(team=True, single_table=False), finish)
+    head = head_rolls(outcomes, rules.target(team=True, single_table=False), finish)
     other = _other_rolls(rules, round_no)
     seat_of = [(p * step) % 4 for p in range(4)]  # position in the order -> seat
     out = np.zeros((tables, 4))

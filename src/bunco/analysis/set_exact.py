@@ -144,23 +144,29 @@ def own_target_ways(chains: list[tuple[FloatArray, FloatArray]]) -> FloatArray:
     """The ``2^T`` ways of a round at tables that play to their own targets, from each
     table's ``(bunco, reached)`` (:func:`own_target_table`, or a variant of it for one
     table): the rounds with no Bunco (every table to its end), plus, for each table ``j``
-    and roll ``t``, the rounds whose first Bunco is table ``j``'s roll ``t``."""
-    tables = len(chains)
+    and roll ``t``, the rounds whose first Bunco is table ``j``'s roll ``t`` (the tables
+    rolling after ``j`` in the tick, numbered below it, one roll short)."""
     steps = chains[0][0].shape[1]
-    q = np.zeros(2**tables)
-    for w in range(2**tables):
-        bits = [(w >> k) & 1 for k in range(tables)]
-        chance = float(np.prod([reached[b, -1] for (_, reached), b in zip(chains, bits,
-                                                                          strict=True)]))
-        for j in range(tables):
-            by_tick = chains[j][0][bits[j], 1:].copy()  # table j's roll t = 1, 2, ...
-            for i in range(tables):
-                if i != j:
-                    rolls = np.arange(1, steps) - (1 if i < j else 0)
-                    by_tick *= chains[i][1][bits[i], rolls]
-            chance += float(by_tick.sum())
-        q[w] = chance
+    q = ways_product([reached[:, -1:] for _, reached in chains])
+    for j, (bunco, _) in enumerate(chains):
+        q += ways_product([bunco[:, 1:] if i == j else
+                           reached[:, : steps - 1] if i < j else reached[:, 1:]
+                           for i, (_, reached) in enumerate(chains)])
     return q
+
+
+def ways_product(factors: list[FloatArray]) -> FloatArray:
+    """``out[w]``: the sum over ``t`` of the product over tables ``k`` of
+    ``factors[k][b, t]``, ``b`` bit ``k`` of ``w``: the ``2^T`` ways of a round at
+    tables independent given ``t``.
+
+    >>> ways_product([np.array([[0.5], [0.5]]), np.array([[0.25], [0.75]])]).tolist()
+    [0.125, 0.125, 0.375, 0.375]
+    """
+    out = factors[-1]
+    for factor in reversed(factors[:-1]):  # each table below as the next lower bit
+        out = (out[:, None, :] * factor[None, :, :]).reshape(-1, factor.shape[1])
+    return np.asarray(out.sum(axis=1), dtype=np.float64)
 
 
 @lru_cache(maxsize=64)
@@ -299,6 +305,7 @@ def stop_weights(bunco: FloatArray, reached: FloatArray, tables: int) -> tuple[F
     return rolled, short, any_bunco, before, after
 
 
+@lru_cache(maxsize=64)
 def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     """The ways one round goes at ``tables`` tables of four, exactly: ``q[w]`` is the
     chance that at table ``k + 1`` the team of seats 2 and 4 wins when bit ``k`` of ``w``
@@ -310,10 +317,4 @@ def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
         return np.full(2**tables, 0.5**tables)  # the first team is either, 1/2 each
     bells, wins, _ = round_chains(rules, round_no)
-    q = np.zeros(2**tables)
-    for w in range(2**tables):
-        chance = bells[w & 1].copy()
-        for k in range(1, tables):
-            chance *= wins if not (w >> k) & 1 else 1.0 - wins
-        q[w] = float(chance.sum())
-    return q
+    return ways_product([bells, *[np.array([wins, 1.0 - wins])] * (tables - 1)])

@@ -35,6 +35,7 @@ from bunco.analysis.set_exact import (
     own_target_ways,
     round_chains,
     tie_odds,
+    ways_product,
 )
 from bunco.core.rules import AfterBell, Direction, FirstRoller, RoundEnd, RuleSet, TieBreak
 
@@ -81,7 +82,7 @@ def _tie_no_bunco(rules: RuleSet, starter: int, mine: int) -> tuple[float, float
 
 
 @lru_cache(maxsize=256)
-def _head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
+def head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
     """``bells[w, t]``: P(the head table's position ``mine`` rolls no Bunco in the round
     (rolling on included) and team ``w`` rings the bell on roll ``t``)."""
     outcomes = roll_outcomes(rules, round_no)
@@ -152,6 +153,7 @@ def _alike(rules: RuleSet, round_no: int) -> int:
     return next(r for r in range(1, round_no + 1) if roll_outcomes(rules, r) == outcomes)
 
 
+@lru_cache(maxsize=64)
 def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     """``q[w, s]``: P(the round goes way ``w`` (as
     :func:`bunco.analysis.set_exact.round_patterns`) and whoever sits in seat ``s``
@@ -165,24 +167,17 @@ def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     bells, wins, _ = round_chains(rules, round_no)
     step = 1 if rules.direction is Direction.LEFT else 3
     position_of = {(p * step) % 4: p for p in range(4)}
-    others = [wins, 1.0 - wins]
+    others = np.array([wins, 1.0 - wins])
     out = np.zeros((2**tables, 4 * tables))
     for seat in range(4 * tables):
         k, p = divmod(seat, 4)
-        p = position_of[p]
+        factors = [bells, *[others] * (tables - 1)]
         if k == 0:
-            head = _head_no_bunco(rules, round_no, p)
-            mine: list[FloatArray] = []
+            factors[0] = head_no_bunco(rules, round_no, position_of[p])
         else:
-            head = bells
-            won, safe = _other_no_bunco(rules, round_no, p)
-            mine = [won, safe - won]
-        for w in range(2**tables):
-            chance = head[w & 1].copy()
-            for j in range(1, tables):
-                bit = (w >> j) & 1
-                chance *= mine[bit] if j == k else others[bit]
-            out[w, seat] = float(chance.sum())
+            won, safe = _other_no_bunco(rules, round_no, position_of[p])
+            factors[k] = np.array([won, safe - won])
+        out[:, seat] = ways_product(factors)
     return out
 
 
@@ -199,20 +194,19 @@ def _drawn_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
         rows = []
         for p in range(4):
             if k == 0:
-                rows.append(_head_no_bunco(rules, round_no, p).sum(axis=1))
+                rows.append(head_no_bunco(rules, round_no, p).sum(axis=1))
             else:
                 won, safe = _other_no_bunco(rules, round_no, p)
                 rows.append(np.array([reach @ won, reach @ (safe - won)]))
         by.append(rows)
+    ways = np.arange(2**tables)
     out = np.zeros((2**tables, 4 * tables))
     for seat in range(4 * tables):
         k, s = divmod(seat, 4)
         rows = by[min(k, 1)]
-        for w in range(2**tables):
-            bit = (w >> k) & 1
-            mine = sum(rows[((s - first) * step) % 4][bit ^ (first % 2)]
-                       for first in range(4)) / 4
-            out[w, seat] = float(mine) * 0.5 ** (tables - 1)
+        mine = [sum(rows[((s - first) * step) % 4][bit ^ (first % 2)] for first in range(4)) / 4
+                for bit in (0, 1)]
+        out[:, seat] = np.array(mine)[(ways >> k) & 1] * 0.5 ** (tables - 1)
     return out
 
 

@@ -41,8 +41,6 @@ so a reader can see them agree.
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import math
 from typing import Any
 
@@ -59,10 +57,15 @@ from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
 from bunco.analysis.set_exact import first_team_chances, rules_refusal
 from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
 from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
+from bunco.analysis.set_one_table import (
+    at_target,
+    one_table_buncos,
+    one_table_buncos_refusal,
+    one_table_wins,
+)
 from bunco.analysis.set_seats import seat_odds, seats_refusal
 from bunco.analysis.table_odds import table_odds
-from bunco.core.rules import FirstRoller, RuleSet
-from bunco.core.seating import next_seating
+from bunco.core.rules import RuleSet
 from bunco.core.seating_layout import is_team_table, table_sizes
 
 FloatArray = NDArray[np.float64]
@@ -84,19 +87,13 @@ def _exact(value: float) -> dict[str, Any]:
     return {"value": value, "se": 0.0, "source": "exact"}
 
 
-def _round_rules(rules: RuleSet, tables: int) -> RuleSet:
-    """The rules whose team target is the one this party's head table plays to."""
-    target = rules.target(team=True, single_table=tables == 1)
-    return dataclasses.replace(rules, team_target=target, quick_game=False)
-
-
 def first_team_wins(rules: RuleSet, tables: int) -> list[float] | None:
     """P(the team that rolls first at the head table wins round r), r = 1..6, exact; None
     where the head table's rounds are not that simple (a Bunco elsewhere may end them,
     or the head table can tie and a tie-break decides)."""
     if tables > 1 and rules.bunco_ends_round:
         return None
-    plain = _round_rules(rules, tables)
+    plain = at_target(rules, single_table=tables == 1)
     out = []
     for r in range(1, 7):
         odds = table_odds(plain, r, non_head=False)
@@ -118,45 +115,29 @@ def split_distribution(p: list[float]) -> list[float]:
     return dist
 
 
-def _one_table_first_teams(rules: RuleSet) -> list[tuple[int, int]] | None:
-    """Per round, the players (0-3) in the team that rolls first at a one-table game, or
-    None when that is not known in advance (the left of the last winner starts)."""
-    first = rules.first_roller_single_table
-    if first is FirstRoller.LEFT_OF_LAST_WINNER:
-        return None
-    seats: tuple[str | None, ...] = ("0", "1", "2", "3")
-    out = []
-    for _ in range(6):
-        out.append((int(str(seats[0])), int(str(seats[2]))))
-        seats = next_seating((seats,), [frozenset({0, 2})], rules)[0]
-    return out
-
-
-def _one_table_players(rules: RuleSet, p: list[float]) -> list[dict[str, Any]] | None:
-    """Exact expected wins and P(most wins) of the four players of a one-table game."""
-    teams = _one_table_first_teams(rules)
-    if teams is None:
-        return None
-    if rules.first_roller_single_table is FirstRoller.ROLL_FOR_HIGH:
-        p = [0.5] * 6  # either team rolls first, alike: the seat-1 team wins half
-    most = [0.0] * 4
-    alone = [0.0] * 4
-    for outcome in itertools.product((True, False), repeat=6):  # seat-1's team wins?
-        chance = math.prod(q if won else 1 - q for q, won in zip(p, outcome, strict=True))
-        wins = [0] * 4
-        for first, won in zip(teams, outcome, strict=True):
-            for player in range(4):
-                wins[player] += (player in first) == won
-        best = max(wins)
-        for player in range(4):
-            if wins[player] == best:
-                most[player] += chance
-                if wins.count(best) == 1:
-                    alone[player] += chance
-    expected = [sum(q if player in first else 1 - q for q, first in zip(p, teams, strict=True))
-                for player in range(4)]
-    return [{"expected_wins": _exact(expected[i]), "most_wins": _exact(most[i]),
-             "most_wins_alone": _exact(alone[i])} for i in range(4)]
+def _one_table(rules: RuleSet, sets: int, p: list[float] | None
+               ) -> tuple[dict[str, FloatArray], dict[str, str]]:
+    """A one-table game's figures composed exactly (by key, one value per player), and
+    for each figure that is not, why."""
+    if not is_team_table(4, 1, rules):
+        return {}, dict.fromkeys(PLAYER_FIGURES, "the one table plays as individuals: "
+                                 "composed only for teams")
+    composed: dict[str, FloatArray] = {}
+    why: dict[str, str] = {}
+    wins = None if p is None else one_table_wins(rules, p, sets)
+    if wins is None:
+        why.update(dict.fromkeys(("expected_wins", "most_wins", "most_wins_alone"),
+                                 "the one table can tie, or who rolls first depends on the "
+                                 "last winner: its wins are not composed"))
+    else:
+        composed.update(wins)
+    reason = one_table_buncos_refusal(rules)
+    if reason is None:
+        composed["expected_buncos"], composed["at_least_one_bunco"] = one_table_buncos(
+            rules, sets)
+    else:
+        why["expected_buncos"] = why["at_least_one_bunco"] = reason
+    return {key: composed[key] for key in PLAYER_FIGURES if key in composed}, why
 
 
 def _composed(rules: RuleSet, players: int, sets: int
@@ -191,6 +172,8 @@ def _composed(rules: RuleSet, players: int, sets: int
 def _split_refusal(rules: RuleSet, players: int, tables: int) -> str | None:
     """Why the tables' splits of this party are not exact (None: they are)."""
     if tables == 1:
+        if not is_team_table(4, 1, rules):
+            return "the one table plays as individuals: there is no first team"
         return ("the one table can tie (a tie-break decides), or a Bunco ends its round by "
                 "itself: its split is not composed")
     if players % 4:
@@ -225,24 +208,10 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
         })
     head_team = is_team_table(sizes[0], tables, rules)
     p = first_team_wins(rules, tables) if head_team else None
-    exact: list[dict[str, Any]] | None = None
-    why: dict[str, str] = {}
-    if tables == 1:
-        one_table = "the one-table game's Buncos come from the kernel (not composed here)"
-        why = dict.fromkeys(PLAYER_FIGURES, one_table)
-        if p is not None and sets == 1 and is_team_table(4, 1, rules):
-            exact = _one_table_players(rules, p)
-            for key in ("expected_wins", "most_wins", "most_wins_alone"):
-                del why[key]
-        else:
-            why.update(dict.fromkeys(("expected_wins", "most_wins", "most_wins_alone"),
-                                     "the one-table game's wins are composed for one set "
-                                     "whose first team is known each round"))
-    else:
-        composed, why = _composed(rules, players, sets)
-        if composed:
-            exact = [{key: _exact(float(values[i])) for key, values in composed.items()}
-                     for i in range(players)]
+    composed, why = (_one_table(rules, sets, p) if players == 4
+                     else _composed(rules, players, sets))
+    exact = [{key: _exact(float(values[i])) for key, values in composed.items()}
+             for i in range(players)] if composed else None
     for person, figures in zip(people, exact or [], strict=False):
         for key, value in figures.items():
             simulated = person[key]

@@ -49,7 +49,7 @@ from bunco.core.rules import RuleSet
 FloatArray = NDArray[np.float64]
 
 #: The most tables of four whose seats are followed exactly (``2^T`` ways a round).
-MAX_TABLES = 6
+MAX_TABLES = 8
 
 
 def tables_refusal(players: int) -> str | None:
