@@ -60,12 +60,14 @@ class Move(NamedTuple):
     is_bunco: bool
     rolls_on: bool
     """After the bell the roller rolls on (``Outcome.turn_continues``)."""
+    wipes: bool = False
+    """It wipes the roller's team's points for the round and ends the turn."""
 
 
 def moves_of(outcomes: tuple[Outcome, ...]) -> tuple[Move, ...]:
     """The moves of a round's classes of roll."""
     return tuple(Move(float(o.probability), o.points, o.continues, o.ends_round, o.is_bunco,
-                      o.turn_continues) for o in outcomes)
+                      o.turn_continues, o.wipes) for o in outcomes)
 
 
 def advance(src: FloatArray, dest: FloatArray, p: float, k: int, target: int) -> float:
@@ -102,7 +104,8 @@ def score_roll(state: FloatArray, moves: tuple[Move, ...], target: int,
 
     Returns ``(new, absorbed)``: ``absorbed[q, i]`` is the chance that position ``q``
     rolled move ``i`` and it left the chain (its team reached ``target``, or the move
-    ends the round). Position ``drop``'s Buncos are left out altogether."""
+    ends the round). A wipeout puts the roller's team back to 0 and passes the dice.
+    Position ``drop``'s Buncos are left out altogether."""
     positions = state.shape[0]
     new = np.zeros_like(state)
     absorbed = np.zeros((positions, len(moves)))
@@ -117,6 +120,9 @@ def score_roll(state: FloatArray, moves: tuple[Move, ...], target: int,
                 absorbed[q, i] = move.p * float(src.sum())
                 continue
             dest = oriented(new[q if move.goes_on else (q + 1) % positions], q % 2)
+            if move.wipes:
+                dest[0, :] += move.p * src.sum(axis=0)
+                continue
             absorbed[q, i] = advance(src, dest, move.p, move.points, target)
     return new, absorbed
 
@@ -168,7 +174,10 @@ def lead_roll(state: FloatArray, moves: tuple[Move, ...], drop: int | None = Non
               ) -> FloatArray:
     """One roll of the chain over the first team's lead (``state[q, m, d]``, module
     doc); position ``drop``'s Buncos left out. A lead pushed past either end of the
-    array is lost (the caller sizes it)."""
+    array is lost (the caller sizes it). A wipeout cannot be followed by the lead alone
+    (it takes away the roller's team's own points): refused."""
+    if any(move.wipes for move in moves):
+        raise ValueError("a wipeout changes the lead by the team's own points: not a lead chain")
     positions = state.shape[0]
     new = np.zeros_like(state)
     for q in range(positions):

@@ -48,6 +48,7 @@ from bunco.analysis.set_exact import (
     HIT,
     own_target_table,
     round_chains,
+    rules_refusal,
     stop_weights,
     tie_odds,
 )
@@ -71,7 +72,7 @@ BUNCO = 1 / 216
 def buncos_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     """Why this party's expected Buncos are not composed exactly (None: they are; any
     number of sets: the seats go on from set to set)."""
-    reason = seats_refusal(rules, players)
+    reason = seats_refusal(rules, players) or rules_refusal(rules)
     if reason is not None:
         return reason
     if rules.round_end is RoundEnd.EVERY_TABLE:

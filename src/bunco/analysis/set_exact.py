@@ -69,25 +69,39 @@ HIT = Fraction(91, 216)
 
 
 def rules_refusal(rules: RuleSet) -> str | None:
-    """Why this rule set's rounds at several tables are not composed exactly (None: they
-    are)."""
+    """Why this rule set's rounds at several tables are not composed exactly, table by
+    table (None: they are; then each table's split and the players' Buncos are too)."""
     rounds = [roll_outcomes(rules, round_no) for round_no in range(1, 7)]
-    if any(o.wipes for outcomes in rounds for o in outcomes):
-        return "a wipeout can tie a table that has reached its target: not composed"
+    wipes = any(o.wipes for outcomes in rounds for o in outcomes)
     ends = any(o.ends_round for outcomes in rounds for o in outcomes)
     if rules.first_roller is FirstRoller.LEFT_OF_LAST_WINNER:
         return "the first roller depends on the last round's winner: not composed"
     if rules.round_end is RoundEnd.HEAD_TABLE:
         if ends:
             return "a roll that ends the round at every table, at a head-table party: not composed"
+        if wipes:
+            return ("a wipeout at a head-table party: the other tables, stopped by the bell, "
+                    "are decided by both teams' points, not the lead alone: not composed")
         return None
     if rules.first_roller is not FirstRoller.SCOREKEEPER:
         return "every table plays to its own target after rolling for high: not composed"
     if ends and rules.after_bell is AfterBell.FINISH_TURN:
         return "rolling on after a Bunco ends the round elsewhere: not composed"
+    if wipes and rules.after_bell is AfterBell.FINISH_TURN:
+        return "a wipeout can tie a table that has reached its target: not composed"
     if any(o.ends_round and not o.is_bunco for outcomes in rounds for o in outcomes):
         return "a roll other than a Bunco ends the round: not composed"
     return None
+
+
+def ways_refusal(rules: RuleSet) -> str | None:
+    """Why the ``2^T`` ways of this rule set's rounds (:func:`round_patterns`) are not
+    exact (None: they are). Where every table first rolls for high at a head-table
+    party, each way has chance ``2^-T`` whatever the dice do, wipeouts included."""
+    if (rules.round_end is RoundEnd.HEAD_TABLE and rules.first_roller is FirstRoller.ROLL_FOR_HIGH
+            and not any(o.ends_round for r in range(1, 7) for o in roll_outcomes(rules, r))):
+        return None
+    return rules_refusal(rules)
 
 
 @lru_cache(maxsize=64)
@@ -220,6 +234,14 @@ def tie_odds(rules: RuleSet) -> tuple[float, float]:
     return 0.5, 0.5
 
 
+def head_bells(rules: RuleSet, round_no: int) -> FloatArray:
+    """``bells[w, t]``: P(the head table's bell is its roll ``t``, rung by team ``w``)
+    (:func:`_head_bells`: no wipeout after the bell, which :func:`rules_refusal`
+    refuses where it matters)."""
+    return _head_bells(roll_outcomes(rules, round_no),
+                       rules.target(team=True, single_table=False))
+
+
 @lru_cache(maxsize=64)
 def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(bells, wins, reach)``: the head table's bell by roll and team
@@ -227,7 +249,7 @@ def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray,
     (:func:`_other_table_wins`) and the chance of each number of rolls in play at another
     table when the bell rings."""
     outcomes = roll_outcomes(rules, round_no)
-    bells = _head_bells(outcomes, rules.target(team=True, single_table=False))
+    bells = head_bells(rules, round_no)
     bell = bells.sum(axis=0)
     finish = rules.after_bell is AfterBell.FINISH_TURN
     for_high = rules.first_roller is FirstRoller.ROLL_FOR_HIGH
@@ -309,7 +331,7 @@ def stop_weights(bunco: FloatArray, reached: FloatArray, tables: int) -> tuple[F
 def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     """The ways one round goes at ``tables`` tables of four, exactly: ``q[w]`` is the
     chance that at table ``k + 1`` the team of seats 2 and 4 wins when bit ``k`` of ``w``
-    is set (else the team of seats 1 and 3). Only for rules :func:`rules_refusal`
+    is set (else the team of seats 1 and 3). Only for rules :func:`ways_refusal`
     accepts.
     """
     if rules.round_end is RoundEnd.EVERY_TABLE:

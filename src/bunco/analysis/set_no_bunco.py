@@ -31,6 +31,7 @@ from bunco.analysis.odds import Outcome, kept_points, roll_outcomes
 from bunco.analysis.set_buncos import BUNCO, buncos_refusal, rolloff_turn
 from bunco.analysis.set_exact import (
     HIT,
+    head_bells,
     own_target_table,
     own_target_ways,
     round_chains,
@@ -92,7 +93,7 @@ def head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
     stop = sum(float(o.probability) for o in outcomes if not o.turn_continues and not o.is_bunco)
     clean_roll_on = stop / (1.0 - go_on)
     moves = moves_of(outcomes)
-    length = len(round_chains(rules, round_no)[0][0])
+    length = head_bells(rules, round_no).shape[1]
     # a bell rung by ``mine`` with a roll that lets it roll on: that turn holds no Bunco
     kept = np.ones((4, len(moves)))
     kept[mine] = [clean_roll_on if finish and move.rolls_on else 1.0 for move in moves]

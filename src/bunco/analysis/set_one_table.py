@@ -99,8 +99,8 @@ def one_table_buncos_refusal(rules: RuleSet) -> str | None:
         return "the first roller depends on the last round's winner: not composed"
     for round_no in range(1, 7):
         for o in roll_outcomes(rules, round_no):
-            if o.wipes:
-                return "a wipeout can tie a table that has reached its target: not composed"
+            if o.wipes and rules.after_bell is AfterBell.FINISH_TURN:
+                return "a wipeout after the bell can tie the table: not composed"
             if o.ends_round and o.turn_continues and rules.after_bell is AfterBell.FINISH_TURN:
                 return "rolling on after a roll that ends the round: not composed"
     return None

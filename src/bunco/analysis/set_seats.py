@@ -43,7 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bunco.analysis.night_kernel import movement_table, seat_places
-from bunco.analysis.set_exact import round_patterns, rules_refusal
+from bunco.analysis.set_exact import round_patterns, ways_refusal
 from bunco.core.rules import RuleSet
 
 FloatArray = NDArray[np.float64]
@@ -63,9 +63,9 @@ def tables_refusal(players: int) -> str | None:
 
 
 def seats_refusal(rules: RuleSet, players: int) -> str | None:
-    """Why each player's seats, wins and Buncos of this party are not followed exactly
-    (None: they are)."""
-    return tables_refusal(players) or rules_refusal(rules)
+    """Why each player's seats and wins at this party are not followed exactly (None:
+    they are; the Buncos need more: :func:`bunco.analysis.set_buncos.buncos_refusal`)."""
+    return tables_refusal(players) or ways_refusal(rules)
 
 
 @lru_cache(maxsize=16)
