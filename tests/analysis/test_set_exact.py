@@ -83,10 +83,12 @@ def test_what_is_not_composed_says_why() -> None:
     assert most_wins_refusal(get_rules("winning-moves"), 12, 1) is None
     assert "8 or 12 players" in str(most_wins_refusal(get_rules("classic"), 16, 1))
     assert "one set" in str(most_wins_refusal(get_rules("classic"), 12, 2))
-    # each player's seats (wins, Buncos) are followed at 8 to 32 players, any sets
-    assert seats_refusal(get_rules("classic"), 32) is None
-    assert seats_refusal(get_rules("winning-moves"), 16) is None
-    assert "8 to 32 players" in str(seats_refusal(get_rules("classic"), 36))
+    # each player's seats (wins, Buncos) are followed at 8 to 40 players, any sets (to
+    # 32 where every table plays to its own target)
+    assert seats_refusal(get_rules("classic"), 40) is None
+    assert seats_refusal(get_rules("winning-moves"), 32) is None
+    assert "8 to 40 players" in str(seats_refusal(get_rules("classic"), 44))
+    assert "8 to 32 players" in str(seats_refusal(get_rules("winning-moves"), 36))
     assert "tables of four" in str(seats_refusal(get_rules("classic"), 10))
     assert "wipeout" in str(seats_refusal(get_rules("classic", {"wipeout": "true"}), 16))
     assert "wipeout" in str(rules_refusal(get_rules("classic", {"wipeout": "true"})))
@@ -244,7 +246,7 @@ def test_the_seat_chains_equal_the_enumeration() -> None:
 
 @pytest.mark.parametrize(("preset", "players", "sets"), [
     ("classic", 16, 1), ("winning-moves", 16, 1), ("scil", 20, 1), ("tournament", 24, 1),
-    ("winning-moves", 32, 1), ("classic", 12, 2), ("winning-moves", 8, 4),
+    ("winning-moves", 32, 1), ("classic", 40, 1), ("classic", 12, 2), ("winning-moves", 8, 4),
 ])
 def test_wider_parties_agree_with_the_kernel(preset: str, players: int, sets: int) -> None:
     """Past 8 and 12 players and one set: each player's exact expected wins, expected

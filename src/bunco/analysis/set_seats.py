@@ -24,7 +24,8 @@ on from set to set, the rounds numbered 1-6 again):
 
 The players start as the night kernel seats them: player ``i`` in seat ``i`` (table 1
 seats 1–4, then table 2, ...). The ``2^T`` ways are enumerated, so this stays exact and
-quick up to :data:`MAX_TABLES` tables.
+quick up to :data:`MAX_TABLES` tables (40 players; 32 where every table plays to
+its own target).
 
 >>> from bunco.core.presets import get_rules
 >>> odds = seat_odds(get_rules("classic"), 16, 1)
@@ -44,19 +45,22 @@ from numpy.typing import NDArray
 
 from bunco.analysis.night_kernel import movement_table, seat_places
 from bunco.analysis.set_exact import round_patterns, ways_refusal
-from bunco.core.rules import RuleSet
+from bunco.core.rules import RoundEnd, RuleSet
 
 FloatArray = NDArray[np.float64]
 
-#: The most tables of four whose seats are followed exactly (``2^T`` ways a round).
-MAX_TABLES = 8
+#: The most tables of four whose seats are followed exactly (``2^T`` ways a round), where
+#: the head table ends the round, and where every table plays to its own target (each
+#: way a sum over which table rolls the first Bunco: slower).
+MAX_TABLES = {RoundEnd.HEAD_TABLE: 10, RoundEnd.EVERY_TABLE: 8}
 
 
-def tables_refusal(players: int) -> str | None:
+def tables_refusal(rules: RuleSet, players: int) -> str | None:
     """Why the seats of this many players are not followed exactly (None: they are)."""
     tables = players // 4
-    if players % 4 or not 2 <= tables <= MAX_TABLES:
-        return (f"exact odds follow parties of 8 to {4 * MAX_TABLES} players in tables of four"
+    most = MAX_TABLES[rules.round_end]
+    if players % 4 or not 2 <= tables <= most:
+        return (f"exact odds follow parties of 8 to {4 * most} players in tables of four here"
                 f" (a round at T tables goes one of 2^T ways; {players} players "
                 + ("do not sit in tables of four)" if players % 4 else f"are {tables} tables)"))
     return None
@@ -65,7 +69,7 @@ def tables_refusal(players: int) -> str | None:
 def seats_refusal(rules: RuleSet, players: int) -> str | None:
     """Why each player's seats and wins at this party are not followed exactly (None:
     they are; the Buncos need more: :func:`bunco.analysis.set_buncos.buncos_refusal`)."""
-    return tables_refusal(players) or ways_refusal(rules)
+    return tables_refusal(rules, players) or ways_refusal(rules)
 
 
 @lru_cache(maxsize=16)
