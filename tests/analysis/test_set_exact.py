@@ -300,7 +300,7 @@ def test_wipeouts_agree_with_the_kernel(preset: str, players: int) -> None:
 
 
 @pytest.mark.parametrize("name", ["chain_steps", "set_exact", "set_seats", "set_most_wins",
-                                  "set_buncos", "set_no_bunco", "set_odds"])
+                                  "set_one_table", "set_buncos", "set_no_bunco", "set_odds"])
 def test_the_examples_in_the_docstrings(name: str) -> None:
     module = importlib.import_module(f"bunco.analysis.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -22,10 +22,10 @@ there in that round (``seat_chances`` of :func:`bunco.analysis.set_seats.seat_od
 Where every table first rolls for high, any seat starts with chance 1/4, and a seat's
 figures mix the four places it may hold in the rolling order. For parties where the
 head table ends the round and ties go to sessions or sudden death (``classic``,
-``scil``, ``tournament``), and where every table plays to its own target and a Bunco
-ends the round everywhere (``winning-moves``: a table's roll happens if no table
-rolling before it in the tick has had a Bunco; a table left tied adds its roll-off);
-elsewhere :func:`buncos_refusal` says why not.
+``scil``, ``tournament``; no wipeout), and where every table plays to its own target and
+a Bunco ends the round everywhere (``winning-moves``, wipeouts too: a table's roll
+happens if no table rolling before it in the tick has had a Bunco; a table left tied
+adds its roll-off); elsewhere :func:`buncos_refusal` says why not.
 
 The chance of at least one Bunco: :mod:`bunco.analysis.set_no_bunco`.
 

@@ -5,28 +5,33 @@ at least one Bunco, and the expected Buncos and wins. For every table: the chanc
 its six rounds split a given way, counted as the rounds won by the team that rolled
 first there (6-0, 5-1, ... 0-6).
 
-Two sources, and the output says which gave each figure:
+Two sources, and the output says which gave each figure (and, for every estimated one,
+why it is not exact: ``why_simulated``):
 
 - **exact**, composed from the per-round Markov chains of :mod:`bunco.analysis.table_odds`
-  and :mod:`bunco.analysis.set_exact`, under every preset (and the house rules that keep
-  the rounds composable: no wipeout; see :func:`bunco.analysis.set_exact.rules_refusal`):
+  and :mod:`bunco.analysis.set_exact` (rolled by :mod:`bunco.analysis.chain_steps`),
+  under every preset and the house rules that keep the rounds composable
+  (:func:`bunco.analysis.set_exact.rules_refusal`, :func:`~bunco.analysis.set_exact.ways_refusal`):
 
-  - every table's split: a table's rounds are independent, each round's chance of a
-    first-team win comes from the round chains; at one table of four (any preset whose
-    table cannot tie), the head table's split;
-  - every player's expected wins and chance of the most wins (alone or shared) in a set
-    of 8 or 12 players (the ``2^(6T)`` ways the set can go at ``T`` tables, enumerated
-    with the movement: :func:`bunco.analysis.set_exact.set_wins`), and in a one-table
-    game of four whose first team is known each round (the 2^6 ways the six rounds can
-    go, each player's team read off the seat rotation);
-  - every player's expected Buncos and chance of at least one in those sets of 8 or
-    12: the rolls each seat is expected to make, times 1/216, weighed by
-    where the player sits, and the chance of each way a round goes with no Bunco in a
-    given seat, multiplied along the set's ways (:mod:`bunco.analysis.set_buncos`);
+  - every table's split at tables of four: a table's rounds are independent, each
+    round's chance of a first-team win comes from the round chains; at one table of four
+    (any preset whose table cannot tie), the head table's split;
+  - every player's expected wins, expected Buncos and chance of at least one Bunco at 8
+    to 40 players in tables of four (32 under ``winning-moves``), over any number of sets:
+    each player's seat, round after round, is a Markov chain
+    (:mod:`bunco.analysis.set_seats`; the Buncos per seat from
+    :mod:`bunco.analysis.set_buncos` and :mod:`bunco.analysis.set_no_bunco`);
+  - every player's chance of the most wins (alone or shared) in one set of 8 or 12
+    players (the ``2^(6T)`` ways the set can go, :mod:`bunco.analysis.set_most_wins`);
+  - in a one-table game of four in teams (:mod:`bunco.analysis.set_one_table`), every
+    figure over any number of sets, where who rolls first is known each round and the
+    table cannot tie;
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
-  as the mean over the nights with its standard error, for everything else: the Buncos
-  at one table, and every player's figures with a wipeout, in nights of more than one
-  set at several tables, and in parties other than 4, 8 or 12 players.
+  as the mean over the nights with its standard error, for everything else: the chance
+  of the most wins past 12 players or one set; every figure past 40 players, with tables
+  of two or three, at a one-table game of individuals; the figures a wipeout keeps from
+  composing (at a head-table party the other tables are then decided by both teams'
+  points, not the lead: every figure but the wins where every table rolls for high).
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
 so a reader can see them agree.
