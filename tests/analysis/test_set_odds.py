@@ -116,9 +116,8 @@ def test_a_party_set() -> None:
     assert two["simulated"] == ["most_wins", "most_wins_alone"]
     assert "one set" in two["why_simulated"]["most_wins"]
     wipe = set_odds(get_rules("classic", {"wipeout": "true"}), players=8, nights=2000, seed=2)
-    assert wipe["exact"] == []
-    assert "wipeout" in wipe["why_simulated"]["expected_wins"]
-    assert "wipeout" in wipe["why_simulated"]["split"]
+    assert wipe["simulated"] == ["at_least_one_bunco", "expected_buncos"]
+    assert "wipeout" in wipe["why_simulated"]["expected_buncos"]
     assert odds["why_simulated"] == {}
     wins = sum(p["expected_wins"]["value"] for p in odds["per_player"])
     assert wins == pytest.approx(36)  # six rounds, half the twelve win each round
@@ -161,8 +160,14 @@ def test_set_odds_cli() -> None:
                                "is exact for 8 or 12 players")
     text = runner.invoke(app, ["odds", "--set", "-H", "wipeout=true", "--nights", "3000"])
     assert text.exit_code == 0, text.output
-    assert "exact (marked 'exact', composed from the round chains): none" in text.output
-    assert "P(most wins, alone), P(at least one Bunco)" in text.output
+    lines = text.output.splitlines()
+    assert lines[1] == ("exact (marked 'exact', composed from the round chains): expected wins, "
+                        "P(most wins), P(most wins, alone), the split at tables 1, 2, 3")
+    assert lines[2].endswith("seed 1): P(at least one Bunco), expected Buncos")
+    assert lines[3].startswith("  not exact: P(at least one Bunco), expected Buncos: Buncos "
+                               "with a wipeout at a head-table party are not composed")
+    shown = [line for line in lines if line.startswith("│ P01")]
+    assert len(shown) == 1 and shown[0].count(" exact") == 3 and shown[0].count("±") == 2
     ten = runner.invoke(app, ["odds", "--set", "-n", "10", "--nights", "200", "--json"])
     assert ten.exit_code == 0, ten.output
     assert len(json.loads(ten.stdout)["per_table"]) == 3  # tables of four, four and two

@@ -9,6 +9,8 @@ chain, held in one of two ways:
   and 3) has ``a`` points and the second ``b``, both below the target; a roll that brings
   its team to the target, or ends the round by itself, leaves the chain (it is
   *absorbed*, reported per position and move);
+- **by both team scores, with no target** (:func:`pair_roll`), where a wipeout can
+  strike at a table that no target stops: ``state[r, m, a, b]``;
 - **by the lead** (:func:`lead_roll`), where no target stops the table (another table
   at a head-table party, stopped by the head table's bell): ``state[q, m, d]``, the
   chance that position ``q`` is to roll, in the middle of a turn (``m = 1``) or at its
@@ -191,4 +193,23 @@ def lead_roll(state: FloatArray, moves: tuple[Move, ...], drop: int | None = Non
                 new[q, 1] += moved
             else:
                 new[(q + 1) % positions, 0] += moved
+    return new
+
+
+def pair_roll(state: FloatArray, moves: tuple[Move, ...]) -> FloatArray:
+    """One roll at a table that no target stops, followed by both team scores:
+    ``state[r, m, a, b]``, team ``r`` to roll, in the middle of a turn (``m = 1``) or at
+    its start, the first team at ``a`` points and the second at ``b``, both below the
+    array's size (what is pushed past it is lost: the caller sizes it). A wipeout puts
+    the roller's team back to 0."""
+    cap = state.shape[2]
+    new = np.zeros_like(state)
+    for r in (0, 1):
+        src = oriented(state[r, 0] + state[r, 1], r)  # the roller's team's score on axis 0
+        for move in moves:
+            dest = oriented(new[r, 1] if move.goes_on else new[1 - r, 0], r)
+            if move.wipes:
+                dest[0, :] += move.p * src.sum(axis=0)
+            elif move.points < cap:
+                dest[move.points:, :] += move.p * src[: cap - move.points, :]
     return new

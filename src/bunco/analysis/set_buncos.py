@@ -75,6 +75,10 @@ def buncos_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     reason = seats_refusal(rules, players) or rules_refusal(rules)
     if reason is not None:
         return reason
+    if rules.round_end is RoundEnd.HEAD_TABLE and any(
+            o.wipes for r in range(1, 7) for o in roll_outcomes(rules, r)):
+        return ("Buncos with a wipeout at a head-table party are not composed (the rolls "
+                "of a tie-break follow both teams' points at every table)")
     if rules.round_end is RoundEnd.EVERY_TABLE:
         if rules.tie_break is TieBreak.SUDDEN_DEATH:
             return "Buncos at tables to their own targets are composed for roll-offs and sessions"

@@ -60,6 +60,7 @@ from bunco.analysis.chain_steps import (
 )
 from bunco.analysis.non_head import high_roll_steps, offset_bell
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
+from bunco.analysis.set_wipeout import head_bells_wiping, other_wins_wiping
 from bunco.core.rules import AfterBell, FirstRoller, RoundEnd, RuleSet, TieBreak
 
 FloatArray = NDArray[np.float64]
@@ -79,9 +80,6 @@ def rules_refusal(rules: RuleSet) -> str | None:
     if rules.round_end is RoundEnd.HEAD_TABLE:
         if ends:
             return "a roll that ends the round at every table, at a head-table party: not composed"
-        if wipes:
-            return ("a wipeout at a head-table party: the other tables, stopped by the bell, "
-                    "are decided by both teams' points, not the lead alone: not composed")
         return None
     if rules.first_roller is not FirstRoller.SCOREKEEPER:
         return "every table plays to its own target after rolling for high: not composed"
@@ -235,11 +233,15 @@ def tie_odds(rules: RuleSet) -> tuple[float, float]:
 
 
 def head_bells(rules: RuleSet, round_no: int) -> FloatArray:
-    """``bells[w, t]``: P(the head table's bell is its roll ``t``, rung by team ``w``)
-    (:func:`_head_bells`: no wipeout after the bell, which :func:`rules_refusal`
-    refuses where it matters)."""
-    return _head_bells(roll_outcomes(rules, round_no),
-                       rules.target(team=True, single_table=False))
+    """``bells[w, t]``: P(the head table's bell is its roll ``t`` and team ``w`` wins the
+    table): :func:`_head_bells`, or with wipeouts
+    :func:`bunco.analysis.set_wipeout.head_bells_wiping`."""
+    outcomes = roll_outcomes(rules, round_no)
+    target = rules.target(team=True, single_table=False)
+    if any(o.wipes for o in outcomes):
+        return head_bells_wiping(outcomes, target, rules.after_bell is AfterBell.FINISH_TURN,
+                                 tie_odds(rules))
+    return _head_bells(outcomes, target)
 
 
 @lru_cache(maxsize=64)
@@ -254,7 +256,10 @@ def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray,
     finish = rules.after_bell is AfterBell.FINISH_TURN
     for_high = rules.first_roller is FirstRoller.ROLL_FOR_HIGH
     reach = offset_bell(bell, high_roll_steps(4)) if for_high else bell
-    wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules))
+    if any(o.wipes for o in outcomes):
+        wins = other_wins_wiping(outcomes, tuple(reach.tolist()), finish, tie_odds(rules))
+    else:
+        wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules))
     return bells, wins, reach
 
 
