@@ -29,9 +29,10 @@ why it is not exact: ``why_simulated``):
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
   as the mean over the nights with its standard error, for everything else: the chance
   of the most wins past 12 players or one set; every figure past 40 players, with tables
-  of two or three, at a one-table game of individuals; the figures a wipeout keeps from
-  composing (at a head-table party the other tables are then decided by both teams'
-  points, not the lead: every figure but the wins where every table rolls for high).
+  of two or three (but the splits at its tables of four), at a one-table game of
+  individuals; the Buncos with a wipeout at a head-table party
+  (:mod:`bunco.analysis.set_wipeout` composes the wins and splits), and a one-table
+  game that a wipeout after the bell can tie.
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
 so a reader can see them agree.

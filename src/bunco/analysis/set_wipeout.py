@@ -118,6 +118,8 @@ def other_wins_wiping(outcomes: tuple[Outcome, ...], reach: tuple[float, ...], f
                 new = pair_roll(state, moves)
                 lost += float(later[n + 1]) * float(state.sum() - new.sum())
                 state = new
-        if lost < TAIL_MASS or cap > 4096:
+            if lost >= TAIL_MASS and cap <= 4096:
+                break  # too small: start again with a larger cap
+        else:
             return wins
         cap *= 2
