@@ -73,15 +73,24 @@ def test_one_table_nights_agree_with_the_kernel(preset: str, sets: int) -> None:
 
 def test_a_wipeout_one_table_game_is_exact_without_rolling_on() -> None:
     """scil stops at the bell: with wipeouts its one table cannot tie, so its wins and
-    Buncos stay exact; classic rolls on after the bell, where a wipeout can tie."""
+    Buncos stay exact; classic rolls on after the bell, where a wipeout can tie: its
+    wins stay exact, its Buncos are estimated."""
     odds = set_odds(get_rules("scil", {"wipeout": "true"}), players=4, nights=40_000, seed=8)
     assert odds["simulated"] == []
     for person in odds["per_player"]:
         for key in ("expected_wins", "most_wins", "at_least_one_bunco", "expected_buncos"):
             figure = person[key]
             assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"]
-    classic = set_odds(get_rules("classic", {"wipeout": "true"}), players=4, nights=200, seed=8)
+    classic = set_odds(get_rules("classic", {"wipeout": "true"}), players=4, nights=40_000,
+                       seed=8)
     assert "tie" in classic["why_simulated"]["expected_buncos"]
+    # its wins stay exact: a tie after the bell goes to the tie-break
+    assert classic["exact"] == ["expected_wins", "most_wins", "most_wins_alone",
+                                "split at table 1"]
+    for person in classic["per_player"]:
+        for key in ("expected_wins", "most_wins", "most_wins_alone"):
+            figure = person[key]
+            assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"]
 
 
 def test_what_stays_simulated_says_why() -> None:

@@ -29,7 +29,7 @@ why it is not exact: ``why_simulated``):
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
   as the mean over the nights with its standard error, for everything else: the chance
   of the most wins past 12 players or one set; every figure past 40 players, with tables
-  of two or three (but the splits at its tables of four), at a one-table game of
+  of two or three (but the head table's split), at a one-table game of
   individuals; the Buncos with a wipeout at a head-table party
   (:mod:`bunco.analysis.set_wipeout` composes the wins and splits), and a one-table
   game that a wipeout after the bell can tie.
@@ -59,8 +59,9 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
+from bunco.analysis.odds import roll_outcomes
 from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
-from bunco.analysis.set_exact import first_team_chances, rules_refusal
+from bunco.analysis.set_exact import first_team_chances, head_bells, rules_refusal
 from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
 from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.set_one_table import (
@@ -96,7 +97,8 @@ def _exact(value: float) -> dict[str, Any]:
 def first_team_wins(rules: RuleSet, tables: int) -> list[float] | None:
     """P(the team that rolls first at the head table wins round r), r = 1..6, exact; None
     where the head table's rounds are not that simple (a Bunco elsewhere may end them,
-    or the head table can tie and a tie-break decides)."""
+    or the head table can tie other than by a wipeout after its bell). A tie after a
+    wipeout goes to the tie-break (:func:`bunco.analysis.set_exact.head_bells`)."""
     if tables > 1 and rules.bunco_ends_round:
         return None
     plain = at_target(rules, single_table=tables == 1)
@@ -104,8 +106,11 @@ def first_team_wins(rules: RuleSet, tables: int) -> list[float] | None:
     for r in range(1, 7):
         odds = table_odds(plain, r, non_head=False)
         if odds.tie_probability > 0:
-            return None
-        out.append(odds.first_team_win_probability)
+            if any(o.ends_round for o in roll_outcomes(plain, r)):
+                return None
+            out.append(float(head_bells(plain, r)[0].sum()))
+        else:
+            out.append(odds.first_team_win_probability)
     return out
 
 
@@ -133,8 +138,8 @@ def _one_table(rules: RuleSet, sets: int, p: list[float] | None
     wins = None if p is None else one_table_wins(rules, p, sets)
     if wins is None:
         why.update(dict.fromkeys(("expected_wins", "most_wins", "most_wins_alone"),
-                                 "the one table can tie, or who rolls first depends on the "
-                                 "last winner: its wins are not composed"))
+                                 "a Bunco ends the one table's round by itself, or who rolls "
+                                 "first depends on the last winner: its wins are not composed"))
     else:
         composed.update(wins)
     reason = one_table_buncos_refusal(rules)
