@@ -72,16 +72,6 @@ def moves_of(outcomes: tuple[Outcome, ...]) -> tuple[Move, ...]:
                       o.turn_continues, o.wipes) for o in outcomes)
 
 
-def advance(src: FloatArray, dest: FloatArray, p: float, k: int, target: int) -> float:
-    """Add ``p`` times the scores ``src`` (the roller's team's on axis 0), raised by ``k``
-    points, to ``dest`` where they stay below ``target``; return the chance of reaching it
-    (``p`` times the scores that do)."""
-    if k < target:
-        dest[k:, :] += p * src[: target - k, :]
-        return p * float(src[target - k :, :].sum())
-    return p * float(src.sum())
-
-
 def shifted(values: FloatArray, by: int) -> FloatArray:
     """``values`` moved ``by`` places up (down when negative), zeros coming in."""
     out = np.zeros_like(values)
@@ -113,19 +103,25 @@ def score_roll(state: FloatArray, moves: tuple[Move, ...], target: int,
     absorbed = np.zeros((positions, len(moves)))
     for q in range(positions):
         src = oriented(state[q], q % 2)  # the roller's team's score on axis 0
-        if not src.any():
+        rows = src.sum(axis=1)
+        # at_least[a]: P(the roller's team has a points or more)
+        at_least = np.append(np.cumsum(rows[::-1])[::-1], 0.0)
+        if not at_least[0]:
             continue
         for i, move in enumerate(moves):
             if move.is_bunco and q == drop:
                 continue
-            if move.ends:
-                absorbed[q, i] = move.p * float(src.sum())
-                continue
+            k = move.points
+            if move.ends or k >= target:
+                absorbed[q, i] = move.p * float(at_least[0])
+                if move.ends:
+                    continue
             dest = oriented(new[q if move.goes_on else (q + 1) % positions], q % 2)
             if move.wipes:
                 dest[0, :] += move.p * src.sum(axis=0)
-                continue
-            absorbed[q, i] = advance(src, dest, move.p, move.points, target)
+            elif k < target:
+                dest[k:, :] += move.p * src[: target - k, :]
+                absorbed[q, i] = move.p * float(at_least[target - k])
     return new, absorbed
 
 
