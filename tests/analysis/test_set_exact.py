@@ -26,10 +26,11 @@ from bunco.analysis.set_exact import (
 from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
 from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.set_odds import split_distribution
-from bunco.analysis.set_seats import seat_odds, seats_refusal
+from bunco.analysis.set_seats import seat_moves, seat_odds, seats_refusal, won_seats
 from bunco.analysis.simulate import sim_rules
 from bunco.analysis.table_odds import table_odds
 from bunco.core.presets import get_rules
+from bunco.core.rules import RuleSet
 
 
 @pytest.mark.parametrize("preset", ["classic", "scil"])
@@ -70,19 +71,42 @@ def test_a_rounds_ways() -> None:
 
 def test_the_sets_figures_add_up() -> None:
     odds = set_wins(get_rules("classic"), 12)
-    assert odds["expected_wins"].sum() == pytest.approx(36.0)  # six winners a table-round
+    wins = seat_odds(get_rules("classic"), 12, 1)["expected_wins"]
+    assert wins.sum() == pytest.approx(36.0)  # six winners a table-round
     assert odds["most_wins"].sum() >= 1.0 > odds["most_wins_alone"].sum()
     assert (odds["most_wins_alone"] < odds["most_wins"]).all()
-    scil = set_wins(get_rules("scil"), 12)
+    scil = seat_odds(get_rules("scil"), 12, 1)
     assert scil["expected_wins"] == pytest.approx(np.full(12, 3.0))  # either team starts
+
+
+def _enumerated(rules: RuleSet, players: int) -> dict[str, np.ndarray]:
+    """Expected wins and the chance of the most wins, by enumerating every way a set
+    can go (2^(6T) paths), each with every player's seat and wins."""
+    tables = players // 4
+    dest, won = seat_moves(rules, tables), won_seats(tables)
+    seat = np.arange(players)[None, :]
+    wins = np.zeros((1, players), dtype=np.int64)
+    chance = np.ones(1)
+    for r in range(6):
+        q = round_patterns(rules, r + 1, tables)
+        way = np.arange(len(q))[None, :, None]
+        wins = (wins[:, None, :] + won[way, seat[:, None, :]]).reshape(-1, players)
+        seat = dest[way, seat[:, None, :]].reshape(-1, players)
+        chance = (chance[:, None] * q[None, :]).reshape(-1)
+    top = wins == wins.max(axis=1, keepdims=True)
+    alone = top & (top.sum(axis=1, keepdims=True) == 1)
+    return {"expected_wins": chance @ wins, "most_wins": chance @ top,
+            "most_wins_alone": chance @ alone}
 
 
 def test_what_is_not_composed_says_why() -> None:
     assert most_wins_refusal(get_rules("classic"), 12, 1) is None
     assert most_wins_refusal(get_rules("classic"), 8, 1) is None
     assert most_wins_refusal(get_rules("winning-moves"), 12, 1) is None
-    assert "8 or 12 players" in str(most_wins_refusal(get_rules("classic"), 16, 1))
-    assert "one set" in str(most_wins_refusal(get_rules("classic"), 12, 2))
+    assert most_wins_refusal(get_rules("classic"), 16, 1) is None
+    assert most_wins_refusal(get_rules("classic"), 8, 2) is None
+    assert "too many" in str(most_wins_refusal(get_rules("classic"), 20, 1))
+    assert "2 sets" in str(most_wins_refusal(get_rules("classic"), 12, 2))
     # each player's seats (wins, Buncos) are followed at 8 to 40 players, any sets (to
     # 32 where every table plays to its own target)
     assert seats_refusal(get_rules("classic"), 40) is None
@@ -146,7 +170,7 @@ def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None
     """Every exact figure within 4.5 standard errors of 20,000 kernel nights (seed 11),
     and the mean split (rounds the first team won) within 4.5 as well."""
     rules = sim_rules(preset, {})
-    exact = set_wins(rules, players)
+    exact = {**set_wins(rules, players), **seat_odds(rules, players, 1)}
     cards, first_won = night_cards(rules, players, 1, night_seeds(11, 20_000))
     wins = cards[:, :, 0].astype(np.float64)
     top = wins == wins.max(axis=1, keepdims=True)
@@ -226,15 +250,18 @@ def test_expected_buncos_per_seat() -> None:
 
 def test_the_seat_chains_equal_the_enumeration() -> None:
     """Following one player at a time gives the wins that enumerating the whole set's
-    ways gives; each player sits somewhere every round; a second set goes on from the
-    first's seats."""
-    for preset in ("classic", "winning-moves"):
+    ways gives, and following the wins by seat the same chance of the most wins; each
+    player sits somewhere every round; a second set goes on from the first's seats."""
+    for preset, players in (("classic", 8), ("classic", 12), ("winning-moves", 8),
+                            ("tournament", 8), ("scil", 8)):
         rules = get_rules(preset)
-        for players in (8, 12):
-            seats = seat_odds(rules, players, 1)
-            assert seats["expected_wins"] == pytest.approx(
-                set_wins(rules, players)["expected_wins"], abs=1e-9)
-            assert seats["seat_chances"].sum(axis=2) == pytest.approx(1.0, abs=1e-12)
+        every = _enumerated(rules, players)
+        seats = seat_odds(rules, players, 1)
+        assert seats["expected_wins"] == pytest.approx(every["expected_wins"], abs=1e-9)
+        most = set_wins(rules, players)
+        assert most["most_wins"] == pytest.approx(every["most_wins"], abs=1e-12)
+        assert most["most_wins_alone"] == pytest.approx(every["most_wins_alone"], abs=1e-12)
+        assert seats["seat_chances"].sum(axis=2) == pytest.approx(1.0, abs=1e-12)
     rules = get_rules("classic")
     two = seat_odds(rules, 12, 2)
     one = seat_odds(rules, 12, 1)
@@ -268,6 +295,22 @@ def test_wider_parties_agree_with_the_kernel(preset: str, players: int, sets: in
     assert _z(np.array([buncos.sum()]), rolled.sum(axis=1, keepdims=True)) < 4.5
 
 
+@pytest.mark.parametrize(("preset", "players", "sets"), [("classic", 16, 1), ("classic", 8, 2)])
+def test_most_wins_past_twelve_agree_with_the_kernel(preset: str, players: int,
+                                                     sets: int) -> None:
+    """The chance of the most wins followed by the wins by seat, where the enumeration
+    would take 16.8 million ways: within 4.5 standard errors of 40,000 kernel nights."""
+    rules = sim_rules(preset, {})
+    assert most_wins_refusal(rules, players, sets) is None
+    exact = set_wins(rules, players, sets)
+    cards, _ = night_cards(rules, players, sets, night_seeds(29, 40_000))
+    wins = cards[:, :, 0].astype(np.float64)
+    top = wins == wins.max(axis=1, keepdims=True)
+    alone = top & (top.sum(axis=1, keepdims=True) == 1)
+    assert _z(exact["most_wins"], top.astype(np.float64)) < 4.5
+    assert _z(exact["most_wins_alone"], alone.astype(np.float64)) < 4.5
+
+
 @pytest.mark.parametrize(("preset", "players"), [
     ("winning-moves", 12), ("scil", 12), ("classic", 12), ("tournament", 8),
 ])
@@ -280,7 +323,7 @@ def test_wipeouts_agree_with_the_kernel(preset: str, players: int) -> None:
     rules = sim_rules(preset, {"wipeout": "true"})
     assert any(o.wipes for o in roll_outcomes(rules, 2))
     assert seats_refusal(rules, players) is None and rules_refusal(rules) is None
-    most = set_wins(rules, players)
+    most = {**set_wins(rules, players), **seat_odds(rules, players, 1)}
     cards, first_won = night_cards(rules, players, 1, night_seeds(19, 40_000))
     wins = cards[:, :, 0].astype(np.float64)
     top = wins == wins.max(axis=1, keepdims=True)

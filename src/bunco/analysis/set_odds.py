@@ -172,7 +172,7 @@ def _composed(rules: RuleSet, players: int, sets: int
         why["expected_buncos"] = reason
     reason = most_wins_refusal(rules, players, sets)
     if reason is None:
-        most = set_wins(rules, players)
+        most = set_wins(rules, players, sets)
         composed["most_wins"], composed["most_wins_alone"] = (most["most_wins"],
                                                               most["most_wins_alone"])
     else:
