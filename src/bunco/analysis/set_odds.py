@@ -21,17 +21,18 @@ why it is not exact: ``why_simulated``):
     each player's seat, round after round, is a Markov chain
     (:mod:`bunco.analysis.set_seats`; the Buncos per seat from
     :mod:`bunco.analysis.set_buncos` and :mod:`bunco.analysis.set_no_bunco`);
-  - every player's chance of the most wins (alone or shared) in one set of 8 or 12
-    players (the ``2^(6T)`` ways the set can go, :mod:`bunco.analysis.set_most_wins`);
+  - every player's chance of the most wins (alone or shared) where the seats' wins
+    stand few enough ways (one set of 8 or 12 players, 16 under ``classic``, two sets
+    at 8 under ``classic`` and ``scil``: :mod:`bunco.analysis.set_most_wins`);
   - in a one-table game of four in teams (:mod:`bunco.analysis.set_one_table`), every
-    figure over any number of sets, where who rolls first is known each round and the
-    table cannot tie;
+    figure over any number of sets, where who rolls first is known each round (the
+    Buncos where a wipeout after the bell cannot tie the table);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
   as the mean over the nights with its standard error, for everything else: the chance
-  of the most wins past 12 players or one set; every figure past 40 players, with tables
-  of two or three (but the head table's split), at a one-table game of
+  of the most wins in longer nights and larger parties; every figure past 40 players,
+  with tables of two or three (but the head table's split), at a one-table game of
   individuals; the Buncos with a wipeout at a head-table party
-  (:mod:`bunco.analysis.set_wipeout` composes the wins and splits), and a one-table
+  (:mod:`bunco.analysis.set_wipeout` composes the wins and splits), and at a one-table
   game that a wipeout after the bell can tie.
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
