@@ -186,8 +186,8 @@ def _split_refusal(rules: RuleSet, players: int, tables: int) -> str | None:
     if tables == 1:
         if not is_team_table(4, 1, rules):
             return "the one table plays as individuals: there is no first team"
-        return ("the one table can tie (a tie-break decides), or a Bunco ends its round by "
-                "itself: its split is not composed")
+        return ("a roll that ends the round by itself can tie the one table: its split is "
+                "not composed")
     if players % 4:
         return "the splits are composed at tables of four (this party has tables of two or three)"
     return rules_refusal(rules)
