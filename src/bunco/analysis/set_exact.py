@@ -1,9 +1,10 @@
 """Exact odds of one round at tables of four: the ``2^T`` ways it can go at ``T`` tables.
 
-Where no roll wipes a team and either the head table ends every round (``round_end =
-head_table``, no roll ending a round by itself: ``classic``, ``scil``, ``tournament``) or
-every table plays to its own target and a Bunco at any table ends the round
-(``every_table``, the scorekeeper first, nobody rolling on: ``winning-moves``), one round
+Where either the head table ends every round (``round_end = head_table``, no roll ending
+a round by itself: ``classic``, ``scil``, ``tournament``) or every table plays to its own
+target and a Bunco at any table ends the round (``every_table``, the scorekeeper first,
+nobody rolling on: ``winning-moves``), wipeouts or not (:mod:`bunco.analysis.set_wipeout`
+follows them at a head-table party), one round
 at ``T`` tables of four goes one of ``2^T`` ways: at each table one team wins, the team
 of seats 1 and 3 or that of seats 2 and 4. Its chance depends only on the round's
 number, never on who sits where, so the rounds of a set compose

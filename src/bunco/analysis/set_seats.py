@@ -9,7 +9,8 @@ round, is a Markov chain over the ``4 T`` seats, whose step in round ``r`` is
     ``M_r[s, s'] = sum over ways w with dest[w, s] = s' of q_r[w]``
 
 and the chance of each seat in each round follows by multiplying these (no need to
-enumerate the ``2^(6 T)`` ways of a set, as the chance of the most wins needs). From it,
+enumerate the ``2^(6 T)`` ways of a set, nor follow every player at once, as the chance
+of the most wins needs: :mod:`bunco.analysis.set_most_wins`). From it,
 exactly, at any number of tables of four and over any number of sets (the seating goes
 on from set to set, the rounds numbered 1-6 again):
 
