@@ -1,6 +1,7 @@
-"""Exact wins of a whole set at two or three tables of four (analysis/set_exact.py): the
-round chains agree with the other chains of the project, the set's figures add up, and
-they agree with the night kernel's nights within a few standard errors (fixed seeds)."""
+"""Exact odds of a whole set at tables of four (analysis/set_exact.py, set_seats.py,
+set_most_wins.py, set_buncos.py, set_no_bunco.py): the round chains agree with the other
+chains of the project, the set's figures add up, and they agree with the night kernel's
+nights within a few standard errors (fixed seeds)."""
 
 from __future__ import annotations
 
@@ -13,20 +14,23 @@ import pytest
 
 from bunco.analysis.night_kernel import night_cards, night_seeds
 from bunco.analysis.non_head import high_roll_steps, offset_bell
+from bunco.analysis.odds import roll_outcomes
 from bunco.analysis.set_buncos import buncos_refusal, expected_buncos, seat_buncos
 from bunco.analysis.set_exact import (
-    exact_refusal,
     first_team_chances,
     first_team_odds,
     round_patterns,
     rules_refusal,
-    set_wins,
+    ways_refusal,
 )
+from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
 from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
 from bunco.analysis.set_odds import split_distribution
+from bunco.analysis.set_seats import seat_moves, seat_odds, seats_refusal, won_seats
 from bunco.analysis.simulate import sim_rules
 from bunco.analysis.table_odds import table_odds
 from bunco.core.presets import get_rules
+from bunco.core.rules import RuleSet
 
 
 @pytest.mark.parametrize("preset", ["classic", "scil"])
@@ -67,20 +71,59 @@ def test_a_rounds_ways() -> None:
 
 def test_the_sets_figures_add_up() -> None:
     odds = set_wins(get_rules("classic"), 12)
-    assert odds["expected_wins"].sum() == pytest.approx(36.0)  # six winners a table-round
+    wins = seat_odds(get_rules("classic"), 12, 1)["expected_wins"]
+    assert wins.sum() == pytest.approx(36.0)  # six winners a table-round
     assert odds["most_wins"].sum() >= 1.0 > odds["most_wins_alone"].sum()
     assert (odds["most_wins_alone"] < odds["most_wins"]).all()
-    scil = set_wins(get_rules("scil"), 12)
+    scil = seat_odds(get_rules("scil"), 12, 1)
     assert scil["expected_wins"] == pytest.approx(np.full(12, 3.0))  # either team starts
 
 
+def _enumerated(rules: RuleSet, players: int) -> dict[str, np.ndarray]:
+    """Expected wins and the chance of the most wins, by enumerating every way a set
+    can go (2^(6T) paths), each with every player's seat and wins."""
+    tables = players // 4
+    dest, won = seat_moves(rules, tables), won_seats(tables)
+    seat = np.arange(players)[None, :]
+    wins = np.zeros((1, players), dtype=np.int64)
+    chance = np.ones(1)
+    for r in range(6):
+        q = round_patterns(rules, r + 1, tables)
+        way = np.arange(len(q))[None, :, None]
+        wins = (wins[:, None, :] + won[way, seat[:, None, :]]).reshape(-1, players)
+        seat = dest[way, seat[:, None, :]].reshape(-1, players)
+        chance = (chance[:, None] * q[None, :]).reshape(-1)
+    top = wins == wins.max(axis=1, keepdims=True)
+    alone = top & (top.sum(axis=1, keepdims=True) == 1)
+    return {"expected_wins": chance @ wins, "most_wins": chance @ top,
+            "most_wins_alone": chance @ alone}
+
+
 def test_what_is_not_composed_says_why() -> None:
-    assert exact_refusal(get_rules("classic"), 12, 1) is None
-    assert exact_refusal(get_rules("classic"), 8, 1) is None
-    assert exact_refusal(get_rules("winning-moves"), 12, 1) is None
-    assert "8 or 12 players" in str(exact_refusal(get_rules("classic"), 16, 1))
-    assert "one set" in str(exact_refusal(get_rules("classic"), 12, 2))
-    assert "wipeout" in str(rules_refusal(get_rules("classic", {"wipeout": "true"})))
+    assert most_wins_refusal(get_rules("classic"), 12, 1) is None
+    assert most_wins_refusal(get_rules("classic"), 8, 1) is None
+    assert most_wins_refusal(get_rules("winning-moves"), 12, 1) is None
+    assert most_wins_refusal(get_rules("classic"), 16, 1) is None
+    assert most_wins_refusal(get_rules("classic"), 8, 2) is None
+    assert "too many" in str(most_wins_refusal(get_rules("classic"), 20, 1))
+    assert "2 sets" in str(most_wins_refusal(get_rules("classic"), 12, 2))
+    # each player's seats (wins, Buncos) are followed at 8 to 40 players, any sets (to
+    # 32 where every table plays to its own target)
+    assert seats_refusal(get_rules("classic"), 40) is None
+    assert seats_refusal(get_rules("winning-moves"), 32) is None
+    assert "8 to 40 players" in str(seats_refusal(get_rules("classic"), 44))
+    assert "8 to 32 players" in str(seats_refusal(get_rules("winning-moves"), 36))
+    assert "tables of four" in str(seats_refusal(get_rules("classic"), 10))
+    assert seats_refusal(get_rules("classic", {"wipeout": "true"}), 16) is None
+    assert "wipeout" in str(buncos_refusal(get_rules("classic", {"wipeout": "true"}), 16))
+    # a wipeout composes at head-table parties and where every table plays to its own
+    # target with no rolling on
+    assert rules_refusal(get_rules("winning-moves", {"wipeout": "true"})) is None
+    assert rules_refusal(get_rules("classic", {"wipeout": "true"})) is None
+    assert ways_refusal(get_rules("scil", {"wipeout": "true"})) is None
+    assert "tie a table" in str(rules_refusal(get_rules(
+        "winning-moves", {"wipeout": "true", "after_bell": "finish_turn",
+                          "bunco_ends_round": "false"})))
     assert "head-table party" in str(rules_refusal(get_rules("classic",
                                                              {"bunco_ends_round": "true"})))
     assert "rolling for high" in str(rules_refusal(get_rules(
@@ -119,6 +162,19 @@ def _z(exact: np.ndarray, samples: np.ndarray) -> float:
     return float(np.max(np.abs(samples.mean(axis=0) - exact) / se))
 
 
+def _assert_wins_agree(exact: dict[str, np.ndarray], cards: np.ndarray) -> None:
+    """The exact wins figures given (expected, most, most alone) within 4.5 standard
+    errors of the kernel's cards."""
+    wins = cards[:, :, 0].astype(np.float64)
+    top = wins == wins.max(axis=1, keepdims=True)
+    samples = {"expected_wins": wins, "most_wins": top.astype(np.float64),
+               "most_wins_alone": (top & (top.sum(axis=1, keepdims=True) == 1)
+                                   ).astype(np.float64)}
+    for key, values in samples.items():
+        if key in exact:
+            assert _z(exact[key], values) < 4.5, key
+
+
 @pytest.mark.parametrize(("preset", "players"), [
     ("classic", 12), ("scil", 12), ("tournament", 12), ("winning-moves", 12),
     ("tournament", 8),
@@ -127,14 +183,9 @@ def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None
     """Every exact figure within 4.5 standard errors of 20,000 kernel nights (seed 11),
     and the mean split (rounds the first team won) within 4.5 as well."""
     rules = sim_rules(preset, {})
-    exact = set_wins(rules, players)
+    exact = {**set_wins(rules, players), **seat_odds(rules, players, 1)}
     cards, first_won = night_cards(rules, players, 1, night_seeds(11, 20_000))
-    wins = cards[:, :, 0].astype(np.float64)
-    top = wins == wins.max(axis=1, keepdims=True)
-    alone = top & (top.sum(axis=1, keepdims=True) == 1)
-    assert _z(exact["expected_wins"], wins) < 4.5
-    assert _z(exact["most_wins"], top.astype(np.float64)) < 4.5
-    assert _z(exact["most_wins_alone"], alone.astype(np.float64)) < 4.5
+    _assert_wins_agree(exact, cards)
     by_round = [first_team_chances(rules, r, players // 4) for r in range(1, 7)]
     for k in range(players // 4):
         chances = [c[k] for c in by_round if c is not None]
@@ -155,8 +206,8 @@ def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
     rules = sim_rules(preset, house)
     assert buncos_refusal(rules, players, 1) is None
     one = no_bunco_refusal(rules, players, 1) is None
-    composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, players // 4))
-                        if one else None)
+    composed = seat_odds(rules, players, 1, (lambda r: no_bunco_patterns(rules, r, players // 4))
+                         if one else None)
     exact = expected_buncos(rules, composed["seat_chances"])
     cards, _ = night_cards(rules, players, 1, night_seeds(13, 20_000))
     buncos = cards[:, :, 2].astype(np.float64)
@@ -205,7 +256,109 @@ def test_expected_buncos_per_seat() -> None:
     assert wm[0].sum() < wm[1].sum() < wm[2].sum()
 
 
-@pytest.mark.parametrize("name", ["set_exact", "set_buncos", "set_no_bunco", "set_odds"])
+def test_the_seat_chains_equal_the_enumeration() -> None:
+    """Following one player at a time gives the wins that enumerating the whole set's
+    ways gives, and following the wins by seat the same chance of the most wins; each
+    player sits somewhere every round; a second set goes on from the first's seats."""
+    for preset, players in (("classic", 8), ("classic", 12), ("winning-moves", 8),
+                            ("tournament", 8), ("scil", 8)):
+        rules = get_rules(preset)
+        every = _enumerated(rules, players)
+        seats = seat_odds(rules, players, 1)
+        assert seats["expected_wins"] == pytest.approx(every["expected_wins"], abs=1e-9)
+        most = set_wins(rules, players)
+        assert most["most_wins"] == pytest.approx(every["most_wins"], abs=1e-12)
+        assert most["most_wins_alone"] == pytest.approx(every["most_wins_alone"], abs=1e-12)
+        assert seats["seat_chances"].sum(axis=2) == pytest.approx(1.0, abs=1e-12)
+    rules = get_rules("classic")
+    two = seat_odds(rules, 12, 2)
+    one = seat_odds(rules, 12, 1)
+    assert two["seat_chances"].shape == (12, 12, 12)
+    assert two["seat_chances"][:6] == pytest.approx(one["seat_chances"])
+    assert two["expected_wins"].sum() == pytest.approx(72.0)
+    assert not np.allclose(two["expected_wins"], 2 * one["expected_wins"])
+
+
+@pytest.mark.parametrize(("preset", "players", "sets"), [
+    ("classic", 16, 1), ("winning-moves", 16, 1), ("scil", 20, 1), ("tournament", 24, 1),
+    ("winning-moves", 32, 1), ("classic", 40, 1), ("classic", 12, 2), ("winning-moves", 8, 4),
+])
+def test_wider_parties_agree_with_the_kernel(preset: str, players: int, sets: int) -> None:
+    """Past 8 and 12 players and one set: each player's exact expected wins, expected
+    Buncos and chance of at least one Bunco within 4.5 standard errors of 40,000 kernel
+    nights (seed 17; by hand, 200,000 nights put them within 3.3)."""
+    rules = sim_rules(preset, {})
+    assert seats_refusal(rules, players) is None
+    assert buncos_refusal(rules, players, sets) is None
+    assert no_bunco_refusal(rules, players, sets) is None
+    odds = seat_odds(rules, players, sets, lambda r: no_bunco_patterns(rules, r, players // 4))
+    buncos = expected_buncos(rules, odds["seat_chances"])
+    cards, _ = night_cards(rules, players, sets, night_seeds(17, 40_000))
+    rolled = cards[:, :, 2].astype(np.float64)
+    assert odds["expected_wins"].sum() == pytest.approx(3 * players * sets)
+    _assert_wins_agree(odds, cards)
+    assert _z(buncos, rolled) < 4.5
+    assert _z(odds["at_least_one_bunco"], (rolled > 0).astype(np.float64)) < 4.5
+    assert _z(np.array([buncos.sum()]), rolled.sum(axis=1, keepdims=True)) < 4.5
+
+
+@pytest.mark.parametrize(("preset", "players", "sets"), [("classic", 16, 1), ("classic", 8, 2)])
+def test_most_wins_past_twelve_agree_with_the_kernel(preset: str, players: int,
+                                                     sets: int) -> None:
+    """The chance of the most wins followed by the wins by seat, where the enumeration
+    would take 16.8 million ways: within 4.5 standard errors of 40,000 kernel nights."""
+    rules = sim_rules(preset, {})
+    assert most_wins_refusal(rules, players, sets) is None
+    exact = set_wins(rules, players, sets)
+    cards, _ = night_cards(rules, players, sets, night_seeds(29, 40_000))
+    _assert_wins_agree(exact, cards)
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("winning-moves", 12), ("scil", 12), ("classic", 12), ("tournament", 8),
+])
+def test_wipeouts_agree_with_the_kernel(preset: str, players: int) -> None:
+    """With the wipeout house rule the wins, the most wins and every table's split stay
+    exact (a wipeout puts the team back to 0 in each table's chain; a table stopped by
+    the bell follows both team scores; the head table can tie after its bell); the
+    Buncos too where every table plays to its own target (winning-moves). Within 4.5
+    standard errors of 40,000 kernel nights (seed 19)."""
+    rules = sim_rules(preset, {"wipeout": "true"})
+    assert any(o.wipes for o in roll_outcomes(rules, 2))
+    assert seats_refusal(rules, players) is None and rules_refusal(rules) is None
+    most = {**set_wins(rules, players), **seat_odds(rules, players, 1)}
+    cards, first_won = night_cards(rules, players, 1, night_seeds(19, 40_000))
+    _assert_wins_agree(most, cards)
+    for k in range(players // 4):
+        chances = [first_team_chances(rules, r, players // 4)[k] for r in range(1, 7)]
+        counts = np.stack([first_won[:, k] == j for j in range(7)], axis=1)
+        assert _z(np.array(split_distribution(chances)), counts.astype(np.float64)) < 4.5
+        mean = np.array([sum(chances)])
+        assert _z(mean, first_won[:, k:k + 1].astype(np.float64)) < 4.5
+    if preset != "winning-moves":
+        assert "wipeout" in str(buncos_refusal(rules, players, 1))
+        return
+    odds = seat_odds(rules, players, 1, lambda r: no_bunco_patterns(rules, r, players // 4))
+    buncos = expected_buncos(rules, odds["seat_chances"])
+    rolled = cards[:, :, 2].astype(np.float64)
+    assert _z(buncos, rolled) < 4.5
+    assert _z(odds["at_least_one_bunco"], (rolled > 0).astype(np.float64)) < 4.5
+
+
+def test_a_wipeout_changes_the_other_tables() -> None:
+    """A table stopped by the bell, followed by both scores with wipeouts, is won by the
+    first team less often than without (round 1 has no wipeout: three 1's are its
+    Bunco); the head table can tie after its bell and still sums to one."""
+    plain, wiping = get_rules("classic"), get_rules("classic", {"wipeout": "true"})
+    assert first_team_odds(wiping, 1) == pytest.approx(first_team_odds(plain, 1), abs=1e-12)
+    head, other = first_team_odds(wiping, 2)
+    assert head < first_team_odds(plain, 2)[0] - 0.002  # a wipeout sets the leader back
+    assert other < first_team_odds(plain, 2)[1] - 0.003
+    assert round_patterns(wiping, 2, 3).sum() == pytest.approx(1.0, abs=1e-11)
+
+
+@pytest.mark.parametrize("name", ["chain_steps", "set_exact", "set_seats", "set_most_wins",
+                                  "set_one_table", "set_buncos", "set_no_bunco", "set_odds"])
 def test_the_examples_in_the_docstrings(name: str) -> None:
     module = importlib.import_module(f"bunco.analysis.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

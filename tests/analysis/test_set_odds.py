@@ -41,13 +41,69 @@ def test_exact_one_table_figures_agree_with_the_kernel(preset: str, house: dict[
             assert figure["source"] == "exact"
             assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"], \
                 (person["player"], key)
-        assert person["at_least_one_bunco"]["source"] == "simulated"
-        assert person["at_least_one_bunco"]["se"] > 0
+        for key in ("at_least_one_bunco", "expected_buncos"):  # any set, any night
+            figure = person[key]
+            assert figure["source"] == "exact"
+            assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"], \
+                (person["player"], key)
     split = odds["per_table"][0]["split"]
     assert split["source"] == "exact"
     for exact, sim, se in zip(split["probabilities"], split["simulated"], split["simulated_se"],
                               strict=True):
         assert abs(exact - sim) < 4.5 * se + 1e-9
+
+
+@pytest.mark.parametrize(("preset", "sets"), [("classic", 2), ("scil", 4)])
+def test_one_table_nights_agree_with_the_kernel(preset: str, sets: int) -> None:
+    """A one-table night of several sets: every figure exact (the wins carried as the
+    four players' win vectors), within 4.5 standard errors of 40,000 kernel nights."""
+    rules = get_rules(preset, {"first_roller_single_table": "roll_for_high"}
+                      if preset == "scil" else {})
+    odds = set_odds(rules, players=4, sets=sets, nights=40_000, seed=6)
+    assert odds["simulated"] == [] and odds["why_simulated"] == {}
+    assert sum(p["expected_wins"]["value"] for p in odds["per_player"]) == pytest.approx(
+        12 * sets)
+    for person in odds["per_player"]:
+        for key in ("expected_wins", "most_wins", "most_wins_alone", "at_least_one_bunco",
+                    "expected_buncos"):
+            figure = person[key]
+            assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"], \
+                (person["player"], key)
+
+
+def test_a_wipeout_one_table_game_is_exact_without_rolling_on() -> None:
+    """scil stops at the bell: with wipeouts its one table cannot tie, so its wins and
+    Buncos stay exact; classic rolls on after the bell, where a wipeout can tie: its
+    wins stay exact, its Buncos are estimated."""
+    odds = set_odds(get_rules("scil", {"wipeout": "true"}), players=4, nights=40_000, seed=8)
+    assert odds["simulated"] == []
+    for person in odds["per_player"]:
+        for key in ("expected_wins", "most_wins", "at_least_one_bunco", "expected_buncos"):
+            figure = person[key]
+            assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"]
+    classic = set_odds(get_rules("classic", {"wipeout": "true"}), players=4, nights=40_000,
+                       seed=8)
+    assert "tie" in classic["why_simulated"]["expected_buncos"]
+    # its wins stay exact: a tie after the bell goes to the tie-break
+    assert classic["exact"] == ["expected_wins", "most_wins", "most_wins_alone",
+                                "split at table 1"]
+    for person in classic["per_player"]:
+        for key in ("expected_wins", "most_wins", "most_wins_alone"):
+            figure = person[key]
+            assert abs(figure["value"] - figure["simulated"]) < 4.5 * figure["simulated_se"]
+
+
+def test_what_stays_simulated_says_why() -> None:
+    wm = set_odds(get_rules("winning-moves"), players=4, nights=200, seed=2)
+    assert wm["exact"] == []
+    assert "individuals" in wm["why_simulated"]["most_wins"]
+    assert "individuals" in wm["why_simulated"]["split"]
+    big = set_odds(get_rules("classic"), players=44, nights=200, seed=2)
+    assert big["simulated"] == ["expected_wins", "most_wins", "most_wins_alone",
+                                "at_least_one_bunco", "expected_buncos"]
+    assert "8 to 40 players" in big["why_simulated"]["expected_wins"]
+    ten = set_odds(get_rules("classic"), players=10, nights=200, seed=2)
+    assert "tables of two or three" in ten["why_simulated"]["split"]
 
 
 def test_a_party_set() -> None:
@@ -61,7 +117,17 @@ def test_a_party_set() -> None:
     wm = set_odds(get_rules("winning-moves"), players=12, nights=2000, seed=2)
     assert wm["simulated"] == []
     sixteen = set_odds(get_rules("winning-moves"), players=16, nights=2000, seed=2)
-    assert sixteen["exact"] == [f"split at table {k}" for k in (1, 2, 3, 4)]
+    assert sixteen["exact"] == ["expected_wins", "at_least_one_bunco", "expected_buncos",
+                                *(f"split at table {k}" for k in (1, 2, 3, 4))]
+    assert sixteen["simulated"] == ["most_wins", "most_wins_alone"]
+    assert "too many" in sixteen["why_simulated"]["most_wins"]
+    two = set_odds(get_rules("tournament"), players=8, sets=2, nights=2000, seed=2)
+    assert two["simulated"] == ["most_wins", "most_wins_alone"]
+    assert "2 sets" in two["why_simulated"]["most_wins"]
+    wipe = set_odds(get_rules("classic", {"wipeout": "true"}), players=8, nights=2000, seed=2)
+    assert wipe["simulated"] == ["at_least_one_bunco", "expected_buncos"]
+    assert "wipeout" in wipe["why_simulated"]["expected_buncos"]
+    assert odds["why_simulated"] == {}
     wins = sum(p["expected_wins"]["value"] for p in odds["per_player"])
     assert wins == pytest.approx(36)  # six rounds, half the twelve win each round
     # someone always has the most wins, so the shares add to at least one
@@ -93,16 +159,24 @@ def test_set_odds_cli() -> None:
                         "Buncos, the split at tables 1, 2, 3")
     assert lines[2] == ("estimated (shown ± their standard error: the mean over 3,000 nights "
                         "played by the night kernel, seed 1): none")
-    text = runner.invoke(app, ["odds", "--set", "-n", "16", "--nights", "3000"])
+    text = runner.invoke(app, ["odds", "--set", "-n", "20", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     lines = text.output.splitlines()
-    assert lines[1].endswith("round chains): the split at tables 1, 2, 3, 4")
-    assert lines[2].endswith("seed 1): expected wins, P(most wins), P(most wins, alone), "
-                             "P(at least one Bunco), expected Buncos")
+    assert lines[1].endswith("round chains): expected wins, P(at least one Bunco), expected "
+                             "Buncos, the split at tables 1, 2, 3, 4, 5")
+    assert lines[2].endswith("seed 1): P(most wins), P(most wins, alone)")
+    assert lines[3].startswith("  not exact: P(most wins), P(most wins, alone): P(most wins) "
+                               "follows every player's wins at once: at 20 players")
     text = runner.invoke(app, ["odds", "--set", "-H", "wipeout=true", "--nights", "3000"])
     assert text.exit_code == 0, text.output
-    assert "exact (marked 'exact', composed from the round chains): none" in text.output
-    assert "P(most wins, alone), P(at least one Bunco)" in text.output
+    lines = text.output.splitlines()
+    assert lines[1] == ("exact (marked 'exact', composed from the round chains): expected wins, "
+                        "P(most wins), P(most wins, alone), the split at tables 1, 2, 3")
+    assert lines[2].endswith("seed 1): P(at least one Bunco), expected Buncos")
+    assert lines[3].startswith("  not exact: P(at least one Bunco), expected Buncos: Buncos "
+                               "with a wipeout at a head-table party are not composed")
+    shown = [line for line in lines if line.startswith("│ P01")]
+    assert len(shown) == 1 and shown[0].count(" exact") == 3 and shown[0].count("±") == 2
     ten = runner.invoke(app, ["odds", "--set", "-n", "10", "--nights", "200", "--json"])
     assert ten.exit_code == 0, ten.output
     assert len(json.loads(ten.stdout)["per_table"]) == 3  # tables of four, four and two

@@ -1,4 +1,4 @@
-"""Exact expected Buncos of each player over a set of 8 or 12 players (every preset).
+"""Exact expected Buncos of each player at tables of four (every preset).
 
 Every roll a player makes that the score card counts (in play, rolling on after the
 bell, in a tie-break; not a roll for high) is a Bunco with the same chance, ``1/216``,
@@ -18,14 +18,14 @@ chains that also follow who holds the dice:
   roll next).
 
 :func:`expected_buncos` then weighs each seat's Buncos by the chance that the player sits
-there in that round (``seat_chances`` of :func:`bunco.analysis.set_exact.set_wins`).
+there in that round (``seat_chances`` of :func:`bunco.analysis.set_seats.seat_odds`).
 Where every table first rolls for high, any seat starts with chance 1/4, and a seat's
 figures mix the four places it may hold in the rolling order. For parties where the
 head table ends the round and ties go to sessions or sudden death (``classic``,
-``scil``, ``tournament``), and where every table plays to its own target and a Bunco
-ends the round everywhere (``winning-moves``: a table's roll happens if no table
-rolling before it in the tick has had a Bunco; a table left tied adds its roll-off);
-elsewhere :func:`buncos_refusal` says why not.
+``scil``, ``tournament``; no wipeout), and where every table plays to its own target and
+a Bunco ends the round everywhere (``winning-moves``, wipeouts too: a table's roll
+happens if no table rolling before it in the tick has had a Bunco; a table left tied
+adds its roll-off); elsewhere :func:`buncos_refusal` says why not.
 
 The chance of at least one Bunco: :mod:`bunco.analysis.set_no_bunco`.
 
@@ -42,17 +42,17 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
+from bunco.analysis.chain_steps import lead_roll, moves_of, score_chain, start
+from bunco.analysis.odds import Outcome, kept_points, roll_outcomes
 from bunco.analysis.set_exact import (
     HIT,
-    advance,
-    exact_refusal,
     own_target_table,
     round_chains,
-    shifted,
+    rules_refusal,
     stop_weights,
     tie_odds,
 )
+from bunco.analysis.set_seats import seats_refusal
 from bunco.core.rules import (
     AfterBell,
     Direction,
@@ -69,11 +69,16 @@ FloatArray = NDArray[np.float64]
 BUNCO = 1 / 216
 
 
-def buncos_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
-    """Why this party's expected Buncos are not composed exactly (None: they are)."""
-    reason = exact_refusal(rules, players, sets)
+def buncos_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
+    """Why this party's expected Buncos are not composed exactly (None: they are; any
+    number of sets: the seats go on from set to set)."""
+    reason = seats_refusal(rules, players) or rules_refusal(rules)
     if reason is not None:
         return reason
+    if rules.round_end is RoundEnd.HEAD_TABLE and any(
+            o.wipes for r in range(1, 7) for o in roll_outcomes(rules, r)):
+        return ("Buncos with a wipeout at a head-table party are not composed (the rolls "
+                "of a tie-break follow both teams' points at every table)")
     if rules.round_end is RoundEnd.EVERY_TABLE:
         if rules.tie_break is TieBreak.SUDDEN_DEATH:
             return "Buncos at tables to their own targets are composed for roll-offs and sessions"
@@ -111,47 +116,17 @@ def _tie_rolls(rules: RuleSet, starter: int) -> FloatArray:
 
 
 @lru_cache(maxsize=64)
-def _head_rolls(outcomes: tuple[Outcome, ...], target: int, finish: bool) -> FloatArray:
+def head_rolls(outcomes: tuple[Outcome, ...], target: int, finish: bool) -> FloatArray:
     """Expected rolls of the head table's positions 0-3 in a round (roll-on included)."""
-    moves = [(float(o.probability), o.points, o.continues, o.turn_continues) for o in outcomes]
-    c = sum(p for p, _, _, goes_on in moves if goes_on)
-    state = np.zeros((4, target, target))  # [position to roll, first team's, second's]
-    state[0, 0, 0] = 1.0
+    moves = moves_of(outcomes)
+    c = sum(move.p for move in moves if move.rolls_on)
+    on = np.array([finish and move.rolls_on for move in moves])
+    state = start(4, target)
     rolls = np.zeros(4)
-    while float(state.sum()) >= TAIL_MASS / 10:
-        new = np.zeros_like(state)
-        for q in range(4):
-            src = state[q] if q % 2 == 0 else state[q].T  # the roller's team on axis 0
-            mass = float(src.sum())
-            if not mass:
-                continue
-            rolls[q] += mass
-            for p, k, goes_on, rolls_on in moves:
-                dest = new[q if goes_on else (q + 1) % 4]
-                rang = advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
-                if finish and rolls_on:
-                    rolls[q] += rang / (1.0 - c)
+    for new, absorbed in score_chain(state, moves, target):
+        rolls += state.sum(axis=(1, 2)) + absorbed[:, on].sum(axis=1) / (1.0 - c)
         state = new
     return rolls
-
-
-def roll_once(state: FloatArray, moves: list[tuple[float, int, bool, bool]],
-               mine: int | None) -> FloatArray:
-    """One roll at a table held as ``state[position to roll, in a turn, first team's
-    lead]``; position ``mine``'s Buncos dropped (None: none)."""
-    new = np.zeros_like(state)
-    for q in range(4):
-        src = state[q, 0] + state[q, 1]
-        sign = 1 if q % 2 == 0 else -1
-        for p, k, goes_on, is_bunco in moves:
-            if is_bunco and q == mine:
-                continue
-            moved = p * shifted(src, sign * k)
-            if goes_on:
-                new[q, 1] += moved
-            else:
-                new[(q + 1) % 4, 0] += moved
-    return new
 
 
 @lru_cache(maxsize=64)
@@ -161,8 +136,8 @@ def _other_rolls(rules: RuleSet, round_no: int) -> FloatArray:
     outcomes = roll_outcomes(rules, round_no)
     _, _, reach = round_chains(rules, round_no)
     finish = rules.after_bell is AfterBell.FINISH_TURN
-    moves = [(float(o.probability), o.points, o.continues, o.is_bunco) for o in outcomes]
-    c = sum(float(o.probability) for o in outcomes if o.turn_continues)
+    moves = moves_of(outcomes)
+    c = sum(move.p for move in moves if move.rolls_on)
     kept = np.array([float(p) for p in kept_points(outcomes, after_bell=True)[0]])
     ties = [_tie_rolls(rules, s) for s in range(4)]
     span = 16 + 2 * max(o.points for o in outcomes)
@@ -193,7 +168,7 @@ def _other_rolls(rules: RuleSet, round_no: int) -> FloatArray:
                     stop += tie * ties[starter]
             total += reach[n] * stop
         played += state.sum(axis=(1, 2))
-        state = roll_once(state, moves, None)
+        state = lead_roll(state, moves)
     return total
 
 
@@ -201,18 +176,10 @@ def _race_rolls(rules: RuleSet) -> float:
     """Expected rolls of a roll-off to ``roll_off_target`` points between two teams (the
     rolls for high that pick its first roller do not count)."""
     goal = rules.roll_off_target
-    turn = rolloff_turn()
-    state = np.zeros((2, goal, goal))  # [team to roll, first team's points, second's]
-    state[0, 0, 0] = 1.0
+    state = start(2, goal)
     rolls = 0.0
-    while float(state.sum()) >= TAIL_MASS / 10:
+    for new, _ in score_chain(state, moves_of(rolloff_turn()), goal):
         rolls += float(state.sum())
-        new = np.zeros_like(state)
-        for r in (0, 1):
-            src = state[r] if r == 0 else state[r].T
-            for o in turn:
-                dest = new[r if o.turn_continues else 1 - r]
-                advance(src, dest if r == 0 else dest.T, float(o.probability), o.points, goal)
         state = new
     return rolls
 
@@ -229,23 +196,16 @@ def _own_target_rolls(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     bunco, reached = own_target_table(outcomes, target, tie_odds(rules))
     rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
     steps = bunco.shape[1]
-    moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
-    state = np.zeros((4, target, target))  # [position to roll, first team's, second's]
-    state[0, 0, 0] = 1.0
+    state = start(4, target)
     lead = np.subtract.outer(np.arange(target), np.arange(target)) == 0
     alive = np.zeros((4, steps))  # P(still playing, no Bunco, position p to roll), n rolls
     tied = np.zeros(steps)
+    chain = score_chain(state, moves_of(outcomes), target, rolls=steps - 1)
     for n in range(steps):
+        if n:
+            state, _ = next(chain)
         alive[:, n] = state.sum(axis=(1, 2))
         tied[n] = float(state[:, lead].sum())
-        new = np.zeros_like(state)
-        for q in range(4):
-            src = state[q] if q % 2 == 0 else state[q].T
-            for p, k, goes_on, ends in moves:
-                if not ends:
-                    dest = new[q if goes_on else (q + 1) % 4]
-                    advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
-        state = new
     tie_rolls = (_session_rolls() if rules.tie_break is TieBreak.SESSIONS
                  else _race_rolls(rules) / 4)
     out = np.zeros((tables, 4))
@@ -266,7 +226,7 @@ def seat_buncos(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
         return BUNCO * rolls[:, [((s * step) % 4) for s in range(4)]]
     outcomes = roll_outcomes(rules, round_no)
     finish = rules.after_bell is AfterBell.FINISH_TURN
-    head = _head_rolls(outcomes, rules.target(team=True, single_table=False), finish)
+    head = head_rolls(outcomes, rules.target(team=True, single_table=False), finish)
     other = _other_rolls(rules, round_no)
     seat_of = [(p * step) % 4 for p in range(4)]  # position in the order -> seat
     out = np.zeros((tables, 4))
@@ -281,11 +241,12 @@ def seat_buncos(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
 
 
 def expected_buncos(rules: RuleSet, seat_chances: FloatArray) -> FloatArray:
-    """Each player's expected Buncos over a set, exactly (parties :func:`buncos_refusal`
-    accepts), from ``seat_chances[r, i, s]`` (P(player ``i`` sits in seat ``s`` in round
-    ``r + 1``: :func:`bunco.analysis.set_exact.set_wins`)."""
+    """Each player's expected Buncos over a night, exactly (parties
+    :func:`buncos_refusal` accepts), from ``seat_chances[r, i, s]`` (P(player ``i`` sits
+    in seat ``s`` in the night's round ``r + 1``, the rounds of a set numbered 1-6:
+    :func:`bunco.analysis.set_seats.seat_odds`)."""
     tables = seat_chances.shape[2] // 4
     total = np.zeros(seat_chances.shape[1])
     for r, where in enumerate(seat_chances):
-        total += where @ seat_buncos(rules, r + 1, tables).reshape(-1)
+        total += where @ seat_buncos(rules, r % 6 + 1, tables).reshape(-1)
     return total

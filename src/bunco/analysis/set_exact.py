@@ -1,49 +1,42 @@
-"""Exact wins of a whole set at two or three tables of four, composed from round chains.
+"""Exact odds of one round at tables of four: the ``2^T`` ways it can go at ``T`` tables.
 
-Where no roll wipes a team and either the head table ends every round (``round_end =
-head_table``, no roll ending a round by itself: ``classic``, ``scil``, ``tournament``) or
-every table plays to its own target and a Bunco at any table ends the round
-(``every_table``, the scorekeeper first, nobody rolling on: ``winning-moves``), one round
+Where either the head table ends every round (``round_end = head_table``, no roll ending
+a round by itself: ``classic``, ``scil``, ``tournament``) or every table plays to its own
+target and a Bunco at any table ends the round (``every_table``, the scorekeeper first,
+nobody rolling on: ``winning-moves``), wipeouts or not (:mod:`bunco.analysis.set_wipeout`
+follows them at a head-table party), one round
 at ``T`` tables of four goes one of ``2^T`` ways: at each table one team wins, the team
 of seats 1 and 3 or that of seats 2 and 4. Its chance depends only on the round's
-number, never on who sits where, so:
+number, never on who sits where, so the rounds of a set compose
+(:mod:`bunco.analysis.set_seats`, :mod:`bunco.analysis.set_most_wins`). The chains
+themselves roll with :mod:`bunco.analysis.chain_steps`.
 
-1. **A round** (:func:`round_patterns`, :func:`first_team_chances`).
+*The head table ends the round.* The head table is a Markov chain over the two team
+scores, as in :mod:`bunco.analysis.table_odds`, kept apart by the roll ``t`` of the
+bell and the team that rang it (that team wins the head table). Every other table
+has made ``t`` rolls by then (all tables roll at one pace; the night kernel's and the
+engine's schedule) and only the difference of its two team scores decides it, a
+chain over that difference; with ``finish_turn`` a roller in the middle of a turn
+then rolls on (:func:`bunco.analysis.odds.kept_points`). A tie is settled by the
+preset's tie-break: sessions and the roll-off to five are even for both teams (the
+same turns for each, or a starter drawn by rolling for high); sudden death favours
+the team to roll next, ``1 / (2 - h)`` with ``h = 91/216`` the chance a roll shows
+the round's number. Given ``t`` the other tables are independent, so the chance of
+each of the ``2^T`` ways is a sum over ``t``. Where every table first rolls for high
+to pick its first roller, the team that starts at a table is either one with chance
+1/2, independently of the dice, so each of the ``2^T`` ways has chance ``2^-T``.
 
-   *The head table ends the round.* The head table is a Markov chain over the two team
-   scores, as in :mod:`bunco.analysis.table_odds`, kept apart by the roll ``t`` of the
-   bell and the team that rang it (that team wins the head table). Every other table
-   has made ``t`` rolls by then (all tables roll at one pace; the night kernel's and the
-   engine's schedule) and only the difference of its two team scores decides it, a
-   chain over that difference; with ``finish_turn`` a roller in the middle of a turn
-   then rolls on (:func:`bunco.analysis.odds.kept_points`). A tie is settled by the
-   preset's tie-break: sessions and the roll-off to five are even for both teams (the
-   same turns for each, or a starter drawn by rolling for high); sudden death favours
-   the team to roll next, ``1 / (2 - h)`` with ``h = 91/216`` the chance a roll shows
-   the round's number. Given ``t`` the other tables are independent, so the chance of
-   each of the ``2^T`` ways is a sum over ``t``. Where every table first rolls for high
-   to pick its first roller, the team that starts at a table is either one with chance
-   1/2, independently of the dice, so each of the ``2^T`` ways has chance ``2^-T``.
+*Every table to its own target.* Each table is a chain over its two team scores that
+ends at the target (that team wins) or at a Bunco (the roller's team wins, and the
+round ends everywhere: the other tables go to the team ahead, a tie to the tie-break).
+In each tick every table still playing rolls once, the last table first, and the
+tick stops at a Bunco, so when the Bunco is table ``j``'s roll ``t`` the tables after
+it in the tick have made ``t`` rolls and those before it ``t - 1``; given that, the
+tables are independent, and the chance of each way is a sum over ``j`` and ``t``
+(plus the rounds with no Bunco, where every table plays to its target).
 
-   *Every table to its own target.* Each table is a chain over its two team scores that
-   ends at the target (that team wins) or at a Bunco (the roller's team wins, and the
-   round ends everywhere: the other tables go to the team ahead, a tie to the tie-break).
-   In each tick every table still playing rolls once, the last table first, and the
-   tick stops at a Bunco, so when the Bunco is table ``j``'s roll ``t`` the tables after
-   it in the tick have made ``t`` rolls and those before it ``t - 1``; given that, the
-   tables are independent, and the chance of each way is a sum over ``j`` and ``t``
-   (plus the rounds with no Bunco, where every table plays to its target).
-2. **The set** (:func:`set_wins`). Who sits where next round follows from where they
-   sit and which teams won (:func:`bunco.analysis.night_kernel.movement_table`, read off
-   :func:`bunco.core.seating.next_seating`), so the ``2^(6T)`` ways a set can go (262,144
-   at three tables) are enumerated with NumPy, each with its chance, carrying every
-   player's seat and wins: each player's expected wins and chance of the most wins
-   (alone or shared) follow exactly. The players start as the night kernel seats them:
-   player ``i`` in seat ``i`` (table 1 seats 1–4, then table 2, ...).
-
-Buncos are not composed here: how many a player rolls depends on how many rolls the
-player makes, which these chains do not follow (``bunco odds --set`` takes them from the
-night kernel, with standard errors).
+A round's ways (:func:`round_patterns`), each table's chance of a win by the team that
+rolled first there (:func:`first_team_chances`), and the chains behind them.
 
 >>> from bunco.core.presets import get_rules
 >>> q = round_patterns(get_rules("classic"), 1, 3)
@@ -53,35 +46,35 @@ night kernel, with standard errors).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from bunco.analysis.night_kernel import movement_table, seat_places
+from bunco.analysis.chain_steps import (
+    lead_roll,
+    moves_of,
+    score_chain,
+    standing,
+    start,
+)
 from bunco.analysis.non_head import high_roll_steps, offset_bell
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
-from bunco.analysis.table_odds import MAX_STEPS
-from bunco.core.errors import InvalidRuleValue
+from bunco.analysis.set_wipeout import head_bells_wiping, other_wins_wiping
 from bunco.core.rules import AfterBell, FirstRoller, RoundEnd, RuleSet, TieBreak
 
 FloatArray = NDArray[np.float64]
-
-#: Tables of four whose set is enumerated (``2^(6 T)`` ways for ``T`` tables).
-EXACT_TABLES = (2, 3)
 
 #: Chance that one roll shows the round's number (a sudden-death hit).
 HIT = Fraction(91, 216)
 
 
 def rules_refusal(rules: RuleSet) -> str | None:
-    """Why this rule set's rounds at several tables are not composed exactly (None: they
-    are)."""
+    """Why this rule set's rounds at several tables are not composed exactly, table by
+    table (None: they are; then each table's split and the players' Buncos are too)."""
     rounds = [roll_outcomes(rules, round_no) for round_no in range(1, 7)]
-    if any(o.wipes for outcomes in rounds for o in outcomes):
-        return "a wipeout can tie a table that has reached its target: not composed"
+    wipes = any(o.wipes for outcomes in rounds for o in outcomes)
     ends = any(o.ends_round for outcomes in rounds for o in outcomes)
     if rules.first_roller is FirstRoller.LEFT_OF_LAST_WINNER:
         return "the first roller depends on the last round's winner: not composed"
@@ -93,37 +86,21 @@ def rules_refusal(rules: RuleSet) -> str | None:
         return "every table plays to its own target after rolling for high: not composed"
     if ends and rules.after_bell is AfterBell.FINISH_TURN:
         return "rolling on after a Bunco ends the round elsewhere: not composed"
+    if wipes and rules.after_bell is AfterBell.FINISH_TURN:
+        return "a wipeout can tie a table that has reached its target: not composed"
     if any(o.ends_round and not o.is_bunco for outcomes in rounds for o in outcomes):
         return "a roll other than a Bunco ends the round: not composed"
     return None
 
 
-def exact_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
-    """Why the players' wins of this party's night are not composed exactly here (None:
-    they are)."""
-    if players % 4 or players // 4 not in EXACT_TABLES:
-        return "exact wins are composed for 8 or 12 players (two or three tables of four)"
-    if sets != 1:
-        return "exact wins are composed for one set (the ways a longer night can go are too many)"
+def ways_refusal(rules: RuleSet) -> str | None:
+    """Why the ``2^T`` ways of this rule set's rounds (:func:`round_patterns`) are not
+    exact (None: they are). Where every table first rolls for high at a head-table
+    party, each way has chance ``2^-T`` whatever the dice do, wipeouts included."""
+    if (rules.round_end is RoundEnd.HEAD_TABLE and rules.first_roller is FirstRoller.ROLL_FOR_HIGH
+            and not any(o.ends_round for r in range(1, 7) for o in roll_outcomes(rules, r))):
+        return None
     return rules_refusal(rules)
-
-
-def advance(src: FloatArray, dest: FloatArray, p: float, k: int, target: int) -> float:
-    """Add ``p`` times the scores ``src`` (the roller's team's on axis 0), raised by ``k``
-    points, to ``dest`` where they stay below ``target``; return the chance of reaching it
-    (``p`` times the scores that do)."""
-    if k < target:
-        dest[k:, :] += p * src[: target - k, :]
-        return p * float(src[target - k :, :].sum())
-    return p * float(src.sum())
-
-
-def check_steps(steps: int) -> None:
-    """Refuse a round that has not ended after :data:`MAX_STEPS` rolls."""
-    if steps > MAX_STEPS:
-        raise InvalidRuleValue(
-            f"a round at a table does not end within {MAX_STEPS} rolls under these rules",
-            expected="rules under which a team can reach its target")
 
 
 @lru_cache(maxsize=64)
@@ -131,23 +108,10 @@ def _head_bells(outcomes: tuple[Outcome, ...], target: int) -> FloatArray:
     """``bells[w, t]``: P(the head table's bell is its roll ``t`` and the team of seats
     1 and 3 (``w = 0``) or of seats 2 and 4 (``w = 1``) rang it, and so won); the team of
     seat 1 rolls first."""
-    moves = [(float(o.probability), o.points, o.continues) for o in outcomes]
-    state = np.zeros((2, target, target))  # [team to roll, first team's, second team's]
-    state[0, 0, 0] = 1.0
-    bells: list[list[float]] = [[0.0], [0.0]]
-    while float(state.sum()) >= TAIL_MASS / 10:
-        check_steps(len(bells[0]))
-        new = np.zeros_like(state)
-        rang = [0.0, 0.0]
-        for r in (0, 1):
-            src = state[r] if r == 0 else state[r].T  # the roller's score on axis 0
-            for p, k, goes_on in moves:
-                dest = new[r if goes_on else 1 - r]
-                rang[r] += advance(src, dest if r == 0 else dest.T, p, k, target)
-        state = new
-        bells[0].append(rang[0])
-        bells[1].append(rang[1])
-    return np.array(bells)
+    bells = [np.zeros(2)]
+    for _, absorbed in score_chain(start(2, target), moves_of(outcomes), target):
+        bells.append(absorbed.sum(axis=1))
+    return np.array(bells).T
 
 
 @lru_cache(maxsize=64)
@@ -161,39 +125,21 @@ def own_target_table(outcomes: tuple[Outcome, ...], target: int,
     P(no Bunco at this table in its first ``t`` rolls, and team ``w`` has won it by then
     or would win it if the round were stopped now: it has reached the target, or it leads
     on points; a tie goes to the roll-off, ``tie_first``)."""
-    moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
-    state = np.zeros((2, target, target))  # [team to roll, first team's, second team's]
-    state[0, 0, 0] = 1.0
-    lead = np.subtract.outer(np.arange(target), np.arange(target))
-
-    def standing(done: list[float]) -> list[float]:
-        tie = [float(state[r][lead == 0].sum()) for r in (0, 1)]
-        ahead = float(state[:, lead > 0].sum())
-        behind = float(state[:, lead < 0].sum())
-        first = ahead + tie[0] * tie_first[0] + tie[1] * tie_first[1]
-        return [done[0] + first, done[1] + ahead + behind + sum(tie) - first]
-
-    done = [0.0, 0.0]
-    bunco: list[list[float]] = [[0.0], [0.0]]
-    reached: list[list[float]] = [[x] for x in standing(done)]
-    while float(state.sum()) >= TAIL_MASS / 10:
-        check_steps(len(bunco[0]))
-        new = np.zeros_like(state)
-        ended = [0.0, 0.0]
-        for r in (0, 1):
-            src = state[r] if r == 0 else state[r].T  # the roller's score on axis 0
-            for p, k, goes_on, ends in moves:
-                if ends:
-                    ended[r] += p * float(src.sum())
-                    continue
-                dest = new[r if goes_on else 1 - r]
-                done[r] += advance(src, dest if r == 0 else dest.T, p, k, target)
-        state = new
-        for r in (0, 1):
-            bunco[r].append(ended[r])
-        for r, value in enumerate(standing(done)):
-            reached[r].append(value)
-    return np.array(bunco), np.array(reached)
+    moves = moves_of(outcomes)
+    ends = np.array([move.ends for move in moves])
+    won = list(tie_first)
+    lost = [1.0 - x for x in won]
+    state = start(2, target)
+    done = (0.0, 0.0)
+    bunco = [np.zeros(2)]
+    reached = [np.array(standing(state, done, won, lost))]
+    chain = score_chain(state, moves, target)
+    for state, absorbed in chain:
+        bunco.append(absorbed[:, ends].sum(axis=1))
+        done = (done[0] + float(absorbed[0, ~ends].sum()),
+                done[1] + float(absorbed[1, ~ends].sum()))
+        reached.append(np.array(standing(state, done, won, lost)))
+    return np.array(bunco).T, np.array(reached).T
 
 
 def _own_target_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
@@ -211,32 +157,29 @@ def own_target_ways(chains: list[tuple[FloatArray, FloatArray]]) -> FloatArray:
     """The ``2^T`` ways of a round at tables that play to their own targets, from each
     table's ``(bunco, reached)`` (:func:`own_target_table`, or a variant of it for one
     table): the rounds with no Bunco (every table to its end), plus, for each table ``j``
-    and roll ``t``, the rounds whose first Bunco is table ``j``'s roll ``t``."""
-    tables = len(chains)
+    and roll ``t``, the rounds whose first Bunco is table ``j``'s roll ``t`` (the tables
+    rolling after ``j`` in the tick, numbered below it, one roll short)."""
     steps = chains[0][0].shape[1]
-    q = np.zeros(2**tables)
-    for w in range(2**tables):
-        bits = [(w >> k) & 1 for k in range(tables)]
-        chance = float(np.prod([reached[b, -1] for (_, reached), b in zip(chains, bits,
-                                                                          strict=True)]))
-        for j in range(tables):
-            by_tick = chains[j][0][bits[j], 1:].copy()  # table j's roll t = 1, 2, ...
-            for i in range(tables):
-                if i != j:
-                    rolls = np.arange(1, steps) - (1 if i < j else 0)
-                    by_tick *= chains[i][1][bits[i], rolls]
-            chance += float(by_tick.sum())
-        q[w] = chance
+    q = ways_product([reached[:, -1:] for _, reached in chains])
+    for j, (bunco, _) in enumerate(chains):
+        q += ways_product([bunco[:, 1:] if i == j else
+                           reached[:, : steps - 1] if i < j else reached[:, 1:]
+                           for i, (_, reached) in enumerate(chains)])
     return q
 
 
-def shifted(values: FloatArray, by: int) -> FloatArray:
-    out = np.zeros_like(values)
-    if by >= 0:
-        out[by:] = values[: len(values) - by]
-    else:
-        out[:by] = values[-by:]
-    return out
+def ways_product(factors: list[FloatArray]) -> FloatArray:
+    """``out[w]``: the sum over ``t`` of the product over tables ``k`` of
+    ``factors[k][b, t]``, ``b`` bit ``k`` of ``w``: the ``2^T`` ways of a round at
+    tables independent given ``t``.
+
+    >>> ways_product([np.array([[0.5], [0.5]]), np.array([[0.25], [0.75]])]).tolist()
+    [0.125, 0.125, 0.375, 0.375]
+    """
+    out = factors[-1]
+    for factor in reversed(factors[:-1]):  # each table below as the next lower bit
+        out = (out[:, None, :] * factor[None, :, :]).reshape(-1, factor.shape[1])
+    return np.asarray(out.sum(axis=1), dtype=np.float64)
 
 
 @lru_cache(maxsize=64)
@@ -247,7 +190,7 @@ def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
     wins a tie when team ``x`` rolls next)."""
     kept_exact, _ = kept_points(outcomes, after_bell=True)
     kept = np.array([float(p) for p in kept_exact])
-    moves = [(float(o.probability), o.points, o.continues) for o in outcomes]
+    moves = moves_of(outcomes)
     span = 16 + 2 * max(o.points for o in outcomes)
     while True:
         size = 2 * span + 1
@@ -273,16 +216,7 @@ def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
         lost = 0.0
         for n in range(steps):
             wins[n] = float((state * payoff).sum())
-            new = np.zeros_like(state)
-            for r in (0, 1):
-                src = state[r, 0] + state[r, 1]
-                sign = 1 if r == 0 else -1
-                for p, k, goes_on in moves:
-                    moved = p * shifted(src, sign * k)
-                    if goes_on:
-                        new[r, 1] += moved
-                    else:
-                        new[1 - r, 0] += moved
+            new = lead_roll(state, moves)
             lost += float(state.sum() - new.sum())
             state = new
         if lost < TAIL_MASS or span > 20_000:
@@ -299,6 +233,18 @@ def tie_odds(rules: RuleSet) -> tuple[float, float]:
     return 0.5, 0.5
 
 
+def head_bells(rules: RuleSet, round_no: int) -> FloatArray:
+    """``bells[w, t]``: P(the head table's bell is its roll ``t`` and team ``w`` wins the
+    table): :func:`_head_bells`, or with wipeouts
+    :func:`bunco.analysis.set_wipeout.head_bells_wiping`."""
+    outcomes = roll_outcomes(rules, round_no)
+    target = rules.target(team=True, single_table=False)
+    if any(o.wipes for o in outcomes):
+        return head_bells_wiping(outcomes, target, rules.after_bell is AfterBell.FINISH_TURN,
+                                 tie_odds(rules))
+    return _head_bells(outcomes, target)
+
+
 @lru_cache(maxsize=64)
 def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(bells, wins, reach)``: the head table's bell by roll and team
@@ -306,12 +252,15 @@ def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray,
     (:func:`_other_table_wins`) and the chance of each number of rolls in play at another
     table when the bell rings."""
     outcomes = roll_outcomes(rules, round_no)
-    bells = _head_bells(outcomes, rules.target(team=True, single_table=False))
+    bells = head_bells(rules, round_no)
     bell = bells.sum(axis=0)
     finish = rules.after_bell is AfterBell.FINISH_TURN
     for_high = rules.first_roller is FirstRoller.ROLL_FOR_HIGH
     reach = offset_bell(bell, high_roll_steps(4)) if for_high else bell
-    wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules))
+    if any(o.wipes for o in outcomes):
+        wins = other_wins_wiping(outcomes, tuple(reach.tolist()), finish, tie_odds(rules))
+    else:
+        wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules))
     return bells, wins, reach
 
 
@@ -384,10 +333,11 @@ def stop_weights(bunco: FloatArray, reached: FloatArray, tables: int) -> tuple[F
     return rolled, short, any_bunco, before, after
 
 
+@lru_cache(maxsize=64)
 def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     """The ways one round goes at ``tables`` tables of four, exactly: ``q[w]`` is the
     chance that at table ``k + 1`` the team of seats 2 and 4 wins when bit ``k`` of ``w``
-    is set (else the team of seats 1 and 3). Only for rules :func:`rules_refusal`
+    is set (else the team of seats 1 and 3). Only for rules :func:`ways_refusal`
     accepts.
     """
     if rules.round_end is RoundEnd.EVERY_TABLE:
@@ -395,70 +345,4 @@ def round_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     if rules.first_roller is FirstRoller.ROLL_FOR_HIGH:
         return np.full(2**tables, 0.5**tables)  # the first team is either, 1/2 each
     bells, wins, _ = round_chains(rules, round_no)
-    q = np.zeros(2**tables)
-    for w in range(2**tables):
-        chance = bells[w & 1].copy()
-        for k in range(1, tables):
-            chance *= wins if not (w >> k) & 1 else 1.0 - wins
-        q[w] = float(chance.sum())
-    return q
-
-
-def _moves(rules: RuleSet, tables: int) -> NDArray[np.int64]:
-    """``dest[w, s]``: the seat (``4 table + seat``) where whoever sits in seat ``s``
-    sits next round when the round went way ``w`` (as in :func:`round_patterns`)."""
-    move = movement_table(rules, (4,) * tables)
-    dest = np.zeros((2**tables, 4 * tables), dtype=np.int64)
-    for w in range(2**tables):
-        places = seat_places(move, [(w >> k) & 1 for k in range(tables)])
-        for k in range(tables):
-            for s in range(4):
-                dest[w, places[k][s]] = 4 * k + s
-    return dest
-
-
-def set_wins(rules: RuleSet, players: int,
-             no_bunco: Callable[[int], FloatArray] | None = None) -> dict[str, FloatArray]:
-    """Exactly, per player (in the night kernel's first seating): ``expected_wins``,
-    ``most_wins`` (P(no one has more wins)) and ``most_wins_alone``, over one set, and
-    ``seat_chances[r, i, s]``: P(player ``i`` sits in seat ``s`` (``4 table + seat``) in
-    round ``r + 1``). With ``no_bunco`` (round number -> ``q[w, s]``: P(the round goes
-    way ``w`` and whoever sits in seat ``s`` rolls no Bunco),
-    :func:`bunco.analysis.set_buncos.no_bunco_patterns`), also ``at_least_one_bunco``.
-    Only for parties :func:`exact_refusal` accepts.
-
-    >>> from bunco.core.presets import get_rules
-    >>> odds = set_wins(get_rules("classic"), 8)
-    >>> round(float(odds["expected_wins"].sum()), 9)  # two winners a table, six rounds
-    24.0
-    """
-    tables = players // 4
-    dest = _moves(rules, tables)
-    won = np.array([[((s % 4) % 2) == ((w >> (s // 4)) & 1) for s in range(players)]
-                    for w in range(2**tables)], dtype=np.int8)
-    seat = np.arange(players, dtype=np.int8)[None, :]  # seat[path, player]
-    wins = np.zeros((1, players), dtype=np.int8)
-    chance = np.ones(1)
-    clean = np.ones((1, players))
-    where = np.zeros((6, players, players))
-    for r in range(6):
-        for i in range(players):
-            where[r, i] = np.bincount(seat[:, i], weights=chance, minlength=players)
-        q = round_patterns(rules, r + 1, tables)
-        way = np.arange(len(q))[None, :, None]
-        if no_bunco is not None:  # P(this far, and no Bunco by the player yet)
-            clean = (clean[:, None, :] * no_bunco(r + 1)[way, seat[:, None, :]]).reshape(
-                -1, players)
-        wins = (wins[:, None, :] + won[way, seat[:, None, :]]).reshape(-1, players)
-        seat = dest[way, seat[:, None, :]].astype(np.int8).reshape(-1, players)
-        chance = (chance[:, None] * q[None, :]).reshape(-1)
-    best = wins.max(axis=1, keepdims=True)
-    top = wins == best
-    alone = top & (top.sum(axis=1, keepdims=True) == 1)
-    return {
-        "expected_wins": chance @ wins.astype(np.float64),
-        "most_wins": chance @ top.astype(np.float64),
-        "most_wins_alone": chance @ alone.astype(np.float64),
-        "seat_chances": where,
-        **({} if no_bunco is None else {"at_least_one_bunco": 1.0 - clean.sum(axis=0)}),
-    }
+    return ways_product([bells, *[np.array([wins, 1.0 - wins])] * (tables - 1)])

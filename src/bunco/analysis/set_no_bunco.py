@@ -1,4 +1,4 @@
-"""The exact chance that a player rolls at least one Bunco in a set of 8 or 12 players.
+"""The exact chance that a player rolls at least one Bunco, at tables of four.
 
 Each round gives, for each of its ``2^T`` ways
 (:func:`bunco.analysis.set_exact.round_patterns`) and each seat, the chance of that way
@@ -10,8 +10,8 @@ first team wins there no one of the second team rolled one. Where every table pl
 its own target (``winning-moves``), the seat's table is replaced, in the sum over the
 first Bunco (:func:`bunco.analysis.set_exact.own_target_ways`), by its variant with that
 seat's Buncos dropped (a tied table's roll-off to five too). The rounds are independent,
-so :func:`bunco.analysis.set_exact.set_wins` multiplies these along each of the set's
-ways, following the player's seat.
+so :func:`bunco.analysis.set_seats.seat_odds` multiplies these along the player's
+seats, round after round.
 
 >>> from bunco.core.presets import get_rules
 >>> clean = no_bunco_patterns(get_rules("classic"), 1, 3)
@@ -26,23 +26,24 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
-from bunco.analysis.set_buncos import BUNCO, buncos_refusal, roll_once, rolloff_turn
+from bunco.analysis.chain_steps import lead_roll, moves_of, score_chain, shifted, standing, start
+from bunco.analysis.odds import Outcome, kept_points, roll_outcomes
+from bunco.analysis.set_buncos import BUNCO, buncos_refusal, rolloff_turn
 from bunco.analysis.set_exact import (
     HIT,
-    advance,
+    head_bells,
     own_target_table,
     own_target_ways,
     round_chains,
-    shifted,
     tie_odds,
+    ways_product,
 )
 from bunco.core.rules import AfterBell, Direction, FirstRoller, RoundEnd, RuleSet, TieBreak
 
 FloatArray = NDArray[np.float64]
 
 
-def no_bunco_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
+def no_bunco_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     """Why this party's chance of at least one Bunco is not composed exactly (None: it
     is)."""
     return buncos_refusal(rules, players, sets)
@@ -82,7 +83,7 @@ def _tie_no_bunco(rules: RuleSet, starter: int, mine: int) -> tuple[float, float
 
 
 @lru_cache(maxsize=256)
-def _head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
+def head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
     """``bells[w, t]``: P(the head table's position ``mine`` rolls no Bunco in the round
     (rolling on included) and team ``w`` rings the bell on roll ``t``)."""
     outcomes = roll_outcomes(rules, round_no)
@@ -91,27 +92,16 @@ def _head_no_bunco(rules: RuleSet, round_no: int, mine: int) -> FloatArray:
     go_on = sum(float(o.probability) for o in outcomes if o.turn_continues and not o.is_bunco)
     stop = sum(float(o.probability) for o in outcomes if not o.turn_continues and not o.is_bunco)
     clean_roll_on = stop / (1.0 - go_on)
-    moves = [(float(o.probability), o.points, o.continues, o.turn_continues, o.is_bunco)
-             for o in outcomes]
-    length = len(round_chains(rules, round_no)[0][0])
-    state = np.zeros((4, target, target))
-    state[0, 0, 0] = 1.0
+    moves = moves_of(outcomes)
+    length = head_bells(rules, round_no).shape[1]
+    # a bell rung by ``mine`` with a roll that lets it roll on: that turn holds no Bunco
+    kept = np.ones((4, len(moves)))
+    kept[mine] = [clean_roll_on if finish and move.rolls_on else 1.0 for move in moves]
     bells = np.zeros((2, length))
-    for t in range(1, length):
-        new = np.zeros_like(state)
-        for q in range(4):
-            src = state[q] if q % 2 == 0 else state[q].T
-            if not src.any():
-                continue
-            for p, k, goes_on, rolls_on, is_bunco in moves:
-                if is_bunco and q == mine:
-                    continue
-                dest = new[q if goes_on else (q + 1) % 4]
-                rang = advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
-                if finish and rolls_on and q == mine:
-                    rang *= clean_roll_on
-                bells[q % 2, t] += rang
-        state = new
+    chain = score_chain(start(4, target), moves, target, drop=mine, rolls=length - 1)
+    for t, (_, absorbed) in enumerate(chain, start=1):
+        rang = (absorbed * kept).sum(axis=1)
+        bells[:, t] = rang[0::2].sum(), rang[1::2].sum()
     return bells
 
 
@@ -122,7 +112,7 @@ def _other_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArra
     outcomes = roll_outcomes(rules, round_no)
     _, _, reach = round_chains(rules, round_no)
     finish = rules.after_bell is AfterBell.FINISH_TURN
-    moves = [(float(o.probability), o.points, o.continues, o.is_bunco) for o in outcomes]
+    moves = moves_of(outcomes)
     kept = np.array([float(p) for p in kept_points(outcomes, after_bell=True)[0]])
     clean = _no_bunco_turn(outcomes)
     ties = [_tie_no_bunco(rules, s, mine) for s in range(4)]
@@ -154,7 +144,7 @@ def _other_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArra
     for n in range(len(reach)):
         wins[n] = float((state * payoff[0]).sum())
         safe[n] = float((state * payoff[1]).sum())
-        state = roll_once(state, moves, mine)
+        state = lead_roll(state, moves, mine)
     return wins, safe
 
 
@@ -164,6 +154,7 @@ def _alike(rules: RuleSet, round_no: int) -> int:
     return next(r for r in range(1, round_no + 1) if roll_outcomes(rules, r) == outcomes)
 
 
+@lru_cache(maxsize=64)
 def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     """``q[w, s]``: P(the round goes way ``w`` (as
     :func:`bunco.analysis.set_exact.round_patterns`) and whoever sits in seat ``s``
@@ -177,24 +168,17 @@ def no_bunco_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     bells, wins, _ = round_chains(rules, round_no)
     step = 1 if rules.direction is Direction.LEFT else 3
     position_of = {(p * step) % 4: p for p in range(4)}
-    others = [wins, 1.0 - wins]
+    others = np.array([wins, 1.0 - wins])
     out = np.zeros((2**tables, 4 * tables))
     for seat in range(4 * tables):
         k, p = divmod(seat, 4)
-        p = position_of[p]
+        factors = [bells, *[others] * (tables - 1)]
         if k == 0:
-            head = _head_no_bunco(rules, round_no, p)
-            mine: list[FloatArray] = []
+            factors[0] = head_no_bunco(rules, round_no, position_of[p])
         else:
-            head = bells
-            won, safe = _other_no_bunco(rules, round_no, p)
-            mine = [won, safe - won]
-        for w in range(2**tables):
-            chance = head[w & 1].copy()
-            for j in range(1, tables):
-                bit = (w >> j) & 1
-                chance *= mine[bit] if j == k else others[bit]
-            out[w, seat] = float(chance.sum())
+            won, safe = _other_no_bunco(rules, round_no, position_of[p])
+            factors[k] = np.array([won, safe - won])
+        out[:, seat] = ways_product(factors)
     return out
 
 
@@ -211,20 +195,19 @@ def _drawn_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
         rows = []
         for p in range(4):
             if k == 0:
-                rows.append(_head_no_bunco(rules, round_no, p).sum(axis=1))
+                rows.append(head_no_bunco(rules, round_no, p).sum(axis=1))
             else:
                 won, safe = _other_no_bunco(rules, round_no, p)
                 rows.append(np.array([reach @ won, reach @ (safe - won)]))
         by.append(rows)
+    ways = np.arange(2**tables)
     out = np.zeros((2**tables, 4 * tables))
     for seat in range(4 * tables):
         k, s = divmod(seat, 4)
         rows = by[min(k, 1)]
-        for w in range(2**tables):
-            bit = (w >> k) & 1
-            mine = sum(rows[((s - first) * step) % 4][bit ^ (first % 2)]
-                       for first in range(4)) / 4
-            out[w, seat] = float(mine) * 0.5 ** (tables - 1)
+        mine = [sum(rows[((s - first) * step) % 4][bit ^ (first % 2)] for first in range(4)) / 4
+                for bit in (0, 1)]
+        out[:, seat] = np.array(mine)[(ways >> k) & 1] * 0.5 ** (tables - 1)
     return out
 
 
@@ -234,22 +217,12 @@ def _race_no_bunco(goal: int, mine: int) -> tuple[float, float]:
     """A roll-off to ``goal`` points between the two teams, its first roller any position
     (1/4 each, by the rolls for high): (P(the first team wins and position ``mine`` rolls
     no Bunco), P(the second team wins and ``mine`` rolls none))."""
-    moves = [(float(o.probability), o.points, o.turn_continues, o.is_bunco)
-             for o in rolloff_turn()]
+    moves = moves_of(rolloff_turn())
     won = np.zeros(2)
     for first in range(4):
-        state = np.zeros((4, goal, goal))  # [position to roll, first team's, second's]
-        state[first, 0, 0] = 0.25
-        while float(state.sum()) >= TAIL_MASS / 10:
-            new = np.zeros_like(state)
-            for q in range(4):
-                src = state[q] if q % 2 == 0 else state[q].T
-                for p, k, goes_on, is_bunco in moves:
-                    if is_bunco and q == mine:
-                        continue
-                    dest = new[q if goes_on else (q + 1) % 4]
-                    won[q % 2] += advance(src, dest if q % 2 == 0 else dest.T, p, k, goal)
-            state = new
+        for _, absorbed in score_chain(start(4, goal, first, 0.25), moves, goal, drop=mine):
+            rang = absorbed.sum(axis=1)
+            won += rang[0::2].sum(), rang[1::2].sum()
     return float(won[0]), float(won[1])
 
 
@@ -269,29 +242,20 @@ def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int
         tie_first, tie_second = won, safe - won
     else:
         tie_first, tie_second = _race_no_bunco(rules.roll_off_target, mine)
-    lead = np.subtract.outer(np.arange(target), np.arange(target))
-    moves = [(float(o.probability), o.points, o.continues, o.ends_round) for o in outcomes]
-    state = np.zeros((4, target, target))  # [position to roll, first team's, second's]
-    state[0, 0, 0] = 1.0
-    done = [0.0, 0.0]
+    moves = moves_of(outcomes)
+    ends = np.array([move.ends for move in moves])
+    tie_won, tie_lost = [tie_first] * 4, [tie_second] * 4
+    state = start(4, target)
+    done = (0.0, 0.0)
     bunco = np.zeros((2, steps))
     reached = np.zeros((2, steps))
-    for t in range(steps):
-        if t:
-            new = np.zeros_like(state)
-            for q in range(4):
-                src = state[q] if q % 2 == 0 else state[q].T
-                for p, k, goes_on, ends in moves:
-                    if ends:
-                        if q != mine:
-                            bunco[q % 2, t] += p * float(src.sum())
-                        continue
-                    dest = new[q if goes_on else (q + 1) % 4]
-                    done[q % 2] += advance(src, dest if q % 2 == 0 else dest.T, p, k, target)
-            state = new
-        tie = float(state[:, lead == 0].sum())
-        reached[0, t] = done[0] + float(state[:, lead > 0].sum()) + tie * tie_first
-        reached[1, t] = done[1] + float(state[:, lead < 0].sum()) + tie * tie_second
+    reached[:, 0] = standing(state, done, tie_won, tie_lost)
+    chain = score_chain(state, moves, target, drop=mine, rolls=steps - 1)
+    for t, (state, absorbed) in enumerate(chain, start=1):
+        bunco[:, t] = absorbed[0::2, ends].sum(), absorbed[1::2, ends].sum()
+        done = (done[0] + float(absorbed[0::2, ~ends].sum()),
+                done[1] + float(absorbed[1::2, ~ends].sum()))
+        reached[:, t] = standing(state, done, tie_won, tie_lost)
     return bunco, reached
 
 

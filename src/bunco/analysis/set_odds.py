@@ -5,28 +5,35 @@ at least one Bunco, and the expected Buncos and wins. For every table: the chanc
 its six rounds split a given way, counted as the rounds won by the team that rolled
 first there (6-0, 5-1, ... 0-6).
 
-Two sources, and the output says which gave each figure:
+Two sources, and the output says which gave each figure (and, for every estimated one,
+why it is not exact: ``why_simulated``):
 
 - **exact**, composed from the per-round Markov chains of :mod:`bunco.analysis.table_odds`
-  and :mod:`bunco.analysis.set_exact`, under every preset (and the house rules that keep
-  the rounds composable: no wipeout; see :func:`bunco.analysis.set_exact.rules_refusal`):
+  and :mod:`bunco.analysis.set_exact` (rolled by :mod:`bunco.analysis.chain_steps`),
+  under every preset and the house rules that keep the rounds composable
+  (:func:`bunco.analysis.set_exact.rules_refusal`, :func:`~bunco.analysis.set_exact.ways_refusal`):
 
-  - every table's split: a table's rounds are independent, each round's chance of a
-    first-team win comes from the round chains; at one table of four (any preset whose
-    table cannot tie), the head table's split;
-  - every player's expected wins and chance of the most wins (alone or shared) in a set
-    of 8 or 12 players (the ``2^(6T)`` ways the set can go at ``T`` tables, enumerated
-    with the movement: :func:`bunco.analysis.set_exact.set_wins`), and in a one-table
-    game of four whose first team is known each round (the 2^6 ways the six rounds can
-    go, each player's team read off the seat rotation);
-  - every player's expected Buncos and chance of at least one in those sets of 8 or
-    12: the rolls each seat is expected to make, times 1/216, weighed by
-    where the player sits, and the chance of each way a round goes with no Bunco in a
-    given seat, multiplied along the set's ways (:mod:`bunco.analysis.set_buncos`);
+  - every table's split at tables of four: a table's rounds are independent, each
+    round's chance of a first-team win comes from the round chains; at one table of four
+    (any preset whose table cannot tie), the head table's split;
+  - every player's expected wins, expected Buncos and chance of at least one Bunco at 8
+    to 40 players in tables of four (32 under ``winning-moves``), over any number of sets:
+    each player's seat, round after round, is a Markov chain
+    (:mod:`bunco.analysis.set_seats`; the Buncos per seat from
+    :mod:`bunco.analysis.set_buncos` and :mod:`bunco.analysis.set_no_bunco`);
+  - every player's chance of the most wins (alone or shared) where the seats' wins
+    stand few enough ways (one set of 8 or 12 players, 16 under ``classic``, two sets
+    at 8 under ``classic`` and ``scil``: :mod:`bunco.analysis.set_most_wins`);
+  - in a one-table game of four in teams (:mod:`bunco.analysis.set_one_table`), every
+    figure over any number of sets, where who rolls first is known each round (the
+    Buncos where a wipeout after the bell cannot tie the table);
 - **simulated**, from the night kernel (:func:`bunco.analysis.night_kernel.night_cards`),
-  as the mean over the nights with its standard error, for everything else: the Buncos
-  at one table, and every player's figures with a wipeout, in nights of more than one
-  set at several tables, and in parties other than 4, 8 or 12 players.
+  as the mean over the nights with its standard error, for everything else: the chance
+  of the most wins in longer nights and larger parties; every figure past 40 players,
+  with tables of two or three (but the head table's split), at a one-table game of
+  individuals; the Buncos with a wipeout at a head-table party
+  (:mod:`bunco.analysis.set_wipeout` composes the wins and splits), and at a one-table
+  game that a wipeout after the bell can tie.
 
 Every exact figure also carries the kernel's estimate (``simulated``, ``simulated_se``),
 so a reader can see them agree.
@@ -41,8 +48,6 @@ so a reader can see them agree.
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import math
 from typing import Any
 
@@ -55,13 +60,23 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
+from bunco.analysis.odds import roll_outcomes
 from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
-from bunco.analysis.set_exact import exact_refusal, first_team_chances, rules_refusal, set_wins
+from bunco.analysis.set_exact import first_team_chances, head_bells, rules_refusal
+from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
 from bunco.analysis.set_no_bunco import no_bunco_patterns, no_bunco_refusal
+from bunco.analysis.set_one_table import (
+    at_target,
+    one_table_buncos,
+    one_table_buncos_refusal,
+    one_table_wins,
+)
+from bunco.analysis.set_seats import seat_odds, seats_refusal
 from bunco.analysis.table_odds import table_odds
-from bunco.core.rules import FirstRoller, RuleSet
-from bunco.core.seating import next_seating
+from bunco.core.rules import RuleSet
 from bunco.core.seating_layout import is_team_table, table_sizes
+
+FloatArray = NDArray[np.float64]
 
 WINS, BUNCOS = 0, 2  # columns of the kernel's cards
 
@@ -80,25 +95,23 @@ def _exact(value: float) -> dict[str, Any]:
     return {"value": value, "se": 0.0, "source": "exact"}
 
 
-def _round_rules(rules: RuleSet, tables: int) -> RuleSet:
-    """The rules whose team target is the one this party's head table plays to."""
-    target = rules.target(team=True, single_table=tables == 1)
-    return dataclasses.replace(rules, team_target=target, quick_game=False)
-
-
 def first_team_wins(rules: RuleSet, tables: int) -> list[float] | None:
     """P(the team that rolls first at the head table wins round r), r = 1..6, exact; None
     where the head table's rounds are not that simple (a Bunco elsewhere may end them,
-    or the head table can tie and a tie-break decides)."""
+    or the head table can tie other than by a wipeout after its bell). A tie after a
+    wipeout goes to the tie-break (:func:`bunco.analysis.set_exact.head_bells`)."""
     if tables > 1 and rules.bunco_ends_round:
         return None
-    plain = _round_rules(rules, tables)
+    plain = at_target(rules, single_table=tables == 1)
     out = []
     for r in range(1, 7):
         odds = table_odds(plain, r, non_head=False)
         if odds.tie_probability > 0:
-            return None
-        out.append(odds.first_team_win_probability)
+            if any(o.ends_round for o in roll_outcomes(plain, r)):
+                return None
+            out.append(float(head_bells(plain, r)[0].sum()))
+        else:
+            out.append(odds.first_team_win_probability)
     return out
 
 
@@ -114,45 +127,70 @@ def split_distribution(p: list[float]) -> list[float]:
     return dist
 
 
-def _one_table_first_teams(rules: RuleSet) -> list[tuple[int, int]] | None:
-    """Per round, the players (0-3) in the team that rolls first at a one-table game, or
-    None when that is not known in advance (the left of the last winner starts)."""
-    first = rules.first_roller_single_table
-    if first is FirstRoller.LEFT_OF_LAST_WINNER:
-        return None
-    seats: tuple[str | None, ...] = ("0", "1", "2", "3")
-    out = []
-    for _ in range(6):
-        out.append((int(str(seats[0])), int(str(seats[2]))))
-        seats = next_seating((seats,), [frozenset({0, 2})], rules)[0]
-    return out
+def _one_table(rules: RuleSet, sets: int, p: list[float] | None
+               ) -> tuple[dict[str, FloatArray], dict[str, str]]:
+    """A one-table game's figures composed exactly (by key, one value per player), and
+    for each figure that is not, why."""
+    if not is_team_table(4, 1, rules):
+        return {}, dict.fromkeys(PLAYER_FIGURES, "the one table plays as individuals: "
+                                 "composed only for teams")
+    composed: dict[str, FloatArray] = {}
+    why: dict[str, str] = {}
+    wins = None if p is None else one_table_wins(rules, p, sets)
+    if wins is None:
+        why.update(dict.fromkeys(("expected_wins", "most_wins", "most_wins_alone"),
+                                 "a Bunco ends the one table's round by itself, or who rolls "
+                                 "first depends on the last winner: its wins are not composed"))
+    else:
+        composed.update(wins)
+    reason = one_table_buncos_refusal(rules)
+    if reason is None:
+        composed["expected_buncos"], composed["at_least_one_bunco"] = one_table_buncos(
+            rules, sets)
+    else:
+        why["expected_buncos"] = why["at_least_one_bunco"] = reason
+    return {key: composed[key] for key in PLAYER_FIGURES if key in composed}, why
 
 
-def _one_table_players(rules: RuleSet, p: list[float]) -> list[dict[str, Any]] | None:
-    """Exact expected wins and P(most wins) of the four players of a one-table game."""
-    teams = _one_table_first_teams(rules)
-    if teams is None:
-        return None
-    if rules.first_roller_single_table is FirstRoller.ROLL_FOR_HIGH:
-        p = [0.5] * 6  # either team rolls first, alike: the seat-1 team wins half
-    most = [0.0] * 4
-    alone = [0.0] * 4
-    for outcome in itertools.product((True, False), repeat=6):  # seat-1's team wins?
-        chance = math.prod(q if won else 1 - q for q, won in zip(p, outcome, strict=True))
-        wins = [0] * 4
-        for first, won in zip(teams, outcome, strict=True):
-            for player in range(4):
-                wins[player] += (player in first) == won
-        best = max(wins)
-        for player in range(4):
-            if wins[player] == best:
-                most[player] += chance
-                if wins.count(best) == 1:
-                    alone[player] += chance
-    expected = [sum(q if player in first else 1 - q for q, first in zip(p, teams, strict=True))
-                for player in range(4)]
-    return [{"expected_wins": _exact(expected[i]), "most_wins": _exact(most[i]),
-             "most_wins_alone": _exact(alone[i])} for i in range(4)]
+def _composed(rules: RuleSet, players: int, sets: int
+              ) -> tuple[dict[str, FloatArray], dict[str, str]]:
+    """The players' figures composed exactly at tables of four (by key, one value per
+    player), and for each figure that is not, why."""
+    why: dict[str, str] = {}
+    reason = seats_refusal(rules, players)
+    if reason is not None:
+        return {}, dict.fromkeys(PLAYER_FIGURES, reason)
+    tables = players // 4
+    clean = no_bunco_refusal(rules, players, sets)
+    composed = seat_odds(rules, players, sets, None if clean is not None
+                         else (lambda r: no_bunco_patterns(rules, r, tables)))
+    if clean is not None:
+        why["at_least_one_bunco"] = clean
+    reason = buncos_refusal(rules, players, sets)
+    if reason is None:
+        composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
+    else:
+        why["expected_buncos"] = reason
+    reason = most_wins_refusal(rules, players, sets)
+    if reason is None:
+        most = set_wins(rules, players, sets)
+        composed["most_wins"], composed["most_wins_alone"] = (most["most_wins"],
+                                                              most["most_wins_alone"])
+    else:
+        why["most_wins"] = why["most_wins_alone"] = reason
+    return {key: composed[key] for key in PLAYER_FIGURES if key in composed}, why
+
+
+def _split_refusal(rules: RuleSet, players: int, tables: int) -> str | None:
+    """Why the tables' splits of this party are not exact (None: they are)."""
+    if tables == 1:
+        if not is_team_table(4, 1, rules):
+            return "the one table plays as individuals: there is no first team"
+        return ("a roll that ends the round by itself can tie the one table: its split is "
+                "not composed")
+    if players % 4:
+        return "the splits are composed at tables of four (this party has tables of two or three)"
+    return rules_refusal(rules)
 
 
 def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_000,
@@ -182,27 +220,17 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
         })
     head_team = is_team_table(sizes[0], tables, rules)
     p = first_team_wins(rules, tables) if head_team else None
-    exact: list[dict[str, Any]] | None = None
-    if p is not None and tables == 1 and sets == 1 and is_team_table(4, 1, rules):
-        exact = _one_table_players(rules, p)
-    elif exact_refusal(rules, players, sets) is None:
-        at_least_one = no_bunco_refusal(rules, players, sets) is None
-        composed = set_wins(rules, players, (lambda r: no_bunco_patterns(rules, r, tables))
-                            if at_least_one else None)
-        keys = ["expected_wins", "most_wins", "most_wins_alone"]
-        if at_least_one:
-            keys.append("at_least_one_bunco")
-        if buncos_refusal(rules, players, sets) is None:
-            composed["expected_buncos"] = expected_buncos(rules, composed["seat_chances"])
-            keys.append("expected_buncos")
-        exact = [{key: _exact(float(composed[key][i])) for key in keys}
-                 for i in range(players)]
+    composed, why = (_one_table(rules, sets, p) if players == 4
+                     else _composed(rules, players, sets))
+    exact = [{key: _exact(float(values[i])) for key, values in composed.items()}
+             for i in range(players)] if composed else None
     for person, figures in zip(people, exact or [], strict=False):
         for key, value in figures.items():
             simulated = person[key]
             person[key] = {**value, "simulated": simulated["value"],
                            "simulated_se": simulated["se"]}
     per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
+    split_why = _split_refusal(rules, players, tables)
     if tables > 1 and players % 4 == 0 and rules_refusal(rules) is None:  # tables of four
         odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
         per_table = [[o[k] for o in odds] for k in range(tables)]
@@ -234,6 +262,11 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
                 "nights played by the night kernel, with its standard error",
         "exact": sources["exact"],
         "simulated": sources["simulated"],
+        "why_simulated": {
+            **{key: why[key] for key in sources["simulated"] if key in why},
+            **({"split": split_why} if split_why and any(
+                t["split"]["source"] == "simulated" for t in table_docs) else {}),
+        },
         "split_counts": "rounds won by the team that rolled first at the table",
         "per_player": people,
         "per_table": table_docs,

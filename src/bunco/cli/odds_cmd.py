@@ -137,6 +137,16 @@ def _figure_names(keys: list[str]) -> str:
     return ", ".join(names) or "none"
 
 
+def _reasons(doc: dict[str, Any]) -> dict[str, list[str]]:
+    """The estimated figures grouped by why they are not exact."""
+    out: dict[str, list[str]] = {}
+    for key, reason in doc["why_simulated"].items():
+        names = ([k for k in doc["simulated"] if k.startswith("split at table ")]
+                 if key == "split" else [key])
+        out.setdefault(reason, []).extend(names)
+    return out
+
+
 def _print_set_odds(doc: dict[str, Any]) -> None:
     what = "a set" if doc["sets"] == 1 else f"a night of {doc['sets']} sets"
     console.print(f"[bold]{doc['rules']}[/], {doc['players']} players: the odds of {what}")
@@ -145,6 +155,8 @@ def _print_set_odds(doc: dict[str, Any]) -> None:
     console.print(f"estimated (shown ± their standard error: the mean over {doc['nights']:,} "
                   f"nights played by the night kernel, seed {doc['seed']}): "
                   f"{_figure_names(doc['simulated'])}")
+    for reason, keys in _reasons(doc).items():
+        console.print(f"  not exact: {_figure_names(keys)}: {reason}", highlight=False)
     people = Table(title="Each player")
     for name in ("player", "expected wins", "P(most wins)", "P(most wins, alone)",
                  "P(at least one Bunco)", "expected Buncos"):
