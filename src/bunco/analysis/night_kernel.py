@@ -187,6 +187,10 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
     tab[jit.T_PACKED] = (tab[jit.T_KIND] | tab[jit.T_CONT] << jit.PK_CONT
                          | tab[jit.T_ENDS] << jit.PK_ENDS | tab[jit.T_TRAVEL] << jit.PK_TRAVEL
                          | tab[jit.T_POINTS] << jit.PK_POINTS)
+    tab[jit.T_RO_PACKED] = (tab[jit.T_RO_CONT] << jit.RO_CONT | tab[jit.T_RO_BUNCO] << jit.RO_BUNCO
+                            | tab[jit.T_RO_TRAVEL] << jit.RO_TRAVEL | tab[jit.T_HIT] << jit.RO_HIT
+                            | tab[jit.T_SUM] << jit.RO_SUM
+                            | tab[jit.T_RO_POINTS] << jit.RO_POINTS)
     return tab
 
 
@@ -423,7 +427,8 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     seed_arr = seeds if seeds is not None else np.zeros(nights, dtype=np.uint64)
     code_arr = np.ascontiguousarray(codes if codes is not None else np.zeros(0), dtype=np.uint8)
     work = [np.zeros(shape, dtype=dtype) for shape, dtype in
-            jit.state_shapes(tables, n_players, len(inputs.prizes)).values()]
+            jit.state_shapes(tables, n_players, len(inputs.prizes),
+                                   inputs.move.shape[1]).values()]
     played = jit.run_nights(
         inputs.cfg, inputs.tab, inputs.layout, inputs.move, inputs.prizes, seed_arr, code_arr,
         out["figures"], out["ties"], out["rounds"], out["cards"], out["set_buncos"],

@@ -74,10 +74,14 @@ L_SIZE = 16
 
 # -- score tables (tab[field, round - 1, code], int32) --------------------------------------
 T_POINTS, T_KIND, T_CONT, T_ENDS, T_TRAVEL, T_RO_POINTS, T_RO_CONT = range(7)
-T_RO_BUNCO, T_HIT, T_RO_TRAVEL, T_SUM, T_PACKED, T_SIZE = 7, 8, 9, 10, 11, 12
+T_RO_BUNCO, T_HIT, T_RO_TRAVEL, T_SUM, T_PACKED, T_RO_PACKED, T_SIZE = 7, 8, 9, 10, 11, 12, 13
 # T_PACKED: a roll in play in one value: kind | continues << 3 | ends the round << 4 |
 # passes the traveler << 5 | points << 8
 PK_CONT, PK_ENDS, PK_TRAVEL, PK_POINTS = 3, 4, 5, 8
+# T_RO_PACKED: a roll that is not in play in one value: continues a tie-break turn |
+# a Bunco << 1 | passes the traveler << 2 | shows the round's number << 3 | the faces'
+# total << 4 | tie-break points << 9
+RO_CONT, RO_BUNCO, RO_TRAVEL, RO_HIT, RO_SUM, RO_POINTS = 0, 1, 2, 3, 4, 9
 
 # -- enums, in the order of the engine's StrEnums -------------------------------------------
 K_BUNCO, K_LOW, K_HIGH, K_WIPEOUT = 2, 4, 5, 6  # RollKind (MISS 0, POINTS 1, MINI 3)
@@ -278,7 +282,7 @@ def _wipe(st: np.ndarray, k: int, side: int) -> None:  # pragma: no cover
             st[k, F_PTS + j] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _settle(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cover
     """TableRound.settle: the winner on points, or the start of the tie-break."""
     n_sides = st[k, F_NSIDES]
@@ -325,7 +329,7 @@ def _settle(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cove
     st[k, F_STATUS] = S_TIE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _bell(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cover
     """TableRound.bell: the round is over at table ``k``."""
     s = st[k, F_STATUS]
@@ -531,7 +535,7 @@ def _log_roll(
     g[G_LOG] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _not_done(st: np.ndarray) -> int:  # pragma: no cover
     """How many tables are still in their round."""
     left = 0
@@ -539,6 +543,37 @@ def _not_done(st: np.ndarray) -> int:  # pragma: no cover
         if st[j, F_STATUS] != S_DONE:
             left += 1
     return left
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _xoshiro_code(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64, cache: np.uint64, have: bool,
+) -> tuple[np.int64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, bool]:  # pragma: no cover
+    """:func:`_code` on a generator state held in local variables: the next code and the
+    new state (``cache`` the last 64-bit output, ``have`` whether its high half is unused)."""
+    c = np.int64(0)
+    while True:
+        if have:
+            have = False
+            h = cache >> np.uint64(32)
+        else:
+            x = s1 * np.uint64(5)
+            z = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
+            u = s1 << np.uint64(17)
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= u
+            s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+            cache = z
+            have = True
+            h = z & M32
+        m = h * np.uint64(216)
+        if (m & M32) >= np.uint64(184):
+            c = np.int64(m >> np.uint64(32))
+            break
+    return c, s0, s1, s2, s3, cache, have
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -551,16 +586,22 @@ def _play_round(
     (scratch, one entry per table) lists the tables still in the round, so that the last
     ticks of a big party (a few tie-breaks) do not visit every table.
 
-    The roll in play (Night._roll with TableRound.roll and Night._maybe_ring) is written
-    out here, the hot loop; the other rolls go to :func:`_slow_roll`. The generator's
-    state is kept in local variables for the round."""
+    The roll in play (Night._roll with TableRound.roll and Night._maybe_ring) and the
+    roll-off's roll (TableRound._tie_break_roll, _tie_pass) are written out here, the hot
+    loop; the other rolls go to :func:`_slow_roll`. A table alone (a one-table game) plays
+    its rolls in play in a loop of its own, the turn in a register. The generator's state
+    is kept in local variables for the round."""
     n_tables = st.shape[0]
     stream = g[G_STREAM] != 0
     detail = cfg[C_DETAIL] != 0
     every = cfg[C_EVERY] != 0
+    roll_off = cfg[C_TIE] == TB_ROLL_OFF
+    goal = cfg[C_GOAL]
     packed_t = tab[T_PACKED, rn]
+    ro_t = tab[T_RO_PACKED, rn]
     s0, s1, s2, s3, cache = rs[0], rs[1], rs[2], rs[3], rs[4]
     have = rs[5] != 0
+    c = np.int64(0)
     drawn = 0
     all_rolls = 0
     play_rolls = 0
@@ -573,6 +614,58 @@ def _play_round(
             active[n_active] = k
             n_active += 1
     while not done:
+        if n_tables == 1 and st[0, F_STATUS] == S_PLAYING:
+            # one table: roll until the bell, the turn and the roll count in registers
+            t = st[0, F_TURN]
+            mask = st[0, F_SIDE_MASK]
+            team = st[0, F_TEAM]
+            target = st[0, F_TARGET]
+            nplay = st[0, F_NPLAY]
+            while True:
+                if stream:
+                    c = _draw(rs, codes, g)
+                    if g[G_OVER] != 0:
+                        return
+                else:
+                    c, s0, s1, s2, s3, cache, have = _xoshiro_code(s0, s1, s2, s3, cache, have)
+                    drawn += 1
+                all_rolls += 1
+                side = t & mask
+                packed = packed_t[c]
+                points = packed >> PK_POINTS
+                kind = packed & 7
+                roller = st[0, F_ROLLER + t]
+                if kind >= K_BUNCO:
+                    _cards_for(card, g, st[0, F_SEAT + t], kind)
+                if kind == K_WIPEOUT:
+                    _wipe(st, 0, side)
+                else:
+                    st[0, F_PTS + t] += points
+                st[0, F_NOBODY + (F_SCORER + side - F_NOBODY) * (points > 0)] = roller
+                if (packed >> PK_TRAVEL) & 1:
+                    g[G_TRAVELER] = roller
+                if nplay == 0:
+                    st[0, F_FIRST_SEAT] = t
+                nplay += 1
+                play_points += points
+                play_rolls += 1
+                if detail:
+                    _log_roll(log, g, ri, 0, t, c, P_PLAY, points)
+                cont = (packed >> PK_CONT) & 1
+                nxt = st[0, F_NEXT + t]
+                rang = ((packed >> PK_ENDS) & 1) != 0 or (
+                    st[0, F_PTS + t] + team * st[0, F_PTS + ((t + 2) & 3)] >= target)
+                t = nxt + (t - nxt) * cont
+                if rang:
+                    st[0, F_TURN] = t
+                    st[0, F_IN_TURN] = cont
+                    st[0, F_NPLAY] = nplay
+                    st[0, F_LAST_BUNCO] = kind == K_BUNCO
+                    _bell(st, 0, cfg)
+                    break
+            if st[0, F_STATUS] == S_DONE:
+                break
+            continue
         for a in range(n_active):
             k = active[a]
             status = st[k, F_STATUS]
@@ -584,31 +677,44 @@ def _play_round(
                 if g[G_OVER] != 0:
                     return
             else:
-                while True:
-                    if have:
-                        have = False
-                        h = cache >> np.uint64(32)
-                    else:
-                        x = s1 * np.uint64(5)
-                        z = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
-                        u = s1 << np.uint64(17)
-                        s2 ^= s0
-                        s3 ^= s1
-                        s1 ^= s2
-                        s0 ^= s3
-                        s2 ^= u
-                        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-                        cache = z
-                        have = True
-                        h = z & M32
-                    m = h * np.uint64(216)
-                    if (m & M32) >= np.uint64(184):
-                        c = np.int64(m >> np.uint64(32))
-                        break
+                c, s0, s1, s2, s3, cache, have = _xoshiro_code(s0, s1, s2, s3, cache, have)
                 drawn += 1
             all_rolls += 1
             t = st[k, F_TURN]
             if status != S_PLAYING:
+                if roll_off and status == S_TIE and st[k, F_HN] == 0:
+                    # the roll-off to its goal (TableRound._tie_break_roll, _tie_pass)
+                    v = ro_t[c]
+                    side = st[k, F_SIDEOF + t]
+                    roller = st[k, F_ROLLER + t]
+                    st[k, F_NTIE] += 1
+                    if (v >> RO_BUNCO) & 1:
+                        _cards_for(card, g, st[k, F_SEAT + t], K_BUNCO)
+                    if (v >> RO_TRAVEL) & 1:
+                        g[G_TRAVELER] = roller
+                    recorded = v >> RO_POINTS
+                    st[k, F_NOBODY + (F_SCORER + side - F_NOBODY) * (recorded > 0)] = roller
+                    tbp = st[k, F_TBP + side] + recorded
+                    st[k, F_TBP + side] = tbp
+                    if detail:
+                        _log_roll(log, g, ri, k, t, c, P_TIE, recorded)
+                    if tbp >= goal:
+                        st[k, F_STATUS] = S_DONE
+                        st[k, F_WIN] = side
+                        left -= 1
+                        if left == 0:
+                            done = True
+                            break
+                        continue
+                    cont = v & 1
+                    st[k, F_IN_TURN] = cont
+                    pos = st[k, F_TBPOS] + 1 - cont
+                    wrap = pos >= st[k, F_TBN]  # the order starts again
+                    pos = pos * (1 - wrap)
+                    st[k, F_TBS] += wrap
+                    st[k, F_TBPOS] = pos
+                    st[k, F_TURN] = st[k, F_TBO + pos]
+                    continue
                 phase, logged = _slow_roll(st, k, c, rn, cfg, tab, card, g)
                 if detail:
                     _log_roll(log, g, ri, k, t, c, phase, logged)
@@ -676,7 +782,6 @@ def _play_round(
     g[G_ALL_ROLLS] += all_rolls
     g[G_PLAY_ROLLS] += play_rolls
     g[G_PLAY_POINTS] += play_points
-
 
 
 # -- rounds, sets and the night -------------------------------------------------------------------
@@ -762,14 +867,23 @@ PERMUTATIONS = np.array([[a, b, c, 6 - a - b - c] for a in range(4) for b in ran
 
 
 @njit(cache=True, _nrt=False)
-def _arrange(st: np.ndarray, k: int, row: np.ndarray, no_repeat: bool,
-             scratch: np.ndarray) -> None:  # pragma: no cover
+def _arrange(st: np.ndarray, k: int, combo: int, row: np.ndarray, no_repeat: bool,
+             scratch: np.ndarray, memo: np.ndarray) -> None:  # pragma: no cover
     """seating_moves.arrange_table at a team table of four when the party has ghosts:
     who comes to table ``k`` is ``row`` (old places, ``4 table + seat``), as without
     ghosts; where they sit weighs the 24 seatings for partners (never two ghosts, a new
     partner for whoever stays, with ``no_repeat`` for everyone), no ghost keeping score,
     the most stayers in their seats. Writes the new seats to ``scratch[4 k:4 k + 4]``
-    (``scratch`` ends with four spare entries)."""
+    (``scratch`` ends with four spare entries).
+
+    The seating chosen depends only on the table, the winners' pattern ``combo`` that
+    says who comes, and which of them are ghosts: it is weighed once and kept in
+    ``memo[k, combo, ghosts]`` (-1 until then)."""
+    ghosts = 0
+    for s in range(4):
+        q = row[s]
+        if st[q >> 2, F_SEAT + (q & 3)] < 0:
+            ghosts |= 1 << s
     order = scratch[scratch.shape[0] - 4:]  # stayers by seat, then arrivals by table and seat
     for s in range(4):
         q = row[s]
@@ -779,9 +893,9 @@ def _arrange(st: np.ndarray, k: int, row: np.ndarray, no_repeat: bool,
             order[j] = order[j - 1]
             j -= 1
         order[j] = q
-    best = -1
-    best_key = 1 << 30
-    for p in range(24):
+    best = memo[k, combo, ghosts]
+    best_key = -1 if best >= 0 else 1 << 30
+    for p in range(24 if best < 0 else 0):
         broken = 0
         for pair in range(2):
             a = order[PERMUTATIONS[p, pair]]
@@ -800,6 +914,7 @@ def _arrange(st: np.ndarray, k: int, row: np.ndarray, no_repeat: bool,
         if key < best_key:
             best_key = key
             best = p
+    memo[k, combo, ghosts] = best
     for s in range(4):
         q = order[PERMUTATIONS[best, s]]
         scratch[4 * k + s] = st[q >> 2, F_SEAT + (q & 3)]
@@ -808,7 +923,7 @@ def _arrange(st: np.ndarray, k: int, row: np.ndarray, no_repeat: bool,
 @njit(cache=True, _nrt=False, inline="always")
 def _end_round(
     st: np.ndarray, card: np.ndarray, move: np.ndarray, scratch: np.ndarray, acc: np.ndarray,
-    rounds: np.ndarray, i: int, ri: int, cfg: np.ndarray,
+    rounds: np.ndarray, i: int, ri: int, cfg: np.ndarray, memo: np.ndarray,
 ) -> None:  # pragma: no cover
     """Night._end_round: cards, the round's figures, then everyone moves."""
     n_tables = st.shape[0]
@@ -866,7 +981,7 @@ def _end_round(
             combo += st[head[1 + j], F_WIN] * head[MV_SOURCES + j]
         row = move[k, 1 + combo]
         if ghosts:
-            _arrange(st, k, row, cfg[C_NO_REPEAT] != 0, scratch)
+            _arrange(st, k, combo, row, cfg[C_NO_REPEAT] != 0, scratch, memo)
         else:
             for s in range(st[k, F_N]):
                 q = row[s]
@@ -1005,7 +1120,7 @@ def _night(
     prizes: np.ndarray, rs: np.ndarray, codes: np.ndarray, g: np.ndarray, st: np.ndarray,
     card: np.ndarray, scratch: np.ndarray, acc: np.ndarray, wk: np.ndarray, figures: np.ndarray,
     ties: np.ndarray, rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray,
-    sets_out: np.ndarray, prize_out: np.ndarray, log: np.ndarray,
+    sets_out: np.ndarray, prize_out: np.ndarray, log: np.ndarray, memo: np.ndarray,
 ) -> None:  # pragma: no cover
     """One whole night; the tables start seated as ``layout`` says."""
     n_tables = st.shape[0]
@@ -1043,7 +1158,7 @@ def _night(
             _play_round(rn, ri, cfg, tab, rs, codes, g, st, card, log, scratch)
             if g[G_OVER] != 0:
                 return
-            _end_round(st, card, move, scratch, acc, rounds, i, ri, cfg)
+            _end_round(st, card, move, scratch, acc, rounds, i, ri, cfg, memo)
         if cfg[C_DETAIL] != 0:
             for p in range(card.shape[0]):
                 set_buncos[i, s, p] = card[p, D_SET_BUNCOS]
@@ -1069,9 +1184,11 @@ def _night(
     figures[i, 8] = g[G_PLAY_POINTS] / g[G_PLAY_ROLLS] if g[G_PLAY_ROLLS] > 0 else np.nan
 
 
-def state_shapes(tables: int, players: int, prizes: int) -> dict[str, tuple[tuple[int, ...], Any]]:
+def state_shapes(tables: int, players: int, prizes: int, combos: int
+                 ) -> dict[str, tuple[tuple[int, ...], Any]]:
     """The shapes and types of the working arrays :func:`run_nights` takes (allocated by
-    the caller, so that the compiled loop needs no reference counting)."""
+    the caller, so that the compiled loop needs no reference counting); ``combos`` is the
+    movement table's rows per table (``move.shape[1]``)."""
     return {
         "st": ((tables, F_SIZE), np.int32),
         "card": ((players, D_SIZE), np.int32),
@@ -1080,6 +1197,7 @@ def state_shapes(tables: int, players: int, prizes: int) -> dict[str, tuple[tupl
         "g": ((G_SIZE,), np.int64),
         "rs": ((6,), np.uint64),
         "wk": ((W_SAVED + prizes, max(players, prizes)), np.int64),
+        "memo": ((tables, combos, 16), np.int8),
     }
 
 
@@ -1090,6 +1208,7 @@ def run_nights(
     rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
     prize_out: np.ndarray, misc: np.ndarray, log: np.ndarray, st: np.ndarray, card: np.ndarray,
     scratch: np.ndarray, acc: np.ndarray, g: np.ndarray, rs: np.ndarray, wk: np.ndarray,
+    memo: np.ndarray,
 ) -> int:  # pragma: no cover
     """Play ``figures.shape[0]`` nights; returns how many were played to the end.
 
@@ -1100,6 +1219,11 @@ def run_nights(
     """
     for p in range(card.shape[0]):
         wk[W_ALL, p] = p
+    if cfg[C_GHOSTS] != 0:
+        for k in range(memo.shape[0]):
+            for j in range(memo.shape[1]):
+                for q in range(16):
+                    memo[k, j, q] = -1
     g[G_STREAM] = 1 if codes.shape[0] > 0 else 0
     for i in range(figures.shape[0]):
         if g[G_STREAM] == 0:
@@ -1108,7 +1232,7 @@ def run_nights(
         start = g[G_POS]
         log_start = g[G_LOG]
         _night(i, cfg, tab, layout, move, prizes, rs, codes, g, st, card, scratch, acc, wk,
-               figures, ties, rounds, players_out, set_buncos, sets_out, prize_out, log)
+               figures, ties, rounds, players_out, set_buncos, sets_out, prize_out, log, memo)
         if g[G_OVER] != 0:
             return i
         misc[i, 0] = g[G_TRAVELER]
