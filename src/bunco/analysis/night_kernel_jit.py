@@ -109,7 +109,13 @@ F_CLINCHER = 49  # kept from one round to the next
 F_N, F_TEAM, F_TARGET, F_NSIDES = 50, 51, 52, 53  # the layout, fixed for the night
 F_NEXT, F_SIDEOF, F_SIDE_MASK = 54, 58, 62  # 54-57, 58-61; a seat's side is seat & mask
 F_ROLLER = 63  # 63-66: who rolls for each seat (a ghost's partner rolls for it)
-F_NOBODY, F_SIZE = 67, 68  # where the hot loop writes a roll's scorer when it scored nothing
+F_NOBODY = 67  # where the hot loop writes a roll's scorer when it scored nothing
+F_HBEST, F_SIZE = 68, 69  # rolling for high: the highest total so far
+# the fields indexed by a seat or side in the hot loop, as unsigned numbers: an unsigned
+# index needs no check for a negative one (Numba's wraparound)
+U_PTS, U_SEAT, U_SCORER, U_TBP, U_TBO = (np.uint64(f) for f in (F_PTS, F_SEAT, F_SCORER, F_TBP, F_TBO))
+U_NEXT, U_SIDEOF, U_ROLLER, U_NOBODY = (np.uint64(f) for f in (F_NEXT, F_SIDEOF, F_ROLLER, F_NOBODY))
+U_SP, U_HC, U_HT = np.uint64(F_SP), np.uint64(F_HC), np.uint64(F_HT)
 
 # -- a player's card (card[player, field], int32) ---------------------------------------------
 D_WINS, D_LOSSES, D_BUNCOS, D_MINIS, D_LOWS, D_HIGHS, D_WIPEOUTS, D_POINTS = range(8)
@@ -254,23 +260,24 @@ def _seat_rollers(st: np.ndarray) -> None:  # pragma: no cover
 def _turn_order(st: np.ndarray, k: int, start: int, seats: int, out: int) -> int:  # pragma: no cover
     """TableRound.turn_order: the seats of the bit mask ``seats`` in the order the dice
     travel from ``start``, written from ``st[k, out]``; returns how many."""
-    m = 0
+    row = st[k]
+    m = np.uint64(0)
     seat = start
-    for _ in range(st[k, F_N]):
-        if (seats >> seat) & 1:
-            st[k, out + m] = seat
-            m += 1
-        seat = st[k, F_NEXT + seat]
-    return m
+    base = np.uint64(out)
+    for _ in range(row[F_N]):
+        row[base + m] = seat
+        m += np.uint64((seats >> seat) & 1)
+        seat = row[U_NEXT + np.uint64(seat)]
+    return int(m)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _seats_of(st: np.ndarray, k: int, sides: int) -> int:  # pragma: no cover
     """The seats (a bit mask) of the sides in the bit mask ``sides``."""
+    row = st[k]
     mask = 0
-    for j in range(st[k, F_N]):
-        if (sides >> st[k, F_SIDEOF + j]) & 1:
-            mask |= 1 << j
+    for j in range(row[F_N]):
+        mask |= ((sides >> row[U_SIDEOF + np.uint64(j)]) & 1) << j
     return mask
 
 
@@ -285,48 +292,52 @@ def _wipe(st: np.ndarray, k: int, side: int) -> None:  # pragma: no cover
 @njit(cache=True, _nrt=False, inline="always")
 def _settle(st: np.ndarray, k: int, cfg: np.ndarray) -> None:  # pragma: no cover
     """TableRound.settle: the winner on points, or the start of the tie-break."""
-    n_sides = st[k, F_NSIDES]
-    for s in range(4):
-        st[k, F_SP + s] = 0
-    for j in range(st[k, F_N]):
-        st[k, F_SP + st[k, F_SIDEOF + j]] += st[k, F_PTS + j]
-    best = st[k, F_SP]
+    row = st[k]
+    n_sides = row[F_NSIDES]
+    if row[F_TEAM] != 0:  # two teams, partners opposite
+        row[F_SP] = row[F_PTS] + row[F_PTS + 2]
+        row[F_SP + 1] = row[F_PTS + 1] + row[F_PTS + 3]
+        row[F_SP + 2] = 0
+        row[F_SP + 3] = 0
+    else:
+        for j in range(4):
+            row[F_SP + j] = row[F_PTS + j]
+    best = row[F_SP]
     for s in range(1, n_sides):
-        best = max(best, st[k, F_SP + s])
+        best = max(best, row[U_SP + np.uint64(s)])
     tied = 0
     count = 0
     only = 0
     for s in range(n_sides):
-        if st[k, F_SP + s] == best:
+        if row[U_SP + np.uint64(s)] == best:
             tied |= 1 << s
             count += 1
             only = s
-    st[k, F_IN_TURN] = 0
+    row[F_IN_TURN] = 0
     if count == 1:
-        st[k, F_STATUS] = S_DONE
-        st[k, F_WIN] = only
+        row[F_STATUS] = S_DONE
+        row[F_WIN] = only
         return
     rule = cfg[C_TIE]
-    start = st[k, F_TURN] if rule == TB_SUDDEN else 0
+    start = row[F_TURN] if rule == TB_SUDDEN else 0
     n = _turn_order(st, k, start, _seats_of(st, k, tied), F_TBO)
-    st[k, F_TBN] = n
-    st[k, F_TIE] = 1
+    row[F_TBN] = n
+    row[F_TIE] = 1
     for s in range(4):
-        st[k, F_TBP + s] = 0
-    st[k, F_TBPOS] = 0
-    st[k, F_TBS] = 1
-    st[k, F_TBSIDES] = tied
-    st[k, F_HK] = 0
-    m = 0
+        row[F_TBP + s] = 0
+    row[F_TBPOS] = 0
+    row[F_TBS] = 1
+    row[F_TBSIDES] = tied
+    row[F_HK] = 0
+    m = np.uint64(0)
     if rule == TB_ROLL_OFF:  # everyone tied rolls for high total first (ghosts do not)
         for j in range(n):
-            seat = st[k, F_TBO + j]
-            if st[k, F_SEAT + seat] >= 0:
-                st[k, F_HC + m] = seat
-                m += 1
-    st[k, F_HN] = m
-    st[k, F_TURN] = st[k, F_HC] if m > 0 else st[k, F_TBO]
-    st[k, F_STATUS] = S_TIE
+            seat = row[U_TBO + np.uint64(j)]
+            row[U_HC + m] = seat
+            m += np.uint64(row[U_SEAT + np.uint64(seat)] >= 0)
+    row[F_HN] = m
+    row[F_TURN] = row[F_HC] if m > 0 else row[F_TBO]
+    row[F_STATUS] = S_TIE
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -346,19 +357,21 @@ def _ring_all(st: np.ndarray, cfg: np.ndarray) -> None:  # pragma: no cover
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _high_roll(st: np.ndarray, k: int, total: int) -> bool:  # pragma: no cover
-    """A roll for high total; True once one contender has the highest total alone (the
-    contenders are then cut to the highest, and the turn is theirs)."""
+def _high_roll(st: np.ndarray, k: int, total: int) -> None:  # pragma: no cover
+    """A roll for high total (TableRound._first_roll, _roll_for_first, and a roll-off's
+    roll for high): once every contender has rolled, the contenders are cut to the
+    highest, whose turn it is; when one has it alone, the table starts to play
+    (``S_FIRST``) or to roll off in that one's order."""
     j = st[k, F_HK]
+    st[k, F_NFIRST] += 1
     st[k, F_HT + j] = total
-    st[k, F_HK] = j + 1
+    best = total if j == 0 else max(total, st[k, F_HBEST])
+    st[k, F_HBEST] = best
     n = st[k, F_HN]
     if j + 1 < n:
+        st[k, F_HK] = j + 1
         st[k, F_TURN] = st[k, F_HC + j + 1]
-        return False
-    best = -1
-    for i in range(n):
-        best = max(best, st[k, F_HT + i])
+        return
     m = 0
     for i in range(n):
         if st[k, F_HT + i] == best:
@@ -367,7 +380,17 @@ def _high_roll(st: np.ndarray, k: int, total: int) -> bool:  # pragma: no cover
     st[k, F_HN] = m
     st[k, F_HK] = 0
     st[k, F_TURN] = st[k, F_HC]
-    return m == 1
+    if m > 1:
+        return
+    st[k, F_HN] = 0
+    if st[k, F_STATUS] == S_FIRST:
+        st[k, F_STATUS] = S_PLAYING
+        return
+    seats = 0
+    for j in range(st[k, F_TBN]):
+        seats |= 1 << st[k, F_TBO + j]
+    _turn_order(st, k, st[k, F_HC], seats, F_TBO)
+    st[k, F_TBPOS] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -492,28 +515,11 @@ def _slow_roll(
     st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
     card: np.ndarray, g: np.ndarray,
 ) -> tuple[int, int]:  # pragma: no cover
-    """Night._roll at a table that is not in play: after the bell, rolling for high, or
-    in a tie-break; returns the roll's phase and recorded points."""
-    status = st[k, F_STATUS]
-    if status == S_FINISHING:
+    """Night._roll at a table that is not in play: after the bell, or in a tie-break
+    (sessions or sudden death); returns the roll's phase and recorded points."""
+    if st[k, F_STATUS] == S_FINISHING:
         _after_bell_roll(st, k, c, r, cfg, tab, card, g)
         return P_AFTER, tab[T_POINTS, r, c]
-    if status == S_FIRST:
-        st[k, F_NFIRST] += 1
-        if _high_roll(st, k, tab[T_SUM, r, c]):
-            st[k, F_STATUS] = S_PLAYING
-            st[k, F_HN] = 0
-        return P_FIRST, 0
-    if st[k, F_HN] != 0:  # a tie-break's roll for high total
-        st[k, F_NFIRST] += 1
-        if _high_roll(st, k, tab[T_SUM, r, c]):
-            seats = 0
-            for j in range(st[k, F_TBN]):
-                seats |= 1 << st[k, F_TBO + j]
-            _turn_order(st, k, st[k, F_HC], seats, F_TBO)
-            st[k, F_TBPOS] = 0
-            st[k, F_HN] = 0
-        return P_FIRST, 0
     return P_TIE, _tie_roll(st, k, c, r, cfg, tab, card, g)
 
 
@@ -616,11 +622,12 @@ def _play_round(
     while not done:
         if n_tables == 1 and st[0, F_STATUS] == S_PLAYING:
             # one table: roll until the bell, the turn and the roll count in registers
-            t = st[0, F_TURN]
-            mask = st[0, F_SIDE_MASK]
-            team = st[0, F_TEAM]
-            target = st[0, F_TARGET]
-            nplay = st[0, F_NPLAY]
+            row = st[0]
+            t = row[F_TURN]
+            mask = row[F_SIDE_MASK]
+            team = row[F_TEAM]
+            target = row[F_TARGET]
+            nplay = row[F_NPLAY]
             while True:
                 if stream:
                     c = _draw(rs, codes, g)
@@ -630,37 +637,39 @@ def _play_round(
                     c, s0, s1, s2, s3, cache, have = _xoshiro_code(s0, s1, s2, s3, cache, have)
                     drawn += 1
                 all_rolls += 1
+                tu = np.uint64(t)
                 side = t & mask
-                packed = packed_t[c]
+                packed = packed_t[np.uint64(c)]
                 points = packed >> PK_POINTS
                 kind = packed & 7
-                roller = st[0, F_ROLLER + t]
+                roller = row[U_ROLLER + tu]
                 if kind >= K_BUNCO:
-                    _cards_for(card, g, st[0, F_SEAT + t], kind)
+                    _cards_for(card, g, row[U_SEAT + tu], kind)
                 if kind == K_WIPEOUT:
                     _wipe(st, 0, side)
                 else:
-                    st[0, F_PTS + t] += points
-                st[0, F_NOBODY + (F_SCORER + side - F_NOBODY) * (points > 0)] = roller
+                    row[U_PTS + tu] += points
+                row[U_NOBODY - (U_NOBODY - U_SCORER - np.uint64(side)) * np.uint64(points > 0)] = roller
                 if (packed >> PK_TRAVEL) & 1:
                     g[G_TRAVELER] = roller
                 if nplay == 0:
-                    st[0, F_FIRST_SEAT] = t
+                    row[F_FIRST_SEAT] = t
                 nplay += 1
                 play_points += points
                 play_rolls += 1
                 if detail:
                     _log_roll(log, g, ri, 0, t, c, P_PLAY, points)
                 cont = (packed >> PK_CONT) & 1
-                nxt = st[0, F_NEXT + t]
+                nxt = row[U_NEXT + tu]
                 rang = ((packed >> PK_ENDS) & 1) != 0 or (
-                    st[0, F_PTS + t] + team * st[0, F_PTS + ((t + 2) & 3)] >= target)
+                    row[U_PTS + tu] + team * row[U_PTS + ((tu + np.uint64(2)) & np.uint64(3))]
+                    >= target)
                 t = nxt + (t - nxt) * cont
                 if rang:
-                    st[0, F_TURN] = t
-                    st[0, F_IN_TURN] = cont
-                    st[0, F_NPLAY] = nplay
-                    st[0, F_LAST_BUNCO] = kind == K_BUNCO
+                    row[F_TURN] = t
+                    row[F_IN_TURN] = cont
+                    row[F_NPLAY] = nplay
+                    row[F_LAST_BUNCO] = kind == K_BUNCO
                     _bell(st, 0, cfg)
                     break
             if st[0, F_STATUS] == S_DONE:
@@ -668,7 +677,8 @@ def _play_round(
             continue
         for a in range(n_active):
             k = active[a]
-            status = st[k, F_STATUS]
+            row = st[k]
+            status = row[F_STATUS]
             if status == S_DONE:
                 continue
             # the next code: from the stream, or xoshiro256** with Lemire's rejection
@@ -680,40 +690,47 @@ def _play_round(
                 c, s0, s1, s2, s3, cache, have = _xoshiro_code(s0, s1, s2, s3, cache, have)
                 drawn += 1
             all_rolls += 1
-            t = st[k, F_TURN]
+            t = row[F_TURN]
+            tu = np.uint64(t)
             if status != S_PLAYING:
-                if roll_off and status == S_TIE and st[k, F_HN] == 0:
+                if status == S_FIRST or row[F_HN] != 0:  # rolling for high
+                    _high_roll(st, k, (ro_t[np.uint64(c)] >> RO_SUM) & 31)
+                    if detail:
+                        _log_roll(log, g, ri, k, t, c, P_FIRST, 0)
+                    continue
+                if roll_off and status == S_TIE:
                     # the roll-off to its goal (TableRound._tie_break_roll, _tie_pass)
-                    v = ro_t[c]
-                    side = st[k, F_SIDEOF + t]
-                    roller = st[k, F_ROLLER + t]
-                    st[k, F_NTIE] += 1
+                    v = ro_t[np.uint64(c)]
+                    side = row[U_SIDEOF + tu]
+                    su = np.uint64(side)
+                    roller = row[U_ROLLER + tu]
+                    row[F_NTIE] += 1
                     if (v >> RO_BUNCO) & 1:
                         _cards_for(card, g, st[k, F_SEAT + t], K_BUNCO)
                     if (v >> RO_TRAVEL) & 1:
                         g[G_TRAVELER] = roller
                     recorded = v >> RO_POINTS
-                    st[k, F_NOBODY + (F_SCORER + side - F_NOBODY) * (recorded > 0)] = roller
-                    tbp = st[k, F_TBP + side] + recorded
-                    st[k, F_TBP + side] = tbp
+                    row[U_NOBODY - (U_NOBODY - U_SCORER - su) * np.uint64(recorded > 0)] = roller
+                    tbp = row[U_TBP + su] + recorded
+                    row[U_TBP + su] = tbp
                     if detail:
                         _log_roll(log, g, ri, k, t, c, P_TIE, recorded)
                     if tbp >= goal:
-                        st[k, F_STATUS] = S_DONE
-                        st[k, F_WIN] = side
+                        row[F_STATUS] = S_DONE
+                        row[F_WIN] = side
                         left -= 1
                         if left == 0:
                             done = True
                             break
                         continue
                     cont = v & 1
-                    st[k, F_IN_TURN] = cont
-                    pos = st[k, F_TBPOS] + 1 - cont
-                    wrap = pos >= st[k, F_TBN]  # the order starts again
+                    row[F_IN_TURN] = cont
+                    pos = row[F_TBPOS] + 1 - cont
+                    wrap = pos >= row[F_TBN]  # the order starts again
                     pos = pos * (1 - wrap)
-                    st[k, F_TBS] += wrap
-                    st[k, F_TBPOS] = pos
-                    st[k, F_TURN] = st[k, F_TBO + pos]
+                    row[F_TBS] += wrap
+                    row[F_TBPOS] = pos
+                    row[F_TURN] = row[U_TBO + np.uint64(pos)]
                     continue
                 phase, logged = _slow_roll(st, k, c, rn, cfg, tab, card, g)
                 if detail:
@@ -724,40 +741,40 @@ def _play_round(
                         done = True
                         break
                 continue
-            side = t & st[k, F_SIDE_MASK]
-            packed = packed_t[c]
+            side = t & row[F_SIDE_MASK]
+            packed = packed_t[np.uint64(c)]
             points = packed >> PK_POINTS
             kind = packed & 7
-            roller = st[k, F_ROLLER + t]
+            roller = row[U_ROLLER + tu]
             if kind >= K_BUNCO:
-                _cards_for(card, g, st[k, F_SEAT + t], kind)
+                _cards_for(card, g, row[U_SEAT + tu], kind)
             if kind == K_WIPEOUT:
                 _wipe(st, k, side)
             else:
-                st[k, F_PTS + t] += points
+                row[U_PTS + tu] += points
             # written without branches where the dice decide (they mispredict), and
             # without reading what the last roll wrote (a chain from roll to roll)
-            st[k, F_NOBODY + (F_SCORER + side - F_NOBODY) * (points > 0)] = roller
+            row[U_NOBODY - (U_NOBODY - U_SCORER - np.uint64(side)) * np.uint64(points > 0)] = roller
             if (packed >> PK_TRAVEL) & 1:
                 g[G_TRAVELER] = roller
-            if st[k, F_NPLAY] == 0:
-                st[k, F_FIRST_SEAT] = t
-            st[k, F_NPLAY] += 1
-            st[k, F_LAST_BUNCO] = kind == K_BUNCO
+            if row[F_NPLAY] == 0:
+                row[F_FIRST_SEAT] = t
+            row[F_NPLAY] += 1
+            row[F_LAST_BUNCO] = kind == K_BUNCO
             play_points += points
             play_rolls += 1
             cont = (packed >> PK_CONT) & 1
-            st[k, F_IN_TURN] = cont
-            nxt = st[k, F_NEXT + t]
-            st[k, F_TURN] = nxt + (t - nxt) * cont
+            row[F_IN_TURN] = cont
+            nxt = row[U_NEXT + tu]
+            row[F_TURN] = nxt + (t - nxt) * cont
             if detail:
                 _log_roll(log, g, ri, k, t, c, P_PLAY, points)
             if (packed >> PK_ENDS) & 1:
                 _ring_all(st, cfg)  # the bell: once a round, so count again
                 left = _not_done(st)
             elif (k == 0 or every) and (  # the roller's side reached its target
-                    st[k, F_PTS + t] + st[k, F_TEAM] * st[k, F_PTS + ((t + 2) & 3)]
-                    >= st[k, F_TARGET]):
+                    row[U_PTS + tu] + row[F_TEAM] * row[U_PTS + ((tu + np.uint64(2)) & np.uint64(3))]
+                    >= row[F_TARGET]):
                 if every:
                     _bell(st, k, cfg)
                     if st[k, F_STATUS] == S_DONE:
@@ -768,7 +785,7 @@ def _play_round(
             if left == 0:
                 done = True
                 break
-        if left < n_active:  # drop the tables that are done, keeping the order
+        if left < n_active:
             kept = 0
             for a in range(n_active):
                 if st[active[a], F_STATUS] != S_DONE:
@@ -788,17 +805,18 @@ def _play_round(
 @njit(cache=True, _nrt=False, inline="always")
 def _begin_round(st: np.ndarray, cfg: np.ndarray, first: bool) -> None:  # pragma: no cover
     """Night._begin_round: fresh tables and their first rollers."""
+    rule = cfg[C_FIRST]
     for k in range(st.shape[0]):
+        row = st[k]
         for j in range(4):
-            st[k, F_PTS + j] = 0
+            row[F_PTS + j] = 0
         for f in range(F_SP, F_CLINCHER):
-            st[k, f] = 0
-        st[k, F_WIN] = -1
+            row[f] = 0
+        row[F_WIN] = -1
         for j in range(4):
-            st[k, F_SCORER + j] = -1
-        st[k, F_FIRST_SEAT] = -1
-        st[k, F_STATUS] = S_PLAYING
-        rule = cfg[C_FIRST]
+            row[F_SCORER + j] = -1
+        row[F_FIRST_SEAT] = -1
+        row[F_STATUS] = S_PLAYING
         if rule == FR_HIGH:  # everyone but a ghost rolls for high, from the scorekeeper
             st[k, F_STATUS] = S_FIRST
             seats = 0
@@ -927,30 +945,39 @@ def _end_round(
 ) -> None:  # pragma: no cover
     """Night._end_round: cards, the round's figures, then everyone moves."""
     n_tables = st.shape[0]
+    detail = cfg[C_DETAIL] != 0
+    cards = cfg[C_CARDS] != 0
+    ties = 0
+    other_ties = 0
     for k in range(n_tables):
-        w = st[k, F_WIN]
-        n = st[k, F_N]
-        for s in range(n):
-            player = st[k, F_SEAT + s]
+        row = st[k]
+        w = row[F_WIN]
+        wu = np.uint64(w)
+        for s in range(row[F_N]):
+            su = np.uint64(s)
+            player = row[U_SEAT + su]
             if player < 0:
                 continue
-            if st[k, F_SIDEOF + s] == w:
-                card[player, D_WINS] += 1
-                card[player, D_SET_WINS] += 1
+            won = 1 if row[U_SIDEOF + su] == w else 0
+            mine = card[player]
+            mine[D_WINS] += won
+            mine[D_SET_WINS] += won
+            mine[D_LOSSES] += 1 - won
+            mine[D_POINTS] += row[U_PTS + su]
+        scorer = row[U_SCORER + wu]
+        row[F_CLINCHER] = scorer if scorer >= 0 else row[U_ROLLER + wu]
+        tie = row[F_TIE]
+        ties += tie
+        if k > 0:
+            other_ties += tie * row[F_TEAM]
+        if detail or cards:
+            first_won = 1 if row[F_NPLAY] > 0 and w == row[
+                U_SIDEOF + np.uint64(row[F_FIRST_SEAT])] else 0
+            if detail:
+                rounds[i, ri, k, R_FIRST_WON] = first_won
             else:
-                card[player, D_LOSSES] += 1
-            card[player, D_POINTS] += st[k, F_PTS + s]
-        scorer = st[k, F_SCORER + w]
-        st[k, F_CLINCHER] = scorer if scorer >= 0 else st[k, F_ROLLER + w]
-        acc[3] += st[k, F_TIE]
-        if k > 0 and st[k, F_TEAM] != 0:
-            acc[4] += st[k, F_TIE]
-        first_won = 1 if st[k, F_NPLAY] > 0 and w == st[k, F_SIDEOF + st[k, F_FIRST_SEAT]] else 0
-        if cfg[C_DETAIL] != 0:
-            rounds[i, ri, k, R_FIRST_WON] = first_won
-        elif cfg[C_CARDS] != 0:
-            rounds[i, 0, k, R_FIRST_WON] += first_won
-        if cfg[C_DETAIL] != 0:
+                rounds[i, 0, k, R_FIRST_WON] += first_won
+        if detail:
             for j in range(4):
                 rounds[i, ri, k, R_SEATS + j] = st[k, F_SEAT + j]
                 rounds[i, ri, k, R_PTS + j] = st[k, F_PTS + j]
@@ -963,6 +990,8 @@ def _end_round(
             rounds[i, ri, k, R_NAFTER] = st[k, F_NAFTER]
             rounds[i, ri, k, R_NTIE] = st[k, F_NTIE]
             rounds[i, ri, k, R_CLINCHER] = st[k, F_CLINCHER]
+    acc[3] += ties
+    acc[4] += other_ties
     acc[0] += st[0, F_NPLAY] + st[0, F_NAFTER]
     if st[0, F_NPLAY] > 0:
         if st[0, F_TEAM] != 0:
