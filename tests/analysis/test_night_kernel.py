@@ -545,3 +545,13 @@ def test_only_self_contained_kernel_functions_are_cached() -> None:
         cached[path.stem] = re.findall(r"@njit\(cache=True[^)]*\)\ndef (\w+)", path.read_text())
     assert {k: v for k, v in cached.items() if v} == {
         "dice": ["night_seeds", "fill_codes", "seed_state"], "night": ["run_nights"]}
+
+
+@pytest.mark.parametrize("name", ["bunco.analysis.night_kernel", "bunco.analysis.kernel.layout",
+                                  "bunco.analysis.kernel.night"])
+def test_the_kernels_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

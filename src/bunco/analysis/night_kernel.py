@@ -429,9 +429,9 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     }
     seed_arr = seeds if seeds is not None else np.zeros(nights, dtype=np.uint64)
     code_arr = np.ascontiguousarray(codes if codes is not None else np.zeros(0), dtype=np.uint8)
-    work = [np.zeros(shape, dtype=dtype) for shape, dtype in
+    work = [lay.aligned_zeros(shape, dtype) for shape, dtype in
             lay.state_shapes(tables, n_players, len(inputs.prizes),
-                                   inputs.move.shape[1]).values()]
+                             inputs.move.shape[1]).values()]
     played = run_nights(
         inputs.cfg, inputs.tab, inputs.layout, inputs.move, inputs.prizes, seed_arr, code_arr,
         out["figures"], out["ties"], out["rounds"], out["cards"], out["set_buncos"],

@@ -50,38 +50,45 @@ def _seed(rs: np.ndarray, seed: np.uint64) -> None:  # pragma: no cover
 
 
 @njit(_nrt=False, inline="always")
-def _next64(rs: np.ndarray) -> np.uint64:  # pragma: no cover
-    """xoshiro256**."""
-    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-    x = s1 * np.uint64(5)
-    result = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-    return np.uint64(result)
+def _xoshiro_code(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64, cache: np.uint64, have: bool,
+) -> tuple[np.int64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, bool]:  # pragma: no cover
+    """The next code 0-215 of a xoshiro256** state held in local variables, and the new
+    state (``cache`` the last 64-bit output, ``have`` whether its high half is unused).
+    Exactly uniform: each 32-bit half of a 64-bit output, Lemire's multiply-shift with
+    rejection of the 184 biased low values."""
+    c = np.int64(0)
+    while True:
+        if have:
+            have = False
+            h = cache >> np.uint64(32)
+        else:
+            x = s1 * np.uint64(5)
+            z = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
+            u = s1 << np.uint64(17)
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= u
+            s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+            cache = z
+            have = True
+            h = z & M32
+        m = h * np.uint64(216)
+        if (m & M32) >= np.uint64(184):
+            c = np.int64(m >> np.uint64(32))
+            break
+    return c, s0, s1, s2, s3, cache, have
 
 
 @njit(_nrt=False, inline="always")
 def _code(rs: np.ndarray) -> np.int64:  # pragma: no cover
-    """One code 0-215, exactly uniform: each 32-bit half of a 64-bit output, Lemire's
-    multiply-shift with rejection of the 184 biased low values."""
-    while True:
-        if rs[5] != 0:
-            rs[5] = 0
-            h = rs[4] >> np.uint64(32)
-        else:
-            z = _next64(rs)
-            rs[4] = z
-            rs[5] = 1
-            h = z & M32
-        m = h * np.uint64(216)
-        if (m & M32) >= np.uint64(184):
-            return np.int64(m >> np.uint64(32))
+    """One code 0-215 from the generator state ``rs`` (see :func:`_xoshiro_code`)."""
+    c, s0, s1, s2, s3, cache, have = _xoshiro_code(rs[0], rs[1], rs[2], rs[3], rs[4], rs[5] != 0)
+    rs[0], rs[1], rs[2], rs[3], rs[4] = s0, s1, s2, s3, cache
+    rs[5] = 1 if have else 0
+    return c
 
 
 @njit(cache=True, _nrt=False)
@@ -113,31 +120,15 @@ def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> np.int64:  # prag
 
 
 @njit(_nrt=False, inline="always")
-def _xoshiro_code(
-    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64, cache: np.uint64, have: bool,
+def _next_code(
+    stream: bool, rs: np.ndarray, codes: np.ndarray, g: np.ndarray, s0: np.uint64,
+    s1: np.uint64, s2: np.uint64, s3: np.uint64, cache: np.uint64, have: bool,
 ) -> tuple[np.int64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, bool]:  # pragma: no cover
-    """:func:`_code` on a generator state held in local variables: the next code and the
-    new state (``cache`` the last 64-bit output, ``have`` whether its high half is unused)."""
+    """The next code and the generator state: from the stream ``codes`` (:func:`_draw`:
+    ``g[G_OVER]`` is set when it runs out), or from the state in local variables."""
     c = np.int64(0)
-    while True:
-        if have:
-            have = False
-            h = cache >> np.uint64(32)
-        else:
-            x = s1 * np.uint64(5)
-            z = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
-            u = s1 << np.uint64(17)
-            s2 ^= s0
-            s3 ^= s1
-            s1 ^= s2
-            s0 ^= s3
-            s2 ^= u
-            s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-            cache = z
-            have = True
-            h = z & M32
-        m = h * np.uint64(216)
-        if (m & M32) >= np.uint64(184):
-            c = np.int64(m >> np.uint64(32))
-            break
+    if stream:
+        c = _draw(rs, codes, g)
+    else:
+        c, s0, s1, s2, s3, cache, have = _xoshiro_code(s0, s1, s2, s3, cache, have)
     return c, s0, s1, s2, s3, cache, have

@@ -70,23 +70,28 @@ SETTLED_OUTRIGHT, SETTLED_SHARED, SETTLED_ROLL_OFF, SETTLED_NOBODY = 0, 1, 2, 4
 SETTLED_WINS, SETTLED_BUNCOS = 5, 6
 
 # -- one table's state (st[table, field], int32) --------------------------------------------
-F_PTS = 0  # 0-3: points per seat this round
-F_SEAT = 4  # 4-7: player per seat (-1: a ghost)
-F_SP = 8  # 8-11: points per side, added up when the table is settled
-F_SCORER = 12  # 12-15: per side, who rolled its last roll that scored (the clincher)
-F_HC = 16  # 16-19: rolling for high: contenders (seats)
-F_HT = 20  # 20-23: their totals
-F_TBP = 24  # 24-27: tie-break points per side
-F_TBO = 28  # 28-31: tie-break order (seats)
-F_TURN, F_IN_TURN, F_STATUS, F_TIE, F_WIN, F_HN, F_HK = range(32, 39)
-F_TBN, F_TBPOS, F_TBS, F_TBSIDES = 39, 40, 41, 42  # order length, position, session, sides
-F_NFIRST, F_NPLAY, F_NAFTER, F_NTIE, F_FIRST_SEAT, F_LAST_BUNCO = range(43, 49)
-F_CLINCHER = 49  # kept from one round to the next
-F_N, F_TEAM, F_TARGET, F_NSIDES = 50, 51, 52, 53  # the layout, fixed for the night
-F_NEXT, F_SIDEOF, F_SIDE_MASK = 54, 58, 62  # 54-57, 58-61; a seat's side is seat & mask
-F_ROLLER = 63  # 63-66: who rolls for each seat (a ghost's partner rolls for it)
-F_NOBODY = 67  # where the hot loop writes a roll's scorer when it scored nothing
-F_HBEST, F_SIZE = 68, 69  # rolling for high: the highest total so far
+# Ordered so that a roll touches few cache lines: a roll-off's roll reads and writes the
+# first two and the fourth, a roll in play the first, second and fourth; fields 0 to
+# F_ROUND - 1 start every round at 0; rows are 80 fields (five cache lines).
+F_TURN, F_STATUS, F_IN_TURN, F_HN, F_NTIE, F_TBPOS, F_TBN, F_TBS = range(8)  # HN: contenders
+F_TBP = 8  # 8-11: tie-break points per side
+F_TBO = 12  # 12-15: tie-break order (seats); F_TBN of them, F_TBPOS the one whose turn it is
+F_SCORER = 16  # 16-19: per side, who rolled its last roll that scored (the clincher)
+F_NOBODY = 20  # where the hot loop writes a roll's scorer when it scored nothing
+F_NPLAY, F_LAST_BUNCO, F_FIRST_SEAT = 21, 22, 23
+F_PTS = 24  # 24-27: points per seat this round
+F_HC = 28  # 28-31: rolling for high: contenders (seats)
+F_HT = 32  # 32-35: their totals
+F_HK, F_HBEST, F_NFIRST, F_NAFTER = 36, 37, 38, 39  # HK: contenders who rolled; HBEST: highest
+F_SP = 40  # 40-43: points per side, added up when the table is settled
+F_TIE, F_WIN, F_TBSIDES, F_ROUND = 44, 45, 46, 47  # TBSIDES: the sides still tied (bits)
+F_CLINCHER = 47  # kept from one round to the next
+F_SIDEOF = 48  # 48-51: each seat's side (0 or 1 at a team table, else the seat)
+F_ROLLER = 52  # 52-55: who rolls for each seat (a ghost's partner rolls for it)
+F_NEXT = 56  # 56-59: the seat the dice pass to
+F_SIDE_MASK, F_TEAM, F_TARGET, F_N = 60, 61, 62, 63  # a seat's side is seat & mask
+F_SEAT = 64  # 64-67: player per seat (-1: a ghost)
+F_NSIDES, F_SIZE = 68, 80
 # the fields indexed by a seat or side in the hot loop, as unsigned numbers: an unsigned
 # index needs no check for a negative one (Numba's wraparound)
 U_PTS, U_SEAT, U_SCORER, U_TBP, U_TBO = (np.uint64(f) for f in (F_PTS, F_SEAT, F_SCORER, F_TBP, F_TBO))
@@ -129,7 +134,7 @@ def state_shapes(tables: int, players: int, prizes: int, combos: int
     the caller, so that the compiled loop needs no reference counting); ``combos`` is the
     movement table's rows per table (``move.shape[1]``)."""
     return {
-        "st": ((tables, F_SIZE), np.int32),
+        "st": ((tables, F_SIZE), np.int32),  # (the caller aligns its rows to 64 bytes)
         "card": ((players, D_SIZE), np.int32),
         "scratch": ((4 * tables + 4,), np.int32),
         "acc": ((8,), np.int64),
@@ -138,3 +143,17 @@ def state_shapes(tables: int, players: int, prizes: int, combos: int
         "wk": ((W_SAVED + prizes, max(players, prizes)), np.int64),
         "memo": ((tables, combos, 16), np.int8),
     }
+
+
+def aligned_zeros(shape: tuple[int, ...], dtype: Any, align: int = 64) -> np.ndarray:
+    """``np.zeros(shape, dtype)`` starting on an ``align``-byte boundary (a cache line), so
+    that each table's row of ``st`` (:data:`F_SIZE` fields) starts one.
+
+    >>> aligned_zeros((3, F_SIZE), np.int32).ctypes.data % 64
+    0
+    """
+    size = int(np.prod(shape))
+    item = np.dtype(dtype).itemsize
+    raw = np.zeros(size + align // item, dtype=dtype)
+    start = (-raw.ctypes.data % align) // item
+    return raw[start : start + size].reshape(shape)

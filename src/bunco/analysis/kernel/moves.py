@@ -33,9 +33,9 @@ from bunco.analysis.kernel.layout import (
     F_NPLAY,
     F_NTIE,
     F_PTS,
+    F_ROUND,
     F_SCORER,
     F_SEAT,
-    F_SP,
     F_STATUS,
     F_TBP,
     F_TBS,
@@ -80,9 +80,7 @@ def _begin_round(st: np.ndarray, cfg: np.ndarray, first: bool) -> None:  # pragm
     rule = cfg[C_FIRST]
     for k in range(st.shape[0]):
         row = st[k]
-        for j in range(4):
-            row[F_PTS + j] = 0
-        for f in range(F_SP, F_CLINCHER):
+        for f in range(F_ROUND):
             row[f] = 0
         row[F_WIN] = -1
         for j in range(4):

@@ -90,11 +90,10 @@ from bunco.analysis.kernel.round import _play_round
 from bunco.analysis.kernel.table import _seat_rollers
 from bunco.analysis.kernel.tiebreak import _rolloff
 
-
 CALLEES = ("dice", "layout", "moves", "round", "table", "tiebreak")
 """The kernel's modules that :func:`run_nights` compiles in (all but this one)."""
 
-KERNEL_SOURCES = "2b2401dcfa045311"
+KERNEL_SOURCES = "dc369d0bbb711c67"
 """:func:`sources_digest` of the sources :func:`run_nights` was last compiled from."""
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bunco.analysis.kernel.dice import _draw, _xoshiro_code
+from bunco.analysis.kernel.dice import _next_code
 from bunco.analysis.kernel.layout import (
     C_DETAIL,
     C_EVERY,
@@ -106,7 +106,6 @@ def _play_round(
     s0, s1, s2, s3, cache = rs[0], rs[1], rs[2], rs[3], rs[4]
     have = rs[5] != 0
     c = np.int64(0)
-    drawn = 0
     all_rolls = 0
     play_rolls = 0
     play_points = 0
@@ -127,13 +126,10 @@ def _play_round(
             target = row[F_TARGET]
             nplay = row[F_NPLAY]
             while True:
-                if stream:
-                    c = _draw(rs, codes, g)
-                    if g[G_OVER] != 0:
-                        return
-                else:
-                    c, s0, s1, s2, s3, cache, have = _xoshiro_code(s0, s1, s2, s3, cache, have)
-                    drawn += 1
+                c, s0, s1, s2, s3, cache, have = _next_code(
+                    stream, rs, codes, g, s0, s1, s2, s3, cache, have)
+                if stream and g[G_OVER] != 0:
+                    return
                 all_rolls += 1
                 tu = np.uint64(t)
                 side = t & mask
@@ -175,18 +171,14 @@ def _play_round(
             continue
         for a in range(n_active):
             k = active[a]
-            row = st[k]
+            row = st[np.uint64(k)]
             status = row[F_STATUS]
             if status == S_DONE:
                 continue
-            # the next code: from the stream, or xoshiro256** with Lemire's rejection
-            if stream:
-                c = _draw(rs, codes, g)
-                if g[G_OVER] != 0:
-                    return
-            else:
-                c, s0, s1, s2, s3, cache, have = _xoshiro_code(s0, s1, s2, s3, cache, have)
-                drawn += 1
+            c, s0, s1, s2, s3, cache, have = _next_code(
+                stream, rs, codes, g, s0, s1, s2, s3, cache, have)
+            if stream and g[G_OVER] != 0:
+                return
             all_rolls += 1
             t = row[F_TURN]
             tu = np.uint64(t)
@@ -283,17 +275,17 @@ def _play_round(
             if left == 0:
                 done = True
                 break
-        if left < n_active:
+        if left < n_active:  # drop the tables that are done, keeping the order
             kept = 0
             for a in range(n_active):
-                if st[active[a], F_STATUS] != S_DONE:
+                if st[np.uint64(active[a]), F_STATUS] != S_DONE:
                     active[kept] = active[a]
                     kept += 1
             n_active = kept
     rs[0], rs[1], rs[2], rs[3], rs[4] = s0, s1, s2, s3, cache
     rs[5] = 1 if have else 0
-    if not stream:
-        g[G_POS] += drawn
+    if not stream:  # every roll drew one code
+        g[G_POS] += all_rolls
     g[G_ALL_ROLLS] += all_rolls
     g[G_PLAY_ROLLS] += play_rolls
     g[G_PLAY_POINTS] += play_points

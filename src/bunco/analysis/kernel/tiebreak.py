@@ -21,7 +21,6 @@ from bunco.analysis.kernel.layout import (
     F_HC,
     F_HK,
     F_HN,
-    F_HT,
     F_IN_TURN,
     F_NFIRST,
     F_NSIDES,
@@ -58,6 +57,9 @@ from bunco.analysis.kernel.layout import (
     TB_ROLL_OFF,
     TB_SESSIONS,
     TB_SUDDEN,
+    U_HC,
+    U_HT,
+    U_TBO,
     W_CONT,
     W_POINTS,
     W_TOT,
@@ -73,35 +75,37 @@ def _high_roll(st: np.ndarray, k: int, total: int) -> None:  # pragma: no cover
     roll for high): once every contender has rolled, the contenders are cut to the
     highest, whose turn it is; when one has it alone, the table starts to play
     (``S_FIRST``) or to roll off in that one's order."""
-    j = st[k, F_HK]
-    st[k, F_NFIRST] += 1
-    st[k, F_HT + j] = total
-    best = total if j == 0 else max(total, st[k, F_HBEST])
-    st[k, F_HBEST] = best
-    n = st[k, F_HN]
+    row = st[np.uint64(k)]
+    j = row[F_HK]
+    ju = np.uint64(j)
+    row[F_NFIRST] += 1
+    row[U_HT + ju] = total
+    best = total if j == 0 else max(total, row[F_HBEST])
+    row[F_HBEST] = best
+    n = row[F_HN]
     if j + 1 < n:
-        st[k, F_HK] = j + 1
-        st[k, F_TURN] = st[k, F_HC + j + 1]
+        row[F_HK] = j + 1
+        row[F_TURN] = row[U_HC + ju + np.uint64(1)]
         return
-    m = 0
+    m = np.uint64(0)
     for i in range(n):
-        if st[k, F_HT + i] == best:
-            st[k, F_HC + m] = st[k, F_HC + i]
-            m += 1
-    st[k, F_HN] = m
-    st[k, F_HK] = 0
-    st[k, F_TURN] = st[k, F_HC]
+        iu = np.uint64(i)
+        row[U_HC + m] = row[U_HC + iu]
+        m += np.uint64(row[U_HT + iu] == best)
+    row[F_HN] = m
+    row[F_HK] = 0
+    row[F_TURN] = row[F_HC]
     if m > 1:
         return
-    st[k, F_HN] = 0
-    if st[k, F_STATUS] == S_FIRST:
-        st[k, F_STATUS] = S_PLAYING
+    row[F_HN] = 0
+    if row[F_STATUS] == S_FIRST:
+        row[F_STATUS] = S_PLAYING
         return
     seats = 0
-    for j in range(st[k, F_TBN]):
-        seats |= 1 << st[k, F_TBO + j]
-    _turn_order(st, k, st[k, F_HC], seats, F_TBO)
-    st[k, F_TBPOS] = 0
+    for j in range(row[F_TBN]):
+        seats |= 1 << row[U_TBO + np.uint64(j)]
+    _turn_order(st, k, row[F_HC], seats, F_TBO)
+    row[F_TBPOS] = 0
 
 
 @njit(_nrt=False, inline="always")
