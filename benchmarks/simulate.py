@@ -19,7 +19,9 @@ Prints, on one core:
    proportional set size (PSS counts pages shared between the processes once; summed
    RSS counts them once per process), which must not grow with the number of nights.
 
-Run: ``python benchmarks/simulate.py [--quick] [--memory NIGHTS]``. A benchmark, not a
+Run: ``python benchmarks/simulate.py [--quick] [--memory NIGHTS]``; for some rows only,
+``--presets winning-moves --players 100 1000 --no-plain --no-startup --memory 0`` (the
+bare draw is measured in every run, so ratios stay side by side). A benchmark, not a
 test: it prints figures and never fails on them. The machine may be shared: every figure
 is the best (rates) or the median (start-up) of a few runs.
 """
