@@ -118,7 +118,9 @@ def _play_round(
             n_active += 1
     while not done:
         if n_tables == 1 and st[0, F_STATUS] == S_PLAYING:
-            # one table: roll until the bell, the turn and the roll count in registers
+            # one table: roll until the bell, the turn and the roll count in registers (the
+            # roll is scored as in the loop below: one inlined helper for both measured
+            # 3-7% slower)
             row = st[0]
             t = row[F_TURN]
             mask = row[F_SIDE_MASK]
