@@ -19,7 +19,9 @@ Prints, on one core:
    proportional set size (PSS counts pages shared between the processes once; summed
    RSS counts them once per process), which must not grow with the number of nights.
 
-Run: ``python benchmarks/simulate.py [--quick] [--memory NIGHTS]``. A benchmark, not a
+Run: ``python benchmarks/simulate.py [--quick] [--memory NIGHTS]``; for some rows only,
+``--presets winning-moves --players 100 1000 --no-plain --no-startup --memory 0`` (the
+bare draw is measured in every run, so ratios stay side by side). A benchmark, not a
 test: it prints figures and never fails on them. The machine may be shared: every figure
 is the best (rates) or the median (start-up) of a few runs.
 """
@@ -188,39 +190,8 @@ def peak_memory(nights: int) -> tuple[float, int, int, int]:
     return time.perf_counter() - start, peak[0], peak[1], peak[2]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="shorter runs (a smoke test)")
-    parser.add_argument("--memory", type=int, default=1_000_000,
-                        help="nights of the memory run (0: skip it)")
-    args = parser.parse_args()
-    budget = 0.2 if args.quick else 1.0
-    mb = 2**20
-
-    bare = bare_draw(200_000 if args.quick else 5_000_000)
-    print(f"bare draw of three int64 dice (NumPy): {bare / 1e6:.1f} M rolls/s\n")
-
-    print("one-set nights as `bunco simulate` plays them, one core")
-    print(f"{'preset':<14}{'players':>8}  {'path':<7}{'nights':>9}{'M rolls/s':>11}"
-          f"{'of bare':>9}")
-    for preset in PRESETS:
-        for players in COUNTS:
-            if args.quick and players == 1000 and preset != "classic":
-                continue
-            path, rate, nights = nights_rate(preset, players, budget)
-            print(f"{preset:<14}{players:>8}  {path:<7}{nights:>9}{rate / 1e6:>11.3f}"
-                  f"{rate / bare:>9.1%}")
-    print()
-
-    games = 200 if args.quick else 3000
-    plain = best_rate(lambda: plain_python_games(games, 1), 3)
-    _, kernel4, _ = nights_rate("classic", 4, budget)
-    print("four-player nights, per roll, one core")
-    print(f"  plain-Python one-table loop:      {plain / 1e6:8.3f} M rolls/s")
-    print(f"  night kernel (classic, 4 players): {kernel4 / 1e6:8.3f} M rolls/s"
-          f"  = {kernel4 / plain:,.0f} x the plain loop\n")
-
-    runs = 3 if args.quick else 9
+def startup_rows(runs: int) -> None:
+    """Print the start-up of each command, median of ``runs`` fresh processes."""
     bunco = str(BIN / "bunco")
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
@@ -243,6 +214,49 @@ def main() -> None:
         base = base if base is not None else wall
         print(f"  {name:<42}{wall:7.3f} s wall {cpu:7.3f} s CPU  (+{wall - base:.3f} s)")
     print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs (a smoke test)")
+    parser.add_argument("--memory", type=int, default=1_000_000,
+                        help="nights of the memory run (0: skip it)")
+    parser.add_argument("--presets", nargs="+", choices=list(PRESETS), default=list(PRESETS),
+                        metavar="PRESET", help="the presets of the per-count rows (default: all)")
+    parser.add_argument("--players", nargs="+", type=int, default=list(COUNTS),
+                        metavar="N", help="the player counts of the per-count rows")
+    parser.add_argument("--no-plain", action="store_true",
+                        help="skip the plain-Python loop against four-player nights")
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
+    args = parser.parse_args()
+    budget = 0.2 if args.quick else 1.0
+    mb = 2**20
+
+    bare = bare_draw(200_000 if args.quick else 5_000_000)
+    print(f"bare draw of three int64 dice (NumPy): {bare / 1e6:.1f} M rolls/s\n")
+
+    print("one-set nights as `bunco simulate` plays them, one core")
+    print(f"{'preset':<14}{'players':>8}  {'path':<7}{'nights':>9}{'M rolls/s':>11}"
+          f"{'of bare':>9}")
+    for preset in args.presets:
+        for players in args.players:
+            if args.quick and players == 1000 and preset != "classic":
+                continue
+            path, rate, nights = nights_rate(preset, players, budget)
+            print(f"{preset:<14}{players:>8}  {path:<7}{nights:>9}{rate / 1e6:>11.3f}"
+                  f"{rate / bare:>9.1%}")
+    print()
+
+    if not args.no_plain:
+        games = 200 if args.quick else 3000
+        plain = best_rate(lambda: plain_python_games(games, 1), 3)
+        _, kernel4, _ = nights_rate("classic", 4, budget)
+        print("four-player nights, per roll, one core")
+        print(f"  plain-Python one-table loop:      {plain / 1e6:8.3f} M rolls/s")
+        print(f"  night kernel (classic, 4 players): {kernel4 / 1e6:8.3f} M rolls/s"
+              f"  = {kernel4 / plain:,.0f} x the plain loop\n")
+    if not args.no_startup:
+        startup_rows(3 if args.quick else 9)
 
     if args.memory:
         seconds, rss_sum, pss, largest = peak_memory(args.memory)

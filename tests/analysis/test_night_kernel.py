@@ -519,3 +519,39 @@ def test_summary_in_chunks_over_processes(monkeypatch: pytest.MonkeyPatch) -> No
                 for stat in ("mean", "se"):
                     assert chunked[part][key][stat] == pytest.approx(value[stat], nan_ok=True,
                                                                      rel=1e-12, abs=1e-15), key
+
+
+def test_the_compiled_nights_know_the_sources_they_inline() -> None:
+    """Numba's cache of ``run_nights`` notices changes to its own file only: the digest
+    of the kernel's other modules kept in that file must be theirs."""
+    from bunco.analysis.kernel import night
+
+    assert night.sources_digest() == night.KERNEL_SOURCES, (
+        "a kernel module changed: set KERNEL_SOURCES in bunco/analysis/kernel/night.py to "
+        f"{night.sources_digest()!r} so that Numba compiles run_nights again")
+
+
+def test_only_self_contained_kernel_functions_are_cached() -> None:
+    """A compiled function cached by Numba must not call into another file (its cache
+    would outlive a change there): only the entry points are cached, and
+    ``run_nights`` keeps the digest of what it calls."""
+    import pathlib
+    import re
+
+    from bunco.analysis import kernel
+
+    cached = {}
+    for path in sorted(pathlib.Path(kernel.__file__).parent.glob("*.py")):
+        cached[path.stem] = re.findall(r"@njit\(cache=True[^)]*\)\ndef (\w+)", path.read_text())
+    assert {k: v for k, v in cached.items() if v} == {
+        "dice": ["night_seeds", "fill_codes", "seed_state"], "night": ["run_nights"]}
+
+
+@pytest.mark.parametrize("name", ["bunco.analysis.night_kernel", "bunco.analysis.kernel.layout",
+                                  "bunco.analysis.kernel.night"])
+def test_the_kernels_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

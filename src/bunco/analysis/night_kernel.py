@@ -53,8 +53,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bunco.analysis import night_kernel_jit as jit
 from bunco.analysis.dice_codes import code_table, codes_to_dice
+from bunco.analysis.kernel import layout as lay
+from bunco.analysis.kernel.dice import fill_codes, seed_state
+from bunco.analysis.kernel.dice import night_seeds as _night_seeds
+from bunco.analysis.kernel.night import run_nights
 from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
@@ -84,16 +87,16 @@ FIGURES = (
 MIN_PLAYERS, MAX_PLAYERS = 2, 2000
 MAX_POINTS = 100_000
 PHASES = tuple(Phase)
-SET_SETTLED = {jit.SETTLED_WINS: "wins", jit.SETTLED_BUNCOS: "buncos",
-               jit.SETTLED_ROLL_OFF: "roll_off"}
-PRIZE_SETTLED = {jit.SETTLED_OUTRIGHT: "outright", jit.SETTLED_SHARED: "shared",
-                 jit.SETTLED_ROLL_OFF: "roll_off", jit.SETTLED_NOBODY: "nobody"}
+SET_SETTLED = {lay.SETTLED_WINS: "wins", lay.SETTLED_BUNCOS: "buncos",
+               lay.SETTLED_ROLL_OFF: "roll_off"}
+PRIZE_SETTLED = {lay.SETTLED_OUTRIGHT: "outright", lay.SETTLED_SHARED: "shared",
+                 lay.SETTLED_ROLL_OFF: "roll_off", lay.SETTLED_NOBODY: "nobody"}
 
 # The compiled core numbers the engine's enums by their order; check that it still holds.
 assert (tuple(TieBreak).index(TieBreak.SUDDEN_DEATH), tuple(Prize).index(Prize.TRAVELING),
         tuple(FirstRoller).index(FirstRoller.LEFT_OF_LAST_WINNER),
         tuple(RollKind).index(RollKind.WIPEOUT), PHASES.index(Phase.TIE_BREAK)) == (
-    jit.TB_SUDDEN, jit.PZ_TRAVEL, jit.FR_LEFT_OF_WINNER, jit.K_WIPEOUT, jit.P_TIE)
+    lay.TB_SUDDEN, lay.PZ_TRAVEL, lay.FR_LEFT_OF_WINNER, lay.K_WIPEOUT, lay.P_TIE)
 
 
 class KernelUnsupported(BuncoError):
@@ -162,31 +165,35 @@ def check_kernel(rules: RuleSet, players: int, sets: int = 1) -> None:
 # -- inputs -----------------------------------------------------------------------------------
 def score_tables(rules: RuleSet) -> NDArray[np.int32]:
     """``tab[field, round - 1, code]``: what every roll scores in play and in a tie-break,
-    whether it passes the traveler, its faces' total (fields ``jit.T_*``)."""
-    tab = np.zeros((jit.T_SIZE, 6, 216), dtype=np.int32)
+    whether it passes the traveler, its faces' total (fields ``lay.T_*``)."""
+    tab = np.zeros((lay.T_SIZE, 6, 216), dtype=np.int32)
     faces: list[Dice] = [(a, b, c) for a, b, c in itertools.product(range(1, 7), repeat=3)]
     for r in range(1, 7):
         table = code_table(rules, r)
-        tab[jit.T_POINTS, r - 1] = table.points
-        tab[jit.T_KIND, r - 1] = table.kind
-        tab[jit.T_CONT, r - 1] = table.continues
-        tab[jit.T_ENDS, r - 1] = table.ends_round
+        tab[lay.T_POINTS, r - 1] = table.points
+        tab[lay.T_KIND, r - 1] = table.kind
+        tab[lay.T_CONT, r - 1] = table.continues
+        tab[lay.T_ENDS, r - 1] = table.ends_round
         night = SimpleNamespace(rules=rules, round_no=r)
         for code, dice in enumerate(faces):
             play = score_roll(dice, r, rules)
             tie = score_rolloff(dice, r, rules)
-            tab[jit.T_RO_POINTS, r - 1, code] = tie.points
-            tab[jit.T_RO_CONT, r - 1, code] = tie.turn_continues
-            tab[jit.T_RO_BUNCO, r - 1, code] = tie.kind is RollKind.BUNCO
-            tab[jit.T_HIT, r - 1, code] = r in dice
-            tab[jit.T_SUM, r - 1, code] = sum(dice)
-            for field, kind, phase in ((jit.T_TRAVEL, play.kind, Phase.PLAY),
-                                       (jit.T_RO_TRAVEL, tie.kind, Phase.TIE_BREAK)):
+            tab[lay.T_RO_POINTS, r - 1, code] = tie.points
+            tab[lay.T_RO_CONT, r - 1, code] = tie.turn_continues
+            tab[lay.T_RO_BUNCO, r - 1, code] = tie.kind is RollKind.BUNCO
+            tab[lay.T_HIT, r - 1, code] = r in dice
+            tab[lay.T_SUM, r - 1, code] = sum(dice)
+            for field, kind, phase in ((lay.T_TRAVEL, play.kind, Phase.PLAY),
+                                       (lay.T_RO_TRAVEL, tie.kind, Phase.TIE_BREAK)):
                 record = RollRecord(0, "x", "x", (dice[0], dice[1], dice[2]), 0, kind, phase, 0)
                 tab[field, r - 1, code] = Night._travels(night, record)  # type: ignore[arg-type]
-    tab[jit.T_PACKED] = (tab[jit.T_KIND] | tab[jit.T_CONT] << jit.PK_CONT
-                         | tab[jit.T_ENDS] << jit.PK_ENDS | tab[jit.T_TRAVEL] << jit.PK_TRAVEL
-                         | tab[jit.T_POINTS] << jit.PK_POINTS)
+    tab[lay.T_PACKED] = (tab[lay.T_KIND] | tab[lay.T_CONT] << lay.PK_CONT
+                         | tab[lay.T_ENDS] << lay.PK_ENDS | tab[lay.T_TRAVEL] << lay.PK_TRAVEL
+                         | tab[lay.T_POINTS] << lay.PK_POINTS)
+    tab[lay.T_RO_PACKED] = (tab[lay.T_RO_CONT] << lay.RO_CONT | tab[lay.T_RO_BUNCO] << lay.RO_BUNCO
+                            | tab[lay.T_RO_TRAVEL] << lay.RO_TRAVEL | tab[lay.T_HIT] << lay.RO_HIT
+                            | tab[lay.T_SUM] << lay.RO_SUM
+                            | tab[lay.T_RO_POINTS] << lay.RO_POINTS)
     return tab
 
 
@@ -195,26 +202,26 @@ MAX_COMBOS = 64
 
 
 def table_rows(rules: RuleSet, players: int) -> NDArray[np.int32]:
-    """The layout of the party's tables (fields ``jit.L_*``): seats, teams or individuals,
+    """The layout of the party's tables (fields ``lay.L_*``): seats, teams or individuals,
     target, the seat the dice pass to, each seat's side, and who sits there first
     (:func:`bunco.core.seating.first_seating` of :func:`player_names`; -1 a ghost)."""
     names = player_names(players)
     number = {name: p for p, name in enumerate(names)}
     seating = first_seating(names, rules)
     step = 1 if rules.direction is Direction.LEFT else -1
-    rows = np.zeros((len(seating), jit.L_SIZE), dtype=np.int32)
+    rows = np.zeros((len(seating), lay.L_SIZE), dtype=np.int32)
     for k, seats in enumerate(seating):
         size = len(seats)
         team = is_team_table(size, len(seating), rules)
-        rows[k, jit.L_N] = size
-        rows[k, jit.L_TEAM] = team
-        rows[k, jit.L_TARGET] = rules.target(team=team, single_table=len(seating) == 1)
-        rows[k, jit.L_NSIDES] = 2 if team else size
+        rows[k, lay.L_N] = size
+        rows[k, lay.L_TEAM] = team
+        rows[k, lay.L_TARGET] = rules.target(team=team, single_table=len(seating) == 1)
+        rows[k, lay.L_NSIDES] = 2 if team else size
         for s in range(4):
-            rows[k, jit.L_NEXT + s] = (s + step) % size if s < size else 0
-            rows[k, jit.L_SIDEOF + s] = (s % 2 if team else s) if s < size else 0
+            rows[k, lay.L_NEXT + s] = (s + step) % size if s < size else 0
+            rows[k, lay.L_SIDEOF + s] = (s % 2 if team else s) if s < size else 0
             seat = seats[s] if s < size else None
-            rows[k, jit.L_SEAT + s] = -1 if seat is None else number[seat]
+            rows[k, lay.L_SEAT + s] = -1 if seat is None else number[seat]
     return rows
 
 
@@ -223,7 +230,7 @@ def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     """Movement as a lookup per table, read off :func:`next_seating` on labelled seats.
 
     A new table's occupants come from a few *source* tables (at most
-    ``jit.MV_SOURCES``: two at tables of four, a few more around tables of two or
+    ``lay.MV_SOURCES``: two at tables of four, a few more around tables of two or
     three), and where they sit depends only on who won at those tables.
     ``move[k, 0]`` holds table ``k + 1``'s sources and their radixes; with the winning
     sides (or seats, at an individual table) of its sources as the digits of ``combo``,
@@ -234,7 +241,7 @@ def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     digit pattern of its sources (bit patterns, then one call per pattern still
     missing), then checked against more random patterns; a movement rule that is not
     local this way is refused (:class:`KernelUnsupported`). With ghosts, who comes to a
-    table is the same, and where they sit is weighed in the kernel (``jit._arrange``).
+    table is the same, and where they sit is weighed in the kernel (:func:`bunco.analysis.kernel.moves._arrange`).
     """
     n = len(sizes)
     teams = [is_team_table(size, n, rules) for size in sizes]
@@ -259,18 +266,18 @@ def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     radixes = [list(itertools.accumulate([outcomes[j] for j in src], operator.mul, initial=1))
                for src in sources]
     for k, src in enumerate(sources):
-        if len(src) > jit.MV_SOURCES or radixes[k][-1] > MAX_COMBOS:
+        if len(src) > lay.MV_SOURCES or radixes[k][-1] > MAX_COMBOS:
             raise KernelUnsupported(
                 f"table {k + 1} gets players from {len(src)} tables "
                 f"({radixes[k][-1]} winner patterns)",
                 expected=f"a movement rule that fills each table from at most "
-                f"{jit.MV_SOURCES} tables")
+                f"{lay.MV_SOURCES} tables")
     move = np.zeros((n, 1 + max(r[-1] for r in radixes), 8), dtype=np.int32)
     seen = np.zeros(move.shape[:2], dtype=np.bool_)
     for k, src in enumerate(sources):
         move[k, 0, 0] = len(src)
         move[k, 0, 1 : 1 + len(src)] = src
-        move[k, 0, jit.MV_SOURCES + 1 : jit.MV_SOURCES + len(src)] = radixes[k][1:-1]
+        move[k, 0, lay.MV_SOURCES + 1 : lay.MV_SOURCES + len(src)] = radixes[k][1:-1]
         seen[k, 1 + radixes[k][-1]:] = True  # no such pattern
 
     def record(pattern: Sequence[int], seated: list[list[int]]) -> None:
@@ -307,7 +314,7 @@ def seat_places(move: NDArray[np.int32], winners: Sequence[int]) -> list[list[in
     ones of a smaller table read 0)."""
     out = []
     for head in move[:, 0]:
-        combo = sum(winners[head[1 + j]] * (head[jit.MV_SOURCES + j] if j else 1)
+        combo = sum(winners[head[1 + j]] * (head[lay.MV_SOURCES + j] if j else 1)
                     for j in range(head[0]))
         out.append(combo)
     return [[int(q) for q in move[k, 1 + combo, :4]] for k, combo in enumerate(out)]
@@ -333,25 +340,25 @@ def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False,
     check_kernel(rules, players, sets)
     layout = table_rows(rules, players)
     tables = len(layout)
-    cfg = np.zeros(jit.C_SIZE, dtype=np.int64)
-    cfg[jit.C_TABLES] = tables
-    cfg[jit.C_PLAYERS] = players
-    cfg[jit.C_SETS] = sets
-    cfg[jit.C_FINISH] = rules.after_bell is AfterBell.FINISH_TURN
-    cfg[jit.C_EVERY] = rules.round_end is RoundEnd.EVERY_TABLE and tables > 1
-    cfg[jit.C_TIE] = tuple(TieBreak).index(rules.tie_break)
-    cfg[jit.C_GOAL] = rules.roll_off_target
+    cfg = np.zeros(lay.C_SIZE, dtype=np.int64)
+    cfg[lay.C_TABLES] = tables
+    cfg[lay.C_PLAYERS] = players
+    cfg[lay.C_SETS] = sets
+    cfg[lay.C_FINISH] = rules.after_bell is AfterBell.FINISH_TURN
+    cfg[lay.C_EVERY] = rules.round_end is RoundEnd.EVERY_TABLE and tables > 1
+    cfg[lay.C_TIE] = tuple(TieBreak).index(rules.tie_break)
+    cfg[lay.C_GOAL] = rules.roll_off_target
     first = rules.first_roller_single_table if tables == 1 else rules.first_roller
-    cfg[jit.C_FIRST] = tuple(FirstRoller).index(first)
-    cfg[jit.C_SET_WINNER] = rules.set_winner is SetWinner.MOST_WINS
-    cfg[jit.C_SHARED] = rules.prize_ties is PrizeTies.SHARED
-    cfg[jit.C_DETAIL] = detail
-    cfg[jit.C_CARDS] = cards
-    cfg[jit.C_VERIFY] = rules.verify_for_prizes
-    cfg[jit.C_GHOSTS] = any(row[jit.L_SEAT + s] < 0 for row in layout for s in range(row[jit.L_N]))
-    cfg[jit.C_NO_REPEAT] = rules.no_repeat_partners
+    cfg[lay.C_FIRST] = tuple(FirstRoller).index(first)
+    cfg[lay.C_SET_WINNER] = rules.set_winner is SetWinner.MOST_WINS
+    cfg[lay.C_SHARED] = rules.prize_ties is PrizeTies.SHARED
+    cfg[lay.C_DETAIL] = detail
+    cfg[lay.C_CARDS] = cards
+    cfg[lay.C_VERIFY] = rules.verify_for_prizes
+    cfg[lay.C_GHOSTS] = any(row[lay.L_SEAT + s] < 0 for row in layout for s in range(row[lay.L_N]))
+    cfg[lay.C_NO_REPEAT] = rules.no_repeat_partners
     prizes = np.array([tuple(Prize).index(p) for p in rules.prizes], dtype=np.int64)
-    move = movement_table(rules, tuple(int(n) for n in layout[:, jit.L_N]))
+    move = movement_table(rules, tuple(int(n) for n in layout[:, lay.L_N]))
     return KernelInputs(cfg, score_tables(rules), layout, move, prizes, players, sets)
 
 
@@ -363,7 +370,7 @@ def night_seeds(seed: int, count: int, start: int = 0) -> NDArray[np.uint64]:
     >>> night_seeds(1, 3)[1:].tolist() == night_seeds(1, 2, start=1).tolist()
     True
     """
-    out: NDArray[np.uint64] = jit.night_seeds(np.uint64(seed % 2**64), start, count)
+    out: NDArray[np.uint64] = _night_seeds(np.uint64(seed % 2**64), start, count)
     return out
 
 
@@ -382,7 +389,7 @@ class DiceStream:
     BLOCK = 4096
 
     def __init__(self, seed: int | None = None, *, codes: Sequence[int] | None = None) -> None:
-        self._state = jit.seed_state(np.uint64((seed or 0) % 2**64))
+        self._state = seed_state(np.uint64((seed or 0) % 2**64))
         self._fixed = codes is not None
         self._codes = np.asarray(codes if codes is not None else [], dtype=np.uint8)
         self._pos = 0
@@ -393,7 +400,7 @@ class DiceStream:
             if self._fixed:
                 raise IndexError("the dice stream ran out")
             self._codes = np.empty(self.BLOCK, dtype=np.uint8)
-            jit.fill_codes(self._state, self._codes)
+            fill_codes(self._state, self._codes)
             self._pos = 0
         code = int(self._codes[self._pos])
         self._pos += 1
@@ -404,15 +411,15 @@ class DiceStream:
 # -- running --------------------------------------------------------------------------------------
 def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
          codes: NDArray[np.uint8] | None, log_rows: int) -> tuple[int, dict[str, Any]]:
-    detail = bool(inputs.cfg[jit.C_DETAIL])
+    detail = bool(inputs.cfg[lay.C_DETAIL])
     n_players = inputs.players
     n_rounds = 6 * inputs.sets
     tables = len(inputs.layout)
-    size = nights if detail or inputs.cfg[jit.C_CARDS] else 1
+    size = nights if detail or inputs.cfg[lay.C_CARDS] else 1
     out: dict[str, NDArray[Any]] = {
-        "figures": np.zeros((nights, jit.NIGHT_FIELDS), dtype=np.float64),
+        "figures": np.zeros((nights, lay.NIGHT_FIELDS), dtype=np.float64),
         "ties": np.zeros((nights, len(inputs.prizes)), dtype=np.uint8),
-        "rounds": np.zeros((size, n_rounds if detail else 1, tables, jit.R_SIZE), dtype=np.int32),
+        "rounds": np.zeros((size, n_rounds if detail else 1, tables, lay.R_SIZE), dtype=np.int32),
         "cards": np.zeros((size, n_players, 8), dtype=np.int32),
         "set_buncos": np.zeros((size, inputs.sets, n_players), dtype=np.int32),
         "sets": np.zeros((size, inputs.sets, 2 + 2 * n_players), dtype=np.int64),
@@ -422,9 +429,10 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     }
     seed_arr = seeds if seeds is not None else np.zeros(nights, dtype=np.uint64)
     code_arr = np.ascontiguousarray(codes if codes is not None else np.zeros(0), dtype=np.uint8)
-    work = [np.zeros(shape, dtype=dtype) for shape, dtype in
-            jit.state_shapes(tables, n_players, len(inputs.prizes)).values()]
-    played = jit.run_nights(
+    work = [lay.aligned_zeros(shape, dtype) for shape, dtype in
+            lay.state_shapes(tables, n_players, len(inputs.prizes),
+                             inputs.move.shape[1]).values()]
+    played = run_nights(
         inputs.cfg, inputs.tab, inputs.layout, inputs.move, inputs.prizes, seed_arr, code_arr,
         out["figures"], out["ties"], out["rounds"], out["cards"], out["set_buncos"],
         out["sets"], out["prizes"], out["misc"], out["log"], *work,
@@ -446,11 +454,11 @@ def night_cards(
     rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
 ) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
     """Play one night per seed; per night every player's card (the fields of
-    ``jit.CARD_FIELDS``: wins, losses, Buncos, ...) and, per table, how many rounds the
+    ``lay.CARD_FIELDS``: wins, losses, Buncos, ...) and, per table, how many rounds the
     team that rolled first there won."""
     inputs = kernel_inputs(rules, players, sets, cards=True)
     _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
-    return out["cards"], out["rounds"][:, 0, :, jit.R_FIRST_WON]
+    return out["cards"], out["rounds"][:, 0, :, lay.R_FIRST_WON]
 
 
 @dataclass(frozen=True)
@@ -484,7 +492,7 @@ class KernelNights:
             rounds.append({"set": ri // 6 + 1, "round": ri % 6 + 1, "tables": tables})
         cards = {}
         for p, name in enumerate(names):
-            card = dict(zip(jit.CARD_FIELDS, d["cards"][i, p].tolist(), strict=True))
+            card = dict(zip(lay.CARD_FIELDS, d["cards"][i, p].tolist(), strict=True))
             card["set_buncos"] = {s + 1: int(d["set_buncos"][i, s, p]) for s in range(self.sets)
                                   if d["set_buncos"][i, s, p]}
             cards[name] = card
@@ -516,19 +524,19 @@ def _names(flags: NDArray[np.int64], names: Sequence[str]) -> list[str]:
 
 def _table_view(rec: NDArray[np.int32], row: NDArray[np.int32], names: Sequence[str],
                 rolls: list[list[int]]) -> dict[str, Any]:
-    size = int(row[jit.L_N])
-    seats = [names[p] if p >= 0 else None for p in rec[jit.R_SEATS : jit.R_SEATS + size]]
-    win = int(rec[jit.R_WIN])
+    size = int(row[lay.L_N])
+    seats = [names[p] if p >= 0 else None for p in rec[lay.R_SEATS : lay.R_SEATS + size]]
+    win = int(rec[lay.R_WIN])
     tie = None
-    if rec[jit.R_TIE]:
-        tie = {"sessions": int(rec[jit.R_TBS]),
-               "points": rec[jit.R_TBP : jit.R_TBP + row[jit.L_NSIDES]].tolist()}
+    if rec[lay.R_TIE]:
+        tie = {"sessions": int(rec[lay.R_TBS]),
+               "points": rec[lay.R_TBP : lay.R_TBP + row[lay.L_NSIDES]].tolist()}
     return {
         "seats": seats,
-        "points": rec[jit.R_PTS : jit.R_PTS + size].tolist(),
-        "winners": [seats[s] for s in range(size) if row[jit.L_SIDEOF + s] == win],
+        "points": rec[lay.R_PTS : lay.R_PTS + size].tolist(),
+        "winners": [seats[s] for s in range(size) if row[lay.L_SIDEOF + s] == win],
         "tie_break": tie,
-        "clincher": names[rec[jit.R_CLINCHER]],
+        "clincher": names[rec[lay.R_CLINCHER]],
         "rolls": [[seat, code, PHASES[phase].value, points] for seat, code, phase, points in rolls],
     }
 
