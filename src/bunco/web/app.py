@@ -134,7 +134,7 @@ def create_app(
                 with contextlib.suppress(BaseException):
                     await app.state.following
             await service.pubsub.close()
-            service.close()
+            await service.aclose()
             if store is None:
                 event_store.close()
 
