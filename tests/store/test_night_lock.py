@@ -122,7 +122,7 @@ def test_a_commit_is_announced_once_it_is_committed_and_a_release_announces_noth
 
 def test_a_connection_that_broke_in_the_pool_is_replaced_before_anything_is_stored(store):
     async def scenario() -> None:
-        writes = NightWrites(store.engine.url, max_size=1)
+        writes = NightWrites(store.engine.url, min_size=1, max_size=1)
         try:
             lock = await writes.lock("n1", 0)
             pid = lock._conn.info.backend_pid

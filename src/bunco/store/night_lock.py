@@ -48,12 +48,14 @@ _NOTIFY = "SELECT pg_notify(%s, %s)"
 
 class NightWrites:
     """The command path's connections to PostgreSQL: a pool of psycopg asynchronous
-    connections (``psycopg_pool``), opened on first use in the running event loop and
-    closed by :meth:`close`. ``url`` is the store's SQLAlchemy URL."""
+    connections (``psycopg_pool``; ``min_size`` of them kept open: a night's writer and
+    its catch-ups each use one), opened on first use in the running event loop (the
+    server opens it as it starts) and closed by :meth:`close`. ``url`` is the store's
+    SQLAlchemy URL."""
 
-    def __init__(self, url: Any, *, max_size: int = 4) -> None:
+    def __init__(self, url: Any, *, min_size: int = 2, max_size: int = 4) -> None:
         self.conninfo = notify.conninfo(url)
-        self.max_size = max_size
+        self.min_size, self.max_size = min_size, max_size
         self._pool: Any = None
         self._opening: asyncio.Lock | None = None
 
@@ -67,7 +69,7 @@ class NightWrites:
             async with self._opening:
                 if self._pool is None:
                     pool = AsyncConnectionPool(
-                        self.conninfo, min_size=1, max_size=self.max_size, open=False,
+                        self.conninfo, min_size=self.min_size, max_size=self.max_size, open=False,
                         kwargs={"options": POSTGRES_TIMEOUTS, "row_factory": namedtuple_row})
                     await pool.open(wait=True)
                     self._pool = pool

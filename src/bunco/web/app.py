@@ -108,6 +108,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         event_store.upgrade()
         service = NightService(event_store, pubsub or InProcessPubSub())
+        await service.open()
         app.state.service = service
         app.state.tokens = TokenBook(event_store)
         # a token revoked or a code replaced by another process: forget what is cached

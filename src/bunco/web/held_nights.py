@@ -59,6 +59,12 @@ class HeldNights:
         if self._committer is not None:
             self._committer.shutdown(wait=True)
 
+    async def open(self) -> None:
+        """Open the command path's PostgreSQL connections now, not during the first
+        burst of writes (nothing to do on SQLite)."""
+        if self.writes is not None:
+            await self.writes.pool()
+
     async def aclose(self) -> None:
         """:meth:`close`, and close the command path's PostgreSQL connections."""
         if self.writes is not None:
