@@ -9,7 +9,6 @@ import asyncio
 import time
 from collections.abc import Iterator
 
-import psycopg
 import pytest
 from sqlalchemy import text
 
@@ -101,6 +100,8 @@ def test_a_released_lock_stores_nothing_and_a_taken_seq_stores_nothing(store):
 
 
 def test_a_commit_is_announced_once_it_is_committed_and_a_release_announces_nothing(store):
+    import psycopg
+
     async def scenario() -> None:
         writes = NightWrites(store.engine.url)
         listener = await psycopg.AsyncConnection.connect(notify.conninfo(store.engine.url),
