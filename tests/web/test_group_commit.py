@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from bunco.store import EventStore, StoredEvent
+from bunco.store.night_lock import NightLock, NightWrites
 from bunco.store.notify import Notice
 from bunco.web.follow import ProcessFollower
 from bunco.web.replies import ServiceError
@@ -193,17 +193,25 @@ def test_a_slow_process_is_never_refused_because_a_fast_one_keeps_writing():
     can while A's inserts are slow. A waits for its turn at the night's write lock and
     B waits for A's commit, instead of A losing the race for the next seq every time."""
 
-    class Slow(EventStore):
-        def insert_events(self, conn: Any, night_id: str, events: Any) -> None:
-            time.sleep(0.1)  # between planning and storing, as on a loaded machine
-            super().insert_events(conn, night_id, events)
+    class SlowLock(NightLock):
+        async def commit(self, events: Any) -> None:
+            await asyncio.sleep(0.1)  # between planning and storing, as on a loaded machine
+            await super().commit(events)
+
+    class SlowWrites(NightWrites):
+        async def lock(self, night_id: str, after: int) -> NightLock:
+            lock = await super().lock(night_id, after)
+            slow = SlowLock(self, night_id, lock._conn, lock.missed)
+            lock._conn = None
+            return slow
 
     with wiped_postgres() as url:
-        store_a, store_b = Slow(url), EventStore(url)
+        store_a, store_b = EventStore(url), EventStore(url)
         store_a.upgrade()
 
         async def scenario() -> None:
             a, b = NightService(store_a), NightService(store_b)
+            a.writes = SlowWrites(url)
             night = await new_night(a)
             await b.get(night)
             a_done = asyncio.Event()
@@ -232,8 +240,8 @@ def test_a_slow_process_is_never_refused_because_a_fast_one_keeps_writing():
             assert [e.seq for e in stored] == list(range(b_count + 4))  # no gap
             assert sorted(e.command_id for e in stored[1:]) == sorted(
                 [f"a{i}" for i in range(3)] + [f"b{i}" for i in range(b_count)])
-            a.close()
-            b.close()
+            await a.aclose()
+            await b.aclose()
 
         try:
             asyncio.run(scenario())

@@ -65,3 +65,80 @@ def test_tokens_are_looked_up_on_a_worker_thread_and_then_served_from_memory(tmp
                           ).status_code == 401
         assert store.on_loop == [False, False]  # one read per token, none on the event loop
     store.close()
+
+
+class Counted(Watched):
+    """A store that also counts the reads of a whole night's tokens, and can run something
+    while one is read (a notice arriving meanwhile)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.night_reads = 0
+        self.during_night_read: Any = None
+
+    def tokens(self, night_id: str, role: str | None = None) -> list[TokenRecord]:
+        self.night_reads += 1
+        records = super().tokens(night_id, role)
+        if self.during_night_read is not None:
+            self.during_night_read()
+        return records
+
+
+def test_another_processs_notice_empties_the_cache_and_the_nights_tokens_are_read_back(
+        tmp_path):
+    store = Counted(f"sqlite:///{tmp_path / 'n.sqlite3'}")
+    store.upgrade()
+    book = TokenBook(store)
+    issued = [book.issue("n1", "table", table=t) for t in (1, 2, 3)]
+    other_night = book.issue("n2", "viewer")
+    for night, records in (("n1", [r for _t, r in issued]), ("n2", [other_night[1]])):
+        store.create_night(night, "N", {"type": "party", "rules": "classic", "players": EIGHT},
+                           tokens=records)
+    assert book.resolve(other_night[0]) is not None  # cached
+    store.revoke_tokens("n1", "table", table=2)  # by another process
+
+    async def notices() -> None:
+        book.changed_elsewhere("n1")
+        book.changed_elsewhere("n1")  # a second notice before the refill read: one read
+        assert book.cached_record(other_night[0]) is None  # forgotten at once
+        assert book.cached_record(issued[1][0]) is None
+        while book._refilling:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(notices())
+    assert store.night_reads == 1
+    cached = [book.cached_record(token) for token, _record in issued]
+    assert [r is not None and r.table for r in cached] == [1, 2, 3]
+    assert [r.revoked for r in cached if r is not None] == [False, True, False]
+    assert book.resolve(issued[1][0]) is None  # the revoked one stays refused
+    assert book.cached_record(other_night[0]) is None  # other nights: looked up when used
+    store.on_loop.clear()
+    assert book.resolve(issued[0][0]) is not None and store.on_loop == []  # no look-up
+
+    async def refilled() -> None:
+        book.changed_elsewhere("n1")
+        while book._refilling:
+            await asyncio.sleep(0.01)
+
+    store.during_night_read = book.forget  # a revocation here while the night is read
+    asyncio.run(refilled())
+    assert store.night_reads == 2
+    assert book.cached_record(issued[0][0]) is None  # what was read is not kept
+
+    async def notice_during_the_read() -> None:
+        loop = asyncio.get_running_loop()
+
+        def another_notice() -> None:  # tokens change again while the night is read
+            store.during_night_read = None
+            book.forget()
+            loop.call_soon_threadsafe(book.changed_elsewhere, "n1")
+
+        store.during_night_read = another_notice
+        book.changed_elsewhere("n1")
+        while book._refilling or store.night_reads < 4:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(notice_during_the_read())
+    assert store.night_reads == 4  # read again for the notice that came meanwhile
+    assert book.cached_record(issued[0][0]) is not None
+    store.close()

@@ -122,7 +122,9 @@ def _utc(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def _stored(row: Any) -> StoredEvent:
+def stored_event(row: Any) -> StoredEvent:
+    """The :class:`StoredEvent` of a row of ``events`` (any row with its columns as
+    attributes)."""
     return StoredEvent(
         row.night_id, row.seq, row.table_no, row.command_id, row.body, _utc(row.created_at),
         row.caller, row.request_hash,
@@ -359,7 +361,7 @@ class EventStore:
         if table is not ALL_TABLES:
             query = query.where(or_(_EVENTS.c.table_no == table, _EVENTS.c.table_no.is_(None)))
         rows = conn.execute(query.order_by(_EVENTS.c.seq)).all()
-        return [_stored(r) for r in rows]
+        return [stored_event(r) for r in rows]
 
     def last_seq(self, night_id: str) -> int:
         """The highest sequence number stored for the night (-1 for none)."""
@@ -377,7 +379,7 @@ class EventStore:
                 _EVENTS.c.night_id == night_id, _EVENTS.c.caller == caller,
                 _EVENTS.c.command_id == command_id,
             ))).first()
-        return None if row is None else _stored(row)
+        return None if row is None else stored_event(row)
 
     # tokens ---------------------------------------------------------------
 

@@ -108,10 +108,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         event_store.upgrade()
         service = NightService(event_store, pubsub or InProcessPubSub())
+        await service.open()
         app.state.service = service
         app.state.tokens = TokenBook(event_store)
         # a token revoked or a code replaced by another process: forget what is cached
-        service.on_tokens_changed.append(lambda _night: app.state.tokens.forget())
+        # (and read that night's tokens again, in the background)
+        service.on_tokens_changed.append(app.state.tokens.changed_elsewhere)
         app.state.follower = ProcessFollower(service)
         app.state.following = None
         if event_store.dialect == "postgresql":  # other processes may share this database
@@ -129,12 +131,13 @@ def create_app(
                 freezer.cancel()
                 gc.unfreeze()
             await app.state.bots.close()
+            await app.state.tokens.close()
             if app.state.following is not None:
                 app.state.following.cancel()
                 with contextlib.suppress(BaseException):
                     await app.state.following
             await service.pubsub.close()
-            service.close()
+            await service.aclose()
             if store is None:
                 event_store.close()
 

@@ -30,14 +30,18 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 from dataclasses import dataclass
 
 from bunco.store import EventStore, TokenRecord
+
+log = logging.getLogger("bunco.auth")
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
@@ -182,6 +186,8 @@ class TokenBook:
         self._cache: dict[str, TokenRecord | None] = {}
         self._generation = 0
         self._forgetting = threading.Lock()
+        self._refilling: dict[str, asyncio.Task[None]] = {}
+        self._refill_again: set[str] = set()
 
     def issue(
         self, night_id: str, role: str, *, table: int | None = None, player: str | None = None
@@ -249,3 +255,48 @@ class TokenBook:
         with self._forgetting:
             self._generation += 1
             self._cache.clear()
+
+    def refill(self, night_id: str) -> None:
+        """Read every token of ``night_id`` (revoked ones too) into the cache in one query,
+        unless :meth:`forget` ran while it was read (a blocking call, for a worker thread).
+        """
+        generation = self._generation
+        records = self.store.tokens(night_id)
+        with self._forgetting:
+            if generation == self._generation:  # no forget() since the read began
+                if len(self._cache) + len(records) > 100_000:
+                    self._cache.clear()
+                for record in records:
+                    self._cache[record.hash] = record
+
+    def changed_elsewhere(self, night_id: str) -> None:
+        """Another process changed the night's tokens (its notice): :meth:`forget` now,
+        then :meth:`refill` the night in the background (once at a time per night, and
+        once more if told again meanwhile), so the night's phones are not each looked
+        up again (at a 250-table night, 250 look-ups at their next rolls). Call on the
+        event loop."""
+        self.forget()
+        if night_id in self._refilling:
+            self._refill_again.add(night_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._refill(night_id))
+        self._refilling[night_id] = task
+
+    async def _refill(self, night_id: str) -> None:
+        try:
+            while True:
+                self._refill_again.discard(night_id)
+                await asyncio.to_thread(self.refill, night_id)
+                if night_id not in self._refill_again:
+                    break
+        except Exception:  # the database went away: tokens are looked up one by one
+            log.warning("reading the tokens of night %s failed", night_id, exc_info=True)
+        finally:
+            del self._refilling[night_id]
+
+    async def close(self) -> None:
+        """Stop the refills under way."""
+        tasks = list(self._refilling.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -20,7 +20,6 @@ from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.store import SeqTaken, StoredEvent
 from bunco.store.events import dump, now
-from bunco.store.night_lock import NightLock, store_unless_missed
 from bunco.web.held_nights import HeldNights
 from bunco.web.live_night import TABLE_EVENTS, Command, LiveNight, bump_versions, version_in
 from bunco.web.replies import (
@@ -38,9 +37,6 @@ MAX_BATCH = 512
 MAX_ATTEMPTS = 20
 """How often a batch is checked again after a writer that does not take the night's
 write lock (SQLite: another process on the same file) stored a seq first."""
-TRIES_UNLOCKED = 3
-"""PostgreSQL: how often a batch is planned without holding the night's write lock
-before it holds it while planned again (then it is stored at that try)."""
 
 
 @dataclass
@@ -120,15 +116,13 @@ class CommandPath(HeldNights):
 
     async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
         """Check, store and publish one batch; answer each of its commands."""
-        for attempt in range(MAX_ATTEMPTS):
+        for _attempt in range(MAX_ATTEMPTS):
             try:
-                stored = await self._store_batch(live, batch, hold=attempt >= TRIES_UNLOCKED)
+                plan = await self._store_batch(live, batch)
             except SeqTaken:  # a writer that takes no write lock stored a seq first
                 await self._catch_up_locked(live)
                 continue
-            if stored is not None:
-                plan = stored
-                break
+            break
         else:
             busy = ServiceError(503, "busy", "the night changed under this command "
                                 f"{MAX_ATTEMPTS} times in a row (other server processes)",
@@ -156,21 +150,18 @@ class CommandPath(HeldNights):
                 except ServiceError as exc:
                     reply.set_exception(exc)
 
-    async def _store_batch(self, live: LiveNight, batch: list[Command], *, hold: bool
-                           ) -> list[_Planned] | None:
+    async def _store_batch(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
         """Plan the batch against the night as this process holds it (caught up first if
         it is known to be behind: a notice, or a client's ``expected_seq``) and store its
-        events; ``None`` if another process stored events first (they are applied: plan
-        the batch again).
+        events (raises :class:`~bunco.store.SeqTaken` if a writer that takes no write
+        lock stored a seq first: nothing is stored).
 
         SQLite (one process) commits on the writer thread. On PostgreSQL, other processes
-        may write the night too: the events are stored by one call on a worker thread
-        that takes the night's write lock (:mod:`bunco.store.night_lock`) and stores them
-        unless another process stored events since. With ``hold`` (after
-        :data:`TRIES_UNLOCKED` such tries), this process then keeps the lock, catches up,
-        plans the batch again and stores it, while the other processes wait: so no
-        command is refused because another process wrote, and the lock is held across
-        the event loop only when a batch lost that race several times in a row.
+        may write the night too: the events are stored holding the night's write lock
+        (:mod:`bunco.store.night_lock`, on the event loop). If another process stored
+        events since the night's seq here, they are applied and the batch is planned
+        again while the lock is held, then stored: the other processes wait meanwhile,
+        and no command is refused because another process wrote.
         """
         wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
         if wanted > live.seq:  # another process wrote; a client saw it
@@ -182,33 +173,20 @@ class CommandPath(HeldNights):
             return plan
         if not new:
             return plan
-        lock = await self._locked(store_unless_missed, self.store, live.id, live.seq, new,
-                                  hold)
-        if lock is None:
-            return plan
-        if not hold:  # the lock is released: catch up and try again
-            await self._apply_stored(live, lock.missed)
-            return None
+        assert self.writes is not None
+        lock = await self.writes.lock(live.id, live.seq)
         try:
-            await self._apply_stored(live, lock.missed)
-            plan = self._plan(live, batch)
+            if lock.missed:
+                await self._apply_stored(live, lock.missed)
+                plan = self._plan(live, batch)
+                new = [p.stored for p in plan if p.stored is not None]
         except BaseException:
-            await asyncio.shield(asyncio.to_thread(lock.release))
+            await asyncio.shield(lock.release())
             raise
-        await asyncio.shield(asyncio.to_thread(
-            lock.commit, [p.stored for p in plan if p.stored is not None]))
+        # the commit goes on if this task is cancelled: its replies then say 503, and a
+        # retry of a command that was stored finds it
+        await asyncio.shield(lock.commit(new))
         return plan
-
-    async def _locked(self, fn: Callable[..., NightLock | None], *args: Any
-                      ) -> NightLock | None:
-        """``fn(*args)`` on a worker thread, which may return the night's write lock held;
-        if this task is cancelled meanwhile, a lock it returns is released."""
-        taking = asyncio.get_running_loop().run_in_executor(None, fn, *args)
-        try:
-            return await asyncio.shield(taking)
-        except asyncio.CancelledError:
-            taking.add_done_callback(_release_taken)
-            raise
 
     def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
         """Check each command of the batch against the night as the batch leaves it, and
@@ -306,14 +284,6 @@ class CommandPath(HeldNights):
             current_seq=current,
             missed=[envelope_dict(e) for e in missed],
         )
-
-
-def _release_taken(taking: asyncio.Future[NightLock | None]) -> None:
-    """Release a night's write lock taken for a writer that was cancelled meanwhile."""
-    if not taking.cancelled() and taking.exception() is None:
-        lock = taking.result()
-        if lock is not None:
-            lock.release()
 
 
 def _retrieved(reply: asyncio.Future[Ack]) -> None:

@@ -15,6 +15,7 @@ from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.party.view import table_view
 from bunco.store import EventStore, StoredEvent
+from bunco.store.night_lock import NightWrites
 from bunco.web.fanout import Publisher
 from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import InProcessPubSub, PubSub
@@ -33,6 +34,8 @@ class HeldNights:
         self.nights: dict[str, LiveNight] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.inline_db = store.dialect == "sqlite"
+        self.writes = NightWrites(store.engine.url) if store.dialect == "postgresql" else None
+        """PostgreSQL: the command path's own connections, used on the event loop."""
         self.after_commit: list[Callable[[LiveNight], None]] = []
         self.on_tokens_changed: list[Callable[[str], None]] = []
         # one thread commits for SQLite (one writer at a time anyway); PostgreSQL commits
@@ -55,6 +58,18 @@ class HeldNights:
         """Stop the writer thread (after the last batch)."""
         if self._committer is not None:
             self._committer.shutdown(wait=True)
+
+    async def open(self) -> None:
+        """Open the command path's PostgreSQL connections now, not during the first
+        burst of writes (nothing to do on SQLite)."""
+        if self.writes is not None:
+            await self.writes.pool()
+
+    async def aclose(self) -> None:
+        """:meth:`close`, and close the command path's PostgreSQL connections."""
+        if self.writes is not None:
+            await self.writes.close()
+        self.close()
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -114,7 +129,10 @@ class HeldNights:
             hook(live)
 
     async def _catch_up_locked(self, live: LiveNight) -> None:
-        events: list[StoredEvent] = await self.db(self.store.events, live.id, after=live.seq)
+        if self.writes is not None:  # PostgreSQL: one round trip on the event loop
+            events = await self.writes.events(live.id, live.seq)
+        else:
+            events = await self.db(self.store.events, live.id, after=live.seq)
         await self._apply_stored(live, events)
 
     async def _apply_stored(self, live: LiveNight, events: list[StoredEvent]) -> None:
