@@ -45,6 +45,8 @@ log = logging.getLogger("bunco.auth")
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
+CACHE_LIMIT = 100_000
+"""Records the token cache holds at most (it is emptied when it would hold more)."""
 ROLES = ("host", "table", "player", "viewer", "join")
 READ_ROLES = frozenset({"host", "table", "player", "viewer"})
 
@@ -207,12 +209,19 @@ class TokenBook:
             return self._cache[key]
         generation = self._generation
         record = self.store.token(key)
-        with self._forgetting:
-            if generation == self._generation:  # no forget() since the read began
-                if len(self._cache) > 100_000:
-                    self._cache.clear()
-                self._cache[key] = record
+        self._keep({key: record}, generation)
         return record
+
+    def _keep(self, entries: dict[str, TokenRecord | None], generation: int | None) -> None:
+        """Put ``entries`` in the cache, unless :meth:`forget` ran since ``generation``
+        was read (``None``: keep them in any case); the cache is emptied first when it
+        would grow past :data:`CACHE_LIMIT`."""
+        with self._forgetting:
+            if generation is not None and generation != self._generation:
+                return  # read before a forget(): it may be stale
+            if len(self._cache) + len(entries) > CACHE_LIMIT:
+                self._cache.clear()
+            self._cache.update(entries)
 
     def cached_record(self, token: str) -> TokenRecord | None:
         """The record of a long token if the cache holds one (no database look-up)."""
@@ -246,9 +255,7 @@ class TokenBook:
 
     def remember(self, records: list[TokenRecord]) -> None:
         """Put freshly stored records in the cache."""
-        with self._forgetting:
-            for r in records:
-                self._cache[r.hash] = r
+        self._keep({r.hash: r for r in records}, None)
 
     def forget(self) -> None:
         """Empty the cache (after a revocation)."""
@@ -262,12 +269,7 @@ class TokenBook:
         """
         generation = self._generation
         records = self.store.tokens(night_id)
-        with self._forgetting:
-            if generation == self._generation:  # no forget() since the read began
-                if len(self._cache) + len(records) > 100_000:
-                    self._cache.clear()
-                for record in records:
-                    self._cache[record.hash] = record
+        self._keep({record.hash: record for record in records}, generation)
 
     def changed_elsewhere(self, night_id: str) -> None:
         """Another process changed the night's tokens (its notice): :meth:`forget` now,
