@@ -2,20 +2,27 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test fuzz lint typecheck bench clean
-
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,postgres]'
-	touch $(STAMP)
 
-run: $(STAMP)
+# `make run` installs the package and what it needs to run (the server, sheets, odds, PostgreSQL's
+# driver); `make test` adds the developer tools (pytest, ruff, mypy, Playwright, schemathesis...).
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[postgres]'
+	touch $@
+
+$(DEV_STAMP): pyproject.toml $(RUN_STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,postgres]'
+	touch $@
+
+run: $(RUN_STAMP)
 	$(BIN)/bunco serve --host $${BUNCO_HOST:-0.0.0.0} --port $${BUNCO_PORT:-8000}
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the layers point one way, no import cycles (pyproject: tool.importlinter)
@@ -25,13 +32,13 @@ test: $(STAMP)
 
 # The long schemathesis run: 25,000 cases per database and mode, 100,000 in all, no 5xx.
 # PostgreSQL runs when BUNCO_TEST_PG_URL names a database the tests may wipe.
-fuzz: $(STAMP)
+fuzz: $(DEV_STAMP)
 	rm -f .fuzz-report.txt
 	BUNCO_FUZZ_EXAMPLES=$${BUNCO_FUZZ_EXAMPLES:-25000} BUNCO_FUZZ_REPORT=.fuzz-report.txt \
 		$(BIN)/pytest -n 2 tests/web/test_schema_fuzz.py
 	cat .fuzz-report.txt
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/simulate.py
 	$(BIN)/python benchmarks/replay.py
 	$(BIN)/python benchmarks/server.py
