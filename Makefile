@@ -4,13 +4,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz lint typecheck bench clean
+.PHONY: run test fuzz lint typecheck bench clean kernel
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev,postgres]'
+	$(MAKE) --no-print-directory kernel
 	touch $(STAMP)
+
+# The simulator's compiled night kernel, into Numba's cache beside its sources: about a minute
+# on two cores, done once by the install above so that the first `bunco simulate` or
+# `bunco odds --set` starts at once (run it again after changing src/bunco/analysis/kernel).
+kernel:
+	$(BIN)/python -m bunco.analysis.kernel.compile
 
 run: $(STAMP)
 	$(BIN)/bunco serve --host $${BUNCO_HOST:-0.0.0.0} --port $${BUNCO_PORT:-8000}

@@ -14,34 +14,47 @@ Prints, on one core:
 4. the start-up of each ``bunco`` command (median wall and CPU time of fresh processes,
    compiled bytecode cached as on an installed system) against ``python -c pass``
    (goal: ``--help``, ``rules`` and ``score`` within 0.15 s);
-5. the peak memory of one ``bunco simulate`` run of ``--memory`` twelve-player nights
+5. first run against later runs (``--cold``): for ``simulate`` and ``odds --set``, the
+   seconds to the first figures on stdout and to the end, with an empty Numba cache
+   (the kernel compiles, saying so on stderr), after the install's compile step
+   (``python -m bunco.analysis.kernel.compile``, what ``make`` runs; timed too) and warm;
+6. a workers sweep: ``simulate_summary`` of twelve- and thousand-player nights on 1, 2
+   and every core (wall time, speed-up, efficiency), and the efficiency on 16 cores
+   modelled from the one-worker run: its serial part plus ``ceil(jobs / 16)`` jobs;
+7. the peak memory of one ``bunco simulate`` run of ``--memory`` twelve-player nights
    over every core: the largest process's peak RSS and the whole process tree's peak
    proportional set size (PSS counts pages shared between the processes once; summed
    RSS counts them once per process), which must not grow with the number of nights.
 
 Run: ``python benchmarks/simulate.py [--quick] [--memory NIGHTS]``; for some rows only,
-``--presets winning-moves --players 100 1000 --no-plain --no-startup --memory 0`` (the
-bare draw is measured in every run, so ratios stay side by side). A benchmark, not a
+``--presets winning-moves --players 100 1000 --no-plain --no-startup --no-cold --no-sweep
+--memory 0`` (the bare draw is measured in every run, so ratios stay side by side). A benchmark, not a
 test: it prints figures and never fails on them. The machine may be shared: every figure
-is the best (rates) or the median (start-up) of a few runs.
+is the best (rates) or the median (start-up) of a few runs, and the load average is
+printed beside the timed rows.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from bunco.analysis.simulate import simulate_summary, uses_kernel
+from bunco.analysis import simulate
+from bunco.analysis.kernel.compile import ensure_compiled
+from bunco.analysis.night_kernel import kernel_inputs
+from bunco.analysis.simulate import sim_rules, simulate_summary, uses_kernel
 from bunco.core.presets import PRESETS
 
 COUNTS = (2, 4, 5, 7, 12, 13, 40, 100, 1000)
@@ -216,6 +229,86 @@ def startup_rows(runs: int) -> None:
     print()
 
 
+def load() -> str:
+    """The load average over 1, 5 and 15 minutes (the machine may be shared)."""
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+COLD_COMMANDS = {
+    "simulate --players 12 --parties 1000": ["simulate", "--players", "12", "--parties", "1000"],
+    "odds --set --players 12": ["odds", "--set", "--players", "12"],
+    "simulate --players 1000 --rules tournament --parties 10":
+        ["simulate", "--players", "1000", "--rules", "tournament", "--parties", "10"],
+    "simulate --players 4 --parties 20000": ["simulate", "--players", "4", "--parties", "20000"],
+}
+
+
+def first_and_end(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from the start of ``args`` to its first byte on stdout and to its end."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdout is not None
+    proc.stdout.read(1)
+    first = time.perf_counter() - start
+    proc.stdout.read()
+    proc.wait()
+    return first, time.perf_counter() - start
+
+
+def cold_rows(commands: dict[str, list[str]]) -> None:
+    """Each command's first figures and end: empty cache, after the install's compile,
+    warm (each figure of the last two the median of three runs)."""
+    bunco = str(BIN / "bunco")
+    base = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    with tempfile.TemporaryDirectory() as installed:
+        env = {**base, "NUMBA_CACHE_DIR": installed}
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "bunco.analysis.kernel.compile"], env=env,
+                       stderr=subprocess.DEVNULL, check=True)
+        print(f"the install's compile step (python -m bunco.analysis.kernel.compile): "
+              f"{time.perf_counter() - start:.1f} s  ({load()})")
+        print(f"{'command':<58}{'empty cache':>18}{'after install':>18}{'warm':>16}")
+        print(f"{'':<58}{'first / end s':>18}{'first / end s':>18}{'first / end s':>16}")
+        for name, command in commands.items():
+            with tempfile.TemporaryDirectory() as empty:
+                cold = first_and_end([bunco, *command], {**base, "NUMBA_CACHE_DIR": empty})
+            runs = [first_and_end([bunco, *command], env) for _ in range(3)]
+            after = runs[0]
+            warm = (statistics.median(r[0] for r in runs),
+                    statistics.median(r[1] for r in runs))
+            print(f"{name:<58}{cold[0]:>8.1f} /{cold[1]:>6.1f}  {after[0]:>8.2f} /{after[1]:>6.2f}"
+                  f"  {warm[0]:>6.2f} /{warm[1]:>6.2f}")
+    print(f"  ({load()})\n")
+
+
+def sweep(players: int, parties: int, counts: list[int]) -> None:
+    """``simulate_summary`` of ``parties`` tournament nights on each number of workers,
+    and the 16-core efficiency modelled from the one-worker run."""
+    rules = sim_rules("tournament", {})
+    start = time.perf_counter()
+    ensure_compiled()
+    kernel_inputs(rules, players, 1)
+    serial = time.perf_counter() - start  # built once per run, in the parent
+    kernel_inputs.cache_clear()
+    jobs = len(simulate._kernel_jobs(players, 1, parties))
+    times = {}
+    for workers in counts:
+        kernel_inputs.cache_clear()
+        start = time.perf_counter()
+        simulate_summary("tournament", {}, players=players, sets=1, parties=parties, seed=1,
+                         workers=workers)
+        times[workers] = time.perf_counter() - start
+    one = times[counts[0]]
+    per_job = max(one - serial, 1e-9) / jobs
+    model = one / (16 * (serial + math.ceil(jobs / 16) * per_job))
+    row = "  ".join(f"{w} workers {t:6.2f} s {one / t:4.2f}x {one / t / w:4.0%}"
+                    for w, t in times.items())
+    print(f"  {players:>5} players, {parties:>6} nights, {jobs:>4} jobs: {row}")
+    print(f"  {'':>5}  serial part {serial:.2f} s, {per_job * 1000:.0f} ms a job: modelled on "
+          f"16 cores {one / (serial + math.ceil(jobs / 16) * per_job):.1f}x, "
+          f"{model:.0%} efficiency")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs (a smoke test)")
@@ -228,6 +321,9 @@ def main() -> None:
     parser.add_argument("--no-plain", action="store_true",
                         help="skip the plain-Python loop against four-player nights")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
+    parser.add_argument("--no-cold", action="store_true",
+                        help="skip the first-run rows (each compiles the kernel: minutes)")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the workers sweep")
     args = parser.parse_args()
     budget = 0.2 if args.quick else 1.0
     mb = 2**20
@@ -257,6 +353,16 @@ def main() -> None:
               f"  = {kernel4 / plain:,.0f} x the plain loop\n")
     if not args.no_startup:
         startup_rows(3 if args.quick else 9)
+
+    if not args.no_cold:
+        cold_rows(dict(list(COLD_COMMANDS.items())[:2]) if args.quick else COLD_COMMANDS)
+    if not args.no_sweep:
+        cores = os.cpu_count() or 1
+        counts = sorted({1, 2, cores})
+        print(f"workers sweep, tournament, wall time ({cores} cores, {load()})")
+        sweep(12, 4_000 if args.quick else 40_000, counts)
+        sweep(1000, 40 if args.quick else 400, counts)
+        print(f"  ({load()})\n")
 
     if args.memory:
         seconds, rss_sum, pss, largest = peak_memory(args.memory)
