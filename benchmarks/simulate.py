@@ -16,8 +16,9 @@ Prints, on one core:
    (goal: ``--help``, ``rules`` and ``score`` within 0.15 s);
 5. first run against later runs (``--cold``): for ``simulate`` and ``odds --set``, the
    seconds to the first figures on stdout and to the end, with an empty Numba cache
-   (the kernel compiles, saying so on stderr), after the install's compile step
-   (``python -m bunco.analysis.kernel.compile``, what ``make`` runs; timed too) and warm;
+   (the kernel compiles, saying so on stderr; with ``--quick`` for the first command
+   only), after the install's compile step (``python -m bunco.analysis.kernel.compile``,
+   what ``make`` runs; timed too) and warm;
 6. a workers sweep: ``simulate_summary`` of twelve- and thousand-player nights on 1, 2
    and every core (wall time, speed-up, efficiency), and the efficiency on 16 cores
    modelled from the one-worker run: its serial part plus ``ceil(jobs / 16)`` jobs;
@@ -243,8 +244,10 @@ COLD_COMMANDS = {
 }
 
 
-def first_and_end(args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Seconds from the start of ``args`` to its first byte on stdout and to its end."""
+def first_and_end(args: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Seconds from the start of ``args`` to its first byte on stdout and to its end, and
+    the CPU seconds of it and its children (a shared machine stretches wall time)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     assert proc.stdout is not None
@@ -252,32 +255,35 @@ def first_and_end(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     first = time.perf_counter() - start
     proc.stdout.read()
     proc.wait()
-    return first, time.perf_counter() - start
+    end = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return first, end, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def cold_rows(commands: dict[str, list[str]]) -> None:
-    """Each command's first figures and end: empty cache, after the install's compile,
-    warm (each figure of the last two the median of three runs)."""
+def cold_rows(commands: dict[str, list[str]], empty_runs: int) -> None:
+    """Each command's first figures and end: with an empty cache (the first
+    ``empty_runs`` commands: each compiles the kernel), after the install's compile, and
+    warm (the median of two more runs)."""
     bunco = str(BIN / "bunco")
     base = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     with tempfile.TemporaryDirectory() as installed:
         env = {**base, "NUMBA_CACHE_DIR": installed}
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "bunco.analysis.kernel.compile"], env=env,
-                       stderr=subprocess.DEVNULL, check=True)
+        step = first_and_end([sys.executable, "-m", "bunco.analysis.kernel.compile"], env)
         print(f"the install's compile step (python -m bunco.analysis.kernel.compile): "
-              f"{time.perf_counter() - start:.1f} s  ({load()})")
-        print(f"{'command':<58}{'empty cache':>18}{'after install':>18}{'warm':>16}")
-        print(f"{'':<58}{'first / end s':>18}{'first / end s':>18}{'first / end s':>16}")
-        for name, command in commands.items():
-            with tempfile.TemporaryDirectory() as empty:
-                cold = first_and_end([bunco, *command], {**base, "NUMBA_CACHE_DIR": empty})
+              f"{step[1]:.1f} s wall, {step[2]:.1f} s CPU  ({load()})")
+        print("seconds to the first figures on stdout / to the end (CPU seconds)")
+        print(f"{'command':<56}{'empty cache':>22}{'after install':>22}{'warm':>22}")
+        for n, (name, command) in enumerate(commands.items()):
+            cold = None
+            if n < empty_runs:
+                with tempfile.TemporaryDirectory() as empty:
+                    cold = first_and_end([bunco, *command], {**base, "NUMBA_CACHE_DIR": empty})
             runs = [first_and_end([bunco, *command], env) for _ in range(3)]
             after = runs[0]
-            warm = (statistics.median(r[0] for r in runs),
-                    statistics.median(r[1] for r in runs))
-            print(f"{name:<58}{cold[0]:>8.1f} /{cold[1]:>6.1f}  {after[0]:>8.2f} /{after[1]:>6.2f}"
-                  f"  {warm[0]:>6.2f} /{warm[1]:>6.2f}")
+            warm = tuple(statistics.median(r[j] for r in runs[1:]) for j in range(3))
+            print(f"{name:<56}" + "".join(
+                f"{f:>7.2f} /{e:>6.2f} ({c:5.2f})" if (f, e, c) != (-1, -1, -1)
+                else f"{'–':>22}" for f, e, c in (cold or (-1, -1, -1), after, warm)))
     print(f"  ({load()})\n")
 
 
@@ -355,7 +361,7 @@ def main() -> None:
         startup_rows(3 if args.quick else 9)
 
     if not args.no_cold:
-        cold_rows(dict(list(COLD_COMMANDS.items())[:2]) if args.quick else COLD_COMMANDS)
+        cold_rows(COLD_COMMANDS, 1 if args.quick else len(COLD_COMMANDS))
     if not args.no_sweep:
         cores = os.cpu_count() or 1
         counts = sorted({1, 2, cores})

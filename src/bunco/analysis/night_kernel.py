@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from bunco.analysis import movement_cache
 from bunco.analysis.dice_codes import code_table, codes_to_dice
 from bunco.analysis.kernel import layout as lay
 from bunco.analysis.kernel.dice import fill_codes, seed_state
@@ -229,6 +230,13 @@ def table_rows(rules: RuleSet, players: int) -> NDArray[np.int32]:
 
 @lru_cache(maxsize=32)
 def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
+    """:func:`build_movement_table`, kept on disk for big parties
+    (:mod:`bunco.analysis.movement_cache`)."""
+    return movement_cache.cached(rules, sizes, __file__,
+                                 lambda: build_movement_table(rules, sizes))
+
+
+def build_movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     """Movement as a lookup per table, read off :func:`next_seating` on labelled seats.
 
     A new table's occupants come from a few *source* tables (at most

@@ -13,8 +13,8 @@ TYPICAL_SECONDS = 60
 
 
 def _words(elapsed: float) -> str:
-    return (f"compiling the night kernel, once after installing (about {TYPICAL_SECONDS} s "
-            f"on two cores; `make kernel` does it ahead): {elapsed:.0f} s")
+    return (f"compiling the night kernel into Numba's cache, once (about {TYPICAL_SECONDS} s "
+            f"on two cores; `make` does it at install): {elapsed:.0f} s")
 
 
 def ready_kernel() -> float:
