@@ -152,3 +152,29 @@ def test_the_compiled_signature_is_what_the_kernel_passes() -> None:
     signatures = run_nights.signatures  # type: ignore[attr-defined]
     assert [tuple(s) for s in signatures] == [kc.RUN_NIGHTS_ARGS]
     assert kc.is_ready() and kc.needs_compiling() is False
+
+
+def test_the_command_line_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import time
+
+    from bunco.analysis.kernel import compile as kc
+    from bunco.cli.kernel_notice import ready_kernel
+
+    class Slow:
+        def __init__(self) -> None:
+            self.overloads: dict[tuple[str, ...], object] = {}
+
+        def compile(self, args: tuple[str, ...]) -> None:
+            time.sleep(0.3)
+            self.overloads[args] = object()
+
+    slow = Slow()
+    monkeypatch.setattr(kc, "SIGNATURES", ((slow, ("x",)),))
+    monkeypatch.setattr(kc, "NOTICE_AFTER", 0.05)
+    ready_kernel()
+    err = capsys.readouterr().err
+    assert "compiling the night kernel into Numba's cache, once" in err
+    assert "night kernel compiled in 0 s; later runs load it at once" in err
+    ready_kernel()  # loaded now: nothing to say
+    assert capsys.readouterr().err == ""

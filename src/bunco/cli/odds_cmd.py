@@ -234,6 +234,9 @@ def odds_command(
             if reason is not None:
                 fail(f"set odds come from the night kernel, which cannot play this party: "
                      f"{reason}", expected="2 to 2,000 players and 1 to 4 sets")
+            from bunco.cli.kernel_notice import ready_kernel
+
+            ready_kernel()  # says so while it compiles (a first run the install did not prepare)
             doc = set_odds(played, players=players, sets=sets, nights=nights, seed=seed)
             doc["house_rules"] = house_rules
             if as_json:
