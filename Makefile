@@ -5,19 +5,29 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
+.PHONY: run test fuzz lint typecheck bench clean kernel
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
 # `make run` installs the package and what it needs to run (the server, sheets, odds, PostgreSQL's
-# driver); `make test` adds the developer tools (pytest, ruff, mypy, Playwright, schemathesis...).
+# driver) and compiles the simulator's kernel; `make test` adds the developer tools (pytest, ruff,
+# mypy, Playwright, schemathesis...).
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[postgres]'
+	$(MAKE) --no-print-directory kernel
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(RUN_STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,postgres]'
 	touch $@
+
+# The simulator's compiled night kernel, into Numba's cache beside its sources: about a minute
+# on two cores, done once by the install above so that the first `bunco simulate` or
+# `bunco odds --set` starts at once (run it again after changing src/bunco/analysis/kernel).
+kernel:
+	$(BIN)/python -m bunco.analysis.kernel.compile
 
 run: $(RUN_STAMP)
 	$(BIN)/bunco serve --host $${BUNCO_HOST:-0.0.0.0} --port $${BUNCO_PORT:-8000}

@@ -14,34 +14,48 @@ Prints, on one core:
 4. the start-up of each ``bunco`` command (median wall and CPU time of fresh processes,
    compiled bytecode cached as on an installed system) against ``python -c pass``
    (goal: ``--help``, ``rules`` and ``score`` within 0.15 s);
-5. the peak memory of one ``bunco simulate`` run of ``--memory`` twelve-player nights
+5. first run against later runs (``--cold``): for ``simulate`` and ``odds --set``, the
+   seconds to the first figures on stdout and to the end, with an empty Numba cache
+   (the kernel compiles, saying so on stderr; with ``--quick`` for the first command
+   only), after the install's compile step (``python -m bunco.analysis.kernel.compile``,
+   what ``make`` runs; timed too) and warm;
+6. a workers sweep: ``simulate_summary`` of twelve- and thousand-player nights on 1, 2
+   and every core (wall time, speed-up, efficiency), and the efficiency on 16 cores
+   modelled from the one-worker run: its serial part plus ``ceil(jobs / 16)`` jobs;
+7. the peak memory of one ``bunco simulate`` run of ``--memory`` twelve-player nights
    over every core: the largest process's peak RSS and the whole process tree's peak
    proportional set size (PSS counts pages shared between the processes once; summed
    RSS counts them once per process), which must not grow with the number of nights.
 
 Run: ``python benchmarks/simulate.py [--quick] [--memory NIGHTS]``; for some rows only,
-``--presets winning-moves --players 100 1000 --no-plain --no-startup --memory 0`` (the
-bare draw is measured in every run, so ratios stay side by side). A benchmark, not a
+``--presets winning-moves --players 100 1000 --no-plain --no-startup --no-cold --no-sweep
+--memory 0`` (the bare draw is measured in every run, so ratios stay side by side). A benchmark, not a
 test: it prints figures and never fails on them. The machine may be shared: every figure
-is the best (rates) or the median (start-up) of a few runs.
+is the best (rates) or the median (start-up) of a few runs, and the load average is
+printed beside the timed rows.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from bunco.analysis.simulate import simulate_summary, uses_kernel
+from bunco.analysis import simulate
+from bunco.analysis.kernel.compile import ensure_compiled
+from bunco.analysis.night_kernel import kernel_inputs
+from bunco.analysis.simulate import sim_rules, simulate_summary, uses_kernel
 from bunco.core.presets import PRESETS
 
 COUNTS = (2, 4, 5, 7, 12, 13, 40, 100, 1000)
@@ -216,6 +230,96 @@ def startup_rows(runs: int) -> None:
     print()
 
 
+def load() -> str:
+    """The load average over 1, 5 and 15 minutes (the machine may be shared)."""
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+COLD_COMMANDS = {
+    "simulate --players 12 --parties 1000": ["simulate", "--players", "12", "--parties", "1000"],
+    "odds --set --players 12": ["odds", "--set", "--players", "12"],
+    "simulate --players 1000 --rules tournament --parties 10":
+        ["simulate", "--players", "1000", "--rules", "tournament", "--parties", "10"],
+    "simulate --players 4 --parties 20000": ["simulate", "--players", "4", "--parties", "20000"],
+}
+
+
+def first_and_end(args: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Seconds from the start of ``args`` to its first byte on stdout and to its end, and
+    the CPU seconds of it and its children (a shared machine stretches wall time)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdout is not None
+    proc.stdout.read(1)
+    first = time.perf_counter() - start
+    proc.stdout.read()
+    proc.wait()
+    end = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return first, end, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def cold_rows(commands: dict[str, list[str]], empty_runs: int) -> None:
+    """Each command's first figures and end: with an empty cache (the first
+    ``empty_runs`` commands: each compiles the kernel), after the install's compile, and
+    warm (the median of two more runs)."""
+    bunco = str(BIN / "bunco")
+    base = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    with tempfile.TemporaryDirectory() as installed:
+        env = {**base, "NUMBA_CACHE_DIR": installed}
+        step = first_and_end([sys.executable, "-m", "bunco.analysis.kernel.compile"], env)
+        print(f"the install's compile step (python -m bunco.analysis.kernel.compile): "
+              f"{step[1]:.1f} s wall, {step[2]:.1f} s CPU  ({load()})")
+        print("seconds to the first figures on stdout / to the end (CPU seconds)")
+        print(f"{'command':<56}{'empty cache':>22}{'after install':>22}{'warm':>22}")
+        for n, (name, command) in enumerate(commands.items()):
+            cold = None
+            if n < empty_runs:
+                with tempfile.TemporaryDirectory() as empty:
+                    cold = first_and_end([bunco, *command], {**base, "NUMBA_CACHE_DIR": empty})
+            runs = [first_and_end([bunco, *command], env) for _ in range(3)]
+            after = runs[0]
+            warm = tuple(statistics.median(r[j] for r in runs[1:]) for j in range(3))
+            print(f"{name:<56}" + "".join(
+                f"{f:>7.2f} /{e:>6.2f} ({c:5.2f})" if (f, e, c) != (-1, -1, -1)
+                else f"{'–':>22}" for f, e, c in (cold or (-1, -1, -1), after, warm)))
+    print(f"  ({load()})\n")
+
+
+def sweep(players: int, parties: int, counts: list[int]) -> None:
+    """``simulate_summary`` of ``parties`` tournament nights on each number of workers,
+    and the 16-core efficiency modelled from the one-worker run."""
+    rules = sim_rules("tournament", {})
+    ensure_compiled()
+    kernel_inputs(rules, players, 1)  # a big party's movement lookup: now on disk
+    kernel_inputs.cache_clear()
+    start = time.perf_counter()
+    kernel_inputs(rules, players, 1)
+    serial = time.perf_counter() - start  # built once per run, in the parent
+    jobs = len(simulate._kernel_jobs(players, 1, parties))
+    times = {}
+    for workers in counts:
+        kernel_inputs.cache_clear()
+        start = time.perf_counter()
+        simulate_summary("tournament", {}, players=players, sets=1, parties=parties, seed=1,
+                         workers=workers)
+        times[workers] = time.perf_counter() - start
+    one = times[counts[0]]
+    per_job = max(one - serial, 1e-9) / jobs
+    row = "  ".join(f"{w} workers {t:6.2f} s {one / t:4.2f}x {one / t / w:4.0%}"
+                    for w, t in times.items())
+    print(f"  {players:>5} players, {parties:>6} nights, {jobs:>4} jobs: {row}")
+    models = []
+    for scale in (1, 10):
+        many = jobs * scale
+        alone = serial + many * per_job
+        speed = alone / (serial + math.ceil(many / 16) * per_job)
+        models.append(f"{parties * scale:,} nights {speed:.1f}x ({speed / 16:.0%})")
+    print(f"  {'':>5}  serial part {serial:.2f} s, {per_job * 1000:.0f} ms a job; modelled on "
+          f"16 cores: " + ", ".join(models))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs (a smoke test)")
@@ -228,6 +332,9 @@ def main() -> None:
     parser.add_argument("--no-plain", action="store_true",
                         help="skip the plain-Python loop against four-player nights")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
+    parser.add_argument("--no-cold", action="store_true",
+                        help="skip the first-run rows (each compiles the kernel: minutes)")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the workers sweep")
     args = parser.parse_args()
     budget = 0.2 if args.quick else 1.0
     mb = 2**20
@@ -257,6 +364,16 @@ def main() -> None:
               f"  = {kernel4 / plain:,.0f} x the plain loop\n")
     if not args.no_startup:
         startup_rows(3 if args.quick else 9)
+
+    if not args.no_cold:
+        cold_rows(COLD_COMMANDS, 1 if args.quick else len(COLD_COMMANDS))
+    if not args.no_sweep:
+        cores = os.cpu_count() or 1
+        counts = sorted({1, 2, cores})
+        print(f"workers sweep, tournament, wall time ({cores} cores, {load()})")
+        sweep(12, 4_000 if args.quick else 40_000, counts)
+        sweep(1000, 40 if args.quick else 400, counts)
+        print(f"  ({load()})\n")
 
     if args.memory:
         seconds, rss_sum, pss, largest = peak_memory(args.memory)

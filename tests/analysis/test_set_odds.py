@@ -154,11 +154,13 @@ def test_set_odds_cli() -> None:
     text = runner.invoke(app, ["odds", "--set", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     lines = text.output.splitlines()
-    assert lines[1] == ("exact (marked 'exact', composed from the round chains): expected wins, "
+    assert lines[1] == ("exact (shown bare, composed from the round chains): expected wins, "
                         "P(most wins), P(most wins, alone), P(at least one Bunco), expected "
                         "Buncos, the split at tables 1, 2, 3")
     assert lines[2] == ("estimated (shown ± their standard error: the mean over 3,000 nights "
                         "played by the night kernel, seed 1): none")
+    rows = [line for line in lines if line.startswith("│ P")]  # one line a player: no
+    assert len(rows) == 12 and all("exact" not in row for row in rows)  # 'exact' under each
     text = runner.invoke(app, ["odds", "--set", "-n", "20", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     lines = text.output.splitlines()
@@ -170,13 +172,13 @@ def test_set_odds_cli() -> None:
     text = runner.invoke(app, ["odds", "--set", "-H", "wipeout=true", "--nights", "3000"])
     assert text.exit_code == 0, text.output
     lines = text.output.splitlines()
-    assert lines[1] == ("exact (marked 'exact', composed from the round chains): expected wins, "
+    assert lines[1] == ("exact (shown bare, composed from the round chains): expected wins, "
                         "P(most wins), P(most wins, alone), the split at tables 1, 2, 3")
     assert lines[2].endswith("seed 1): P(at least one Bunco), expected Buncos")
     assert lines[3].startswith("  not exact: P(at least one Bunco), expected Buncos: Buncos "
                                "with a wipeout at a head-table party are not composed")
     shown = [line for line in lines if line.startswith("│ P01")]
-    assert len(shown) == 1 and shown[0].count(" exact") == 3 and shown[0].count("±") == 2
+    assert len(shown) == 1 and " exact" not in shown[0] and shown[0].count("±") == 2
     ten = runner.invoke(app, ["odds", "--set", "-n", "10", "--nights", "200", "--json"])
     assert ten.exit_code == 0, ten.output
     assert len(json.loads(ten.stdout)["per_table"]) == 3  # tables of four, four and two

@@ -36,7 +36,7 @@ the rule set's) would be refused by :func:`movement_table`.
 >>> from bunco.core.presets import get_rules
 >>> figures, ties = night_figures(get_rules("classic"), 12, 1, night_seeds(7, 2))
 >>> figures.shape, ties.shape, float(figures[0, FIGURES.index("rounds")])
-((2, 9), (2, 5), 6.0)
+((2, 10), (2, 5), 6.0)
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from bunco.analysis import movement_cache
 from bunco.analysis.dice_codes import code_table, codes_to_dice
 from bunco.analysis.kernel import layout as lay
 from bunco.analysis.kernel.dice import fill_codes, seed_state
@@ -79,10 +80,12 @@ from bunco.core.table import Phase, RollRecord
 
 FIGURES = (
     "buncos", "rounds", "rolls_per_set", "head_rolls", "head_first_team_win",
-    "head_bunco_end", "tie_rate", "non_head_tie_rate", "points_per_roll",
+    "head_bunco_end", "tie_rate", "non_head_tie_rate", "play_points", "play_rolls",
 )
 """The figures of one night, in the columns of :func:`night_figures` (the keys of
-:func:`bunco.analysis.simulate.night_stats`)."""
+:func:`bunco.analysis.simulate.night_stats`): ``play_points`` and ``play_rolls`` are
+the night's totals of points scored and rolls made in play, whose ratio over many
+nights is the points per roll."""
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 2000
 MAX_POINTS = 100_000
@@ -227,6 +230,13 @@ def table_rows(rules: RuleSet, players: int) -> NDArray[np.int32]:
 
 @lru_cache(maxsize=32)
 def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
+    """:func:`build_movement_table`, kept on disk for big parties
+    (:mod:`bunco.analysis.movement_cache`)."""
+    return movement_cache.cached(rules, sizes, __file__,
+                                 lambda: build_movement_table(rules, sizes))
+
+
+def build_movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     """Movement as a lookup per table, read off :func:`next_seating` on labelled seats.
 
     A new table's occupants come from a few *source* tables (at most
@@ -445,7 +455,12 @@ def night_figures(
 ) -> tuple[NDArray[np.float64], NDArray[np.uint8]]:
     """Play one night per seed; per night the :data:`FIGURES` and, per prize of
     ``rules.prizes``, 1 when more than one player qualified for it."""
-    inputs = kernel_inputs(rules, players, sets)
+    return figures_of(kernel_inputs(rules, players, sets), seeds)
+
+
+def figures_of(inputs: KernelInputs, seeds: NDArray[np.uint64]
+               ) -> tuple[NDArray[np.float64], NDArray[np.uint8]]:
+    """:func:`night_figures` with the party's inputs already built (:func:`kernel_inputs`)."""
     _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
     return out["figures"], out["ties"]
 

@@ -54,8 +54,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from bunco.analysis.background import in_background
+from bunco.analysis.kernel.compile import ensure_compiled
 from bunco.analysis.night_kernel import (
     check_kernel,
+    kernel_inputs,
     night_cards,
     night_seeds,
     player_names,
@@ -193,6 +196,15 @@ def _split_refusal(rules: RuleSet, players: int, tables: int) -> str | None:
     return rules_refusal(rules)
 
 
+def _wins_and_buncos(rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
+                     ) -> tuple[FloatArray, FloatArray, NDArray[np.int32]]:
+    """The kernel's nights: every player's wins and Buncos per night, and per table the
+    rounds its first team won."""
+    cards, first_won = night_cards(rules, players, sets, seeds)
+    return (cards[:, :, WINS].astype(np.float64), cards[:, :, BUNCOS].astype(np.float64),
+            first_won)
+
+
 def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_000,
              seed: int = 1) -> dict[str, Any]:
     """Per player and per table odds of one night of ``sets`` sets (one set: the odds of
@@ -201,9 +213,19 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     check_kernel(rules, players, sets)
     sizes = table_sizes(players, rules)  # the kernel seats tables of two and three too
     tables = len(sizes)
-    cards, first_won = night_cards(rules, players, sets, night_seeds(seed, nights))
-    wins = cards[:, :, WINS].astype(np.float64)
-    buncos = cards[:, :, BUNCOS].astype(np.float64)
+    ensure_compiled()  # here, before the nights go to a process that inherits it
+    kernel_inputs(rules, players, sets, cards=True)
+    played = in_background(_wins_and_buncos, rules, players, sets, night_seeds(seed, nights))
+    head_team = is_team_table(sizes[0], tables, rules)
+    p = first_team_wins(rules, tables) if head_team else None
+    composed, why = (_one_table(rules, sets, p) if players == 4
+                     else _composed(rules, players, sets))
+    per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
+    split_why = _split_refusal(rules, players, tables)
+    if tables > 1 and players % 4 == 0 and rules_refusal(rules) is None:  # tables of four
+        odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
+        per_table = [[o[k] for o in odds] for k in range(tables)]
+    wins, buncos, first_won = played()
     best = wins.max(axis=1, keepdims=True)
     is_best = wins == best
     alone = is_best & (is_best.sum(axis=1, keepdims=True) == 1)
@@ -218,10 +240,6 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
             "at_least_one_bunco": _estimate((buncos[:, i] > 0).astype(np.float64)),
             "expected_buncos": _estimate(buncos[:, i]),
         })
-    head_team = is_team_table(sizes[0], tables, rules)
-    p = first_team_wins(rules, tables) if head_team else None
-    composed, why = (_one_table(rules, sets, p) if players == 4
-                     else _composed(rules, players, sets))
     exact = [{key: _exact(float(values[i])) for key, values in composed.items()}
              for i in range(players)] if composed else None
     for person, figures in zip(people, exact or [], strict=False):
@@ -229,11 +247,6 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
             simulated = person[key]
             person[key] = {**value, "simulated": simulated["value"],
                            "simulated_se": simulated["se"]}
-    per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
-    split_why = _split_refusal(rules, players, tables)
-    if tables > 1 and players % 4 == 0 and rules_refusal(rules) is None:  # tables of four
-        odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
-        per_table = [[o[k] for o in odds] for k in range(tables)]
     rounds = 6 * sets
     table_docs = []
     for k in range(tables):

@@ -32,15 +32,19 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
 
+from bunco.analysis.kernel.compile import ensure_compiled
 from bunco.analysis.night_kernel import (
     FIGURES,
     DiceStream,
+    KernelInputs,
+    figures_of,
+    kernel_inputs,
     kernel_refusal,
-    night_figures,
     night_seeds,
     player_names,
 )
@@ -55,15 +59,32 @@ NIGHT_FIGURES: dict[str, str] = {
     "rounds": "rounds per night",
     "rolls_per_set": "rolls per set, all tables",
     "head_rolls": "rolls per round at the head table (after-bell included)",
-    "head_first_team_win": "P(the head table's first team wins)",
+    "head_first_team_win": "P(the head table's first team wins a round)",
     "head_bunco_end": "P(the head table's round ends on a Bunco)",
     "tie_rate": "P(a tie-break at a table, per table and round)",
     "non_head_tie_rate": "P(a tie-break at a team table other than the head)",
-    "points_per_roll": "points per roll in play",
+    "points_per_roll": "points per roll in play (all points over all rolls)",
 }
-assert tuple(NIGHT_FIGURES) == FIGURES
+"""The figures a simulation gives, with their words: the mean over the nights of each
+night's figure, but ``points_per_roll``, the ratio of the totals (:data:`RATIOS`)."""
 
-__all__ = ["NIGHT_FIGURES", "night_stats", "party_seeds", "play_night", "play_tick",
+RATIOS: dict[str, tuple[str, str]] = {"points_per_roll": ("play_points", "play_rolls")}
+"""Figures that are a ratio of totals over all nights: numerator and denominator keys."""
+
+MEAN_FIGURES = tuple(key for key in FIGURES if key not in {k for pair in RATIOS.values()
+                                                           for k in pair})
+"""The night figures averaged over the nights."""
+
+assert set(NIGHT_FIGURES) == set(MEAN_FIGURES) | set(RATIOS)
+
+IMPOSSIBLE: dict[str, str] = {
+    "head_first_team_win": "the head table plays as individuals: it has no teams",
+    "non_head_tie_rate": "no team table other than the head table",
+    "points_per_roll": "no roll in play",
+}
+"""Why a figure can have no value in a party (it prints as "–" and is null in JSON)."""
+
+__all__ = ["IMPOSSIBLE", "MEAN_FIGURES", "NIGHT_FIGURES", "RATIOS", "kernel_chunk", "night_stats", "party_seeds", "play_night", "play_tick",
            "player_names", "sim_rules", "simulate_nights", "simulate_summary", "summarize",
            "uses_kernel"]
 
@@ -133,8 +154,8 @@ def night_stats(night: Night) -> dict[str, Any]:
     for t in head:
         plays = [rec for rec in t.rolls if rec.phase is Phase.PLAY]
         side = _first_side(t)
-        if t.team and side is not None:
-            first_wins.append(float(t.tie_break is None and bool(t.winning_seats)
+        if t.team:  # a win after a tie-break counts; no roll in play: not the first team's
+            first_wins.append(float(side is not None and bool(t.winning_seats)
                                     and min(t.winning_seats) % 2 == side))
         bunco_end.append(float(bool(plays) and plays[-1].kind is RollKind.BUNCO))
     tables = [t for r in rounds for t in r.tables]
@@ -154,7 +175,8 @@ def night_stats(night: Night) -> dict[str, Any]:
         "head_bunco_end": _mean(bunco_end),
         "tie_rate": _mean([float(t.tie_break is not None) for t in tables]),
         "non_head_tie_rate": _mean([float(t.tie_break is not None) for t in others]),
-        "points_per_roll": _mean([rec.points for rec in play]),
+        "play_points": float(sum(rec.points for rec in play)),
+        "play_rolls": float(len(play)),
         "prize_ties": prize_ties,
     }
 
@@ -175,26 +197,94 @@ def party_seeds(seed: int, parties: int) -> list[int]:
 
 
 KERNEL_CHUNK = 10_000
-"""Nights per job when the kernel's nights are spread over processes (fixed, so that a
-run's figures do not depend on the number of processes)."""
+"""The most nights in one job of kernel nights."""
+
+ROLLS_PER_JOB = 1_000_000
+"""About how many rolls one job of kernel nights makes (some 10 to 50 ms of work): few
+enough that a run of a few hundred nights of a big party is spread over every worker,
+enough that handing a job to a worker costs next to nothing beside it."""
+
+ROLLS_PER_PLAYER_SET = 80
+"""About how many rolls a set takes per player (70 to 80 under the presets)."""
 
 ENGINE_CHUNK = 256
 """Nights the engine plays before their figures are folded into the summary."""
 
 
-def _kernel_chunk(job: tuple[RuleSet, int, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    rules, players, sets, seed, start, count = job
-    return night_figures(rules, players, sets, night_seeds(seed, count, start))
+def kernel_chunk(players: int, sets: int) -> int:
+    """Nights per job of kernel nights: :data:`ROLLS_PER_JOB` worth, at most
+    :data:`KERNEL_CHUNK`. It depends on the party alone, never on the number of
+    processes, so a run gives the very same figures on any number of them.
+
+    >>> kernel_chunk(12, 1), kernel_chunk(1000, 1), kernel_chunk(2000, 4)
+    (1041, 12, 1)
+    """
+    return max(1, min(KERNEL_CHUNK, ROLLS_PER_JOB // (ROLLS_PER_PLAYER_SET * players * sets)))
 
 
-def _kernel_summary(job: tuple[RuleSet, int, int, int, int, int]) -> Summary:
-    """One chunk of kernel nights, as moments (a few hundred bytes back to the parent)."""
-    figures, ties = _kernel_chunk(job)
-    last = {p.value: j for j, p in enumerate(job[0].prizes)}  # a repeated prize: its last
-    out = Summary()
-    out.add(len(figures), {key: figures[:, j] for j, key in enumerate(FIGURES)},
-            {key: ties[:, last[key]].astype(np.float64) for key in sorted(last)})
-    return out
+@dataclass(frozen=True)
+class KernelPart:
+    """What every job of one run of kernel nights shares: the kernel's inputs (built once,
+    in the parent), the run's seed, and the prizes' columns. Called with a job
+    ``(start, count)``: the figures of nights ``start`` to ``start + count - 1``."""
+
+    inputs: KernelInputs
+    seed: int
+    prizes: tuple[str, ...]
+
+    def arrays(self, job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """Every night's figures and prize ties."""
+        start, count = job
+        return figures_of(self.inputs, night_seeds(self.seed, count, start))
+
+    def summary(self, job: tuple[int, int]) -> Summary:
+        """The nights as moments (a few hundred bytes back to the parent)."""
+        figures, ties = self.arrays(job)
+        last = {p: j for j, p in enumerate(self.prizes)}  # a repeated prize: its last
+        column = {key: figures[:, j] for j, key in enumerate(FIGURES)}
+        out = Summary()
+        out.add(len(figures), {key: column[key] for key in MEAN_FIGURES},
+                {key: ties[:, last[key]].astype(np.float64) for key in sorted(last)},
+                {key: (column[x], column[y]) for key, (x, y) in RATIOS.items()})
+        return out
+
+
+_WORKER: list[tuple[KernelPart, str]] = []
+"""In a worker process: the run's :class:`KernelPart` and which of its methods jobs call."""
+
+
+def _start_worker(part: KernelPart, method: str) -> None:
+    _WORKER[:] = [(part, method)]
+    ensure_compiled()  # inherited from the parent where processes fork; else from the cache
+
+
+def _run_job(job: tuple[int, int]) -> Any:
+    part, method = _WORKER[0]
+    return getattr(part, method)(job)
+
+
+def _kernel_part(rules: RuleSet, players: int, sets: int, seed: int) -> KernelPart:
+    """The run's shared part, and the kernel compiled (or loaded) here before any worker
+    starts: forked workers then inherit both."""
+    ensure_compiled()
+    return KernelPart(kernel_inputs(rules, players, sets), seed,
+                      tuple(p.value for p in rules.prizes))
+
+
+def _kernel_jobs(players: int, sets: int, parties: int) -> list[tuple[int, int]]:
+    chunk = kernel_chunk(players, sets)
+    return [(start, min(chunk, parties - start)) for start in range(0, parties, chunk)]
+
+
+def _over_workers(part: KernelPart, method: str, jobs: Sequence[tuple[int, int]],
+                  workers: int) -> Iterator[Any]:
+    """``part.method`` of every job, in order: here, or over up to ``workers`` processes."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield from map(getattr(part, method), jobs)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_start_worker,
+                             initargs=(part, method)) as pool:
+        yield from pool.map(_run_job, jobs)
 
 
 def _kernel_dicts(rules: RuleSet, figures: np.ndarray, ties: np.ndarray) -> list[dict[str, Any]]:
@@ -212,32 +302,18 @@ def uses_kernel(rules_name: str, house_rules: Mapping[str, Any], players: int, s
     return kernel_refusal(sim_rules(rules_name, house_rules), players, sets) is None
 
 
-def _kernel_jobs(rules: RuleSet, players: int, sets: int, parties: int, seed: int
-                 ) -> list[tuple[RuleSet, int, int, int, int, int]]:
-    return [(rules, players, sets, seed, start, min(KERNEL_CHUNK, parties - start))
-            for start in range(0, parties, KERNEL_CHUNK)]
-
-
-def _in_order(fn: Callable[[T], R], jobs: Sequence[T], workers: int) -> Iterator[R]:
-    """``fn`` of every job, in order: here, or over ``workers`` processes."""
-    if workers <= 1 or len(jobs) <= 1:
-        yield from map(fn, jobs)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(fn, jobs)
-
-
 def _kernel_arrays(
     rules: RuleSet, players: int, sets: int, parties: int, seed: int, workers: int,
     progress: Callable[[int], None] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's figures and prize ties of every night, in seed order."""
-    jobs = _kernel_jobs(rules, players, sets, parties, seed)
+    part = _kernel_part(rules, players, sets, seed)
+    jobs = _kernel_jobs(players, sets, parties)
     parts = []
-    for job, part in zip(jobs, _in_order(_kernel_chunk, jobs, workers), strict=True):
-        parts.append(part)
+    for job, result in zip(jobs, _over_workers(part, "arrays", jobs, workers), strict=True):
+        parts.append(result)
         if progress:
-            progress(job[-1])
+            progress(job[1])
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -285,8 +361,9 @@ def simulate_summary(
     """The figures of ``summarize(simulate_nights(...))`` in flat memory: nights are
     folded into running moments chunk by chunk (:class:`bunco.analysis.summary.Summary`),
     so ten million nights take no more memory than ten thousand. Up to
-    :data:`KERNEL_CHUNK` kernel nights (or :data:`ENGINE_CHUNK` engine nights) give the
-    very same figures as :func:`summarize`; more give them to rounding."""
+    :func:`kernel_chunk` kernel nights (or :data:`ENGINE_CHUNK` engine nights) give the
+    very same figures as :func:`summarize`; more give them to rounding, the same for any
+    number of ``workers``."""
     house = dict(house_rules)
     rules = sim_rules(rules_name, house)
     count = workers if workers is not None else (os.cpu_count() or 1)
@@ -298,21 +375,22 @@ def simulate_summary(
             if progress:
                 progress(1)
             if len(chunk) == ENGINE_CHUNK:
-                total.add_nights(chunk, NIGHT_FIGURES)
+                total.add_nights(chunk, MEAN_FIGURES, RATIOS)
                 chunk = []
         if chunk:
-            total.add_nights(chunk, NIGHT_FIGURES)
+            total.add_nights(chunk, MEAN_FIGURES, RATIOS)
         return total.as_dict()
-    jobs = _kernel_jobs(rules, players, sets, parties, seed)
-    for job, part in zip(jobs, _in_order(_kernel_summary, jobs, count), strict=True):
-        total.merge(part)
+    part = _kernel_part(rules, players, sets, seed)
+    jobs = _kernel_jobs(players, sets, parties)
+    for job, result in zip(jobs, _over_workers(part, "summary", jobs, count), strict=True):
+        total.merge(result)
         if progress:
-            progress(job[-1])
+            progress(job[1])
     return total.as_dict()
 
 
 def summarize(per_night: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean and standard error of every figure over the nights."""
     out = Summary()
-    out.add_nights(per_night, NIGHT_FIGURES)
+    out.add_nights(per_night, MEAN_FIGURES, RATIOS)
     return out.as_dict()

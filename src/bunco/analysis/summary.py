@@ -60,39 +60,106 @@ class Moments:
         return {"mean": self.mean, "se": se}
 
 
+@dataclass(frozen=True)
+class Ratio:
+    """A ratio of two totals over the nights (points over rolls), with the moments its
+    standard error needs: the means of the numerator ``x`` and the denominator ``y`` per
+    night and their co-moments. The ratio is ``sum(x) / sum(y)``, its standard error the
+    delta method's ``sd(x - R y) / (sqrt(n) mean(y))``.
+
+    >>> r = Ratio.of(np.array([3.0, 1.0]), np.array([4.0, 4.0]))
+    >>> r.as_dict()["mean"], round(r.as_dict()["se"], 6)
+    (0.5, 0.25)
+    """
+
+    count: int = 0
+    mean_x: float = 0.0
+    mean_y: float = 0.0
+    cxx: float = 0.0
+    cyy: float = 0.0
+    cxy: float = 0.0
+
+    @classmethod
+    def of(cls, x: ArrayLike, y: ArrayLike) -> Ratio:
+        xs = np.asarray(x, dtype=np.float64)
+        ys = np.asarray(y, dtype=np.float64)
+        if len(xs) == 0:
+            return cls()
+        dx, dy = xs - xs.mean(), ys - ys.mean()
+        return cls(len(xs), float(xs.mean()), float(ys.mean()), float(dx @ dx),
+                   float(dy @ dy), float(dx @ dy))
+
+    def merge(self, other: Ratio) -> Ratio:
+        """Both sets of nights together (Chan's formula for co-moments)."""
+        if other.count == 0:
+            return self
+        if self.count == 0:
+            return other
+        n = self.count + other.count
+        dx, dy = other.mean_x - self.mean_x, other.mean_y - self.mean_y
+        w = self.count * other.count / n
+        return Ratio(n, self.mean_x + dx * other.count / n, self.mean_y + dy * other.count / n,
+                     self.cxx + other.cxx + dx * dx * w, self.cyy + other.cyy + dy * dy * w,
+                     self.cxy + other.cxy + dx * dy * w)
+
+    def as_dict(self) -> dict[str, float]:
+        """``{"mean", "se"}``; NaN where there are too few nights or no denominator."""
+        if self.count == 0 or self.mean_y == 0:
+            return {"mean": math.nan, "se": math.nan}
+        ratio = self.mean_x / self.mean_y
+        if self.count < 2:
+            return {"mean": ratio, "se": math.nan}
+        spread = max(0.0, self.cxx - 2 * ratio * self.cxy + ratio * ratio * self.cyy)
+        se = math.sqrt(spread / (self.count - 1) / self.count) / abs(self.mean_y)
+        return {"mean": ratio, "se": se}
+
+
 @dataclass
 class Summary:
-    """Moments per night figure and per prize (P(the prize ends in a tie)), by name."""
+    """Moments per night figure and per prize (P(the prize ends in a tie)), by name, and
+    ratios of totals (:class:`Ratio`)."""
 
     parties: int = 0
     figures: dict[str, Moments] = field(default_factory=dict)
     prize_ties: dict[str, Moments] = field(default_factory=dict)
+    ratios: dict[str, Ratio] = field(default_factory=dict)
 
     def add(self, nights: int, figures: Mapping[str, ArrayLike],
-            prize_ties: Mapping[str, ArrayLike]) -> None:
-        """Fold in a chunk of ``nights``: the values of each figure and prize over them."""
+            prize_ties: Mapping[str, ArrayLike],
+            ratios: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None) -> None:
+        """Fold in a chunk of ``nights``: the values of each figure and prize over them,
+        and each ratio's numerators and denominators."""
         self.merge(Summary(nights, {k: Moments.of(v) for k, v in figures.items()},
-                           {k: Moments.of(v) for k, v in prize_ties.items()}))
+                           {k: Moments.of(v) for k, v in prize_ties.items()},
+                           {k: Ratio.of(x, y) for k, (x, y) in (ratios or {}).items()}))
 
-    def add_nights(self, nights: Iterable[Mapping[str, Any]], keys: Iterable[str]) -> None:
+    def add_nights(self, nights: Iterable[Mapping[str, Any]], keys: Iterable[str],
+                   ratios: Mapping[str, tuple[str, str]] | None = None) -> None:
         """Fold in a chunk of per-night dicts (``keys`` and ``prize_ties``, as
-        :func:`bunco.analysis.simulate.night_stats` gives them)."""
+        :func:`bunco.analysis.simulate.night_stats` gives them); ``ratios`` names each
+        ratio's numerator and denominator keys."""
         chunk = list(nights)
         prizes = sorted({k for n in chunk for k in n["prize_ties"]})
         self.add(len(chunk), {k: [n[k] for n in chunk] for k in keys},
                  {k: [n["prize_ties"][k] for n in chunk if k in n["prize_ties"]]
-                  for k in prizes})
+                  for k in prizes},
+                 {k: ([n[x] for n in chunk], [n[y] for n in chunk])
+                  for k, (x, y) in (ratios or {}).items()})
 
     def merge(self, other: Summary) -> None:
         self.parties += other.parties
         for mine, theirs in ((self.figures, other.figures), (self.prize_ties, other.prize_ties)):
             for key, moments in theirs.items():
                 mine[key] = mine.get(key, Moments()).merge(moments)
+        for key, ratio in other.ratios.items():
+            self.ratios[key] = self.ratios.get(key, Ratio()).merge(ratio)
 
     def as_dict(self) -> dict[str, Any]:
-        """``{"parties", "figures": {name: {mean, se}}, "prize_ties": {...}}``."""
+        """``{"parties", "figures": {name: {mean, se}}, "prize_ties": {...}}``: the
+        ratios among the figures."""
         return {
             "parties": self.parties,
-            "figures": {k: m.as_dict() for k, m in self.figures.items()},
+            "figures": {**{k: m.as_dict() for k, m in self.figures.items()},
+                        **{k: r.as_dict() for k, r in self.ratios.items()}},
             "prize_ties": {k: self.prize_ties[k].as_dict() for k in sorted(self.prize_ties)},
         }

@@ -39,8 +39,12 @@ def _round_columns(rounds: list[dict[str, Any]]) -> Table:
     row("P(first team wins)", lambda d: _pct(d["table"]["first_team_win_probability"]))
     row("rolls per round", lambda d: f"{d['table']['expected_rolls']:.2f}")
     row("P(round ends on a Bunco)", lambda d: _pct(d["table"]["bunco_end_probability"]))
-    row("P(tie at a non-head table)", lambda d: "—" if d["table"]["non_head"] is None
+    row("P(tie at a non-head table)", lambda d: "–" if d["table"]["non_head"] is None
         else _pct(d["table"]["non_head"]["tie_probability"]))
+    notes = {d["table"]["non_head_note"] for d in rounds if d["table"]["non_head"] is None}
+    if notes:
+        table.caption = "– P(tie at a non-head table): " + "; ".join(
+            sorted(n or "no non-head table" for n in notes))
     return table
 
 
@@ -88,7 +92,7 @@ def _one_round(doc: dict[str, Any], rules: RuleSet) -> list[Table]:
     ht.add_row("90% of rounds within", f"{_quantile(dist, 0.9)} rolls")
     nh = head["non_head"]
     if nh is None:
-        ht.add_row("non-head table", head["non_head_note"] or "—")
+        ht.add_row("non-head P(tie)", f"– ({head['non_head_note'] or 'no non-head table'})")
     else:
         ht.add_row("non-head P(tie)", _pct(nh["tie_probability"]))
         first, second = nh["expected_first_team_score"], nh["expected_second_team_score"]
@@ -116,7 +120,7 @@ def _rounds(round_no: int | None) -> list[int]:
 def _estimate(figure: dict[str, Any], percent: bool) -> str:
     value = _pct(figure["value"]) if percent else f"{figure['value']:.4f}"
     if figure["source"] == "exact":
-        return f"{value} exact"
+        return value
     se = f"{100 * figure['se']:.3f}%" if percent else f"{figure['se']:.4f}"
     return f"{value} ± {se}"
 
@@ -150,7 +154,7 @@ def _reasons(doc: dict[str, Any]) -> dict[str, list[str]]:
 def _print_set_odds(doc: dict[str, Any]) -> None:
     what = "a set" if doc["sets"] == 1 else f"a night of {doc['sets']} sets"
     console.print(f"[bold]{doc['rules']}[/], {doc['players']} players: the odds of {what}")
-    console.print(f"exact (marked 'exact', composed from the round chains): "
+    console.print(f"exact (shown bare, composed from the round chains): "
                   f"{_figure_names(doc['exact'])}")
     console.print(f"estimated (shown ± their standard error: the mean over {doc['nights']:,} "
                   f"nights played by the night kernel, seed {doc['seed']}): "
@@ -230,6 +234,9 @@ def odds_command(
             if reason is not None:
                 fail(f"set odds come from the night kernel, which cannot play this party: "
                      f"{reason}", expected="2 to 2,000 players and 1 to 4 sets")
+            from bunco.cli.kernel_notice import ready_kernel
+
+            ready_kernel()  # says so while it compiles (a first run the install did not prepare)
             doc = set_odds(played, players=players, sets=sets, nights=nights, seed=seed)
             doc["house_rules"] = house_rules
             if as_json:

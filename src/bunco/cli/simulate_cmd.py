@@ -17,6 +17,7 @@ from rich.table import Table
 
 from bunco.cli.app import app, console, fail, parse_house_rules, print_json, refusals
 from bunco.cli.checks import check_player_count
+from bunco.cli.kernel_notice import ready_kernel
 from bunco.cli.rules_cmd import HouseOption
 from bunco.core.night import Night
 from bunco.core.presets import preset_name
@@ -43,9 +44,22 @@ def _document(summary: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
             **pair("non_head_tie_rate", "non_head_tie_probability"),
         },
         "night": {k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])} for k, v in fig.items()},
+        "impossible": _impossible(fig),
         "prize_ties": {k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])}
                        for k, v in summary["prize_ties"].items()},
     }
+
+
+def _impossible(figures: dict[str, Any]) -> dict[str, str]:
+    """The figures this party cannot have (no value), with the reason."""
+    from bunco.analysis.simulate import IMPOSSIBLE
+
+    return {key: IMPOSSIBLE.get(key, "it never happened in these nights")
+            for key, value in figures.items() if math.isnan(value["mean"])}
+
+
+def _number(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:.4f}"
 
 
 @app.command("simulate")
@@ -85,11 +99,16 @@ def simulate_command(
             fail(f"--workers {workers}", expected="1 or more processes")
         Night.start({"type": "party", "rules": name, "house_rules": house_rules,
                      "players": player_names(players) if players > 0 else [], "sets": sets})
-        play_night(name, house_rules, players=players, sets=sets, seed=seed)  # fail fast here
+        refusal = kernel_refusal(sim_rules(name, house_rules), players, sets)
+        if engine or refusal is not None:
+            play_night(name, house_rules, players=players, sets=sets, seed=seed)  # fail fast
+        else:
+            ready_kernel()
         count = workers or os.cpu_count() or 1
+        err = Console(stderr=True)
         progress = Progress(
             TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=Console(stderr=True), transient=as_json,
+            console=err, transient=as_json, disable=as_json and not err.is_terminal,
         )
         with progress:
             task = progress.add_task("nights", total=parties)
@@ -97,7 +116,6 @@ def simulate_command(
                 name, house_rules, players=players, sets=sets, parties=parties, seed=seed,
                 workers=count, progress=lambda n: progress.advance(task, n), engine=engine,
             )
-        refusal = kernel_refusal(sim_rules(name, house_rules), players, sets)
         meta = {"rules": name, "house_rules": house_rules, "players": players, "sets": sets,
                 "parties": parties, "seed": seed, "workers": count,
                 "engine": engine or refusal is not None,
@@ -112,11 +130,13 @@ def simulate_command(
         table.add_column("± s.e.", justify="right")
         for key, label in NIGHT_FIGURES.items():
             value = summary["figures"][key]
-            table.add_row(label, f"{value['mean']:.4f}", f"{value['se']:.4f}")
+            table.add_row(label, _number(value["mean"]), _number(value["se"]))
         for key, value in summary["prize_ties"].items():
             table.add_row(f"P({LABELS.get(key, key)} ends in a tie)", f"{value['mean']:.4f}",
                           f"{value['se']:.4f}")
         console.print(table)
+        for key, reason in _impossible(summary["figures"]).items():
+            console.print(f"–  {NIGHT_FIGURES[key]}: {reason}", highlight=False)
         if meta["engine"]:
             console.print(f"played by the night engine (one event per roll), not the compiled "
                           f"kernel: {meta['engine_reason']}")

@@ -122,7 +122,7 @@ W_ALL, W_TOP, W_STILL, W_CONT, W_TOT, W_POINTS, W_CANDS, W_COUNTS, W_SAVED = ran
 # place (4 table + seat) of whoever sits in each seat next round, where combo sums each
 # source's winning side times its radix
 MV_SOURCES = 4
-NIGHT_FIELDS = 9  # figures per night, in the order of night_kernel.FIGURES
+NIGHT_FIELDS = 10  # figures per night, in the order of night_kernel.FIGURES
 
 Code = int | np.int64
 """A dice code 0-215 (a NumPy int64 where the kernel draws it)."""

@@ -211,11 +211,15 @@ def _end_round(
     acc[3] += ties
     acc[4] += other_ties
     acc[0] += st[0, F_NPLAY] + st[0, F_NAFTER]
+    # the head table's first team: every round of a team head table counts, a win after a
+    # tie-break too (a Bunco at another table can stop the head table level), and a round
+    # stopped before the head table's first roll counts as not won by it (as the exact
+    # odds of bunco.analysis.set_exact count it)
+    if st[0, F_TEAM] != 0:
+        acc[1] += 1
+        if st[0, F_NPLAY] > 0 and st[0, F_WIN] == (st[0, F_FIRST_SEAT] & 1):
+            acc[2] += 1
     if st[0, F_NPLAY] > 0:
-        if st[0, F_TEAM] != 0:
-            acc[1] += 1
-            if st[0, F_TIE] == 0 and st[0, F_WIN] == (st[0, F_FIRST_SEAT] & 1):
-                acc[2] += 1
         acc[5] += st[0, F_LAST_BUNCO]
     # next_seating, as a lookup per table: the new table k's occupants come from the
     # tables move[k, 0, 1:1 + sources]; with their winning sides as digits of ``combo``,

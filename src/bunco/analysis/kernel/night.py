@@ -93,7 +93,7 @@ from bunco.analysis.kernel.tiebreak import _rolloff
 CALLEES = ("dice", "layout", "moves", "round", "table", "tiebreak")
 """The kernel's modules that :func:`run_nights` compiles in (all but this one)."""
 
-KERNEL_SOURCES = "b02b004fa688b237"
+KERNEL_SOURCES = "bc6b127984fc3869"
 """:func:`sources_digest` of the sources :func:`run_nights` was last compiled from."""
 
 
@@ -299,7 +299,8 @@ def _night(
     figures[i, 5] = acc[5] / n_rounds
     figures[i, 6] = acc[3] / (n_rounds * n_tables)
     figures[i, 7] = acc[4] / (n_rounds * other_teams) if other_teams > 0 else np.nan
-    figures[i, 8] = g[G_PLAY_POINTS] / g[G_PLAY_ROLLS] if g[G_PLAY_ROLLS] > 0 else np.nan
+    figures[i, 8] = g[G_PLAY_POINTS]
+    figures[i, 9] = g[G_PLAY_ROLLS]
 
 
 @njit(cache=True, _nrt=False)

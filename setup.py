@@ -1,0 +1,36 @@
+"""The package build: setuptools reads everything from pyproject.toml; this adds one step.
+
+After the modules are copied into the build, the simulator's night kernel is compiled
+into Numba's cache beside them (``python -m bunco.analysis.kernel.compile``, about a
+minute on two cores), so that the installed package — ``pip install .`` — runs its first
+``bunco simulate`` or ``bunco odds --set`` at once. Skipped for an editable install
+(``make`` compiles in place with ``make kernel``) and when ``BUNCO_SKIP_KERNEL_COMPILE``
+is set; if it fails it only warns, and the first run compiles (saying so).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class BuildWithKernel(build_py):
+    """``build_py``, then the night kernel compiled into the built package."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False) or os.environ.get("BUNCO_SKIP_KERNEL_COMPILE"):
+            return
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(self.build_lib)}
+        env.pop("NUMBA_CACHE_DIR", None)  # into __pycache__ beside the built kernel
+        done = subprocess.run([sys.executable, "-m", "bunco.analysis.kernel.compile"],
+                              env=env, check=False)
+        if done.returncode != 0:
+            self.warn("the night kernel was not compiled: the first simulation will compile it")
+
+
+setup(cmdclass={"build_py": BuildWithKernel})
