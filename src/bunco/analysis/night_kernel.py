@@ -54,7 +54,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bunco.analysis import movement_cache
-from bunco.analysis.dice_codes import code_table, codes_to_dice
+from bunco.analysis.dice_codes import code_table
 from bunco.analysis.kernel import layout as lay
 from bunco.analysis.kernel.dice import fill_codes, seed_state
 from bunco.analysis.kernel.dice import night_seeds as _night_seeds
@@ -587,8 +587,3 @@ def player_names(count: int) -> list[str]:
     """``P01``, ``P02``, ... for a party of ``count`` (as :mod:`bunco.analysis.simulate`)."""
     width = max(2, len(str(count)))
     return [f"P{i:0{width}d}" for i in range(1, count + 1)]
-
-
-def dice_of(codes: Sequence[int]) -> list[tuple[int, int, int]]:
-    """Faces of codes, as tuples (for feeding the engine)."""
-    return [(int(a), int(b), int(c)) for a, b, c in codes_to_dice(np.asarray(codes))]

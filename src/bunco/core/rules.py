@@ -432,15 +432,3 @@ def _validate(rules: RuleSet) -> None:
 def _is_faces(text: str) -> bool:
     digits = text.replace("-", "").replace(",", "").replace(" ", "")
     return len(digits) == 3 and all(c in "123456" for c in digits)
-
-
-def traveling_faces(trigger: str) -> tuple[int, int, int] | None:
-    """The sorted faces of a dice traveling trigger, or None for a named trigger.
-
-    >>> traveling_faces("3-1-2")
-    (1, 2, 3)
-    """
-    if trigger in TRAVELING_NAMED:
-        return None
-    digits = sorted(int(c) for c in trigger if c.isdigit())
-    return (digits[0], digits[1], digits[2])
