@@ -77,7 +77,7 @@ class TableResult:
     winning_seats: frozenset[int]
     tie_break: dict[str, Any] | None
     clincher: str | None  # the player whose roll won it (for left-of-winner starts)
-    rolls: tuple[RollRecord, ...]
+    rolls: Sequence[RollRecord]  # the round's rolls (an EventSeq shared with the table)
 
 
 @dataclass(frozen=True, slots=True)
