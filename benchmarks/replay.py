@@ -10,15 +10,27 @@ printing; the log up to the last round is timed too, to show what the verificati
 
     python benchmarks/replay.py                  # 1,000 players, seed 1
     python benchmarks/replay.py --players 200 --sets 2 --repeat 3 --keep night.jsonl
+    python benchmarks/replay.py --long --before 6b846fd
 
 Prints the number of events and the seconds taken (build, read, report).
+
+``--long`` times `bunco replay` itself (a child process, its wall time and peak memory)
+on logs of 100,000 and 1,000,000 events in which two tables roll on and on in round 1
+without scoring: the longest rounds a log can hold, where a fold that copied the round's
+rolls on every roll grew as the square of the log. With ``--before REV`` the same logs are
+replayed by the code of that git revision too (its ``src`` taken with ``git archive``),
+side by side; a run that passes ``--limit`` seconds is stopped and shown as such.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -92,6 +104,87 @@ def time_read(lines: list[str], repeat: int) -> tuple[float, Night]:
     return statistics.median(times), night
 
 
+LONG_SIZES = (100_000, 1_000_000)
+
+
+def write_long_round(path: Path, events: int, seed: int = 1) -> None:
+    """A log of ``events`` rolls at two tables of four in round 1, none of which scores
+    (no 1 among the faces, never three of a kind): the round never ends."""
+    rng = random.Random(seed)
+    players = [f"P{i}" for i in range(1, 9)]
+    faces = [(a, b, c) for a in range(2, 7) for b in range(2, 7) for c in range(2, 7)
+             if not a == b == c]
+    with path.open("w", encoding="utf-8") as out:
+        out.write(json.dumps({"type": "party", "rules": "classic", "players": players}) + "\n")
+        for n in range(events):
+            dice = list(rng.choice(faces))
+            out.write(json.dumps({"type": "roll", "table": n % 2 + 1, "dice": dice}) + "\n")
+
+
+def replay_in_child(src: Path, log: Path, limit: float) -> tuple[float | None, float, float]:
+    """Wall seconds, CPU seconds and peak memory (MB) of `bunco replay LOG --json` run with
+    the package in ``src``; the wall seconds are None when it passed ``limit`` and was
+    stopped. (On a busy machine the CPU seconds are the figure to compare.)"""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "bunco", "replay", str(log), "--json"],
+                                 env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - started > limit:
+                child.kill()
+                _, status, usage = os.wait4(child.pid, 0)
+                timed_out = True
+                break
+            time.sleep(0.05)
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if not timed_out and child.returncode != 0:
+            errors.seek(0)
+            raise SystemExit(f"bunco replay failed on {log}: {errors.read().decode()[-500:]}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return (None if timed_out else seconds), cpu, usage.ru_maxrss / 1024
+
+
+def _before_src(rev: str, into: Path) -> Path:
+    """The ``src`` folder of git revision ``rev``, unpacked into ``into``."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
+def long_logs(before: str | None, limit: float) -> None:
+    """Time `bunco replay` on the long-round logs, now and (optionally) before."""
+    here = Path(__file__).resolve().parent.parent / "src"
+    with tempfile.TemporaryDirectory() as tmp:
+        codes = [("now", here)]
+        if before:
+            codes.append((f"at {before}", _before_src(before, Path(tmp))))
+        results: dict[tuple[str, int], tuple[float | None, float, float]] = {}
+        for size in LONG_SIZES:
+            log = Path(tmp) / f"long-{size}.jsonl"
+            write_long_round(log, size)
+            megabytes = log.stat().st_size / 1e6
+            for label, src in codes:
+                results[label, size] = replay_in_child(src, log, limit)
+                seconds, cpu, peak = results[label, size]
+                shown = f"{seconds:7.1f} s" if seconds is not None else f"> {limit:5.0f} s"
+                print(f"{label:>14}  {size:>9,} events ({megabytes:5.1f} MB)  wall {shown}  "
+                      f"CPU {cpu:7.1f} s  peak {peak:7.1f} MB", flush=True)
+        small, big = LONG_SIZES
+        for label, _ in codes:
+            (t1, c1, m1), (t2, c2, m2) = results[label, small], results[label, big]
+            ratio = f"{t2 / t1:5.1f}x" if t1 and t2 else "  n/a (stopped)"
+            print(f"{label:>14}  {big // small}x the events: wall {ratio}, CPU "
+                  f"{c2 / c1:5.1f}x, peak memory {m2 / m1:4.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -105,7 +198,16 @@ def main() -> None:
     )
     parser.add_argument("--money", action="store_true",
                         help="tournament payouts, groups of 100, absentees, judged prizes")
+    parser.add_argument("--long", action="store_true",
+                        help="time bunco replay on 100,000- and 1,000,000-event logs")
+    parser.add_argument("--before", metavar="REV",
+                        help="with --long: also replay them with the code of git revision REV")
+    parser.add_argument("--limit", type=float, default=600.0,
+                        help="with --long: stop a replay after this many seconds")
     args = parser.parse_args()
+    if args.long:
+        long_logs(args.before, args.limit)
+        return
 
     started = time.perf_counter()
     setup, events, rounds_only, built = build_night(

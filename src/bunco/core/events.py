@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from bunco.core.dice import parse_tally, validate_dice
-from bunco.core.errors import InvalidDice, InvalidEvent
+from bunco.core.errors import InvalidDice, InvalidEvent, shown
 from bunco.core.host_events import HostEvent
 from bunco.core.hosting import HOST_EVENT_TYPES, normalize_host_event
 from bunco.core.names import clean_text, person_name
@@ -157,7 +157,7 @@ def _name(event: Mapping[str, Any], key: str) -> str:
     value = event.get(key)
     if not isinstance(value, str) or not value.strip():
         raise InvalidEvent(
-            f"{event.get('type')} event needs a {key!r} player name, got {_short(value)}",
+            f"{event.get('type')} event needs a {key!r} player name, got {shown(value)}",
             expected=f"a non-empty name in {key!r}",
         )
     return person_name(value, f"{event.get('type')} event's {key!r}", InvalidEvent)
@@ -167,14 +167,9 @@ def _label(value: object, what: str) -> str:
     """A short text such as a checker's name: 1 to 60 characters, nothing unprintable."""
     if not isinstance(value, str) or not value.strip() or len(value) > 60:
         raise InvalidEvent(
-            f"{what} {_short(value)} is not a short text", expected="1 to 60 characters"
+            f"{what} {shown(value)} is not a short text", expected="1 to 60 characters"
         )
     return clean_text(value, what, InvalidEvent)
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def whole_number(value: object) -> bool:
@@ -196,13 +191,13 @@ def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
         return None
     if not whole_number(value):
         raise InvalidEvent(
-            f"table {_short(value)} is not a whole number",
+            f"table {shown(value)} is not a whole number",
             expected="a table number written as a JSON integer, such as 1",
         )
     assert isinstance(value, int)
     if not 1 <= value <= MAX_TABLE:
         raise InvalidEvent(
-            f"table {_short(value)} does not exist",
+            f"table {shown(value)} does not exist",
             expected=f"a table number from 1 to {MAX_TABLE:,}",
         )
     return value
@@ -214,12 +209,12 @@ def _dice(value: object) -> list[int]:
         for face in value:
             if not whole_number(face):
                 raise InvalidDice(
-                    f"die face {_short(face)} is not a whole number",
+                    f"die face {shown(face)} is not a whole number",
                     expected="three JSON integers from 1 to 6, such as [4, 4, 1]",
                 )
     elif isinstance(value, str | bytes) or not isinstance(value, list):
         raise InvalidDice(
-            f"dice must be a list of three faces, got {_short(value)}",
+            f"dice must be a list of three faces, got {shown(value)}",
             expected="three JSON integers from 1 to 6, such as [4, 4, 1]",
         )
     return list(validate_dice(value))
@@ -251,7 +246,7 @@ def normalize_event(event: Any) -> Event:
             outcome = event.get("outcome", "")
             if not isinstance(outcome, str) or len(outcome) > 20:
                 raise InvalidEvent(
-                    f"outcome {_short(outcome)} is not a tally",
+                    f"outcome {shown(outcome)} is not a tally",
                     expected="a quick tally such as +1, +2, miss, bunco or mini",
                 )
             out["outcome"] = parse_tally(outcome).value

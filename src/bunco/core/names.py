@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from bunco.core.errors import BuncoError, InvalidSetup
+from bunco.core.errors import BuncoError, InvalidSetup, shown
 
 MAX_NAME = 60
 """The longest name, in characters (after spaces are squeezed)."""
@@ -51,15 +51,19 @@ _LOOK_ALIKES = str.maketrans(
 )
 
 
+_CONTROL_NAMES = {0: "NUL", 9: "TAB", 10: "LINE FEED", 13: "CARRIAGE RETURN", 27: "ESCAPE"}
+
+
 def _char_name(char: str) -> str:
-    return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed')}"
+    name = _CONTROL_NAMES.get(ord(char)) or unicodedata.name(char, "a control character")
+    return f"U+{ord(char):04X} {name}"
 
 
 def text_problem(value: str) -> str | None:
     """What is wrong with ``value`` as any text of the night, or ``None``.
 
     >>> text_problem("Best Costume") is None, text_problem("A\\x00B")
-    (True, 'a control character (NUL, tab, newline, ...): U+0000 unnamed')
+    (True, 'a control character (NUL, tab, newline, ...): U+0000 NUL')
     """
     for char in value:
         category = unicodedata.category(char)
@@ -81,7 +85,7 @@ def clean_text(value: str, what: str = "text", error: type[BuncoError] = Invalid
     Traceback (most recent call last):
     ...
     bunco.core.errors.InvalidSetup: currency '$\\n' holds a control character \
-(NUL, tab, newline, ...): U+000A unnamed; expected text without control or direction characters
+(NUL, tab, newline, ...): U+000A LINE FEED; expected text without control or direction characters
     """
     problem = text_problem(value)
     if problem is not None:
@@ -141,5 +145,5 @@ def same_name(name: str, names: dict[str, str]) -> str | None:
 def _excerpt(value: object, limit: int = 40) -> str:
     """``value`` as a short repr: at most ``limit`` characters of it."""
     if isinstance(value, str) and len(value) > limit:
-        return repr(value[:limit]) + f"... ({len(value)} characters)"
-    return repr(value)
+        return repr(value[:limit]) + f"... ({len(value):,} characters)"
+    return shown(value, limit + 2)

@@ -39,6 +39,7 @@ from bunco.core.events import (
 )
 from bunco.core.evolve import evolve
 from bunco.core.hosting import HostState, apply_host_event
+from bunco.core.names import name_key, same_name
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
 from bunco.core.rules import (
@@ -626,6 +627,16 @@ class Night:
         else:
             seating = validate_seating(ev["tables"], self.seated, self.rules)
         added = [p for t in seating for p in t if p is not None and p not in roster]
+        if added:
+            known = {name_key(p): p for p in roster}
+            for name in added:
+                same = same_name(name, known)
+                if same is not None:
+                    raise InvalidSetup(
+                        f"{name!r} and the player {same!r} are the same name",
+                        expected=f"{same!r} as the roster spells it, or a name that tells "
+                        "them apart (case, spacing and look-alike letters are ignored)",
+                    )
         cards = {**self.cards, **{p: Card() for p in added}}
         change = {k: v for k, v in ev.items() if k not in ("type", "id", "at")}
         change.update({"type": kind, "set": self.set_no, "round": self.round_no})

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bunco.core.errors import InvalidRuleValue, UnknownRule, did_you_mean
+from bunco.core.errors import InvalidRuleValue, UnknownRule, did_you_mean, shown
 from bunco.core.names import clean_text
 
 
@@ -361,7 +361,7 @@ def coerce_rule_value(name: str, type_name: Any, value: Any) -> Any:
     except (ValueError, TypeError, OverflowError):  # OverflowError: int(float("inf"))
         pass
     raise InvalidRuleValue(
-        f"{_shown(value)} is not a valid value for house rule {name!r}",
+        f"{shown(value)} is not a valid value for house rule {name!r}",
         expected=_expected(type_text),
     )
 
@@ -384,14 +384,6 @@ def _whole(value: Any) -> int:
     if not isinstance(value, int) or not -MAX_RULE_NUMBER <= value <= MAX_RULE_NUMBER:
         raise ValueError(value)
     return value
-
-
-def _shown(value: Any) -> str:
-    """``repr(value)``, cut to 40 characters (a number of 5,000 digits has no repr)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return "a number of more than 30 digits"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def whole_number_rules() -> frozenset[str]:

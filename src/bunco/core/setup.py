@@ -20,7 +20,7 @@ from bunco.core.presets import get_rules, preset_name
 from bunco.core.rules import Prize, PrizeTies, RuleSet, whole_number_rules
 from bunco.core.seating import Tables, first_seating, validate_seating
 
-__all__ = ["MAX_NAME", "MAX_PLAYERS", "normalize_setup", "rules_of", "first_tables"]
+__all__ = ["MAX_NAME", "MAX_PLAYERS", "first_tables", "normalize_setup", "rules_of"]
 
 MAX_PLAYERS = 2000
 MAX_SEED = 2**63

@@ -80,9 +80,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        expected = {404: "a path of the API (see /docs)",
-                    405: "a method this path accepts (see /docs)"}.get(exc.status_code)
+        code = {400: "bad_request", 404: "not_found",
+                405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        expected = {400: "a request body of JSON as the API schema says (see /docs)",
+                    404: "a path of the API (see /docs)",
+                    405: "a method this path accepts (see /docs)"}.get(
+                        exc.status_code, "a request the API accepts (see /docs)")
         return JSONResponse({"error": code, "message": str(exc.detail), "expected": expected},
                             status_code=exc.status_code, headers=exc.headers)
 
