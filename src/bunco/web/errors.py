@@ -5,7 +5,8 @@
   (not your turn, round over, not allowed now), 422 when it is malformed.
 - Request validation (FastAPI): 422 naming each wrong field and what it should be.
 - A body above its cap (:mod:`bunco.web.bodycap`): 413 ``too_large``.
-- Starlette's HTTP errors (404 unknown path, 405 wrong method): their status, same shape.
+- Starlette's HTTP errors (400 a body that cannot be read, e.g. not UTF-8; 404 unknown
+  path, 405 wrong method): their status, same shape, ``expected`` always filled.
 - Anything else is a bug: 500 with no details, logged.
 """
 
@@ -93,4 +94,6 @@ def install(app: FastAPI) -> None:
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse({"error": "internal", "message": "the server failed on this "
-                             "request; nothing was changed", "expected": None}, status_code=500)
+                             "request; nothing was changed",
+                             "expected": "the same request again later (the failure is logged "
+                             "for the server's keeper)"}, status_code=500)
