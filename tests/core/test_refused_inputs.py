@@ -15,7 +15,7 @@ import pytest
 from bunco.core.errors import BuncoError, InvalidDice, InvalidEvent, InvalidSetup, LogError
 from bunco.core.events import normalize_event
 from bunco.core.money import parse_amount
-from bunco.core.names import name_key, person_name
+from bunco.core.names import name_key
 from bunco.core.night import Night
 from bunco.core.party_log import read_log
 
@@ -49,7 +49,7 @@ def test_names_are_put_in_one_spelling() -> None:
                                   "\u0391nn"])
 def test_look_alike_names_are_the_same_person(twin: str) -> None:
     assert name_key(twin) == name_key("Ann")
-    with pytest.raises(InvalidSetup, match="same name|listed twice"):
+    with pytest.raises(InvalidSetup, match=r"same name|listed twice"):
         Night.start(party(players=["Ann", twin, "Cat", "Dee"]))
 
 

@@ -39,6 +39,8 @@ EVENT_TYPES: dict[str, str] = {
 }
 
 
+_KINDS: dict[str, str] = {kind: kind for kind in EVENT_TYPES}
+
 # No ``from __future__ import annotations`` here: TypedDict reads NotRequired[...] at class
 # creation, so the runtime __required_keys__ / __optional_keys__ match what mypy sees.
 
@@ -183,6 +185,8 @@ def whole_number(value: object) -> bool:
 
 def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
     value = event.get("table")
+    if type(value) is int and 1 <= value <= MAX_TABLE:  # the usual case, at once
+        return value
     if value is None:
         if required:
             raise InvalidEvent(
@@ -205,6 +209,12 @@ def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
 
 def _dice(value: object) -> list[int]:
     """Three faces, each a JSON integer from 1 to 6 (the API's one dice check)."""
+    if type(value) is list and len(value) == 3:
+        a, b, c = value
+        if type(a) is int and type(b) is int and type(c) is int and (
+            1 <= a <= 6 and 1 <= b <= 6 and 1 <= c <= 6
+        ):
+            return [a, b, c]  # the usual case, at once (``type is int``: no bool)
     if isinstance(value, list) and len(value) == 3:
         for face in value:
             if not whole_number(face):
@@ -225,17 +235,19 @@ def normalize_event(event: Any) -> Event:
 
     Keys come out in one order (``type`` first), so equal events serialize alike.
     """
-    if not isinstance(event, Mapping):
+    if type(event) is not dict and not isinstance(event, Mapping):
         raise InvalidEvent(
             f"an event must be a JSON object, got {type(event).__name__}",
             expected='an object such as {"type": "roll", "table": 1, "dice": [1, 2, 3]}',
         )
-    kind = event.get("type")
-    if kind not in EVENT_TYPES:
+    given = event.get("type")
+    kind = _KINDS.get(given) if isinstance(given, str) else None
+    if kind is None:
         raise InvalidEvent(
-            f"unknown event type {kind!r}", expected="one of " + ", ".join(EVENT_TYPES)
+            f"unknown event type {shown(given)}",
+            expected="one of " + ", ".join(EVENT_TYPES),
         )
-    out: dict[str, Any] = {"type": kind}
+    out: dict[str, Any] = {"type": kind}  # the one string of each type, not the line's copy
     if kind in ("roll", "tally"):
         table = _table(event, required=False)
         if table is not None:

@@ -54,6 +54,11 @@ from bunco.core.rules import (
 from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
 from bunco.core.table import Phase, RollRecord, Status, TableRound
 
+_DICE: tuple[Dice, ...] = tuple(
+    (a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)
+)
+"""The 216 throws of three dice, shared by every roll record (a night holds millions)."""
+
 NightPhase: TypeAlias = Literal["playing", "rolloff", "over"]
 """Where a night is: rounds being played (or between rounds), a roll-off due, or over."""
 
@@ -300,7 +305,7 @@ class Night:
     def _dice_of(self, ev: ScoringEvent, needs_faces: bool, where: str) -> Dice:
         if ev["type"] == "roll":
             faces = ev["dice"]  # checked by normalize_event
-            return (faces[0], faces[1], faces[2])
+            return _DICE[faces[0] * 36 + faces[1] * 6 + faces[2] - 43]  # one tuple per throw
         if needs_faces:
             raise NotAllowedNow(
                 f"{where} is rolling for high total, so a tally cannot stand for the dice",
