@@ -11,6 +11,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bunco.core.errors import BuncoError, InvalidDice, InvalidEvent, InvalidSetup, LogError
 from bunco.core.events import normalize_event
@@ -142,3 +144,45 @@ def test_an_error_never_echoes_more_than_an_excerpt_of_the_line() -> None:
         with pytest.raises(LogError) as err:
             read_log(_log(event))
         assert len(str(err.value)) < 1000
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(min_value=-(10**500), max_value=10**500)
+    | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+EVENT_FIELDS = ["table", "dice", "outcome", "player", "out", "in", "checker", "tables", "prize",
+                "group", "winner", "ranking", "minutes", "started_at", "candidates", "pick",
+                "exclude_winners", "name", "id", "at"]
+SETUP_FIELDS = ["rules", "house_rules", "players", "tables", "sets", "seed", "prizes",
+                "prize_ties", "dice", "groups", "bots", "judged", "must_be_present",
+                "one_prize_per_person", "money", "name", "created"]
+KINDS = ["roll", "tally", "undo", "substitute", "join", "leave", "verify", "seat", "end_night",
+         "start_round", "judge", "absent", "present", "break", "end_break", "drawing"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(KINDS) | JSON, fields=st.dictionaries(st.sampled_from(EVENT_FIELDS),
+                                                                  JSON, max_size=5))
+def test_any_json_in_an_event_is_refused_as_a_bunco_error_or_applied(
+    kind: Any, fields: dict[str, Any]
+) -> None:
+    night = Night.start(party(judged=["Best Costume"]))
+    try:
+        night.apply({"type": kind, **fields})
+    except BuncoError as exc:
+        assert exc.expected
+        assert len(str(exc)) < 2000
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields=st.dictionaries(st.sampled_from(SETUP_FIELDS), JSON, max_size=4))
+def test_any_json_in_a_party_line_is_refused_as_a_bunco_error_or_started(
+    fields: dict[str, Any]
+) -> None:
+    try:
+        Night.start(party(**fields))
+    except BuncoError as exc:
+        assert exc.expected
