@@ -17,7 +17,8 @@ Prints the number of events and the seconds taken (build, read, report).
 ``--long`` times `bunco replay` itself (a child process, its wall time and peak memory)
 on logs of 100,000 and 1,000,000 events in which two tables roll on and on in round 1
 without scoring: the longest rounds a log can hold, where a fold that copied the round's
-rolls on every roll grew as the square of the log. With ``--before REV`` the same logs are
+rolls on every roll grew as the square of the log. Then a 100 MB log whose second line is
+one 100 MB name: how long the refusal takes, its memory, and how long its message is. With ``--before REV`` the same logs are
 replayed by the code of that git revision too (its ``src`` taken with ``git archive`` from
 the repository of the current folder), side by side; a run that passes ``--limit`` (or,
 for the older code, ``--before-limit``) seconds is stopped and shown as such. Compare the
@@ -123,10 +124,13 @@ def write_long_round(path: Path, events: int, seed: int = 1) -> None:
             out.write(json.dumps({"type": "roll", "table": n % 2 + 1, "dice": dice}) + "\n")
 
 
-def replay_in_child(src: Path, log: Path, limit: float) -> tuple[float | None, float, float]:
+def replay_in_child(src: Path, log: Path, limit: float, *, refused: list[int] | None = None
+                    ) -> tuple[float | None, float, float]:
     """Wall seconds, CPU seconds and peak memory (MB) of `bunco replay LOG --json` run with
     the package in ``src``; the wall seconds are None when it passed ``limit`` and was
-    stopped. (On a busy machine the CPU seconds are the figure to compare.)"""
+    stopped. (On a busy machine the CPU seconds are the figure to compare.) With
+    ``refused``, the log is one the replay must refuse: the length of what it printed is
+    appended there."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
@@ -145,9 +149,12 @@ def replay_in_child(src: Path, log: Path, limit: float) -> tuple[float | None, f
             time.sleep(0.05)
         seconds = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
-        if not timed_out and child.returncode != 0:
-            errors.seek(0)
-            raise SystemExit(f"bunco replay failed on {log}: {errors.read().decode()[-500:]}")
+        errors.seek(0)
+        printed = errors.read()
+        if refused is not None:
+            refused.append(len(printed))
+        elif not timed_out and child.returncode != 0:
+            raise SystemExit(f"bunco replay failed on {log}: {printed.decode()[-500:]}")
     cpu = usage.ru_utime + usage.ru_stime
     return (None if timed_out else seconds), cpu, usage.ru_maxrss / 1024
 
@@ -180,6 +187,16 @@ def long_logs(before: str | None, limit: float, before_limit: float) -> None:
                 shown = f"{seconds:7.1f} s" if seconds is not None else f"> {stop:5.0f} s"
                 print(f"{label:>14}  {size:>9,} events ({megabytes:5.1f} MB)  wall {shown}  "
                       f"CPU {cpu:7.1f} s  peak {peak:7.1f} MB", flush=True)
+        one_line = Path(tmp) / "one-line.jsonl"
+        with one_line.open("w", encoding="utf-8") as out:  # 100 MB: one name far too long
+            out.write(json.dumps({"type": "party", "players": ["A", "B"]}) + "\n")
+            out.write('{"type": "join", "player": "' + "x" * 100_000_000 + '"}\n')
+        for label, src in codes:
+            printed: list[int] = []
+            seconds, cpu, peak = replay_in_child(src, one_line, limit, refused=printed)
+            print(f"{label:>14}  a 100 MB line, refused: wall {seconds or 0:7.1f} s  CPU "
+                  f"{cpu:7.1f} s  peak {peak:7.1f} MB, the error {printed[0]:,} characters",
+                  flush=True)
         small, big = LONG_SIZES
         for label, _ in codes:
             (t1, c1, m1), (t2, c2, m2) = results[label, small], results[label, big]

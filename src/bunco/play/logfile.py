@@ -15,6 +15,7 @@ The party line goes first; every accepted event is appended and flushed at once.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import json
 import os
@@ -127,22 +128,42 @@ def _last_line(raw: IO[bytes]) -> tuple[int, int]:
     return 0, content_end or 0
 
 
-def _is_json(line: bytes) -> bool:
+_LITERALS = ("true", "false", "null", "-")
+
+
+def _cut_short(line: bytes) -> bool:
+    """True when ``line`` is the start of a JSON object that stops early, as a line the
+    program was writing when it stopped: UTF-8 (a character may be cut at the very end),
+    a ``{`` first, and JSON that only runs out. A line that is whole JSON, or broken in
+    its middle (a byte that is not UTF-8, a stray character), is no cut line."""
     if len(line) > MAX_LINE:
         return False
     try:
-        json.loads(line)
-    except (ValueError, RecursionError):  # not UTF-8, not JSON, or a number too long
+        text = codecs.getincrementaldecoder("utf-8")().decode(line, final=False)
+    except UnicodeDecodeError:
         return False
-    return True
+    text = text.rstrip()
+    if not text.startswith("{"):
+        return False
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg.startswith("Unterminated string") or exc.pos >= len(text):
+            return True
+        rest = text[exc.pos:]
+        return exc.msg == "Expecting value" and any(w.startswith(rest) for w in _LITERALS)
+    except (ValueError, RecursionError):
+        return False
+    return False  # whole JSON: an event (or not) that resume_night will judge
 
 
 def set_aside_cut_line(path: Path) -> tuple[Path, str] | None:
     """Keep aside a last line cut short by a crash, so that the log can be resumed.
 
-    A log is written a whole line at a time; a last line that is no JSON object was cut
-    short while being written, whether or not a newline followed it (an editor or another
-    program may have added one). The file as it was is copied to a backup
+    A log is written a whole line at a time; a last line that starts a JSON object and
+    stops early was cut short while being written, whether or not a newline followed it (an
+    editor or another program may have added one). A last line broken in its middle (not
+    UTF-8, not a JSON object) is no cut line: :func:`resume_night` refuses it by number. The file as it was is copied to a backup
     (``night.jsonl.bak``, or ``night.jsonl.2.bak``, ...) and the log is cut back to its
     last whole line. Returns the backup and (a short excerpt of) the line set aside, or
     None when the log ends cleanly (or is broken before its last line: then nothing is
@@ -155,8 +176,8 @@ def set_aside_cut_line(path: Path) -> tuple[Path, str] | None:
                 return None
             raw.seek(cut)
             line = raw.read(min(end - cut, MAX_LINE + 1))
-            if _is_json(line):
-                return None  # a whole event (perhaps only lacking its newline)
+            if not _cut_short(line):
+                return None  # a whole event (perhaps only lacking its newline), or a broken line
             raw.seek(0)
             try:
                 read_log_stream(raw, limit=cut)
