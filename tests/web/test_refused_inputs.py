@@ -151,3 +151,9 @@ def test_club_payments_the_docs_refuse_are_refused(api: TestClient, payment: Any
     paid = api.post(f"{url}/payments", json={"player": "Ann", "amount": "5"}, headers=auth)
     assert paid.status_code == 200, paid.text
     assert paid.json()["totals"]["dues_paid"] == "5.00"
+
+
+@pytest.mark.parametrize("path", ["/api/nights/a%00b", "/api/nights/a%00b/standings",
+                                  "/api/nights/a%0Ab/export/log.jsonl", "/api/clubs/a%00b"])
+def test_ids_in_paths_with_nul_or_newline_are_refused_not_a_500(api: TestClient, path: str) -> None:
+    refused(api.get(path, headers=bearer("x")))

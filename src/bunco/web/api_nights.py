@@ -41,7 +41,8 @@ from bunco.web.schemas import (
 )
 from bunco.web.service import NightService
 
-NightId = Annotated[str, Path(min_length=1, max_length=32, description="the night's id")]
+NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                                 description="the night's id")]
 TableNo = Annotated[int, BeforeValidator(table_digits),
                     Path(ge=1, le=10_000, description="a table number, 1 = head table")]
 PlayerName = Annotated[str, Path(min_length=1, max_length=200, description=(
