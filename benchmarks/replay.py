@@ -37,11 +37,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bunco.core.night import Night
-from bunco.core.party_log import read_log, write_log
-from bunco.party.report import night_report
+if TYPE_CHECKING:  # imported where used: --long keeps this process small (see below)
+    from bunco.core.night import Night
 
 
 def build_night(
@@ -53,6 +52,8 @@ def build_night(
     Returns the party line, the events, how many of them come before the verifications
     after the last round, and the night.
     """
+    from bunco.core.night import Night
+
     rng = random.Random(seed)
     names = [f"P{i:04d}" for i in range(1, players + 1)]
     setup: dict[str, Any] = {"type": "party", "rules": rules, "players": names, "sets": sets}
@@ -97,6 +98,8 @@ def build_night(
 
 
 def time_read(lines: list[str], repeat: int) -> tuple[float, Night]:
+    from bunco.core.party_log import read_log
+
     times = []
     night = None
     for _ in range(repeat):
@@ -130,7 +133,11 @@ def replay_in_child(src: Path, log: Path, limit: float, *, refused: list[int] | 
     the package in ``src``; the wall seconds are None when it passed ``limit`` and was
     stopped. (On a busy machine the CPU seconds are the figure to compare.) With
     ``refused``, the log is one the replay must refuse: the length of what it printed is
-    appended there."""
+    appended there.
+
+    Linux counts in a child's peak memory what it held before it started the new program
+    (a copy of this process), so --long imports nothing of the engine here and writes its
+    logs a line at a time: this process stays at about 10 MB."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
@@ -190,7 +197,10 @@ def long_logs(before: str | None, limit: float, before_limit: float) -> None:
         one_line = Path(tmp) / "one-line.jsonl"
         with one_line.open("w", encoding="utf-8") as out:  # 100 MB: one name far too long
             out.write(json.dumps({"type": "party", "players": ["A", "B"]}) + "\n")
-            out.write('{"type": "join", "player": "' + "x" * 100_000_000 + '"}\n')
+            out.write('{"type": "join", "player": "')
+            for _ in range(100):  # a megabyte at a time: this process stays small
+                out.write("x" * 1_000_000)
+            out.write('"}\n')
         for label, src in codes:
             printed: list[int] = []
             seconds, cpu, peak = replay_in_child(src, one_line, limit, refused=printed)
@@ -237,6 +247,9 @@ def main() -> None:
         money=args.money,
     )
     build_seconds = time.perf_counter() - started
+    from bunco.core.party_log import write_log
+    from bunco.party.report import night_report
+
     text = write_log(setup, events)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "night.jsonl"
