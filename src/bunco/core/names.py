@@ -63,12 +63,12 @@ def text_problem(value: str) -> str | None:
     """What is wrong with ``value`` as any text of the night, or ``None``.
 
     >>> text_problem("Best Costume") is None, text_problem("A\\x00B")
-    (True, 'a control character (NUL, tab, newline, ...): U+0000 NUL')
+    (True, 'one of the control characters (NUL, tab, newline, ...): U+0000 NUL')
     """
     for char in value:
         category = unicodedata.category(char)
         if category == "Cc":
-            return f"a control character (NUL, tab, newline, ...): {_char_name(char)}"
+            return f"one of the control characters (NUL, tab, newline, ...): {_char_name(char)}"
         if category == "Cs":
             return f"a lone surrogate: U+{ord(char):04X}"
         if char in _BIDI:
@@ -84,7 +84,7 @@ def clean_text(value: str, what: str = "text", error: type[BuncoError] = Invalid
     >>> clean_text("$\\n", "currency")
     Traceback (most recent call last):
     ...
-    bunco.core.errors.InvalidSetup: currency '$\\n' holds a control character \
+    bunco.core.errors.InvalidSetup: currency '$\\n' holds one of the control characters \
 (NUL, tab, newline, ...): U+000A LINE FEED; expected text without control or direction characters
     """
     problem = text_problem(value)

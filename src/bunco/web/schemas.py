@@ -35,8 +35,8 @@ def clean_text(value: str) -> str:
     >>> clean_text("A\x00B")
     Traceback (most recent call last):
     ...
-    bunco.core.errors.InvalidSetup: text 'A\x00B' holds a control character (NUL, tab, \
-newline, ...): U+0000 NUL; expected text without control or direction characters
+    bunco.core.errors.InvalidSetup: text 'A\x00B' holds one of the control characters (NUL, \
+tab, newline, ...): U+0000 NUL; expected text without control or direction characters
     """
     return core_clean_text(value)
 
