@@ -32,10 +32,10 @@ def clean_text(value: str) -> str:
 
     >>> clean_text("Ann-Marie")
     'Ann-Marie'
-    >>> clean_text("A\x00B")
+    >>> clean_text("A\\x00B")
     Traceback (most recent call last):
     ...
-    bunco.core.errors.InvalidSetup: text 'A\x00B' holds one of the control characters (NUL, \
+    bunco.core.errors.InvalidSetup: text 'A\\x00B' holds one of the control characters (NUL, \
 tab, newline, ...): U+0000 NUL; expected text without control or direction characters
     """
     return core_clean_text(value)
