@@ -10,23 +10,37 @@ printing; the log up to the last round is timed too, to show what the verificati
 
     python benchmarks/replay.py                  # 1,000 players, seed 1
     python benchmarks/replay.py --players 200 --sets 2 --repeat 3 --keep night.jsonl
+    python benchmarks/replay.py --long --before 6b846fd
 
 Prints the number of events and the seconds taken (build, read, report).
+
+``--long`` times `bunco replay` itself (a child process, its wall time and peak memory)
+on logs of 100,000 and 1,000,000 events in which two tables roll on and on in round 1
+without scoring: the longest rounds a log can hold, where a fold that copied the round's
+rolls on every roll grew as the square of the log. Then a 100 MB log whose second line is
+one 100 MB name: how long the refusal takes, its memory, and how long its message is. With ``--before REV`` the same logs are
+replayed by the code of that git revision too (its ``src`` taken with ``git archive`` from
+the repository of the current folder), side by side; a run that passes ``--limit`` (or,
+for the older code, ``--before-limit``) seconds is stopped and shown as such. Compare the
+CPU seconds on a busy machine: the wall time there is mostly waiting for a core.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bunco.core.night import Night
-from bunco.core.party_log import read_log, write_log
-from bunco.party.report import night_report
+if TYPE_CHECKING:  # imported where used: --long keeps this process small (see below)
+    from bunco.core.night import Night
 
 
 def build_night(
@@ -38,6 +52,8 @@ def build_night(
     Returns the party line, the events, how many of them come before the verifications
     after the last round, and the night.
     """
+    from bunco.core.night import Night
+
     rng = random.Random(seed)
     names = [f"P{i:04d}" for i in range(1, players + 1)]
     setup: dict[str, Any] = {"type": "party", "rules": rules, "players": names, "sets": sets}
@@ -82,6 +98,8 @@ def build_night(
 
 
 def time_read(lines: list[str], repeat: int) -> tuple[float, Night]:
+    from bunco.core.party_log import read_log
+
     times = []
     night = None
     for _ in range(repeat):
@@ -90,6 +108,111 @@ def time_read(lines: list[str], repeat: int) -> tuple[float, Night]:
         times.append(time.perf_counter() - started)
     assert night is not None
     return statistics.median(times), night
+
+
+LONG_SIZES = (100_000, 1_000_000)
+
+
+def write_long_round(path: Path, events: int, seed: int = 1) -> None:
+    """A log of ``events`` rolls at two tables of four in round 1, none of which scores
+    (no 1 among the faces, never three of a kind): the round never ends."""
+    rng = random.Random(seed)
+    players = [f"P{i}" for i in range(1, 9)]
+    faces = [(a, b, c) for a in range(2, 7) for b in range(2, 7) for c in range(2, 7)
+             if not a == b == c]
+    with path.open("w", encoding="utf-8") as out:
+        out.write(json.dumps({"type": "party", "rules": "classic", "players": players}) + "\n")
+        for n in range(events):
+            dice = list(rng.choice(faces))
+            out.write(json.dumps({"type": "roll", "table": n % 2 + 1, "dice": dice}) + "\n")
+
+
+def replay_in_child(src: Path, log: Path, limit: float, *, refused: list[int] | None = None
+                    ) -> tuple[float | None, float, float]:
+    """Wall seconds, CPU seconds and peak memory (MB) of `bunco replay LOG --json` run with
+    the package in ``src``; the wall seconds are None when it passed ``limit`` and was
+    stopped. (On a busy machine the CPU seconds are the figure to compare.) With
+    ``refused``, the log is one the replay must refuse: the length of what it printed is
+    appended there.
+
+    Linux counts in a child's peak memory what it held before it started the new program
+    (a copy of this process), so --long imports nothing of the engine here and writes its
+    logs a line at a time: this process stays at about 10 MB."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "bunco", "replay", str(log), "--json"],
+                                 env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - started > limit:
+                child.kill()
+                _, status, usage = os.wait4(child.pid, 0)
+                timed_out = True
+                break
+            time.sleep(0.05)
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        errors.seek(0)
+        printed = errors.read()
+        if refused is not None:
+            refused.append(len(printed))
+        elif not timed_out and child.returncode != 0:
+            raise SystemExit(f"bunco replay failed on {log}: {printed.decode()[-500:]}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return (None if timed_out else seconds), cpu, usage.ru_maxrss / 1024
+
+
+def _before_src(rev: str, into: Path) -> Path:
+    """The ``src`` folder of git revision ``rev``, unpacked into ``into``."""
+    archive = subprocess.run(["git", "archive", rev, "src"],  # the repository here
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
+def long_logs(before: str | None, limit: float, before_limit: float) -> None:
+    """Time `bunco replay` on the long-round logs, now and (optionally) before."""
+    here = Path(__file__).resolve().parent.parent / "src"
+    with tempfile.TemporaryDirectory() as tmp:
+        codes = [("now", here)]
+        if before:
+            codes.append((f"at {before}", _before_src(before, Path(tmp))))
+        results: dict[tuple[str, int], tuple[float | None, float, float]] = {}
+        for size in LONG_SIZES:
+            log = Path(tmp) / f"long-{size}.jsonl"
+            write_long_round(log, size)
+            megabytes = log.stat().st_size / 1e6
+            for label, src in codes:
+                results[label, size] = replay_in_child(
+                    src, log, limit if label == "now" else before_limit)
+                seconds, cpu, peak = results[label, size]
+                stop = limit if label == "now" else before_limit
+                shown = f"{seconds:7.1f} s" if seconds is not None else f"> {stop:5.0f} s"
+                print(f"{label:>14}  {size:>9,} events ({megabytes:5.1f} MB)  wall {shown}  "
+                      f"CPU {cpu:7.1f} s  peak {peak:7.1f} MB", flush=True)
+        one_line = Path(tmp) / "one-line.jsonl"
+        with one_line.open("w", encoding="utf-8") as out:  # 100 MB: one name far too long
+            out.write(json.dumps({"type": "party", "players": ["A", "B"]}) + "\n")
+            out.write('{"type": "join", "player": "')
+            for _ in range(100):  # a megabyte at a time: this process stays small
+                out.write("x" * 1_000_000)
+            out.write('"}\n')
+        for label, src in codes:
+            printed: list[int] = []
+            seconds, cpu, peak = replay_in_child(src, one_line, limit, refused=printed)
+            print(f"{label:>14}  a 100 MB line, refused: wall {seconds or 0:7.1f} s  CPU "
+                  f"{cpu:7.1f} s  peak {peak:7.1f} MB, the error {printed[0]:,} characters",
+                  flush=True)
+        small, big = LONG_SIZES
+        for label, _ in codes:
+            (t1, c1, m1), (t2, c2, m2) = results[label, small], results[label, big]
+            ratio = f"{t2 / t1:5.1f}x" if t1 and t2 else "  n/a (stopped)"
+            print(f"{label:>14}  {big // small}x the events: wall {ratio}, CPU "
+                  f"{c2 / c1:5.1f}x, peak memory {m2 / m1:4.1f}x")
 
 
 def main() -> None:
@@ -105,7 +228,18 @@ def main() -> None:
     )
     parser.add_argument("--money", action="store_true",
                         help="tournament payouts, groups of 100, absentees, judged prizes")
+    parser.add_argument("--long", action="store_true",
+                        help="time bunco replay on 100,000- and 1,000,000-event logs")
+    parser.add_argument("--before", metavar="REV",
+                        help="with --long: also replay them with the code of git revision REV")
+    parser.add_argument("--limit", type=float, default=600.0,
+                        help="with --long: stop a replay after this many seconds")
+    parser.add_argument("--before-limit", type=float, default=300.0,
+                        help="with --before: stop a replay by the older code after this long")
     args = parser.parse_args()
+    if args.long:
+        long_logs(args.before, args.limit, args.before_limit)
+        return
 
     started = time.perf_counter()
     setup, events, rounds_only, built = build_night(
@@ -113,6 +247,9 @@ def main() -> None:
         money=args.money,
     )
     build_seconds = time.perf_counter() - started
+    from bunco.core.party_log import write_log
+    from bunco.party.report import night_report
+
     text = write_log(setup, events)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "night.jsonl"

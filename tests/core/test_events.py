@@ -10,9 +10,9 @@ import pytest
 from bunco.core.events import EVENT_TYPES, Event, dump_event, normalize_event
 
 SAMPLES: dict[str, dict[str, Any]] = {
-    "roll": {"type": "roll", "table": "2", "dice": [6, "5", 2], "player": " Ann "},
+    "roll": {"type": "roll", "table": 2, "dice": [6, 5, 2], "player": " Ann "},
     "tally": {"type": "tally", "table": 1, "outcome": "b"},
-    "undo": {"type": "undo", "table": 3.0},
+    "undo": {"type": "undo", "table": 3},
     "substitute": {"type": "substitute", "out": "Ann", "in": "Zed"},
     "join": {"type": "join", "player": "Ivy"},
     "leave": {"type": "leave", "player": "Ann"},

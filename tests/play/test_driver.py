@@ -154,7 +154,7 @@ def test_the_log_gets_the_normalized_event_and_the_state_moves_only_after_it_is_
         {"type": "party", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]},
         lambda event: lines.append(dump_event(event)),
     )
-    step = driver.submit({"player": "Ann", "outcome": "b", "table": "1", "type": "tally"})
+    step = driver.submit({"player": "Ann", "outcome": "b", "table": 1, "type": "tally"})
     assert lines == ['{"type": "tally", "table": 1, "outcome": "bunco", "player": "Ann"}']
     assert step.event == driver.night.events[-1] and driver.last_table == 1
 

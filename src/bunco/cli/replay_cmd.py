@@ -19,14 +19,13 @@ if TYPE_CHECKING:
 
 def load_night(path: Path) -> Night:
     """Fold the log at ``path``, or exit with the first bad line and what was expected."""
-    from bunco.core.party_log import decode_lines, read_log
+    from bunco.core.party_log import read_log_stream
 
     try:
-        data = path.read_bytes()
+        with path.open("rb") as raw:  # read a line at a time: the memory is the night's
+            return read_log_stream(raw)
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}", expected="the path of a party log (.jsonl)")
-    try:
-        return read_log(decode_lines(data))
     except LogError as exc:
         fail(f"{path}: {exc.message}", expected=exc.expected)
 

@@ -31,9 +31,10 @@ from decimal import Decimal
 from typing import Any
 
 from bunco.club.nights import night_setup
-from bunco.core.errors import InvalidEvent, InvalidSetup
+from bunco.core.errors import InvalidEvent, InvalidSetup, shown
 from bunco.core.evolve import evolve
 from bunco.core.money import money_text, parse_amount
+from bunco.core.names import clean_text, name_key, person_name, same_name
 from bunco.core.presets import preset_name
 from bunco.core.setup import MAX_NAME
 
@@ -108,6 +109,11 @@ class Club:
         ev = normalize_club_event(event)
         kind = ev["type"]
         if kind == "member":
+            same = same_name(ev["name"], {name_key(m): m for m in self.members})
+            if same is not None:
+                raise InvalidSetup(f"{ev['name']!r} and the member {same!r} are the same name",
+                                   expected="a name that tells every member apart (case, "
+                                   "spacing and look-alike letters are ignored)")
             return evolve(self, members={**self.members, ev["name"]: ev["role"]})
         if kind == "leave_club":
             if ev["name"] not in self.members:
@@ -130,6 +136,9 @@ class Club:
                                    expected="a night not yet added")
             return evolve(self, nights=(*self.nights, ClubNight(ev["night"], self.season,
                                                                 ev.get("date"))))
+        if ev["player"] not in self.members:
+            raise InvalidSetup(f"{ev['player']!r} is not a member",
+                               expected="one of " + ", ".join(self.members))
         payment = (self.season, ev["player"], Decimal(ev["amount"]), ev.get("note"))
         return evolve(self, payments=(*self.payments, payment))
 
@@ -142,8 +151,10 @@ class Club:
 
 def _text(value: Any, what: str, expected: str, limit: int = MAX_NAME) -> str:
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > limit:
-        raise InvalidEvent(f"{what} {value!r} is not a name", expected=expected)
-    return " ".join(value.split())
+        raise InvalidEvent(f"{what} {shown(value)} is not a name", expected=expected)
+    if limit == MAX_NAME:  # a person's name: the engine's one rule for names
+        return person_name(value, what, InvalidEvent)
+    return " ".join(clean_text(value, what, InvalidEvent).split())
 
 
 def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -162,9 +173,9 @@ def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
                            "rules": preset_name(str(setup.get("rules", "classic")))}
     currency = setup.get("currency", "$")
     if not isinstance(currency, str) or not 0 < len(currency.strip()) <= 8:
-        raise InvalidSetup(f"currency {currency!r} is not a currency sign",
+        raise InvalidSetup(f"currency {shown(currency)} is not a currency sign",
                            expected='1 to 8 characters, e.g. "$"')
-    out["currency"] = currency.strip()
+    out["currency"] = clean_text(currency.strip(), "currency")
     out["dues"] = money_text(parse_amount(setup.get("dues", "0"), "dues"))
     for key in ("house_rules", "prizes", "prize_ties", "one_prize_per_person",
                 "must_be_present", "judged", "payouts"):

@@ -34,6 +34,30 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean {close!r}?" if close else ""
 
 
+def excerpt(text: str, limit: int = 300) -> str:
+    """``text`` when it is short, else its first ``limit`` characters and how long it was:
+    an error never echoes a whole bad line back.
+
+    >>> excerpt("x" * 1000, 5)
+    'xxxxx... (1,000 characters)'
+    """
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters; never fails (Python has
+    no text for an integer of more than 4,300 digits).
+
+    >>> shown("Ann"), shown("x" * 100, 5), shown(10**5000)
+    ("'Ann'", "'xxxx...", 'a number too long to show')
+    """
+    try:
+        text = repr(value)
+    except ValueError:
+        return "a number too long to show"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 class BuncoError(ValueError):
     """Base of every refusal: a bad input or a command that does not fit the state."""
 
@@ -117,14 +141,16 @@ class InvalidEvent(BuncoError):
 
 
 class LogError(BuncoError):
-    """A party log refused at one line; ``line`` is 1-based."""
+    """A party log refused at one line; ``line`` is 1-based. Its message and what was
+    expected are cut to a short excerpt (a bad value may be megabytes long)."""
 
     code = "log_error"
 
     def __init__(self, line: int, cause: BuncoError) -> None:
         self.line = line
         self.cause = cause
-        super().__init__(f"line {line}: {cause.message}", expected=cause.expected)
+        expected = None if cause.expected is None else excerpt(cause.expected, 500)
+        super().__init__(f"line {line}: {excerpt(cause.message)}", expected=expected)
 
     def as_dict(self) -> dict[str, str | None]:
         data = super().as_dict()

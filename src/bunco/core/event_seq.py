@@ -1,8 +1,10 @@
-"""An append-only event sequence that is cheap to extend and safe to share.
+"""An append-only sequence that is cheap to extend and safe to share.
 
-Each :class:`~bunco.core.night.Night` holds an :class:`EventSeq`: a shared list and a
-length. Appending to the newest value extends the list in place (amortised O(1));
-appending to an older value copies first, so no value ever sees a change.
+Each :class:`~bunco.core.night.Night` holds its events in an :class:`EventSeq`, and each
+:class:`~bunco.core.table.TableRound` its round's rolls: a shared list and a length.
+Appending to the newest value extends the list in place (amortised O(1)); appending to an
+older value copies first, so no value ever sees a change. A fold that appends one item a
+step is therefore linear, however long the round or the night.
 
 >>> a = EventSeq.empty().append({"n": 1})
 >>> b = a.append({"n": 2})
@@ -14,12 +16,13 @@ appending to an older value copies first, so no value ever sees a change.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Generic, TypeVar
+from itertools import islice
+from typing import TypeVar, overload
 
 E = TypeVar("E")
 
 
-class EventSeq(Generic[E]):
+class EventSeq(Sequence[E]):
     """An immutable view of the first ``length`` items of a shared append-only list."""
 
     __slots__ = ("_items", "_length")
@@ -46,9 +49,24 @@ class EventSeq(Generic[E]):
         return self._length
 
     def __iter__(self) -> Iterator[E]:
-        return iter(self._items[: self._length])
+        return islice(self._items, self._length)
 
-    def __getitem__(self, index: int) -> E:
+    def __reversed__(self) -> Iterator[E]:
+        items = self._items
+        return (items[i] for i in range(self._length - 1, -1, -1))
+
+    def __bool__(self) -> bool:
+        return self._length > 0
+
+    @overload
+    def __getitem__(self, index: int) -> E: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[E]: ...
+
+    def __getitem__(self, index: int | slice) -> E | list[E]:
+        if isinstance(index, slice):
+            return self._items[: self._length][index]
         if not -self._length <= index < self._length:
             raise IndexError(index)
         return self._items[index % self._length] if index < 0 else self._items[index]
@@ -60,7 +78,9 @@ class EventSeq(Generic[E]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EventSeq):
             return NotImplemented
-        return self._length == other._length and self.slice(0) == other.slice(0)
+        if self._length != other._length:
+            return False
+        return self._items is other._items or self.slice(0) == other.slice(0)
 
     def __hash__(self) -> int:
         return hash(self._length)

@@ -1,9 +1,11 @@
 """Events of the party log: checking their shape and writing them in one canonical form.
 
 Every line of a party log after the first is one event (DESIGN.md). This module only
-checks each event's fields; whether it fits the night is decided by the fold.
+checks each event's fields; whether it fits the night is decided by the fold. The checks
+are the API's (:mod:`bunco.web.schemas`): numbers are JSON integers (``"2"``, ``2.0`` and
+``true`` are no table and no die), names are people's names (:mod:`bunco.core.names`).
 
->>> normalize_event({"type": "roll", "table": "2", "dice": [1, 1, 4]})
+>>> normalize_event({"type": "roll", "table": 2, "dice": [1, 1, 4]})
 {'type': 'roll', 'table': 2, 'dice': [1, 1, 4]}
 >>> normalize_event({"type": "tally", "table": 1, "outcome": "b"})
 {'type': 'tally', 'table': 1, 'outcome': 'bunco'}
@@ -14,9 +16,13 @@ from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from bunco.core.dice import parse_tally, validate_dice
-from bunco.core.errors import InvalidEvent
+from bunco.core.errors import InvalidDice, InvalidEvent, shown
 from bunco.core.host_events import HostEvent
 from bunco.core.hosting import HOST_EVENT_TYPES, normalize_host_event
+from bunco.core.names import clean_text, person_name
+
+MAX_TABLE = 10_000
+"""The highest table number the API and the log take (2,000 players sit at 500 tables)."""
 
 EVENT_TYPES: dict[str, str] = {
     "roll": "three dice rolled at a table (or at no table, in a roll-off): table, dice, player?",
@@ -32,6 +38,8 @@ EVENT_TYPES: dict[str, str] = {
     **HOST_EVENT_TYPES,
 }
 
+
+_KINDS: dict[str, str] = {kind: kind for kind in EVENT_TYPES}
 
 # No ``from __future__ import annotations`` here: TypedDict reads NotRequired[...] at class
 # creation, so the runtime __required_keys__ / __optional_keys__ match what mypy sees.
@@ -151,33 +159,75 @@ def _name(event: Mapping[str, Any], key: str) -> str:
     value = event.get(key)
     if not isinstance(value, str) or not value.strip():
         raise InvalidEvent(
-            f"{event.get('type')} event needs a {key!r} player name, got {value!r}",
+            f"{event.get('type')} event needs a {key!r} player name, got {shown(value)}",
             expected=f"a non-empty name in {key!r}",
         )
-    return value.strip()
+    return person_name(value, f"{event.get('type')} event's {key!r}", InvalidEvent)
+
+
+def _label(value: object, what: str) -> str:
+    """A short text such as a checker's name: 1 to 60 characters, nothing unprintable."""
+    if not isinstance(value, str) or not value.strip() or len(value) > 60:
+        raise InvalidEvent(
+            f"{what} {shown(value)} is not a short text", expected="1 to 60 characters"
+        )
+    return clean_text(value, what, InvalidEvent)
+
+
+def whole_number(value: object) -> bool:
+    """True for a JSON integer: an int that is not a boolean (``"2"`` and ``2.0`` are not).
+
+    >>> whole_number(2), whole_number("2"), whole_number(2.0), whole_number(True)
+    (True, False, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
     value = event.get("table")
+    if type(value) is int and 1 <= value <= MAX_TABLE:  # the usual case, at once
+        return value
     if value is None:
         if required:
             raise InvalidEvent(
                 f"{event.get('type')} event has no table", expected="a table number such as 1"
             )
         return None
-    if isinstance(value, bool):
-        raise InvalidEvent(f"table {value!r} is not a number", expected="a table number such as 1")
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
+    if not whole_number(value):
         raise InvalidEvent(
-            f"table {value!r} is not a number", expected="a table number such as 1"
-        ) from None
-    if number < 1 or (isinstance(value, float) and value != number):
-        raise InvalidEvent(
-            f"table {value!r} does not exist", expected="a table number of 1 or more"
+            f"table {shown(value)} is not a whole number",
+            expected="a table number written as a JSON integer, such as 1",
         )
-    return number
+    assert isinstance(value, int)
+    if not 1 <= value <= MAX_TABLE:
+        raise InvalidEvent(
+            f"table {shown(value)} does not exist",
+            expected=f"a table number from 1 to {MAX_TABLE:,}",
+        )
+    return value
+
+
+def _dice(value: object) -> list[int]:
+    """Three faces, each a JSON integer from 1 to 6 (the API's one dice check)."""
+    if type(value) is list and len(value) == 3:
+        a, b, c = value
+        if type(a) is int and type(b) is int and type(c) is int and (
+            1 <= a <= 6 and 1 <= b <= 6 and 1 <= c <= 6
+        ):
+            return [a, b, c]  # the usual case, at once (``type is int``: no bool)
+    if isinstance(value, list) and len(value) == 3:
+        for face in value:
+            if not whole_number(face):
+                raise InvalidDice(
+                    f"die face {shown(face)} is not a whole number",
+                    expected="three JSON integers from 1 to 6, such as [4, 4, 1]",
+                )
+    elif isinstance(value, str | bytes) or not isinstance(value, list):
+        raise InvalidDice(
+            f"dice must be a list of three faces, got {shown(value)}",
+            expected="three JSON integers from 1 to 6, such as [4, 4, 1]",
+        )
+    return list(validate_dice(value))
 
 
 def normalize_event(event: Any) -> Event:
@@ -185,25 +235,33 @@ def normalize_event(event: Any) -> Event:
 
     Keys come out in one order (``type`` first), so equal events serialize alike.
     """
-    if not isinstance(event, Mapping):
+    if type(event) is not dict and not isinstance(event, Mapping):
         raise InvalidEvent(
             f"an event must be a JSON object, got {type(event).__name__}",
             expected='an object such as {"type": "roll", "table": 1, "dice": [1, 2, 3]}',
         )
-    kind = event.get("type")
-    if kind not in EVENT_TYPES:
+    given = event.get("type")
+    kind = _KINDS.get(given) if isinstance(given, str) else None
+    if kind is None:
         raise InvalidEvent(
-            f"unknown event type {kind!r}", expected="one of " + ", ".join(EVENT_TYPES)
+            f"unknown event type {shown(given)}",
+            expected="one of " + ", ".join(EVENT_TYPES),
         )
-    out: dict[str, Any] = {"type": kind}
+    out: dict[str, Any] = {"type": kind}  # the one string of each type, not the line's copy
     if kind in ("roll", "tally"):
         table = _table(event, required=False)
         if table is not None:
             out["table"] = table
         if kind == "roll":
-            out["dice"] = list(validate_dice(event.get("dice")))
+            out["dice"] = _dice(event.get("dice"))
         else:
-            out["outcome"] = parse_tally(str(event.get("outcome", ""))).value
+            outcome = event.get("outcome", "")
+            if not isinstance(outcome, str) or len(outcome) > 20:
+                raise InvalidEvent(
+                    f"outcome {shown(outcome)} is not a tally",
+                    expected="a quick tally such as +1, +2, miss, bunco or mini",
+                )
+            out["outcome"] = parse_tally(outcome).value
         if event.get("player") is not None:
             out["player"] = _name(event, "player")
     elif kind == "undo":
@@ -216,7 +274,7 @@ def normalize_event(event: Any) -> Event:
     elif kind == "verify":
         out["player"] = _name(event, "player")
         if event.get("checker") is not None:
-            out["checker"] = str(event["checker"])
+            out["checker"] = _label(event["checker"], "checker")
     elif kind == "seat":
         tables = event.get("tables")
         if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
@@ -224,11 +282,15 @@ def normalize_event(event: Any) -> Event:
                 "seat event needs tables as a list of lists of names",
                 expected='"tables": [["Ann", "Bea", "Cat", "Dee"], ...]',
             )
-        out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
+        out["tables"] = [
+            [None if s is None else person_name(s, "seat", InvalidEvent) for s in t] for t in tables
+        ]
     elif kind in HOST_EVENT_TYPES:
         out.update(normalize_host_event(event))
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
         if key in event:
+            if isinstance(event[key], str):
+                clean_text(event[key], key, InvalidEvent)
             out[key] = event[key]
     return cast(Event, out)  # built key by key above, in the canonical order
 
@@ -240,7 +302,7 @@ def dump_event(event: Mapping[str, Any]) -> str:
     :func:`~bunco.core.party_log.write_log` too. Give it a normalized event
     (:func:`normalize_event`) and equal events give equal lines.
 
-    >>> dump_event(normalize_event({"type": "roll", "table": "1", "dice": ["1", 1, 4]}))
+    >>> dump_event(normalize_event({"type": "roll", "table": 1, "dice": [1, 1, 4]}))
     '{"type": "roll", "table": 1, "dice": [1, 1, 4]}'
     """
     return json.dumps(dict(event), separators=(", ", ": "), ensure_ascii=False)

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from bunco.core.cards import Card
-from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow
+from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow, shown
 from bunco.core.evolve import evolve
 from bunco.core.host_events import BreakEvent, DrawingEvent, HostEvent, JudgeEvent
+from bunco.core.names import clean_text
 from bunco.core.prizes import PrizeResult
 from bunco.core.rules import RuleSet
 
@@ -165,7 +166,7 @@ def normalize_judged(value: Any, taken: set[str]) -> list[str]:
     out: list[str] = []
     keys: set[str] = set()
     for label in value:
-        label = " ".join(label.split())
+        label = " ".join(clean_text(label, "judged prize").split())
         key = prize_key(label)
         if not key or len(label) > 60:
             raise InvalidSetup(
@@ -194,10 +195,10 @@ def _text(event: Mapping[str, Any], key: str, *, what: str, limit: int = 60) -> 
     value = event.get(key)
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
         raise InvalidEvent(
-            f"{event.get('type')} event needs {what} in {key!r}, got {value!r}",
+            f"{event.get('type')} event needs {what} in {key!r}, got {shown(value)}",
             expected=f"a non-empty text of at most {limit} characters",
         )
-    return " ".join(value.split())
+    return " ".join(clean_text(value, key, InvalidEvent).split())
 
 
 def normalize_host_event(event: Mapping[str, Any]) -> dict[str, Any]:

@@ -27,8 +27,9 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
 from bunco.core.awards import Award, decide_awards
-from bunco.core.errors import InvalidSetup
+from bunco.core.errors import InvalidSetup, shown
 from bunco.core.hosting import HostedNight
+from bunco.core.names import clean_text
 
 CENT = Decimal("0.01")
 MAX_AMOUNT = Decimal("1000000000")
@@ -103,22 +104,29 @@ def parse_amount(value: Any, what: str) -> Decimal:
     """An amount in whole cents, 0 or more, from text or a whole number (never a float)."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise InvalidSetup(
-            f"{what} {value!r} is not an amount",
+            f"{what} {shown(value)} is not an amount",
             expected='an amount as text, such as "12.50" (or a whole number); never a float',
         )
+    given = shown(value)
+    if isinstance(value, int) and not 0 <= value <= MAX_AMOUNT:  # before any conversion
+        raise InvalidSetup(f"{what} {given} is out of range",
+                           expected=f"an amount from 0 to {MAX_AMOUNT}")
     try:
-        number = Decimal(str(value).strip())
+        number = Decimal(value if isinstance(value, int) else value.strip()[:100])
     except InvalidOperation:
         raise InvalidSetup(
-            f"{what} {value!r} is not an amount", expected='an amount such as "12.50"'
+            f"{what} {given} is not an amount", expected='an amount such as "12.50"'
         ) from None
-    if not number.is_finite():
+    if not number.is_finite() or (isinstance(value, str) and len(value.strip()) > 100):
         raise InvalidSetup(
-            f"{what} {value!r} is not an amount", expected='an amount such as "12.50"'
+            f"{what} {given} is not an amount", expected='an amount such as "12.50"'
         )
     if number < 0:
-        raise InvalidSetup(f"{what} {value!r} is negative", expected="an amount of 0 or more")
-    if number != number.quantize(CENT) or number > MAX_AMOUNT:
+        raise InvalidSetup(f"{what} {given} is negative", expected="an amount of 0 or more")
+    if number > MAX_AMOUNT:  # checked before quantize, which fails past 28 digits
+        raise InvalidSetup(f"{what} {given} is out of range",
+                           expected=f"an amount from 0 to {MAX_AMOUNT}")
+    if number != number.quantize(CENT):
         raise InvalidSetup(
             f"{what} {value!r} is not in whole cents",
             expected=f"an amount with at most two decimals, up to {MAX_AMOUNT}",
@@ -136,14 +144,14 @@ def percent_text(fraction: Decimal) -> str:
 
 
 def _share(value: Any) -> Decimal:
-    text = str(value).strip() if isinstance(value, str) else ""
+    text = value.strip() if isinstance(value, str) and len(value) <= 20 else ""
     try:
         percent = Decimal(text[:-1]) if text.endswith("%") else None
     except InvalidOperation:
         percent = None
     if percent is None or not percent.is_finite() or not 0 < percent <= 100:
         raise InvalidSetup(
-            f"share {value!r} is not a share of the pot",
+            f"share {shown(value)} is not a share of the pot",
             expected='a percentage above 0 and at most 100, as text such as "50%"',
         )
     return percent / 100
@@ -177,8 +185,10 @@ def normalize_money(
     currency = spec.get("currency", "$")
     if not isinstance(currency, str) or not 0 < len(currency.strip()) <= 8:
         raise InvalidSetup(
-            f"currency {currency!r} is not a currency sign", expected='1 to 8 characters, e.g. "$"'
+            f"currency {shown(currency)} is not a currency sign",
+            expected='1 to 8 characters, e.g. "$"',
         )
+    clean_text(currency, "currency")
     out: dict[str, Any] = {
         "currency": currency.strip(),
         "buy_in": money_text(parse_amount(spec.get("buy_in", "0"), "buy_in")),

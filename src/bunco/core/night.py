@@ -39,6 +39,7 @@ from bunco.core.events import (
 )
 from bunco.core.evolve import evolve
 from bunco.core.hosting import HostState, apply_host_event
+from bunco.core.names import name_key, same_name
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
 from bunco.core.rules import (
@@ -52,6 +53,11 @@ from bunco.core.rules import (
 )
 from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
 from bunco.core.table import Phase, RollRecord, Status, TableRound
+
+_DICE: tuple[Dice, ...] = tuple(
+    (a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)
+)
+"""The 216 throws of three dice, shared by every roll record (a night holds millions)."""
 
 NightPhase: TypeAlias = Literal["playing", "rolloff", "over"]
 """Where a night is: rounds being played (or between rounds), a roll-off due, or over."""
@@ -77,7 +83,7 @@ class TableResult:
     winning_seats: frozenset[int]
     tie_break: dict[str, Any] | None
     clincher: str | None  # the player whose roll won it (for left-of-winner starts)
-    rolls: tuple[RollRecord, ...]
+    rolls: Sequence[RollRecord]  # the round's rolls (an EventSeq shared with the table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +305,7 @@ class Night:
     def _dice_of(self, ev: ScoringEvent, needs_faces: bool, where: str) -> Dice:
         if ev["type"] == "roll":
             faces = ev["dice"]  # checked by normalize_event
-            return (faces[0], faces[1], faces[2])
+            return _DICE[faces[0] * 36 + faces[1] * 6 + faces[2] - 43]  # one tuple per throw
         if needs_faces:
             raise NotAllowedNow(
                 f"{where} is rolling for high total, so a tally cannot stand for the dice",
@@ -626,6 +632,16 @@ class Night:
         else:
             seating = validate_seating(ev["tables"], self.seated, self.rules)
         added = [p for t in seating for p in t if p is not None and p not in roster]
+        if added:
+            known = {name_key(p): p for p in roster}
+            for name in added:
+                same = same_name(name, known)
+                if same is not None:
+                    raise InvalidSetup(
+                        f"{name!r} and the player {same!r} are the same name",
+                        expected=f"{same!r} as the roster spells it, or a name that tells "
+                        "them apart (case, spacing and look-alike letters are ignored)",
+                    )
         cards = {**self.cards, **{p: Card() for p in added}}
         change = {k: v for k, v in ev.items() if k not in ("type", "id", "at")}
         change.update({"type": kind, "set": self.set_no, "round": self.round_no})

@@ -9,25 +9,49 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, Any
 
 from bunco.core.errors import BuncoError, InvalidEvent, InvalidSetup, LogError
 from bunco.core.events import dump_event
 from bunco.core.night import Night
 
+MAX_LINE = 4 * 1024 * 1024
+"""The longest line a party log may have, in bytes: a party line of 2,000 players with
+their seating, groups and bots takes about half a megabyte (the API takes at most 1 MiB)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise InvalidEvent(f"{name} is not a number", expected="finite JSON numbers")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # made once: a line is read fast
+
 
 def parse_line(text: str) -> dict[str, Any]:
-    """One JSON object from one line; raises :class:`InvalidEvent` when it is not."""
+    """One JSON object from one line; raises :class:`InvalidEvent` when it is not.
+
+    >>> parse_line('{"seed": NaN}')
+    Traceback (most recent call last):
+    ...
+    bunco.core.errors.InvalidEvent: NaN is not a number; expected finite JSON numbers
+    """
     try:
-        value = json.loads(text)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InvalidEvent(
             f"not valid JSON ({exc.msg} at column {exc.colno})", expected="one JSON object per line"
         ) from None
+    except InvalidEvent:  # NaN or Infinity
+        raise
     except RecursionError:  # e.g. 100,000 nested [ — no event is that deep
         raise InvalidEvent(
             "JSON nested too deeply to be an event", expected="one flat JSON object per line"
+        ) from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's conversion limit)
+        raise InvalidEvent(
+            "a number too long to be read (more than 4,300 digits)",
+            expected="numbers of the sizes an event holds",
         ) from None
     if not isinstance(value, dict):
         raise InvalidEvent(
@@ -50,17 +74,52 @@ a party log saved as UTF-8 text (JSON Lines)
     lines = data.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()
-    out = []
-    for number, raw in enumerate(lines, start=1):
-        try:
-            out.append(raw.decode("utf-8").removesuffix("\r"))
-        except UnicodeDecodeError as exc:
+    return [_decode(raw, number) for number, raw in enumerate(lines, start=1)]
+
+
+def _decode(raw: bytes, number: int) -> str:
+    try:
+        return raw.decode("utf-8").removesuffix("\r")
+    except UnicodeDecodeError as exc:
+        cause = InvalidEvent(
+            f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+            expected="a party log saved as UTF-8 text (JSON Lines)",
+        )
+        raise LogError(number, cause) from None
+
+
+def stream_lines(stream: IO[bytes], *, limit: int | None = None) -> Iterator[str]:
+    """The lines of a party log read from ``stream`` one at a time (the file is never held
+    whole), up to byte ``limit`` if given; raises :class:`LogError` at a line that is not
+    UTF-8 or is longer than :data:`MAX_LINE` (which is never read whole).
+
+    >>> import io
+    >>> list(stream_lines(io.BytesIO(b'{"a": 1}\\r\\n\\n{"b": 2}')))
+    ['{"a": 1}', '', '{"b": 2}']
+    """
+    number = 0
+    left = limit
+    while left is None or left > 0:
+        want = MAX_LINE + 1 if left is None else min(MAX_LINE + 1, left)
+        raw = stream.readline(want)
+        if not raw:
+            return
+        number += 1
+        if left is not None:
+            left -= len(raw)
+        if not raw.endswith(b"\n") and len(raw) > MAX_LINE:
             cause = InvalidEvent(
-                f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-                expected="a party log saved as UTF-8 text (JSON Lines)",
+                f"the line is longer than {MAX_LINE:,} bytes",
+                expected="one event a line (an event takes at most a few hundred kilobytes)",
             )
-            raise LogError(number, cause) from None
-    return out
+            raise LogError(number, cause)
+        yield _decode(raw.removesuffix(b"\n"), number)
+
+
+def read_log_stream(stream: IO[bytes], *, limit: int | None = None) -> Night:
+    """Fold the party log read from ``stream`` (up to byte ``limit``), a line at a time:
+    the memory it takes is the night's, not the file's. Raises :class:`LogError`."""
+    return read_log(stream_lines(stream, limit=limit))
 
 
 def read_log(lines: Iterable[str]) -> Night:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bunco.core.errors import InvalidRuleValue, UnknownRule, did_you_mean
+from bunco.core.errors import InvalidRuleValue, UnknownRule, did_you_mean, shown
+from bunco.core.names import clean_text
 
 
 class RollKind(enum.StrEnum):
@@ -345,23 +347,50 @@ def coerce_rule_value(name: str, type_name: Any, value: Any) -> Any:
                 return False
             raise ValueError
         if type_text == "int":
-            if isinstance(value, bool):
-                raise ValueError
-            return int(value)
+            return _whole(value)
         if type_text == "str":
-            return str(value)
+            return clean_text(str(value), f"house rule {name!r}", InvalidRuleValue)
         if type_text.startswith("tuple[Prize"):
             items = value.split(",") if isinstance(value, str) else list(value)
             return tuple(Prize(str(i).strip()) for i in items if str(i).strip())
         if type_text.startswith("tuple[int"):
             items = value.split(",") if isinstance(value, str) else list(value)
-            return tuple(int(i) for i in items if str(i).strip())
+            return tuple(_whole(i) for i in items if str(i).strip())
         if type_text in _ENUMS:
             return _ENUMS[type_text](str(value).strip().replace("-", "_"))
     except (ValueError, TypeError, OverflowError):  # OverflowError: int(float("inf"))
         pass
     raise InvalidRuleValue(
-        f"{value!r} is not a valid value for house rule {name!r}", expected=_expected(type_text)
+        f"{shown(value)} is not a valid value for house rule {name!r}",
+        expected=_expected(type_text),
+    )
+
+
+MAX_RULE_NUMBER = 1_000_000_000
+_DIGITS = re.compile(r"\s*[+-]?[0-9]{1,10}\s*")
+
+
+def _whole(value: Any) -> int:
+    """A whole-number rule value: an int, or its digits as text (from a command line);
+    ``21.5``, ``"21.5"``, ``true`` and numbers beyond ±10^9 are refused (ValueError).
+
+    >>> _whole(21), _whole(" 11 ")
+    (21, 11)
+    """
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, str) and _DIGITS.fullmatch(value):
+        value = int(value)
+    if not isinstance(value, int) or not -MAX_RULE_NUMBER <= value <= MAX_RULE_NUMBER:
+        raise ValueError(value)
+    return value
+
+
+def whole_number_rules() -> frozenset[str]:
+    """The names of the rules whose values are whole numbers (or lists of them)."""
+    return frozenset(
+        f.name for f in dataclasses.fields(RuleSet)
+        if str(f.type) == "int" or str(f.type).startswith("tuple[int")
     )
 
 
@@ -369,7 +398,7 @@ def _expected(type_text: str) -> str:
     if type_text == "bool":
         return "true or false"
     if type_text == "int":
-        return "a whole number"
+        return f"a whole number within ±{MAX_RULE_NUMBER:,}"
     if type_text.startswith("tuple[Prize"):
         return "a comma-separated list of " + _choices(Prize)
     if type_text.startswith("tuple[int"):

@@ -15,12 +15,15 @@ from bunco.core.awards import award_keys
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.hosting import normalize_judged, prize_key
 from bunco.core.money import normalize_money
+from bunco.core.names import MAX_NAME, clean_text, name_key, person_name
 from bunco.core.presets import get_rules, preset_name
-from bunco.core.rules import Prize, PrizeTies, RuleSet
+from bunco.core.rules import Prize, PrizeTies, RuleSet, whole_number_rules
 from bunco.core.seating import Tables, first_seating, validate_seating
 
-MAX_NAME = 60
+__all__ = ["MAX_NAME", "MAX_PLAYERS", "first_tables", "normalize_setup", "rules_of"]
+
 MAX_PLAYERS = 2000
+MAX_SEED = 2**63
 
 
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -44,7 +47,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(house, Mapping):
         raise InvalidSetup("house_rules must be an object", expected='{"wipeout": true, ...}')
     if house:
-        out["house_rules"] = dict(house)
+        out["house_rules"] = _house_rules(house)
     players = setup.get("players")
     if not isinstance(players, list) or len(players) < 2:
         raise InvalidSetup(
@@ -53,12 +56,21 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         )
     if len(players) > MAX_PLAYERS:
         raise InvalidSetup(f"{len(players)} players is too many", expected=f"at most {MAX_PLAYERS}")
-    names = [_player_name(p) for p in players]
-    seen: set[str] = set()
+    names = [person_name(p, "player") for p in players]
+    keys: dict[str, str] = {}
     for name in names:
-        if name in seen:
+        key = name_key(name)
+        other = keys.get(key)
+        keys[key] = name
+        if other == name:
             raise InvalidSetup(f"player {name!r} is listed twice", expected="every name once")
-        seen.add(name)
+        if other is not None:
+            raise InvalidSetup(
+                f"players {other!r} and {name!r} are the same name (case, spacing and "
+                "look-alike letters are ignored when names are compared)",
+                expected="names that tell every player apart",
+            )
+    seen = set(names)
     out["players"] = names
     sets = setup.get("sets", 1)
     if isinstance(sets, bool) or not isinstance(sets, int) or not 1 <= sets <= 4:
@@ -66,13 +78,15 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     out["sets"] = sets
     for key in ("name", "created"):
         if setup.get(key) is not None:
-            out[key] = str(setup[key])
+            out[key] = clean_text(str(setup[key]), key)
     if setup.get("seed") is not None:
-        if isinstance(setup["seed"], bool) or not isinstance(setup["seed"], int):
+        seed = setup["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
             raise InvalidSetup(
-                f"seed {setup['seed']!r} is not a whole number", expected="an integer seed"
+                f"seed {str(seed)[:30]!r} is not a whole number within ±2^63",
+                expected="an integer seed",
             )
-        out["seed"] = setup["seed"]
+        out["seed"] = seed
     if setup.get("prizes") is not None:
         prizes = setup["prizes"]
         if not isinstance(prizes, list):
@@ -101,6 +115,8 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         out["groups"] = _groups(setup["groups"], names)
     if setup.get("bots") is not None:
         bots = setup["bots"]
+        if isinstance(bots, list):
+            bots = [person_name(b, "bot") for b in bots]
         if not isinstance(bots, list) or any(b not in seen for b in bots):
             raise InvalidSetup(
                 "bots must list players of the night", expected='"bots": ["Ann", ...]'
@@ -113,7 +129,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
                 "tables must be a list of tables, each a list of names",
                 expected='"tables": [["Ann", "Bea", "Cat", "Dee"]]',
             )
-        out["tables"] = [[None if s is None else str(s) for s in t] for t in tables]
+        out["tables"] = [[None if s is None else person_name(s, "seat") for s in t] for t in tables]
     rules = rules_of(out)  # house rules are checked here, so a bad one is refused at the first line
     out.update(prize_options(setup, out, rules))
     return out
@@ -142,15 +158,23 @@ def prize_options(
     return out
 
 
-def _player_name(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidSetup(f"player {value!r} has no name", expected="a non-empty name")
-    name = " ".join(value.split())
-    if len(name) > MAX_NAME:
-        raise InvalidSetup(
-            f"player name {name[:20]!r}... is too long", expected=f"at most {MAX_NAME} characters"
-        )
-    return name
+def _house_rules(house: Mapping[str, Any]) -> dict[str, Any]:
+    """The house rules of a party line: a number rule takes a JSON integer (``21``, not
+    ``"21"`` or ``21.5``); names and values are checked again by the rule set."""
+    numbers = whole_number_rules()
+    for key, value in house.items():
+        if not isinstance(key, str):
+            raise InvalidSetup(f"house rule {key!r} is not a name", expected="a rule's name")
+        clean_text(key, "house rule")
+        items = value if isinstance(value, list) else [value]
+        if key.replace("-", "_") in numbers and not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in items
+        ):
+            raise InvalidSetup(
+                f"house rule {key!r} is {str(value)[:30]!r}, not a whole number",
+                expected="a JSON integer such as 21 (not text, not a fraction)",
+            )
+    return dict(house)
 
 
 def _groups(groups: Any, names: list[str]) -> dict[str, list[str]]:
@@ -163,6 +187,8 @@ def _groups(groups: Any, names: list[str]) -> dict[str, list[str]]:
     for group, members in groups.items():
         if not isinstance(members, list):
             raise InvalidSetup(f"group {group!r} must list players", expected="a list of names")
+        clean_text(str(group), "group")
+        members = [person_name(m, "group member") for m in members]
         for member in members:
             if member not in names:
                 raise InvalidSetup(

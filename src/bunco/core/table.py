@@ -19,10 +19,11 @@ night (:mod:`bunco.core.night`) decides when the bell rings and hands it to the 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bunco.core.dice import Dice, score_checked, score_rolloff
 from bunco.core.errors import RoundOver
+from bunco.core.event_seq import EventSeq
 from bunco.core.evolve import evolve
 from bunco.core.rules import Direction, FirstRoller, RollKind, RuleSet, TieBreak
 
@@ -95,7 +96,7 @@ class TableRound:
     first_rolls: tuple[tuple[int, int], ...] = ()
     tie_break: TieBreakState | None = None
     winning_side: int | None = None
-    rolls: tuple[RollRecord, ...] = ()
+    rolls: EventSeq[RollRecord] = field(default_factory=EventSeq.empty)  # shared, append-only
 
     # -- construction ---------------------------------------------------------------
     @classmethod
@@ -274,7 +275,7 @@ class TableRound:
         table = evolve(
             self,
             points=tuple(points),
-            rolls=(*self.rolls, self._record(dice, score.points, score.kind, phase)),
+            rolls=self.rolls.append(self._record(dice, score.points, score.kind, phase)),
         )
         if score.turn_continues:
             return evolve(table, in_turn=True)
@@ -318,7 +319,7 @@ class TableRound:
                 self,
                 first_rolls=rolled,
                 turn=self.contenders[position],
-                rolls=(*self.rolls, record),
+                rolls=self.rolls.append(record),
             )
         best = max(total for _, total in rolled)
         top = tuple(seat for seat, total in rolled if total == best)
@@ -329,10 +330,10 @@ class TableRound:
                 turn=top[0],
                 contenders=(),
                 first_rolls=(),
-                rolls=(*self.rolls, record),
+                rolls=self.rolls.append(record),
             )
         return evolve(
-            self, contenders=top, first_rolls=(), turn=top[0], rolls=(*self.rolls, record)
+            self, contenders=top, first_rolls=(), turn=top[0], rolls=self.rolls.append(record)
         )
 
     def _tie_break_roll(self, dice: Dice, rules: RuleSet) -> TableRound:
@@ -356,14 +357,14 @@ class TableRound:
         if tb.rule is TieBreak.ROLL_OFF_TO_FIVE and points[side] >= rules.roll_off_target:
             return self._tie_won(tb, side, record)
         if score.turn_continues:
-            return evolve(self, tie_break=tb, in_turn=True, rolls=(*self.rolls, record))
+            return evolve(self, tie_break=tb, in_turn=True, rolls=self.rolls.append(record))
         return self._tie_pass(tb, record, rules)
 
     def _roll_for_first(self, tb: TieBreakState, dice: Dice) -> TableRound:
         """A roll for high total before a roll-off to five; the high roller starts."""
         record = self._record(dice, 0, RollKind.MISS, Phase.FIRST_ROLL)
         rolled = (*tb.high_rolls, (self.turn, sum(dice)))
-        rolls = (*self.rolls, record)
+        rolls = self.rolls.append(record)
         position = tb.contenders.index(self.turn) + 1
         if position < len(tb.contenders):
             tb = evolve(tb, high_rolls=rolled)
@@ -385,13 +386,13 @@ class TableRound:
             status=Status.DONE,
             winning_side=side,
             in_turn=False,
-            rolls=(*self.rolls, record),
+            rolls=self.rolls.append(record),
         )
 
     def _tie_pass(self, tb: TieBreakState, record: RollRecord, rules: RuleSet) -> TableRound:
         """The roller's tie-break turn ends: next in order, or the end of a session."""
         position = tb.position + 1
-        rolls = (*self.rolls, record)
+        rolls = self.rolls.append(record)
         if position < len(tb.order):
             return evolve(
                 self,

@@ -19,6 +19,7 @@ that names what will be undone and what it reopens.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,7 +164,7 @@ def _removed(night: Night, after: Night) -> dict[str, Any]:
     return dict(night.effective[i]) if i < len(night.effective) else {}
 
 
-def _last_record(rolls: tuple[RollRecord, ...]) -> RollRecord | None:
+def _last_record(rolls: Sequence[RollRecord]) -> RollRecord | None:
     return rolls[-1] if rolls else None
 
 

@@ -15,17 +15,21 @@ The party line goes first; every accepted event is appended and flushed at once.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import json
 import os
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from bunco.core.errors import BuncoError, LogError
+from bunco.core.errors import BuncoError, LogError, excerpt
 from bunco.core.events import dump_event
 from bunco.core.night import Night
-from bunco.core.party_log import decode_lines, read_log
+from bunco.core.party_log import MAX_LINE, read_log_stream
+
+_CHUNK = 1 << 16
 
 
 class LogFileError(BuncoError):
@@ -74,7 +78,9 @@ class PartyLog:
     def reopen(cls, path: Path) -> PartyLog:
         """Append to an existing log (after :func:`resume_night` read it)."""
         try:
-            ends_a_line = path.read_bytes().endswith(b"\n")
+            with path.open("rb") as raw:
+                size = raw.seek(0, os.SEEK_END)
+                ends_a_line = size == 0 or (raw.seek(size - 1) >= 0 and raw.read(1) == b"\n")
             handle = path.open("a", encoding="utf-8")
         except OSError as exc:
             raise LogFileError(
@@ -101,39 +107,91 @@ class PartyLog:
         self._handle.close()
 
 
+def _last_line(raw: IO[bytes]) -> tuple[int, int]:
+    """Where the last line with something on it starts and ends in ``raw`` (byte offsets;
+    ``(0, 0)`` for a file of blank lines), found from the end a chunk at a time."""
+    end = raw.seek(0, os.SEEK_END)
+    pos, content_end = end, None
+    while pos > 0:
+        step = min(_CHUNK, pos)
+        pos -= step
+        raw.seek(pos)
+        chunk = raw.read(step)
+        if content_end is None:
+            kept = len(chunk.rstrip())
+            if kept == 0:
+                continue
+            content_end, chunk = pos + kept, chunk[:kept]
+        newline = chunk.rfind(b"\n")
+        if newline >= 0:
+            return pos + newline + 1, content_end
+    return 0, content_end or 0
+
+
+_LITERALS = ("true", "false", "null", "-")
+
+
+def _cut_short(line: bytes) -> bool:
+    """True when ``line`` is the start of a JSON object that stops early, as a line the
+    program was writing when it stopped: UTF-8 (a character may be cut at the very end),
+    a ``{`` first, and JSON that only runs out. A line that is whole JSON, or broken in
+    its middle (a byte that is not UTF-8, a stray character), is no cut line."""
+    if len(line) > MAX_LINE:
+        return False
+    try:
+        text = codecs.getincrementaldecoder("utf-8")().decode(line, final=False)
+    except UnicodeDecodeError:
+        return False
+    text = text.rstrip()
+    if not text.startswith("{"):
+        return False
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg.startswith("Unterminated string") or exc.pos >= len(text):
+            return True
+        rest = text[exc.pos:]
+        return exc.msg == "Expecting value" and any(w.startswith(rest) for w in _LITERALS)
+    except (ValueError, RecursionError):
+        return False
+    return False  # whole JSON: an event (or not) that resume_night will judge
+
+
 def set_aside_cut_line(path: Path) -> tuple[Path, str] | None:
     """Keep aside a last line cut short by a crash, so that the log can be resumed.
 
-    A log is written a whole line at a time; a last line without its newline that is no
-    JSON was cut short while being written. The file as it was is copied to a backup
+    A log is written a whole line at a time; a last line that starts a JSON object and
+    stops early was cut short while being written, whether or not a newline followed it (an
+    editor or another program may have added one). A last line broken in its middle (not
+    UTF-8, not a JSON object) is no cut line: :func:`resume_night` refuses it by number. The file as it was is copied to a backup
     (``night.jsonl.bak``, or ``night.jsonl.2.bak``, ...) and the log is cut back to its
-    last whole line. Returns the backup and the line set aside, or None when the log ends
-    cleanly (or is broken before its last line: then nothing is touched). Nothing is ever
-    dropped without this.
+    last whole line. Returns the backup and (a short excerpt of) the line set aside, or
+    None when the log ends cleanly (or is broken before its last line: then nothing is
+    touched). Nothing is ever dropped without this. The file is read a line at a time.
     """
     try:
-        data = path.read_bytes()
+        with path.open("rb") as raw:
+            cut, end = _last_line(raw)
+            if end == 0:
+                return None
+            raw.seek(cut)
+            line = raw.read(min(end - cut, MAX_LINE + 1))
+            if not _cut_short(line):
+                return None  # a whole event (perhaps only lacking its newline), or a broken line
+            raw.seek(0)
+            try:
+                read_log_stream(raw, limit=cut)
+            except LogError:
+                return None  # not a log cut short but a broken file: resume_night says where
     except OSError:
         return None  # resume_night says what is wrong with the path
-    if not data or data.endswith(b"\n"):
-        return None
-    cut = data.rfind(b"\n") + 1
-    try:
-        json.loads(data[cut:])
-        return None  # a whole event that only lacks its newline
-    except (ValueError, RecursionError):
-        pass
-    try:
-        read_log(decode_lines(data[:cut]))
-    except LogError:
-        return None  # not a log cut short but a broken file: resume_night says where
     backup = path.with_name(path.name + ".bak")
     n = 1
     while backup.exists():
         n += 1
         backup = path.with_name(f"{path.name}.{n}.bak")
     try:
-        backup.write_bytes(data)
+        shutil.copyfile(path, backup)
         with path.open("r+b") as raw:
             raw.truncate(cut)
     except OSError as exc:
@@ -141,17 +199,18 @@ def set_aside_cut_line(path: Path) -> tuple[Path, str] | None:
             f"the last line of {path} was cut short, and it cannot be set aside: {exc.strerror}",
             expected="a party log in a folder you may write to",
         ) from None
-    return backup, data[cut:].decode("utf-8", errors="replace")
+    return backup, excerpt(line[:1000].decode("utf-8", errors="replace"), 200)
 
 
 def resume_night(path: Path) -> Night:
     """The night in the log at ``path``; raises :class:`LogFileError` saying what is wrong.
 
     Every line must be an event: a line cut short by a crash is refused with its number
-    (:func:`set_aside_cut_line` keeps it aside first).
+    (:func:`set_aside_cut_line` keeps it aside first). The log is read a line at a time.
     """
     try:
-        data = path.read_bytes()
+        with path.open("rb") as raw:
+            return read_log_stream(raw)
     except FileNotFoundError:
         raise LogFileError(
             f"there is no party log {path}",
@@ -159,7 +218,5 @@ def resume_night(path: Path) -> Night:
         ) from None
     except OSError as exc:
         raise LogFileError(f"cannot read {path}: {exc.strerror}", expected="a party log") from None
-    try:
-        return read_log(decode_lines(data))
     except LogError as exc:
         raise LogFileError(f"{path}: {exc.message}", expected=exc.expected) from None

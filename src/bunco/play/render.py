@@ -245,7 +245,7 @@ def undo_line(step: Step, entry: ScoringEvent) -> str:
     table_no = entry.get("table")
     assert table_no is not None  # undo is for entries at a table
     before = step.before
-    rolls = before.tables[table_no - 1].rolls if before.tables else ()
+    rolls: Sequence[RollRecord] = before.tables[table_no - 1].rolls if before.tables else ()
     if not rolls:  # the entry closed the round before: it is in the history
         rolls = before.history[-1].tables[table_no - 1].rolls
     record = rolls[-1]

@@ -32,7 +32,8 @@ from bunco.web.api_nights import ERRORS, create_night, service
 from bunco.web.replies import ServiceError
 from bunco.web.schemas import CreatedOut, Label, Name, NightCreate, StrictModel, Title, Word
 
-ClubId = Annotated[str, Path(min_length=1, max_length=32, description="the club's id")]
+ClubId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                                description="the club's id")]
 Season = Annotated[str | None, Query(max_length=60, description="a season (default: the current)")]
 router = APIRouter(prefix="/api/clubs", responses=ERRORS, tags=["clubs"])
 

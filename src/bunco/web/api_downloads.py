@@ -23,7 +23,8 @@ from bunco.sheets import (
 from bunco.web.access import require_read
 from bunco.web.api_nights import ERRORS, service
 
-NightId = Annotated[str, Path(min_length=1, max_length=32, description="the night's id")]
+NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                                 description="the night's id")]
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["downloads"])
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from bunco.web.access import require_host, tokens
 from bunco.web.api_nights import ERRORS, NightId, service
 from bunco.web.replies import ServiceError
+from bunco.web.schemas import Name
 
 router = APIRouter(prefix="/api/nights/{night_id}/cohosts", responses=ERRORS, tags=["nights"])
 LABEL = re.compile(r"^co-host (\d+)(?: · .*)?$")
@@ -28,7 +29,7 @@ LABEL = re.compile(r"^co-host (\d+)(?: · .*)?$")
 class CoHostIn(BaseModel):
     """A new co-host, optionally named (``Bea``) so the list says whose phone it is."""
 
-    name: str | None = Field(None, max_length=60, description="whose phone it is (optional)")
+    name: Name | None = Field(None, description="whose phone it is (optional)")
 
 
 def label(number: int, name: str | None) -> str:

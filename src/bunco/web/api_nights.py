@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import PlainTextResponse, Response
+from pydantic import BeforeValidator
 
 from bunco.party.report import night_report
 from bunco.party.standings import standings_rows
@@ -36,11 +37,14 @@ from bunco.web.schemas import (
     TableCredentials,
     TokenOut,
     name_key,
+    table_digits,
 )
 from bunco.web.service import NightService
 
-NightId = Annotated[str, Path(min_length=1, max_length=32, description="the night's id")]
-TableNo = Annotated[int, Path(ge=1, le=10_000, description="a table number, 1 = head table")]
+NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                                 description="the night's id")]
+TableNo = Annotated[int, BeforeValidator(table_digits),
+                    Path(ge=1, le=10_000, description="a table number, 1 = head table")]
 PlayerName = Annotated[str, Path(min_length=1, max_length=200, description=(
     "a player's name, percent-encoded (a name with a slash is A%2FB); case and spacing "
     "do not matter"))]

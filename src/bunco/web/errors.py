@@ -5,7 +5,8 @@
   (not your turn, round over, not allowed now), 422 when it is malformed.
 - Request validation (FastAPI): 422 naming each wrong field and what it should be.
 - A body above its cap (:mod:`bunco.web.bodycap`): 413 ``too_large``.
-- Starlette's HTTP errors (404 unknown path, 405 wrong method): their status, same shape.
+- Starlette's HTTP errors (400 a body that cannot be read, e.g. not UTF-8; 404 unknown
+  path, 405 wrong method): their status, same shape, ``expected`` always filled.
 - Anything else is a bug: 500 with no details, logged.
 """
 
@@ -80,9 +81,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        expected = {404: "a path of the API (see /docs)",
-                    405: "a method this path accepts (see /docs)"}.get(exc.status_code)
+        code = {400: "bad_request", 404: "not_found",
+                405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        expected = {400: "a request body of JSON as the API schema says (see /docs)",
+                    404: "a path of the API (see /docs)",
+                    405: "a method this path accepts (see /docs)"}.get(
+                        exc.status_code, "a request the API accepts (see /docs)")
         return JSONResponse({"error": code, "message": str(exc.detail), "expected": expected},
                             status_code=exc.status_code, headers=exc.headers)
 
@@ -90,4 +94,6 @@ def install(app: FastAPI) -> None:
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return JSONResponse({"error": "internal", "message": "the server failed on this "
-                             "request; nothing was changed", "expected": None}, status_code=500)
+                             "request; nothing was changed",
+                             "expected": "the same request again later (the failure is logged "
+                             "for the server's keeper)"}, status_code=500)

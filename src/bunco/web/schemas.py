@@ -5,7 +5,6 @@ Every request model forbids unknown fields, so a typo is a 422 that names the fi
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -21,35 +20,30 @@ from pydantic import (
 
 from bunco.core.dice import parse_tally
 from bunco.core.errors import BuncoError
-
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+from bunco.core.names import clean_text as core_clean_text
+from bunco.core.names import name_key as name_key  # the engine's, for the routes
+from bunco.core.names import person_name
 
 
 def clean_text(value: str) -> str:
-    """``value`` if it holds no control character (NUL, tab, newline, ...) and no lone
-    surrogate: neither belongs in a name, and PostgreSQL refuses NUL in text.
+    """``value`` if it holds no control character (NUL, tab, newline, ...), no lone
+    surrogate and no bidi control: the engine's own check (:mod:`bunco.core.names`), so the
+    API and the party log refuse the same texts.
 
     >>> clean_text("Ann-Marie")
     'Ann-Marie'
-    >>> clean_text("A\x00B")
+    >>> clean_text("A\\x00B")
     Traceback (most recent call last):
     ...
-    ValueError: control characters (such as NUL, tab or newline) are not allowed: found '\x00'
+    bunco.core.errors.InvalidSetup: text 'A\\x00B' holds one of the control characters (NUL, \
+tab, newline, ...): U+0000 NUL; expected text without control or direction characters
     """
-    bad = _UNSAFE.search(value)
-    if bad is not None:
-        raise ValueError("control characters (such as NUL, tab or newline) are not allowed: "
-                         f"found {bad.group()!r}")
-    return value
+    return core_clean_text(value)
 
 
-def name_key(name: str) -> str:
-    """The form under which two names are the same person: case and spacing ignored.
-
-    >>> name_key(" ann  Marie ") == name_key("ANN MARIE")
-    True
-    """
-    return " ".join(name.split()).casefold()
+def _person(value: str) -> str:
+    """A person's name in its one spelling (NFC, spaces squeezed, nothing invisible)."""
+    return person_name(value)
 
 
 def _check_tally(value: str) -> str:
@@ -61,8 +55,9 @@ def _check_tally(value: str) -> str:
 
 
 _CLEAN = AfterValidator(clean_text)
-Name = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60), _CLEAN,
-                 Field(description="a player's name")]
+Name = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60),
+                 AfterValidator(_person), Field(description="a player's name")]
+"""A person's name: checked and put in its one spelling by the engine's rule."""
 Label = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60), _CLEAN]
 """A short text without control characters: a rule's or a group's name, a checker."""
 Word = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), _CLEAN]
@@ -81,6 +76,22 @@ ExpectedSeq = Annotated[int | None, Strict(), Field(
     "commands of the whole night); if something changed since, the reply is 409 with the "
     "events you missed. Leave it out to skip the check.",
 )]
+def table_digits(value: object) -> object:
+    """A table number in a path is its digits only: ``1``, not ``1.0``, ``+1`` or ``1e0``.
+
+    >>> table_digits("12")
+    '12'
+    >>> table_digits("1.0")
+    Traceback (most recent call last):
+    ...
+    ValueError: a table number is written in digits only, such as 1; got '1.0'
+    """
+    if isinstance(value, str) and not (value.isascii() and value.isdigit() and len(value) <= 5):
+        raise ValueError(f"a table number is written in digits only, such as 1; got "
+                         f"{value[:20]!r}")
+    return value
+
+
 TableNumber = Annotated[int, Strict(), Field(ge=1, le=10_000, description="a table, 1 = head")]
 Die = Annotated[int, Strict(), Field(ge=1, le=6)]
 Dice = Annotated[list[Die], Field(min_length=3, max_length=3,
@@ -128,7 +139,8 @@ class NightCreate(StrictModel):
         default_factory=dict, max_length=60, description="rule name → value, e.g. wipeout: true")
     players: list[Name] = Field(min_length=2, max_length=2000,
                                 description="every player once; names that differ only in "
-                                "case or spacing are the same name")
+                                "case, spacing or look-alike letters (Cyrillic А, fullwidth "
+                                "Ａ) are the same name")
     tables: list[list[Name | None]] | None = Field(
         None, max_length=500, description="round 1's seating; null seats are ghosts")
     sets: int = Field(1, ge=1, le=4)
@@ -142,7 +154,7 @@ class NightCreate(StrictModel):
     bot_pace: float = Field(1.0, ge=0, le=60, description="seconds between two bot rolls")
     dice: DiceMode = Field("real", description="real: dice rolled at the tables, typed or "
                            "tapped (the party default); phones: the server rolls (online)")
-    judged: list[Annotated[str, Field(max_length=60)]] | None = Field(
+    judged: list[Label] | None = Field(
         None, max_length=20, description="judged prizes, e.g. Best Costume")
     must_be_present: bool | None = None
     one_prize_per_person: bool | None = None
@@ -159,8 +171,9 @@ class NightCreate(StrictModel):
             first = seen.setdefault(name_key(name), i)
             other = self.players[first]
             if other != name:  # the very same name twice: the engine says so
-                raise ValueError(f"players {other!r} and {name!r} are the same name (case and "
-                                 "spacing are ignored when a name is claimed)")
+                raise ValueError(f"players {other!r} and {name!r} are the same name (case, "
+                                 "spacing and look-alike letters are ignored when a name is "
+                                 "claimed)")
         return self
 
     def setup(self) -> dict[str, Any]:
