@@ -164,8 +164,9 @@ def serve_command(
                    f"raised (ulimit -Hn): at most {fits} connections at once instead of "
                    f"{max_connections} (a 1,000-player night needs about 2,600); raise the "
                    "hard limit (ulimit -Hn, LimitNOFILE) to serve more", err=True)
-    connection_limits = ConnectionLimits(total=max(1, fits), per_address=max_per_address,
-                                         trusted=list(trusted_proxy or []))
+    connection_limits = ConnectionLimits.from_environment()  # the deadlines
+    connection_limits.total, connection_limits.per_address = max(1, fits), max_per_address
+    connection_limits.trusted = list(trusted_proxy or [])
     use_limits(connection_limits)
     if workers > 1:
         typer.echo(f"bunco serve: {workers} worker processes")
