@@ -263,3 +263,31 @@ def test_serve_raises_its_open_file_limit_and_says_when_it_cannot(tmp_path):
     assert soft_now == 600
     assert "the open-file limit is 600 and cannot be raised" in out
     assert "at most 344 connections at once instead of 8192" in out
+
+
+def test_serve_on_the_network_makes_and_prints_a_creation_secret(tmp_path):
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*bunco_command(), "serve", "--host", "0.0.0.0", "--port", str(port), "--db",
+             str(tmp_path / "n.sqlite3"), "--public-url", f"http://10.9.8.7:{port}"],
+            stdout=out, stderr=subprocess.STDOUT,
+            env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
+                    break
+            time.sleep(0.2)
+        # this machine creates without the secret
+        made = httpx.post(f"http://127.0.0.1:{port}/api/nights", json={"players": EIGHT})
+        assert made.status_code == 201
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    text = log.read_text()
+    line = next(line for line in text.splitlines() if "creation secret" in line)
+    assert "(made now)" in line and f"http://10.9.8.7:{port}/?secret=" in line
+    assert len(line.rsplit("?secret=", 1)[1]) >= 12
