@@ -10,7 +10,7 @@ import typer
 from bunco.cli.app import app, fail
 
 MAX_CONNECTIONS = 8192  # as bunco.web.connections (not imported here: the CLI starts fast)
-MAX_PER_ADDRESS = 1536
+MAX_PER_ADDRESS = 4096
 
 
 def is_loopback(host: str) -> bool:

@@ -44,6 +44,7 @@ import asyncio
 import ipaddress
 import logging
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +58,7 @@ log = logging.getLogger("bunco.connections")
 MAX_CONNECTIONS = 8192
 """Connections open at once, by default: a 1,000-player night needs about 2,600 (a
 WebSocket per phone, table and screen, and a kept-alive HTTP connection beside most)."""
-MAX_PER_ADDRESS = 1536
+MAX_PER_ADDRESS = 4096
 """Connections from one address: a whole 1,000-player room behind one address (a venue's
 Wi-Fi that shares one) still fits."""
 HEADER_TIMEOUT = 10.0
@@ -90,6 +91,7 @@ class ConnectionLimits:
     _by_address: dict[str, int] = field(default_factory=dict, repr=False)
     refused: int = 0
     """Connections closed at once since the start (past a cap)."""
+    _warned: float = field(default=-1e9, repr=False)
 
     @classmethod
     def from_environment(cls) -> ConnectionLimits:
@@ -115,15 +117,22 @@ class ConnectionLimits:
         if host and self.trusted and self._is_proxy(host):
             address = "proxy"
         elif self._by_address.get(address, 0) >= self.per_address:
-            self.refused += 1
-            return False
+            return self._refuse(f"{self.per_address} connections from {address}")
         if len(self._open) >= self.total:
-            self.refused += 1
-            return False
+            return self._refuse(f"{self.total} connections in all")
         self._open[key] = address
         if address != "proxy":
             self._by_address[address] = self._by_address.get(address, 0) + 1
         return True
+
+    def _refuse(self, why: str) -> bool:
+        self.refused += 1
+        now = time.monotonic()
+        if now - self._warned > 60:  # once a minute at most: a flood does not flood the log
+            self._warned = now
+            log.warning("connections refused: %s already open (%d refused so far)", why,
+                        self.refused)
+        return False
 
     def release(self, key: object) -> None:
         """Stop counting the connection ``key`` (once; again does nothing)."""

@@ -112,7 +112,11 @@ class Downloads:
         making = self._making.get(key)
         if making is None:
             making = self._start(key, lines, caller)
-        return await asyncio.shield(making)
+        try:
+            return await asyncio.shield(making)
+        except (BrokenProcessPool, OSError) as exc:  # a worker died or could not start
+            raise ServiceError(503, "busy", f"the file could not be made now ({exc})",
+                               "the same request again in a moment") from None
 
     def _start(self, key: Key, lines: Sequence[str], caller: str) -> asyncio.Future[bytes]:
         if caller in self._by_token:
@@ -163,7 +167,10 @@ class Downloads:
     def close(self) -> None:
         """Stop the worker processes (the files being made are dropped)."""
         if self._pool is not None:
+            workers = list(getattr(self._pool, "_processes", {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:  # a file being made is not waited for
+                worker.terminate()
             self._pool = None
 
 
