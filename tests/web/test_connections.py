@@ -240,12 +240,14 @@ def test_serve_raises_its_open_file_limit_and_says_when_it_cannot(tmp_path):
              str(tmp_path / "n.sqlite3")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             env=env, preexec_fn=lambda: low(soft, hard))
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120
             while time.monotonic() < deadline:
                 with contextlib.suppress(httpx.HTTPError):
                     if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
                         break
                 time.sleep(0.2)
+            else:
+                raise AssertionError("bunco serve did not start")
             limits = Path(f"/proc/{proc.pid}/limits").read_text()
             soft_now = int(next(line for line in limits.splitlines()
                                 if line.startswith("Max open files")).split()[3])
@@ -275,7 +277,7 @@ def test_serve_on_the_network_makes_and_prints_a_creation_secret(tmp_path):
             stdout=out, stderr=subprocess.STDOUT,
             env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
