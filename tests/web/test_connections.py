@@ -186,7 +186,7 @@ def test_connections_past_the_caps_are_closed_at_once(tmp_path, monkeypatch, mor
 
 
 def test_a_thousand_send_and_disconnect_websockets_leave_memory_flat(tmp_path, monkeypatch):
-    srv = _serve(tmp_path, monkeypatch)
+    srv = _serve(tmp_path, monkeypatch, header=10)  # the usual deadline: a busy machine
     try:
         night = _night(srv.base)
         url = (f"{srv.base.replace('http', 'ws')}/api/nights/{night['night']}/ws"
