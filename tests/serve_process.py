@@ -75,7 +75,7 @@ class ServeProcess:
                 [*bunco_command(), "serve", "--port", str(self.port), "--db", str(self.db),
                  "--bot-pace", "0", *self.extra], stdout=out, stderr=subprocess.STDOUT, env=env)
         following = not str(self.db).startswith("postgresql")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a busy machine (tests in parallel) starts slowly
         while time.monotonic() < deadline:
             try:
                 reply = httpx.get(self.base + "/api/health", timeout=1)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import io
 
+from fastapi.testclient import TestClient
 from pypdf import PdfReader
 from web_helpers import make_night
+
+from bunco.web.app import create_app
+from bunco.web.replies import ServiceError
 
 
 def pdf_text(data: bytes) -> str:
@@ -50,3 +54,44 @@ def test_downloads_need_a_token(client) -> None:
     for tail in ("sheets.pdf", "report.html", "report.pdf", "blank-sheets.pdf", "standings.csv"):
         reply = client.get(night.url(f"/download/{tail}"))
         assert reply.status_code == 401, tail
+
+
+def test_a_file_is_made_once_per_night_version_and_limited_per_token(db_url) -> None:
+    import asyncio
+
+    from bunco.web.downloads import Downloads
+
+    with TestClient(create_app(db_url, bot_pace=0)) as client:
+        downloads = Downloads(per_token="3/hour")
+        client.app.state.downloads = downloads  # type: ignore[attr-defined]
+        night = make_night(client)
+        first = client.get(night.url("/download/report.html"), headers=night.viewer)
+        again = client.get(night.url("/download/report.html"), headers=night.host)
+        assert first.status_code == again.status_code == 200
+        assert first.content == again.content and downloads.made == 1  # from the cache
+        night.roll(1, [1, 1, 4])  # a new version of the night: made again
+        after = client.get(night.url("/download/report.html"), headers=night.viewer)
+        assert after.status_code == 200 and downloads.made == 2
+        for kind in ("sheets.pdf", "report.pdf"):  # the viewer's third and fourth makings
+            reply = client.get(night.url(f"/download/{kind}"), headers=night.viewer)
+        assert reply.status_code == 429 and reply.json()["error"] == "too_many_downloads"
+        assert 1 <= int(reply.headers["retry-after"]) <= 3600 and reply.json()["expected"]
+        # another token still gets files; and the cached ones stay free for everybody
+        assert client.get(night.url("/download/report.pdf"), headers=night.host).status_code == 200
+        assert client.get(night.url("/download/report.pdf"),
+                          headers=night.viewer).status_code == 200
+
+        async def twice() -> list[int]:  # one token, two new files at once: one waits its turn
+            async def ask(kind: str) -> int:
+                live = await client.app.state.service.get(night.id)  # type: ignore[attr-defined]
+                try:
+                    await downloads.get((night.id, live.seq, kind, ""),
+                                        [e.body for e in live.log], "phone")
+                    return 200
+                except ServiceError as exc:
+                    return exc.status
+
+            return list(await asyncio.gather(ask("sheets.pdf"), ask("report.pdf")))
+
+        night.roll(1, [2, 3, 5])  # a version nothing was made for yet
+        assert sorted(client.portal.call(twice)) == [200, 429]  # type: ignore[union-attr]

@@ -159,3 +159,34 @@ def test_creation_can_require_a_server_secret(db_url):
         assert c.post("/api/nights", json=body).status_code == 401
         assert c.post("/api/nights", json=body, headers=bearer("nope")).status_code == 401
         assert c.post("/api/nights", json=body, headers=bearer("s3cret")).status_code == 201
+
+
+def test_creation_off_the_servers_machine_needs_the_secret(db_url):
+    from fastapi.testclient import TestClient
+
+    from bunco.web.app import create_app
+
+    body = {"players": ["Ann", "Bea"]}
+    with TestClient(create_app(db_url, create_secret="s3cret"),
+                    client=("192.168.1.30", 50000)) as phone:
+        refused = phone.post("/api/nights", json=body)
+        assert refused.status_code == 401 and refused.json()["error"] == "unauthorized"
+        assert "?secret=" in refused.json()["expected"]
+        assert phone.post("/api/nights", json=body, headers=bearer("s3cret")).status_code == 201
+    for here in ("127.0.0.1", "::1"):  # the computer the server runs on needs no secret
+        with TestClient(create_app(db_url, create_secret="s3cret"),
+                        client=(here, 50000)) as laptop:
+            assert laptop.post("/api/nights", json=body).status_code == 201
+
+
+def test_a_creation_command_id_must_be_the_clients_own_random_id(client):
+    body = {"players": ["Ann", "Bea", "Cat", "Dee"]}
+    for short in ("1", "abc", "0123456789abcde"):
+        reply = client.post("/api/nights", json={**body, "command_id": short})
+        assert reply.status_code == 422 and reply.json()["error"] == "invalid_request"
+        assert "16 characters" in reply.json()["expected"]
+    assert len(client.app.state.service.store.nights()) == 0  # type: ignore[attr-defined]
+    mine = client.post("/api/nights", json={**body, "command_id": "9f1c2e7a5b3d4c6e"})
+    again = client.post("/api/nights", json={**body, "command_id": "9f1c2e7a5b3d4c6e"})
+    assert mine.status_code == again.status_code == 201
+    assert mine.json()["host_token"] == again.json()["host_token"]  # a retry, as before

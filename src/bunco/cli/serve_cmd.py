@@ -9,6 +9,25 @@ import typer
 
 from bunco.cli.app import app, fail
 
+MAX_CONNECTIONS = 8192  # as bunco.web.connections (not imported here: the CLI starts fast)
+MAX_PER_ADDRESS = 4096
+
+
+def is_loopback(host: str) -> bool:
+    """Whether listening on ``host`` lets only this machine connect.
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "127.0.0.5", "::1", "localhost", "0.0.0.0")]
+    [True, True, True, True, False]
+    """
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
 
 def shown_url(url: str) -> str:
     """A database URL with its password hidden, for printing.
@@ -39,7 +58,8 @@ def serve_command(
     ] = None,
     create_secret: Annotated[str | None, typer.Option(
         envvar="BUNCO_CREATE_SECRET",
-        help="Require this bearer token to create nights (for a server open to the internet).")
+        help="The secret other devices need to create nights (default, when listening "
+        "beyond this machine: one made at start and printed; this machine needs none).")
     ] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(
         "--trusted-proxy", help="Address (or network, e.g. 10.0.0.0/8) of a reverse proxy in "
@@ -52,18 +72,32 @@ def serve_command(
     public_url: Annotated[str | None, typer.Option(
         help="The address phones use (default: this computer's address on the network "
         "when listening on 0.0.0.0); QR codes and links carry it.")] = None,
+    max_connections: Annotated[int, typer.Option(
+        min=16, max=1_000_000, help="Connections open at once (a 1,000-player night needs "
+        "about 2,600); the open-file limit is raised to fit.")] = MAX_CONNECTIONS,
+    max_per_address: Annotated[int, typer.Option(
+        min=1, max=1_000_000, help="Connections open at once from one address.")
+    ] = MAX_PER_ADDRESS,
     https: Annotated[bool, typer.Option(
         "--https", help="Serve https with a certificate made for this computer (kept in "
         "your data folder): phones keep their screens on and copy links; each phone "
         "warns once, see /https.")] = False,
 ) -> None:
     """Run a Bunco night server: the API, the database and the live updates."""
+    import secrets
+
     import uvicorn
 
     from bunco.store import EventStore, default_db_url
     from bunco.store.db import default_db_path, sqlite_url
     from bunco.web.address import lan_address, public_base, terminal_qr
     from bunco.web.app import create_app
+    from bunco.web.connections import (
+        ConnectionLimits,
+        raise_open_files,
+        use_limits,
+        uvicorn_options,
+    )
 
     url = db if db is not None else default_db_url()
     if "://" not in url:
@@ -85,6 +119,9 @@ def serve_command(
                              None if host in ("0.0.0.0", "::") else host) if a]
         cert, key = self_signed(default_db_path().parent, named)
         tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+    made_secret = create_secret is None and not is_loopback(host)
+    if made_secret:  # reachable from the network: other devices need a secret to create
+        create_secret = secrets.token_urlsafe(9)
     try:
         if workers > 1:  # migrate once here, before the workers start
             store = EventStore(url)
@@ -115,12 +152,30 @@ def serve_command(
     else:
         typer.echo("bunco serve: no network address found: phones need this computer's "
                    "address on the Wi-Fi (or --public-url)")
+    if create_secret is not None:
+        where = base or f"{scheme}://{shown_host}:{port}"
+        typer.echo("bunco serve: nights are created on this computer "
+                   f"({scheme}://127.0.0.1:{port}/); another device needs the creation secret"
+                   + (" (made now)" if made_secret else "")
+                   + f": open {where}/?secret={create_secret}")
+    limit, fits = raise_open_files(max_connections)
+    if fits < max_connections:
+        typer.echo(f"bunco serve: warning: the open-file limit is {limit} and cannot be "
+                   f"raised (ulimit -Hn): at most {fits} connections at once instead of "
+                   f"{max_connections} (a 1,000-player night needs about 2,600); raise the "
+                   "hard limit (ulimit -Hn, LimitNOFILE) to serve more", err=True)
+    connection_limits = ConnectionLimits.from_environment()  # the deadlines
+    connection_limits.total, connection_limits.per_address = max(1, fits), max_per_address
+    connection_limits.trusted = list(trusted_proxy or [])
+    use_limits(connection_limits)
     if workers > 1:
         typer.echo(f"bunco serve: {workers} worker processes")
         os.environ["BUNCO_SERVE_DB"] = url
         for name, value in (("BUNCO_SERVE_BOT_PACE", bot_pace), ("BUNCO_PUBLIC_BASE", base),
                             ("BUNCO_CREATE_SECRET", create_secret),
-                            ("BUNCO_TRUSTED_PROXIES", " ".join(trusted_proxy or []) or None)):
+                            ("BUNCO_TRUSTED_PROXIES", " ".join(trusted_proxy or []) or None),
+                            ("BUNCO_MAX_CONNECTIONS", connection_limits.total),
+                            ("BUNCO_MAX_PER_ADDRESS", max_per_address)):
             os.environ.pop(name, None)
             if value is not None:
                 os.environ[name] = str(value)
@@ -128,8 +183,10 @@ def serve_command(
     target = application if workers == 1 else "bunco.web.app:app_from_environment"
     # live messages are small: compressing each one for every phone costs more than it saves
     # forwarded headers are read by the app, and only from --trusted-proxy addresses
+    # the protocols cap connections and message sizes and time out slow requests
     uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None,
                 host=host, port=port, log_level=log_level,
                 access_log=log_level in ("debug", "trace", "info"),
                 ws_per_message_deflate=False, ssl_certfile=tls.get("ssl_certfile"),
-                ssl_keyfile=tls.get("ssl_keyfile"), proxy_headers=False)
+                ssl_keyfile=tls.get("ssl_keyfile"), proxy_headers=False,
+                **uvicorn_options(connection_limits))

@@ -15,17 +15,28 @@ in its window (``hits``, seconds since the epoch) and when the row can go
 … DO UPDATE … WHERE … RETURNING``: the row's old hits are dropped and the new one
 appended only if the window has room, so two processes counting at once never both
 take the last place. Expired rows are swept at most once a minute.
+
+A check that is followed by a count (is the client past its limit? then look the code
+up, then count the failure) is exact across processes only if nobody counts in between:
+:meth:`DatabaseCounts.exclusive` holds PostgreSQL advisory locks on the keys for the
+whole check, look-up and count, and counts in the same transaction (committed when the
+locks are released), so a burst of concurrent guesses from many processes is counted
+one after the other.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from limits.storage import MovingWindowSupport, Storage
 from sqlalchemy import Engine, Table, delete, text
 from sqlalchemy.exc import SQLAlchemyError
 
+from bunco.store import advisory
 from bunco.store.db import make_engine
 from bunco.store.models import RateCountRow
 
@@ -33,6 +44,7 @@ _COUNTS = cast(Table, RateCountRow.__table__)
 SWEEP_EVERY = 60.0
 """Seconds between two deletions of expired rows (per process)."""
 SCHEME = "bunco+postgresql"
+RATE_COUNTS = 0x62756E72  # "bunr": the advisory-lock namespace of a rate-limit key
 
 _UPSERT = """
 INSERT INTO rate_counts (key, hits, expires_at)
@@ -78,6 +90,33 @@ class DatabaseCounts(Storage, MovingWindowSupport):
                              "process (SQLite) the memory storage counts the same")
         self.engine = engine
         self._swept = 0.0
+        self._held = threading.local()
+
+    @contextmanager
+    def exclusive(self, keys: list[str]) -> Iterator[None]:
+        """Hold every process off ``keys`` (advisory locks, taken in sorted order) until
+        the block ends; the counts made in the block (by this thread) are written in the
+        locks' transaction. Blocks do not nest."""
+        with self.engine.begin() as conn:
+            for key in sorted(set(keys)):
+                advisory.take(conn, RATE_COUNTS, key)
+            self._held.conn = conn
+            try:
+                yield
+            finally:
+                self._held.conn = None
+
+    @contextmanager
+    def _connection(self, write: bool) -> Iterator[Any]:
+        held = getattr(self._held, "conn", None)
+        if held is not None:
+            yield held
+        elif write:
+            with self.engine.begin() as conn:
+                yield conn
+        else:
+            with self.engine.connect() as conn:
+                yield conn
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -88,7 +127,7 @@ class DatabaseCounts(Storage, MovingWindowSupport):
         """Run an upsert of ``amount`` hits now; the hits now in the row, or ``None`` if
         the statement's condition refused them."""
         now = time.time()
-        with self.engine.begin() as conn:
+        with self._connection(write=True) as conn:
             value = conn.execute(statement, {"key": key, "now": now, "expiry": float(expiry),
                                              "amount": amount, **more}).scalar()
             if now - self._swept > SWEEP_EVERY:
@@ -107,7 +146,7 @@ class DatabaseCounts(Storage, MovingWindowSupport):
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         """(time of the oldest failure in the window, failures in the window)."""
         now = time.time()
-        with self.engine.connect() as conn:
+        with self._connection(write=False) as conn:
             oldest, count = conn.execute(_WINDOW, {"key": key, "now": now,
                                                    "expiry": float(expiry)}).one()
         return (now, 0) if not count else (float(oldest), int(count))

@@ -68,9 +68,9 @@ async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "
     is looked up on a worker thread (the event loop never waits for the database), with
     the failure counts (:class:`Guard`, in the database when several processes share
     it) checked first. An unknown token counts as a failure of the client and of the
-    night it was presented at. A client past its failures gets 429 with ``Retry-After``
-    for every token this process does not already hold in memory (no look-up); past a
-    night's failures, an unknown token there gets 429 instead of 401 (live tokens still
+    night it was presented at. A client past its failures gets one look-up every 30 s of
+    a token this process does not already hold in memory (429 with ``Retry-After`` in
+    between); past a night's failures, an unknown token there gets 429 instead of 401 (live tokens still
     work, so nobody can lock a night's phones out). A revoked token or a join credential
     is a 401 that counts nothing: they are not guesses.
     """
@@ -94,20 +94,22 @@ async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "
 def _look_up(book: TokenBook, limits: Guard, client: str, night_id: str | None, what: str,
              token: str) -> TokenRecord:
     """The stored record of a token not in memory, counting it as a failure if there is
-    none (a blocking call, for a worker thread)."""
-    wait = limits.blocked(client)
-    if wait is not None:
-        raise too_many(wait, "too many unknown tokens from here",
-                       f"wait {wait} s; then use the link or token the host gave you")
-    record = book.lookup(token)
-    if record is not None:
-        return record
+    none (a blocking call, for a worker thread). Past its failures, the client is on the
+    slow path (see :mod:`bunco.web.guard`)."""
     keys = [client] if night_id is None else [client, Guard.night(night_id)]
-    wait = limits.blocked(*keys[1:])
-    if wait is not None:
-        raise too_many(wait, "too many unknown tokens at this night", f"wait {wait} s; "
-                       "then use the link or token the host gave you")
-    limits.failed(*keys)
+    with limits.exclusive(*keys):
+        wait = limits.admit(client)
+        if wait is not None:
+            raise too_many(wait, "too many unknown tokens from here",
+                           f"wait {wait} s; then use the link or token the host gave you")
+        record = book.lookup(token)
+        if record is not None:
+            return record
+        wait = limits.blocked(*keys[1:])
+        if wait is not None:
+            raise too_many(wait, "too many unknown tokens at this night", f"wait {wait} s; "
+                           "then use the link or token the host gave you")
+        limits.failed(*keys)
     if is_code(token):
         raise ServiceError(401, "unauthorized", "a join code is not a token",
                            "exchange the join code at POST /api/join for a table token")
@@ -118,20 +120,24 @@ async def join_credential(conn: HTTPConnection, code: str | None, token: str | N
                           ) -> Principal:
     """The table a join code (typed) or join token (QR link) lets the caller score, or a
     refusal: 404 for a wrong one (counted per client and, for typed codes, for the whole
-    server) and 429 with ``Retry-After`` past those limits. Looked up on a worker thread."""
+    server) and, past those limits, one attempt per address every 30 s (429 with
+    ``Retry-After`` in between). Looked up on a worker thread."""
     keys = [client_key(conn)] + ([Guard.CODES] if code is not None else [])
     return await asyncio.to_thread(_join, tokens(conn), guard(conn), keys, code, token)
 
 
 def _join(book: TokenBook, limits: Guard, keys: list[str], code: str | None,
           token: str | None) -> Principal:
-    wait = limits.blocked(*keys)
-    if wait is not None:
-        raise too_many(wait, "too many wrong join codes (from here, or typed on this server)",
-                       f"wait {wait} s, or scan the table's QR code")
-    who = book.resolve_join(code, token)
+    with limits.exclusive(*keys):
+        wait = limits.admit(*keys)
+        if wait is not None:
+            raise too_many(wait, "too many wrong join codes (from here, or typed on this "
+                           "server): one attempt at a time now",
+                           f"wait {wait} s, or scan the table's QR code")
+        who = book.resolve_join(code, token)
+        if who is None:
+            limits.failed(*keys)
     if who is None:
-        limits.failed(*keys)
         raise ServiceError(404, "unknown_code", "no table has this join code",
                            "the six-character code shown at the table, or its QR link")
     return who

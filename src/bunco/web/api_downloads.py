@@ -2,31 +2,28 @@
 
 Filled score sheets (PDF), the night report (HTML and PDF) and the blank sheets for the
 night's preset and players, made by :mod:`bunco.sheets` from the night as it stands.
-Building a PDF takes CPU time, so it runs in a worker thread.
+Making them takes CPU time: they are made once per night version, in a process of their
+own, and limited per token (:mod:`bunco.web.downloads`; 429 ``too_many_downloads``).
 """
 
 from __future__ import annotations
 
-import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from bunco.sheets import (
-    blank_sheets_pdf,
-    filled_sheets_pdf,
-    night_report_html,
-    night_report_pdf,
-    standings_csv,
-)
+from bunco.sheets import standings_csv
 from bunco.web.access import require_read
 from bunco.web.api_nights import ERRORS, service
+from bunco.web.downloads import Downloads, log_lines
 
 NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
                                  description="the night's id")]
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["downloads"])
+BUSY: dict[int | str, dict[str, Any]] = {
+    429: {"description": "too many files being made (too_many_downloads, Retry-After)"}}
 
 
 def _file(body: bytes | str, media_type: str, filename: str, *, inline: bool = False) -> Response:
@@ -35,44 +32,45 @@ def _file(body: bytes | str, media_type: str, filename: str, *, inline: bool = F
                     headers={"content-disposition": f'{how}; filename="{filename}"'})
 
 
-@router.get("/nights/{night_id}/download/sheets.pdf")
+async def _made(request: Request, night_id: str, kind: str, qr_url: str = "") -> tuple[
+        str, bytes]:
+    """The night's id and the file ``kind`` for its current version (see
+    :mod:`bunco.web.downloads`: cached, made in a process of its own, limited per token)."""
+    who = await require_read(request, night_id)
+    live = await service(request).get(night_id)
+    downloads: Downloads = request.app.state.downloads
+    lines = log_lines(live.log)  # nothing awaits between the version and its log
+    data = await downloads.get((live.id, live.seq, kind, qr_url), lines, who.caller)
+    return live.id, data
+
+
+@router.get("/nights/{night_id}/download/sheets.pdf", responses=BUSY)
 async def filled_sheets(night_id: NightId, request: Request) -> Response:
     """Every score card and table tally as written by hand, plus the master sheet (PDF)."""
-    await require_read(request, night_id)
-    live = await service(request).get(night_id)
-    pdf = await asyncio.to_thread(filled_sheets_pdf, live.night)
-    return _file(pdf, "application/pdf", f"bunco-{live.id}-sheets.pdf")
+    night, pdf = await _made(request, night_id, "sheets.pdf")
+    return _file(pdf, "application/pdf", f"bunco-{night}-sheets.pdf")
 
 
-@router.get("/nights/{night_id}/download/blank-sheets.pdf")
+@router.get("/nights/{night_id}/download/blank-sheets.pdf", responses=BUSY)
 async def blank_sheets(night_id: NightId, request: Request) -> Response:
     """Blank score cards, tallies, table signs and the house-rules card for this night (PDF)."""
-    await require_read(request, night_id)
-    live = await service(request).get(night_id)
-    night = live.night
-    url = f"{str(request.base_url).rstrip('/')}/night/{live.id}"
-    pdf = await asyncio.to_thread(
-        blank_sheets_pdf, night.rules, list(night.roster), qr_url=url, sets=night.sets
-    )
-    return _file(pdf, "application/pdf", f"bunco-{live.id}-blank-sheets.pdf")
+    url = f"{str(request.base_url).rstrip('/')}/night/{night_id}"
+    night, pdf = await _made(request, night_id, "blank-sheets.pdf", url)
+    return _file(pdf, "application/pdf", f"bunco-{night}-blank-sheets.pdf")
 
 
-@router.get("/nights/{night_id}/download/report.html")
+@router.get("/nights/{night_id}/download/report.html", responses=BUSY)
 async def report_html(night_id: NightId, request: Request) -> Response:
     """The night report: standings, prizes, every round's tables and charts (one HTML page)."""
-    await require_read(request, night_id)
-    live = await service(request).get(night_id)
-    html = await asyncio.to_thread(night_report_html, live.night)
-    return _file(html, "text/html; charset=utf-8", f"bunco-{live.id}-report.html", inline=True)
+    night, html = await _made(request, night_id, "report.html")
+    return _file(html, "text/html; charset=utf-8", f"bunco-{night}-report.html", inline=True)
 
 
-@router.get("/nights/{night_id}/download/report.pdf")
+@router.get("/nights/{night_id}/download/report.pdf", responses=BUSY)
 async def report_pdf(night_id: NightId, request: Request) -> Response:
     """The night report as a PDF."""
-    await require_read(request, night_id)
-    live = await service(request).get(night_id)
-    pdf = await asyncio.to_thread(night_report_pdf, live.night)
-    return _file(pdf, "application/pdf", f"bunco-{live.id}-report.pdf")
+    night, pdf = await _made(request, night_id, "report.pdf")
+    return _file(pdf, "application/pdf", f"bunco-{night}-report.pdf")
 
 
 @router.get("/nights/{night_id}/download/standings.csv")

@@ -101,5 +101,5 @@ async def revoke_cohost(night_id: NightId, cohost: Annotated[int, Path(ge=1, le=
         raise ServiceError(404, "not_found", f"this night has no co-host {cohost}",
                            "the id of a co-host from GET .../cohosts")
     count = await svc.db(svc.store.revoke_tokens, night_id, "host", player=found["label"])
-    tokens(request).forget()
+    tokens(request).revoked(night_id)
     return {"night": night_id, "id": cohost, "revoked": count}

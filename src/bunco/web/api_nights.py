@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import ipaddress
 import json
 import secrets
 from typing import Annotated, Any
@@ -53,6 +54,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["nights"])
+CREATION_ID_LENGTH = 16
+"""The shortest ``command_id`` a creation accepts (the pages send 32 random hex digits)."""
 
 
 def service(request: Request) -> NightService:
@@ -82,14 +85,23 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
     tokens; the same ``command_id`` with another request is refused (409 ``id_reused``).
     """
     secret = request.app.state.create_secret
-    if secret and not _bearer_is(request, secret):
-        raise ServiceError(401, "unauthorized", "this server needs its creation secret to "
-                           "create a night", "Authorization: Bearer <the server's secret>")
+    if secret and not _bearer_is(request, secret) and not on_server_machine(request):
+        raise ServiceError(401, "unauthorized", "nights are created on the computer that runs "
+                           "the server; from another device this server needs its creation "
+                           "secret", "the link with ?secret= that bunco serve printed, or "
+                           "Authorization: Bearer <the server's secret>")
     svc = service(request)
     for bot in body.bots:
         if bot not in body.players:
             raise ServiceError(422, "invalid_setup", f"bot {bot!r} is not a player",
                                "bots chosen among the players")
+    if body.command_id is not None and len(body.command_id) < CREATION_ID_LENGTH:
+        # the id stands for the night's secrets: one anybody could send again ("1") would
+        # hand them the host's token
+        raise ServiceError(422, "invalid_request", f"command_id {body.command_id!r} is too "
+                           "short to be this creation's own random id",
+                           f"a random command_id of at least {CREATION_ID_LENGTH} characters "
+                           "(a UUID), or none")
     key = None if body.command_id is None else await asyncio.to_thread(creation_key,
                                                                         body.command_id)
     live, made = await svc.create(
@@ -109,6 +121,19 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
                "viewer": f"{base}/night/{live.id}?token={made.viewer}",
                "websocket": f"{base.replace('http', 'ws', 1)}/api/nights/{live.id}/ws"},
     )
+
+
+def on_server_machine(request: Request) -> bool:
+    """Whether the request comes from the computer the server runs on: a loopback address,
+    or the very address it came to (the computer's own address on the network)."""
+    client = request.client.host if request.client else ""
+    try:
+        if ipaddress.ip_address(client).is_loopback:
+            return True
+    except ValueError:
+        return False
+    server: tuple[str, int] | None = request.scope.get("server")
+    return server is not None and server[0] == client
 
 
 def _bearer_is(request: Request, secret: str) -> bool:
@@ -296,7 +321,7 @@ async def release_player(night_id: NightId, name: PlayerName, request: Request
     svc = service(request)
     name = player_named(await svc.get(night_id), name)
     count = await svc.db(svc.store.revoke_tokens, night_id, "player", player=name)
-    tokens(request).forget()
+    tokens(request).revoked(night_id)
     return {"night": night_id, "player": name, "revoked": count}
 
 
@@ -315,7 +340,7 @@ async def new_table_credentials(night_id: NightId, table: TableNo, request: Requ
     code, code_record = book.issue_code(night_id, table)
     token, token_record = book.issue(night_id, "join", table=table)
     await svc.db(svc.store.revoke_tokens, night_id, "join", table=table)
-    book.forget()
+    book.forget()  # join credentials open no socket
     await svc.db(svc.store.add_tokens, [code_record, token_record])
     return _credentials(request, table, code, token)
 
@@ -328,7 +353,7 @@ async def revoke_scorekeepers(night_id: NightId, table: TableNo, request: Reques
     await service(request).get(night_id)
     svc = service(request)
     count = await svc.db(svc.store.revoke_tokens, night_id, "table", table=table)
-    tokens(request).forget()
+    tokens(request).revoked(night_id)
     return {"night": night_id, "table": table, "revoked": count}
 
 

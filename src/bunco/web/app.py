@@ -38,9 +38,11 @@ from bunco.web import (
 from bunco.web.auth import TokenBook
 from bunco.web.bodycap import BodyCap
 from bunco.web.bots import BotRunner
+from bunco.web.downloads import Downloads
 from bunco.web.fastpath import FastRolls
 from bunco.web.follow import ProcessFollower
 from bunco.web.guard import Guard
+from bunco.web.open_sockets import OpenSockets
 from bunco.web.pubsub import InProcessPubSub, PubSub
 from bunco.web.service import NightService
 
@@ -114,6 +116,11 @@ def create_app(
         # a token revoked or a code replaced by another process: forget what is cached
         # (and read that night's tokens again, in the background)
         service.on_tokens_changed.append(app.state.tokens.changed_elsewhere)
+        # a token revoked here or elsewhere: its open WebSockets close at once
+        app.state.sockets = OpenSockets(event_store.tokens)
+        app.state.downloads = Downloads()
+        app.state.tokens.on_revoked.append(app.state.sockets.recheck_soon)
+        service.on_tokens_changed.append(app.state.sockets.recheck_soon)
         app.state.follower = ProcessFollower(service)
         app.state.following = None
         if event_store.dialect == "postgresql":  # other processes may share this database
@@ -131,6 +138,8 @@ def create_app(
                 freezer.cancel()
                 gc.unfreeze()
             await app.state.bots.close()
+            await app.state.sockets.aclose()
+            app.state.downloads.close()
             await app.state.tokens.close()
             if app.state.following is not None:
                 app.state.following.cancel()

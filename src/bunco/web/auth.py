@@ -37,6 +37,7 @@ import hmac
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bunco.store import EventStore, TokenRecord
@@ -190,6 +191,9 @@ class TokenBook:
         self._forgetting = threading.Lock()
         self._refilling: dict[str, asyncio.Task[None]] = {}
         self._refill_again: set[str] = set()
+        self.on_revoked: list[Callable[[str], None]] = []
+        """Called with a night's id when this process revoked some of its tokens
+        (:meth:`revoked`): the open WebSockets check theirs."""
 
     def issue(
         self, night_id: str, role: str, *, table: int | None = None, player: str | None = None
@@ -262,6 +266,13 @@ class TokenBook:
         with self._forgetting:
             self._generation += 1
             self._cache.clear()
+
+    def revoked(self, night_id: str) -> None:
+        """This process revoked tokens of ``night_id``: :meth:`forget`, and tell
+        :attr:`on_revoked` (call on the event loop)."""
+        self.forget()
+        for hook in self.on_revoked:
+            hook(night_id)
 
     def refill(self, night_id: str) -> None:
         """Read every token of ``night_id`` (revoked ones too) into the cache in one query,

@@ -31,7 +31,11 @@ The server subscribes before it reads the backlog and drops live messages it alr
 sent, so a client that reconnects with the last seq it saw gets everything after it,
 without gaps or duplicates. A listener that falls far behind is closed with code 4008
 and reconnects with ``since``. A client may send ``{"type": "ping"}``; the reply is
-``{"type": "pong", "seq"}``.
+``{"type": "pong", "seq"}``. A message from the client above :data:`MAX_MESSAGE`
+characters closes the socket with 1009 (``bunco serve`` has Uvicorn refuse it before it
+is read whole, see :mod:`bunco.web.connections`). When the socket's token is revoked
+(on any process) the socket gets ``{"type": "error", "error": "unauthorized", ...}`` and
+is closed with code 4401 (:mod:`bunco.web.open_sockets`).
 """
 
 from __future__ import annotations
@@ -46,12 +50,18 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from bunco.web.access import require_read
 from bunco.web.api_nights import player_named
 from bunco.web.live_night import LiveNight
+from bunco.web.open_sockets import OpenSockets, SocketWatch
 from bunco.web.pubsub import Overflow, Subscription
 from bunco.web.replies import ServiceError, event_text
 from bunco.web.service import NightService
 
 router = APIRouter()
 CLOSE_BEHIND = 4008
+CLOSE_TOO_BIG = 1009
+MAX_MESSAGE = 4096
+"""The largest message a client may send (the pages send ``{"type":"ping"}``)."""
+REVOKED = ServiceError(401, "unauthorized", "this token was revoked by the host",
+                       "a new token: join the table again or ask the host")
 
 
 def _int_param(websocket: WebSocket, name: str, default: int | None, low: int) -> int | None:
@@ -99,6 +109,18 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
     except ServiceError as exc:
         await _refuse(websocket, exc)
         return
+    sockets: OpenSockets = websocket.app.state.sockets
+    watch = sockets.open(night_id, who.caller)
+    try:
+        await _follow(websocket, svc, live, night_id, since, table, player, who.role, watch)
+    finally:
+        sockets.close(watch)
+
+
+async def _follow(websocket: WebSocket, svc: NightService, live: LiveNight, night_id: str,
+                  since: int, table: int | None, player: str | None, role: str,
+                  watch: SocketWatch) -> None:
+    """The hello, the backlog and the live stream of an authorised socket."""
     if player is not None:  # nothing awaits from here to the snapshot: the table holds
         table = live.table_of(player)
         subscription = svc.pubsub.subscribe(night_id, table, player=player)
@@ -113,7 +135,7 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         status = live.status(expects=not follows)
         hello: dict[str, Any] = {
             "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
-            "role": who.role, "status": status}
+            "role": role, "status": status}
         if player is not None:
             hello["player"] = player
         text = json.dumps(hello, separators=(",", ":"), ensure_ascii=False)
@@ -126,7 +148,7 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         for stored in backlog:
             await websocket.send_text(event_text(stored))
         await websocket.send_text(f'{{"type":"caught_up","seq":{upto}}}')
-        await _stream(websocket, subscription, live, upto)
+        await _stream(websocket, subscription, live, upto, watch)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -134,7 +156,7 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
 
 
 async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNight,
-                  upto: int) -> None:
+                  upto: int, watch: SocketWatch) -> None:
     async def pump() -> None:
         while True:
             message = await subscription.get()
@@ -146,12 +168,15 @@ async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNi
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            text = message.get("text") or ""
+            if len(text) > MAX_MESSAGE or len(message.get("bytes") or b"") > MAX_MESSAGE:
+                raise MessageTooBig
             with contextlib.suppress(ValueError, AttributeError, TypeError):
-                data: Any = json.loads(message.get("text") or "")
+                data: Any = json.loads(text)
                 if data.get("type") == "ping":
                     await websocket.send_text(f'{{"type":"pong","seq":{live.seq}}}')
 
-    tasks = {asyncio.ensure_future(pump()), asyncio.ensure_future(read())}
+    tasks = {asyncio.ensure_future(pump()), asyncio.ensure_future(read()), watch.revoked}
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -162,7 +187,16 @@ async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNi
                 await task
     for task in done:
         exc = task.exception()
-        if isinstance(exc, Overflow):
-            with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):
+            if task is watch.revoked:
+                await _refuse(websocket, REVOKED)
+            elif isinstance(exc, Overflow):
                 await websocket.close(code=CLOSE_BEHIND,
                                       reason="fell behind; reconnect with since=<last seq>")
+            elif isinstance(exc, MessageTooBig):
+                await websocket.close(code=CLOSE_TOO_BIG,
+                                      reason=f"messages of at most {MAX_MESSAGE} characters")
+
+
+class MessageTooBig(Exception):
+    """The client sent a message above :data:`MAX_MESSAGE`."""

@@ -225,7 +225,9 @@ async function start(ev) {
 async function createOnce(body) {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await api("/api/nights", { method: "POST", body });
+      // another device than the server's computer: the secret of the link bunco serve printed
+      const token = new URLSearchParams(location.search).get("secret");
+      return await api("/api/nights", { method: "POST", body, token });
     } catch (err) {
       const retry = err.status === 0 || err.status >= 500;
       if (!retry || attempt >= 4) throw err;

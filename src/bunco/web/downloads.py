@@ -1,0 +1,184 @@
+"""The heavy downloads (PDFs, the HTML report): made once per night version, cached, in a
+process of their own, limited per token, so that no download can delay a roll.
+
+A 2,000-player night's filled sheets take seconds of CPU to draw. Made on the server's
+threads, six at once filled its shared thread pool and, holding the interpreter lock,
+slowed every roll. Here:
+
+- **Once per version**: a file is keyed by the night, its last seq, the kind of file and
+  (blank sheets) the address on their QR code. The same key asked for again is served
+  from the cache (:data:`CACHE_BYTES` of the most recent files); asked for while it is
+  being made, the request waits for that one making.
+- **Its own process**: files are made in a small pool of worker processes
+  (:data:`WORKERS`, started at the first download, at a lower CPU priority than the
+  server) from the night's stored log, which the process replays; the server only hands
+  it the log's lines. The server's event loop and thread pool never do this work.
+- **Limits per token**: a token may have one file being made at a time and start
+  :data:`PER_TOKEN` makings (cached files are free); at most :data:`QUEUED` makings wait
+  for the pool in all. Past a limit: **429** ``too_many_downloads`` with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import multiprocessing
+import os
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from bunco.web.replies import ServiceError
+
+WORKERS = 1
+"""Processes that make files (one: a download may wait, a roll never does)."""
+CACHE_BYTES = 64 * 1024 * 1024
+"""The most recent files kept, in bytes."""
+PER_TOKEN = "30/hour"
+"""Files one token may have made (files served from the cache do not count)."""
+QUEUED = 8
+"""Makings waiting for the pool or under way, from all tokens together."""
+NICENESS = 10
+"""How much lower the worker processes' CPU priority is than the server's."""
+KINDS = ("sheets.pdf", "blank-sheets.pdf", "report.html", "report.pdf")
+
+Key = tuple[str, int, str, str]
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError):  # not allowed here: the same priority
+        os.nice(NICENESS)
+
+
+def make_file(kind: str, lines: Sequence[str], qr_url: str) -> bytes:
+    """Make one file of the night whose stored log is ``lines`` (in a worker process)."""
+    import json
+
+    from bunco.core.night import Night
+    from bunco.sheets import (
+        blank_sheets_pdf,
+        filled_sheets_pdf,
+        night_report_html,
+        night_report_pdf,
+    )
+
+    night = Night.start(json.loads(lines[0]))
+    for line in lines[1:]:
+        night = night.apply(json.loads(line))
+    if kind == "sheets.pdf":
+        return filled_sheets_pdf(night)
+    if kind == "blank-sheets.pdf":
+        return blank_sheets_pdf(night.rules, list(night.roster), qr_url=qr_url, sets=night.sets)
+    if kind == "report.html":
+        return night_report_html(night).encode("utf-8")
+    if kind == "report.pdf":
+        return night_report_pdf(night)
+    raise ValueError(f"no such download: {kind!r}")
+
+
+class Downloads:
+    """The cache, the pool and the limits of the heavy downloads of one server process."""
+
+    def __init__(self, *, workers: int = WORKERS, cache_bytes: int = CACHE_BYTES,
+                 per_token: str = PER_TOKEN, queued: int = QUEUED) -> None:
+        self.workers = workers
+        self.cache_bytes = cache_bytes
+        self.queued = queued
+        self._pool: ProcessPoolExecutor | None = None
+        self._cache: OrderedDict[Key, bytes] = OrderedDict()
+        self._cached = 0
+        self._making: dict[Key, asyncio.Future[bytes]] = {}
+        self._by_token: dict[str, Key] = {}
+        self._limit = parse(per_token)
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.made = 0
+        """Files made since the start (not served from the cache)."""
+
+    async def get(self, key: Key, lines: Sequence[str], caller: str) -> bytes:
+        """The file ``key`` (night, seq, kind, QR address), made from the log ``lines`` if
+        it is not cached; ``caller`` is the token (its hash) that asks."""
+        data = self._cache.get(key)
+        if data is not None:
+            self._cache.move_to_end(key)
+            return data
+        making = self._making.get(key)
+        if making is None:
+            making = self._start(key, lines, caller)
+        try:
+            return await asyncio.shield(making)
+        except (BrokenProcessPool, OSError) as exc:  # a worker died or could not start
+            raise ServiceError(503, "busy", f"the file could not be made now ({exc})",
+                               "the same request again in a moment") from None
+
+    def _start(self, key: Key, lines: Sequence[str], caller: str) -> asyncio.Future[bytes]:
+        if caller in self._by_token:
+            raise _busy(5, "a file you asked for is still being made",
+                        "wait for it, then ask again")
+        if len(self._making) >= self.queued:
+            raise _busy(10, "the server is making other files now", "try again in a moment")
+        if not self._limiter.hit(self._limit, "downloads", caller):
+            reset = self._limiter.get_window_stats(self._limit, "downloads", caller).reset_time
+            wait = max(1, math.ceil(reset - time.time()))
+            raise _busy(wait, "too many files made for this token", f"wait {wait} s (files "
+                        "already made for the night's current state are served at once)")
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(), make_file, key[2], list(lines), key[3])
+        self._making[key] = future
+        self._by_token[caller] = key
+        future.add_done_callback(lambda done: self._finish(key, caller, done))
+        return future
+
+    def _finish(self, key: Key, caller: str, done: asyncio.Future[bytes]) -> None:
+        self._making.pop(key, None)
+        if self._by_token.get(caller) == key:
+            del self._by_token[caller]
+        if done.cancelled():
+            return
+        error = done.exception()
+        if isinstance(error, BrokenProcessPool):
+            self._pool = None  # a worker died: the next download starts a new pool
+        if error is not None:
+            return
+        data = done.result()
+        self.made += 1
+        if len(data) > self.cache_bytes:
+            return
+        self._cache[key] = data
+        self._cached += len(data)
+        while self._cached > self.cache_bytes:
+            _, old = self._cache.popitem(last=False)
+            self._cached -= len(old)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority)
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker processes (the files being made are dropped)."""
+        if self._pool is not None:
+            workers = list(getattr(self._pool, "_processes", {}).values())
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:  # a file being made is not waited for
+                worker.terminate()
+            self._pool = None
+
+
+def _busy(wait: int, what: str, expected: str) -> ServiceError:
+    return ServiceError(429, "too_many_downloads", what, expected, retry_after=wait,
+                        headers={"Retry-After": str(wait)})
+
+
+def log_lines(log: Sequence[Any]) -> list[str]:
+    """The stored bodies of a night's log (its :class:`~bunco.store.StoredEvent`s)."""
+    return [stored.body for stored in log]
