@@ -229,8 +229,8 @@ class Club:
             return evolve(self, hosts={**self.hosts, ev["month"]: ev["host"]})
         if kind == "leave_club":
             return evolve(self, members={k: v for k, v in self.members.items() if k != who})
-        contact = {**self.contacts.get(who, {}),
-                   **{k: ev[k] for k in ("email", "address") if k in ev}}
+        contact: dict[str, str] = {**self.contacts.get(who, {}),
+                                   **{k: ev[k] for k in ("email", "address") if k in ev}}
         return evolve(self, members={**self.members, who: ev["role"]},
                       contacts={**self.contacts, who: contact})
 
