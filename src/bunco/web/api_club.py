@@ -47,6 +47,7 @@ class ClubCreate(StrictModel):
     rules: Word = "classic"
     currency: Annotated[Word, Field(max_length=8)] = "$"
     dues: Word | int = Field("0", description='dues per player per night, e.g. "5"')
+    sub_fee: Word | int | None = Field(None, description="what a substitute owes for a seat")
     payouts: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
     prizes: list[Word] | None = Field(None, max_length=20)
     prize_ties: Word | None = None

@@ -196,11 +196,7 @@ async def new_member_link(club_id: ClubId, body: MemberLinkIn, request: Request
                           ) -> dict[str, Any]:
     """A new personal link for a member (the old one stops working)."""
     got = await load(request, club_id, nights=False)
-    try:
-        event, _ = new_link_event(got.club, club_id, got.caller.token, "member", body.name)
-    except KeyError:
-        raise ServiceError(422, "invalid_setup", f"{body.name!r} is not a member",
-                           "a member's name") from None
+    event, _ = new_link_event(got.club, club_id, got.caller.token, "member", body.name)
     club = await append(request, club_id, got.club, event)
     return links_view(club, club_id, got.caller.token, _base(request))
 
@@ -273,6 +269,9 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
     """Email every regular who has not answered for the night, with their personal link."""
     got = await load(request, club_id, nights=False)
     club = got.club
+    if club.mail is None:
+        raise ServiceError(422, "no_mail_server", f"{club.name} has no mail server",
+                           "the club's SMTP server first: POST /api/clubs/{id}/mail")
     try:
         names, no_email = to_remind(club, body.date)
         club = club.apply_all(issue_events(club, club_id, got.caller.token))
