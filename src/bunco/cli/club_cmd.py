@@ -48,6 +48,8 @@ def _append(clubs: Any, club_id: str, club: Any, event: dict[str, Any]) -> Any:
 def create(
     name: Annotated[str, typer.Argument(help="The club's name.")],
     dues: Annotated[str, typer.Option(help="Dues per player per night, e.g. 5.")] = "0",
+    sub_fee: Annotated[str | None, typer.Option(
+        help="What a substitute owes the club for each seat they take.")] = None,
     currency: Annotated[str, typer.Option(help="The currency sign.")] = "$",
     rules: Annotated[str, typer.Option(help="The club's preset.")] = "classic",
     regular: Annotated[list[str] | None, typer.Option(help="A regular (repeatable).")] = None,
@@ -68,8 +70,10 @@ def create(
             fail(f"payout {item!r} has no amount", expected="PRIZE=AMOUNT or PRIZE=SHARE%")
         key = "share" if value.strip().endswith("%") else "amount"
         payouts.append({"prize": prize.strip(), key: value.strip()})
-    setup = {"type": "club", "name": name, "dues": dues, "currency": currency, "rules": rules,
-             "payouts": payouts}
+    setup: dict[str, Any] = {"type": "club", "name": name, "dues": dues, "currency": currency,
+                             "rules": rules, "payouts": payouts}
+    if sub_fee is not None:
+        setup["sub_fee"] = sub_fee
     events: list[dict[str, Any]] = [{"type": "member", "name": n, "role": "regular"}
                                     for n in regular or []]
     events += [{"type": "member", "name": n, "role": "substitute"} for n in sub or []]
