@@ -14,7 +14,7 @@ class _Keep:
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append({"from": envelope.mail_from, "rcpt": list(envelope.rcpt_tos),
                               "data": envelope.original_content or envelope.content})
         return "250 Message accepted for delivery"

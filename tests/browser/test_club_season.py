@@ -175,7 +175,7 @@ def test_an_organizers_month_from_answers_to_the_nights_results(pages: Pages,
     expect(standings.locator("tr[data-player=Dee] td").nth(2)).to_have_text("0")
     page.click("#share-season")
     share = page.locator("#season-share").get_attribute("href")
-    assert share is not None
+    assert share is not None and f"/c/{club}/shared?token=" in share
     reader = pages.open(share.split("://", 1)[1].split("/", 1)[1].join(["/", ""]),
                         name="reader")
     expect(reader.locator("body")).to_have_attribute("data-ready", "yes")
