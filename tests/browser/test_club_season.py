@@ -13,10 +13,11 @@ for Most Losses (no money) and roll it off.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from .conftest import Pages, Server, audit, shoot
 
@@ -92,3 +93,97 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
     assert not pages.errors
     shoot(page, "club-season")
     assert audit(page) == []
+
+
+def test_an_organizers_month_from_answers_to_the_nights_results(pages: Pages,
+                                                                 server: Server) -> None:
+    """The organizer makes the club and plans February's night (Ann hosts, in turn, at her
+    address). Members answer on their own links; Dee can't come, so her seat is offered to
+    the subs: Zoe says yes first and takes it, Yan's yes waits in line. The organizer sees
+    who is coming, starts the night (its players: the answers' roster), the night is
+    played, and its results are on the club page and through the season's share link."""
+    page = pages.open("/club", name="organizer")
+    page.fill("#club-name", "Thursday Club")
+    page.fill("#club-dues", "5")
+    page.fill("#club-regulars", "Ann\nBea\nCat\nDee")
+    page.fill("#club-subs", "Zoe\nYan")
+    page.fill("#club-season", "2026")
+    page.click("#create-club")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    club = page.url.rsplit("/", 1)[1]
+    page.fill("#member-name", "Ann")
+    page.fill("#member-address", "1 Elm St")
+    page.click("#member-save")
+    expect(page.locator("#links li")).to_have_count(6)
+    page.fill("#plan-date", "2026-02-12")
+    page.fill("#plan-time", "19:00")
+    page.click("#plan-save")
+    plan = page.locator("#plans li[data-date='2026-02-12']")
+    expect(plan).to_contain_text("host Ann · 1 Elm St")
+    expect(page.locator("#coming-none")).to_have_text("Not answered: Ann, Bea, Cat, Dee")
+    expect(page.locator("#calendar-feed")).to_have_attribute("href", re.compile("calendar.ics"))
+    links = {li.get_attribute("data-member"): li.locator("a").get_attribute("href")
+             for li in page.locator("#links li").all()}
+
+    def member(name: str) -> Page:
+        opened = pages.open(links[name].split("://", 1)[1].split("/", 1)[1].join(["/", ""]),
+                            name=name)
+        expect(opened.locator("body")).to_have_attribute("data-ready", "yes")
+        return opened
+
+    for name in ("Ann", "Bea", "Cat"):
+        mine = member(name)
+        mine.click("li[data-date='2026-02-12'] button[data-answer=yes]")
+        expect(mine.locator("li[data-date='2026-02-12'] .answer")).to_have_text(
+            "Your answer: yes.")
+    ann = member("Ann")
+    expect(ann.locator(".hosting .coming-count")).to_contain_text("3 said yes")
+    dee = member("Dee")
+    dee.click("li[data-date='2026-02-12'] button[data-answer=no]")
+    expect(dee.locator("li[data-date='2026-02-12'] .answer")).to_have_text("Your answer: no.")
+    zoe, yan = member("Zoe"), member("Yan")
+    zoe.reload()
+    expect(zoe.locator("li[data-date='2026-02-12'] .seat")).to_have_text(
+        "A seat is open: say yes to take it.")
+    zoe.click("li[data-date='2026-02-12'] button[data-answer=yes]")
+    expect(zoe.locator("li[data-date='2026-02-12'] .seat")).to_have_text("You have a seat.")
+    yan.click("li[data-date='2026-02-12'] button[data-answer=yes]")
+    expect(yan.locator("li[data-date='2026-02-12'] .seat")).to_have_text(
+        "You are in line for a seat. (number 1 in line)")
+
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    page.click("#plans li[data-date='2026-02-12'] button")
+    expect(page.locator("#coming-count")).to_contain_text("4 said yes · 4 holding seats of 4")
+    expect(page.locator("#coming-subs")).to_have_text("Subs in: Zoe (for Dee)")
+    expect(page.locator("#coming-waiting")).to_have_text("Waiting for a seat: Yan")
+    expect(page.locator("#coming-roster")).to_have_text("Roster: Ann, Bea, Cat, Zoe")
+    expect(page.locator("#night-date")).to_have_value("2026-02-12")
+    page.click("#start-night")
+    expect(page.locator("#nights li")).to_have_count(1)
+    night = page.locator("#nights li").first.get_attribute("data-night")
+    host = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:host'))")
+    assert server.state(night, host)["setup"]["players"] == ["Ann", "Bea", "Cat", "Zoe"]
+    play(server, night, host, "month")
+
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#nights")).to_contain_text("played")
+    expect(page.locator("#plans li[data-date='2026-02-12']")).to_contain_text("played")
+    standings = page.locator("#season-standings")
+    expect(standings.locator("tr[data-player=Zoe] td").nth(2)).to_have_text("1")
+    expect(standings.locator("tr[data-player=Dee] td").nth(2)).to_have_text("0")
+    page.click("#share-season")
+    share = page.locator("#season-share").get_attribute("href")
+    assert share is not None and f"/c/{club}/shared?token=" in share
+    reader = pages.open(share.split("://", 1)[1].split("/", 1)[1].join(["/", ""]),
+                        name="reader")
+    expect(reader.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(reader.locator("#shared-title")).to_have_text("Thursday Club: 2026")
+    expect(reader.locator("#archive section.night")).to_have_count(1)
+    expect(reader.locator(f"#night-{night} tbody tr")).to_have_count(4)
+    expect(reader.locator("#shared-standings tr[data-player=Zoe]")).to_be_visible()
+    assert not pages.errors, pages.errors
+    shoot(page, "club-month")
+    assert audit(page) == []
+    assert audit(reader) == []

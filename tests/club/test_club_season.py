@@ -122,7 +122,7 @@ def test_the_club_command_line(tmp_path: Path) -> None:
         ("Ann", 1, "5.00"), ("Bea", 1, "0.00"), ("Zoe", 0, "0.00")]
     ledger = json.loads(bunco("ledger", "Tuesday Club", "--json").stdout)
     assert ledger["totals"] == {"dues_owed": "10.00", "dues_paid": "5.00", "outstanding": "5.00",
-                                "paid_out": "5.00", "pot": "5.00"}
+                                "paid_out": "5.00", "sub_fees": "0.00", "pot": "5.00"}
     bad = bunco("host", "Tuesday Club", "2026-01", "Zed", ok=False)
     assert "error:" in bad.stderr and "'Zed' is not a member" in bad.stderr
     assert "expected:" in bad.stderr

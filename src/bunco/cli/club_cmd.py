@@ -23,55 +23,33 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from bunco.cli.app import app, console, fail, print_json, refusals
-
-club_app = typer.Typer(help="A club's season: roster, nights, dues, standings.",
-                       no_args_is_help=True)
-app.add_typer(club_app, name="club")
-
-DbOption = Annotated[str | None, typer.Option(
-    "--db", help="SQLAlchemy URL or SQLite file; default: the SQLite file of bunco serve.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-SeasonOption = Annotated[str | None, typer.Option("--season", help="A season (default: the current).")]
-
-
-def _store(db: str | None) -> Any:
-    from bunco.store import ClubStore, EventStore, default_db_url
-
-    url = db if db is not None else default_db_url()
-    try:
-        store = EventStore(url)
-        store.upgrade()
-    except Exception as exc:  # a bad URL or a missing driver
-        fail(f"cannot open the database: {exc}",
-             expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or an SQLite file")
-    return store, ClubStore(store.engine)
+from bunco.cli.app import console, fail, print_json, refusals
+from bunco.cli.club_db import (
+    DbOption,
+    JsonOption,
+    SeasonOption,
+    club_app,
+    open_club,
+    open_store,
+)
+from bunco.cli.club_db import append as _append_events
 
 
-def _open(db: str | None, name: str) -> tuple[Any, Any, str, Any, dict[str, Any]]:
-    """The stores, the club's id, the club and its nights, folded."""
-    from bunco.club.load import fold_club, fold_nights
-
-    store, clubs = _store(db)
-    record = clubs.club(name) or clubs.club_by_name(name)
-    if record is None:
-        fail(f"there is no club {name!r}", expected="a club's id or name (bunco club create)")
-    club = fold_club(clubs.events(record.id))
-    logs = {ref.night: [e.event for e in store.events(ref.night)] for ref in club.nights}
-    return store, clubs, record.id, club, fold_nights({k: v for k, v in logs.items() if v})
+def _open(db: str | None, name: str, *, write: bool = True
+          ) -> tuple[Any, Any, str, Any, dict[str, Any]]:
+    return open_club(db, name, write=write)
 
 
 def _append(clubs: Any, club_id: str, club: Any, event: dict[str, Any]) -> Any:
-    with refusals():
-        after = club.apply(event)
-    clubs.append(club_id, event)
-    return after
+    return _append_events(clubs, club_id, club, event)
 
 
 @club_app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="The club's name.")],
     dues: Annotated[str, typer.Option(help="Dues per player per night, e.g. 5.")] = "0",
+    sub_fee: Annotated[str | None, typer.Option(
+        help="What a substitute owes the club for each seat they take.")] = None,
     currency: Annotated[str, typer.Option(help="The currency sign.")] = "$",
     rules: Annotated[str, typer.Option(help="The club's preset.")] = "classic",
     regular: Annotated[list[str] | None, typer.Option(help="A regular (repeatable).")] = None,
@@ -92,8 +70,10 @@ def create(
             fail(f"payout {item!r} has no amount", expected="PRIZE=AMOUNT or PRIZE=SHARE%")
         key = "share" if value.strip().endswith("%") else "amount"
         payouts.append({"prize": prize.strip(), key: value.strip()})
-    setup = {"type": "club", "name": name, "dues": dues, "currency": currency, "rules": rules,
-             "payouts": payouts}
+    setup: dict[str, Any] = {"type": "club", "name": name, "dues": dues, "currency": currency,
+                             "rules": rules, "payouts": payouts}
+    if sub_fee is not None:
+        setup["sub_fee"] = sub_fee
     events: list[dict[str, Any]] = [{"type": "member", "name": n, "role": "regular"}
                                     for n in regular or []]
     events += [{"type": "member", "name": n, "role": "substitute"} for n in sub or []]
@@ -101,7 +81,7 @@ def create(
         events.append({"type": "season", "name": season})
     with refusals():
         club = Club.start(setup).apply_all(events)
-    _, clubs = _store(db)
+    _, clubs = open_store(db)
     token = secrets.token_urlsafe(24)
     club_id = secrets.token_urlsafe(6)
     clubs.create(club_id, club.name, club.setup, token)
@@ -117,11 +97,18 @@ def create(
 def member(club: str, name: str,
            sub: Annotated[bool, typer.Option("--sub", help="As a substitute.")] = False,
            gone: Annotated[bool, typer.Option("--gone", help="Leaves the club.")] = False,
+           email: Annotated[str | None, typer.Option(help="Where reminders go.")] = None,
+           address: Annotated[str | None, typer.Option(
+               help="Their address (the nights they host are there).")] = None,
            db: DbOption = None) -> None:
-    """Add a member (a regular, or a substitute with --sub), or remove one (--gone)."""
+    """Add a member (a regular, or a substitute with --sub), change their email or address,
+    or remove one (--gone)."""
     _, clubs, club_id, state, _ = _open(db, club)
-    event = ({"type": "leave_club", "name": name} if gone
-             else {"type": "member", "name": name, "role": "substitute" if sub else "regular"})
+    event: dict[str, Any] = (
+        {"type": "leave_club", "name": name} if gone
+        else {"type": "member", "name": name, "role": "substitute" if sub else "regular"})
+    if not gone:
+        event.update({k: v for k, v in (("email", email), ("address", address)) if v})
     _append(clubs, club_id, state, event)
     console.print(f"{state.name}: {name} " + ("leaves" if gone else f"is a {event['role']}"),
                   highlight=False)
@@ -160,20 +147,29 @@ def pay(club: str, player: str, amount: str,
 @club_app.command("add-night")
 def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (.jsonl).")],
               date: Annotated[str | None, typer.Option(help="YYYY-MM-DD")] = None,
+              guest: Annotated[list[str] | None, typer.Option(
+                  help="A player who is not a member (repeatable).")] = None,
               db: DbOption = None) -> None:
-    """Store a party log (a night played on paper or with bunco play) as a night of the club."""
+    """Store a party log (a night played on paper or with bunco play) as a night of the club.
+
+    Refused: a night already in the club (the same log twice), and a night with players
+    who are neither members nor listed with --guest."""
     from bunco.cli.replay_cmd import load_night
-    from bunco.club.nights import night_setup
+    from bunco.club.nights import log_digest, night_players_check, night_setup
     from bunco.club.season import pot_to_carry
     from bunco.core.night import Night
 
     night = load_night(log)
     store, clubs, club_id, state, nights = _open(db, club)
     night_id = secrets.token_urlsafe(6)
-    event: dict[str, Any] = {"type": "night", "night": night_id}
+    event: dict[str, Any] = {"type": "night", "night": night_id,
+                             "digest": log_digest(night.setup, night.events)}
     if date:
         event["date"] = date
+    if guest:
+        event["guests"] = guest
     with refusals():
+        night_players_check(state, list(night.setup["players"]), guest or [])
         state.apply(event)
         if "money" not in night.setup:  # the club's money: dues as buy-in, the pot carried over
             club_line = night_setup(state.setup, night.roster[: len(night.setup["players"])],
@@ -191,9 +187,9 @@ def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (
 @club_app.command("show")
 def show(club: str, db: DbOption = None, as_json: JsonOption = False) -> None:
     """The club: members, seasons, nights, hosts."""
-    from bunco.club.season import club_view
+    from bunco.club.views import club_view
 
-    _, _, club_id, state, nights = _open(db, club)
+    _, _, club_id, state, nights = _open(db, club, write=False)
     view = club_view(club_id, state, nights)
     if as_json:
         print_json(view)
@@ -203,8 +199,17 @@ def show(club: str, db: DbOption = None, as_json: JsonOption = False) -> None:
     console.print("Regulars: " + (", ".join(view["regulars"]) or "none"), highlight=False)
     console.print("Substitutes: " + (", ".join(view["substitutes"]) or "none"), highlight=False)
     for n in view["nights"]:
-        console.print(f"  {n['date'] or '-'}  {n['name']} ({n['season']}, {n['phase']})",
+        name = n["name"] or f"night {n['night']}"
+        phase = {"over": "played", None: "not in this database"}.get(n["phase"], "under way")
+        console.print(f"  {n['date'] or 'no date'}  {name} ({n['season']}, {phase})",
                       highlight=False)
+    for p in view["plans"]:
+        if p["night"] is None:
+            where = f" at {p['address']}" if p["address"] else ""
+            console.print(f"  {p['date']} {p['time'] or ''} to come: host {p['host'] or '?'}"
+                          f"{where}; {p['coming']} coming of {p['seats']} seats, "
+                          f"{p['not_answered']} not answered", highlight=False)
+    console.print("Standings: " + view["ladder"]["text"], highlight=False)
 
 
 @club_app.command("standings")
@@ -212,24 +217,30 @@ def standings(club: str, season_name: SeasonOption = None, db: DbOption = None,
               csv: Annotated[Path | None, typer.Option("--csv", help="Write them as CSV.")] = None,
               as_json: JsonOption = False) -> None:
     """The season's standings: nights, W, L, Buncos, Minis, points, prizes, money won."""
+    from bunco.club.ladder import rule_text
     from bunco.club.season import season_standings
-    from bunco.sheets.season import season_csv
 
-    _, _, _, state, nights = _open(db, club)
+    _, _, _, state, nights = _open(db, club, write=False)
     with refusals():
         rows = season_standings(state, nights, season_name)
     if csv is not None:
+        from bunco.sheets.season import season_csv
+
         csv.write_text(season_csv(state, nights, season_name), encoding="utf-8")
+    rule = rule_text(state.ladder)
     if as_json:
-        print_json({"season": season_name or state.season, "standings": [r.as_dict() for r in rows]})
+        print_json({"season": season_name or state.season, "rule": rule, "rules": state.ladder,
+                    "standings": [r.as_dict() for r in rows]})
         return
-    table = Table(title=f"{state.name}: {season_name or state.season}", title_justify="left")
-    for head in ("#", "player", "nights", "W", "L", "Buncos", "Minis", "points", "prizes", "won"):
+    table = Table(title=f"{state.name}: {season_name or state.season}", title_justify="left",
+                  caption=f"Ranked by {rule}", caption_justify="left")
+    for head in ("#", "player", "nights", "score", "W", "L", "Buncos", "Minis", "points",
+                 "prizes", "won"):
         table.add_column(head, justify="left" if head == "player" else "right")
     for r in rows:
-        table.add_row(str(r.rank), r.player, str(r.nights), str(r.wins), str(r.losses),
-                      str(r.buncos), str(r.minis), str(r.points), str(r.prizes),
-                      state.currency + r.as_dict()["won"])
+        table.add_row(str(r.rank) if r.rank else "-", r.player, str(r.nights), r.score,
+                      str(r.wins), str(r.losses), str(r.buncos), str(r.minis), str(r.points),
+                      str(r.prizes), state.currency + r.as_dict()["won"])
     console.print(table)
 
 
@@ -239,7 +250,7 @@ def ledger(club: str, season_name: SeasonOption = None, db: DbOption = None,
     """Dues owed and paid, each night's pot and payouts, the pot carried over."""
     from bunco.club.season import season_ledger
 
-    _, _, _, state, nights = _open(db, club)
+    _, _, _, state, nights = _open(db, club, write=False)
     data = season_ledger(state, nights, season_name)
     if as_json:
         print_json(data)
@@ -271,10 +282,13 @@ def report(club: str,
     for path in out:
         if path.suffix.lower() not in (".html", ".htm", ".pdf"):
             fail(f"cannot tell the format of {path}", expected="a file ending in .html or .pdf")
-    _, _, _, state, nights = _open(db, club)
+    _, _, _, state, nights = _open(db, club, write=False)
     for path in out:
         if path.suffix.lower() == ".pdf":
             path.write_bytes(season_report_pdf(state, nights, season_name))
         else:
             path.write_text(season_report_html(state, nights, season_name), encoding="utf-8")
         console.print(f"wrote {path}", highlight=False)
+
+
+from bunco.cli import club_month_cmd  # noqa: E402, F401  (registers its commands)

@@ -14,43 +14,36 @@ whose own party log stays its truth (the event store keeps both).
 ```
 
 >>> club = Club.start({"type": "club", "name": "Tuesday Club", "dues": "5"})
->>> club = club.apply_all([{"type": "member", "name": "Ann"},
+>>> club = club.apply_all([{"type": "member", "name": "Ann"}, {"type": "member", "name": "Bea"},
 ...                        {"type": "member", "name": "Zoe", "role": "substitute"}])
 >>> club.regulars, club.substitutes
-(('Ann',), ('Zoe',))
+(('Ann', 'Bea'), ('Zoe',))
 >>> roster_for_night(club, {"Ann": "Zoe"})
-['Zoe']
+['Zoe', 'Bea']
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from bunco.club.events import CLUB_EVENT_TYPES, normalize_club_event, text
 from bunco.club.nights import night_setup
 from bunco.core.errors import InvalidEvent, InvalidSetup, shown
 from bunco.core.evolve import evolve
 from bunco.core.money import money_text, parse_amount
-from bunco.core.names import clean_text, name_key, person_name, same_name
+from bunco.core.names import clean_text, name_key, same_name
 from bunco.core.presets import preset_name
-from bunco.core.setup import MAX_NAME
 
-CLUB_EVENT_TYPES: dict[str, str] = {
-    "member": "a member joins, or changes role: name, role (regular, substitute)",
-    "leave_club": "a member leaves the club: name",
-    "season": "a new season begins; later nights belong to it: name",
-    "host": "who hosts which month: month (YYYY-MM), host",
-    "night": "a night of the club: night (its id in the store), date?",
-    "payment": "a member pays dues: player, amount, note?",
-}
-ROLES = ("regular", "substitute")
-MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+__all__ = ["CLUB_EVENT_TYPES", "Club", "ClubNight", "Plan", "normalize_club",
+           "normalize_club_event", "roster_for_night"]
+
 SETUP_KEYS = ("type", "name", "rules", "house_rules", "currency", "dues", "payouts",
-              "prizes", "prize_ties", "one_prize_per_person", "must_be_present", "judged")
+              "prizes", "prize_ties", "one_prize_per_person", "must_be_present", "judged",
+              "sub_fee")
+DEFAULT_LADDER: dict[str, Any] = {"measure": "wins", "average": False, "min_nights": 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +51,26 @@ class ClubNight:
     night: str  # the night's id in the store
     season: str
     date: str | None
+    guests: tuple[str, ...] = ()
+    digest: str | None = None  # SHA-256 of the night's log as it was added (add-night)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A night to come: its date, time, host and address (the host's, unless given)."""
+
+    date: str
+    season: str
+    time: str | None = None
+    host: str | None = None
+    address: str | None = None  # given for this night; else the host's address
+    seats: int | None = None  # else one per regular
 
 
 @dataclass(frozen=True, slots=True)
 class Club:
-    """A club now: set-up, members, seasons with their nights, hosts, payments."""
+    """A club now: set-up, members, seasons with their nights, hosts, payments, the nights
+    to come with their answers, links, the standings rules and the mail server."""
 
     setup: dict[str, Any]
     members: dict[str, str] = field(default_factory=dict)  # name -> role, in joining order
@@ -70,6 +78,15 @@ class Club:
     nights: tuple[ClubNight, ...] = ()
     hosts: dict[str, str] = field(default_factory=dict)  # month -> host
     payments: tuple[tuple[str, str, Decimal, str | None], ...] = ()  # (season, player, amount, note)
+    contacts: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> email, address
+    plans: dict[str, Plan] = field(default_factory=dict)  # date -> plan, in date order
+    rotation: tuple[str, ...] = ()  # the hosting order (empty: the regulars in joining order)
+    rsvps: tuple[tuple[str, str, str], ...] = ()  # (date, name, answer), in order
+    links: dict[str, tuple[str, str]] = field(default_factory=dict)  # hash -> (for, subject)
+    issued: dict[tuple[str, str], int] = field(default_factory=dict)  # links issued so far
+    ladder: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_LADDER))
+    mail: dict[str, Any] | None = None
+    reminders: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @classmethod
     def start(cls, setup: Mapping[str, Any]) -> Club:
@@ -88,6 +105,10 @@ class Club:
         return Decimal(self.setup["dues"])
 
     @property
+    def sub_fee(self) -> Decimal:
+        return Decimal(self.setup.get("sub_fee", "0"))
+
+    @property
     def regulars(self) -> tuple[str, ...]:
         return tuple(n for n, r in self.members.items() if r == "regular")
 
@@ -100,47 +121,169 @@ class Club:
         """The current season (the first is named "Season 1" until one is begun)."""
         return self.seasons[-1] if self.seasons else "Season 1"
 
+    @property
+    def host_order(self) -> tuple[str, ...]:
+        """Who hosts in turn: the rotation set, else the regulars in joining order."""
+        order = self.rotation or self.regulars
+        return tuple(n for n in order if n in self.members)
+
     def season_nights(self, season: str | None = None) -> tuple[ClubNight, ...]:
         wanted = season or self.season
         return tuple(n for n in self.nights if n.season == wanted)
+
+    def night_on(self, date: str) -> ClubNight | None:
+        """The club night played on ``date`` (the planned night it carried out), if any."""
+        return next((n for n in self.nights if n.date == date), None)
+
+    def address_of(self, plan: Plan) -> str | None:
+        """Where a planned night is: its own address, else its host's."""
+        if plan.address:
+            return plan.address
+        return self.contacts.get(plan.host or "", {}).get("address")
+
+    def link(self, token_hash: str) -> tuple[str, str] | None:
+        """What a link opens (member and name, night and id, season and name), if live."""
+        found = self.links.get(token_hash)
+        if found is None:
+            return None
+        if found[0] == "member" and found[1] not in self.members:
+            return None  # a member who left: their link stops
+        return found
 
     def apply(self, event: Mapping[str, Any]) -> Club:
         """The club after ``event``; raises a :class:`BuncoError` and changes nothing."""
         ev = normalize_club_event(event)
         kind = ev["type"]
-        if kind == "member":
-            same = same_name(ev["name"], {name_key(m): m for m in self.members})
-            if same is not None:
-                raise InvalidSetup(f"{ev['name']!r} and the member {same!r} are the same name",
-                                   expected="a name that tells every member apart (case, "
-                                   "spacing and look-alike letters are ignored)")
-            return evolve(self, members={**self.members, ev["name"]: ev["role"]})
-        if kind == "leave_club":
-            if ev["name"] not in self.members:
-                raise InvalidSetup(f"{ev['name']!r} is not a member",
-                                   expected="one of " + ", ".join(self.members))
-            return evolve(self, members={k: v for k, v in self.members.items() if k != ev["name"]})
+        if kind in ("member", "leave_club", "host"):
+            return self._members(ev)
         if kind == "season":
             if ev["name"] in self.seasons:
                 raise InvalidSetup(f"season {ev['name']!r} already exists",
                                    expected="a new season's name")
             return evolve(self, seasons=(*self.seasons, ev["name"]))
-        if kind == "host":
-            if ev["host"] not in self.members:
-                raise InvalidSetup(f"{ev['host']!r} is not a member",
-                                   expected="one of " + ", ".join(self.members))
-            return evolve(self, hosts={**self.hosts, ev["month"]: ev["host"]})
         if kind == "night":
-            if any(n.night == ev["night"] for n in self.nights):
-                raise InvalidSetup(f"night {ev['night']!r} is already a night of the club",
-                                   expected="a night not yet added")
-            return evolve(self, nights=(*self.nights, ClubNight(ev["night"], self.season,
-                                                                ev.get("date"))))
-        if ev["player"] not in self.members:
-            raise InvalidSetup(f"{ev['player']!r} is not a member",
+            return self._night(ev)
+        if kind == "payment":
+            self._member_named(ev["player"])
+            payment = (self.season, ev["player"], Decimal(ev["amount"]), ev.get("note"))
+            return evolve(self, payments=(*self.payments, payment))
+        if kind in ("plan", "rotation", "swap_hosts", "rsvp"):
+            return self._plans(ev)
+        return self._settings(ev)
+
+    def _member_named(self, name: str, what: str = "a member") -> None:
+        if name not in self.members:
+            raise InvalidSetup(f"{name!r} is not {what} of {self.name}",
                                expected="one of " + ", ".join(self.members))
-        payment = (self.season, ev["player"], Decimal(ev["amount"]), ev.get("note"))
-        return evolve(self, payments=(*self.payments, payment))
+
+    def next_host(self, date: str) -> str | None:
+        """Whose turn it is to host a night on ``date``: the one after the host of the
+        latest planned night before it, in the hosting order."""
+        order = self.host_order
+        if not order:
+            return None
+        before = [p.host for d, p in self.plans.items() if d < date and p.host in order]
+        return order[(order.index(before[-1]) + 1) % len(order)] if before else order[0]
+
+    def _plans(self, ev: dict[str, Any]) -> Club:
+        kind = ev["type"]
+        if kind == "rotation":
+            for name in ev["order"]:
+                self._member_named(name)
+            return evolve(self, rotation=tuple(ev["order"]))
+        if kind == "swap_hosts":
+            first, second = (self._planned(d) for d in ev["dates"])
+            return evolve(self, plans={**self.plans,
+                                       first.date: evolve(first, host=second.host),
+                                       second.date: evolve(second, host=first.host)})
+        if kind == "rsvp":
+            plan = self._planned(ev["date"])
+            self._member_named(ev["name"])
+            played = self.night_on(plan.date)
+            if played is not None:
+                raise InvalidSetup(f"the night of {plan.date} has been played (night "
+                                   f"{played.night})", expected="a night to come")
+            return evolve(self, rsvps=(*self.rsvps, (ev["date"], ev["name"], ev["answer"])))
+        old = self.plans.get(ev["date"])
+        host = ev.get("host") or (old.host if old else self.next_host(ev["date"]))
+        if host is not None:
+            self._member_named(host)
+        plan = Plan(ev["date"], old.season if old else self.season,
+                    ev.get("time", old.time if old else None), host,
+                    ev.get("address", old.address if old else None),
+                    ev.get("seats", old.seats if old else None))
+        return evolve(self, plans=dict(sorted({**self.plans, plan.date: plan}.items())))
+
+    def _planned(self, date: str) -> Plan:
+        if date not in self.plans:
+            raise InvalidSetup(f"there is no night planned on {date}",
+                               expected="the date of a planned night: "
+                               + (", ".join(self.plans) or "plan one first"))
+        return self.plans[date]
+
+    def _members(self, ev: dict[str, Any]) -> Club:
+        kind = ev["type"]
+        who = ev["host"] if kind == "host" else ev["name"]
+        if kind != "member" and who not in self.members:
+            raise InvalidSetup(f"{who!r} is not a member",
+                               expected="one of " + ", ".join(self.members))
+        if kind == "host":
+            return evolve(self, hosts={**self.hosts, ev["month"]: ev["host"]})
+        if kind == "leave_club":
+            return evolve(self, members={k: v for k, v in self.members.items() if k != who})
+        same = same_name(who, {name_key(m): m for m in self.members})
+        if same is not None:
+            raise InvalidSetup(f"{who!r} and the member {same!r} are the same name",
+                               expected="a name that tells every member apart (case, "
+                               "spacing and look-alike letters are ignored)")
+        contact: dict[str, str] = {**self.contacts.get(who, {}),
+                                   **{k: ev[k] for k in ("email", "address") if k in ev}}
+        return evolve(self, members={**self.members, who: ev["role"]},
+                      contacts={**self.contacts, who: contact})
+
+    def _night(self, ev: dict[str, Any]) -> Club:
+        if any(n.night == ev["night"] for n in self.nights):
+            raise InvalidSetup(f"night {ev['night']!r} is already a night of the club",
+                               expected="a night not yet added")
+        digest = ev.get("digest")
+        twin = next((n for n in self.nights if digest and n.digest == digest), None)
+        if twin is not None:
+            raise InvalidSetup(
+                "this night is already a night of the club (night "
+                f"{twin.night}{', ' + twin.date if twin.date else ''})",
+                expected="a night not yet added (the same log cannot be added twice)")
+        date = ev.get("date")
+        played = self.night_on(date) if date in self.plans else None
+        if played is not None:
+            raise InvalidSetup(f"the night of {date} has been played already (night "
+                               f"{played.night})", expected="another date")
+        season = self.plans[date].season if date in self.plans else self.season
+        return evolve(self, nights=(*self.nights, ClubNight(
+            ev["night"], season, date, tuple(ev.get("guests", ())), digest)))
+
+    def _settings(self, ev: dict[str, Any]) -> Club:
+        kind = ev["type"]
+        if kind == "link":
+            subject, what = ev["subject"], ev["for"]
+            known = {"member": list(self.members), "night": [n.night for n in self.nights],
+                     "season": list(self.seasons) or [self.season], "calendar": ["feed"]}[what]
+            if subject not in known:
+                raise InvalidSetup(f"{subject!r} is not a {what} of {self.name}",
+                                   expected="one of " + ", ".join(known) if known
+                                   else f"a {what} of the club")
+            key = (what, subject)
+            kept = {h: s for h, s in self.links.items() if s != key}
+            return evolve(self, links={**kept, ev["hash"]: key},
+                          issued={**self.issued, key: self.issued.get(key, 0) + 1})
+        if kind == "unlink":
+            if ev["hash"] not in self.links:
+                raise InvalidSetup("no such link", expected="a link the club has issued")
+            return evolve(self, links={h: s for h, s in self.links.items() if h != ev["hash"]})
+        if kind == "ladder":
+            return evolve(self, ladder={k: v for k, v in ev.items() if k not in ("type", "id", "at")})
+        if kind == "mail":
+            return evolve(self, mail={k: v for k, v in ev.items() if k not in ("type", "id", "at")})
+        return evolve(self, reminders=(*self.reminders, (ev["date"], tuple(ev["names"]))))
 
     def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Club:
         club = self
@@ -149,12 +292,8 @@ class Club:
         return club
 
 
-def _text(value: Any, what: str, expected: str, limit: int = MAX_NAME) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value.strip()) > limit:
-        raise InvalidEvent(f"{what} {shown(value)} is not a name", expected=expected)
-    if limit == MAX_NAME:  # a person's name: the engine's one rule for names
-        return person_name(value, what, InvalidEvent)
-    return " ".join(clean_text(value, what, InvalidEvent).split())
+def _text(value: Any, what: str, expected: str, limit: int) -> str:
+    return text(value, what, expected, limit)
 
 
 def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -177,63 +316,14 @@ def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
                            expected='1 to 8 characters, e.g. "$"')
     out["currency"] = clean_text(currency.strip(), "currency")
     out["dues"] = money_text(parse_amount(setup.get("dues", "0"), "dues"))
+    if setup.get("sub_fee") is not None:
+        out["sub_fee"] = money_text(parse_amount(setup["sub_fee"], "sub_fee"))
     for key in ("house_rules", "prizes", "prize_ties", "one_prize_per_person",
                 "must_be_present", "judged", "payouts"):
         if setup.get(key) is not None:
             out[key] = setup[key]
     # the night options are checked as a night of the club would use them
     night_setup(out, ["A", "B", "C", "D"], carried_over=Decimal(0))
-    return out
-
-
-def normalize_club_event(event: Any) -> dict[str, Any]:
-    """The canonical form of a club event; raises :class:`InvalidEvent`."""
-    if not isinstance(event, Mapping) or event.get("type") not in CLUB_EVENT_TYPES:
-        kind = event.get("type") if isinstance(event, Mapping) else type(event).__name__
-        raise InvalidEvent(f"unknown club event {kind!r}",
-                           expected="one of " + ", ".join(CLUB_EVENT_TYPES))
-    kind = event["type"]
-    out: dict[str, Any] = {"type": kind}
-    if kind in ("member", "leave_club"):
-        out["name"] = _text(event.get("name"), "member", "a member's name")
-        if kind == "member":
-            role = event.get("role", "regular")
-            if role not in ROLES:
-                raise InvalidEvent(f"role {role!r}", expected="regular or substitute")
-            out["role"] = role
-    elif kind == "season":
-        out["name"] = _text(event.get("name"), "season", "a season's name such as 2026")
-    elif kind == "host":
-        month = event.get("month")
-        if not isinstance(month, str) or not MONTH.match(month):
-            raise InvalidEvent(f"month {month!r}", expected="a month as YYYY-MM, e.g. 2026-01")
-        out["month"] = month
-        out["host"] = _text(event.get("host"), "host", "a member's name")
-    elif kind == "night":
-        night = event.get("night")
-        if not isinstance(night, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", night):
-            raise InvalidEvent(f"night {night!r} is not a night's id",
-                               expected="the id of a night in the store")
-        out["night"] = night
-        if event.get("date") is not None:
-            date = event["date"]
-            if not isinstance(date, str) or not DATE.match(date):
-                raise InvalidEvent(f"date {date!r}", expected="a date as YYYY-MM-DD")
-            out["date"] = date
-    else:
-        out["player"] = _text(event.get("player"), "player", "a member's name")
-        try:
-            amount = parse_amount(event.get("amount"), "amount")
-        except InvalidSetup as exc:
-            raise InvalidEvent(exc.message, expected=exc.expected) from None
-        if amount == 0:
-            raise InvalidEvent("a payment of 0", expected="an amount above 0")
-        out["amount"] = money_text(amount)
-        if event.get("note") is not None:
-            out["note"] = _text(event["note"], "note", "a short note", 200)
-    for key in ("id", "at"):
-        if key in event:
-            out[key] = event[key]
     return out
 
 

@@ -13,10 +13,13 @@ all of it, so the night's log stays its own truth.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from bunco.core.errors import InvalidSetup
 from bunco.core.money import money_text
 from bunco.core.setup import normalize_setup
 
@@ -40,3 +43,25 @@ def night_setup(club: Mapping[str, Any], players: Sequence[str], *, carried_over
         money["carried_over"] = money_text(carried_over)
     line["money"] = money
     return normalize_setup(line)
+
+
+def log_digest(setup: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> str:
+    """The SHA-256 of a night's log (its set-up line and events, in canonical JSON): the
+    same log added twice gives the same digest."""
+    text = "\n".join(json.dumps(line, sort_keys=True, separators=(",", ":"))
+                     for line in [setup, *events])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def night_players_check(club: Any, players: Sequence[str], guests: Sequence[str]) -> None:
+    """Refuse a night whose players are neither members of ``club`` nor listed guests,
+    naming them (a night of strangers would corrupt the season's standings and dues)."""
+    strangers = [p for p in players if p not in club.members and p not in guests]
+    if strangers:
+        shown = ", ".join(strangers[:12]) + (f" and {len(strangers) - 12} more"
+                                             if len(strangers) > 12 else "")
+        raise InvalidSetup(
+            f"{len(strangers)} of the night's {len(players)} players "
+            f"{'is' if len(strangers) == 1 else 'are'} not members of {club.name}: {shown}",
+            expected="members of the club (bunco club member), or players listed as guests "
+                     "(--guest NAME)")

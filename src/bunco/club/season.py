@@ -14,16 +14,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from bunco.club.club import Club, ClubNight
+from bunco.club.ladder import ladder_scores, night_places, night_value
+from bunco.club.plans import sub_fees
 from bunco.core.money import money_text, prize_money
 from bunco.core.night import Night
 
 
 @dataclass(frozen=True, slots=True)
 class SeasonRow:
-    rank: int
+    rank: int | None  # None: not qualified under the club's rules (too few nights)
     player: str
     role: str  # regular, substitute, or guest (played, not a member)
     nights: int
@@ -34,12 +37,18 @@ class SeasonRow:
     points: int
     prizes: int
     won: Decimal
+    score: str = "0"  # under the club's standings rules (see bunco.club.ladder)
+    counted: int = 0  # nights counted
+    dropped: tuple[str, ...] = ()  # nights left out (best N / drop the worst)
+    qualified: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         return {"rank": self.rank, "player": self.player, "role": self.role,
                 "nights": self.nights, "wins": self.wins, "losses": self.losses,
                 "buncos": self.buncos, "mini_buncos": self.minis, "points": self.points,
-                "prizes": self.prizes, "won": money_text(self.won)}
+                "prizes": self.prizes, "won": money_text(self.won), "score": self.score,
+                "counted": self.counted, "dropped": list(self.dropped),
+                "qualified": self.qualified}
 
 
 def _played(night: Night) -> list[str]:
@@ -52,19 +61,31 @@ def _season(club: Club, nights: Mapping[str, Night], season: str | None
     return [(ref, nights[ref.night]) for ref in club.season_nights(season) if ref.night in nights]
 
 
+def night_label(ref: ClubNight, number: int) -> str:
+    """How a night is named in the standings: its date, else "Night 3"."""
+    return ref.date or f"Night {number}"
+
+
 def season_standings(club: Club, nights: Mapping[str, Night], season: str | None = None
                      ) -> list[SeasonRow]:
-    """Every member (and guest who played) with their season's figures, best first."""
+    """Every member (and guest who played) with their season's figures, ranked under the
+    club's standings rules (:mod:`bunco.club.ladder`), qualified players first."""
     totals: dict[str, list[int]] = {}
     won: dict[str, Decimal] = {}
-    for _, night in _season(club, nights, season):
+    per_night: dict[str, list[tuple[str, int]]] = {}
+    rules = club.ladder
+    for number, (ref, night) in enumerate(_season(club, nights, season), start=1):
         money = prize_money(night)
-        for player in _played(night):
+        played = _played(night)
+        places = night_places(night, played)
+        for player in played:
             card = night.cards[player]
             row = totals.setdefault(player, [0] * 7)
             for i, value in enumerate((1, card.wins, card.losses, card.buncos, card.minis,
                                        card.points, 0)):
                 row[i] += value
+            per_night.setdefault(player, []).append(
+                (night_label(ref, number), night_value(rules, night, player, places[player])))
         for award in money["awards"]:
             if award["status"] == "won" and not award["team"]:
                 for name in award["winners"]:
@@ -72,18 +93,24 @@ def season_standings(club: Club, nights: Mapping[str, Night], season: str | None
         for pay in money["payouts"]:
             won[pay["player"]] = won.get(pay["player"], Decimal(0)) + Decimal(pay["amount"])
     names = list(club.members) + [p for p in totals if p not in club.members]
-    rows = []
-    for name in names:
+    scores = ladder_scores(rules, {n: per_night.get(n, []) for n in names})
+    average = bool(rules.get("average"))
+
+    def key(name: str) -> tuple[bool, Fraction, int, int, int]:
         t = totals.get(name, [0] * 7)
-        rows.append((name, t, won.get(name, Decimal(0))))
-    rows.sort(key=lambda r: (-r[1][1], -r[1][3], -r[1][5]))
+        return (not scores[name].qualified, -scores[name].score, -t[1], -t[3], -t[5])
+
     out: list[SeasonRow] = []
-    for i, (name, t, money_won) in enumerate(rows):
-        key = (t[1], t[3], t[5])
-        rank = out[-1].rank if out and (out[-1].wins, out[-1].buncos, out[-1].points) == key \
-            else i + 1
+    for i, name in enumerate(sorted(names, key=key)):
+        t = totals.get(name, [0] * 7)
+        s = scores[name]
+        rank: int | None = None
+        if s.qualified:
+            same = out and key(out[-1].player) == key(name)
+            rank = out[-1].rank if same else i + 1
         out.append(SeasonRow(rank, name, club.members.get(name, "guest"), t[0], t[1], t[2],
-                             t[3], t[4], t[5], t[6], money_won))
+                             t[3], t[4], t[5], t[6], won.get(name, Decimal(0)),
+                             s.score_text(average), s.counted, s.dropped, s.qualified))
     return out
 
 
@@ -94,7 +121,7 @@ def season_progress(club: Club, nights: Mapping[str, Night], season: str | None 
     running: dict[str, int] = {}
     series: dict[str, list[int]] = {}
     for number, (ref, night) in enumerate(_season(club, nights, season), start=1):
-        labels.append(ref.date or f"Night {number}")
+        labels.append(night_label(ref, number))
         for player in _played(night):
             running[player] = running.get(player, 0) + night.cards[player].wins
         for player in running:
@@ -130,6 +157,10 @@ def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = 
             "payouts": money["payouts"],
         })
     wanted = season or club.season
+    seats = sub_fees(club, wanted)
+    fees = {sub: club.sub_fee * n for sub, n in seats.items() if club.sub_fee}
+    for sub, fee in fees.items():
+        owed[sub] = owed.get(sub, Decimal(0)) + fee
     paid: dict[str, Decimal] = {}
     for pay_season, player, amount, _ in club.payments:
         if pay_season == wanted:
@@ -137,6 +168,7 @@ def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = 
     names = list(club.members) + [p for p in {**owed, **paid} if p not in club.members]
     members = [{
         "player": name, "nights": played.get(name, 0),
+        "sub_seats": seats.get(name, 0), "sub_fees": money_text(fees.get(name, Decimal(0))),
         "owed": money_text(owed.get(name, Decimal(0))),
         "paid": money_text(paid.get(name, Decimal(0))),
         "balance": money_text(owed.get(name, Decimal(0)) - paid.get(name, Decimal(0))),
@@ -146,12 +178,14 @@ def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = 
     total_paid = sum(paid.values(), Decimal(0))
     return {
         "season": wanted, "currency": c, "dues": money_text(club.dues),
+        "sub_fee": money_text(club.sub_fee),
         "nights": rows, "members": members,
-        "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
+        "hosts": season_hosts(club, wanted),
         "totals": {
             "dues_owed": money_text(total_owed), "dues_paid": money_text(total_paid),
             "outstanding": money_text(total_owed - total_paid),
             "paid_out": money_text(paid_out),
+            "sub_fees": money_text(sum(fees.values(), Decimal(0))),
             "pot": rows[-1].get("left_in_pot", "0.00") if rows else money_text(Decimal(0)),
         },
     }
@@ -167,16 +201,10 @@ def pot_to_carry(club: Club, nights: Mapping[str, Night]) -> Decimal:
     return Decimal(0)
 
 
-def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str, Any]:
-    """The club now: set-up, members, seasons, nights (with their phase), hosts, the pot."""
-    return {
-        "club": club_id, "name": club.name, "setup": club.setup,
-        "regulars": list(club.regulars), "substitutes": list(club.substitutes),
-        "season": club.season, "seasons": list(club.seasons) or [club.season],
-        "nights": [{"night": n.night, "season": n.season, "date": n.date,
-                    "name": nights[n.night].setup.get("name") if n.night in nights else None,
-                    "phase": nights[n.night].phase if n.night in nights else None}
-                   for n in club.nights],
-        "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
-        "pot": money_text(pot_to_carry(club, nights)),
-    }
+def season_hosts(club: Club, season: str) -> list[dict[str, str]]:
+    """Who hosts which month: the months set by hand, and the season's planned nights."""
+    months = dict(club.hosts)
+    for date, plan in club.plans.items():
+        if plan.season == season and plan.host and date[:7] not in club.hosts:
+            months[date[:7]] = plan.host
+    return [{"month": m, "host": h} for m, h in sorted(months.items())]

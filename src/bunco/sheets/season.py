@@ -24,10 +24,13 @@ from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
 from matplotlib.figure import Figure
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import Image, Paragraph, SimpleDocTemplate
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Image, KeepTogether, Paragraph, SimpleDocTemplate, Spacer
 
-from bunco.club.club import Club
+from bunco.club.club import DEFAULT_LADDER, Club
+from bunco.club.ladder import rule_text
 from bunco.club.season import season_ledger, season_progress, season_standings
 from bunco.core.night import Night
 from bunco.sheets.charts import COLORS, TOP_PLAYERS, render
@@ -75,13 +78,27 @@ def standings_chart(club: Club, nights: Mapping[str, Night], season: str | None 
     return fig
 
 
+def _ruled(club: Club) -> bool:
+    """Whether the club ranks by rules of its own (the standings then show the score)."""
+    return club.ladder != DEFAULT_LADDER
+
+
+def standings_heads(club: Club) -> list[str]:
+    return [*HEADS[:3], "Score", *HEADS[3:]] if _ruled(club) else HEADS
+
+
 def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> dict[str, Any]:
     c = club.currency
     ledger = season_ledger(club, nights, season)
-    standings = [[str(r.rank), r.player + (" (sub)" if r.role == "substitute" else ""),
-                  str(r.nights), str(r.wins), str(r.losses), str(r.buncos), str(r.minis),
-                  str(r.points), str(r.prizes), c + str(r.as_dict()["won"])]
-                 for r in season_standings(club, nights, season)]
+    standings = []
+    for r in season_standings(club, nights, season):
+        row = [str(r.rank) if r.rank else "–",
+               r.player + (" (sub)" if r.role == "substitute" else ""), str(r.nights),
+               str(r.wins), str(r.losses), str(r.buncos), str(r.minis), str(r.points),
+               str(r.prizes), c + str(r.as_dict()["won"])]
+        if _ruled(club):
+            row.insert(3, r.score + (f" ({r.counted} counted)" if r.dropped else ""))
+        standings.append(row)
     night_rows = []
     for n in ledger["nights"]:
         paid = "; ".join(f"{p['player']} {c}{p['amount']} ({p['label']})" for p in n["payouts"])
@@ -95,8 +112,34 @@ def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> dict[s
                f"{c}{t['dues_paid']} · outstanding {c}{t['outstanding']} · paid out "
                f"{c}{t['paid_out']} · in the pot now {c}{t['pot']}")
     hosts = [[h["month"], h["host"]] for h in ledger["hosts"]]
+    rule = "Ranked by " + rule_text(club.ladder) + (
+        "; players short of the nights to qualify are listed last, unranked (–)"
+        if club.ladder.get("min_nights") else "")
     return {"standings": standings, "nights": night_rows, "dues": dues, "summary": summary,
-            "hosts": hosts, "season": ledger["season"]}
+            "hosts": hosts, "season": ledger["season"], "rule": rule}
+
+
+PADDING = 12 + 2  # a table cell's left and right padding, and a little air
+
+
+def fit_widths(heads: list[str], rows: list[list[str]], total: float,
+               styles: dict[str, ParagraphStyle], flex: int) -> list[float]:
+    """Column widths from what the cells hold, so no cell wraps: each column as wide as its
+    widest text; column ``flex`` (a name or a free text) takes what is left, and wraps
+    only if the others leave it too little."""
+    def text_width(text: str, style: ParagraphStyle) -> float:
+        return stringWidth(text, style.fontName, style.fontSize) + PADDING
+
+    widths = [max([text_width(h, styles["head"])] + [text_width(r[i], styles["cell"])
+                                                     for r in rows])
+              for i, h in enumerate(heads)]
+    others = sum(w for i, w in enumerate(widths) if i != flex)
+    if others + widths[flex] <= total:
+        spare = total - others - widths[flex]
+        widths[flex] += spare  # the table spans the page
+    else:
+        widths[flex] = max(total - others, 0.18 * total)
+    return widths
 
 
 NIGHT_HEADS = ["Date", "Night", "Players", "Pot", "Paid out", "Left", "Payouts"]
@@ -115,7 +158,9 @@ def season_report_html(club: Club, nights: Mapping[str, Night], season: str | No
         f"<header><h1>{e(title)}</h1><p class=\"meta\">{len(data['nights'])} nights · "
         f"{e(data['summary'])}</p></header>",
         '<section id="standings"><h2>Season standings</h2>',
-        _html_table(HEADS, data["standings"], {0, 2, 3, 4, 5, 6, 7, 8, 9}), "</section>",
+        f'<p class="meta" id="rule">{e(data["rule"])}</p>',
+        _html_table(standings_heads(club), data["standings"],
+                    {0, *range(2, len(standings_heads(club)))}), "</section>",
         f'<section id="chart"><figure><img alt="Standings over the season" '
         f'src="data:image/svg+xml;base64,{chart}"><figcaption>Wins so far after each night'
         "</figcaption></figure></section>",
@@ -149,21 +194,26 @@ def season_report_pdf(club: Club, nights: Mapping[str, Night], season: str | Non
                         Paragraph(p(f"{len(data['nights'])} nights · {data['summary']}"),
                                   styles["meta"]),
                         Paragraph("Season standings", styles["h2"]),
-                        _pdf_table(HEADS, data["standings"],
-                                   [width * f for f in (0.05, 0.2, 0.08, 0.06, 0.06, 0.09, 0.08,
-                                                        0.1, 0.1, 0.18)], styles)]
+                        Paragraph(p(data["rule"]), styles["meta"]), Spacer(1, 4)]
+    heads = standings_heads(club)
+    story.append(_pdf_table(heads, data["standings"],
+                            fit_widths(heads, data["standings"], width, styles, 1), styles))
     png = render(standings_chart(club, nights, season), "png", dpi=150)
-    story.append(Image(io.BytesIO(png), width=min(width, 7 * inch),
-                       height=min(width, 7 * inch) * 4.2 / 8))
+    chart_width = min(width, 7 * inch)
+    # the chart below the table, never over its last line: a gap, and kept whole
+    story.append(Spacer(1, 14))
+    story.append(KeepTogether([Image(io.BytesIO(png), width=chart_width,
+                                     height=chart_width * 4.2 / 8)]))
     story.append(Paragraph("Nights", styles["h2"]))
     story.append(_pdf_table(NIGHT_HEADS, data["nights"],
-                            [width * f for f in (0.11, 0.17, 0.08, 0.1, 0.1, 0.1, 0.34)], styles))
+                            fit_widths(NIGHT_HEADS, data["nights"], width, styles, 6), styles))
     story.append(Paragraph("Dues ledger", styles["h2"]))
     story.append(_pdf_table(DUES_HEADS, data["dues"],
-                            [width * f for f in (0.3, 0.1, 0.15, 0.15, 0.15, 0.15)], styles))
+                            fit_widths(DUES_HEADS, data["dues"], width, styles, 0), styles))
     if data["hosts"]:
         story.append(Paragraph("Hosts", styles["h2"]))
-        story.append(_pdf_table(["Month", "Host"], data["hosts"], [width * 0.3, width * 0.7],
+        story.append(_pdf_table(["Month", "Host"], data["hosts"],
+                                fit_widths(["Month", "Host"], data["hosts"], width, styles, 1),
                                 styles))
 
     def footer(canvas: Any, _doc: Any) -> None:

@@ -20,15 +20,18 @@ from fastapi.responses import Response
 from pydantic import Field, ValidationError
 
 from bunco.club.club import Club, roster_for_night
-from bunco.club.load import fold_club, fold_nights
+from bunco.club.ladder import rule_text
 from bunco.club.nights import night_setup
-from bunco.club.season import club_view, pot_to_carry, season_ledger, season_standings
-from bunco.core.errors import BuncoError
-from bunco.core.night import Night
+from bunco.club.plans import attendance, upcoming
+from bunco.club.season import pot_to_carry, season_ledger, season_standings
+from bunco.club.views import club_view
+from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.sheets.season import season_csv, season_report_html, season_report_pdf
-from bunco.store import ClubStore
+from bunco.web import api_club_plans
 from bunco.web.api_downloads import _file
-from bunco.web.api_nights import ERRORS, create_night, service
+from bunco.web.api_nights import ERRORS, create_night
+from bunco.web.club_access import append, clubs, load, refused
+from bunco.web.club_links import issue_events
 from bunco.web.replies import ServiceError
 from bunco.web.schemas import CreatedOut, Label, Name, NightCreate, StrictModel, Title, Word
 
@@ -45,6 +48,7 @@ class ClubCreate(StrictModel):
     rules: Word = "classic"
     currency: Annotated[Word, Field(max_length=8)] = "$"
     dues: Word | int = Field("0", description='dues per player per night, e.g. "5"')
+    sub_fee: Word | int | None = Field(None, description="what a substitute owes for a seat")
     payouts: list[dict[str, Any]] = Field(default_factory=list, max_length=50)
     prizes: list[Word] | None = Field(None, max_length=20)
     prize_ties: Word | None = None
@@ -59,6 +63,8 @@ class ClubCreate(StrictModel):
 class MemberIn(StrictModel):
     name: Name
     role: Word = Field("regular", description="regular, substitute, or gone (leaves the club)")
+    email: Annotated[str, Field(max_length=254)] | None = None
+    address: Annotated[str, Field(max_length=300)] | None = None
 
 
 class SeasonIn(StrictModel):
@@ -86,46 +92,6 @@ class ClubNightIn(StrictModel):
     bot_pace: float = Field(1.0, ge=0, le=60)
 
 
-def _clubs(request: Request) -> ClubStore:
-    return ClubStore(service(request).store.engine)
-
-
-def _refused(exc: BuncoError) -> ServiceError:
-    return ServiceError(422, exc.code, exc.message, exc.expected)
-
-
-async def _load(request: Request, club_id: str) -> tuple[Club, dict[str, Night]]:
-    """The club (after checking the caller's token) and its nights, folded."""
-    store = _clubs(request)
-    record = await asyncio.to_thread(store.club, club_id)
-    if record is None:
-        raise ServiceError(404, "no_such_club", f"there is no club {club_id!r}",
-                           "the id of a club made with POST /api/clubs")
-    given = request.headers.get("authorization", "").partition(" ")[2].strip()
-    given = given or request.query_params.get("token", "")
-    if not given or not await asyncio.to_thread(store.token_matches, club_id, given):
-        raise ServiceError(401, "unauthorized", "this club needs its token",
-                           "Authorization: Bearer <the club's token>")
-    log = await asyncio.to_thread(store.events, club_id)
-    club = fold_club(log)
-    svc = service(request)
-    logs = {}
-    for ref in club.nights:
-        stored = await svc.db(svc.store.events, ref.night)
-        if stored:
-            logs[ref.night] = [e.event for e in stored]
-    return club, await asyncio.to_thread(fold_nights, logs)
-
-
-async def _append(request: Request, club_id: str, club: Club, event: dict[str, Any]) -> Club:
-    try:
-        after = club.apply(event)
-    except BuncoError as exc:
-        raise _refused(exc) from None
-    await asyncio.to_thread(_clubs(request).append, club_id, event)
-    return after
-
-
 @router.post("", status_code=201)
 async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
     """Create a club; the reply's ``token`` is the club's secret (shown only here)."""
@@ -138,12 +104,14 @@ async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
     try:
         club = Club.start(setup).apply_all(events)
     except BuncoError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     token = secrets.token_urlsafe(24)
     club_id = secrets.token_urlsafe(6)
-    store = _clubs(request)
+    links = issue_events(club, club_id, token)
+    club = club.apply_all(links)
+    store = clubs(request)
     await asyncio.to_thread(store.create, club_id, club.name, club.setup, token)
-    for event in events:
+    for event in [*events, *links]:
         await asyncio.to_thread(store.append, club_id, event)
     return {"club": club_id, "token": token, **club_view(club_id, club, {})}
 
@@ -151,57 +119,64 @@ async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
 @router.get("/{club_id}")
 async def get_club(club_id: ClubId, request: Request) -> dict[str, Any]:
     """The club: members, seasons, nights, hosts and the pot carried over."""
-    club, nights = await _load(request, club_id)
-    return club_view(club_id, club, nights)
+    got = await load(request, club_id)
+    return club_view(club_id, got.club, got.nights)
 
 
 @router.post("/{club_id}/members")
 async def member(club_id: ClubId, body: MemberIn, request: Request) -> dict[str, Any]:
     """Add a member or change their role (``regular``, ``substitute``); ``gone`` removes them."""
-    club, nights = await _load(request, club_id)
-    event = ({"type": "leave_club", "name": body.name} if body.role == "gone"
-             else {"type": "member", "name": body.name, "role": body.role})
-    return club_view(club_id, await _append(request, club_id, club, event), nights)
+    got = await load(request, club_id)
+    event: dict[str, Any] = ({"type": "leave_club", "name": body.name} if body.role == "gone"
+                             else {"type": "member", "name": body.name, "role": body.role})
+    if body.role != "gone":
+        event.update({k: v for k, v in (("email", body.email), ("address", body.address))
+                      if v is not None})
+    club = await append(request, club_id, got.club, event)
+    club = await append(request, club_id, club,
+                        *issue_events(club, club_id, got.caller.token))  # the new member's link
+    return club_view(club_id, club, got.nights)
 
 
 @router.post("/{club_id}/seasons")
 async def new_season(club_id: ClubId, body: SeasonIn, request: Request) -> dict[str, Any]:
     """Begin a new season: later nights belong to it."""
-    club, nights = await _load(request, club_id)
+    got = await load(request, club_id)
     event = {"type": "season", "name": body.name}
-    return club_view(club_id, await _append(request, club_id, club, event), nights)
+    return club_view(club_id, await append(request, club_id, got.club, event), got.nights)
 
 
 @router.post("/{club_id}/hosts")
 async def host(club_id: ClubId, body: HostIn, request: Request) -> dict[str, Any]:
     """Who hosts which month."""
-    club, nights = await _load(request, club_id)
+    got = await load(request, club_id)
     event = {"type": "host", "month": body.month, "host": body.host}
-    return club_view(club_id, await _append(request, club_id, club, event), nights)
+    return club_view(club_id, await append(request, club_id, got.club, event), got.nights)
 
 
 @router.post("/{club_id}/payments")
 async def payment(club_id: ClubId, body: PaymentIn, request: Request) -> dict[str, Any]:
     """A member pays dues; the ledger's balance goes down."""
-    club, nights = await _load(request, club_id)
+    got = await load(request, club_id)
     event: dict[str, Any] = {"type": "payment", "player": body.player, "amount": body.amount}
     if body.note:
         event["note"] = body.note
-    club = await _append(request, club_id, club, event)
-    return season_ledger(club, nights)
+    club = await append(request, club_id, got.club, event)
+    return season_ledger(club, got.nights)
 
 
 @router.post("/{club_id}/nights", status_code=201, response_model=CreatedOut)
 async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> CreatedOut:
     """A night of the club, made from its roster: the reply is that of POST /api/nights."""
-    club, nights = await _load(request, club_id)
+    got = await load(request, club_id)
+    club, nights = got.club, got.nights
     try:
-        players = roster_for_night(club, body.substitutes)
+        players = planned_roster(club, body.date, body.substitutes)
         setup = night_setup(club.setup, players, carried_over=pot_to_carry(club, nights),
                             name=body.name, date=body.date)
         club.apply({"type": "night", "night": "check", **({"date": body.date} if body.date else {})})
     except BuncoError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     fields = {k: setup[k] for k in ("rules", "players", "house_rules", "prizes", "prize_ties",
                                     "judged", "must_be_present", "one_prize_per_person", "money")
               if k in setup}
@@ -215,42 +190,66 @@ async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> Cr
     event: dict[str, Any] = {"type": "night", "night": created.night}
     if body.date:
         event["date"] = body.date
-    await _append(request, club_id, club, event)
+    await append(request, club_id, club, event)
     return created
 
 
 @router.get("/{club_id}/standings")
 async def standings(club_id: ClubId, request: Request, season: Season = None) -> dict[str, Any]:
-    """The season's standings: nights, W, L, Buncos, Minis, points, prizes, money won."""
-    club, nights = await _load(request, club_id)
-    return {"club": club_id, "season": season or club.season,
-            "standings": [r.as_dict() for r in season_standings(club, nights, season)]}
+    """The season's standings under the club's rules (shown as ``rule``): rank (none for a
+    player short of the nights to qualify), score, nights counted and dropped, W, L,
+    Buncos, Minis, points, prizes, money won."""
+    got = await load(request, club_id)
+    club = got.club
+    return {"club": club_id, "season": season or club.season, "rule": rule_text(club.ladder),
+            "rules": club.ladder,
+            "standings": [r.as_dict() for r in season_standings(club, got.nights, season)]}
 
 
 @router.get("/{club_id}/ledger")
 async def ledger(club_id: ClubId, request: Request, season: Season = None) -> dict[str, Any]:
     """Dues owed and paid, each night's pot and payouts, the pot carried over, the hosts."""
-    club, nights = await _load(request, club_id)
-    return season_ledger(club, nights, season)
+    got = await load(request, club_id)
+    return season_ledger(got.club, got.nights, season)
 
 
 @router.get("/{club_id}/download/standings.csv")
 async def standings_csv(club_id: ClubId, request: Request, season: Season = None) -> Response:
-    club, nights = await _load(request, club_id)
-    return _file(season_csv(club, nights, season), "text/csv; charset=utf-8",
+    got = await load(request, club_id)
+    return _file(season_csv(got.club, got.nights, season), "text/csv; charset=utf-8",
                  f"bunco-club-{club_id}-standings.csv")
 
 
 @router.get("/{club_id}/download/season.html")
 async def season_html(club_id: ClubId, request: Request, season: Season = None) -> Response:
-    club, nights = await _load(request, club_id)
-    page = await asyncio.to_thread(season_report_html, club, nights, season)
+    """The season report as a web page (also through the season's share link)."""
+    got = await load(request, club_id, allow=("organizer", "season"))
+    season = got.caller.subject if got.caller.kind == "season" else season
+    page = await asyncio.to_thread(season_report_html, got.club, got.nights, season)
     return _file(page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html",
                  inline=True)
 
 
 @router.get("/{club_id}/download/season.pdf")
 async def season_pdf(club_id: ClubId, request: Request, season: Season = None) -> Response:
-    club, nights = await _load(request, club_id)
-    pdf = await asyncio.to_thread(season_report_pdf, club, nights, season)
+    """The season report as a PDF (also through the season's share link)."""
+    got = await load(request, club_id, allow=("organizer", "season"))
+    season = got.caller.subject if got.caller.kind == "season" else season
+    pdf = await asyncio.to_thread(season_report_pdf, got.club, got.nights, season)
     return _file(pdf, "application/pdf", f"bunco-club-{club_id}-season.pdf")
+
+
+def planned_roster(club: Club, date: str | None, swaps: dict[str, str]) -> list[str]:
+    """Tonight's players: for a planned night (and no swaps given), the roster its answers
+    made (subs in the seats of the regulars who said no); else the regulars with the
+    substitutes the organizer chose."""
+    if date and date in club.plans and date in upcoming(club) and not swaps:
+        roster = attendance(club, date).roster
+        if len(roster) < 2:
+            raise InvalidSetup(f"only {len(roster)} player(s) hold a seat on {date}",
+                               expected="at least two players coming")
+        return roster
+    return roster_for_night(club, swaps)
+
+
+router.include_router(api_club_plans.router)

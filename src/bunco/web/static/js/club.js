@@ -1,5 +1,7 @@
-// A club's page: create a club, start its nights from the roster (substitutes swapped in),
-// record dues, hosts and seasons, and follow the season standings and the ledger.
+// A club's page: create a club, plan its nights (host in turn, time, address), see who is
+// coming, start its nights from the answers (or the roster with substitutes swapped in),
+// record dues, hosts and seasons, send members their links, share the season, choose the
+// standings rules, and follow the season standings and the ledger.
 // The club's token lives in localStorage under "bunco:club:<id>".
 
 import { api, rememberNight, saveToken, store, recall, takeUrlToken } from "./api.js";
@@ -9,6 +11,7 @@ const parts = location.pathname.split("/").filter(Boolean);
 const clubId = parts[0] === "c" ? decodeURIComponent(parts[1] || "") : "";
 let token = null;
 let club = null;
+let shownPlan = null;
 
 const lines = (text) => text.split("\n").map((x) => x.replace(/\s+/g, " ").trim()).filter(Boolean);
 const base = () => `/api/clubs/${encodeURIComponent(clubId)}`;
@@ -71,16 +74,40 @@ async function refresh() {
     const created = recall(`${n.night}:created`);
     const href = created ? `/n/${encodeURIComponent(n.night)}/host` : `/n/${encodeURIComponent(n.night)}/end`;
     return h("li", { dataset: { night: n.night } }, h("a", { href }, n.name || n.date || n.night),
-      ` (${n.season}, ${n.phase === "over" ? "played" : "under way"})`);
+      ` (${n.season}, ${n.phase === "over" ? "played" : "under way"}) `,
+      h("button", { type: "button", class: "link share-night", onclick: async () => {
+        const made = await call("/shares", { night: n.night });
+        if (made) fill("share-link", `Read-only link to ${n.date || n.night}: `, h("a", { href: made.url, class: "night-share" }, made.url));
+      } }, "share"));
   }));
   for (const id of ["pay-player", "host-name"]) {
     const current = $(id).value;
     fill(id, members.map((m) => h("option", { value: m, selected: m === current }, m)));
   }
   fill("hosts", club.hosts.map((x) => h("li", {}, `${x.month}: ${x.host}`)));
+  const hostNow = $("plan-host").value;
+  fill("plan-host", h("option", { value: "" }, "host: whose turn it is"),
+    members.map((m) => h("option", { value: m, selected: m === hostNow }, `host: ${m}`)));
+  fill("rsvp-name", members.map((m) => h("option", { value: m }, m)));
+  fill("plans", club.plans.map((p) => h("li", { dataset: { date: p.date } },
+    h("button", { type: "button", class: "link", onclick: () => showComing(p.date) },
+      `${p.date}${p.time ? " " + p.time : ""}`),
+    ` · host ${p.host || "to be settled"}${p.address ? " · " + p.address : ""} · `,
+    p.night ? "played" : `${p.coming} coming of ${p.seats} seats, ${p.not_answered} not answered${p.open_seats ? `, ${p.open_seats} open` : ""}`,
+    " · ", h("a", { href: `${base()}/calendar/${p.date}.ics?token=${encodeURIComponent(token)}` }, "calendar file"))));
+  if (shownPlan) await showComing(shownPlan);
+  $("ladder-rule").textContent = `Ranked by ${club.ladder.text}.`;
+  const links = await api(`${base()}/links`, { token });
+  fill("links", links.members.map((m) => h("li", { dataset: { member: m.name } }, `${m.name} (${m.role}): `,
+    m.url ? h("a", { href: m.url, class: "member-link" }, m.url) : "no link yet")));
+  fill("calendar-link", links.calendar ? ["Calendar to subscribe to: ", h("a", { href: links.calendar, id: "calendar-feed" }, links.calendar)] : []);
+  if (links.members.some((m) => !m.url) || !links.calendar) {
+    await api(`${base()}/links`, { method: "POST", token });
+    return refresh();
+  }
   const standings = await api(`${base()}/standings`, { token });
-  fill("standings", table("season-standings", ["Player", "#", "Nights", "W", "L", "Buncos", "Minis", "Points", "Prizes", "Won"],
-    standings.standings.map((r) => [r.player, r.rank, r.nights, r.wins, r.losses, r.buncos, r.mini_buncos, r.points, r.prizes, `${c}${r.won}`])));
+  fill("standings", table("season-standings", ["Player", "#", "Nights", "Score", "W", "L", "Buncos", "Minis", "Points", "Prizes", "Won"],
+    standings.standings.map((r) => [r.player, r.rank ?? "–", r.nights, r.score, r.wins, r.losses, r.buncos, r.mini_buncos, r.points, r.prizes, `${c}${r.won}`])));
   const ledger = await api(`${base()}/ledger`, { token });
   fill("ledger", table("dues-ledger", ["Member", "Nights", "Owed", "Paid", "Balance", "Won"],
     ledger.members.map((m) => [m.player, m.nights, `${c}${m.owed}`, `${c}${m.paid}`, `${c}${m.balance}`, `${c}${m.won}`])));
@@ -90,6 +117,23 @@ async function refresh() {
   fill("downloads", [["standings.csv", "Season standings (CSV)"], ["season.html", "Season report (web page)"], ["season.pdf", "Season report (PDF)"]]
     .map(([file, text]) => h("li", {}, h("a", { href: `${base()}/download/${file}${q}`, download: `${club.name}-${file}` }, text))));
   document.body.dataset.ready = "yes";
+}
+
+async function showComing(date) {
+  shownPlan = date;
+  const v = await api(`${base()}/plans/${date}`, { token });
+  $("coming").hidden = false;
+  $("coming").dataset.date = date;
+  $("coming-title").textContent = `Who is coming on ${date}`;
+  $("coming-count").textContent = `${v.coming.length} said yes · ${v.roster.length} holding seats of ${v.seats} · ${v.tables} table${v.tables === 1 ? "" : "s"} needed${v.open_seats ? ` · ${v.open_seats} open seat${v.open_seats === 1 ? "" : "s"}` : ""}`;
+  const line = (id, label, list) => h("li", { id }, `${label}: ${list.length ? list.join(", ") : "none"}`);
+  fill("coming-lists",
+    line("coming-yes", "Coming", v.coming), line("coming-maybe", "Maybe", v.maybe),
+    line("coming-none", "Not answered", v.not_answered), line("coming-no", "Not coming", v.not_coming),
+    line("coming-subs", "Subs in", v.subs_in.map((s) => s.for ? `${s.sub} (for ${s.for})` : s.sub)),
+    line("coming-waiting", "Waiting for a seat", v.waiting), line("coming-offered", "Seat offered to", v.offered_to),
+    line("coming-roster", "Roster", v.roster));
+  $("night-date").value = date;
 }
 
 async function startNight(ev) {
@@ -132,14 +176,50 @@ async function main() {
   });
   $("member-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    if (await call("/members", { name: $("member-name").value.trim(), role: $("member-role").value })) {
-      $("member-name").value = "";
+    const body = { name: $("member-name").value.trim(), role: $("member-role").value };
+    if ($("member-email").value.trim()) body.email = $("member-email").value.trim();
+    if ($("member-address").value.trim()) body.address = $("member-address").value.trim();
+    if (await call("/members", body)) {
+      for (const id of ["member-name", "member-email", "member-address"]) $(id).value = "";
       await refresh();
     }
   });
   $("host-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     if (await call("/hosts", { month: $("host-month").value, host: $("host-name").value })) await refresh();
+  });
+  $("plan-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = { date: $("plan-date").value };
+    if ($("plan-time").value) body.time = $("plan-time").value.slice(0, 5);
+    if ($("plan-host").value) body.host = $("plan-host").value;
+    if ($("plan-address").value.trim()) body.address = $("plan-address").value.trim();
+    if (await call("/plans", body)) { $("plan-address").value = ""; await showComing(body.date); await refresh(); }
+  });
+  $("rsvp-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const date = $("coming").dataset.date;
+    if (await call("/rsvps", { date, name: $("rsvp-name").value, answer: $("rsvp-answer").value })) await refresh();
+  });
+  $("remind").addEventListener("click", async () => {
+    const sent = await call("/reminders", { date: $("coming").dataset.date });
+    if (sent) toast(`Reminded: ${sent.sent.join(", ") || "nobody"}${sent.no_email.length ? ` · no email: ${sent.no_email.join(", ")}` : ""}`, "info", 8000);
+  });
+  $("mail-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (await call("/mail", { host: $("mail-host").value.trim(), port: Number($("mail-port").value), sender: $("mail-sender").value.trim() })) toast("Reminders go through that server.");
+  });
+  $("ladder-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = { measure: $("ladder-measure").value, average: $("ladder-average").checked, min_nights: Number($("ladder-min").value || 0) };
+    if (Number($("ladder-best").value) > 0) body.best = Number($("ladder-best").value);
+    const places = $("ladder-places").value.split(",").map((x) => x.trim()).filter(Boolean);
+    if (places.length) body.place_points = places.map(Number);
+    if (await call("/ladder", body)) await refresh();
+  });
+  $("share-season").addEventListener("click", async () => {
+    const made = await call("/shares", { season: club.season });
+    if (made) fill("share-link", "Read-only link to the season: ", h("a", { href: made.url, id: "season-share" }, made.url));
   });
   $("season-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();

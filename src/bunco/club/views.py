@@ -1,0 +1,125 @@
+"""What the club's readers see: the organizer's view of the club, a member's own page (their
+nights to come, their answers, the seats offered to them, and who is coming to the nights
+they host), and the archive (every night with its results) that share links open.
+
+>>> from bunco.club.club import Club
+>>> club = Club.start({"name": "Tuesday Club"}).apply_all(
+...     [{"type": "member", "name": "Ann", "address": "1 Elm St"},
+...      {"type": "member", "name": "Bea"}, {"type": "plan", "date": "2026-02-10"}])
+>>> member_view(club, "Ann")["nights"][0]["address"]
+'1 Elm St'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bunco.club.club import Club, ClubNight
+from bunco.club.ladder import night_places, rule_text
+from bunco.club.plans import attendance, attendance_view, offered, upcoming
+from bunco.club.season import night_label, pot_to_carry, season_standings
+from bunco.core.money import money_text, prize_money
+from bunco.core.night import Night
+
+
+def plan_line(club: Club, date: str) -> dict[str, Any]:
+    """A planned night in short: when, where, who hosts, how many are coming."""
+    plan = club.plans[date]
+    seats = attendance(club, date)
+    played = club.night_on(date)
+    return {"date": date, "time": plan.time, "host": plan.host,
+            "address": club.address_of(plan), "season": plan.season, "seats": seats.seats,
+            "coming": sum(1 for n in seats.roster if seats.answers.get(n) == "yes"),
+            "roster": len(seats.roster), "tables": seats.tables,
+            "not_answered": sum(1 for n in club.regulars if n not in seats.answers),
+            "open_seats": seats.open_seats, "night": played.night if played else None}
+
+
+def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str, Any]:
+    """The club now: set-up, members (with their contacts), seasons, nights (with their
+    phase), planned nights, hosts, the hosting order, the standings rules, the pot."""
+    mail = {k: v for k, v in (club.mail or {}).items() if k != "password"}
+    return {
+        "club": club_id, "name": club.name, "setup": club.setup,
+        "regulars": list(club.regulars), "substitutes": list(club.substitutes),
+        "contacts": {n: club.contacts.get(n, {}) for n in club.members},
+        "season": club.season, "seasons": list(club.seasons) or [club.season],
+        "nights": [{"night": n.night, "season": n.season, "date": n.date,
+                    "name": nights[n.night].setup.get("name") if n.night in nights else None,
+                    "phase": nights[n.night].phase if n.night in nights else None}
+                   for n in club.nights],
+        "plans": [plan_line(club, d) for d in club.plans],
+        "upcoming": upcoming(club),
+        "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
+        "rotation": list(club.host_order),
+        "ladder": {"rules": club.ladder, "text": rule_text(club.ladder)},
+        "mail": mail or None,
+        "pot": money_text(pot_to_carry(club, nights)),
+    }
+
+
+def member_view(club: Club, name: str) -> dict[str, Any]:
+    """A member's own page: each night to come with their answer (and whether they hold a
+    seat, wait for one, or are offered one), and who is coming to the nights they host."""
+    role = club.members[name]
+    out: list[dict[str, Any]] = []
+    for date in upcoming(club):
+        seats = attendance(club, date)
+        line = plan_line(club, date)
+        line["answer"] = seats.answers.get(name)
+        line["seat"] = ("seat" if name in seats.roster else
+                        "waiting" if name in seats.waiting else
+                        "offered" if name in offered(club, seats) else None)
+        if line["seat"] == "waiting":
+            line["in_line"] = seats.waiting.index(name) + 1
+        if club.plans[date].host == name:
+            line["attendance"] = attendance_view(club, date)
+        out.append(line)
+    return {"club": club.name, "member": name, "role": role, "nights": out,
+            "currency": club.currency, "sub_fee": money_text(club.sub_fee)}
+
+
+def night_results(ref: ClubNight, night: Night, number: int) -> dict[str, Any]:
+    """A night of the club with its results: places, W, L, Buncos, points, prizes and
+    money paid (the archive's entry, and what a night's share link opens)."""
+    played = [p for p in night.roster if night.cards[p].marks]
+    places = night_places(night, played)
+    money = prize_money(night)
+    won: dict[str, str] = {}
+    for pay in money["payouts"]:
+        won[pay["player"]] = pay["amount"]
+    rows = [{"place": places[p], "player": p, "wins": night.cards[p].wins,
+             "losses": night.cards[p].losses, "buncos": night.cards[p].buncos,
+             "mini_buncos": night.cards[p].minis, "points": night.cards[p].points,
+             "won": won.get(p, "0.00")} for p in sorted(played, key=lambda p: places[p])]
+    m = money["money"]
+    return {"night": ref.night, "date": ref.date, "label": night_label(ref, number),
+            "season": ref.season, "name": night.setup.get("name"), "phase": night.phase,
+            "players": len(night.roster), "results": rows,
+            "payouts": [{"player": p["player"], "amount": p["amount"], "prize": p["label"]}
+                        for p in money["payouts"]],
+            "pot": m["pot"] if m else None}
+
+
+def archive(club: Club, nights: Mapping[str, Night], season: str) -> list[dict[str, Any]]:
+    """Every night of the season kept with its results, in the order they were played."""
+    refs = [r for r in club.season_nights(season) if r.night in nights]
+    return [night_results(ref, nights[ref.night], i) for i, ref in enumerate(refs, start=1)]
+
+
+def shared_view(club: Club, nights: Mapping[str, Night], kind: str, subject: str
+                ) -> dict[str, Any]:
+    """What a share link shows: one night's results, or a season (its standings under the
+    club's rules and every night with its results). Read-only: no contacts, no tokens."""
+    base = {"club": club.name, "currency": club.currency, "shared": kind}
+    if kind == "night":
+        ref = next(r for r in club.nights if r.night == subject)
+        refs = [r for r in club.season_nights(ref.season) if r.night in nights]
+        number = refs.index(ref) + 1 if ref in refs else 1
+        if ref.night not in nights:
+            return {**base, "night": None}
+        return {**base, "night": night_results(ref, nights[ref.night], number)}
+    rows = [r.as_dict() for r in season_standings(club, nights, subject)]
+    return {**base, "season": subject, "rule": rule_text(club.ladder), "standings": rows,
+            "nights": archive(club, nights, subject)}

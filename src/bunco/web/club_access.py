@@ -1,0 +1,115 @@
+"""Who is calling a club's API, and the club as they may see it.
+
+Four kinds of callers, each by the token they carry (``Authorization: Bearer``, or
+``?token=`` on downloads, calendars and links opened from a message):
+
+- the organizer: the club's secret token (made with the club; the server keeps its hash);
+  every call;
+- a member: their personal link (a ``link`` for a member in the club's log): their own
+  page and answers, and who is coming to a night they host;
+- a night's or a season's share link: reading that night's results, or the season's
+  standings, archive and report, and never writing anything.
+
+A valid link used for a call it does not open is refused with 403 ``read_only`` (share
+links) or ``organizer_only`` (members), never with the club's data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+
+from bunco.club.club import Club
+from bunco.club.links import token_hash
+from bunco.club.load import fold_club, fold_nights
+from bunco.core.errors import BuncoError
+from bunco.core.night import Night
+from bunco.store import ClubStore
+from bunco.web.api_nights import service
+from bunco.web.replies import ServiceError
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    kind: str  # organizer, member, night, season
+    subject: str | None = None  # the member's name, the night's id, the season's name
+    token: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    club: Club
+    nights: dict[str, Night]
+    caller: Caller
+
+
+def clubs(request: Request) -> ClubStore:
+    return ClubStore(service(request).store.engine)
+
+
+def refused(exc: BuncoError) -> ServiceError:
+    return ServiceError(422, exc.code, exc.message, exc.expected)
+
+
+def given_token(request: Request) -> str:
+    given = request.headers.get("authorization", "").partition(" ")[2].strip()
+    return given or request.query_params.get("token", "")
+
+
+async def load(request: Request, club_id: str, *, allow: tuple[str, ...] = ("organizer",),
+               nights: bool = True) -> Loaded:
+    """The club and its nights, folded, after checking that the caller's token opens this
+    call (``allow``: the kinds of callers it is for)."""
+    store = clubs(request)
+    record = await asyncio.to_thread(store.club, club_id)
+    if record is None:
+        raise ServiceError(404, "no_such_club", f"there is no club {club_id!r}",
+                           "the id of a club made with POST /api/clubs")
+    given = given_token(request)
+    if not given:
+        raise ServiceError(401, "unauthorized", "this club needs its token",
+                           "Authorization: Bearer <the club's token, or a link's token>")
+    log = await asyncio.to_thread(store.events, club_id)
+    club = fold_club(log)
+    if await asyncio.to_thread(store.token_matches, club_id, given):
+        caller = Caller("organizer", None, given)
+    else:
+        found = club.link(token_hash(given))
+        if found is None:
+            raise ServiceError(401, "unauthorized", "this token does not open this club",
+                               "the club's token, or a link the club has issued")
+        caller = Caller(found[0], found[1], given)
+    if caller.kind not in allow:
+        if caller.kind in ("night", "season"):
+            raise ServiceError(403, "read_only", "a share link only reads what it shares",
+                               "the club's token for this call")
+        raise ServiceError(403, "organizer_only", "a member's link answers for its member "
+                           "only", "the club's token for this call")
+    return Loaded(club, await night_logs(request, club) if nights else {}, caller)
+
+
+async def night_logs(request: Request, club: Club) -> dict[str, Night]:
+    svc = service(request)
+    logs: dict[str, Any] = {}
+    for ref in club.nights:
+        stored = await svc.db(svc.store.events, ref.night)
+        if stored:
+            logs[ref.night] = [e.event for e in stored]
+    return await asyncio.to_thread(fold_nights, logs)
+
+
+async def append(request: Request, club_id: str, club: Club, *events: dict[str, Any]) -> Club:
+    """The club after ``events``, checked before any is stored (all or none is kept)."""
+    after = club
+    try:
+        for event in events:
+            after = after.apply(event)
+    except BuncoError as exc:
+        raise refused(exc) from None
+    store = clubs(request)
+    for event in events:
+        await asyncio.to_thread(store.append, club_id, event)
+    return after
