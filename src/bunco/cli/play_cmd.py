@@ -18,6 +18,7 @@ from bunco.cli.rules_cmd import HouseOption
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.night import Night
 from bunco.core.presets import PRESETS
+from bunco.core.verification import waiting_for_cards
 from bunco.party.report import night_report
 from bunco.play.driver import Driver, play_auto
 from bunco.play.game import Game
@@ -200,7 +201,7 @@ def play_command(
                     soft_wrap=True,  # paths stay whole, to copy
                 )
             night = resume_night(resume)
-            if night.phase == "over":
+            if night.phase == "over" and not waiting_for_cards(night):
                 fail(
                     f"the night in {resume} is over",
                     expected=f"bunco replay {resume} to see it, or bunco play for a new night",
@@ -211,6 +212,7 @@ def play_command(
             physical = physical or logged_physical  # the log says how its dice are entered
             if auto:
                 driver.bots = frozenset(night.roster)
+            driver.verify_at_end()  # a night that stopped after its last round: the staff check
         else:
             party_log, driver = _start(
                 rules, house, players, human or [], sets, physical, seed, shuffle, auto, log,

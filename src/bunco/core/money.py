@@ -102,6 +102,21 @@ class MoneySetup:
         return None if exact is None else exact.quantize(CENT, rounding=ROUND_DOWN)
 
 
+PRESET_JUDGED = {"tournament": ["Best Costume"]}
+
+
+def implied_judged(value: Any) -> list[str] | None:
+    """The judged prizes a money preset brings with it, when the party line names none:
+    the ``tournament`` table pays a Best Costume, so choosing it in one go judges one.
+
+    >>> implied_judged("tournament"), implied_judged({"buy_in": "5"})
+    (['Best Costume'], None)
+    """
+    name = value if isinstance(value, str) else (
+        value.get("preset") if isinstance(value, Mapping) else None)
+    return PRESET_JUDGED.get(name) if isinstance(name, str) else None
+
+
 def money_text(value: Decimal) -> str:
     """An amount as the decimal string of the log and the reports ("12.50")."""
     return str(value.quantize(CENT))

@@ -30,6 +30,7 @@ class WinnerRow:
     """One prize as handed out."""
 
     prize: str  # the key: most_buncos, best_costume, group_most_buncos, ...
+    group: str | None  # the group the prize is given in (None: the whole room)
     name: str  # as printed: "Most Buncos (Team 1)"
     figure: str  # the count on the cards ("" for judged and single-holder prizes)
     handed_to: tuple[str, ...]  # the people (or groups) handed it; empty: pending or nobody
@@ -55,7 +56,7 @@ class WinnerRow:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "prize": self.prize, "name": self.name, "figure": self.figure,
+            "prize": self.prize, "group": self.group, "name": self.name, "figure": self.figure,
             "handed_to": list(self.handed_to), "amount": self.amount, "status": self.status,
             "settled": self.settled, "on_cards": list(self.on_cards),
             "passed_over": [{"name": n, "reason": r} for n, r in self.passed_over],
@@ -97,6 +98,7 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
             settled = "judged" + (f", {settled}" if settled else "")
         rows.append(WinnerRow(
             prize=award["prize"],
+            group=award["group"],
             name=prize_name(award["label"], award["group"]),
             figure="" if prize is None or prize.value is None else str(prize.value),
             handed_to=handed,
