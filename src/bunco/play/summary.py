@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from bunco.core.night import Night
-from bunco.core.verification import verification_report, verified_text
 from bunco.core.rules import SetWinner
+from bunco.core.verification import verification_report, verified_text
 from bunco.party.payouts import notes, payout_sheet
 from bunco.party.report import night_report
 from bunco.party.sheets import master_sheet

@@ -261,7 +261,7 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
     # a heading never ends a page: room for it and the table's first rows, or a new page
     story.append(CondPageBreak(1.6 * inch))
     story.append(Paragraph("Standings", styles["h2"]))
-    fractions = (0.06, 0.18, 0.05, 0.05, 0.1, 0.12, 0.08, 0.36)
+    fractions = [0.06, 0.18, 0.05, 0.05, 0.1, 0.12, 0.08, 0.36]
     story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))
     section: list[Any] = [Paragraph("Charts", styles["h2"])]  # goes with the first chart
     for caption, make in CHARTS.values():
