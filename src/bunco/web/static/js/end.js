@@ -3,7 +3,7 @@
 
 import { adoptToken, api, Commands, pathParts, rulesOf } from "./api.js";
 import { Live } from "./live.js";
-import { payoutSheet } from "./money.js";
+import { handedList, payoutSheet, prizesWaiting } from "./money.js";
 import { prizeList, rolloffPanel, standingsOf } from "./parts.js";
 import { $, fill, h, roundLabel, toast, topbar } from "./ui.js";
 
@@ -99,7 +99,7 @@ function render(state) {
   const panel = rolloffPanel(view, { canRoll, onRoll: roll, real: state.dice !== "phones" });
   $("rolloff-box").hidden = !panel;
   fill("rolloff-box", panel);
-  const prizes = prizeList(view);
+  const prizes = handedList(view) || prizesWaiting(view) || prizeList(view);
   if (prizes) fill("prizes", prizes);
   const extras = [];
   if (view.traveler) extras.push(`The traveler ends the night with ${view.traveler}.`);
