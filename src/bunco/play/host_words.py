@@ -15,7 +15,7 @@ keeps it, and the engine may refuse it with what to type instead). The words:
   cards not verified and asks ``close yes`` to go ahead)
 
 >>> parse_host_word("judge best costume Team 1: Ann, Bea")
-HostWord(word='judge', names=('Ann', 'Bea'), text='best_costume', group='Team 1')
+HostWord(word='judge', names=('Ann', 'Bea'), text='best costume Team 1', group=None)
 >>> parse_host_word("verify Ann by Staff 1")
 HostWord(word='verify', names=('Ann',), text='Staff 1', group=None)
 >>> parse_host_word("roll") is None
