@@ -38,8 +38,8 @@ def test_seed_004_night_from_flags_runs_to_paid_final_winners(tmp_path: Path) ->
     paid = {p["player"] for p in report["payouts"] if p["prize"] == "most_wins"}
     for group, members in night.groups.items():
         best = max(night.cards[m].wins for m in members)
-        handed = [r for r in report["prize_winners"]
-                  if r["prize"] == "most_wins" and r["group"] == group][0]
+        handed = next(r for r in report["prize_winners"]
+                      if r["prize"] == "most_wins" and r["group"] == group)
         assert all(night.cards[m].wins == best or handed["passed_over"] for m in handed[
             "handed_to"])
         assert set(handed["handed_to"]) <= paid
