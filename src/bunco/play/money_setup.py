@@ -182,3 +182,39 @@ def add_prize_money(party: dict[str, Any], options: MoneyOptions | None, ask: bo
     if house:
         party["house_rules"] = {**party.get("house_rules", {}), **house}
     party.update(fields)
+
+
+def parse_group_lines(text: str, names: Sequence[str]) -> dict[str, list[str]]:
+    """Prize groups a line each ("Team 1: Ann, Bea"), each player of ``names`` (when they
+    are known) in one group; raises :class:`InvalidSetup` naming the line.
+
+    >>> parse_group_lines("Team 1: Ann, Bea\nTeam 2: Cat", ["Ann", "Bea", "Cat"])
+    {'Team 1': ['Ann', 'Bea'], 'Team 2': ['Cat']}
+    """
+    known = [n for n in names if n]
+    out: dict[str, list[str]] = {}
+    placed: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, colon, members = line.partition(":")
+        players = [" ".join(m.split()) for m in members.split(",") if m.strip()]
+        group = " ".join(name.split())
+        if not colon or not group or not players:
+            raise InvalidSetup(f"line {number}: {line.strip()!r} names no group and players",
+                               expected="a line each: Team 1: Ann, Bea, Cat")
+        if group in out:
+            raise InvalidSetup(f"line {number}: the group {group!r} is given twice",
+                               expected="each group on one line")
+        for player in players:
+            if known and player not in known:
+                raise InvalidSetup(f"line {number}: {player!r} is not one of the players",
+                                   expected="names as in --names")
+            if player in placed:
+                raise InvalidSetup(f"line {number}: {player!r} is in {placed[player]} and "
+                                   f"{group}", expected="each player in one group")
+            placed[player] = group
+        out[group] = players
+    if not out:
+        raise InvalidSetup("no groups given", expected="a line each: Team 1: Ann, Bea, Cat")
+    return out
