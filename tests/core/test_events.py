@@ -27,6 +27,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "end_break": {"type": "end_break"},
     "drawing": {"type": "drawing", "candidates": ["Ann", "Bea"], "pick": 1, "winner": "Bea",
                 "name": "Door prize"},
+    "close_cards": {"type": "close_cards", "unverified": ["Ann", " Bea "]},
 }
 SHAPES = {get_args(get_type_hints(t)["type"])[0]: t for t in get_args(Event)}
 

@@ -175,8 +175,14 @@ def test_tournament_cards_verified_after_the_last_round_count_for_prizes() -> No
         if round_no < 6:
             night = night.apply({"type": "verify", "player": "A"}) if round_no == 3 else night
     assert night.phase == "over"
-    prize = night_report(night)["prizes"][0]
-    assert prize["winners"] == ["A"] and prize["value"] == 3  # verified after round 3 only
+    # A's card changed after its verification in round 3: the prizes wait for every card
+    report = night_report(night)
+    assert report["prizes"] == [] and report["verification"]["awaiting"] == ["A", "B", "C", "D"]
+    assert report["verification"]["cards"]["A"] == {
+        "checker": None, "after": {"set": 1, "round": 3}, "current": False}
+    for name in "BCD":
+        night = night.apply({"type": "verify", "player": name, "checker": "Staff 2"})
+    assert night_report(night)["prizes"] == []
     night = night.apply({"type": "verify", "player": "A", "checker": "Staff 1"})
     prize = night_report(night)["prizes"][0]
     assert prize["winners"] == ["A"] and prize["value"] == 6

@@ -35,27 +35,51 @@ def test_the_payout_sheet_of_the_tournament(report: dict[str, Any]) -> None:
              ("Gus", "Hal", "Ivy", "Jo", "Kim", "Lou")]
     team1 = [(n, "group_best_costume", "Team 1", "5.00") for n in
              ("Ann", "Bea", "Cat", "Dee", "Fay")]  # Eve is absent
+    # One prize per person, the most valuable first (what each winner receives): Jo's $100;
+    # Team 1's Most Minis (Ann, Bea, Fay: $16.66 each) leaves out Ann, who takes a share of
+    # Most Buncos ($33.33, more), then Fay, who takes Most Wins ($40, more than $25): Bea
+    # takes it whole ($50). Most Buncos of Team 1 then goes to Ann and Cat, $50 each.
     assert rows == [
-        # Team 1's Most Buncos: Ann, Bea and Cat have one each: $100 three ways
-        ("Ann", "most_buncos", "Team 1", "33.33"),
-        ("Bea", "most_buncos", "Team 1", "33.33"),
-        ("Cat", "most_buncos", "Team 1", "33.33"),
+        ("Ann", "most_buncos", "Team 1", "50.00"),
+        ("Cat", "most_buncos", "Team 1", "50.00"),
         ("Jo", "most_buncos", "Team 2", "100.00"),
-        # Ann and Bea (one Mini each) already won: Fay's Mini takes it
-        ("Fay", "most_mini_buncos", "Team 1", "50.00"),
-        # Fay (5 wins), Ann, Bea (3) already won, Eve (3) is absent: Dee (2) is next, Cat (2)
-        # already won
-        ("Dee", "most_wins", "Team 1", "40.00"),
+        ("Bea", "most_mini_buncos", "Team 1", "50.00"),
+        ("Fay", "most_wins", "Team 1", "40.00"),
         ("Lou", "most_wins", "Team 2", "40.00"),
         *team2,
         ("Kim", "best_costume", "Team 2", "25.00"),  # Jo, ranked first, already won
         *team1,
     ]
+    awards = {(a["prize"], a["group"]): a for a in report["awards"]}
+    assert awards[("most_mini_buncos", "Team 1")]["passed_over"] == [
+        {"name": "Ann", "reason": "takes Most Buncos (Team 1) instead"},
+        {"name": "Fay", "reason": "takes Most Wins (Team 1) instead"}]
     money = report["money"]
-    assert (money["pot"], money["paid_out"], money["top_up"]) == ("0.00", "479.95", "479.95")
-    # $100 three ways leaves 0.01; $100 six ways 0.04
-    assert (money["remainder"], money["unawarded"]) == ("0.05", "75.00")
-    assert sum(Decimal(p["amount"]) for p in report["payouts"]) == Decimal("479.95")
+    assert (money["pot"], money["paid_out"], money["top_up"]) == ("0.00", "479.96", "479.96")
+    # $100 six ways leaves 0.04, on a line of its own
+    assert (money["remainder"], money["unawarded"]) == ("0.04", "75.00")
+    assert money["left_over"] == [{
+        "prize": "group_most_buncos", "label": "Group with the most Buncos", "group": None,
+        "kind": "split", "amount": "0.04", "why": "Team 2's $100.00 among 6: $16.66 each"}]
+    assert sum(Decimal(p["amount"]) for p in report["payouts"]) == Decimal("479.96")
+
+
+def test_one_prize_per_person_in_the_order_listed() -> None:
+    lines = GOLDEN.read_text().splitlines()
+    setup = json.loads(lines[0])
+    setup["money"] = {"preset": "tournament", "one_prize_order": "listed"}
+    report = night_report(read_log([json.dumps(setup), *lines[1:]]))
+    rows = [(p["player"], p["prize"], p["amount"]) for p in report["payouts"]][:7]
+    assert rows == [
+        # Team 1's Most Buncos: Ann, Bea and Cat have one each: $100 three ways
+        ("Ann", "most_buncos", "33.33"), ("Bea", "most_buncos", "33.33"),
+        ("Cat", "most_buncos", "33.33"), ("Jo", "most_buncos", "100.00"),
+        # Ann and Bea (one Mini each) already won: Fay's Mini takes it
+        ("Fay", "most_mini_buncos", "50.00"),
+        # Fay (5 wins), Ann, Bea (3) already won, Eve (3) is absent: Dee (2) is next
+        ("Dee", "most_wins", "40.00"), ("Lou", "most_wins", "40.00")]
+    assert report["money"]["paid_out"] == "479.95"
+    assert report["money"]["one_prize_order"] == "listed"
 
 
 def test_prizes_nobody_could_take(report: dict[str, Any]) -> None:
@@ -101,7 +125,8 @@ def test_replay_prints_the_payouts() -> None:
                           capture_output=True, text=True, check=True,
                           env={**os.environ, "COLUMNS": "120"})
     assert "Payouts" in done.stdout
-    assert "Host's top-up: $479.95" in done.stdout
+    assert "Host's top-up: $479.96" in done.stdout
+    assert "Stays behind: Group with the most Buncos: $0.04" in done.stdout
     assert "Best Costume (Team 1): $25.00 (nobody to hand it to)" in done.stdout
 
 

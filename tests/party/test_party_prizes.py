@@ -16,7 +16,7 @@ import pytest
 from golden.build_golden import events
 from party_helpers import party, roll
 
-from bunco.core.errors import InvalidSetup, NotAllowedNow, NotYourTurn, RoundOver
+from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow, NotYourTurn, RoundOver
 from bunco.core.night import Night
 from bunco.party.report import night_report
 
@@ -257,13 +257,18 @@ def verify(night: Night, *names: str) -> Night:
     return night
 
 
-def test_unverified_cards_count_nothing_and_verifying_after_the_night_counts() -> None:
+def test_prizes_wait_for_every_card_and_the_host_may_close_the_rest() -> None:
     night = play(tournament(prize_ties="shared"))
     assert cards(night) == CARDS  # the same night under tournament rules
-    assert [r[5] for r in rows(night)] == ["nobody"] * 7
+    assert night.phase == "over" and rows(night) == []  # nothing verified: the prizes wait
     night = verify(night, "Ann")
-    # Ann verified: 2 Buncos, 1 Mini, 4 W. Blue has nothing verified.
-    assert rows(night) == [
+    assert rows(night) == []
+    assert night_report(night)["verification"]["awaiting"] == ["Bea", "Cat", "Dee"]
+    with pytest.raises(InvalidEvent, match="not verified as they stand are Bea, Cat, Dee"):
+        night.apply({"type": "close_cards", "unverified": ["Bea"]})
+    closed = night.apply({"type": "close_cards", "unverified": ["Dee", "Cat", "Bea"]})
+    # Ann verified: 2 Buncos, 1 Mini, 4 W. The others count nothing.
+    assert rows(closed) == [
         ("most_buncos", "Red", 2, ["Ann"], ["Ann"], "outright"),
         ("most_buncos", "Blue", 0, [], [], "nobody"),
         ("most_mini_buncos", "Red", 1, ["Ann"], ["Ann"], "outright"),
@@ -272,7 +277,10 @@ def test_unverified_cards_count_nothing_and_verifying_after_the_night_counts() -
         ("most_wins", "Blue", 0, [], [], "nobody"),
         ("group_most_buncos", None, 2, ["Red"], ["Red"], "outright"),
     ]
-    night = verify(night, "Bea", "Cat", "Dee")
+    assert night_report(closed)["verification"]["closed_unverified"] == ["Dee", "Cat", "Bea"]
+    with pytest.raises(NotAllowedNow, match="the prizes are decided"):
+        closed.apply({"type": "close_cards", "unverified": []})
+    night = verify(night, "Bea", "Cat", "Dee")  # the last card verified: the prizes
     # Red: Ann 2 B, 1 M, 4 W; Bea 1 B, 2 W. Blue: Cat 1 B, 1 M, 4 W; Dee 2 B, 2 W.
     # Groups: Red 3 Buncos, Blue 3: shared.
     assert rows(night) == [
@@ -286,16 +294,40 @@ def test_unverified_cards_count_nothing_and_verifying_after_the_night_counts() -
     ]
 
 
-def test_a_verification_counts_what_the_card_showed_then() -> None:
+def test_an_absent_player_is_not_waited_for() -> None:
+    night = verify(play(tournament(prize_ties="shared")), "Ann", "Bea", "Cat")
+    assert rows(night) == []
+    night = night.apply({"type": "absent", "player": "Dee"})  # Dee went home: not waited for
+    assert rows(night)[1] == ("most_buncos", "Blue", 1, ["Cat"], ["Cat"], "outright")
+    night = verify(night, "Dee")  # her card verified later still counts, as before a roll-off
+    assert rows(night)[1] == ("most_buncos", "Blue", 2, ["Dee"], ["Dee"], "outright")
+
+
+def test_close_cards_is_refused_where_there_is_nothing_to_close() -> None:
+    with pytest.raises(NotAllowedNow, match="need no verifying"):
+        play(party("classic", FOUR)).apply({"type": "close_cards", "unverified": []})
+    with pytest.raises(NotAllowedNow, match="last round has not been played"):
+        tournament().apply({"type": "close_cards", "unverified": []})
+
+
+def test_a_card_verified_at_a_break_that_changes_afterwards_is_verified_again() -> None:
     night = tournament(prize_ties="shared")
     night = play(night, "\n".join(NIGHT.strip().splitlines()[:9]))  # rounds 1-3
     assert night.round_no == 4
     night = verify(night, "Ann")  # Ann after R3: 1 Bunco, 0 Minis, 1 W
     night = play(night, "\n".join(NIGHT.strip().splitlines()[9:]))
     night = verify(night, "Bea", "Cat", "Dee")
-    # Red: Ann 1 B, 0 M, 1 W (her R4 Bunco, her Mini and three W's came later); Bea 1 B, 2 W.
+    # Ann's card changed after round 3: the prizes wait for it
+    verification = night_report(night)["verification"]
+    assert rows(night) == [] and verification["awaiting"] == ["Ann"]
+    assert verification["cards"]["Ann"] == {
+        "checker": "Staff", "after": {"set": 1, "round": 3}, "current": False}
+    assert verification["cards"]["Bea"] == {
+        "checker": "Staff", "after": {"set": 1, "round": 6}, "current": True}
+    closed = night.apply({"type": "close_cards", "unverified": ["Ann"]})
+    # Closed: Ann counts what she showed after R3: 1 B, 0 M, 1 W; Bea 1 B, 2 W.
     # Blue: Cat 1 B, 1 M, 4 W; Dee 2 B, 2 W. Groups: Red 2 Buncos, Blue 3.
-    assert rows(night) == [
+    assert rows(closed) == [
         ("most_buncos", "Red", 1, ["Ann", "Bea"], ["Ann", "Bea"], "shared"),
         ("most_buncos", "Blue", 2, ["Dee"], ["Dee"], "outright"),
         ("most_mini_buncos", "Red", 0, [], [], "nobody"),
@@ -304,6 +336,8 @@ def test_a_verification_counts_what_the_card_showed_then() -> None:
         ("most_wins", "Blue", 4, ["Cat"], ["Cat"], "outright"),
         ("group_most_buncos", None, 3, ["Blue"], ["Blue"], "outright"),
     ]
+    night = verify(night, "Ann")  # verified again instead: her whole card counts
+    assert rows(night)[0] == ("most_buncos", "Red", 2, ["Ann"], ["Ann"], "outright")
 
 
 def test_no_verification_once_the_prize_roll_offs_have_begun() -> None:
@@ -312,7 +346,17 @@ def test_no_verification_once_the_prize_roll_offs_have_begun() -> None:
     assert night.phase == "rolloff" and night_report(night)["rolloff"]["players"] == ["Ann", "Dee"]
     night = verify(night, "Ann")  # still allowed: nobody has rolled in the roll-off
     night = roll(night, None, 6, 6, 6)  # Ann's roll for high total
-    with pytest.raises(NotAllowedNow, match="roll-offs have begun"):
-        verify(night, "Ann")
+    night = verify(night, "Ann")  # her card as it stands, verified again: nothing changes
+    assert night.rolloff is not None and night.rolloff.rolls
     with pytest.raises(InvalidSetup, match="not a player tonight"):
         verify(night, "Zed")
+
+
+def test_a_card_not_waited_for_cannot_change_the_prizes_once_a_roll_off_has_begun() -> None:
+    night = play(party("tournament", FOUR, groups={"All": FOUR}))
+    night = verify(night.apply({"type": "absent", "player": "Dee"}), "Ann", "Bea", "Cat")
+    # Dee went home unverified; Minis: Ann 1 = Cat 1, rolled off
+    assert night.phase == "rolloff" and night_report(night)["rolloff"]["players"] == ["Ann", "Cat"]
+    night = roll(night, None, 6, 6, 6)
+    with pytest.raises(NotAllowedNow, match="roll-offs have begun"):
+        verify(night, "Dee")

@@ -76,9 +76,10 @@ def test_human_output_of_a_classic_night_has_cards_prizes_and_no_master_sheet() 
     assert "Jo & Gus 1 – 1 Eve & Lou (tie broken: sessions)" in out
     assert "│ Ann │ 5 │ 1 │ 2 │ 3 │ 67 │ WLWWWW │" in out
     assert "Master score sheet" not in out
-    assert "│ Most Buncos │ │ 3 │ Cat │ outright │" in out
-    assert "│ Half Wins and Half Losses │ │ │ Hal, Ivy, Jo, Lou │ shared │" in out
-    assert "│ Traveling │ │ │ Gus │ outright │" in out
+    assert "│ Most Buncos │ 3 │ Cat │" in out
+    assert "│ Half Wins and Half Losses │ │ Hal, Ivy, Jo, Lou (shared) │" in out
+    assert "│ Traveling │ │ Gus │" in out
+    assert "Verified cards" not in out  # classic verifies nothing
     assert "The night is over." in out
 
 

@@ -118,7 +118,8 @@ def test_a_tied_set_is_settled_by_a_roll_off_that_bots_roll() -> None:
     assert night_report(read_log(write_log(final.setup, events).splitlines())) == night_report(final)
 
 
-def test_verify_for_prizes_is_off_unless_asked_and_then_the_checker_verifies_at_breaks() -> None:
+def test_verify_for_prizes_is_off_unless_asked_and_then_the_staff_verify_after_the_last_round(
+) -> None:
     driver, events = new("tournament", "8", seed=5)
     assert driver.night.rules.verify_for_prizes is False
     play_auto(driver)
@@ -126,9 +127,13 @@ def test_verify_for_prizes_is_off_unless_asked_and_then_the_checker_verifies_at_
     checked, events = new("tournament", "8", seed=5, house_rules={"verify_for_prizes": "true"})
     night = play_auto(checked)
     verifies = [i for i, e in enumerate(events) if e["type"] == "verify"]
-    assert len(verifies) == 2 * 8  # after rounds 2 and 4; the night ends after round 6
-    assert all(events[i]["checker"] == "scorekeeper" for i in verifies)
-    assert set(night.verified) == set(night.roster)
+    last_roll = max(i for i, e in enumerate(events) if e["type"] == "roll" and "table" in e)
+    assert len(verifies) == 8 and min(verifies) > last_roll  # after the last round, as 004
+    assert all(events[i]["checker"] == "staff" for i in verifies)
+    assert set(night.verified) == set(night.roster) and night.prizes
+    unchecked = play_auto(new("tournament", "8", seed=5)[0])  # the same rolls, not verified
+    assert [(p.category, p.value, p.candidates) for p in night.prizes] == [
+        (p.category, p.value, p.candidates) for p in unchecked.prizes]
 
 
 def test_step_reports_round_end_and_moves() -> None:

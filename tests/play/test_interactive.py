@@ -148,11 +148,13 @@ def test_prompts_when_options_are_missing(spawn: Any, tmp_path: Path) -> None:
     child.sendline("Zed")
     child.expect("Sets")
     child.sendline("1")
+    child.expect("Prizes and money")
+    child.sendline("")  # no
     child.expect("Zed, your roll")
     child.sendline("q")
     child.expect(pexpect.EOF)
     party = log_lines(tmp_path / "x.jsonl")[0]
-    assert party["rules"] == "tournament"
+    assert party["rules"] == "tournament" and "money" not in party
     assert party["players"] == ["Zed", "Ann", "Bea", "Cal"]
     assert party["bots"] == ["Ann", "Bea", "Cal"]
 
@@ -221,3 +223,27 @@ def test_commands_to_copy_are_never_wrapped_at_80_columns(spawn: Any, tmp_path: 
     child.sendeof()  # Ctrl-D at the prompt
     child.expect(pexpect.EOF)
     assert f"Continue with: {hint}\r\n" in child.before
+
+
+def test_prize_money_asked_at_the_prompt(spawn: Any, tmp_path: Path) -> None:
+    child = spawn("play", "--speed", "0", "--log", "m.jsonl", "--rules", "classic",
+                  "--players", "4", "--human", "Zed", "--sets", "1")
+    for question, answer in (("Prizes and money", "y"), ("Judged prizes", "Best Costume"),
+                             ("Must be present", "y"), ("One prize per person", "value"),
+                             ("Breaks after rounds", "3"), ("Prize money", "pot"),
+                             ("Buy-in", "$4.75"), ("Most buncos pays", "50%"),
+                             ("Most wins pays", "5"), ("Most losses pays", ""),
+                             ("Half and half pays", ""), ("Last bunco pays", ""),
+                             ("Best costume pays", "2.50"), ("tops up", "n")):
+        child.expect(question)
+        child.sendline(answer)
+    child.expect("Zed, your roll")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    party = log_lines(tmp_path / "m.jsonl")[0]
+    assert party["judged"] == ["Best Costume"] and party["must_be_present"] is True
+    assert party["one_prize_per_person"] is True
+    assert party["house_rules"]["breaks_after_rounds"] == "3"
+    assert party["money"] == {"currency": "$", "buy_in": "4.75", "payouts": [
+        {"prize": "most_buncos", "share": "50%"}, {"prize": "most_wins", "amount": "5"},
+        {"prize": "best_costume", "amount": "2.50"}]}

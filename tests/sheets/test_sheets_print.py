@@ -63,7 +63,14 @@ def test_blank_cards_fill_the_last_page_with_spares(players: int, sets: int, pag
     cards = " ".join(texts[i] for i in pages_with(texts, CARD))
     assert all(count(cards, f"Name: {name} ") == 1 for name in names(players))
     assert count(cards, SPARE) == pages * per_page - players
-    assert count(cards, TRAVEL) == pages * per_page  # on every card, spares too
+    assert count(cards, TRAVEL) == 0  # classic awards no traveling prize unless asked
+
+
+def test_the_traveling_box_only_when_the_night_has_traveling() -> None:
+    rules = get_rules("classic", {"traveling": "123"})
+    texts = page_texts(blank_sheets_pdf(rules, names(4), qr_url=None))
+    cards = " ".join(texts[i] for i in pages_with(texts, CARD))
+    assert count(cards, TRAVEL) == count(cards, CARD) == 6  # on every card, spares too
 
 
 def test_spares_asks_for_at_least_that_many() -> None:

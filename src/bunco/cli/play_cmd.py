@@ -18,6 +18,7 @@ from bunco.cli.rules_cmd import HouseOption
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.night import Night
 from bunco.core.presets import PRESETS
+from bunco.core.verification import waiting_for_cards
 from bunco.party.report import night_report
 from bunco.play.driver import Driver, play_auto
 from bunco.play.game import Game
@@ -29,6 +30,7 @@ from bunco.play.logfile import (
     resume_night,
     set_aside_cut_line,
 )
+from bunco.play.money_setup import MoneyOptions, add_prize_money
 from bunco.play.newnight import build_party
 from bunco.play.roster import Roster, make_roster
 
@@ -153,6 +155,38 @@ def play_command(
         Path | None,
         typer.Option("--resume", metavar="FILE", help="Continue the night saved in this party log."),
     ] = None,
+    money: Annotated[str | None, typer.Option(
+        "--money", metavar="TABLE", help="Prize money table: tournament (seeds/004), or none.",
+        rich_help_panel="Prizes and money")] = None,
+    buy_in: Annotated[str | None, typer.Option(
+        "--buy-in", metavar="AMOUNT", help="Buy-in (entry fee) per player, e.g. 5 or $4.75.",
+        rich_help_panel="Prizes and money")] = None,
+    currency: Annotated[str | None, typer.Option(
+        "--currency", metavar="SIGN", help="Currency sign (default $).",
+        rich_help_panel="Prizes and money")] = None,
+    pay: Annotated[list[str] | None, typer.Option(
+        "--pay", metavar="PRIZE=AMOUNT|N%",
+        help="What a prize pays (repeatable): most_buncos=50%, most_wins=10, "
+        "'best_costume@Team 1=25'.", rich_help_panel="Prizes and money")] = None,
+    carried_over: Annotated[str | None, typer.Option(
+        "--carried-over", metavar="AMOUNT", help="Money carried over into the pot.",
+        rich_help_panel="Prizes and money")] = None,
+    top_up: Annotated[bool, typer.Option(
+        "--top-up", help="The host pays what the payouts need beyond the pot.",
+        rich_help_panel="Prizes and money")] = False,
+    judged: Annotated[list[str] | None, typer.Option(
+        "--judged", metavar="PRIZE", help="A judged prize, e.g. 'Best Costume' (repeatable).",
+        rich_help_panel="Prizes and money")] = None,
+    must_be_present: Annotated[bool, typer.Option(
+        "--must-be-present", help="Prizes pass over whoever has gone home.",
+        rich_help_panel="Prizes and money")] = False,
+    one_prize: Annotated[str | None, typer.Option(
+        "--one-prize", metavar="value|listed",
+        help="One prize per person: keep the one worth more (value) or the first listed.",
+        rich_help_panel="Prizes and money")] = None,
+    breaks: Annotated[str | None, typer.Option(
+        "--breaks", metavar="2,4,6", help="Breaks after these rounds.",
+        rich_help_panel="Prizes and money")] = None,
 ) -> None:
     """Play a night of Bunco: alone against bots, passing the keyboard, or scoring real dice.
 
@@ -176,6 +210,11 @@ def play_command(
         fail("--auto plays with digital dice", expected="--auto or --physical, not both")
     if auto and human:
         fail("--auto makes every player a bot", expected="drop --human, or drop --auto to play")
+    prize_money = MoneyOptions(money, currency, buy_in, carried_over, top_up, pay or [],
+                               judged or [], must_be_present, one_prize, breaks)
+    if resume is not None and prize_money.given:
+        fail("a resumed night keeps its own prizes and money",
+             expected=f"{_resume_hint(resume, physical)} [--speed N] [--auto]")
     if resume is not None:
         given = [n for n, v in (("--rules", rules), ("--players", players), ("--house", house),
                                 ("--human", human), ("--sets", sets), ("--seed", seed),
@@ -200,7 +239,7 @@ def play_command(
                     soft_wrap=True,  # paths stay whole, to copy
                 )
             night = resume_night(resume)
-            if night.phase == "over":
+            if night.phase == "over" and not waiting_for_cards(night):
                 fail(
                     f"the night in {resume} is over",
                     expected=f"bunco replay {resume} to see it, or bunco play for a new night",
@@ -211,10 +250,11 @@ def play_command(
             physical = physical or logged_physical  # the log says how its dice are entered
             if auto:
                 driver.bots = frozenset(night.roster)
+            driver.verify_at_end()  # a night that stopped after its last round: the staff check
         else:
             party_log, driver = _start(
                 rules, house, players, human or [], sets, physical, seed, shuffle, auto, log,
-                parse_groups(group or []),
+                parse_groups(group or []), prize_money,
             )
     except BuncoError as exc:
         fail(exc.message, expected=exc.expected)
@@ -258,6 +298,7 @@ def _start(
     auto: bool,
     log: Path | None,
     groups: dict[str, list[str]] | None = None,
+    prize_money: MoneyOptions | None = None,
 ) -> tuple[PartyLog, Driver]:
     ask = _interactive() and not auto
     if rules is None:
@@ -287,6 +328,7 @@ def _start(
     )
     if groups:
         party["groups"] = groups
+    add_prize_money(party, prize_money, ask)  # flags, or the questions at a terminal
     Night.start(party)  # refuse a bad night before a file is written
     party_log = _new_log(log, party)
     return party_log, Driver.new(party, party_log.append)

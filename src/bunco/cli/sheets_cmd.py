@@ -36,6 +36,23 @@ def read_names(path: Path) -> list[str]:
     return [n for n in names if n and not n.startswith("#")]
 
 
+def read_groups(path: Path, names: list[str]) -> dict[str, list[str]]:
+    """The prize groups of a text file, a line each ("Team 1: Ann, Bea"), checked against
+    the names (each in one group)."""
+    from bunco.core.errors import InvalidSetup
+    from bunco.play.money_setup import parse_group_lines
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {path}: {exc}", expected="a text file of groups, a line each: "
+             "'Team 1: Ann, Bea'")
+    try:
+        return parse_group_lines(text, names)
+    except InvalidSetup as exc:
+        fail(f"{path}: {exc.message}", expected=exc.expected)
+
+
 def write_file(path: Path, data: bytes | str) -> None:
     """Write ``data`` to ``path``, or exit with a clear error."""
     try:
@@ -85,6 +102,12 @@ def sheets_command(
         "page of cards is always filled with spares).")] = None,
     name_tags: Annotated[bool, typer.Option(
         "--name-tags", help="Add name tags, eight to a page.")] = False,
+    groups_file: Annotated[Path | None, typer.Option(
+        "--groups", metavar="FILE", help="Prize groups (teams), a line each: 'Team 1: Ann, "
+        "Bea, Cat'; their names go on the score cards (with --names).")] = None,
+    payouts: Annotated[bool, typer.Option(
+        "--payouts", help="With --from: the prize and payout sheet, filled from the night.")
+    ] = False,
     paper: PaperOption = "letter",
     as_json: JsonOption = False,
 ) -> None:
@@ -103,10 +126,18 @@ def sheets_command(
             fail("--from prints a played night's sheets; --rules, --players, --names, "
                  "--house, --qr, --spares and --name-tags are for blank sheets",
                  expected="either --from LOG or --rules P --players N")
+        if groups_file is not None:
+            fail("--from prints the teams of the party log", expected="--groups FILE with blank "
+                 "sheets (--rules P --names FILE)")
         night = load_night(from_log)
         with refusals():
-            rendered = render_filled(night, paper=paper)
-        kind = "filled"
+            if payouts:
+                from bunco.sheets.payout_pdf import render_payout_sheet
+
+                rendered = render_payout_sheet(night, paper=paper)
+            else:
+                rendered = render_filled(night, paper=paper)
+        kind = "payout" if payouts else "filled"
     else:
         if rules_name is None:
             fail("no rules given", expected="--rules P for blank sheets, or --from LOG for a "
@@ -114,11 +145,18 @@ def sheets_command(
         if spares is not None and not 0 <= spares <= MAX_SPARES:
             fail(f"--spares {spares} is out of range",
                  expected=f"0 to {MAX_SPARES} spare score cards")
+        if payouts:
+            fail("--payouts prints a played night's payout sheet", expected="--from LOG --payouts")
         player_list = _player_list(players, names)
+        if groups_file is not None and not any(player_list):
+            fail("--groups puts each player's team on their card, and no names are given",
+                 expected="--names FILE --groups FILE")
+        groups = read_groups(groups_file, player_list) if groups_file is not None else None
         with refusals():
             rules = get_rules(rules_name, parse_house_rules(house))
             rendered = render_blank(rules, player_list, qr_url=qr, sets=sets, paper=paper,
-                                    title=title, spares=spares or 0, name_tags=name_tags)
+                                    title=title, spares=spares or 0, name_tags=name_tags,
+                                    groups=groups)
         kind = "blank"
     write_file(out, rendered.data)
     if as_json:

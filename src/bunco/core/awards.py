@@ -11,7 +11,9 @@ already won a prize earlier in the list. A passed-over prize goes to the **next 
 - a judged prize: the next name in the ranking the host gave (``judge``'s ``ranking``);
 - Half and half, Last Bunco and Traveling have no line: passed over, nobody gets them.
 
-The order is the night's prizes (as in the report), then the judged prizes; group prizes
+The order is the night's prizes (as in the report), then the judged prizes; on a night
+with money, one prize per person goes by value instead (the most valuable first, see
+:func:`decide_awards`) unless the money says ``"one_prize_order": "listed"``. Group prizes
 go to whole groups and count for nobody's "one prize". With groups, a group prize is
 passed over only when none of its members is present.
 
@@ -23,15 +25,19 @@ passed over only when none of its members is present.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal
+from typing import Any, TypeAlias
 
 from bunco.core.cards import Card
 from bunco.core.hosting import GROUP_PREFIX, HostedNight, judged_prizes
 from bunco.core.prizes import PrizeResult, count_of
 
 GROUP_PRIZES = ("group_most_buncos",)
+
+PrizeValue: TypeAlias = Callable[[str, "str | None"], Decimal]
+"""What a prize pays, from its key and its group (0 for a prize without money)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,16 +76,25 @@ class _Line:
 
 def prizes_decided(night: HostedNight) -> bool:
     """True once the night's prizes are decided (the night is over, or only prize roll-offs
-    remain)."""
-    return night.phase == "over" or (
-        night.phase == "rolloff"
-        and night.rolloff_for is not None
-        and night.rolloff_for[0] == "prize"
+    remain), never while they wait for cards to be verified."""
+    return night.prize_cards is not None and (
+        night.phase == "over"
+        or (
+            night.phase == "rolloff"
+            and night.rolloff_for is not None
+            and night.rolloff_for[0] == "prize"
+        )
     )
 
 
-def decide_awards(night: HostedNight) -> list[Award]:
-    """Every award of the night, in order; empty until the prizes are decided."""
+def decide_awards(night: HostedNight, value: PrizeValue | None = None) -> list[Award]:
+    """Every award of the night, in order; empty until the prizes are decided.
+
+    ``value(prize, group)`` is what a prize pays (a night with money): with one prize per
+    person, the prizes are then handed out **most valuable first** (what each winner would
+    receive, a shared prize split), so nobody keeps a small share and leaves a bigger prize
+    in the pot; level values, and every prize without ``value``, go in the order listed.
+    """
     if not prizes_decided(night):
         return []
     cards = night.prize_cards if night.prize_cards is not None else night.cards
@@ -88,14 +103,76 @@ def decide_awards(night: HostedNight) -> list[Award]:
     one_each = bool(night.setup.get("one_prize_per_person"))
     absent = night.host.absent
     won: dict[str, str] = {}  # player -> the label of the prize they won first
-    awards = []
-    for line in lines:
-        award = _hand_out(line, night.groups, absent, won, must_be_present, one_each)
+    decided: dict[int, Award] = {}
+    left = list(range(len(lines)))
+    while left:
+        index, award = left[0], None
+        if one_each and value is not None:
+            index, award = _most_valuable(lines, left, night.groups, absent, won,
+                                          must_be_present, value)
+        if award is None:
+            award = _hand_out(lines[index], night.groups, absent, won, must_be_present, one_each)
         if not award.team and award.status == "won":
             for name in award.winners:
                 won.setdefault(name, award.label)
-        awards.append(award)
-    return awards
+        decided[index] = award
+        left.remove(index)
+    return [decided[i] for i in range(len(lines))]
+
+
+def _most_valuable(
+    lines: Sequence[_Line],
+    left: Sequence[int],
+    groups: Mapping[str, Sequence[str]],
+    absent: frozenset[str],
+    won: Mapping[str, str],
+    must_be_present: bool,
+    value: PrizeValue,
+) -> tuple[int, Award]:
+    """The line to hand out next: the one whose winners would each receive the most.
+
+    A winner who would receive more from another prize still open is left out of a shared
+    one (the most-favoured first, the share growing as they go), and takes that prize
+    instead: so Fay, sharing Most Minis three ways ($16.67) with two players who each have
+    a bigger prize, takes it whole ($50) rather than Most Wins ($40).
+    """
+    tentative = {i: _hand_out(lines[i], groups, absent, won, must_be_present, True) for i in left}
+    offers: dict[str, list[tuple[Decimal, int]]] = {}  # player -> (what each gets, line)
+    for i, award in tentative.items():
+        if award.status == "won" and not award.team:
+            each = value(award.prize, award.group) / len(award.winners)
+            for name in award.winners:
+                offers.setdefault(name, []).append((each, i))
+    best: tuple[Decimal, int, Award] | None = None
+    for index in left:
+        award = tentative[index]
+        each = Decimal(-1)
+        if award.status == "won" and not award.team:
+            amount = value(award.prize, award.group)
+            members = list(award.winners)
+            elsewhere = {
+                m: max(((v, j) for v, j in offers[m] if j != index), default=(Decimal(-1), -1))
+                for m in members
+            }
+            skip: dict[str, str] = {}
+            for name in sorted(members, key=lambda m: elsewhere[m][0], reverse=True):
+                if len(members) == 1 or elsewhere[name][0] <= amount / len(members):
+                    break
+                members.remove(name)
+                other = lines[elsewhere[name][1]]
+                skip[name] = f"takes {_name(other)} instead"
+            if skip:
+                award = _hand_out(lines[index], groups, absent, {**won, **skip},
+                                  must_be_present, True, skip)
+            each = amount / len(award.winners)
+        if best is None or each > best[0]:
+            best = (each, index, award)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _name(line: _Line) -> str:
+    return line.label + (f" ({line.group})" if line.group else "")
 
 
 def _hand_out(
@@ -105,7 +182,10 @@ def _hand_out(
     won: Mapping[str, str],
     must_be_present: bool,
     one_each: bool,
+    instead: Mapping[str, str] | None = None,
 ) -> Award:
+    """The line handed out: ``instead`` names who takes another prize, and why."""
+
     def why_not(name: str) -> str | None:
         if line.team:
             if must_be_present and all(m in absent for m in groups.get(name, ())):
@@ -113,6 +193,8 @@ def _hand_out(
             return None
         if must_be_present and name in absent:
             return "absent"
+        if instead and name in instead:
+            return instead[name]
         if one_each and name in won:
             return f"already won {won[name]}"
         return None

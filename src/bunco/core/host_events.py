@@ -60,7 +60,16 @@ class DrawingEvent(_Kept):
     name: NotRequired[str]
 
 
+class CloseCardsEvent(_Kept):
+    """After the last round, the host gives the prizes from the cards as verified; the
+    cards not verified as they stand are named (the host was warned of them)."""
+
+    type: Literal["close_cards"]
+    unverified: list[str]
+
+
 HostEvent: TypeAlias = (
     JudgeEvent | AbsentEvent | PresentEvent | BreakEvent | EndBreakEvent | DrawingEvent
+    | CloseCardsEvent
 )
 """An event the host records beside the dice."""

@@ -41,6 +41,8 @@ HOST_EVENT_TYPES: dict[str, str] = {
     "end_break": "the break ends",
     "drawing": "a random drawing among the players present: candidates, pick, winner, "
     "exclude_winners?, name?",
+    "close_cards": "after the last round, the host closes the cards: prizes from the cards "
+    "as verified, those not verified named: unverified",
 }
 GROUP_PREFIX = "group_"
 MAX_BREAK_MINUTES = 240
@@ -101,6 +103,7 @@ class HostState:
     absent: frozenset[str] = frozenset()
     break_: Break | None = None
     drawings: tuple[Drawing, ...] = ()
+    closed_unverified: tuple[str, ...] | None = None  # the cards the host closed unverified
 
 
 class _Round(Protocol):
@@ -267,6 +270,14 @@ def normalize_host_event(event: Mapping[str, Any]) -> dict[str, Any]:
         out["exclude_winners"] = bool(event.get("exclude_winners", False))
         if event.get("name") is not None:
             out["name"] = _text(event, "name", what="the drawing's name", limit=80)
+    elif kind == "close_cards":
+        names = event.get("unverified", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise InvalidEvent(
+                "close_cards names the cards left unverified as a list of names",
+                expected='"unverified": ["Ann", "Bea"] (the host was warned of these)',
+            )
+        out["unverified"] = [" ".join(n.split()) for n in names]
     return out
 
 
@@ -286,6 +297,8 @@ def apply_host_event(night: N, ev: HostEvent) -> N:
         return evolve(night, host=evolve(host, judged={**host.judged, **_judged(night, ev)}))
     if ev["type"] == "break":
         return evolve(night, host=evolve(host, break_=_begin_break(night, ev)))
+    if ev["type"] == "close_cards":  # checked by the night (bunco.core.verification)
+        return evolve(night, host=evolve(host, closed_unverified=tuple(ev["unverified"])))
     if ev["type"] == "end_break":
         if break_on(night) is None:
             raise NotAllowedNow("there is no break to end", expected="a break event first")

@@ -50,7 +50,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         ],
     },
 }
-KEYS = ("currency", "buy_in", "carried_over", "top_up", "payouts", "preset")
+KEYS = ("currency", "buy_in", "carried_over", "top_up", "payouts", "one_prize_order", "preset")
+ONE_PRIZE_ORDERS = ("value", "listed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,7 @@ class MoneySetup:
     carried_over: Decimal
     top_up: bool
     rules: tuple[PayoutRule, ...]
+    one_prize_order: str = "value"  # one prize per person: the most valuable first, or as listed
 
     def pot(self, players: int) -> Decimal:
         """The buy-ins of ``players`` plus what was carried over."""
@@ -85,14 +87,35 @@ class MoneySetup:
                 general = rule
         return general
 
-    def amount_for(self, prize: str, group: str | None, pot: Decimal) -> Decimal | None:
+    def exact_for(self, prize: str, group: str | None, pot: Decimal) -> Decimal | None:
+        """What ``prize`` pays before rounding: a share of the pot may fall between cents."""
         rule = self.rule_for(prize, group)
         if rule is None:
             return None
         if rule.amount is not None:
             return rule.amount
         assert rule.share is not None
-        return (pot * rule.share).quantize(CENT, rounding=ROUND_DOWN)
+        return pot * rule.share
+
+    def amount_for(self, prize: str, group: str | None, pot: Decimal) -> Decimal | None:
+        """What ``prize`` pays: its amount, or its share of the pot rounded down to the cent."""
+        exact = self.exact_for(prize, group, pot)
+        return None if exact is None else exact.quantize(CENT, rounding=ROUND_DOWN)
+
+
+PRESET_JUDGED = {"tournament": ["Best Costume"]}
+
+
+def implied_judged(value: Any) -> list[str] | None:
+    """The judged prizes a money preset brings with it, when the party line names none:
+    the ``tournament`` table pays a Best Costume, so choosing it in one go judges one.
+
+    >>> implied_judged("tournament"), implied_judged({"buy_in": "5"})
+    (['Best Costume'], None)
+    """
+    name = value if isinstance(value, str) else (
+        value.get("preset") if isinstance(value, Mapping) else None)
+    return PRESET_JUDGED.get(name) if isinstance(name, str) else None
 
 
 def money_text(value: Decimal) -> str:
@@ -200,6 +223,14 @@ def normalize_money(
         raise InvalidSetup(f"top_up {top_up!r} is not true or false", expected="true or false")
     out["top_up"] = top_up
     out["payouts"] = _payouts(spec.get("payouts", []), keys, groups)
+    order = spec.get("one_prize_order", "value")
+    if order not in ONE_PRIZE_ORDERS:
+        raise InvalidSetup(
+            f"one_prize_order {order!r} is not an order",
+            expected='"value" (one prize per person keeps the most valuable) or "listed"',
+        )
+    if order != "value":
+        out["one_prize_order"] = order
     checked = money_setup({"money": out})
     assert checked is not None
     _check_pot(checked, keys, groups, players)
@@ -278,6 +309,7 @@ def money_setup(party: Mapping[str, Any]) -> MoneySetup | None:
         carried_over=Decimal(spec.get("carried_over", "0")),
         top_up=spec["top_up"],
         rules=rules,
+        one_prize_order=spec.get("one_prize_order", "value"),
     )
 
 
@@ -324,6 +356,22 @@ def split(amount: Decimal, ways: int) -> tuple[Decimal, Decimal]:
     return each, (amount - each * ways).quantize(CENT)
 
 
+def amount_words(value: Decimal, currency: str) -> str:
+    """An amount in words for the left-over lines, sub-cent digits kept ("$45.125").
+
+    >>> amount_words(Decimal("45.1250"), "$"), amount_words(Decimal("3"), "$")
+    ('$45.125', '$3.00')
+    """
+    if value == value.quantize(CENT):
+        return currency + money_text(value)
+    return currency + format(value.normalize(), "f")
+
+
+def _left_line(prize: dict[str, Any], amount: Decimal, kind: str, why: str) -> dict[str, Any]:
+    return {"prize": prize["prize"], "label": prize["label"], "group": prize["group"],
+            "kind": kind, "amount": format(amount.normalize(), "f"), "why": why}
+
+
 def settle(
     money: MoneySetup,
     awards: Sequence[Award],
@@ -333,15 +381,21 @@ def settle(
     *,
     must_be_present: bool,
 ) -> dict[str, Any]:
-    """The money of the night: the pot, every paid prize and the payouts."""
+    """The money of the night: the pot, every paid prize, the payouts, and a line for every
+    amount that stays behind (``left_over``: a share rounded down to the cent, a shared
+    prize that does not split to the cent, a group with nobody present)."""
+    c = money.currency
     pot = money.pot(len(roster))
     prizes: list[dict[str, Any]] = []
     payouts: list[dict[str, Any]] = []
-    paid = remainder = unawarded = Decimal(0)
+    left_over: list[dict[str, Any]] = []
+    paid = remainder = unawarded = allotted = Decimal(0)
     for award in awards:
+        exact = money.exact_for(award.prize, award.group, pot)
         amount = money.amount_for(award.prize, award.group, pot)
-        if amount is None:
+        if exact is None or amount is None:
             continue
+        allotted += exact
         entry: dict[str, Any] = {
             "prize": award.prize,
             "label": award.label,
@@ -349,8 +403,16 @@ def settle(
             "amount": money_text(amount),
             "status": award.status,
             "paid_to": [],
+            "passed_over": [{"name": n, "reason": r} for n, r in award.passed_over],
             "remainder": money_text(Decimal(0)),
         }
+        if exact != amount:
+            rule = money.rule_for(award.prize, award.group)
+            assert rule is not None and rule.share is not None
+            left_over.append(_left_line(
+                entry, exact - amount, "rounding",
+                f"{percent_text(rule.share)} of {c}{money_text(pot)} is "
+                f"{amount_words(exact, c)}: paid {c}{money_text(amount)}"))
         if award.status != "won":
             unawarded += amount
             prizes.append(entry)
@@ -358,17 +420,36 @@ def settle(
         parts: list[tuple[str, str | None, Decimal]] = []  # (player, group, amount)
         left = Decimal(0)
         if award.team:  # split between the groups, then among each group's members
-            per_group, left = split(amount, len(award.winners))
+            per_group, rest = split(amount, len(award.winners))
+            if rest:
+                left_over.append(_left_line(
+                    entry, rest, "split",
+                    f"{c}{money_text(amount)} between {len(award.winners)} groups: "
+                    f"{c}{money_text(per_group)} each"))
+            left += rest
             for group in award.winners:
                 members = [m for m in groups[group] if not (must_be_present and m in absent)]
                 if not members:
+                    left_over.append(_left_line(
+                        entry, per_group, "nobody_present",
+                        f"{group}'s {c}{money_text(per_group)}: nobody of {group} is present"))
                     left += per_group
                     continue
                 each, rest = split(per_group, len(members))
+                if rest:
+                    left_over.append(_left_line(
+                        entry, rest, "split",
+                        f"{group}'s {c}{money_text(per_group)} among {len(members)}: "
+                        f"{c}{money_text(each)} each"))
                 left += rest
                 parts += [(m, group, each) for m in members]
         else:
             each, left = split(amount, len(award.winners))
+            if left:
+                left_over.append(_left_line(
+                    entry, left, "split",
+                    f"{c}{money_text(amount)} shared {len(award.winners)} ways: "
+                    f"{c}{money_text(each)} each"))
             parts = [(w, award.group, each) for w in award.winners]
         for player, in_group, part in parts:
             payouts.append(
@@ -396,6 +477,8 @@ def settle(
         "unawarded": money_text(unawarded),
         "top_up": money_text(max(paid - pot, Decimal(0))),
         "left_in_pot": money_text(max(pot - paid, Decimal(0))),
+        "unallotted": format(max(pot - allotted, Decimal(0)).normalize(), "f"),
+        "left_over": left_over,
         "prizes": prizes,
         "payouts": payouts,
     }
@@ -404,8 +487,14 @@ def settle(
 def prize_money(night: HostedNight) -> dict[str, Any]:
     """The report's ``awards``, ``money`` and ``payouts`` (``money`` is None and
     ``payouts`` empty for a night without money)."""
-    awards = decide_awards(night)
     money = money_setup(night.setup)
+    if money is None or money.one_prize_order == "listed":
+        awards = decide_awards(night)
+    else:
+        pot = money.pot(len(night.roster))
+        awards = decide_awards(
+            night, lambda prize, group: money.amount_for(prize, group, pot) or Decimal(0)
+        )
     if money is None:
         return {"awards": [a.as_dict() for a in awards], "money": None, "payouts": []}
     settled = settle(
@@ -417,5 +506,6 @@ def prize_money(night: HostedNight) -> dict[str, Any]:
         must_be_present=bool(night.setup.get("must_be_present")),
     )
     payouts = settled.pop("payouts")
-    settled["final"] = night.phase == "over"
+    settled["final"] = night.phase == "over" and night.prize_cards is not None
+    settled["one_prize_order"] = money.one_prize_order
     return {"awards": [a.as_dict() for a in awards], "money": settled, "payouts": payouts}

@@ -21,6 +21,7 @@ from bunco.core.cards import Card
 from bunco.core.dice import Dice, tally_dice
 from bunco.core.errors import (
     BuncoError,
+    InvalidEvent,
     InvalidSetup,
     NotAllowedNow,
     NotYourTurn,
@@ -38,6 +39,7 @@ from bunco.core.events import (
     normalize_event,
 )
 from bunco.core.evolve import evolve
+from bunco.core.host_events import CloseCardsEvent
 from bunco.core.hosting import HostState, apply_host_event
 from bunco.core.names import name_key, same_name
 from bunco.core.prizes import PrizeResult, decide_prizes
@@ -53,6 +55,7 @@ from bunco.core.rules import (
 )
 from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
 from bunco.core.table import Phase, RollRecord, Status, TableRound
+from bunco.core.verification import Verification, awaiting_cards, figures, waiting_for_cards
 
 _DICE: tuple[Dice, ...] = tuple(
     (a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)
@@ -161,6 +164,7 @@ class Night:
     traveler: str | None = None
     last_bunco: str | None = None
     verified: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    verifications: dict[str, Verification] = field(default_factory=dict)  # who, when
     prize_cards: dict[str, Card] | None = None  # the cards the prizes were decided from
     changes: tuple[dict[str, Any], ...] = ()  # substitutes, joins, leaves, manual seatings
     events: EventSeq[Event] = field(default_factory=EventSeq.empty)  # every accepted event, undo included
@@ -236,8 +240,12 @@ class Night:
             return self._end_early()
         if ev["type"] == "start_round":
             return self._start_round()
+        if ev["type"] == "close_cards":
+            return self._close_cards(ev)
+        if ev["type"] == "absent" or ev["type"] == "present":
+            return apply_host_event(self, ev)._decide_when_final()
         if (  # the host's records beside the dice (bunco.core.hosting)
-            ev["type"] == "judge" or ev["type"] == "absent" or ev["type"] == "present"
+            ev["type"] == "judge"
             or ev["type"] == "break" or ev["type"] == "end_break" or ev["type"] == "drawing"
         ):
             return apply_host_event(self, ev)
@@ -448,7 +456,18 @@ class Night:
         return self._end_night()
 
     def _end_night(self, cards: dict[str, Card] | None = None) -> Night:
-        """Decide the prizes (from ``cards`` when given, else from the cards as they stand)."""
+        """Decide the prizes (from ``cards`` when given, else from the cards as they stand).
+
+        With ``verify_for_prizes`` the prizes wait for every present player's card to be
+        final (bunco.core.verification): until then the night is over with no prizes.
+        """
+        if cards is None and self.rules.verify_for_prizes and self.host.closed_unverified is None:
+            waiting = evolve(
+                self, prizes=(), prize_cards=None, phase="over", tables=(), rolloff=None,
+                rolloff_for=None,
+            )
+            if awaiting_cards(waiting):
+                return waiting
         cards = self._prize_cards() if cards is None else cards
         prizes = decide_prizes(
             [p.value for p in self.rules.prizes],
@@ -529,13 +548,24 @@ class Night:
                 f"{name!r} is not a player tonight", expected="one of " + ", ".join(self.roster)
             )
         card = self.cards[name]
-        night = evolve(self, verified={**self.verified, name: (card.buncos, card.minis, card.wins)})
+        last = self.history[-1] if self.history else None
+        seen = Verification(
+            ev.get("checker"), figures(card), None if last is None else (last.set_no, last.round_no)
+        )
+        night = evolve(
+            self,
+            verified={**self.verified, name: seen.figures},
+            verifications={**self.verifications, name: seen},
+        )
+        if not self.rules.verify_for_prizes:
+            return night
+        if waiting_for_cards(self):  # 004: the staff verify after the last round
+            return night._decide_when_final()
         prizes_decided = self.phase == "over" or (
             self.rolloff_for is not None and self.rolloff_for[0] == "prize"
         )
-        if not (prizes_decided and self.rules.verify_for_prizes):
-            return night
-        # 004: the checkers verify after the last session, then prizes are given.
+        if not prizes_decided or self.verified.get(name) == seen.figures:
+            return night  # during the night, or nothing the prizes count changed
         started = any(p.settled_by == "roll_off" for p in self.prizes) or (
             self.rolloff is not None and bool(self.rolloff.rolls)
         )
@@ -549,6 +579,35 @@ class Night:
         if cards is not None:
             cards[name] = night._prize_card(name)
         return night._end_night(cards)
+
+    def _decide_when_final(self) -> Night:
+        """After the last round, the prizes once every present player's card is final."""
+        if not (self.rules.verify_for_prizes and waiting_for_cards(self)):
+            return self
+        return self if awaiting_cards(self) else self._end_night()
+
+    def _close_cards(self, ev: CloseCardsEvent) -> Night:
+        """The host gives the prizes from the cards as verified, naming those that are not."""
+        if not self.rules.verify_for_prizes:
+            raise NotAllowedNow(
+                "tonight's cards need no verifying, so there are none to close",
+                expected="close_cards only on a night that verifies cards for prizes",
+            )
+        if not waiting_for_cards(self):
+            doing = "the prizes are decided" if self.prize_cards is not None else (
+                "the last round has not been played")
+            raise NotAllowedNow(
+                f"there are no cards to close: {doing}",
+                expected="close_cards after the last round, while the prizes wait for cards",
+            )
+        waiting = awaiting_cards(self)
+        if sorted(ev["unverified"]) != sorted(waiting):
+            raise InvalidEvent(
+                "the cards not verified as they stand are " + ", ".join(waiting)
+                + ", not " + (", ".join(ev["unverified"]) or "none"),
+                expected='"unverified": [' + ", ".join(f'"{p}"' for p in waiting) + "]",
+            )
+        return apply_host_event(self, ev)._end_night()
 
     def _start_round(self) -> Night:
         """The head table rings the bell to start the round (000, 001, 003, 004).

@@ -14,7 +14,7 @@ from typing import Any
 from bunco.core.awards import award_keys
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.hosting import normalize_judged, prize_key
-from bunco.core.money import normalize_money
+from bunco.core.money import implied_judged, normalize_money
 from bunco.core.names import MAX_NAME, clean_text, name_key, person_name
 from bunco.core.presets import get_rules, preset_name
 from bunco.core.rules import Prize, PrizeTies, RuleSet, whole_number_rules
@@ -148,8 +148,11 @@ def prize_options(
     night_prizes = [p.value for p in rules.prizes]
     groups = list(party.get("groups", {}))
     grouped = bool(groups) and rules.prize_groups
-    if setup.get("judged") is not None:
-        out["judged"] = normalize_judged(setup["judged"], {*night_prizes, "group_most_buncos"})
+    judged = setup.get("judged")
+    if judged is None:  # the tournament money table brings its Best Costume
+        judged = implied_judged(setup.get("money"))
+    if judged is not None:
+        out["judged"] = normalize_judged(judged, {*night_prizes, "group_most_buncos"})
     if setup.get("money") is not None:
         keys = award_keys(night_prizes, [prize_key(j) for j in out.get("judged", [])], grouped)
         out["money"] = normalize_money(

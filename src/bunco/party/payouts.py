@@ -15,8 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from bunco.core.money import money_text, prize_money
+from bunco.core.money import amount_words, money_text, prize_money
 from bunco.core.night import Night
+from bunco.party.winners import prize_name, prizes_status, winner_rows
+
+__all__ = ["PayoutLine", "PayoutSheet", "notes", "payout_sheet", "prize_name"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +37,9 @@ class PayoutSheet:
     summary: tuple[str, ...]  # the pot, what was paid, the top-up, the remainder, what is left
     unpaid: tuple[str, ...]  # prizes with money nobody was handed (pending or nobody)
     final: bool
-
-
-def prize_name(label: str, group: str | None) -> str:
-    """A prize as the sheets print it: ``Most Buncos (Team 1)``."""
-    return label + (f" ({group})" if group else "")
+    left_over: tuple[str, ...] = ()  # one line per amount that stays behind (rounding, ...)
+    passed_over: tuple[str, ...] = ()  # who was passed over for which prize, and why
+    not_final: str = ""  # why the sheet is not final yet, in words
 
 
 def payout_sheet(night: Night) -> PayoutSheet | None:
@@ -65,6 +66,13 @@ def payout_sheet(night: Night) -> PayoutSheet | None:
         summary.append(f"Remainder of shared prizes (cannot split to the cent): "
                        f"{c}{money['remainder']}")
     summary.append(f"Left in the pot: {c}{money['left_in_pot']}")
+    left_over = [f"{prize_name(x['label'], x['group'])}: {amount_words(Decimal(x['amount']), c)}"
+                 f" ({x['why']})" for x in money["left_over"]]
+    unallotted = Decimal(money["unallotted"])
+    if unallotted and not Decimal(money["top_up"]):
+        left_over.append(f"Not given as any prize: {amount_words(unallotted, c)}")
+    passed = tuple(f"{row.name}: handed to {row.who}; passed over {row.passed_text}"
+                   for row in winner_rows(night, data) if row.passed_over)
     unpaid = tuple(
         f"{prize_name(p['label'], p['group'])}: {c}{p['amount']} "
         + ("(waiting: roll-off or judging)" if p["status"] == "pending" else "(nobody to hand it to)")
@@ -77,4 +85,28 @@ def payout_sheet(night: Night) -> PayoutSheet | None:
         summary=tuple(summary),
         unpaid=unpaid,
         final=bool(money["final"]),
+        left_over=tuple(left_over),
+        passed_over=passed,
+        not_final=_not_final(night, money),
     )
+
+
+def _not_final(night: Night, money: dict[str, object]) -> str:
+    """Why the payout sheet may still change ("" once it is final)."""
+    if money["final"]:
+        return ""
+    waiting = prizes_status(night)
+    if waiting:
+        return "Not final yet: " + waiting[0].lower() + waiting[1:]
+    if night.phase == "rolloff":
+        return "Not final yet: a prize roll-off is due."
+    return "Not final yet: the night is not over."
+
+
+def notes(sheet: PayoutSheet) -> list[str]:
+    """The lines under the payouts: the pot and what is left, every amount that stays
+    behind (a line each), the prizes nobody was handed, who was passed over and why."""
+    out = [*sheet.summary]
+    out += [f"Stays behind: {line}" for line in sheet.left_over]
+    out += [*sheet.unpaid, *sheet.passed_over]
+    return out

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bunco.core.hosting import host_report
-from bunco.core.money import prize_money
 from bunco.core.night import Night, TableResult
+from bunco.core.verification import verification_report
+from bunco.party.winners import money_part
 
 
 def seat_scores(
@@ -93,7 +94,8 @@ def night_report(night: Night) -> dict[str, Any]:
         "ended_early": ended_early(night),
         "next": next_round(night),
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
-        **prize_money(night),  # awards, money, payouts (bunco.core.money)
+        "verification": verification_report(night),  # who verified which card, who is awaited
+        **money_part(night),  # awards, money, payouts, prize_winners (bunco.party.winners)
     }
 
 

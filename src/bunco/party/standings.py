@@ -17,24 +17,18 @@ from typing import Any
 
 from bunco.core.night import Night
 from bunco.core.rules import SetWinner
+from bunco.party.winners import handed_prizes
 
 
 def prizes_won(night: Night) -> dict[str, list[str]]:
-    """The prizes each player has won so far, as printed: set winners first, then prizes."""
+    """The prizes each player has won so far, as printed: set winners first, then the
+    prizes each is handed (after passing over, judged prizes too: bunco.party.winners)."""
     out: dict[str, list[str]] = {name: [] for name in night.roster}
     for result in night.set_results:
         if result.winner is not None:
             out.setdefault(result.winner, []).append(f"Winner of set {result.set_no}")
-    for prize in night.prizes:
-        label = prize.label + (f" ({prize.group})" if prize.group else "")
-        if prize.category == "group_most_buncos":
-            for group in prize.winners:
-                for member in night.groups.get(group, ()):
-                    out.setdefault(member, []).append(f"{prize.label} ({group})")
-            continue
-        for name in prize.winners:
-            out.setdefault(name, []).append(label + (" (shared)" if prize.settled_by == "shared"
-                                                     else ""))
+    for name, handed in handed_prizes(night).items():
+        out.setdefault(name, []).extend(handed)
     return out
 
 

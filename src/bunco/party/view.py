@@ -20,11 +20,11 @@ from typing import Any
 from bunco.core.dice import Tally, score_checked, score_rolloff, tally_dice
 from bunco.core.errors import BuncoError
 from bunco.core.hosting import host_report
-from bunco.core.money import prize_money
 from bunco.core.night import Night
 from bunco.core.rules import RollKind, RuleSet
 from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Status, TableRound
+from bunco.core.verification import verification_report
 from bunco.party.report import (
     ended_early,
     next_round,
@@ -33,6 +33,7 @@ from bunco.party.report import (
     table_result_dict,
 )
 from bunco.party.standings import standings_rows
+from bunco.party.winners import money_part
 from bunco.party.words import night_words, tie_break_text
 
 
@@ -245,7 +246,8 @@ def live_view(night: Night) -> dict[str, Any]:
         "next": next_with_partners(night),
         "moves": moves(night),
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
-        **prize_money(night),  # awards, money, payouts (bunco.core.money)
+        "verification": verification_report(night),  # who verified which card, who is awaited
+        **money_part(night),  # awards, money, payouts, prize_winners (bunco.party.winners)
     }
 
 

@@ -22,15 +22,16 @@ Command(kind='tally', dice=None, outcome='bunco', table=2, names=())
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from bunco.core.dice import Dice, parse_tally, validate_dice
 from bunco.core.errors import BuncoError
+from bunco.play.host_words import HOST_HELP, HostWord, parse_host_word
 
 Kind = Literal[
     "roll", "faces", "tally", "undo", "quit", "help", "tables", "cards",
-    "end", "substitute", "join", "leave",
+    "end", "substitute", "join", "leave", "host",
 ]  # fmt: skip
 
 WORDS: dict[str, Kind] = {
@@ -70,6 +71,9 @@ Type what the dice show, then Enter:
 [bold]?[/]  this help              [bold]q[/] quit (the night is saved; resume it later)
 """ + BETWEEN_ROUNDS_HELP
 
+DIGITAL_HELP += "\n" + HOST_HELP
+PHYSICAL_HELP += "\n" + HOST_HELP
+
 PHYSICAL_EXPECTED = "faces like 4 4 1, or a tally: m 1 2 b x l h w (? for help)"
 DIGITAL_EXPECTED = "Enter to roll, t tables, c cards, ? help, q quit"
 
@@ -89,6 +93,7 @@ class Command:
     outcome: str | None = None
     table: int | None = None
     names: tuple[str, ...] = ()
+    host: HostWord | None = field(default=None, repr=False)  # verify, judge, break, ...
 
 
 _TABLE = re.compile(r"^\s*(?:t(?:able)?\s*)?(\d+)\s*:\s*(.*)$", re.IGNORECASE)
@@ -111,6 +116,9 @@ m 1 2 b x l h w (? for help)
     word = text.lower()
     if word in WORDS:
         return Command(WORDS[word])
+    said = parse_host_word(text)
+    if said is not None:
+        return Command("host", host=said)
     head, _, rest = text.partition(" ")
     if head.lower() in NAMED:
         return _named(NAMED[head.lower()], rest)

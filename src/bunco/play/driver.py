@@ -28,6 +28,7 @@ from bunco.core.night import Night, RoundResult
 from bunco.core.rules import RollKind, RoundEnd
 from bunco.core.seating import Move, describe_moves
 from bunco.core.table import Phase, RollRecord
+from bunco.core.verification import awaiting_cards
 
 EventSink = Callable[[Event], None]
 
@@ -231,19 +232,18 @@ class Driver:
             self.last_table = step.table
         if len(after.history) != len(before.history):
             self.last_table = 0
-            self._checker_verifies()
+            self.verify_at_end()
         return step
 
-    def _checker_verifies(self) -> None:
-        """With ``verify_for_prizes``, the checker verifies every card at each break."""
-        night = self.night
-        if not night.rules.verify_for_prizes or night.phase != "playing" or night.started:
-            return
-        finished = night.history[-1]
-        if finished.round_no not in night.rules.breaks_after_rounds and finished.round_no != 6:
-            return
-        for player in night.roster:
-            self.submit({"type": "verify", "player": player, "checker": "scorekeeper"})
+    def verify_at_end(self) -> None:
+        """With ``verify_for_prizes``, the staff verify every card after the last round, as
+        seeds/004 does (the program kept the cards, so they stand as they are): then the
+        prizes and their roll-offs follow."""
+        for player in awaiting_cards(self.night):
+            group = next((g for g, members in self.night.groups.items() if player in members),
+                         None)
+            self.submit({"type": "verify", "player": player,
+                         "checker": f"{group} staff" if group else "staff"})
 
 
 def play_auto(driver: Driver, on_step: Callable[[Step], None] | None = None) -> Night:

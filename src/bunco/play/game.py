@@ -23,6 +23,7 @@ from bunco.core.rules import RollKind
 from bunco.play import render
 from bunco.play.commands import DIGITAL_HELP, PHYSICAL_HELP, Command, parse_command
 from bunco.play.driver import Driver, Step, Turn
+from bunco.play.host_words import run_host_word
 from bunco.play.summary import print_night
 
 Outcome = Literal["over", "quit"]
@@ -219,6 +220,9 @@ class Game:
             self._stale = True
         elif kind in ("end", "substitute", "join", "leave"):
             self._host(command)
+        elif kind == "host" and command.host is not None:  # verify, judge, break, draw, ...
+            said = run_host_word(self.driver, command.host)
+            self.console.print(f"[green]{said}[/]", highlight=False)
         elif kind == "roll":
             self._animate()
             self.show(self.driver.roll_for(turn), art=True)

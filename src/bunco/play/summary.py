@@ -12,7 +12,8 @@ from rich.table import Table
 
 from bunco.core.night import Night
 from bunco.core.rules import SetWinner
-from bunco.party.payouts import payout_sheet
+from bunco.core.verification import verification_report, verified_text
+from bunco.party.payouts import notes, payout_sheet
 from bunco.party.report import night_report
 from bunco.party.sheets import master_sheet
 from bunco.play.render import score_cards_table
@@ -72,26 +73,8 @@ def print_night(out: Console, night: Night) -> None:
             out.print(
                 f"[bold]Set {s['set']} winner:[/] {s['winner'] or 'to be decided'} (by {how})"
             )
-    if data["prizes"]:
-        prizes = Table(title="Prizes", title_justify="left")
-        for col in ("prize", "group", "figure", "winners", "settled by"):
-            prizes.add_column(col)
-        for p in data["prizes"]:
-            who = (
-                _names(p["winners"])
-                if p["winners"]
-                else (
-                    "roll-off between " + _names(p["candidates"]) if p["candidates"] else "nobody"
-                )
-            )
-            prizes.add_row(
-                p["label"],
-                p["group"] or "",
-                "" if p["value"] is None else str(p["value"]),
-                who,
-                p["settled_by"].replace("_", " "),
-            )
-        out.print(prizes)
+    print_verification(out, night)
+    print_prizes(out, night, data)
     print_payouts(out, night)  # a night with money: who gets how much for what
     if data["rolloff"]:
         r = data["rolloff"]
@@ -120,10 +103,61 @@ def print_payouts(out: Console, night: Night) -> None:
         return
     table = Table(title="Payouts" + ("" if sheet.final else " (not final yet)"),
                   title_justify="left")
+    if sheet.not_final:
+        out.print(sheet.not_final, highlight=False)
     for col in ("player", "prize", "amount"):
         table.add_column(col, justify="right" if col == "amount" else "left")
     for paid in sheet.lines:
         table.add_row(paid.player, paid.prize, paid.amount)
     out.print(table)
-    for text in (*sheet.summary, *sheet.unpaid):
+    for text in notes(sheet):
         out.print(text, highlight=False)
+
+
+def print_verification(out: Console, night: Night) -> None:
+    """Which cards are verified, by whom and after which round (a night that verifies, or
+    any card verified), and who the prizes wait for."""
+    report = verification_report(night)
+    if not report["required"] and not report["cards"]:
+        return
+    table = Table(title="Verified cards", title_justify="left")
+    for col in ("player", "verified"):
+        table.add_column(col)
+    for name in night.roster:
+        table.add_row(name, verified_text(night, name))
+    out.print(table)
+    if report["closed_unverified"] is not None:
+        closed = ", ".join(report["closed_unverified"]) or "none"
+        out.print(f"The host closed the cards with these not verified: {closed}.",
+                  highlight=False)
+
+
+def print_prizes(out: Console, night: Night, data: dict[str, Any]) -> None:
+    """Every prize as handed out (the person paid, judged prizes too), or the prizes on the
+    cards while a roll-off is due; or why nobody is named yet."""
+    if data["prizes_status"]:
+        out.print(f"[yellow]{data['prizes_status']}[/]", highlight=False)
+    rows = data["prize_winners"]
+    if not rows and not data["prizes"]:
+        return
+    prizes = Table(title="Prizes", title_justify="left")
+    money = data["money"] is not None
+    passing = any(row["passed_over"] for row in rows)
+    for col in ("prize", "figure", "handed to", *(["amount"] if money else []),
+                *(["passed over"] if passing else [])):
+        prizes.add_column(col, justify="right" if col == "amount" else "left")
+    if rows:
+        for row in rows:
+            cells = [row["name"], row["figure"], row["who"]]
+            cells += [row["amount"]] if money else []
+            if passing:
+                cells.append("; ".join(f"{p['name']}: {p['reason']}" for p in row["passed_over"]))
+            prizes.add_row(*cells)
+    else:  # a prize roll-off is due: the prizes as the cards decide them
+        for p in data["prizes"]:
+            who = _names(p["winners"]) if p["winners"] else (
+                "roll-off between " + _names(p["candidates"]) if p["candidates"] else "nobody")
+            name = p["label"] + (f" ({p['group']})" if p["group"] else "")
+            prizes.add_row(name, "" if p["value"] is None else str(p["value"]), who,
+                           *([""] if money else []))
+    out.print(prizes)

@@ -16,7 +16,7 @@ b'%PDF-'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bunco.core.errors import InvalidSetup
 from bunco.core.rules import RuleSet
@@ -115,6 +115,7 @@ def render_blank(
     title: str | None = None,
     spares: int = 0,
     name_tags: bool = False,
+    groups: Mapping[str, Sequence[str]] | None = None,
 ) -> Rendered:
     """The blank sheets and their page count (see :func:`blank_sheets_pdf`)."""
     names = check_players(players)
@@ -137,6 +138,7 @@ def render_blank(
             player=name,
             sets=[blank_set(s) for s in range(1, sets + 1)],
             note=f"Round 1: table {start[name]}" if name in start else "",
+            group=next((g for g, members in (groups or {}).items() if name in members), ""),
         )
         for name in names
     ]
@@ -166,14 +168,16 @@ def blank_sheets_pdf(
     title: str | None = None,
     spares: int = 0,
     name_tags: bool = False,
+    groups: Mapping[str, Sequence[str]] | None = None,
 ) -> bytes:
     """Print-ready blank sheets for ``players`` (an empty name prints a line to write on).
 
     The last page of score cards is filled with spare cards for late arrivals; ``spares``
     asks for at least that many. ``name_tags`` adds a page of name tags per eight players.
+    ``groups`` (prize groups) puts each player's team on their card.
     Raises :class:`~bunco.core.errors.InvalidSetup` for fewer than two players, a name
     listed twice, a set count outside 1–4 or a spare count outside 0–48, and
     ``PaperError`` for an unknown paper.
     """
     return render_blank(rules, players, qr_url=qr_url, sets=sets, paper=paper, title=title,
-                        spares=spares, name_tags=name_tags).data
+                        spares=spares, name_tags=name_tags, groups=groups).data

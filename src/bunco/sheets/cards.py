@@ -61,6 +61,18 @@ class CardData:
     night: str = ""
     extra: list[str] = field(default_factory=list)
     traveler: str = ""
+    group: str = ""  # the player's prize group (seeds/004's team number)
+    verified: str = ""  # who verified the card, on a filled card ("Staff 1")
+
+
+def has_traveling(rules: RuleSet) -> bool:
+    """True when the night can award the traveling prize (a trigger is set)."""
+    return rules.traveling != "off"
+
+
+def has_groups(rules: RuleSet) -> bool:
+    """True when the cards ask for a team (prize group) number."""
+    return rules.prize_groups
 
 
 def headers(rules: RuleSet) -> tuple[str, ...]:
@@ -126,11 +138,20 @@ def draw_card(page: Page, x: float, y_top: float, width: float, card: CardData,
               width=width - 2 * pad - text_width(label, 10, bold=True) - 0.12 * inch)
     name_y = y_top - 0.48 * inch
     page.text(x + pad, name_y, "Name:", 10)
+    team = has_groups(rules) or bool(card.group)
+    team_x = x + width * 0.62 if team else x + width - pad
     if card.player:
         page.text(x + pad + 0.5 * inch, name_y, card.player, 13, bold=True,
-                  width=width - 0.7 * inch)
+                  width=team_x - x - pad - 0.6 * inch)
     else:
-        page.line(x + pad + 0.5 * inch, name_y - 2, x + width - pad, name_y - 2, width=0.5)
+        page.line(x + pad + 0.5 * inch, name_y - 2, team_x - 0.1 * inch, name_y - 2, width=0.5)
+    if team:  # seeds/004: "write your NAME & TEAM NUMBER on your individual score card"
+        page.text(team_x, name_y, "Team:", 10)
+        if card.group:
+            page.text(team_x + 0.45 * inch, name_y, card.group, 11, bold=True,
+                      width=x + width - pad - team_x - 0.45 * inch)
+        else:
+            page.line(team_x + 0.45 * inch, name_y - 2, x + width - pad, name_y - 2, width=0.5)
     widths = [width * p - (2 * pad * p) for p in PROPORTIONS]
     y = y_top - HEAD
     for block in card.sets:
@@ -140,8 +161,11 @@ def draw_card(page: Page, x: float, y_top: float, width: float, card: CardData,
         y = page.grid(x + pad, y, widths, rows, row, size=8, bold_rows=(len(rows) - 1,),
                       align=("center",) * len(widths))
         y -= SET_GAP
-    _draw_traveler(page, x + pad, y_top - height + FOOT + 0.06 * inch, width - 2 * pad,
-                   card.traveler)
+    foot_y = y_top - height + FOOT + 0.06 * inch
+    if has_traveling(rules):
+        _draw_traveler(page, x + pad, foot_y, width - 2 * pad, card.traveler)
+    elif rules.verify_for_prizes:
+        _draw_verified(page, x + pad, foot_y, width - 2 * pad, card.verified)
     foot = card.night or card.note
     if foot:
         page.text(x + pad, y_top - height + 0.1 * inch, foot, 8, width=width - 2 * pad)
@@ -155,6 +179,25 @@ def _draw_traveler(page: Page, x: float, y: float, width: float, mark: str) -> N
         page.text(x + side / 2, y + 0.005 * inch, mark, 9, bold=True, align="center")
     page.text(x + side + 0.06 * inch, y, f"Traveling prize: {TRAVEL_TEXT.lower()}", 8,
               width=width - side - 0.06 * inch)
+
+
+def _draw_verified(page: Page, x: float, y: float, width: float, checker: str) -> None:
+    """seeds/004's staff check: a box each for Buncos, Minis and Wins, and who checked."""
+    side = 0.14 * inch
+    page.text(x, y, "Verified:", 8, bold=True)
+    at = x + text_width("Verified:", 8, bold=True) + 0.06 * inch
+    for what in ("Buncos", "Minis", "Wins"):
+        page.box(at, y - 0.02 * inch, side, side, width=0.8)
+        if checker:
+            page.text(at + side / 2, y + 0.005 * inch, "✓", 9, bold=True, align="center")
+        page.text(at + side + 0.04 * inch, y, what, 8)
+        at += side + 0.04 * inch + text_width(what, 8) + 0.08 * inch
+    page.text(at, y, "by", 8)
+    at += text_width("by", 8) + 0.05 * inch
+    if checker:
+        page.text(at, y, checker, 8, bold=True, width=x + width - at)
+    else:
+        page.line(at, y - 2, x + width, y - 2, width=0.5)
 
 
 def _cut_lines(page: Page, x: float, width: float, rows: Sequence[tuple[float, float]],

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from bunco.core.night import Night, RoundResult, TableResult
 from bunco.core.rules import RuleSet
+from bunco.core.verification import card_final
 from bunco.party.report import night_title, progress
 from bunco.party.sheets import RoundLine, master_sheet, round_buncos, round_lines, table_tally
 from bunco.party.standings import standings
@@ -101,7 +102,11 @@ def _card(night: Night, name: str, lines: list[RoundLine]) -> CardData:
         f"{card.minis} {minis_header(night.rules)} · {card.points} points"
     )
     holds = night.rules.traveling != "off" and night.traveler == name
-    return CardData(player=name, sets=sets, night=summary, traveler="✓" if holds else "")
+    group = next((g for g, members in night.groups.items() if name in members), "")
+    seen = night.verifications.get(name)
+    checked = "" if seen is None or not card_final(night, name) else (seen.checker or "✓")
+    return CardData(player=name, sets=sets, night=summary, traveler="✓" if holds else "",
+                    group=group, verified=checked)
 
 
 def _block(result: TableResult, round_no: int, rules: RuleSet) -> TallyBlock:

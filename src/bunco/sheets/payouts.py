@@ -23,7 +23,7 @@ from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
 from bunco.core.money import prize_money
 from bunco.core.night import Night
-from bunco.party.payouts import PayoutSheet, payout_sheet
+from bunco.party.payouts import PayoutSheet, notes, payout_sheet
 from bunco.sheets.export import safe_cell
 
 PAYOUT_HEADS = ["Player", "Prize", "Amount"]
@@ -60,9 +60,9 @@ def payout_section_html(night: Night, table: Any) -> str:
     lines, signs = _rows(sheet)
     parts = ['<section id="payouts"><h2>Payout sheet</h2>']
     if not sheet.final:
-        parts.append("<p>Not final yet: the night is not over.</p>")
+        parts.append(f"<p>{e(sheet.not_final)}</p>")
     parts.append(table(PAYOUT_HEADS, lines, {2}) if lines else "<p>Nobody is paid yet.</p>")
-    parts += [f'<p class="meta">{e(line)}</p>' for line in (*sheet.summary, *sheet.unpaid)]
+    parts += [f'<p class="meta">{e(line)}</p>' for line in notes(sheet)]
     if signs:
         parts.append("<h3>Received by</h3>")
         parts.append(table(SIGN_HEADS, signs, {1}))
@@ -79,10 +79,10 @@ def payout_story(night: Night, width: float, styles: dict[str, ParagraphStyle],
     lines, signs = _rows(sheet)
     story: list[Any] = [Paragraph("Payout sheet", styles["h2"])]
     if not sheet.final:
-        story.append(Paragraph("Not final yet: the night is not over.", styles["body"]))
+        story.append(Paragraph(xml_escape(sheet.not_final), styles["body"]))
     if lines:
         story.append(table(PAYOUT_HEADS, lines, [width * 0.3, width * 0.5, width * 0.2], styles))
-    story += [Paragraph(xml_escape(line), styles["meta"]) for line in (*sheet.summary, *sheet.unpaid)]
+    story += [Paragraph(xml_escape(line), styles["meta"]) for line in notes(sheet)]
     if signs:
         story.append(Paragraph("Received by", styles["h3"]))
         signed: Table = table(SIGN_HEADS, signs, [width * 0.3, width * 0.2, width * 0.5], styles)

@@ -43,6 +43,7 @@ from reportlab.platypus import (
 from bunco.core.night import Night, TableResult
 from bunco.party.report import night_title, progress
 from bunco.party.standings import standings
+from bunco.party.winners import prize_name, prizes_status, winner_rows
 from bunco.sheets.filled import SETTLED
 from bunco.sheets.payouts import payout_section_html, payout_story
 from bunco.sheets.pdfkit import Rendered, font, paper_size
@@ -96,21 +97,23 @@ def winner_lines(night: Night) -> list[str]:
     return out
 
 
-def prize_rows(night: Night) -> list[tuple[str, str, str]]:
-    """(prize, figure, who won it) for every prize decided at the end of the night."""
-    out = []
-    for p in night.prizes:
-        label = p.label + (f" ({p.group})" if p.group else "")
-        figure = "" if p.value is None else str(p.value)
-        if p.winners:
-            who = ", ".join(p.winners) + {"shared": " (shared)",
-                                           "roll_off": " (after a roll-off)"}.get(p.settled_by, "")
-        elif p.candidates:
-            who = "roll-off due: " + ", ".join(p.candidates)
-        else:
-            who = "nobody"
-        out.append((label, figure, who))
-    return out
+def prize_table(night: Night) -> tuple[list[str], list[list[str]], list[float]]:
+    """Every prize as handed out (bunco.party.winners): the person paid, judged prizes too;
+    the Amount column with money, Passed over when someone was. Heads, rows, widths."""
+    rows = winner_rows(night)
+    money = any(r.amount for r in rows)
+    passing = any(r.passed_over for r in rows)
+    heads = ["Prize", "Figure", "Won by", *(["Amount"] if money else []),
+             *(["Passed over"] if passing else [])]
+    widths = [0.3, 0.08, 0.3, *([0.14] if money else []), *([0.3] if passing else [])]
+    body = [[r.name, r.figure, r.who, *([r.amount] if money else []),
+             *([r.passed_text] if passing else [])] for r in rows]
+    if not rows and night.prizes:  # a prize roll-off is due: the prizes as the cards stand
+        body = [[prize_name(p.label, p.group), "" if p.value is None else str(p.value),
+                 "roll-off due: " + ", ".join(p.candidates) if p.candidates else "nobody"]
+                for p in night.prizes]
+    total = sum(widths)
+    return heads, body, [w / total for w in widths]
 
 
 def standings_table(night: Night) -> tuple[list[str], list[list[str]]]:
@@ -168,11 +171,11 @@ def night_report_html(night: Night) -> str:
         '<section id="winners"><h2>Winners</h2>',
     ]
     parts += [f'<p class="winner">{e(line)}</p>' for line in winner_lines(night)]
-    prizes = prize_rows(night)
+    heads, prizes, _ = prize_table(night)
     if prizes:
-        parts.append(_html_table(["Prize", "Figure", "Won by"], [list(p) for p in prizes], {1}))
+        parts.append(_html_table(heads, prizes, {1}))
     elif not night.set_results:
-        parts.append("<p>No prizes decided yet.</p>")
+        parts.append(f"<p>{e(prizes_status(night) or 'No prizes decided yet.')}</p>")
     parts.append("</section>")
     parts.append(payout_section_html(night, _html_table))  # '' without money
     heads, rows = standings_table(night)
@@ -246,17 +249,19 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
                                                                    styles["meta"])]
     story.append(Paragraph("Winners", styles["h2"]))
     story += [Paragraph(p(line), styles["winner"]) for line in winner_lines(night)]
-    prizes = prize_rows(night)
+    heads, prizes, fractions = prize_table(night)
     if prizes:
         story.append(Spacer(1, 4))
-        story.append(_pdf_table(["Prize", "Figure", "Won by"], [list(r) for r in prizes],
-                                [width * 0.4, width * 0.1, width * 0.5], styles))
+        story.append(_pdf_table(heads, prizes, [width * f for f in fractions], styles))
+    elif not night.set_results:
+        story.append(Paragraph(p(prizes_status(night) or "No prizes decided yet."),
+                               styles["body"]))
     story += payout_story(night, width, styles, _pdf_table)  # [] without money
     heads, rows = standings_table(night)
     # a heading never ends a page: room for it and the table's first rows, or a new page
     story.append(CondPageBreak(1.6 * inch))
     story.append(Paragraph("Standings", styles["h2"]))
-    fractions = (0.06, 0.18, 0.05, 0.05, 0.1, 0.12, 0.08, 0.36)
+    fractions = [0.06, 0.18, 0.05, 0.05, 0.1, 0.12, 0.08, 0.36]
     story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))
     section: list[Any] = [Paragraph("Charts", styles["h2"])]  # goes with the first chart
     for caption, make in CHARTS.values():

@@ -61,6 +61,13 @@ class BreakIn(Command):
     minutes: int | None = Field(None, ge=1, le=240)
 
 
+class CloseCardsIn(Command):
+    """The host gives the prizes from the cards as verified: ``unverified`` repeats the
+    names the host was warned of (the cards not verified as they stand)."""
+
+    unverified: list[Name] = Field(default_factory=list, max_length=2000)
+
+
 class DrawingIn(Command):
     """A drawing among the players present, drawn by the server."""
 
@@ -101,6 +108,15 @@ async def start_break(night_id: NightId, body: BreakIn, request: Request) -> Res
 async def end_break(night_id: NightId, body: Command, request: Request) -> Response:
     """The host ends the break (the next round's first roll or bell ends it too)."""
     return await _night_command(request, night_id, {"type": "end_break"}, body, "ending a break")
+
+
+@router.post("/cards/close", response_model=AckOut)
+async def close_cards(night_id: NightId, body: CloseCardsIn, request: Request) -> Response:
+    """After the last round, the prizes from the cards as verified (host). The names must
+    be the cards still unverified (``verification.awaiting`` of the view): 422 naming them
+    otherwise; 409 when there are no cards to close."""
+    event = {"type": "close_cards", "unverified": list(body.unverified)}
+    return await _night_command(request, night_id, event, body, "closing the cards")
 
 
 def _draw(who: Principal, body: DrawingIn) -> Any:

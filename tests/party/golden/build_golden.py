@@ -4,7 +4,8 @@
 
 Each plan is a 12-player night of one set, written as it happens in the room, one
 roll a line: ``TABLE PLAYER FACES`` (``-`` for a roll-off at no table), or
-``verify PLAYER CHECKER``. Every roll names its player, so replaying a log checks
+``verify PLAYER CHECKER``, or ``close PLAYER...`` (the host closes the cards, naming
+those not verified as they stand). Every roll names its player, so replaying a log checks
 that the engine agrees with the seating and the turn order worked out by hand in
 tests/party/test_party_golden.py (a roll by anyone else is refused). The comments
 say what each roll does under the preset's rules; they are not copied into the logs.
@@ -215,6 +216,7 @@ verify Hal Staff-2
 verify Ivy Staff-3
 verify Kim Staff-3
 verify Lou Staff-3
+close Bea Jo           # the host closes the cards: Bea's changed since round 3, Jo's unchecked
 - Ann 234   # roll-off, Most Buncos of Team 1: Ann's total 9
 - Cat 654   # Cat's 15: Cat rolls first
 - Cat 661   # +2
@@ -467,6 +469,9 @@ def events(plan: str) -> list[dict[str, Any]]:
             out.append(
                 {"type": "verify", "player": words[1], "checker": words[2].replace("-", " ")}
             )
+            continue
+        if words[0] == "close":
+            out.append({"type": "close_cards", "unverified": words[1:]})
             continue
         table, player, faces = words
         event: dict[str, Any] = {"type": "roll"}

@@ -3,7 +3,7 @@
 
 import { adoptToken, api, Commands, pathParts, rulesOf } from "./api.js";
 import { Live } from "./live.js";
-import { payoutSheet } from "./money.js";
+import { handedList, payoutSheet, prizesWaiting } from "./money.js";
 import { prizeList, rolloffPanel, standingsOf } from "./parts.js";
 import { $, fill, h, roundLabel, toast, topbar } from "./ui.js";
 
@@ -85,21 +85,25 @@ function render(state) {
   const verifying = Boolean(rules && rules.verify_for_prizes);
   $("verify-note").hidden = !verifying;
   if (verifying) {
-    const verified = state.verified || {};
+    const check = view.verification || { cards: {}, unverified: [] };
     const players = Object.keys(view.players);
-    const done = players.filter((p) => {
-      const v = verified[p];
-      const c = view.players[p];
-      return v && v.buncos === c.buncos && v.mini_buncos === c.mini_buncos && v.wins === c.wins;
-    }).length;
-    $("verify-note").textContent = "Prizes count verified cards only: the host verifies each card on the host page "
-      + `(${done} of ${players.length} verified as they stand).`;
+    const done = players.filter((p) => check.cards[p] && check.cards[p].current);
+    const who = done.map((p) => {
+      const c = check.cards[p];
+      return `${p}${c.checker ? ` by ${c.checker}` : ""}${c.after ? ` after round ${c.after.round}` : ""}`;
+    });
+    const stale = players.filter((p) => check.cards[p] && !check.cards[p].current);
+    $("verify-note").textContent = "Prizes count verified cards only, and wait until every card present is verified as it stands "
+      + `(${done.length} of ${players.length}).`
+      + (who.length ? ` Verified: ${who.join("; ")}.` : "")
+      + (stale.length ? ` Changed since verified: ${stale.join(", ")}.` : "")
+      + (check.closed_unverified ? ` The host closed the cards with these not verified: ${check.closed_unverified.join(", ") || "none"}.` : "");
   }
   const canRoll = (who) => held.role === "host" || (held.role === "player" && who === me);
   const panel = rolloffPanel(view, { canRoll, onRoll: roll, real: state.dice !== "phones" });
   $("rolloff-box").hidden = !panel;
   fill("rolloff-box", panel);
-  const prizes = prizeList(view);
+  const prizes = handedList(view) || prizesWaiting(view) || prizeList(view);
   if (prizes) fill("prizes", prizes);
   const extras = [];
   if (view.traveler) extras.push(`The traveler ends the night with ${view.traveler}.`);

@@ -2,6 +2,7 @@
 
 import { api, commandId, recall, rememberNight, saveToken, store } from "./api.js";
 import { $, copyText, fill, h, topbar } from "./ui.js";
+import { addMoney, renderPayouts } from "./money.js";
 
 // Rules shown as switches up front; the others go under "More rules".
 const SWITCHES = ["wipeout", "quick_game", "bunco_ends_round", "bunco_continues",
@@ -143,7 +144,22 @@ function renderRules() {
     h("input", { type: "checkbox", value: p.name, dataset: { prize: p.name },
       checked: rules.prizes.includes(p.name) }), p.label)));
   $("prize-ties").value = rules.prize_ties;
+  const breaks = (rules.breaks_after_rounds || []).join(",");
+  $("breaks").value = breaks.replace(/,/g, ", ");
+  $("breaks").dataset.preset = breaks;
   showGroups();
+  refreshPayouts();
+}
+
+/** The payout rows follow the prizes ticked, the judged prizes and the prize groups. */
+function refreshPayouts() {
+  if (!data) return;
+  const ticked = data.prizes.filter((p) => {
+    const box = document.querySelector(`[data-prize="${p.name}"]`);
+    return box && box.checked;
+  });
+  const grouped = !$("groups-box").hidden && $("groups").value.trim() !== "";
+  renderPayouts(ticked, grouped);
 }
 
 /** The house rules: every control whose value differs from the preset's. */
@@ -201,6 +217,8 @@ async function start(ev) {
     if (badGroups) return showError(badGroups);
     if (Object.keys(groups).length) body.groups = groups;
   }
+  const badMoney = addMoney(body);
+  if (badMoney) return showError(badMoney);
   if ($("shuffle").checked) body.seed = Math.floor(Math.random() * 2 ** 31);
   // the same id and body again get the same night and tokens if a reply was lost
   body.command_id = commandId();
@@ -279,7 +297,9 @@ async function main() {
     if (code) location.assign(`/join/${encodeURIComponent(code)}`);
   });
   $("setup").addEventListener("submit", start);
-  $("switches").addEventListener("change", showGroups);
+  $("switches").addEventListener("change", () => { showGroups(); refreshPayouts(); });
+  for (const id of ["prizes", "money-mode"]) $(id).addEventListener("change", refreshPayouts);
+  for (const id of ["judged", "groups"]) $(id).addEventListener("input", refreshPayouts);
   try {
     data = await api("/pages/presets.json");
   } catch (err) {

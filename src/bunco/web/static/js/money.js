@@ -126,6 +126,9 @@ export function initHostMoney({ box, commands, live, base, grouped }) {
       h("button", { type: "submit", class: "btn secondary", id: "presence-gone" }, "Has gone home"),
       h("button", { type: "button", class: "btn secondary", id: "presence-back" }, "Is back")),
     h("p", { id: "absent-note", class: "small muted", role: "status" }),
+    h("div", { id: "close-box", hidden: true },
+      h("p", { id: "close-note", class: "notice", role: "status" }),
+      h("button", { type: "button", class: "btn secondary", id: "close-cards" }, "Close the cards and give the prizes")),
     judged.length ? h("h3", {}, "Judged prizes") : null,
     judged,
     h("p", { id: "judged-note", class: "small muted", role: "status" }));
@@ -151,6 +154,12 @@ export function initHostMoney({ box, commands, live, base, grouped }) {
     const player = $("presence-player").value;
     send("presence", { player, present: true }, () => toast(`${player} is back.`));
   });
+  $("close-cards").addEventListener("click", () => {
+    const names = ((hostCtx.live.state.view.verification || {}).awaiting) || [];
+    const warning = `Not verified as they stand: ${names.join(", ")}. These cards will count only what was verified of them (nothing, if never). Give the prizes now?`;
+    if (!window.confirm(warning)) return;
+    send("cards/close", { unverified: names }, () => toast("The cards are closed: the prizes are decided."));
+  });
   for (const form of box.querySelectorAll("form[data-judge]")) {
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -171,7 +180,128 @@ export function updateHostMoney(state) {
   const current = $("presence-player").value;
   fill("presence-player", Object.keys(view.players).sort().map((p) => h("option", { value: p, selected: p === current }, p)));
   $("absent-note").textContent = view.absent.length ? `Gone home: ${view.absent.join(", ")}.` : "Everyone is here.";
+  const check = view.verification || {};
+  $("close-box").hidden = !check.waiting;
+  $("close-note").textContent = check.waiting
+    ? `The prizes wait for the staff to verify the cards of ${check.awaiting.join(", ")}.` : "";
   const last = view.drawings.at(-1);
   $("drawing-note").textContent = last ? `${last.name}: ${last.winner} (pick ${last.pick + 1} of ${last.candidates.length})` : "";
   $("judged-note").textContent = view.judged.map((j) => `${j.prize.replace(/_/g, " ")}${j.group ? ` (${j.group})` : ""}: ${j.ranking.join(", then ")}`).join(" · ");
+}
+
+// -- the set-up page: prize money, judged prizes, presence, one prize each, breaks ----------------
+
+const PAY_KINDS = [["", "no money"], ["amount", "an amount"], ["share", "a share of the pot (%)"]];
+
+/** The prizes a payout may name on the set-up page: the ticked prizes, the judged ones and,
+ * with prize groups, the group prizes. [{key, label}] */
+function payablePrizes(ticked, judged, grouped) {
+  const out = ticked.map((p) => ({ key: p.name, label: p.label }));
+  if (grouped) out.push({ key: "group_most_buncos", label: "Group with the most Buncos" });
+  for (const label of judged) {
+    const key = label.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+    out.push({ key, label });
+    if (grouped) out.push({ key: `group_${key}`, label: `Group with the ${label}` });
+  }
+  return out;
+}
+
+/** The judged prizes typed on the set-up page ("Best Costume, Best Dressed"). */
+export function judgedNames() {
+  return ($("judged").value || "").split(/[,;\n]+/).map((s) => s.replace(/\s+/g, " ").trim()).filter(Boolean);
+}
+
+/** Draw the payout rows again for the prizes now chosen (keeping what was typed). */
+export function renderPayouts(ticked, grouped) {
+  const mode = $("money-mode").value;
+  $("money-fields").hidden = mode !== "pot";
+  $("money-tournament-note").hidden = mode !== "tournament";
+  if (mode !== "pot") return;
+  const kept = {};
+  for (const row of document.querySelectorAll("[data-payout]")) {
+    kept[row.dataset.payout] = [row.querySelector("select").value, row.querySelector("input").value];
+  }
+  fill("payout-rows", payablePrizes(ticked, judgedNames(), grouped).map((p, i) => {
+    const [kind, value] = kept[p.key] || ["", ""];
+    return h("div", { class: "row", dataset: { payout: p.key } },
+      h("label", { for: `pay-${i}`, class: "grow" }, p.label),
+      h("select", { id: `pay-kind-${i}`, "aria-label": `${p.label}: pays` },
+        PAY_KINDS.map(([v, t]) => h("option", { value: v, selected: v === kind }, t))),
+      h("input", { type: "text", id: `pay-${i}`, class: "narrow", inputmode: "decimal", value,
+        placeholder: "25 or 50%", "aria-label": `${p.label}: amount or share` }));
+  }));
+}
+
+const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
+
+/** Add the money and prize options to the night's body; returns an error to show, or null. */
+export function addMoney(body) {
+  const judged = judgedNames();
+  if (judged.length) body.judged = judged;
+  if ($("must-be-present").checked) body.must_be_present = true;
+  if ($("one-prize").checked) body.one_prize_per_person = true;
+  const breaks = $("breaks").value.replace(/\s+/g, "");
+  if (breaks !== $("breaks").dataset.preset) {
+    if (breaks && !/^[1-6](,[1-6])*$/.test(breaks)) return "Breaks after rounds: round numbers from 1 to 6, separated by commas (e.g. 2, 4, 6).";
+    body.house_rules.breaks_after_rounds = breaks;
+  }
+  const mode = $("money-mode").value;
+  if (mode === "none") return null;
+  const money = mode === "tournament" ? { preset: "tournament" } : { payouts: [] };
+  const currency = $("currency").value.trim();
+  if (currency) money.currency = currency;
+  if (mode === "pot") {
+    for (const [id, key, what] of [["buy-in", "buy_in", "The buy-in"], ["carried-over", "carried_over", "Carried over"]]) {
+      const text = $(id).value.trim().replace(/^[^\d]+/, "");
+      if (!text) continue;
+      if (!AMOUNT.test(text)) return `${what}: ${$(id).value} is not an amount (e.g. 5 or 4.75).`;
+      money[key] = text;
+    }
+    if ($("top-up").checked) money.top_up = true;
+    for (const row of document.querySelectorAll("[data-payout]")) {
+      const kind = row.querySelector("select").value;
+      const raw = row.querySelector("input").value.trim();
+      const label = row.querySelector("label").textContent;
+      if (!kind) continue;
+      if (kind === "share") {
+        const pct = raw.replace(/%$/, "").trim();
+        if (!/^\d{1,3}(\.\d+)?$/.test(pct) || Number(pct) <= 0 || Number(pct) > 100) return `${label}: a share is a percentage above 0 and at most 100 (e.g. 50%).`;
+        money.payouts.push({ prize: row.dataset.payout, share: `${pct}%` });
+      } else {
+        const amount = raw.replace(/^[^\d]+/, "");
+        if (!AMOUNT.test(amount)) return `${label}: ${raw || "nothing"} is not an amount (e.g. 25 or 12.50).`;
+        money.payouts.push({ prize: row.dataset.payout, amount });
+      }
+    }
+  }
+  if ($("one-prize").checked && $("one-prize-order").value === "listed") money.one_prize_order = "listed";
+  body.money = money;
+  return null;
+}
+
+// -- the big screen and the end page: who is handed each prize ------------------------------------
+
+/** The prizes as handed out (view.prize_winners, the server's one list): the person paid,
+ * the amount, who came first on the cards when that is someone else, who was passed over
+ * and why, judged prizes too. Null until the prizes are decided (then prizeList shows a
+ * roll-off due, or prizesWaiting why nobody is named yet). */
+export function handedList(view) {
+  const rows = view.prize_winners || [];
+  if (!rows.length) return null;
+  return h("div", { class: "prize-list", id: "handed-list" }, rows.map((r) => {
+    const moved = r.handed_to.length && r.on_cards.length && r.on_cards.join() !== r.handed_to.join();
+    return h("article", { class: "prize", dataset: { prize: r.prize, group: r.group || "", status: r.status } },
+      h("h3", {}, r.name),
+      h("div", { class: "winners" }, r.who),
+      r.amount ? h("p", { class: "amount" }, r.amount) : null,
+      h("p", { class: "small" }, [r.figure ? `${r.figure} on the card` : "",
+        moved ? `${r.figure ? " · " : ""}first on the cards: ${r.on_cards.join(", ")}` : ""]),
+      r.passed_over.length ? h("p", { class: "small passed" },
+        `Passed over: ${r.passed_over.map((x) => `${x.name} (${x.reason})`).join("; ")}`) : null);
+  }));
+}
+
+/** Why the prizes are not named yet (cards still to verify), or null. */
+export function prizesWaiting(view) {
+  return view.prizes_status ? h("p", { class: "notice", id: "prizes-waiting" }, view.prizes_status) : null;
 }

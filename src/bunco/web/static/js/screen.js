@@ -4,7 +4,7 @@
 
 import { adoptToken, pathParts, publicOrigin, recall } from "./api.js";
 import { Live } from "./live.js";
-import { breakAndDrawing } from "./money.js";
+import { breakAndDrawing, handedList, prizesWaiting } from "./money.js";
 import {
   bellNews, endingOf, endingText, leaderboard, movesList, prizeList, rolloffPanel, rollText,
   startBellRang, tableCard,
@@ -87,7 +87,8 @@ function render(state, previous) {
   const movesBox = $("moves-box");
   movesBox.hidden = !moves;
   if (moves) fill(movesBox, h("h2", {}, `Round ${view.last_round.round}: winners and moves`), moves);
-  const prizes = over || (view.set_winners || []).length ? prizeList(view) : null;
+  const prizes = over || (view.set_winners || []).length
+    ? handedList(view) || prizesWaiting(view) || prizeList(view) : null;
   $("prizes-box").hidden = !prizes;
   if (prizes) fill("prizes", prizes);
   const ro = rolloffPanel(view, { tv: true });

@@ -1,0 +1,163 @@
+"""Who is handed each prize: one list that the big screen, the end page, the night report,
+the standings CSV, the payout sheet and ``bunco replay`` all print.
+
+A row is a prize as the room hears it announced: the person (or group) handed it, with the
+amount when the night carries money, who came first on the cards when that is someone
+else, and who was passed over and why. Judged prizes (Best Costume) are rows like the
+others. Before the prizes are decided (a roll-off due, cards still to verify) the rows say
+so instead of naming anyone.
+
+>>> from bunco.core.party_log import read_log
+>>> night = read_log(['{"type": "party", "rules": "classic", "players": ["Ann", "Bea"], '
+...                   '"prizes": ["most_buncos"]}', '{"type": "roll", "table": 1, "dice": [1, 1, 1]}'])
+>>> winner_rows(night)
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bunco.core.money import prize_money
+from bunco.core.night import Night
+from bunco.core.verification import awaiting_cards, waiting_for_cards
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerRow:
+    """One prize as handed out."""
+
+    prize: str  # the key: most_buncos, best_costume, group_most_buncos, ...
+    group: str | None  # the group the prize is given in (None: the whole room)
+    name: str  # as printed: "Most Buncos (Team 1)"
+    figure: str  # the count on the cards ("" for judged and single-holder prizes)
+    handed_to: tuple[str, ...]  # the people (or groups) handed it; empty: pending or nobody
+    amount: str  # "$100.00" (each one's part when shared: "$33.33 each"), "" without money
+    status: str  # "won", "pending", "nobody"
+    settled: str  # how: "shared", "after a roll-off", "judged", "" (outright)
+    on_cards: tuple[str, ...]  # who came first on the cards (or the host's first choice)
+    passed_over: tuple[tuple[str, str], ...]  # (name, why)
+
+    @property
+    def who(self) -> str:
+        """The winners in words: "Ann, Bea (shared)", "roll-off due", "nobody"."""
+        if self.status == "pending":
+            return "to be judged" if self.settled == "judged" else "roll-off due"
+        if not self.handed_to:
+            return "nobody"
+        return ", ".join(self.handed_to) + (f" ({self.settled})" if self.settled else "")
+
+    @property
+    def passed_text(self) -> str:
+        """Who was passed over and why, in words ("" when nobody was)."""
+        return "; ".join(f"{n}: {why}" for n, why in self.passed_over)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "prize": self.prize, "group": self.group, "name": self.name, "figure": self.figure,
+            "handed_to": list(self.handed_to), "amount": self.amount, "status": self.status,
+            "settled": self.settled, "on_cards": list(self.on_cards),
+            "passed_over": [{"name": n, "reason": r} for n, r in self.passed_over],
+            "who": self.who,
+        }
+
+
+def prize_name(label: str, group: str | None) -> str:
+    """A prize as the sheets print it: ``Most Buncos (Team 1)``."""
+    return label + (f" ({group})" if group else "")
+
+
+def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[WinnerRow]:
+    """Every prize as handed out (empty until the prizes are decided); ``data`` is the
+    night's :func:`~bunco.core.money.prize_money` when the caller has it already."""
+    data = prize_money(night) if data is None else data
+    money: Mapping[str, Any] | None = data["money"]
+    paid: dict[tuple[str, str | None], Mapping[str, Any]] = {}
+    if money is not None:
+        paid = {(p["prize"], p["group"]): p for p in money["prizes"]}
+    cards = {(p.category, p.group): p for p in night.prizes}
+    rows = []
+    for award in data["awards"]:
+        key = (award["prize"], award["group"])
+        prize = cards.get(key)
+        judged = prize is None
+        handed = tuple(award["winners"])
+        first = tuple(prize.winners) if prize is not None else next(
+            (tuple(r[:1]) for (k, g), r in night.host.judged.items() if (k, g) == key), ())
+        if len(handed) > 1 and not award["team"]:
+            settled = "shared"
+        elif award["passed_over"]:
+            settled = "next in line"
+        elif prize is not None and prize.settled_by == "roll_off":
+            settled = "after a roll-off"
+        else:
+            settled = ""
+        if judged:
+            settled = "judged" + (f", {settled}" if settled else "")
+        rows.append(WinnerRow(
+            prize=award["prize"],
+            group=award["group"],
+            name=prize_name(award["label"], award["group"]),
+            figure="" if prize is None or prize.value is None else str(prize.value),
+            handed_to=handed,
+            amount=_amount(paid.get(key), money, award),
+            status=award["status"],
+            settled=settled,
+            on_cards=first,
+            passed_over=tuple((p["name"], p["reason"]) for p in award["passed_over"]),
+        ))
+    return rows
+
+
+def _amount(
+    entry: Mapping[str, Any] | None, money: Mapping[str, Any] | None, award: Mapping[str, Any]
+) -> str:
+    if entry is None or money is None:
+        return ""
+    c, whole = str(money["currency"]), str(entry["amount"])
+    if award["status"] != "won":
+        return c + whole
+    parts = {p["amount"] for p in entry["paid_to"]}
+    if len(entry["paid_to"]) > 1 and len(parts) == 1:
+        return f"{c}{whole} ({c}{parts.pop()} each)"
+    return c + whole
+
+
+def prizes_status(night: Night) -> str | None:
+    """Why nobody is named yet, in words (None once the prizes are decided or due)."""
+    if waiting_for_cards(night):
+        waiting = awaiting_cards(night)
+        return ("The prizes wait for the staff to verify the cards of " + ", ".join(waiting)
+                + ", or for the host to close the cards.") if waiting else None
+    return None
+
+
+def handed_prizes(night: Night) -> dict[str, list[str]]:
+    """The prizes each player is handed, as printed (a group prize under each member paid,
+    or each member when the night has no money): for the standings and their CSV."""
+    out: dict[str, list[str]] = {name: [] for name in night.roster}
+    data = prize_money(night)
+    paid_to = {(p["player"], p["prize"], p["group"]) for p in data["payouts"]}
+    for row, award in zip(winner_rows(night, data), data["awards"], strict=True):
+        if award["status"] != "won":
+            continue
+        if award["team"]:
+            for group in award["winners"]:
+                for member in night.groups.get(group, ()):
+                    if data["money"] is None or (member, award["prize"], group) in paid_to:
+                        out.setdefault(member, []).append(prize_name(award["label"], group))
+            continue
+        for name in award["winners"]:
+            out.setdefault(name, []).append(row.name + (" (shared)" if row.settled == "shared"
+                                                        else ""))
+    return out
+
+
+def money_part(night: Night) -> dict[str, Any]:
+    """The report's and the live view's ``awards``, ``money``, ``payouts`` and
+    ``prize_winners`` (the rows of :func:`winner_rows`) and ``prizes_status``."""
+    data = prize_money(night)
+    return {**data, "prize_winners": [r.as_dict() for r in winner_rows(night, data)],
+            "prizes_status": prizes_status(night)}

@@ -1,0 +1,71 @@
+"""The prize and payout sheet of a night on paper: every prize as handed out (the person
+paid, who was passed over and why, judged prizes too), the payouts with a line to sign for
+each person paid, the pot and every amount that stays behind, and which cards the staff
+verified. ``bunco sheets --from LOG --payouts`` prints it.
+
+>>> from bunco.core.party_log import read_log
+>>> night = read_log(['{"type": "party", "rules": "classic", "players": ["Ann", "Bea"], '
+...                   '"money": {"buy_in": "2"}}'])
+>>> render_payout_sheet(night).pages
+1
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.units import inch
+from reportlab.platypus import Paragraph, SimpleDocTemplate
+
+from bunco.core.night import Night
+from bunco.core.verification import verification_report, verified_text
+from bunco.party.report import night_title
+from bunco.sheets.payouts import payout_story
+from bunco.sheets.pdfkit import Rendered, font, paper_size
+from bunco.sheets.report import _pdf_table, _styles, meta_line, prize_table
+
+
+def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
+    """The prize and payout sheet as a PDF and its page count."""
+    styles = _styles()
+    size = paper_size(paper)
+    width = size[0] - 1.2 * inch
+    title = night_title(night)
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=size, leftMargin=0.6 * inch,
+                            rightMargin=0.6 * inch, topMargin=0.6 * inch,
+                            bottomMargin=0.6 * inch, title=f"{title}: prizes and payouts",
+                            author="bunco", creator="bunco", invariant=1)
+    story: list[Any] = [Paragraph(escape(f"{title}: prizes and payouts"), styles["title"]),
+                        Paragraph(escape(meta_line(night)), styles["meta"]),
+                        Paragraph("Prizes", styles["h2"])]
+    heads, rows, fractions = prize_table(night)
+    if rows:
+        story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))
+    else:
+        story.append(Paragraph("No prizes decided yet.", styles["body"]))
+    story += payout_story(night, width, styles, _pdf_table)
+    check = verification_report(night)
+    if check["required"] or check["cards"]:
+        story.append(Paragraph("Cards verified", styles["h2"]))
+        story.append(_pdf_table(["Player", "Verified"],
+                                [[n, verified_text(night, n)] for n in night.roster],
+                                [width * 0.3, width * 0.7], styles))
+        if check["closed_unverified"] is not None:
+            story.append(Paragraph(escape(
+                "The host closed the cards with these not verified: "
+                + (", ".join(check["closed_unverified"]) or "none") + "."), styles["meta"]))
+    pages: list[int] = []
+
+    def count(canvas: Any, _doc: Any) -> None:
+        pages.append(canvas.getPageNumber())
+        canvas.setFont(font(False), 7)
+        canvas.setFillColor(colors.HexColor("#888888"))
+        canvas.drawCentredString(size[0] / 2, 0.35 * inch,
+                                 f"{title} · prizes and payouts · page {canvas.getPageNumber()}")
+
+    doc.build(story, onFirstPage=count, onLaterPages=count)
+    return Rendered(buffer.getvalue(), len(pages))
