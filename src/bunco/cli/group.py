@@ -42,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "scoring real dice."),
     "replay": ("replay_cmd", "Read a party log and print the night: rounds, score cards, "
                "sheets, prizes and next seats."),
+    "demo": ("demo_cmd", "Write a sample night to read, print and export: eight players, "
+             "classic rules, prize money."),
     "serve": ("serve_cmd", "Run a Bunco night server: the API, the database and the live "
               "updates."),
     "sheets": ("sheets_cmd", "Print-ready score cards, tallies, master sheet, table signs, "
@@ -65,9 +67,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "bunco play --players 4 --human Ann",
         "bunco play --physical --players Ann,Bea,Cat,Dee",
         "bunco play --auto --players 12 --rules tournament --seed 1 --json",
-        "bunco play --resume bunco-night-20261124-200509.jsonl",
+        "bunco play --resume ~/.local/share/bunco/nights/bunco-night-20261124-200509.jsonl",
     ),
     "replay": ("bunco replay night.jsonl", "bunco replay night.jsonl --json"),
+    "demo": ("bunco demo", "bunco demo sample.jsonl --force"),
     "serve": ("bunco serve", "bunco serve --host 0.0.0.0 --port 8000"),
     "sheets": (
         "bunco sheets --rules wm --players 12 --out sheets.pdf",

@@ -93,7 +93,7 @@ from bunco.analysis.kernel.tiebreak import _rolloff
 CALLEES = ("dice", "layout", "moves", "round", "table", "tiebreak")
 """The kernel's modules that :func:`run_nights` compiles in (all but this one)."""
 
-KERNEL_SOURCES = "b02b004fa688b237"
+KERNEL_SOURCES = "e107c9d028176646"
 """:func:`sources_digest` of the sources :func:`run_nights` was last compiled from."""
 
 
