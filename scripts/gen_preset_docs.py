@@ -202,7 +202,11 @@ one turn, the scorekeeper first, then to the right; repeated until the tie is br
 **Movement.** The head table's winners stay; the winners of every other table move up
 one table; the head table's losers go to the **last** (low) table; all other losers stay.
 Nobody may partner the same person two rounds running, and whoever stays at a table
-changes partner.
+changes partner. A host who seats everyone by hand (a `seat` event) is
+held to it too: a seating that puts a partnership of the round just played back
+together is refused with the rule named, unless the event says
+`"overrides": ["no_repeat_partners"]`; then the kept partnerships are recorded and the
+score cards and `bunco replay` mark that round (`*`).
 
 **Prizes.** Most Buncos, Most Baby Buncos, Most Wins, Most Losses; a tie is rolled off
 (high total first, then first to 5 points rolling 6's) unless the host shares it.
@@ -242,14 +246,23 @@ until no die shows the mark — the head table's roller too.
 **Tie-break.** *Sudden death*: the tied table keeps taking turns, going on with the next
 player in seat order (after a turn rolled on past the bell, the player after that
 roller); the first roll with any die showing the round's number wins the round for that
-roller's team (a point is all it takes; nothing else scores).
+roller's team (a point is all it takes; nothing else scores). The round goes on with its
+own turn rules ("Ties in the round will be decided by continuing to roll"): a Mini Bunco
+(three of a kind of another number) "continues their turn", so its roller rolls again
+rather than passing the dice, and it counts on their card as a Mini Bunco; any other roll
+without the round's number passes the dice. A house rule that ends the turn on a three
+of a kind ends the tie-break turn too.
 
 **Winners.** W for the winning team, L for the losers; only the roller marks a Bunco or
 a Mini Bunco.
 
 **Movement.** "Losers walk and Winner's talk": winners stay (one of them changes seat to
 get a new partner); losers walk to the next table clockwise, A → B → C → A (k → k+1,
-the last table → 1). Nobody has the same partner in consecutive rounds.
+the last table → 1). Nobody has the same partner in consecutive rounds. A host who seats everyone by hand (a `seat` event) is
+held to it too: a seating that puts a partnership of the round just played back
+together is refused with the rule named, unless the event says
+`"overrides": ["no_repeat_partners"]`; then the kept partnerships are recorded and the
+score cards and `bunco replay` mark that round (`*`).
 
 **Sessions and breaks.** seeds/004's "session" of six rounds is a set; there are breaks
 after rounds 2, 4 and 6.

@@ -123,7 +123,9 @@ def test_tournament_tie_is_sudden_death() -> None:
     night = roll(night, 1, 2, 3, 4)  # head roller finishes her turn
     t2 = night.tables[1]
     assert t2.status is Status.TIE_BREAK and t2.roller == "P6"
-    night = roll(night, 2, 5, 5, 5)  # no 1 shown: P7's roll
+    night = roll(night, 2, 5, 5, 5)  # a Mini Bunco: "continues their turn" (004), still P6
+    assert night.tables[1].roller == "P6"
+    night = roll(night, 2, 2, 3, 4)  # no 1 shown: P7's roll
     night = roll(night, 2, 1, 4, 4)  # P7 shows a 1: P5 & P7 win
     assert night_report(night)["rounds"][0]["tables"][1]["winners"] == ["P5", "P7"]
 

@@ -22,6 +22,15 @@ def _interrupt_as_in_a_shell() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data folder of the test's own: ``bunco play`` saves its nights there
+    (``$XDG_DATA_HOME/bunco/nights``), never in the home folder of whoever runs the tests."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder
+
+
 @pytest.fixture
 def spawn(tmp_path: Path) -> Callable[..., object]:
     """Start ``python -m bunco ARGS`` in a pseudo-terminal (plain text, 120 columns unless told)."""

@@ -104,13 +104,24 @@ def test_auto_without_json_prints_the_end_of_night(tmp_path: Path) -> None:
     assert f"{tmp_path / 'x.jsonl'}" in out.replace("\n", "")
 
 
-def test_default_log_name_in_the_current_folder(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.chdir(tmp_path)
-    assert play("--auto", "--players", "2", "--seed", "1", "--json")[0] == 0
-    assert play("--auto", "--players", "2", "--seed", "1", "--json")[0] == 0
-    logs = sorted(p.name for p in tmp_path.iterdir())
+def test_default_log_in_the_data_folder_and_its_path_on_stderr_with_json(
+        tmp_path: Path, monkeypatch, data_folder: Path) -> None:  # type: ignore[no-untyped-def]
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    printed = []
+    for _ in range(2):
+        code, out, err = play("--auto", "--players", "2", "--seed", "1", "--json")
+        assert code == 0
+        json.loads(out)  # stdout is the JSON document alone
+        printed.append(err)
+    assert list(here.iterdir()) == []  # nothing lands in the current folder
+    logs = sorted((data_folder / "bunco" / "nights").iterdir())
     assert len(logs) == 2
-    assert all(n.startswith("bunco-night-") and n.endswith(".jsonl") for n in logs)
+    assert all(p.name.startswith("bunco-night-") and p.suffix == ".jsonl" for p in logs)
+    for err in printed:  # where it went (the path is never wrapped), at the start and the end
+        (path,) = [p for p in logs if f"Saving the night in {p}\n" in err]
+        assert f"The night is saved in {path}; bunco replay reads it." in err
 
 
 def test_auto_results_of_a_table_of_three_say_whose_score_is_whose(tmp_path: Path) -> None:

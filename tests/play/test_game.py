@@ -50,8 +50,10 @@ def test_a_tied_set_goes_to_a_roll_off_that_needs_typed_faces() -> None:
         if night.phase == "rolloff":
             said.append(prompt)
             if len(said) == 1:
-                return "b"  # refused: a roll-off needs the faces
-            return "6 6 6" if "Ann" in prompt else "1 2 3"
+                return "b"  # refused: the roll for high total needs the faces
+            if night.rolloff is not None and night.rolloff.ordering:
+                return "6 6 6" if "Ann" in prompt else "1 2 3"
+            return "b" if "Ann" in prompt else "m"  # the roll-off itself takes a tally
         wants = "Ann" if night.round_no <= 3 else "Bea"
         return "b" if f"[bold cyan]{wants}[/]" in prompt else "m"
 
@@ -59,15 +61,18 @@ def test_a_tied_set_goes_to_a_roll_off_that_needs_typed_faces() -> None:
     assert g.run() == "over"
     text = out.getvalue()
     assert "Set 1 is tied between Ann, Bea: roll-off!" in text
-    assert "a roll-off needs the faces of the dice, not a tally" in text
+    assert "the roll-off is rolling for high total, so a tally cannot stand for the dice" in text
     assert "Roll-off: Ann rolls 6 6 6 for high: total 18" in text
-    assert said[0].startswith("[bold]Roll-off[/]")
+    assert said[0].startswith("[bold]Roll-off[/]") and "the three faces" in said[0]
+    assert "dice or tally" in said[-1]  # once the order is settled, a tally is taken
+    assert "Roll-off: Ann rolls (tally)  BUNCO! +21  Ann wins the roll-off" in text
     night = driver.night
     assert night.phase == "over"
     assert night.set_results[0].settled_by == "roll_off"
     assert f"Set 1 winner: {night.set_results[0].winner}" in text or "wins the roll-off" in text
-    rolloff = [e for e in events if e["type"] == "roll" and "table" not in e]
+    rolloff = [e for e in events if e["type"] in ("roll", "tally") and "table" not in e]
     assert rolloff[0] == {"type": "roll", "dice": [6, 6, 6], "player": rolloff[0]["player"]}
+    assert rolloff[-1] == {"type": "tally", "outcome": "bunco", "player": "Ann"}
 
 
 def test_sudden_death_tie_break_at_a_lower_table_is_typed_by_the_scorekeeper() -> None:
@@ -159,5 +164,5 @@ def test_the_scorekeeper_can_enter_dice_for_another_table() -> None:
     assert "table 5 is not rolling now" in text
     assert "type instead: a table that is rolling (1, 2), e.g. 1: 4 4 1" in text
     assert events == [{"type": "roll", "table": 2, "dice": [3, 1, 1], "player": "Eve"}]
-    assert "T2 Eve: 3 1 1  +2  (Us 2 – Them 0)" in text
+    assert "T2 Eve: 3 1 1  +2  (Eve & Gus 2 – Fay & Hal 0)" in text
     assert prompts[0].startswith("[bold]Table 1[/] · [bold cyan]Ann[/] rolls")

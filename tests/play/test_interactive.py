@@ -39,17 +39,21 @@ def classic_table(spawn: Any, log: Path) -> Any:
 def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_path: Path) -> None:
     log = tmp_path / "p.jsonl"
     child = classic_table(spawn, log)
-    assert "Us: Ann & Cat" in child.before and "Them: Bea & Dee" in child.before
+    # the teams are named by their players (Us/Them would be the scorekeeper's words)
+    assert "Ann & Cat" in child.before and "Bea & Dee" in child.before
+    assert "Us:" not in child.before and "Them" not in child.before
     assert "Round 1 — rolling for 1s" in child.before
+    assert child.before.count("to 21 · playing") == 1  # the table's panel, once
     shown = send(child, "1 1 4")
-    assert "Ann: 1 1 4  +2  (Us 2 – Them 0)" in shown
+    assert "Ann: 1 1 4  +2  (Ann & Cat 2 – Bea & Dee 0)" in shown
+    assert "╭" not in shown  # a roll prints its line, not the whole panel again
     shown = send(child, "4 4 7")
     assert "a die cannot show 7" in shown and "type instead:" in shown
     shown = send(child, "2")  # quick tally: two 1's
-    assert "+2  (Us 4 – Them 0)" in shown
+    assert "+2  (Ann & Cat 4 – Bea & Dee 0)" in shown
     shown = send(child, "u")
     assert "↶ undone: Ann's tally +2 (+2)" in shown  # who, what was typed, what it scored
-    assert re.search(r"Us: Ann & Cat ◀ +2 ", shown)
+    assert re.search(r"Ann & Cat ◀ +2 ", shown)  # the score went back: the panel again
     send(child, "m", "· Bea rolls — dice or tally")
     child.sendline("b")
     child.expect_exact("· Bea rolls — dice or tally")  # the bell rang; Bea rolls on (classic)
@@ -88,6 +92,7 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
     child.expect_exact(f"· {roller} rolls — dice or tally")
     assert "Continuing the night in" in child.before
     assert "Round 2 — rolling for 2s" in child.before
+    assert child.before.count("to 21 · playing") == 1  # the panel once on resume, not twice
     shown = send(child, "2 2 2")
     assert f"{roller}: 2 2 2  BUNCO! +21" in shown
     child.sendintr()
@@ -106,7 +111,7 @@ def test_digital_roll_against_bots_then_quit_and_resume(spawn: Any, tmp_path: Pa
     args = ("play", "--players", "4", "--human", "Zed", "--rules", "classic", "--sets", "1")
     child = spawn(*args, "--speed", "0", "--seed", "3", "--log", str(log))
     child.expect("Zed, your roll")
-    assert "Us: Zed & Bea" in child.before  # Zed and the bots Ann, Bea, Cal; partners opposite
+    assert "Zed & Bea" in child.before  # Zed and the bots Ann, Bea, Cal; partners opposite
     child.sendline("")
     child.expect("Zed, your roll")
     shown = child.before
@@ -186,8 +191,8 @@ def test_host_words_between_rounds_substitute_and_end_the_night(
     child.sendline("end")
     child.expect_exact("The host ends the night after set 1, round 2.")
     faces = iter(["6 5 4", "3 2 1", "6 6 6", "2 2 1", "6 6 6", "5 5 5", "6 6 1", "4 4 4"] * 20)
-    while child.expect_exact([PHYS, "The night is over"]) == 0:  # roll-offs for tied prizes
-        child.sendline(next(faces))
+    while child.expect_exact([PHYS, "the three faces", "The night is over"]) < 2:
+        child.sendline(next(faces))  # roll-offs for tied prizes: faces for high, then play
     child.expect(pexpect.EOF)
     child.wait()
     assert child.exitstatus == 0

@@ -126,10 +126,11 @@ def test_a_roll_off_shows_its_heading_once_and_what_each_roll_scored_in_it(
     child = spawn("play", "--resume", str(log))  # physical, as its party line says
     seen = io.StringIO()
     child.logfile_read = seen
-    child.expect_exact("Roll-off · Ann rolls — dice or tally")
-    for faces in ("6 6 5", "1 1 3"):
-        child.sendline(faces)
-        child.expect_exact(PHYS)
+    child.expect_exact("Roll-off · Ann rolls — the three faces")  # their total decides
+    child.sendline("6 6 5")
+    child.expect_exact("Roll-off · Bea rolls — the three faces")
+    child.sendline("1 1 3")
+    child.expect_exact(PHYS)  # the order is settled: a tally would do now
     assert "Roll-off: Bea rolls 1 1 3 for high: total 5; Ann starts" in child.before
     child.sendline("2 2 2")  # three of a kind, but not 6s: nothing, and the turn passes
     child.expect_exact("Roll-off · Bea rolls")
@@ -154,12 +155,13 @@ def test_ending_early_in_the_terminal_rolls_off_for_the_round_just_completed(
     child = spawn("play", "--resume", str(log))
     child.expect_exact(PHYS)
     child.sendline("end")
-    child.expect_exact("Roll-off · Ann rolls — dice or tally")
+    child.expect_exact("Roll-off · Ann rolls — the three faces")
     assert "The host ends the night after set 1, round 2." in child.before
     assert "Roll-off for set 1 winner: rolling for 2s" in child.before
-    for faces in ("6 6 5", "1 1 3"):
-        child.sendline(faces)
-        child.expect_exact(PHYS)
+    child.sendline("6 6 5")
+    child.expect_exact("Roll-off · Bea rolls — the three faces")
+    child.sendline("1 1 3")
+    child.expect_exact(PHYS)
     child.sendline("2 2 4")
     child.expect_exact("Roll-off · Ann rolls — dice or tally")  # two 2s: 2 points, Ann rolls on
     assert "Roll-off: Ann rolls 2 2 4  +2  (Ann 2 · Bea 0)" in child.before

@@ -45,11 +45,11 @@ from numpy.typing import NDArray
 from bunco.analysis.chain_steps import lead_roll, moves_of, score_chain, start
 from bunco.analysis.odds import Outcome, kept_points, roll_outcomes
 from bunco.analysis.set_exact import (
-    HIT,
     own_target_table,
     round_chains,
     rules_refusal,
     stop_weights,
+    sudden_turn,
     tie_odds,
 )
 from bunco.analysis.set_seats import seats_refusal
@@ -106,13 +106,14 @@ def _session_rolls() -> float:
     return per_turn / (1.0 - tied)
 
 
-def _tie_rolls(rules: RuleSet, starter: int) -> FloatArray:
+def _tie_rolls(rules: RuleSet, round_no: int, starter: int) -> FloatArray:
     """Expected tie-break rolls of the players in rolling-order positions 0-3, when the
     player in position ``starter`` is to roll next."""
     if rules.tie_break is TieBreak.SESSIONS:
         return np.full(4, _session_rolls())
-    miss = 1.0 - float(HIT)
-    return np.array([miss ** ((p - starter) % 4) / (1.0 - miss**4) for p in range(4)])
+    hit, rolls = sudden_turn(rules, round_no)  # per turn: a Mini may carry it on (004)
+    miss = 1.0 - hit
+    return np.array([rolls * miss ** ((p - starter) % 4) / (1.0 - miss**4) for p in range(4)])
 
 
 @lru_cache(maxsize=64)
@@ -139,7 +140,7 @@ def _other_rolls(rules: RuleSet, round_no: int) -> FloatArray:
     moves = moves_of(outcomes)
     c = sum(move.p for move in moves if move.rolls_on)
     kept = np.array([float(p) for p in kept_points(outcomes, after_bell=True)[0]])
-    ties = [_tie_rolls(rules, s) for s in range(4)]
+    ties = [_tie_rolls(rules, round_no, s) for s in range(4)]
     span = 16 + 2 * max(o.points for o in outcomes)
     size = 2 * span + 1
     zero = span
@@ -193,7 +194,7 @@ def _own_target_rolls(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     tied (any position starts it, 1/4 each)."""
     outcomes = roll_outcomes(rules, round_no)
     target = rules.target(team=True, single_table=False)
-    bunco, reached = own_target_table(outcomes, target, tie_odds(rules))
+    bunco, reached = own_target_table(outcomes, target, tie_odds(rules, round_no))
     rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
     steps = bunco.shape[1]
     state = start(4, target)

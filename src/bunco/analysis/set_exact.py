@@ -62,12 +62,37 @@ from bunco.analysis.chain_steps import (
 from bunco.analysis.non_head import high_roll_steps, offset_bell
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
 from bunco.analysis.set_wipeout import head_bells_wiping, other_wins_wiping
+from bunco.core.dice import score_checked
 from bunco.core.rules import AfterBell, FirstRoller, RoundEnd, RuleSet, TieBreak
 
 FloatArray = NDArray[np.float64]
 
 #: Chance that one roll shows the round's number (a sudden-death hit).
 HIT = Fraction(91, 216)
+
+
+def sudden_carry_on(rules: RuleSet, round_no: int) -> Fraction:
+    """Chance that a sudden-death roll in round ``round_no`` neither wins nor ends the
+    turn: a three of a kind of another number that continues the turn in play (004: a
+    Mini Bunco "continues their turn"; ``TableRound._sudden_death_roll``). A turn then
+    wins with ``HIT / (1 - carry_on)``.
+
+    >>> from bunco.core.presets import get_rules
+    >>> sudden_carry_on(get_rules("tournament"), 3)
+    Fraction(5, 216)
+    >>> sudden_carry_on(get_rules("tournament", {"wipeout": "true"}), 3)  # 1 1 1 wipes
+    Fraction(1, 54)
+    """
+    carry = sum(score_checked((v, v, v), round_no, rules).turn_continues
+                for v in range(1, 7) if v != round_no)
+    return Fraction(carry, 216)
+
+
+def sudden_turn(rules: RuleSet, round_no: int) -> tuple[float, float]:
+    """(P(a sudden-death turn wins), expected rolls in the turn) in round ``round_no``
+    (:func:`sudden_carry_on`)."""
+    carry_on = sudden_carry_on(rules, round_no)
+    return float(HIT / (1 - carry_on)), float(1 / (1 - carry_on))
 
 
 def rules_refusal(rules: RuleSet) -> str | None:
@@ -150,7 +175,7 @@ def _own_target_patterns(rules: RuleSet, round_no: int, tables: int) -> FloatArr
     it ``t - 1``."""
     outcomes = roll_outcomes(rules, round_no)
     target = rules.target(team=True, single_table=False)
-    return own_target_ways([own_target_table(outcomes, target, tie_odds(rules))] * tables)
+    return own_target_ways([own_target_table(outcomes, target, tie_odds(rules, round_no))] * tables)
 
 
 def own_target_ways(chains: list[tuple[FloatArray, FloatArray]]) -> FloatArray:
@@ -224,11 +249,11 @@ def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
         span *= 2
 
 
-def tie_odds(rules: RuleSet) -> tuple[float, float]:
+def tie_odds(rules: RuleSet, round_no: int) -> tuple[float, float]:
     """P(the first team wins a tie-break) when the first (index 0) or the second team
     rolls next."""
     if rules.tie_break is TieBreak.SUDDEN_DEATH:
-        starter = float(1 / (2 - HIT))
+        starter = 1.0 / (2.0 - sudden_turn(rules, round_no)[0])
         return starter, 1.0 - starter
     return 0.5, 0.5
 
@@ -241,7 +266,7 @@ def head_bells(rules: RuleSet, round_no: int) -> FloatArray:
     target = rules.target(team=True, single_table=False)
     if any(o.wipes for o in outcomes):
         return head_bells_wiping(outcomes, target, rules.after_bell is AfterBell.FINISH_TURN,
-                                 tie_odds(rules))
+                                 tie_odds(rules, round_no))
     return _head_bells(outcomes, target)
 
 
@@ -258,9 +283,9 @@ def round_chains(rules: RuleSet, round_no: int) -> tuple[FloatArray, FloatArray,
     for_high = rules.first_roller is FirstRoller.ROLL_FOR_HIGH
     reach = offset_bell(bell, high_roll_steps(4)) if for_high else bell
     if any(o.wipes for o in outcomes):
-        wins = other_wins_wiping(outcomes, tuple(reach.tolist()), finish, tie_odds(rules))
+        wins = other_wins_wiping(outcomes, tuple(reach.tolist()), finish, tie_odds(rules, round_no))
     else:
-        wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules))
+        wins = _other_table_wins(outcomes, len(reach), finish, tie_odds(rules, round_no))
     return bells, wins, reach
 
 
@@ -297,7 +322,7 @@ def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[floa
     product of powers: when table ``j``'s roll ``t`` is the first Bunco, the tables
     after ``j`` in the tick (lower numbers) have made ``t - 1`` rolls without one, those
     before it ``t``."""
-    tie_first = tie_odds(rules)
+    tie_first = tie_odds(rules, round_no)
     bunco, reached = own_target_table(roll_outcomes(rules, round_no),
                                        rules.target(team=True, single_table=False), tie_first)
     rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)

@@ -30,11 +30,11 @@ from bunco.analysis.chain_steps import lead_roll, moves_of, score_chain, shifted
 from bunco.analysis.odds import Outcome, kept_points, roll_outcomes
 from bunco.analysis.set_buncos import BUNCO, buncos_refusal, rolloff_turn
 from bunco.analysis.set_exact import (
-    HIT,
     head_bells,
     own_target_table,
     own_target_ways,
     round_chains,
+    sudden_turn,
     tie_odds,
     ways_product,
 )
@@ -55,7 +55,8 @@ def _no_bunco_turn(outcomes: tuple[Outcome, ...]) -> FloatArray:
     return np.array([float(p) for p in kept])
 
 
-def _tie_no_bunco(rules: RuleSet, starter: int, mine: int) -> tuple[float, float]:
+def _tie_no_bunco(rules: RuleSet, round_no: int, starter: int, mine: int
+                  ) -> tuple[float, float]:
     """A tie-break from position ``starter``: (P(the first team wins it and position
     ``mine`` rolls no Bunco in it), P(``mine`` rolls no Bunco in it))."""
     if rules.tie_break is TieBreak.SESSIONS:
@@ -72,7 +73,8 @@ def _tie_no_bunco(rules: RuleSet, starter: int, mine: int) -> tuple[float, float
         wins, tied = float(first @ below), float(first @ second)
         ends = float(first.sum() * second.sum()) - tied  # not tied, and mine rolled no Bunco
         return wins / (1.0 - tied), ends / (1.0 - tied)
-    hit, bunco, miss = float(HIT), BUNCO, 1.0 - float(HIT)
+    turn_hit, rolls = sudden_turn(rules, round_no)  # per turn: a Mini may carry it on (004)
+    hit, bunco, miss = turn_hit, BUNCO * rolls, 1.0 - turn_hit
     won = safe = 0.0
     for i in range(4):
         position = (starter + i) % 4
@@ -115,7 +117,7 @@ def _other_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArra
     moves = moves_of(outcomes)
     kept = np.array([float(p) for p in kept_points(outcomes, after_bell=True)[0]])
     clean = _no_bunco_turn(outcomes)
-    ties = [_tie_no_bunco(rules, s, mine) for s in range(4)]
+    ties = [_tie_no_bunco(rules, round_no, s, mine) for s in range(4)]
     span = 16 + 2 * max(o.points for o in outcomes) + 2 * len(kept)
     size = 2 * span + 1
     zero = span
@@ -236,9 +238,9 @@ def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int
     ``mine`` in it)."""
     outcomes = roll_outcomes(rules, round_no)
     target = rules.target(team=True, single_table=False)
-    steps = own_target_table(outcomes, target, tie_odds(rules))[0].shape[1]
+    steps = own_target_table(outcomes, target, tie_odds(rules, round_no))[0].shape[1]
     if rules.tie_break is TieBreak.SESSIONS:
-        won, safe = _tie_no_bunco(rules, 0, mine)
+        won, safe = _tie_no_bunco(rules, round_no, 0, mine)
         tie_first, tie_second = won, safe - won
     else:
         tie_first, tie_second = _race_no_bunco(rules.roll_off_target, mine)
@@ -265,7 +267,7 @@ def _own_target_patterns_no_bunco(rules: RuleSet, round_no: int, tables: int) ->
     no-Bunco variant."""
     outcomes = roll_outcomes(rules, round_no)
     plain = own_target_table(outcomes, rules.target(team=True, single_table=False),
-                             tie_odds(rules))
+                             tie_odds(rules, round_no))
     step = 1 if rules.direction is Direction.LEFT else 3
     out = np.zeros((2**tables, 4 * tables))
     for seat in range(4 * tables):

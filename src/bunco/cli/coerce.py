@@ -76,11 +76,50 @@ class PlainCoercion:
             plain = plain_value(self.annotation, value, self.low, self.high)
             if plain is not UNSURE:
                 return plain
+        plain_refusal(self.annotation, value, self.low, self.high, param, ctx)
         param._runtime_param = None  # Typer builds its own converter, used this once
         try:
             return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
         finally:
             param._runtime_param = self
+
+
+def _number_words(annotation: Any) -> str | None:
+    item = get_args(annotation)[0] if get_origin(annotation) is list else annotation
+    return {int: "a whole number", float: "a number"}.get(item)
+
+
+def plain_refusal(
+    annotation: Any, value: Any, low: float | None, high: float | None, param: Any, ctx: Any
+) -> None:
+    """Refuse a bad number in the program's own words (not the framework's): raises
+    Click's ``BadParameter`` (printed as ``error:``/``expected:``) when ``value`` is not
+    a number of ``annotation``'s kind or crosses a bound; returns for anything else.
+
+    >>> import typer
+    >>> try:
+    ...     plain_refusal(int, "four", 1, 6, None, None)
+    ... except typer.BadParameter as exc:
+    ...     print(exc.message)
+    'four' is not a whole number
+    """
+    import typer
+
+    words = _number_words(annotation)
+    if words is None:
+        return
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        try:  # what Python reads as a number, the framework takes too ("5.0", "1e3")
+            number = float(item)
+        except (TypeError, ValueError):
+            raise typer.BadParameter(f"{item!r} is not {words}", ctx=ctx, param=param) from None
+        if words == "a whole number" and not number.is_integer():
+            raise typer.BadParameter(f"{item!r} is not {words}", ctx=ctx, param=param)
+        if low is not None and number < low:
+            raise typer.BadParameter(f"{item} is below {low:g}, the lowest", ctx=ctx, param=param)
+        if high is not None and number > high:
+            raise typer.BadParameter(f"{item} is above {high:g}, the highest", ctx=ctx,
+                                     param=param)
 
 
 #: The annotations :func:`plain_value` knows.

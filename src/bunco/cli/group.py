@@ -1,8 +1,9 @@
 """How the ``bunco`` command line speaks: its help pages and its usage errors.
 
-- Help texts are reflowed to the terminal (no line breaks from the source), switches such
-  as ``--json`` show no ``<bool>``, and every command's help ends with examples
-  (:data:`EXAMPLES`).
+- Help texts are reflowed to the terminal (no line breaks from the source), values show
+  plain metavars (``FILE``, ``N``) and switches such as ``--json`` none, the same short
+  flag stands for the same concept everywhere (:mod:`bunco.cli.help_pages`), and every
+  command's help ends with examples (:data:`EXAMPLES`).
 - A usage error (an unknown option, a missing value, a value of the wrong type) is
   printed like every other refusal of the program: ``error:`` and ``expected:`` on
   stderr, exit code 2 — never the framework's boxed message.
@@ -24,6 +25,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from bunco.cli.coerce import use_plain_coercion, use_plain_coercion_in
+from bunco.cli.help_pages import plain_params, polish, print_examples
 from bunco.core.errors import did_you_mean, nearest
 
 #: Every command, in the order ``bunco --help`` lists them: the module that registers it
@@ -40,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "scoring real dice."),
     "replay": ("replay_cmd", "Read a party log and print the night: rounds, score cards, "
                "sheets, prizes and next seats."),
+    "demo": ("demo_cmd", "Write a sample night to read, print and export: eight players, "
+             "classic rules, prize money."),
     "serve": ("serve_cmd", "Run a Bunco night server: the API, the database and the live "
               "updates."),
     "sheets": ("sheets_cmd", "Print-ready score cards, tallies, master sheet, table signs, "
@@ -63,9 +67,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "bunco play --players 4 --human Ann",
         "bunco play --physical --players Ann,Bea,Cat,Dee",
         "bunco play --auto --players 12 --rules tournament --seed 1 --json",
-        "bunco play --resume bunco-night-20261124-200509.jsonl",
+        "bunco play --resume ~/.local/share/bunco/nights/bunco-night-20261124-200509.jsonl",
     ),
     "replay": ("bunco replay night.jsonl", "bunco replay night.jsonl --json"),
+    "demo": ("bunco demo", "bunco demo sample.jsonl --force"),
     "serve": ("bunco serve", "bunco serve --host 0.0.0.0 --port 8000"),
     "sheets": (
         "bunco sheets --rules wm --players 12 --out sheets.pdf",
@@ -91,13 +96,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 TOP_EXAMPLES = ("bunco rules wm", "bunco play", "bunco serve", "bunco play --help")
 
 
-def examples_text(name: str | None) -> str | None:
-    """The examples of command ``name`` (None: of ``bunco`` itself) as a help epilog
-    (Markdown: one command a line)."""
-    lines = TOP_EXAMPLES if name is None else EXAMPLES.get(name)
-    if not lines:
-        return None
-    return "Examples:\n\n```\n" + "\n".join(lines) + "\n```"
+def examples_of(name: str | None) -> tuple[str, ...]:
+    """The examples of command ``name`` (None: of ``bunco`` itself; none for a
+    subcommand such as ``club create``), printed at the end of its help page."""
+    return TOP_EXAMPLES if name is None else EXAMPLES.get(name, ())
 
 
 _err = Console(stderr=True, soft_wrap=True, highlight=False)
@@ -146,13 +148,6 @@ def _usage_failed(exc: Any) -> NoReturn:
     sys.exit(2)
 
 
-def _hide_switch_types(command: Any, ctx: Any) -> None:
-    """Switches (``--json``, ``--help``) take no value: their help shows no ``<bool>``."""
-    for param in command.get_params(ctx):
-        if getattr(param, "is_flag", False) and param.metavar is None:
-            param.metavar = ""
-
-
 def load_command(name: str) -> Any:
     """The click command of ``bunco NAME``, its module imported now (None: no such command).
 
@@ -198,10 +193,7 @@ class BuncoGroup(TyperGroup):
             command = self.commands[cmd_name] = load_command(cmd_name)
         if command is not None:
             use_plain_coercion_in(command, ctx)
-            if ctx is not None:
-                _hide_switch_types(command, ctx)
-            if command.epilog is None:
-                command.epilog = examples_text(cmd_name)
+            polish(command, examples_of, cmd_name)
         return command
 
     def get_params(self, ctx: Any) -> Any:
@@ -210,14 +202,13 @@ class BuncoGroup(TyperGroup):
         return params
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        _hide_switch_types(self, ctx)
-        if self.epilog is None:
-            self.epilog = examples_text(None)
+        plain_params(self, ctx)
         self._listing = True
         try:
             super().format_help(ctx, formatter)
         finally:
             self._listing = False
+        print_examples(examples_of(None))
 
     def main(  # type: ignore[override]
         self,

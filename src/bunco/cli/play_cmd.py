@@ -26,7 +26,7 @@ from bunco.play.keyboard import terminal_reader
 from bunco.play.logfile import (
     LogFileError,
     PartyLog,
-    default_log_name,
+    new_log_path,
     resume_night,
     set_aside_cut_line,
 )
@@ -43,13 +43,18 @@ def _ask_rules() -> str:
     return Prompt.ask("Preset", choices=list(PRESETS), default="classic", console=console)
 
 
-def _ask_roster(humans: list[str]) -> Roster:
+def _ask_roster(humans: list[str], physical: bool) -> Roster:
+    """Ask who plays. With real dice (``physical``) nobody is a bot, so nobody is asked
+    which players sit at the keyboard: a number only names the players."""
+    question = (
+        "Players: a number or names (Ann, Bea, ...)"
+        if physical
+        else "Players: a number (bots) or names (Ann, Bea, ...)"
+    )
     while True:
-        spec = Prompt.ask(
-            "Players: a number (bots) or names (Ann, Bea, ...)", default="4", console=console
-        )
+        spec = Prompt.ask(question, default="4", console=console)
         marked = humans
-        if not humans:
+        if not humans and not physical:
             if spec.strip().isdigit():
                 me = Prompt.ask("Your name (Enter to watch the bots)", default="", console=console)
                 marked = [me] if me.strip() else []
@@ -67,14 +72,8 @@ def _ask_roster(humans: list[str]) -> Roster:
 
 
 def _new_log(path: Path | None, party: dict[str, object]) -> PartyLog:
-    if path is not None:
-        return PartyLog.create(path, party)
-    base = Path(default_log_name())
-    candidate, n = base, 1
-    while candidate.exists():
-        n += 1
-        candidate = base.with_name(f"{base.stem}-{n}{base.suffix}")
-    return PartyLog.create(candidate, party)
+    """The night's log: ``--log FILE``, else a new file in the folder of party logs."""
+    return PartyLog.create(new_log_path() if path is None else path, party)
 
 
 def _say_command(out: Console, lead: str, command: str) -> None:
@@ -148,7 +147,8 @@ def play_command(
         Path | None,
         typer.Option(
             "--log", metavar="FILE",
-            help="Party log to write (default bunco-night-DATE-TIME.jsonl).",
+            help="Party log to write (default: a new bunco-night-DATE-TIME.jsonl in "
+            "~/.local/share/bunco/nights, or $XDG_DATA_HOME/bunco/nights).",
         ),
     ] = None,
     resume: Annotated[
@@ -262,9 +262,8 @@ def play_command(
     says_physical = driver.night.setup.get("dice") == "physical"
     hint = _resume_hint(party_log.path, physical and not says_physical)
     interactive = _interactive()
-    if not as_json:
-        what = "Continuing" if resume else "Saving"
-        out.print(f"{what} the night in [bold]{party_log.path}[/]", highlight=False, soft_wrap=True)
+    what = "Continuing" if resume else "Saving"  # on stderr with --json: stdout is the JSON
+    out.print(f"{what} the night in [bold]{party_log.path}[/]", highlight=False, soft_wrap=True)
     try:
         # off a terminal nobody watches: bots do not pause, rounds do not wait for Enter
         pace = speed if interactive and not auto else 0.0
@@ -279,11 +278,10 @@ def play_command(
         return
     if as_json:
         print_json(night_report(driver.night))
-    else:
-        out.print(
-            f"The night is saved in [bold]{party_log.path}[/]; bunco replay reads it.",
-            highlight=False, soft_wrap=True,
-        )
+    out.print(
+        f"The night is saved in [bold]{party_log.path}[/]; bunco replay reads it.",
+        highlight=False, soft_wrap=True,
+    )
 
 
 def _start(
@@ -305,7 +303,7 @@ def _start(
         rules = _ask_rules() if ask else "classic"
     if players is None:
         if ask:
-            roster = _ask_roster(humans)
+            roster = _ask_roster(humans, physical)
         elif auto:
             roster = make_roster("4", [], all_bots=True)
         else:
@@ -329,7 +327,13 @@ def _start(
     if groups:
         party["groups"] = groups
     add_prize_money(party, prize_money, ask)  # flags, or the questions at a terminal
-    Night.start(party)  # refuse a bad night before a file is written
+    night = Night.start(party)  # refuse a bad night before a file is written
+    if groups and not night.rules.prize_groups:
+        raise InvalidSetup(
+            f"--group: {rules} gives no prizes per group, so the groups would change nothing",
+            expected="--rules tournament (prizes per group), --house prize_groups=true, "
+            "or no --group",
+        )
     party_log = _new_log(log, party)
     return party_log, Driver.new(party, party_log.append)
 

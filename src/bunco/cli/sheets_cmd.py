@@ -113,6 +113,9 @@ def sheets_command(
 ) -> None:
     """Print-ready score cards, tallies, master sheet, table signs, round cards and
     house-rules card (and name tags with --name-tags)."""
+    if out.suffix.lower() != ".pdf":
+        fail(f"--out {out}: bunco sheets writes a PDF", expected="a file ending in .pdf, e.g. "
+             "--out sheets.pdf")
     check_sets(sets)
     if players is not None:
         check_player_count(players)
@@ -235,9 +238,13 @@ def export_command(
 
 def _export_payouts(night: Any, out: Path | None, as_json: bool) -> None:
     """``bunco export --payouts``: who is paid how much for what (CSV)."""
-    from bunco.core.money import prize_money
+    from bunco.core.money import money_setup, prize_money
     from bunco.sheets.payouts import payouts_csv
 
+    if money_setup(night.setup) is None:
+        fail("this night has no prize money, so nobody is paid anything",
+             expected="a party log whose party line sets the money (see docs/party.md), or "
+             "bunco export FILE for the standings")
     text = payouts_csv(night)
     if out is not None:
         write_file(out, text)

@@ -20,6 +20,7 @@ from bunco.core.errors import InvalidDice, InvalidEvent, shown
 from bunco.core.host_events import HostEvent
 from bunco.core.hosting import HOST_EVENT_TYPES, normalize_host_event
 from bunco.core.names import clean_text, person_name
+from bunco.core.seating_partners import OVERRIDABLE
 
 MAX_TABLE = 10_000
 """The highest table number the API and the log take (2,000 players sit at 500 tables)."""
@@ -32,7 +33,7 @@ EVENT_TYPES: dict[str, str] = {
     "join": "between rounds, a late arrival joins: player",
     "leave": "between rounds, a player leaves: player",
     "verify": "a checker verifies a player's card (Buncos, Minis, Wins so far): player, checker?",
-    "seat": "between rounds, the host seats everyone by hand: tables",
+    "seat": "between rounds, the host seats everyone by hand: tables, overrides?",
     "end_night": "between rounds, the host ends the night early with the rounds played so far",
     "start_round": "between rounds, the head table rings the bell to start the round (optional)",
     **HOST_EVENT_TYPES,
@@ -117,6 +118,7 @@ class SeatEvent(_Kept):
 
     type: Literal["seat"]
     tables: list[list[str | None]]
+    overrides: NotRequired[list[str]]  # rules this seating breaks on purpose (no_repeat_partners)
 
 
 class EndNightEvent(_Kept):
@@ -230,6 +232,16 @@ def _dice(value: object) -> list[int]:
     return list(validate_dice(value))
 
 
+def _overrides(value: Any) -> list[str]:
+    """A seat event's ``overrides``: rule names the host's seating breaks on purpose."""
+    if not isinstance(value, list) or any(v not in OVERRIDABLE for v in value):
+        raise InvalidEvent(
+            f"seat event overrides {value!r}: not a list of rules a seating may override",
+            expected='"overrides": [' + ", ".join(f'"{r}"' for r in OVERRIDABLE) + "]",
+        )
+    return sorted(set(value))
+
+
 def normalize_event(event: Any) -> Event:
     """The canonical form of one event; raises :class:`InvalidEvent` for a bad shape.
 
@@ -285,6 +297,8 @@ def normalize_event(event: Any) -> Event:
         out["tables"] = [
             [None if s is None else person_name(s, "seat", InvalidEvent) for s in t] for t in tables
         ]
+        if event.get("overrides") is not None:
+            out["overrides"] = _overrides(event["overrides"])
     elif kind in HOST_EVENT_TYPES:
         out.update(normalize_host_event(event))
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted

@@ -54,6 +54,7 @@ from bunco.core.rules import (
     SetWinner,
 )
 from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
+from bunco.core.seating_partners import check_partner_rule
 from bunco.core.table import Phase, RollRecord, Status, TableRound
 from bunco.core.verification import Verification, awaiting_cards, figures, waiting_for_cards
 
@@ -673,6 +674,7 @@ class Night:
             )
         kind = ev["type"]
         roster = self.roster
+        kept: list[tuple[str, str]] = []  # partnerships a host's seating keeps on purpose
         if ev["type"] == "substitute":
             out, new = ev["out"], ev["in"]
             if out not in self.seated:
@@ -690,6 +692,7 @@ class Night:
             seating = reseat(self.seating, self.rules, leave=[ev["player"]])
         else:
             seating = validate_seating(ev["tables"], self.seated, self.rules)
+            kept = self._partners_kept(seating, ev.get("overrides", ()))
         added = [p for t in seating for p in t if p is not None and p not in roster]
         if added:
             known = {name_key(p): p for p in roster}
@@ -703,12 +706,30 @@ class Night:
                     )
         cards = {**self.cards, **{p: Card() for p in added}}
         change = {k: v for k, v in ev.items() if k not in ("type", "id", "at")}
+        if kept:
+            change["partners_kept"] = [list(pair) for pair in kept]
         change.update({"type": kind, "set": self.set_no, "round": self.round_no})
         night = evolve(
             self, roster=roster + tuple(added), cards=cards, changes=(*self.changes, change)
         )
         last = self.history[-1] if self.history else None
         return night._begin_round(seating, last if self.round_no > 1 or self.set_no > 1 else None)
+
+    def _partners_kept(self, seating: Tables, overrides: Sequence[str]) -> list[tuple[str, str]]:
+        """The partnerships a host's seating keeps from the round just played, where the
+        rules forbid it (003): refused unless the seat event overrides the rule."""
+        if not self.history:
+            return []
+        last = self.history[-1]
+        preset = self.setup["rules"] + (" with house rules" if self.setup.get("house_rules") else "")
+        return check_partner_rule(
+            [(t.seats, t.team) for t in last.tables],
+            seating,
+            self.rules,
+            overrides,
+            preset=preset,
+            when=f"set {last.set_no}, round {last.round_no}",
+        )
 
     # -- undo -------------------------------------------------------------------------------------
     def _undo(self, ev: UndoEvent) -> Night:

@@ -345,12 +345,7 @@ class TableRound:
         side = self.side_of(self.turn)
         points = list(tb.points)
         if tb.rule is TieBreak.SUDDEN_DEATH:
-            hit = self.round_no in dice
-            record = self._record(dice, 1 if hit else 0, score.kind, Phase.TIE_BREAK)
-            if hit:
-                points[side] += 1
-                return self._tie_won(evolve(tb, points=tuple(points)), side, record)
-            return self._tie_pass(evolve(tb), record, rules)
+            return self._sudden_death_roll(tb, dice, score.kind, rules)
         record = self._record(dice, score.points, score.kind, Phase.TIE_BREAK)
         points[side] += score.points
         tb = evolve(tb, points=tuple(points))
@@ -359,6 +354,31 @@ class TableRound:
         if score.turn_continues:
             return evolve(self, tie_break=tb, in_turn=True, rolls=self.rolls.append(record))
         return self._tie_pass(tb, record, rules)
+
+    def _sudden_death_roll(
+        self, tb: TieBreakState, dice: Dice, kind: RollKind, rules: RuleSet
+    ) -> TableRound:
+        """A sudden-death roll (004): "Ties in the round will be decided by continuing to
+        roll. The first person to roll the target number wins the Round for their team."
+
+        The round goes on with its own turn rules: a roll that shows the round's number
+        wins; a three of a kind of another number is what it is in play (a Mini Bunco,
+        credited to its roller) and keeps the turn where the rules say it does ("continues
+        their turn", 004); anything else passes the dice on.
+        """
+        side = self.side_of(self.turn)
+        if self.round_no in dice:
+            points = list(tb.points)
+            points[side] += 1
+            record = self._record(dice, 1, kind, Phase.TIE_BREAK)
+            return self._tie_won(evolve(tb, points=tuple(points)), side, record)
+        played = score_checked(dice, self.round_no, rules)
+        if played.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO):
+            record = self._record(dice, 0, played.kind, Phase.TIE_BREAK)
+            if played.turn_continues:
+                return evolve(self, tie_break=tb, in_turn=True, rolls=(*self.rolls, record))
+            return self._tie_pass(tb, record, rules)
+        return self._tie_pass(tb, self._record(dice, 0, kind, Phase.TIE_BREAK), rules)
 
     def _roll_for_first(self, tb: TieBreakState, dice: Dice) -> TableRound:
         """A roll for high total before a roll-off to five; the high roller starts."""

@@ -179,12 +179,10 @@ class Driver:
         return self.submit(event)
 
     def tally_for(self, turn: Turn, outcome: str) -> Step:
-        """A quick-tally outcome for ``turn`` (tables only: roll-offs need the faces)."""
+        """A quick-tally outcome for ``turn``: at a table, or in a roll-off once its order
+        is settled (the engine refuses a tally where the faces' total decides)."""
         if turn.table is None:
-            raise NotAllowedNow(
-                "a roll-off needs the faces of the dice, not a tally",
-                expected="the three faces, e.g. 6 5 2",
-            )
+            return self.submit({"type": "tally", "outcome": outcome, "player": turn.player})
         return self.submit(
             {"type": "tally", "table": turn.table, "outcome": outcome, "player": turn.player}
         )

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from bunco.core.dice import tally_dice
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.core.rules import RollKind
@@ -61,7 +62,9 @@ class Game:
         self.sleep = sleep
         self._pause_for: str | None = None  # "round 2": a round's results wait for Enter
         self._shown_round: tuple[object, ...] | None = None
-        self._stale = True  # something happened since the tables were last shown
+        # what each table's panel showed last: (set, round, status); a panel is printed
+        # again only when this changes (the roll lines carry the score in between)
+        self._shown_tables: dict[int, tuple[object, ...]] = {}
         self._spin = random.Random()  # animation only; never the dice that count
 
     # -- who is who -------------------------------------------------------------------------
@@ -112,11 +115,21 @@ class Game:
         if key == self._shown_round or night.phase == "over":
             return
         self._shown_round = key
-        self._stale = False
         if self.quiet:
             return
         self.console.rule(render.header(night))
-        self.console.print(render.tables_view(night, self.humans, self.focus(), title=False))
+        focus = self.focus()
+        self.console.print(render.tables_view(night, self.humans, focus, title=False))
+        self._mark_shown(night, focus)
+
+    def _panel_key(self, night: Night, number: int) -> tuple[object, ...]:
+        return (night.set_no, night.round_no, night.tables[number - 1].status)
+
+    def _mark_shown(self, night: Night, numbers: set[int] | None = None) -> None:
+        """Remember what the panels of tables ``numbers`` (None: all) show now."""
+        for table in night.tables:
+            if numbers is None or table.number in numbers:
+                self._shown_tables[table.number] = self._panel_key(night, table.number)
 
     def _bot_roll(self, turn: Turn) -> None:
         shown = turn.table is None or turn.table in self.focus()
@@ -128,31 +141,39 @@ class Game:
     # -- a human's turn ----------------------------------------------------------------------------
     def _prompt(self, turn: Turn) -> str:
         night = self.driver.night
+        faces_only = False
         if turn.table is None:
             where = "Roll-off"
+            faces_only = night.rolloff is not None and night.rolloff.ordering
         else:
             table = night.tables[turn.table - 1]
             where = (
                 f"Table {turn.table}" if len(night.tables) > 1 else "Round " + str(night.round_no)
             )
+            faces_only = table.rolling_for_high  # the total of the faces decides
             if table.status.value == "first_roll":
                 where += ", roll for high"
             elif table.status.value == "tie_break":
                 where += ", tie-break"
         if self.physical:
-            return (
-                f"[bold]{where}[/] · [bold cyan]{turn.player}[/] rolls — dice or tally (? help): "
-            )
+            # a tally cannot stand for faces whose total or number decides (docs/play.md)
+            what = "the three faces" if faces_only else "dice or tally"
+            return f"[bold]{where}[/] · [bold cyan]{turn.player}[/] rolls — {what} (? help): "
         return (
             f"[bold]{where}[/] · [bold cyan]{turn.player}[/], your roll"
             " — Enter to roll (? help, q quit): "
         )
 
     def _ask(self, turn: Turn) -> Outcome | None:
-        if self._stale and turn.table is not None:  # a roll-off's lines carry its score
-            only = {turn.table} if turn.table is not None else set()
-            self.console.print(render.tables_view(self.driver.night, self.humans, only))
-            self._stale = False
+        night = self.driver.night
+        # a roll-off's lines carry its score; a table's panel is shown again only when
+        # what it is doing changed (the roll for high is over, the bell, a tie-break)
+        if turn.table is not None and self._shown_tables.get(turn.table) != self._panel_key(
+            night, turn.table
+        ):
+            table = night.tables[turn.table - 1]
+            self.console.print(render.table_panel(table, night, self.humans))
+            self._mark_shown(night, {turn.table})
         try:
             line = self.read_line(self._prompt(turn))
         except EOFError:
@@ -205,6 +226,7 @@ class Game:
             self.console.print(PHYSICAL_HELP if self.physical else DIGITAL_HELP)
         elif kind == "tables":
             self.console.print(render.tables_view(self.driver.night, self.humans))
+            self._mark_shown(self.driver.night)
         elif kind == "cards":
             self.console.print(self.cards())
         elif kind == "undo":
@@ -217,7 +239,9 @@ class Game:
             step = self.driver.undo_last()
             assert entry is not None
             self.console.print(render.undo_line(step, entry), highlight=False)
-            self._stale = True
+            table_no = entry.get("table")
+            if isinstance(table_no, int):
+                self._shown_tables.pop(table_no, None)  # its score went back: show it
         elif kind in ("end", "substitute", "join", "leave"):
             self._host(command)
         elif kind == "host" and command.host is not None:  # verify, judge, break, draw, ...
@@ -308,7 +332,6 @@ class Game:
     # -- telling what happened ---------------------------------------------------------------------
     def show(self, step: Step, *, art: bool) -> None:
         """Tell the table what one accepted event did."""
-        self._stale = True
         out = self.console
         before, after = step.before, step.after
         record = step.record
@@ -332,9 +355,15 @@ class Game:
                 out.print(
                     f"[bold magenta]🎲 BUNCO! {record.roller} rolled three {before.round_no}s![/]"
                 )
-        elif step.event["type"] == "roll" and table_no is None and not self.quiet:
-            player = step.event["player"]
-            out.print(render.rolloff_roll_line(player, step.event["dice"], before, after))
+        elif table_no is None and before.rolloff is not None and not self.quiet:
+            event = step.event
+            player = str(event.get("player") or before.rolloff.roller)
+            if event["type"] == "roll":
+                out.print(render.rolloff_roll_line(player, event["dice"], before, after))
+            elif event["type"] == "tally":
+                faces = tally_dice(event["outcome"], before.round_no, before.rules)
+                line = render.rolloff_roll_line(player, faces, before, after, typed=True)
+                out.print(line)
         if step.bell_rang and not self.quiet:
             self.ring()
             out.print(f"[bold yellow]🔔 DING! {render.bell_text(step)}[/]")

@@ -48,6 +48,35 @@ def default_log_name(now: dt.datetime | None = None) -> str:
     return f"bunco-night-{stamp}.jsonl"
 
 
+def default_log_dir() -> Path:
+    """The folder of the party logs ``bunco play`` writes when no ``--log`` is given.
+
+    ``$XDG_DATA_HOME/bunco/nights``, or ``~/.local/share/bunco/nights`` (beside the
+    database of ``bunco serve``), so that nights never litter the current folder.
+    """
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "bunco" / "nights"
+
+
+def new_log_path(now: dt.datetime | None = None) -> Path:
+    """A free path for a new night's log in :func:`default_log_dir` (the folder is
+    created): ``bunco-night-YYYYMMDD-HHMMSS.jsonl``, ``…-2.jsonl`` when that exists."""
+    folder = default_log_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LogFileError(
+            f"cannot make the folder of the party logs {folder}: {exc.strerror}",
+            expected="a writable $XDG_DATA_HOME or home folder, or --log FILE",
+        ) from None
+    base = folder / default_log_name(now)
+    candidate, n = base, 1
+    while candidate.exists():
+        n += 1
+        candidate = base.with_name(f"{base.stem}-{n}{base.suffix}")
+    return candidate
+
+
 class PartyLog:
     """An open party log that events are appended to."""
 

@@ -26,6 +26,7 @@ from bunco.core.events import ScoringEvent
 from bunco.core.night import Night, RoundResult, seat_counts
 from bunco.core.rules import RollKind
 from bunco.core.seating import Move
+from bunco.core.seating_partners import kept_words, partners_kept
 from bunco.core.table import Phase, RollRecord, Status, TableRound
 from bunco.party.sheets import score_card
 from bunco.play.driver import Step
@@ -117,19 +118,26 @@ def status_text(table: TableRound, head: bool) -> str:
     return "head table" if head else "playing"
 
 
+def team_name(seats: Sequence[str | None], side_seats: Sequence[int]) -> str:
+    """A team as its players: ``Ann & Cat`` (a ghost is ``ghost``), never Us/Them, which
+    would be the scorekeeper's side and wrong for everyone else at the table."""
+    return " & ".join(seats[s] or "ghost" for s in side_seats)
+
+
 def table_panel(table: TableRound, night: Night, humans: frozenset[str]) -> Panel:
-    """One table now: seats, the tally (Us/Them or per player), whose turn, target."""
+    """One table now: seats, the tally (per team, named by its players, or per player),
+    whose turn, target."""
     roller = table.roller
     grid = Table.grid(padding=(0, 2))
     grid.add_column()
     grid.add_column(justify="right")
     tb = table.tie_break
     if table.team:
-        for side, label in ((0, "Us"), (1, "Them")):
+        for side in (0, 1):
             names = " & ".join(_name(table.seats[s], humans) for s in table.side_seats(side))
             mark = " ◀" if roller is not None and table.side_of(table.turn) == side else ""
             extra = f" (+{tb.points[side]})" if tb is not None and side in tb.sides else ""
-            grid.add_row(f"{label}: {names}{mark}", f"[bold]{table.side_scores[side]}[/]{extra}")
+            grid.add_row(f"{names}{mark}", f"[bold]{table.side_scores[side]}[/]{extra}")
     else:
         for seat, name in enumerate(table.seats):
             mark = " ◀" if roller is not None and table.turn == seat else ""
@@ -164,7 +172,8 @@ def tables_view(
 
 
 def _compact_scores(table: TableRound) -> str:
-    """``5-3`` at a table of four (Us-Them); ``Eve 2 · Fay 10`` at a table of two or three."""
+    """``5-3`` at a table of four (the scorekeeper's team first); ``Eve 2 · Fay 10`` at a
+    table of two or three."""
     if table.team:
         return "-".join(map(str, table.side_scores))
     return " · ".join(
@@ -229,7 +238,8 @@ def roll_line(
         scored += " (tie-break)"
     ghost = " for the ghost" if record.credited is None else ""
     if table.team:
-        score = f"  (Us {scores[0]} – Them {scores[1]})"
+        first, second = (team_name(table.seats, table.side_seats(side)) for side in (0, 1))
+        score = f"  ({first} {scores[0]} – {second} {scores[1]})"
     else:  # a table of two or three: every score says whose it is
         score = "  (" + " · ".join(
             f"{name or 'ghost'} {points}" for name, points in zip(table.seats, scores, strict=True)
@@ -274,8 +284,12 @@ def bell_text(step: Step) -> str:
     return f"the head table reached {table.target}: the round is over at every table!"
 
 
-def rolloff_roll_line(player: str, dice: Sequence[int], before: Night, after: Night) -> str:
+def rolloff_roll_line(
+    player: str, dice: Sequence[int], before: Night, after: Night, *, typed: bool = False
+) -> str:
     """A roll in a roll-off at no table, what it scored there and the roll-off's score.
+
+    ``typed``: the scorekeeper tapped a tally that ``dice`` stand for (faces not known).
 
     Only the number being rolled for and a Bunco of it score in a roll-off (seeds/000):
     ``2 2 2`` in a roll-off for 6s is a miss and ends the turn.
@@ -291,6 +305,8 @@ def rolloff_roll_line(player: str, dice: Sequence[int], before: Night, after: Ni
         elif now is not None and now.ordering and len(now.contenders) < len(r.contenders):
             text += f"; {', '.join(now.contenders)} tie for high and roll again"
         return text
+    if typed:
+        faces = "(tally)"
     score = score_rolloff(dice, r.round_no, before.rules)
     if score.kind is RollKind.BUNCO:
         scored = f"[bold magenta]BUNCO![/] +{score.points}"
@@ -361,12 +377,22 @@ def score_cards_table(night: Night, bold: Collection[str] = ()) -> Table:
     its W or L will go.
     """
     live = _round_in_play(night)
-    out = Table(title="Score cards", title_justify="left")
+    out = Table(title="Score cards", title_justify="left", caption_justify="left")
+    notes: list[str] = []
     if live:
-        out.caption = (
+        notes.append(
             f"▸ round {night.round_no} in play: its points, Buncos and "
             f"{night.rules.mini_label}s so far are counted"
         )
+    kept = partners_kept(night.changes)
+    marked: dict[str, set[tuple[int, int]]] = {}
+    for (set_no, round_no), pairs in sorted(kept.items()):
+        notes.append(f"* set {set_no}, round {round_no}: {kept_words(pairs)}")
+        for pair in pairs:
+            for name in pair:
+                marked.setdefault(name, set()).add((set_no, round_no))
+    if notes:
+        out.caption = "\n".join(notes)
     for col in ("player", "W", "L", "Buncos", night.rules.mini_label + "s", "points", "rounds"):
         out.add_column(col)
     for name in night.roster:
@@ -375,7 +401,13 @@ def score_cards_table(night: Night, bold: Collection[str] = ()) -> Table:
         marks = [list(s["rounds"]) for s in card["sets"]]
         if name in live:
             marks[night.set_no - 1][night.round_no - 1] = "▸"
-        rounds = " | ".join("".join(m or "·" for m in s) for s in marks)
+        rounds = " | ".join(
+            "".join(
+                (m or "·") + ("*" if (k, r) in marked.get(name, ()) else "")
+                for r, m in enumerate(s, start=1)
+            )
+            for k, s in enumerate(marks, start=1)
+        )
         out.add_row(
             Text(name, style="bold" if name in bold else ""),
             str(card["wins"]),

@@ -17,6 +17,7 @@ given, then only those are. A count includes the humans.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -85,7 +86,7 @@ def make_roster(spec: str, humans: Sequence[str], *, all_bots: bool = False) -> 
     marked = [" ".join(h.split()) for h in humans if h.strip()]
     if _dupes(marked):
         raise InvalidSetup(f"--human {_dupes(marked)!r} is given twice", expected="each human once")
-    if text.isdigit():
+    if re.fullmatch(r"[+-]?\d+", text):
         count = int(text)
         if not 2 <= count <= MAX_PLAYERS:
             raise InvalidSetup(

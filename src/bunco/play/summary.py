@@ -12,6 +12,7 @@ from rich.table import Table
 
 from bunco.core.night import Night
 from bunco.core.rules import SetWinner
+from bunco.core.seating_partners import kept_words, partners_kept
 from bunco.core.verification import verification_report, verified_text
 from bunco.party.payouts import notes, payout_sheet
 from bunco.party.report import night_report
@@ -23,8 +24,15 @@ def _names(players: list[Any]) -> str:
     return ", ".join(p if p is not None else "(ghost)" for p in players)
 
 
-def print_round(out: Console, rnd: dict[str, Any]) -> None:
+def print_round(
+    out: Console, rnd: dict[str, Any], kept: list[tuple[str, str]] | None = None
+) -> None:
+    """One finished round, table by table; ``kept``: partnerships the host's seating kept
+    for it against the partner rule (shown under the table)."""
     table = Table(title=f"Set {rnd['set']}, round {rnd['round']}", title_justify="left")
+    if kept:
+        table.caption = "* " + kept_words(kept)
+        table.caption_justify = "left"
     table.add_column("table", justify="right")
     table.add_column("seats (clockwise)")
     table.add_column("score")
@@ -49,8 +57,9 @@ def print_round(out: Console, rnd: dict[str, Any]) -> None:
 def print_night(out: Console, night: Night) -> None:
     """The whole night as a person reads it."""
     data = night_report(night)
+    kept = partners_kept(night.changes)
     for rnd in data["rounds"]:
-        print_round(out, rnd)
+        print_round(out, rnd, kept.get((rnd["set"], rnd["round"])))
     out.print(score_cards_table(night))
     if night.rules.set_winner is SetWinner.MOST_WINS:
         for set_no in range(1, night.set_no + 1):

@@ -268,8 +268,9 @@ async def end_night(night_id: NightId, body: Command, request: Request) -> Respo
 @router.post("/seating", response_model=AckOut)
 async def seat(night_id: NightId, body: SeatIn, request: Request) -> Response:
     """Seat everyone by hand before a round starts (host)."""
-    return await _night_command(request, night_id, {"type": "seat", "tables": body.tables},
-                                body, "seating")
+    event: dict[str, Any] = {"type": "seat", "tables": body.tables,
+                             **({"overrides": body.overrides} if body.overrides else {})}
+    return await _night_command(request, night_id, event, body, "seating")
 
 
 @router.post("/events", response_model=AckOut)

@@ -254,10 +254,15 @@ class VerifyIn(Command):
 Seating = Annotated[list[list[Name | None]], Field(min_length=1, max_length=500)]
 
 
+SeatOverrides = list[Literal["no_repeat_partners"]]
+"""Rules a host's seating breaks on purpose (bunco.core.seating_partners)."""
+
+
 class SeatIn(Command):
     """Seat everyone by hand, between rounds."""
 
     tables: Seating
+    overrides: SeatOverrides | None = None
 
 
 # -- the events of the party-log format, as the API takes them (one model per type) --------
@@ -308,6 +313,7 @@ class VerifyEvent(StrictModel):
 class SeatEvent(StrictModel):
     type: Literal["seat"]
     tables: Seating
+    overrides: SeatOverrides | None = None
 
 
 class EndNightEvent(StrictModel):

@@ -93,7 +93,7 @@ from bunco.analysis.kernel.tiebreak import _rolloff
 CALLEES = ("dice", "layout", "moves", "round", "table", "tiebreak")
 """The kernel's modules that :func:`run_nights` compiles in (all but this one)."""
 
-KERNEL_SOURCES = "bc6b127984fc3869"
+KERNEL_SOURCES = "ec187e335c0efbce"
 """:func:`sources_digest` of the sources :func:`run_nights` was last compiled from."""
 
 

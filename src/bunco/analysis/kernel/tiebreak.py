@@ -41,19 +41,23 @@ from bunco.analysis.kernel.layout import (
     G_OVER,
     G_TRAVELER,
     K_BUNCO,
+    K_WIPEOUT,
     P_AFTER,
     P_TIE,
     S_DONE,
     S_FINISHING,
     S_FIRST,
     S_PLAYING,
+    T_CONT,
     T_HIT,
+    T_KIND,
     T_POINTS,
     T_RO_BUNCO,
     T_RO_CONT,
     T_RO_POINTS,
     T_RO_TRAVEL,
     T_SUM,
+    T_TRAVEL,
     TB_ROLL_OFF,
     TB_SESSIONS,
     TB_SUDDEN,
@@ -131,6 +135,14 @@ def _tie_roll(
             st[k, F_WIN] = side
             return 1
         recorded: int = 0
+        kind = tab[T_KIND, r, c]
+        if kind >= 3 and kind != K_WIPEOUT:  # another three of a kind: as in play (004)
+            _cards_for(card, g, st[k, F_SEAT + t], kind)
+            if tab[T_TRAVEL, r, c] != 0:
+                g[G_TRAVELER] = roller
+            if tab[T_CONT, r, c] != 0:
+                st[k, F_IN_TURN] = 1
+                return recorded
     else:
         recorded = tab[T_RO_POINTS, r, c]
         if recorded > 0:
