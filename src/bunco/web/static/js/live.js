@@ -218,6 +218,11 @@ export class Live {
       return "";
     }
     const status = message.status;
+    if (status && typeof status.round_version === "number") {
+      // every table's version is at least the seq of the last change of round or seating
+      const night = Math.max((state.versions && state.versions.night) || 0, status.round_version);
+      state.versions = { ...(state.versions || {}), night };
+    }
     if (message.type === "event") {
       if (!status) return "";  // a backlog event: the hello's page already has it
       if (!SAME_ROUND(status, view)) return "wait";
@@ -225,9 +230,6 @@ export class Live {
         ? { table: message.table_view } : {};
       this.setView({ ...view, ...patch }, message, status);
       if (message.table === this.table) this.state.versions = { ...this.state.versions, [String(this.table)]: message.seq };
-      if (message.table === null && !["roll", "tally", "undo"].includes(message.event.type)) {
-        this.state.versions = { ...this.state.versions, night: message.seq };
-      }
       return "";
     }
     if (message.type === "status") {
