@@ -48,8 +48,9 @@ Verdict = Literal["accept", "repeat", "refuse"]
 @dataclass(frozen=True, slots=True)
 class Tapped:
     """Where and when an entry was tapped: the set, round and table the page showed, the
-    roller it showed (``None``: nobody's turn), the table version it was based on and
-    the phone's clock at the tap (ISO 8601, as the phone sent it)."""
+    roller it showed (``None``: the page could not tell, e.g. after an entry it cannot
+    score by itself), the table version it was based on and the phone's clock at the tap
+    (ISO 8601, as the phone sent it)."""
 
     set_no: int
     round_no: int
@@ -162,7 +163,7 @@ def decide_entry(entry: Entry, state: HeldTable) -> Decision:
                        f"{_STAGES.get(state.stage, state.stage)} now)",
                        "a person's decision: send it to the host or discard it (it is "
                        "never counted as another kind of roll)")
-    if entry.kind != "undo" and tapped.roller != state.roller:
+    if entry.kind != "undo" and tapped.roller is not None and tapped.roller != state.roller:
         return _refuse(409, "roller_changed", f"this entry was tapped for "
                        f"{tapped.roller or 'nobody'}, but it is {state.roller or 'nobody'}'s "
                        f"turn at table {tapped.table} now",

@@ -327,8 +327,13 @@ export class Live {
       if (this.socket !== socket) return;
       this.socket = null;
       if (ev.code === 4401 || ev.code === 4403 || ev.code === 4404) {
+        // 4401: the credential was revoked (the server closes its sockets at once)
         this.stop();
-        this.onFatal({ status: ev.code - 4000, text: ev.reason || "this link no longer works" });
+        this.setState("offline");
+        const text = ev.code === 4401
+          ? "The host revoked this link: this page no longer follows the night."
+          : ev.reason || "this link no longer works";
+        this.onFatal({ status: ev.code - 4000, code: ev.code === 4401 ? "unauthorized" : "forbidden", text });
         return;
       }
       if (ev.code === 4422) this.seq = -1;  // the server does not know our seq: start over
