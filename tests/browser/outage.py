@@ -47,8 +47,20 @@ def open_ready(pages: Pages, created: dict[str, Any], table: int) -> Page:
     return page
 
 
+PROBE = ("() => fetch('/api/health', {cache: 'no-store'})"
+         ".then(() => 'online', () => 'offline')")
+
+
 def offline(page: Page, value: bool = True) -> None:
+    """Take the phone offline (or back online), and wait until its requests feel it (the
+    emulation reaches a page's service worker a moment later than the page)."""
     page.context.set_offline(value)
+    wanted = "offline" if value else "online"
+    for _ in range(100):
+        if page.evaluate(PROBE) == wanted:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the phone did not go {wanted}")
 
 
 def tap(page: Page, outcome: str) -> None:

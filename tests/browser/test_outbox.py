@@ -49,7 +49,6 @@ def test_reload_while_offline_loses_nothing(pages: Pages, server: Server) -> Non
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#pending")).to_contain_text("6 entries not sent yet")
     expect(page.locator("body")).to_have_attribute("data-roller", moved)
-    assert server.state(night, host)["view"]["tables"][1]["rolls"] == 0
     offline(page, False)
     drained(page)
     stored = landed(server, night, host)
@@ -69,10 +68,12 @@ def test_a_tab_closed_offline_sends_when_opened_again(pages: Pages, server: Serv
     for outcome in SIX:
         tap(page, outcome)
     tapped = outbox(page, night, 3)
+    # all six wait on the phone (a request may reach the server while its reply is lost:
+    # Chromium's offline emulation can cut a reply; the retry is then told "duplicate")
+    assert len(tapped) == 6 and all(e["state"] == "waiting" for e in tapped)
     context = page.context
     page.close()                                        # the tab closed, still offline
-    context.set_offline(False)
-    assert server.state(night, host)["view"]["tables"][2]["rolls"] == 0
+    context.set_offline(False)                          # the connection comes back
     again = context.new_page()
     again.goto(f"/n/{night}/table/3")
     expect(again.locator("body")).to_have_attribute("data-ready", "yes")
@@ -140,13 +141,17 @@ def test_the_room_reseated_during_the_outage(pages: Pages, server: Server) -> No
     the six come back as a question, sent to the host, who sees them."""
     created = create(server, players=EIGHT)
     night, host = created["night"], created["host_token"]
-    for n in range(200):                                 # round 1, through the API
-        status = server.state(night, host)["status"]
-        if status["round"] != 1:
-            break
-        t = status["expects"][0]["table"]
+    def roll(t: int, dice: list[int], n: int) -> None:
         server.api("POST", f"/api/nights/{night}/tables/{t}/rolls", host, json={
-            "command_id": f"r1-{n}", "dice": [1, 1, 2] if t == 1 else [2, 3, 4]})
+            "command_id": f"r1-{n}", "dice": dice})
+
+    roll(2, [1, 3, 4], 0)                                # round 1: Eve +1, then table 1 to 21
+    for n in range(1, 60):
+        if server.state(night, host)["status"]["bell"]:
+            break
+        roll(1, [1, 1, 2], n)
+    roll(1, [2, 3, 4], 60)                               # table 1's finishing turn ends
+    roll(2, [2, 3, 4], 61)                               # Eve's too: the round is over
     page = open_ready(pages, created, 2)
     expect(page.locator("body")).to_have_attribute("data-round", "2")
     offline(page)

@@ -248,7 +248,12 @@ class CommandPath(HeldNights):
         if command.tapped is not None and table is not None \
                 and event.get("type") in TABLE_EVENTS:
             state = HeldTable.of(head, table, version_in(versions, table), seq)
-            decision = decide_entry(Entry(event["type"], table, command.tapped), state)
+            decision = decide_entry(Entry(event["type"], table, command.tapped,
+                                          command.expected_seq), state)
+            if decision.code == "stale" and command.expected_seq is not None:
+                # the refusal with the events the entry missed
+                self._check_version(live, table, command.expected_seq, seq, versions,
+                                    pending, night_wide=False)
             if decision.refused:
                 raise ServiceError(decision.status, decision.code, decision.reason,
                                    decision.expected, tapped=command.tapped.as_dict(),

@@ -19,8 +19,10 @@ version it was based on. The server applies an entry only there:
   way when the bell rang: the rules say that turn is finished, so it counts;
 - an entry tapped for another roller than the one whose turn it is now is refused
   (409 ``roller_changed``), never credited to the roller of the moment;
-- a version it was not based on is the existing ``stale`` check (the command path's
-  ``expected_seq``), which every change of the table's round or seating now trips.
+- an entry sent with another table version than the table's (``expected_seq``: the
+  version it was based on, or the seq of the entry it followed) is refused as ``stale``:
+  the table changed meanwhile (another phone's entry); every change of the table's round
+  or seating changes its version;
 
 A command id seen before is a *repeat* (answered with the first reply). The other checks
 the command path makes (rights, versions, the engine's rules) are to move here too.
@@ -75,6 +77,8 @@ class Entry:
     kind: Literal["roll", "tally", "undo"]
     table: int
     tapped: Tapped | None = None
+    expected_seq: int | None = None
+    """The table version the entry is sent with (``None``: not checked)."""
     repeats: int | None = None
     """The seq of the event an earlier command with the same id stored, if any."""
 
@@ -155,6 +159,10 @@ def decide_entry(entry: Entry, state: HeldTable) -> Decision:
         return _refuse(409, "round_closed", f"this entry was tapped in {_round(tapped)} at "
                        f"table {tapped.table}, whose result was final before it arrived",
                        "a person's decision: send it to the host or discard it")
+    if entry.expected_seq is not None and entry.expected_seq != state.version:
+        return _refuse(409, "stale", f"table {tapped.table} changed since this entry was "
+                       "tapped (another phone, or the host, entered something there)",
+                       f"expected_seq {state.version} after looking at the table again")
     if tapped.stage is not None and tapped.stage != state.stage \
             and (tapped.stage, state.stage) not in _GOES_ON:
         return _refuse(409, "round_closed", f"this entry was tapped "
