@@ -608,9 +608,15 @@ function discard(entries) {
 }
 
 let reportTimer = null;
-/** Tell the host page what the outbox holds (soon, once for a burst of changes). */
-function reportSoon() {
+let reported = "";
+/** Tell the host page what the outbox holds (soon, once for a burst of changes; only when
+ * it changed, or with ``always``: the 15 s heartbeat). */
+function reportSoon(always = false) {
   if (reportTimer || !outbox || outbox.stopped) return;
+  const waiting = outbox.waiting;
+  const key = `${waiting.length}:${waiting.length ? waiting[0].id : ""}:${outbox.refused.length}`;
+  if (key === reported && !always) return;
+  reported = key;
   reportTimer = setTimeout(() => {
     reportTimer = null;
     api(`${base}/tables/${tableNo}/outbox`, { method: "POST", token: commands.token,
@@ -815,7 +821,7 @@ async function main() {
     onFatal: (err) => needToken(revokedText(err)),
   });
   setInterval(() => { drawOutbox(); }, 1000);
-  setInterval(() => { if (navigator.onLine) reportSoon(); }, 15_000);
+  setInterval(() => { if (navigator.onLine) reportSoon(true); }, 15_000);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") outbox.wake();
   });
