@@ -811,7 +811,8 @@ async function main() {
   if (!held) return needToken("");
   registerOffline();
   commands = new Commands(held.token, {
-    onAck: (ack) => { versions.table = Math.max(versions.table, ack.seq); },
+    // the start bell is of the whole night: it changes no table's version
+    onAck: (ack) => { if (ack.table === tableNo) versions.table = Math.max(versions.table, ack.seq); },
   });
   outbox = new Outbox({
     night, table: tableNo, token: held.token,
