@@ -66,13 +66,17 @@ def test_scil_roll_for_high_then_play(pages: Pages, server: Server) -> None:
     expect(other.locator("#turn-text")).to_have_text("Dee rolls")
     other.context.set_offline(True)
     other.click("#taps [data-outcome='+1']")
-    expect(other.locator("#pending")).to_have_text("Sending…")
+    expect(other.locator("#pending")).to_contain_text("1 entry not sent yet")
     table.click("#taps [data-outcome='+2']")
     expect(table.locator("#tally [data-side=them]")).to_have_text("2")
     other.context.set_offline(False)
-    expect(other.locator("#toasts")).to_contain_text("changed on another phone")
+    # refused, and asked about (docs/outbox.md): the scorekeeper discards it
+    expect(other.locator("#held-box h2")).to_have_text(
+        "1 entry arrived after this table changed on another phone:")
     expect(other.locator("#pending")).to_have_text("")
     expect(other.locator("#tally [data-side=them]")).to_have_text("2")
+    other.click("#held-box [data-act=discard]")
+    expect(other.locator("#held-box")).to_be_hidden()
     events = server.api("GET", f"/api/nights/{created['night']}/events",
                         created["host_token"])["events"]
     assert [e["event"].get("outcome") for e in events if e["event"]["type"] == "tally"] == [

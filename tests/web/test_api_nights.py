@@ -35,7 +35,7 @@ def test_the_night_reads_back_with_its_setup_view_and_role(client, night):
     assert state["night"] == night.id and state["seq"] == 0
     assert state["setup"]["players"] == EIGHT and state["setup"]["rules"] == "classic"
     assert state["status"] == {"phase": "playing", "set": 1, "round": 1, "bell": False,
-                               "started": False, "bell_roll": None, "dice": "real",
+                               "started": False, "bell_roll": None, "dice": "real", "round_version": 0,
                                "expects": [{"table": 1, "player": "Ann"},
                                            {"table": 2, "player": "Eve"}]}
     assert [t["players"] for t in state["view"]["tables"]] == [EIGHT[:4], EIGHT[4:]]

@@ -106,3 +106,42 @@ def test_a_winning_moves_table_at_its_own_target_undoes_alone(client):
     assert seen["host_only"] is False and seen["other_tables"] == []
     assert undo(night, 2, t2).status_code == 200
     assert night.state()["view"]["tables"][1]["status"] == "playing"
+
+
+def test_undoing_the_bunco_that_ended_the_round_never_rescores_a_tie_break(client):
+    """winning-moves: Eve's Bunco ends the round everywhere; table 1, tied 1-1, plays its
+    tie-break (seven entries). Undoing the Bunco would make those entries ordinary rolls
+    (a 1-1 tie won in the tie-break would read 7-1): it is refused, in the preview's
+    words too, and nothing changes; once the tie-break is undone, the Bunco can be."""
+    night = make_night(client, rules="winning-moves")
+    for dice in ([1, 3, 4], [2, 3, 4], [1, 3, 4], [2, 3, 4]):   # table 1: 1-1
+        assert night.roll(1, dice).status_code == 200
+    assert night.roll(2, [1, 1, 1]).status_code == 200           # Eve's Bunco: round over
+    tie_break = 0
+    highs = iter([[6, 6, 5], [5, 5, 4], [4, 4, 3], [3, 3, 2]])
+    while night.state()["status"]["round"] == 1:
+        t = night.state()["view"]["tables"][0]
+        assert t["status"] == "tie_break"
+        dice = next(highs) if t["rolling_for_high"] else [1, 2, 3] if tie_break % 2 else [1, 1, 2]
+        assert night.roll(1, dice).status_code == 200
+        tie_break += 1
+    assert tie_break == 7
+    result = night.state()["view"]["last_round"]["tables"][0]
+    before = night.seq()
+    seen = preview(night, 2, night.host)
+    assert seen.status_code == 409
+    assert seen.json()["message"] == (
+        "the last entry at table 2 cannot be undone alone: table 1's 7 tie-break entries "
+        "would be scored again as ordinary rolls")
+    assert "undo the entries at table 1 first" in seen.json()["expected"]
+    refused = undo(night, 2, night.host)
+    assert refused.status_code == 409 and refused.json()["message"] == seen.json()["message"]
+    assert night.seq() == before
+    assert night.state()["view"]["last_round"]["tables"][0] == result
+    for _ in range(tie_break):                                    # the tie-break first
+        assert undo(night, 1, night.host).status_code == 200
+    assert undo(night, 2, night.host).status_code == 200          # then the Bunco
+    tables = night.state()["view"]["tables"]
+    assert night.state()["status"]["round"] == 1
+    assert tables[0]["team_scores"] == [1, 1] and tables[0]["status"] == "playing"
+    assert tables[1]["rolls"] == 0

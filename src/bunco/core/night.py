@@ -743,7 +743,9 @@ class Night:
             for index in range(len(window) - 1, -1, -1):
                 candidate = window[index]
                 if candidate["type"] in ("roll", "tally") and candidate.get("table") == table_no:
-                    return self._refold(snapshot, window[:index] + window[index + 1 :], ev)
+                    after = self._refold(snapshot, window[:index] + window[index + 1 :], ev)
+                    _refuse_rescoring(self, after, table_no)
+                    return after
             if any(e["type"] in ("roll", "tally", "start_round") for e in window):
                 break  # the round under way has begun: the one before it is closed
         raise NotAllowedNow(
@@ -766,6 +768,39 @@ class Night:
                 expected="a correcting entry at that table instead",
             ) from None
         return evolve(night, events=self.events.append(ev))
+
+
+def _refuse_rescoring(before: Night, after: Night, table_no: int) -> None:
+    """Refuse an undo at ``table_no`` that would score another table's entries otherwise
+    (a ``winning-moves`` Bunco that ended the round everywhere: without it, the tie-break
+    another table played would count as ordinary rolls). An undo changes only what it
+    names; the entries that depend on it are undone first, one by one."""
+    reopened = len(after.history) < len(before.history)
+    old_rolls = [t.rolls for t in (before.history[-1].tables if reopened else before.tables)]
+    for number, (rolls, new) in enumerate(zip(old_rolls, after.tables, strict=False), start=1):
+        if number == table_no:
+            continue
+        was = [_as_scored(r) for r in rolls]
+        now = [_as_scored(r) for r in new.rolls]
+        changed = sum(a != b for a, b in zip(was, now, strict=False)) + abs(len(was) - len(now))
+        if not changed:
+            continue
+        tie_breaks = any(r.phase is Phase.TIE_BREAK for r in rolls)
+        what = (f"table {number}'s {changed} tie-break entr{'y' if changed == 1 else 'ies'}"
+                if tie_breaks else f"{changed} entr{'y' if changed == 1 else 'ies'} at "
+                f"table {number}")
+        raise NotAllowedNow(
+            f"the last entry at table {table_no} cannot be undone alone: {what} would be "
+            "scored again as ordinary rolls",
+            expected=f"undo the entries at table {number} first (the last one first), "
+            f"then this one; or a correcting entry at table {table_no}",
+        )
+
+
+def _as_scored(record: RollRecord) -> tuple[Any, ...]:
+    """What an entry scored, with what it was for (a roll after the bell is a roll)."""
+    phase = Phase.PLAY if record.phase is Phase.AFTER_BELL else record.phase
+    return (record.roller, record.credited, record.dice, record.points, record.kind, phase)
 
 
 def seat_counts(rolls: Sequence[RollRecord], seat: int, name: str) -> dict[str, int]:

@@ -141,7 +141,9 @@ def _taps(rules: RuleSet, round_no: int, tallying: bool) -> tuple[dict[str, Any]
             kind = RollKind.MISS  # not possible this round (no Low Bunco in round 1)
         out.append({"outcome": outcome, "label": tap_label(outcome, rules),
                     "hint": tap_hint(outcome, round_no, rules),
-                    "possible": outcome in possible, "asks_who": kind in ON_A_CARD})
+                    "possible": outcome in possible, "asks_who": kind in ON_A_CARD,
+                    "dice": list(tally_dice(outcome, round_no, rules))
+                    if outcome in possible else None})
     return tuple(out)
 
 
@@ -158,6 +160,20 @@ def asks_who_faces(table: TableRound, rules: RuleSet) -> list[int]:
 def _asks_who(rules: RuleSet, round_no: int, tie_break: bool) -> tuple[int, ...]:
     score = score_rolloff if tie_break else score_checked
     return tuple(f for f in range(1, 7) if score((f, f, f), round_no, rules).kind in ON_A_CARD)
+
+
+@lru_cache(maxsize=512)
+def _scoring(rules: RuleSet, round_no: int) -> tuple[tuple[str, Any], ...]:
+    """What a roll scores in round ``round_no`` of play, for a phone that shows an entry
+    before the server has it (its outbox, offline): ``per_hit`` (each die showing the
+    round's number) and ``trips`` (three of a kind of faces 1 to 6: ``points``, whether
+    the turn ``passes``, ``kind``). The server's score is the one that counts."""
+    trips = []
+    for face in range(1, 7):
+        score = score_checked((face, face, face), round_no, rules)
+        trips.append({"points": score.points, "passes": not score.turn_continues,
+                      "kind": score.kind.value})
+    return (("per_hit", rules.target_die_points), ("trips", trips))
 
 
 def rotation(table: TableRound) -> list[str]:
@@ -210,6 +226,7 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "rotation": rotation(table),
         "taps": taps(table, rules) if rules is not None else None,
         "asks_who": asks_who_faces(table, rules) if rules is not None else None,
+        "scoring": dict(_scoring(rules, table.round_no)) if rules is not None else None,
         "partners": seat_partners(table.seats, table.team),
         "last_roll": None
         if last is None

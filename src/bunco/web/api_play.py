@@ -9,6 +9,7 @@ its seq, the night's status and the table's view after it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -27,6 +28,7 @@ from bunco.web.access import (
 )
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.auth import Principal
+from bunco.web.decide import Tapped
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import Ack, ServiceError, event_table, fingerprint
 from bunco.web.schemas import (
@@ -38,6 +40,7 @@ from bunco.web.schemas import (
     RollIn,
     SeatIn,
     SubstituteIn,
+    TappedIn,
     UndoIn,
     VerifyIn,
     name_key,
@@ -61,6 +64,20 @@ def command_of(who: Principal, body: Command, *route: Any) -> dict[str, Any]:
                 mode="json", by_alias=True, exclude={"command_id"}))}
 
 
+def heard(live: LiveNight, who: Principal) -> None:
+    """Note that a table's phone was heard now (the host page shows how long ago)."""
+    if who.role == "table" and who.table is not None:
+        live.heard_from[who.table] = datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def tapped_of(given: TappedIn | None) -> Tapped | None:
+    """The decision module's :class:`Tapped` of a request's ``tapped``."""
+    if given is None:
+        return None
+    return Tapped(given.set, given.round, given.table, given.roller, given.based_on, given.at,
+                  given.stage)
+
+
 def _player_for(who_role: str, who_player: str | None, given: str | None) -> str | None:
     if who_role != "player":
         return given
@@ -82,7 +99,7 @@ async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, tab
                      body: RollIn) -> Ack:
     """The command behind ``POST .../tables/{table}/rolls`` (also used by the fast path)."""
     who = await require(conn, night_id, *WRITERS, what="entering rolls")
-    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
+    heard(await svc.get(night_id, fresh=False), who)  # 404 first; the writer catches up
     event: dict[str, Any]
     if body.outcome is not None:
         event = {"type": "tally", "table": table, "outcome": body.outcome}
@@ -93,7 +110,7 @@ async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, tab
         event["player"] = player
     return await svc.submit(night_id, event, **command_of(who, body, "rolls", table),
                             expected_seq=body.expected_seq, authorize=table_writer(who, table),
-                            draw=body.roll_for_me)
+                            draw=body.roll_for_me, tapped=tapped_of(body.tapped))
 
 
 @router.post("/tables/{table}/undo", response_model=AckOut)
@@ -105,10 +122,11 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
     host's (403 for a table's phone). ``GET`` on this path says which, first."""
     svc = service(request)
     who = await require(request, night_id, "host", "table", what="undoing entries")
-    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
+    heard(await svc.get(night_id, fresh=False), who)  # 404 first; the writer catches up
     ack = await svc.submit(night_id, {"type": "undo", "table": table},
                            **command_of(who, body, "undo", table),
-                           expected_seq=body.expected_seq, authorize=undo_writer(who, table))
+                           expected_seq=body.expected_seq, authorize=undo_writer(who, table),
+                           tapped=tapped_of(body.tapped))
     return _reply(ack)
 
 

@@ -29,6 +29,7 @@ from bunco.web import (
     api_hosts,
     api_money,
     api_nights,
+    api_phones,
     api_play,
     club_pages,
     errors,
@@ -169,6 +170,7 @@ def create_app(
     app.include_router(api_downloads.router)
     app.include_router(api_hosts.router)
     app.include_router(api_money.router)
+    app.include_router(api_phones.router)
     app.include_router(api_club.router)
     if fast_path:
         app.add_middleware(FastRolls)

@@ -20,8 +20,16 @@ from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.store import SeqTaken, StoredEvent
 from bunco.store.events import dump, now
+from bunco.web.decide import Entry, HeldTable, Tapped, decide_entry
 from bunco.web.held_nights import HeldNights
-from bunco.web.live_night import TABLE_EVENTS, Command, LiveNight, bump_versions, version_in
+from bunco.web.live_night import (
+    TABLE_EVENTS,
+    Command,
+    LiveNight,
+    bump_versions,
+    moved,
+    version_in,
+)
 from bunco.web.replies import (
     Ack,
     ServiceError,
@@ -66,6 +74,7 @@ class CommandPath(HeldNights):
         expected_seq: int | None = None,
         authorize: Callable[[LiveNight, dict[str, Any]], None] | None = None,
         draw: bool = False,
+        tapped: Tapped | None = None,
     ) -> Ack:
         """Apply one command; see the module docstring for the order of the checks.
 
@@ -75,6 +84,8 @@ class CommandPath(HeldNights):
         called under its lock once the command is known to be new.
         ``authorize(live, event)`` raises a :class:`ServiceError` when the caller may
         not do this now. ``draw=True`` draws the dice on the server ("roll for me").
+        ``tapped``: where an entry was tapped; :func:`~bunco.web.decide.decide_entry`
+        applies it only there.
         The reply comes once the event is committed (or the command refused).
         """
         # not caught up first: the writer checks the command against the night after
@@ -88,7 +99,7 @@ class CommandPath(HeldNights):
         reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
         reply.add_done_callback(_retrieved)
         live.inbox.append(Command(event, command_id, expected_seq, authorize, draw, reply,
-                                  caller, request))
+                                  caller, request, tapped))
         if live.writer is None or live.writer.done():
             live.writer = asyncio.get_running_loop().create_task(self._write(live))
         # the writer answers even if this caller goes away (the command still counts)
@@ -207,7 +218,7 @@ class CommandPath(HeldNights):
                 if known is not None:
                     planned.repeats = known
                     continue
-                live.night = head  # what ``authorize`` looks at: the night before this command
+                live.night = head_before = head  # what ``authorize`` looks at: the night before
                 try:
                     stored, after = self._check(live, command, head, seq, versions, pending,
                                                 created)
@@ -217,7 +228,7 @@ class CommandPath(HeldNights):
                 planned.stored, planned.after = stored, after
                 planned.kind = after.events[-1]["type"]
                 head, seq = after, stored.seq
-                bump_versions(versions, stored, planned.kind)
+                bump_versions(versions, stored, planned.kind, moved(head_before, after))
                 ids[key] = stored.seq
                 pending.append(stored)
         finally:
@@ -234,6 +245,19 @@ class CommandPath(HeldNights):
             command.authorize(live, event)
         table = event_table(event)
         night_wide = event.get("type") not in TABLE_EVENTS and table is None
+        if command.tapped is not None and table is not None \
+                and event.get("type") in TABLE_EVENTS:
+            state = HeldTable.of(head, table, version_in(versions, table), seq)
+            decision = decide_entry(Entry(event["type"], table, command.tapped,
+                                          command.expected_seq), state)
+            if decision.code == "stale" and command.expected_seq is not None:
+                # the refusal with the events the entry missed
+                self._check_version(live, table, command.expected_seq, seq, versions,
+                                    pending, night_wide=False)
+            if decision.refused:
+                raise ServiceError(decision.status, decision.code, decision.reason,
+                                   decision.expected, tapped=command.tapped.as_dict(),
+                                   now=state.where())
         if command.expected_seq is not None:
             self._check_version(live, table, command.expected_seq, seq, versions, pending,
                                 night_wide=night_wide)

@@ -17,7 +17,7 @@ from bunco.party.view import table_view
 from bunco.store import EventStore, StoredEvent
 from bunco.store.night_lock import NightWrites
 from bunco.web.fanout import Publisher
-from bunco.web.live_night import LiveNight
+from bunco.web.live_night import LiveNight, moved
 from bunco.web.pubsub import InProcessPubSub, PubSub
 from bunco.web.replies import Ack, ServiceError, entry_json, json_text, not_found, status_of
 
@@ -103,10 +103,12 @@ class HeldNights:
             raise not_found(night_id)
         events: list[StoredEvent] = await self.db(self.store.events, night_id)
         stored = events[0]
+        changes: list[bool] = []  # whether each event moved the round or the seating
         try:
             night = Night.start(stored.event)
             for stored in events[1:]:
-                night = night.apply(stored.event)
+                before, night = night, night.apply(stored.event)
+                changes.append(moved(before, night))
         except BuncoError as exc:  # a log written by a bunco whose rules differ
             raise ServiceError(
                 409, "log_error", f"the stored log of night {night_id!r} does not replay at "
@@ -116,8 +118,8 @@ class HeldNights:
         live = LiveNight(record.id, record.name, record.created_at, night, [events[0]],
                          record.options)
         live.table_seq[None] = 0
-        for stored, event in zip(events[1:], night.events, strict=True):
-            live.record(stored, event["type"])
+        for stored, event, change in zip(events[1:], night.events, changes, strict=True):
+            live.record(stored, event["type"], change)
         return live
 
     async def catch_up(self, live: LiveNight) -> None:
@@ -166,8 +168,9 @@ class HeldNights:
         before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell,
                   live.night.started)
         entry = entry_json(live.night, after, stored.table, kind)
+        change = moved(live.night, after)
         live.night = after
-        live.record(stored, kind)
+        live.record(stored, kind, change)
         ack = self._ack(live, stored, duplicate=False, entry=entry)
         self.publisher.publish_event(live, stored, before, ack)
         return ack
@@ -177,4 +180,6 @@ class HeldNights:
         view = "null"
         if stored.table is not None and stored.table <= len(live.night.tables):
             view = json_text(table_view(live.night.tables[stored.table - 1], live.night.rules))
-        return Ack(stored, duplicate, status_of(live.night, expects=False), view, entry)
+        status = {**status_of(live.night, expects=False),
+                  "round_version": live.table_seq.get(None, 0)}
+        return Ack(stored, duplicate, status, view, entry)

@@ -14,14 +14,37 @@ from typing import Any
 from bunco.core.night import Night
 from bunco.party.view import live_view, player_tables, table_page, table_pages
 from bunco.store import StoredEvent
+from bunco.web.decide import Tapped
 from bunco.web.replies import Ack, json_text, status_of
 
 TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
 
-def bump_versions(table_seq: dict[int | None, int], stored: StoredEvent, kind: str) -> None:
-    """Note ``stored`` as the version of its table (``-1``: roll-offs; ``None``: the night)."""
-    rolloff = stored.table is None and kind in TABLE_EVENTS
-    table_seq[-1 if rolloff else stored.table] = stored.seq
+def bump_versions(table_seq: dict[int | None, int], stored: StoredEvent, kind: str,
+                  moved: bool = False) -> None:
+    """Note ``stored`` as the version of its table (``-1``: roll-offs; ``None``: the night).
+
+    ``moved``: the event changed the round, the set, the phase or the seating (a
+    round-ending roll at one table, an undo that reopens a round, a reseating): every
+    table's version becomes its seq, so an entry based on the table before the change is
+    never applied after it (``None`` is the floor of every table's version). An event of
+    the whole night that moves nothing (a verification, a judged prize, presence, a
+    break, the start bell) changes no table's version: entries tapped before it still
+    fit the table they were tapped at. Commands of the whole night are checked against
+    the night's seq itself.
+    """
+    if stored.table is not None:
+        table_seq[stored.table] = stored.seq
+    elif kind in TABLE_EVENTS:
+        table_seq[-1] = stored.seq
+    if moved:
+        table_seq[None] = max(table_seq.get(None, 0), stored.seq)
+
+
+def moved(before: Night, after: Night) -> bool:
+    """Whether going from ``before`` to ``after`` changed the round, set, phase or seating:
+    what changes every table's version (:func:`bump_versions`)."""
+    return (before.set_no, before.round_no, before.phase) != (
+        after.set_no, after.round_no, after.phase) or before.seating != after.seating
 
 
 def version_in(table_seq: dict[int | None, int], table: int | None) -> int:
@@ -66,6 +89,10 @@ class LiveNight:
     """The night the pages last pushed were built from."""
     _seated: tuple[Any, str, bool, dict[str, int]] | None = None
     """:meth:`player_tables` and the seating, phase and tables in play it was built for."""
+    phones: dict[int, PhoneReport] = field(default_factory=dict)
+    """What each table's phone last said its outbox holds (:mod:`bunco.web.api_phones`)."""
+    heard_from: dict[int, str] = field(default_factory=dict)
+    """When each table's phone was last heard (an entry, an undo), UTC ISO 8601."""
 
     def status(self, *, expects: bool = True) -> dict[str, Any]:
         """:func:`status_of` the night now with its ``dice`` mode, computed once per seq
@@ -73,7 +100,8 @@ class LiveNight:
         turn it is)."""
         key = (self.seq, str(self.options.get("dice", "real")))
         if self._status is None or self._status[0] != key:
-            self._status = (key, {**status_of(self.night), "dice": key[1]})
+            self._status = (key, {**status_of(self.night), "dice": key[1],
+                                  "round_version": self.table_seq.get(None, 0)})
         full = self._status[1]
         return full if expects else {k: v for k, v in full.items() if k != "expects"}
 
@@ -168,10 +196,11 @@ class LiveNight:
             return events
         return [e for e in events if e.table is None or e.table == table]
 
-    def record(self, stored: StoredEvent, kind: str) -> None:
-        """Add a committed event: the log, the table's version, the command id."""
+    def record(self, stored: StoredEvent, kind: str, moved: bool = False) -> None:
+        """Add a committed event: the log, the table's version (every table's, when it
+        ``moved`` the round or the seating), the command id."""
         self.log.append(stored)
-        bump_versions(self.table_seq, stored, kind)
+        bump_versions(self.table_seq, stored, kind, moved)
         if stored.command_id is not None:
             self.commands[stored.caller, stored.command_id] = stored.seq
 
@@ -194,6 +223,18 @@ class TablePage:
 
 
 @dataclass
+class PhoneReport:
+    """What a table's phone said its outbox holds, and when (UTC, ISO 8601)."""
+
+    heard: str
+    waiting: int
+    oldest: str | None
+    oldest_age: float | None
+    refused: list[dict[str, Any]]
+    mode: str | None
+
+
+@dataclass
 class Command:
     """One command waiting in a night's inbox, and the future its caller awaits."""
 
@@ -207,3 +248,5 @@ class Command:
     """Whose ``command_id`` it is (a token's hash, ``bot``)."""
     request: str | None = None
     """The :func:`fingerprint` of the request the id stands for."""
+    tapped: Tapped | None = None
+    """Where an entry was tapped (:mod:`bunco.web.decide`): applied only there."""

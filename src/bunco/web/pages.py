@@ -70,6 +70,25 @@ async def home() -> FileResponse:
     return page("index.html")
 
 
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker (``static/sw.js``) at the top of the site, so its scope is every
+    page: it keeps the pages' files for a reload without the connection (docs/outbox.md)."""
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript; charset=utf-8",
+                        headers={"cache-control": "no-cache", "service-worker-allowed": "/",
+                                 "x-content-type-options": "nosniff"})
+
+
+@router.get("/manifest.webmanifest")
+@router.get("/manifest.json")
+async def manifest() -> FileResponse:
+    """The web app manifest: the pages can be installed on a phone's home screen."""
+    return FileResponse(STATIC / "manifest.webmanifest",
+                        media_type="application/manifest+json",
+                        headers={"cache-control": "no-cache",
+                                 "x-content-type-options": "nosniff"})
+
+
 @router.get("/https")
 async def https_help() -> FileResponse:
     """What to tap at the one-time warning of ``bunco serve --https``."""

@@ -195,8 +195,27 @@ class Command(StrictModel):
     expected_seq: ExpectedSeq = None
 
 
+class TappedIn(StrictModel):
+    """Where an entry was tapped (the table page's outbox sends it with every entry): the
+    server applies the entry only there, or refuses it (docs/outbox.md)."""
+
+    set: int = Field(ge=1, le=1_000, description="the set the page showed")
+    round: int = Field(ge=1, le=1_000, description="the round the page showed")
+    table: int = Field(ge=1, le=10_000, description="the table it was tapped at")
+    roller: Name | None = Field(None, description="whose turn the page showed")
+    based_on: int = Field(ge=0, le=10_000_000, description="the table version the page "
+                          "showed when it was tapped (its versions)")
+    at: Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), _CLEAN] = \
+        Field(description="the phone's time at the tap (ISO 8601)")
+    stage: Literal["first_roll", "playing", "finishing", "tie_break"] | None = Field(
+        None, description="the table's status the page showed")
+
+
 class RollIn(Command):
     """One entry at a table: exactly one of ``dice``, ``outcome`` or ``roll_for_me``."""
+
+    tapped: TappedIn | None = Field(None, description="where it was tapped: applied only "
+                                    "there, else refused (409 round_closed, roller_changed)")
 
     dice: Dice | None = None
     outcome: Outcome | None = None
@@ -228,6 +247,9 @@ class DiceIn(Command):
 
 class UndoIn(Command):
     """Remove the last roll or tally at the table."""
+
+    tapped: TappedIn | None = Field(None, description="where it was tapped: applied only "
+                                    "in that round, else refused (409 round_closed)")
 
 
 class SubstituteIn(Command):

@@ -6,6 +6,8 @@ import {
   adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
 } from "./api.js";
 import { Live } from "./live.js";
+import { initPhones, outOfTouch } from "./phones.js";
+import { registerOffline } from "./pwa.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import {
   bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
@@ -159,7 +161,7 @@ function render(state, previous) {
   else if (view.on_break) line = h("p", { class: "notice" }, "Break time! The next round starts with the head table's bell or its first roll.");
   else if (!view.started && view.last_round) line = h("p", {}, `Round ${view.last_round.round} is over: everyone moves (below). The next round starts with the head table's bell or its first roll.`);
   else line = null;
-  fill("status-line", line, startBellButton(view, { commands, live, base }));
+  fill("status-line", line, startBellButton(view, { commands: settling, live, base }));
   if (startBellRang(view, previous)) ringBell();
   // once the night is over nobody moves on: no "sitting out next round" for everyone
   const moves = view.last_round && (view.next || view.tables.length) ? movesList(view) : null;
@@ -272,7 +274,8 @@ async function hostUndo(table) {
     toast(err.text || String(err), "error", 6000);
     return;
   }
-  const ok = await ask("Undo?", seen.question, "Undo it");
+  const late = outOfTouch();
+  const ok = await ask("Undo?", seen.reopens && late ? `${seen.question} Still on the tables' phones: ${late}` : seen.question, "Undo it");
   if (!ok) return;
   try {
     const ack = await commands.send(`${base}/tables/${table}/undo`, { expected_seq: seen.expected_seq });
@@ -419,7 +422,31 @@ function drawEnd(view) {
   $("end-note").textContent = note;
 }
 
+/** "Sync before you move": before a command that closes a round or moves the room on, the
+ * tables whose phones still hold entries, and the host's choice (true: go on). */
+async function inTouch(what) {
+  const late = outOfTouch();
+  if (!late) return true;
+  const no = $("confirm-no").textContent;
+  $("confirm-no").textContent = "Wait";
+  try {
+    return await ask("Entries still on the tables' phones",
+      `${late} ${what} now leaves them behind: once the round is closed they are refused and come back to their table as a question. Wait for them, or go on?`, "Go on");
+  } finally {
+    $("confirm-no").textContent = no;
+  }
+}
+
+/** ``commands`` for the start bell: asks first when tables still hold entries. */
+const settling = {
+  send: async (path, body) => {
+    if (!(await inTouch("Starting the round"))) throw Object.assign(new Error("Waiting for the tables' entries."), { text: "Waiting for the tables' entries: nothing was sent." });
+    return commands.send(path, body);
+  },
+};
+
 async function endNight() {
+  if (!(await inTouch("Ending the night"))) return;
   const ok = window.confirm("End the night now? The rounds already finished are the night, "
     + "the prizes are decided, and no more rounds are played. This cannot be undone.");
   if (!ok) return;
@@ -439,6 +466,7 @@ async function endNight() {
 
 async function people(ev, path, body, done) {
   ev.preventDefault();
+  if (!(await inTouch("Changing the seating"))) return;
   try {
     const ack = await commands.send(`${base}/${path}`, body);
     await live.acknowledge(ack);
@@ -514,7 +542,13 @@ async function main() {
   $("end-night").addEventListener("click", endNight);
   live = new Live({
     night, token, onState: render,
-    onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
+    onFatal: (err) => {
+      $("fatal").textContent = err.status === 401
+        ? "The host revoked this link: this page no longer follows the night (ask the host for a new link)."
+        : err.text || "This link no longer works.";
+      $("fatal").hidden = false;
+      document.body.dataset.revoked = String(err.status === 401);
+    },
   });
   try {
     await live.refresh();
@@ -533,6 +567,8 @@ async function main() {
   updateHostMoney(live.state);
   rememberNight(night, live.state.name, "host", `/n/${night}/host`);
   drawNav();
+  registerOffline();
+  initPhones({ anchor: $("status-card"), base, token, origin });
   $("content").hidden = false;
   live.connect();
   document.body.dataset.ready = "yes";

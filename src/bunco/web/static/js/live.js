@@ -218,6 +218,11 @@ export class Live {
       return "";
     }
     const status = message.status;
+    if (status && typeof status.round_version === "number") {
+      // every table's version is at least the seq of the last change of round or seating
+      const night = Math.max((state.versions && state.versions.night) || 0, status.round_version);
+      state.versions = { ...(state.versions || {}), night };
+    }
     if (message.type === "event") {
       if (!status) return "";  // a backlog event: the hello's page already has it
       if (!SAME_ROUND(status, view)) return "wait";
@@ -225,9 +230,6 @@ export class Live {
         ? { table: message.table_view } : {};
       this.setView({ ...view, ...patch }, message, status);
       if (message.table === this.table) this.state.versions = { ...this.state.versions, [String(this.table)]: message.seq };
-      if (message.table === null && !["roll", "tally", "undo"].includes(message.event.type)) {
-        this.state.versions = { ...this.state.versions, night: message.seq };
-      }
       return "";
     }
     if (message.type === "status") {
@@ -325,8 +327,13 @@ export class Live {
       if (this.socket !== socket) return;
       this.socket = null;
       if (ev.code === 4401 || ev.code === 4403 || ev.code === 4404) {
+        // 4401: the credential was revoked (the server closes its sockets at once)
         this.stop();
-        this.onFatal({ status: ev.code - 4000, text: ev.reason || "this link no longer works" });
+        this.setState("offline");
+        const text = ev.code === 4401
+          ? "The host revoked this link: this page no longer follows the night."
+          : ev.reason || "this link no longer works";
+        this.onFatal({ status: ev.code - 4000, code: ev.code === 4401 ? "unauthorized" : "forbidden", text });
         return;
       }
       if (ev.code === 4422) this.seq = -1;  // the server does not know our seq: start over

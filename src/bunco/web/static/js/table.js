@@ -2,9 +2,18 @@
 // targets for physical dice (quick tallies) or "Roll for me" (the server's dice), undo,
 // "who rolled it?" for entries that go on a score card, the bell and the finishing turn,
 // tie-breaks, and the moves after each round.
+//
+// Every entry goes through the outbox (outbox.js): kept on the phone before it is sent,
+// until the server answers. The page shows the table with the entries not sent yet
+// already counted (marked "not sent yet"), how many wait and for how long, and asks the
+// scorekeeper about every entry the server refused (send it to the host, or discard it).
 
-import { adoptToken, Commands, pathParts, rememberNight, rulesOf } from "./api.js";
+import {
+  adoptToken, Commands, pathParts, recall, rememberNight, rulesOf, store,
+} from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
+import { Outbox } from "./outbox.js";
+import { offlineMode, registerOffline } from "./pwa.js";
 import {
   bellNews, drawBellBanner, endingOf, resultBadge, rollText, startBellButton, startBellRang,
 } from "./parts.js";
@@ -20,6 +29,8 @@ const base = `/api/nights/${encodeURIComponent(night)}`;
 
 let live = null;
 let commands = null;
+let outbox = null;
+let startRung = -1;  // the seq of the last start bell this page heard (a start_round event)
 let rules = null;
 let state = null;
 let versions = { night: 0, table: 0 };
@@ -42,39 +53,106 @@ const tapsOf = (view) => {
 const expectedSeq = () => Math.max(versions.night, versions.table);
 
 // -- entering rolls ----------------------------------------------------------------------------
-async function submit(path, body) {
-  try {
-    const ack = await commands.send(path, () => ({ ...body, expected_seq: expectedSeq() }));
-    versions.table = Math.max(versions.table, ack.seq);
-    addFeed(ack.seq, ack.event, ack.entry);
-    if (!animating) {
-      if (ack.event.type === "roll") showDice($("dice"), ack.event.dice, state ? state.view.round : null);
-      else fill("dice");
-      diceShown = ack.seq;
-      showResult(ack.event.type === "undo" ? null : ack.entry);
+const LAST = () => `${night}:table:${tableNo}:last`;  // the last page seen (a reload offline)
+
+/** What a roll scores, by the server's ``scoring`` of the round (the server's score is the
+ * one that counts: this only shows an entry before the server has it). */
+function scoreDice(dice, round, scoring) {
+  if (dice[0] === dice[1] && dice[1] === dice[2]) return scoring.trips[dice[0] - 1];
+  const hits = dice.filter((d) => d === round).length;
+  return { points: hits * scoring.per_hit, passes: hits === 0, kind: hits ? "points" : "miss" };
+}
+
+/** The table as the page shows it: the server's, with the entries not sent yet counted.
+ * ``unknown``: an entry the page cannot score by itself (a roll for high, a tie-break, a
+ * Wipeout, "Roll for me") came first: what follows it shows once the server has it. */
+function shown(view) {
+  const t = myTable(view);
+  const waiting = outbox ? outbox.waiting : [];
+  if (!t || !waiting.length) return { t, unknown: false, pending: waiting.length };
+  const p = { ...t, points: [...t.points], team_scores: t.team_scores ? [...t.team_scores] : t.team_scores };
+  let unknown = false;
+  let turns = 0;
+  for (const e of waiting) {
+    if (!["playing", "finishing"].includes(p.status) || !t.scoring || !p.roller
+      || (e.tapped && e.tapped.round !== view.round)) { unknown = true; break; }
+    const tap = e.body.outcome ? (t.taps || []).find((x) => x.outcome === e.body.outcome) : null;
+    const dice = e.body.dice || (tap && tap.dice);
+    if (!dice) { unknown = true; break; }
+    const s = scoreDice(dice, view.round, t.scoring);
+    if (s.kind === "wipeout") { unknown = true; break; }
+    if (p.team) p.team_scores[p.teams[0].includes(p.roller) ? 0 : 1] += s.points;
+    else if (p.players.indexOf(p.roller) >= 0) p.points[p.players.indexOf(p.roller)] += s.points;
+    if (s.passes) {
+      if (p.status === "finishing") {
+        p.status = "done";
+        p.roller = null;
+      } else {
+        turns += 1;
+        const r = t.rotation || [];
+        p.roller = r.length ? r[turns % r.length] : null;
+        p.rotation = r.length ? [...r.slice(turns % r.length), ...r.slice(0, turns % r.length)] : [];
+      }
     }
-    await live.acknowledge(ack);
-    return ack;
-  } catch (err) {
-    if (err.code === "stale") {
-      toast("This table changed on another phone: the tally is updated — check it and tap again.", "error", 6000);
-      if (typeof err.body.current_seq === "number") versions.table = Math.max(versions.table, err.body.current_seq);
-      live.refresh().catch(() => {});
-    } else {
-      toast(err.text || String(err), "error", 6000);
-    }
-    return null;
   }
+  if (p.roller) p.rolling_side = p.team ? (p.teams[0].includes(p.roller) ? 0 : 1) : p.players.indexOf(p.roller);
+  else p.rolling_side = null;
+  return { t: p, unknown, pending: waiting.length };
+}
+
+/** Where an entry is tapped now: what the page shows (docs/outbox.md). */
+function tappedNow(view) {
+  const { t, unknown } = shown(view);
+  const where = { set: view.set, round: view.round, table: tableNo, based_on: expectedSeq(),
+    at: new Date().toISOString() };
+  if (!unknown && t) {
+    if (t.roller) where.roller = t.roller;
+    if (["first_roll", "playing", "finishing", "tie_break"].includes(t.status)) where.stage = t.status;
+  }
+  return where;
+}
+
+/** Keep an entry in the outbox and send it; the page shows it at once. Returns the
+ * promise of its outcome ({ack} or {refused}). */
+function enter(body, label) {
+  const { done } = outbox.add(rollPath(), body, { label, tapped: tappedNow(state.view) });
+  drawShown();
+  return done;
+}
+
+/** The server recorded an entry of the outbox. */
+async function recorded(ack) {
+  versions.table = Math.max(versions.table, ack.seq);
+  if (ack.status && typeof ack.status.round_version === "number") {
+    versions.night = Math.max(versions.night, ack.status.round_version);
+  }
+  addFeed(ack.seq, ack.event, ack.entry);
+  if (!animating) {
+    if (ack.event.type === "roll") showDice($("dice"), ack.event.dice, state ? state.view.round : null);
+    else fill("dice");
+    diceShown = ack.seq;
+    showResult(ack.event.type === "undo" ? null : ack.entry);
+  }
+  await live.acknowledge(ack);
+  drawShown();
+}
+
+function labelOf(body, who) {
+  const name = who || "";
+  if (body.roll_for_me) return `${name}: Roll for me`.slice(0, 60);
+  if (body.dice) return `${name}: ${body.dice.join(" ")}`.slice(0, 60);
+  const tap = tapsOf(state.view).find((x) => x.outcome === body.outcome);
+  return `${name}: ${tap ? tap.label : body.outcome}`.slice(0, 60);
 }
 
 function rollPath() { return `${base}/tables/${tableNo}/rolls`; }
 
 async function tally(outcome) {
-  const t = myTable(state.view);
+  const { t } = shown(state.view);
   if (!t || !t.roller) return;
   const tap = (t.taps || []).find((x) => x.outcome === outcome);
   if (!tap || !tap.asks_who) {
-    await submit(rollPath(), { outcome });
+    enter({ outcome }, labelOf({ outcome }, t.roller));
     return;
   }
   await enterFor(t, { outcome }, tap.label);
@@ -84,31 +162,41 @@ async function tally(outcome) {
  * the tally up with a miss for each turn that ended without a tap, then send ``body``. */
 async function enterFor(t, body, label) {
   const who = await askWho(t, label);
-  if (!who) return null;
-  if (who === t.roller) return submit(rollPath(), { ...body, player: who });
+  if (!who) return false;
+  if (who === t.roller) {
+    enter({ ...body, player: who }, labelOf(body, who));
+    return true;
+  }
   // the server's rotation: who rolls, turn after turn, from the roller now
   const skip = (t.rotation || []).indexOf(who);
   if (skip <= 0) {
-    return submit(rollPath(), { ...body, player: who });  // the engine says whose turn it is
+    enter({ ...body, player: who }, labelOf(body, who));  // the engine says whose turn it is
+    return true;
   }
   const passed = t.rotation.slice(0, skip);
   const ok = await confirmSkip(passed, who, label);
-  if (!ok) return null;
-  for (let i = 0; i < skip; i += 1) {
-    if (!(await submit(rollPath(), { outcome: "miss" }))) return null;
-  }
-  return submit(rollPath(), { ...body, player: who });
+  if (!ok) return false;
+  for (let i = 0; i < skip; i += 1) enter({ outcome: "miss" }, labelOf({ outcome: "miss" }, passed[i]));
+  enter({ ...body, player: who }, labelOf(body, who));
+  return true;
 }
 
 async function rollForMe() {
+  if (outbox.waiting.length || !navigator.onLine) {
+    // the server draws these dice: with entries still waiting (or no connection) they
+    // would be drawn for a turn the page cannot show yet
+    toast("Roll for me needs the connection, and every entry sent first: enter the dice you rolled instead.", "error", 6000);
+    return;
+  }
   const box = $("dice");
   const round = state.view.round;
   animating = true;
   $("result").textContent = "";
   const waiting = tumble(box, 650);
-  const ack = await submit(rollPath(), { roll_for_me: true });
+  const outcome = await enter({ roll_for_me: true }, labelOf({ roll_for_me: true }, shown(state.view).t.roller));
   await waiting;
   animating = false;
+  const ack = outcome.ack;
   if (ack) {
     await showDice(box, ack.event.dice, round);
     diceShown = ack.seq;
@@ -121,20 +209,31 @@ async function rollForMe() {
 async function enterFaces() {
   if (picked.includes(null)) return;
   const dice = [...picked];
-  const t = myTable(state.view);
+  const { t } = shown(state.view);
   // a three of a kind that goes on the roller's card (the server's ``asks_who`` faces)
   // asks who rolled it, exactly as the tally buttons do
   const trips = dice[0] === dice[1] && dice[1] === dice[2] && t && t.roller
     && (t.asks_who || []).includes(dice[0]);
-  const ack = trips ? await enterFor(t, { dice }, `Three ${dice[0]}s`)
-    : await submit(rollPath(), { dice });
-  if (ack) {
+  let entered = true;
+  if (trips) entered = await enterFor(t, { dice }, `Three ${dice[0]}s`);
+  else enter({ dice }, labelOf({ dice }, t && t.roller));
+  if (entered) {
     picked = [null, null, null];
     drawPicker();
   }
 }
 
 async function undo() {
+  const taken = outbox.takeBack();  // an entry not sent yet: it never reached the server
+  if (taken) {
+    toast(`Taken back (it was not sent yet): ${taken.label}`);
+    drawShown();
+    return;
+  }
+  if (outbox.waiting.length) {  // the last entry is on its way: undo it once it has arrived
+    toast("The last entry is being sent right now: undo it once it shows as recorded.", "error", 6000);
+    return;
+  }
   let seen;
   try {
     seen = await api(`${base}/tables/${tableNo}/undo`, { token: commands.token });
@@ -146,7 +245,16 @@ async function undo() {
     await hostOnly(seen);
     return;
   }
-  const ack = await submit(`${base}/tables/${tableNo}/undo`, {});
+  let ack = null;
+  try {
+    ack = await commands.send(`${base}/tables/${tableNo}/undo`, { expected_seq: seen.expected_seq });
+    await recorded(ack);
+  } catch (err) {
+    toast(err.code === "stale"
+      ? "This table changed on another phone: check the tally, then undo again if it is still wrong."
+      : err.text || String(err), "error", 6000);
+    live.refresh().catch(() => {});
+  }
   if (ack) {
     toast(`Undone: ${seen.what}`);
     fill("dice");
@@ -322,8 +430,9 @@ function sideBox(cls, label, score, players, target, rolling, won, tieExtra) {
   h("div", { class: "progress", "aria-hidden": "true" }, bar));
 }
 
-function drawTally(t) {
+function drawTally(t, pending = 0) {
   if (!t) return fill("tally");
+  $("tally").dataset.unsent = String(pending);
   const rollerSide = t.rolling_side ?? -1;  // the server's: which side the roller is on
   const winners = new Set(t.winners);
   const tb = t.tie_break;
@@ -332,11 +441,18 @@ function drawTally(t) {
     const [us, them] = t.teams;
     return fill("tally", h("div", { class: "tally" },
       sideBox("us", "Us", t.team_scores[0], us, t.target, rollerSide === 0, us.some((p) => winners.has(p)), extra(0)),
-      sideBox("them", "Them", t.team_scores[1], them, t.target, rollerSide === 1, them.some((p) => winners.has(p)), extra(1))));
+      sideBox("them", "Them", t.team_scores[1], them, t.target, rollerSide === 1, them.some((p) => winners.has(p)), extra(1))),
+    unsentNote(pending));
   }
   return fill("tally", h("div", { class: "indiv" }, t.players.map((p, i) => sideBox(
     "solo", p || `Ghost ${i + 1}`, t.points[i], [], t.target, rollerSide === i,
-    winners.has(p), extra(i)))));
+    winners.has(p), extra(i)))), unsentNote(pending));
+}
+
+function unsentNote(pending) {
+  if (!pending) return null;
+  return h("p", { class: "unsent-note", id: "unsent-note" },
+    `Not sent yet: these scores count ${pending} entr${pending === 1 ? "y" : "ies"} this phone still holds.`);
 }
 
 function entryText(last) {
@@ -385,8 +501,145 @@ function addFeed(seq, event, entry) {
 function drawFeed() {
   const t = state ? myTable(state.view) : null;
   const earlier = t && t.rolls ? `${t.rolls} entr${t.rolls === 1 ? "y" : "ies"} so far this round.` : "No entries yet.";
-  fill("feed", feed.length ? feed.map((f) => h("li", {}, h("span", {}, f.text)))
-    : h("li", { class: "muted" }, earlier));
+  const unsent = (outbox ? outbox.waiting : []).slice().reverse().map((e) => h("li", {
+    class: "unsent", dataset: { id: e.id } }, h("strong", {}, "Not sent yet · "), h("span", {}, e.label)));
+  fill("feed", unsent, feed.length ? feed.map((f) => h("li", {}, h("span", {}, f.text)))
+    : unsent.length ? null : h("li", { class: "muted" }, earlier));
+}
+
+// -- the outbox on screen --------------------------------------------------------------------
+function ago(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** "3 entries not sent yet · the oldest tapped 2 min 5 s ago · …": what the outbox holds. */
+function drawOutbox() {
+  if (!outbox) return;
+  const waiting = outbox.waiting;
+  const line = $("pending");
+  document.body.dataset.unsent = String(waiting.length);
+  document.body.dataset.refused = String(outbox.refused.length);
+  if (!waiting.length) {
+    line.textContent = outbox.persisted ? "" : "This browser keeps no storage (private mode?): entries last only while this page is open.";
+    line.classList.remove("unsent");
+    return;
+  }
+  const n = waiting.length;
+  const what = `${n} entr${n === 1 ? "y" : "ies"} not sent yet`;
+  const since = `the oldest tapped ${ago(Date.now() - waiting[0].at)} ago`;
+  const how = outbox.stopped ? "this phone's link no longer works: they are kept"
+    : outbox.failing ? "kept on this phone, sent as soon as the connection is back"
+      : "sending…";
+  line.textContent = `${what} · ${since} · ${how}`;
+  line.classList.add("unsent");
+}
+
+const ROUND = (where) => (where ? `round ${where.round}${where.set > 1 ? ` of set ${where.set}` : ""}` : "an earlier round");
+
+/** The question about refused entries, one per reason: "3 entries from round 1 arrived
+ * after the round closed: send them to the host / discard them". */
+function heldGroups() {
+  const groups = new Map();
+  for (const e of outbox.refused) {
+    const code = e.refusal.code === "follows_refused" ? "stale" : e.refusal.code;
+    const key = `${code}:${e.tapped ? `${e.tapped.set}.${e.tapped.round}` : ""}`;
+    if (!groups.has(key)) groups.set(key, { code, entries: [] });
+    groups.get(key).entries.push(e);
+  }
+  return [...groups.values()];
+}
+
+function heldText({ code, entries }) {
+  const n = entries.length;
+  const many = n === 1 ? "entry" : "entries";
+  const where = ROUND(entries[0].tapped);
+  if (code === "round_closed") {
+    return `${n} ${many} from ${where} arrived after the round closed at this table`;
+  }
+  if (code === "roller_changed") {
+    return `${n} ${many} tapped for ${entries[0].tapped.roller} arrived when it was no longer their turn`;
+  }
+  if (code === "stale") return `${n} ${many} arrived after this table changed on another phone`;
+  return `${n} ${many} could not be recorded: ${entries[0].refusal.message}`;
+}
+
+function drawHeld() {
+  let box = $("held-box");
+  if (!box) {
+    box = h("section", { class: "card held", id: "held-box", role: "alert", "aria-live": "assertive" });
+    $("status-box").after(box);
+  }
+  const groups = outbox ? heldGroups() : [];
+  box.hidden = !groups.length;
+  fill(box, groups.map((g) => h("div", { class: "held-group", dataset: { code: g.code } },
+    h("h2", {}, `${heldText(g)}:`),
+    h("ul", {}, g.entries.map((e) => h("li", {}, e.label))),
+    h("p", { class: "small muted" }, "Nothing was recorded for them. The host can enter them by hand if they count."),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "btn", dataset: { act: "host" }, onclick: () => toHost(g.entries) },
+        "Send them to the host"),
+      h("button", { type: "button", class: "btn secondary", dataset: { act: "discard" }, onclick: () => discard(g.entries) },
+        "Discard them")))));
+}
+
+async function toHost(entries) {
+  try {
+    await api(`${base}/tables/${tableNo}/set-aside`, { method: "POST", token: commands.token, body: {
+      command_id: `set-aside-${entries[0].id}`,
+      entries: entries.map((e) => ({ id: e.id, label: e.label, code: e.refusal.code.slice(0, 60),
+        message: e.refusal.message.slice(0, 300), tapped: e.tapped })) } });
+  } catch (err) {
+    toast(`Not sent to the host: ${err.text || err}. They stay here; try again.`, "error", 6000);
+    return;
+  }
+  outbox.forget(entries.map((e) => e.id));
+  toast(`Sent to the host: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}.`);
+  reportSoon();
+}
+
+function discard(entries) {
+  outbox.forget(entries.map((e) => e.id));
+  toast(`Discarded: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}.`);
+  reportSoon();
+}
+
+let reportTimer = null;
+let reported = "";
+/** Tell the host page what the outbox holds (soon, once for a burst of changes; only when
+ * it changed, or with ``always``: the 15 s heartbeat). */
+function reportSoon(always = false) {
+  if (reportTimer || !outbox || outbox.stopped) return;
+  const waiting = outbox.waiting;
+  const key = `${waiting.length}:${waiting.length ? waiting[0].id : ""}:${outbox.refused.length}`;
+  if (key === reported && !always) return;
+  reported = key;
+  reportTimer = setTimeout(() => {
+    reportTimer = null;
+    api(`${base}/tables/${tableNo}/outbox`, { method: "POST", token: commands.token,
+      body: outbox.report(offlineMode()) }).catch(() => {});
+  }, 300);
+}
+
+/** Draw what depends on the entries not sent yet (the tally, whose turn, the taps, the feed). */
+function drawShown() {
+  if (!state) return;
+  const view = state.view;
+  const { t, pending } = shown(view);
+  document.body.dataset.roller = (t && t.roller) || "";
+  drawTurn(view, t);
+  if (pending && t && $("turn-sub").textContent.indexOf("not sent yet") < 0) {
+    $("turn-sub").textContent = `${$("turn-sub").textContent} · with ${pending} entr${pending === 1 ? "y" : "ies"} not sent yet`.replace(/^ · /, "");
+  }
+  drawTally(t, pending);
+  drawTaps(view, t);
+  drawFeed();
+  drawOutbox();
+  drawHeld();
+  reportSoon();
 }
 
 function drawMoves(view, t) {
@@ -440,7 +693,11 @@ function render(next, previous) {
   state = next;
   const view = next.view;
   const t = myTable(view);
+  store(LAST(), { ...next, at: Date.now() });  // a reload offline starts from it
   versions.night = Math.max(versions.night, (next.versions && next.versions.night) || 0);
+  if (next.status && typeof next.status.round_version === "number") {
+    versions.night = Math.max(versions.night, next.status.round_version);
+  }
   versions.table = Math.max(versions.table, (next.versions && next.versions[String(tableNo)]) || 0);
   const roundKey = `${view.set}.${view.round}.${view.phase}`;
   if (feedRound && feedRound !== roundKey) {
@@ -470,19 +727,21 @@ function render(next, previous) {
     setTimeout(() => bell.classList.remove("ringing"), 3000);
   }
   if (startBellRang(view, previous)) {
-    ringBell();
-    buzz([200, 80, 200]);
-    if (tableNo !== 1) toast(`The head table rang the bell: round ${view.round} starts. Roll!`);
+    // say only what happened: the head table's bell, or a round begun by a first roll
+    if (startRung > (previous ? previous.seq : -1)) {
+      ringBell();
+      buzz([200, 80, 200]);
+      if (tableNo !== 1) toast(`The head table rang the bell: round ${view.round} starts. Roll!`);
+    } else if (tableNo !== 1) {
+      toast(`Round ${view.round} has started at another table. Roll!`);
+    }
   }
   const start = tableNo === 1 ? startBellButton(view, { commands, live, base, then: " Roll!" }) : null;
   $("start-box").hidden = !start;
   fill("start-box", start, start ? h("p", { class: "small muted" },
     "In the room the head table rings the bell to start each round. Tapping it is optional: the round also starts with its first roll.") : null);
-  drawTurn(view, t);
-  drawTally(t);
-  drawTaps(view, t);
+  drawShown();
   drawMoves(view, t);
-  if (!feed.length) drawFeed();
   if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
   if (t && !t.last_roll && !animating) showEnding(view);
   keepAwake(view.phase !== "over");
@@ -500,10 +759,26 @@ function onMessage(message) {
         diceShown = message.seq;
         showResult(message.event.type === "undo" ? null : message.entry);
       }
-    } else if (message.table === null && !["roll", "tally", "undo"].includes(message.event.type)) {
-      versions.night = Math.max(versions.night, message.seq);
     }
+    if (message.event.type === "start_round") startRung = Math.max(startRung, message.seq);
+    if (message.status && typeof message.status.round_version === "number") {
+      versions.night = Math.max(versions.night, message.status.round_version);
+    }
+  } else if (message.type === "status" && message.status && typeof message.status.round_version === "number") {
+    versions.night = Math.max(versions.night, message.status.round_version);
+  } else if (message.type === "hello") {
+    outbox.wake();  // connected again: send what waits now
   }
+}
+
+/** The words of a refused credential: revoked by the host (close code 4401), or refused. */
+function revokedText(err) {
+  const kept = outbox && (outbox.waiting.length || outbox.refused.length)
+    ? ` This phone still holds ${outbox.waiting.length + outbox.refused.length} entries: join the table again to send them.` : "";
+  if (err && (err.status === 401 || err.code === "unauthorized")) {
+    return `The host signed this phone out (its link no longer works), so it no longer follows the night.${kept}`;
+  }
+  return `${(err && err.text) || "This phone's link no longer works."}${kept}`;
 }
 
 function needToken(message) {
@@ -534,9 +809,22 @@ async function main() {
     return needToken(err.text || String(err));
   }
   if (!held) return needToken("");
+  registerOffline();
   commands = new Commands(held.token, {
-    onAck: (ack) => { versions.table = Math.max(versions.table, ack.seq); },
-    onPending: (n) => { $("pending").textContent = n > 1 ? `Sending ${n} entries…` : n === 1 ? "Sending…" : ""; },
+    // the start bell is of the whole night: it changes no table's version
+    onAck: (ack) => { if (ack.table === tableNo) versions.table = Math.max(versions.table, ack.seq); },
+  });
+  outbox = new Outbox({
+    night, table: tableNo, token: held.token,
+    onChange: () => drawShown(),
+    onAck: (ack) => recorded(ack).catch(() => {}),
+    onRefused: () => { buzz([80, 60, 80]); },
+    onFatal: (err) => needToken(revokedText(err)),
+  });
+  setInterval(() => { drawOutbox(); }, 1000);
+  setInterval(() => { if (navigator.onLine) reportSoon(true); }, 15_000);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") outbox.wake();
   });
   $("undo").addEventListener("click", undo);
   $("faces-toggle").addEventListener("click", () => {
@@ -553,22 +841,35 @@ async function main() {
       render(s, prev);
     },
     onMessage,
-    onFatal: (err) => needToken(err.text || "This phone's link no longer works."),
+    onFatal: (err) => { if (outbox) outbox.stopped = true; needToken(revokedText(err)); },
   });
+  const RULES = `${night}:table:${tableNo}:rules`;
   try {
     await live.refresh();
     rules = await rulesOf(live.state.setup);
+    store(RULES, rules);
   } catch (err) {
     if (!$("need-token").hidden) return;
-    $("fatal").textContent = `Cannot open the table: ${err.text || err}`;
-    $("fatal").hidden = false;
-    return;
+    // no connection: start from the page this phone saw last (the outbox keeps the entries)
+    const last = recall(LAST());
+    if (err.status === 0 && last && recall(RULES)) {
+      live.state = last;
+      live.seq = Math.max(live.seq, last.seq);
+      rules = recall(RULES);
+      live.setState("offline");
+    } else {
+      $("fatal").textContent = `Cannot open the table: ${err.text || err}`;
+      $("fatal").hidden = false;
+      return;
+    }
   }
   rememberNight(night, `${live.state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
   buildTaps(live.state.view);
   $("play").hidden = false;
   render(live.state, null);
+  live.drawn = live.state;
   live.connect();
+  outbox.kick();  // what an earlier page of this table left (a reload, a closed tab)
   document.body.dataset.ready = "yes";
 }
 

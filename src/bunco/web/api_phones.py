@@ -1,0 +1,176 @@
+"""HTTP API, part 5: the tables' phones as the host sees them (docs/outbox.md).
+
+A table's page keeps every entry in an outbox on the phone until the server answers it.
+It tells the server what it holds (``POST .../tables/{n}/outbox``: how many entries wait,
+since when, and the entries the server refused that wait for a person's decision) each
+time that changes and every 15 s while it is connected; every request of the table's
+token counts as being heard too. The host reads it all in ``GET .../phones``: per table,
+the time since its phone was last heard, the entries waiting and the refused ones.
+
+A refused entry is never dropped by the server or the page: the table's phone asks its
+scorekeeper, who discards it or sends it to the host (``POST .../tables/{n}/set-aside``:
+kept with the night, in the database, until the host marks it handled with
+``POST .../set-aside/{id}/handled``).
+
+What a phone reports lives in this process's memory (a restart forgets it until the
+phones report again, within 15 s); the entries sent to the host are stored.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Request
+from pydantic import Field, StringConstraints
+
+from bunco.web.access import require
+from bunco.web.api_nights import ERRORS, NightId, TableNo, service
+from bunco.web.live_night import LiveNight, PhoneReport
+from bunco.web.replies import ServiceError
+from bunco.web.schemas import Command, Label, StrictModel, TappedIn
+
+router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["phones"])
+
+Text = Annotated[str, StringConstraints(min_length=1, max_length=300)]
+EntryId = Annotated[str, StringConstraints(min_length=1, max_length=64,
+                                           pattern=r"^[A-Za-z0-9_.:-]+$")]
+MAX_HELD = 500
+"""The most entries a night keeps set aside for its host."""
+
+
+class RefusedIn(StrictModel):
+    """An entry the server refused, as the phone holds it until a person decides."""
+
+    id: EntryId = Field(description="its command id")
+    label: Label = Field(description="the entry in words, as the page shows it")
+    code: Label = Field(description="the refusal's error code (round_closed, stale, ...)")
+    message: Text = Field(description="the refusal's message")
+    tapped: TappedIn | None = None
+
+
+class OutboxIn(StrictModel):
+    """What a table's phone holds now."""
+
+    waiting: int = Field(ge=0, le=100_000, description="entries not sent yet")
+    oldest: Annotated[str, StringConstraints(max_length=40)] | None = Field(
+        None, description="when the oldest of them was tapped (the phone's clock, ISO 8601)")
+    oldest_age: float | None = Field(None, ge=0, le=10**9, description="how long ago (s), "
+                                     "by the phone's clock")
+    refused: list[RefusedIn] = Field(default_factory=list, max_length=MAX_HELD)
+    mode: Literal["offline-ready", "outbox-only"] | None = Field(
+        None, description="offline-ready: a service worker keeps the page (secure origin); "
+        "outbox-only: plain http, the outbox alone survives")
+
+
+class SetAsideIn(Command):
+    """Refused entries a table's scorekeeper sends to the host."""
+
+    entries: list[RefusedIn] = Field(min_length=1, max_length=100)
+
+
+async def _table_phone(request: Request, night_id: str, table: int, what: str) -> LiveNight:
+    """The night, if the caller is the host or table ``table``'s phone."""
+    who = await require(request, night_id, "host", "table", what=what)
+    if who.role == "table" and who.table != table:
+        raise ServiceError(403, "forbidden", f"this phone scores table {who.table}, not "
+                           f"table {table}", f"table {who.table}'s own outbox only")
+    live = await service(request).get(night_id, fresh=False)
+    if table > max(len(live.night.seating), len(live.night.tables)):
+        raise ServiceError(404, "no_such_table", f"night {night_id!r} has no table {table}",
+                           f"a table from 1 to {len(live.night.seating)}")
+    return live
+
+
+@router.post("/tables/{table}/outbox")
+async def report_outbox(night_id: NightId, table: TableNo, body: OutboxIn,
+                        request: Request) -> dict[str, Any]:
+    """A table's phone says what its outbox holds (entries waiting, since when, and the
+    refused ones waiting for a person); the host page shows it."""
+    live = await _table_phone(request, night_id, table, "reporting its outbox")
+    live.phones[table] = PhoneReport(
+        heard=_now(), waiting=body.waiting, oldest=body.oldest, oldest_age=body.oldest_age,
+        refused=[r.model_dump(mode="json") for r in body.refused], mode=body.mode)
+    return {"night": night_id, "table": table, "heard": live.phones[table].heard}
+
+
+@router.post("/tables/{table}/set-aside")
+async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
+                    request: Request) -> dict[str, Any]:
+    """Refused entries sent to the host by a person at the table: kept with the night
+    until the host marks them handled (a retry with the same entries adds nothing)."""
+    live = await _table_phone(request, night_id, table, "sending entries to the host")
+    svc = service(request)
+    async with live.lock:
+        held = list(live.options.get("set_aside", []))
+        known = {(h["table"], h["id"]) for h in held}
+        fresh = [{**e.model_dump(mode="json"), "table": table, "sent": _now(),
+                  "handled": False} for e in body.entries if (table, e.id) not in known]
+        if len(held) + len(fresh) > MAX_HELD:
+            raise ServiceError(409, "too_many", f"the host already holds {len(held)} "
+                               "entries set aside", "the host marks some handled first")
+        if fresh:
+            options = {**live.options, "set_aside": held + fresh}
+            await svc.db(svc.store.set_options, night_id, options)
+            live.options = options
+    report = live.phones.get(table)
+    if report is not None:  # the phone holds them no more
+        sent = {e.id for e in body.entries}
+        report.refused = [r for r in report.refused if r["id"] not in sent]
+    return {"night": night_id, "table": table, "added": len(fresh),
+            "held": len(held) + len(fresh)}
+
+
+@router.post("/set-aside/{table}/{entry}/handled")
+async def handled(night_id: NightId, table: TableNo,
+                  entry: Annotated[str, Path(min_length=1, max_length=64)],
+                  request: Request) -> dict[str, Any]:
+    """The host has dealt with an entry a table sent (entered it by hand, or decided it
+    does not count): it leaves the list."""
+    await require(request, night_id, "host", what="handling entries set aside")
+    svc = service(request)
+    live = await svc.get(night_id, fresh=False)
+    async with live.lock:
+        held = list(live.options.get("set_aside", []))
+        match = [h for h in held if h["table"] == table and h["id"] == entry]
+        if not match:
+            raise ServiceError(404, "no_such_entry", f"table {table} sent no entry {entry!r}",
+                               "an entry listed in GET .../phones (set_aside)")
+        options = {**live.options, "set_aside": [h for h in held if h not in match]}
+        await svc.db(svc.store.set_options, night_id, options)
+        live.options = options
+    return {"night": night_id, "table": table, "id": entry, "handled": True}
+
+
+@router.get("/phones")
+async def phones(night_id: NightId, request: Request) -> dict[str, Any]:
+    """The tables' phones as the host sees them: per table, seconds since its phone was
+    last heard (``null``: not since this server started), entries waiting on it and
+    since when, the refused entries waiting for a person there; and the entries sent to
+    the host (``set_aside``)."""
+    await require(request, night_id, "host", what="reading the tables' phones")
+    live = await service(request).get(night_id, fresh=False)
+    now = datetime.now(UTC)
+    tables = []
+    for number in range(1, max(len(live.night.seating), len(live.night.tables)) + 1):
+        report = live.phones.get(number)
+        heard = live.heard_from.get(number)
+        last = max(filter(None, [heard, report.heard if report else None]), default=None)
+        ago = None if last is None else (now - datetime.fromisoformat(last)).total_seconds()
+        since_report = 0.0 if report is None else (
+            now - datetime.fromisoformat(report.heard)).total_seconds()
+        tables.append({
+            "table": number,
+            "heard_ago": None if ago is None else round(ago, 1),
+            "waiting": report.waiting if report else 0,
+            "oldest_age": None if report is None or report.oldest_age is None
+            else round(report.oldest_age + since_report, 1),
+            "refused": report.refused if report else [],
+            "mode": report.mode if report else None,
+        })
+    return {"night": night_id, "tables": tables,
+            "set_aside": list(live.options.get("set_aside", []))}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

@@ -1,0 +1,241 @@
+// The table page's outbox: every entry is written to this phone's storage (localStorage)
+// before it is sent, with its command id, and stays there until the server has answered
+// it. A reload, a closed tab or a phone asleep for an hour loses nothing: the next page of
+// the same table (in any tab) sends what is left, in order, retrying with no time limit.
+//
+// Each entry carries where it was tapped (``tapped``: set, round, table, the roller and the
+// table's stage the page showed, the table version it was based on, the phone's time) and
+// the server applies it only there, or refuses it (docs/outbox.md). The ``expected_seq`` it
+// is sent with is the version it was based on, or, for an entry tapped while an earlier one
+// still waited (``follows``), the seq the server gave that earlier entry: so a chain of
+// entries tapped offline lands exactly in the order and at the turns it was tapped, or not
+// at all. A refused entry is kept, marked refused, until a person at the table decides
+// (send it to the host, or discard it); the entries that followed it are held with it.
+
+import { api, commandId } from "./api.js";
+
+const KEPT_ACKS = 200;  // the seqs of the last entries sent (for the entries that follow them)
+
+/** The pause before retry number ``attempt`` (ms): half a second, doubling to 15 s, then
+ * every 15 s for as long as it takes. A page may set ``window.buncoRetry`` (a function of
+ * the attempt) to pace it otherwise. */
+export function retryDelay(attempt) {
+  if (typeof window.buncoRetry === "function") return window.buncoRetry(attempt);
+  return Math.min(500 * 2 ** attempt, 15_000);
+}
+
+const retryable = (err) => err.status === 0 || err.status >= 500 || err.status === 429
+  || err.status === 408;
+
+export class Outbox {
+  /**
+   * @param {object} o
+   * @param {string} o.night  the night id
+   * @param {number} o.table  the table number
+   * @param {string} o.token  the table's token
+   * @param {() => void} o.onChange  the outbox changed (draw it)
+   * @param {(ack: object, entry: object) => void} o.onAck  an entry was recorded
+   * @param {(entry: object) => void} o.onRefused  an entry was refused (ask a person)
+   * @param {(err: object) => void} o.onFatal  the token was refused: sending stops, entries stay
+   */
+  constructor({ night, table, token, onChange = () => {}, onAck = () => {},
+    onRefused = () => {}, onFatal = () => {} }) {
+    Object.assign(this, { night, table, token, onChange, onAck, onRefused, onFatal });
+    this.key = `bunco:outbox:${night}:${table}`;
+    this.data = this.load();
+    this.busy = false;
+    this.stopped = false;
+    this.failing = false;    // the last attempt found no connection (or a busy server)
+    this.inflight = null;    // the id of the entry on its way now
+    this.wakeUp = null;
+    this.settled = new Map();  // id -> resolve, for a caller awaiting one entry
+    this.persisted = true;
+    window.addEventListener("online", () => this.wake());
+    window.addEventListener("storage", (ev) => {  // another tab of this table
+      if (ev.key !== this.key) return;
+      this.data = this.load();
+      this.onChange();
+      this.wake();
+    });
+  }
+
+  load() {
+    try {
+      const raw = localStorage.getItem(this.key);
+      const data = raw ? JSON.parse(raw) : null;
+      return { entries: (data && data.entries) || [], acked: (data && data.acked) || {} };
+    } catch (_) {
+      return { entries: this.data ? this.data.entries : [], acked: this.data ? this.data.acked : {} };
+    }
+  }
+
+  save() {
+    try {
+      localStorage.setItem(this.key, JSON.stringify(this.data));
+      this.persisted = true;
+    } catch (_) {
+      this.persisted = false;  // private mode or full: kept in this page only (the page says so)
+    }
+  }
+
+  /** The entries not sent yet, in the order they were tapped. */
+  get waiting() { return this.data.entries.filter((e) => e.state === "waiting"); }
+
+  /** The entries the server refused, waiting for a person's decision. */
+  get refused() { return this.data.entries.filter((e) => e.state === "refused"); }
+
+  /** Keep an entry (``body``: the request's fields; ``tapped``: where it was tapped;
+   * ``label``: the entry in words) and send it. Returns the entry and a promise of its
+   * outcome (``{ack}`` or ``{refused}``). */
+  add(path, body, { label, tapped }) {
+    this.data = this.load();
+    const last = this.waiting.at(-1);
+    const entry = { id: commandId(), path, body, label, tapped, at: Date.now(),
+      follows: last ? last.id : null, state: "waiting" };
+    this.data.entries.push(entry);
+    this.save();
+    const done = new Promise((resolve) => this.settled.set(entry.id, resolve));
+    this.onChange();
+    this.kick();
+    return { entry, done };
+  }
+
+  /** Take back the last entry not sent yet (it never reached the server); null if there
+   * is none, or it is on its way now. */
+  takeBack() {
+    this.data = this.load();
+    const last = this.waiting.at(-1);
+    if (!last || last.id === this.inflight) return null;
+    this.data.entries = this.data.entries.filter((e) => e.id !== last.id);
+    this.save();
+    this.settle(last.id, { taken: true });
+    this.onChange();
+    return last;
+  }
+
+  /** A person decided about refused entries (sent to the host, or discarded): forget them. */
+  forget(ids) {
+    const gone = new Set(ids);
+    this.data = this.load();
+    this.data.entries = this.data.entries.filter((e) => !gone.has(e.id));
+    this.save();
+    this.onChange();
+  }
+
+  /** Try again now (the connection is back, the page is visible again). */
+  wake() {
+    if (this.wakeUp) this.wakeUp();
+    else this.kick();
+  }
+
+  pause(ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.wakeUp = null; resolve(); }, ms);
+      this.wakeUp = () => { clearTimeout(timer); this.wakeUp = null; resolve(); };
+    });
+  }
+
+  /** The ``expected_seq`` to send ``entry`` with, or null when the entry it followed was
+   * not recorded (refused or discarded): then it cannot be placed either. */
+  expectedFor(entry) {
+    if (!entry.follows) return entry.tapped.based_on;
+    if (entry.follows in this.data.acked) return this.data.acked[entry.follows];
+    return null;
+  }
+
+  settle(id, outcome) {
+    const resolve = this.settled.get(id);
+    if (resolve) {
+      this.settled.delete(id);
+      resolve(outcome);
+    }
+  }
+
+  /** Send what waits, in order, until the outbox is empty (retrying without end). */
+  async kick() {
+    if (this.busy || this.stopped) return;
+    this.busy = true;
+    let attempt = 0;
+    try {
+      for (;;) {
+        this.data = this.load();  // another tab may have sent or added entries
+        const entry = this.waiting[0];
+        if (!entry || this.stopped) break;
+        const expected = this.expectedFor(entry);
+        if (expected === null) {
+          const before = this.data.entries.find((e) => e.id === entry.follows);
+          this.refuse(entry, { error: (before && before.refusal && before.refusal.code) || "follows_refused",
+            message: "an entry tapped before it was not recorded, so this one cannot be placed",
+            now: before && before.refusal ? before.refusal.now : null }, 409);
+          continue;
+        }
+        this.inflight = entry.id;
+        let ack;
+        try {
+          ack = await api(entry.path, { method: "POST", token: this.token, body: {
+            ...entry.body, command_id: entry.id, expected_seq: expected, tapped: entry.tapped } });
+        } catch (err) {
+          this.inflight = null;
+          if (retryable(err)) {
+            this.failing = true;
+            this.onChange();
+            await this.pause(retryDelay(attempt));
+            attempt += 1;
+            continue;
+          }
+          if (err.status === 401) {  // the credential was revoked: keep everything
+            this.stopped = true;
+            this.onChange();
+            this.onFatal(err);
+            break;
+          }
+          this.refuse(entry, err.body, err.status);
+          continue;
+        }
+        this.inflight = null;
+        this.failing = false;
+        attempt = 0;
+        this.data = this.load();
+        this.data.entries = this.data.entries.filter((e) => e.id !== entry.id);
+        this.data.acked[entry.id] = ack.seq;
+        const ids = Object.keys(this.data.acked);
+        for (const old of ids.slice(0, Math.max(0, ids.length - KEPT_ACKS))) delete this.data.acked[old];
+        this.save();
+        this.onAck(ack, entry);
+        this.settle(entry.id, { ack });
+        this.onChange();
+      }
+    } finally {
+      this.busy = false;
+      this.inflight = null;
+    }
+  }
+
+  refuse(entry, body, status) {
+    this.data = this.load();
+    const kept = this.data.entries.find((e) => e.id === entry.id);
+    if (!kept) return;
+    kept.state = "refused";
+    kept.refusal = { status, code: (body && body.error) || "error",
+      message: (body && body.message) || `refused (${status})`, now: (body && body.now) || null };
+    this.save();
+    this.settle(entry.id, { refused: kept });
+    this.onRefused(kept);
+    this.onChange();
+  }
+
+  /** What the host page shows of this outbox (POST .../tables/<n>/outbox). */
+  report(mode) {
+    const waiting = this.waiting;
+    const oldest = waiting.length ? waiting[0].at : null;
+    return {
+      waiting: waiting.length,
+      oldest: oldest === null ? null : new Date(oldest).toISOString(),
+      oldest_age: oldest === null ? null : Math.max(0, (Date.now() - oldest) / 1000),
+      refused: this.refused.slice(0, 500).map((e) => ({
+        id: e.id, label: e.label.slice(0, 60), code: e.refusal.code.slice(0, 60),
+        message: e.refusal.message.slice(0, 300), tapped: e.tapped })),
+      mode,
+    };
+  }
+}

@@ -1,0 +1,174 @@
+"""A table's phone survives the party's Wi-Fi: in Chromium at 390x844 on a 12-player
+``classic`` night, the table page is taken offline mid-round (``context.set_offline``) and
+six entries are tapped each time. Every case counts exactly: tapped = stored in the right
+round and for the right roller (the server's log replayed), 0 duplicates, 0 misplaced,
+and every refusal shown to a person (docs/outbox.md)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Pages, Server
+from .outage import (
+    EIGHT,
+    check_placed,
+    create,
+    drained,
+    landed,
+    offline,
+    open_ready,
+    outbox,
+    tap,
+)
+
+pytestmark = pytest.mark.browser
+SIX = ["+1", "miss", "+2", "miss", "miss", "+1"]
+
+
+def test_reload_while_offline_loses_nothing(pages: Pages, server: Server) -> None:
+    created = create(server)
+    night, host = created["night"], created["host_token"]
+    page = open_ready(pages, created, 2)
+    first = page.locator("body").get_attribute("data-roller")
+    offline(page)
+    for outcome in SIX:
+        tap(page, outcome)
+    # the page shows the entries as they will be recorded, marked "not sent yet"
+    expect(page.locator("#pending")).to_contain_text("6 entries not sent yet")
+    expect(page.locator("#unsent-note")).to_contain_text("6 entries this phone still holds")
+    expect(page.locator("#feed li.unsent")).to_have_count(6)
+    # Eve +1 and a miss, Fay +2 and a miss, Gus a miss, Hal +1: partners sit across
+    expect(page.locator("#tally .score").first).to_have_text("1")   # Us: Eve's +1
+    expect(page.locator("#tally .score").nth(1)).to_have_text("3")  # Them: Fay +2, Hal +1
+    moved = page.locator("body").get_attribute("data-roller")
+    assert moved != first
+    tapped = outbox(page, night, 2)
+    assert len(tapped) == 6 and all(e["state"] == "waiting" for e in tapped)
+    page.reload()                                       # offline: the service worker's copy
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#pending")).to_contain_text("6 entries not sent yet")
+    expect(page.locator("body")).to_have_attribute("data-roller", moved)
+    offline(page, False)
+    drained(page)
+    stored = landed(server, night, host)
+    assert check_placed(tapped, stored) == 6
+    t = server.state(night, host)["view"]["tables"][1]
+    assert t["rolls"] == 6 and t["team_scores"] == [1, 3] and t["roller"] == moved
+    expect(page.locator("#pending")).to_have_text("")
+    expect(page.locator("#feed li.unsent")).to_have_count(0)
+    assert not pages.errors, pages.errors
+
+
+def test_a_tab_closed_offline_sends_when_opened_again(pages: Pages, server: Server) -> None:
+    created = create(server)
+    night, host = created["night"], created["host_token"]
+    page = open_ready(pages, created, 3)
+    offline(page)
+    for outcome in SIX:
+        tap(page, outcome)
+    tapped = outbox(page, night, 3)
+    # all six wait on the phone (a request may reach the server while its reply is lost:
+    # Chromium's offline emulation can cut a reply; the retry is then told "duplicate")
+    assert len(tapped) == 6 and all(e["state"] == "waiting" for e in tapped)
+    context = page.context
+    page.close()                                        # the tab closed, still offline
+    context.set_offline(False)                          # the connection comes back
+    again = context.new_page()
+    again.goto(f"/n/{night}/table/3")
+    expect(again.locator("body")).to_have_attribute("data-ready", "yes")
+    drained(again)
+    assert check_placed(tapped, landed(server, night, host)) == 6
+    assert server.state(night, host)["view"]["tables"][2]["rolls"] == 6
+
+
+def test_ten_minutes_offline_with_no_retry_limit(pages: Pages, server: Server) -> None:
+    """The page's clock runs ten minutes (Playwright's clock: timers and Date) while the
+    phone is offline: the entries stay, the page says how long they wait, and they are
+    sent when the connection is back."""
+    created = create(server)
+    night, host = created["night"], created["host_token"]
+    page = open_ready(pages, created, 1)
+    page.clock.install()
+    offline(page)
+    for outcome in SIX:
+        tap(page, outcome)
+    tapped = outbox(page, night, 1)
+    page.clock.run_for(10 * 60 * 1000)                   # ten minutes of retries
+    expect(page.locator("#pending")).to_contain_text("6 entries not sent yet")
+    expect(page.locator("#pending")).to_contain_text("the oldest tapped 10 min")
+    expect(page.locator("#pending")).to_contain_text("sent as soon as the connection is back")
+    assert len(outbox(page, night, 1)) == 6
+    offline(page, False)
+    page.clock.run_for(20_000)                           # the next retry (every 15 s at most)
+    drained(page)
+    assert check_placed(tapped, landed(server, night, host)) == 6
+
+
+def test_two_phones_of_one_table_offline_at_once(pages: Pages, server: Server) -> None:
+    """Both phones of table 2 tap the same three turns offline. The first to reconnect
+    records its three; the second phone's three were based on the table before them, so
+    the server refuses them (never a second copy) and that phone asks its scorekeeper."""
+    created = create(server)
+    night, host = created["night"], created["host_token"]
+    one = open_ready(pages, created, 2)
+    two = open_ready(pages, created, 2)
+    offline(one)
+    offline(two)
+    for outcome in ("+1", "miss", "+2"):
+        tap(one, outcome)
+        tap(two, outcome)
+    tapped_one, tapped_two = outbox(one, night, 2), outbox(two, night, 2)
+    offline(one, False)
+    drained(one)
+    offline(two, False)
+    expect(two.locator("#held-box")).to_be_visible()
+    expect(two.locator("#held-box h2")).to_have_text(
+        "3 entries arrived after this table changed on another phone:")
+    expect(two.locator("#held-box li")).to_have_count(3)
+    stored = landed(server, night, host)
+    assert check_placed(tapped_one, stored) == 3
+    assert check_placed(tapped_two, stored) == 0
+    assert server.state(night, host)["view"]["tables"][1]["rolls"] == 3
+    two.click("#held-box [data-act=discard]")
+    expect(two.locator("#held-box")).to_be_hidden()
+    assert outbox(two, night, 2) == []
+
+
+def test_the_room_reseated_during_the_outage(pages: Pages, server: Server) -> None:
+    """Between rounds, table 2's phone goes offline and taps six entries for the round it
+    shows; meanwhile the host seats the room by hand. Nothing lands in the new seating:
+    the six come back as a question, sent to the host, who sees them."""
+    created = create(server, players=EIGHT)
+    night, host = created["night"], created["host_token"]
+    def roll(t: int, dice: list[int], n: int) -> None:
+        server.api("POST", f"/api/nights/{night}/tables/{t}/rolls", host, json={
+            "command_id": f"r1-{n}", "dice": dice})
+
+    roll(2, [1, 3, 4], 0)                                # round 1: Eve +1, then table 1 to 21
+    for n in range(1, 60):
+        if server.state(night, host)["status"]["bell"]:
+            break
+        roll(1, [1, 1, 2], n)
+    roll(1, [2, 3, 4], 60)                               # table 1's finishing turn ends
+    roll(2, [2, 3, 4], 61)                               # Eve's too: the round is over
+    page = open_ready(pages, created, 2)
+    expect(page.locator("body")).to_have_attribute("data-round", "2")
+    offline(page)
+    for outcome in SIX:
+        tap(page, outcome)
+    tapped = outbox(page, night, 2)
+    tables = server.state(night, host)["view"]["tables"]
+    swapped = [list(reversed(tables[0]["players"])), list(reversed(tables[1]["players"]))]
+    server.api("POST", f"/api/nights/{night}/seating", host, json={
+        "command_id": "reseat", "tables": swapped})
+    offline(page, False)
+    expect(page.locator("#held-box")).to_be_visible()
+    expect(page.locator("#held-box li")).to_have_count(6)
+    assert check_placed(tapped, landed(server, night, host)) == 0
+    assert server.state(night, host)["view"]["tables"][1]["rolls"] == 0
+    page.click("#held-box [data-act=host]")
+    expect(page.locator("#held-box")).to_be_hidden()
+    phones = server.api("GET", f"/api/nights/{night}/phones", host)
+    assert sorted(e["id"] for e in phones["set_aside"]) == sorted(e["id"] for e in tapped)
+    assert outbox(page, night, 2) == []
