@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# axe-core for the browser tests' accessibility checks, from the npm registry (pinned in
+# tests/browser/package-lock.json)
+AXE := tests/browser/node_modules/axe-core/axe.min.js
 
-.PHONY: run test fuzz lint typecheck bench clean
+.PHONY: run test fuzz lint typecheck bench clean axe
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,10 +15,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,postgres]'
 	touch $(STAMP)
 
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+axe: $(AXE)
+
 run: $(STAMP)
 	$(BIN)/bunco serve --host $${BUNCO_HOST:-0.0.0.0} --port $${BUNCO_PORT:-8000}
 
-test: $(STAMP)
+test: $(STAMP) $(AXE)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the layers point one way, no import cycles (pyproject: tool.importlinter)
@@ -35,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/simulate.py
 	$(BIN)/python benchmarks/replay.py
 	$(BIN)/python benchmarks/server.py
+	$(BIN)/python benchmarks/pages.py
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) tests/browser/node_modules

@@ -4,7 +4,7 @@ dues, season standings). Static files, like the night's pages (see bunco.web.pag
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 
 from bunco.web.pages import page
 
@@ -12,10 +12,10 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/club")
-async def new_club() -> FileResponse:
+async def new_club() -> Response:
     return page("club.html")
 
 
 @router.get("/c/{club_id}")
-async def club_page(club_id: str) -> FileResponse:
+async def club_page(club_id: str) -> Response:
     return page("club.html")

@@ -6,7 +6,8 @@
 import { adoptToken, Commands, pathParts, rememberNight, rulesOf } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
 import {
-  bellNews, drawBellBanner, endingOf, resultBadge, rollText, startBellButton, startBellRang,
+  bellNews, diceRows, drawBellBanner, endingOf, resultBadge, rollText, startBellButton,
+  startBellRang,
 } from "./parts.js";
 import {
   $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
@@ -215,14 +216,13 @@ function buildTaps(view) {
   if (key === built && $("roll-for-me")) return;
   built = key;
   const sameTrips = taps.some((x) => x.outcome === "mini");
-  const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me",
-    "aria-label": "Roll for me: the server rolls three dice", onclick: rollForMe },
-  "Roll for me", h("small", {}, "the phone rolls the dice"));
+  const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me", onclick: rollForMe },
+    "Roll for me", " ", h("small", {}, "the phone rolls the dice"));
   fill("taps", rollButton, taps.map(({ outcome, label }) => h("button", {
     type: "button",
     class: `tap ${outcome === "bunco" ? (sameTrips ? "bunco span4" : "bunco") : TAP_STYLE[outcome]}`,
     dataset: { outcome }, onclick: () => tally(outcome),
-  }, h("span", { class: "label" }, label), h("small", { class: "hint" }))));
+  }, h("span", { class: "label" }, label), " ", h("small", { class: "hint" }))));
 }
 
 function drawTaps(view, t) {
@@ -428,12 +428,12 @@ function drawMoves(view, t) {
 }
 
 function drawPicker() {
-  fill("dicepick", [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-label": `Die ${d + 1}` },
-    h("span", {}, `Die ${d + 1}`),
-    [1, 2, 3, 4, 5, 6].map((f) => h("button", {
-      type: "button", "aria-pressed": String(picked[d] === f), "aria-label": `Die ${d + 1} shows ${f}`,
-      onclick: () => { picked[d] = f; drawPicker(); if (state) drawTaps(state.view, myTable(state.view)); },
-    }, f)))));
+  // built once and marked in place: the face just pressed keeps the keyboard's focus
+  diceRows($("dicepick"), picked, (d, f) => {
+    picked[d] = f;
+    drawPicker();
+    if (state) drawTaps(state.view, myTable(state.view));
+  });
 }
 
 function render(next, previous) {
