@@ -78,7 +78,7 @@ def test_home_join_and_https_pages(pages: Pages) -> None:
     https = pages.open("/https", name="https")
     expect(https.locator("h1")).to_be_visible()
     check(https, "https help")
-    assert check.found == []
+    assert check.found == [], "\n".join(check.found)
     assert pages.errors == []
 
 
@@ -139,7 +139,7 @@ def test_a_night_in_play_on_every_page(pages: Pages, server: Server) -> None:
     expect(table.locator("#offline")).to_be_visible()
     check(table, "table, offline")
     table.context.set_offline(False)
-    assert check.found == []
+    assert check.found == [], "\n".join(check.found)
     assert len(check.states) == 16
     assert pages.errors == []
 
@@ -169,5 +169,5 @@ def test_results_and_club_pages(pages: Pages, server: Server) -> None:
     club.click("#create-club")
     ready(club)
     check(club, "club, its page")
-    assert check.found == []
+    assert check.found == [], "\n".join(check.found)
     assert pages.errors == []

@@ -71,13 +71,13 @@ export function resultBadge(move) {
 /** Dice tapped so far, by picker key: a page that redraws (a live update) keeps them. */
 const picks = new Map();
 
-/** The three dice to type real dice in: for each, a row of its six faces drawn with pips
- * (48 px and up), each a toggle button named "Die 1 shows 3". Built once in ``box``;
+/** The three dice to type real dice in, side by side: for each, its six faces drawn with
+ * pips (48 px and up), each a toggle button named "Die 1 shows 3". Built once in ``box``;
  * drawing it again only marks the faces in ``picked`` (``[face or null] × 3``), so the
  * button just pressed keeps the keyboard's focus. ``onPick(die, face)`` after each tap. */
 export function diceRows(box, picked, onPick) {
   if (!box.querySelector("button[data-face]")) {
-    fill(box, [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-labelledby": `${box.id || "pick"}-die-${d + 1}` },
+    fill(box, [0, 1, 2].map((d) => h("div", { class: "one-die", role: "group", "aria-labelledby": `${box.id || "pick"}-die-${d + 1}` },
       h("span", { class: "die-name", id: `${box.id || "pick"}-die-${d + 1}` }, `Die ${d + 1}`),
       h("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => h("button", {
         type: "button", class: "face", "aria-pressed": "false", "aria-label": `Die ${d + 1} shows ${f}`,
@@ -138,7 +138,7 @@ export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = 
     h("p", {}, ro.rolling_for_order ? "Rolling for who goes first." :
       `Rolling for ${ro.round}s — first to ${ro.goal} points wins.`),
     points,
-    who ? h("p", { class: "turn" }, `${who} rolls`) : null,
+    who ? h("h3", { class: "turn" }, `${who} rolls`) : null,
     button,
   ];
 }

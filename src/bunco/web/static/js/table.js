@@ -420,8 +420,9 @@ function drawMoves(view, t) {
   }
   box.hidden = false;
   box.dataset.fresh = String(Boolean(fresh));
-  // at a finished round the results and where everyone goes come first, under the turn line
-  const anchor = fresh ? $("status-box") : $("feed-card");
+  // at a finished round the results and where everyone goes come right after the entry
+  // controls (the next round's first roll stays above the fold), else at the foot
+  const anchor = fresh ? $("entry") : $("feed-card");
   if (fresh ? box.previousElementSibling !== anchor : box.nextElementSibling !== anchor) {
     anchor.parentNode.insertBefore(box, fresh ? anchor.nextSibling : anchor);
   }
@@ -456,7 +457,7 @@ function render(next, previous) {
   }
   feedRound = roundKey;
   document.title = `Table ${tableNo} · ${roundLabel(view)} — ${next.name}`;
-  $("bar-title").textContent = `Table ${tableNo} · ${roundLabel(view)} · roll ${view.round}s`;
+  $("bar-title").textContent = `Table ${tableNo} · ${roundLabel(view)}`;  // the turn line says what to roll
   Object.assign(document.body.dataset, {
     phase: view.phase, round: String(view.round), set: String(view.set),
     status: t ? t.status : "none", bell: String(view.bell), roller: (t && t.roller) || "",
@@ -477,7 +478,7 @@ function render(next, previous) {
   const start = tableNo === 1 ? startBellButton(view, { commands, live, base, then: " Roll!" }) : null;
   $("start-box").hidden = !start;
   fill("start-box", start, start ? h("p", { class: "small muted" },
-    "In the room the head table rings the bell to start each round. Tapping it is optional: the round also starts with its first roll.") : null);
+    "Optional: the round also starts with its first roll.") : null);
   drawTurn(view, t);
   drawTally(t);
   drawTaps(view, t);
