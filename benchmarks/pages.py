@@ -17,11 +17,12 @@ and one of 200 players, and for each page:
 - **per roll**: with the page open, ``--rolls`` rolls at random tables of the night
   (two a second, misses: the round never ends), then ``--settle`` seconds; the bytes the page
   received over HTTP and its WebSocket (the messages' text: the wire may carry them
-  deflated) divided by the rolls.
+  deflated) divided by the rolls (measured once: the bytes do not vary from run to run).
 
 The pages: the table page (table 1's scorekeeper), a player's page while choosing a name
 and once it is theirs, the host page and the big screen. Each figure is the median of
-``--repeat`` runs. The baseline is unpacked from git (``git archive``) into a temporary
+``--repeat`` runs; the machine's load average is printed beside them, since a slowed-down
+CPU on a busy machine slows further (both servers are measured in the same run). The baseline is unpacked from git (``git archive``) into a temporary
 folder and run with the same Python and packages, its ``src`` on ``PYTHONPATH``.
 
     python benchmarks/pages.py                       # 12 and 200 players, against 6b846fd
@@ -48,6 +49,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -224,8 +226,14 @@ def slow_tab(context: BrowserContext) -> tuple[Page, Meter]:
 
 def open_page(context: BrowserContext, base: str, path: str) -> tuple[Page, Load, Meter]:
     page, meter = slow_tab(context)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base + path, wait_until="commit")
-    page.wait_for_function("() => window.__ready", timeout=60_000)
+    try:
+        page.wait_for_function("() => window.__ready", timeout=60_000)
+    except PlaywrightError:
+        shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 300) : ''")
+        raise SystemExit(f"error: {path} was not ready within a minute: {errors} {shown!r}")
     ready = page.evaluate("() => window.__ready") / 1000
     return page, Load(ready, meter.total, meter.requests), meter
 
@@ -239,7 +247,8 @@ def new_phone(browser: Browser, storage: dict[str, str]) -> BrowserContext:
 
 
 def measure(browser: Browser, base: str, nights: dict[int, Night], figures: Figures,
-            rolls: int, settle: float, seed: int) -> None:
+            rolls: int, settle: float, seed: int, per_roll: bool) -> None:
+    """Each page of each night, cold then warm; with ``per_roll``, the bytes per roll."""
     for players, night in nights.items():
         for name in PAGES:
             path, storage = page_of(night, name)
@@ -251,7 +260,7 @@ def measure(browser: Browser, base: str, nights: dict[int, Night], figures: Figu
                 first.close()
                 page, warm, meter = open_page(context, base, path)
                 figures.warm.setdefault((name, players), []).append(warm)
-                if name == "player: choosing":
+                if name == "player: choosing" or not per_roll:
                     continue
                 page.wait_for_timeout(settle * 1000)
                 before = meter.total
@@ -328,8 +337,8 @@ def main() -> None:
                         help="the commit to compare with (default: the pages before issue 29)")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--rolls", type=int, default=20)
-    parser.add_argument("--settle", type=float, default=4.0,
+    parser.add_argument("--rolls", type=int, default=12)
+    parser.add_argument("--settle", type=float, default=3.5,
                         help="seconds before and after the rolls")
     args = parser.parse_args()
     if not CHROMIUM.exists():
@@ -353,13 +362,15 @@ def main() -> None:
                     figures = Figures()
                     for r in range(args.repeat):
                         measure(browser, base, nights, figures, args.rolls, args.settle,
-                                seed=1000 * r)
+                                seed=1000 * r, per_roll=r == 0)
                     results.append((label, figures))
                     print(f"measured: {label}", flush=True)
                 finally:
                     stop_server(proc)
             browser.close()
         report(results, args.players)
+        print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+              f" on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 // "who rolled it?" for entries that go on a score card, the bell and the finishing turn,
 // tie-breaks, and the moves after each round.
 
-import { adoptToken, Commands, pathParts, rememberNight, rulesOf } from "./api.js";
+import { adoptToken, Commands, pathParts, rememberNight } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
 import {
   bellNews, diceRows, drawBellBanner, endingOf, resultBadge, rollText, startBellButton,
@@ -21,7 +21,6 @@ const base = `/api/nights/${encodeURIComponent(night)}`;
 
 let live = null;
 let commands = null;
-let rules = null;
 let state = null;
 let versions = { night: 0, table: 0 };
 let feed = [];
@@ -549,16 +548,12 @@ async function main() {
   drawPicker();
   live = new Live({
     night, token: held.token, table: tableNo,
-    onState: (s, prev) => {
-      if (!rules) return;
-      render(s, prev);
-    },
+    onState: (s, prev) => render(s, prev),
     onMessage,
     onFatal: (err) => needToken(err.text || "This phone's link no longer works."),
   });
   try {
-    await live.refresh();
-    rules = await rulesOf(live.state.setup);
+    await live.refresh();  // the view has all the page draws: no other request to wait for
   } catch (err) {
     if (!$("need-token").hidden) return;
     $("fatal").textContent = `Cannot open the table: ${err.text || err}`;
