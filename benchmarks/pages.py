@@ -233,7 +233,8 @@ def open_page(context: BrowserContext, base: str, path: str) -> tuple[Page, Load
         page.wait_for_function("() => window.__ready", timeout=60_000)
     except PlaywrightError:
         shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 300) : ''")
-        raise SystemExit(f"error: {path} was not ready within a minute: {errors} {shown!r}")
+        raise SystemExit(f"error: {path} was not ready within a minute: {errors} {shown!r}"
+                         ) from None
     ready = page.evaluate("() => window.__ready") / 1000
     return page, Load(ready, meter.total, meter.requests), meter
 

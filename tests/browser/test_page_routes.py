@@ -154,3 +154,35 @@ def test_json_replies_are_gzipped_when_worth_it(client: TestClient) -> None:
     presets = client.get("/pages/presets.json", headers={"accept-encoding": "gzip"})
     assert presets.headers["content-encoding"] == "gzip"
     assert gzip.decompress(gzip.compress(presets.content)) == presets.content
+
+
+def test_the_module_graph_and_versions_of_a_folder(tmp_path) -> None:
+    (tmp_path / "js" / "lib").mkdir(parents=True)
+    (tmp_path / "js" / "main.js").write_text(
+        'import { a } from "./lib/a.js";\nimport "./side.js";\n'
+        '// import { x } from "./commented.js" is not at the start of a line\n'
+        "const s = 'import { y } from ./y.js';\n")
+    (tmp_path / "js" / "lib" / "a.js").write_text('export { b } from "../b.js";\n')
+    (tmp_path / "js" / "b.js").write_text('import { a } from "./lib/a.js";\n')  # a cycle
+    (tmp_path / "js" / "side.js").write_text("")
+    (tmp_path / "page.html").write_text(
+        '<link rel="stylesheet" href="/static/app.css">\n'
+        '<script type="module" src="/static/js/main.js"></script>\n')
+    (tmp_path / "app.css").write_text("body { color: black; }\n")
+    files = Assets(tmp_path)
+    assert files.modules("js/main.js") == ["js/lib/a.js", "js/side.js", "js/b.js"]
+    html = files.page("page.html").body.decode()
+    assert f'href="/static/v/{files.version}/app.css"' in html
+    assert html.count('rel="modulepreload"') == 3
+    assert files.files["app.css"].zipped is None  # too small to gain from gzip
+    (tmp_path / "app.css").write_text("body { color: red; }\n")
+    assert Assets(tmp_path).version != files.version  # any change, a new address
+
+
+@pytest.mark.parametrize(("header", "gzip_ok"), [
+    ("gzip, deflate, br", True), ("br;q=1.0, gzip;q=0.8", True), ("*", True),
+    ("identity", False), ("", False), ("gzip;q=0", False), ("deflate", False)])
+def test_which_phones_take_gzip(header: str, gzip_ok: bool) -> None:
+    from bunco.web.assets import _takes_gzip
+
+    assert _takes_gzip(header) is gzip_ok

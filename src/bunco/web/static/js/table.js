@@ -21,6 +21,7 @@ const base = `/api/nights/${encodeURIComponent(night)}`;
 
 let live = null;
 let commands = null;
+let loaded = false;  // the first state is drawn once the page is set up
 let state = null;
 let versions = { night: 0, table: 0 };
 let feed = [];
@@ -548,12 +549,15 @@ async function main() {
   drawPicker();
   live = new Live({
     night, token: held.token, table: tableNo,
-    onState: (s, prev) => render(s, prev),
+    onState: (s, prev) => {
+      if (loaded) render(s, prev);
+    },
     onMessage,
     onFatal: (err) => needToken(err.text || "This phone's link no longer works."),
   });
   try {
     await live.refresh();  // the view has all the page draws: no other request to wait for
+    loaded = true;
   } catch (err) {
     if (!$("need-token").hidden) return;
     $("fatal").textContent = `Cannot open the table: ${err.text || err}`;
