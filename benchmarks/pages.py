@@ -27,6 +27,7 @@ folder and run with the same Python and packages, its ``src`` on ``PYTHONPATH``.
 
     python benchmarks/pages.py                       # 12 and 200 players, against 6b846fd
     python benchmarks/pages.py --no-baseline --players 12 --repeat 1
+    python benchmarks/pages.py --cpu-slowdown 1      # what the network alone costs
 """
 
 from __future__ import annotations
@@ -58,7 +59,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 PHONE = {"width": 390, "height": 844}
 SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
                 "uploadThroughput": 750_000 / 8, "connectionType": "wifi"}
-CPU_SLOWDOWN = 4
 PAGES = ("table", "player: choosing", "player: mine", "host", "big screen")
 # the moment the page set its data-ready mark, since the navigation started
 WATCH_READY = """
@@ -215,17 +215,18 @@ class Meter:
         return self.http + self.socket
 
 
-def slow_tab(context: BrowserContext) -> tuple[Page, Meter]:
+def slow_tab(context: BrowserContext, cpu: float) -> tuple[Page, Meter]:
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
     return page, Meter(cdp)
 
 
-def open_page(context: BrowserContext, base: str, path: str) -> tuple[Page, Load, Meter]:
-    page, meter = slow_tab(context)
+def open_page(context: BrowserContext, base: str, path: str, cpu: float
+              ) -> tuple[Page, Load, Meter]:
+    page, meter = slow_tab(context, cpu)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base + path, wait_until="commit")
@@ -248,18 +249,18 @@ def new_phone(browser: Browser, storage: dict[str, str]) -> BrowserContext:
 
 
 def measure(browser: Browser, base: str, nights: dict[int, Night], figures: Figures,
-            rolls: int, settle: float, seed: int, per_roll: bool) -> None:
+            rolls: int, settle: float, seed: int, per_roll: bool, cpu: float) -> None:
     """Each page of each night, cold then warm; with ``per_roll``, the bytes per roll."""
     for players, night in nights.items():
         for name in PAGES:
             path, storage = page_of(night, name)
             context = new_phone(browser, storage)
             try:
-                first, cold, _ = open_page(context, base, path)
+                first, cold, _ = open_page(context, base, path, cpu)
                 figures.cold.setdefault((name, players), []).append(cold)
                 first.wait_for_timeout(1500)  # what it fetches after ready lands in the cache
                 first.close()
-                page, warm, meter = open_page(context, base, path)
+                page, warm, meter = open_page(context, base, path, cpu)
                 figures.warm.setdefault((name, players), []).append(warm)
                 if name == "player: choosing" or not per_roll:
                     continue
@@ -338,6 +339,8 @@ def main() -> None:
                         help="the commit to compare with (default: the pages before issue 29)")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cpu-slowdown", type=float, default=4.0,
+                        help="how many times slower the phone's CPU is (1: the network only)")
     parser.add_argument("--rolls", type=int, default=12)
     parser.add_argument("--settle", type=float, default=3.5,
                         help="seconds before and after the rolls")
@@ -363,12 +366,15 @@ def main() -> None:
                     figures = Figures()
                     for r in range(args.repeat):
                         measure(browser, base, nights, figures, args.rolls, args.settle,
-                                seed=1000 * r, per_roll=r == 0)
+                                seed=1000 * r, per_roll=r == 0, cpu=args.cpu_slowdown)
                     results.append((label, figures))
                     print(f"measured: {label}", flush=True)
                 finally:
                     stop_server(proc)
             browser.close()
+        print(f"\nthe phone: CPU {args.cpu_slowdown:g}x slower, {SLOW_NETWORK['latency']} ms "
+              f"round trips, {SLOW_NETWORK['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, "
+              f"{PHONE['width']}x{PHONE['height']}")
         report(results, args.players)
         print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
               f" on {os.cpu_count()} CPUs")

@@ -97,6 +97,20 @@ def test_the_entry_controls_stay_above_the_fold_in_every_phase(pages: Pages,
     assert pages.errors == []
 
 
+def test_rolling_for_high_shows_the_dice_to_type_above_the_fold(pages: Pages,
+                                                                server: Server) -> None:
+    created: dict[str, Any] = server.api("POST", "/api/nights", json={
+        "name": "High", "rules": "scil", "players": TWELVE})
+    for n in (1, 2):                    # scil: each table first rolls for who starts
+        page = open_table(pages, created, n)
+        expect(page.locator("body")).to_have_attribute("data-status", "first_roll")
+        expect(page.locator("#faces")).to_be_visible()
+        above_the_fold(page, f"rolling for high at table {n}", {"faces-enter", "roll-for-me"})
+        page.click("#large-text")
+        above_the_fold(page, f"rolling for high at table {n}, large text", {"faces-enter"})
+    assert pages.errors == []
+
+
 def test_dice_are_typed_on_pips_with_the_focus_kept(pages: Pages, server: Server) -> None:
     created: dict[str, Any] = server.api("POST", "/api/nights", json={
         "name": "Pips", "rules": "classic", "players": TWELVE})
