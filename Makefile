@@ -4,8 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
+# axe-core for the browser tests' accessibility checks, from the npm registry (pinned in
+# tests/browser/package-lock.json)
+AXE := tests/browser/node_modules/axe-core/axe.min.js
 
-.PHONY: run test fuzz lint typecheck bench clean kernel
+.PHONY: run test fuzz lint typecheck bench clean kernel axe
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +35,13 @@ kernel:
 run: $(RUN_STAMP)
 	$(BIN)/bunco serve --host $${BUNCO_HOST:-0.0.0.0} --port $${BUNCO_PORT:-8000}
 
-test: $(DEV_STAMP)
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+axe: $(AXE)
+
+test: $(DEV_STAMP) $(AXE)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the layers point one way, no import cycles (pyproject: tool.importlinter)
@@ -52,6 +61,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/simulate.py
 	$(BIN)/python benchmarks/replay.py
 	$(BIN)/python benchmarks/server.py
+	$(BIN)/python benchmarks/pages.py
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) tests/browser/node_modules

@@ -156,6 +156,30 @@ def shoot(page: Page, name: str, sizes: tuple[str, ...] = ("phone", "tv")) -> li
 
 
 AUDIT = (Path(__file__).parent / "audit.js").read_text(encoding="utf-8")
+# axe-core, the accessibility engine, from the npm registry: `make` runs `npm ci` here
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+# every WCAG 2.x A/AA rule, the best practices, and the experimental rules (among them
+# label-content-name-mismatch: a control's name must contain the words it shows)
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice",
+            "experimental"]
+AXE_RUN = """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags},
+  resultTypes: ["violations"]}).then((r) => r.violations.map((v) => ({
+    id: v.id, impact: v.impact,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + ": "
+      + (n.failureSummary || "").split("\\n").slice(1).join(" ").trim()),
+    count: v.nodes.length})))"""
+
+
+def axe(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as shown: ``{id, impact, nodes, count}`` each
+    (``nodes``: the first five, with what is wrong). The engine is put in the page by
+    the test driver, which the page's Content-Security-Policy does not limit."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run `make axe` (npm ci in tests/browser)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = page.evaluate(AXE_RUN, AXE_TAGS)
+    return found
 
 
 def audit(page: Page) -> list[str]:

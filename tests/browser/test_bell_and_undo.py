@@ -145,10 +145,15 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     expect(table.locator("#bell-text")).to_contain_text(
         "Round 1 is over — Eve: BUNCO! +21 (1 1 1) at table 2 ended the round at every table")
     expect(table.locator("#moves-box")).to_have_attribute("data-fresh", "true")
-    # the results and where everyone goes come before the tap buttons
+    # the dice to type (still open) stay above the fold, the next round's taps under them;
+    # the results and where everyone goes come right after
+    table.evaluate("window.scrollTo(0, 0)")
     moves_y = table.locator("#moves-box").bounding_box()
     taps_y = table.locator("#taps").bounding_box()
-    assert moves_y is not None and taps_y is not None and moves_y["y"] < taps_y["y"]
+    enter_y = table.locator("#faces-enter").bounding_box()
+    assert moves_y is not None and taps_y is not None and taps_y["y"] < moves_y["y"]
+    assert enter_y is not None and enter_y["y"] + enter_y["height"] <= 844
+    assert table.evaluate("document.getElementById('entry').nextElementSibling.id") == "moves-box"
     shoot(table, "table-round-over-winning-moves", ("phone",))
 
     # the table's phone may not reopen the round: it says why and to ask the host

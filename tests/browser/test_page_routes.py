@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 import warnings
 
 import pytest
@@ -11,6 +13,7 @@ warnings.filterwarnings("ignore", message="Using `httpx`")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
+from bunco.web.assets import STATIC, Assets  # noqa: E402
 
 PAGES = ["/", "/join", "/join/ABC234", "/night/x1", "/n/x1/host", "/n/x1/table/2",
          "/n/x1/player", "/n/x1/screen", "/n/x1/end"]
@@ -30,15 +33,15 @@ def test_each_page_is_html_with_safe_headers(client: TestClient, path: str) -> N
     assert reply.headers["referrer-policy"] == "no-referrer"
     csp = reply.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "default-src 'self'" in csp
-    # every script and stylesheet is served by this server (no CDN, no inline script)
-    assert "<script type=\"module\" src=\"/static/js/" in reply.text
+    # every script and stylesheet is served by this server (no CDN, no inline script),
+    # under the versioned address of today's files
+    assert re.search(r'<script type="module" src="/static/v/[0-9a-f]{12}/js/\w+\.js">',
+                     reply.text)
     assert "http://" not in reply.text.replace("http://www.w3.org", "")
     assert "https://" not in reply.text
 
 
 def test_static_files_of_every_page_exist(client: TestClient) -> None:
-    import re
-
     for path in PAGES:
         for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', client.get(path).text):
             assert client.get(asset).status_code == 200, asset
@@ -77,3 +80,109 @@ def test_rules_refuse_bad_input(client: TestClient, params: dict[str, str], erro
     assert reply.status_code == 422
     assert reply.json()["error"] == error
     assert reply.json()["expected"]
+
+
+# -- compression and caching ------------------------------------------------------------------
+def test_a_page_names_every_module_it_loads_to_fetch_them_at_once(client: TestClient) -> None:
+    html = client.get("/n/x1/table/2").text
+    version = Assets(STATIC).version
+    entry = re.search(r'<script type="module" src="/static/v/(\w+)/js/table.js">', html)
+    assert entry and entry.group(1) == version
+    preloaded = re.findall(rf'<link rel="modulepreload" href="/static/v/{version}/(js/\w+.js)">',
+                           html)
+    # table.js imports api, live, parts and ui; parts imports live and ui, live imports
+    # api and ui: each named once
+    assert sorted(preloaded) == ["js/api.js", "js/live.js", "js/parts.js", "js/ui.js"]
+    screen = client.get("/n/x1/screen").text
+    assert f'href="/static/v/{version}/js/money.js"' in screen  # imported by screen.js
+
+
+def test_versioned_files_are_cached_for_a_year_and_gzipped(client: TestClient) -> None:
+    version = Assets(STATIC).version
+    plain = (STATIC / "js" / "table.js").read_bytes()
+    reply = client.get(f"/static/v/{version}/js/table.js",
+                       headers={"accept-encoding": "gzip, deflate"})
+    assert reply.status_code == 200
+    assert reply.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert reply.headers["content-type"].startswith("text/javascript")
+    assert reply.headers["content-encoding"] == "gzip"
+    assert reply.content == plain  # the client unzipped it
+    assert int(reply.headers["content-length"]) * 3 < len(plain)
+    assert reply.headers["vary"] == "Accept-Encoding"
+    identity = client.get(f"/static/v/{version}/js/table.js",
+                          headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in identity.headers and identity.content == plain
+
+
+def test_another_version_gets_todays_file_uncached_and_a_missing_one_a_404(
+        client: TestClient) -> None:
+    old = client.get("/static/v/000000000000/app.css")
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+    assert old.content == (STATIC / "app.css").read_bytes()
+    for path in ("/static/v/000000000000/nope.js", "/static/nope.css"):
+        missing = client.get(path)
+        assert missing.status_code == 404
+        assert missing.json()["error"] == "not_found" and missing.json()["expected"]
+
+
+def test_an_unchanged_page_or_file_costs_a_304(client: TestClient) -> None:
+    first = client.get("/n/x1/table/2")
+    assert first.headers["cache-control"] == "no-cache" and first.headers["etag"]
+    again = client.get("/n/x1/table/2", headers={"if-none-match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == first.headers["etag"]
+    other = client.get("/n/x1/table/2", headers={"if-none-match": '"something-else"'})
+    assert other.status_code == 200
+    css = client.get("/static/app.css")
+    assert css.headers["cache-control"] == "no-cache"
+    assert client.get("/static/app.css", headers={
+        "if-none-match": f'W/{css.headers["etag"]}'}).status_code == 304
+
+
+def test_json_replies_are_gzipped_when_worth_it(client: TestClient) -> None:
+    made = client.post("/api/nights", json={"name": "Zip", "players": [
+        f"Player {i}" for i in range(40)]}).json()
+    auth = {"authorization": f"Bearer {made['host_token']}"}
+    big = client.get(f"/api/nights/{made['night']}", headers={**auth, "accept-encoding": "gzip"})
+    assert big.headers["content-encoding"] == "gzip"
+    assert big.json()["night"] == made["night"]
+    raw = client.get(f"/api/nights/{made['night']}", headers={**auth, "accept-encoding": "identity"})
+    assert "content-encoding" not in raw.headers
+    assert int(big.headers["content-length"]) * 4 < len(raw.content)
+    small = client.get("/api/health", headers={"accept-encoding": "gzip"})
+    assert "content-encoding" not in small.headers  # under a kilobyte: sent as it is
+    presets = client.get("/pages/presets.json", headers={"accept-encoding": "gzip"})
+    assert presets.headers["content-encoding"] == "gzip"
+    assert gzip.decompress(gzip.compress(presets.content)) == presets.content
+
+
+def test_the_module_graph_and_versions_of_a_folder(tmp_path) -> None:
+    (tmp_path / "js" / "lib").mkdir(parents=True)
+    (tmp_path / "js" / "main.js").write_text(
+        'import { a } from "./lib/a.js";\nimport "./side.js";\n'
+        '// import { x } from "./commented.js" is not at the start of a line\n'
+        "const s = 'import { y } from ./y.js';\n")
+    (tmp_path / "js" / "lib" / "a.js").write_text('export { b } from "../b.js";\n')
+    (tmp_path / "js" / "b.js").write_text('import { a } from "./lib/a.js";\n')  # a cycle
+    (tmp_path / "js" / "side.js").write_text("")
+    (tmp_path / "page.html").write_text(
+        '<link rel="stylesheet" href="/static/app.css">\n'
+        '<script type="module" src="/static/js/main.js"></script>\n')
+    (tmp_path / "app.css").write_text("body { color: black; }\n")
+    files = Assets(tmp_path)
+    assert files.modules("js/main.js") == ["js/lib/a.js", "js/side.js", "js/b.js"]
+    html = files.page("page.html").body.decode()
+    assert f'href="/static/v/{files.version}/app.css"' in html
+    assert html.count('rel="modulepreload"') == 3
+    assert files.files["app.css"].zipped is None  # too small to gain from gzip
+    (tmp_path / "app.css").write_text("body { color: red; }\n")
+    assert Assets(tmp_path).version != files.version  # any change, a new address
+
+
+@pytest.mark.parametrize(("header", "gzip_ok"), [
+    ("gzip, deflate, br", True), ("br;q=1.0, gzip;q=0.8", True), ("*", True),
+    ("identity", False), ("", False), ("gzip;q=0", False), ("deflate", False)])
+def test_which_phones_take_gzip(header: str, gzip_ok: bool) -> None:
+    from bunco.web.assets import _takes_gzip
+
+    assert _takes_gzip(header) is gzip_ok

@@ -35,7 +35,8 @@ def test_the_night_reads_back_with_its_setup_view_and_role(client, night):
     assert state["night"] == night.id and state["seq"] == 0
     assert state["setup"]["players"] == EIGHT and state["setup"]["rules"] == "classic"
     assert state["status"] == {"phase": "playing", "set": 1, "round": 1, "bell": False,
-                               "started": False, "bell_roll": None, "dice": "real", "round_version": 0,
+                               "started": False, "bell_roll": None, "traveler": None,
+                               "dice": "real", "round_version": 0,
                                "expects": [{"table": 1, "player": "Ann"},
                                            {"table": 2, "player": "Eve"}]}
     assert [t["players"] for t in state["view"]["tables"]] == [EIGHT[:4], EIGHT[4:]]
@@ -189,3 +190,25 @@ def test_command_ids_are_per_night(client, night):
     other = make_night(client)
     assert night.roll(1, [2, 3, 5], command_id="same").json()["seq"] == 1
     assert other.roll(1, [2, 3, 5], command_id="same").json()["duplicate"] is False
+
+
+def test_the_player_list_is_the_names_only(client, night):
+    reply = client.get(night.url("/players"), headers=night.viewer)
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body == {"night": night.id, "name": body["name"], "seq": 0, "players": EIGHT}
+    assert body["name"] == client.get(night.url(), headers=night.host).json()["name"]
+    # a few hundred bytes, where the whole night is many kilobytes
+    assert len(reply.content) * 5 < len(client.get(night.url(), headers=night.viewer).content)
+    assert client.get(night.url("/players")).status_code == 401
+    missing = client.get("/api/nights/nope/players", headers=night.viewer)
+    assert missing.status_code in (403, 404) and missing.json()["expected"]
+
+
+def test_the_status_names_the_traveler_as_it_passes(client):
+    night = make_night(client, EIGHT, rules="classic", house_rules={"traveling": "bunco"})
+    assert night.state()["status"]["traveler"] is None
+    ack = night.roll(1, [1, 1, 1]).json()          # Ann's Bunco: the traveler's trigger
+    holder = night.state()["view"]["traveler"]
+    assert holder == "Ann" and ack["status"]["traveler"] == "Ann"
+    assert night.state()["status"]["traveler"] == "Ann"

@@ -211,6 +211,16 @@ async def get_standings(night_id: NightId, request: Request) -> dict[str, Any]:
     return {"night": live.id, "seq": live.seq, "standings": standings_rows(live.night)}
 
 
+@router.get("/nights/{night_id}/players")
+async def get_players(night_id: NightId, request: Request) -> dict[str, Any]:
+    """The night's name and every player's name, in the order they were listed (what a
+    player's phone offers to pick from: a few hundred bytes, not the whole night)."""
+    await require_read(request, night_id)
+    live = await service(request).get(night_id)
+    return {"night": live.id, "name": live.name, "seq": live.seq,
+            "players": list(live.night.roster)}
+
+
 def player_named(live: LiveNight, name: str) -> str:
     """The player of the night called ``name`` (case and spacing ignored), else 404."""
     if name in live.night.cards:

@@ -7,7 +7,7 @@ files, like the night's pages (see bunco.web.pages)."""
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 
 from bunco.web.pages import page
 
@@ -15,12 +15,12 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/club")
-async def new_club() -> FileResponse:
+async def new_club() -> Response:
     return page("club.html")
 
 
 @router.get("/c/{club_id}")
-async def club_page(club_id: str) -> FileResponse:
+async def club_page(club_id: str) -> Response:
     return page("club.html")
 
 

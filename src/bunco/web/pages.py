@@ -15,6 +15,7 @@ one-line summaries, and a preset with house rules resolved to every rule value).
 ``/n/{id}/screen``             the big screen (a TV at the party)
 ``/n/{id}/end``                the end of the night: prizes, roll-offs, cards, downloads
 ``/https``                     what to tap at the one-time warning of ``serve --https``
+``/static/v/{version}/…``      the pages' files, cached for a year (see bunco.web.assets)
 =============================  ==========================================================
 
 >>> sorted(PAGES)[:3]
@@ -32,12 +33,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from bunco.core.errors import BuncoError
 from bunco.core.presets import PRESETS, SOURCES, SUMMARIES, get_rules
 from bunco.core.prizes import LABELS
 from bunco.core.rules import TRAVELING_NAMED, Prize, RollKind, RuleSet, rule_docs
+from bunco.web.assets import REVALIDATE, YEAR, AssetResponse, assets
 
 STATIC = Path(__file__).with_name("static")
 PAGES = {"host": "host.html", "table": "table.html", "player": "player.html",
@@ -60,13 +62,40 @@ HEADERS = {
 router = APIRouter(include_in_schema=False)
 
 
-def page(name: str) -> FileResponse:
-    """One HTML file of ``web/static`` with the page headers."""
-    return FileResponse(STATIC / name, media_type="text/html; charset=utf-8", headers=HEADERS)
+def page(name: str) -> Response:
+    """One HTML file of ``web/static`` with the page headers, its files' addresses
+    versioned (:meth:`bunco.web.assets.Assets.page`); revalidated by ETag on each visit."""
+    return AssetResponse(assets().page(name), REVALIDATE, HEADERS)
+
+
+@router.get("/static/v/{version}/{path:path}")
+async def versioned_file(version: str, path: str) -> Response:
+    """A file of the pages under this server's version: cached for a year. Another
+    version's address (a page from before an upgrade) gets today's file, not cached."""
+    files = assets()
+    asset = files.files.get(path)
+    if asset is None:
+        return _missing(path)
+    return AssetResponse(asset, YEAR if version == files.version else REVALIDATE,
+                         {"x-content-type-options": "nosniff"})
+
+
+@router.get("/static/{path:path}")
+async def static_file(path: str) -> Response:
+    """A file of the pages at its plain address: revalidated by ETag on each use."""
+    asset = assets().files.get(path)
+    if asset is None:
+        return _missing(path)
+    return AssetResponse(asset, REVALIDATE, {"x-content-type-options": "nosniff"})
+
+
+def _missing(path: str) -> JSONResponse:
+    return JSONResponse({"error": "not_found", "message": f"no file {path!r} here",
+                         "expected": "a file the pages name"}, status_code=404)
 
 
 @router.get("/")
-async def home() -> FileResponse:
+async def home() -> Response:
     return page("index.html")
 
 
@@ -90,48 +119,48 @@ async def manifest() -> FileResponse:
 
 
 @router.get("/https")
-async def https_help() -> FileResponse:
+async def https_help() -> Response:
     """What to tap at the one-time warning of ``bunco serve --https``."""
     return page("https.html")
 
 
 @router.get("/join")
-async def join() -> FileResponse:
+async def join() -> Response:
     return page("join.html")
 
 
 @router.get("/join/{code}")
-async def join_code(code: str) -> FileResponse:
+async def join_code(code: str) -> Response:
     return page("join.html")
 
 
 @router.get("/night/{night_id}")
-async def night_link(night_id: NightId) -> FileResponse:
+async def night_link(night_id: NightId) -> Response:
     return page("night.html")
 
 
 @router.get("/n/{night_id}/host")
-async def host_page(night_id: NightId) -> FileResponse:
+async def host_page(night_id: NightId) -> Response:
     return page(PAGES["host"])
 
 
 @router.get("/n/{night_id}/table/{table}")
-async def table_page(night_id: NightId, table: int) -> FileResponse:
+async def table_page(night_id: NightId, table: int) -> Response:
     return page(PAGES["table"])
 
 
 @router.get("/n/{night_id}/player")
-async def player_page(night_id: NightId) -> FileResponse:
+async def player_page(night_id: NightId) -> Response:
     return page(PAGES["player"])
 
 
 @router.get("/n/{night_id}/screen")
-async def screen_page(night_id: NightId) -> FileResponse:
+async def screen_page(night_id: NightId) -> Response:
     return page(PAGES["screen"])
 
 
 @router.get("/n/{night_id}/end")
-async def end_page(night_id: NightId) -> FileResponse:
+async def end_page(night_id: NightId) -> Response:
     return page(PAGES["end"])
 
 

@@ -92,7 +92,7 @@ function drawSeating(view) {
         : h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary",
           onclick: () => newCode(n) }, "Make a join code")),
       c ? h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary small",
-        onclick: () => newCode(n), "aria-label": `New join code for table ${n}` }, "New code")) : null);
+        onclick: () => newCode(n), "aria-label": `New code for table ${n}` }, "New code")) : null);
   });
   const extra = created && created.viewer_token ? h("article", { class: "seat-card", id: "player-card" },
     h("h3", {}, "Players: follow your card"),
@@ -147,8 +147,8 @@ function render(state, previous) {
     const card = tableCard(t);
     if (t.rolls > 0 || reopen) {
       card.append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
-        "aria-label": `Undo the last entry at table ${t.table}`, onclick: () => hostUndo(t.table) },
-      "↶ Undo last entry…"));
+        "aria-label": `Undo last entry at table ${t.table}…`, onclick: () => hostUndo(t.table) },
+      h("span", { "aria-hidden": "true" }, "↶ "), "Undo last entry…"));
     }
     return card;
   }));
@@ -375,7 +375,7 @@ function drawVerify(state) {
       r.checked && !r.done ? h("span", { class: "small" }, "card changed since") : null,
       h("button", {
         type: "button", class: "btn secondary", dataset: { verify: r.name }, disabled: r.done || verifying,
-        "aria-label": r.done ? `${r.name}'s card is verified` : `Verify ${r.name}'s card`,
+        "aria-label": r.done ? `Verified: ${r.name}'s card` : `${r.checked ? "Verify again" : "Verify"}: ${r.name}'s card`,
         onclick: () => verifyPlayers([r.name]),
       }, r.done ? "✓ Verified" : r.checked ? "Verify again" : "Verify")))))));
   const left = rows.filter((r) => !r.done).length;

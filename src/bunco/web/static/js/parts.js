@@ -2,7 +2,7 @@
 // moves after a round, the roll-off, the prizes, the leaderboard and score cards.
 
 import { movesOf, moveText } from "./live.js";
-import { fill, h, kindLabel, names, ordinalTable, toast } from "./ui.js";
+import { die, fill, h, kindLabel, names, ordinalTable, toast } from "./ui.js";
 
 export const STATUS_WORDS = {
   first_roll: "rolling for high", playing: "playing", finishing: "finishing the turn",
@@ -15,8 +15,9 @@ function bar(score, target) {
   return h("div", { class: "progress", "aria-hidden": "true" }, fillEl);
 }
 
-/** One table now: its sides and scores, who rolls, its state. ``tv`` for the big screen. */
-export function tableCard(t, { tv = false } = {}) {
+/** One table now: its sides and scores, who rolls, its state. ``tv`` for the big screen;
+ * ``level``, its heading's element where the page's outline needs another one. */
+export function tableCard(t, { tv = false, level = null } = {}) {
   const winners = new Set(t.winners);
   const sides = t.team
     ? [["us", t.teams[0], t.team_scores[0]], ["them", t.teams[1], t.team_scores[1]]]
@@ -42,7 +43,7 @@ export function tableCard(t, { tv = false } = {}) {
     const label = (s) => (t.team ? names(t.teams[s]) : t.players[s]);
     tie = h("p", { class: "tv-roller" }, `Tie-break: ${t.tie_break.sides.map((s) => `${label(s)} ${t.tie_break.points[s]}`).join(" · ")}`);
   }
-  const heading = tv ? "h2" : "h3";
+  const heading = level || (tv ? "h2" : "h3");
   return h("article", {
     class: `${tv ? "tv-table" : "mini-table"}${head ? " head" : ""}`, dataset: { table: t.table, status: t.status },
     "aria-label": `${ordinalTable(t.table)}, ${STATUS_WORDS[t.status] || t.status}`,
@@ -70,12 +71,33 @@ export function resultBadge(move) {
 /** Dice tapped so far, by picker key: a page that redraws (a live update) keeps them. */
 const picks = new Map();
 
+/** The three dice to type real dice in, side by side: for each, its six faces drawn with
+ * pips (48 px and up), each a toggle button named "Die 1 shows 3". Built once in ``box``;
+ * drawing it again only marks the faces in ``picked`` (``[face or null] × 3``), so the
+ * button just pressed keeps the keyboard's focus. ``onPick(die, face)`` after each tap. */
+export function diceRows(box, picked, onPick) {
+  if (!box.querySelector("button[data-face]")) {
+    fill(box, [0, 1, 2].map((d) => h("div", { class: "one-die", role: "group", "aria-labelledby": `${box.id || "pick"}-die-${d + 1}` },
+      h("span", { class: "die-name", id: `${box.id || "pick"}-die-${d + 1}` }, `Die ${d + 1}`),
+      h("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => h("button", {
+        type: "button", class: "face", "aria-pressed": "false", "aria-label": `Die ${d + 1} shows ${f}`,
+        dataset: { die: d, face: f }, onclick: () => onPick(d, f),
+      }, die(f, false, { decorative: true })))))));
+  }
+  for (const button of box.querySelectorAll("button[data-face]")) {
+    button.setAttribute("aria-pressed", String(picked[Number(button.dataset.die)] === Number(button.dataset.face)));
+  }
+}
+
+let pickers = 0;
+
 /** Three dice to tap (real dice typed in), then ``label``: ``onEnter([a, b, c])``. With a
  * ``key``, the dice tapped so far survive the page being drawn again for the same key. */
 export function dicePicker({ label, onEnter, id = "", key = "" }) {
   const picked = (key && picks.get(key)) || [null, null, null];
   if (key) { picks.clear(); picks.set(key, picked); }  // only the picker on screen remembers
-  const box = h("div", { class: "dicepick" });
+  pickers += 1;
+  const box = h("div", { class: "dicepick", id: `picker-${pickers}` });
   const enter = h("button", { type: "button", class: "btn wide", disabled: true, id: id || null,
     onclick: () => {
       if (picked.includes(null)) return;
@@ -83,12 +105,7 @@ export function dicePicker({ label, onEnter, id = "", key = "" }) {
       onEnter([...picked]);
     } }, label);
   const draw = () => {
-    fill(box, [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-label": `Die ${d + 1}` },
-      h("span", {}, `Die ${d + 1}`),
-      [1, 2, 3, 4, 5, 6].map((f) => h("button", {
-        type: "button", "aria-pressed": String(picked[d] === f), "aria-label": `Die ${d + 1} shows ${f}`,
-        onclick: () => { picked[d] = f; draw(); },
-      }, f)))));
+    diceRows(box, picked, (d, f) => { picked[d] = f; draw(); });
     enter.disabled = picked.includes(null);
   };
   draw();
@@ -121,7 +138,7 @@ export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = 
     h("p", {}, ro.rolling_for_order ? "Rolling for who goes first." :
       `Rolling for ${ro.round}s — first to ${ro.goal} points wins.`),
     points,
-    who ? h("p", { class: "turn" }, `${who} rolls`) : null,
+    who ? h("h3", { class: "turn" }, `${who} rolls`) : null,
     button,
   ];
 }
@@ -190,7 +207,8 @@ export function scoreCard(name, card, sets = 1) {
       })));
   }
   return h("table", { class: "grid card-grid", "aria-label": `Score card of ${name}`, dataset: { player: name } },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "name" }, ""),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "name" },
+      h("span", { class: "sr-only" }, sets > 1 ? "Set" : "Result")),
       rounds.map((r) => h("th", { scope: "col" }, `R${r}`)))),
     h("tbody", {}, rowsOf));
 }
@@ -216,9 +234,8 @@ export function startBellButton(view, { commands, live, base, then = "" }) {
       toast(err.text || String(err), "error", 6000);
     }
   };
-  return h("button", { type: "button", class: "btn wide", id: "start-round",
-    "aria-label": `Ring the bell to start round ${view.round}`, onclick: ring },
-  `🔔 Ring the bell: start round ${view.round}`);
+  return h("button", { type: "button", class: "btn wide", id: "start-round", onclick: ring },
+    h("span", { "aria-hidden": "true" }, "🔔"), ` Ring the bell: start round ${view.round}`);
 }
 
 // -- the bell and the roll that ended the round ---------------------------------------------------

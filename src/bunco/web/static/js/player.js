@@ -32,10 +32,11 @@ async function claim(name, readToken) {
 }
 
 async function showClaim(readToken) {
-  const state = await api(base, { token: readToken });
-  document.title = `${state.name} — who are you?`;
-  $("bar-title").textContent = state.name;
-  const roster = Object.keys(state.view.players).sort((a, b) => a.localeCompare(b));
+  // the names only (a few hundred bytes), not the whole night
+  const night = await api(`${base}/players`, { token: readToken });
+  document.title = `${night.name} — who are you?`;
+  $("bar-title").textContent = night.name;
+  const roster = [...night.players].sort((a, b) => a.localeCompare(b));
   fill("names", roster.map((name) => h("button", { type: "button", class: "btn secondary",
     dataset: { player: name }, onclick: () => claim(name, readToken) }, name)));
   $("claim").hidden = false;
@@ -121,7 +122,7 @@ function render(state, previous) {
   drawTurn(view);
   const seat = seatsOf(view)[me];
   const t = seat ? view.table || view.tables[seat.table - 1] : null;
-  fill("my-table", t ? tableCard(t) : null);
+  fill("my-table", t ? tableCard(t, { level: "h2" }) : null);
   const ro = rolloffPanel(view, { canRoll: (who) => who === me, real: state.dice !== "phones",
     onRoll: (who, dice) => roll(`${base}/rolloff`, who, dice) });
   if (ro) $("my-table").append(h("section", { class: "card" }, ro));

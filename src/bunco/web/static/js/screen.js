@@ -12,6 +12,7 @@ import {
 import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 
 const { night } = pathParts();
+const NO_RELOAD_PER_ROLL = 24 * 3600 * 1000;  // Live's ``lag``: at most one reload a day
 let live = null;
 const feed = [];
 
@@ -94,9 +95,11 @@ function render(state, previous) {
   const ro = rolloffPanel(view, { tv: true });
   $("rolloff-box").hidden = !ro;
   fill("rolloff-box", ro);
+  // the traveler may pass with any roll: each message's status says who holds it now
+  const holder = state.status && "traveler" in state.status ? state.status.traveler : view.traveler;
   const trav = $("traveler-box");
-  trav.hidden = !view.traveler;
-  $("traveler").textContent = view.traveler ? `${view.traveler} holds it` : "";
+  trav.hidden = !holder;
+  $("traveler").textContent = holder ? `${holder} holds it` : "";
   // every player: the board scrolls through a big night by itself (see pageBoard)
   fill("board", leaderboard(view, { mini: view.words.mini }));
   drawFeed(view);
@@ -144,8 +147,12 @@ async function main() {
     $("player-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
     $("qr-box").hidden = false;
   }
+  // Each roll's message carries all that changes on this screen with it (the table, the
+  // bell, the traveler, the feed's entry); the cards and standings change only when a
+  // round ends, and that reloads the night. So no reload while rolls come in: a 200-player
+  // night's rolls cost their messages only, not a 111 KB view every few seconds.
   live = new Live({
-    night, token: held.token, onState: render, onMessage,
+    night, token: held.token, onState: render, onMessage, lag: NO_RELOAD_PER_ROLL,
     onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
   });
   try {

@@ -9,13 +9,14 @@
 // scorekeeper about every entry the server refused (send it to the host, or discard it).
 
 import {
-  adoptToken, Commands, pathParts, recall, rememberNight, rulesOf, store,
+  adoptToken, Commands, pathParts, recall, rememberNight, store,
 } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
 import { offlineMode, registerOffline } from "./pwa.js";
 import {
-  bellNews, drawBellBanner, endingOf, resultBadge, rollText, startBellButton, startBellRang,
+  bellNews, diceRows, drawBellBanner, endingOf, resultBadge, rollText, startBellButton,
+  startBellRang,
 } from "./parts.js";
 import {
   $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
@@ -31,7 +32,7 @@ let live = null;
 let commands = null;
 let outbox = null;
 let startRung = -1;  // the seq of the last start bell this page heard (a start_round event)
-let rules = null;
+let loaded = false;  // the first state is drawn once the page is set up
 let state = null;
 let versions = { night: 0, table: 0 };
 let feed = [];
@@ -323,14 +324,13 @@ function buildTaps(view) {
   if (key === built && $("roll-for-me")) return;
   built = key;
   const sameTrips = taps.some((x) => x.outcome === "mini");
-  const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me",
-    "aria-label": "Roll for me: the server rolls three dice", onclick: rollForMe },
-  "Roll for me", h("small", {}, "the phone rolls the dice"));
+  const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me", onclick: rollForMe },
+    "Roll for me", " ", h("small", {}, "the phone rolls the dice"));
   fill("taps", rollButton, taps.map(({ outcome, label }) => h("button", {
     type: "button",
     class: `tap ${outcome === "bunco" ? (sameTrips ? "bunco span4" : "bunco") : TAP_STYLE[outcome]}`,
     dataset: { outcome }, onclick: () => tally(outcome),
-  }, h("span", { class: "label" }, label), h("small", { class: "hint" }))));
+  }, h("span", { class: "label" }, label), " ", h("small", { class: "hint" }))));
 }
 
 function drawTaps(view, t) {
@@ -673,20 +673,21 @@ function drawMoves(view, t) {
   }
   box.hidden = false;
   box.dataset.fresh = String(Boolean(fresh));
-  // at a finished round the results and where everyone goes come first, under the turn line
-  const anchor = fresh ? $("status-box") : $("feed-card");
+  // at a finished round the results and where everyone goes come right after the entry
+  // controls (the next round's first roll stays above the fold), else at the foot
+  const anchor = fresh ? $("entry") : $("feed-card");
   if (fresh ? box.previousElementSibling !== anchor : box.nextElementSibling !== anchor) {
     anchor.parentNode.insertBefore(box, fresh ? anchor.nextSibling : anchor);
   }
 }
 
 function drawPicker() {
-  fill("dicepick", [0, 1, 2].map((d) => h("div", { class: "die-row", role: "group", "aria-label": `Die ${d + 1}` },
-    h("span", {}, `Die ${d + 1}`),
-    [1, 2, 3, 4, 5, 6].map((f) => h("button", {
-      type: "button", "aria-pressed": String(picked[d] === f), "aria-label": `Die ${d + 1} shows ${f}`,
-      onclick: () => { picked[d] = f; drawPicker(); if (state) drawTaps(state.view, myTable(state.view)); },
-    }, f)))));
+  // built once and marked in place: the face just pressed keeps the keyboard's focus
+  diceRows($("dicepick"), picked, (d, f) => {
+    picked[d] = f;
+    drawPicker();
+    if (state) drawTaps(state.view, myTable(state.view));
+  });
 }
 
 function render(next, previous) {
@@ -713,7 +714,7 @@ function render(next, previous) {
   }
   feedRound = roundKey;
   document.title = `Table ${tableNo} · ${roundLabel(view)} — ${next.name}`;
-  $("bar-title").textContent = `Table ${tableNo} · ${roundLabel(view)} · roll ${view.round}s`;
+  $("bar-title").textContent = `Table ${tableNo} · ${roundLabel(view)}`;  // the turn line says what to roll
   Object.assign(document.body.dataset, {
     phase: view.phase, round: String(view.round), set: String(view.set),
     status: t ? t.status : "none", bell: String(view.bell), roller: (t && t.roller) || "",
@@ -739,7 +740,7 @@ function render(next, previous) {
   const start = tableNo === 1 ? startBellButton(view, { commands, live, base, then: " Roll!" }) : null;
   $("start-box").hidden = !start;
   fill("start-box", start, start ? h("p", { class: "small muted" },
-    "In the room the head table rings the bell to start each round. Tapping it is optional: the round also starts with its first roll.") : null);
+    "Optional: the round also starts with its first roll.") : null);
   drawShown();
   drawMoves(view, t);
   if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
@@ -837,25 +838,22 @@ async function main() {
   live = new Live({
     night, token: held.token, table: tableNo,
     onState: (s, prev) => {
-      if (!rules) return;
-      render(s, prev);
+      if (loaded) render(s, prev);
     },
     onMessage,
     onFatal: (err) => { if (outbox) outbox.stopped = true; needToken(revokedText(err)); },
   });
-  const RULES = `${night}:table:${tableNo}:rules`;
   try {
-    await live.refresh();
-    rules = await rulesOf(live.state.setup);
-    store(RULES, rules);
+    await live.refresh();  // the view has all the page draws: no other request to wait for
+    loaded = true;
   } catch (err) {
     if (!$("need-token").hidden) return;
     // no connection: start from the page this phone saw last (the outbox keeps the entries)
     const last = recall(LAST());
-    if (err.status === 0 && last && recall(RULES)) {
+    if (err.status === 0 && last) {
       live.state = last;
       live.seq = Math.max(live.seq, last.seq);
-      rules = recall(RULES);
+      loaded = true;
       live.setState("offline");
     } else {
       $("fatal").textContent = `Cannot open the table: ${err.text || err}`;

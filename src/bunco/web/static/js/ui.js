@@ -73,10 +73,10 @@ export function topbar(title, { links = [] } = {}) {
   const large = applyLargeText();
   const conn = h("span", { class: "conn", id: "conn", "data-state": "connecting", role: "status" },
     "connecting");
+  // named by what it shows ("A+"), then what it does, so speech input finds it by its face
   const textButton = h("button", {
-    type: "button", id: "large-text", "aria-pressed": String(large),
-    "aria-label": "Large text", title: "Large text",
-  }, "A+");
+    type: "button", id: "large-text", "aria-pressed": String(large), title: "Large text",
+  }, "A+", h("span", { class: "sr-only" }, " large text"));
   textButton.addEventListener("click", () => toggleLargeText(textButton));
   const titleEl = h("span", { class: "title", id: "bar-title" }, title);
   const bar = h("header", { class: "topbar" }, titleEl, ...links, conn, textButton);
@@ -260,10 +260,12 @@ const PIPS = {
   6: [[27, 25], [73, 25], [27, 50], [73, 50], [27, 75], [73, 75]],
 };
 
-/** One die as SVG; ``hit`` marks a die that shows the round's number. */
-export function die(face, hit = false) {
+/** One die as SVG; ``hit`` marks a die that shows the round's number. A ``decorative``
+ * die (the face on a button named in words) is hidden from screen readers. */
+export function die(face, hit = false, { decorative = false } = {}) {
   const svg = h("svg:svg", { viewBox: "0 0 100 100", class: hit ? "die hit" : "die",
-    role: "img", "aria-label": `die showing ${face}` });
+    ...(decorative ? { "aria-hidden": "true", focusable: "false" }
+      : { role: "img", "aria-label": `die showing ${face}` }) });
   svg.append(h("svg:rect", { x: 4, y: 4, width: 92, height: 92, rx: 18 }));
   for (const [cx, cy] of PIPS[face] || []) svg.append(h("svg:circle", { cx, cy, r: 9 }));
   return svg;

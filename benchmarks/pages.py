@@ -1,0 +1,384 @@
+"""Benchmark of the pages on a slow party phone: bytes and time to ready of each page,
+cold and reopened, and the bytes each page receives per roll, at 12 and 200 players, side
+by side with an earlier commit.
+
+The phone is Chromium (Debian's, driven by Playwright) slowed down through the DevTools
+protocol as a mid-range phone on a crowded Wi-Fi: the CPU 4 times slower, 150 ms added to
+each request's round trip, 1.6 Mbit/s down and 750 kbit/s up, at 390x844. For each server
+(this checkout, and ``--baseline REF``, by default 6b846fd, the pages before issue 29) it
+starts the real ``bunco serve`` on a fresh SQLite file, creates a ``classic`` night of 12
+and one of 200 players, and for each page:
+
+- **cold**: a new browser profile (empty cache) opens the page; **ready** is the time from
+  the start of the navigation to the page's ``data-ready`` mark (the page has its state
+  and draws it), **bytes** all that came over the network until then (headers included,
+  as compressed on the wire) and the number of requests;
+- **warm**: the same profile opens the page again in a new tab (a phone reopening it);
+- **per roll**: with the page open, ``--rolls`` rolls at random tables of the night
+  (two a second, misses: the round never ends), then ``--settle`` seconds; the bytes the page
+  received over HTTP and its WebSocket (the messages' text: the wire may carry them
+  deflated) divided by the rolls (measured once: the bytes do not vary from run to run).
+
+The pages: the table page (table 1's scorekeeper), a player's page while choosing a name
+and once it is theirs, the host page and the big screen. Each figure is the median of
+``--repeat`` runs; the machine's load average is printed beside them, since a slowed-down
+CPU on a busy machine slows further (both servers are measured in the same run). The baseline is unpacked from git (``git archive``) into a temporary
+folder and run with the same Python and packages, its ``src`` on ``PYTHONPATH``.
+
+    python benchmarks/pages.py                       # 12 and 200 players, against 6b846fd
+    python benchmarks/pages.py --no-baseline --players 12 --repeat 1
+    python benchmarks/pages.py --cpu-slowdown 1      # what the network alone costs
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
+                "uploadThroughput": 750_000 / 8, "connectionType": "wifi"}
+PAGES = ("table", "player: choosing", "player: mine", "host", "big screen")
+# the moment the page set its data-ready mark, since the navigation started
+WATCH_READY = """
+new MutationObserver((changes, seen) => {
+  if (document.body && document.body.dataset.ready && !window.__ready) {
+    window.__ready = performance.now();
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-ready"]});
+"""
+
+
+@dataclass
+class Night:
+    """A night made for the benchmark: its id, tokens and tables."""
+
+    id: str
+    players: list[str]
+    host: str
+    viewer: str
+    table_token: str
+    player_token: str
+    tables: int
+
+
+@dataclass
+class Load:
+    ready: float
+    bytes: int
+    requests: int
+
+
+@dataclass
+class Figures:
+    """One server's figures: (page, players) → cold, warm loads and bytes per roll."""
+
+    cold: dict[tuple[str, int], list[Load]] = field(default_factory=dict)
+    warm: dict[tuple[str, int], list[Load]] = field(default_factory=dict)
+    per_roll: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+
+
+# -- the servers -------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(src: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``bunco serve`` of the package in ``src`` on a fresh SQLite file in ``folder``."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(src), "XDG_DATA_HOME": str(folder)}
+    with (folder / "serve.log").open("ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bunco", "serve", "--port", str(port), "--db",
+             str(folder / "night.sqlite3"), "--bot-pace", "0"],
+            stdout=out, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("bunco serve did not start:\n" + (folder / "serve.log").read_text())
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def unpack(ref: str, folder: Path) -> tuple[Path, str]:
+    """The tree of ``ref`` unpacked into ``folder`` (``git archive``): its ``src`` and a
+    one-line description."""
+    tree = folder / "baseline"
+    tree.mkdir()
+    packed = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref, "src"],
+                            check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(packed)) as tar:
+        tar.extractall(tree, filter="data")
+    line = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", ref],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    return tree / "src", line[:70]
+
+
+# -- a night -----------------------------------------------------------------------------
+def make_night(base: str, players: int) -> Night:
+    names = [f"Player {i:03d}" for i in range(1, players + 1)]
+    with httpx.Client(base_url=base, timeout=30) as client:
+        made = client.post("/api/nights", json={"name": f"Bench {players}", "rules": "classic",
+                                                "players": names}).json()
+        table = client.post("/api/join", json={"token": made["tables"][0]["token"]}).json()
+        viewer = {"authorization": f"Bearer {made['viewer_token']}"}
+        player = client.post(f"/api/nights/{made['night']}/claim", headers=viewer,
+                             json={"name": names[1]}).json()
+    return Night(made["night"], names, made["host_token"], made["viewer_token"],
+                 table["token"], player["token"], len(made["tables"]))
+
+
+def page_of(night: Night, page: str) -> tuple[str, dict[str, str]]:
+    """The address of ``page`` and what this phone holds in localStorage for it."""
+    key = f"bunco:{night.id}:"
+    quoted = lambda token: f'"{token}"'  # noqa: E731 - the pages keep JSON values
+    return {
+        "table": (f"/n/{night.id}/table/1", {key + "table:1": quoted(night.table_token)}),
+        "player: choosing": (f"/n/{night.id}/player", {key + "viewer": quoted(night.viewer)}),
+        "player: mine": (f"/n/{night.id}/player", {key + "player": quoted(night.player_token)}),
+        "host": (f"/n/{night.id}/host", {key + "host": quoted(night.host)}),
+        "big screen": (f"/n/{night.id}/screen", {key + "viewer": quoted(night.viewer)}),
+    }[page]
+
+
+def roll_at_random(base: str, night: Night, count: int, pace: float, seed: int) -> None:
+    """``count`` rolls at random tables, ``pace`` apart: misses (2 3 5), so the round
+    never ends however many the benchmark enters."""
+    rng = random.Random(seed)
+    auth = {"authorization": f"Bearer {night.host}"}
+    with httpx.Client(base_url=base, timeout=30, headers=auth) as client:
+        for i in range(count):
+            table = rng.randint(1, night.tables)
+            client.post(f"/api/nights/{night.id}/tables/{table}/rolls", json={
+                "command_id": f"bench-{seed}-{i}", "dice": [2, 3, 5]})
+            time.sleep(pace)
+
+
+# -- the phone ---------------------------------------------------------------------------
+class Meter:
+    """What one tab received: each response's bytes on the wire, each WebSocket
+    message's text, from the DevTools protocol."""
+
+    def __init__(self, cdp: CDPSession) -> None:
+        self.http = 0
+        self.requests = 0
+        self.socket = 0
+        cdp.on("Network.loadingFinished", self._finished)
+        cdp.on("Network.webSocketFrameReceived", self._frame)
+
+    def _finished(self, event: dict[str, Any]) -> None:
+        self.http += int(event.get("encodedDataLength", 0))
+        self.requests += 1
+
+    def _frame(self, event: dict[str, Any]) -> None:
+        self.socket += len(event["response"]["payloadData"].encode("utf-8"))
+
+    @property
+    def total(self) -> int:
+        return self.http + self.socket
+
+
+def slow_tab(context: BrowserContext, cpu: float) -> tuple[Page, Meter]:
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+    return page, Meter(cdp)
+
+
+def open_page(context: BrowserContext, base: str, path: str, cpu: float
+              ) -> tuple[Page, Load, Meter]:
+    page, meter = slow_tab(context, cpu)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + path, wait_until="commit")
+    try:
+        page.wait_for_function("() => window.__ready", timeout=60_000)
+    except PlaywrightError:
+        shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 300) : ''")
+        raise SystemExit(f"error: {path} was not ready within a minute: {errors} {shown!r}"
+                         ) from None
+    ready = page.evaluate("() => window.__ready") / 1000
+    return page, Load(ready, meter.total, meter.requests), meter
+
+
+def new_phone(browser: Browser, storage: dict[str, str]) -> BrowserContext:
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(
+        "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in storage.items())
+        + WATCH_READY)
+    return context
+
+
+def measure(browser: Browser, base: str, nights: dict[int, Night], figures: Figures,
+            rolls: int, settle: float, seed: int, per_roll: bool, cpu: float) -> None:
+    """Each page of each night, cold then warm; with ``per_roll``, the bytes per roll."""
+    for players, night in nights.items():
+        for name in PAGES:
+            path, storage = page_of(night, name)
+            context = new_phone(browser, storage)
+            try:
+                first, cold, _ = open_page(context, base, path, cpu)
+                figures.cold.setdefault((name, players), []).append(cold)
+                first.wait_for_timeout(1500)  # what it fetches after ready lands in the cache
+                first.close()
+                page, warm, meter = open_page(context, base, path, cpu)
+                figures.warm.setdefault((name, players), []).append(warm)
+                if name == "player: choosing" or not per_roll:
+                    continue
+                page.wait_for_timeout(settle * 1000)
+                before = meter.total
+                roll_at_random(base, night, rolls, 0.5, seed)
+                page.wait_for_timeout(settle * 1000)
+                figures.per_roll.setdefault((name, players), []).append(
+                    (meter.total - before) / rolls)
+            finally:
+                context.close()
+            seed += 1
+
+
+# -- the report --------------------------------------------------------------------------
+def kb(n: float) -> str:
+    return f"{n / 1000:.1f} KB"
+
+
+def row(loads: list[Load]) -> tuple[str, str]:
+    ready = statistics.median(x.ready for x in loads)
+    size = statistics.median(x.bytes for x in loads)
+    requests = statistics.median(x.requests for x in loads)
+    return f"{ready:.2f} s", f"{kb(size)} / {requests:.0f}"
+
+
+def report(results: list[tuple[str, Figures]], players: list[int]) -> None:
+    width = 30
+    print()
+    print("ready: from the navigation to the page's data-ready mark; bytes on the wire / "
+          "requests until then; per roll: HTTP and WebSocket bytes the open page received")
+    print(f"{'page':<18}{'players':>8}  " + "".join(f"{label:<{width}}" for label, _ in results))
+    for players_n in players:
+        for name in PAGES:
+            key = (name, players_n)
+            cells = []
+            for _, fig in results:
+                cold, cold_bytes = row(fig.cold[key])
+                warm, warm_bytes = row(fig.warm[key])
+                cells.append([f"cold {cold}, {cold_bytes}", f"warm {warm}, {warm_bytes}",
+                              f"per roll {kb(statistics.median(fig.per_roll[key]))}"
+                              if key in fig.per_roll else ""])
+            for line in range(3):
+                first = f"{name:<18}{players_n:>8}  " if line == 0 else " " * 28
+                text = "".join(f"{c[line]:<{width}}" for c in cells)
+                if text.strip():
+                    print(first + text)
+    if len(results) == 2:
+        print()
+        print("this checkout against the baseline (baseline ÷ this: how many times less):")
+        for players_n in players:
+            for name in PAGES:
+                key = (name, players_n)
+                new, old = results[0][1], results[1][1]
+                parts = [f"ready cold {_ratio(old.cold[key], new.cold[key], 'ready')}",
+                         f"warm {_ratio(old.warm[key], new.warm[key], 'ready')}",
+                         f"bytes cold {_ratio(old.cold[key], new.cold[key], 'bytes')}",
+                         f"warm {_ratio(old.warm[key], new.warm[key], 'bytes')}"]
+                if key in new.per_roll:
+                    a = statistics.median(old.per_roll[key])
+                    b = statistics.median(new.per_roll[key])
+                    parts.append(f"per roll {a / max(b, 1):.1f}x")
+                print(f"  {name:<18}{players_n:>5}: " + ", ".join(parts))
+
+
+def _ratio(old: list[Load], new: list[Load], what: str) -> str:
+    a = statistics.median(getattr(x, what) for x in old)
+    b = statistics.median(getattr(x, what) for x in new)
+    return f"{a / b:.1f}x" if b else "-"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[12, 200])
+    parser.add_argument("--baseline", default="6b846fd",
+                        help="the commit to compare with (default: the pages before issue 29)")
+    parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cpu-slowdown", type=float, default=4.0,
+                        help="how many times slower the phone's CPU is (1: the network only)")
+    parser.add_argument("--rolls", type=int, default=12)
+    parser.add_argument("--settle", type=float, default=3.5,
+                        help="seconds before and after the rolls")
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        raise SystemExit(f"error: Chromium is missing at {CHROMIUM}\n"
+                         "expected: Debian's chromium package (apt-get install chromium)")
+    with tempfile.TemporaryDirectory(prefix="bunco-pages-") as tmp:
+        folder = Path(tmp)
+        servers = [("this checkout", ROOT / "src")]
+        if not args.no_baseline:
+            src, line = unpack(args.baseline, folder)
+            servers.append((line, src))
+        results = []
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            for label, src in servers:
+                run = folder / f"run-{len(results)}"
+                run.mkdir()
+                proc, base = start_server(src, run)
+                try:
+                    nights = {n: make_night(base, n) for n in args.players}
+                    figures = Figures()
+                    for r in range(args.repeat):
+                        measure(browser, base, nights, figures, args.rolls, args.settle,
+                                seed=1000 * r, per_roll=r == 0, cpu=args.cpu_slowdown)
+                    results.append((label, figures))
+                    print(f"measured: {label}", flush=True)
+                finally:
+                    stop_server(proc)
+            browser.close()
+        print(f"\nthe phone: CPU {args.cpu_slowdown:g}x slower, {SLOW_NETWORK['latency']} ms "
+              f"round trips, {SLOW_NETWORK['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, "
+              f"{PHONE['width']}x{PHONE['height']}")
+        report(results, args.players)
+        print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+              f" on {os.cpu_count()} CPUs")
+
+
+if __name__ == "__main__":
+    main()
