@@ -85,6 +85,7 @@ class ServeProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.stop()  # a fixture that fails to start never stops it: no orphan server
         raise AssertionError("bunco serve did not start:\n" + self.log.read_text())
 
     def kill(self) -> None:
