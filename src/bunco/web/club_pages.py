@@ -25,10 +25,10 @@ async def club_page(club_id: str) -> Response:
 
 
 @router.get("/c/{club_id}/me")
-async def member_page(club_id: str) -> FileResponse:
+async def member_page(club_id: str) -> Response:
     return page("club_member.html")
 
 
 @router.get("/c/{club_id}/shared")
-async def shared_page(club_id: str) -> FileResponse:
+async def shared_page(club_id: str) -> Response:
     return page("club_shared.html")

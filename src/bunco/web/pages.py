@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from bunco.core.errors import BuncoError
 from bunco.core.presets import PRESETS, SOURCES, SUMMARIES, get_rules
