@@ -90,9 +90,10 @@ def test_a_page_names_every_module_it_loads_to_fetch_them_at_once(client: TestCl
     assert entry and entry.group(1) == version
     preloaded = re.findall(rf'<link rel="modulepreload" href="/static/v/{version}/(js/\w+.js)">',
                            html)
-    # table.js imports api, live, parts and ui; parts imports live and ui, live imports
-    # api and ui: each named once
-    assert sorted(preloaded) == ["js/api.js", "js/live.js", "js/parts.js", "js/ui.js"]
+    # table.js imports api, live, outbox, parts, pwa and ui; parts imports live and ui, live
+    # imports api and ui: each named once
+    assert sorted(preloaded) == ["js/api.js", "js/live.js", "js/outbox.js", "js/parts.js",
+                                 "js/pwa.js", "js/ui.js"]
     screen = client.get("/n/x1/screen").text
     assert f'href="/static/v/{version}/js/money.js"' in screen  # imported by screen.js
 

@@ -140,10 +140,10 @@ def test_bad_money_is_refused_with_what_was_wrong(money: dict[str, Any], message
     assert caught.value.expected
 
 
-def test_the_tournament_preset_needs_its_judged_prize_named() -> None:
-    with pytest.raises(InvalidSetup, match="best_costume"):
-        party("tournament", PLAYERS, groups={"A": PLAYERS[:2], "B": PLAYERS[2:]},
-              money="tournament")
+def test_the_tournament_money_table_brings_its_judged_prize() -> None:
+    implied = party("tournament", PLAYERS, groups={"A": PLAYERS[:2], "B": PLAYERS[2:]},
+                    money="tournament")
+    assert implied.setup["judged"] == ["Best Costume"]
     night = party("tournament", PLAYERS, groups={"A": PLAYERS[:2], "B": PLAYERS[2:]},
                   money="tournament", judged=["Best Costume"])
     assert night.setup["money"]["top_up"] is True

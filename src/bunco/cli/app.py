@@ -71,15 +71,35 @@ def refusals() -> Iterator[None]:
         fail(exc.message, expected=exc.expected)
 
 
-def parse_house_rules(items: list[str] | None) -> dict[str, str]:
-    """``["wipeout=true", "team_target=11"]`` → a dict; refuses items without ``=``."""
-    out: dict[str, str] = {}
+def parse_house_rules(items: list[str] | None) -> dict[str, Any]:
+    """``["wipeout=true", "team_target=11"]`` → a dict; refuses items without ``=``.
+
+    A rule whose value is a whole number (or a list of round numbers) gets it as a number,
+    as a party log writes it; every other value stays text for the rule set to read.
+    """
+    import dataclasses
+
+    from bunco.core.rules import RuleSet, whole_number_rules
+
+    numbers = whole_number_rules()
+    lists = {f.name for f in dataclasses.fields(RuleSet) if str(f.type).startswith("tuple[")}
+    out: dict[str, Any] = {}
     for item in items or []:
         if "=" not in item:
             fail(
                 f"house rule {item!r} has no value",
                 expected="NAME=VALUE, for example --house wipeout=true",
             )
-        key, value = item.split("=", 1)
-        out[key.strip()] = value.strip()
+        key, value = (part.strip() for part in item.split("=", 1))
+        name = key.replace("-", "_")
+        out[key] = _whole_numbers(key, value, name in lists) if name in numbers else value
     return out
+
+
+def _whole_numbers(key: str, value: str, as_list: bool) -> int | list[int]:
+    parts = [p.strip() for p in value.split(",")]
+    if not all(p.lstrip("-").isdigit() and len(p) <= 10 for p in parts):
+        fail(f"house rule {key!r} is {value[:30]!r}, not a whole number",
+             expected="a whole number such as 21 (or round numbers such as 2,4)")
+    numbers = [int(p) for p in parts]
+    return numbers if as_list or len(numbers) > 1 else numbers[0]

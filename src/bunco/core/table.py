@@ -376,7 +376,7 @@ class TableRound:
         if played.kind in (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO):
             record = self._record(dice, 0, played.kind, Phase.TIE_BREAK)
             if played.turn_continues:
-                return evolve(self, tie_break=tb, in_turn=True, rolls=(*self.rolls, record))
+                return evolve(self, tie_break=tb, in_turn=True, rolls=self.rolls.append(record))
             return self._tie_pass(tb, record, rules)
         return self._tie_pass(tb, self._record(dice, 0, kind, Phase.TIE_BREAK), rules)
 
