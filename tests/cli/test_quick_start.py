@@ -7,8 +7,9 @@ and are driven as a person would in a pseudo-terminal:
 
 - ``. .venv/bin/activate`` is not run: putting the installed ``bunco`` first on ``PATH``
   is what it does;
-- ``bunco play`` and ``bunco play --physical`` ask who plays: the test takes the offered
-  defaults (Enter), gives its name where asked, and quits at the first roll (``q``);
+- ``bunco play`` and ``bunco play --physical`` ask who plays (and whether there are prizes
+  and money): the test takes the offered defaults (Enter), gives its name where asked, and
+  quits at the first roll (``q``);
   the night is saved in the data folder, not the current one;
 - ``bunco serve --host 0.0.0.0`` runs until stopped: the test adds ``--port N`` with a free
   port (8000 may be taken on a shared machine), waits for the address it prints, and
@@ -77,6 +78,8 @@ def _play(line: str, folder: Path, env: dict[str, str], columns: int) -> int:
         child.sendline("Zed")  # type: ignore[attr-defined]
     child.expect("Sets of six rounds")  # type: ignore[attr-defined]
     child.sendline("")  # type: ignore[attr-defined]
+    child.expect(r"Prizes and money.*y/n \(n\): ")  # type: ignore[attr-defined]
+    child.sendline("")  # type: ignore[attr-defined]  # Enter: no prizes or money
     child.expect("Saving the night in")  # type: ignore[attr-defined]
     child.expect(r"(your roll|dice or tally|the three faces)")  # type: ignore[attr-defined]
     child.sendline("q")  # type: ignore[attr-defined]

@@ -26,12 +26,21 @@ def send(child: Any, line: str, expect: str = PHYS) -> str:
     return str(child.before)
 
 
+def no_prize_money(child: Any) -> Any:
+    """Answer the new night's first question, about prizes and money: Enter, no."""
+    child.expect_exact("Prizes and money")
+    child.expect_exact("y/n (n): ")
+    child.sendline("")
+    return child
+
+
 def classic_table(spawn: Any, log: Path) -> Any:
     """``bunco play --physical`` at one classic table (Ann, Bea, Cat, Dee), at Ann's first roll."""
     child = spawn(
         "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
         "--sets", "1", "--log", str(log),
     )  # fmt: skip
+    no_prize_money(child)
     child.expect_exact("· Ann rolls — dice or tally")
     return child
 
@@ -110,6 +119,7 @@ def test_digital_roll_against_bots_then_quit_and_resume(spawn: Any, tmp_path: Pa
     log = tmp_path / "d.jsonl"
     args = ("play", "--players", "4", "--human", "Zed", "--rules", "classic", "--sets", "1")
     child = spawn(*args, "--speed", "0", "--seed", "3", "--log", str(log))
+    no_prize_money(child)
     child.expect("Zed, your roll")
     assert "Zed & Bea" in child.before  # Zed and the bots Ann, Bea, Cal; partners opposite
     child.sendline("")
@@ -218,6 +228,7 @@ def test_commands_to_copy_are_never_wrapped_at_80_columns(spawn: Any, tmp_path: 
         "play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
         "--sets", "1", "--log", str(log), columns=80,
     )  # fmt: skip
+    no_prize_money(child)
     child.expect_exact(PHYS)
     assert f"Saving the night in {log}\r\n" in child.before
     child.sendline("q")
@@ -248,7 +259,7 @@ def test_prize_money_asked_at_the_prompt(spawn: Any, tmp_path: Path) -> None:
     party = log_lines(tmp_path / "m.jsonl")[0]
     assert party["judged"] == ["Best Costume"] and party["must_be_present"] is True
     assert party["one_prize_per_person"] is True
-    assert party["house_rules"]["breaks_after_rounds"] == "3"
+    assert party["house_rules"]["breaks_after_rounds"] == [3]  # a JSON integer, as checked
     assert party["money"] == {"currency": "$", "buy_in": "4.75", "payouts": [
         {"prize": "most_buncos", "share": "50%"}, {"prize": "most_wins", "amount": "5"},
         {"prize": "best_costume", "amount": "2.50"}]}

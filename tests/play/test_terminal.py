@@ -37,12 +37,21 @@ def missing_seed() -> int:
     raise AssertionError("no seed")
 
 
+def no_prize_money(child: Any) -> Any:
+    """Answer the new night's first question, about prizes and money: Enter, no."""
+    child.expect_exact("Prizes and money")
+    child.expect_exact("y/n (n): ")
+    child.sendline("")
+    return child
+
+
 def test_enter_pressed_while_bots_roll_is_not_the_next_roll(spawn: Any, tmp_path: Path) -> None:
     log = tmp_path / "n.jsonl"
     child = spawn(
         "play", "--players", "4", "--human", "Zed", "--rules", "classic", "--sets", "1",
         "--speed", "0.5", "--seed", str(missing_seed()), "--log", str(log),
     )  # fmt: skip
+    no_prize_money(child)
     child.expect_exact("Zed, your roll")
     child.sendline("")
     child.expect(r"Zed: \d \d \d  miss")  # Zed's turn ends; the bots roll at a readable pace
@@ -61,6 +70,7 @@ def test_results_wait_for_enter_when_a_person_plays(spawn: Any, tmp_path: Path) 
         "play", "--players", "8", "--human", "Zed", "--rules", "classic", "--sets", "1",
         "--speed", "0", "--seed", "4", "--log", str(log),
     )  # fmt: skip
+    no_prize_money(child)
     while child.expect_exact(["Zed, your roll", "Enter for round 2"]) == 0:
         child.sendline("")
     shown = child.before
@@ -175,6 +185,7 @@ def test_at_a_table_of_three_scores_say_whose_and_c_counts_the_round_in_play(
     log = tmp_path / "n.jsonl"
     child = spawn("play", "--physical", "--players", "Ann,Bea,Cat", "--rules", "classic",
                   "--sets", "1", "--log", str(log))  # fmt: skip
+    no_prize_money(child)
     child.expect_exact(PHYS)
     child.sendline("1 1 4")
     child.expect_exact(PHYS)
@@ -203,6 +214,7 @@ def test_everything_fits_80_columns(spawn: Any, tmp_path: Path) -> None:
     child = spawn("play", "--players", "48", "--human", "Zed", "--rules", "classic",
                   "--sets", "1", "--speed", "0", "--seed", "2", "--log", str(tmp_path / "n.jsonl"),
                   columns=80)  # fmt: skip
+    no_prize_money(child)
     child.expect_exact("Zed, your roll")
     shown = lines_of(child.before)
     others = [line for line in shown if "T2 " in line or "T12 " in line]
@@ -233,6 +245,7 @@ def test_everything_fits_80_columns(spawn: Any, tmp_path: Path) -> None:
 def test_physical_hints_fit_80_columns(spawn: Any, tmp_path: Path) -> None:
     child = spawn("play", "--physical", "--players", "Ann,Bea,Cat,Dee", "--rules", "classic",
                   "--sets", "1", "--log", str(tmp_path / "n.jsonl"), columns=80)  # fmt: skip
+    no_prize_money(child)
     child.expect_exact(PHYS)
     child.sendline("4 4 7")
     child.expect_exact(PHYS)

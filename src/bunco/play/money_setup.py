@@ -82,6 +82,17 @@ def parse_pay(spec: str) -> dict[str, str]:
     return out
 
 
+def _rounds(text: str) -> list[int]:
+    """``"2,4"`` (or ``"2 4"``) as the rounds ``[2, 4]``; the rule set checks them later."""
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise InvalidSetup(
+            f"--breaks {text!r} is not a list of rounds",
+            expected="--breaks 2,4,6 (round numbers from 1 to 6)",
+        )
+    return [int(p) for p in parts]
+
+
 def party_fields(options: MoneyOptions) -> dict[str, Any]:
     """The party line's ``money``, ``judged``, ``must_be_present``,
     ``one_prize_per_person`` and ``house_rules.breaks_after_rounds`` of the flags."""
@@ -96,7 +107,7 @@ def party_fields(options: MoneyOptions) -> dict[str, Any]:
                                expected="--one-prize value (keep the prize worth more) or listed")
         out["one_prize_per_person"] = True
     if options.breaks:
-        out["house_rules"] = {"breaks_after_rounds": options.breaks}
+        out["house_rules"] = {"breaks_after_rounds": _rounds(options.breaks)}
     money: dict[str, Any] = {}
     if options.money is not None and options.money != "none":
         if options.money not in PRESETS:
