@@ -13,13 +13,13 @@ page (a roll-off, the night over) and the club's pages.
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from .api_rolls import finish_round, roll
 from .conftest import TV, Pages, Server, axe, open_table
 from .test_end_of_night import play_night
 
@@ -49,23 +49,6 @@ class Checks:
 def ready(page: Page) -> Page:
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     return page
-
-
-def roll(server: Server, night: str, token: str, table: int, dice: list[int]) -> None:
-    server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", token,
-               json={"command_id": f"a11y-{random.random()}", "dice": dice})
-
-
-def finish_round(server: Server, night: str, token: str, round_no: int) -> None:
-    """Whoever may still roll rolls (seeded dice) until round ``round_no`` is over."""
-    rng = random.Random(11)
-    for _ in range(600):
-        status = server.state(night, token)["status"]
-        if status["round"] != round_no or not status["expects"]:
-            return
-        roll(server, night, token, status["expects"][0]["table"],
-             [rng.randint(1, 6) for _ in range(3)])
-    raise AssertionError(f"round {round_no} did not end")
 
 
 def test_home_join_and_https_pages(pages: Pages) -> None:

@@ -6,13 +6,13 @@ the top bar's title is never cut (offline, large text), and no text anywhere is 
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from .api_rolls import finish_round, roll
 from .conftest import Pages, Server, open_table, shoot
 
 pytestmark = pytest.mark.browser
@@ -34,22 +34,6 @@ TITLE_CUT = """() => {
   const t = document.getElementById('bar-title');
   return t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 1;
 }"""
-
-
-def roll(server: Server, night: str, token: str, table: int, dice: list[int]) -> None:
-    server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", token,
-               json={"command_id": f"layout-{random.random()}", "dice": dice})
-
-
-def finish_round(server: Server, night: str, token: str, round_no: int) -> None:
-    rng = random.Random(5)
-    for _ in range(600):
-        status = server.state(night, token)["status"]
-        if status["round"] != round_no or not status["expects"]:
-            return
-        roll(server, night, token, status["expects"][0]["table"],
-             [rng.randint(1, 6) for _ in range(3)])
-    raise AssertionError(f"round {round_no} did not end")
 
 
 def above_the_fold(page: Page, phase: str, wanted: set[str]) -> dict[str, int]:
@@ -78,7 +62,7 @@ def test_the_entry_controls_stay_above_the_fold_in_every_phase(pages: Pages,
     roll(server, night, host, 1, [1, 1, 1])                # the bell at the head table
     expect(other.locator("#bell")).to_be_visible()
     above_the_fold(other, "the bell", taps)
-    finish_round(server, night, host, 1)
+    finish_round(server, night, host, 1, seed=5)
     for page in (head, other):
         expect(page.locator("body")).to_have_attribute("data-round", "2")
         expect(page.locator("#moves-box")).to_have_attribute("data-fresh", "true")

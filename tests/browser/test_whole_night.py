@@ -80,7 +80,11 @@ def join_tables(pages: Pages, host: Page, night: str) -> dict[int, Page]:
 
 
 def expected_prizes(report: dict[str, Any]) -> list[str]:
-    """What the results page lists, in its order: set winners, then each prize's winners."""
+    """What the results page lists, in its order: once the prizes are decided, the server's
+    one list of who is handed each prize (its words: "Dee (after a roll-off)", "Ann, Bea
+    (shared)"); before that, set winners, then each prize's winners."""
+    if report.get("prize_winners"):
+        return [r["who"] for r in report["prize_winners"]]
     out = [s["winner"] for s in report["set_winners"] if s["winner"]]
     for p in report["prizes"]:
         out.append(names(p["winners"]) if p["winners"] else "nobody")

@@ -16,7 +16,6 @@ import io
 from typing import Any
 from xml.sax.saxutils import escape
 
-from reportlab.lib import colors
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
@@ -24,7 +23,7 @@ from bunco.core.night import Night
 from bunco.core.verification import verification_report, verified_text
 from bunco.party.report import night_title
 from bunco.sheets.payouts import payout_story
-from bunco.sheets.pdfkit import Rendered, font, paper_size
+from bunco.sheets.pdfkit import Rendered, build_numbered, paper_size
 from bunco.sheets.report import _pdf_table, _styles, meta_line, prize_table
 
 
@@ -58,14 +57,4 @@ def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
             story.append(Paragraph(escape(
                 "The host closed the cards with these not verified: "
                 + (", ".join(check["closed_unverified"]) or "none") + "."), styles["meta"]))
-    pages: list[int] = []
-
-    def count(canvas: Any, _doc: Any) -> None:
-        pages.append(canvas.getPageNumber())
-        canvas.setFont(font(False), 7)
-        canvas.setFillColor(colors.HexColor("#888888"))
-        canvas.drawCentredString(size[0] / 2, 0.35 * inch,
-                                 f"{title} · prizes and payouts · page {canvas.getPageNumber()}")
-
-    doc.build(story, onFirstPage=count, onLaterPages=count)
-    return Rendered(buffer.getvalue(), len(pages))
+    return build_numbered(doc, buffer, story, f"{title} · prizes and payouts")

@@ -17,7 +17,9 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
@@ -336,3 +338,19 @@ class Rendered:
 
     data: bytes
     pages: int
+
+
+def build_numbered(doc: Any, buffer: io.BytesIO, story: list[Any], footer: str) -> Rendered:
+    """Build a platypus ``doc`` (writing to ``buffer``) from ``story``, each page footed "``footer`` · page N"
+    in small grey type; the finished PDF and its page count."""
+    pages: list[int] = []
+
+    def count(canvas: Any, _doc: Any) -> None:
+        pages.append(canvas.getPageNumber())
+        canvas.setFont(font(False), 7)
+        canvas.setFillColor(colors.HexColor("#888888"))
+        canvas.drawCentredString(doc.pagesize[0] / 2, 0.35 * inch,
+                                 f"{footer} · page {canvas.getPageNumber()}")
+
+    doc.build(story, onFirstPage=count, onLaterPages=count)
+    return Rendered(buffer.getvalue(), len(pages))

@@ -46,7 +46,7 @@ from bunco.party.standings import standings
 from bunco.party.winners import prize_name, prizes_status, winner_rows
 from bunco.sheets.filled import SETTLED
 from bunco.sheets.payouts import payout_section_html, payout_story
-from bunco.sheets.pdfkit import Rendered, font, paper_size
+from bunco.sheets.pdfkit import Rendered, build_numbered, font, paper_size
 from bunco.sheets.wording import minis_header
 
 STYLE = """
@@ -285,17 +285,7 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
         section = []
     if not night.history:
         story += [*section, Paragraph("No rounds played yet.", styles["body"])]
-    pages: list[int] = []
-
-    def count(canvas: Any, _doc: Any) -> None:
-        pages.append(canvas.getPageNumber())
-        canvas.setFont(font(False), 7)
-        canvas.setFillColor(colors.HexColor("#888888"))
-        canvas.drawCentredString(size[0] / 2, 0.35 * inch,
-                                 f"{title} · night report · page {canvas.getPageNumber()}")
-
-    doc.build(story, onFirstPage=count, onLaterPages=count)
-    return Rendered(buffer.getvalue(), len(pages))
+    return build_numbered(doc, buffer, story, f"{title} · night report")
 
 
 def night_report_pdf(night: Night, *, paper: str = "letter") -> bytes:

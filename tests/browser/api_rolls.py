@@ -1,0 +1,26 @@
+"""Rolls sent straight to the API by the browser tests, to bring a night where a page is
+looked at (the pages themselves are what the tests check)."""
+
+from __future__ import annotations
+
+import random
+
+from .conftest import Server
+
+
+def roll(server: Server, night: str, token: str, table: int, dice: list[int]) -> None:
+    """One roll at ``table``, with a fresh command id."""
+    server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", token,
+               json={"command_id": f"test-roll-{random.random()}", "dice": dice})
+
+
+def finish_round(server: Server, night: str, token: str, round_no: int, seed: int = 11) -> None:
+    """Whoever may still roll rolls (seeded dice) until round ``round_no`` is over."""
+    rng = random.Random(seed)
+    for _ in range(600):
+        status = server.state(night, token)["status"]
+        if status["round"] != round_no or not status["expects"]:
+            return
+        roll(server, night, token, status["expects"][0]["table"],
+             [rng.randint(1, 6) for _ in range(3)])
+    raise AssertionError(f"round {round_no} did not end")
