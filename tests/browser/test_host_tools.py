@@ -190,7 +190,8 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(host.locator("#ended-early")).to_have_text(
         "The host ended the night after round 1 of set 1.")
     expect(host.locator("#verify-note")).to_contain_text("Prizes count verified cards only")
-    expect(host.locator("#verify-note")).to_contain_text("9 of 9 verified")
+    expect(host.locator("#verify-note")).to_contain_text(
+        "wait until every card present is verified as it stands (9 of 9).")
     expect(host.locator("#cards-table tbody tr")).to_have_count(9)
     shoot(host, "end-ended-early")
     assert audit(host) == []

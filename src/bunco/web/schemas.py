@@ -108,6 +108,9 @@ HouseValue = (
     | Annotated[float, Strict(), Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
     | Title
     | Annotated[list[Word], Field(max_length=40)]
+    # a list of whole numbers (breaks_after_rounds: [2, 4]), JSON integers as number rules take
+    | Annotated[list[Annotated[int, Strict(), Field(ge=-1_000_000_000, le=1_000_000_000)]],
+                Field(max_length=40)]
     | None
 )
 DICE = TypeAdapter(Dice)

@@ -3,7 +3,7 @@
 // controls for all of them (host page). The amounts come from the server as decimal
 // strings and are shown as they are: no arithmetic on money happens here.
 
-import { $, fill, h, toast } from "./ui.js";
+import { $, fill, h, names, toast } from "./ui.js";
 
 const prizeName = (p) => p.label + (p.group ? ` (${p.group})` : "");
 
@@ -243,7 +243,8 @@ export function addMoney(body) {
   const breaks = $("breaks").value.replace(/\s+/g, "");
   if (breaks !== $("breaks").dataset.preset) {
     if (breaks && !/^[1-6](,[1-6])*$/.test(breaks)) return "Breaks after rounds: round numbers from 1 to 6, separated by commas (e.g. 2, 4, 6).";
-    body.house_rules.breaks_after_rounds = breaks;
+    // round numbers, as the rules take them (JSON integers, not text)
+    body.house_rules.breaks_after_rounds = breaks ? breaks.split(",").map(Number) : [];
   }
   const mode = $("money-mode").value;
   if (mode === "none") return null;
@@ -290,15 +291,24 @@ export function handedList(view) {
   if (!rows.length) return null;
   return h("div", { class: "prize-list", id: "handed-list" }, rows.map((r) => {
     const moved = r.handed_to.length && r.on_cards.length && r.on_cards.join() !== r.handed_to.join();
+    const tied = rollingOff(view, r);
     return h("article", { class: "prize", dataset: { prize: r.prize, group: r.group || "", status: r.status } },
       h("h3", {}, r.name),
-      h("div", { class: "winners" }, r.who),
+      h("div", { class: "winners" }, tied.length ? `${names(tied)}: ${r.who}` : r.who),
       r.amount ? h("p", { class: "amount" }, r.amount) : null,
       h("p", { class: "small" }, [r.figure ? `${r.figure} on the card` : "",
         moved ? `${r.figure ? " · " : ""}first on the cards: ${r.on_cards.join(", ")}` : ""]),
       r.passed_over.length ? h("p", { class: "small passed" },
         `Passed over: ${r.passed_over.map((x) => `${x.name} (${x.reason})`).join("; ")}`) : null);
   }));
+}
+
+/** Who rolls off for a row's prize while its roll-off is due (the view's prizes name
+ * them; the row says only "roll-off due"), else an empty list. */
+function rollingOff(view, r) {
+  if (r.status !== "pending") return [];
+  const p = (view.prizes || []).find((x) => x.category === r.prize && (x.group || null) === (r.group || null));
+  return p && p.settled_by === "pending_roll_off" ? p.candidates || [] : [];
 }
 
 /** Why the prizes are not named yet (cards still to verify), or null. */
