@@ -80,12 +80,12 @@ def join_tables(pages: Pages, host: Page, night: str) -> dict[int, Page]:
 
 
 def expected_prizes(report: dict[str, Any]) -> list[str]:
-    """What the results page lists, in its order: once the prizes are decided, the server's
-    one list of who is handed each prize (its words: "Dee (after a roll-off)", "Ann, Bea
-    (shared)"); before that, set winners, then each prize's winners."""
-    if report.get("prize_winners"):
-        return [r["who"] for r in report["prize_winners"]]
+    """What the results page lists, in its order: the set winners, then, once the prizes
+    are decided, the server's one list of who is handed each prize (its words: "Dee (after
+    a roll-off)", "Ann, Bea (shared)"); before that, each prize's winners."""
     out = [s["winner"] for s in report["set_winners"] if s["winner"]]
+    if report.get("prize_winners"):
+        return out + [r["who"] for r in report["prize_winners"]]
     for p in report["prizes"]:
         out.append(names(p["winners"]) if p["winners"] else "nobody")
     return out

@@ -4,6 +4,7 @@
 // strings and are shown as they are: no arithmetic on money happens here.
 
 import { $, fill, h, names, toast } from "./ui.js";
+import { setWinnerItems } from "./parts.js";
 
 const prizeName = (p) => p.label + (p.group ? ` (${p.group})` : "");
 
@@ -289,7 +290,7 @@ export function addMoney(body) {
 export function handedList(view) {
   const rows = view.prize_winners || [];
   if (!rows.length) return null;
-  return h("div", { class: "prize-list", id: "handed-list" }, rows.map((r) => {
+  return h("div", { class: "prize-list", id: "handed-list" }, [...setWinnerItems(view), ...rows.map((r) => {
     const moved = r.handed_to.length && r.on_cards.length && r.on_cards.join() !== r.handed_to.join();
     const tied = rollingOff(view, r);
     return h("article", { class: "prize", dataset: { prize: r.prize, group: r.group || "", status: r.status } },
@@ -300,7 +301,7 @@ export function handedList(view) {
         moved ? `${r.figure ? " · " : ""}first on the cards: ${r.on_cards.join(", ")}` : ""]),
       r.passed_over.length ? h("p", { class: "small passed" },
         `Passed over: ${r.passed_over.map((x) => `${x.name} (${x.reason})`).join("; ")}`) : null);
-  }));
+  })]);
 }
 
 /** Who rolls off for a row's prize while its roll-off is due (the view's prizes name

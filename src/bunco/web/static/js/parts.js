@@ -143,16 +143,22 @@ export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = 
   ];
 }
 
+/** The winner of each set (or its roll-off due), as prize-list items. */
+export function setWinnerItems(view) {
+  const sets = (view.set_winners || []).filter((s) => s.winner || s.settled_by === "pending_roll_off");
+  return sets.map((s) => h("article", { class: "prize", dataset: { prize: `set-${s.set}` } },
+    h("h3", {}, `Winner of set ${s.set}`),
+    h("div", { class: "winners" }, s.winner || "roll-off due"),
+    h("p", { class: "small" }, settled(s.settled_by))));
+}
+
 /** The prizes: label, winners (or who rolls off), the figure. */
 export function prizeList(view) {
   const prizes = view.prizes || [];
-  const sets = (view.set_winners || []).filter((s) => s.winner || s.settled_by === "pending_roll_off");
+  const sets = setWinnerItems(view);
   if (!prizes.length && !sets.length) return null;
   const items = [
-    ...sets.map((s) => h("article", { class: "prize", dataset: { prize: `set-${s.set}` } },
-      h("h3", {}, `Winner of set ${s.set}`),
-      h("div", { class: "winners" }, s.winner || "roll-off due"),
-      h("p", { class: "small" }, settled(s.settled_by)))),
+    ...sets,
     ...prizes.map((p) => {
       const label = p.group ? `${p.label} (${p.group})` : p.label;
       let who;
