@@ -97,9 +97,12 @@ def parse_house_rules(items: list[str] | None) -> dict[str, Any]:
 
 
 def _whole_numbers(key: str, value: str, as_list: bool) -> int | list[int]:
+    from bunco.core.rules import MAX_RULE_NUMBER
+
     parts = [p.strip() for p in value.split(",")]
     if not all(p.lstrip("-").isdigit() and len(p) <= 10 for p in parts):
-        fail(f"house rule {key!r} is {value[:30]!r}, not a whole number",
-             expected="a whole number such as 21 (or round numbers such as 2,4)")
+        fail(f"{value[:30]!r} is not a valid value for house rule {key!r}",
+             expected="a comma-separated list of round numbers" if as_list
+             else f"a whole number within ±{MAX_RULE_NUMBER:,}")
     numbers = [int(p) for p in parts]
     return numbers if as_list or len(numbers) > 1 else numbers[0]
