@@ -372,6 +372,18 @@ def _left_line(prize: dict[str, Any], amount: Decimal, kind: str, why: str) -> d
             "kind": kind, "amount": format(amount.normalize(), "f"), "why": why}
 
 
+def _split_noted(
+    entry: dict[str, Any], amount: Decimal, ways: int, what: str, currency: str,
+    left_over: list[dict[str, Any]],
+) -> tuple[Decimal, Decimal]:
+    """``split`` that adds the left-over line for a remainder ("{what}: $x.xx each")."""
+    each, rest = split(amount, ways)
+    if rest:
+        left_over.append(_left_line(
+            entry, rest, "split", f"{what}: {currency}{money_text(each)} each"))
+    return each, rest
+
+
 def settle(
     money: MoneySetup,
     awards: Sequence[Award],
@@ -418,15 +430,10 @@ def settle(
             prizes.append(entry)
             continue
         parts: list[tuple[str, str | None, Decimal]] = []  # (player, group, amount)
-        left = Decimal(0)
         if award.team:  # split between the groups, then among each group's members
-            per_group, rest = split(amount, len(award.winners))
-            if rest:
-                left_over.append(_left_line(
-                    entry, rest, "split",
-                    f"{c}{money_text(amount)} between {len(award.winners)} groups: "
-                    f"{c}{money_text(per_group)} each"))
-            left += rest
+            per_group, left = _split_noted(
+                entry, amount, len(award.winners),
+                f"{c}{money_text(amount)} between {len(award.winners)} groups", c, left_over)
             for group in award.winners:
                 members = [m for m in groups[group] if not (must_be_present and m in absent)]
                 if not members:
@@ -435,21 +442,15 @@ def settle(
                         f"{group}'s {c}{money_text(per_group)}: nobody of {group} is present"))
                     left += per_group
                     continue
-                each, rest = split(per_group, len(members))
-                if rest:
-                    left_over.append(_left_line(
-                        entry, rest, "split",
-                        f"{group}'s {c}{money_text(per_group)} among {len(members)}: "
-                        f"{c}{money_text(each)} each"))
+                each, rest = _split_noted(
+                    entry, per_group, len(members),
+                    f"{group}'s {c}{money_text(per_group)} among {len(members)}", c, left_over)
                 left += rest
                 parts += [(m, group, each) for m in members]
         else:
-            each, left = split(amount, len(award.winners))
-            if left:
-                left_over.append(_left_line(
-                    entry, left, "split",
-                    f"{c}{money_text(amount)} shared {len(award.winners)} ways: "
-                    f"{c}{money_text(each)} each"))
+            each, left = _split_noted(
+                entry, amount, len(award.winners),
+                f"{c}{money_text(amount)} shared {len(award.winners)} ways", c, left_over)
             parts = [(w, award.group, each) for w in award.winners]
         for player, in_group, part in parts:
             payouts.append(
