@@ -46,11 +46,12 @@ def same(a: Night, b: Night) -> bool:
         b.set_no, b.round_no, b.phase, b.tables, b.history, b.cards, b.bell)
 
 
-@pytest.mark.parametrize("every", [1, 3, 32, 10_000])
+@pytest.mark.parametrize(("every", "kept"), [(1, 64), (3, 2), (3, 1), (32, 64), (10_000, 64)])
 @pytest.mark.parametrize("seed", range(6))
 def test_rolls_and_undos_end_as_the_standing_entries_folded_from_the_start(
-        monkeypatch, seed, every):
+        monkeypatch, seed, every, kept):
     monkeypatch.setattr(night_mod, "CHECKPOINT_EVERY", every)
+    monkeypatch.setattr(night_mod, "CHECKPOINTS_KEPT", kept)  # few: older undos from the start
     night = played(seed, 400)
     assert any(e["type"] == "undo" for e in night.events)
     assert same(night, standing(night))
@@ -76,3 +77,4 @@ def test_an_undo_refolds_only_the_events_since_its_checkpoint(monkeypatch):
     assert len(folded) <= 50 * (night_mod.CHECKPOINT_EVERY + 1)
     assert sum(len(t.rolls) for t in night.tables) == 3_000
     assert same(night, standing(night))
+    assert len(night.checkpoints) == night_mod.CHECKPOINTS_KEPT   # the newest only

@@ -73,6 +73,11 @@ RolloffFor: TypeAlias = tuple[Literal["set", "prize"], int]
 CHECKPOINT_EVERY = 32
 """Standing events of a round between two of its checkpoints: an undo folds again at most
 this many events (and those after its entry), however long the round."""
+CHECKPOINTS_KEPT = 64
+"""Checkpoints kept (the newest): they reach 2,048 standing events back, past the last entry
+of every table of a 250-table room; an undo of an older entry folds the round again from
+its start. A checkpoint may hold its own copy of the round's lists (after an undo), so
+their number bounds what they cost in memory."""
 """What a roll-off under way decides: ``("set", set_no)`` or ``("prize", index in prizes)``."""
 
 
@@ -176,9 +181,9 @@ class Night:
     round_start: Night | None = None  # the night as the current round (or roll-off) began
     prev_start: Night | None = None  # ... and as the round before it began
     host: HostState = field(default_factory=HostState)  # judged prizes, presence, breaks, drawings
-    # the night every CHECKPOINT_EVERY standing events of the round under way, newest first
-    # (each links to the one before): an undo folds again from the newest before its entry
-    checkpoint: Night | None = field(default=None, compare=False, repr=False)
+    # the night every CHECKPOINT_EVERY standing events of the round under way (the newest
+    # CHECKPOINTS_KEPT, oldest first): an undo folds again from the newest before its entry
+    checkpoints: tuple[Night, ...] = field(default=(), compare=False, repr=False)
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -235,9 +240,10 @@ class Night:
         event (for undo), else with a checkpoint every :data:`CHECKPOINT_EVERY` standing
         events of the round."""
         if self.round_start is None:  # a round or roll-off began: remember it for undo
-            return evolve(self, round_start=self, checkpoint=None)
+            return evolve(self, round_start=self, checkpoints=())
         if (len(self.effective) - len(self.round_start.effective)) % CHECKPOINT_EVERY == 0:
-            return evolve(self, checkpoint=self)
+            kept = self.checkpoints[-(CHECKPOINTS_KEPT - 1):] if CHECKPOINTS_KEPT > 1 else ()
+            return evolve(self, checkpoints=(*kept, evolve(self, checkpoints=())))
         return self
 
     def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Night:
@@ -775,23 +781,25 @@ class Night:
     def _base_for(self, index: int) -> Night:
         """The newest checkpoint of the round under way from before standing event
         ``index`` (its first ``len(effective)`` events), else the round's start."""
-        base = self.checkpoint
-        while base is not None and len(base.effective) > index:
-            base = base.checkpoint
         start = self.round_start
         assert start is not None
-        if base is None or base.round_start is not start:
-            return start
-        return base
+        for base in reversed(self.checkpoints):
+            if len(base.effective) <= index:
+                return base if base.round_start is start else start
+        return start
 
     def _refold(self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent, *,
                 from_start: bool = True) -> Night:
         """Fold ``rest`` again on ``snapshot``: the start of a round (``from_start``), or a
         checkpoint of the round under way, whose own checkpoints still hold."""
         # a round's start is its own round start, and no checkpoint of the round is before
-        # it; a checkpoint stays the newest one
-        night = (evolve(snapshot, round_start=snapshot, checkpoint=None) if from_start
-                 else evolve(snapshot, checkpoint=snapshot))
+        # it; a checkpoint stays the newest one, with those before it
+        if from_start:
+            night = evolve(snapshot, round_start=snapshot, checkpoints=())
+        else:
+            kept = self.checkpoints
+            at = next(i for i, c in enumerate(kept) if c is snapshot)
+            night = evolve(snapshot, checkpoints=kept[:at + 1])
         try:
             for later in rest:
                 night = night._apply_effective(later)
