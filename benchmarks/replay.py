@@ -22,7 +22,16 @@ one 100 MB name: how long the refusal takes, its memory, and how long its messag
 replayed by the code of that git revision too (its ``src`` taken with ``git archive`` from
 the repository of the current folder), side by side; a run that passes ``--limit`` (or,
 for the older code, ``--before-limit``) seconds is stopped and shown as such. Compare the
-CPU seconds on a busy machine: the wall time there is mostly waiting for a core.
+CPU seconds on a busy machine: the wall time there is mostly waiting for a core. The last
+lines give the ratios of 1,000,000 events to 100,000 (wall, CPU, peak memory).
+
+``--undos N`` times a round of ``--undo-rolls`` rolls (10,000 by default) at two tables
+in which N rolls are undone and entered again, without and with the undos, in a child
+process: what the undos cost, each and all together. With ``--before REV`` the same with
+the code of that revision, side by side (an undo folded the round again from its start
+before the round kept checkpoints).
+
+    python benchmarks/replay.py --undos 2000 --before 47e54bc
 """
 
 from __future__ import annotations
@@ -215,6 +224,62 @@ def long_logs(before: str | None, limit: float, before_limit: float) -> None:
                   f"{c2 / c1:5.1f}x, peak memory {m2 / m1:4.1f}x")
 
 
+UNDO_CHILD = """
+import json, random, resource, sys, time
+from bunco.core.night import Night
+rolls, undos = int(sys.argv[1]), int(sys.argv[2])
+rng = random.Random(1)
+faces = [(a, b, c) for a in range(2, 7) for b in range(2, 7) for c in range(2, 7)
+         if not a == b == c]
+night = Night.start({"type": "party", "rules": "classic",
+                     "players": [f"P{i}" for i in range(1, 9)]})
+every = rolls // undos if undos else rolls + 1
+started, cpu = time.perf_counter(), time.process_time()
+for n in range(rolls):
+    table = n % 2 + 1
+    night = night.apply({"type": "roll", "table": table, "dice": list(rng.choice(faces))})
+    if (n + 1) % every == 0:  # a mistake: undone, and entered again
+        night = night.apply({"type": "undo", "table": table})
+        night = night.apply({"type": "roll", "table": table, "dice": list(rng.choice(faces))})
+print(json.dumps({"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu,
+                  "rolls": sum(len(t.rolls) for t in night.tables),
+                  "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def undo_figures(before: str | None, rolls: int, undos: int) -> None:
+    """A long round with many undos (each undo of the table's last roll, then the roll
+    entered again), folded in a child process with the code now and, with ``before``,
+    with the code of that git revision: wall and CPU seconds side by side."""
+    here = Path(__file__).resolve().parent.parent / "src"
+    with tempfile.TemporaryDirectory() as tmp:
+        codes = [("now", here)]
+        if before:
+            codes.append((f"at {before}", _before_src(before, Path(tmp))))
+        results = {}
+        for label, src in codes:
+            for n_undos in (0, undos):
+                out = subprocess.run(
+                    [sys.executable, "-c", UNDO_CHILD, str(rolls), str(n_undos)],
+                    env={**os.environ, "PYTHONPATH": str(src)}, check=True,
+                    capture_output=True, text=True).stdout
+                got = json.loads(out)
+                assert got["rolls"] == rolls, got  # every undone roll was entered again
+                results[label, n_undos] = got
+                print(f"{label:>14}  {rolls:,} rolls in one round, {n_undos:>5,} undos: wall "
+                      f"{got['wall']:7.2f} s  CPU {got['cpu']:7.2f} s  peak {got['peak']:6.1f} MB",
+                      flush=True)
+        for label, _ in codes:
+            plain, undone = results[label, 0], results[label, undos]
+            each = (undone["cpu"] - plain["cpu"]) / undos * 1000 if undos else 0.0
+            print(f"{label:>14}  the {undos:,} undos cost {undone['cpu'] / plain['cpu']:5.1f}x "
+                  f"the CPU of the rolls alone, {each:.2f} ms each")
+        if before:
+            now, old = results["now", undos], results[f"at {before}", undos]
+            print(f"{'':>14}  now / before: CPU {now['cpu'] / old['cpu']:.3f}x "
+                  f"({old['cpu'] / now['cpu']:.1f} times faster)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -236,7 +301,14 @@ def main() -> None:
                         help="with --long: stop a replay after this many seconds")
     parser.add_argument("--before-limit", type=float, default=300.0,
                         help="with --before: stop a replay by the older code after this long")
+    parser.add_argument("--undos", type=int, metavar="N",
+                        help="time a round of --undo-rolls rolls with N undos (and with the "
+                        "code of --before REV)")
+    parser.add_argument("--undo-rolls", type=int, default=10_000)
     args = parser.parse_args()
+    if args.undos is not None:
+        undo_figures(args.before, args.undo_rolls, args.undos)
+        return
     if args.long:
         long_logs(args.before, args.limit, args.before_limit)
         return

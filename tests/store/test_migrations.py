@@ -25,7 +25,7 @@ def test_empty_database_upgrades_to_head_and_matches_the_models(empty_url):
     engine = make_engine(empty_url)
     assert current_revision(engine) is None
     upgrade_database(engine)
-    assert current_revision(engine) == head_revision() == "0005"
+    assert current_revision(engine) == head_revision() == "0006"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -50,7 +50,7 @@ def test_a_database_at_the_first_revision_upgrades_and_keeps_its_events(empty_ur
 
     store = EventStore(empty_url)
     store.upgrade()
-    assert current_revision(store.engine) == "0005"
+    assert current_revision(store.engine) == "0006"
     assert store.night("old").options == {}
     assert store.events("old")[0].event["players"] == ["A", "B"]
     assert store.tokens("old") == []
@@ -64,7 +64,7 @@ def test_downgrade_to_base_and_up_again(empty_url):
     with engine.connect() as conn:
         assert set(sa.inspect(conn).get_table_names()) <= {"alembic_version"}
     upgrade_database(engine)
-    assert current_revision(engine) == "0005"
+    assert current_revision(engine) == "0006"
     engine.dispose()
 
 

@@ -184,9 +184,17 @@ def test_a_creation_command_id_must_be_the_clients_own_random_id(client):
     for short in ("1", "abc", "0123456789abcde"):
         reply = client.post("/api/nights", json={**body, "command_id": short})
         assert reply.status_code == 422 and reply.json()["error"] == "invalid_request"
-        assert "16 characters" in reply.json()["expected"]
+        assert reply.json()["message"] == "command_id: String should have at least 16 characters"
+        assert reply.json()["expected"]
     assert len(client.app.state.service.store.nights()) == 0  # type: ignore[attr-defined]
     mine = client.post("/api/nights", json={**body, "command_id": "9f1c2e7a5b3d4c6e"})
     again = client.post("/api/nights", json={**body, "command_id": "9f1c2e7a5b3d4c6e"})
     assert mine.status_code == again.status_code == 201
     assert mine.json()["host_token"] == again.json()["host_token"]  # a retry, as before
+    # the documented schema says so: a creation id of 16 characters at least, while a
+    # command's id (an entry's, scoped by its token) may be short
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    creation = [s for s in schemas["NightCreate"]["properties"]["command_id"]["anyOf"]
+                if s.get("type") == "string"]
+    assert [(s["minLength"], s["maxLength"]) for s in creation] == [(16, 100)]
+    assert schemas["Command"]["properties"]["command_id"]["minLength"] == 1

@@ -70,6 +70,14 @@ SetSettledBy: TypeAlias = Literal["wins", "buncos", "roll_off", "pending_roll_of
 """How a set's winner was decided: most W's, most Buncos among the tied, a roll-off (or one due)."""
 
 RolloffFor: TypeAlias = tuple[Literal["set", "prize"], int]
+CHECKPOINT_EVERY = 32
+"""Standing events of a round between two of its checkpoints: an undo folds again at most
+this many events (and those after its entry), however long the round."""
+CHECKPOINTS_KEPT = 64
+"""Checkpoints kept (the newest): they reach 2,048 standing events back, past the last entry
+of every table of a 250-table room; an undo of an older entry folds the round again from
+its start. A checkpoint may hold its own copy of the round's lists (after an undo), so
+their number bounds what they cost in memory."""
 """What a roll-off under way decides: ``("set", set_no)`` or ``("prize", index in prizes)``."""
 
 
@@ -173,6 +181,9 @@ class Night:
     round_start: Night | None = None  # the night as the current round (or roll-off) began
     prev_start: Night | None = None  # ... and as the round before it began
     host: HostState = field(default_factory=HostState)  # judged prizes, presence, breaks, drawings
+    # the night every CHECKPOINT_EVERY standing events of the round under way (the newest
+    # CHECKPOINTS_KEPT, oldest first): an undo folds again from the newest before its entry
+    checkpoints: tuple[Night, ...] = field(default=(), compare=False, repr=False)
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -222,9 +233,18 @@ class Night:
             return self._undo(ev)
         night = self._apply_effective(ev)
         night = evolve(night, events=self.events.append(ev), effective=self.effective.append(ev))
-        if night.round_start is None:  # a round or roll-off began: remember it for undo
-            night = evolve(night, round_start=night)
-        return night
+        return night._marked()
+
+    def _marked(self) -> Night:
+        """This night as the round's start when a round or roll-off began with its last
+        event (for undo), else with a checkpoint every :data:`CHECKPOINT_EVERY` standing
+        events of the round."""
+        if self.round_start is None:  # a round or roll-off began: remember it for undo
+            return evolve(self, round_start=self, checkpoints=())
+        if (len(self.effective) - len(self.round_start.effective)) % CHECKPOINT_EVERY == 0:
+            kept = self.checkpoints[-(CHECKPOINTS_KEPT - 1):] if CHECKPOINTS_KEPT > 1 else ()
+            return evolve(self, checkpoints=(*kept, evolve(self, checkpoints=())))
+        return self
 
     def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Night:
         night = self
@@ -739,28 +759,51 @@ class Night:
             if snapshot is None:
                 break
             start = len(snapshot.effective)
-            window = self.effective.slice(start)
-            for index in range(len(window) - 1, -1, -1):
-                candidate = window[index]
+            began = False  # the round under way has begun: the one before it is closed
+            for index in range(len(self.effective) - 1, start - 1, -1):
+                candidate = self.effective[index]
                 if candidate["type"] in ("roll", "tally") and candidate.get("table") == table_no:
-                    after = self._refold(snapshot, window[:index] + window[index + 1 :], ev)
-                    _refuse_rescoring(self, after, table_no)
+                    base = self._base_for(index) if snapshot is self.round_start else snapshot
+                    rest = self.effective.slice(len(base.effective))
+                    del rest[index - len(base.effective)]
+                    after = self._refold(base, rest, ev, from_start=base is snapshot)
+                    _refuse_rescoring(self, after, table_no,
+                                      None if base is snapshot else base.tables)
                     return after
-            if any(e["type"] in ("roll", "tally", "start_round") for e in window):
-                break  # the round under way has begun: the one before it is closed
+                began = began or candidate["type"] in ("roll", "tally", "start_round")
+            if began:
+                break
         raise NotAllowedNow(
             f"there is no entry at table {table_no} to undo",
             expected="undo right after a roll or tally at that table, in the same round",
         )
 
-    def _refold(self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent) -> Night:
-        night = evolve(snapshot, round_start=snapshot)  # a snapshot is its own round start
+    def _base_for(self, index: int) -> Night:
+        """The newest checkpoint of the round under way from before standing event
+        ``index`` (its first ``len(effective)`` events), else the round's start."""
+        start = self.round_start
+        assert start is not None
+        for base in reversed(self.checkpoints):
+            if len(base.effective) <= index:
+                return base if base.round_start is start else start
+        return start
+
+    def _refold(self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent, *,
+                from_start: bool = True) -> Night:
+        """Fold ``rest`` again on ``snapshot``: the start of a round (``from_start``), or a
+        checkpoint of the round under way, whose own checkpoints still hold."""
+        # a round's start is its own round start, and no checkpoint of the round is before
+        # it; a checkpoint stays the newest one, with those before it
+        if from_start:
+            night = evolve(snapshot, round_start=snapshot, checkpoints=())
+        else:
+            kept = self.checkpoints
+            at = next(i for i, c in enumerate(kept) if c is snapshot)
+            night = evolve(snapshot, checkpoints=kept[:at + 1])
         try:
             for later in rest:
                 night = night._apply_effective(later)
-                night = evolve(night, effective=night.effective.append(later))
-                if night.round_start is None:
-                    night = evolve(night, round_start=night)
+                night = evolve(night, effective=night.effective.append(later))._marked()
         except BuncoError as exc:
             raise NotAllowedNow(
                 f"the last entry at table {ev['table']} cannot be undone: a later entry depends on it "
@@ -770,18 +813,22 @@ class Night:
         return evolve(night, events=self.events.append(ev))
 
 
-def _refuse_rescoring(before: Night, after: Night, table_no: int) -> None:
+def _refuse_rescoring(before: Night, after: Night, table_no: int,
+                      kept: tuple[TableRound, ...] | None = None) -> None:
     """Refuse an undo at ``table_no`` that would score another table's entries otherwise
     (a ``winning-moves`` Bunco that ended the round everywhere: without it, the tie-break
     another table played would count as ordinary rolls). An undo changes only what it
-    names; the entries that depend on it are undone first, one by one."""
+    names; the entries that depend on it are undone first, one by one. ``kept``: the
+    tables at the checkpoint the round was folded again from (their rolls stand as they
+    were, so only those after it are compared)."""
     reopened = len(after.history) < len(before.history)
     old_rolls = [t.rolls for t in (before.history[-1].tables if reopened else before.tables)]
     for number, (rolls, new) in enumerate(zip(old_rolls, after.tables, strict=False), start=1):
         if number == table_no:
             continue
-        was = [_as_scored(r) for r in rolls]
-        now = [_as_scored(r) for r in new.rolls]
+        same = len(kept[number - 1].rolls) if kept and number <= len(kept) else 0
+        was = [_as_scored(r) for r in rolls[same:]]
+        now = [_as_scored(r) for r in new.rolls[same:]]
         changed = sum(a != b for a, b in zip(was, now, strict=False)) + abs(len(was) - len(now))
         if not changed:
             continue

@@ -12,6 +12,8 @@
   the role they grant (host, table, player, viewer, or a table's join credential).
 - ``rate_counts``: the counters of the limits on failed attempts, shared by the server
   processes of one PostgreSQL database (:mod:`bunco.store.rate_counts`).
+- ``phone_reports``: what each table's phone last said its outbox holds, and when it was
+  heard, shared by the server processes (:mod:`bunco.store.phone_reports`).
 
 The schema is created and upgraded by the Alembic revisions in ``migrations/``;
 these models are the revision ``head`` and must match it.
@@ -105,3 +107,16 @@ class RateCountRow(Base):
     hits: Mapped[list[float]] = mapped_column(
         Text().with_variant(postgresql.ARRAY(Double), "postgresql"))
     expires_at: Mapped[float] = mapped_column(Double, index=True)
+
+
+class PhoneReportRow(Base):
+    """A table's phone as last heard: when (UTC, ISO 8601) and its outbox report (JSON)."""
+
+    __tablename__ = "phone_reports"
+
+    night_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("nights.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_no: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    heard: Mapped[str] = mapped_column(String(40))
+    report: Mapped[str] = mapped_column(Text)

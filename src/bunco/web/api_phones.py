@@ -12,21 +12,25 @@ scorekeeper, who discards it or sends it to the host (``POST .../tables/{n}/set-
 kept with the night, in the database, until the host marks it handled with
 ``POST .../set-aside/{id}/handled``).
 
-What a phone reports lives in this process's memory (a restart forgets it until the
-phones report again, within 15 s); the entries sent to the host are stored.
+What a phone reports is stored with the night (:mod:`bunco.store.phone_reports`), so
+with several server processes (``bunco serve --workers N`` on PostgreSQL) the host sees
+every table's phone whichever process each phone talks to, and a restart forgets
+nothing; the entries sent to the host are stored with the night's options.
 """
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from pydantic import Field, StringConstraints
 
+from bunco.store.phone_reports import PhoneReports, StoredReport
 from bunco.web.access import require
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
-from bunco.web.live_night import LiveNight, PhoneReport
+from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
 from bunco.web.schemas import Command, Label, StrictModel, TappedIn
 
@@ -87,11 +91,11 @@ async def report_outbox(night_id: NightId, table: TableNo, body: OutboxIn,
                         request: Request) -> dict[str, Any]:
     """A table's phone says what its outbox holds (entries waiting, since when, and the
     refused ones waiting for a person); the host page shows it."""
-    live = await _table_phone(request, night_id, table, "reporting its outbox")
-    live.phones[table] = PhoneReport(
-        heard=_now(), waiting=body.waiting, oldest=body.oldest, oldest_age=body.oldest_age,
-        refused=[r.model_dump(mode="json") for r in body.refused], mode=body.mode)
-    return {"night": night_id, "table": table, "heard": live.phones[table].heard}
+    await _table_phone(request, night_id, table, "reporting its outbox")
+    heard = _now()
+    await asyncio.to_thread(_reports(request).save, night_id, table, heard,
+                            body.model_dump(mode="json"))
+    return {"night": night_id, "table": table, "heard": heard}
 
 
 @router.post("/tables/{table}/set-aside")
@@ -113,10 +117,12 @@ async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
             options = {**live.options, "set_aside": held + fresh}
             await svc.db(svc.store.set_options, night_id, options)
             live.options = options
-    report = live.phones.get(table)
-    if report is not None:  # the phone holds them no more
+    stored = (await asyncio.to_thread(_reports(request).load, night_id)).get(table)
+    if stored is not None:  # the phone holds them no more
         sent = {e.id for e in body.entries}
-        report.refused = [r for r in report.refused if r["id"] not in sent]
+        refused = [r for r in stored.report.get("refused", []) if r["id"] not in sent]
+        await asyncio.to_thread(_reports(request).save, night_id, table, _now(),
+                                {**stored.report, "refused": refused})
     return {"night": night_id, "table": table, "added": len(fresh),
             "held": len(held) + len(fresh)}
 
@@ -145,31 +151,43 @@ async def handled(night_id: NightId, table: TableNo,
 @router.get("/phones")
 async def phones(night_id: NightId, request: Request) -> dict[str, Any]:
     """The tables' phones as the host sees them: per table, seconds since its phone was
-    last heard (``null``: not since this server started), entries waiting on it and
+    last heard (``null``: never), entries waiting on it and
     since when, the refused entries waiting for a person there; and the entries sent to
     the host (``set_aside``)."""
     await require(request, night_id, "host", what="reading the tables' phones")
     live = await service(request).get(night_id, fresh=False)
+    stored = await asyncio.to_thread(_reports(request).load, night_id)
     now = datetime.now(UTC)
     tables = []
     for number in range(1, max(len(live.night.seating), len(live.night.tables)) + 1):
-        report = live.phones.get(number)
-        heard = live.heard_from.get(number)
-        last = max(filter(None, [heard, report.heard if report else None]), default=None)
-        ago = None if last is None else (now - datetime.fromisoformat(last)).total_seconds()
-        since_report = 0.0 if report is None else (
-            now - datetime.fromisoformat(report.heard)).total_seconds()
-        tables.append({
-            "table": number,
-            "heard_ago": None if ago is None else round(ago, 1),
-            "waiting": report.waiting if report else 0,
-            "oldest_age": None if report is None or report.oldest_age is None
-            else round(report.oldest_age + since_report, 1),
-            "refused": report.refused if report else [],
-            "mode": report.mode if report else None,
-        })
+        tables.append(_phone(number, stored.get(number), live.heard_from.get(number), now))
     return {"night": night_id, "tables": tables,
             "set_aside": list(live.options.get("set_aside", []))}
+
+
+def _phone(number: int, stored: StoredReport | None, heard: str | None, now: datetime
+           ) -> dict[str, Any]:
+    """Table ``number``'s phone as the host sees it: its last report (any process's) and
+    the last time this process heard it (an entry, an undo), whichever is later."""
+    report = stored.report if stored else {}
+    last = max(filter(None, [heard, stored.heard if stored else None]), default=None)
+    ago = None if last is None else (now - datetime.fromisoformat(last)).total_seconds()
+    since_report = 0.0 if stored is None else (
+        now - datetime.fromisoformat(stored.heard)).total_seconds()
+    oldest_age = report.get("oldest_age")
+    return {
+        "table": number,
+        "heard_ago": None if ago is None else round(ago, 1),
+        "waiting": int(report.get("waiting", 0)),
+        "oldest_age": None if oldest_age is None else round(oldest_age + since_report, 1),
+        "refused": list(report.get("refused", [])),
+        "mode": report.get("mode"),
+    }
+
+
+def _reports(request: Request) -> PhoneReports:
+    """The phones' reports, in the night store's database."""
+    return PhoneReports(service(request).store.engine)
 
 
 def _now() -> str:

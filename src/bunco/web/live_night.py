@@ -89,8 +89,6 @@ class LiveNight:
     """The night the pages last pushed were built from."""
     _seated: tuple[Any, str, bool, dict[str, int]] | None = None
     """:meth:`player_tables` and the seating, phase and tables in play it was built for."""
-    phones: dict[int, PhoneReport] = field(default_factory=dict)
-    """What each table's phone last said its outbox holds (:mod:`bunco.web.api_phones`)."""
     heard_from: dict[int, str] = field(default_factory=dict)
     """When each table's phone was last heard (an entry, an undo), UTC ISO 8601."""
 
@@ -220,18 +218,6 @@ class TablePage:
     def as_json(self) -> str:
         """The whole page (``rest`` with ``table``)."""
         return f'{{"table":{self.table},{self.rest[1:]}'
-
-
-@dataclass
-class PhoneReport:
-    """What a table's phone said its outbox holds, and when (UTC, ISO 8601)."""
-
-    heard: str
-    waiting: int
-    oldest: str | None
-    oldest_age: float | None
-    refused: list[dict[str, Any]]
-    mode: str | None
 
 
 @dataclass

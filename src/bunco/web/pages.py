@@ -27,7 +27,6 @@ one-line summaries, and a preset with house rules resolved to every rule value).
 from __future__ import annotations
 
 import enum
-import json
 import typing
 from pathlib import Path
 from typing import Annotated, Any
@@ -40,6 +39,7 @@ from bunco.core.presets import PRESETS, SOURCES, SUMMARIES, get_rules
 from bunco.core.prizes import LABELS
 from bunco.core.rules import TRAVELING_NAMED, Prize, RollKind, RuleSet, rule_docs
 from bunco.web.assets import REVALIDATE, YEAR, AssetResponse, assets
+from bunco.web.json_text import TooDeep, loads_shallow
 
 STATIC = Path(__file__).with_name("static")
 PAGES = {"host": "host.html", "table": "table.html", "player": "player.html",
@@ -226,7 +226,10 @@ async def rules_json(
 ) -> JSONResponse:
     """Every rule value of ``preset`` with ``house`` rules (a JSON object) applied."""
     try:
-        changes = json.loads(house)
+        changes = loads_shallow(house)
+    except TooDeep as exc:
+        return _refuse(f"house is {exc}", 'a JSON object of rule names and values such as '
+                       '{"wipeout": true}')
     except ValueError:
         return _refuse("house is not JSON", 'a JSON object such as {"wipeout": true}')
     if not isinstance(changes, dict):

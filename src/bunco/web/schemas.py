@@ -70,6 +70,15 @@ CommandId = Annotated[str, Strict(), Field(
     "with the same id from the same token is applied once and answered with the first "
     "result; the same id with another request is refused (409 id_reused)",
 )]
+CREATION_ID_LENGTH = 16
+"""The shortest creation ``command_id``: it stands for the night's secrets, so one
+anybody could send again (``"1"``) would hand them the host's token."""
+CreationId = Annotated[str, Strict(), Field(
+    min_length=CREATION_ID_LENGTH, max_length=100, pattern=r"^[!-~]+$",
+    description="this creation's own random id (a UUID; at least 16 characters): a retry "
+    "with the same id and the same request gets the first reply again, with the same "
+    "tokens, so the id is as secret as the host's token",
+)]
 ExpectedSeq = Annotated[int | None, Strict(), Field(
     default=None, ge=0, le=10_000_000,
     description="the seq of the last event you saw at this table (or of the whole night, for "
@@ -163,9 +172,7 @@ class NightCreate(StrictModel):
     one_prize_per_person: bool | None = None
     money: dict[str, Any] | str | None = Field(
         None, description="currency, buy_in, payouts (docs/party-log.md#money), or a preset name")
-    command_id: CommandId | None = Field(None, description=(
-        "make it random (a UUID): a retry with the same command_id and the same request gets "
-        "the first reply again, with the same tokens"))
+    command_id: CreationId | None = None
 
     @model_validator(mode="after")
     def _distinct_names(self) -> NightCreate:

@@ -49,6 +49,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bunco.web.access import require_read
 from bunco.web.api_nights import player_named
+from bunco.web.json_text import loads_shallow
 from bunco.web.live_night import LiveNight
 from bunco.web.open_sockets import OpenSockets, SocketWatch
 from bunco.web.pubsub import Overflow, Subscription
@@ -172,7 +173,7 @@ async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNi
             if len(text) > MAX_MESSAGE or len(message.get("bytes") or b"") > MAX_MESSAGE:
                 raise MessageTooBig
             with contextlib.suppress(ValueError, AttributeError, TypeError):
-                data: Any = json.loads(text)
+                data: Any = loads_shallow(text)
                 if data.get("type") == "ping":
                     await websocket.send_text(f'{{"type":"pong","seq":{live.seq}}}')
 
