@@ -70,7 +70,7 @@ def test_the_host_may_seat_against_the_partner_rule_only_by_saying_so(
     assert state["view"]["next"]["tables"] == seated
     assert across(seated, first[0][0]) == ann_was_with
     log = server.api("GET", f"/api/nights/{nid}/events", host)
-    seat = [e for e in log["events"] if e["type"] == "seat"]
+    seat = [e["event"] for e in log["events"] if e["event"]["type"] == "seat"]
     assert len(seat) == 1 and seat[0]["overrides"] == ["no_repeat_partners"]
     change = server.api("GET", f"/api/nights/{nid}/report", host)["changes"][-1]
     assert sorted(first[0][0:3:2]) in [sorted(p) for p in change["partners_kept"]]

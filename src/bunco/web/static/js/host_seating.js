@@ -33,7 +33,8 @@ async function seat(tables, overrides) {
     await live.acknowledge(ack);
     toast(overrides ? "Seated as you chose: the cards mark the rule overridden." : "The seats are swapped.");
   } catch (err) {
-    if (!overrides && err.code === "partner_rule") refused = { tables, text: err.text || String(err) };
+    // the rule in words (not the JSON the API would take to override it: the button does that)
+    if (!overrides && err.code === "partner_rule") refused = { tables, text: err.message || String(err) };
     else toast(err.text || String(err), "error", 6000);
   }
   key = "";
@@ -86,7 +87,7 @@ export function updateSeatByHand(state) {
   key = now;
   $("seat-refused").hidden = !refused;
   $("seat-refused-text").textContent = refused
-    ? `The seating was refused: ${refused.text}. Seat them so anyway? The score cards will say the host overrode the rule.` : "";
+    ? `The seating was refused: ${refused.text.replace(/[.\s]+$/, "")}. Seat them so anyway? The score cards will say the host overrode the rule.` : "";
   if (!tables) return;
   fill("seat-hand-tables", h("ol", { class: "small", id: "seat-hand-list" }, tables.map((t, i) =>
     h("li", { dataset: { table: String(i + 1) } }, `Table ${i + 1}: ${t.map((p) => p || "ghost").join(", ")}`))));
