@@ -9,9 +9,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from test_money_payouts import one_table_night
+
 from bunco.party.payouts import notes, payout_sheet
 from bunco.party.report import night_report
-from test_money_payouts import one_table_night
 
 # Ann wins all six rounds with six Buncos; Bea, Cat and Dee win two each. Most Wins is
 # listed first and is worth less to Ann than Most Buncos.
