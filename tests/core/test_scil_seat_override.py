@@ -147,3 +147,31 @@ def test_other_presets_have_no_such_rule() -> None:
     seating = [list(t.seats) for t in night.history[-1].tables]
     night = night.apply({"type": "seat", "tables": seating})  # classic: allowed, unmarked
     assert "partners_kept" not in night.changes[-1]
+
+
+def test_the_override_shows_on_the_filled_score_cards(tmp_path: Path) -> None:
+    """The PDF score cards mark the round played with a kept partner (``2*``) and say why
+    beside the set, and the host's sheet lists the partnerships kept; a night whose host
+    kept nobody together says nothing of it."""
+    from bunco.sheets.filled import filled_sheets_pdf
+
+    def text(log: str) -> str:
+        path = tmp_path / "cards.pdf"
+        path.write_bytes(filled_sheets_pdf(read_log(log.splitlines())))
+        return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                              text=True, check=True, timeout=60).stdout
+
+    if not Path("/usr/bin/pdftotext").exists():
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    kept = text(ROUND_1 + ROUND_2)
+    squeezed = " ".join(kept.split())
+    for name, partner in (("Ann", "Cat"), ("Bea", "Dee"), ("Eve", "Gus"), ("Fay", "Hal")):
+        assert (f"* Round 2: partner {partner} kept by the host (overriding no_repeat_partners)"
+                in squeezed), name
+    rows = [line.split() for line in kept.splitlines() if line.strip().startswith("2*")]
+    assert len(rows) == 4  # round 2's row on each of the four cards a row of the page holds
+    assert all(row[0] == "2*" and "2*" in row[1:] for row in rows)  # two cards across
+    assert ("* Round 2: Ann & Cat, Bea & Dee, Eve & Gus, Fay & Hal kept as partners by the "
+            "host (overriding no_repeat_partners)") in squeezed  # the host's sheet
+    plain = text(ROUND_1)  # round 1 only: nobody kept together
+    assert "Ann" in plain and "kept" not in plain and "1*" not in plain

@@ -51,7 +51,8 @@ def test_downloads_of_a_played_night(client) -> None:
 
 def test_downloads_need_a_token(client) -> None:
     night = make_night(client)
-    for tail in ("sheets.pdf", "report.html", "report.pdf", "blank-sheets.pdf", "standings.csv"):
+    for tail in ("sheets.pdf", "report.html", "report.pdf", "blank-sheets.pdf", "standings.csv",
+                 "payouts.pdf"):
         reply = client.get(night.url(f"/download/{tail}"))
         assert reply.status_code == 401, tail
 

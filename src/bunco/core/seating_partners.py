@@ -64,6 +64,14 @@ def repeated_partners(
     ]
 
 
+class PartnerRuleBroken(InvalidSetup):
+    """A host's seating that keeps partners together against ``no_repeat_partners``
+    without overriding the rule (the API's ``partner_rule``: the host page offers to seat
+    them so anyway)."""
+
+    code = "partner_rule"
+
+
 def check_partner_rule(
     last_round: Sequence[tuple[Sequence[Seat], bool]],
     seating: Tables,
@@ -85,7 +93,7 @@ def check_partner_rule(
     pairs = repeated_partners(last_round, seating, rules)
     if pairs and PARTNER_RULE not in overrides:
         shown = "; ".join(f"{a} & {b}" for a, b in pairs[:6]) + ("; …" if len(pairs) > 6 else "")
-        raise InvalidSetup(
+        raise PartnerRuleBroken(
             f"this seating keeps partners of {when} together ({shown}), and {preset} has the "
             f"rule {PARTNER_RULE}: {RULE_WORDS}",
             expected=(

@@ -12,14 +12,17 @@ A read model over the report's ``money`` and ``payouts`` (decided by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from bunco.core.money import amount_words, money_text, prize_money
 from bunco.core.night import Night
+from bunco.party.winners import money_part as _money_part
 from bunco.party.winners import prize_name, prizes_status, winner_rows
 
-__all__ = ["PayoutLine", "PayoutSheet", "notes", "payout_sheet", "prize_name"]
+__all__ = ["PayoutLine", "PayoutSheet", "money_part", "notes", "payout_sheet", "prize_name"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +45,19 @@ class PayoutSheet:
     not_final: str = ""  # why the sheet is not final yet, in words
 
 
-def payout_sheet(night: Night) -> PayoutSheet | None:
-    """The night's payout sheet, or None when the night carries no money."""
-    data = prize_money(night)
+def money_part(night: Night) -> dict[str, Any]:
+    """The report's and the live view's money: :func:`bunco.party.winners.money_part` and
+    ``payout_notes``, the payout sheet's lines under the payouts (the pot, every amount
+    that stays behind, who was passed over), so every page prints the sheet's own words."""
+    data = _money_part(night)
+    sheet = payout_sheet(night, data)
+    return {**data, "payout_notes": notes(sheet) if sheet is not None else []}
+
+
+def payout_sheet(night: Night, data: Mapping[str, Any] | None = None) -> PayoutSheet | None:
+    """The night's payout sheet, or None when the night carries no money; ``data`` is the
+    night's :func:`~bunco.core.money.prize_money` when the caller has it already."""
+    data = prize_money(night) if data is None else data
     money = data["money"]
     if money is None:
         return None

@@ -20,7 +20,7 @@ from typing import Any
 from bunco.core.hosting import host_report
 from bunco.core.night import Night, TableResult
 from bunco.core.verification import verification_report
-from bunco.party.winners import money_part
+from bunco.party.payouts import money_part
 
 
 def seat_scores(
@@ -95,7 +95,7 @@ def night_report(night: Night) -> dict[str, Any]:
         "next": next_round(night),
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
         "verification": verification_report(night),  # who verified which card, who is awaited
-        **money_part(night),  # awards, money, payouts, prize_winners (bunco.party.winners)
+        **money_part(night),  # awards, money, payouts, prize_winners, payout_notes
     }
 
 

@@ -25,6 +25,7 @@ from bunco.core.rules import RollKind, RuleSet
 from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Status, TableRound
 from bunco.core.verification import verification_report
+from bunco.party.payouts import money_part
 from bunco.party.report import (
     ended_early,
     next_round,
@@ -33,7 +34,6 @@ from bunco.party.report import (
     table_result_dict,
 )
 from bunco.party.standings import standings_rows
-from bunco.party.winners import money_part
 from bunco.party.words import night_words, tie_break_text
 
 
@@ -264,7 +264,7 @@ def live_view(night: Night) -> dict[str, Any]:
         "moves": moves(night),
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
         "verification": verification_report(night),  # who verified which card, who is awaited
-        **money_part(night),  # awards, money, payouts, prize_winners (bunco.party.winners)
+        **money_part(night),  # awards, money, payouts, prize_winners, payout_notes
     }
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
-from bunco.core.money import prize_money
+from bunco.core.money import money_text, prize_money, split
 from bunco.core.night import Night
 from bunco.core.verification import awaiting_cards, waiting_for_cards
 
@@ -39,6 +40,7 @@ class WinnerRow:
     settled: str  # how: "shared", "after a roll-off", "judged", "" (outright)
     on_cards: tuple[str, ...]  # who came first on the cards (or the host's first choice)
     passed_over: tuple[tuple[str, str], ...]  # (name, why)
+    paid: tuple[tuple[str, str], ...] = ()  # a group prize: (member paid, amount), in order
 
     @property
     def who(self) -> str:
@@ -54,6 +56,19 @@ class WinnerRow:
         """Who was passed over and why, in words ("" when nobody was)."""
         return "; ".join(f"{n}: {why}" for n, why in self.passed_over)
 
+    @property
+    def paid_text(self) -> str:
+        """A group prize's members paid, in words: "Ann, Cat $16.66 each; Ivy $12.50"
+        ("" for a prize handed to people)."""
+        runs: list[tuple[list[str], str]] = []
+        for name, amount in self.paid:
+            if runs and runs[-1][1] == amount:
+                runs[-1][0].append(name)
+            else:
+                runs.append(([name], amount))
+        return "; ".join(", ".join(who) + f" {amount}" + (" each" if len(who) > 1 else "")
+                         for who, amount in runs)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "prize": self.prize, "group": self.group, "name": self.name, "figure": self.figure,
@@ -61,6 +76,8 @@ class WinnerRow:
             "settled": self.settled, "on_cards": list(self.on_cards),
             "passed_over": [{"name": n, "reason": r} for n, r in self.passed_over],
             "who": self.who,
+            "paid": [{"player": n, "amount": a} for n, a in self.paid],
+            "paid_text": self.paid_text,
         }
 
 
@@ -86,7 +103,7 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
         handed = tuple(award["winners"])
         first = tuple(prize.winners) if prize is not None else next(
             (tuple(r[:1]) for (k, g), r in night.host.judged.items() if (k, g) == key), ())
-        if len(handed) > 1 and not award["team"]:
+        if len(handed) > 1:
             settled = "shared"
         elif award["passed_over"]:
             settled = "next in line"
@@ -106,9 +123,28 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
             status=award["status"],
             settled=settled,
             on_cards=first,
-            passed_over=tuple((p["name"], p["reason"]) for p in award["passed_over"]),
+            passed_over=tuple((p["name"], p["reason"]) for p in award["passed_over"])
+            + _members_away(night, award),
+            paid=_members_paid(paid.get(key), money) if award["team"] else (),
         ))
     return rows
+
+
+def _members_away(night: Night, award: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The members of a winning group passed over because they went home (when the night
+    says you must be present to win): a group prize is paid to the members present."""
+    if not award["team"] or award["status"] != "won" or not night.setup.get("must_be_present"):
+        return ()
+    absent = night.host.absent
+    return tuple((m, f"absent ({group})") for group in award["winners"]
+                 for m in night.groups.get(group, ()) if m in absent)
+
+
+def _members_paid(entry: Mapping[str, Any] | None,
+                  money: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
+    if entry is None or money is None:
+        return ()
+    return tuple((p["player"], str(money["currency"]) + p["amount"]) for p in entry["paid_to"])
 
 
 def _amount(
@@ -119,6 +155,9 @@ def _amount(
     c, whole = str(money["currency"]), str(entry["amount"])
     if award["status"] != "won":
         return c + whole
+    if award["team"] and len(award["winners"]) > 1:
+        per_group, _ = split(Decimal(whole), len(award["winners"]))
+        return f"{c}{whole} ({c}{money_text(per_group)} a group)"
     parts = {p["amount"] for p in entry["paid_to"]}
     if len(entry["paid_to"]) > 1 and len(parts) == 1:
         return f"{c}{whole} ({c}{parts.pop()} each)"
@@ -145,8 +184,10 @@ def handed_prizes(night: Night) -> dict[str, list[str]]:
             continue
         if award["team"]:
             for group in award["winners"]:
+                away = {m for m, _ in _members_away(night, award)}
                 for member in night.groups.get(group, ()):
-                    if data["money"] is None or (member, award["prize"], group) in paid_to:
+                    if (data["money"] is None and member not in away) or (
+                            member, award["prize"], group) in paid_to:
                         out.setdefault(member, []).append(prize_name(award["label"], group))
             continue
         for name in award["winners"]:

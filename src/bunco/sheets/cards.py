@@ -49,6 +49,7 @@ class CardSet:
     set_no: int
     rows: list[tuple[str, ...]]
     total: tuple[str, ...]
+    note: str = ""  # beside the set's label: a round whose seating the host overrode
 
 
 @dataclass
@@ -156,6 +157,10 @@ def draw_card(page: Page, x: float, y_top: float, width: float, card: CardData,
     y = y_top - HEAD
     for block in card.sets:
         page.text(x + pad, y - 0.14 * inch, f"Set {block.set_no}", 8, bold=True)
+        if block.note:  # "* Round 2: partner Cat kept by the host (overriding …)"
+            at = x + pad + text_width(f"Set {block.set_no}", 8, bold=True) + 0.12 * inch
+            page.text(x + width - pad, y - 0.14 * inch, block.note, 7, align="right",
+                      width=x + width - pad - at)
         y -= 0.2 * inch
         rows = [headers(rules), *block.rows, block.total]
         y = page.grid(x + pad, y, widths, rows, row, size=8, bold_rows=(len(rows) - 1,),

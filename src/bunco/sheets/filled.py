@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from bunco.core.night import Night, RoundResult, TableResult
 from bunco.core.rules import RuleSet
+from bunco.core.seating_partners import PARTNER_RULE, kept_words, partners_kept
 from bunco.core.verification import card_final
 from bunco.party.report import night_title, progress
 from bunco.party.sheets import RoundLine, master_sheet, round_buncos, round_lines, table_tally
@@ -65,8 +66,35 @@ def _names(names: Sequence[str | None]) -> str:
     return " & ".join(n if n is not None else "ghost" for n in names)
 
 
+def _kept(night: Night, name: str) -> dict[tuple[int, int], str]:
+    """(set, round) → the partner ``name`` kept for that round by a host's seating that
+    overrode the partner rule (``"overrides": ["no_repeat_partners"]``)."""
+    out: dict[tuple[int, int], str] = {}
+    for when, pairs in partners_kept(night.changes).items():
+        for a, b in pairs:
+            if name in (a, b):
+                out[when] = b if a == name else a
+    return out
+
+
+def kept_note(kept: dict[int, str]) -> str:
+    """A set's note on a card: round → partner kept by the host.
+
+    >>> kept_note({2: "Cat"})
+    '* Round 2: partner Cat kept by the host (overriding no_repeat_partners)'
+    """
+    if not kept:
+        return ""
+    if len(kept) == 1:
+        ((r, partner),) = kept.items()
+        return f"* Round {r}: partner {partner} kept by the host (overriding {PARTNER_RULE})"
+    rounds = ", ".join(f"round {r} ({kept[r]})" for r in sorted(kept))
+    return f"* Partners kept by the host (overriding {PARTNER_RULE}): {rounds}"
+
+
 def _card(night: Night, name: str, lines: list[RoundLine]) -> CardData:
     sets = []
+    kept = _kept(night, name)
     for set_no in range(1, night.sets + 1):
         mine = {line.round_no: line for line in lines if line.set_no == set_no}
         if not mine:
@@ -79,7 +107,7 @@ def _card(night: Night, name: str, lines: list[RoundLine]) -> CardData:
                 rows.append((str(r), "", "", "", "", ""))
                 continue
             rows.append((
-                str(r),
+                f"{r}*" if (set_no, r) in kept else str(r),
                 str(line.table),
                 WIN if line.won else LOSS,
                 str(line.buncos) if line.buncos else "",
@@ -95,7 +123,8 @@ def _card(night: Night, name: str, lines: list[RoundLine]) -> CardData:
             str(sum(line.minis for line in mine.values())),
             str(sum(line.points for line in mine.values())),
         )
-        sets.append(CardSet(set_no, rows, total))
+        note = kept_note({r: who for (k, r), who in kept.items() if k == set_no})
+        sets.append(CardSet(set_no, rows, total, note))
     card = night.cards[name]
     summary = (
         f"Night: {card.wins} {WIN} · {card.losses} {LOSS} · {card.buncos} Buncos · "
@@ -205,6 +234,8 @@ def _master_tables(night: Night) -> list[SheetTable]:
                     str(sum(line.buncos for line in mine)),
                     str(sum(line.minis for line in mine)),
                 ))
+        after += [f"* Round {r}: {kept_words(pairs)}"  # a host's seating that broke the rule
+                  for (k, r), pairs in sorted(partners_kept(night.changes).items()) if k == set_no]
         out.append(SheetTable(master_title(rules, set_no), night_title(night), heads, widths,
                               rows, after, groups=master_groups(rules),
                               landscape=not has_set_winner(rules)))

@@ -20,11 +20,11 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
 from bunco.core.night import Night
-from bunco.core.verification import verification_report, verified_text
 from bunco.party.report import night_title
 from bunco.sheets.payouts import payout_story
 from bunco.sheets.pdfkit import Rendered, build_numbered, paper_size
 from bunco.sheets.report import _pdf_table, _styles, meta_line, prize_table
+from bunco.sheets.verified import verified_story
 
 
 def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
@@ -47,14 +47,5 @@ def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
     else:
         story.append(Paragraph("No prizes decided yet.", styles["body"]))
     story += payout_story(night, width, styles, _pdf_table)
-    check = verification_report(night)
-    if check["required"] or check["cards"]:
-        story.append(Paragraph("Cards verified", styles["h2"]))
-        story.append(_pdf_table(["Player", "Verified"],
-                                [[n, verified_text(night, n)] for n in night.roster],
-                                [width * 0.3, width * 0.7], styles))
-        if check["closed_unverified"] is not None:
-            story.append(Paragraph(escape(
-                "The host closed the cards with these not verified: "
-                + (", ".join(check["closed_unverified"]) or "none") + "."), styles["meta"]))
+    story += verified_story(night, width, styles, _pdf_table)
     return build_numbered(doc, buffer, story, f"{title} · prizes and payouts")

@@ -47,6 +47,7 @@ from bunco.party.winners import prize_name, prizes_status, winner_rows
 from bunco.sheets.filled import SETTLED
 from bunco.sheets.payouts import payout_section_html, payout_story
 from bunco.sheets.pdfkit import Rendered, build_numbered, font, paper_size
+from bunco.sheets.verified import verified_section_html, verified_story
 from bunco.sheets.wording import minis_header
 
 STYLE = """
@@ -178,6 +179,7 @@ def night_report_html(night: Night) -> str:
         parts.append(f"<p>{e(prizes_status(night) or 'No prizes decided yet.')}</p>")
     parts.append("</section>")
     parts.append(payout_section_html(night, _html_table))  # '' without money
+    parts.append(verified_section_html(night, _html_table))  # '' when no card is verified
     heads, rows = standings_table(night)
     parts.append('<section id="standings"><h2>Standings</h2>')
     parts.append(_html_table(heads, rows, {0, 2, 3, 4, 5, 6}))
@@ -257,6 +259,7 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
         story.append(Paragraph(p(prizes_status(night) or "No prizes decided yet."),
                                styles["body"]))
     story += payout_story(night, width, styles, _pdf_table)  # [] without money
+    story += verified_story(night, width, styles, _pdf_table)  # [] when no card is verified
     heads, rows = standings_table(night)
     # a heading never ends a page: room for it and the table's first rows, or a new page
     story.append(CondPageBreak(1.6 * inch))

@@ -73,6 +73,14 @@ async def report_pdf(night_id: NightId, request: Request) -> Response:
     return _file(pdf, "application/pdf", f"bunco-{night}-report.pdf")
 
 
+@router.get("/nights/{night_id}/download/payouts.pdf", responses=BUSY)
+async def payout_sheet_pdf(night_id: NightId, request: Request) -> Response:
+    """The prize and payout sheet (PDF): every prize as handed out, the payouts with a line
+    to sign, the pot and every amount that stays behind, and which cards were verified."""
+    night, pdf = await _made(request, night_id, "payouts.pdf")
+    return _file(pdf, "application/pdf", f"bunco-{night}-payouts.pdf")
+
+
 @router.get("/nights/{night_id}/download/standings.csv")
 async def standings_with_prizes(night_id: NightId, request: Request) -> Response:
     """Standings with the prizes each player won, as `bunco export` writes them (CSV)."""

@@ -48,7 +48,7 @@ QUEUED = 8
 """Makings waiting for the pool or under way, from all tokens together."""
 NICENESS = 10
 """How much lower the worker processes' CPU priority is than the server's."""
-KINDS = ("sheets.pdf", "blank-sheets.pdf", "report.html", "report.pdf")
+KINDS = ("sheets.pdf", "blank-sheets.pdf", "report.html", "report.pdf", "payouts.pdf")
 
 Key = tuple[str, int, str, str]
 
@@ -81,6 +81,10 @@ def make_file(kind: str, lines: Sequence[str], qr_url: str) -> bytes:
         return night_report_html(night).encode("utf-8")
     if kind == "report.pdf":
         return night_report_pdf(night)
+    if kind == "payouts.pdf":
+        from bunco.sheets.payout_pdf import render_payout_sheet
+
+        return render_payout_sheet(night).data
     raise ValueError(f"no such download: {kind!r}")
 
 

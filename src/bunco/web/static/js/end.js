@@ -64,6 +64,7 @@ function downloads() {
     [`${base}/download/sheets.pdf${q}`, `bunco-${night}-sheets.pdf`, "Filled score cards, table tallies and master sheet (PDF)"],
     [`${base}/download/standings.csv${q}`, `bunco-${night}-results.csv`, "Results with prizes won (CSV)"],
     [`${base}/download/payouts.csv${q}`, `bunco-${night}-payouts.csv`, "Payouts: who is paid how much for what (CSV)"],
+    [`${base}/download/payouts.pdf${q}`, `bunco-${night}-payouts.pdf`, "Prize and payout sheet, with lines to sign (PDF)"],
     [`${base}/report${q}`, `bunco-${night}-report.json`, "Full report (JSON, as bunco replay --json prints it)"],
   ];
   fill("downloads", items.map(([href, file, text]) => h("li", {},

@@ -27,22 +27,15 @@ export function payoutSheet(view) {
   const c = money.currency;
   const rows = (view.payouts || []).map((p) => h("tr", { dataset: { player: p.player, prize: p.prize } },
     h("td", {}, p.player), h("td", {}, prizeName(p)), h("td", { class: "num" }, `${c}${p.amount}`)));
-  const summary = [`Pot: ${c}${money.pot} (${money.players_paid} × ${c}${money.buy_in}`
-    + (Number(money.carried_over) ? ` + ${c}${money.carried_over} carried over)` : ")"),
-  `Paid out: ${c}${money.paid_out}`];
-  if (Number(money.top_up)) summary.push(`Host's top-up: ${c}${money.top_up}`);
-  if (Number(money.remainder)) summary.push(`Remainder of shared prizes: ${c}${money.remainder}`);
-  summary.push(`Left in the pot: ${c}${money.left_in_pot}`);
-  for (const p of money.prizes.filter((x) => x.status !== "won")) {
-    summary.push(`${prizeName(p)}: ${c}${p.amount} ${p.status === "pending" ? "waits (roll-off or judging)" : "— nobody to hand it to"}`);
-  }
+  // the payout sheet's own lines (the server's words): the pot, the top-up, every cent
+  // that stays behind on a line of its own, the prizes nobody was handed, who was passed over
+  const summary = view.payout_notes || [];
   return [
     money.final ? null : h("p", { class: "notice" }, "Not final yet: the night is not over."),
     rows.length ? h("table", { class: "grid", id: "payouts-table", "aria-label": "Payouts" },
       h("thead", {}, h("tr", {}, ["Player", "Prize", "Amount"].map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", {}, rows)) : h("p", { class: "muted" }, "Nobody is paid yet."),
     h("ul", { class: "small", id: "money-summary" }, summary.map((s) => h("li", {}, s))),
-    awardLines(view),
   ];
 }
 
@@ -297,6 +290,7 @@ export function handedList(view) {
       h("h3", {}, r.name),
       h("div", { class: "winners" }, tied.length ? `${names(tied)}: ${r.who}` : r.who),
       r.amount ? h("p", { class: "amount" }, r.amount) : null,
+      r.paid_text ? h("p", { class: "small paid" }, `Paid: ${r.paid_text}`) : null,
       h("p", { class: "small" }, [r.figure ? `${r.figure} on the card` : "",
         moved ? `${r.figure ? " · " : ""}first on the cards: ${r.on_cards.join(", ")}` : ""]),
       r.passed_over.length ? h("p", { class: "small passed" },
