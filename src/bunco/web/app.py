@@ -37,6 +37,7 @@ from bunco.web import (
     pages,
     ws,
 )
+from bunco.web.assets import assets
 from bunco.web.auth import TokenBook
 from bunco.web.bodycap import BodyCap
 from bunco.web.bots import BotRunner
@@ -111,6 +112,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         event_store.upgrade()
+        await asyncio.to_thread(assets)  # the pages' files read, joined and compressed once
         service = NightService(event_store, pubsub or InProcessPubSub())
         await service.open()
         app.state.service = service
