@@ -153,7 +153,7 @@ def start_server(src: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]
              str(folder / "night.sqlite3"), "--bot-pace", "0"],
             stdout=out, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a loaded machine starts a server slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
@@ -162,7 +162,7 @@ def start_server(src: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]
             pass
         time.sleep(0.1)
     proc.kill()
-    raise SystemExit("bunco serve did not start:\n" + (folder / "serve.log").read_text())
+    raise SystemExit("error: bunco serve did not start within 3 minutes:\n" + (folder / "serve.log").read_text())
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:

@@ -183,7 +183,7 @@ def create_app(
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=trusted_proxies)
     # JSON replies gzipped for the phones (a 200-player night's view: 111 KB, 6 KB
-    # gzipped); the pages' files come gzipped already (bunco.web.assets); not WebSockets
+    # gzipped); the pages' files come compressed already (bunco.web.assets); not WebSockets
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.club_pages
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages

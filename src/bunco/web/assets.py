@@ -100,11 +100,6 @@ class Asset:
         tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
         return cls(body, coded, tag, MEDIA_TYPES.get(suffix, "application/octet-stream"))
 
-    @property
-    def zipped(self) -> bytes | None:
-        """The gzip form (None when it would not be smaller)."""
-        return self.coded.get("gzip")
-
     def tag(self, coding: str | None) -> str:
         """The ETag of this file in ``coding`` (None: the plain bytes)."""
         return self.etag if coding is None else self.etag[:-1] + CODINGS[coding] + '"'

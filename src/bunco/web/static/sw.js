@@ -20,10 +20,12 @@ const SHELL = [
 self.addEventListener("install", (event) => {
   // the API never wakes this worker (where the browser can route it: Chrome 123 and up):
   // a reopened page's first state does not wait for the worker to start
-  if (event.addRoutes) {
-    event.waitUntil(event.addRoutes({ condition: { urlPattern: "/api/*" }, source: "network" })
-      .catch(() => {}));
-  }
+  try {
+    if (event.addRoutes) {
+      event.waitUntil(event.addRoutes({ condition: { urlPattern: "/api/*" }, source: "network" })
+        .catch(() => {}));
+    }
+  } catch (_) { /* a browser that refuses the route: the worker lets the API pass itself */ }
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
 });
 
