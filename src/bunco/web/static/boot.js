@@ -28,8 +28,10 @@
   if (!token) return;
   const base = `/api/nights/${encodeURIComponent(night)}`;
   const path = parts[2] === "table" ? `${base}/tables/${table}` : base;
-  const reply = fetch(path, {
+  const first = { path, token, arrived: false };
+  first.reply = fetch(path, {
     headers: { accept: "application/json", authorization: `Bearer ${token}` }, cache: "no-store",
-  }).catch(() => null);  // no connection: the page asks again and says so
-  window.buncoFirst = { path, token, reply };
+  }).then((reply) => { first.arrived = true; return reply; },
+    () => null);  // no connection: the page asks again and says so
+  window.buncoFirst = first;
 })();

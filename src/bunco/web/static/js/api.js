@@ -105,6 +105,11 @@ export function firstReply(path, token) {
   return first.reply.then((reply) => (reply ? read(reply) : api(path, { token })));
 }
 
+/** True while the page's first state, asked for by its inline start, is on its way. */
+export function firstPending() {
+  return Boolean(window.buncoFirst && !window.buncoFirst.arrived);
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

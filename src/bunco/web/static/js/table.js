@@ -9,7 +9,7 @@
 // scorekeeper about every entry the server refused (send it to the host, or discard it).
 
 import {
-  adoptToken, Commands, pathParts, recall, rememberNight, store,
+  adoptToken, Commands, firstPending, pathParts, recall, rememberNight, store,
 } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
@@ -853,9 +853,10 @@ async function main() {
     onFatal: (err) => { if (outbox) outbox.stopped = true; needToken(revokedText(err)); },
   });
   // reopened: the table as this phone last saw it, drawn at once (an entry tapped on it
-  // says where it was tapped, docs/outbox.md), then the server's state drawn over it
+  // says where it was tapped, docs/outbox.md), then the server's state drawn over it;
+  // not when the server's state is already here (one drawing, not two)
   const kept = recall(LAST());
-  if (kept && kept.view && kept.name) drawKept(kept);
+  if (kept && kept.view && kept.name && firstPending()) drawKept(kept);
   try {
     await live.refresh();  // the view has all the page draws: no other request to wait for
     loaded = true;
