@@ -5,15 +5,22 @@ by side with an earlier commit.
 The phone is Chromium (Debian's, driven by Playwright) slowed down through the DevTools
 protocol as a mid-range phone on a crowded Wi-Fi: the CPU 4 times slower, 150 ms added to
 each request's round trip, 1.6 Mbit/s down and 750 kbit/s up, at 390x844. For each server
-(this checkout, and ``--baseline REF``, by default 6b846fd, the pages before issue 29) it
+(this checkout, and ``--baseline REF``, by default dfb8f5d, the pages before the second
+part of issue 29; 6b846fd is the pages before issue 29) it
 starts the real ``bunco serve`` on a fresh SQLite file, creates a ``classic`` night of 12
 and one of 200 players, and for each page:
 
 - **cold**: a new browser profile (empty cache) opens the page; **ready** is the time from
-  the start of the navigation to the page's ``data-ready`` mark (the page has its state
-  and draws it), **bytes** all that came over the network until then (headers included,
-  as compressed on the wire) and the number of requests;
+  the start of the navigation to the page's ``data-ready`` mark (the page has the server's
+  state and draws it: the entry controls work), **bytes** all that came over the network
+  until then (headers included, as compressed on the wire), the number of requests, and
+  the **round trips** on the way: how many times the page waited on the network with
+  nothing else under way (requests that overlap count once), a figure the machine's load
+  does not change;
 - **warm**: the same profile opens the page again in a new tab (a phone reopening it);
+  a table page draws what the phone kept at once (``data-drawn="kept"``, its controls
+  working) before the server's state: **drawn** is that moment (the ``ready`` of a page
+  that draws nothing early);
 - **per roll**: with the page open, ``--rolls`` rolls at random tables of the night
   (two a second, misses: the round never ends), then ``--settle`` seconds; the bytes the page
   received over HTTP and its WebSocket (the messages' text: the wire may carry them
@@ -25,7 +32,8 @@ and once it is theirs, the host page and the big screen. Each figure is the medi
 CPU on a busy machine slows further (both servers are measured in the same run). The baseline is unpacked from git (``git archive``) into a temporary
 folder and run with the same Python and packages, its ``src`` on ``PYTHONPATH``.
 
-    python benchmarks/pages.py                       # 12 and 200 players, against 6b846fd
+    python benchmarks/pages.py                       # 12 and 200 players, against dfb8f5d
+    python benchmarks/pages.py --pages table host    # some of the pages
     python benchmarks/pages.py --no-baseline --players 12 --repeat 1
     python benchmarks/pages.py --cpu-slowdown 1      # what the network alone costs
 """
@@ -60,13 +68,20 @@ PHONE = {"width": 390, "height": 844}
 SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
                 "uploadThroughput": 750_000 / 8, "connectionType": "wifi"}
 PAGES = ("table", "player: choosing", "player: mine", "host", "big screen")
-# the moment the page set its data-ready mark, since the navigation started
+# the moments the page set its data-drawn and data-ready marks, since the navigation started
 WATCH_READY = """
 new MutationObserver((changes, seen) => {
-  if (document.body && document.body.dataset.ready && !window.__ready) {
-    window.__ready = performance.now();
-  }
-}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-ready"]});
+  const marks = document.body ? document.body.dataset : {};
+  if (marks.drawn && !window.__drawn) window.__drawn = performance.now();
+  if (marks.ready && !window.__ready) window.__ready = performance.now();
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-ready", "data-drawn"]});
+"""
+# the network's part of the way to ready: [start, end] of the page's own request and of
+# every request that ended before ready (ms since the navigation started)
+NETWORK = """
+() => [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+  .filter((e) => e.responseEnd <= window.__ready)
+  .map((e) => [e.startTime, e.responseEnd, e.transferSize])
 """
 
 
@@ -88,6 +103,27 @@ class Load:
     ready: float
     bytes: int
     requests: int
+    drawn: float
+    trips: int
+
+
+def round_trips(spans: list[tuple[float, float, int]]) -> int:
+    """How many times the page waited on the network with nothing else under way:
+    requests that overlap (asked together) count once, those that came from a cache
+    (nothing transferred, under 5 ms) not at all.
+
+    >>> round_trips([(0, 150, 900), (160, 400, 9000), (170, 380, 900), (390, 500, 900)])
+    2
+    """
+    trips = 0
+    end = -1.0
+    for start, stop, size in sorted(spans):
+        if size == 0 and stop - start < 5:
+            continue
+        if start > end:
+            trips += 1
+        end = max(end, stop)
+    return trips
 
 
 @dataclass
@@ -117,7 +153,7 @@ def start_server(src: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]
              str(folder / "night.sqlite3"), "--bot-pace", "0"],
             stdout=out, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a loaded machine starts a server slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
@@ -126,7 +162,7 @@ def start_server(src: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]
             pass
         time.sleep(0.1)
     proc.kill()
-    raise SystemExit("bunco serve did not start:\n" + (folder / "serve.log").read_text())
+    raise SystemExit("error: bunco serve did not start within 3 minutes:\n" + (folder / "serve.log").read_text())
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
@@ -237,7 +273,10 @@ def open_page(context: BrowserContext, base: str, path: str, cpu: float
         raise SystemExit(f"error: {path} was not ready within a minute: {errors} {shown!r}"
                          ) from None
     ready = page.evaluate("() => window.__ready") / 1000
-    return page, Load(ready, meter.total, meter.requests), meter
+    drawn = page.evaluate("() => window.__drawn || window.__ready") / 1000
+    spans = [(a, b, int(c)) for a, b, c in page.evaluate(NETWORK)]
+    return page, Load(ready, meter.total, meter.requests, min(drawn, ready),
+                      round_trips(spans)), meter
 
 
 def new_phone(browser: Browser, storage: dict[str, str]) -> BrowserContext:
@@ -249,10 +288,12 @@ def new_phone(browser: Browser, storage: dict[str, str]) -> BrowserContext:
 
 
 def measure(browser: Browser, base: str, nights: dict[int, Night], figures: Figures,
-            rolls: int, settle: float, seed: int, per_roll: bool, cpu: float) -> None:
-    """Each page of each night, cold then warm; with ``per_roll``, the bytes per roll."""
+            rolls: int, settle: float, seed: int, per_roll: bool, cpu: float,
+            pages: tuple[str, ...] = PAGES) -> None:
+    """Each of ``pages`` of each night, cold then warm; with ``per_roll``, the bytes per
+    roll."""
     for players, night in nights.items():
-        for name in PAGES:
+        for name in pages:
             path, storage = page_of(night, name)
             context = new_phone(browser, storage)
             try:
@@ -280,27 +321,37 @@ def kb(n: float) -> str:
     return f"{n / 1000:.1f} KB"
 
 
-def row(loads: list[Load]) -> tuple[str, str]:
+def row(loads: list[Load]) -> tuple[str, str, str, str]:
+    """Median ready, drawn, bytes / requests and round trips of ``loads``."""
     ready = statistics.median(x.ready for x in loads)
+    drawn = statistics.median(x.drawn for x in loads)
     size = statistics.median(x.bytes for x in loads)
     requests = statistics.median(x.requests for x in loads)
-    return f"{ready:.2f} s", f"{kb(size)} / {requests:.0f}"
+    trips = statistics.median(x.trips for x in loads)
+    return (f"{ready:.2f} s", f"{drawn:.2f} s", f"{kb(size)} / {requests:.0f}",
+            f"{trips:.0f} trip{'' if trips == 1 else 's'}")
 
 
-def report(results: list[tuple[str, Figures]], players: list[int]) -> None:
-    width = 30
+def report(results: list[tuple[str, Figures]], players: list[int],
+           pages: tuple[str, ...] = PAGES) -> None:
+    width = 46
     print()
-    print("ready: from the navigation to the page's data-ready mark; bytes on the wire / "
-          "requests until then; per roll: HTTP and WebSocket bytes the open page received")
-    print(f"{'page':<18}{'players':>8}  " + "".join(f"{label:<{width}}" for label, _ in results))
+    print("ready: from the navigation to the page's data-ready mark (drawn: a reopened table "
+          "page drawn from what it kept, before the server's state); bytes on the wire / "
+          "requests until then; trips: round trips on the way (overlapping requests once); "
+          "per roll: HTTP and WebSocket bytes the open page received")
+    print(f"{'page':<18}{'players':>8}  " + "".join(f"{label[:width - 2]:<{width}}"
+                                                  for label, _ in results))
     for players_n in players:
-        for name in PAGES:
+        for name in pages:
             key = (name, players_n)
             cells = []
             for _, fig in results:
-                cold, cold_bytes = row(fig.cold[key])
-                warm, warm_bytes = row(fig.warm[key])
-                cells.append([f"cold {cold}, {cold_bytes}", f"warm {warm}, {warm_bytes}",
+                cold, _, cold_bytes, cold_trips = row(fig.cold[key])
+                warm, drawn, warm_bytes, warm_trips = row(fig.warm[key])
+                early = f" (drawn {drawn})" if drawn != warm else ""
+                cells.append([f"cold {cold}, {cold_bytes}, {cold_trips}",
+                              f"warm {warm}{early}, {warm_bytes}, {warm_trips}",
                               f"per roll {kb(statistics.median(fig.per_roll[key]))}"
                               if key in fig.per_roll else ""])
             for line in range(3):
@@ -312,13 +363,15 @@ def report(results: list[tuple[str, Figures]], players: list[int]) -> None:
         print()
         print("this checkout against the baseline (baseline ÷ this: how many times less):")
         for players_n in players:
-            for name in PAGES:
+            for name in pages:
                 key = (name, players_n)
                 new, old = results[0][1], results[1][1]
                 parts = [f"ready cold {_ratio(old.cold[key], new.cold[key], 'ready')}",
                          f"warm {_ratio(old.warm[key], new.warm[key], 'ready')}",
+                         f"drawn warm {_ratio(old.warm[key], new.warm[key], 'drawn')}",
                          f"bytes cold {_ratio(old.cold[key], new.cold[key], 'bytes')}",
-                         f"warm {_ratio(old.warm[key], new.warm[key], 'bytes')}"]
+                         f"warm {_ratio(old.warm[key], new.warm[key], 'bytes')}",
+                         f"trips cold {_ratio(old.cold[key], new.cold[key], 'trips')}"]
                 if key in new.per_roll:
                     a = statistics.median(old.per_roll[key])
                     b = statistics.median(new.per_roll[key])
@@ -332,11 +385,19 @@ def _ratio(old: list[Load], new: list[Load], what: str) -> str:
     return f"{a / b:.1f}x" if b else "-"
 
 
+def _short(page: str) -> str:
+    """The page's first word: ``player: mine`` → ``player``, ``big screen`` → ``big``."""
+    return page.split()[0].rstrip(":")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[12, 200])
-    parser.add_argument("--baseline", default="6b846fd",
-                        help="the commit to compare with (default: the pages before issue 29)")
+    parser.add_argument("--baseline", default="dfb8f5d",
+                        help="the commit to compare with (default: the pages before the "
+                             "second part of issue 29; 6b846fd: before issue 29)")
+    parser.add_argument("--pages", nargs="+", choices=sorted({_short(p) for p in PAGES}),
+                        help="only these pages (table, player, host, big)")
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cpu-slowdown", type=float, default=4.0,
@@ -345,6 +406,7 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=3.5,
                         help="seconds before and after the rolls")
     args = parser.parse_args()
+    pages = tuple(p for p in PAGES if not args.pages or _short(p) in args.pages)
     if not CHROMIUM.exists():
         raise SystemExit(f"error: Chromium is missing at {CHROMIUM}\n"
                          "expected: Debian's chromium package (apt-get install chromium)")
@@ -366,7 +428,8 @@ def main() -> None:
                     figures = Figures()
                     for r in range(args.repeat):
                         measure(browser, base, nights, figures, args.rolls, args.settle,
-                                seed=1000 * r, per_roll=r == 0, cpu=args.cpu_slowdown)
+                                seed=1000 * r, per_roll=r == 0, cpu=args.cpu_slowdown,
+                                pages=pages)
                     results.append((label, figures))
                     print(f"measured: {label}", flush=True)
                 finally:
@@ -375,7 +438,7 @@ def main() -> None:
         print(f"\nthe phone: CPU {args.cpu_slowdown:g}x slower, {SLOW_NETWORK['latency']} ms "
               f"round trips, {SLOW_NETWORK['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, "
               f"{PHONE['width']}x{PHONE['height']}")
-        report(results, args.players)
+        report(results, args.players, pages)
         print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
               f" on {os.cpu_count()} CPUs")
 

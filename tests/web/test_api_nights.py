@@ -36,7 +36,7 @@ def test_the_night_reads_back_with_its_setup_view_and_role(client, night):
     assert state["setup"]["players"] == EIGHT and state["setup"]["rules"] == "classic"
     assert state["status"] == {"phase": "playing", "set": 1, "round": 1, "bell": False,
                                "started": False, "bell_roll": None, "traveler": None,
-                               "dice": "real", "round_version": 0,
+                               "last_bunco": None, "dice": "real", "round_version": 0,
                                "expects": [{"table": 1, "player": "Ann"},
                                            {"table": 2, "player": "Eve"}]}
     assert [t["players"] for t in state["view"]["tables"]] == [EIGHT[:4], EIGHT[4:]]
@@ -212,3 +212,5 @@ def test_the_status_names_the_traveler_as_it_passes(client):
     holder = night.state()["view"]["traveler"]
     assert holder == "Ann" and ack["status"]["traveler"] == "Ann"
     assert night.state()["status"]["traveler"] == "Ann"
+    # the last Bunco's roller too: the whole-night pages follow both from each message
+    assert ack["status"]["last_bunco"] == "Ann" == night.state()["view"]["last_bunco"]

@@ -54,7 +54,8 @@ def test_every_live_event_carries_the_table_the_status_and_the_entry(client, nig
         assert message["table_view"]["team_scores"] == [2, 0]
         assert message["status"] == {"phase": "playing", "set": 1, "round": 1, "bell": False,
                                      "started": True, "bell_roll": None,
-                                     "traveler": None, "round_version": 0}
+                                     "traveler": None, "last_bunco": None,
+                                     "round_version": 0}
         assert message["entry"] == {"table": 1, "player": "Ann", "credited": "Ann",
                                     "dice": [1, 1, 4], "points": 2, "kind": "points",
                                     "phase": "play"}

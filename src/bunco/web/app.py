@@ -37,6 +37,7 @@ from bunco.web import (
     pages,
     ws,
 )
+from bunco.web.assets import assets
 from bunco.web.auth import TokenBook
 from bunco.web.bodycap import BodyCap
 from bunco.web.bots import BotRunner
@@ -111,6 +112,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         event_store.upgrade()
+        await asyncio.to_thread(assets)  # the pages' files read, joined and compressed once
         service = NightService(event_store, pubsub or InProcessPubSub())
         await service.open()
         app.state.service = service
@@ -181,7 +183,7 @@ def create_app(
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=trusted_proxies)
     # JSON replies gzipped for the phones (a 200-player night's view: 111 KB, 6 KB
-    # gzipped); the pages' files come gzipped already (bunco.web.assets); not WebSockets
+    # gzipped); the pages' files come compressed already (bunco.web.assets); not WebSockets
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.club_pages
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages

@@ -59,13 +59,24 @@ HEADERS = {
     ),
 }
 
+
+def page_headers(scripts: tuple[str, ...]) -> dict[str, str]:
+    """The page headers, the page's inline scripts (``sha256-…``) allowed by their hash."""
+    if not scripts:
+        return HEADERS
+    allowed = "script-src 'self'" + "".join(f" '{s}'" for s in scripts)
+    return {**HEADERS, "content-security-policy":
+            HEADERS["content-security-policy"].replace("script-src 'self'", allowed)}
+
 router = APIRouter(include_in_schema=False)
 
 
 def page(name: str) -> Response:
     """One HTML file of ``web/static`` with the page headers, its files' addresses
-    versioned (:meth:`bunco.web.assets.Assets.page`); revalidated by ETag on each visit."""
-    return AssetResponse(assets().page(name), REVALIDATE, HEADERS)
+    versioned and its script joined (:meth:`bunco.web.assets.Assets.page`); revalidated
+    by ETag on each visit."""
+    served = assets().page(name)
+    return AssetResponse(served.asset, REVALIDATE, page_headers(served.scripts))
 
 
 @router.get("/static/v/{version}/{path:path}")

@@ -89,14 +89,14 @@ def event_text(stored: StoredEvent, extra: str = "") -> str:
 
 
 def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
-    """The night's phase, set, round, bell, the traveler's holder (it may pass with any
-    roll: whole-night pages follow it from here, without reloading the night) and (with
-    ``expects``) who may roll now."""
+    """The night's phase, set, round, bell, the traveler's holder and who rolled the last
+    Bunco (both may change with any roll: whole-night pages follow them from here, without
+    reloading the night) and (with ``expects``) who may roll now."""
     status: dict[str, Any] = {
         "phase": night.phase, "set": night.set_no, "round": night.round_no, "bell": night.bell,
         "started": night.started,
         "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
-        "traveler": night.traveler,
+        "traveler": night.traveler, "last_bunco": night.last_bunco,
     }
     if expects:
         status["expects"] = [{"table": t, "player": p} for t, p in night.expected_rollers()]

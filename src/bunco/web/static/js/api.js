@@ -79,6 +79,11 @@ export async function api(path, { method = "GET", token = null, body = undefined
   } catch (_) {
     throw new ApiError(0, { error: "offline", message: "no connection to the server" });
   }
+  return read(reply);
+}
+
+/** A reply's JSON; throws ApiError when it is not a success. */
+async function read(reply) {
   let data = null;
   const text = await reply.text();
   if (text) {
@@ -86,6 +91,23 @@ export async function api(path, { method = "GET", token = null, body = undefined
   }
   if (!reply.ok) throw new ApiError(reply.status, data);
   return data;
+}
+
+/**
+ * The page's first state, asked for by the page's inline start (boot.js) while its script
+ * loaded: a promise of its JSON (as api() gives it) if that request was for ``path`` with
+ * ``token``, else null (the page asks itself). Given once.
+ */
+export function firstReply(path, token) {
+  const first = window.buncoFirst;
+  if (!first || first.path !== path || first.token !== token) return null;
+  window.buncoFirst = null;
+  return first.reply.then((reply) => (reply ? read(reply) : api(path, { token })));
+}
+
+/** True while the page's first state, asked for by its inline start, is on its way. */
+export function firstPending() {
+  return Boolean(window.buncoFirst && !window.buncoFirst.arrived);
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -14,16 +14,18 @@
 // table; the page then loads the whole night), and the page follows it there without a
 // new connection. The hello says where the player sits now.
 //
-// A page that follows the whole night (host, big screen: ``table`` null) loads the
-// night's view (GET /api/nights/<id>) and patches each event's table view and status into
-// it at once; it reloads the whole view soon after a new round, set or phase or an event
-// of the whole night (the results, moves, cards and standings that come with them), and
-// otherwise at most once every ``lag`` ms while rolls come in (the cards and standings).
+// A page that follows the whole night (host, big screen, results: ``table`` null) loads
+// the night's view (GET /api/nights/<id>) and patches each event's table view and status
+// (the bell, the traveler's holder, the last Bunco, who may roll) into it at once: that is
+// all a roll changes, as the cards and standings change when a round ends. It reloads the
+// whole view only when a message says the change is bigger: soon after a new round, set
+// or phase or an event of the whole night (the results, moves, cards and standings that
+// come with them), after a backlog, or for a table it does not know.
 //
 // When the connection drops, the page says so and reconnects by itself with growing
 // pauses, asking for everything after the last seq it saw (?since=).
 
-import { api } from "./api.js";
+import { api, firstReply } from "./api.js";
 import { showConnection } from "./ui.js";
 
 const SAME_ROUND = (s, view) => Boolean(s) && s.phase === view.phase && s.set === view.set
@@ -39,11 +41,10 @@ export class Live {
    * @param {(state: object, previous: object|null) => void} o.onState  a new state
    * @param {(message: object) => void} o.onMessage  every socket message
    * @param {(error: object) => void} o.onFatal  the token was refused: stop
-   * @param {number} o.lag  (whole night) the longest wait for a reload while rolls come in
    */
   constructor({ night, token, table = null, player = null, onState = () => {},
-    onMessage = () => {}, onFatal = () => {}, lag = 3000 }) {
-    Object.assign(this, { night, token, table, player, onState, onMessage, onFatal, lag });
+    onMessage = () => {}, onFatal = () => {} }) {
+    Object.assign(this, { night, token, table, player, onState, onMessage, onFatal });
     this.gets = 0;       // GETs of the state so far (tests count them)
     this.state = null;
     this.drawn = null;   // the state the page last drew (onState)
@@ -54,9 +55,8 @@ export class Live {
     this.stopped = false;
     this.refreshing = null;
     this.again = false;
-    this.timer = null;   // a reload soon (a new round) or later (lag)
+    this.timer = null;   // a reload soon (a new round)
     this.due = 0;        // when that reload runs (ms since the epoch)
-    this.lastGet = 0;
     this.caught = [];    // messages that came while a GET was under way (applied after it)
     this.waiting = null; // the seq of a message that shows a new round, until its page comes
     this.lastHeard = Date.now();
@@ -94,9 +94,9 @@ export class Live {
         this.caught = [];
         try {
           this.gets += 1;
-          this.lastGet = Date.now();
           document.body.dataset.gets = String(this.gets);
-          const state = await api(this.stateUrl(), { token: this.token });
+          const url = this.stateUrl();
+          const state = await (firstReply(url, this.token) || api(url, { token: this.token }));
           this.state = state;
           this.seq = Math.max(this.seq, state.seq);
           this.waiting = null;
@@ -177,7 +177,6 @@ export class Live {
     if (!state || typeof message.seq !== "number") return;
     const outcome = this.table === null ? this.patchNight(message) : this.patchTable(message);
     if (outcome === "reload") this.reloadSoon();
-    if (outcome === "later") this.reloadLater();
     if (outcome === "wait") {
       // a new round: the table's page follows in the same burst (if the table is in play)
       if (this.waiting === null) this.waiting = message.seq;
@@ -239,7 +238,7 @@ export class Live {
     return "";
   }
 
-  /** The whole night: returns "", "reload" (soon) or "later" (within ``lag``). */
+  /** The whole night: returns "" or "reload" (soon: the message does not carry it all). */
   patchNight(message) {
     const state = this.state;
     const view = state.view;
@@ -262,7 +261,7 @@ export class Live {
     }
     this.setView({ ...view, tables }, message, status);
     if (status && status.expects) this.state.view.expects = status.expects;
-    return message.type === "event" ? "later" : "";
+    return "";
   }
 
   /** A table's whole page from a hello or table message. */
@@ -275,7 +274,9 @@ export class Live {
     const state = this.state;
     const next = { ...state, seq: Math.max(state.seq, message.seq), view: { ...view } };
     if (status) {
-      for (const k of ["bell", "started", "bell_roll"]) if (k in status) next.view[k] = status[k];
+      for (const k of ["bell", "started", "bell_roll", "traveler", "last_bunco"]) {
+        if (k in status) next.view[k] = status[k];
+      }
       next.status = { ...(state.status || {}), ...status };
       if (status.dice) next.dice = status.dice;  // the host changed the dice mode
     }
@@ -295,11 +296,6 @@ export class Live {
     clearTimeout(this.timer);
     this.due = due;
     this.timer = setTimeout(() => { this.timer = null; this.refresh().catch(() => {}); }, delay);
-  }
-
-  /** Reload within ``lag`` ms of the last reload (a whole-night page while rolls come in). */
-  reloadLater() {
-    this.reloadSoon(Math.max(60, this.lastGet + this.lag - Date.now()));
   }
 
   url() {

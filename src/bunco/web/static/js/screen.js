@@ -12,7 +12,6 @@ import {
 import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 
 const { night } = pathParts();
-const NO_RELOAD_PER_ROLL = 24 * 3600 * 1000;  // Live's ``lag``: at most one reload a day
 let live = null;
 const feed = [];
 
@@ -152,7 +151,7 @@ async function main() {
   // round ends, and that reloads the night. So no reload while rolls come in: a 200-player
   // night's rolls cost their messages only, not a 111 KB view every few seconds.
   live = new Live({
-    night, token: held.token, onState: render, onMessage, lag: NO_RELOAD_PER_ROLL,
+    night, token: held.token, onState: render, onMessage,
     onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
   });
   try {

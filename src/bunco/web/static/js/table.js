@@ -9,7 +9,7 @@
 // scorekeeper about every entry the server refused (send it to the host, or discard it).
 
 import {
-  adoptToken, Commands, pathParts, recall, rememberNight, store,
+  adoptToken, Commands, firstPending, pathParts, recall, rememberNight, store,
 } from "./api.js";
 import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
@@ -796,6 +796,15 @@ function needToken(message) {
   });
 }
 
+/** Draw the state this phone kept from its last visit, before the server's arrives. */
+function drawKept(kept) {
+  buildTaps(kept.view);
+  $("play").hidden = false;
+  render(kept, null);
+  feedRound = "";  // the server's state starts the feed (no chime for the round kept)
+  document.body.dataset.drawn = "kept";
+}
+
 async function main() {
   topbar(`Table ${tableNo}`);
   if (!Number.isInteger(tableNo) || tableNo < 1) {
@@ -843,9 +852,15 @@ async function main() {
     onMessage,
     onFatal: (err) => { if (outbox) outbox.stopped = true; needToken(revokedText(err)); },
   });
+  // reopened: the table as this phone last saw it, drawn at once (an entry tapped on it
+  // says where it was tapped, docs/outbox.md), then the server's state drawn over it;
+  // not when the server's state is already here (one drawing, not two)
+  const kept = recall(LAST());
+  if (kept && kept.view && kept.name && firstPending()) drawKept(kept);
   try {
     await live.refresh();  // the view has all the page draws: no other request to wait for
     loaded = true;
+    document.body.dataset.drawn = "fresh";
   } catch (err) {
     if (!$("need-token").hidden) return;
     // no connection: start from the page this phone saw last (the outbox keeps the entries)
@@ -856,6 +871,7 @@ async function main() {
       loaded = true;
       live.setState("offline");
     } else {
+      $("play").hidden = true;
       $("fatal").textContent = `Cannot open the table: ${err.text || err}`;
       $("fatal").hidden = false;
       return;

@@ -1,0 +1,143 @@
+"""How the pages load and follow the night (bunco.web.assets, boot.js, live.js).
+
+A night's page asks for its first state from the inline start in its HTML, while its one
+joined script loads, and uses that reply: one GET, no second. A reopened table page draws
+what the phone kept at once (its controls working, axe-core clean), then the server's
+state over it. The host and results pages follow rolls from their messages (the table's
+view, the bell, the traveler, the last Bunco) and reload the night only when a message
+does not carry the change (a new round).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Route, expect
+
+from .api_rolls import finish_round, roll
+from .conftest import PHONE, Pages, Server, axe
+from .test_accessibility import ALSO, SERIOUS
+
+pytestmark = pytest.mark.browser
+EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def phone(pages: Pages) -> BrowserContext:
+    """A phone without the service worker (so every request of the page passes the
+    test's routes), closed with the others."""
+    context = pages.browser.new_context(viewport=PHONE, base_url=pages.base,
+                                        service_workers="block")
+    context.set_default_timeout(15_000)
+    pages.contexts.append(context)
+    return context
+
+
+def watch(page: Page, pages: Pages, name: str) -> list[tuple[str, str, str]]:
+    """The page's requests (method, address, kind), and its errors into ``pages``."""
+    seen: list[tuple[str, str, str]] = []
+    page.on("request", lambda r: seen.append((r.method, r.url, r.resource_type)))
+    page.on("pageerror", lambda exc: pages.errors.append(f"{name}: {exc}"))
+    page.on("console", lambda msg: pages.errors.append(f"{name}: {msg.text}")
+            if msg.type == "error" and "WebSocket" not in msg.text else None)
+    return seen
+
+
+def joined_table(pages: Pages, created: dict[str, Any], table: int) -> tuple[BrowserContext, Page]:
+    context = phone(pages)
+    page = context.new_page()
+    page.goto(f"/join/{created['tables'][table - 1]['code']}")
+    page.wait_for_url(f"**/n/{created['night']}/table/{table}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    return context, page
+
+
+def test_a_table_page_asks_for_its_state_once_while_its_script_loads(
+        pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={"name": "Boot", "players": EIGHT})
+    night = created["night"]
+    context, first = joined_table(pages, created, 2)
+    first.close()
+    page = context.new_page()
+    seen = watch(page, pages, "table 2")
+    page.goto(f"/n/{night}/table/2")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#turn-text")).to_have_text("Eve rolls")
+    state = [s for s in seen if re.search(rf"/api/nights/{night}/tables/2$", s[1])]
+    assert state == [("GET", state[0][1], "fetch")]           # one GET, the inline start's
+    scripts = [url for _, url, kind in seen if kind == "script"]
+    assert len(scripts) == 1 and "/bundle/js/table.js" in scripts[0]
+    assert page.evaluate("window.buncoFirst") is None         # handed to the page
+    assert page.evaluate("document.body.dataset.gets") == "1"
+    assert pages.errors == []                                  # no policy refused the script
+
+
+def test_a_page_with_no_token_here_asks_nothing_early(pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={"name": "Boot", "players": EIGHT})
+    page = phone(pages).new_page()
+    seen = watch(page, pages, "table 1")
+    page.goto(f"/n/{created['night']}/table/1")
+    expect(page.locator("#need-token")).to_be_visible()
+    assert not [s for s in seen if "/api/" in s[1]]
+    assert page.evaluate("window.buncoFirst") is None
+    assert pages.errors == []
+
+
+def test_a_reopened_table_draws_what_it_kept_then_the_servers(
+        pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={"name": "Kept", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    context, first = joined_table(pages, created, 1)
+    expect(first.locator("#turn-text")).to_have_text("Ann rolls")
+    first.close()
+    roll(server, night, host, 1, [2, 3, 5])                   # Ann misses while it is closed
+    held: list[Route] = []
+    context.route(re.compile(rf"/api/nights/{night}/tables/1$"), lambda r: held.append(r))
+    page = context.new_page()
+    watch(page, pages, "table 1 reopened")
+    page.goto(f"/n/{night}/table/1")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-drawn", "kept")      # before the server answered
+    expect(page.locator("#turn-text")).to_have_text("Ann rolls")
+    expect(page.locator("#taps [data-outcome='+1']")).to_be_enabled()
+    assert body.get_attribute("data-ready") is None
+    # a page state of its own: axe-core as in test_accessibility
+    found = [f"{v['id']} ({v['impact']})" for v in axe(page)
+             if v["impact"] in SERIOUS or v["id"] in ALSO]
+    assert found == []
+    assert len(held) == 1
+    held[0].continue_()
+    expect(body).to_have_attribute("data-ready", "yes")
+    expect(body).to_have_attribute("data-drawn", "fresh")
+    expect(page.locator("#turn-text")).to_have_text("Bea rolls")
+    assert page.evaluate("document.body.dataset.gets") == "1"
+    assert pages.errors == []
+
+
+def test_the_host_and_results_pages_follow_rolls_without_reloading(
+        pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={"name": "Follow", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    opened = []
+    for path, name in ((f"/night/{night}?token={host}", "host"), (f"/n/{night}/end?token={host}", "end")):
+        page = pages.open(path, name=name)
+        expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+        opened.append(page)
+    host_page, end = opened
+    gets = [p.evaluate("document.body.dataset.gets") for p in opened]
+    roll(server, night, host, 1, [1, 1, 4])                   # Ann +2
+    roll(server, night, host, 2, [1, 1, 1])                   # Eve's Bunco at table 2
+    seq = server.state(night, host)["seq"]
+    for page in opened:
+        expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    expect(host_page.locator("#overview [data-table='1']")).to_contain_text("Ann rolls")
+    expect(host_page.locator("#overview [data-table='2'] .score").first).to_have_text("21")
+    expect(end.locator("#extras")).to_have_text("Last Bunco of the night: Eve.")
+    assert [p.evaluate("document.body.dataset.gets") for p in opened] == gets  # no GET
+    finish_round(server, night, host, 1)                      # a new round: the night again
+    expect(host_page.locator("body")).to_have_attribute("data-round", "2")
+    expect(end.locator("#status")).to_contain_text("Round 2")
+    for page, before in zip(opened, gets, strict=True):
+        assert int(page.evaluate("document.body.dataset.gets")) > int(before)
+    assert pages.errors == []
