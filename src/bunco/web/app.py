@@ -32,6 +32,7 @@ from bunco.web import (
     api_nights,
     api_phones,
     api_play,
+    api_room,
     club_pages,
     errors,
     pages,
@@ -172,6 +173,7 @@ def create_app(
     app.include_router(api_hosts.router)
     app.include_router(api_money.router)
     app.include_router(api_phones.router)
+    app.include_router(api_room.router)
     app.include_router(api_club.router)
     if fast_path:
         app.add_middleware(FastRolls)
