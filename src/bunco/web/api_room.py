@@ -220,7 +220,7 @@ async def _room_log(request: Request, live: LiveNight) -> RoomLog:
 
 @router.get("/dashboard", response_model=DashboardOut)
 async def dashboard(night_id: NightId, request: Request,
-                    silent: Annotated[float, Query(ge=0.5, le=120, description=(
+                    silent: Annotated[float, Query(ge=0.05, le=120, description=(
                         "minutes without an entry after which a playing table is "
                         "flagged silent"))] = 5) -> DashboardOut:
     """Every table at a glance: its state, last entry, its phone's waiting entries, and

@@ -7,6 +7,7 @@ import {
 } from "./api.js";
 import { Live } from "./live.js";
 import { initPhones, outOfTouch } from "./phones.js";
+import { initDashboard } from "./host_dashboard.js";
 import { registerOffline } from "./pwa.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import {
@@ -540,8 +541,10 @@ async function main() {
     verifyPlayers(verifyRows(live.state).filter((r) => !r.done).map((r) => r.name));
   });
   $("end-night").addEventListener("click", endNight);
+  let dashboard = null;  // the room at a glance (host_dashboard.js)
   live = new Live({
     night, token, onState: render,
+    onMessage: (m) => { if (dashboard && (m.type === "room" || (m.type === "event" && m.event.type === "undo"))) dashboard.onRoom(); },
     onFatal: (err) => {
       $("fatal").textContent = err.status === 401
         ? "The host revoked this link: this page no longer follows the night (ask the host for a new link)."
@@ -569,6 +572,7 @@ async function main() {
   drawNav();
   registerOffline();
   initPhones({ anchor: $("status-card"), base, token, origin });
+  dashboard = initDashboard({ anchor: $("status-card"), base, token });
   $("content").hidden = false;
   live.connect();
   document.body.dataset.ready = "yes";

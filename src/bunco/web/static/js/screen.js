@@ -15,6 +15,7 @@ import {
 import { columnWidth, drawColumns, fitGrid, showPage } from "./screen_fit.js";
 import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 import { movesOf, moveText } from "./live.js";
+import { Room } from "./room.js";
 
 const { night } = pathParts();
 const NO_RELOAD_PER_ROLL = 24 * 3600 * 1000;  // Live's ``lag``: at most one reload a day
@@ -39,7 +40,10 @@ function drawFeed(view = null) {
     : h("li", { class: "muted" }, "No Buncos yet tonight."));
 }
 
+let room = null;  // the host's announcement (room.js)
+
 function onMessage(message) {
+  if (room) room.onMessage(message);
   // every entry's message says what it scored, also the Bunco that ended the round
   const last = message.type === "event" ? message.entry : null;
   if (!last) return;
@@ -290,6 +294,7 @@ async function main() {
   // bell, the traveler, the feed's entry); the cards and standings change only when a
   // round ends, and that reloads the night. So no reload while rolls come in: a 200-player
   // night's rolls cost their messages only, not a 111 KB view every few seconds.
+  room = new Room({ night, token: held.token, onChange: () => drawLists() });
   live = new Live({
     night, token: held.token, onState: render, onMessage, lag: NO_RELOAD_PER_ROLL,
     onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },

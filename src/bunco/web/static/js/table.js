@@ -14,6 +14,7 @@ import {
 import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
 import { offlineMode, registerOffline } from "./pwa.js";
+import { Room } from "./room.js";
 import {
   bellNews, diceRows, drawBellBanner, endingOf, resultBadge, rollText, startBellButton,
   startBellRang,
@@ -749,7 +750,10 @@ function render(next, previous) {
   $("faces").hidden = !(t && t.rolling_for_high) && $("faces-toggle").getAttribute("aria-expanded") !== "true";
 }
 
+let room = null;  // the host's announcement and this table's call (room.js)
+
 function onMessage(message) {
+  if (room) room.onMessage(message);
   if (message.type === "event") {
     if (message.table === tableNo) {
       versions.table = Math.max(versions.table, message.seq);
@@ -835,6 +839,7 @@ async function main() {
   });
   $("faces-enter").addEventListener("click", enterFaces);
   drawPicker();
+  room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
   live = new Live({
     night, token: held.token, table: tableNo,
     onState: (s, prev) => {
