@@ -126,9 +126,10 @@ def flags(times: TableTimes | None, *, rolls: int, playing: bool, now: float,
     last = times.last if times is not None and rolls > 0 else None
     quiet_since = last if last is not None else started
     if playing and quiet_since is not None and now - quiet_since >= silent_after:
-        minutes = int((now - quiet_since) // 60)
-        out.append({"kind": "silent", "text": f"no entry for {minutes} min"
-                    if last is not None else f"no entry this round after {minutes} min"})
+        quiet = now - quiet_since
+        span = f"{int(quiet // 60)} min" if quiet >= 60 else f"{int(quiet)} s"
+        out.append({"kind": "silent", "text": f"no entry for {span}"
+                    if last is not None else f"no entry this round after {span}"})
     if times is not None:
         fast = times.fast_gaps()
         if fast >= FAST_GAPS:
