@@ -95,3 +95,38 @@ def test_an_announcement_reaches_a_table_and_the_big_screen(pages: Pages, server
     for page in (t1, screen, late):
         expect(page.locator("#announcement")).to_be_hidden()
     assert pages.errors == []
+
+
+def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, server: Server) -> None:
+    # scil seats a ghost for a missing player (classic would make a table of three)
+    created = server.api("POST", "/api/nights", json={"name": "Door", "rules": "scil",
+                                                      "players": EIGHT})
+    night, token = created["night"], created["host_token"]
+    host = host_page(pages, created)
+    card = host.locator("#checkin-card")
+    expect(card).to_be_visible()
+    expect(host.locator("#checkin-count")).to_have_text("0 of 8 here · 8 not yet")
+    for name in EIGHT[:7]:  # seven arrive; Hal does not
+        host.locator(f"#checkin-list li[data-player='{name}'] .here-toggle").click()
+        expect(host.locator(f"#checkin-list li[data-player='{name}']")).to_have_attribute(
+            "data-here", "true")
+    expect(host.locator("#checkin-count")).to_have_text("7 of 8 here · 1 not yet")
+    host.check("#checkin-missing")
+    expect(host.locator("#checkin-list li")).to_have_count(1)
+    check = Checks()
+    check(host, "host, the door check-in")
+    assert check.found == []
+    # Hal is not coming: one tap arms, the second takes him off; scil seats a ghost
+    host.click("[data-ghost='Hal']")
+    expect(host.locator("[data-ghost='Hal']")).to_have_text("Sure? Hal is not coming")
+    host.click("[data-ghost='Hal']")
+    expect(host.locator("#checkin-list li[data-player='Hal']")).to_have_count(0)
+    expect(host.locator("#checkin-count")).to_have_text("7 of 7 here · 0 not yet")
+    table2 = server.state(night, token)["view"]["tables"][1]
+    assert table2["players"] == ["Eve", "Fay", "Gus", None]
+    screen = pages.open(f"/n/{night}/screen?token={created['viewer_token']}", TV, "screen")
+    expect(screen.locator(".tv-table[data-table='2'] .ghost")).to_contain_text("ghost")
+    # the first roll closes the door list
+    roll(server, night, token, 1, [2, 3, 5])
+    expect(card).to_be_hidden()
+    assert pages.errors == []

@@ -8,6 +8,7 @@ import {
 import { Live } from "./live.js";
 import { initPhones, outOfTouch } from "./phones.js";
 import { initDashboard } from "./host_dashboard.js";
+import { initCheckin } from "./host_checkin.js";
 import { registerOffline } from "./pwa.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import {
@@ -542,9 +543,13 @@ async function main() {
   });
   $("end-night").addEventListener("click", endNight);
   let dashboard = null;  // the room at a glance (host_dashboard.js)
+  let checkin = null;  // the door check-in before round 1 (host_checkin.js)
   live = new Live({
     night, token, onState: render,
-    onMessage: (m) => { if (dashboard && (m.type === "room" || (m.type === "event" && m.event.type === "undo"))) dashboard.onRoom(); },
+    onMessage: (m) => {
+      if (dashboard && (m.type === "room" || (m.type === "event" && m.event.type === "undo"))) dashboard.onRoom();
+      if (checkin) checkin.onMessage(m);
+    },
     onFatal: (err) => {
       $("fatal").textContent = err.status === 401
         ? "The host revoked this link: this page no longer follows the night (ask the host for a new link)."
@@ -573,6 +578,7 @@ async function main() {
   registerOffline();
   initPhones({ anchor: $("status-card"), base, token, origin });
   dashboard = initDashboard({ anchor: $("status-card"), base, token });
+  checkin = initCheckin({ anchor: $("status-card"), base, token });
   $("content").hidden = false;
   live.connect();
   document.body.dataset.ready = "yes";
