@@ -126,6 +126,11 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     assert table2["players"] == ["Eve", "Fay", "Gus", None]
     screen = pages.open(f"/n/{night}/screen?token={created['viewer_token']}", TV, "screen")
     expect(screen.locator(".tv-table[data-table='2'] .ghost")).to_contain_text("ghost")
+    # table 2's page says who sits where: Hal's seat is the ghost's now
+    t2 = open_table(pages, created, 2)
+    expect(t2.locator("#seats-box li")).to_have_text(
+        ["Seat 1 Eve", "Seat 2 Fay", "Seat 3 Gus", "Seat 4 ghost (partner rolls)"])
+    expect(t2.locator("#partners")).to_have_text("Partners: Eve & Gus · Fay & ghost")
     # the first roll closes the door list
     roll(server, night, token, 1, [2, 3, 5])
     expect(card).to_be_hidden()

@@ -15,6 +15,7 @@ import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
 import { offlineMode, registerOffline } from "./pwa.js";
 import { Room } from "./room.js";
+import { seatList } from "./seat_list.js";
 import {
   bellNews, diceRows, drawBellBanner, endingOf, resultBadge, rollText, startBellButton,
   startBellRang,
@@ -696,6 +697,9 @@ function render(next, previous) {
   const view = next.view;
   const t = myTable(view);
   store(LAST(), { ...next, at: Date.now() });  // a reload offline starts from it
+  const seats = seatList(t);
+  $("seats-box").hidden = !seats;
+  if (seats) fill("seats-box", seats);
   versions.night = Math.max(versions.night, (next.versions && next.versions.night) || 0);
   if (next.status && typeof next.status.round_version === "number") {
     versions.night = Math.max(versions.night, next.status.round_version);
