@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from .api_rolls import finish_round, roll
 from .conftest import TV, Pages, Server, shoot
+from .test_accessibility import Checks
 
 
 def open_screen(pages: Pages, created: dict[str, Any]) -> Page:
@@ -94,6 +95,9 @@ def test_forty_players_all_on_one_screen_and_the_moves_beside_the_tables(
     expect(screen.locator("#moves-title")).to_have_text("Round 1: winners and moves")
     assert inside(screen, ".tv-table") == [] and cut(screen) == []
     every_page_shows(screen, "#moves-cols", players)
+    check = Checks()
+    check(screen, "big screen, 40 players, the moves")
+    assert check.found == []
     shoot(screen, "screen-forty-moves", ("tv",))
     assert pages.errors == []
 
@@ -117,6 +121,9 @@ def test_two_hundred_players_every_table_and_every_player_on_a_named_page(
         (n) => n.nodeType === 3 && n.textContent.trim()))
       .map((el) => parseFloat(getComputedStyle(el).fontSize)))""")
     assert smallest >= 14
+    check = Checks()
+    check(screen, "big screen, 200 players")
+    assert check.found == []
     shoot(screen, "screen-two-hundred", ("tv",))
     assert pages.errors == []
 
@@ -129,5 +136,8 @@ def test_two_hundred_fifty_tables_fit_as_tiles(pages: Pages, server: Server) -> 
     assert screen.locator("#tables").get_attribute("data-density") == "tiny"
     assert inside(screen, ".tv-table") == [] and cut(screen) == []
     expect(screen.locator("#tables-key")).to_be_visible()
+    check = Checks()
+    check(screen, "big screen, 250 tables")
+    assert check.found == []
     shoot(screen, "screen-250-tables", ("tv",))
     assert pages.errors == []

@@ -109,10 +109,15 @@ function render(state, previous) {
   const trav = $("traveler-box");
   trav.hidden = !holder;
   $("traveler").textContent = holder ? `${holder} holds it` : "";
-  lists.view = view;
+  // a roll changes one table only: the lists are drawn again when the standings or the
+  // moves change (a round's end reloads the night) or the moves come or go
+  const same = lists.view && lists.view.standings === view.standings && lists.view.moves === view.moves
+    && lists.shown === moves.length;
   lists.fresh = !previous || (previous.view.last_round || {}).round !== (view.last_round || {}).round
     || previous.view.started !== view.started;
-  drawLists();
+  lists.view = view;
+  lists.shown = moves.length;
+  if (!same) drawLists();
   drawFeed(view);
   keepAwake(!over);
 }
@@ -164,7 +169,7 @@ function fitTables() {
 }
 
 // the lists beside the tables: the moves (between rounds) and the leaderboard
-const lists = { view: null, moves: [], fresh: true, order: [], at: 0 };
+const lists = { view: null, moves: [], fresh: true, order: [], at: 0, shown: 0 };
 
 /** A night of more than 48 players shows the board's short form (rank, name, W's, Buncos,
  * points): twice the players in the same room. */
@@ -186,7 +191,7 @@ function leaderHead(view) {
 }
 
 function moveRow(m) {
-  const to = m.to ? `T${m.to.table} · seat ${m.to.seat}` : "sits out";
+  const to = m.to ? `Table ${m.to.table} · seat ${m.to.seat}` : "sits out";
   return h("tr", { dataset: { player: m.player } }, h("td", {}, resultBadge(m)),
     h("td", { class: "name" }, m.player), h("td", { title: moveText(m) }, to));
 }
