@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import time
 
-from web_helpers import cid
+from fastapi.testclient import TestClient
+from web_helpers import cid, make_night
 
 from bunco.web import room_watch
+from bunco.web.app import create_app
 
 
 def test_an_announcement_is_kept_read_by_every_page_and_taken_down(client, night):
@@ -109,3 +111,20 @@ def test_entries_faster_than_dice_and_too_many_trips_are_flagged():
         slow.add(100.0 + 10 * i, False)
     assert room_watch.flags(slow, rolls=6, playing=True, now=160.0, silent_after=300,
                             started=100.0) == []
+
+
+def test_the_room_and_the_door_list_are_kept_in_either_database(any_db_url):
+    with TestClient(create_app(any_db_url, bot_pace=0)) as client:
+        night = make_night(client)
+        client.post(night.url("/announcements"), headers=night.host,
+                    json={"command_id": "a1", "text": "Dessert is served"})
+        client.post(night.url("/tables/1/call"), headers=night.table_token(1),
+                    json={"command_id": cid()})
+        client.post(night.url("/checkin"), headers=night.host,
+                    json={"command_id": cid(), "player": "Bea"})
+        client.app.state.service.nights.clear()  # a server that starts again reads them back
+        room = client.get(night.url("/room"), headers=night.viewer).json()
+        assert room["announcement"]["text"] == "Dessert is served"
+        assert [c["table"] for c in room["calls"]] == [1]
+        door = client.get(night.url("/checkin"), headers=night.host).json()
+        assert [p["player"] for p in door["players"] if p["here"]] == ["Bea"]
