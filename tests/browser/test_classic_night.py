@@ -237,9 +237,9 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(player.locator("#bigmove")).to_contain_text("You lost round 1")
     expect(player.locator("#card [data-round='1'] .wl")).to_have_text("L")
     expect(player.locator("[data-stat=L] b")).to_have_text("1")
-    for page in (screen, host):
-        moves = page.locator("ul.moves li[data-player=Eve]")
-        expect(moves).to_contain_text("Move to table 1")
+    for moves in (screen.locator("#moves-cols tr[data-player=Eve]"),  # the TV's columns
+                  host.locator("ul.moves li[data-player=Eve]")):
+        expect(moves).to_contain_text(re.compile("Move to table 1|Table 1 · seat"))
         expect(moves.locator(".wl")).to_have_text("W")
     expect(screen.locator("#moves-box")).to_contain_text("Round 1: winners and moves")
     expect(screen.locator("#board tr[data-player=Ann] td").nth(2)).to_have_text("1")  # W

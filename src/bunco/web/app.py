@@ -25,6 +25,7 @@ from bunco import __version__
 from bunco.store import EventStore
 from bunco.store.rate_counts import DatabaseCounts
 from bunco.web import (
+    api_checkin,
     api_club,
     api_downloads,
     api_hosts,
@@ -32,6 +33,7 @@ from bunco.web import (
     api_nights,
     api_phones,
     api_play,
+    api_room,
     club_pages,
     errors,
     pages,
@@ -174,6 +176,8 @@ def create_app(
     app.include_router(api_hosts.router)
     app.include_router(api_money.router)
     app.include_router(api_phones.router)
+    app.include_router(api_room.router)
+    app.include_router(api_checkin.router)
     app.include_router(api_club.router)
     if fast_path:
         app.add_middleware(FastRolls)

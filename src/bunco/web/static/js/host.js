@@ -7,6 +7,8 @@ import {
 } from "./api.js";
 import { Live } from "./live.js";
 import { initPhones, outOfTouch } from "./phones.js";
+import { initDashboard } from "./host_dashboard.js";
+import { initCheckin } from "./host_checkin.js";
 import { registerOffline } from "./pwa.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import { initSeatByHand, updateSeatByHand } from "./host_seating.js";
@@ -542,8 +544,14 @@ async function main() {
     verifyPlayers(verifyRows(live.state).filter((r) => !r.done).map((r) => r.name));
   });
   $("end-night").addEventListener("click", endNight);
+  let dashboard = null;  // the room at a glance (host_dashboard.js)
+  let checkin = null;  // the door check-in before round 1 (host_checkin.js)
   live = new Live({
     night, token, onState: render,
+    onMessage: (m) => {
+      if (dashboard && (m.type === "room" || (m.type === "event" && m.event.type === "undo"))) dashboard.onRoom();
+      if (checkin) checkin.onMessage(m);
+    },
     onFatal: (err) => {
       $("fatal").textContent = err.status === 401
         ? "The host revoked this link: this page no longer follows the night (ask the host for a new link)."
@@ -573,6 +581,8 @@ async function main() {
   drawNav();
   registerOffline();
   initPhones({ anchor: $("status-card"), base, token, origin });
+  dashboard = initDashboard({ anchor: $("status-card"), base, token });
+  checkin = initCheckin({ anchor: $("status-card"), base, token });
   $("content").hidden = false;
   live.connect();
   document.body.dataset.ready = "yes";

@@ -1,15 +1,21 @@
 // The big screen (a TV at the party): every table's score live, the bell, a Bunco feed,
 // the traveler's holder, the leaderboard, the moves after each round and, at the end,
-// the prize winners.
+// the prize winners. It fits one 1920×1080 screen without scrolling at 10 to 250 tables
+// (screen_fit.js): the tables in a grid sized by their count, always all of them; the
+// moves and the leaderboard in columns beside them, paged (with the page named) only when
+// the columns cannot hold every player.
 
 import { adoptToken, pathParts, publicOrigin, recall } from "./api.js";
 import { Live } from "./live.js";
 import { breakAndDrawing, handedList, prizesWaiting } from "./money.js";
 import {
-  bellNews, endingOf, endingText, leaderboard, movesList, prizeList, rolloffPanel, rollText,
-  startBellRang, tableCard,
+  bellNews, endingOf, endingText, prizeList, resultBadge, rolloffPanel, rollText, standingsOf,
+  startBellRang, STATUS_WORDS, tableCard,
 } from "./parts.js";
+import { columnWidth, drawColumns, fitGrid, showPage } from "./screen_fit.js";
 import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
+import { movesOf, moveText } from "./live.js";
+import { Room } from "./room.js";
 
 const { night } = pathParts();
 let live = null;
@@ -33,7 +39,10 @@ function drawFeed(view = null) {
     : h("li", { class: "muted" }, "No Buncos yet tonight."));
 }
 
+let room = null;  // the host's announcement (room.js)
+
 function onMessage(message) {
+  if (room) room.onMessage(message);
   // every entry's message says what it scored, also the Bunco that ended the round
   const last = message.type === "event" ? message.entry : null;
   if (!last) return;
@@ -82,11 +91,11 @@ function render(state, previous) {
   else if (view.phase === "playing" && !view.started && view.last_round) status = `Round ${view.last_round.round} is over — everyone moves`;
   $("status-line").textContent = status;
   drawBreak(view);
-  fill("tables", view.tables.map((t) => tableCard(t, { tv: true })));
-  const moves = view.last_round && !view.started && view.phase === "playing" ? movesList(view) : null;
-  const movesBox = $("moves-box");
-  movesBox.hidden = !moves;
-  if (moves) fill(movesBox, h("h2", {}, `Round ${view.last_round.round}: winners and moves`), moves);
+  drawTables(view);
+  const moves = view.last_round && !view.started && view.phase === "playing" ? movesOf(view) : [];
+  $("moves-box").hidden = !moves.length;
+  $("moves-title").textContent = moves.length ? `Round ${view.last_round.round}: winners and moves` : "Moves";
+  lists.moves = moves;
   const prizes = over || (view.set_winners || []).length
     ? handedList(view) || prizesWaiting(view) || prizeList(view) : null;
   $("prizes-box").hidden = !prizes;
@@ -99,20 +108,159 @@ function render(state, previous) {
   const trav = $("traveler-box");
   trav.hidden = !holder;
   $("traveler").textContent = holder ? `${holder} holds it` : "";
-  // every player: the board scrolls through a big night by itself (see pageBoard)
-  fill("board", leaderboard(view, { mini: view.words.mini }));
+  // a roll changes one table only: the lists are drawn again when the standings or the
+  // moves change (a round's end reloads the night) or the moves come or go
+  const same = lists.view && lists.view.standings === view.standings && lists.view.moves === view.moves
+    && lists.shown === moves.length;
+  lists.fresh = !previous || (previous.view.last_round || {}).round !== (view.last_round || {}).round
+    || previous.view.started !== view.started;
+  lists.view = view;
+  lists.shown = moves.length;
+  if (!same) drawLists();
   drawFeed(view);
   keepAwake(!over);
 }
 
-/** Page through a leaderboard taller than its box: a screenful every 8 s, then back to
- * the top (a TV has nobody to scroll it). */
-function pageBoard() {
-  const box = $("board");
-  if (box.scrollHeight <= box.clientHeight + 4) return;
-  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
-  box.scrollTo({ top: atEnd ? 0 : box.scrollTop + box.clientHeight - 40, behavior: "smooth" });
+/** Every table, all at once: the grid's columns and the tiles' density chosen for the
+ * count and the room left under the header (screen_fit.js). */
+function drawTables(view) {
+  const box = $("tables");
+  fill(box, view.tables.map((t) => {
+    const tile = tableCard(t, { tv: true });
+    const sides = [...tile.querySelectorAll(":scope > .tv-side")];
+    if (sides.length) {
+      const wrap = h("div", { class: "sides" });
+      sides[0].before(wrap);
+      wrap.append(...sides);
+    }
+    // "Table 12 (head)": the words hidden on a tiny tile, which shows the number only
+    const head = t.table === 1 && view.tables.length > 1;
+    tile.querySelector("h2 > span").replaceChildren(h("span", { class: "tword" }, "Table "), String(t.table),
+      ...(head ? [h("span", { class: "tword" }, " (head)")] : []));
+    const score = (t.team ? t.team_scores : t.points).join(" to ");
+    tile.setAttribute("aria-label", `${tile.getAttribute("aria-label")}, ${score}`);
+    return tile;
+  }));
+  fitTables();
 }
+
+function fitTables() {
+  const box = $("tables");
+  const key = $("tables-key");
+  const measure = () => fitGrid(box.children.length, box.clientWidth,
+    window.innerHeight - box.getBoundingClientRect().top - 8, 8);
+  key.hidden = true;
+  let grid = measure();
+  if (grid.density !== "full") {  // the key to the tiles' colours, then the room under it
+    if (!key.children.length) {
+      fill(key, ["playing", "first_roll", "finishing", "tie_break", "done"].map(
+        (s) => h("span", { dataset: { status: s } }, STATUS_WORDS[s])));
+    }
+    key.hidden = false;
+    grid = measure();
+  }
+  box.dataset.density = grid.density;
+  box.dataset.columns = String(grid.columns);
+  box.style.setProperty("--columns", grid.columns);
+  box.style.setProperty("--tile-h", `${Math.floor(grid.tileHeight)}px`);
+  box.style.setProperty("--s", Math.min(grid.density === "full" ? 1.5 : 1.25, Math.max(1, grid.scale)).toFixed(2));
+  return grid;
+}
+
+// the lists beside the tables: the moves (between rounds) and the leaderboard
+const lists = { view: null, moves: [], fresh: true, order: [], at: 0, shown: 0 };
+
+/** A night of more than 48 players shows the board's short form (rank, name, W's, Buncos,
+ * points): twice the players in the same room. */
+const short = (view) => view.standings.length > 48;
+
+function leaderRow(view) {
+  const all = !short(view);
+  return (r) => h("tr", { dataset: { player: r.player } },
+    h("td", {}, r.rank), h("td", { class: "name" }, r.player), h("td", {}, r.wins),
+    all ? h("td", {}, r.losses) : null, h("td", {}, r.buncos), all ? h("td", {}, r.mini_buncos) : null,
+    h("td", {}, r.points));
+}
+
+function leaderHead(view) {
+  const all = !short(view);
+  return () => h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col", class: "name" }, "Player"),
+    h("th", { scope: "col" }, "W"), all ? h("th", { scope: "col" }, "L") : null, h("th", { scope: "col" }, "Buncos"),
+    all ? h("th", { scope: "col" }, view.words.mini) : null, h("th", { scope: "col" }, "Points"));
+}
+
+function moveRow(m) {
+  const to = m.to ? `Table ${m.to.table} · seat ${m.to.seat}` : "sits out";
+  return h("tr", { dataset: { player: m.player } }, h("td", {}, resultBadge(m)),
+    h("td", { class: "name" }, m.player), h("td", { title: moveText(m) }, to));
+}
+
+/** The longest name of ``items`` (``{player}`` each): the row a column must hold. */
+function widestOf(items) {
+  return items.reduce((a, b) => (b.player.length > (a ? a.player.length : -1) ? b : a), null);
+}
+
+/** The aside's width and its lists' font for the night's size: two columns of the board
+ * when the tables still fit beside them, else one (the tables come first); a column as
+ * wide as its longest name needs. */
+function sizeAside(view, rows) {
+  const players = rows.length;
+  const layout = $("layout");
+  layout.style.setProperty("--row-font", players > 120 ? "1.05rem" : players > 48 ? "1.15rem" : "1.3rem");
+  const width = columnWidth($("board"), widestOf(rows), leaderHead(view), leaderRow(view));
+  for (const columns of players > 24 ? [2, 1] : [1]) {
+    layout.style.setProperty("--aside", `${Math.ceil(columns * width + (columns - 1) * 10 + 28)}px`);
+    if (fitTables().fits) return;
+  }
+}
+
+function drawLists() {
+  const view = lists.view;
+  if (!view || $("content").hidden) return;
+  const rows = standingsOf(view);
+  $("board-box").hidden = false;
+  sizeAside(view, rows);
+  const boardPages = drawColumns($("board"), rows, {
+    head: leaderHead(view), row: leaderRow(view), label: "Leaderboard", widest: widestOf(rows),
+  });
+  let movePages = 0;
+  if (lists.moves.length) {
+    $("moves-box").hidden = false;
+    movePages = drawColumns($("moves-cols"), lists.moves, {
+      head: () => h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Won or lost")),
+        h("th", { scope: "col", class: "name" }, "Player"), h("th", { scope: "col" }, "Goes to")),
+      row: moveRow, label: "Moves", widest: widestOf(lists.moves),
+    });
+  }
+  const order = [];
+  for (let p = 1; p <= movePages; p += 1) order.push(["moves", p, movePages]);
+  for (let p = 1; p <= boardPages; p += 1) order.push(["board", p, boardPages]);
+  const same = lists.order.length === order.length && !lists.fresh;
+  lists.order = order;
+  if (!same) lists.at = 0;
+  lists.at %= order.length;
+  showList();
+}
+
+/** Show the list page at ``lists.at``: its card on top, its page named. */
+function showList() {
+  const [which, page, of] = lists.order[lists.at];
+  const moves = which === "moves";
+  $("moves-box").hidden = !moves;
+  $("board-box").hidden = moves;
+  showPage(moves ? $("moves-cols") : $("board"), page);
+  $(moves ? "moves-page" : "board-page").textContent = of > 1 ? `Page ${page} of ${of}` : "";
+  document.body.dataset.list = `${which}:${page}`;
+}
+
+/** The next page of the lists every 10 s, when there is more than one (a TV has nobody to
+ * scroll it); each stays long enough to find a name. */
+function nextList() {
+  if (lists.order.length < 2) return;
+  lists.at = (lists.at + 1) % lists.order.length;
+  showList();
+}
+
 // the break's countdown and the latest drawing (money.js); the countdown ticks every second
 function drawBreak(view) {
   const parts = breakAndDrawing(view);
@@ -150,6 +298,7 @@ async function main() {
   // bell, the traveler, the feed's entry); the cards and standings change only when a
   // round ends, and that reloads the night. So no reload while rolls come in: a 200-player
   // night's rolls cost their messages only, not a 111 KB view every few seconds.
+  room = new Room({ night, token: held.token, onChange: () => drawLists() });
   live = new Live({
     night, token: held.token, onState: render, onMessage,
     onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
@@ -163,8 +312,15 @@ async function main() {
     return;
   }
   $("content").hidden = false;
+  drawTables(live.state.view);
+  drawLists();
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => { fitTables(); drawLists(); }, 150);
+  });
   live.connect();
-  setInterval(pageBoard, 8000);
+  setInterval(nextList, 10000);
   document.body.dataset.ready = "yes";
 }
 

@@ -14,6 +14,8 @@ import {
 import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
 import { offlineMode, registerOffline } from "./pwa.js";
+import { Room } from "./room.js";
+import { seatList } from "./seat_list.js";
 import {
   bellNews, diceRows, drawBellBanner, endingOf, resultBadge, rollText, startBellButton,
   startBellRang,
@@ -695,6 +697,9 @@ function render(next, previous) {
   const view = next.view;
   const t = myTable(view);
   store(LAST(), { ...next, at: Date.now() });  // a reload offline starts from it
+  const seats = seatList(t);
+  $("seats-box").hidden = !seats;
+  if (seats) fill("seats-box", seats);
   versions.night = Math.max(versions.night, (next.versions && next.versions.night) || 0);
   if (next.status && typeof next.status.round_version === "number") {
     versions.night = Math.max(versions.night, next.status.round_version);
@@ -749,7 +754,10 @@ function render(next, previous) {
   $("faces").hidden = !(t && t.rolling_for_high) && $("faces-toggle").getAttribute("aria-expanded") !== "true";
 }
 
+let room = null;  // the host's announcement and this table's call (room.js)
+
 function onMessage(message) {
+  if (room) room.onMessage(message);
   if (message.type === "event") {
     if (message.table === tableNo) {
       versions.table = Math.max(versions.table, message.seq);
@@ -844,6 +852,7 @@ async function main() {
   });
   $("faces-enter").addEventListener("click", enterFaces);
   drawPicker();
+  room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
   live = new Live({
     night, token: held.token, table: tableNo,
     onState: (s, prev) => {

@@ -1,0 +1,108 @@
+"""HTTP API, the door check-in (docs/room.md): before round 1 the host (or a co-host at
+the door) marks who has arrived, so the no-shows are known before the first roll and can
+be seated as ghosts (``POST .../departures``) or replaced by substitutes
+(``POST .../substitutes``) while nothing is scored yet.
+
+The marks are kept with the night (its options): they are a door list, not part of the
+score record, so they are no event of the party log.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from bunco.core.night import Night
+from bunco.web.access import require_host
+from bunco.web.api_nights import ERRORS, NightId, service
+from bunco.web.live_night import LiveNight
+from bunco.web.replies import ServiceError
+from bunco.web.schemas import Command, Name
+
+router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["room"])
+
+
+class CheckInIn(Command):
+    """One player at the door: here (``true``) or not (``false``, a mark taken back)."""
+
+    player: Name
+    here: bool = True
+
+
+class CheckedOut(BaseModel):
+    player: str
+    table: int | None = Field(description="the table the player sits at in round 1")
+    seat: int | None = Field(description="the seat there (1-based)")
+    here: bool
+    at: str | None = Field(description="when the player was marked here (UTC, ISO 8601)")
+
+
+class CheckInOut(BaseModel):
+    """The door list: every seated player, here or not yet, in the order of the seating."""
+
+    night: str
+    open: bool = Field(description="true until round 1's first roll: no-shows may still "
+                       "be seated as ghosts or replaced without touching a score")
+    here: int
+    missing: int
+    players: list[CheckedOut]
+
+
+def before_play(night: Night) -> bool:
+    """True while nothing of the night is scored: round 1 of set 1, not started, no roll at
+    any table (rolling for high or order included)."""
+    if night.phase != "playing" or night.set_no != 1 or night.round_no != 1 or night.started:
+        return False
+    return all(len(t.rolls) == 0 and not t.first_rolls for t in night.tables)
+
+
+def _marks(live: LiveNight) -> dict[str, str]:
+    return dict(live.options.get("checkin") or {})
+
+
+def _list(night_id: str, live: LiveNight) -> CheckInOut:
+    marks = _marks(live)
+    players = []
+    for number, seats in enumerate(live.night.seating, start=1):
+        for seat, name in enumerate(seats, start=1):
+            if name is not None:
+                players.append(CheckedOut(player=name, table=number, seat=seat,
+                                          here=name in marks, at=marks.get(name)))
+    here = sum(1 for p in players if p.here)
+    return CheckInOut(night=night_id, open=before_play(live.night), here=here,
+                      missing=len(players) - here, players=players)
+
+
+@router.get("/checkin", response_model=CheckInOut)
+async def checkin_list(night_id: NightId, request: Request) -> CheckInOut:
+    """Every seated player and whether they are here."""
+    await require_host(request, night_id, "reading the door list")
+    live = await service(request).get(night_id, fresh=False)
+    return _list(night_id, live)
+
+
+@router.post("/checkin", response_model=CheckInOut)
+async def check_in(night_id: NightId, body: CheckInIn, request: Request) -> CheckInOut:
+    """Mark ``player`` here (or take the mark back), before round 1's first roll."""
+    await require_host(request, night_id, "checking players in")
+    svc = service(request)
+    live = await svc.get(night_id, fresh=False)
+    async with live.lock:
+        if body.player not in live.night.seated:
+            raise ServiceError(404, "no_such_player", f"{body.player!r} is not seated tonight",
+                               "a seated player: " + ", ".join(live.night.seated[:20]))
+        if not before_play(live.night):
+            raise ServiceError(409, "too_late", "round 1 is under way: the door list is closed",
+                               "a late arrival joins between rounds (POST .../arrivals)")
+        marks = _marks(live)
+        if body.here:
+            marks.setdefault(body.player, datetime.now(UTC).isoformat(timespec="seconds"))
+        else:
+            marks.pop(body.player, None)
+        options: dict[str, Any] = {**live.options, "checkin": marks}
+        await svc.db(svc.store.set_options, night_id, options)
+        live.options = options
+        return _list(night_id, live)

@@ -1,0 +1,263 @@
+"""HTTP API, the room at a glance (docs/room.md): the host's dashboard, announcements to
+every page, and the tables' "call the host".
+
+* ``GET .../room``: the announcement shown now and the tables calling the host (any
+  token of the night: every page draws them);
+* ``POST .../announcements`` (host): a line every phone and screen shows at once
+  ("5 minutes to the break"); ``POST .../announcements/clear`` takes it down;
+* ``POST .../tables/{n}/call`` (the table's own phone, or the host): the table calls the
+  host; ``POST .../calls/{n}/clear`` (host): answered;
+* ``GET .../dashboard`` (host): per table its state, its last entry, the entries waiting
+  on its phone, and flags for what needs a person (:mod:`bunco.web.room_watch`).
+
+The announcement and the calls are kept with the night (its options, in the database),
+so a restart or a page opened later shows them; each change goes to every page of the
+night at once as a ``{"type": "room", "seq", "room"}`` message on the live stream.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field, StringConstraints
+
+from bunco.web.access import require, require_host, require_read
+from bunco.web.api_nights import ERRORS, NightId, TableNo, service
+from bunco.web.live_night import LiveNight
+from bunco.web.pubsub import Message
+from bunco.web.replies import ServiceError, json_text
+from bunco.web.room_watch import RoomLog, flags, round_start
+from bunco.web.schemas import Command
+
+router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["room"])
+
+Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=140)]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)]
+
+
+class AnnouncementIn(Command):
+    """A line for every phone and screen of the night."""
+
+    text: Line = Field(description="what every page shows, 1 to 140 characters")
+
+
+class CallIn(Command):
+    """A table calls the host."""
+
+    note: Note | None = Field(None, description="why, in a few words (optional)")
+
+
+class AnnouncementOut(BaseModel):
+    id: str = Field(description="changes with each announcement (pages show a new one)")
+    text: str
+    at: str = Field(description="when the host made it (UTC, ISO 8601)")
+
+
+class CallOut(BaseModel):
+    table: int
+    at: str = Field(description="when the table called (UTC, ISO 8601)")
+    note: str | None = None
+
+
+class RoomOut(BaseModel):
+    """What every page of the night draws of the room: the announcement, the calls."""
+
+    night: str
+    announcement: AnnouncementOut | None
+    calls: list[CallOut]
+
+
+class FlagOut(BaseModel):
+    kind: Literal["silent", "too_fast", "implausible", "call", "refused"]
+    text: str
+
+
+class TableRoomOut(BaseModel):
+    table: int
+    status: str = Field(description="first_roll, playing, finishing, tie_break or done")
+    players: list[str | None]
+    rolls: int = Field(description="entries this round")
+    last_entry_ago: float | None = Field(description="seconds since its last entry "
+                                         "(null: none since this server started)")
+    waiting: int = Field(description="entries waiting on its phone (its outbox)")
+    heard_ago: float | None = Field(description="seconds since its phone was last heard")
+    flags: list[FlagOut]
+
+
+class DashboardOut(BaseModel):
+    """The room at a glance, for the host."""
+
+    night: str
+    round: int
+    set: int
+    phase: str
+    silent_minutes: float
+    announcement: AnnouncementOut | None
+    calls: list[CallOut]
+    flagged: int = Field(description="tables with at least one flag")
+    tables: list[TableRoomOut]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _room(live: LiveNight) -> dict[str, Any]:
+    room: dict[str, Any] = live.options.get("room") or {}
+    return {"announcement": room.get("announcement"), "calls": dict(room.get("calls") or {})}
+
+
+def _out(night_id: str, room: dict[str, Any]) -> RoomOut:
+    calls = sorted(room["calls"].values(), key=lambda c: c["at"])
+    return RoomOut(night=night_id, announcement=room["announcement"],
+                   calls=[CallOut(**c) for c in calls])
+
+
+async def _save(request: Request, night_id: str, live: LiveNight, room: dict[str, Any]) -> RoomOut:
+    """Keep ``room`` with the night and tell every page of it."""
+    svc = service(request)
+    options = {**live.options, "room": room}
+    await svc.db(svc.store.set_options, night_id, options)
+    live.options = options
+    out = _out(night_id, room)
+    text = json_text({"type": "room", "seq": live.seq, "room": out.model_dump(mode="json")})
+    svc.publisher.deliver(Message(live.id, live.seq, None, text, kind="options"))
+    return out
+
+
+@router.get("/room", response_model=RoomOut)
+async def room(night_id: NightId, request: Request) -> RoomOut:
+    """The announcement shown now and the tables calling the host."""
+    await require_read(request, night_id)
+    live = await service(request).get(night_id, fresh=False)
+    return _out(night_id, _room(live))
+
+
+@router.post("/announcements", response_model=RoomOut)
+async def announce(night_id: NightId, body: AnnouncementIn, request: Request) -> RoomOut:
+    """Show ``text`` on every phone and screen of the night (replacing the last one)."""
+    await require_host(request, night_id, "announcing")
+    live = await service(request).get(night_id, fresh=False)
+    async with live.lock:
+        room = _room(live)
+        if room["announcement"] and room["announcement"]["id"] == body.command_id:
+            return _out(night_id, room)  # a retry
+        room["announcement"] = {"id": body.command_id, "text": body.text, "at": _now()}
+        return await _save(request, night_id, live, room)
+
+
+@router.post("/announcements/clear", response_model=RoomOut)
+async def clear_announcement(night_id: NightId, body: Command, request: Request) -> RoomOut:
+    """Take the announcement down (nothing to take down: the room as it is)."""
+    await require_host(request, night_id, "taking an announcement down")
+    live = await service(request).get(night_id, fresh=False)
+    async with live.lock:
+        room = _room(live)
+        if room["announcement"] is None:
+            return _out(night_id, room)
+        room["announcement"] = None
+        return await _save(request, night_id, live, room)
+
+
+def _table_count(live: LiveNight) -> int:
+    return max(len(live.night.seating), len(live.night.tables))
+
+
+@router.post("/tables/{table}/call", response_model=RoomOut)
+async def call_host(night_id: NightId, table: TableNo, body: CallIn, request: Request) -> RoomOut:
+    """Table ``table`` calls the host (a second call while one waits keeps the first's
+    time, with the newer note)."""
+    who = await require(request, night_id, "host", "table", what="calling the host")
+    if who.role == "table" and who.table != table:
+        raise ServiceError(403, "forbidden", f"this phone scores table {who.table}, not "
+                           f"table {table}", f"table {who.table}'s own call")
+    live = await service(request).get(night_id, fresh=False)
+    if table > _table_count(live):
+        raise ServiceError(404, "no_such_table", f"night {night_id!r} has no table {table}",
+                           f"a table from 1 to {_table_count(live)}")
+    async with live.lock:
+        room = _room(live)
+        known = room["calls"].get(str(table))
+        room["calls"][str(table)] = {"table": table, "at": known["at"] if known else _now(),
+                                     "note": body.note or (known or {}).get("note")}
+        return await _save(request, night_id, live, room)
+
+
+@router.post("/calls/{table}/clear", response_model=RoomOut)
+async def clear_call(night_id: NightId, table: TableNo, body: Command,
+                     request: Request) -> RoomOut:
+    """The host answered table ``table``'s call: it leaves the dashboard and the table's
+    page."""
+    await require_host(request, night_id, "answering a call")
+    live = await service(request).get(night_id, fresh=False)
+    async with live.lock:
+        room = _room(live)
+        if str(table) not in room["calls"]:
+            raise ServiceError(404, "no_such_call", f"table {table} is not calling the host",
+                               "a table listed in GET .../room (calls)")
+        del room["calls"][str(table)]
+        return await _save(request, night_id, live, room)
+
+
+_logs: dict[str, RoomLog] = {}
+"""Each night's :class:`RoomLog`, read on from the seq it reached (this process's memory)."""
+
+
+async def _room_log(request: Request, live: LiveNight) -> RoomLog:
+    svc = service(request)
+    log = _logs.get(live.id)
+    if log is None or log.seq > live.seq:  # new here, or the night was made again
+        log = _logs[live.id] = RoomLog()
+    if log.seq < live.seq:
+        for stored in await svc.db(svc.store.events, live.id, after=log.seq):
+            log.read(stored.seq, stored.table, stored.event, stored.created_at.timestamp())
+    return log
+
+
+@router.get("/dashboard", response_model=DashboardOut)
+async def dashboard(night_id: NightId, request: Request,
+                    silent: Annotated[float, Query(ge=0.05, le=120, description=(
+                        "minutes without an entry after which a playing table is "
+                        "flagged silent"))] = 5) -> DashboardOut:
+    """Every table at a glance: its state, last entry, its phone's waiting entries, and
+    what needs a person (docs/room.md)."""
+    await require_host(request, night_id, "reading the dashboard")
+    live = await service(request).get(night_id, fresh=False)
+    view = json.loads(await live.view_json())
+    log = await _room_log(request, live)
+    now = time.time()
+    started = round_start({t["table"]: (log.tables.get(t["table"]), t.get("rolls", 0))
+                           for t in view["tables"]})
+    room = _room(live)
+    tables = []
+    for t in view["tables"]:
+        number = t["table"]
+        times = log.tables.get(number)
+        report = live.phones.get(number)
+        heard = [h for h in (live.heard_from.get(number), report.heard if report else None) if h]
+        heard_ago = (now - max(datetime.fromisoformat(h) for h in heard).timestamp()) if heard else None
+        playing = view["phase"] == "playing" and bool(view.get("started", True)) and t["status"] != "done"
+        found = flags(times, rolls=t.get("rolls", 0), playing=playing, now=now,
+                      silent_after=silent * 60, started=started)
+        call = room["calls"].get(str(number))
+        if call:
+            found.insert(0, {"kind": "call", "text": "calls the host"
+                             + (f": {call['note']}" if call.get("note") else "")})
+        if report and report.refused:
+            found.append({"kind": "refused", "text": f"{len(report.refused)} refused "
+                          "entries wait for a person"})
+        tables.append(TableRoomOut(
+            table=number, status=t["status"], players=t.get("players", []), rolls=t.get("rolls", 0),
+            last_entry_ago=None if times is None or times.last is None else round(now - times.last, 1),
+            waiting=report.waiting if report else 0,
+            heard_ago=None if heard_ago is None else round(heard_ago, 1),
+            flags=[FlagOut.model_validate(f) for f in found]))
+    out = _out(night_id, room)
+    return DashboardOut(
+        night=night_id, round=view["round"], set=view.get("set", 1), phase=view["phase"],
+        silent_minutes=silent, announcement=out.announcement, calls=out.calls,
+        flagged=sum(1 for t in tables if t.flags), tables=tables)

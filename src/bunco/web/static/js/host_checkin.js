@@ -1,0 +1,105 @@
+// The door check-in on the host's page (docs/room.md), before round 1: a tap on a name
+// marks the player here (a second tap takes it back); a find box for a big night; and for
+// each player not here yet, their seat can go to a substitute, or they come off the
+// seating ("Not coming": a ghost's seat or a smaller table, as the rules say), while
+// nothing is scored. The card goes once round 1's first roll is in.
+
+import { api, commandId } from "./api.js";
+import { fill, h, toast } from "./ui.js";
+
+/** The card, after ``anchor``. Returns ``{ refresh, onMessage }``. */
+export function initCheckin({ anchor, base, token }) {
+  const card = h("section", { class: "card no-print", id: "checkin-card", "aria-labelledby": "checkin-title", hidden: true },
+    h("h2", { id: "checkin-title" }, "Door check-in"),
+    h("p", { class: "small muted" }, "Tap each name as the player arrives. Before round 1, a no-show's seat can go to a substitute, or the no-show comes off the seating and the rules seat the room without them: a ghost's seat (the partner rolls for it) or a smaller table, as the night's rules say."),
+    h("p", { id: "checkin-count", role: "status" }),
+    h("div", { class: "row" },
+      h("label", { for: "checkin-find", class: "grow" }, "Find a name",
+        h("input", { type: "search", id: "checkin-find", autocomplete: "off" })),
+      h("label", { class: "row small" }, h("input", { type: "checkbox", id: "checkin-missing" }), " Only those not here")),
+    h("ul", { class: "checkin-list", id: "checkin-list" }));
+  anchor.after(card);
+  let latest = null;
+  let armed = null;  // the player whose "Not coming" was tapped once
+  let subbing = null;  // the player whose substitute is being typed
+
+  const send = async (path, body, done) => {
+    try {
+      const reply = await api(`${base}${path}`, { method: "POST", token, body: { command_id: commandId(), ...body } });
+      if (done) toast(done);
+      return reply;
+    } catch (err) {
+      toast(err.text || String(err), "error", 6000);
+      return null;
+    }
+  };
+  const mark = async (p) => {
+    const reply = await send("/checkin", { player: p.player, here: !p.here });
+    if (reply) draw(reply);
+  };
+  const ghost = async (p) => {
+    if (armed !== p.player) {
+      armed = p.player;
+      draw(latest);
+      return;
+    }
+    armed = null;
+    if (await send("/departures", { player: p.player },
+      `${p.player} is off the seating: a ghost's seat or a smaller table, as the rules say.`)) refresh();
+  };
+  const substitute = async (p, name) => {
+    if (!name.trim()) {
+      toast("Type the substitute's name.", "error");
+      return;
+    }
+    subbing = null;
+    if (await send("/substitutes", { out: p.player, in: name.trim() }, `${name.trim()} takes ${p.player}'s seat.`)) refresh();
+  };
+  const row = (p) => {
+    const where = p.table ? `table ${p.table}, seat ${p.seat}` : "";
+    const actions = p.here ? [] : [
+      h("button", { type: "button", class: "btn secondary small", dataset: { ghost: p.player }, onclick: () => ghost(p) },
+        armed === p.player ? `Sure? ${p.player} is not coming` : "Not coming"),
+      subbing === p.player
+        ? h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); substitute(p, ev.target.elements.sub.value); } },
+          h("label", { class: "sr-only", for: `sub-${p.table}-${p.seat}` }, `Substitute for ${p.player}`),
+          h("input", { type: "text", name: "sub", id: `sub-${p.table}-${p.seat}`, placeholder: "Substitute's name", maxlength: "60" }),
+          h("button", { type: "submit", class: "btn small" }, "Seat"))
+        : h("button", { type: "button", class: "btn secondary small", dataset: { substitute: p.player },
+          onclick: () => { subbing = p.player; draw(latest); } }, "Substitute"),
+    ];
+    return h("li", { dataset: { player: p.player, here: String(p.here) } },
+      h("button", { type: "button", class: "btn here-toggle", "aria-pressed": String(p.here), onclick: () => mark(p) },
+        p.here ? "✓ " : "", p.player),
+      h("span", { class: "small" }, ` ${where}${p.here ? " · here" : ""}`), actions);
+  };
+  function draw(data) {
+    latest = data;
+    card.hidden = !data.open;
+    if (!data.open) return;
+    fill("checkin-count", `${data.here} of ${data.players.length} here · ${data.missing} not yet`);
+    const find = document.getElementById("checkin-find").value.trim().toLowerCase();
+    const onlyMissing = document.getElementById("checkin-missing").checked;
+    fill("checkin-list", data.players
+      .filter((p) => (!find || p.player.toLowerCase().includes(find)) && (!onlyMissing || !p.here)).map(row));
+  }
+  async function refresh() {
+    try {
+      draw(await api(`${base}/checkin`, { token }));
+    } catch (_) { /* offline: the next change tries again */ }
+  }
+  document.getElementById("checkin-find").addEventListener("input", () => latest && draw(latest));
+  document.getElementById("checkin-missing").addEventListener("change", () => latest && draw(latest));
+  refresh();
+  let soon = null;
+  return {
+    refresh,
+    // the seating changed (a departure, a substitute) or round 1 began: read the list again
+    onMessage: (m) => {
+      if (latest && latest.open && m.type === "event") {
+        clearTimeout(soon);
+        soon = setTimeout(refresh, 300);
+      }
+    },
+  };
+}
