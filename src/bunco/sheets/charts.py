@@ -24,9 +24,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from bunco.core.night import Night
 from bunco.core.rules import RollKind
@@ -34,6 +32,9 @@ from bunco.core.table import Phase
 from bunco.party.sheets import MINI_KINDS, round_lines
 from bunco.party.standings import standings
 from bunco.sheets.wording import minis_header
+
+if TYPE_CHECKING:  # matplotlib is imported when a chart is drawn, not with the server
+    from matplotlib.figure import Figure
 
 TOP_PLAYERS = 10
 MAX_BARS = 60
@@ -46,6 +47,13 @@ def _round_labels(night: Night) -> list[str]:
     return [str(r.round_no) if one_set else f"{r.set_no}·{r.round_no}" for r in night.history]
 
 
+def new_figure(width: float, height: float) -> Figure:
+    """An empty figure of ``width`` × ``height`` inches at 100 dpi (matplotlib loads here)."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=100)
+
+
 def _empty(fig: Figure, text: str) -> Figure:
     ax = fig.add_subplot()
     ax.axis("off")
@@ -55,7 +63,7 @@ def _empty(fig: Figure, text: str) -> Figure:
 
 def points_per_round(night: Night) -> Figure:
     """Points per round for the best scorers, with the average of all players."""
-    fig = Figure(figsize=(8, 4.2), dpi=100)
+    fig = new_figure(8, 4.2)
     if not night.history:
         return _empty(fig, "No rounds played yet")
     labels = _round_labels(night)
@@ -112,7 +120,7 @@ def bunco_timeline(night: Night) -> Figure:
     players = [p for p in night.roster if p in rolled]
     minis = minis_header(night.rules)
     height = min(12.0, max(2.6, 0.32 * len(players) + 1.6))
-    fig = Figure(figsize=(8, height), dpi=100)
+    fig = new_figure(8, height)
     if not events:
         return _empty(fig, f"No Buncos or {minis} yet")
     row = {name: i for i, name in enumerate(reversed(players))}
@@ -143,7 +151,7 @@ def wins_per_player(night: Night) -> Figure:
     """W's and L's per player in standings order, with their Buncos noted."""
     table = standings(night)[:MAX_BARS]
     height = min(14.0, max(2.6, 0.3 * len(table) + 1.4))
-    fig = Figure(figsize=(8, height), dpi=100)
+    fig = new_figure(8, height)
     if not night.history:
         return _empty(fig, "No rounds played yet")
     ax = fig.add_subplot()
@@ -174,6 +182,8 @@ CHARTS: dict[str, tuple[str, Callable[[Night], Figure]]] = {
 
 def render(fig: Figure, fmt: str, dpi: float = 100) -> bytes:
     """A figure as ``png`` or ``svg`` bytes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     FigureCanvasAgg(fig)
     buffer = io.BytesIO()
     metadata: dict[str, str | None] = {"Date": None} if fmt == "svg" else {"Software": None}

@@ -20,10 +20,9 @@ import csv
 import html
 import io
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape as xml_escape
 
-from matplotlib.figure import Figure
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -33,10 +32,13 @@ from bunco.club.club import DEFAULT_LADDER, Club
 from bunco.club.ladder import rule_text
 from bunco.club.season import season_ledger, season_progress, season_standings
 from bunco.core.night import Night
-from bunco.sheets.charts import COLORS, TOP_PLAYERS, render
+from bunco.sheets.charts import COLORS, TOP_PLAYERS, new_figure, render
 from bunco.sheets.export import safe_cell
 from bunco.sheets.pdfkit import font, paper_size
 from bunco.sheets.report import STYLE, _html_table, _pdf_table, _styles
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 HEADS = ["#", "Player", "Nights", "W", "L", "Buncos", "Minis", "Points", "Prizes", "Won"]
 CSV_COLUMNS = ("rank", "player", "role", "nights", "wins", "losses", "buncos", "mini_buncos",
@@ -59,7 +61,7 @@ def season_csv(club: Club, nights: Mapping[str, Night], season: str | None = Non
 def standings_chart(club: Club, nights: Mapping[str, Night], season: str | None = None) -> Figure:
     """Each player's wins so far after every night of the season (the best ten)."""
     labels, series = season_progress(club, nights, season)
-    fig = Figure(figsize=(8, 4.2), dpi=100)
+    fig = new_figure(8, 4.2)
     ax = fig.add_subplot()
     if not labels:
         ax.axis("off")

@@ -17,6 +17,7 @@ night at once as a ``{"type": "room", "seq", "room"}`` message on the live strea
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from datetime import UTC, datetime
@@ -25,6 +26,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, StringConstraints
 
+from bunco.store.phone_reports import PhoneReports
 from bunco.web.access import require, require_host, require_read
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.live_night import LiveNight
@@ -233,12 +235,14 @@ async def dashboard(night_id: NightId, request: Request,
     started = round_start({t["table"]: (log.tables.get(t["table"]), t.get("rolls", 0))
                            for t in view["tables"]})
     room = _room(live)
+    reports = await asyncio.to_thread(PhoneReports(service(request).store.engine).load, night_id)
     tables = []
     for t in view["tables"]:
         number = t["table"]
         times = log.tables.get(number)
-        report = live.phones.get(number)
-        heard = [h for h in (live.heard_from.get(number), report.heard if report else None) if h]
+        stored = reports.get(number)
+        report = stored.report if stored else {}
+        heard = [h for h in (live.heard_from.get(number), stored.heard if stored else None) if h]
         heard_ago = (now - max(datetime.fromisoformat(h) for h in heard).timestamp()) if heard else None
         playing = view["phase"] == "playing" and bool(view.get("started", True)) and t["status"] != "done"
         found = flags(times, rolls=t.get("rolls", 0), playing=playing, now=now,
@@ -247,13 +251,13 @@ async def dashboard(night_id: NightId, request: Request,
         if call:
             found.insert(0, {"kind": "call", "text": "calls the host"
                              + (f": {call['note']}" if call.get("note") else "")})
-        if report and report.refused:
-            found.append({"kind": "refused", "text": f"{len(report.refused)} refused "
+        if report.get("refused"):
+            found.append({"kind": "refused", "text": f"{len(report['refused'])} refused "
                           "entries wait for a person"})
         tables.append(TableRoomOut(
             table=number, status=t["status"], players=t.get("players", []), rolls=t.get("rolls", 0),
             last_entry_ago=None if times is None or times.last is None else round(now - times.last, 1),
-            waiting=report.waiting if report else 0,
+            waiting=int(report.get("waiting", 0)),
             heard_ago=None if heard_ago is None else round(heard_ago, 1),
             flags=[FlagOut.model_validate(f) for f in found]))
     out = _out(night_id, room)
