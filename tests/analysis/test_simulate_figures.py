@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from typing import Any
@@ -86,11 +87,36 @@ def test_jobs_depend_on_the_party_not_the_processes() -> None:
     assert kernel_chunk(12, 1) > kernel_chunk(1000, 1) >= 1
     assert kernel_chunk(2000, 4) == 1 and kernel_chunk(12, 1) <= simulate.KERNEL_CHUNK
     args: dict[str, Any] = {"players": 1000, "sets": 1, "parties": 30, "seed": 6}
-    assert len(simulate._kernel_jobs(1000, 1, 30)) == 3  # a few big nights: several jobs
+    assert len(simulate._kernel_jobs(1000, 1, 30)) == 30  # a few big nights: one a job
+    assert [n for _, n in simulate._kernel_jobs(12, 1, 1000)] == [104] * 9 + [64]
+    assert len(simulate._kernel_jobs(12, 1, 40_000)) == 64  # enough jobs for 16 workers
     one = simulate_summary("tournament", {}, workers=1, **args)
     two = simulate_summary("tournament", {}, workers=2, **args)
     three = simulate_summary("tournament", {}, workers=3, **args)
     assert one == two == three
+
+
+class _Meet:
+    """A job that returns its process's id once a job in another process has met it (it
+    cannot finish while one worker holds every job)."""
+
+    def __init__(self, barrier: Any) -> None:
+        self.barrier = barrier
+
+    def pid(self, job: tuple[int, int]) -> int:
+        self.barrier.wait(timeout=60)
+        return os.getpid()
+
+
+def test_a_few_big_nights_go_to_every_worker() -> None:
+    """Ten nights of a thousand players are ten jobs, which two workers share."""
+    import multiprocessing
+
+    barrier = multiprocessing.get_context("fork").Barrier(2)
+    jobs = simulate._kernel_jobs(1000, 1, 10)
+    assert jobs == [(n, 1) for n in range(10)]
+    pids = list(simulate._over_workers(_Meet(barrier), "pid", jobs, 2))  # type: ignore[arg-type]
+    assert len(pids) == 10 and len(set(pids)) == 2 and os.getpid() not in pids
 
 
 @pytest.mark.usefixtures("wide_console")

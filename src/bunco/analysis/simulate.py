@@ -84,7 +84,7 @@ IMPOSSIBLE: dict[str, str] = {
 }
 """Why a figure can have no value in a party (it prints as "–" and is null in JSON)."""
 
-__all__ = ["IMPOSSIBLE", "MEAN_FIGURES", "NIGHT_FIGURES", "RATIOS", "kernel_chunk", "night_stats", "party_seeds", "play_night", "play_tick",
+__all__ = ["IMPOSSIBLE", "MEAN_FIGURES", "NIGHT_FIGURES", "RATIOS", "job_nights", "kernel_chunk", "night_stats", "party_seeds", "play_night", "play_tick",
            "player_names", "sim_rules", "simulate_nights", "simulate_summary", "summarize",
            "uses_kernel"]
 
@@ -271,8 +271,32 @@ def _kernel_part(rules: RuleSet, players: int, sets: int, seed: int) -> KernelPa
                       tuple(p.value for p in rules.prizes))
 
 
+MIN_JOBS = 64
+"""A run is cut into at least this many jobs where its nights allow it (jobs of at least
+:data:`MIN_ROLLS_PER_JOB`): on 16 workers that is four jobs each, so the last round of
+jobs leaves few workers idle (see :func:`job_nights`)."""
+
+MIN_ROLLS_PER_JOB = 100_000
+"""About the fewest rolls of a job of several nights (well under a millisecond of play,
+still some ten times what handing a job to a worker and back costs)."""
+
+
+def job_nights(players: int, sets: int, parties: int) -> int:
+    """Nights per job of a run of ``parties`` nights: :func:`kernel_chunk` at most, fewer
+    so that the run makes :data:`MIN_JOBS` jobs, but no fewer than
+    :data:`MIN_ROLLS_PER_JOB` worth (or one night). Like :func:`kernel_chunk` it never
+    depends on the number of processes.
+
+    >>> job_nights(12, 1, 1000), job_nights(12, 1, 100_000), job_nights(1000, 1, 10)
+    (104, 1041, 1)
+    """
+    most = kernel_chunk(players, sets)
+    least = min(most, max(1, MIN_ROLLS_PER_JOB // (ROLLS_PER_PLAYER_SET * players * sets)))
+    return max(least, min(most, math.ceil(parties / MIN_JOBS)))
+
+
 def _kernel_jobs(players: int, sets: int, parties: int) -> list[tuple[int, int]]:
-    chunk = kernel_chunk(players, sets)
+    chunk = job_nights(players, sets, parties)
     return [(start, min(chunk, parties - start)) for start in range(0, parties, chunk)]
 
 
