@@ -15,13 +15,11 @@ Prints, on one core:
    compiled bytecode cached as on an installed system) against ``python -c pass``
    (goal: ``--help``, ``rules`` and ``score`` within 0.15 s);
 5. first run against later runs (``--cold``): for ``simulate`` and ``odds --set``, the
-   seconds to the first figures on stdout and to the end, four ways: nothing compiled
-   (no extension module, an empty Numba cache: the kernel compiles, saying so on
-   stderr; with ``--quick`` for the first command only), the kernel from Numba's cache
-   (the fallback when the install could not build the extension module), and with the
-   extension module the install builds (``bunco.analysis.kernel.native``): the first run
-   (no Python bytecode cached either) and warm; ``--build`` also times the install's
-   build of the extension module;
+   seconds to the first figures on stdout and to the end, with an empty Numba cache
+   (the kernel compiles, saying so on stderr; with ``--quick`` for the first command
+   only), the first run after the install's compile step (``python -m
+   bunco.analysis.kernel.compile``, what ``make`` runs; timed too; no Python bytecode
+   cached either) and warm;
 6. a workers sweep (``benchmarks/simulate_workers.py``): ``simulate_summary`` of
    twelve- and thousand-player nights on 1, 2 and every core, as speed-ups and
    efficiency, both in wall time and on the CPU-time critical path (the parent's CPU
@@ -269,47 +267,32 @@ def _cell(row: tuple[float, float, float] | None) -> str:
     return f"{'–':>22}" if row is None else f"{row[0]:>7.2f} /{row[1]:>6.2f} ({row[2]:5.2f})"
 
 
-def build_row() -> None:
-    """The install's compile step, timed: the extension module built into a temporary
-    folder (what ``make kernel`` and ``pip install .`` run)."""
-    code = ("import sys; from pathlib import Path; from bunco.analysis.kernel import native; "
-            "native.build(Path(sys.argv[1]))")
-    with tempfile.TemporaryDirectory() as folder:
-        step = first_and_end([sys.executable, "-c", code, folder], dict(os.environ))
-    print(f"the install's compile step (the extension module): {step[1]:.1f} s wall, "
-          f"{step[2]:.1f} s CPU  ({load()})")
-
-
 def cold_rows(commands: dict[str, list[str]], empty_runs: int) -> None:
-    """Each command's first figures and end, four ways: nothing compiled (no extension
-    module, an empty Numba cache: the kernel compiles, saying so; the first
-    ``empty_runs`` commands only), the kernel from Numba's cache (no extension module),
-    and with the extension module the install builds: the first run (no Python bytecode
-    cached either) and warm (the median of two more runs)."""
+    """Each command's first figures and end, three ways: with an empty Numba cache (the
+    kernel compiles, saying so; the first ``empty_runs`` commands only), the first run
+    after the install's compile step (into a fresh cache; no Python bytecode cached
+    either), and warm (the median of two more runs)."""
     bunco = str(BIN / "bunco")
     base = {k: v for k, v in os.environ.items()
-            if k not in {"NUMBA_CACHE_DIR", "BUNCO_KERNEL", "PYTHONPYCACHEPREFIX"}}
-    with tempfile.TemporaryDirectory() as numba_cache:
-        jit = {**base, "BUNCO_KERNEL": "jit", "NUMBA_CACHE_DIR": numba_cache}
-        step = first_and_end([sys.executable, "-c", "from bunco.analysis.kernel.compile "
-                              "import ensure_compiled; ensure_compiled()"], jit)
-        print(f"compiling into Numba's cache (the fallback without the extension module): "
+            if k not in {"NUMBA_CACHE_DIR", "PYTHONPYCACHEPREFIX"}}
+    with tempfile.TemporaryDirectory() as installed:
+        env = {**base, "NUMBA_CACHE_DIR": installed}
+        step = first_and_end([sys.executable, "-m", "bunco.analysis.kernel.compile"], env)
+        print(f"the install's compile step (python -m bunco.analysis.kernel.compile): "
               f"{step[1]:.1f} s wall, {step[2]:.1f} s CPU  ({load()})")
         print("seconds to the first figures on stdout / to the end (CPU seconds)")
-        print(f"{'command':<56}{'nothing compiled':>22}{'Numba cache':>22}"
-              f"{'first run':>22}{'warm':>22}")
+        print(f"{'command':<56}{'empty cache':>22}{'first after install':>22}{'warm':>22}")
         for n, (name, command) in enumerate(commands.items()):
             cold = None
             if n < empty_runs:
                 with tempfile.TemporaryDirectory() as empty:
-                    cold = first_and_end([bunco, *command], {**jit, "NUMBA_CACHE_DIR": empty})
-            numba = first_and_end([bunco, *command], jit)
+                    cold = first_and_end([bunco, *command], {**base, "NUMBA_CACHE_DIR": empty})
             with tempfile.TemporaryDirectory() as pyc:
-                first = first_and_end([bunco, *command], {**base, "PYTHONPYCACHEPREFIX": pyc})
-            runs = [first_and_end([bunco, *command], base) for _ in range(2)]
+                first = first_and_end([bunco, *command], {**env, "PYTHONPYCACHEPREFIX": pyc})
+            runs = [first_and_end([bunco, *command], env) for _ in range(2)]
             warm = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs),
                     statistics.median(r[2] for r in runs))
-            print(f"{name:<56}" + "".join(_cell(c) for c in (cold, numba, first, warm)))
+            print(f"{name:<56}" + "".join(_cell(c) for c in (cold, first, warm)))
     print(f"  ({load()})\n")
 
 
@@ -340,8 +323,6 @@ def main() -> None:
     parser.add_argument("--no-cold", action="store_true",
                         help="skip the first-run rows (each compiles the kernel: minutes)")
     parser.add_argument("--no-sweep", action="store_true", help="skip the workers sweep")
-    parser.add_argument("--build", action="store_true",
-                        help="time the install's build of the extension module (minutes)")
     args = parser.parse_args()
     budget = 0.2 if args.quick else 1.0
     mb = 2**20
@@ -372,8 +353,6 @@ def main() -> None:
     if not args.no_startup:
         startup_rows(3 if args.quick else 9)
 
-    if args.build:
-        build_row()
     if not args.no_cold:
         cold_rows(COLD_COMMANDS, 1 if args.quick else len(COLD_COMMANDS))
     if not args.no_sweep:

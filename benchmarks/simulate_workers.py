@@ -105,7 +105,7 @@ def makespan(jobs: Sequence[float], workers: int) -> float:
     to the first worker free.
 
     >>> makespan([1, 1, 1, 1], 2), makespan([3, 1, 1, 1], 2), makespan([1, 2], 4)
-    (2, 3, 2)
+    (2.0, 3.0, 2.0)
     """
     free = [0.0] * min(workers, len(jobs))
     heapq.heapify(free)

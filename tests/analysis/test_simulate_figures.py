@@ -85,7 +85,8 @@ def test_ratios_merge_as_one() -> None:
 
 def test_jobs_depend_on_the_party_not_the_processes() -> None:
     assert kernel_chunk(12, 1) > kernel_chunk(1000, 1) >= 1
-    assert kernel_chunk(2000, 4) == 1 and kernel_chunk(12, 1) <= simulate.KERNEL_CHUNK
+    assert kernel_chunk(2000, 4) == 6 and kernel_chunk(12, 1) <= simulate.KERNEL_CHUNK
+    assert len(simulate._kernel_jobs(1000, 1, 4000)) == 80  # a long run: fewer, bigger jobs
     args: dict[str, Any] = {"players": 1000, "sets": 1, "parties": 30, "seed": 6}
     assert len(simulate._kernel_jobs(1000, 1, 30)) == 30  # a few big nights: one a job
     assert [n for _, n in simulate._kernel_jobs(12, 1, 1000)] == [104] * 9 + [64]

@@ -199,10 +199,11 @@ def party_seeds(seed: int, parties: int) -> list[int]:
 KERNEL_CHUNK = 10_000
 """The most nights in one job of kernel nights."""
 
-ROLLS_PER_JOB = 1_000_000
-"""About how many rolls one job of kernel nights makes (some 10 to 50 ms of work): few
-enough that a run of a few hundred nights of a big party is spread over every worker,
-enough that handing a job to a worker costs next to nothing beside it."""
+ROLLS_PER_JOB = 4_000_000
+"""About the most rolls one job of kernel nights makes (some 30 to 50 ms of work): enough
+that handing a job to a worker and merging its result (under a millisecond of the
+parent's time) costs next to nothing beside it; a run is cut finer where that gives it
+:data:`MIN_JOBS` jobs (:func:`job_nights`)."""
 
 ROLLS_PER_PLAYER_SET = 80
 """About how many rolls a set takes per player (70 to 80 under the presets)."""
@@ -217,7 +218,7 @@ def kernel_chunk(players: int, sets: int) -> int:
     processes, so a run gives the very same figures on any number of them.
 
     >>> kernel_chunk(12, 1), kernel_chunk(1000, 1), kernel_chunk(2000, 4)
-    (1041, 12, 1)
+    (4166, 50, 6)
     """
     return max(1, min(KERNEL_CHUNK, ROLLS_PER_JOB // (ROLLS_PER_PLAYER_SET * players * sets)))
 
@@ -288,7 +289,7 @@ def job_nights(players: int, sets: int, parties: int) -> int:
     depends on the number of processes.
 
     >>> job_nights(12, 1, 1000), job_nights(12, 1, 100_000), job_nights(1000, 1, 10)
-    (104, 1041, 1)
+    (104, 1563, 1)
     """
     most = kernel_chunk(players, sets)
     least = min(most, max(1, MIN_ROLLS_PER_JOB // (ROLLS_PER_PLAYER_SET * players * sets)))
@@ -384,9 +385,9 @@ def simulate_summary(
 ) -> dict[str, Any]:
     """The figures of ``summarize(simulate_nights(...))`` in flat memory: nights are
     folded into running moments chunk by chunk (:class:`bunco.analysis.summary.Summary`),
-    so ten million nights take no more memory than ten thousand. Up to
-    :func:`kernel_chunk` kernel nights (or :data:`ENGINE_CHUNK` engine nights) give the
-    very same figures as :func:`summarize`; more give them to rounding, the same for any
+    so ten million nights take no more memory than ten thousand. Nights that make one
+    job (:func:`job_nights`; or up to :data:`ENGINE_CHUNK` engine nights) give the very
+    same figures as :func:`summarize`; more give them to rounding, the same for any
     number of ``workers``."""
     house = dict(house_rules)
     rules = sim_rules(rules_name, house)
