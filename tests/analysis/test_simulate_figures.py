@@ -217,3 +217,18 @@ def test_the_command_line_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch,
     assert "night kernel compiled in 0 s; later runs load it at once" in err
     ready_kernel()  # loaded now: nothing to say
     assert capsys.readouterr().err == ""
+
+
+def test_a_run_loads_the_kernel_without_numbas_whole_set_up() -> None:
+    """From the cache, the kernel loads without Numba's typing and target context (the
+    250 modules it registers, 0.3-0.5 CPU seconds): a run never needs them."""
+    from bunco.analysis.kernel import compile as kc
+
+    if kc.needs_compiling() is not False:
+        pytest.skip("the kernel is not in Numba's cache (make kernel)")
+    code = ("import sys; from bunco.analysis.simulate import simulate_summary; "
+            "s = simulate_summary('classic', {}, players=12, sets=1, parties=20, seed=1, "
+            "workers=1); print('numba.np.arraymath' in sys.modules, s['parties'])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "20"]
