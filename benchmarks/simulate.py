@@ -17,11 +17,14 @@ Prints, on one core:
 5. first run against later runs (``--cold``): for ``simulate`` and ``odds --set``, the
    seconds to the first figures on stdout and to the end, with an empty Numba cache
    (the kernel compiles, saying so on stderr; with ``--quick`` for the first command
-   only), after the install's compile step (``python -m bunco.analysis.kernel.compile``,
-   what ``make`` runs; timed too) and warm;
-6. a workers sweep: ``simulate_summary`` of twelve- and thousand-player nights on 1, 2
-   and every core (wall time, speed-up, efficiency), and the efficiency on 16 cores
-   modelled from the one-worker run: its serial part plus ``ceil(jobs / 16)`` jobs;
+   only), the first run after the install's compile step (``python -m
+   bunco.analysis.kernel.compile``, what ``make`` runs; timed too; no Python bytecode
+   cached either) and warm;
+6. a workers sweep (``benchmarks/simulate_workers.py``): ``simulate_summary`` of
+   twelve- and thousand-player nights on 1, 2 and every core, as speed-ups and
+   efficiency, both in wall time and on the CPU-time critical path (the parent's CPU
+   time plus the busiest worker's: what idle cores would give), and the efficiency on
+   16 cores modelled from the measured CPU time of every job;
 7. the peak memory of one ``bunco simulate`` run of ``--memory`` twelve-player nights
    over every core: the largest process's peak RSS and the whole process tree's peak
    proportional set size (PSS counts pages shared between the processes once; summed
@@ -38,7 +41,6 @@ printed beside the timed rows.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import resource
@@ -52,10 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bunco.analysis import simulate
-from bunco.analysis.kernel.compile import ensure_compiled
-from bunco.analysis.night_kernel import kernel_inputs
-from bunco.analysis.simulate import sim_rules, simulate_summary, uses_kernel
+from bunco.analysis.simulate import simulate_summary, uses_kernel
 from bunco.core.presets import PRESETS
 
 COUNTS = (2, 4, 5, 7, 12, 13, 40, 100, 1000)
@@ -106,8 +105,12 @@ def nights_rate(preset: str, players: int, budget: float) -> tuple[str, float, i
     rolls = summary["figures"]["rolls_per_set"]["mean"] * nights
     if path == "engine":
         return path, rolls / elapsed, nights
-    rate = best_rate(lambda: simulate_summary(preset, {}, players=players, sets=1,
-                                              parties=nights, seed=2, workers=1) and rolls, 3)
+    def again() -> float:
+        simulate_summary(preset, {}, players=players, sets=1, parties=nights, seed=2,
+                         workers=1)
+        return float(rolls)
+
+    rate = best_rate(again, 3)
     return path, max(rate, rolls / elapsed), nights
 
 
@@ -260,64 +263,49 @@ def first_and_end(args: list[str], env: dict[str, str]) -> tuple[float, float, f
     return first, end, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
+def _cell(row: tuple[float, float, float] | None) -> str:
+    return f"{'–':>22}" if row is None else f"{row[0]:>7.2f} /{row[1]:>6.2f} ({row[2]:5.2f})"
+
+
 def cold_rows(commands: dict[str, list[str]], empty_runs: int) -> None:
-    """Each command's first figures and end: with an empty cache (the first
-    ``empty_runs`` commands: each compiles the kernel), after the install's compile, and
-    warm (the median of two more runs)."""
+    """Each command's first figures and end, three ways: with an empty Numba cache (the
+    kernel compiles, saying so; the first ``empty_runs`` commands only), the first run
+    after the install's compile step (into a fresh cache; no Python bytecode cached
+    either), and warm (the median of two more runs)."""
     bunco = str(BIN / "bunco")
-    base = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    base = {k: v for k, v in os.environ.items()
+            if k not in {"NUMBA_CACHE_DIR", "PYTHONPYCACHEPREFIX"}}
     with tempfile.TemporaryDirectory() as installed:
         env = {**base, "NUMBA_CACHE_DIR": installed}
         step = first_and_end([sys.executable, "-m", "bunco.analysis.kernel.compile"], env)
         print(f"the install's compile step (python -m bunco.analysis.kernel.compile): "
               f"{step[1]:.1f} s wall, {step[2]:.1f} s CPU  ({load()})")
         print("seconds to the first figures on stdout / to the end (CPU seconds)")
-        print(f"{'command':<56}{'empty cache':>22}{'after install':>22}{'warm':>22}")
+        print(f"{'command':<56}{'empty cache':>22}{'first after install':>22}{'warm':>22}")
         for n, (name, command) in enumerate(commands.items()):
             cold = None
             if n < empty_runs:
                 with tempfile.TemporaryDirectory() as empty:
                     cold = first_and_end([bunco, *command], {**base, "NUMBA_CACHE_DIR": empty})
-            runs = [first_and_end([bunco, *command], env) for _ in range(3)]
-            after = runs[0]
-            warm = tuple(statistics.median(r[j] for r in runs[1:]) for j in range(3))
-            print(f"{name:<56}" + "".join(
-                f"{f:>7.2f} /{e:>6.2f} ({c:5.2f})" if (f, e, c) != (-1, -1, -1)
-                else f"{'–':>22}" for f, e, c in (cold or (-1, -1, -1), after, warm)))
+            with tempfile.TemporaryDirectory() as pyc:
+                first = first_and_end([bunco, *command], {**env, "PYTHONPYCACHEPREFIX": pyc})
+            runs = [first_and_end([bunco, *command], env) for _ in range(2)]
+            warm = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs),
+                    statistics.median(r[2] for r in runs))
+            print(f"{name:<56}" + "".join(_cell(c) for c in (cold, first, warm)))
     print(f"  ({load()})\n")
 
 
-def sweep(players: int, parties: int, counts: list[int]) -> None:
-    """``simulate_summary`` of ``parties`` tournament nights on each number of workers,
-    and the 16-core efficiency modelled from the one-worker run."""
-    rules = sim_rules("tournament", {})
-    ensure_compiled()
-    kernel_inputs(rules, players, 1)  # a big party's movement lookup: now on disk
-    kernel_inputs.cache_clear()
-    start = time.perf_counter()
-    kernel_inputs(rules, players, 1)
-    serial = time.perf_counter() - start  # built once per run, in the parent
-    jobs = len(simulate._kernel_jobs(players, 1, parties))
-    times = {}
-    for workers in counts:
-        kernel_inputs.cache_clear()
-        start = time.perf_counter()
-        simulate_summary("tournament", {}, players=players, sets=1, parties=parties, seed=1,
-                         workers=workers)
-        times[workers] = time.perf_counter() - start
-    one = times[counts[0]]
-    per_job = max(one - serial, 1e-9) / jobs
-    row = "  ".join(f"{w} workers {t:6.2f} s {one / t:4.2f}x {one / t / w:4.0%}"
-                    for w, t in times.items())
-    print(f"  {players:>5} players, {parties:>6} nights, {jobs:>4} jobs: {row}")
-    models = []
-    for scale in (1, 10):
-        many = jobs * scale
-        alone = serial + many * per_job
-        speed = alone / (serial + math.ceil(many / 16) * per_job)
-        models.append(f"{parties * scale:,} nights {speed:.1f}x ({speed / 16:.0%})")
-    print(f"  {'':>5}  serial part {serial:.2f} s, {per_job * 1000:.0f} ms a job; modelled on "
-          f"16 cores: " + ", ".join(models))
+def sweep_rows(quick: bool) -> None:
+    """The workers sweep (``simulate_workers``): 12 and 1,000 players, tournament."""
+    from simulate_workers import cores, sweep
+
+    counts = cores()
+    print(f"workers sweep, tournament ({os.cpu_count()} cores, {load()})")
+    sweep("tournament", 12, 4_000 if quick else 100_000, counts)
+    sweep("tournament", 1000, 40 if quick else 1_000, counts)
+    sweep("tournament", 1000, 10, counts)  # a small run of big nights
+    print(f"  ({load()})\n")
 
 
 def main() -> None:
@@ -368,12 +356,7 @@ def main() -> None:
     if not args.no_cold:
         cold_rows(COLD_COMMANDS, 1 if args.quick else len(COLD_COMMANDS))
     if not args.no_sweep:
-        cores = os.cpu_count() or 1
-        counts = sorted({1, 2, cores})
-        print(f"workers sweep, tournament, wall time ({cores} cores, {load()})")
-        sweep(12, 4_000 if args.quick else 40_000, counts)
-        sweep(1000, 40 if args.quick else 400, counts)
-        print(f"  ({load()})\n")
+        sweep_rows(args.quick)
 
     if args.memory:
         seconds, rss_sum, pss, largest = peak_memory(args.memory)

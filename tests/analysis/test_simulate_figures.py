@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from typing import Any
@@ -84,13 +85,39 @@ def test_ratios_merge_as_one() -> None:
 
 def test_jobs_depend_on_the_party_not_the_processes() -> None:
     assert kernel_chunk(12, 1) > kernel_chunk(1000, 1) >= 1
-    assert kernel_chunk(2000, 4) == 1 and kernel_chunk(12, 1) <= simulate.KERNEL_CHUNK
+    assert kernel_chunk(2000, 4) == 6 and kernel_chunk(12, 1) <= simulate.KERNEL_CHUNK
+    assert len(simulate._kernel_jobs(1000, 1, 4000)) == 80  # a long run: fewer, bigger jobs
     args: dict[str, Any] = {"players": 1000, "sets": 1, "parties": 30, "seed": 6}
-    assert len(simulate._kernel_jobs(1000, 1, 30)) == 3  # a few big nights: several jobs
+    assert len(simulate._kernel_jobs(1000, 1, 30)) == 30  # a few big nights: one a job
+    assert [n for _, n in simulate._kernel_jobs(12, 1, 1000)] == [104] * 9 + [64]
+    assert len(simulate._kernel_jobs(12, 1, 40_000)) == 64  # enough jobs for 16 workers
     one = simulate_summary("tournament", {}, workers=1, **args)
     two = simulate_summary("tournament", {}, workers=2, **args)
     three = simulate_summary("tournament", {}, workers=3, **args)
     assert one == two == three
+
+
+class _Meet:
+    """A job that returns its process's id once a job in another process has met it (it
+    cannot finish while one worker holds every job)."""
+
+    def __init__(self, barrier: Any) -> None:
+        self.barrier = barrier
+
+    def pid(self, job: tuple[int, int]) -> int:
+        self.barrier.wait(timeout=60)
+        return os.getpid()
+
+
+def test_a_few_big_nights_go_to_every_worker() -> None:
+    """Ten nights of a thousand players are ten jobs, which two workers share."""
+    import multiprocessing
+
+    barrier = multiprocessing.get_context("fork").Barrier(2)
+    jobs = simulate._kernel_jobs(1000, 1, 10)
+    assert jobs == [(n, 1) for n in range(10)]
+    pids = list(simulate._over_workers(_Meet(barrier), "pid", jobs, 2))  # type: ignore[arg-type]
+    assert len(pids) == 10 and len(set(pids)) == 2 and os.getpid() not in pids
 
 
 @pytest.mark.usefixtures("wide_console")
@@ -190,3 +217,18 @@ def test_the_command_line_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch,
     assert "night kernel compiled in 0 s; later runs load it at once" in err
     ready_kernel()  # loaded now: nothing to say
     assert capsys.readouterr().err == ""
+
+
+def test_a_run_loads_the_kernel_without_numbas_whole_set_up() -> None:
+    """From the cache, the kernel loads without Numba's typing and target context (the
+    250 modules it registers, 0.3-0.5 CPU seconds): a run never needs them."""
+    from bunco.analysis.kernel import compile as kc
+
+    if kc.needs_compiling() is not False:
+        pytest.skip("the kernel is not in Numba's cache (make kernel)")
+    code = ("import sys; from bunco.analysis.simulate import simulate_summary; "
+            "s = simulate_summary('classic', {}, players=12, sets=1, parties=20, seed=1, "
+            "workers=1); print('numba.np.arraymath' in sys.modules, s['parties'])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "20"]

@@ -178,17 +178,22 @@ def lead_roll(state: FloatArray, moves: tuple[Move, ...], drop: int | None = Non
         raise ValueError("a wipeout changes the lead by the team's own points: not a lead chain")
     positions = state.shape[0]
     new = np.zeros_like(state)
+    size = state.shape[2]
     for q in range(positions):
         src = state[q, 0] + state[q, 1]
         sign = 1 if q % 2 == 0 else -1
         for move in moves:
             if move.is_bunco and q == drop:
                 continue
-            moved = move.p * shifted(src, sign * move.points)
-            if move.goes_on:
-                new[q, 1] += moved
+            by = sign * move.points
+            if abs(by) >= size:
+                continue  # pushed past the end: lost
+            dest = new[q, 1] if move.goes_on else new[(q + 1) % positions, 0]
+            # what shifted(src, by) would add, added in place (no array per move)
+            if by >= 0:
+                dest[by:] += move.p * src[: size - by]
             else:
-                new[(q + 1) % positions, 0] += moved
+                dest[:by] += move.p * src[-by:]
     return new
 
 

@@ -1,4 +1,5 @@
-"""The movement lookups of big parties kept on disk between runs.
+"""The movement lookups of big parties, and the score tables of rule sets, kept on disk
+between runs.
 
 Building the movement lookup of a party (:func:`bunco.analysis.night_kernel.movement_table`)
 calls the engine's :func:`bunco.core.seating.next_seating` a few dozen times; at 1,000
@@ -17,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -41,9 +42,13 @@ def folder() -> Path:
 
 def digest(rules: RuleSet, sizes: tuple[int, ...], builder: str) -> str:
     """The name of a lookup: a digest of the rules, the sizes and the sources."""
-    h = hashlib.sha256(repr((rules, sizes)).encode())
     core = Path(bunco.core.seating.__file__).parent
-    for path in [*(core / name for name in SOURCES), Path(builder)]:
+    return _digest((rules, sizes), [*(core / name for name in SOURCES), Path(builder)])
+
+
+def _digest(key: object, files: Sequence[Path]) -> str:
+    h = hashlib.sha256(repr(key).encode())
+    for path in files:
         h.update(path.read_bytes() if path.exists() else b"-")
     return h.hexdigest()[:32]
 
@@ -54,7 +59,21 @@ def cached(rules: RuleSet, sizes: tuple[int, ...], builder: str,
     and the folder can be written). ``builder`` is the file of the code that builds it."""
     if len(sizes) < MIN_TABLES:
         return build()
-    path = folder() / f"movement-{digest(rules, sizes, builder)}.npy"
+    return kept(f"movement-{digest(rules, sizes, builder)}", build)
+
+
+def kept_for(kind: str, key: object, files: Sequence[Path],
+             build: Callable[[], NDArray[np.int32]]) -> NDArray[np.int32]:
+    """An array of ``kind`` made from ``key`` by the code of ``files``: from disk, or
+    ``build()`` saved for next time (the score tables of a rule set, which take some
+    30 ms to build, twice what a small run then needs to start its workers)."""
+    return kept(f"{kind}-{_digest(key, files)}", build)
+
+
+def kept(name: str, build: Callable[[], NDArray[np.int32]]) -> NDArray[np.int32]:
+    """The array saved as ``name``, or ``build()`` saved under that name when the folder
+    can be written."""
+    path = folder() / f"{name}.npy"
     try:
         loaded: NDArray[np.int32] = np.load(path, allow_pickle=False)
         return loaded

@@ -47,6 +47,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -57,7 +58,6 @@ from bunco.analysis import movement_cache
 from bunco.analysis.dice_codes import code_table
 from bunco.analysis.kernel import layout as lay
 from bunco.analysis.kernel.dice import fill_codes, seed_state
-from bunco.analysis.kernel.dice import night_seeds as _night_seeds
 from bunco.analysis.kernel.night import run_nights
 from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import BuncoError
@@ -198,6 +198,20 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
                             | tab[lay.T_SUM] << lay.RO_SUM
                             | tab[lay.T_RO_POINTS] << lay.RO_POINTS)
     return tab
+
+
+SCORE_SOURCES = ("core/dice.py", "core/night.py", "core/rules.py", "core/table.py",
+                 "analysis/dice_codes.py", "analysis/night_kernel.py")
+"""The modules :func:`score_tables` reads the scoring off (under ``bunco/``)."""
+
+
+@lru_cache(maxsize=32)
+def kept_score_tables(rules: RuleSet) -> NDArray[np.int32]:
+    """:func:`score_tables`, kept on disk between runs (:mod:`bunco.analysis.movement_cache`):
+    a run's serial part, before its workers start, is then a few milliseconds."""
+    package = Path(__file__).parent.parent
+    return movement_cache.kept_for("scores", rules, [package / f for f in SCORE_SOURCES],
+                                   lambda: score_tables(rules))
 
 
 MAX_COMBOS = 64
@@ -369,7 +383,7 @@ def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False,
     cfg[lay.C_NO_REPEAT] = rules.no_repeat_partners
     prizes = np.array([tuple(Prize).index(p) for p in rules.prizes], dtype=np.int64)
     move = movement_table(rules, tuple(int(n) for n in layout[:, lay.L_N]))
-    return KernelInputs(cfg, score_tables(rules), layout, move, prizes, players, sets)
+    return KernelInputs(cfg, kept_score_tables(rules), layout, move, prizes, players, sets)
 
 
 # -- dice ---------------------------------------------------------------------------------------
@@ -379,8 +393,24 @@ def night_seeds(seed: int, count: int, start: int = 0) -> NDArray[np.uint64]:
 
     >>> night_seeds(1, 3)[1:].tolist() == night_seeds(1, 2, start=1).tolist()
     True
+    >>> from bunco.analysis.kernel.dice import night_seeds as compiled
+    >>> night_seeds(2**64 - 1, 5, 7).tolist() == compiled(np.uint64(2**64 - 1), 7, 5).tolist()
+    True
     """
-    out: NDArray[np.uint64] = _night_seeds(np.uint64(seed % 2**64), start, count)
+    with np.errstate(over="ignore"):  # arithmetic modulo 2**64, as the kernel's
+        base = _splitmix(np.array([seed % 2**64], dtype=np.uint64))
+        index = np.arange(start, start + count, dtype=np.uint64)
+        out: NDArray[np.uint64] = _splitmix(base ^ _splitmix(index))
+    return out
+
+
+def _splitmix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """SplitMix64's output for each value (:func:`bunco.analysis.kernel.dice.night_seeds`
+    in NumPy: a run's seeds need no compiled code, so a run loads only what plays)."""
+    z = x + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: NDArray[np.uint64] = z ^ (z >> np.uint64(31))
     return out
 
 

@@ -81,8 +81,10 @@ class Outcome:
         return self.kind is RollKind.BUNCO
 
 
+@lru_cache(maxsize=256)
 def roll_outcomes(rules: RuleSet, round_no: int) -> tuple[Outcome, ...]:
-    """The classes of roll in round ``round_no``, grouped from all 216 ordered rolls.
+    """The classes of roll in round ``round_no``, grouped from all 216 ordered rolls (kept
+    per rule set and round: ``odds --set`` asks a hundred times for the same six).
 
     >>> from bunco.core.presets import get_rules
     >>> [(o.kind.value, o.points, o.ways) for o in roll_outcomes(get_rules("classic"), 1)]

@@ -84,7 +84,7 @@ IMPOSSIBLE: dict[str, str] = {
 }
 """Why a figure can have no value in a party (it prints as "–" and is null in JSON)."""
 
-__all__ = ["IMPOSSIBLE", "MEAN_FIGURES", "NIGHT_FIGURES", "RATIOS", "kernel_chunk", "night_stats", "party_seeds", "play_night", "play_tick",
+__all__ = ["IMPOSSIBLE", "MEAN_FIGURES", "NIGHT_FIGURES", "RATIOS", "job_nights", "kernel_chunk", "night_stats", "party_seeds", "play_night", "play_tick",
            "player_names", "sim_rules", "simulate_nights", "simulate_summary", "summarize",
            "uses_kernel"]
 
@@ -199,10 +199,11 @@ def party_seeds(seed: int, parties: int) -> list[int]:
 KERNEL_CHUNK = 10_000
 """The most nights in one job of kernel nights."""
 
-ROLLS_PER_JOB = 1_000_000
-"""About how many rolls one job of kernel nights makes (some 10 to 50 ms of work): few
-enough that a run of a few hundred nights of a big party is spread over every worker,
-enough that handing a job to a worker costs next to nothing beside it."""
+ROLLS_PER_JOB = 4_000_000
+"""About the most rolls one job of kernel nights makes (some 30 to 50 ms of work): enough
+that handing a job to a worker and merging its result (under a millisecond of the
+parent's time) costs next to nothing beside it; a run is cut finer where that gives it
+:data:`MIN_JOBS` jobs (:func:`job_nights`)."""
 
 ROLLS_PER_PLAYER_SET = 80
 """About how many rolls a set takes per player (70 to 80 under the presets)."""
@@ -217,7 +218,7 @@ def kernel_chunk(players: int, sets: int) -> int:
     processes, so a run gives the very same figures on any number of them.
 
     >>> kernel_chunk(12, 1), kernel_chunk(1000, 1), kernel_chunk(2000, 4)
-    (1041, 12, 1)
+    (4166, 50, 6)
     """
     return max(1, min(KERNEL_CHUNK, ROLLS_PER_JOB // (ROLLS_PER_PLAYER_SET * players * sets)))
 
@@ -271,8 +272,32 @@ def _kernel_part(rules: RuleSet, players: int, sets: int, seed: int) -> KernelPa
                       tuple(p.value for p in rules.prizes))
 
 
+MIN_JOBS = 64
+"""A run is cut into at least this many jobs where its nights allow it (jobs of at least
+:data:`MIN_ROLLS_PER_JOB`): on 16 workers that is four jobs each, so the last round of
+jobs leaves few workers idle (see :func:`job_nights`)."""
+
+MIN_ROLLS_PER_JOB = 100_000
+"""About the fewest rolls of a job of several nights (well under a millisecond of play,
+still some ten times what handing a job to a worker and back costs)."""
+
+
+def job_nights(players: int, sets: int, parties: int) -> int:
+    """Nights per job of a run of ``parties`` nights: :func:`kernel_chunk` at most, fewer
+    so that the run makes :data:`MIN_JOBS` jobs, but no fewer than
+    :data:`MIN_ROLLS_PER_JOB` worth (or one night). Like :func:`kernel_chunk` it never
+    depends on the number of processes.
+
+    >>> job_nights(12, 1, 1000), job_nights(12, 1, 100_000), job_nights(1000, 1, 10)
+    (104, 1563, 1)
+    """
+    most = kernel_chunk(players, sets)
+    least = min(most, max(1, MIN_ROLLS_PER_JOB // (ROLLS_PER_PLAYER_SET * players * sets)))
+    return max(least, min(most, math.ceil(parties / MIN_JOBS)))
+
+
 def _kernel_jobs(players: int, sets: int, parties: int) -> list[tuple[int, int]]:
-    chunk = kernel_chunk(players, sets)
+    chunk = job_nights(players, sets, parties)
     return [(start, min(chunk, parties - start)) for start in range(0, parties, chunk)]
 
 
@@ -360,9 +385,9 @@ def simulate_summary(
 ) -> dict[str, Any]:
     """The figures of ``summarize(simulate_nights(...))`` in flat memory: nights are
     folded into running moments chunk by chunk (:class:`bunco.analysis.summary.Summary`),
-    so ten million nights take no more memory than ten thousand. Up to
-    :func:`kernel_chunk` kernel nights (or :data:`ENGINE_CHUNK` engine nights) give the
-    very same figures as :func:`summarize`; more give them to rounding, the same for any
+    so ten million nights take no more memory than ten thousand. Nights that make one
+    job (:func:`job_nights`; or up to :data:`ENGINE_CHUNK` engine nights) give the very
+    same figures as :func:`summarize`; more give them to rounding, the same for any
     number of ``workers``."""
     house = dict(house_rules)
     rules = sim_rules(rules_name, house)
