@@ -32,8 +32,9 @@ from bunco.web.api_downloads import _file
 from bunco.web.api_nights import ERRORS, create_night
 from bunco.web.club_access import append, clubs, load, refused
 from bunco.web.club_links import issue_events
+from bunco.web.fields import Label, Name, Title, Word
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import CreatedOut, Label, Name, NightCreate, StrictModel, Title, Word
+from bunco.web.schemas import CreatedOut, NightCreate, StrictModel
 
 ClubId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
                                 description="the club's id")]

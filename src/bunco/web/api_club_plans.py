@@ -26,8 +26,9 @@ from bunco.web.api_downloads import _file
 from bunco.web.club_access import append, load, refused
 from bunco.web.club_links import issue_events, links_view, live_token, new_link_event
 from bunco.web.club_mail import MailError, send_all
+from bunco.web.fields import Label, Name, Word
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import Label, Name, StrictModel, Word
+from bunco.web.schemas import StrictModel
 
 ClubId = Annotated[str, Path(min_length=1, max_length=32, description="the club's id")]
 Day = Annotated[str, Path(min_length=10, max_length=10, description="YYYY-MM-DD")]

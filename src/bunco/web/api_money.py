@@ -26,14 +26,15 @@ from bunco.web.api_downloads import _file
 from bunco.web.api_nights import ERRORS, NightId, service
 from bunco.web.api_play import _night_command
 from bunco.web.auth import Principal
+from bunco.web.fields import Label, Name, Title
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import AckOut, Command, Label, Name, Title
+from bunco.web.schemas import AckOut, CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["money"])
 
 
-class JudgeIn(Command):
+class JudgeIn(CommandBody):
     """The host names a judged prize's winner (or a ranking: who comes next if passed over)."""
 
     prize: Title = Field(description="best_costume, group_best_costume, …")
@@ -48,27 +49,27 @@ class JudgeIn(Command):
         return self
 
 
-class PresenceIn(Command):
+class PresenceIn(CommandBody):
     """The host marks a player as gone home (``present: false``) or back."""
 
     player: Name
     present: bool
 
 
-class BreakIn(Command):
+class BreakIn(CommandBody):
     """A break begins, with the minutes the big screen counts down (optional)."""
 
     minutes: int | None = Field(None, ge=1, le=240)
 
 
-class CloseCardsIn(Command):
+class CloseCardsIn(CommandBody):
     """The host gives the prizes from the cards as verified: ``unverified`` repeats the
     names the host was warned of (the cards not verified as they stand)."""
 
     unverified: list[Name] = Field(default_factory=list, max_length=2000)
 
 
-class DrawingIn(Command):
+class DrawingIn(CommandBody):
     """A drawing among the players present, drawn by the server."""
 
     name: Title | None = None
@@ -105,7 +106,7 @@ async def start_break(night_id: NightId, body: BreakIn, request: Request) -> Res
 
 
 @router.post("/breaks/end", response_model=AckOut)
-async def end_break(night_id: NightId, body: Command, request: Request) -> Response:
+async def end_break(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """The host ends the break (the next round's first roll or bell ends it too)."""
     return await _night_command(request, night_id, {"type": "end_break"}, body, "ending a break")
 

@@ -25,6 +25,7 @@ from bunco.web.access import (
 )
 from bunco.web.auth import Principal, creation_key
 from bunco.web.export import party_log_text
+from bunco.web.fields import table_digits
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError, envelope_dict, fingerprint
 from bunco.web.schemas import (
@@ -38,7 +39,6 @@ from bunco.web.schemas import (
     TableCredentials,
     TokenOut,
     name_key,
-    table_digits,
 )
 from bunco.web.service import NightService
 

@@ -26,9 +26,10 @@ from pydantic import Field, StringConstraints
 
 from bunco.web.access import require
 from bunco.web.api_nights import ERRORS, NightId, TableNo, service
+from bunco.web.fields import Label
 from bunco.web.live_night import LiveNight, PhoneReport
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import Command, Label, StrictModel, TappedIn
+from bunco.web.schemas import CommandBody, StrictModel, TappedIn
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["phones"])
 
@@ -63,7 +64,7 @@ class OutboxIn(StrictModel):
         "outbox-only: plain http, the outbox alone survives")
 
 
-class SetAsideIn(Command):
+class SetAsideIn(CommandBody):
     """Refused entries a table's scorekeeper sends to the host."""
 
     entries: list[RefusedIn] = Field(min_length=1, max_length=100)

@@ -33,7 +33,7 @@ from bunco.web.live_night import LiveNight
 from bunco.web.replies import Ack, ServiceError, event_table, fingerprint
 from bunco.web.schemas import (
     AckOut,
-    Command,
+    CommandBody,
     DiceIn,
     EventIn,
     PlayerIn,
@@ -56,7 +56,7 @@ def _reply(ack: Ack) -> Response:
     return Response(ack.as_json(), media_type="application/json")
 
 
-def command_of(who: Principal, body: Command, *route: Any) -> dict[str, Any]:
+def command_of(who: Principal, body: CommandBody, *route: Any) -> dict[str, Any]:
     """The envelope of a command: its id, whose it is, and the request it stands for (the
     route and every field but the id), so a reused id with another request is refused."""
     return {"command_id": body.command_id, "caller": who.caller,
@@ -267,7 +267,7 @@ async def verify(night_id: NightId, body: VerifyIn, request: Request) -> Respons
 
 
 @router.post("/start", response_model=AckOut)
-async def start_round(night_id: NightId, body: Command, request: Request) -> Response:
+async def start_round(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """Between rounds, the head table rings the bell to start the round (the host or the
     head table's scorekeeper). Optional: a round also starts with its first roll."""
     return await _night_command(request, night_id, {"type": "start_round"}, body,
@@ -276,7 +276,7 @@ async def start_round(night_id: NightId, body: Command, request: Request) -> Res
 
 
 @router.post("/end", response_model=AckOut)
-async def end_night(night_id: NightId, body: Command, request: Request) -> Response:
+async def end_night(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """Between rounds, the host ends the night early: the rounds played so far are the
     night, the set under way gets its winner, and the prizes are decided (host)."""
     return await _night_command(request, night_id, {"type": "end_night"}, body,
