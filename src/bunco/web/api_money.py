@@ -29,6 +29,7 @@ from bunco.web.auth import Principal
 from bunco.web.fields import Label, Name, Title
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
+from bunco.web.reply_models import PayoutsOut, file_reply
 from bunco.web.schemas import AckOut, CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["money"])
@@ -144,7 +145,7 @@ async def drawing(night_id: NightId, body: DrawingIn, request: Request) -> Respo
                                 allowed=lambda who: _draw(who, body))
 
 
-@router.get("/payouts")
+@router.get("/payouts", response_model=PayoutsOut)
 async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
     """Who is handed each prize (``awards``), the night's ``money`` and its ``payouts``
     (``{"player", "prize", "label", "group", "amount"}``, amounts as decimal strings)."""
@@ -154,7 +155,8 @@ async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
             **prize_money(live.night)}
 
 
-@router.get("/download/payouts.csv")
+@router.get("/download/payouts.csv", response_class=Response,
+            responses=file_reply("text/csv", "the payout sheet (CSV)"))
 async def payouts_file(night_id: NightId, request: Request) -> Response:
     """The payouts as CSV: player, prize, group, amount, currency."""
     await require_read(request, night_id)

@@ -29,6 +29,7 @@ from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.fields import Label
 from bunco.web.live_night import LiveNight, PhoneReport
 from bunco.web.replies import ServiceError
+from bunco.web.reply_models import HandledOut, HeardOut, PhonesOut, SetAsideOut
 from bunco.web.schemas import CommandBody, StrictModel, TappedIn
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["phones"])
@@ -83,7 +84,7 @@ async def _table_phone(request: Request, night_id: str, table: int, what: str) -
     return live
 
 
-@router.post("/tables/{table}/outbox")
+@router.post("/tables/{table}/outbox", response_model=HeardOut)
 async def report_outbox(night_id: NightId, table: TableNo, body: OutboxIn,
                         request: Request) -> dict[str, Any]:
     """A table's phone says what its outbox holds (entries waiting, since when, and the
@@ -95,7 +96,7 @@ async def report_outbox(night_id: NightId, table: TableNo, body: OutboxIn,
     return {"night": night_id, "table": table, "heard": live.phones[table].heard}
 
 
-@router.post("/tables/{table}/set-aside")
+@router.post("/tables/{table}/set-aside", response_model=SetAsideOut)
 async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
                     request: Request) -> dict[str, Any]:
     """Refused entries sent to the host by a person at the table: kept with the night
@@ -122,7 +123,7 @@ async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
             "held": len(held) + len(fresh)}
 
 
-@router.post("/set-aside/{table}/{entry}/handled")
+@router.post("/set-aside/{table}/{entry}/handled", response_model=HandledOut)
 async def handled(night_id: NightId, table: TableNo,
                   entry: Annotated[str, Path(min_length=1, max_length=64)],
                   request: Request) -> dict[str, Any]:
@@ -143,7 +144,7 @@ async def handled(night_id: NightId, table: TableNo,
     return {"night": night_id, "table": table, "id": entry, "handled": True}
 
 
-@router.get("/phones")
+@router.get("/phones", response_model=PhonesOut)
 async def phones(night_id: NightId, request: Request) -> dict[str, Any]:
     """The tables' phones as the host sees them: per table, seconds since its phone was
     last heard (``null``: not since this server started), entries waiting on it and

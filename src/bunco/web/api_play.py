@@ -31,6 +31,7 @@ from bunco.web.auth import Principal
 from bunco.web.decide import Tapped
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import Ack, ServiceError, event_table, fingerprint
+from bunco.web.reply_models import UndoPreviewOut
 from bunco.web.schemas import (
     AckOut,
     CommandBody,
@@ -130,7 +131,7 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
     return _reply(ack)
 
 
-@router.get("/tables/{table}/undo")
+@router.get("/tables/{table}/undo", response_model=UndoPreviewOut)
 async def undo_preview(night_id: NightId, table: TableNo, request: Request) -> dict[str, Any]:
     """What an undo at the table would do, before doing it: the entry it removes
     (``what``, ``player``, ``kind``, ``dice``), what else it changes (``reopens`` a
