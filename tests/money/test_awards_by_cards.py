@@ -3,9 +3,10 @@ pages show the judged and passed-over prizes from that, not from a list of their
 
 from __future__ import annotations
 
+from test_money_payouts import one_table_night
+
 from bunco.core.awards import decide_awards
 from bunco.party.report import night_report
-from test_money_payouts import one_table_night
 
 
 def test_awards_say_which_prizes_the_cards_decide() -> None:

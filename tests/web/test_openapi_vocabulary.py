@@ -99,8 +99,8 @@ def test_events_route_takes_the_play_events_in_their_log_form() -> None:
     body = EventIn.model_validate({"command_id": cid(), "event": {
         "type": "seat", "tables": [["Ann", "Bea", None, "Dee"]]}})
     assert body.event_dict() == {"type": "seat", "tables": [["Ann", "Bea", None, "Dee"]]}
-    assert HOST_KINDS == {"judge", "absent", "present", "break", "end_break", "drawing",
-                          "close_cards"}
+    assert {"judge", "absent", "present", "break", "end_break", "drawing",
+                          "close_cards"} == HOST_KINDS
 
 
 def test_one_model_per_name(spec: dict[str, Any]) -> None:

@@ -28,13 +28,13 @@ from bunco.club.views import club_view
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.sheets.season import season_csv, season_report_html, season_report_pdf
 from bunco.web import api_club_plans
-from bunco.web.api_downloads import _file
-from bunco.web.api_nights import ERRORS, create_night
+from bunco.web.api_nights import create_night
 from bunco.web.club_access import append, clubs, load, refused
 from bunco.web.club_links import issue_events
 from bunco.web.fields import Label, Name, Title, Word
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import ClubMadeOut, ClubOut, ClubStandingsOut, LedgerOut, file_reply
+from bunco.web.routing import ERRORS, send_file
 from bunco.web.schemas import CreatedOut, NightCreate, StrictModel
 
 ClubId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
@@ -219,7 +219,7 @@ async def ledger(club_id: ClubId, request: Request, season: Season = None) -> di
             responses=file_reply("text/csv", "the season's standings (CSV)"))
 async def standings_csv(club_id: ClubId, request: Request, season: Season = None) -> Response:
     got = await load(request, club_id)
-    return _file(season_csv(got.club, got.nights, season), "text/csv; charset=utf-8",
+    return send_file(season_csv(got.club, got.nights, season), "text/csv; charset=utf-8",
                  f"bunco-club-{club_id}-standings.csv")
 
 
@@ -230,7 +230,7 @@ async def season_html(club_id: ClubId, request: Request, season: Season = None) 
     got = await load(request, club_id, allow=("organizer", "season"))
     season = got.caller.subject if got.caller.kind == "season" else season
     page = await asyncio.to_thread(season_report_html, got.club, got.nights, season)
-    return _file(page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html",
+    return send_file(page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html",
                  inline=True)
 
 
@@ -241,7 +241,7 @@ async def season_pdf(club_id: ClubId, request: Request, season: Season = None) -
     got = await load(request, club_id, allow=("organizer", "season"))
     season = got.caller.subject if got.caller.kind == "season" else season
     pdf = await asyncio.to_thread(season_report_pdf, got.club, got.nights, season)
-    return _file(pdf, "application/pdf", f"bunco-club-{club_id}-season.pdf")
+    return send_file(pdf, "application/pdf", f"bunco-club-{club_id}-season.pdf")
 
 
 def planned_roster(club: Club, date: str | None, swaps: dict[str, str]) -> list[str]:

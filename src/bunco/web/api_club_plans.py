@@ -22,7 +22,6 @@ from bunco.club.reminders import reminder, to_remind
 from bunco.club.season import season_standings
 from bunco.club.views import club_view, member_view, shared_view
 from bunco.core.errors import BuncoError
-from bunco.web.api_downloads import _file
 from bunco.web.club_access import append, load, refused
 from bunco.web.club_links import issue_events, links_view, live_token, new_link_event
 from bunco.web.club_mail import MailError, send_all
@@ -40,6 +39,7 @@ from bunco.web.reply_models import (
     ShareOut,
     file_reply,
 )
+from bunco.web.routing import send_file
 from bunco.web.schemas import StrictModel
 
 ClubId = Annotated[str, Path(min_length=1, max_length=32, description="the club's id")]
@@ -318,7 +318,7 @@ async def calendar(club_id: ClubId, request: Request) -> Response:
     got = await load(request, club_id, allow=("organizer", "member", "calendar", "season"),
                      nights=False)
     text = club_calendar(got.club, club_id)
-    return _file(text, "text/calendar; charset=utf-8", f"bunco-club-{club_id}.ics", inline=True)
+    return send_file(text, "text/calendar; charset=utf-8", f"bunco-club-{club_id}.ics", inline=True)
 
 
 @router.get("/{club_id}/calendar/{date}.ics", response_class=Response,
@@ -332,5 +332,5 @@ async def night_ics(club_id: ClubId, date: Day, request: Request) -> Response:
     except ValueError:
         raise ServiceError(422, "invalid_date", f"date {date!r}", "YYYY-MM-DD") from None
     _plan(got.club, date)
-    return _file(night_calendar(got.club, club_id, date), "text/calendar; charset=utf-8",
+    return send_file(night_calendar(got.club, club_id, date), "text/calendar; charset=utf-8",
                  f"bunco-club-{club_id}-{date}.ics")

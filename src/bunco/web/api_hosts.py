@@ -18,10 +18,10 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
 from bunco.web.access import require_host, tokens
-from bunco.web.api_nights import ERRORS, NightId, service
 from bunco.web.fields import Name
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import CoHostMadeOut, CoHostsOut, RevokedOut
+from bunco.web.routing import ERRORS, NightId, service
 
 router = APIRouter(prefix="/api/nights/{night_id}/cohosts", responses=ERRORS, tags=["nights"])
 LABEL = re.compile(r"^co-host (\d+)(?: · .*)?$")

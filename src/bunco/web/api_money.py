@@ -22,14 +22,12 @@ from bunco.core.hosting import drawing_event
 from bunco.core.money import prize_money
 from bunco.sheets.payouts import payouts_csv
 from bunco.web.access import host_only, require_read
-from bunco.web.api_downloads import _file
-from bunco.web.api_nights import ERRORS, NightId, service
-from bunco.web.api_play import _night_command
 from bunco.web.auth import Principal
 from bunco.web.fields import Label, Name, Title
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import PayoutsOut, file_reply
+from bunco.web.routing import ERRORS, NightId, night_command, send_file, service
 from bunco.web.schemas import AckOut, CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["money"])
@@ -84,7 +82,7 @@ async def judge(night_id: NightId, body: JudgeIn, request: Request) -> Response:
                              "ranking": body.ranking or [body.winner]}
     if body.group is not None:
         event["group"] = body.group
-    return await _night_command(request, night_id, event, body, "judging prizes")
+    return await night_command(request, night_id, event, body, "judging prizes")
 
 
 @router.post("/presence", response_model=AckOut)
@@ -92,7 +90,7 @@ async def presence(night_id: NightId, body: PresenceIn, request: Request) -> Res
     """The host marks who has gone home; with "must be present to win" prizes pass them
     over, and drawings always do (host)."""
     kind = "present" if body.present else "absent"
-    return await _night_command(request, night_id, {"type": kind, "player": body.player},
+    return await night_command(request, night_id, {"type": kind, "player": body.player},
                                 body, "marking who is present")
 
 
@@ -103,13 +101,13 @@ async def start_break(night_id: NightId, body: BreakIn, request: Request) -> Res
     if body.minutes is not None:
         event["minutes"] = body.minutes
     event["started_at"] = datetime.now(UTC).isoformat(timespec="seconds")  # the countdown's start
-    return await _night_command(request, night_id, event, body, "starting a break")
+    return await night_command(request, night_id, event, body, "starting a break")
 
 
 @router.post("/breaks/end", response_model=AckOut)
 async def end_break(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """The host ends the break (the next round's first roll or bell ends it too)."""
-    return await _night_command(request, night_id, {"type": "end_break"}, body, "ending a break")
+    return await night_command(request, night_id, {"type": "end_break"}, body, "ending a break")
 
 
 @router.post("/cards/close", response_model=AckOut)
@@ -118,7 +116,7 @@ async def close_cards(night_id: NightId, body: CloseCardsIn, request: Request) -
     be the cards still unverified (``verification.awaiting`` of the view): 422 naming them
     otherwise; 409 when there are no cards to close."""
     event = {"type": "close_cards", "unverified": list(body.unverified)}
-    return await _night_command(request, night_id, event, body, "closing the cards")
+    return await night_command(request, night_id, event, body, "closing the cards")
 
 
 def _draw(who: Principal, body: DrawingIn) -> Any:
@@ -141,7 +139,7 @@ async def drawing(night_id: NightId, body: DrawingIn, request: Request) -> Respo
     """A random drawing among the players present (host). The server draws the winner with
     a cryptographic generator; the event keeps the candidates in order and the pick, so
     anyone can re-check it from the log. Nobody present: 409."""
-    return await _night_command(request, night_id, {"type": "drawing"}, body, "drawings",
+    return await night_command(request, night_id, {"type": "drawing"}, body, "drawings",
                                 allowed=lambda who: _draw(who, body))
 
 
@@ -161,5 +159,5 @@ async def payouts_file(night_id: NightId, request: Request) -> Response:
     """The payouts as CSV: player, prize, group, amount, currency."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return _file(payouts_csv(live.night), "text/csv; charset=utf-8",
+    return send_file(payouts_csv(live.night), "text/csv; charset=utf-8",
                  f"bunco-{live.id}-payouts.csv")

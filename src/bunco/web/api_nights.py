@@ -9,9 +9,8 @@ import json
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
-from pydantic import BeforeValidator
 
 from bunco.party.report import night_report
 from bunco.party.standings import standings_rows
@@ -25,7 +24,6 @@ from bunco.web.access import (
 )
 from bunco.web.auth import Principal, creation_key
 from bunco.web.export import party_log_text
-from bunco.web.fields import table_digits
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError, envelope_dict, fingerprint
 from bunco.web.reply_models import (
@@ -42,39 +40,21 @@ from bunco.web.reply_models import (
     WhoAmIOut,
     file_reply,
 )
+from bunco.web.routing import ERRORS, NightId, PlayerName, TableNo, player_named, service
 from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
     CreatedOut,
     DiceModeIn,
-    ErrorOut,
     JoinIn,
     NightCreate,
     TableCredentials,
     TokenOut,
-    name_key,
 )
-from bunco.web.service import NightService
-
-NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
-                                 description="the night's id")]
-TableNo = Annotated[int, BeforeValidator(table_digits),
-                    Path(ge=1, le=10_000, description="a table number, 1 = head table")]
-PlayerName = Annotated[str, Path(min_length=1, max_length=200, description=(
-    "a player's name, percent-encoded (a name with a slash is A%2FB); case and spacing "
-    "do not matter"))]
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)
-}
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["nights"])
 CREATION_ID_LENGTH = 16
 """The shortest ``command_id`` a creation accepts (the pages send 32 random hex digits)."""
-
-
-def service(request: Request) -> NightService:
-    svc: NightService = request.app.state.service
-    return svc
 
 
 def _base(request: Request) -> str:
@@ -233,18 +213,6 @@ async def get_players(night_id: NightId, request: Request) -> dict[str, Any]:
     live = await service(request).get(night_id)
     return {"night": live.id, "name": live.name, "seq": live.seq,
             "players": list(live.night.roster)}
-
-
-def player_named(live: LiveNight, name: str) -> str:
-    """The player of the night called ``name`` (case and spacing ignored), else 404."""
-    if name in live.night.cards:
-        return name
-    wanted = name_key(name)
-    found = next((p for p in live.night.cards if name_key(p) == wanted), None)
-    if found is None:
-        raise ServiceError(404, "no_such_player", f"{name!r} is not a player tonight",
-                           "one of " + ", ".join(live.night.roster[:20]))
-    return found
 
 
 @router.get("/nights/{night_id}/players/{name:path}/card", response_model=CardOut)

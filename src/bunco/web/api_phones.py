@@ -25,11 +25,11 @@ from fastapi import APIRouter, Path, Request
 from pydantic import Field, StringConstraints
 
 from bunco.web.access import require
-from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.fields import Label
 from bunco.web.live_night import LiveNight, PhoneReport
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import HandledOut, HeardOut, PhonesOut, SetAsideOut
+from bunco.web.routing import ERRORS, NightId, TableNo, service
 from bunco.web.schemas import CommandBody, StrictModel, TappedIn
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["phones"])
