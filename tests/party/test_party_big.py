@@ -14,9 +14,10 @@ from party_checks import check_night
 from party_helpers import party
 
 from bunco.core.night import Night
-from bunco.core.party_log import night_log, read_log
+from bunco.core.party_log import read_log
 from bunco.party.report import night_report
 from bunco.party.view import live_view
+from night_helpers import night_log
 
 
 def next_event(night: Night, rng: random.Random, state: dict[str, int]) -> dict[str, Any]:
