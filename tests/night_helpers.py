@@ -6,10 +6,16 @@ import random
 from typing import Any
 
 from bunco.core.night import Night
+from bunco.core.party_log import write_log
 
 
 def party(rules: str, players: list[str], **extra: Any) -> Night:
     return Night.start({"type": "party", "rules": rules, "players": players, **extra})
+
+
+def night_log(night: Night) -> str:
+    """The log of ``night``: its set-up and every accepted event (undo included)."""
+    return write_log(night.setup, night.events)
 
 
 def roll(night: Night, table: int | None, *dice: int, player: str | None = None) -> Night:

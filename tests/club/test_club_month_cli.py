@@ -18,6 +18,7 @@ import pytest
 from bunco.core.night import Night
 from night_helpers import random_roll, roll
 
+pytestmark = pytest.mark.slow  # the bunco command as a process, many times over
 FOUR = ["Ann", "Bea", "Cat", "Dee"]
 
 

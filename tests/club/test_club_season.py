@@ -98,6 +98,7 @@ def test_bad_club_events_are_refused(event: dict[str, Any], message: str) -> Non
     assert message in caught.value.message and caught.value.expected
 
 
+@pytest.mark.slow
 def test_the_club_command_line(tmp_path: Path) -> None:
     db = str(tmp_path / "club.sqlite3")
 

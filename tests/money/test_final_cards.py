@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bunco.core.night import Night
 from bunco.core.party_log import read_log
 from bunco.party.report import night_report
@@ -54,6 +56,7 @@ def best(report: dict[str, Any], figure: str, group: str) -> list[str]:
     return [n for n in GROUPS[group] if cards[n] == top] if top else []
 
 
+@pytest.mark.slow
 def test_the_prizes_wait_for_the_last_round_verification_and_pay_the_final_winners(
     tmp_path: Path,
 ) -> None:

@@ -10,13 +10,15 @@ import json
 import random
 from typing import Any
 
+import pytest
 from party_checks import check_night
 from party_helpers import party
 
 from bunco.core.night import Night
-from bunco.core.party_log import night_log, read_log
+from bunco.core.party_log import read_log
 from bunco.party.report import night_report
 from bunco.party.view import live_view
+from night_helpers import night_log
 
 
 def next_event(night: Night, rng: random.Random, state: dict[str, int]) -> dict[str, Any]:
@@ -37,6 +39,7 @@ def next_event(night: Night, rng: random.Random, state: dict[str, int]) -> dict[
     raise AssertionError("nobody may roll")
 
 
+@pytest.mark.slow
 def test_a_thousand_player_tournament_night() -> None:
     names = [f"P{i:04d}" for i in range(1, 1001)]
     start = party("tournament", names, seed=1000)

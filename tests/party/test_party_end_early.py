@@ -14,10 +14,10 @@ from party_helpers import party, roll
 
 from bunco.core.errors import NotAllowedNow
 from bunco.core.night import Night
-from bunco.core.party_log import night_log, read_log
+from bunco.core.party_log import read_log
 from bunco.party.report import night_report
 from bunco.party.view import live_view
-from night_helpers import random_roll
+from night_helpers import night_log, random_roll
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 END = {"type": "end_night"}

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from bunco.cli import app
 from bunco.core.night import Night
-from bunco.core.party_log import night_log
 from bunco.party.view import live_view
+from night_helpers import night_log
 
 END = {"type": "end_night"}
 

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from party_checks import check_movement, check_night, check_round_tables
@@ -57,6 +58,7 @@ def random_night(preset: str, players: int, seed: int, head: float, sets: int = 
     assert night_report(again) == report
 
 
+@pytest.mark.slow
 @settings(FAST, max_examples=40)
 @given(
     preset=st.sampled_from(PRESETS),
@@ -71,6 +73,7 @@ def test_random_nights_up_to_24_players(
     random_night(preset, players, seed, head, sets)
 
 
+@pytest.mark.slow
 @settings(FAST, max_examples=8)
 @given(
     preset=st.sampled_from(PRESETS),
@@ -81,6 +84,7 @@ def test_random_nights_up_to_200_players(preset: str, players: int, seed: int) -
     random_night(preset, players, seed, head=0.3)
 
 
+@pytest.mark.slow
 def test_every_count_from_2_to_17_under_every_preset() -> None:
     """One random night per count and preset: every layout of one to five tables
     (each remainder mod 4, with tables of two and three at the end) comes up."""

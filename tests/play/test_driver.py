@@ -10,12 +10,13 @@ import pytest
 
 from bunco.core.errors import NotAllowedNow
 from bunco.core.events import dump_event
-from bunco.core.party_log import night_log, read_log, write_log
+from bunco.core.party_log import read_log, write_log
 from bunco.party.report import night_report
 from bunco.play.driver import Driver, play_auto
 from bunco.play.logfile import PartyLog
 from bunco.play.newnight import build_party
 from bunco.play.roster import make_roster
+from night_helpers import night_log
 
 
 def new(rules: str, players: str, seed: int = 1, **kw: Any) -> tuple[Driver, list[dict[str, Any]]]:

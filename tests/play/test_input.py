@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 from bunco.core.errors import InvalidSetup
-from bunco.play.commands import BadInput, Command, parse_command
+from bunco.play.commands import BadInput, PromptCommand, parse_command
 from bunco.play.roster import BOT_NAMES, bot_names, make_roster, split_names
 
 
@@ -78,7 +78,7 @@ def test_bad_rosters_say_what_to_type(spec: str, humans: list[str], says: str) -
 # -- the prompt ------------------------------------------------------------------------------
 @pytest.mark.parametrize("line", ["", " ", "r", "roll"])
 def test_digital_enter_rolls(line: str) -> None:
-    assert parse_command(line, physical=False) == Command("roll")
+    assert parse_command(line, physical=False) == PromptCommand("roll")
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,7 @@ def test_keys_work_in_both_modes(line: str, kind: str) -> None:
      ("2: 3 3 3", (3, 3, 3), 2), ("t3: 125", (1, 2, 5), 3)],
 )  # fmt: skip
 def test_physical_faces(line: str, dice: tuple[int, int, int], table: int | None) -> None:
-    assert parse_command(line, physical=True) == Command("faces", dice=dice, table=table)
+    assert parse_command(line, physical=True) == PromptCommand("faces", dice=dice, table=table)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +105,7 @@ def test_physical_faces(line: str, dice: tuple[int, int, int], table: int | None
      ("h", "high"), ("w", "wipeout"), ("Bunco", "bunco"), ("0", "miss")],
 )  # fmt: skip
 def test_physical_tallies(line: str, outcome: str) -> None:
-    assert parse_command(line, physical=True) == Command("tally", outcome=outcome)
+    assert parse_command(line, physical=True) == PromptCommand("tally", outcome=outcome)
 
 
 @pytest.mark.parametrize(

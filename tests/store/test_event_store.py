@@ -138,15 +138,6 @@ def test_tokens_are_stored_by_hash_and_revoked(store):
     assert {t.role for t in store.tokens("n1")} == {"host", "table", "player"}
 
 
-def test_delete_night_removes_its_log(store):
-    store.create_night("n1", "Friday", SETUP, tokens=[TokenRecord("h", "n1", "host")])
-    store.append("n1", 1, table=1, command_id="a", event=roll(1, [1, 1, 4]))
-    store.delete_night("n1")
-    assert store.night("n1") is None
-    assert store.events("n1") == []
-    assert store.token("h") is None
-
-
 def test_data_survives_reopening_the_database(empty_url):
     url = empty_url
     first = EventStore(url)

@@ -6,19 +6,31 @@ from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
 from bunco.store import DuplicateCommand, EventStore
 from bunco.store.db import (
+    MIGRATIONS,
     current_revision,
     default_db_path,
-    downgrade_database,
     head_revision,
     make_engine,
     upgrade_database,
 )
 from bunco.store.models import Base
+
+
+def downgrade_database(engine: sa.Engine, revision: str) -> None:
+    """Take the schema back to ``revision`` (``"base"`` drops every table): the tests' way
+    to an older database (the server only ever upgrades)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
 
 
 def test_empty_database_upgrades_to_head_and_matches_the_models(empty_url):

@@ -9,8 +9,8 @@ import httpx
 import pytest
 from web_helpers import EIGHT, bearer
 
-from bunco.web.api_play import command_of
 from bunco.web.app import create_app
+from bunco.web.routing import command_of
 from bunco.web.schemas import RollIn
 
 TWELVE = [*EIGHT, "Ivy", "Jon", "Kim", "Lou"]

@@ -31,6 +31,19 @@ def _rss_mb(pid: int) -> float:
     raise AssertionError("no VmRSS")
 
 
+def _settled_rss_mb(pid: int, *, within: float = 0.25, timeout: float = 30.0) -> float:
+    """The server's memory once it stops moving: three readings 0.2 s apart within
+    ``within`` MB of each other (the sockets closed, the buffers freed), not a fixed wait."""
+    readings = [_rss_mb(pid)]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        readings = [*readings[-2:], _rss_mb(pid)]
+        if len(readings) == 3 and max(readings) - min(readings) <= within:
+            return readings[-1]
+    raise AssertionError(f"the server's memory did not settle: {readings}")
+
+
 def _open_files(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -215,12 +228,10 @@ def test_a_thousand_send_and_disconnect_websockets_leave_memory_flat(tmp_path, m
             return codes
 
         asyncio.run(flood(200, 4000))  # the server's memory settles
-        time.sleep(2)
-        before = _rss_mb(pid)
+        before = _settled_rss_mb(pid)
         asyncio.run(flood(1000, 4000))
         refused = asyncio.run(flood(50, 1024 * 1024))
-        time.sleep(3)
-        after = _rss_mb(pid)
+        after = _settled_rss_mb(pid)
         assert set(refused) == {1009}  # a message above 4 KiB closes the socket
         assert after - before < 3, (before, after)  # 1,050 clients, 54 MB sent: flat
         assert httpx.get(srv.base + "/api/health").status_code == 200

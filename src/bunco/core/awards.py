@@ -51,6 +51,7 @@ class Award:
     winners: tuple[str, ...]
     status: str  # "won", "pending" (a roll-off, or the host has not judged yet), "nobody"
     passed_over: tuple[tuple[str, str], ...] = ()  # (name, why)
+    judged: bool = False  # named by the host, not decided by the cards
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -61,6 +62,7 @@ class Award:
             "winners": list(self.winners),
             "status": self.status,
             "passed_over": [{"name": n, "reason": r} for n, r in self.passed_over],
+            "by_cards": not self.judged,
         }
 
 
@@ -72,6 +74,7 @@ class _Line:
     team: bool
     tiers: tuple[tuple[str, ...], ...]  # first in line first; players in a tier share
     status: str  # "open", "pending", "nobody"
+    judged: bool = False  # named by the host, not decided by the cards
 
 
 def prizes_decided(night: HostedNight) -> bool:
@@ -199,7 +202,8 @@ def _hand_out(
             return f"already won {won[name]}"
         return None
 
-    base = Award(line.prize, line.label, line.group, line.team, (), line.status)
+    base = Award(line.prize, line.label, line.group, line.team, (), line.status,
+                 judged=line.judged)
     if line.status != "open":
         return base
     passed: list[tuple[str, str]] = []
@@ -213,9 +217,12 @@ def _hand_out(
                 passed.append((name, reason))
         if winners:
             return Award(
-                line.prize, line.label, line.group, line.team, tuple(winners), "won", tuple(passed)
+                line.prize, line.label, line.group, line.team, tuple(winners), "won", tuple(passed),
+                line.judged,
             )
-    return Award(line.prize, line.label, line.group, line.team, (), "nobody", tuple(passed))
+    return Award(
+        line.prize, line.label, line.group, line.team, (), "nobody", tuple(passed), line.judged
+    )
 
 
 def _prize_line(prize: PrizeResult, cards: Mapping[str, Card], night: HostedNight) -> _Line:
@@ -256,9 +263,11 @@ def _judged_lines(night: HostedNight) -> list[_Line]:
         for key, group, team, label in scopes:
             ranking = night.host.judged.get((key, group))
             if ranking is None:
-                lines.append(_Line(key, label, group, team, (), "pending"))
+                lines.append(_Line(key, label, group, team, (), "pending", judged=True))
             else:
-                lines.append(_Line(key, label, group, team, tuple((n,) for n in ranking), "open"))
+                lines.append(
+                    _Line(key, label, group, team, tuple((n,) for n in ranking), "open", judged=True)
+                )
     return lines
 
 

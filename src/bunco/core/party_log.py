@@ -149,7 +149,3 @@ def write_log(setup: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> 
     lines.extend(dump_event(e) for e in events)
     return "\n".join(lines) + "\n"
 
-
-def night_log(night: Night) -> str:
-    """The log of ``night``: its set-up and every accepted event (undo included)."""
-    return write_log(night.setup, night.events)

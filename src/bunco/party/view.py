@@ -282,13 +282,15 @@ def last_round(night: Night) -> dict[str, Any] | None:
 
 
 def next_with_partners(night: Night) -> dict[str, Any] | None:
-    """:func:`next_round` with each table's ``partners`` (as in :func:`table_view`)."""
+    """:func:`next_round` with each table's ``teams`` (whether it plays as two teams, as
+    ``team`` in :func:`table_view`) and ``partners``."""
     upcoming = next_round(night)
     if upcoming is None:
         return None
     n = len(upcoming["tables"])
-    return {**upcoming, "partners": [
-        seat_partners(t, is_team_table(len(t), n, night.rules)) for t in upcoming["tables"]]}
+    teams = [is_team_table(len(t), n, night.rules) for t in upcoming["tables"]]
+    return {**upcoming, "teams": teams, "partners": [
+        seat_partners(t, team) for t, team in zip(upcoming["tables"], teams, strict=True)]}
 
 
 def moves(night: Night) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""What a person types at the ``bunco play`` prompt, parsed into a :class:`Command`.
+"""What a person types at the ``bunco play`` prompt, parsed into a :class:`PromptCommand`.
 
 Digital dice: Enter (or a space) rolls. Physical dice: the faces (``4 4 1``, ``441``,
 ``4,4,1``) or a quick tally (``m`` miss, ``1``, ``2``, ``b`` Bunco, ``x`` Mini Bunco, ``l``/``h``
@@ -8,13 +8,13 @@ host's words: ``sub Hal Zoe`` (Zoe takes Hal's seat), ``join Ivy``, ``leave Ivy`
 ``end`` (the night ends now, with the rounds played).
 
 >>> parse_command("", physical=False)
-Command(kind='roll', dice=None, outcome=None, table=None, names=())
+PromptCommand(kind='roll', dice=None, outcome=None, table=None, names=())
 >>> parse_command("sub Hal Zoe", physical=False).names
 ('Hal', 'Zoe')
 >>> parse_command("4 4 1", physical=True)
-Command(kind='faces', dice=(4, 4, 1), outcome=None, table=None, names=())
+PromptCommand(kind='faces', dice=(4, 4, 1), outcome=None, table=None, names=())
 >>> parse_command("2: b", physical=True)
-Command(kind='tally', dice=None, outcome='bunco', table=2, names=())
+PromptCommand(kind='tally', dice=None, outcome='bunco', table=2, names=())
 >>> parse_command("q", physical=True).kind
 'quit'
 """
@@ -85,7 +85,7 @@ class BadInput(BuncoError):
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
+class PromptCommand:
     """One parsed line: ``kind`` plus the dice, the tally outcome and a table number, if any."""
 
     kind: Kind
@@ -99,7 +99,7 @@ class Command:
 _TABLE = re.compile(r"^\s*(?:t(?:able)?\s*)?(\d+)\s*:\s*(.*)$", re.IGNORECASE)
 
 
-def parse_command(line: str, *, physical: bool) -> Command:
+def parse_command(line: str, *, physical: bool) -> PromptCommand:
     """Parse one line typed at the prompt; raises :class:`BadInput` saying what to type.
 
     >>> parse_command("441", physical=True).dice
@@ -115,16 +115,16 @@ m 1 2 b x l h w (? for help)
     text = line.strip()
     word = text.lower()
     if word in WORDS:
-        return Command(WORDS[word])
+        return PromptCommand(WORDS[word])
     said = parse_host_word(text)
     if said is not None:
-        return Command("host", host=said)
+        return PromptCommand("host", host=said)
     head, _, rest = text.partition(" ")
     if head.lower() in NAMED:
         return _named(NAMED[head.lower()], rest)
     if not physical:
         if word in ("", "r", "roll"):
-            return Command("roll")
+            return PromptCommand("roll")
         raise BadInput(f"{text!r} is not a command here", expected=DIGITAL_EXPECTED)
     if not text:
         raise BadInput("nothing typed", expected=PHYSICAL_EXPECTED)
@@ -138,18 +138,18 @@ m 1 2 b x l h w (? for help)
     faces = _faces(text)
     if faces is not None:
         try:
-            return Command("faces", dice=validate_dice(faces), table=table)
+            return PromptCommand("faces", dice=validate_dice(faces), table=table)
         except BuncoError as exc:
             raise BadInput(exc.message, expected=PHYSICAL_EXPECTED) from None
     try:
-        return Command("tally", outcome=parse_tally(text).value, table=table)
+        return PromptCommand("tally", outcome=parse_tally(text).value, table=table)
     except BuncoError:
         raise BadInput(
             f"{text!r} is neither dice nor a tally", expected=PHYSICAL_EXPECTED
         ) from None
 
 
-def _named(kind: Kind, rest: str) -> Command:
+def _named(kind: Kind, rest: str) -> PromptCommand:
     """``sub OUT IN`` (a comma between names that have spaces), ``join NAME``, ``leave NAME``."""
     rest = " ".join(rest.split())
     if kind == "substitute":
@@ -159,10 +159,10 @@ def _named(kind: Kind, rest: str) -> Command:
                 f"sub needs two names (who leaves the seat, who takes it), got {rest!r}",
                 expected="sub Hal Zoe, or sub Hal Smith, Zoe Jones",
             )
-        return Command(kind, names=(parts[0], parts[1]))
+        return PromptCommand(kind, names=(parts[0], parts[1]))
     if not rest:
         raise BadInput(f"{kind} needs a player's name", expected=f"{kind} Ivy")
-    return Command(kind, names=(rest,))
+    return PromptCommand(kind, names=(rest,))
 
 
 def _faces(text: str) -> list[str] | None:

@@ -105,16 +105,6 @@ class Step:
             return []
         return describe_moves(self.before.seating, after.seating)
 
-    @property
-    def rolloff_started(self) -> bool:
-        return self.after.rolloff is not None and (
-            self.before.rolloff is None or self.before.rolloff_for != self.after.rolloff_for
-        )
-
-    @property
-    def night_over(self) -> bool:
-        return self.after.phase == "over" and self.before.phase != "over"
-
 
 @dataclass
 class Driver:

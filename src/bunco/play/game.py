@@ -22,7 +22,7 @@ from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.core.rules import RollKind
 from bunco.play import render
-from bunco.play.commands import DIGITAL_HELP, PHYSICAL_HELP, Command, parse_command
+from bunco.play.commands import DIGITAL_HELP, PHYSICAL_HELP, PromptCommand, parse_command
 from bunco.play.driver import Driver, Step, Turn
 from bunco.play.host_words import run_host_word
 from bunco.play.summary import print_night
@@ -218,7 +218,7 @@ class Game:
                 self._refused(exc)
         return None
 
-    def _do(self, command: Command, turn: Turn | None) -> Outcome | None:
+    def _do(self, command: PromptCommand, turn: Turn | None) -> Outcome | None:
         kind = command.kind
         if kind == "quit":
             return "quit"
@@ -255,7 +255,7 @@ class Game:
             self._enter(command, turn)
         return None
 
-    def _host(self, command: Command) -> None:
+    def _host(self, command: PromptCommand) -> None:
         """The host's words between rounds: a substitute, a late arrival, a departure, the end."""
         names = command.names
         night = self.driver.night
@@ -293,7 +293,7 @@ class Game:
         self.console.print(f"[green]✓ {said}.[/]", highlight=False)
         self._shown_round = None  # show the new seating
 
-    def _enter(self, command: Command, turn: Turn) -> None:
+    def _enter(self, command: PromptCommand, turn: Turn) -> None:
         """Physical dice typed by the scorekeeper, for ``turn`` or the table named."""
         if command.table is not None and command.table != turn.table:
             turns = {t.table: t for t in self.driver.turns()}

@@ -122,16 +122,6 @@ def upgrade_database(engine: Engine, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
 
-def downgrade_database(engine: Engine, revision: str) -> None:
-    """Take the schema back to ``revision`` (``"base"`` drops every table)."""
-    from alembic import command
-
-    config = _alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, revision)
-
-
 def head_revision() -> str:
     """The newest schema revision shipped with this version of bunco."""
     from alembic.script import ScriptDirectory

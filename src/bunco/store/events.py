@@ -20,7 +20,6 @@ from sqlalchemy import (
     Engine,
     Table,
     and_,
-    delete,
     func,
     insert,
     or_,
@@ -457,9 +456,3 @@ class EventStore:
             self._notify(conn, "t", night_id)
             return count
 
-    def delete_night(self, night_id: str) -> None:
-        """Remove a night, its log and its tokens."""
-        with self.engine.begin() as conn:
-            conn.execute(delete(_TOKENS).where(_TOKENS.c.night_id == night_id))
-            conn.execute(delete(_EVENTS).where(_EVENTS.c.night_id == night_id))
-            conn.execute(delete(_NIGHTS).where(_NIGHTS.c.id == night_id))

@@ -17,15 +17,16 @@ from pydantic import BaseModel, Field
 
 from bunco.core.night import Night
 from bunco.web.access import require_host
-from bunco.web.api_nights import ERRORS, NightId, service
+from bunco.web.fields import Name
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import Command, Name
+from bunco.web.routing import ERRORS, NightId, service
+from bunco.web.schemas import CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["room"])
 
 
-class CheckInIn(Command):
+class CheckInIn(CommandBody):
     """One player at the door: here (``true``) or not (``false``, a mark taken back)."""
 
     player: Name

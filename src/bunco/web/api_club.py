@@ -28,12 +28,14 @@ from bunco.club.views import club_view
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.sheets.season import season_csv, season_report_html, season_report_pdf
 from bunco.web import api_club_plans
-from bunco.web.api_downloads import _file
-from bunco.web.api_nights import ERRORS, create_night
+from bunco.web.api_nights import create_night
 from bunco.web.club_access import append, clubs, load, refused
 from bunco.web.club_links import issue_events
+from bunco.web.fields import Label, Name, Title, Word
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import CreatedOut, Label, Name, NightCreate, StrictModel, Title, Word
+from bunco.web.reply_models import ClubMadeOut, ClubOut, ClubStandingsOut, LedgerOut, file_reply
+from bunco.web.routing import ERRORS, send_file
+from bunco.web.schemas import CreatedOut, NightCreate, StrictModel
 
 ClubId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
                                 description="the club's id")]
@@ -92,7 +94,7 @@ class ClubNightIn(StrictModel):
     bot_pace: float = Field(1.0, ge=0, le=60)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=ClubMadeOut)
 async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
     """Create a club; the reply's ``token`` is the club's secret (shown only here)."""
     setup = body.model_dump(exclude={"regulars", "substitutes", "season"}, exclude_none=True)
@@ -116,14 +118,14 @@ async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
     return {"club": club_id, "token": token, **club_view(club_id, club, {})}
 
 
-@router.get("/{club_id}")
+@router.get("/{club_id}", response_model=ClubOut)
 async def get_club(club_id: ClubId, request: Request) -> dict[str, Any]:
     """The club: members, seasons, nights, hosts and the pot carried over."""
     got = await load(request, club_id)
     return club_view(club_id, got.club, got.nights)
 
 
-@router.post("/{club_id}/members")
+@router.post("/{club_id}/members", response_model=ClubOut)
 async def member(club_id: ClubId, body: MemberIn, request: Request) -> dict[str, Any]:
     """Add a member or change their role (``regular``, ``substitute``); ``gone`` removes them."""
     got = await load(request, club_id)
@@ -138,7 +140,7 @@ async def member(club_id: ClubId, body: MemberIn, request: Request) -> dict[str,
     return club_view(club_id, club, got.nights)
 
 
-@router.post("/{club_id}/seasons")
+@router.post("/{club_id}/seasons", response_model=ClubOut)
 async def new_season(club_id: ClubId, body: SeasonIn, request: Request) -> dict[str, Any]:
     """Begin a new season: later nights belong to it."""
     got = await load(request, club_id)
@@ -146,7 +148,7 @@ async def new_season(club_id: ClubId, body: SeasonIn, request: Request) -> dict[
     return club_view(club_id, await append(request, club_id, got.club, event), got.nights)
 
 
-@router.post("/{club_id}/hosts")
+@router.post("/{club_id}/hosts", response_model=ClubOut)
 async def host(club_id: ClubId, body: HostIn, request: Request) -> dict[str, Any]:
     """Who hosts which month."""
     got = await load(request, club_id)
@@ -154,7 +156,7 @@ async def host(club_id: ClubId, body: HostIn, request: Request) -> dict[str, Any
     return club_view(club_id, await append(request, club_id, got.club, event), got.nights)
 
 
-@router.post("/{club_id}/payments")
+@router.post("/{club_id}/payments", response_model=LedgerOut)
 async def payment(club_id: ClubId, body: PaymentIn, request: Request) -> dict[str, Any]:
     """A member pays dues; the ledger's balance goes down."""
     got = await load(request, club_id)
@@ -194,7 +196,7 @@ async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> Cr
     return created
 
 
-@router.get("/{club_id}/standings")
+@router.get("/{club_id}/standings", response_model=ClubStandingsOut)
 async def standings(club_id: ClubId, request: Request, season: Season = None) -> dict[str, Any]:
     """The season's standings under the club's rules (shown as ``rule``): rank (none for a
     player short of the nights to qualify), score, nights counted and dropped, W, L,
@@ -206,37 +208,40 @@ async def standings(club_id: ClubId, request: Request, season: Season = None) ->
             "standings": [r.as_dict() for r in season_standings(club, got.nights, season)]}
 
 
-@router.get("/{club_id}/ledger")
+@router.get("/{club_id}/ledger", response_model=LedgerOut)
 async def ledger(club_id: ClubId, request: Request, season: Season = None) -> dict[str, Any]:
     """Dues owed and paid, each night's pot and payouts, the pot carried over, the hosts."""
     got = await load(request, club_id)
     return season_ledger(got.club, got.nights, season)
 
 
-@router.get("/{club_id}/download/standings.csv")
+@router.get("/{club_id}/download/standings.csv", response_class=Response,
+            responses=file_reply("text/csv", "the season's standings (CSV)"))
 async def standings_csv(club_id: ClubId, request: Request, season: Season = None) -> Response:
     got = await load(request, club_id)
-    return _file(season_csv(got.club, got.nights, season), "text/csv; charset=utf-8",
+    return send_file(season_csv(got.club, got.nights, season), "text/csv; charset=utf-8",
                  f"bunco-club-{club_id}-standings.csv")
 
 
-@router.get("/{club_id}/download/season.html")
+@router.get("/{club_id}/download/season.html", response_class=Response,
+            responses=file_reply("text/html", "the season (HTML)"))
 async def season_html(club_id: ClubId, request: Request, season: Season = None) -> Response:
     """The season report as a web page (also through the season's share link)."""
     got = await load(request, club_id, allow=("organizer", "season"))
     season = got.caller.subject if got.caller.kind == "season" else season
     page = await asyncio.to_thread(season_report_html, got.club, got.nights, season)
-    return _file(page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html",
+    return send_file(page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html",
                  inline=True)
 
 
-@router.get("/{club_id}/download/season.pdf")
+@router.get("/{club_id}/download/season.pdf", response_class=Response,
+            responses=file_reply("application/pdf", "the season (PDF)"))
 async def season_pdf(club_id: ClubId, request: Request, season: Season = None) -> Response:
     """The season report as a PDF (also through the season's share link)."""
     got = await load(request, club_id, allow=("organizer", "season"))
     season = got.caller.subject if got.caller.kind == "season" else season
     pdf = await asyncio.to_thread(season_report_pdf, got.club, got.nights, season)
-    return _file(pdf, "application/pdf", f"bunco-club-{club_id}-season.pdf")
+    return send_file(pdf, "application/pdf", f"bunco-club-{club_id}-season.pdf")
 
 
 def planned_roster(club: Club, date: str | None, swaps: dict[str, str]) -> list[str]:

@@ -22,12 +22,25 @@ from bunco.club.reminders import reminder, to_remind
 from bunco.club.season import season_standings
 from bunco.club.views import club_view, member_view, shared_view
 from bunco.core.errors import BuncoError
-from bunco.web.api_downloads import _file
 from bunco.web.club_access import append, load, refused
 from bunco.web.club_links import issue_events, links_view, live_token, new_link_event
 from bunco.web.club_mail import MailError, send_all
+from bunco.web.fields import Label, Name, Word
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import Label, Name, StrictModel, Word
+from bunco.web.reply_models import (
+    AttendanceOut,
+    ClubOut,
+    ClubStandingsOut,
+    LinksOut,
+    MailOut,
+    MemberOut,
+    RemindersOut,
+    SharedOut,
+    ShareOut,
+    file_reply,
+)
+from bunco.web.routing import send_file
+from bunco.web.schemas import StrictModel
 
 ClubId = Annotated[str, Path(min_length=1, max_length=32, description="the club's id")]
 Day = Annotated[str, Path(min_length=10, max_length=10, description="YYYY-MM-DD")]
@@ -107,7 +120,7 @@ def _plan(club: Any, date: str) -> None:
                            "the date of a planned night: " + (", ".join(club.plans) or "none"))
 
 
-@router.post("/{club_id}/plans", status_code=201)
+@router.post("/{club_id}/plans", status_code=201, response_model=AttendanceOut)
 async def plan(club_id: ClubId, body: PlanIn, request: Request) -> dict[str, Any]:
     """Plan a night (its host: the one given, else whose turn it is), or change one."""
     got = await load(request, club_id, nights=False)
@@ -116,7 +129,7 @@ async def plan(club_id: ClubId, body: PlanIn, request: Request) -> dict[str, Any
     return attendance_view(club, body.date)
 
 
-@router.post("/{club_id}/plans/swap")
+@router.post("/{club_id}/plans/swap", response_model=ClubOut)
 async def swap_hosts(club_id: ClubId, body: SwapIn, request: Request) -> dict[str, Any]:
     """Two planned nights swap their hosts (and so their addresses, unless set)."""
     got = await load(request, club_id)
@@ -124,7 +137,7 @@ async def swap_hosts(club_id: ClubId, body: SwapIn, request: Request) -> dict[st
     return club_view(club_id, club, got.nights)
 
 
-@router.post("/{club_id}/rotation")
+@router.post("/{club_id}/rotation", response_model=ClubOut)
 async def rotation(club_id: ClubId, body: RotationIn, request: Request) -> dict[str, Any]:
     """The hosting order (each in turn hosts the next night planned without a host)."""
     got = await load(request, club_id)
@@ -132,7 +145,7 @@ async def rotation(club_id: ClubId, body: RotationIn, request: Request) -> dict[
     return club_view(club_id, club, got.nights)
 
 
-@router.get("/{club_id}/plans/{date}")
+@router.get("/{club_id}/plans/{date}", response_model=AttendanceOut)
 async def coming(club_id: ClubId, date: Day, request: Request) -> dict[str, Any]:
     """Who is coming: answers, the count against the seats and tables, who has not
     answered, the subs in, waiting and offered, the roster (organizer, or the host)."""
@@ -144,7 +157,7 @@ async def coming(club_id: ClubId, date: Day, request: Request) -> dict[str, Any]
     return attendance_view(got.club, date)
 
 
-@router.post("/{club_id}/rsvps")
+@router.post("/{club_id}/rsvps", response_model=AttendanceOut)
 async def rsvp_for(club_id: ClubId, body: RsvpIn, request: Request) -> dict[str, Any]:
     """The organizer records a member's answer (a phone call after all)."""
     got = await load(request, club_id, nights=False)
@@ -153,7 +166,7 @@ async def rsvp_for(club_id: ClubId, body: RsvpIn, request: Request) -> dict[str,
     return attendance_view(club, body.date)
 
 
-@router.get("/{club_id}/me")
+@router.get("/{club_id}/me", response_model=MemberOut)
 async def me(club_id: ClubId, request: Request) -> dict[str, Any]:
     """A member's own page: their nights to come and their answers (their link's token)."""
     got = await load(request, club_id, allow=("member",), nights=False)
@@ -163,7 +176,7 @@ async def me(club_id: ClubId, request: Request) -> dict[str, Any]:
     return view
 
 
-@router.post("/{club_id}/me/rsvp")
+@router.post("/{club_id}/me/rsvp", response_model=MemberOut)
 async def answer(club_id: ClubId, body: AnswerIn, request: Request) -> dict[str, Any]:
     """A member answers yes, no or maybe for a night to come (a sub's yes takes an open
     seat, or waits in line for the next)."""
@@ -175,14 +188,14 @@ async def answer(club_id: ClubId, body: AnswerIn, request: Request) -> dict[str,
     return member_view(club, got.caller.subject)
 
 
-@router.get("/{club_id}/links")
+@router.get("/{club_id}/links", response_model=LinksOut)
 async def links(club_id: ClubId, request: Request) -> dict[str, Any]:
     """Every member's personal link, the calendar feed and the live share links."""
     got = await load(request, club_id, nights=False)
     return links_view(got.club, club_id, got.caller.token, _base(request))
 
 
-@router.post("/{club_id}/links")
+@router.post("/{club_id}/links", response_model=LinksOut)
 async def issue_links(club_id: ClubId, request: Request) -> dict[str, Any]:
     """Issue a personal link to every member who has none (and the calendar feed's)."""
     got = await load(request, club_id, nights=False)
@@ -191,7 +204,7 @@ async def issue_links(club_id: ClubId, request: Request) -> dict[str, Any]:
     return links_view(club, club_id, got.caller.token, _base(request))
 
 
-@router.post("/{club_id}/links/member")
+@router.post("/{club_id}/links/member", response_model=LinksOut)
 async def new_member_link(club_id: ClubId, body: MemberLinkIn, request: Request
                           ) -> dict[str, Any]:
     """A new personal link for a member (the old one stops working)."""
@@ -201,7 +214,7 @@ async def new_member_link(club_id: ClubId, body: MemberLinkIn, request: Request
     return links_view(club, club_id, got.caller.token, _base(request))
 
 
-@router.post("/{club_id}/links/revoke")
+@router.post("/{club_id}/links/revoke", response_model=LinksOut)
 async def revoke(club_id: ClubId, body: TokenIn, request: Request) -> dict[str, Any]:
     """A link (a member's, a share, the calendar's) stops working."""
     from bunco.club.links import token_hash
@@ -212,7 +225,7 @@ async def revoke(club_id: ClubId, body: TokenIn, request: Request) -> dict[str, 
     return links_view(club, club_id, got.caller.token, _base(request))
 
 
-@router.post("/{club_id}/shares", status_code=201)
+@router.post("/{club_id}/shares", status_code=201, response_model=ShareOut)
 async def share(club_id: ClubId, body: ShareIn, request: Request) -> dict[str, Any]:
     """A read-only link to one night's results or to a season (standings, every night
     with its results, the report). Asking again gives the same link while it lives."""
@@ -234,7 +247,7 @@ async def share(club_id: ClubId, body: ShareIn, request: Request) -> dict[str, A
     return {"for": kind, "subject": subject, "token": token, "url": _base(request) + path}
 
 
-@router.get("/{club_id}/shared")
+@router.get("/{club_id}/shared", response_model=SharedOut)
 async def shared(club_id: ClubId, request: Request) -> dict[str, Any]:
     """What a share link shows: a night's results, or a season's standings and nights."""
     got = await load(request, club_id, allow=("night", "season"))
@@ -242,7 +255,7 @@ async def shared(club_id: ClubId, request: Request) -> dict[str, Any]:
     return shared_view(got.club, got.nights, got.caller.kind, got.caller.subject)
 
 
-@router.post("/{club_id}/ladder")
+@router.post("/{club_id}/ladder", response_model=ClubStandingsOut)
 async def ladder(club_id: ClubId, body: LadderIn, request: Request) -> dict[str, Any]:
     """The club's standings rules; replies with the standings under them."""
     from bunco.club.ladder import rule_text
@@ -255,7 +268,7 @@ async def ladder(club_id: ClubId, body: LadderIn, request: Request) -> dict[str,
             "standings": [r.as_dict() for r in season_standings(club, got.nights)]}
 
 
-@router.post("/{club_id}/mail")
+@router.post("/{club_id}/mail", response_model=MailOut)
 async def mail(club_id: ClubId, body: MailIn, request: Request) -> dict[str, Any]:
     """The SMTP server reminders go through (its password is never shown again)."""
     got = await load(request, club_id, nights=False)
@@ -264,7 +277,7 @@ async def mail(club_id: ClubId, body: MailIn, request: Request) -> dict[str, Any
     return {"mail": {k: v for k, v in (club.mail or {}).items() if k != "password"}}
 
 
-@router.post("/{club_id}/reminders")
+@router.post("/{club_id}/reminders", response_model=RemindersOut)
 async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[str, Any]:
     """Email every regular who has not answered for the night, with their personal link."""
     got = await load(request, club_id, nights=False)
@@ -297,17 +310,19 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
     return {"date": body.date, "sent": sent, "refused": failed, "no_email": no_email}
 
 
-@router.get("/{club_id}/calendar.ics")
+@router.get("/{club_id}/calendar.ics", response_class=Response,
+            responses=file_reply("text/calendar", "the club's calendar feed (iCalendar)"))
 async def calendar(club_id: ClubId, request: Request) -> Response:
     """The club's nights as an iCalendar feed (subscribe with the calendar link, or a
     member's own link: ``?token=``)."""
     got = await load(request, club_id, allow=("organizer", "member", "calendar", "season"),
                      nights=False)
     text = club_calendar(got.club, club_id)
-    return _file(text, "text/calendar; charset=utf-8", f"bunco-club-{club_id}.ics", inline=True)
+    return send_file(text, "text/calendar; charset=utf-8", f"bunco-club-{club_id}.ics", inline=True)
 
 
-@router.get("/{club_id}/calendar/{date}.ics")
+@router.get("/{club_id}/calendar/{date}.ics", response_class=Response,
+            responses=file_reply("text/calendar", "one night (iCalendar)"))
 async def night_ics(club_id: ClubId, date: Day, request: Request) -> Response:
     """One planned night as a calendar file."""
     got = await load(request, club_id, allow=("organizer", "member", "calendar", "season"),
@@ -317,5 +332,5 @@ async def night_ics(club_id: ClubId, date: Day, request: Request) -> Response:
     except ValueError:
         raise ServiceError(422, "invalid_date", f"date {date!r}", "YYYY-MM-DD") from None
     _plan(got.club, date)
-    return _file(night_calendar(got.club, club_id, date), "text/calendar; charset=utf-8",
+    return send_file(night_calendar(got.club, club_id, date), "text/calendar; charset=utf-8",
                  f"bunco-club-{club_id}-{date}.ics")

@@ -18,9 +18,10 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
 from bunco.web.access import require_host, tokens
-from bunco.web.api_nights import ERRORS, NightId, service
+from bunco.web.fields import Name
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import Name
+from bunco.web.reply_models import CoHostMadeOut, CoHostsOut, RevokedOut
+from bunco.web.routing import ERRORS, NightId, service
 
 router = APIRouter(prefix="/api/nights/{night_id}/cohosts", responses=ERRORS, tags=["nights"])
 LABEL = re.compile(r"^co-host (\d+)(?: · .*)?$")
@@ -61,7 +62,7 @@ async def _cohosts(request: Request, night_id: str) -> list[dict[str, Any]]:
     return sorted(out, key=lambda c: c["id"])
 
 
-@router.get("")
+@router.get("", response_model=CoHostsOut)
 async def list_cohosts(night_id: NightId, request: Request) -> dict[str, Any]:
     """The night's co-hosts (host): id, label, whether revoked."""
     await require_host(request, night_id, "listing co-hosts")
@@ -69,7 +70,7 @@ async def list_cohosts(night_id: NightId, request: Request) -> dict[str, Any]:
     return {"night": night_id, "cohosts": await _cohosts(request, night_id)}
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=CoHostMadeOut)
 async def add_cohost(night_id: NightId, body: CoHostIn, request: Request) -> dict[str, Any]:
     """A second host credential (host): its token and link are shown only here."""
     await require_host(request, night_id, "adding a co-host")
@@ -89,7 +90,7 @@ async def add_cohost(night_id: NightId, body: CoHostIn, request: Request) -> dic
             "link": _link(request, night_id, token)}
 
 
-@router.delete("/{cohost}")
+@router.delete("/{cohost}", response_model=RevokedOut)
 async def revoke_cohost(night_id: NightId, cohost: Annotated[int, Path(ge=1, le=1000)],
                         request: Request) -> dict[str, Any]:
     """Revoke a co-host's credential (host): its phones stop working at once."""

@@ -22,18 +22,18 @@ from bunco.core.hosting import drawing_event
 from bunco.core.money import prize_money
 from bunco.sheets.payouts import payouts_csv
 from bunco.web.access import host_only, require_read
-from bunco.web.api_downloads import _file
-from bunco.web.api_nights import ERRORS, NightId, service
-from bunco.web.api_play import _night_command
 from bunco.web.auth import Principal
+from bunco.web.fields import Label, Name, Title
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import AckOut, Command, Label, Name, Title
+from bunco.web.reply_models import PayoutsOut, file_reply
+from bunco.web.routing import ERRORS, NightId, night_command, send_file, service
+from bunco.web.schemas import AckOut, CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["money"])
 
 
-class JudgeIn(Command):
+class JudgeIn(CommandBody):
     """The host names a judged prize's winner (or a ranking: who comes next if passed over)."""
 
     prize: Title = Field(description="best_costume, group_best_costume, …")
@@ -48,27 +48,27 @@ class JudgeIn(Command):
         return self
 
 
-class PresenceIn(Command):
+class PresenceIn(CommandBody):
     """The host marks a player as gone home (``present: false``) or back."""
 
     player: Name
     present: bool
 
 
-class BreakIn(Command):
+class BreakIn(CommandBody):
     """A break begins, with the minutes the big screen counts down (optional)."""
 
     minutes: int | None = Field(None, ge=1, le=240)
 
 
-class CloseCardsIn(Command):
+class CloseCardsIn(CommandBody):
     """The host gives the prizes from the cards as verified: ``unverified`` repeats the
     names the host was warned of (the cards not verified as they stand)."""
 
     unverified: list[Name] = Field(default_factory=list, max_length=2000)
 
 
-class DrawingIn(Command):
+class DrawingIn(CommandBody):
     """A drawing among the players present, drawn by the server."""
 
     name: Title | None = None
@@ -82,7 +82,7 @@ async def judge(night_id: NightId, body: JudgeIn, request: Request) -> Response:
                              "ranking": body.ranking or [body.winner]}
     if body.group is not None:
         event["group"] = body.group
-    return await _night_command(request, night_id, event, body, "judging prizes")
+    return await night_command(request, night_id, event, body, "judging prizes")
 
 
 @router.post("/presence", response_model=AckOut)
@@ -90,7 +90,7 @@ async def presence(night_id: NightId, body: PresenceIn, request: Request) -> Res
     """The host marks who has gone home; with "must be present to win" prizes pass them
     over, and drawings always do (host)."""
     kind = "present" if body.present else "absent"
-    return await _night_command(request, night_id, {"type": kind, "player": body.player},
+    return await night_command(request, night_id, {"type": kind, "player": body.player},
                                 body, "marking who is present")
 
 
@@ -101,13 +101,13 @@ async def start_break(night_id: NightId, body: BreakIn, request: Request) -> Res
     if body.minutes is not None:
         event["minutes"] = body.minutes
     event["started_at"] = datetime.now(UTC).isoformat(timespec="seconds")  # the countdown's start
-    return await _night_command(request, night_id, event, body, "starting a break")
+    return await night_command(request, night_id, event, body, "starting a break")
 
 
 @router.post("/breaks/end", response_model=AckOut)
-async def end_break(night_id: NightId, body: Command, request: Request) -> Response:
+async def end_break(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """The host ends the break (the next round's first roll or bell ends it too)."""
-    return await _night_command(request, night_id, {"type": "end_break"}, body, "ending a break")
+    return await night_command(request, night_id, {"type": "end_break"}, body, "ending a break")
 
 
 @router.post("/cards/close", response_model=AckOut)
@@ -116,7 +116,7 @@ async def close_cards(night_id: NightId, body: CloseCardsIn, request: Request) -
     be the cards still unverified (``verification.awaiting`` of the view): 422 naming them
     otherwise; 409 when there are no cards to close."""
     event = {"type": "close_cards", "unverified": list(body.unverified)}
-    return await _night_command(request, night_id, event, body, "closing the cards")
+    return await night_command(request, night_id, event, body, "closing the cards")
 
 
 def _draw(who: Principal, body: DrawingIn) -> Any:
@@ -139,11 +139,11 @@ async def drawing(night_id: NightId, body: DrawingIn, request: Request) -> Respo
     """A random drawing among the players present (host). The server draws the winner with
     a cryptographic generator; the event keeps the candidates in order and the pick, so
     anyone can re-check it from the log. Nobody present: 409."""
-    return await _night_command(request, night_id, {"type": "drawing"}, body, "drawings",
+    return await night_command(request, night_id, {"type": "drawing"}, body, "drawings",
                                 allowed=lambda who: _draw(who, body))
 
 
-@router.get("/payouts")
+@router.get("/payouts", response_model=PayoutsOut)
 async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
     """Who is handed each prize (``awards``), the night's ``money`` and its ``payouts``
     (``{"player", "prize", "label", "group", "amount"}``, amounts as decimal strings)."""
@@ -153,10 +153,11 @@ async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
             **prize_money(live.night)}
 
 
-@router.get("/download/payouts.csv")
+@router.get("/download/payouts.csv", response_class=Response,
+            responses=file_reply("text/csv", "the payout sheet (CSV)"))
 async def payouts_file(night_id: NightId, request: Request) -> Response:
     """The payouts as CSV: player, prize, group, amount, currency."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return _file(payouts_csv(live.night), "text/csv; charset=utf-8",
+    return send_file(payouts_csv(live.night), "text/csv; charset=utf-8",
                  f"bunco-{live.id}-payouts.csv")

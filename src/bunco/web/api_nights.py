@@ -9,9 +9,8 @@ import json
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import PlainTextResponse, Response
-from pydantic import BeforeValidator
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 
 from bunco.party.report import night_report
 from bunco.party.standings import standings_rows
@@ -27,38 +26,33 @@ from bunco.web.auth import Principal, creation_key
 from bunco.web.export import party_log_text
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError, envelope_dict, fingerprint
+from bunco.web.reply_models import (
+    BotsOut,
+    CardOut,
+    DiceOut,
+    EventsOut,
+    NightOut,
+    PlayersOut,
+    PrizesOut,
+    ReportOut,
+    RevokedOut,
+    StandingsOut,
+    WhoAmIOut,
+    file_reply,
+)
+from bunco.web.routing import ERRORS, NightId, PlayerName, TableNo, player_named, service
 from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
     CreatedOut,
     DiceModeIn,
-    ErrorOut,
     JoinIn,
     NightCreate,
     TableCredentials,
     TokenOut,
-    name_key,
-    table_digits,
 )
-from bunco.web.service import NightService
-
-NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
-                                 description="the night's id")]
-TableNo = Annotated[int, BeforeValidator(table_digits),
-                    Path(ge=1, le=10_000, description="a table number, 1 = head table")]
-PlayerName = Annotated[str, Path(min_length=1, max_length=200, description=(
-    "a player's name, percent-encoded (a name with a slash is A%2FB); case and spacing "
-    "do not matter"))]
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)
-}
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["nights"])
-
-
-def service(request: Request) -> NightService:
-    svc: NightService = request.app.state.service
-    return svc
 
 
 def _base(request: Request) -> str:
@@ -150,7 +144,7 @@ def _head(live: LiveNight, who: Principal, table: int | None = None) -> str:
     return json.dumps(rest, separators=(",", ":"), ensure_ascii=False)[:-1]
 
 
-@router.get("/nights/{night_id}")
+@router.get("/nights/{night_id}", response_model=NightOut)
 async def get_night(night_id: NightId, request: Request) -> Response:
     """The night now: status, the live view (tables, whose turn, cards), bots, the cards a
     checker verified (name → Buncos, Minis, Wins), your role. The view is built once per
@@ -161,7 +155,7 @@ async def get_night(night_id: NightId, request: Request) -> Response:
                     media_type="application/json")
 
 
-@router.get("/nights/{night_id}/tables/{table}")
+@router.get("/nights/{night_id}/tables/{table}", response_model=NightOut)
 async def get_table(night_id: NightId, table: TableNo, request: Request) -> Response:
     """What a table's phone draws (a few kilobytes, however big the night): the night's
     GET with ``view`` holding this table (``view.table``, null when it is not in play this
@@ -179,7 +173,7 @@ async def get_table(night_id: NightId, table: TableNo, request: Request) -> Resp
                     media_type="application/json")
 
 
-@router.get("/nights/{night_id}/events")
+@router.get("/nights/{night_id}/events", response_model=EventsOut)
 async def get_events(
     night_id: NightId, request: Request,
     since: Annotated[int, Query(ge=-1, le=10_000_000)] = -1,
@@ -193,7 +187,7 @@ async def get_events(
             "events": [envelope_dict(e) for e in events]}
 
 
-@router.get("/nights/{night_id}/standings")
+@router.get("/nights/{night_id}/standings", response_model=StandingsOut)
 async def get_standings(night_id: NightId, request: Request) -> dict[str, Any]:
     """Every player's wins, losses, Buncos, Minis, points, sets won, prizes and group, best
     first; players level on all of them share a rank."""
@@ -202,7 +196,7 @@ async def get_standings(night_id: NightId, request: Request) -> dict[str, Any]:
     return {"night": live.id, "seq": live.seq, "standings": standings_rows(live.night)}
 
 
-@router.get("/nights/{night_id}/players")
+@router.get("/nights/{night_id}/players", response_model=PlayersOut)
 async def get_players(night_id: NightId, request: Request) -> dict[str, Any]:
     """The night's name and every player's name, in the order they were listed (what a
     player's phone offers to pick from: a few hundred bytes, not the whole night)."""
@@ -212,19 +206,7 @@ async def get_players(night_id: NightId, request: Request) -> dict[str, Any]:
             "players": list(live.night.roster)}
 
 
-def player_named(live: LiveNight, name: str) -> str:
-    """The player of the night called ``name`` (case and spacing ignored), else 404."""
-    if name in live.night.cards:
-        return name
-    wanted = name_key(name)
-    found = next((p for p in live.night.cards if name_key(p) == wanted), None)
-    if found is None:
-        raise ServiceError(404, "no_such_player", f"{name!r} is not a player tonight",
-                           "one of " + ", ".join(live.night.roster[:20]))
-    return found
-
-
-@router.get("/nights/{night_id}/players/{name:path}/card")
+@router.get("/nights/{night_id}/players/{name:path}/card", response_model=CardOut)
 async def get_card(night_id: NightId, name: PlayerName, request: Request) -> dict[str, Any]:
     """One player's score card: W/L per round, Buncos, Minis, points, verification."""
     await require_read(request, night_id)
@@ -241,7 +223,7 @@ async def get_card(night_id: NightId, name: PlayerName, request: Request) -> dic
                 ("buncos", "mini_buncos", "wins"), verified, strict=True))}
 
 
-@router.get("/nights/{night_id}/prizes")
+@router.get("/nights/{night_id}/prizes", response_model=PrizesOut)
 async def get_prizes(night_id: NightId, request: Request) -> dict[str, Any]:
     """Prizes (decided at the end of the night), set winners, the traveler, the last Bunco."""
     await require_read(request, night_id)
@@ -252,7 +234,7 @@ async def get_prizes(night_id: NightId, request: Request) -> dict[str, Any]:
                                       "last_bunco")}}
 
 
-@router.get("/nights/{night_id}/report")
+@router.get("/nights/{night_id}/report", response_model=ReportOut)
 async def get_report(night_id: NightId, request: Request) -> dict[str, Any]:
     """The whole night as ``bunco replay --json`` prints it."""
     await require_read(request, night_id)
@@ -260,7 +242,8 @@ async def get_report(night_id: NightId, request: Request) -> dict[str, Any]:
     return night_report(live.night)
 
 
-@router.get("/nights/{night_id}/export/log.jsonl", response_class=PlainTextResponse)
+@router.get("/nights/{night_id}/export/log.jsonl", response_class=Response,
+            responses=file_reply("application/x-ndjson", "the party log (JSON Lines)"))
 async def export_log(night_id: NightId, request: Request) -> Response:
     """The party log (JSON Lines): the setup line, then every event. `bunco replay` reads it."""
     await require_read(request, night_id)
@@ -269,7 +252,8 @@ async def export_log(night_id: NightId, request: Request) -> Response:
         "content-disposition": f'attachment; filename="bunco-{live.id}.jsonl"'})
 
 
-@router.get("/nights/{night_id}/export/standings.csv", response_class=PlainTextResponse)
+@router.get("/nights/{night_id}/export/standings.csv", response_class=Response,
+            responses=file_reply("text/csv", "the standings (CSV)"))
 async def export_standings(night_id: NightId, request: Request) -> Response:
     """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points,
     prizes_won, group (the same file as ``bunco export`` writes for the party log)."""
@@ -314,7 +298,7 @@ async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> To
     return TokenOut(night=night_id, role="player", token=token, player=name)
 
 
-@router.delete("/nights/{night_id}/players/{name:path}/claim")
+@router.delete("/nights/{night_id}/players/{name:path}/claim", response_model=RevokedOut)
 async def release_player(night_id: NightId, name: PlayerName, request: Request
                          ) -> dict[str, Any]:
     """Release a claimed name (host): its phones lose their player token."""
@@ -346,7 +330,7 @@ async def new_table_credentials(night_id: NightId, table: TableNo, request: Requ
     return _credentials(request, table, code, token)
 
 
-@router.delete("/nights/{night_id}/tables/{table}/scorekeepers")
+@router.delete("/nights/{night_id}/tables/{table}/scorekeepers", response_model=RevokedOut)
 async def revoke_scorekeepers(night_id: NightId, table: TableNo, request: Request
                               ) -> dict[str, Any]:
     """Sign out every phone that scores this table (host)."""
@@ -358,7 +342,7 @@ async def revoke_scorekeepers(night_id: NightId, table: TableNo, request: Reques
     return {"night": night_id, "table": table, "revoked": count}
 
 
-@router.put("/nights/{night_id}/bots")
+@router.put("/nights/{night_id}/bots", response_model=BotsOut)
 async def set_bots(night_id: NightId, body: BotsIn, request: Request) -> dict[str, Any]:
     """Choose which players are bots (the server rolls for them on their turn) and their pace."""
     svc = service(request)
@@ -378,7 +362,7 @@ async def set_bots(night_id: NightId, body: BotsIn, request: Request) -> dict[st
     return {"night": night_id, "bots": live.bots, "bot_pace": options.get("bot_pace")}
 
 
-@router.put("/nights/{night_id}/dice")
+@router.put("/nights/{night_id}/dice", response_model=DiceOut)
 async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dict[str, Any]:
     """The night's dice mode (host): ``real`` dice at the tables (the tables' phones offer
     typing and taps first) or ``phones`` (each phone's "Roll for me" first)."""
@@ -392,14 +376,15 @@ async def set_dice(night_id: NightId, body: DiceModeIn, request: Request) -> dic
     return {"night": night_id, "dice": body.dice}
 
 
-@router.get("/me")
+@router.get("/me", response_model=WhoAmIOut)
 async def whoami(request: Request) -> dict[str, Any]:
     """What the token you hold lets you do."""
     who = await authenticate(request, None, "asking who you are")
     return {"night": who.night_id, "role": who.role, "table": who.table, "player": who.player}
 
 
-@router.get("/qr.svg", response_class=Response)
+@router.get("/qr.svg", response_class=Response,
+            responses=file_reply("image/svg+xml", "the QR code (SVG)"))
 async def qr_code(text: Annotated[str, Query(min_length=1, max_length=1000)]) -> Response:
     """A QR code (SVG) of ``text``, e.g. a table's join link."""
     import segno

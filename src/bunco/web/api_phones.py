@@ -29,10 +29,12 @@ from pydantic import Field, StringConstraints
 
 from bunco.store.phone_reports import PhoneReports, StoredReport
 from bunco.web.access import require
-from bunco.web.api_nights import ERRORS, NightId, TableNo, service
+from bunco.web.fields import Label
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import Command, Label, StrictModel, TappedIn
+from bunco.web.reply_models import HandledOut, HeardOut, PhonesOut, SetAsideOut
+from bunco.web.routing import ERRORS, NightId, TableNo, service
+from bunco.web.schemas import CommandBody, StrictModel, TappedIn
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["phones"])
 
@@ -67,7 +69,7 @@ class OutboxIn(StrictModel):
         "outbox-only: plain http, the outbox alone survives")
 
 
-class SetAsideIn(Command):
+class SetAsideIn(CommandBody):
     """Refused entries a table's scorekeeper sends to the host."""
 
     entries: list[RefusedIn] = Field(min_length=1, max_length=100)
@@ -86,7 +88,7 @@ async def _table_phone(request: Request, night_id: str, table: int, what: str) -
     return live
 
 
-@router.post("/tables/{table}/outbox")
+@router.post("/tables/{table}/outbox", response_model=HeardOut)
 async def report_outbox(night_id: NightId, table: TableNo, body: OutboxIn,
                         request: Request) -> dict[str, Any]:
     """A table's phone says what its outbox holds (entries waiting, since when, and the
@@ -98,7 +100,7 @@ async def report_outbox(night_id: NightId, table: TableNo, body: OutboxIn,
     return {"night": night_id, "table": table, "heard": heard}
 
 
-@router.post("/tables/{table}/set-aside")
+@router.post("/tables/{table}/set-aside", response_model=SetAsideOut)
 async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
                     request: Request) -> dict[str, Any]:
     """Refused entries sent to the host by a person at the table: kept with the night
@@ -127,7 +129,7 @@ async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
             "held": len(held) + len(fresh)}
 
 
-@router.post("/set-aside/{table}/{entry}/handled")
+@router.post("/set-aside/{table}/{entry}/handled", response_model=HandledOut)
 async def handled(night_id: NightId, table: TableNo,
                   entry: Annotated[str, Path(min_length=1, max_length=64)],
                   request: Request) -> dict[str, Any]:
@@ -148,7 +150,7 @@ async def handled(night_id: NightId, table: TableNo,
     return {"night": night_id, "table": table, "id": entry, "handled": True}
 
 
-@router.get("/phones")
+@router.get("/phones", response_model=PhonesOut)
 async def phones(night_id: NightId, request: Request) -> dict[str, Any]:
     """The tables' phones as the host sees them: per table, seconds since its phone was
     last heard (``null``: never), entries waiting on it and

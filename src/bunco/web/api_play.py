@@ -26,14 +26,24 @@ from bunco.web.access import (
     table_writer,
     undo_writer,
 )
-from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.auth import Principal
 from bunco.web.decide import Tapped
 from bunco.web.live_night import LiveNight
-from bunco.web.replies import Ack, ServiceError, event_table, fingerprint
+from bunco.web.replies import Ack, ServiceError, event_table
+from bunco.web.reply_models import UndoPreviewOut
+from bunco.web.routing import (
+    ERRORS,
+    Check,
+    NightId,
+    TableNo,
+    ack_reply,
+    command_of,
+    night_command,
+    service,
+)
 from bunco.web.schemas import (
     AckOut,
-    Command,
+    CommandBody,
     DiceIn,
     EventIn,
     PlayerIn,
@@ -49,19 +59,6 @@ from bunco.web.service import NightService
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
 WRITERS = ("host", "table", "player")
-
-
-def _reply(ack: Ack) -> Response:
-    """The reply of an accepted command (the AckOut shape, serialised once)."""
-    return Response(ack.as_json(), media_type="application/json")
-
-
-def command_of(who: Principal, body: Command, *route: Any) -> dict[str, Any]:
-    """The envelope of a command: its id, whose it is, and the request it stands for (the
-    route and every field but the id), so a reused id with another request is refused."""
-    return {"command_id": body.command_id, "caller": who.caller,
-            "request": fingerprint(*route, body.model_dump(
-                mode="json", by_alias=True, exclude={"command_id"}))}
 
 
 def heard(live: LiveNight, who: Principal) -> None:
@@ -92,7 +89,7 @@ async def roll(night_id: NightId, table: TableNo, body: RollIn, request: Request
     """Enter a roll at a table: three faces, a quick tally, or "roll for me" (the server
     draws the dice with a cryptographic generator and records them). Also the rolls after
     the bell and a table's tie-break."""
-    return _reply(await enter_roll(service(request), request, night_id, table, body))
+    return ack_reply(await enter_roll(service(request), request, night_id, table, body))
 
 
 async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, table: int,
@@ -127,10 +124,10 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
                            **command_of(who, body, "undo", table),
                            expected_seq=body.expected_seq, authorize=undo_writer(who, table),
                            tapped=tapped_of(body.tapped))
-    return _reply(ack)
+    return ack_reply(ack)
 
 
-@router.get("/tables/{table}/undo")
+@router.get("/tables/{table}/undo", response_model=UndoPreviewOut)
 async def undo_preview(night_id: NightId, table: TableNo, request: Request) -> dict[str, Any]:
     """What an undo at the table would do, before doing it: the entry it removes
     (``what``, ``player``, ``kind``, ``dice``), what else it changes (``reopens`` a
@@ -163,7 +160,7 @@ async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response
     ack = await svc.submit(night_id, event, **command_of(who, body, "rolloff"),
                            expected_seq=body.expected_seq, authorize=table_writer(who, None),
                            draw=body.roll_for_me)
-    return _reply(ack)
+    return ack_reply(ack)
 
 
 @router.post("/me/roll", response_model=AckOut)
@@ -195,22 +192,7 @@ async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response
     ack = await svc.submit(night_id, my_turn, **command_of(who, body, "me/roll"),
                            expected_seq=body.expected_seq, authorize=check,
                            draw=body.roll_for_me)
-    return _reply(ack)
-
-
-Check = Callable[[LiveNight, dict[str, Any]], None]
-
-
-async def _night_command(request: Request, night_id: str, event: dict[str, Any],
-                         body: Any, what: str, *, roles: tuple[str, ...] = ("host",),
-                         allowed: Callable[[Principal], Check] = host_only) -> Response:
-    """A command of the whole night, sent by one of ``roles`` and checked by ``allowed``."""
-    svc = service(request)
-    who = await require(request, night_id, *roles, what=what)
-    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
-    ack = await svc.submit(night_id, event, **command_of(who, body, event["type"]),
-                           expected_seq=body.expected_seq, authorize=allowed(who))
-    return _reply(ack)
+    return ack_reply(ack)
 
 
 def new_name(name: str) -> Callable[[Principal], Check]:
@@ -238,7 +220,7 @@ def new_name(name: str) -> Callable[[Principal], Check]:
 @router.post("/substitutes", response_model=AckOut)
 async def substitute(night_id: NightId, body: SubstituteIn, request: Request) -> Response:
     """Between rounds, a substitute takes over a player's seat (host)."""
-    return await _night_command(request, night_id, {
+    return await night_command(request, night_id, {
         "type": "substitute", "out": body.out, "in": body.in_}, body, "substitutions",
         allowed=new_name(body.in_))
 
@@ -246,14 +228,14 @@ async def substitute(night_id: NightId, body: SubstituteIn, request: Request) ->
 @router.post("/arrivals", response_model=AckOut)
 async def arrival(night_id: NightId, body: PlayerIn, request: Request) -> Response:
     """Between rounds, a late arrival joins the night (host)."""
-    return await _night_command(request, night_id, {"type": "join", "player": body.player},
+    return await night_command(request, night_id, {"type": "join", "player": body.player},
                                 body, "seating late arrivals", allowed=new_name(body.player))
 
 
 @router.post("/departures", response_model=AckOut)
 async def departure(night_id: NightId, body: PlayerIn, request: Request) -> Response:
     """Between rounds, a player leaves the night (host)."""
-    return await _night_command(request, night_id, {"type": "leave", "player": body.player},
+    return await night_command(request, night_id, {"type": "leave", "player": body.player},
                                 body, "departures")
 
 
@@ -263,23 +245,23 @@ async def verify(night_id: NightId, body: VerifyIn, request: Request) -> Respons
     event: dict[str, Any] = {"type": "verify", "player": body.player}
     if body.checker is not None:
         event["checker"] = body.checker
-    return await _night_command(request, night_id, event, body, "verifying cards")
+    return await night_command(request, night_id, event, body, "verifying cards")
 
 
 @router.post("/start", response_model=AckOut)
-async def start_round(night_id: NightId, body: Command, request: Request) -> Response:
+async def start_round(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """Between rounds, the head table rings the bell to start the round (the host or the
     head table's scorekeeper). Optional: a round also starts with its first roll."""
-    return await _night_command(request, night_id, {"type": "start_round"}, body,
+    return await night_command(request, night_id, {"type": "start_round"}, body,
                                 "starting a round", roles=("host", "table"),
                                 allowed=host_or_head_table)
 
 
 @router.post("/end", response_model=AckOut)
-async def end_night(night_id: NightId, body: Command, request: Request) -> Response:
+async def end_night(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """Between rounds, the host ends the night early: the rounds played so far are the
     night, the set under way gets its winner, and the prizes are decided (host)."""
-    return await _night_command(request, night_id, {"type": "end_night"}, body,
+    return await night_command(request, night_id, {"type": "end_night"}, body,
                                 "ending the night")
 
 
@@ -288,7 +270,7 @@ async def seat(night_id: NightId, body: SeatIn, request: Request) -> Response:
     """Seat everyone by hand before a round starts (host)."""
     event: dict[str, Any] = {"type": "seat", "tables": body.tables,
                              **({"overrides": body.overrides} if body.overrides else {})}
-    return await _night_command(request, night_id, event, body, "seating")
+    return await night_command(request, night_id, event, body, "seating")
 
 
 @router.post("/events", response_model=AckOut)
@@ -302,4 +284,4 @@ async def any_event(night_id: NightId, body: EventIn, request: Request) -> Respo
     ack = await svc.submit(night_id, event, **command_of(who, body, "events"),
                            expected_seq=body.expected_seq,
                            authorize=table_writer(who, event_table(event)))
-    return _reply(ack)
+    return ack_reply(ack)

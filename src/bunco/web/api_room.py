@@ -28,12 +28,12 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from bunco.store.phone_reports import PhoneReports
 from bunco.web.access import require, require_host, require_read
-from bunco.web.api_nights import ERRORS, NightId, TableNo, service
 from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Message
 from bunco.web.replies import ServiceError, json_text
 from bunco.web.room_watch import RoomLog, flags, round_start
-from bunco.web.schemas import Command
+from bunco.web.routing import ERRORS, NightId, TableNo, service
+from bunco.web.schemas import CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["room"])
 
@@ -41,13 +41,13 @@ Line = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=80)]
 
 
-class AnnouncementIn(Command):
+class AnnouncementIn(CommandBody):
     """A line for every phone and screen of the night."""
 
     text: Line = Field(description="what every page shows, 1 to 140 characters")
 
 
-class CallIn(Command):
+class CallIn(CommandBody):
     """A table calls the host."""
 
     note: Note | None = Field(None, description="why, in a few words (optional)")
@@ -153,7 +153,7 @@ async def announce(night_id: NightId, body: AnnouncementIn, request: Request) ->
 
 
 @router.post("/announcements/clear", response_model=RoomOut)
-async def clear_announcement(night_id: NightId, body: Command, request: Request) -> RoomOut:
+async def clear_announcement(night_id: NightId, body: CommandBody, request: Request) -> RoomOut:
     """Take the announcement down (nothing to take down: the room as it is)."""
     await require_host(request, night_id, "taking an announcement down")
     live = await service(request).get(night_id, fresh=False)
@@ -190,7 +190,7 @@ async def call_host(night_id: NightId, table: TableNo, body: CallIn, request: Re
 
 
 @router.post("/calls/{table}/clear", response_model=RoomOut)
-async def clear_call(night_id: NightId, table: TableNo, body: Command,
+async def clear_call(night_id: NightId, table: TableNo, body: CommandBody,
                      request: Request) -> RoomOut:
     """The host answered table ``table``'s call: it leaves the dashboard and the table's
     page."""

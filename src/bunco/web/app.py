@@ -49,6 +49,7 @@ from bunco.web.follow import ProcessFollower
 from bunco.web.guard import Guard
 from bunco.web.open_sockets import OpenSockets
 from bunco.web.pubsub import InProcessPubSub, PubSub
+from bunco.web.reply_models import HealthOut
 from bunco.web.service import NightService
 
 STATIC = Path(__file__).with_name("static")
@@ -192,7 +193,7 @@ def create_app(
     app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.club_pages
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
 
-    @app.get("/api/health", tags=["server"])
+    @app.get("/api/health", tags=["server"], response_model=HealthOut)
     async def health() -> dict[str, Any]:
         """Whether the server is up, on which kind of database, and (PostgreSQL) whether it
         hears the other server processes' changes now."""

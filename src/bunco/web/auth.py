@@ -49,7 +49,6 @@ CODE_LENGTH = 6
 CACHE_LIMIT = 100_000
 """Records the token cache holds at most (it is emptied when it would hold more)."""
 ROLES = ("host", "table", "player", "viewer", "join")
-READ_ROLES = frozenset({"host", "table", "player", "viewer"})
 
 
 def new_token() -> str:
@@ -155,10 +154,6 @@ class Principal:
     player: str | None = None
     caller: str = ""
     """Whose command ids these are: the token's hash (its first 32 hex digits)."""
-
-    @property
-    def can_read(self) -> bool:
-        return self.role in READ_ROLES
 
     def describe(self) -> str:
         """A short description for error messages."""

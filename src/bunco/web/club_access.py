@@ -28,8 +28,8 @@ from bunco.club.load import fold_club, fold_nights
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.store import ClubStore
-from bunco.web.api_nights import service
 from bunco.web.replies import ServiceError
+from bunco.web.routing import service
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,115 +14,26 @@ from pydantic import (
     Field,
     Strict,
     StringConstraints,
-    TypeAdapter,
     model_validator,
 )
 
-from bunco.core.dice import parse_tally
-from bunco.core.errors import BuncoError
-from bunco.core.names import clean_text as core_clean_text
 from bunco.core.names import name_key as name_key  # the engine's, for the routes
-from bunco.core.names import person_name
-
-
-def clean_text(value: str) -> str:
-    """``value`` if it holds no control character (NUL, tab, newline, ...), no lone
-    surrogate and no bidi control: the engine's own check (:mod:`bunco.core.names`), so the
-    API and the party log refuse the same texts.
-
-    >>> clean_text("Ann-Marie")
-    'Ann-Marie'
-    >>> clean_text("A\\x00B")
-    Traceback (most recent call last):
-    ...
-    bunco.core.errors.InvalidSetup: text 'A\\x00B' holds one of the control characters (NUL, \
-tab, newline, ...): U+0000 NUL; expected text without control or direction characters
-    """
-    return core_clean_text(value)
-
-
-def _person(value: str) -> str:
-    """A person's name in its one spelling (NFC, spaces squeezed, nothing invisible)."""
-    return person_name(value)
-
-
-def _check_tally(value: str) -> str:
-    try:
-        parse_tally(value)
-    except BuncoError as exc:
-        raise ValueError(f"{exc.message}; expected {exc.expected}") from None
-    return value
-
-
-_CLEAN = AfterValidator(clean_text)
-Name = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60),
-                 AfterValidator(_person), Field(description="a player's name")]
-"""A person's name: checked and put in its one spelling by the engine's rule."""
-Label = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60), _CLEAN]
-"""A short text without control characters: a rule's or a group's name, a checker."""
-Word = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), _CLEAN]
-"""A preset's name, a prize."""
-Title = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=200), _CLEAN]
-"""A night's name, a house rule's text value."""
-CommandId = Annotated[str, Strict(), Field(
-    min_length=1, max_length=100, pattern=r"^[!-~]+$",
-    description="an id the client makes for this command (e.g. a UUID); a retried request "
-    "with the same id from the same token is applied once and answered with the first "
-    "result; the same id with another request is refused (409 id_reused)",
-)]
-CREATION_ID_LENGTH = 16
-"""The shortest creation ``command_id``: it stands for the night's secrets, so one
-anybody could send again (``"1"``) would hand them the host's token."""
-CreationId = Annotated[str, Strict(), Field(
-    min_length=CREATION_ID_LENGTH, max_length=100, pattern=r"^[!-~]+$",
-    description="this creation's own random id (a UUID; at least 16 characters): a retry "
-    "with the same id and the same request gets the first reply again, with the same "
-    "tokens, so the id is as secret as the host's token",
-)]
-ExpectedSeq = Annotated[int | None, Strict(), Field(
-    default=None, ge=0, le=10_000_000,
-    description="the seq of the last event you saw at this table (or of the whole night, for "
-    "commands of the whole night); if something changed since, the reply is 409 with the "
-    "events you missed. Leave it out to skip the check.",
-)]
-def table_digits(value: object) -> object:
-    """A table number in a path is its digits only: ``1``, not ``1.0``, ``+1`` or ``1e0``.
-
-    >>> table_digits("12")
-    '12'
-    >>> table_digits("1.0")
-    Traceback (most recent call last):
-    ...
-    ValueError: a table number is written in digits only, such as 1; got '1.0'
-    """
-    if isinstance(value, str) and not (value.isascii() and value.isdigit() and len(value) <= 5):
-        raise ValueError(f"a table number is written in digits only, such as 1; got "
-                         f"{value[:20]!r}")
-    return value
-
-
-TableNumber = Annotated[int, Strict(), Field(ge=1, le=10_000, description="a table, 1 = head")]
-Die = Annotated[int, Strict(), Field(ge=1, le=6)]
-Dice = Annotated[list[Die], Field(min_length=3, max_length=3,
-                                  description="three faces, e.g. [1, 1, 4]")]
-"""The one check of dice on every write path: three JSON integers from 1 to 6 (a boolean,
-a string or 1.0 is not a die)."""
-Outcome = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=20),
-                    AfterValidator(_check_tally), Field(
-                        description="a quick tally: +1, +2, miss, bunco, mini, ...")]
-"""The one check of a quick tally on every write path (the engine's own tally names)."""
-HouseValue = (
-    Annotated[bool, Strict()]
-    | Annotated[int, Strict(), Field(ge=-1_000_000_000, le=1_000_000_000)]
-    | Annotated[float, Strict(), Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
-    | Title
-    | Annotated[list[Word], Field(max_length=40)]
-    # a list of whole numbers (breaks_after_rounds: [2, 4]), JSON integers as number rules take
-    | Annotated[list[Annotated[int, Strict(), Field(ge=-1_000_000_000, le=1_000_000_000)]],
-                Field(max_length=40)]
-    | None
+from bunco.web.event_models import AnyEvent, PlayEvent
+from bunco.web.fields import (
+    CommandId,
+    CreationId,
+    Dice,
+    ExpectedSeq,
+    HouseValue,
+    Label,
+    Name,
+    Outcome,
+    Seating,
+    SeatOverrides,
+    Title,
+    Word,
+    clean_text,
 )
-DICE = TypeAdapter(Dice)
 
 
 class StrictModel(BaseModel):
@@ -200,7 +111,9 @@ class NightCreate(StrictModel):
         return line
 
 
-class Command(StrictModel):
+class CommandBody(StrictModel):
+    """The fields of every command: its id, and the version it was based on."""
+
     command_id: CommandId
     expected_seq: ExpectedSeq = None
 
@@ -215,13 +128,13 @@ class TappedIn(StrictModel):
     roller: Name | None = Field(None, description="whose turn the page showed")
     based_on: int = Field(ge=0, le=10_000_000, description="the table version the page "
                           "showed when it was tapped (its versions)")
-    at: Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), _CLEAN] = \
+    at: Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), AfterValidator(clean_text)] = \
         Field(description="the phone's time at the tap (ISO 8601)")
     stage: Literal["first_roll", "playing", "finishing", "tie_break"] | None = Field(
         None, description="the table's status the page showed")
 
 
-class RollIn(Command):
+class RollIn(CommandBody):
     """One entry at a table: exactly one of ``dice``, ``outcome`` or ``roll_for_me``."""
 
     tapped: TappedIn | None = Field(None, description="where it was tapped: applied only "
@@ -241,7 +154,7 @@ class RollIn(Command):
         return self
 
 
-class DiceIn(Command):
+class DiceIn(CommandBody):
     """A roll-off roll or a player's own roll: ``dice`` or ``roll_for_me``."""
 
     dice: Dice | None = None
@@ -255,14 +168,14 @@ class DiceIn(Command):
         return self
 
 
-class UndoIn(Command):
+class UndoIn(CommandBody):
     """Remove the last roll or tally at the table."""
 
     tapped: TappedIn | None = Field(None, description="where it was tapped: applied only "
                                     "in that round, else refused (409 round_closed)")
 
 
-class SubstituteIn(Command):
+class SubstituteIn(CommandBody):
     """Between rounds, ``in`` takes the seat of ``out``."""
 
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
@@ -270,107 +183,35 @@ class SubstituteIn(Command):
     in_: Name = Field(alias="in")
 
 
-class PlayerIn(Command):
+class PlayerIn(CommandBody):
     """A late arrival or a departure, between rounds."""
 
     player: Name
 
 
-class VerifyIn(Command):
+class VerifyIn(CommandBody):
     """A checker verifies a player's card so far (tournament)."""
 
     player: Name
     checker: Label | None = None
 
 
-Seating = Annotated[list[list[Name | None]], Field(min_length=1, max_length=500)]
-
-
-SeatOverrides = list[Literal["no_repeat_partners"]]
-"""Rules a host's seating breaks on purpose (bunco.core.seating_partners)."""
-
-
-class SeatIn(Command):
+class SeatIn(CommandBody):
     """Seat everyone by hand, between rounds."""
 
     tables: Seating
     overrides: SeatOverrides | None = None
 
 
-# -- the events of the party-log format, as the API takes them (one model per type) --------
-
-
-class RollEvent(StrictModel):
-    type: Literal["roll"]
-    table: TableNumber | None = None
-    dice: Dice
-    player: Name | None = None
-
-
-class TallyEvent(StrictModel):
-    type: Literal["tally"]
-    table: TableNumber | None = None
-    outcome: Outcome
-    player: Name | None = None
-
-
-class UndoEvent(StrictModel):
-    type: Literal["undo"]
-    table: TableNumber
-
-
-class SubstituteEvent(StrictModel):
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
-    type: Literal["substitute"]
-    out: Name
-    in_: Name = Field(alias="in")
-
-
-class JoinEvent(StrictModel):
-    type: Literal["join"]
-    player: Name
-
-
-class LeaveEvent(StrictModel):
-    type: Literal["leave"]
-    player: Name
-
-
-class VerifyEvent(StrictModel):
-    type: Literal["verify"]
-    player: Name
-    checker: Label | None = None
-
-
-class SeatEvent(StrictModel):
-    type: Literal["seat"]
-    tables: Seating
-    overrides: SeatOverrides | None = None
-
-
-class EndNightEvent(StrictModel):
-    type: Literal["end_night"]
-
-
-class StartRoundEvent(StrictModel):
-    type: Literal["start_round"]
-
-
-AnyEvent = Annotated[
-    RollEvent | TallyEvent | UndoEvent | SubstituteEvent | JoinEvent | LeaveEvent
-    | VerifyEvent | SeatEvent | EndNightEvent | StartRoundEvent,
-    Field(discriminator="type"),
-]
-
-
-class EventIn(Command):
+class EventIn(CommandBody):
     """Any event of the party-log format (the host's escape hatch; scorekeepers: their table).
 
     The same checks as the other commands: dice are three integers from 1 to 6, a tally is
     one of the engine's names, names have no control characters, unknown fields are refused.
     """
 
-    event: AnyEvent
+    event: PlayEvent = Field(description="one event of the party log (docs/party-log.md); "
+                             "the host's own events beside the dice have their routes")
 
     def event_dict(self) -> dict[str, Any]:
         """The event as the engine takes it."""
@@ -419,7 +260,7 @@ class AckOut(BaseModel):
     table: int | None
     command_id: str | None = Field(description="the command id the event was stored under")
     at: str = Field(description="when the server stored it (UTC, ISO 8601)")
-    event: dict[str, Any]
+    event: AnyEvent = Field(description="the stored event (docs/party-log.md)")
     duplicate: bool = Field(description="true when this command id was already applied")
     status: dict[str, Any]
     table_view: dict[str, Any] | None

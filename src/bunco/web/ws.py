@@ -48,12 +48,12 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bunco.web.access import require_read
-from bunco.web.api_nights import player_named
 from bunco.web.json_text import loads_shallow
 from bunco.web.live_night import LiveNight
 from bunco.web.open_sockets import OpenSockets, SocketWatch
 from bunco.web.pubsub import Overflow, Subscription
 from bunco.web.replies import ServiceError, event_text
+from bunco.web.routing import player_named
 from bunco.web.service import NightService
 
 router = APIRouter()

@@ -13,7 +13,7 @@ const PAGES = ["table", "host", "player", "screen", "end"];
 const SHELL = [
   "/static/app.css",
   ...PAGES.map((p) => `/static/${p}.html`),
-  ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "host", "money", "player",
+  ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "versions", "host", "money", "player",
     "screen", "end"].map((m) => `/static/js/${m}.js`),
 ];
 

@@ -81,7 +81,7 @@ function drawSeating(view) {
   const cards = seating.map((players, i) => {
     const n = i + 1;
     const t = view.tables[i];
-    const team = t ? t.team : players.length === 4;
+    const team = t ? t.team : Boolean(view.next && view.next.teams[i]); // the server's word
     const c = credsFor(n);
     return h("article", { class: "seat-card", dataset: { table: n } },
       h("h3", {}, ordinalTable(n, seating.length)),

@@ -27,6 +27,7 @@
 
 import { api, firstReply } from "./api.js";
 import { showConnection } from "./ui.js";
+import { Versions } from "./versions.js";
 
 const SAME_ROUND = (s, view) => Boolean(s) && s.phase === view.phase && s.set === view.set
   && s.round === view.round;
@@ -47,6 +48,7 @@ export class Live {
     Object.assign(this, { night, token, table, player, onState, onMessage, onFatal });
     this.gets = 0;       // GETs of the state so far (tests count them)
     this.state = null;
+    this.versions = new Versions();  // what commands are based on (versions.js)
     this.drawn = null;   // the state the page last drew (onState)
     this.drawTimer = null;
     this.seq = -1;
@@ -98,6 +100,7 @@ export class Live {
           const url = this.stateUrl();
           const state = await (firstReply(url, this.token) || api(url, { token: this.token }));
           this.state = state;
+          this.versions.notePage(state);
           this.seq = Math.max(this.seq, state.seq);
           this.waiting = null;
           document.body.dataset.seq = String(state.seq);
@@ -137,12 +140,12 @@ export class Live {
       return;
     }
     this.setPage(message, message.status || null);
-    if (message.versions) this.state.versions = { ...(this.state.versions || {}), ...message.versions };
   }
 
   /** Note an acknowledged command's reply. A table's page applies its table view and
    * status (as an event's); a whole-night page (the host's own command) reloads now. */
   acknowledge(ack) {
+    this.versions.noteMessage(ack);
     if (ack && typeof ack.seq === "number") this.seq = Math.max(this.seq, ack.seq);
     if (this.table === null || !ack) return this.refresh();
     this.receiveOne({ type: "event", ...ack });
@@ -207,7 +210,6 @@ export class Live {
     if (message.type === "hello" && message.view) {
       if (message.seq < state.seq) return "";
       this.setPage(message, message.status);
-      this.state.versions = { ...(state.versions || {}), ...(message.versions || {}) };
       return "";
     }
     if (message.seq < state.seq) return "";
@@ -217,18 +219,12 @@ export class Live {
       return "";
     }
     const status = message.status;
-    if (status && typeof status.round_version === "number") {
-      // every table's version is at least the seq of the last change of round or seating
-      const night = Math.max((state.versions && state.versions.night) || 0, status.round_version);
-      state.versions = { ...(state.versions || {}), night };
-    }
     if (message.type === "event") {
       if (!status) return "";  // a backlog event: the hello's page already has it
       if (!SAME_ROUND(status, view)) return "wait";
       const patch = message.table === this.table && message.table_view
         ? { table: message.table_view } : {};
       this.setView({ ...view, ...patch }, message, status);
-      if (message.table === this.table) this.state.versions = { ...this.state.versions, [String(this.table)]: message.seq };
       return "";
     }
     if (message.type === "status") {
@@ -350,6 +346,7 @@ export class Live {
     if (typeof message.seq === "number" && message.type !== "pong") {
       this.seq = Math.max(this.seq, message.seq);
     }
+    this.versions.noteMessage(message);
     this.onMessage(message);
     if (message.type === "caught_up" || message.type === "pong") return;
     this.receiveOne(message);

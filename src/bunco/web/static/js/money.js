@@ -11,8 +11,7 @@ const prizeName = (p) => p.label + (p.group ? ` (${p.group})` : "");
 /** Who is handed each prize, where that differs from the cards or the host judged it
  * (null when nothing does): judged prizes, and prizes passed over absentees or winners. */
 function awardLines(view) {
-  const lines = (view.awards || []).filter((a) => a.passed_over.length || !["most_buncos", "most_wins",
-    "most_losses", "most_mini_buncos", "half_and_half", "last_bunco", "traveling", "group_most_buncos"].includes(a.prize))
+  const lines = (view.awards || []).filter((a) => a.passed_over.length || !a.by_cards)
     .map((a) => h("li", { dataset: { prize: a.prize } }, `${prizeName(a)}: `,
       h("strong", {}, a.winners.length ? a.winners.join(", ") : a.status === "pending" ? "to be named" : "nobody"),
       a.passed_over.length ? ` (passed over ${a.passed_over.map((x) => `${x.name}: ${x.reason}`).join("; ")})` : ""));

@@ -36,7 +36,6 @@ let outbox = null;
 let startRung = -1;  // the seq of the last start bell this page heard (a start_round event)
 let loaded = false;  // the first state is drawn once the page is set up
 let state = null;
-let versions = { night: 0, table: 0 };
 let feed = [];
 let feedRound = "";
 let diceShown = null;  // seq of the roll whose dice are on screen
@@ -53,7 +52,7 @@ const tapsOf = (view) => {
   const t = myTable(view);
   return (t && t.taps) || [];
 };
-const expectedSeq = () => Math.max(versions.night, versions.table);
+const expectedSeq = () => live.versions.expected(tableNo);  // kept by live.js
 
 // -- entering rolls ----------------------------------------------------------------------------
 const LAST = () => `${night}:table:${tableNo}:last`;  // the last page seen (a reload offline)
@@ -125,10 +124,7 @@ function enter(body, label) {
 
 /** The server recorded an entry of the outbox. */
 async function recorded(ack) {
-  versions.table = Math.max(versions.table, ack.seq);
-  if (ack.status && typeof ack.status.round_version === "number") {
-    versions.night = Math.max(versions.night, ack.status.round_version);
-  }
+  live.versions.noteMessage(ack);
   addFeed(ack.seq, ack.event, ack.entry);
   if (!animating) {
     if (ack.event.type === "roll") showDice($("dice"), ack.event.dice, state ? state.view.round : null);
@@ -696,15 +692,11 @@ function render(next, previous) {
   state = next;
   const view = next.view;
   const t = myTable(view);
-  store(LAST(), { ...next, at: Date.now() });  // a reload offline starts from it
+  live.versions.notePage(next);  // a page kept from before a reload offline, too
+  store(LAST(), { ...next, versions: live.versions.asMap(), at: Date.now() });  // a reload offline starts from it
   const seats = seatList(t);
   $("seats-box").hidden = !seats;
   if (seats) fill("seats-box", seats);
-  versions.night = Math.max(versions.night, (next.versions && next.versions.night) || 0);
-  if (next.status && typeof next.status.round_version === "number") {
-    versions.night = Math.max(versions.night, next.status.round_version);
-  }
-  versions.table = Math.max(versions.table, (next.versions && next.versions[String(tableNo)]) || 0);
   const roundKey = `${view.set}.${view.round}.${view.phase}`;
   if (feedRound && feedRound !== roundKey) {
     feed = [];
@@ -760,7 +752,6 @@ function onMessage(message) {
   if (room) room.onMessage(message);
   if (message.type === "event") {
     if (message.table === tableNo) {
-      versions.table = Math.max(versions.table, message.seq);
       addFeed(message.seq, message.event, message.entry);
       if (diceShown !== message.seq && (message.entry || message.event.type === "undo") && !animating) {
         if (message.event.type === "roll") showDice($("dice"), message.event.dice, state ? state.view.round : null);
@@ -770,11 +761,6 @@ function onMessage(message) {
       }
     }
     if (message.event.type === "start_round") startRung = Math.max(startRung, message.seq);
-    if (message.status && typeof message.status.round_version === "number") {
-      versions.night = Math.max(versions.night, message.status.round_version);
-    }
-  } else if (message.type === "status" && message.status && typeof message.status.round_version === "number") {
-    versions.night = Math.max(versions.night, message.status.round_version);
   } else if (message.type === "hello") {
     outbox.wake();  // connected again: send what waits now
   }
@@ -829,8 +815,8 @@ async function main() {
   if (!held) return needToken("");
   registerOffline();
   commands = new Commands(held.token, {
-    // the start bell is of the whole night: it changes no table's version
-    onAck: (ack) => { if (ack.table === tableNo) versions.table = Math.max(versions.table, ack.seq); },
+    // the start bell is of the whole night: it changes no table's version (versions.js)
+    onAck: (ack) => live.versions.noteMessage(ack),
   });
   outbox = new Outbox({
     night, table: tableNo, token: held.token,

@@ -1,0 +1,363 @@
+"""What the API's routes answer, as models the OpenAPI document shows (one per reply shape).
+
+Each model names the members every reply of its route carries, with their types; a reply
+may carry more (a read model's fields, the report's sections), which it keeps: the models
+allow extra members, so declaring them never drops what a route returns. Files (PDF, CSV,
+HTML, iCalendar, SVG) are declared by their media type (:func:`file_reply`).
+
+The events inside replies are the party log's (``RollEvent``, ``JudgeEvent``, ...,
+:mod:`bunco.web.event_models`): :data:`StoredEventBody` points at them without checking a
+stored event again on its way out.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+from bunco.web.event_models import EVENT_MODELS
+
+StoredEventBody = Annotated[dict[str, Any], WithJsonSchema({
+    "oneOf": [{"$ref": f"#/components/schemas/{m.__name__}"} for m in EVENT_MODELS.values()],
+    "discriminator": {"propertyName": "type", "mapping": {
+        kind: f"#/components/schemas/{m.__name__}" for kind, m in EVENT_MODELS.items()}},
+    "description": "one event of the party log (docs/party-log.md), as stored",
+})]
+"""A stored event in a reply: one of the party log's event types (already checked when it
+was stored, so not checked again)."""
+
+
+class Reply(BaseModel):
+    """A reply: the members named, and any more the route adds."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# -- nights ---------------------------------------------------------------------------------
+
+
+class You(BaseModel):
+    """What the token you hold is."""
+
+    role: str = Field(description="host, table, player or viewer")
+    table: int | None = Field(description="the table a table's token scores")
+    player: str | None = Field(description="the player a player's token follows")
+
+
+class NightOut(Reply):
+    """A night now (``GET /api/nights/{id}``); a table's GET has the same members, with
+    ``view`` holding what that table's phones draw."""
+
+    night: str
+    name: str
+    created_at: str = Field(description="when the night was made (ISO 8601)")
+    seq: int = Field(description="the seq of the night's last event")
+    setup: dict[str, Any] = Field(description="the party line (docs/party-log.md)")
+    status: dict[str, Any] = Field(description="phase, set, round, bell, who may roll now")
+    versions: dict[str, Any] = Field(description="the versions to send as expected_seq")
+    bots: list[str]
+    bot_pace: float | None
+    dice: str = Field(description="real or phones")
+    you: You
+    verified: dict[str, dict[str, int]] | None = Field(
+        None, description="the night's GET only: each verified card's Buncos, Minis, Wins")
+    view: dict[str, Any] = Field(description="the live view (party/view.py)")
+
+
+class StoredEventOut(BaseModel):
+    """An event as the server stored it: its seq, table, command id and time beside it."""
+
+    seq: int
+    table: int | None
+    command_id: str | None
+    at: str | None = Field(description="when the server stored it (UTC, ISO 8601)")
+    event: StoredEventBody
+
+
+class EventsOut(Reply):
+    """The stored events after ``since``."""
+
+    night: str
+    seq: int
+    events: list[StoredEventOut]
+
+
+class NightRows(Reply):
+    """A list about the night (standings, players), with the seq it was read at."""
+
+    night: str
+    seq: int
+
+
+class StandingsOut(NightRows):
+    """Every player's line, best first."""
+
+    standings: list[dict[str, Any]]
+
+
+class PlayersOut(NightRows):
+    """The night's name and its players in the order listed."""
+
+    name: str
+    players: list[str]
+
+
+class CardOut(NightRows):
+    """One player's score card, seat and verification."""
+
+    player: str
+    card: dict[str, Any]
+    table: int | None
+    seat: int | None
+    verified: dict[str, int] | None
+
+
+class PrizesOut(NightRows):
+    """Prizes, set winners, the roll-off, the traveler, the last Bunco."""
+
+    phase: str
+    prizes: list[dict[str, Any]]
+    winner: Any
+    set_winners: list[Any]
+    rolloff: Any
+    traveler: Any
+    last_bunco: Any
+
+
+class ReportOut(Reply):
+    """The whole night as ``bunco replay --json`` prints it."""
+
+    rules: str
+    phase: str
+    sets: int
+    rounds: list[dict[str, Any]]
+    players: dict[str, dict[str, Any]]
+    prizes: list[dict[str, Any]]
+
+
+class UndoPreviewOut(NightRows):
+    """What an undo at the table would do, before doing it."""
+
+    expected_seq: int
+    table: int
+    what: str
+    host_only: bool
+    allowed: bool
+    other_tables: list[int]
+
+
+class RevokedOut(Reply):
+    """How many tokens a revocation signed out."""
+
+    night: str
+    revoked: int
+
+
+class BotsOut(Reply):
+    """The night's bots and their pace."""
+
+    night: str
+    bots: list[str]
+    bot_pace: float | None
+
+
+class DiceOut(Reply):
+    """The night's dice mode."""
+
+    night: str
+    dice: str
+
+
+class WhoAmIOut(Reply):
+    """What the token you hold lets you do."""
+
+    night: str | None
+    role: str
+    table: int | None
+    player: str | None
+
+
+class CoHost(BaseModel):
+    """A co-host's token: its number, label and whether it is revoked."""
+
+    id: int
+    label: str | None
+    revoked: bool
+    created_at: str | None
+
+
+class CoHostsOut(Reply):
+    """The night's co-hosts."""
+
+    night: str
+    cohosts: list[CoHost]
+
+
+class CoHostMadeOut(Reply):
+    """A new co-host: the token and the link to hand them."""
+
+    night: str
+    id: int
+    label: str | None
+    token: str
+    link: str
+
+
+class PayoutsOut(NightRows):
+    """Who is handed each prize, the money and the payouts."""
+
+    phase: str
+    awards: list[dict[str, Any]]
+    money: dict[str, Any] | None
+    payouts: list[dict[str, Any]]
+
+
+class HealthOut(Reply):
+    """The server is up."""
+
+    status: str
+    version: str
+    database: str
+    following_other_processes: bool
+
+
+# -- clubs ----------------------------------------------------------------------------------
+
+
+class ClubOut(Reply):
+    """A club: members, seasons, nights, plans, hosts, the ladder, the pot."""
+
+    club: str
+    name: str
+    regulars: list[str]
+    substitutes: list[str]
+    season: str
+    nights: list[dict[str, Any]]
+    plans: list[dict[str, Any]]
+
+
+class ClubMadeOut(ClubOut):
+    """A new club and its organizer's token."""
+
+    token: str
+
+
+class LedgerOut(Reply):
+    """A season's dues and payouts: night by night, member by member, and the totals."""
+
+    season: str
+    currency: str
+    nights: list[dict[str, Any]]
+    members: list[dict[str, Any]]
+    totals: dict[str, Any]
+
+
+class ClubStandingsOut(Reply):
+    """A season's standings under the club's ladder rule."""
+
+    club: str
+    season: str
+    rule: str
+
+
+class AttendanceOut(Reply):
+    """Who is coming to a planned night, the seats and the waiting list."""
+
+    date: str
+    coming: list[Any]
+    roster: list[str]
+
+
+class MemberOut(Reply):
+    """A member's own page: their nights and answers."""
+
+    club: str
+    member: str
+    role: str
+    nights: list[dict[str, Any]]
+
+
+class LinksOut(Reply):
+    """The club's private links: each member's, the shared pages', the calendar feed."""
+
+    members: list[dict[str, Any]]
+    shares: list[dict[str, Any]]
+    calendar: str | None
+
+
+class ShareOut(Reply):
+    """A new shared page's link."""
+
+    subject: str
+    token: str
+    url: str
+
+
+class SharedOut(Reply):
+    """A shared page: a night's results or a season's standings."""
+
+    club: str
+    shared: str
+
+
+class MailOut(Reply):
+    """The club's mail settings (without the password)."""
+
+    mail: dict[str, Any]
+
+
+class RemindersOut(Reply):
+    """Who a reminder went to, who refused it, who has no address."""
+
+    date: str
+    sent: list[str]
+    refused: list[Any]
+    no_email: list[str]
+
+
+# -- files ----------------------------------------------------------------------------------
+
+
+def file_reply(media_type: str, what: str) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route that answers a file of ``media_type``."""
+    binary = media_type.split(";")[0] in ("application/pdf", "image/svg+xml")
+    schema = {"type": "string", "format": "binary"} if binary else {"type": "string"}
+    return {200: {"description": what, "content": {media_type: {"schema": schema}}}}
+
+
+# -- phones ---------------------------------------------------------------------------------
+
+
+class HeardOut(Reply):
+    """A table's outbox report, noted."""
+
+    night: str
+    table: int
+    heard: Any
+
+
+class SetAsideOut(Reply):
+    """Entries a table's phone set aside, kept for the host."""
+
+    night: str
+    table: int
+    added: int
+    held: int
+
+
+class HandledOut(Reply):
+    """A set-aside entry marked handled."""
+
+    night: str
+    table: int
+    id: str
+    handled: bool
+
+
+class PhonesOut(Reply):
+    """Each table's phones as last heard, and the entries set aside."""
+
+    night: str
+    tables: list[dict[str, Any]]
+    set_aside: list[Any]

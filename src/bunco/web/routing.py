@@ -1,0 +1,88 @@
+"""What the API's route modules share: path parameters, the documented refusals, the
+service of a request, a player by name, a file reply, and the reply and envelope of a
+command. Route modules import these from here, never from each other (import-linter's
+contract for ``bunco.web``, docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Path, Request
+from fastapi.responses import Response
+from pydantic import BeforeValidator
+
+from bunco.web.access import host_only, require
+from bunco.web.auth import Principal
+from bunco.web.fields import table_digits
+from bunco.web.live_night import LiveNight
+from bunco.web.replies import Ack, ServiceError, fingerprint
+from bunco.web.schemas import CommandBody, ErrorOut, name_key
+from bunco.web.service import NightService
+
+NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                                 description="the night's id")]
+TableNo = Annotated[int, BeforeValidator(table_digits),
+                    Path(ge=1, le=10_000, description="a table number, 1 = head table")]
+PlayerName = Annotated[str, Path(min_length=1, max_length=200, description=(
+    "a player's name, percent-encoded (a name with a slash is A%2FB); case and spacing "
+    "do not matter"))]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)
+}
+"""The refusals every route may answer, in the documented error shape."""
+
+Check = Callable[[LiveNight, dict[str, Any]], None]
+"""A permission or rule check of a command, made when it is applied."""
+
+
+def service(request: Request) -> NightService:
+    """The server's night service."""
+    svc: NightService = request.app.state.service
+    return svc
+
+
+def player_named(live: LiveNight, name: str) -> str:
+    """The player of the night called ``name`` (case and spacing ignored), else 404."""
+    if name in live.night.cards:
+        return name
+    wanted = name_key(name)
+    found = next((p for p in live.night.cards if name_key(p) == wanted), None)
+    if found is None:
+        raise ServiceError(404, "no_such_player", f"{name!r} is not a player tonight",
+                           "one of " + ", ".join(live.night.roster[:20]))
+    return found
+
+
+def send_file(body: bytes | str, media_type: str, filename: str, *, inline: bool = False
+              ) -> Response:
+    """A file to download (or to show, ``inline``) under ``filename``."""
+    how = "inline" if inline else "attachment"
+    return Response(body, media_type=media_type,
+                    headers={"content-disposition": f'{how}; filename="{filename}"'})
+
+
+def ack_reply(ack: Ack) -> Response:
+    """The reply of an accepted command (the AckOut shape, serialised once)."""
+    return Response(ack.as_json(), media_type="application/json")
+
+
+def command_of(who: Principal, body: CommandBody, *route: Any) -> dict[str, Any]:
+    """The envelope of a command: its id, whose it is, and the request it stands for (the
+    route and every field but the id), so a reused id with another request is refused."""
+    return {"command_id": body.command_id, "caller": who.caller,
+            "request": fingerprint(*route, body.model_dump(
+                mode="json", by_alias=True, exclude={"command_id"}))}
+
+
+async def night_command(request: Request, night_id: str, event: dict[str, Any],
+                        body: Any, what: str, *, roles: tuple[str, ...] = ("host",),
+                        allowed: Callable[[Principal], Check] = host_only) -> Response:
+    """A command of the whole night, sent by one of ``roles`` and checked by ``allowed``."""
+    svc = service(request)
+    who = await require(request, night_id, *roles, what=what)
+    await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
+    ack = await svc.submit(night_id, event, **command_of(who, body, event["type"]),
+                           expected_seq=body.expected_seq, authorize=allowed(who))
+    return ack_reply(ack)
