@@ -197,4 +197,4 @@ def test_a_creation_command_id_must_be_the_clients_own_random_id(client):
     creation = [s for s in schemas["NightCreate"]["properties"]["command_id"]["anyOf"]
                 if s.get("type") == "string"]
     assert [(s["minLength"], s["maxLength"]) for s in creation] == [(16, 100)]
-    assert schemas["Command"]["properties"]["command_id"]["minLength"] == 1
+    assert schemas["CommandBody"]["properties"]["command_id"]["minLength"] == 1

@@ -13,8 +13,10 @@ const PAGES = ["table", "host", "player", "screen", "end"];
 const SHELL = [
   "/static/app.css",
   ...PAGES.map((p) => `/static/${p}.html`),
-  ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "versions", "host", "money", "player",
-    "screen", "end"].map((m) => `/static/js/${m}.js`),
+  "/static/screen.css",
+  ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "versions", "room", "seat_list",
+    "host", "host_checkin", "host_dashboard", "host_seating", "money", "player", "screen", "screen_fit",
+    "end"].map((m) => `/static/js/${m}.js`),
 ];
 
 self.addEventListener("install", (event) => {
