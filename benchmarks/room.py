@@ -36,6 +36,11 @@ def timed(call: Callable[[], Any]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
+def med(runs: list[tuple[float, float]], i: int) -> float:
+    """The median of the ``i``-th figure of ``runs``, in ms."""
+    return statistics.median(run[i] for run in runs) * 1000
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -74,7 +79,6 @@ def main(argv: list[str] | None = None) -> None:
             dash.append(timed(get("/dashboard")))
             phones.append(timed(get("/phones")))
         board = get("/dashboard")()
-    med = lambda xs, i: statistics.median(x[i] for x in xs) * 1000  # noqa: E731
     print(f"{args.players} players, {tables} tables, {sent} rolls; load average "
           f"{os.getloadavg()[0]:.1f}")
     print(f"GET /dashboard, first read (whole log): {first[0] * 1000:7.1f} ms wall "

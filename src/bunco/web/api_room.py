@@ -18,7 +18,6 @@ night at once as a ``{"type": "room", "seq", "room"}`` message on the live strea
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -229,23 +228,23 @@ async def dashboard(night_id: NightId, request: Request,
     what needs a person (docs/room.md)."""
     await require_host(request, night_id, "reading the dashboard")
     live = await service(request).get(night_id, fresh=False)
-    view = json.loads(await live.view_json())
+    night = live.night  # read as it stands (no view built: a poll costs the new entries only)
     log = await _room_log(request, live)
     now = time.time()
-    started = round_start({t["table"]: (log.tables.get(t["table"]), t.get("rolls", 0))
-                           for t in view["tables"]})
+    started = round_start({t.number: (log.tables.get(t.number), len(t.rolls)) for t in night.tables})
     room = _room(live)
     reports = await asyncio.to_thread(PhoneReports(service(request).store.engine).load, night_id)
     tables = []
-    for t in view["tables"]:
-        number = t["table"]
+    for table in night.tables:
+        number = table.number
+        status, rolls = table.status.value, len(table.rolls)
         times = log.tables.get(number)
         stored = reports.get(number)
         report = stored.report if stored else {}
         heard = [h for h in (live.heard_from.get(number), stored.heard if stored else None) if h]
         heard_ago = (now - max(datetime.fromisoformat(h) for h in heard).timestamp()) if heard else None
-        playing = view["phase"] == "playing" and bool(view.get("started", True)) and t["status"] != "done"
-        found = flags(times, rolls=t.get("rolls", 0), playing=playing, now=now,
+        playing = night.phase == "playing" and status != "done"
+        found = flags(times, rolls=rolls, playing=playing, now=now,
                       silent_after=silent * 60, started=started)
         call = room["calls"].get(str(number))
         if call:
@@ -255,13 +254,13 @@ async def dashboard(night_id: NightId, request: Request,
             found.append({"kind": "refused", "text": f"{len(report['refused'])} refused "
                           "entries wait for a person"})
         tables.append(TableRoomOut(
-            table=number, status=t["status"], players=t.get("players", []), rolls=t.get("rolls", 0),
+            table=number, status=status, players=list(table.seats), rolls=rolls,
             last_entry_ago=None if times is None or times.last is None else round(now - times.last, 1),
             waiting=int(report.get("waiting", 0)),
             heard_ago=None if heard_ago is None else round(heard_ago, 1),
             flags=[FlagOut.model_validate(f) for f in found]))
     out = _out(night_id, room)
     return DashboardOut(
-        night=night_id, round=view["round"], set=view.get("set", 1), phase=view["phase"],
+        night=night_id, round=night.round_no, set=night.set_no, phase=night.phase,
         silent_minutes=silent, announcement=out.announcement, calls=out.calls,
         flagged=sum(1 for t in tables if t.flags), tables=tables)
