@@ -103,7 +103,8 @@ def test_a_page_loads_its_modules_joined_in_one_script(client: TestClient) -> No
     # table.js and every module it imports, each once, each imported one before its importer
     files = re.findall(r"^// (js/\w+\.js)$", joined, re.M)
     assert sorted(files) == ["js/api.js", "js/live.js", "js/outbox.js", "js/parts.js",
-                             "js/pwa.js", "js/table.js", "js/ui.js"]
+                             "js/pwa.js", "js/room.js", "js/seat_list.js", "js/table.js",
+                             "js/ui.js", "js/versions.js"]
     assert files.index("js/ui.js") < files.index("js/parts.js") < files.index("js/table.js")
     assert files.index("js/api.js") < files.index("js/live.js") < files.index("js/parts.js")
     assert not re.search(r"^\s*(import|export)\b", joined, re.M)
