@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bunco.core.audit import audit_trail
 from bunco.core.hosting import host_report
 from bunco.core.night import Night, TableResult
 from bunco.core.verification import verification_report
@@ -96,6 +97,8 @@ def night_report(night: Night) -> dict[str, Any]:
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
         "verification": verification_report(night),  # who verified which card, who is awaited
         **money_part(night),  # awards, money, payouts, prize_winners (bunco.party.winners)
+        "closed": night.closed,  # the host closed the night: results final (else provisional)
+        "corrections": audit_trail(night),  # every correction and undo (bunco.core.audit)
     }
 
 

@@ -26,6 +26,7 @@ from bunco.store import EventStore
 from bunco.store.rate_counts import DatabaseCounts
 from bunco.web import (
     api_club,
+    api_corrections,
     api_downloads,
     api_hosts,
     api_money,
@@ -171,6 +172,7 @@ def create_app(
     app.include_router(api_downloads.router)
     app.include_router(api_hosts.router)
     app.include_router(api_money.router)
+    app.include_router(api_corrections.router)
     app.include_router(api_phones.router)
     app.include_router(api_club.router)
     if fast_path:
