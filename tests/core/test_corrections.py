@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from night_helpers import party, random_roll
 
 from bunco.core.audit import audit_trail
 from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow, WrongTable
@@ -14,6 +13,7 @@ from bunco.core.night import Night
 from bunco.core.party_log import read_log_stream
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase
+from night_helpers import party, random_roll
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SEED_OVER = 3
