@@ -639,7 +639,7 @@ class Night:
         if index is None:
             named = f"round {round_no}" + (f" of set {set_no}" if self.sets > 1 else "")
             playing = self.phase == "playing" and (set_no, round_no) == (self.set_no, self.round_no)
-            raise InvalidEvent(
+            raise NotAllowedNow(
                 f"{named} is still being played" if playing else f"{named} was not played tonight",
                 expected="a finished round (" + ", ".join(
                     f"{r.set_no}.{r.round_no}" if self.sets > 1 else str(r.round_no)

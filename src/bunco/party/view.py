@@ -425,4 +425,6 @@ def night_part(night: Night) -> dict[str, Any]:
         "set_winners": [{"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
                         for s in night.set_results],
         "ended_early": ended_early(night),
+        "closed": night.closed,  # the host closed the night: results final, else provisional
+        "corrections": len(night.corrections),  # how many (the audit list: GET .../corrections)
     }

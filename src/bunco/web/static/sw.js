@@ -14,7 +14,7 @@ const SHELL = [
   "/static/app.css",
   ...PAGES.map((p) => `/static/${p}.html`),
   ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "host", "money", "player",
-    "screen", "end"].map((m) => `/static/js/${m}.js`),
+    "screen", "end", "host_corrections"].map((m) => `/static/js/${m}.js`),
 ];
 
 self.addEventListener("install", (event) => {

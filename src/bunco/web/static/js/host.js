@@ -9,6 +9,7 @@ import { Live } from "./live.js";
 import { initPhones, outOfTouch } from "./phones.js";
 import { registerOffline } from "./pwa.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
+import { initCorrections, update as updateCorrections } from "./host_corrections.js";
 import {
   bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
 } from "./parts.js";
@@ -184,6 +185,7 @@ function render(state, previous) {
   drawVerify(state);
   drawEnd(view);
   updateHostMoney(state);  // breaks, drawings, presence, judged prizes (money.js)
+  updateCorrections(state);  // the correction console and the audit list (host_corrections.js)
   keepAwake(view.phase !== "over");
 }
 
@@ -565,6 +567,8 @@ async function main() {
   drawVerify(live.state);
   initHostMoney({ box: $("money-card"), commands, live, base, grouped: Boolean(rules && rules.prize_groups) });
   updateHostMoney(live.state);
+  initCorrections({ box: $("fix-card"), commands, live, base, token });
+  updateCorrections(live.state);
   rememberNight(night, live.state.name, "host", `/n/${night}/host`);
   drawNav();
   registerOffline();
