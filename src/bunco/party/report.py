@@ -22,6 +22,7 @@ from bunco.core.hosting import host_report
 from bunco.core.night import Night, TableResult
 from bunco.core.verification import verification_report
 from bunco.party.winners import money_part
+from bunco.party.words import result_text
 
 
 def seat_scores(
@@ -54,6 +55,8 @@ def table_result_dict(res: TableResult) -> dict[str, Any]:
         "losers": [w for w in res.losers if w is not None],
         "tie_break": res.tie_break,
         "rolls": len(res.rolls),
+        "words": result_text([w for w in res.winners if w is not None], res.team,
+                             list(res.side_scores), res.tie_break),  # how it was won, in words
     }
 
 

@@ -34,7 +34,7 @@ from bunco.party.report import (
 )
 from bunco.party.standings import standings_rows
 from bunco.party.winners import money_part
-from bunco.party.words import night_words, tie_break_text
+from bunco.party.words import night_words, result_text, tie_break_text
 
 
 def tally_buttons(rules: RuleSet) -> list[str]:
@@ -221,6 +221,9 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
                                    table.rolling_for_high),
         },
         "winners": [w for w in table.winners if w is not None],
+        "result": None if table.status is not Status.DONE else result_text(  # how it was won
+            [w for w in table.winners if w is not None], table.team, list(table.side_scores),
+            None if tb is None else {"rule": tb.rule.value}),
         "rolls": len(table.rolls),
         "tallies": possible_tallies(table, rules) if rules is not None else None,
         "rotation": rotation(table),

@@ -137,7 +137,7 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off" : `${roundLabel(view)} of ${view.sets * 6} · roll for ${view.round}s`;
   $("night-sub").textContent = `${state.setup.rules} · ${count} players at ${view.tables.length || (view.next ? view.next.tables.length : 0)} tables · ${phase}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  drawBellBanner(view, view.bell ? "Players finishing a turn roll on." : "");
+  drawBellBanner(view, view.bell ? view.words.bell : "");  // the rules' words (party/words.py)
   if (bellNews(view, previous)) {
     ringBell();
     buzz();

@@ -388,7 +388,7 @@ function drawTurn(view, t) {
   } else if (t.status === "done") {
     text = "Round over at this table";
     sub = view.bell ? "Waiting for the other tables…" : "Waiting for the other tables to finish.";
-    box = ["done", h("strong", {}, `${names(t.winners)} win${t.winners.length === 1 ? "s" : ""}`), scoreLine(t)];
+    box = ["done", h("strong", {}, t.result)];  // how it was won, in the server's words
   } else {
     text = `${t.roller} rolls`;
     sub = `Roll for ${r}s${t.in_turn ? " · still rolling: the last roll scored" : ""}`;
@@ -403,11 +403,6 @@ function drawTurn(view, t) {
   } else {
     status.hidden = true;
   }
-}
-
-function scoreLine(t) {
-  if (t.team) return ` ${t.team_scores[0]}–${t.team_scores[1]}`;
-  return ` ${Object.values(t.scores).join("–")}`;
 }
 
 function tieText(t) {
@@ -655,8 +650,7 @@ function drawMoves(view, t) {
   const coming = moves.filter((m) => m.to && m.to.table === tableNo)
     .sort((a, b) => a.to.seat - b.to.seat);
   const title = `Round ${view.last_round.round} results`;
-  const result = lastHere ? h("p", {}, h("strong", {}, `${names(lastHere.winners)} won here`),
-    lastHere.team ? ` ${lastHere.team_scores[0]}–${lastHere.team_scores[1]}` : "") : null;
+  const result = lastHere ? h("p", { id: "result-here" }, h("strong", {}, lastHere.words)) : null;  // how it was won
   const list = (id, items, fn) => h("ul", { class: "moves", id }, items.map((m) => h("li", { dataset: { player: m.player } },
     resultBadge(m), h("span", { class: "who" }, m.player), fn(m))));
   const body = [
