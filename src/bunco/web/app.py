@@ -171,6 +171,7 @@ def create_app(
     app.include_router(api_nights.router)
     app.include_router(api_downloads.router)
     app.include_router(api_hosts.router)
+    app.include_router(api_hosts.viewer_router)  # a co-host's big screen and player QR
     app.include_router(api_money.router)
     app.include_router(api_corrections.router)
     app.include_router(api_phones.router)

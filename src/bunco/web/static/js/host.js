@@ -50,6 +50,11 @@ function joinLink(c) {
 }
 
 async function newCode(table) {
+  const old = credsFor(table);  // asks first: the printed card's code and QR stop working
+  const card = old ? `with the code ${old.code} (and its QR code)` : "(its join code and QR code)";
+  if (!(await ask(`New join code for table ${table}?`, `Table ${table}'s printed card ${card} stops `
+    + "working at once: show or print the new one. Phones that already joined keep scoring.",
+  "Make a new code"))) return;
   try {
     const c = await api(`${base}/tables/${table}/credentials`, { method: "POST", token });
     created = created || { night, tables: [] };
@@ -496,6 +501,13 @@ async function main() {
   }
   token = held.token;
   created = recall(`${night}:created`);
+  if (!created || !created.viewer_token) {  // a co-host's phone: its own viewer link for the TV and player QR
+    try {
+      const viewer = await api(`${base}/viewer-links`, { method: "POST", token });
+      created = { night, tables: [], ...(created || {}), viewer_token: viewer.token };
+      store(`${night}:created`, created);
+    } catch (_) { /* the big screen link then asks for a token; everything else works */ }
+  }
   commands = new Commands(token);
   origin = await publicOrigin();
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
