@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from night_helpers import party, random_roll
 
 from bunco.core.presets import PRESETS, get_rules
 from bunco.core.rules import AfterBell
@@ -14,6 +13,7 @@ from bunco.party.report import table_result_dict
 from bunco.party.view import live_view
 from bunco.party.words import bell_text
 from bunco.web.pages import presets_document
+from night_helpers import party, random_roll
 
 TWELVE = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
