@@ -20,7 +20,7 @@ def test_a_cohost_gets_a_viewer_link_that_reads_but_never_writes(client, night):
                        headers=viewer).status_code == 403
 
 
-def test_only_a_host_makes_viewer_links_and_not_without_end(client, night):
+def test_only_a_host_makes_viewer_links_and_at_most_sixty(client, night):
     assert client.post(night.url("/viewer-links"), headers=night.viewer).status_code == 403
     assert client.post(night.url("/viewer-links"), headers=night.table_token(1)).status_code == 403
     assert client.post(night.url("/viewer-links")).status_code == 401
