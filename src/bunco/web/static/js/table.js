@@ -325,7 +325,7 @@ function buildTaps(view) {
   built = key;
   const sameTrips = taps.some((x) => x.outcome === "mini");
   const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me", onclick: rollForMe },
-    "Roll for me", " ", h("small", {}, "the phone rolls the dice"));
+    h("span", { class: "label" }, "Roll for me"), " ", h("small", {}, "the phone rolls the dice"));
   fill("taps", rollButton, taps.map(({ outcome, label }) => h("button", {
     type: "button",
     class: `tap ${outcome === "bunco" ? (sameTrips ? "bunco span4" : "bunco") : TAP_STYLE[outcome]}`,
@@ -347,6 +347,9 @@ function drawTaps(view, t) {
   }
   $("roll-for-me").disabled = !canRoll;
   $("taps").classList.toggle("first-roll", Boolean(t && t.rolling_for_high));
+  // the roll for high in one tap per player: the phone rolls it (typing the dice stays below)
+  $("roll-for-me").querySelector(".label").textContent = t && t.rolling_for_high && t.roller
+    ? `Roll for high for ${t.roller}` : "Roll for me";
   // real dice at the tables (the party default): typing and taps first, "Roll for me" small
   const real = (state && state.dice) !== "phones";
   $("taps").classList.toggle("real", real);
