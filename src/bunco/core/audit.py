@@ -68,25 +68,34 @@ def audit_trail(night: Night, who: Callable[[int], str | None] | None = None) ->
     correction, ``set``, ``round``, ``table`` and ``change``. ``who(i)`` names the sender
     of event ``i`` where the caller knows it.
     """
-    events: Sequence[Event] = night.events
-    if not any(e["type"] in ("undo", "correct") for e in events):
+    if not any(e["type"] in ("undo", "correct") for e in night.events):
         return []
+    _, entries = audit_more(Night.start(night.setup), night.events, 0, who)
+    return entries
+
+
+def audit_more(state: Night, events: Sequence[Event], start: int,
+               who: Callable[[int], str | None] | None = None) -> tuple[Night, list[dict[str, Any]]]:
+    """Fold ``events[start:]`` onto ``state`` (the night after ``events[:start]``): the
+    night after them and the audit entries they add. A caller that keeps the night it got
+    folds only the events stored since (a night's events are only ever appended to)."""
     out: list[dict[str, Any]] = []
-    state = Night.start(night.setup)
-    for index, ev in enumerate(events):
-        named = who(index) if who is not None else None
+    for index in range(start, len(events)):
+        ev = events[index]
         if ev["type"] == "undo":
             try:
                 what = "Undo of " + undo_effect(state, ev["table"]).what()
             except BuncoError:  # pragma: no cover - the log's undo was accepted once
                 what = f"Undo at table {ev['table']}"
             at = ev.get("at")
-            out.append({"kind": "undo", "what": what, "who": named, "at": at if isinstance(at, str) else None,
-                        "why": None, "event": index, "table": ev["table"]})
+            out.append({"kind": "undo", "what": what, "who": who(index) if who else None,
+                        "at": at if isinstance(at, str) else None, "why": None,
+                        "event": index, "table": ev["table"]})
         state = state.apply(ev)
         if ev["type"] == "correct":
             c = state.corrections[-1]
             out.append({"kind": "correction", "what": correction_words(c, state),
-                        "who": c.by or named, "at": c.at, "why": c.reason, "event": index,
-                        "set": c.set_no, "round": c.round_no, "table": c.table, "change": c.change})
-    return out
+                        "who": c.by or (who(index) if who else None), "at": c.at,
+                        "why": c.reason, "event": index, "set": c.set_no, "round": c.round_no,
+                        "table": c.table, "change": c.change})
+    return state, out

@@ -10,6 +10,7 @@ who (from the token that sent it), when (when the server stored it) and why.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -17,7 +18,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, model_validator
 
-from bunco.core.audit import audit_trail
+from bunco.core.audit import audit_more
 from bunco.core.night import Night
 from bunco.core.undo import entry_words
 from bunco.web.access import host_only, require_read
@@ -167,6 +168,12 @@ async def _callers(request: Request, night_id: str) -> dict[str, str]:
     return named
 
 
+_AUDITS: OrderedDict[str, tuple[int, Night, list[dict[str, Any]]]] = OrderedDict()
+"""Per night: how many of its events the audit list has folded, the night after them and
+the list, so a request folds only the events stored since (the host pages ask every 15 s)."""
+MAX_AUDITS_KEPT = 16
+
+
 @router.get("/corrections", response_model=AuditOut)
 async def audit(night_id: NightId, request: Request) -> dict[str, Any]:
     """The audit list: every correction and undo, with what, who, when and why (anyone who
@@ -180,12 +187,22 @@ async def audit(night_id: NightId, request: Request) -> dict[str, Any]:
         stored = log[index + 1] if index + 1 < len(log) else None
         return callers.get(stored.caller) if stored is not None else None
 
-    entries = audit_trail(live.night, who)
+    night = live.night
+    kept = _AUDITS.get(night_id)
+    if kept is None or kept[0] > len(night.events):
+        kept = (0, Night.start(night.setup), [])
+    done, state, entries = kept
+    state, more = audit_more(state, night.events, done, who)  # only the events since
+    entries = entries + more
+    _AUDITS[night_id] = (len(night.events), state, entries)
+    _AUDITS.move_to_end(night_id)
+    while len(_AUDITS) > MAX_AUDITS_KEPT:
+        _AUDITS.popitem(last=False)
+    entries = [dict(e) for e in entries]
     for entry in entries:  # when the server stored it, where the event itself says not
         stored = log[entry["event"] + 1] if entry["event"] + 1 < len(log) else None
         if entry["at"] is None and stored is not None:
             entry["at"] = stored.created_at.isoformat(timespec="seconds")
-    night = live.night
     return {"night": night_id, "provisional": not night.closed, "closed": night.closed,
             "entries": entries}
 
