@@ -223,7 +223,7 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "winners": [w for w in table.winners if w is not None],
         "result": None if table.status is not Status.DONE else result_text(  # how it was won
             [w for w in table.winners if w is not None], table.team, list(table.side_scores),
-            None if tb is None else {"rule": tb.rule.value}),
+            None if tb is None else {"rule": tb.rule.value}, now=True),
         "rolls": len(table.rolls),
         "tallies": possible_tallies(table, rules) if rules is not None else None,
         "rotation": rotation(table),

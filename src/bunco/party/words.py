@@ -77,7 +77,7 @@ TIE_BREAK_NAMES = {
 
 
 def result_text(winners: list[str], team: bool, scores: list[int],
-                tie_break: dict[str, Any] | None) -> str:
+                tie_break: dict[str, Any] | None, *, now: bool = False) -> str:
     """How a table's round was won, in one line: the score, or the tie-break that decided
     a tie (never "won 0–0").
 
@@ -89,18 +89,21 @@ def result_text(winners: list[str], team: bool, scores: list[int],
     'Eve & Gus won here on the tie-break (sudden death) after a 0–0 tie'
     >>> result_text([], True, [3, 3], None)
     'Nobody won here'
+    >>> result_text(["Bea"], False, [8, 21, 5], None, now=True)  # the table's phone, round on
+    'Bea wins with 21'
     """
     who = " & ".join(winners)
+    verb = ("wins" if len(winners) == 1 else "win") if now else "won here"
     if not who:
-        return "Nobody won here"
+        return f"Nobody {'wins' if now else 'won here'}"
     if tie_break is not None:
         how = TIE_BREAK_NAMES.get(str(tie_break.get("rule")), "a tie-break")
         level = max(scores) if scores else 0
         tie = f"a {level}–{level} tie" if team else f"a tie at {level}"
-        return f"{who} won here on the tie-break ({how}) after {tie}"
+        return f"{who} {verb} on the tie-break ({how}) after {tie}"
     if team:
-        return f"{who} won here {scores[0]}–{scores[1]}"
-    return f"{who} won here with {max(scores)}"
+        return f"{who} {verb} {scores[0]}–{scores[1]}"
+    return f"{who} {verb} with {max(scores)}"
 
 
 def tie_break_text(rule: str, round_no: int, session: int, goal: int,
