@@ -285,6 +285,11 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
         ("Bea", "traveling", "2.50"), ("Cat", "best_costume", "2.50")]
     assert report["drawings"][0]["winner"] == "Bea"
     assert report["absent"] == []  # Dee stepped out and came back
+    assert report["closed"] is True
+    assert [(c["kind"], c["why"]) for c in report["corrections"]] == [
+        ("undo", None), ("correction", "Dee's last roll was never entered")]
+    assert report["corrections"][1]["what"] == (
+        "Table 1, round 1: roll added for Dee: miss (4 5 6)")
     assert len(night.events) == len(lines) - 1
     assert len(night.effective) == len(lines) - 3  # the undo and the entry it removed
 

@@ -28,6 +28,9 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "drawing": {"type": "drawing", "candidates": ["Ann", "Bea"], "pick": 1, "winner": "Bea",
                 "name": "Door prize"},
     "close_cards": {"type": "close_cards", "unverified": ["Ann", " Bea "]},
+    "correct": {"type": "correct", "set": 1, "round": 2, "of_table": 3, "change": "add_roll",
+                "player": " Ann ", "dice": [2, 2, 2], "reason": " never entered ", "by": "the host"},
+    "close_night": {"type": "close_night", "by": "co-host 1 · Bea"},
 }
 SHAPES = {get_args(get_type_hints(t)["type"])[0]: t for t in get_args(Event)}
 

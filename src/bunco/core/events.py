@@ -15,6 +15,12 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
+from bunco.core.corrections import (
+    CORRECTION_EVENT_TYPES,
+    CloseNightEvent,
+    CorrectEvent,
+    normalize_correction,
+)
 from bunco.core.dice import parse_tally, validate_dice
 from bunco.core.errors import InvalidDice, InvalidEvent, shown
 from bunco.core.host_events import HostEvent
@@ -37,6 +43,7 @@ EVENT_TYPES: dict[str, str] = {
     "end_night": "between rounds, the host ends the night early with the rounds played so far",
     "start_round": "between rounds, the head table rings the bell to start the round (optional)",
     **HOST_EVENT_TYPES,
+    **CORRECTION_EVENT_TYPES,
 }
 
 
@@ -144,6 +151,8 @@ StandingEvent: TypeAlias = (
     | EndNightEvent
     | StartRoundEvent
     | HostEvent
+    | CorrectEvent
+    | CloseNightEvent
 )
 """An event that stays in force once applied: any event but an undo (which removes one)."""
 
@@ -301,6 +310,8 @@ def normalize_event(event: Any) -> Event:
             out["overrides"] = _overrides(event["overrides"])
     elif kind in HOST_EVENT_TYPES:
         out.update(normalize_host_event(event))
+    elif kind in CORRECTION_EVENT_TYPES:  # bunco.core.corrections
+        out.update(normalize_correction(event, _dice))
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
         if key in event:
             if isinstance(event[key], str):

@@ -18,6 +18,14 @@ from typing import Any, Literal, TypeAlias
 
 from bunco.core import setup as setup_mod
 from bunco.core.cards import Card
+from bunco.core.corrections import (
+    CloseNightEvent,
+    CorrectEvent,
+    Correction,
+    check_closable,
+    check_correctable,
+    correct_result,
+)
 from bunco.core.dice import Dice, tally_dice
 from bunco.core.errors import (
     BuncoError,
@@ -181,6 +189,8 @@ class Night:
     round_start: Night | None = None  # the night as the current round (or roll-off) began
     prev_start: Night | None = None  # ... and as the round before it began
     host: HostState = field(default_factory=HostState)  # judged prizes, presence, breaks, drawings
+    corrections: tuple[Correction, ...] = ()  # the host's corrections of finished rounds
+    closed: bool = False  # the host closed the night: results final, no more corrections
     # the night every CHECKPOINT_EVERY standing events of the round under way (the newest
     # CHECKPOINTS_KEPT, oldest first): an undo folds again from the newest before its entry
     checkpoints: tuple[Night, ...] = field(default=(), compare=False, repr=False)
@@ -263,6 +273,10 @@ class Night:
             return self._start_round()
         if ev["type"] == "close_cards":
             return self._close_cards(ev)
+        if ev["type"] == "correct":
+            return self._correct(ev)
+        if ev["type"] == "close_night":
+            return self._close_night(ev)
         if ev["type"] == "absent" or ev["type"] == "present":
             return apply_host_event(self, ev)._decide_when_final()
         if (  # the host's records beside the dice (bunco.core.hosting)
@@ -629,6 +643,108 @@ class Night:
                 expected='"unverified": [' + ", ".join(f'"{p}"' for p in waiting) + "]",
             )
         return apply_host_event(self, ev)._end_night()
+
+    # -- corrections (bunco.core.corrections) ------------------------------------------------
+    def _correct(self, ev: CorrectEvent) -> Night:
+        """The host corrects a table's finished round: the round's result, the cards, the
+        set winners and (once decided) the prizes follow; the seating that followed stands."""
+        check_correctable(
+            self.phase, self.closed, self.rolloff.purpose if self.rolloff else None,
+            any(p.settled_by == "roll_off" for p in self.prizes),
+        )
+        set_no, round_no, table_no = ev["set"], ev["round"], ev["of_table"]
+        where = f"table {table_no} in round {round_no}" + (f" of set {set_no}" if self.sets > 1 else "")
+        index = next((i for i, r in enumerate(self.history)
+                      if (r.set_no, r.round_no) == (set_no, round_no)), None)
+        if index is None:
+            named = f"round {round_no}" + (f" of set {set_no}" if self.sets > 1 else "")
+            playing = self.phase == "playing" and (set_no, round_no) == (self.set_no, self.round_no)
+            raise NotAllowedNow(
+                f"{named} is still being played" if playing else f"{named} was not played tonight",
+                expected="a finished round (" + ", ".join(
+                    f"{r.set_no}.{r.round_no}" if self.sets > 1 else str(r.round_no)
+                    for r in self.history) + "); a round in play is fixed with undo at its table"
+                if self.history else "a correction once a round has finished",
+            )
+        played = self.history[index]
+        if table_no > len(played.tables):
+            raise WrongTable(
+                f"round {round_no} of set {set_no} was played at {len(played.tables)} tables, "
+                f"so there is no table {table_no}",
+                expected=f"a table number from 1 to {len(played.tables)}",
+            )
+        result, record = correct_result(played.tables[table_no - 1], ev, self.rules, where)
+        tables = list(played.tables)
+        tables[table_no - 1] = result
+        history = list(self.history)
+        history[index] = evolve(played, tables=tuple(tables))
+        night = evolve(self, history=tuple(history), corrections=(*self.corrections, record))
+        night = evolve(night, cards=night._cards_from_history(), last_bunco=night._last_bunco(record))
+        night = night._set_results_again()
+        if self.phase == "over" and self.prize_cards is not None:
+            return night._end_night(night._prize_cards())
+        return night
+
+    def _cards_from_history(self) -> dict[str, Card]:
+        """Every card counted again from the rounds as they now stand."""
+        cards = {name: Card() for name in self.cards}
+        for played in self.history:
+            for res in played.tables:
+                for seat, name in enumerate(res.seats):
+                    if name is not None:
+                        cards[name] = cards[name].with_round(
+                            played.set_no, played.round_no, res.table,
+                            won=seat in res.winning_seats, points=res.seat_points[seat],
+                            **seat_counts(res.rolls, seat, name),
+                        )
+        return cards
+
+    def _last_bunco(self, fixed: Correction) -> str | None:
+        """Who rolled the night's last Bunco after ``fixed``: it changes only where the
+        corrected round is the last with a Bunco and holds one Bunco (within a round the
+        log keeps each table's order, not the room's)."""
+        later = [r for played in self.history
+                 if (played.set_no, played.round_no) > (fixed.set_no, fixed.round_no)
+                 for t in played.tables for r in t.rolls]
+        later += [r for t in self.tables for r in t.rolls]
+        if any(r.kind is RollKind.BUNCO and r.phase is not Phase.FIRST_ROLL for r in later):
+            return self.last_bunco
+        played = next(p for p in self.history if (p.set_no, p.round_no) == (fixed.set_no, fixed.round_no))
+        buncos = [r.credited for t in played.tables for r in t.rolls
+                  if r.kind is RollKind.BUNCO and r.phase is not Phase.FIRST_ROLL and r.credited]
+        return buncos[0] if len(buncos) == 1 else self.last_bunco
+
+    def _set_results_again(self) -> Night:
+        """Each finished set's winner decided again from the corrected cards; a correction
+        that would call for a roll-off the night has passed is refused."""
+        results = []
+        for old in self.set_results:
+            if old.settled_by == "pending_roll_off":
+                results.append(old)
+                continue
+            new = _set_winner(old.set_no, self.cards, self.seated_in_set(old.set_no))
+            if old.settled_by == "roll_off" and new.winner is None:
+                if new.tied_on_buncos != old.tied_on_buncos:
+                    raise NotAllowedNow(
+                        f"set {old.set_no}'s roll-off was among {', '.join(old.tied_on_buncos)}; "
+                        f"this correction ties {', '.join(new.tied_on_buncos)} instead",
+                        expected="a correction that keeps who rolled off for the set",
+                    )
+                new = old
+            elif new.winner is None:
+                raise NotAllowedNow(
+                    f"this correction ties set {old.set_no} between "
+                    f"{', '.join(new.tied_on_buncos)}, which a roll-off would settle and the night "
+                    "has passed that point",
+                    expected="a correction that leaves the set one winner",
+                )
+            results.append(new)
+        return evolve(self, set_results=tuple(results))
+
+    def _close_night(self, ev: CloseNightEvent) -> Night:
+        """The host closes the night: results final, no more corrections."""
+        check_closable(self.phase, self.closed)
+        return evolve(self, closed=True)
 
     def _start_round(self) -> Night:
         """The head table rings the bell to start the round (000, 001, 003, 004).

@@ -125,6 +125,15 @@ def _label(category: str, mini_label: str) -> str:
     return LABELS[category]
 
 
+def prize_labels(mini_label: str) -> dict[str, str]:
+    """Every prize category's name under rules whose three of a kind is ``mini_label``.
+
+    >>> prize_labels("Baby Bunco")["most_mini_buncos"]
+    'Most Baby Buncos'
+    """
+    return {category: _label(category, mini_label) for category in LABELS}
+
+
 def _single(category: str, group: str | None, holder: str | None) -> PrizeResult:
     names = (holder,) if holder else ()
     return PrizeResult(

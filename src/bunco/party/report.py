@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bunco.core.audit import audit_trail
 from bunco.core.hosting import host_report
 from bunco.core.night import Night, TableResult
 from bunco.core.verification import verification_report
 from bunco.party.payouts import money_part
+from bunco.party.words import result_text
 
 
 def seat_scores(
@@ -53,6 +55,8 @@ def table_result_dict(res: TableResult) -> dict[str, Any]:
         "losers": [w for w in res.losers if w is not None],
         "tie_break": res.tie_break,
         "rolls": len(res.rolls),
+        "words": result_text([w for w in res.winners if w is not None], res.team,
+                             list(res.side_scores), res.tie_break),  # how it was won, in words
     }
 
 
@@ -96,6 +100,8 @@ def night_report(night: Night) -> dict[str, Any]:
         **host_report(night),  # judged, absent, break, drawings (bunco.core.hosting)
         "verification": verification_report(night),  # who verified which card, who is awaited
         **money_part(night),  # awards, money, payouts, prize_winners, payout_notes
+        "closed": night.closed,  # the host closed the night: results final (else provisional)
+        "corrections": audit_trail(night),  # every correction and undo (bunco.core.audit)
     }
 
 

@@ -34,7 +34,7 @@ from bunco.party.report import (
     table_result_dict,
 )
 from bunco.party.standings import standings_rows
-from bunco.party.words import night_words, tie_break_text
+from bunco.party.words import night_words, result_text, tie_break_text
 
 
 def tally_buttons(rules: RuleSet) -> list[str]:
@@ -221,6 +221,9 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
                                    table.rolling_for_high),
         },
         "winners": [w for w in table.winners if w is not None],
+        "result": None if table.status is not Status.DONE else result_text(  # how it was won
+            [w for w in table.winners if w is not None], table.team, list(table.side_scores),
+            None if tb is None else {"rule": tb.rule.value}, now=True),
         "rolls": len(table.rolls),
         "tallies": possible_tallies(table, rules) if rules is not None else None,
         "rotation": rotation(table),
@@ -427,4 +430,6 @@ def night_part(night: Night) -> dict[str, Any]:
         "set_winners": [{"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
                         for s in night.set_results],
         "ended_early": ended_early(night),
+        "closed": night.closed,  # the host closed the night: results final, else provisional
+        "corrections": len(night.corrections),  # how many (the audit list: GET .../corrections)
     }

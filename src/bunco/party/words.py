@@ -13,7 +13,9 @@ and a table's tie-break rule in one sentence.
 
 from __future__ import annotations
 
-from bunco.core.rules import RollKind, RuleSet
+from typing import Any
+
+from bunco.core.rules import AfterBell, RollKind, RoundEnd, RuleSet
 
 KIND_WORDS = {
     RollKind.MISS: "Miss",
@@ -40,11 +42,68 @@ def plural(label: str) -> str:
 def night_words(rules: RuleSet) -> dict[str, object]:
     """The night's words: ``kinds`` (roll kind → its name; a page adds ``+points`` where
     the kind scores), ``mini`` (the three of a kind's short name: "Mini", "Baby",
-    "Low/High") and ``minis`` (its plural)."""
+    "Low/High"), ``minis`` (its plural) and ``bell`` (what the room does once the bell
+    has rung, :func:`bell_text`)."""
     kinds = {kind.value: word for kind, word in KIND_WORDS.items()}
     kinds[RollKind.MINI_BUNCO.value] = rules.mini_label
     return {"kinds": kinds, "mini": rules.mini_label.removesuffix(" Bunco"),
-            "minis": plural(rules.mini_label)}
+            "minis": plural(rules.mini_label), "bell": bell_text(rules)}
+
+
+def bell_text(rules: RuleSet) -> str:
+    """What every table does once the bell has rung for the room, as these rules say.
+
+    >>> from bunco.core.presets import get_rules
+    >>> bell_text(get_rules("classic"))
+    'Players finishing a turn roll on; tied tables then play their tie-break.'
+    >>> bell_text(get_rules("scil"))
+    'Every table stops now: nobody rolls on; tied tables play their tie-break.'
+    >>> bell_text(get_rules("winning-moves"))
+    'A Bunco ended the round at every table: nobody rolls on; tied tables play their tie-break.'
+    """
+    if rules.after_bell is AfterBell.FINISH_TURN:
+        return "Players finishing a turn roll on; tied tables then play their tie-break."
+    if rules.bunco_ends_round and rules.round_end is RoundEnd.EVERY_TABLE:
+        return ("A Bunco ended the round at every table: nobody rolls on; tied tables play "
+                "their tie-break.")
+    return "Every table stops now: nobody rolls on; tied tables play their tie-break."
+
+
+TIE_BREAK_NAMES = {
+    "sudden_death": "sudden death",
+    "sessions": "roll-off sessions",
+    "roll_off_to_five": "a roll-off",
+}
+
+
+def result_text(winners: list[str], team: bool, scores: list[int],
+                tie_break: dict[str, Any] | None, *, now: bool = False) -> str:
+    """How a table's round was won, in one line: the score, or the tie-break that decided
+    a tie (never "won 0–0").
+
+    >>> result_text(["Ann", "Cat"], True, [23, 1], None)
+    'Ann & Cat won here 23–1'
+    >>> result_text(["Bea"], False, [8, 21, 5], None)
+    'Bea won here with 21'
+    >>> result_text(["Eve", "Gus"], True, [0, 0], {"rule": "sudden_death"})
+    'Eve & Gus won here on the tie-break (sudden death) after a 0–0 tie'
+    >>> result_text([], True, [3, 3], None)
+    'Nobody won here'
+    >>> result_text(["Bea"], False, [8, 21, 5], None, now=True)  # the table's phone, round on
+    'Bea wins with 21'
+    """
+    who = " & ".join(winners)
+    verb = ("wins" if len(winners) == 1 else "win") if now else "won here"
+    if not who:
+        return f"Nobody {'wins' if now else 'won here'}"
+    if tie_break is not None:
+        how = TIE_BREAK_NAMES.get(str(tie_break.get("rule")), "a tie-break")
+        level = max(scores) if scores else 0
+        tie = f"a {level}–{level} tie" if team else f"a tie at {level}"
+        return f"{who} {verb} on the tie-break ({how}) after {tie}"
+    if team:
+        return f"{who} {verb} {scores[0]}–{scores[1]}"
+    return f"{who} {verb} with {max(scores)}"
 
 
 def tie_break_text(rule: str, round_no: int, session: int, goal: int,

@@ -102,7 +102,23 @@ def print_night(out: Console, night: Night) -> None:
             "[bold]The night is over.[/]"
             + (f" The host ended it after set {early['set']}, round {early['round']}."
                if early else "")
+            + (" The host closed it: the results are final." if night.closed
+               else " The results are provisional until the host closes the night.")
         )
+    print_audit(out, data["corrections"])
+
+
+def print_audit(out: Console, entries: list[dict[str, object]]) -> None:
+    """The audit list: every correction and undo (what, who, when, why)."""
+    if not entries:
+        return
+    table = Table(title="Corrections and undos", title_justify="left")
+    for col in ("what", "who", "when", "why"):
+        table.add_column(col)
+    for e in entries:
+        table.add_row(str(e["what"]), str(e["who"] or "—"), str(e["at"] or "—"),
+                      str(e["why"] or "—"))
+    out.print(table)
 
 
 def print_payouts(out: Console, night: Night) -> None:

@@ -104,3 +104,41 @@ async def revoke_cohost(night_id: NightId, cohost: Annotated[int, Path(ge=1, le=
     count = await svc.db(svc.store.revoke_tokens, night_id, "host", player=found["label"])
     tokens(request).revoked(night_id)
     return {"night": night_id, "id": cohost, "revoked": count}
+
+
+# -- a viewer link for a host's phone that did not create the night ---------------------------
+viewer_router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["nights"])
+MAX_VIEWER_LINKS = 60
+"""The most viewer tokens a night hands out this way (one per co-host's phone is plenty)."""
+
+
+class ViewerLinkOut(BaseModel):
+    """A read-only token, and the big screen's and the players' links that carry it."""
+
+    night: str
+    token: str = Field(description="a viewer token: reads the night, changes nothing")
+    screen: str = Field(description="the big screen's link (for the TV)")
+    player: str = Field(description="the players' page link (for the player QR)")
+
+
+@viewer_router.post("/viewer-links", status_code=201, response_model=ViewerLinkOut)
+async def viewer_link(night_id: NightId, request: Request) -> dict[str, Any]:
+    """A viewer token for a host's phone (a co-host's) that does not hold the one made with
+    the night: its "Big screen" link and player QR carry it (host). 409 past 60 of them."""
+    await require_host(request, night_id, "making a viewer link")
+    svc = service(request)
+    live = await svc.get(night_id)
+    async with live.lock:
+        known = await svc.db(svc.store.tokens, night_id, "viewer")
+        if len(known) >= MAX_VIEWER_LINKS:
+            raise ServiceError(409, "not_allowed_now",
+                               f"this night already has {len(known)} viewer links",
+                               "the viewer link a host's phone already made (it keeps it)")
+        book = tokens(request)
+        token, record = book.issue(night_id, "viewer")
+        await svc.db(svc.store.add_tokens, [record])
+    book.remember([record])
+    base = getattr(request.app.state, "public_base", None) or str(request.base_url).rstrip("/")
+    return {"night": night_id, "token": token,
+            "screen": f"{base}/n/{night_id}/screen?token={token}",
+            "player": f"{base}/n/{night_id}/player?token={token}"}

@@ -27,6 +27,7 @@ from bunco.store.rate_counts import DatabaseCounts
 from bunco.web import (
     api_checkin,
     api_club,
+    api_corrections,
     api_downloads,
     api_hosts,
     api_money,
@@ -175,7 +176,9 @@ def create_app(
     app.include_router(api_nights.router)
     app.include_router(api_downloads.router)
     app.include_router(api_hosts.router)
+    app.include_router(api_hosts.viewer_router)  # a co-host's big screen and player QR
     app.include_router(api_money.router)
+    app.include_router(api_corrections.router)
     app.include_router(api_phones.router)
     app.include_router(api_room.router)
     app.include_router(api_checkin.router)

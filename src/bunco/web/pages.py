@@ -36,7 +36,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from bunco.core.errors import BuncoError
 from bunco.core.presets import PRESETS, SOURCES, SUMMARIES, get_rules
-from bunco.core.prizes import LABELS
+from bunco.core.prizes import LABELS, prize_labels
 from bunco.core.rules import TRAVELING_NAMED, Prize, RollKind, RuleSet, rule_docs
 from bunco.web.assets import REVALIDATE, YEAR, AssetResponse, assets
 from bunco.web.json_text import TooDeep, loads_shallow
@@ -181,7 +181,7 @@ def presets_document() -> dict[str, Any]:
     return {
         "presets": [
             {"name": name, "summary": SUMMARIES[name], "source": SOURCES[name],
-             "rules": rules.as_dict()}
+             "rules": rules.as_dict(), "prize_labels": prize_labels(rules.mini_label)}
             for name, rules in PRESETS.items()
         ],
         "fields": rule_fields(),

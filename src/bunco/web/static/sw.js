@@ -15,8 +15,8 @@ const SHELL = [
   ...PAGES.map((p) => `/static/${p}.html`),
   "/static/screen.css",
   ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "versions", "room", "seat_list",
-    "host", "host_checkin", "host_dashboard", "host_seating", "money", "player", "screen", "screen_fit",
-    "end"].map((m) => `/static/js/${m}.js`),
+    "host", "host_checkin", "host_corrections", "host_dashboard", "host_seating", "money", "player",
+    "screen", "screen_fit", "end"].map((m) => `/static/js/${m}.js`),
 ];
 
 self.addEventListener("install", (event) => {

@@ -3,6 +3,7 @@
 
 import { adoptToken, api, Commands, pathParts, rulesOf } from "./api.js";
 import { Live } from "./live.js";
+import { drawAudit, provisionalWords } from "./host_corrections.js";
 import { handedList, payoutSheet, prizesWaiting } from "./money.js";
 import { prizeList, rolloffPanel, standingsOf } from "./parts.js";
 import { $, fill, h, roundLabel, toast, topbar } from "./ui.js";
@@ -71,6 +72,8 @@ function downloads() {
     h("a", { href, download: file, dataset: { download: file } }, text))));
 }
 
+let lastAudit = "";
+
 function render(state) {
   const view = state.view;
   $("title").textContent = `${state.name}: results`;
@@ -80,6 +83,12 @@ function render(state) {
   $("status").textContent = view.phase === "over" ? "The night is over. Congratulations to the winners!"
     : view.phase === "rolloff" ? "A roll-off decides a tie."
       : `The night is still on (${roundLabel(view)}): these are the cards so far.`;
+  $("provisional").textContent = provisionalWords(view);
+  const auditKey = JSON.stringify([view.corrections, view.closed, view.phase, view.set, view.round]);
+  if (auditKey !== lastAudit) {  // the audit list again when a correction (or the round) changed
+    lastAudit = auditKey;
+    drawAudit($("audit"), base, held.token);
+  }
   const early = view.ended_early;
   $("ended-early").hidden = !early;
   $("ended-early").textContent = early ? `The host ended the night after round ${early.round} of set ${early.set}.` : "";

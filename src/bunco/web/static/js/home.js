@@ -142,7 +142,7 @@ function renderRules() {
     c === "123" ? "a roll of 1-2-3" : word(c))));
   fill("prizes", data.prizes.map((p) => h("label", {},
     h("input", { type: "checkbox", value: p.name, dataset: { prize: p.name },
-      checked: rules.prizes.includes(p.name) }), p.label)));
+      checked: rules.prizes.includes(p.name) }), (preset().prize_labels || {})[p.name] || p.label)));
   $("prize-ties").value = rules.prize_ties;
   const breaks = (rules.breaks_after_rounds || []).join(",");
   $("breaks").value = breaks.replace(/,/g, ", ");
@@ -157,7 +157,7 @@ function refreshPayouts() {
   const ticked = data.prizes.filter((p) => {
     const box = document.querySelector(`[data-prize="${p.name}"]`);
     return box && box.checked;
-  });
+  }).map((p) => ({ ...p, label: (preset().prize_labels || {})[p.name] || p.label }));  // the preset's names
   const grouped = !$("groups-box").hidden && $("groups").value.trim() !== "";
   renderPayouts(ticked, grouped);
 }

@@ -12,6 +12,7 @@ import { initCheckin } from "./host_checkin.js";
 import { registerOffline } from "./pwa.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import { initSeatByHand, updateSeatByHand } from "./host_seating.js";
+import { initCorrections, update as updateCorrections } from "./host_corrections.js";
 import {
   bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
 } from "./parts.js";
@@ -52,6 +53,11 @@ function joinLink(c) {
 }
 
 async function newCode(table) {
+  const old = credsFor(table);  // asks first: the printed card's code and QR stop working
+  const card = old ? `with the code ${old.code} (and its QR code)` : "(its join code and QR code)";
+  if (!(await ask(`New join code for table ${table}?`, `Table ${table}'s printed card ${card} stops `
+    + "working at once: show or print the new one. Phones that already joined keep scoring.",
+  "Make a new code"))) return;
   try {
     const c = await api(`${base}/tables/${table}/credentials`, { method: "POST", token });
     created = created || { night, tables: [] };
@@ -139,7 +145,7 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off" : `${roundLabel(view)} of ${view.sets * 6} · roll for ${view.round}s`;
   $("night-sub").textContent = `${state.setup.rules} · ${count} players at ${view.tables.length || (view.next ? view.next.tables.length : 0)} tables · ${phase}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
-  drawBellBanner(view, view.bell ? "Players finishing a turn roll on." : "");
+  drawBellBanner(view, view.bell ? view.words.bell : "");  // the rules' words (party/words.py)
   if (bellNews(view, previous)) {
     ringBell();
     buzz();
@@ -188,6 +194,7 @@ function render(state, previous) {
   drawEnd(view);
   updateHostMoney(state);  // breaks, drawings, presence, judged prizes (money.js)
   updateSeatByHand(state);  // swapping seats between rounds (host_seating.js)
+  updateCorrections(state);  // the correction console and the audit list (host_corrections.js)
   keepAwake(view.phase !== "over");
 }
 
@@ -498,6 +505,13 @@ async function main() {
   }
   token = held.token;
   created = recall(`${night}:created`);
+  if (!created || !created.viewer_token) {  // a co-host's phone: its own viewer link for the TV and player QR
+    try {
+      const viewer = await api(`${base}/viewer-links`, { method: "POST", token });
+      created = { night, tables: [], ...(created || {}), viewer_token: viewer.token };
+      store(`${night}:created`, created);
+    } catch (_) { /* the big screen link then asks for a token; everything else works */ }
+  }
   commands = new Commands(token);
   origin = await publicOrigin();
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
@@ -577,6 +591,8 @@ async function main() {
   updateHostMoney(live.state);
   initSeatByHand({ box: $("seat-hand-card"), commands, live, base, before: () => inTouch("Changing the seating") });
   updateSeatByHand(live.state);
+  initCorrections({ box: $("fix-card"), commands, live, base, token });
+  updateCorrections(live.state);
   rememberNight(night, live.state.name, "host", `/n/${night}/host`);
   drawNav();
   registerOffline();

@@ -323,7 +323,7 @@ function buildTaps(view) {
   built = key;
   const sameTrips = taps.some((x) => x.outcome === "mini");
   const rollButton = h("button", { type: "button", class: "tap roll", id: "roll-for-me", onclick: rollForMe },
-    "Roll for me", " ", h("small", {}, "the phone rolls the dice"));
+    h("span", { class: "label" }, "Roll for me"), " ", h("small", {}, "the phone rolls the dice"));
   fill("taps", rollButton, taps.map(({ outcome, label }) => h("button", {
     type: "button",
     class: `tap ${outcome === "bunco" ? (sameTrips ? "bunco span4" : "bunco") : TAP_STYLE[outcome]}`,
@@ -345,6 +345,9 @@ function drawTaps(view, t) {
   }
   $("roll-for-me").disabled = !canRoll;
   $("taps").classList.toggle("first-roll", Boolean(t && t.rolling_for_high));
+  // the roll for high in one tap per player: the phone rolls it (typing the dice stays below)
+  $("roll-for-me").querySelector(".label").textContent = t && t.rolling_for_high && t.roller
+    ? `Roll for high for ${t.roller}` : "Roll for me";
   // real dice at the tables (the party default): typing and taps first, "Roll for me" small
   const real = (state && state.dice) !== "phones";
   $("taps").classList.toggle("real", real);
@@ -386,7 +389,7 @@ function drawTurn(view, t) {
   } else if (t.status === "done") {
     text = "Round over at this table";
     sub = view.bell ? "Waiting for the other tables…" : "Waiting for the other tables to finish.";
-    box = ["done", h("strong", {}, `${names(t.winners)} win${t.winners.length === 1 ? "s" : ""}`), scoreLine(t)];
+    box = ["done", h("strong", {}, t.result)];  // how it was won, in the server's words
   } else {
     text = `${t.roller} rolls`;
     sub = `Roll for ${r}s${t.in_turn ? " · still rolling: the last roll scored" : ""}`;
@@ -401,11 +404,6 @@ function drawTurn(view, t) {
   } else {
     status.hidden = true;
   }
-}
-
-function scoreLine(t) {
-  if (t.team) return ` ${t.team_scores[0]}–${t.team_scores[1]}`;
-  return ` ${Object.values(t.scores).join("–")}`;
 }
 
 function tieText(t) {
@@ -653,8 +651,7 @@ function drawMoves(view, t) {
   const coming = moves.filter((m) => m.to && m.to.table === tableNo)
     .sort((a, b) => a.to.seat - b.to.seat);
   const title = `Round ${view.last_round.round} results`;
-  const result = lastHere ? h("p", {}, h("strong", {}, `${names(lastHere.winners)} won here`),
-    lastHere.team ? ` ${lastHere.team_scores[0]}–${lastHere.team_scores[1]}` : "") : null;
+  const result = lastHere ? h("p", { id: "result-here" }, h("strong", {}, lastHere.words)) : null;  // how it was won
   const list = (id, items, fn) => h("ul", { class: "moves", id }, items.map((m) => h("li", { dataset: { player: m.player } },
     resultBadge(m), h("span", { class: "who" }, m.player), fn(m))));
   const body = [

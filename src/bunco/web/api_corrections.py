@@ -1,0 +1,247 @@
+"""HTTP API: the host's correction console, the audit list and closing the night.
+
+A correction is a ``correct`` event of the party log (:mod:`bunco.core.corrections`),
+sent by the host or a co-host through the one command path, so command ids, versions
+and rights apply as to any other command; the event records who sent it (``by``: "the
+host" or the co-host's label). Until the host closes the night (``close_night``) its
+results are provisional. The audit list names every correction and every undo: what,
+who (from the token that sent it), when (when the server stored it) and why.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field, model_validator
+
+from bunco.core.audit import audit_more
+from bunco.core.night import Night
+from bunco.core.undo import entry_words
+from bunco.web.access import host_only, require_read
+from bunco.web.api_hosts import number_of
+from bunco.web.api_nights import ERRORS, NightId, service
+from bunco.web.api_play import _night_command
+from bunco.web.auth import Principal
+from bunco.web.live_night import LiveNight
+from bunco.web.replies import ServiceError
+from bunco.web.schemas import AckOut, Command, Name
+
+router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["corrections"])
+
+Reason = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class CorrectionIn(Command):
+    """A correction of one table's finished round, with the reason for it."""
+
+    set: int = Field(1, ge=1, le=99, description="the set of the round corrected")
+    round: int = Field(ge=1, le=6, description="the round corrected (1 to 6)")
+    table: int = Field(ge=1, le=10_000, description="the table whose round it is")
+    change: Literal["winner", "move", "add_roll", "remove_roll"] = Field(
+        description="winner: player's side won; move: roll counts for player; add_roll: "
+        "player rolled dice too; remove_roll: roll never happened")
+    player: Name | None = Field(None, description="the winner, the roll's new player, or who rolled")
+    roll: int | None = Field(None, ge=1, le=10_000,
+                             description="the roll's number at that table in that round (1 = first)")
+    dice: list[int] | None = Field(None, min_length=3, max_length=3,
+                                   description="add_roll: the three faces")
+    reason: Reason = Field(description="why: the audit list shows it")
+
+    @model_validator(mode="after")
+    def _fields_of_change(self) -> CorrectionIn:
+        needs = {"winner": ("player",), "move": ("roll", "player"),
+                 "add_roll": ("player", "dice"), "remove_roll": ("roll",)}[self.change]
+        missing = [name for name in needs if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"a {self.change} correction needs {' and '.join(missing)}")
+        if not self.reason.strip():
+            raise ValueError("the reason is blank: say why the round is corrected")
+        return self
+
+
+class AuditEntryOut(BaseModel):
+    """One correction or undo on the audit list."""
+
+    kind: Literal["correction", "undo"]
+    what: str = Field(description="what changed, in words")
+    who: str | None = Field(description="the host, a co-host's label or a table's phone")
+    at: str | None = Field(description="when the server stored it (UTC, ISO 8601)")
+    why: str | None = Field(description="a correction's reason (an undo has none)")
+    event: int = Field(description="its index among the night's events")
+    set: int | None = None
+    round: int | None = None
+    table: int | None = None
+    change: str | None = None
+
+
+class AuditOut(BaseModel):
+    """The audit list, and whether the results are still provisional."""
+
+    night: str
+    provisional: bool = Field(description="true until the host closes the night")
+    closed: bool
+    entries: list[AuditEntryOut]
+
+
+class RollOut(BaseModel):
+    number: int = Field(description="1 = the round's first entry at that table")
+    player: str | None = Field(description="who it counts for (None: a ghost seat)")
+    roller: str
+    dice: list[int]
+    points: int
+    kind: str
+    phase: str
+    words: str = Field(description="the roll as the pages say it: +2, Bunco, Baby Bunco, ...")
+
+
+class RoundTableOut(BaseModel):
+    """One table's finished round as it now stands (corrections included)."""
+
+    night: str
+    set: int
+    round: int
+    table: int
+    players: list[str | None]
+    team: bool
+    scores: list[int] = Field(description="points per side (a team table: seats 1&3, 2&4)")
+    winners: list[str]
+    rolls: list[RollOut]
+    corrected: int = Field(description="how many corrections this table's round has had")
+
+
+def _by(who: Principal) -> str:
+    """Who sent a correction, as the audit list names them."""
+    return who.player if number_of(who.player) is not None and who.player else "the host"
+
+
+def host_signed(principal: Principal) -> Callable[[LiveNight, dict[str, Any]], None]:
+    """The host's check (:func:`~bunco.web.access.host_only`), then the event signed with
+    who sent it (``by``), under the night's lock."""
+    host = host_only(principal)
+
+    def check(live: LiveNight, event: dict[str, Any]) -> None:
+        host(live, event)
+        event["by"] = _by(principal)
+
+    return check
+
+
+@router.post("/corrections", response_model=AckOut)
+async def correct(night_id: NightId, body: CorrectionIn, request: Request) -> Response:
+    """Correct a table's finished round (host or co-host). 409 ``invalid_event`` for a round
+    not played yet, ``wrong_table``, ``invalid_setup`` for a player not at that table or no
+    such roll, ``not_allowed_now`` once the night is closed or during a roll-off."""
+    ev: dict[str, Any] = {"type": "correct", "set": body.set, "round": body.round,
+                          "of_table": body.table, "change": body.change}
+    for key in ("player", "roll", "dice"):
+        if getattr(body, key) is not None:
+            ev[key] = getattr(body, key)
+    ev["reason"] = body.reason.strip()
+
+    return await _night_command(request, night_id, ev, body, "correcting results",
+                                allowed=host_signed)
+
+
+@router.post("/close", response_model=AckOut)
+async def close_night(night_id: NightId, body: Command, request: Request) -> Response:
+    """Close the night once it is over (host or co-host): the results stop being
+    provisional and no more corrections are taken (409 before the night is over)."""
+
+    return await _night_command(request, night_id, {"type": "close_night"}, body,
+                                "closing the night", allowed=host_signed)
+
+
+async def _callers(request: Request, night_id: str) -> dict[str, str]:
+    """Whose token each caller (a token hash's first 32 hex digits) is, in words."""
+    svc = service(request)
+    named: dict[str, str] = {}
+    for role in ("host", "table"):
+        for record in await svc.db(svc.store.tokens, night_id, role):
+            if role == "table":
+                named[record.hash[:32]] = f"table {record.table}'s phone"
+            else:
+                named[record.hash[:32]] = record.player if number_of(record.player) else "the host"
+    return named
+
+
+_AUDITS: OrderedDict[str, tuple[int, Night, list[dict[str, Any]]]] = OrderedDict()
+"""Per night: how many of its events the audit list has folded, the night after them and
+the list, so a request folds only the events stored since (the host pages ask every 15 s)."""
+MAX_AUDITS_KEPT = 16
+
+
+@router.get("/corrections", response_model=AuditOut)
+async def audit(night_id: NightId, request: Request) -> dict[str, Any]:
+    """The audit list: every correction and undo, with what, who, when and why (anyone who
+    may read the night)."""
+    await require_read(request, night_id)
+    live = await service(request).get(night_id)
+    log = live.log
+    callers = await _callers(request, night_id)
+
+    def who(index: int) -> str | None:
+        stored = log[index + 1] if index + 1 < len(log) else None
+        return callers.get(stored.caller) if stored is not None else None
+
+    night = live.night
+    kept = _AUDITS.get(night_id)
+    if kept is None or kept[0] > len(night.events):
+        kept = (0, Night.start(night.setup), [])
+    done, state, entries = kept
+    state, more = audit_more(state, night.events, done, who)  # only the events since
+    entries = entries + more
+    _AUDITS[night_id] = (len(night.events), state, entries)
+    _AUDITS.move_to_end(night_id)
+    while len(_AUDITS) > MAX_AUDITS_KEPT:
+        _AUDITS.popitem(last=False)
+    entries = [dict(e) for e in entries]
+    for entry in entries:  # when the server stored it, where the event itself says not
+        stored = log[entry["event"] + 1] if entry["event"] + 1 < len(log) else None
+        if entry["at"] is None and stored is not None:
+            entry["at"] = stored.created_at.isoformat(timespec="seconds")
+    return {"night": night_id, "provisional": not night.closed, "closed": night.closed,
+            "entries": entries}
+
+
+def round_table(night: Night, set_no: int, round_no: int, table: int) -> dict[str, Any]:
+    """One table's finished round, with its rolls in words (404 where there is none)."""
+    played = next((r for r in night.history if (r.set_no, r.round_no) == (set_no, round_no)), None)
+    if played is None:
+        raise ServiceError(404, "not_found", f"round {round_no} of set {set_no} has not finished",
+                           "a finished round: " + ", ".join(
+                               f"set {r.set_no} round {r.round_no}" for r in night.history)
+                           if night.history else "a round once one has finished")
+    if table > len(played.tables):
+        raise ServiceError(404, "not_found", f"round {round_no} was played at "
+                           f"{len(played.tables)} tables, so there is no table {table}",
+                           f"a table from 1 to {len(played.tables)}")
+    res = played.tables[table - 1]
+    return {
+        "set": set_no, "round": round_no, "table": table, "players": list(res.seats),
+        "team": res.team, "scores": list(res.side_scores),
+        "winners": [w for w in res.winners if w is not None],
+        "rolls": [{"number": i, "player": r.credited, "roller": r.roller, "dice": list(r.dice),
+                   "points": r.points, "kind": r.kind.value, "phase": r.phase.value,
+                   "words": entry_words(r, night.rules)}
+                  for i, r in enumerate(res.rolls, start=1)],
+        "corrected": sum(1 for c in night.corrections
+                         if (c.set_no, c.round_no, c.table) == (set_no, round_no, table)),
+    }
+
+
+@router.get("/rounds/{set_no}/{round_no}/tables/{table}", response_model=RoundTableOut)
+async def finished_round(
+    night_id: NightId, request: Request,
+    set_no: Annotated[int, Path(ge=1, le=99)], round_no: Annotated[int, Path(ge=1, le=6)],
+    table: Annotated[int, Path(ge=1, le=10_000)],
+) -> dict[str, Any]:
+    """One table's finished round as it now stands: players, scores, winners and every
+    roll, numbered as a correction names them (anyone who may read the night)."""
+    await require_read(request, night_id)
+    live = await service(request).get(night_id)
+    return {"night": night_id, **round_table(live.night, set_no, round_no, table)}
+

@@ -1,0 +1,264 @@
+// The host's correction console (host page) and the audit list (host and results pages).
+//
+// The host picks a finished round and a table, sees that round's result and every roll
+// (numbered as a correction names them), chooses a change — who won, a roll that counts
+// for another player, a roll that was never entered, a roll that never happened — gives a
+// reason and confirms. The server folds the correction into the night (cards, set
+// winners, prizes and money follow) and keeps it on the audit list with who, when and why.
+// Results stay provisional until the host closes the night.
+
+import { api } from "./api.js";
+import { $, fill, h, toast } from "./ui.js";
+
+let ctx = null;          // { box, commands, live, base, token }
+let picked = null;       // { set, round, table }
+let shown = null;        // the round's table as the server last sent it
+let auditKey = "";
+let auditAt = 0;
+
+const CHANGES = [
+  ["winner", "Who won"],
+  ["move", "A roll counts for another player"],
+  ["add_roll", "Add a roll that was not entered"],
+  ["remove_roll", "Remove a roll that never happened"],
+];
+
+/** The finished rounds of the night and the tables each was played at, from the cards. */
+function finishedRounds(view) {
+  const seen = new Map();
+  for (const card of Object.values(view.players || {})) {
+    for (const r of card.rounds || []) {
+      const key = `${r.set}.${r.round}`;
+      const tables = seen.get(key) || { set: r.set, round: r.round, tables: 0 };
+      tables.tables = Math.max(tables.tables, r.table);
+      seen.set(key, tables);
+    }
+  }
+  return [...seen.values()].sort((a, b) => a.set - b.set || a.round - b.round);
+}
+
+const roundName = (r, sets) => `Round ${r.round}` + (sets > 1 ? ` of set ${r.set}` : "");
+
+/** The audit list: every correction and undo, newest last (null when there are none). */
+export function auditList(doc) {
+  const entries = doc.entries || [];
+  if (!entries.length) return h("p", { class: "small muted", id: "audit-empty" }, "No corrections or undos so far.");
+  return h("ol", { class: "audit", id: "audit-list" }, entries.map((e) => h("li", {
+    dataset: { kind: e.kind, change: e.change || "" } },
+  h("strong", {}, e.kind === "undo" ? "Undo" : "Correction"), ": ", e.what,
+  h("span", { class: "small muted" }, ` — ${e.who || "unknown sender"}`,
+    e.at ? `, ${new Date(e.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : ""),
+  e.why ? h("span", { class: "small" }, ` — why: ${e.why}`) : null)));
+}
+
+/** "Provisional" or "Final" in words, for the host and results pages. */
+export function provisionalWords(view) {
+  if (view.closed) return "Final results: the host closed the night.";
+  if (view.phase === "over") return "Provisional results: the host may still correct them until closing the night.";
+  return view.phase === "rolloff" ? "Provisional results: a roll-off is due."
+    : "Provisional results: the night is still being played.";
+}
+
+/** Fetch the audit list into ``box`` (the results page calls this as the night changes). */
+export async function drawAudit(box, base, token) {
+  try {
+    const doc = await api(`${base}/corrections`, { token });
+    fill(box, auditList(doc));
+  } catch (err) {
+    fill(box, h("p", { class: "small muted" }, `The audit list could not be loaded: ${err.text || err}`));
+  }
+}
+
+function ask(title, text, yes) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  return new Promise((resolve) => {
+    const done = (value) => { dialog.close(); resolve(value); };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+    dialog.oncancel = () => resolve(false);
+    dialog.showModal();
+  });
+}
+
+function options(select, items, value) {
+  fill(select, items.map(([v, text]) => h("option", { value: v }, text)));
+  if (value !== undefined && items.some(([v]) => String(v) === String(value))) select.value = String(value);
+}
+
+function rollText(r) {
+  return `${r.number}. ${r.player || "ghost seat"}: ${r.words} (${r.dice.join(" ")})`;
+}
+
+function drawRound() {
+  const t = shown;
+  if (!t) { fill("fix-round", null); return; }
+  const scores = t.team
+    ? `${t.players[0]} & ${t.players[2]} ${t.scores[0]} – ${t.scores[1]} ${t.players[1]} & ${t.players[3]}`
+    : t.players.map((p, i) => `${p || "ghost"} ${t.scores[i]}`).join(" · ");
+  fill("fix-round",
+    h("p", { id: "fix-result" }, h("strong", {}, `Won by ${t.winners.join(" & ") || "nobody"}`), ` · ${scores}`,
+      t.corrected ? h("span", { class: "small muted" }, ` · corrected ${t.corrected}×`) : null),
+    h("ol", { class: "fix-rolls small", id: "fix-rolls", "aria-label": "The round's rolls" },
+      t.rolls.map((r) => h("li", { dataset: { number: r.number, kind: r.kind } },
+        `${r.player || "ghost seat"}: ${r.words} (${r.dice.join(" ")})`,
+        r.phase === "first_roll" ? h("span", { class: "muted" }, " — roll for high to start") : null,
+        r.phase === "tie_break" ? h("span", { class: "muted" }, " — tie-break") : null))));
+  drawFields();
+}
+
+function drawFields() {
+  const change = $("fix-change").value;
+  const t = shown;
+  const players = t ? t.players.filter(Boolean) : [];
+  const rolls = t ? t.rolls.filter((r) => r.phase !== "first_roll") : [];
+  $("fix-player-row").hidden = change === "remove_roll";
+  $("fix-roll-row").hidden = !(change === "move" || change === "remove_roll");
+  $("fix-dice-row").hidden = change !== "add_roll";
+  $("fix-player-label").textContent = { winner: "Who won (partners win together)", move: "Counts for",
+    add_roll: "Who rolled it" }[change] || "Player";
+  options($("fix-player"), players.map((p) => [p, p]), $("fix-player").value);
+  options($("fix-roll"), rolls.map((r) => [r.number, rollText(r)]), $("fix-roll").value);
+  $("fix-send").disabled = !t || (change !== "add_roll" && change !== "winner" && !rolls.length);
+}
+
+async function loadRound() {
+  const [set, round] = $("fix-which").value.split(".").map(Number);
+  const table = Number($("fix-table").value);
+  picked = { set, round, table };
+  try {
+    shown = await api(`${ctx.base}/rounds/${set}/${round}/tables/${table}`, { token: ctx.token });
+  } catch (err) {
+    shown = null;
+    toast(err.text || String(err), "error", 6000);
+  }
+  drawRound();
+}
+
+function describe(body) {
+  const where = `table ${body.table}, ${roundName(body, ctx.live.state.view.sets).toLowerCase()}`;
+  const roll = body.roll ? shown.rolls.find((r) => r.number === body.roll) : null;
+  const text = {
+    winner: () => `${body.player}'s side won at ${where}`,
+    move: () => `roll ${rollText(roll)} counts for ${body.player} at ${where}`,
+    add_roll: () => `${body.player} also rolled ${body.dice.join(" ")} at ${where}`,
+    remove_roll: () => `roll ${rollText(roll)} at ${where} never happened`,
+  }[body.change]();
+  return `${text[0].toUpperCase()}${text.slice(1)}. Why: ${body.reason}. The cards, prizes and money follow; the audit list keeps it.`;
+}
+
+async function send(ev) {
+  ev.preventDefault();
+  if (!picked || !shown) return;
+  const change = $("fix-change").value;
+  const reason = $("fix-reason").value.replace(/\s+/g, " ").trim();
+  if (!reason) {
+    $("fix-note").textContent = "Say why: the audit list shows the reason with the correction.";
+    $("fix-reason").focus();
+    return;
+  }
+  const body = { ...picked, change, reason };
+  if (change !== "remove_roll") body.player = $("fix-player").value;
+  if (change === "move" || change === "remove_roll") body.roll = Number($("fix-roll").value);
+  if (change === "add_roll") body.dice = ["fix-d1", "fix-d2", "fix-d3"].map((id) => Number($(id).value));
+  if (!(await ask("Correct this result?", describe(body), "Correct it"))) return;
+  try {
+    const ack = await ctx.commands.send(`${ctx.base}/corrections`, body);
+    await ctx.live.acknowledge(ack);
+    $("fix-reason").value = "";
+    $("fix-note").textContent = "Corrected. The cards and prizes follow; it is on the audit list.";
+    toast("Corrected.");
+    await loadRound();
+    auditKey = "";
+    update(ctx.live.state);
+  } catch (err) {
+    $("fix-note").textContent = err.text || String(err);
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+async function closeNight() {
+  if (!(await ask("Close the night?", "The results become final: no more corrections after this.", "Close the night"))) return;
+  try {
+    const ack = await ctx.commands.send(`${ctx.base}/close`, {});
+    await ctx.live.acknowledge(ack);
+    toast("The night is closed: the results are final.");
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+const dieSelect = (id, n) => [h("label", { class: "sr-only", for: id }, `Die ${n}`),
+  h("select", { id }, [1, 2, 3, 4, 5, 6].map((f) => h("option", { value: f }, String(f))))];
+
+/** Build the console in ``box`` (a section of the host page). */
+export function initCorrections({ box, commands, live, base, token }) {
+  ctx = { box, commands, live, base, token };
+  fill(box,
+    h("h2", { id: "fix-title" }, "Correct a result"),
+    h("p", { class: "small", id: "fix-provisional", role: "status" }),
+    h("button", { type: "button", class: "btn secondary", id: "close-night", hidden: true, onclick: closeNight }, "Close the night: results final"),
+    h("p", { class: "small muted", id: "fix-help" }, "Fix a finished round at any table: who won, a roll credited to the wrong player, a roll never entered or one that never happened. The seating played since stands."),
+    h("div", { class: "row", id: "fix-pick" },
+      h("label", { class: "sr-only", for: "fix-which" }, "Round"),
+      h("select", { id: "fix-which", class: "grow", onchange: () => { drawTables(); loadRound(); } }),
+      h("label", { class: "sr-only", for: "fix-table" }, "Table"),
+      h("select", { id: "fix-table", onchange: loadRound })),
+    h("div", { id: "fix-round", "aria-live": "polite" }),
+    h("form", { id: "fix-form", onsubmit: send },
+      h("label", { for: "fix-change" }, "Change"),
+      h("select", { id: "fix-change", onchange: drawFields }, CHANGES.map(([v, t]) => h("option", { value: v }, t))),
+      h("div", { id: "fix-player-row" }, h("label", { for: "fix-player", id: "fix-player-label" }, "Player"),
+        h("select", { id: "fix-player" })),
+      h("div", { id: "fix-roll-row", hidden: true }, h("label", { for: "fix-roll" }, "Which roll"),
+        h("select", { id: "fix-roll" })),
+      h("div", { id: "fix-dice-row", class: "row", hidden: true, role: "group", "aria-label": "The three dice" },
+        ...dieSelect("fix-d1", 1), ...dieSelect("fix-d2", 2), ...dieSelect("fix-d3", 3)),
+      h("label", { for: "fix-reason" }, "Why (shown on the audit list)"),
+      h("input", { type: "text", id: "fix-reason", maxlength: 200, autocomplete: "off",
+        placeholder: "e.g. the table agreed Bea rolled it" }),
+      h("button", { type: "submit", class: "btn", id: "fix-send" }, "Correct…")),
+    h("p", { class: "small muted", id: "fix-note", role: "status" }),
+    h("h3", { id: "audit-title" }, "Corrections and undos"),
+    h("div", { id: "audit" }));
+}
+
+let roundsKey = "";
+
+function drawTables() {
+  const which = $("fix-which").value;
+  const r = finishedRounds(ctx.live.state.view).find((x) => `${x.set}.${x.round}` === which);
+  const count = r ? r.tables : 0;
+  options($("fix-table"), Array.from({ length: count }, (_, i) => [i + 1, `Table ${i + 1}`]), $("fix-table").value);
+}
+
+/** Follow the night: the rounds to pick from, provisional or final, the audit list. */
+export function update(state) {
+  if (!ctx) return;
+  const view = state.view;
+  const rounds = finishedRounds(view);
+  ctx.box.hidden = !rounds.length;
+  $("fix-provisional").textContent = provisionalWords(view);
+  $("close-night").hidden = view.closed || view.phase !== "over";
+  $("fix-form").hidden = Boolean(view.closed);
+  const key = JSON.stringify(rounds);
+  if (key !== roundsKey) {
+    roundsKey = key;
+    const last = rounds.at(-1);
+    options($("fix-which"), rounds.map((r) => [`${r.set}.${r.round}`, roundName(r, view.sets)]),
+      $("fix-which").value || (last ? `${last.set}.${last.round}` : undefined));
+    drawTables();
+    if (rounds.length) loadRound();
+  }
+  // the audit list: again when a correction, the phase or the round changed, else at most
+  // every 15 s (an undo at a table's phone shows up then)
+  const now = Date.now();
+  const aKey = JSON.stringify([view.corrections, view.closed, view.phase, view.set, view.round]);
+  if (aKey !== auditKey || now - auditAt > 15000) {
+    auditKey = aKey;
+    auditAt = now;
+    drawAudit($("audit"), ctx.base, ctx.token);
+  }
+}

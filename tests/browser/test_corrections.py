@@ -1,0 +1,142 @@
+"""The correction console in Chromium at phone size: a correction two rounds back changes
+the score cards, the prizes and the audit list, on the host page and the results page.
+
+An 8-player classic night is played through the API (seeded dice) for three rounds and
+ended there, so its prizes are decided. The test folds the exported log with the engine
+to find a round-1 player whose missed Bunco, added, wins them Most Buncos; the host adds
+it on the host page (round, table, change, player, dice, reason, confirm), then sets the
+other round-1 table's winner the other way. The cards, the prize and the audit list
+follow on both pages, the results read "provisional", and once the host closes the
+night (after any roll-off the correction made due) they read "final".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from bunco.core.night import Night
+
+from .api_rolls import finish_round
+from .conftest import PHONE, Pages, Server, axe, shoot
+
+pytestmark = pytest.mark.browser
+
+EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def bunco_that_moves_a_prize(night: Night) -> tuple[int, str]:
+    """A round-1 table and a player there whose missed Bunco (1 1 1), added, makes them the
+    only one with Most Buncos where they were not (the night stays over)."""
+    before = next(p.winners for p in night.prizes if p.label == "Most Buncos")
+    for res in night.history[0].tables:
+        for player in (p for p in res.seats if p is not None):
+            after = night.apply({"type": "correct", "set": 1, "round": 1, "of_table": res.table,
+                                 "change": "add_roll", "player": player, "dice": [1, 1, 1],
+                                 "reason": "probe"})
+            now = next(p.winners for p in after.prizes if p.label == "Most Buncos")
+            if after.phase == "over" and now == (player,) != before:
+                return res.table, player
+    raise AssertionError(f"no added Bunco moves Most Buncos in this night ({before})")
+
+
+def serious(page: Any) -> list[str]:
+    return [f"{v['id']}: {v['nodes']}" for v in axe(page) if v["impact"] in ("serious", "critical")]
+
+
+def test_a_correction_two_rounds_back_changes_cards_prizes_and_the_audit_list(
+        pages: Pages, server: Server) -> None:
+    created = server.api("POST", "/api/nights", json={
+        "name": "Corrections", "rules": "classic", "players": EIGHT})
+    nid, token = created["night"], created["host_token"]
+    for round_no in (1, 2, 3):
+        finish_round(server, nid, token, round_no, seed=20 + round_no)
+    server.api("POST", f"/api/nights/{nid}/end", token, json={"command_id": "end-1"})
+    rolled = 0
+    while server.state(nid, token)["view"]["phase"] == "rolloff":  # a prize tie: rolled off
+        rolled += 1
+        server.api("POST", f"/api/nights/{nid}/rolloff", token,
+                   json={"command_id": f"rolloff-{rolled}", "roll_for_me": True})
+    lines = httpx.get(f"{server.base}/api/nights/{nid}/export/log.jsonl", timeout=10,
+                      headers={"authorization": f"Bearer {token}"}).text.splitlines()
+    engine = Night.start(json.loads(lines[0])).apply_all([json.loads(x) for x in lines[1:]])
+    assert engine.phase == "over"
+    table, player = bunco_that_moves_a_prize(engine)
+    buncos_before = engine.cards[player].buncos
+    other = engine.history[0].tables[-1 if table == 1 else 0]
+    loser = next(p for p in other.losers if p is not None)
+    wins_before = engine.cards[loser].wins
+
+    host = pages.open(f"/n/{nid}/host?token={token}", size=PHONE, name="host")
+    expect(host.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(host.locator("#fix-card")).to_be_visible()
+    expect(host.locator("#fix-provisional")).to_contain_text("Provisional results")
+    expect(host.locator("#audit-empty")).to_be_visible()
+    # 1. a Bunco never entered in round 1 (two rounds before the last): the prize follows
+    host.select_option("#fix-which", "1.1")
+    host.select_option("#fix-table", str(table))
+    expect(host.locator("#fix-rolls li").first).to_be_visible()
+    host.select_option("#fix-change", "add_roll")
+    host.select_option("#fix-player", player)
+    for die in ("#fix-d1", "#fix-d2", "#fix-d3"):
+        host.select_option(die, "1")
+    host.fill("#fix-reason", "the Bunco was never entered")
+    host.click("#fix-send")
+    dialog = host.locator("#confirm")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text(f"{player} also rolled 1 1 1 at table {table}, round 1")
+    assert serious(host) == []
+    host.click("#confirm-yes")
+    expect(host.locator("#fix-note")).to_contain_text("Corrected")
+    expect(host.locator("#fix-rolls li").last).to_contain_text(f"{player}: Bunco (1 1 1)")
+    expect(host.locator("#audit-list li")).to_have_count(1)
+    state = server.state(nid, token)["view"]
+    assert state["players"][player]["buncos"] == buncos_before + 1
+    assert next(p for p in state["prizes"] if p["label"] == "Most Buncos")["winners"] == [player]
+    # 2. the winner of another round-1 table set the other way: the cards' W and L follow
+    host.select_option("#fix-table", str(other.table))
+    expect(host.locator("#fix-result")).to_contain_text("Won by")
+    host.select_option("#fix-change", "winner")
+    host.select_option("#fix-player", loser)
+    host.fill("#fix-reason", "the table agreed the score was miscounted")
+    host.click("#fix-send")
+    expect(dialog).to_contain_text(f"{loser}'s side won at table {other.table}, round 1")
+    host.click("#confirm-yes")
+    expect(host.locator("#fix-result")).to_contain_text(f"Won by {loser}")
+    entries = host.locator("#audit-list li")
+    expect(entries).to_have_count(2)
+    expect(entries.nth(0)).to_contain_text(f"Table {table}, round 1: roll added for {player}: Bunco (1 1 1)")
+    expect(entries.nth(1)).to_contain_text(f"Table {other.table}, round 1: winner set to")
+    expect(entries.nth(1)).to_contain_text("the host")
+    expect(entries.nth(1)).to_contain_text("why: the table agreed the score was miscounted")
+    assert serious(host) == []
+    shoot(host, "corrections-host", ("phone",))
+    assert server.state(nid, token)["view"]["players"][loser]["wins"] == wins_before + 1
+
+    end = pages.open(f"/n/{nid}/end?token={created['viewer_token']}", size=PHONE, name="end")
+    expect(end.locator("body")).to_have_attribute("data-ready", "yes")
+    row = end.locator(f'#cards-table tr[data-player="{loser}"]')
+    expect(row.locator('td[data-col="wins"]')).to_have_text(str(wins_before + 1))
+    row = end.locator(f'#cards-table tr[data-player="{player}"]')
+    expect(row.locator('td[data-col="buncos"]')).to_have_text(str(buncos_before + 1))
+    expect(end.locator("#prizes")).to_contain_text(player)
+    expect(end.locator("#provisional")).to_contain_text("Provisional results")
+    expect(end.locator("#audit-list li")).to_have_count(2)
+    expect(end.locator("#audit-list li").nth(1)).to_contain_text("why: the table agreed")
+    assert serious(end) == []
+
+    while server.state(nid, token)["view"]["phase"] == "rolloff":  # a tie the correction made
+        rolled += 1
+        server.api("POST", f"/api/nights/{nid}/rolloff", token,
+                   json={"command_id": f"rolloff-{rolled}", "roll_for_me": True})
+    host.click("#close-night")
+    host.click("#confirm-yes")
+    expect(host.locator("#fix-provisional")).to_contain_text("Final results")
+    expect(host.locator("#fix-form")).to_be_hidden()
+    expect(end.locator("#provisional")).to_contain_text("Final results")
+    shoot(end, "corrections-end", ("phone",))
+    assert pages.errors == []
