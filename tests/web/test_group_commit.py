@@ -14,6 +14,7 @@ import pytest
 from bunco.store import EventStore, StoredEvent
 from bunco.store.night_lock import NightLock, NightWrites
 from bunco.store.notify import Notice
+from bunco.store.writers import PostgresWriter
 from bunco.web.follow import ProcessFollower
 from bunco.web.replies import ServiceError
 from bunco.web.service import NightService
@@ -210,8 +211,8 @@ def test_a_slow_process_is_never_refused_because_a_fast_one_keeps_writing():
         store_a.upgrade()
 
         async def scenario() -> None:
-            a, b = NightService(store_a), NightService(store_b)
-            a.writes = SlowWrites(url)
+            a = NightService(store_a, writer=PostgresWriter(SlowWrites(url)))
+            b = NightService(store_b)
             night = await new_night(a)
             await b.get(night)
             a_done = asyncio.Event()

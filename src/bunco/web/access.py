@@ -1,4 +1,5 @@
-"""Who is asking, and may they do this: the checks every endpoint makes.
+"""Who is asking, and may they do this: the checks every endpoint makes (the rights
+checked when a command is decided are :mod:`bunco.web.rights`, re-exported here).
 
 A token comes in ``Authorization: Bearer <token>`` or, where a header cannot be set
 (a link, a WebSocket), as ``?token=``. No token or an unknown one is a 401; a token
@@ -8,19 +9,27 @@ of another night or of a role that may not do this is a 403.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any
 
 from fastapi import Request
 from starlette.requests import HTTPConnection
 
-from bunco.core.errors import BuncoError
-from bunco.core.undo import undo_effect
 from bunco.store import TokenRecord
 from bunco.web.auth import Principal, TokenBook, is_code, principal_of
 from bunco.web.guard import Guard
-from bunco.web.live_night import TABLE_EVENTS, LiveNight
 from bunco.web.replies import ServiceError
+from bunco.web.rights import (
+    host_only,
+    host_or_head_table,
+    is_turn_of,
+    own_turn,
+    table_writer,
+    undo_writer,
+)
+
+__all__ = ["authenticate", "client_key", "guard", "host_only", "host_or_head_table",
+           "is_turn_of", "join_credential", "own_turn", "require", "require_host",
+           "require_read", "table_writer", "token_of", "tokens", "too_many", "unauthorized",
+           "undo_writer"]
 
 TOKEN_HINT = "a token in 'Authorization: Bearer <token>' or ?token=<token>"
 
@@ -162,99 +171,3 @@ async def require_read(conn: HTTPConnection, night_id: str) -> Principal:
 
 async def require_host(request: Request, night_id: str, what: str) -> Principal:
     return await require(request, night_id, "host", what=what)
-
-
-def table_writer(who: Principal, table: int | None) -> Callable[[LiveNight, dict[str, Any]], None]:
-    """The check of a roll, tally or undo at ``table`` by ``who`` (run under the night's lock).
-
-    The host may write anywhere. A table's scorekeeper writes at its own table only. A
-    player may roll (not tally or undo) when it is their own turn, at a table or in a
-    roll-off. Viewers write nothing.
-    """
-
-    def check(live: LiveNight, event: dict[str, Any]) -> None:
-        if who.role == "host":
-            return
-        if event.get("type") not in TABLE_EVENTS:
-            raise ServiceError(403, "forbidden", f"{who.describe()} may not send a "
-                               f"{event.get('type')!r} event", "the host's token")
-        if who.role == "table":
-            if table is None or table != who.table:
-                where = "a roll-off" if table is None else f"table {table}"
-                raise ServiceError(
-                    403, "forbidden", f"this phone scores table {who.table}, not {where}",
-                    f"entries at table {who.table} only")
-            return
-        if who.role == "player":
-            if event.get("type") != "roll":
-                raise ServiceError(403, "forbidden", "a player may only roll their own dice",
-                                   "dice or roll_for_me on your turn")
-            if not is_turn_of(live, table, who.player):
-                raise ServiceError(
-                    409, "not_your_turn", f"it is not {who.player}'s turn"
-                    + ("" if table is None else f" at table {table}"),
-                    "your roll when the night shows it is your turn")
-            return
-        raise ServiceError(403, "forbidden", f"{who.describe()} may not write",
-                           "a host, table or player token")
-
-    return check
-
-
-def is_turn_of(live: LiveNight, table: int | None, player: str | None) -> bool:
-    """Whether ``player`` may roll now at ``table`` (``None``: in the roll-off)."""
-    night = live.night
-    if table is None:
-        return (None, player) in night.expected_rollers()
-    if night.phase != "playing" or not 1 <= table <= len(night.tables):
-        return False
-    return night.tables[table - 1].roller == player
-
-
-def host_only(who: Principal) -> Callable[[LiveNight, dict[str, Any]], None]:
-    """The check of a command of the whole night (host only)."""
-
-    def check(_live: LiveNight, event: dict[str, Any]) -> None:
-        if who.role != "host":
-            raise ServiceError(403, "forbidden", f"{who.describe()} may not send a "
-                               f"{event.get('type')!r} event", "the host's token")
-
-    return check
-
-
-def host_or_head_table(who: Principal) -> Callable[[LiveNight, dict[str, Any]], None]:
-    """The check of the starting bell: the host, or the head table's (table 1's) scorekeeper."""
-
-    def check(_live: LiveNight, _event: dict[str, Any]) -> None:
-        if who.role == "table" and who.table != 1:
-            raise ServiceError(403, "forbidden", f"this phone scores table {who.table}; the "
-                               "head table rings the bell to start a round",
-                               "the host's or table 1's scorekeeper's token")
-
-    return check
-
-
-def undo_writer(who: Principal, table: int) -> Callable[[LiveNight, dict[str, Any]], None]:
-    """The check of an undo at ``table``: :func:`table_writer`, and a table's phone may
-    undo only its own table's entries of the round in play. An undo that would reopen a
-    finished round, cancel the bell for the room or change another table is the host's
-    (a 403 that says to ask the host)."""
-    writer = table_writer(who, table)
-
-    def check(live: LiveNight, event: dict[str, Any]) -> None:
-        writer(live, event)
-        if who.role == "host":
-            return
-        try:
-            effect = undo_effect(live.night, table)
-        except BuncoError:
-            return  # nothing to undo here: the engine says so when it applies the undo
-        if effect.host_only:
-            more = "; ".join(effect.consequences())
-            raise ServiceError(
-                403, "forbidden",
-                f"only the host can undo {effect.what()}: {more}",
-                "ask the host to undo it on the host page (it asks first and names what "
-                "it reopens), or a correcting entry at this table")
-
-    return check

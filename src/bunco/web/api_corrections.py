@@ -11,7 +11,6 @@ who (from the token that sent it), when (when the server stored it) and why.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
@@ -21,21 +20,20 @@ from pydantic import BaseModel, Field, model_validator
 from bunco.core.audit import audit_more
 from bunco.core.night import Night
 from bunco.core.undo import entry_words
-from bunco.web.access import host_only, require_read
-from bunco.web.api_hosts import number_of
-from bunco.web.api_nights import ERRORS, NightId, service
-from bunco.web.api_play import _night_command
+from bunco.web.access import require, require_read
 from bunco.web.auth import Principal
-from bunco.web.live_night import LiveNight
+from bunco.web.cohost_labels import number_of
+from bunco.web.fields import Name
 from bunco.web.replies import ServiceError
-from bunco.web.schemas import AckOut, Command, Name
+from bunco.web.routing import ERRORS, NightId, night_command, service
+from bunco.web.schemas import AckOut, CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["corrections"])
 
 Reason = Annotated[str, Field(min_length=1, max_length=200)]
 
 
-class CorrectionIn(Command):
+class CorrectionIn(CommandBody):
     """A correction of one table's finished round, with the reason for it."""
 
     set: int = Field(1, ge=1, le=99, description="the set of the round corrected")
@@ -118,18 +116,6 @@ def _by(who: Principal) -> str:
     return who.player if number_of(who.player) is not None and who.player else "the host"
 
 
-def host_signed(principal: Principal) -> Callable[[LiveNight, dict[str, Any]], None]:
-    """The host's check (:func:`~bunco.web.access.host_only`), then the event signed with
-    who sent it (``by``), under the night's lock."""
-    host = host_only(principal)
-
-    def check(live: LiveNight, event: dict[str, Any]) -> None:
-        host(live, event)
-        event["by"] = _by(principal)
-
-    return check
-
-
 @router.post("/corrections", response_model=AckOut)
 async def correct(night_id: NightId, body: CorrectionIn, request: Request) -> Response:
     """Correct a table's finished round (host or co-host). 409 ``invalid_event`` for a round
@@ -141,18 +127,17 @@ async def correct(night_id: NightId, body: CorrectionIn, request: Request) -> Re
         if getattr(body, key) is not None:
             ev[key] = getattr(body, key)
     ev["reason"] = body.reason.strip()
-
-    return await _night_command(request, night_id, ev, body, "correcting results",
-                                allowed=host_signed)
+    ev["by"] = _by(await require(request, night_id, "host", what="correcting results"))
+    return await night_command(request, night_id, ev, body, "correcting results")
 
 
 @router.post("/close", response_model=AckOut)
-async def close_night(night_id: NightId, body: Command, request: Request) -> Response:
+async def close_night(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """Close the night once it is over (host or co-host): the results stop being
     provisional and no more corrections are taken (409 before the night is over)."""
-
-    return await _night_command(request, night_id, {"type": "close_night"}, body,
-                                "closing the night", allowed=host_signed)
+    who = await require(request, night_id, "host", what="closing the night")
+    return await night_command(request, night_id, {"type": "close_night", "by": _by(who)},
+                               body, "closing the night")
 
 
 async def _callers(request: Request, night_id: str) -> dict[str, str]:

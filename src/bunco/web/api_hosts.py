@@ -5,44 +5,30 @@ like every token) with a label in the token's ``player`` column (``co-host 2 · 
 it can be listed and revoked without touching the host's own link. A co-host may do
 everything the host may, except that nobody can revoke the host's own link here.
 
->>> label(2, "Bea"), label(3, None), number_of("co-host 12 · Bea")
-('co-host 2 · Bea', 'co-host 3', 12)
+Labels are made and read by :mod:`bunco.web.cohost_labels`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
 from bunco.web.access import require_host, tokens
+from bunco.web.cohost_labels import label, number_of
 from bunco.web.fields import Name
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import CoHostMadeOut, CoHostsOut, RevokedOut
 from bunco.web.routing import ERRORS, NightId, service
 
 router = APIRouter(prefix="/api/nights/{night_id}/cohosts", responses=ERRORS, tags=["nights"])
-LABEL = re.compile(r"^co-host (\d+)(?: · .*)?$")
 
 
 class CoHostIn(BaseModel):
     """A new co-host, optionally named (``Bea``) so the list says whose phone it is."""
 
     name: Name | None = Field(None, description="whose phone it is (optional)")
-
-
-def label(number: int, name: str | None) -> str:
-    """The stored label of co-host ``number``."""
-    name = " ".join((name or "").split())
-    return f"co-host {number}" + (f" · {name}" if name else "")
-
-
-def number_of(text: str | None) -> int | None:
-    """The number in a co-host's label, or ``None`` for any other token."""
-    found = LABEL.match(text or "")
-    return int(found.group(1)) if found else None
 
 
 def _link(request: Request, night_id: str, token: str) -> str:

@@ -1,15 +1,14 @@
 """HTTP API, part 4: prize money, judged prizes, presence, breaks and drawings.
 
 Each command is one event of the party log (docs/party-log.md), sent by the host. A
-drawing is drawn here, on the server, with the operating system's cryptographic
-generator (:func:`secrets.randbelow`); the event records the candidates, the pick and
-the winner, so the log re-checks it. Reading the payouts is open to anyone who may read
-the night.
+drawing is drawn on the server when the command is decided, with the operating system's
+cryptographic generator (:class:`bunco.web.commands.ServerLuck`); the event records the
+candidates, the pick and the winner, so the log re-checks it. Reading the payouts is open
+to anyone who may read the night.
 """
 
 from __future__ import annotations
 
-import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,15 +16,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field, model_validator
 
-from bunco.core.errors import BuncoError
-from bunco.core.hosting import drawing_event
 from bunco.core.money import prize_money
 from bunco.sheets.payouts import payouts_csv
-from bunco.web.access import host_only, require_read
-from bunco.web.auth import Principal
+from bunco.web.access import require_read
+from bunco.web.commands import Drawing
 from bunco.web.fields import Label, Name, Title
-from bunco.web.live_night import LiveNight
-from bunco.web.replies import ServiceError
 from bunco.web.reply_models import PayoutsOut, file_reply
 from bunco.web.routing import ERRORS, NightId, night_command, send_file, service
 from bunco.web.schemas import AckOut, CommandBody
@@ -119,28 +114,13 @@ async def close_cards(night_id: NightId, body: CloseCardsIn, request: Request) -
     return await night_command(request, night_id, event, body, "closing the cards")
 
 
-def _draw(who: Principal, body: DrawingIn) -> Any:
-    """The host's check, then the draw itself, under the night's lock."""
-    allowed = host_only(who)
-
-    def check(live: LiveNight, event: dict[str, Any]) -> None:
-        allowed(live, event)
-        try:
-            event.update(drawing_event(live.night, secrets.randbelow,
-                                       exclude_winners=body.exclude_winners, name=body.name))
-        except BuncoError as exc:
-            raise ServiceError(409, exc.code, exc.message, exc.expected) from None
-
-    return check
-
-
 @router.post("/drawings", response_model=AckOut)
 async def drawing(night_id: NightId, body: DrawingIn, request: Request) -> Response:
     """A random drawing among the players present (host). The server draws the winner with
     a cryptographic generator; the event keeps the candidates in order and the pick, so
     anyone can re-check it from the log. Nobody present: 409."""
-    return await night_command(request, night_id, {"type": "drawing"}, body, "drawings",
-                                allowed=lambda who: _draw(who, body))
+    return await night_command(request, night_id, Drawing(body.name, body.exclude_winners),
+                               body, "drawings")
 
 
 @router.get("/payouts", response_model=PayoutsOut)

@@ -8,7 +8,7 @@ its seq, the night's status and the table's view after it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,19 +21,21 @@ from bunco.core.undo import undo_effect
 from bunco.web.access import (
     host_only,
     host_or_head_table,
-    is_turn_of,
+    own_turn,
     require,
     table_writer,
     undo_writer,
 )
 from bunco.web.auth import Principal
-from bunco.web.decide import Tapped
+from bunco.web.commands import Given, MyTurnRoll, RollForMe
+from bunco.web.entry_rules import Tapped
+from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import Ack, ServiceError, event_table
 from bunco.web.reply_models import UndoPreviewOut
+from bunco.web.rights import Check
 from bunco.web.routing import (
     ERRORS,
-    Check,
     NightId,
     TableNo,
     ack_reply,
@@ -105,9 +107,10 @@ async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, tab
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
-    return await svc.submit(night_id, event, **command_of(who, body, "rolls", table),
+    return await svc.submit(night_id, RollForMe(event) if body.roll_for_me else Given(event),
+                            **command_of(who, body, "rolls", table),
                             expected_seq=body.expected_seq, authorize=table_writer(who, table),
-                            draw=body.roll_for_me, tapped=tapped_of(body.tapped))
+                            tapped=tapped_of(body.tapped))
 
 
 @router.post("/tables/{table}/undo", response_model=AckOut)
@@ -157,9 +160,9 @@ async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
-    ack = await svc.submit(night_id, event, **command_of(who, body, "rolloff"),
-                           expected_seq=body.expected_seq, authorize=table_writer(who, None),
-                           draw=body.roll_for_me)
+    ack = await svc.submit(night_id, RollForMe(event) if body.roll_for_me else Given(event),
+                           **command_of(who, body, "rolloff"),
+                           expected_seq=body.expected_seq, authorize=table_writer(who, None))
     return ack_reply(ack)
 
 
@@ -173,25 +176,9 @@ async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response
         raise ServiceError(403, "forbidden", f"player {who.player} cannot roll for "
                            f"{body.player}", "your own rolls only")
 
-    def my_turn(live: LiveNight) -> dict[str, Any]:
-        """The roll at wherever it is this player's turn now (under the night's lock)."""
-        table = next((t for t, p in live.night.expected_rollers() if p == who.player), "none")
-        if table == "none":
-            raise ServiceError(409, "not_your_turn", f"it is not {who.player}'s turn",
-                               "your roll when the night shows it is your turn")
-        event: dict[str, Any] = {"type": "roll", "dice": body.dice, "player": who.player}
-        if table is not None:
-            event["table"] = table
-        return event
-
-    def check(live_now: Any, ev: dict[str, Any]) -> None:
-        if not is_turn_of(live_now, event_table(ev), who.player):
-            raise ServiceError(409, "not_your_turn", f"it is not {who.player}'s turn",
-                               "your roll when the night shows it is your turn")
-
-    ack = await svc.submit(night_id, my_turn, **command_of(who, body, "me/roll"),
-                           expected_seq=body.expected_seq, authorize=check,
-                           draw=body.roll_for_me)
+    ack = await svc.submit(night_id, MyTurnRoll(who.player or "", body.dice),
+                           **command_of(who, body, "me/roll"),
+                           expected_seq=body.expected_seq, authorize=own_turn(who))
     return ack_reply(ack)
 
 
@@ -202,10 +189,10 @@ def new_name(name: str) -> Callable[[Principal], Check]:
     def allowed(who: Principal) -> Check:
         host = host_only(who)
 
-        def check(live: LiveNight, event: dict[str, Any]) -> None:
-            host(live, event)
+        def check(state: HeldState, event: Mapping[str, Any]) -> None:
+            host(state, event)
             wanted = name_key(name)
-            same = next((p for p in live.night.cards if p != name and name_key(p) == wanted),
+            same = next((p for p in state.night.cards if p != name and name_key(p) == wanted),
                         None)
             if same is not None:
                 raise ServiceError(409, "name_taken", f"{name!r} and the player {same!r} are "

@@ -17,6 +17,7 @@ import logging
 import secrets
 from typing import Any
 
+from bunco.web.commands import RollForMe
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
 from bunco.web.service import NightService
@@ -80,8 +81,8 @@ class BotRunner:
                 event["table"] = table
             try:
                 await self.service.submit(
-                    night_id, event, command_id="bot:" + secrets.token_urlsafe(12),
-                    caller=BOT_CALLER, expected_seq=live.version(table), draw=True)
+                    night_id, RollForMe(event), command_id="bot:" + secrets.token_urlsafe(12),
+                    caller=BOT_CALLER, expected_seq=live.version(table))
                 made += 1
             except ServiceError as exc:  # someone else moved first; look again
                 log.debug("bot %s at %s: %s", player, table, exc.message)

@@ -1,105 +1,93 @@
-"""The command path: every write goes through :meth:`CommandPath.submit`.
+"""The command path: every write goes through :meth:`CommandPath.submit`, which only
+batches and commits; what is accepted is :func:`bunco.web.decide.decide`'s.
 
 Commands to one night wait in the night's inbox; one writer task per night takes
-everything waiting (a *batch*) and, under the night's lock, checks each command in order
-against the night as the batch leaves it, then stores the batch's events in one
-transaction on a writer thread and only then advances the night, publishes each event and
-answers each command (see :mod:`bunco.web.service` for the whole story).
+everything waiting (a *batch*) and, under the night's lock, decides each command in
+order on the state the batch leaves (the committed night is not touched), stores the
+accepted events in one transaction through the store's
+:class:`~bunco.store.writers.NightWriter`, and only then advances the night, publishes
+each event and answers each command (see :mod:`bunco.web.service` for the whole story).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from bunco.core.errors import BuncoError
-from bunco.core.night import Night
-from bunco.store import SeqTaken, StoredEvent
+from bunco.store import StoredEvent
 from bunco.store.events import dump, now
-from bunco.web.decide import Entry, HeldTable, Tapped, decide_entry
+from bunco.store.writers import NightWriter, WriteBusy
+from bunco.web.commands import Intent, Luck, NightCommand, ServerLuck
+from bunco.web.decide import Decision, as_error, decide, repeat_of
+from bunco.web.entry_rules import Tapped
 from bunco.web.held_nights import HeldNights
-from bunco.web.live_night import (
-    TABLE_EVENTS,
-    Command,
-    LiveNight,
-    bump_versions,
-    moved,
-    version_in,
-)
-from bunco.web.replies import (
-    Ack,
-    ServiceError,
-    envelope_dict,
-    event_table,
-    fingerprint,
-    roll_for_me,
-)
+from bunco.web.held_state import HeldState
+from bunco.web.live_night import LiveNight, Queued
+from bunco.web.replies import Ack, ServiceError, event_table
+from bunco.web.rights import Check
 
 log = logging.getLogger("bunco.service")
 MAX_BATCH = 512
 """The most commands one transaction stores."""
-MAX_ATTEMPTS = 20
-"""How often a batch is checked again after a writer that does not take the night's
-write lock (SQLite: another process on the same file) stored a seq first."""
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Planned:
-    """What a batch does with one command: a new event (with the night after it), the
-    seq of an earlier event it repeats, or a refusal."""
+    """One command of a batch and its decision (an acceptance with its stored event)."""
 
-    command: Command
+    queued: Queued
+    decision: Decision
     stored: StoredEvent | None = None
-    after: Night | None = None
-    kind: str = ""
-    repeats: int | None = None
-    refusal: ServiceError | None = None
 
 
-class CommandPath(HeldNights):
-    """The nights held, and the one command path that writes them."""
+class CommandPath:
+    """The one command path that writes the nights held (``nights``), through ``writer``,
+    with ``luck`` for the server's dice."""
+
+    def __init__(self, nights: HeldNights, writer: NightWriter,
+                 luck: Luck | None = None) -> None:
+        self.nights = nights
+        self.writer = writer
+        self.luck: Luck = luck or ServerLuck()
 
     async def submit(
         self,
         night_id: str,
-        event: dict[str, Any] | Callable[[LiveNight], dict[str, Any]],
+        event: Intent | Mapping[str, Any],
         *,
         command_id: str,
         caller: str = "",
         request: str | None = None,
         expected_seq: int | None = None,
-        authorize: Callable[[LiveNight, dict[str, Any]], None] | None = None,
-        draw: bool = False,
+        authorize: Check | None = None,
         tapped: Tapped | None = None,
     ) -> Ack:
-        """Apply one command; see the module docstring for the order of the checks.
+        """Decide one command and apply it: ``event`` is an event or what the command
+        writes (:mod:`bunco.web.commands`); the other arguments are the
+        :class:`~bunco.web.commands.NightCommand`'s (``caller`` scopes ``command_id``:
+        a token's hash, ``bot`` for the bots; ``request`` is the fingerprint of the
+        request the id stands for; ``authorize`` the caller's rights, a pure check of
+        the night before the command and the event, :mod:`bunco.web.rights`).
+        The reply comes once the event is committed (or the command refused:
+        :class:`ServiceError`)."""
+        return await self.send(night_id, NightCommand.of(
+            event, command_id=command_id, caller=caller, request=request,
+            expected_seq=expected_seq, authorize=authorize, tapped=tapped))
 
-        ``caller`` scopes ``command_id`` (a token's hash, ``bot`` for the bots);
-        ``request`` is the :func:`fingerprint` of the request (by default: of the event,
-        ``expected_seq`` and ``draw``). ``event`` may be a function of the live night,
-        called under its lock once the command is known to be new.
-        ``authorize(live, event)`` raises a :class:`ServiceError` when the caller may
-        not do this now. ``draw=True`` draws the dice on the server ("roll for me").
-        ``tapped``: where an entry was tapped; :func:`~bunco.web.decide.decide_entry`
-        applies it only there.
-        The reply comes once the event is committed (or the command refused).
-        """
-        # not caught up first: the writer checks the command against the night after
-        # catching up with what the other processes stored itself
-        live = await self.get(night_id, fresh=False)
-        if request is None and not callable(event):
-            request = fingerprint(event, expected_seq, draw)
-        known = live.commands.get((caller, command_id))
-        if known is not None:
-            return self._again(live, live.log[known], request)
+    async def send(self, night_id: str, command: NightCommand) -> Ack:
+        """:meth:`submit` a typed command."""
+        # not caught up first: the writer decides the command on the night after catching
+        # up with what the other processes stored itself
+        live = await self.nights.get(night_id, fresh=False)
+        seen = live.state.known(command.caller, command.command_id)
+        if seen is not None:
+            return self._answer_repeat(live, repeat_of(command, seen))
         reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
         reply.add_done_callback(_retrieved)
-        live.inbox.append(Command(event, command_id, expected_seq, authorize, draw, reply,
-                                  caller, request, tapped))
+        live.inbox.append(Queued(command, reply))
         if live.writer is None or live.writer.done():
             live.writer = asyncio.get_running_loop().create_task(self._write(live))
         # the writer answers even if this caller goes away (the command still counts)
@@ -116,208 +104,91 @@ class CommandPath(HeldNights):
                 failure = ServiceError(
                     503, "store_unavailable", f"the database did not take the event: {exc}",
                     "the same command (same command_id) again in a moment")
-                for command in batch:
-                    if not command.reply.done():
-                        command.reply.set_exception(failure)
+                for queued in batch:
+                    if not queued.reply.done():
+                        queued.reply.set_exception(failure)
                 if isinstance(exc, asyncio.CancelledError):
                     raise
                 log.exception("night %s: a batch of %d commands failed", live.id, len(batch))
-            for hook in self.after_commit:
+            for hook in self.nights.after_commit:
                 hook(live)
 
-    async def _commit_batch(self, live: LiveNight, batch: list[Command]) -> None:
-        """Check, store and publish one batch; answer each of its commands."""
-        for _attempt in range(MAX_ATTEMPTS):
-            try:
-                plan = await self._store_batch(live, batch)
-            except SeqTaken:  # a writer that takes no write lock stored a seq first
-                await self._catch_up_locked(live)
-                continue
-            break
-        else:
-            busy = ServiceError(503, "busy", "the night changed under this command "
-                                f"{MAX_ATTEMPTS} times in a row (other server processes)",
+    async def _commit_batch(self, live: LiveNight, batch: list[Queued]) -> None:
+        """Decide, store and publish one batch; answer each of its commands.
+
+        The batch is decided on the night as this process holds it, caught up first if
+        it is known to be behind (a notice, or a client's ``expected_seq``). If another
+        process stored events after it meanwhile, the writer hands them over: they are
+        applied and published, and the batch is decided again after them (so no command
+        is refused because another process wrote)."""
+        wanted = max([live.heard, *(q.command.expected_seq or -1 for q in batch)])
+        if wanted > live.seq:  # another process wrote; a client saw it
+            await self.nights.catch_up_locked(live)
+        plan = self._plan(live, batch)
+
+        async def replan(missed: list[StoredEvent]) -> list[StoredEvent]:
+            nonlocal plan
+            await self.nights.apply_stored(live, missed)
+            plan = self._plan(live, batch)
+            return _events(plan)
+
+        try:
+            await self.writer.commit(live.id, _events(plan), replan)
+        except WriteBusy as exc:
+            busy = ServiceError(503, "busy", f"{exc} (other server processes)",
                                 "the same command (same command_id) again")
-            for command in batch:
-                command.reply.set_exception(busy)
+            for queued in batch:
+                queued.reply.set_exception(busy)
             return
         acks: dict[int, Ack] = {}
         for planned in plan:  # everything is committed: advance, publish, answer in order
-            if planned.stored is not None and planned.after is not None:
-                acks[planned.stored.seq] = self._advance(live, planned.stored, planned.after,
-                                                         planned.kind)
+            if planned.stored is not None and planned.decision.after is not None:
+                acks[planned.stored.seq] = self.nights.advance(live, planned.stored,
+                                                               planned.decision.after)
         for planned in plan:
-            reply = planned.command.reply
+            reply, decision = planned.queued.reply, planned.decision
             if reply.done():
                 continue
-            if planned.refusal is not None:
-                reply.set_exception(planned.refusal)
+            if decision.refused:
+                reply.set_exception(as_error(decision))
             elif planned.stored is not None:
                 reply.set_result(acks[planned.stored.seq])
-            elif planned.repeats is not None:
-                try:
-                    reply.set_result(self._again(live, live.log[planned.repeats],
-                                                 planned.command.request))
-                except ServiceError as exc:
-                    reply.set_exception(exc)
+            else:
+                reply.set_result(self._answer_repeat(live, decision))
 
-    async def _store_batch(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
-        """Plan the batch against the night as this process holds it (caught up first if
-        it is known to be behind: a notice, or a client's ``expected_seq``) and store its
-        events (raises :class:`~bunco.store.SeqTaken` if a writer that takes no write
-        lock stored a seq first: nothing is stored).
-
-        SQLite (one process) commits on the writer thread. On PostgreSQL, other processes
-        may write the night too: the events are stored holding the night's write lock
-        (:mod:`bunco.store.night_lock`, on the event loop). If another process stored
-        events since the night's seq here, they are applied and the batch is planned
-        again while the lock is held, then stored: the other processes wait meanwhile,
-        and no command is refused because another process wrote.
-        """
-        wanted = max([live.heard, *(c.expected_seq or -1 for c in batch)])
-        if wanted > live.seq:  # another process wrote; a client saw it
-            await self._catch_up_locked(live)
-        plan = self._plan(live, batch)
-        new = [p.stored for p in plan if p.stored is not None]
-        if self.inline_db:
-            await self.commit(live.id, new)  # raises SeqTaken if another writer was first
-            return plan
-        if not new:
-            return plan
-        assert self.writes is not None
-        lock = await self.writes.lock(live.id, live.seq)
-        try:
-            if lock.missed:
-                await self._apply_stored(live, lock.missed)
-                plan = self._plan(live, batch)
-                new = [p.stored for p in plan if p.stored is not None]
-        except BaseException:
-            await asyncio.shield(lock.release())
-            raise
-        # the commit goes on if this task is cancelled: its replies then say 503, and a
-        # retry of a command that was stored finds it
-        await asyncio.shield(lock.commit(new))
-        return plan
-
-    def _plan(self, live: LiveNight, batch: list[Command]) -> list[_Planned]:
-        """Check each command of the batch against the night as the batch leaves it, and
-        apply it there; the committed night (``live``) is left as it was."""
-        committed = live.night
-        head, seq = committed, live.seq
-        versions = dict(live.table_seq)
-        ids: dict[tuple[str, str], int] = {}
-        pending: list[StoredEvent] = []
+    def _plan(self, live: LiveNight, batch: list[Queued]) -> list[_Planned]:
+        """Decide each command of the batch on the state the batch leaves; the committed
+        state (``live.state``) is left as it is."""
+        state: HeldState = live.state
         created = now()
         plan: list[_Planned] = []
-        try:
-            for command in batch:
-                planned = _Planned(command)
-                plan.append(planned)
-                key = (command.caller, command.command_id)
-                known = live.commands.get(key, ids.get(key))
-                if known is not None:
-                    planned.repeats = known
-                    continue
-                live.night = head_before = head  # what ``authorize`` looks at: the night before
-                try:
-                    stored, after = self._check(live, command, head, seq, versions, pending,
-                                                created)
-                except ServiceError as exc:
-                    planned.refusal = exc
-                    continue
-                planned.stored, planned.after = stored, after
-                planned.kind = after.events[-1]["type"]
-                head, seq = after, stored.seq
-                bump_versions(versions, stored, planned.kind, moved(head_before, after))
-                ids[key] = stored.seq
-                pending.append(stored)
-        finally:
-            live.night = committed
+        for queued in batch:
+            command = queued.command
+            decision = decide(command, state, self.luck)
+            if decision.verdict != "accept":
+                plan.append(_Planned(queued, decision))
+                continue
+            assert decision.event is not None and decision.after is not None
+            stored = StoredEvent(live.id, state.seq + 1, event_table(decision.event),
+                                 command.command_id, dump(dict(decision.event)), created,
+                                 command.caller, command.request)
+            state = state.advanced(stored, decision.after)
+            plan.append(_Planned(queued, decision, stored))
         return plan
 
-    def _check(self, live: LiveNight, command: Command, head: Night, seq: int,
-               versions: dict[int | None, int], pending: list[StoredEvent],
-               created: datetime) -> tuple[StoredEvent, Night]:
-        """One command against the night ``head`` (at ``seq``): the new event and the night
-        after it, or the :class:`ServiceError` refusing it."""
-        event = command.event(live) if callable(command.event) else command.event
-        if command.authorize is not None:
-            command.authorize(live, event)
-        table = event_table(event)
-        night_wide = event.get("type") not in TABLE_EVENTS and table is None
-        if command.tapped is not None and table is not None \
-                and event.get("type") in TABLE_EVENTS:
-            state = HeldTable.of(head, table, version_in(versions, table), seq)
-            decision = decide_entry(Entry(event["type"], table, command.tapped,
-                                          command.expected_seq), state)
-            if decision.code == "stale" and command.expected_seq is not None:
-                # the refusal with the events the entry missed
-                self._check_version(live, table, command.expected_seq, seq, versions,
-                                    pending, night_wide=False)
-            if decision.refused:
-                raise ServiceError(decision.status, decision.code, decision.reason,
-                                   decision.expected, tapped=command.tapped.as_dict(),
-                                   now=state.where())
-        if command.expected_seq is not None:
-            self._check_version(live, table, command.expected_seq, seq, versions, pending,
-                                night_wide=night_wide)
-        if command.draw:
-            event = {**event, "dice": roll_for_me()}
-        try:
-            after = head.apply(event)
-        except BuncoError as exc:
-            raise ServiceError(_status_of(exc), exc.code, exc.message, exc.expected) from None
-        normalized = after.events[-1]
-        stored = StoredEvent(live.id, seq + 1, event_table(normalized), command.command_id,
-                             dump(dict(normalized)), created, command.caller, command.request)
-        return stored, after
+    def _answer_repeat(self, live: LiveNight, decision: Decision) -> Ack:
+        """The reply to a command id used before: the first reply, or the refusal."""
+        if decision.refused:
+            raise as_error(decision)
+        assert decision.repeats is not None
+        return self.nights.ack(live, live.log[decision.repeats], duplicate=True)
 
-    def _again(self, live: LiveNight, stored: StoredEvent, request: str | None) -> Ack:
-        """The reply to a command id the caller already used: the first reply if the
-        request is the same, else 409 ``id_reused``."""
-        if stored.request_hash is not None and request is not None \
-                and stored.request_hash != request:
-            raise ServiceError(
-                409, "id_reused", f"command id {stored.command_id!r} was already used for "
-                f"another request (event {stored.seq})",
-                "a new command_id for each new command (the same one only to retry the very "
-                "same request)", seq=stored.seq)
-        return self._ack(live, stored, duplicate=True)
 
-    def _check_version(self, live: LiveNight, table: int | None, expected: int, seq: int,
-                       versions: dict[int | None, int], pending: list[StoredEvent], *,
-                       night_wide: bool) -> None:
-        current = seq if night_wide else version_in(versions, table)
-        if expected == current:
-            return
-        if expected > seq or expected < 0:
-            raise ServiceError(
-                409, "stale", f"expected_seq {expected} is not a version of this night "
-                f"(its last event is {seq})",
-                f"expected_seq {current}, the seq of the last event you saw here",
-                current_seq=current, missed=[])
-        events = [*live.since(expected, None, whole=True),
-                  *(e for e in pending if e.seq > expected)]
-        missed = events if night_wide else [
-            e for e in events if e.table is None or e.table == table]
-        where = "the night" if table is None else f"table {table}"
-        raise ServiceError(
-            409, "stale",
-            f"{where} changed since you last looked: {len(missed)} event(s) you have not seen",
-            f"expected_seq {current} after looking at the missed events",
-            current_seq=current,
-            missed=[envelope_dict(e) for e in missed],
-        )
+def _events(plan: list[_Planned]) -> list[StoredEvent]:
+    return [p.stored for p in plan if p.stored is not None]
 
 
 def _retrieved(reply: asyncio.Future[Ack]) -> None:
     """Take a refusal from a reply whose caller went away (so asyncio does not warn)."""
     if not reply.cancelled():
         reply.exception()
-
-
-def _status_of(exc: BuncoError) -> int:
-    """409 for a command that does not fit the night now; 422 for a malformed one."""
-    if exc.code in ("not_your_turn", "round_over", "not_allowed_now"):
-        return 409
-    return 422

@@ -1,201 +1,197 @@
-"""The server's decision about an entry, as one pure function: a typed command and a
-frozen state of the held night in, a :class:`Decision` (accept, repeat or refuse, with the
-reason) out. No I/O, no clock, no lock: the command path builds the state under the
-night's lock and acts on the decision.
+"""The server's one decision about a command: :func:`decide`.
 
-Today it holds the rules of *where an entry was tapped* (docs/outbox.md): a table's
-phone keeps every entry in an outbox until the server answers it, and each entry carries
-the set, round and table it was tapped at, the roller the page showed and the table
-version it was based on. The server applies an entry only there:
+A typed command (:class:`~bunco.web.commands.NightCommand`), a frozen state of the held
+night (:class:`~bunco.web.held_state.HeldState`) and the dice (:class:`~bunco.web.commands.Luck`)
+in; a :class:`Decision` out: *accept* (with the event as the engine normalized it and the
+night after it), *repeat* (the command id was used before: the event it stored) or
+*refuse* (the status, code, reason and what is expected instead). No I/O, no clock, no
+lock: the command path (:mod:`bunco.web.command_path`) builds the state under the
+night's lock, decides each command of a batch on the state the batch leaves, stores what
+was accepted and answers.
 
-- an entry of another table than the address's is malformed (422 ``wrong_table``);
-- an entry whose set or round is not the night's round in play was tapped in a round
-  that is over: it is refused (409 ``round_closed``), never moved into a later round;
-- in its round, an entry is applied while its table's result is not final (the bell
-  rang but this table still finishes its turn or plays its tie-break); at a table that
-  is done, or not in play, it is refused (409 ``round_closed``);
-- an entry tapped in one stage of the table's round (rolling for who starts, play, the
-  tie-break) is refused in another (409 ``round_closed``), except a roll of the turn under
-  way when the bell rang: the rules say that turn is finished, so it counts;
-- an entry tapped for another roller than the one whose turn it is now is refused
-  (409 ``roller_changed``), never credited to the roller of the moment;
-- an entry sent with another table version than the table's (``expected_seq``: the
-  version it was based on, or the seq of the entry it followed) is refused as ``stale``:
-  the table changed meanwhile (another phone's entry); every change of the table's round
-  or seating changes its version;
+The checks, in order (the first that fails is the reason):
 
-A command id seen before is a *repeat* (answered with the first reply). The other checks
-the command path makes (rights, versions, the engine's rules) are to move here too.
+1. the command id: the same caller's id seen before is a repeat, answered with the first
+   reply; with another request it is refused (409 ``id_reused``);
+2. what the command writes: a player's roll "wherever it is my turn" finds that turn
+   (409 ``not_your_turn`` if there is none);
+3. the caller's rights (:mod:`bunco.web.rights`, e.g. 403 ``forbidden``, 409
+   ``not_your_turn``, 409 ``name_taken``); a drawing picks its winner then (409 when
+   nobody may win);
+4. where an entry was tapped (:mod:`bunco.web.entry_rules`: 422 ``wrong_table``, 409
+   ``round_closed``, ``roller_changed``);
+5. the version the command was sent with (``expected_seq``): a table's (or, for a
+   command of the whole night, the night's seq); 409 ``stale`` with the events missed;
+6. the server's dice, if it rolls, and the engine's rules (``Night.apply``): 409 for a
+   command that does not fit the night now (``not_your_turn``, ``round_over``,
+   ``not_allowed_now``), 422 for a malformed one.
 
->>> state = HeldTable(set_no=1, round_no=2, phase="playing", in_play=True, done=False,
-...                   roller="Fay", version=14, seq=20)
->>> late = Entry("tally", 3, Tapped(1, 1, 3, "Fay", 9, "2026-11-27T08:00:00Z"))
->>> decide_entry(late, state).code
-'round_closed'
->>> decide_entry(Entry("tally", 3, Tapped(1, 2, 3, "Fay", 14, "")), state).verdict
+>>> import json, datetime
+>>> from bunco.core.night import Night
+>>> from bunco.store import StoredEvent
+>>> from bunco.web.commands import NightCommand
+>>> from bunco.web.held_state import started
+>>> setup = {"type": "party", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]}
+>>> first = StoredEvent("n1", 0, None, None, json.dumps(setup), datetime.datetime.now())
+>>> state = started("n1", Night.start(setup), first)
+>>> roll = {"type": "roll", "table": 1, "dice": [1, 2, 3]}
+>>> decide(NightCommand.of(roll, command_id="c1"), state, ServerLuck()).verdict
 'accept'
+>>> decide(NightCommand.of(roll, command_id="c2", expected_seq=5), state, ServerLuck()).code
+'stale'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from bunco.core.night import Night
-from bunco.core.table import Status
+from bunco.core.errors import BuncoError
+from bunco.core.hosting import drawing_event
+from bunco.store import StoredEvent
+from bunco.web.commands import (
+    Drawing,
+    Given,
+    Intent,
+    Luck,
+    MyTurnRoll,
+    NightCommand,
+    RollForMe,
+    ServerLuck,
+)
+from bunco.web.entry_rules import Decision, Entry, HeldTable, Tapped, decide_entry
+from bunco.web.held_state import TABLE_EVENTS, HeldState
+from bunco.web.replies import ServiceError, envelope_dict, event_table
+from bunco.web.rights import not_your_turn
 
-Verdict = Literal["accept", "repeat", "refuse"]
-
-
-@dataclass(frozen=True, slots=True)
-class Tapped:
-    """Where and when an entry was tapped: the set, round and table the page showed, the
-    roller it showed (``None``: the page could not tell, e.g. after an entry it cannot
-    score by itself), the table version it was based on and the phone's clock at the tap
-    (ISO 8601, as the phone sent it)."""
-
-    set_no: int
-    round_no: int
-    table: int
-    roller: str | None
-    based_on: int
-    at: str
-    stage: str | None = None
-    """The table's status the page showed: ``first_roll``, ``playing``, ``finishing``
-    (after the bell), ``tie_break`` (``None``: not said)."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"set": self.set_no, "round": self.round_no, "table": self.table,
-                "roller": self.roller, "based_on": self.based_on, "at": self.at,
-                "stage": self.stage}
+__all__ = ["Decision", "Entry", "HeldTable", "ServerLuck", "Tapped", "decide",
+           "decide_entry", "refusal", "repeat_of"]
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A command that enters something at a table: a roll, a tally or an undo."""
-
-    kind: Literal["roll", "tally", "undo"]
-    table: int
-    tapped: Tapped | None = None
-    expected_seq: int | None = None
-    """The table version the entry is sent with (``None``: not checked)."""
-    repeats: int | None = None
-    """The seq of the event an earlier command with the same id stored, if any."""
-
-
-@dataclass(frozen=True, slots=True)
-class HeldTable:
-    """A frozen state of a held night, as one table sees it."""
-
-    set_no: int
-    round_no: int
-    phase: str
-    in_play: bool
-    done: bool
-    roller: str | None
-    version: int
-    seq: int
-    stage: str = ""
-    """The table's status now (``playing``, ``finishing``, ``tie_break``, ...)."""
-
-    @classmethod
-    def of(cls, night: Night, table: int, version: int, seq: int) -> HeldTable:
-        """Table ``table`` of ``night`` (at ``seq``; the table's ``version``)."""
-        in_play = night.phase == "playing" and 1 <= table <= len(night.tables)
-        current = night.tables[table - 1] if in_play else None
-        return cls(
-            set_no=night.set_no, round_no=night.round_no, phase=night.phase, in_play=in_play,
-            done=current is not None and current.status is Status.DONE,
-            roller=current.roller if current is not None else None,
-            version=version, seq=seq, stage=current.status.value if current else "")
-
-    def where(self) -> dict[str, Any]:
-        return {"set": self.set_no, "round": self.round_no, "phase": self.phase,
-                "roller": self.roller}
+def decide(command: NightCommand, state: HeldState, luck: Luck) -> Decision:
+    """Accept, repeat or refuse ``command`` on the night ``state``, with ``luck`` for the
+    server's dice and picks (see the module's docstring for the checks, in order)."""
+    seen = state.known(command.caller, command.command_id)
+    if seen is not None:
+        return repeat_of(command, seen)
+    intent = command.intent
+    try:
+        event = _shape(intent, state)
+        if command.authorize is not None:
+            command.authorize(state, event)
+        if isinstance(intent, Drawing):
+            event = _drawn(intent, event, state, luck)
+        table = event_table(event)
+        kind = event.get("type")
+        if command.tapped is not None and table is not None and kind in TABLE_EVENTS:
+            _check_entry(command, kind, table, state)
+        if command.expected_seq is not None:
+            _check_version(state, table, command.expected_seq,
+                           night_wide=kind not in TABLE_EVENTS and table is None)
+        if isinstance(intent, RollForMe) or (isinstance(intent, MyTurnRoll) \
+                and intent.dice is None):
+            event = {**event, "dice": luck.dice()}
+        after = state.night.apply(event)
+    except ServiceError as exc:
+        return refusal(exc)
+    except BuncoError as exc:
+        return Decision("refuse", exc.code, _status_of(exc), exc.message, exc.expected or "")
+    return Decision("accept", event=after.events[-1], after=after)
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """Accept, repeat (the seq of the first event) or refuse, with the reason."""
-
-    verdict: Verdict
-    code: str = ""
-    status: int = 200
-    reason: str = ""
-    expected: str = ""
-    repeats: int | None = None
-
-    @property
-    def refused(self) -> bool:
-        return self.verdict == "refuse"
+def repeat_of(command: NightCommand, stored: StoredEvent) -> Decision:
+    """The decision about a command whose id stored ``stored`` before: a repeat if the
+    request is the same (or either is not known), else 409 ``id_reused``."""
+    if stored.request_hash is not None and command.request is not None \
+            and stored.request_hash != command.request:
+        return Decision(
+            "refuse", "id_reused", 409, f"command id {stored.command_id!r} was already used "
+            f"for another request (event {stored.seq})", "a new command_id for each new "
+            "command (the same one only to retry the very same request)",
+            extra={"seq": stored.seq}, stored=stored)
+    return Decision("repeat", repeats=stored.seq, stored=stored)
 
 
-ACCEPT = Decision("accept")
+def refusal(error: ServiceError) -> Decision:
+    """The decision refusing with ``error``."""
+    return Decision("refuse", error.code, error.status, error.message, error.expected or "",
+                    extra=error.extra)
 
 
-def _refuse(status: int, code: str, reason: str, expected: str) -> Decision:
-    return Decision("refuse", code, status, reason, expected)
+def as_error(decision: Decision) -> ServiceError:
+    """The :class:`ServiceError` a refusal answers."""
+    return ServiceError(decision.status, decision.code, decision.reason,
+                        decision.expected or None, **dict(decision.extra or {}))
 
 
-def decide_entry(entry: Entry, state: HeldTable) -> Decision:
-    """Whether ``entry`` may be applied to the held night ``state`` (see the module's
-    docstring for the rules, in the order they are checked)."""
-    if entry.repeats is not None:
-        return Decision("repeat", repeats=entry.repeats)
-    tapped = entry.tapped
-    if tapped is None:
-        return ACCEPT  # a command without its context (the API's own clients)
-    if tapped.table != entry.table:
-        return _refuse(422, "wrong_table", f"this entry was tapped at table {tapped.table}, "
-                       f"and sent to table {entry.table}",
-                       f"the entry at the address of table {tapped.table}")
-    if (tapped.set_no, tapped.round_no) != (state.set_no, state.round_no) \
-            or state.phase != "playing":
-        return _refuse(409, "round_closed", f"this entry was tapped in {_round(tapped)}, "
-                       f"which closed before it arrived (the night is now at "
-                       f"{_now(state)})", "a person's decision: send it to the host or "
-                       "discard it (it is never moved into a later round)")
-    if not state.in_play or state.done:
-        return _refuse(409, "round_closed", f"this entry was tapped in {_round(tapped)} at "
-                       f"table {tapped.table}, whose result was final before it arrived",
-                       "a person's decision: send it to the host or discard it")
-    if entry.expected_seq is not None and entry.expected_seq != state.version:
-        return _refuse(409, "stale", f"table {tapped.table} changed since this entry was "
-                       "tapped (another phone, or the host, entered something there)",
-                       f"expected_seq {state.version} after looking at the table again")
-    if tapped.stage is not None and tapped.stage != state.stage \
-            and (tapped.stage, state.stage) not in _GOES_ON:
-        return _refuse(409, "round_closed", f"this entry was tapped "
-                       f"{_STAGES.get(tapped.stage, tapped.stage)} at table {tapped.table}, "
-                       f"which ended before it arrived (the table is "
-                       f"{_STAGES.get(state.stage, state.stage)} now)",
-                       "a person's decision: send it to the host or discard it (it is "
-                       "never counted as another kind of roll)")
-    if entry.kind != "undo" and tapped.roller is not None and tapped.roller != state.roller:
-        return _refuse(409, "roller_changed", f"this entry was tapped for "
-                       f"{tapped.roller or 'nobody'}, but it is {state.roller or 'nobody'}'s "
-                       f"turn at table {tapped.table} now",
-                       "a person's decision: send it to the host or discard it (it is "
-                       "never credited to another roller)")
-    return ACCEPT
+def _shape(intent: Intent, state: HeldState) -> dict[str, Any]:
+    """The event ``intent`` writes, before the server's dice or picks."""
+    if isinstance(intent, Given | RollForMe):
+        return dict(intent.event)
+    if isinstance(intent, Drawing):
+        return {"type": "drawing"}
+    table = next((t for t, p in state.night.expected_rollers() if p == intent.player), "none")
+    if table == "none":
+        raise not_your_turn(intent.player)
+    event: dict[str, Any] = {"type": "roll", "dice": intent.dice, "player": intent.player}
+    if table is not None:
+        event["table"] = table
+    return event
 
 
-_GOES_ON = frozenset({("playing", "finishing")})
-"""Stage changes an entry survives: a turn under way when the bell rings is finished (the
-rules: each table finishes the turn in progress), so a roll tapped in it still counts."""
-_STAGES = {"first_roll": "while rolling for who starts", "playing": "during play",
-           "finishing": "in the turn finished after the bell",
-           "tie_break": "in the tie-break", "done": "done"}
+def _drawn(intent: Drawing, event: dict[str, Any], state: HeldState, luck: Luck
+           ) -> dict[str, Any]:
+    try:
+        return {**event, **drawing_event(state.night, luck.below,
+                                         exclude_winners=intent.exclude_winners,
+                                         name=intent.name)}
+    except BuncoError as exc:
+        raise ServiceError(409, exc.code, exc.message, exc.expected) from None
 
 
-def _round(tapped: Tapped) -> str:
-    return f"round {tapped.round_no} of set {tapped.set_no}" if tapped.set_no > 1 \
-        else f"round {tapped.round_no}"
+def _check_entry(command: NightCommand, kind: Any, table: int, state: HeldState) -> None:
+    """The rules of where an entry was tapped (:mod:`bunco.web.entry_rules`)."""
+    assert command.tapped is not None
+    held = HeldTable.of(state.night, table, state.version(table), state.seq)
+    decision = decide_entry(Entry(kind, table, command.tapped, command.expected_seq), held)
+    if decision.code == "stale" and command.expected_seq is not None:
+        # the refusal with the events the entry missed
+        _check_version(state, table, command.expected_seq, night_wide=False)
+    if decision.refused:
+        raise ServiceError(decision.status, decision.code, decision.reason,
+                           decision.expected, tapped=command.tapped.as_dict(),
+                           now=held.where())
 
 
-def _now(state: HeldTable) -> str:
-    if state.phase == "over":
-        return "its end"
-    if state.phase == "rolloff":
-        return "a roll-off"
-    return f"round {state.round_no}" + (f" of set {state.set_no}" if state.set_no > 1 else "")
+def _check_version(state: HeldState, table: int | None, expected: int, *,
+                   night_wide: bool) -> None:
+    """Refuse as ``stale`` a command sent with another version than its table's (the
+    night's seq for a command of the whole night), listing the events it missed."""
+    seq = state.seq
+    current = seq if night_wide else state.version(table)
+    if expected == current:
+        return
+    if expected > seq or expected < 0:
+        raise ServiceError(
+            409, "stale", f"expected_seq {expected} is not a version of this night "
+            f"(its last event is {seq})",
+            f"expected_seq {current}, the seq of the last event you saw here",
+            current_seq=current, missed=[])
+    events = state.since(expected)
+    missed = events if night_wide else [
+        e for e in events if e.table is None or e.table == table]
+    where = "the night" if table is None else f"table {table}"
+    raise ServiceError(
+        409, "stale",
+        f"{where} changed since you last looked: {len(missed)} event(s) you have not seen",
+        f"expected_seq {current} after looking at the missed events",
+        current_seq=current,
+        missed=[envelope_dict(e) for e in missed],
+    )
+
+
+def _status_of(exc: BuncoError) -> int:
+    """409 for a command that does not fit the night now; 422 for a malformed one."""
+    if exc.code in ("not_your_turn", "round_over", "not_allowed_now"):
+        return 409
+    return 422
+

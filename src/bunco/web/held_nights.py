@@ -8,16 +8,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.party.view import table_view
 from bunco.store import EventStore, StoredEvent
-from bunco.store.night_lock import NightWrites
+from bunco.store.writers import NightWriter
 from bunco.web.fanout import Publisher
-from bunco.web.live_night import LiveNight, moved
+from bunco.web.held_state import NotReplayed, replayed
+from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import InProcessPubSub, PubSub
 from bunco.web.replies import Ack, ServiceError, entry_json, json_text, not_found, status_of
 
@@ -27,49 +27,23 @@ log = logging.getLogger("bunco.service")
 class HeldNights:
     """Loads nights from the store, keeps them, catches them up, advances and publishes them."""
 
-    def __init__(self, store: EventStore, pubsub: PubSub | None = None) -> None:
+    def __init__(self, store: EventStore, pubsub: PubSub | None, writer: NightWriter) -> None:
         self.store = store
         self.pubsub: PubSub = pubsub or InProcessPubSub()
         self.publisher = Publisher(self.pubsub)
+        self.writer = writer
+        """Reads what other processes stored (the command path stores through it too)."""
         self.nights: dict[str, LiveNight] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.inline_db = store.dialect == "sqlite"
-        self.writes = NightWrites(store.engine.url) if store.dialect == "postgresql" else None
-        """PostgreSQL: the command path's own connections, used on the event loop."""
         self.after_commit: list[Callable[[LiveNight], None]] = []
         self.on_tokens_changed: list[Callable[[str], None]] = []
-        # one thread commits for SQLite (one writer at a time anyway); PostgreSQL commits
-        # of different nights run side by side on the default pool
-        self._committer = (ThreadPoolExecutor(1, thread_name_prefix="bunco-commit")
-                           if self.inline_db else None)
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a store call: inline for SQLite (short, local), on a thread otherwise."""
         if self.inline_db:
             return fn(*args, **kwargs)
         return await asyncio.to_thread(fn, *args, **kwargs)
-
-    async def commit(self, night_id: str, events: list[StoredEvent]) -> None:
-        """Store a batch of events on the writer thread: the event loop does not wait."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._committer, self.store.append_many, night_id, events)
-
-    def close(self) -> None:
-        """Stop the writer thread (after the last batch)."""
-        if self._committer is not None:
-            self._committer.shutdown(wait=True)
-
-    async def open(self) -> None:
-        """Open the command path's PostgreSQL connections now, not during the first
-        burst of writes (nothing to do on SQLite)."""
-        if self.writes is not None:
-            await self.writes.pool()
-
-    async def aclose(self) -> None:
-        """:meth:`close`, and close the command path's PostgreSQL connections."""
-        if self.writes is not None:
-            await self.writes.close()
-        self.close()
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -102,42 +76,29 @@ class HeldNights:
         if record is None:
             raise not_found(night_id)
         events: list[StoredEvent] = await self.db(self.store.events, night_id)
-        stored = events[0]
-        changes: list[bool] = []  # whether each event moved the round or the seating
         try:
-            night = Night.start(stored.event)
-            for stored in events[1:]:
-                before, night = night, night.apply(stored.event)
-                changes.append(moved(before, night))
-        except BuncoError as exc:  # a log written by a bunco whose rules differ
+            state = replayed(night_id, events)
+        except NotReplayed as exc:  # a log written by a bunco whose rules differ
             raise ServiceError(
                 409, "log_error", f"the stored log of night {night_id!r} does not replay at "
-                f"event {stored.seq}: {exc.message}",
+                f"event {exc.seq}: {exc.error.message}",
                 "a version of bunco whose rules read this night (its log stays in the "
                 "database, untouched)") from None
-        live = LiveNight(record.id, record.name, record.created_at, night, [events[0]],
-                         record.options)
-        live.table_seq[None] = 0
-        for stored, event, change in zip(events[1:], night.events, changes, strict=True):
-            live.record(stored, event["type"], change)
-        return live
+        return LiveNight(record.id, record.name, record.created_at, record.options, state)
 
     async def catch_up(self, live: LiveNight) -> None:
         """Read the events other processes stored after the night's seq, apply and publish
         them (under the night's lock), then wake the night's hooks (bots)."""
         async with live.lock:
-            await self._catch_up_locked(live)
+            await self.catch_up_locked(live)
         for hook in self.after_commit:
             hook(live)
 
-    async def _catch_up_locked(self, live: LiveNight) -> None:
-        if self.writes is not None:  # PostgreSQL: one round trip on the event loop
-            events = await self.writes.events(live.id, live.seq)
-        else:
-            events = await self.db(self.store.events, live.id, after=live.seq)
-        await self._apply_stored(live, events)
+    async def catch_up_locked(self, live: LiveNight) -> None:
+        """:meth:`catch_up`, for a caller that holds the night's lock (no hooks)."""
+        await self.apply_stored(live, await self.writer.events_after(live.id, live.seq))
 
-    async def _apply_stored(self, live: LiveNight, events: list[StoredEvent]) -> None:
+    async def apply_stored(self, live: LiveNight, events: list[StoredEvent]) -> None:
         """Apply and publish events other processes stored after the night's seq."""
         for stored in events:
             if stored.seq <= live.seq:  # applied meanwhile (a notice's catch-up)
@@ -151,32 +112,31 @@ class HeldNights:
                               live.id, stored.seq)
                 await self.refresh(live)
                 return
-            self._advance(live, stored, after, after.events[-1]["type"])
+            self.advance(live, stored, after)
 
     async def refresh(self, live: LiveNight) -> None:
         """Rebuild a night from the store in place; the caller holds its lock, which stays
         the same."""
         fresh = await self._load(live.id)
-        live.night, live.log, live.options = fresh.night, fresh.log, fresh.options
-        live.table_seq, live.commands = fresh.table_seq, fresh.commands
+        live.state, live.options = fresh.state, fresh.options
         live.forget_derived()
 
     # -- advancing ----------------------------------------------------------------------------
 
-    def _advance(self, live: LiveNight, stored: StoredEvent, after: Night, kind: str) -> Ack:
-        """Make a committed event part of the live night, publish it, and its reply."""
-        before = (live.night.phase, live.night.set_no, live.night.round_no, live.night.bell,
-                  live.night.started)
-        entry = entry_json(live.night, after, stored.table, kind)
-        change = moved(live.night, after)
-        live.night = after
-        live.record(stored, kind, change)
-        ack = self._ack(live, stored, duplicate=False, entry=entry)
+    def advance(self, live: LiveNight, stored: StoredEvent, after: Night) -> Ack:
+        """Make a committed event part of the live night (``after``: the night with it
+        applied), publish it, and its reply."""
+        night = live.night
+        before = (night.phase, night.set_no, night.round_no, night.bell, night.started)
+        entry = entry_json(night, after, stored.table, after.events[-1]["type"])
+        live.record(stored, after)
+        ack = self.ack(live, stored, duplicate=False, entry=entry)
         self.publisher.publish_event(live, stored, before, ack)
         return ack
 
-    def _ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool,
-             entry: str = "") -> Ack:
+    def ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool,
+            entry: str = "") -> Ack:
+        """The reply to the command that stored ``stored`` (``duplicate``: to a retry)."""
         view = "null"
         if stored.table is not None and stored.table <= len(live.night.tables):
             view = json_text(table_view(live.night.tables[stored.table - 1], live.night.rules))

@@ -1,12 +1,14 @@
-"""A night in memory (:class:`LiveNight`): the engine's value, its stored log, each table's
-version, the command ids seen, the commands waiting in its inbox, and what the pages read
-from it, worked out once per seq and shared by every reader (the status, the whole night's
+"""A night in memory (:class:`LiveNight`): its committed state (a frozen
+:class:`~bunco.web.held_state.HeldState`: the engine's value, the stored log, each
+table's version, the command ids seen), and beside it the runtime parts: the lock its
+writes take, the commands waiting in its inbox, its tasks, and what the pages read from
+it, worked out once per seq and shared by every reader (the status, the whole night's
 view, each table's page, where each player's phone follows)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,67 +16,29 @@ from typing import Any
 from bunco.core.night import Night
 from bunco.party.view import live_view, player_tables, table_page, table_pages
 from bunco.store import StoredEvent
-from bunco.web.decide import Tapped
+from bunco.web.commands import NightCommand
+from bunco.web.held_state import TABLE_EVENTS, HeldState, bump_versions, moved, version_in
 from bunco.web.replies import Ack, json_text, status_of
 
-TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
-
-def bump_versions(table_seq: dict[int | None, int], stored: StoredEvent, kind: str,
-                  moved: bool = False) -> None:
-    """Note ``stored`` as the version of its table (``-1``: roll-offs; ``None``: the night).
-
-    ``moved``: the event changed the round, the set, the phase or the seating (a
-    round-ending roll at one table, an undo that reopens a round, a reseating): every
-    table's version becomes its seq, so an entry based on the table before the change is
-    never applied after it (``None`` is the floor of every table's version). An event of
-    the whole night that moves nothing (a verification, a judged prize, presence, a
-    break, the start bell) changes no table's version: entries tapped before it still
-    fit the table they were tapped at. Commands of the whole night are checked against
-    the night's seq itself.
-    """
-    if stored.table is not None:
-        table_seq[stored.table] = stored.seq
-    elif kind in TABLE_EVENTS:
-        table_seq[-1] = stored.seq
-    if moved:
-        table_seq[None] = max(table_seq.get(None, 0), stored.seq)
-
-
-def moved(before: Night, after: Night) -> bool:
-    """Whether going from ``before`` to ``after`` changed the round, set, phase or seating:
-    what changes every table's version (:func:`bump_versions`)."""
-    return (before.set_no, before.round_no, before.phase) != (
-        after.set_no, after.round_no, after.phase) or before.seating != after.seating
-
-
-def version_in(table_seq: dict[int | None, int], table: int | None) -> int:
-    """The version a writer at ``table`` must send: its last event or the night's."""
-    night_wide = table_seq.get(None, 0)
-    if table is None:
-        return max(night_wide, table_seq.get(-1, 0))
-    return max(night_wide, table_seq.get(table, 0))
-
+__all__ = ["TABLE_EVENTS", "LiveNight", "Queued", "TablePage", "bump_versions",
+           "moved", "version_in"]
 
 @dataclass
 class LiveNight:
-    """A night in memory: the engine's value, its stored log and its versions.
+    """A night in memory: its committed ``state`` and its runtime parts.
 
-    Everything here is committed: the writer task of the night advances it only after
-    the store took the events (``inbox`` holds the commands waiting for the next batch).
+    The state is committed: the writer task of the night replaces it only after the
+    store took the events (``inbox`` holds the commands waiting for the next batch).
     ``heard`` is the highest seq another process announced (PostgreSQL notifications).
     """
 
     id: str
     name: str
     created_at: datetime
-    night: Night
-    log: list[StoredEvent]
     options: dict[str, Any]
-    table_seq: dict[int | None, int] = field(default_factory=dict)
-    commands: dict[tuple[str, str], int] = field(default_factory=dict)
-    """(caller, command id) → the seq of its event."""
+    state: HeldState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    inbox: list[Command] = field(default_factory=list)
+    inbox: list[Queued] = field(default_factory=list)
     writer: asyncio.Task[None] | None = None
     heard: int = -1
     options_stale: bool = False
@@ -173,9 +137,31 @@ class LiveNight:
                 for k, v in self.table_seq.items() if table is None or k in (None, -1, table)}
 
     @property
+    def night(self) -> Night:
+        """The night as the engine folded it (committed)."""
+        return self.state.night
+
+    @property
     def seq(self) -> int:
         """The last sequence number of the night."""
-        return self.log[-1].seq
+        return self.state.seq
+
+    @property
+    def log(self) -> list[StoredEvent]:
+        """The stored log (index = seq); read only."""
+        log = self.state.log
+        assert isinstance(log, list)
+        return log
+
+    @property
+    def table_seq(self) -> Mapping[int | None, int]:
+        """Each table's version (:func:`~bunco.web.held_state.bump_versions`)."""
+        return self.state.versions
+
+    @property
+    def commands(self) -> Mapping[tuple[str, str], int]:
+        """(caller, command id) → the seq of its event."""
+        return self.state.commands
 
     @property
     def bots(self) -> list[str]:
@@ -194,13 +180,11 @@ class LiveNight:
             return events
         return [e for e in events if e.table is None or e.table == table]
 
-    def record(self, stored: StoredEvent, kind: str, moved: bool = False) -> None:
-        """Add a committed event: the log, the table's version (every table's, when it
-        ``moved`` the round or the seating), the command id."""
-        self.log.append(stored)
-        bump_versions(self.table_seq, stored, kind, moved)
-        if stored.command_id is not None:
-            self.commands[stored.caller, stored.command_id] = stored.seq
+    def record(self, stored: StoredEvent, after: Night) -> None:
+        """Add a committed event (``after``: the night with it applied): the log, the
+        table's version (every table's, when it moved the round or the seating), the
+        command id."""
+        self.state = self.state.committed_with(stored, after)
 
 
 @dataclass(frozen=True)
@@ -221,18 +205,8 @@ class TablePage:
 
 
 @dataclass
-class Command:
-    """One command waiting in a night's inbox, and the future its caller awaits."""
+class Queued:
+    """A command waiting in a night's inbox, and the future its caller awaits."""
 
-    event: dict[str, Any] | Callable[[LiveNight], dict[str, Any]]
-    command_id: str
-    expected_seq: int | None
-    authorize: Callable[[LiveNight, dict[str, Any]], None] | None
-    draw: bool
+    command: NightCommand
     reply: asyncio.Future[Ack]
-    caller: str = ""
-    """Whose ``command_id`` it is (a token's hash, ``bot``)."""
-    request: str | None = None
-    """The :func:`fingerprint` of the request the id stands for."""
-    tapped: Tapped | None = None
-    """Where an entry was tapped (:mod:`bunco.web.decide`): applied only there."""

@@ -6,7 +6,7 @@ contract for ``bunco.web``, docs/architecture.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import Path, Request
@@ -15,9 +15,11 @@ from pydantic import BeforeValidator
 
 from bunco.web.access import host_only, require
 from bunco.web.auth import Principal
+from bunco.web.commands import Drawing
 from bunco.web.fields import table_digits
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import Ack, ServiceError, fingerprint
+from bunco.web.rights import Check
 from bunco.web.schemas import CommandBody, ErrorOut, name_key
 from bunco.web.service import NightService
 
@@ -32,10 +34,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)
 }
 """The refusals every route may answer, in the documented error shape."""
-
-Check = Callable[[LiveNight, dict[str, Any]], None]
-"""A permission or rule check of a command, made when it is applied."""
-
 
 def service(request: Request) -> NightService:
     """The server's night service."""
@@ -76,13 +74,15 @@ def command_of(who: Principal, body: CommandBody, *route: Any) -> dict[str, Any]
                 mode="json", by_alias=True, exclude={"command_id"}))}
 
 
-async def night_command(request: Request, night_id: str, event: dict[str, Any],
+async def night_command(request: Request, night_id: str, event: Mapping[str, Any] | Drawing,
                         body: Any, what: str, *, roles: tuple[str, ...] = ("host",),
                         allowed: Callable[[Principal], Check] = host_only) -> Response:
-    """A command of the whole night, sent by one of ``roles`` and checked by ``allowed``."""
+    """A command of the whole night (an event, or a drawing the server draws), sent by
+    one of ``roles`` and checked by ``allowed``."""
     svc = service(request)
     who = await require(request, night_id, *roles, what=what)
     await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
-    ack = await svc.submit(night_id, event, **command_of(who, body, event["type"]),
+    kind = "drawing" if isinstance(event, Drawing) else event["type"]
+    ack = await svc.submit(night_id, event, **command_of(who, body, kind),
                            expected_seq=body.expected_seq, authorize=allowed(who))
     return ack_reply(ack)

@@ -24,30 +24,115 @@ stored events first, so a command is never refused because another process wrote
 is refused as ``stale`` only when its own table (or the night, for commands of the
 whole night) changed since the ``expected_seq`` it sent.
 
-The modules: :mod:`bunco.web.replies` (refusals, replies, envelopes),
-:mod:`bunco.web.live_night` (a night in memory), :mod:`bunco.web.fanout` (publishing),
-:mod:`bunco.web.held_nights` (loading, catching up, advancing),
-:mod:`bunco.web.command_path` (the writes) and here the creation of a night;
-:class:`NightService` is all of them.
+The parts, which :class:`NightService` holds: :class:`~bunco.web.held_nights.HeldNights`
+(loading, catching up, advancing, publishing through :mod:`bunco.web.fanout`; each
+night a :class:`~bunco.web.live_night.LiveNight`: its frozen
+:class:`~bunco.web.held_state.HeldState` and its runtime parts),
+:class:`~bunco.web.command_path.CommandPath` (batching and committing the writes, each
+command decided by :func:`bunco.web.decide.decide`) and the store's
+:class:`~bunco.store.writers.NightWriter` (SQLite or PostgreSQL); here, the creation of
+a night.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
-from bunco.store import StoreError
+from bunco.store import EventStore, StoreError
+from bunco.store.writers import NightWriter, SqliteWriter, writer_for
 from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
 from bunco.web.command_path import CommandPath
+from bunco.web.commands import Intent, Luck, RollForMe
+from bunco.web.entry_rules import Tapped
+from bunco.web.fanout import Publisher
+from bunco.web.held_nights import HeldNights
+from bunco.web.held_state import started
 from bunco.web.live_night import LiveNight
-from bunco.web.replies import ServiceError
+from bunco.web.pubsub import PubSub
+from bunco.web.replies import Ack, ServiceError
+from bunco.web.rights import Check
 
 
-class NightService(CommandPath):
-    """Loads nights from the store, runs the command path, publishes what happened, and
-    creates nights."""
+class NightService:
+    """The nights held (``held``), the command path that writes them (``path``) and the
+    store's writer they share (``writer``); and the creation of nights."""
+
+    def __init__(self, store: EventStore, pubsub: PubSub | None = None, *,
+                 writer: NightWriter | None = None, luck: Luck | None = None) -> None:
+        self.writer = writer or writer_for(store)
+        self.held = HeldNights(store, pubsub, self.writer)
+        self.path = CommandPath(self.held, self.writer, luck)
+
+    # -- the parts' interface, for the routes ----------------------------------------------
+
+    @property
+    def store(self) -> EventStore:
+        return self.held.store
+
+    @property
+    def pubsub(self) -> PubSub:
+        return self.held.pubsub
+
+    @property
+    def publisher(self) -> Publisher:
+        return self.held.publisher
+
+    @property
+    def nights(self) -> dict[str, LiveNight]:
+        return self.held.nights
+
+    @property
+    def after_commit(self) -> list[Callable[[LiveNight], None]]:
+        return self.held.after_commit
+
+    @property
+    def on_tokens_changed(self) -> list[Callable[[str], None]]:
+        return self.held.on_tokens_changed
+
+    async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """:meth:`HeldNights.db`: a store call, inline for SQLite, on a thread otherwise."""
+        return await self.held.db(fn, *args, **kwargs)
+
+    async def get(self, night_id: str, *, at_least: int = -1, fresh: bool = True
+                  ) -> LiveNight:
+        """:meth:`HeldNights.get`: the live night, 404 if there is none."""
+        return await self.held.get(night_id, at_least=at_least, fresh=fresh)
+
+    async def catch_up(self, live: LiveNight) -> None:
+        """:meth:`HeldNights.catch_up`."""
+        await self.held.catch_up(live)
+
+    async def submit(self, night_id: str, event: Intent | Mapping[str, Any], *,
+                     command_id: str, caller: str = "", request: str | None = None,
+                     expected_seq: int | None = None, authorize: Check | None = None,
+                     tapped: Tapped | None = None, draw: bool = False) -> Ack:
+        """:meth:`CommandPath.submit`: decide one command, apply it, reply. ``draw=True``
+        is the same as an event given as :class:`~bunco.web.commands.RollForMe` (the
+        server rolls its dice)."""
+        if draw and isinstance(event, Mapping):
+            event = RollForMe(event)
+        return await self.path.submit(night_id, event, command_id=command_id, caller=caller,
+                                      request=request, expected_seq=expected_seq,
+                                      authorize=authorize, tapped=tapped)
+
+    async def open(self) -> None:
+        """Open the writer's connections now, not during the first burst of writes."""
+        await self.writer.open()
+
+    async def aclose(self) -> None:
+        """Let the last batch finish and close the writer."""
+        await self.writer.close()
+
+    def close(self) -> None:
+        """Stop the SQLite writer thread, without an event loop (after the last batch)."""
+        if isinstance(self.writer, SqliteWriter):
+            self.writer.shutdown()
+
+    # -- creating nights -------------------------------------------------------------------
 
     async def create(
         self,
@@ -89,8 +174,8 @@ class NightService(CommandPath):
             except StoreError:  # the same creation meanwhile, or a code hash taken: again
                 continue
             stored = (await self.db(self.store.events, night_id))[0]
-            live = LiveNight(night_id, name, stored.created_at, night, [stored], options)
-            live.table_seq[None] = 0
+            live = LiveNight(night_id, name, stored.created_at, options,
+                             started(night_id, night, stored))
             self.nights[night_id] = live
             for hook in self.after_commit:
                 hook(live)

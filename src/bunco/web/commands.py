@@ -1,0 +1,107 @@
+"""A command to a held night, typed (:class:`NightCommand`): what a route asks the command
+path to decide (:func:`bunco.web.decide.decide`).
+
+What the command writes is one of four kinds (:data:`Intent`): an event as given
+(:class:`Given`), a roll whose dice the server draws (:class:`RollForMe`), a player's
+roll at wherever it is their turn when the command's turn comes (:class:`MyTurnRoll`),
+and a drawing whose winner the server picks among the players present then
+(:class:`Drawing`). The dice and the picks come from :class:`Luck`, an input of the
+decision like the command and the state.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bunco.web.entry_rules import Tapped
+from bunco.web.replies import fingerprint, roll_for_me
+from bunco.web.rights import Check
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """An event as the caller gave it."""
+
+    event: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RollForMe:
+    """A roll (``event`` without its dice) whose dice the server draws."""
+
+    event: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MyTurnRoll:
+    """A player's roll at wherever it is their turn when the command is decided (a
+    table or the roll-off): ``dice`` as rolled, or ``None`` for the server to draw."""
+
+    player: str
+    dice: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """A random drawing among the players present (the host's), the winner picked by the
+    server: see :func:`bunco.core.hosting.drawing_event`."""
+
+    name: str | None = None
+    exclude_winners: bool = False
+
+
+Intent = Given | RollForMe | MyTurnRoll | Drawing
+
+
+@dataclass(frozen=True, slots=True)
+class NightCommand:
+    """One command to a night: what it writes, its id and whose id it is (``caller``: a
+    token's hash, ``bot``), the :func:`~bunco.web.replies.fingerprint` of the request the
+    id stands for, the version it was sent with (``expected_seq``), the caller's rights
+    (:mod:`bunco.web.rights`) and where an entry was tapped (:mod:`bunco.web.entry_rules`).
+    """
+
+    intent: Intent
+    command_id: str
+    caller: str = ""
+    request: str | None = None
+    expected_seq: int | None = None
+    authorize: Check | None = None
+    tapped: Tapped | None = None
+
+    @classmethod
+    def of(cls, intent: Intent | Mapping[str, Any], *, command_id: str, caller: str = "",
+           request: str | None = None, expected_seq: int | None = None,
+           authorize: Check | None = None, tapped: Tapped | None = None) -> NightCommand:
+        """The command of a route: ``intent`` may be a plain event (:class:`Given`).
+        Without ``request``, an event's is its fingerprint with ``expected_seq`` (and
+        whether the server rolls); other intents then have none (no id_reused check)."""
+        if not isinstance(intent, Given | RollForMe | MyTurnRoll | Drawing):
+            intent = Given(intent)
+        if request is None and isinstance(intent, Given | RollForMe):
+            request = fingerprint(dict(intent.event), expected_seq,
+                                  isinstance(intent, RollForMe))
+        return cls(intent, command_id, caller, request, expected_seq, authorize, tapped)
+
+
+class Luck(Protocol):
+    """Where the server's dice and picks come from."""
+
+    def dice(self) -> list[int]:
+        """Three dice."""
+
+    def below(self, n: int) -> int:
+        """A whole number from 0 to ``n - 1``."""
+
+
+class ServerLuck:
+    """The operating system's cryptographic generator (:mod:`secrets`)."""
+
+    def dice(self) -> list[int]:
+        return roll_for_me()
+
+    def below(self, n: int) -> int:
+        return secrets.randbelow(n)

@@ -1,0 +1,211 @@
+"""Where an entry was tapped: the rules of the entry's context, part of the server's one
+decision about a command (:func:`bunco.web.decide.decide`), as a pure function: a typed
+entry and a frozen state of the held table in, a :class:`Decision` out.
+
+The rules of *where an entry was tapped* (docs/outbox.md): a table's
+phone keeps every entry in an outbox until the server answers it, and each entry carries
+the set, round and table it was tapped at, the roller the page showed and the table
+version it was based on. The server applies an entry only there:
+
+- an entry of another table than the address's is malformed (422 ``wrong_table``);
+- an entry whose set or round is not the night's round in play was tapped in a round
+  that is over: it is refused (409 ``round_closed``), never moved into a later round;
+- in its round, an entry is applied while its table's result is not final (the bell
+  rang but this table still finishes its turn or plays its tie-break); at a table that
+  is done, or not in play, it is refused (409 ``round_closed``);
+- an entry tapped in one stage of the table's round (rolling for who starts, play, the
+  tie-break) is refused in another (409 ``round_closed``), except a roll of the turn under
+  way when the bell rang: the rules say that turn is finished, so it counts;
+- an entry tapped for another roller than the one whose turn it is now is refused
+  (409 ``roller_changed``), never credited to the roller of the moment;
+- an entry sent with another table version than the table's (``expected_seq``: the
+  version it was based on, or the seq of the entry it followed) is refused as ``stale``:
+  the table changed meanwhile (another phone's entry); every change of the table's round
+  or seating changes its version;
+
+A command id seen before is a *repeat* (answered with the first reply).
+
+>>> state = HeldTable(set_no=1, round_no=2, phase="playing", in_play=True, done=False,
+...                   roller="Fay", version=14, seq=20)
+>>> late = Entry("tally", 3, Tapped(1, 1, 3, "Fay", 9, "2026-11-27T08:00:00Z"))
+>>> decide_entry(late, state).code
+'round_closed'
+>>> decide_entry(Entry("tally", 3, Tapped(1, 2, 3, "Fay", 14, "")), state).verdict
+'accept'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bunco.core.night import Night
+from bunco.core.table import Status
+from bunco.store import StoredEvent
+
+Verdict = Literal["accept", "repeat", "refuse"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tapped:
+    """Where and when an entry was tapped: the set, round and table the page showed, the
+    roller it showed (``None``: the page could not tell, e.g. after an entry it cannot
+    score by itself), the table version it was based on and the phone's clock at the tap
+    (ISO 8601, as the phone sent it)."""
+
+    set_no: int
+    round_no: int
+    table: int
+    roller: str | None
+    based_on: int
+    at: str
+    stage: str | None = None
+    """The table's status the page showed: ``first_roll``, ``playing``, ``finishing``
+    (after the bell), ``tie_break`` (``None``: not said)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"set": self.set_no, "round": self.round_no, "table": self.table,
+                "roller": self.roller, "based_on": self.based_on, "at": self.at,
+                "stage": self.stage}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A command that enters something at a table: a roll, a tally or an undo."""
+
+    kind: Literal["roll", "tally", "undo"]
+    table: int
+    tapped: Tapped | None = None
+    expected_seq: int | None = None
+    """The table version the entry is sent with (``None``: not checked)."""
+    repeats: int | None = None
+    """The seq of the event an earlier command with the same id stored, if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeldTable:
+    """A frozen state of a held night, as one table sees it."""
+
+    set_no: int
+    round_no: int
+    phase: str
+    in_play: bool
+    done: bool
+    roller: str | None
+    version: int
+    seq: int
+    stage: str = ""
+    """The table's status now (``playing``, ``finishing``, ``tie_break``, ...)."""
+
+    @classmethod
+    def of(cls, night: Night, table: int, version: int, seq: int) -> HeldTable:
+        """Table ``table`` of ``night`` (at ``seq``; the table's ``version``)."""
+        in_play = night.phase == "playing" and 1 <= table <= len(night.tables)
+        current = night.tables[table - 1] if in_play else None
+        return cls(
+            set_no=night.set_no, round_no=night.round_no, phase=night.phase, in_play=in_play,
+            done=current is not None and current.status is Status.DONE,
+            roller=current.roller if current is not None else None,
+            version=version, seq=seq, stage=current.status.value if current else "")
+
+    def where(self) -> dict[str, Any]:
+        return {"set": self.set_no, "round": self.round_no, "phase": self.phase,
+                "roller": self.roller}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Accept, repeat or refuse, with the reason.
+
+    A refusal has the HTTP ``status``, the ``code``, the ``reason``, what is
+    ``expected`` instead and any ``extra`` fields of the error's JSON. A repeat names the
+    event the first command stored (``repeats``, its seq; ``stored``, the event). An
+    acceptance by :func:`bunco.web.decide.decide` carries the normalized ``event`` and the
+    night ``after`` it."""
+
+    verdict: Verdict
+    code: str = ""
+    status: int = 200
+    reason: str = ""
+    expected: str = ""
+    repeats: int | None = None
+    extra: Mapping[str, Any] | None = None
+    stored: StoredEvent | None = None
+    event: Mapping[str, Any] | None = None
+    after: Night | None = None
+
+    @property
+    def refused(self) -> bool:
+        return self.verdict == "refuse"
+
+
+ACCEPT = Decision("accept")
+
+
+def _refuse(status: int, code: str, reason: str, expected: str) -> Decision:
+    return Decision("refuse", code, status, reason, expected)
+
+
+def decide_entry(entry: Entry, state: HeldTable) -> Decision:
+    """Whether ``entry`` may be applied to the held night ``state`` (see the module's
+    docstring for the rules, in the order they are checked)."""
+    if entry.repeats is not None:
+        return Decision("repeat", repeats=entry.repeats)
+    tapped = entry.tapped
+    if tapped is None:
+        return ACCEPT  # a command without its context (the API's own clients)
+    if tapped.table != entry.table:
+        return _refuse(422, "wrong_table", f"this entry was tapped at table {tapped.table}, "
+                       f"and sent to table {entry.table}",
+                       f"the entry at the address of table {tapped.table}")
+    if (tapped.set_no, tapped.round_no) != (state.set_no, state.round_no) \
+            or state.phase != "playing":
+        return _refuse(409, "round_closed", f"this entry was tapped in {_round(tapped)}, "
+                       f"which closed before it arrived (the night is now at "
+                       f"{_now(state)})", "a person's decision: send it to the host or "
+                       "discard it (it is never moved into a later round)")
+    if not state.in_play or state.done:
+        return _refuse(409, "round_closed", f"this entry was tapped in {_round(tapped)} at "
+                       f"table {tapped.table}, whose result was final before it arrived",
+                       "a person's decision: send it to the host or discard it")
+    if entry.expected_seq is not None and entry.expected_seq != state.version:
+        return _refuse(409, "stale", f"table {tapped.table} changed since this entry was "
+                       "tapped (another phone, or the host, entered something there)",
+                       f"expected_seq {state.version} after looking at the table again")
+    if tapped.stage is not None and tapped.stage != state.stage \
+            and (tapped.stage, state.stage) not in _GOES_ON:
+        return _refuse(409, "round_closed", f"this entry was tapped "
+                       f"{_STAGES.get(tapped.stage, tapped.stage)} at table {tapped.table}, "
+                       f"which ended before it arrived (the table is "
+                       f"{_STAGES.get(state.stage, state.stage)} now)",
+                       "a person's decision: send it to the host or discard it (it is "
+                       "never counted as another kind of roll)")
+    if entry.kind != "undo" and tapped.roller is not None and tapped.roller != state.roller:
+        return _refuse(409, "roller_changed", f"this entry was tapped for "
+                       f"{tapped.roller or 'nobody'}, but it is {state.roller or 'nobody'}'s "
+                       f"turn at table {tapped.table} now",
+                       "a person's decision: send it to the host or discard it (it is "
+                       "never credited to another roller)")
+    return ACCEPT
+
+
+_GOES_ON = frozenset({("playing", "finishing")})
+"""Stage changes an entry survives: a turn under way when the bell rings is finished (the
+rules: each table finishes the turn in progress), so a roll tapped in it still counts."""
+_STAGES = {"first_roll": "while rolling for who starts", "playing": "during play",
+           "finishing": "in the turn finished after the bell",
+           "tie_break": "in the tie-break", "done": "done"}
+
+
+def _round(tapped: Tapped) -> str:
+    return f"round {tapped.round_no} of set {tapped.set_no}" if tapped.set_no > 1 \
+        else f"round {tapped.round_no}"
+
+
+def _now(state: HeldTable) -> str:
+    if state.phase == "over":
+        return "its end"
+    if state.phase == "rolloff":
+        return "a roll-off"
+    return f"round {state.round_no}" + (f" of set {state.set_no}" if state.set_no > 1 else "")

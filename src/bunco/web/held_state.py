@@ -1,0 +1,156 @@
+"""The state of a held night, frozen (:class:`HeldState`): what the decision about a
+command reads (:mod:`bunco.web.decide`), and the table versions it is made of.
+
+A state is a value at one seq: the night after that event (the engine's
+:class:`~bunco.core.night.Night`, itself immutable), each table's version, the stored log
+and the command ids seen. The log and the command ids are shared with the states after
+it (they only grow: each state reads them up to its own seq), the versions are its own.
+Advancing gives a new state (:meth:`HeldState.advanced`): a batch plans its commands
+one after the other on states that hold its events not committed yet (``pending``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from bunco.core.errors import BuncoError
+from bunco.core.night import Night
+from bunco.store import StoredEvent
+
+TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
+
+
+def bump_versions(table_seq: dict[int | None, int], stored: StoredEvent, kind: str,
+                  moved: bool = False) -> None:
+    """Note ``stored`` as the version of its table (``-1``: roll-offs; ``None``: the night).
+
+    ``moved``: the event changed the round, the set, the phase or the seating (a
+    round-ending roll at one table, an undo that reopens a round, a reseating): every
+    table's version becomes its seq, so an entry based on the table before the change is
+    never applied after it (``None`` is the floor of every table's version). An event of
+    the whole night that moves nothing (a verification, a judged prize, presence, a
+    break, the start bell) changes no table's version: entries tapped before it still
+    fit the table they were tapped at. Commands of the whole night are checked against
+    the night's seq itself.
+    """
+    if stored.table is not None:
+        table_seq[stored.table] = stored.seq
+    elif kind in TABLE_EVENTS:
+        table_seq[-1] = stored.seq
+    if moved:
+        table_seq[None] = max(table_seq.get(None, 0), stored.seq)
+
+
+def moved(before: Night, after: Night) -> bool:
+    """Whether going from ``before`` to ``after`` changed the round, set, phase or seating:
+    what changes every table's version (:func:`bump_versions`)."""
+    return (before.set_no, before.round_no, before.phase) != (
+        after.set_no, after.round_no, after.phase) or before.seating != after.seating
+
+
+def version_in(table_seq: Mapping[int | None, int], table: int | None) -> int:
+    """The version a writer at ``table`` must send: its last event or the night's."""
+    night_wide = table_seq.get(None, 0)
+    if table is None:
+        return max(night_wide, table_seq.get(-1, 0))
+    return max(night_wide, table_seq.get(table, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class HeldState:
+    """A held night at ``seq``: see the module's docstring."""
+
+    night_id: str
+    night: Night
+    seq: int
+    versions: Mapping[int | None, int]
+    """Each table's version (:func:`bump_versions`); this state's own."""
+    log: Sequence[StoredEvent]
+    """The committed log (index = seq), shared: read up to :attr:`committed` only."""
+    commands: Mapping[tuple[str, str], int]
+    """(caller, command id) → the seq of its committed event, shared: entries after
+    :attr:`committed` are not this state's."""
+    pending: tuple[StoredEvent, ...] = ()
+    """Events of the batch being planned, after the committed ones (not stored yet)."""
+    pending_ids: Mapping[tuple[str, str], StoredEvent] = field(default_factory=dict)
+    """The command ids of :attr:`pending` (caller, command id) → the event."""
+
+    @property
+    def committed(self) -> int:
+        """The seq of the last committed event this state holds."""
+        return self.pending[0].seq - 1 if self.pending else self.seq
+
+    def version(self, table: int | None) -> int:
+        """The version a writer at ``table`` must send (:func:`version_in`)."""
+        return version_in(self.versions, table)
+
+    def known(self, caller: str, command_id: str) -> StoredEvent | None:
+        """The event stored for ``caller``'s ``command_id``, if this state holds one."""
+        seq = self.commands.get((caller, command_id))
+        if seq is not None and seq <= self.committed:
+            return self.log[seq]
+        return self.pending_ids.get((caller, command_id)) if self.pending_ids else None
+
+    def since(self, after: int) -> list[StoredEvent]:
+        """The events after seq ``after``, committed and pending."""
+        start = max(after + 1, 0)
+        committed = list(self.log[start:self.committed + 1])
+        return [*committed, *(e for e in self.pending if e.seq > after)]
+
+    def advanced(self, stored: StoredEvent, after: Night) -> HeldState:
+        """The state after ``stored`` (planned, not committed): ``after`` is the night
+        with its event applied."""
+        ids = self.pending_ids
+        if stored.command_id is not None:
+            ids = {**ids, (stored.caller, stored.command_id): stored}
+        return HeldState(self.night_id, after, stored.seq, self._bumped(stored, after),
+                         self.log, self.commands, (*self.pending, stored), ids)
+
+    def committed_with(self, stored: StoredEvent, after: Night) -> HeldState:
+        """The state after ``stored``, which the store took: it goes into the shared log
+        and command ids (this state must be the night's last: no pending event, the log
+        ending at its seq)."""
+        assert not self.pending and isinstance(self.log, list) \
+            and isinstance(self.commands, dict) and len(self.log) == self.seq + 1
+        self.log.append(stored)
+        if stored.command_id is not None:
+            self.commands[stored.caller, stored.command_id] = stored.seq
+        return HeldState(self.night_id, after, stored.seq, self._bumped(stored, after),
+                         self.log, self.commands)
+
+    def _bumped(self, stored: StoredEvent, after: Night) -> dict[int | None, int]:
+        versions = dict(self.versions)
+        bump_versions(versions, stored, after.events[-1]["type"], moved(self.night, after))
+        return versions
+
+
+class NotReplayed(Exception):
+    """A stored event the rules of this bunco do not apply (``seq``, ``error``)."""
+
+    def __init__(self, seq: int, error: BuncoError) -> None:
+        super().__init__(error.message)
+        self.seq, self.error = seq, error
+
+
+def replayed(night_id: str, events: Sequence[StoredEvent]) -> HeldState:
+    """The state of a night loaded from the store: ``events`` is its stored log, the
+    setup line first. Raises :class:`NotReplayed` if an event does not apply."""
+    versions: dict[int | None, int] = {None: 0}
+    commands: dict[tuple[str, str], int] = {}
+    stored = events[0]
+    try:
+        night = Night.start(stored.event)
+        for stored in events[1:]:
+            before, night = night, night.apply(stored.event)
+            bump_versions(versions, stored, night.events[-1]["type"], moved(before, night))
+            if stored.command_id is not None:
+                commands[stored.caller, stored.command_id] = stored.seq
+    except BuncoError as exc:
+        raise NotReplayed(stored.seq, exc) from None
+    return HeldState(night_id, night, events[-1].seq, versions, list(events), commands)
+
+
+def started(night_id: str, night: Night, first: StoredEvent) -> HeldState:
+    """The state of a night just created: its setup line (seq 0) only."""
+    return HeldState(night_id, night, first.seq, {None: 0}, [first], {})
