@@ -43,6 +43,7 @@ axe: $(AXE)
 
 test: $(DEV_STAMP) $(AXE)
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks  # the formatter sets the style (pyproject)
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the layers point one way, no import cycles (pyproject: tool.importlinter)
 	$(BIN)/pytest -n 2 -m "not browser"

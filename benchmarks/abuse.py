@@ -50,9 +50,23 @@ def free_port() -> int:
 
 def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "XDG_DATA_HOME": str(folder)}
-    proc = subprocess.Popen([sys.executable, "-m", "bunco", "serve", "--port", str(port),
-                             "--db", str(folder / "night.sqlite3"), "--bot-pace", "0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bunco",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(folder / "night.sqlite3"),
+            "--bot-pace",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with contextlib.suppress(httpx.HTTPError):
@@ -79,8 +93,9 @@ def roll_latencies(base: str, night: dict[str, Any], rolls: int, first: int) -> 
         for i in range(first, first + rolls):
             dice = [2, 3, 5]  # a miss in round 1: the round never ends
             started = time.perf_counter()
-            reply = client.post(url, json={"command_id": f"bench-{i}", "dice": dice},
-                                headers=headers)
+            reply = client.post(
+                url, json={"command_id": f"bench-{i}", "dice": dice}, headers=headers
+            )
             out.append((time.perf_counter() - started) * 1000)
             assert reply.status_code == 200, reply.text
             time.sleep(0.02)
@@ -91,7 +106,8 @@ async def slow_flood(port: int, count: int, stop: threading.Event) -> None:
     async def one(i: int) -> None:
         with contextlib.suppress(OSError):
             reader, writer = await asyncio.open_connection(
-                "127.0.0.1", port, local_addr=(f"127.0.0.{2 + i % 11}", 0))
+                "127.0.0.1", port, local_addr=(f"127.0.0.{2 + i % 11}", 0)
+            )
             writer.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
             while not stop.is_set() and not reader.at_eof():
                 with contextlib.suppress(TimeoutError):
@@ -122,12 +138,15 @@ def while_running(background: Any, measure: Any) -> Any:
 def summary(values: list[float]) -> str:
     ordered = sorted(values)
     p95 = ordered[int(0.95 * (len(ordered) - 1))]
-    return f"p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   max {ordered[-1]:7.1f} ms"
+    return (
+        f"p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   max {ordered[-1]:7.1f} ms"
+    )
 
 
 def websocket_memory(base: str, pid: int, night: dict[str, Any]) -> tuple[float, float]:
-    url = (f"{base.replace('http', 'ws')}/api/nights/{night['night']}/ws"
-           f"?token={night['viewer_token']}")
+    url = (
+        f"{base.replace('http', 'ws')}/api/nights/{night['night']}/ws?token={night['viewer_token']}"
+    )
 
     async def one(size: int) -> None:
         with contextlib.suppress(Exception):
@@ -160,14 +179,18 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     proc = start(folder, port)
     try:
-        night = httpx.post(base + "/api/nights", json={
-            "players": [f"P{i}" for i in range(args.players)]}, timeout=60).json()
+        night = httpx.post(
+            base + "/api/nights",
+            json={"players": [f"P{i}" for i in range(args.players)]},
+            timeout=60,
+        ).json()
         roll_latencies(base, night, 10, 0)  # warm up
         quiet = roll_latencies(base, night, args.rolls, 100)
 
         # the slow clients run in a process of their own (not this one's interpreter lock)
-        flood = multiprocessing.get_context("spawn").Process(target=flood_process,
-                                                               args=(port, 1100))
+        flood = multiprocessing.get_context("spawn").Process(
+            target=flood_process, args=(port, 1100)
+        )
         flood.start()
         time.sleep(3.0)  # the 1,100 connections are open and dripping
         try:
@@ -176,16 +199,23 @@ def main() -> None:
             flood.terminate()
             flood.join()
 
-        phones = [httpx.post(f"{base}/api/nights/{night['night']}/claim",
-                             json={"name": f"P{i}"},
-                             headers={"authorization": f"Bearer {night['viewer_token']}"}
-                             ).json()["token"] for i in range(6)]
+        phones = [
+            httpx.post(
+                f"{base}/api/nights/{night['night']}/claim",
+                json={"name": f"P{i}"},
+                headers={"authorization": f"Bearer {night['viewer_token']}"},
+            ).json()["token"]
+            for i in range(6)
+        ]
 
         def downloads() -> None:
             def fetch(i: int) -> None:
                 kind = ("sheets.pdf", "report.pdf", "report.html")[i % 3]
-                httpx.get(f"{base}/api/nights/{night['night']}/download/{kind}",
-                          headers={"authorization": f"Bearer {phones[i]}"}, timeout=600)
+                httpx.get(
+                    f"{base}/api/nights/{night['night']}/download/{kind}",
+                    headers={"authorization": f"Bearer {phones[i]}"},
+                    timeout=600,
+                )
 
             threads = [threading.Thread(target=fetch, args=(i,)) for i in range(6)]
             for thread in threads:
@@ -198,15 +228,23 @@ def main() -> None:
     finally:
         proc.terminate()
         proc.wait(10)
-    print(f"bunco serve under abuse: a {args.players}-player night, table 1 rolling "
-          f"({args.rolls} rolls each)")
+    print(
+        f"bunco serve under abuse: a {args.players}-player night, table 1 rolling "
+        f"({args.rolls} rolls each)"
+    )
     print(f"  quiet                          {summary(quiet)}")
-    print(f"  1,100 slow connections         {summary(slow)}   p50 x"
-          f"{statistics.median(slow) / statistics.median(quiet):.2f}")
-    print(f"  6 PDF/report downloads at once {summary(pdfs)}   p50 x"
-          f"{statistics.median(pdfs) / statistics.median(quiet):.2f}")
-    print(f"  1,050 send-and-disconnect WebSockets: memory {before:.1f} -> {after:.1f} MB "
-          f"({after - before:+.1f} MB)")
+    print(
+        f"  1,100 slow connections         {summary(slow)}   p50 x"
+        f"{statistics.median(slow) / statistics.median(quiet):.2f}"
+    )
+    print(
+        f"  6 PDF/report downloads at once {summary(pdfs)}   p50 x"
+        f"{statistics.median(pdfs) / statistics.median(quiet):.2f}"
+    )
+    print(
+        f"  1,050 send-and-disconnect WebSockets: memory {before:.1f} -> {after:.1f} MB "
+        f"({after - before:+.1f} MB)"
+    )
 
 
 if __name__ == "__main__":

@@ -62,11 +62,22 @@ from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE = {"width": 390, "height": 844}
-SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
-                "uploadThroughput": 750_000 / 8, "connectionType": "wifi"}
+SLOW_NETWORK = {
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1_600_000 / 8,
+    "uploadThroughput": 750_000 / 8,
+    "connectionType": "wifi",
+}
 PAGES = ("table", "player: choosing", "player: mine", "host", "big screen")
 # the moments the page set its data-drawn and data-ready marks, since the navigation started
 WATCH_READY = """
@@ -149,9 +160,22 @@ def start_server(src: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]
     env = {**os.environ, "PYTHONPATH": str(src), "XDG_DATA_HOME": str(folder)}
     with (folder / "serve.log").open("ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "bunco", "serve", "--port", str(port), "--db",
-             str(folder / "night.sqlite3"), "--bot-pace", "0"],
-            stdout=out, stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "bunco",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                str(folder / "night.sqlite3"),
+                "--bot-pace",
+                "0",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180  # a loaded machine starts a server slowly
     while time.monotonic() < deadline:
@@ -162,7 +186,9 @@ def start_server(src: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]
             pass
         time.sleep(0.1)
     proc.kill()
-    raise SystemExit("error: bunco serve did not start within 3 minutes:\n" + (folder / "serve.log").read_text())
+    raise SystemExit(
+        "error: bunco serve did not start within 3 minutes:\n" + (folder / "serve.log").read_text()
+    )
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
@@ -178,12 +204,19 @@ def unpack(ref: str, folder: Path) -> tuple[Path, str]:
     one-line description."""
     tree = folder / "baseline"
     tree.mkdir()
-    packed = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref, "src"],
-                            check=True, capture_output=True).stdout
+    packed = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", ref, "src"],
+        check=True,
+        capture_output=True,
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(packed)) as tar:
         tar.extractall(tree, filter="data")
-    line = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", ref],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    line = subprocess.run(
+        ["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", ref],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return tree / "src", line[:70]
 
 
@@ -191,14 +224,23 @@ def unpack(ref: str, folder: Path) -> tuple[Path, str]:
 def make_night(base: str, players: int) -> Night:
     names = [f"Player {i:03d}" for i in range(1, players + 1)]
     with httpx.Client(base_url=base, timeout=30) as client:
-        made = client.post("/api/nights", json={"name": f"Bench {players}", "rules": "classic",
-                                                "players": names}).json()
+        made = client.post(
+            "/api/nights", json={"name": f"Bench {players}", "rules": "classic", "players": names}
+        ).json()
         table = client.post("/api/join", json={"token": made["tables"][0]["token"]}).json()
         viewer = {"authorization": f"Bearer {made['viewer_token']}"}
-        player = client.post(f"/api/nights/{made['night']}/claim", headers=viewer,
-                             json={"name": names[1]}).json()
-    return Night(made["night"], names, made["host_token"], made["viewer_token"],
-                 table["token"], player["token"], len(made["tables"]))
+        player = client.post(
+            f"/api/nights/{made['night']}/claim", headers=viewer, json={"name": names[1]}
+        ).json()
+    return Night(
+        made["night"],
+        names,
+        made["host_token"],
+        made["viewer_token"],
+        table["token"],
+        player["token"],
+        len(made["tables"]),
+    )
 
 
 def page_of(night: Night, page: str) -> tuple[str, dict[str, str]]:
@@ -222,8 +264,10 @@ def roll_at_random(base: str, night: Night, count: int, pace: float, seed: int) 
     with httpx.Client(base_url=base, timeout=30, headers=auth) as client:
         for i in range(count):
             table = rng.randint(1, night.tables)
-            client.post(f"/api/nights/{night.id}/tables/{table}/rolls", json={
-                "command_id": f"bench-{seed}-{i}", "dice": [2, 3, 5]})
+            client.post(
+                f"/api/nights/{night.id}/tables/{table}/rolls",
+                json={"command_id": f"bench-{seed}-{i}", "dice": [2, 3, 5]},
+            )
             time.sleep(pace)
 
 
@@ -260,8 +304,9 @@ def slow_tab(context: BrowserContext, cpu: float) -> tuple[Page, Meter]:
     return page, Meter(cdp)
 
 
-def open_page(context: BrowserContext, base: str, path: str, cpu: float
-              ) -> tuple[Page, Load, Meter]:
+def open_page(
+    context: BrowserContext, base: str, path: str, cpu: float
+) -> tuple[Page, Load, Meter]:
     page, meter = slow_tab(context, cpu)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -270,26 +315,39 @@ def open_page(context: BrowserContext, base: str, path: str, cpu: float
         page.wait_for_function("() => window.__ready", timeout=60_000)
     except PlaywrightError:
         shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 300) : ''")
-        raise SystemExit(f"error: {path} was not ready within a minute: {errors} {shown!r}"
-                         ) from None
+        raise SystemExit(
+            f"error: {path} was not ready within a minute: {errors} {shown!r}"
+        ) from None
     ready = page.evaluate("() => window.__ready") / 1000
     drawn = page.evaluate("() => window.__drawn || window.__ready") / 1000
     spans = [(a, b, int(c)) for a, b, c in page.evaluate(NETWORK)]
-    return page, Load(ready, meter.total, meter.requests, min(drawn, ready),
-                      round_trips(spans)), meter
+    return (
+        page,
+        Load(ready, meter.total, meter.requests, min(drawn, ready), round_trips(spans)),
+        meter,
+    )
 
 
 def new_phone(browser: Browser, storage: dict[str, str]) -> BrowserContext:
     context = browser.new_context(viewport=PHONE)
     context.add_init_script(
-        "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in storage.items())
-        + WATCH_READY)
+        "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in storage.items()) + WATCH_READY
+    )
     return context
 
 
-def measure(browser: Browser, base: str, nights: dict[int, Night], figures: Figures,
-            rolls: int, settle: float, seed: int, per_roll: bool, cpu: float,
-            pages: tuple[str, ...] = PAGES) -> None:
+def measure(
+    browser: Browser,
+    base: str,
+    nights: dict[int, Night],
+    figures: Figures,
+    rolls: int,
+    settle: float,
+    seed: int,
+    per_roll: bool,
+    cpu: float,
+    pages: tuple[str, ...] = PAGES,
+) -> None:
     """Each of ``pages`` of each night, cold then warm; with ``per_roll``, the bytes per
     roll."""
     for players, night in nights.items():
@@ -310,7 +368,8 @@ def measure(browser: Browser, base: str, nights: dict[int, Night], figures: Figu
                 roll_at_random(base, night, rolls, 0.5, seed)
                 page.wait_for_timeout(settle * 1000)
                 figures.per_roll.setdefault((name, players), []).append(
-                    (meter.total - before) / rolls)
+                    (meter.total - before) / rolls
+                )
             finally:
                 context.close()
             seed += 1
@@ -328,20 +387,29 @@ def row(loads: list[Load]) -> tuple[str, str, str, str]:
     size = statistics.median(x.bytes for x in loads)
     requests = statistics.median(x.requests for x in loads)
     trips = statistics.median(x.trips for x in loads)
-    return (f"{ready:.2f} s", f"{drawn:.2f} s", f"{kb(size)} / {requests:.0f}",
-            f"{trips:.0f} trip{'' if trips == 1 else 's'}")
+    return (
+        f"{ready:.2f} s",
+        f"{drawn:.2f} s",
+        f"{kb(size)} / {requests:.0f}",
+        f"{trips:.0f} trip{'' if trips == 1 else 's'}",
+    )
 
 
-def report(results: list[tuple[str, Figures]], players: list[int],
-           pages: tuple[str, ...] = PAGES) -> None:
+def report(
+    results: list[tuple[str, Figures]], players: list[int], pages: tuple[str, ...] = PAGES
+) -> None:
     width = 46
     print()
-    print("ready: from the navigation to the page's data-ready mark (drawn: a reopened table "
-          "page drawn from what it kept, before the server's state); bytes on the wire / "
-          "requests until then; trips: round trips on the way (overlapping requests once); "
-          "per roll: HTTP and WebSocket bytes the open page received")
-    print(f"{'page':<18}{'players':>8}  " + "".join(f"{label[:width - 2]:<{width}}"
-                                                  for label, _ in results))
+    print(
+        "ready: from the navigation to the page's data-ready mark (drawn: a reopened table "
+        "page drawn from what it kept, before the server's state); bytes on the wire / "
+        "requests until then; trips: round trips on the way (overlapping requests once); "
+        "per roll: HTTP and WebSocket bytes the open page received"
+    )
+    print(
+        f"{'page':<18}{'players':>8}  "
+        + "".join(f"{label[: width - 2]:<{width}}" for label, _ in results)
+    )
     for players_n in players:
         for name in pages:
             key = (name, players_n)
@@ -350,10 +418,15 @@ def report(results: list[tuple[str, Figures]], players: list[int],
                 cold, _, cold_bytes, cold_trips = row(fig.cold[key])
                 warm, drawn, warm_bytes, warm_trips = row(fig.warm[key])
                 early = f" (drawn {drawn})" if drawn != warm else ""
-                cells.append([f"cold {cold}, {cold_bytes}, {cold_trips}",
-                              f"warm {warm}{early}, {warm_bytes}, {warm_trips}",
-                              f"per roll {kb(statistics.median(fig.per_roll[key]))}"
-                              if key in fig.per_roll else ""])
+                cells.append(
+                    [
+                        f"cold {cold}, {cold_bytes}, {cold_trips}",
+                        f"warm {warm}{early}, {warm_bytes}, {warm_trips}",
+                        f"per roll {kb(statistics.median(fig.per_roll[key]))}"
+                        if key in fig.per_roll
+                        else "",
+                    ]
+                )
             for line in range(3):
                 first = f"{name:<18}{players_n:>8}  " if line == 0 else " " * 28
                 text = "".join(f"{c[line]:<{width}}" for c in cells)
@@ -366,12 +439,14 @@ def report(results: list[tuple[str, Figures]], players: list[int],
             for name in pages:
                 key = (name, players_n)
                 new, old = results[0][1], results[1][1]
-                parts = [f"ready cold {_ratio(old.cold[key], new.cold[key], 'ready')}",
-                         f"warm {_ratio(old.warm[key], new.warm[key], 'ready')}",
-                         f"drawn warm {_ratio(old.warm[key], new.warm[key], 'drawn')}",
-                         f"bytes cold {_ratio(old.cold[key], new.cold[key], 'bytes')}",
-                         f"warm {_ratio(old.warm[key], new.warm[key], 'bytes')}",
-                         f"trips cold {_ratio(old.cold[key], new.cold[key], 'trips')}"]
+                parts = [
+                    f"ready cold {_ratio(old.cold[key], new.cold[key], 'ready')}",
+                    f"warm {_ratio(old.warm[key], new.warm[key], 'ready')}",
+                    f"drawn warm {_ratio(old.warm[key], new.warm[key], 'drawn')}",
+                    f"bytes cold {_ratio(old.cold[key], new.cold[key], 'bytes')}",
+                    f"warm {_ratio(old.warm[key], new.warm[key], 'bytes')}",
+                    f"trips cold {_ratio(old.cold[key], new.cold[key], 'trips')}",
+                ]
                 if key in new.per_roll:
                     a = statistics.median(old.per_roll[key])
                     b = statistics.median(new.per_roll[key])
@@ -393,23 +468,37 @@ def _short(page: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[12, 200])
-    parser.add_argument("--baseline", default="dfb8f5d",
-                        help="the commit to compare with (default: the pages before the "
-                             "second part of issue 29; 6b846fd: before issue 29)")
-    parser.add_argument("--pages", nargs="+", choices=sorted({_short(p) for p in PAGES}),
-                        help="only these pages (table, player, host, big)")
+    parser.add_argument(
+        "--baseline",
+        default="dfb8f5d",
+        help="the commit to compare with (default: the pages before the "
+        "second part of issue 29; 6b846fd: before issue 29)",
+    )
+    parser.add_argument(
+        "--pages",
+        nargs="+",
+        choices=sorted({_short(p) for p in PAGES}),
+        help="only these pages (table, player, host, big)",
+    )
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--cpu-slowdown", type=float, default=4.0,
-                        help="how many times slower the phone's CPU is (1: the network only)")
+    parser.add_argument(
+        "--cpu-slowdown",
+        type=float,
+        default=4.0,
+        help="how many times slower the phone's CPU is (1: the network only)",
+    )
     parser.add_argument("--rolls", type=int, default=12)
-    parser.add_argument("--settle", type=float, default=3.5,
-                        help="seconds before and after the rolls")
+    parser.add_argument(
+        "--settle", type=float, default=3.5, help="seconds before and after the rolls"
+    )
     args = parser.parse_args()
     pages = tuple(p for p in PAGES if not args.pages or _short(p) in args.pages)
     if not CHROMIUM.exists():
-        raise SystemExit(f"error: Chromium is missing at {CHROMIUM}\n"
-                         "expected: Debian's chromium package (apt-get install chromium)")
+        raise SystemExit(
+            f"error: Chromium is missing at {CHROMIUM}\n"
+            "expected: Debian's chromium package (apt-get install chromium)"
+        )
     with tempfile.TemporaryDirectory(prefix="bunco-pages-") as tmp:
         folder = Path(tmp)
         servers = [("this checkout", ROOT / "src")]
@@ -427,20 +516,33 @@ def main() -> None:
                     nights = {n: make_night(base, n) for n in args.players}
                     figures = Figures()
                     for r in range(args.repeat):
-                        measure(browser, base, nights, figures, args.rolls, args.settle,
-                                seed=1000 * r, per_roll=r == 0, cpu=args.cpu_slowdown,
-                                pages=pages)
+                        measure(
+                            browser,
+                            base,
+                            nights,
+                            figures,
+                            args.rolls,
+                            args.settle,
+                            seed=1000 * r,
+                            per_roll=r == 0,
+                            cpu=args.cpu_slowdown,
+                            pages=pages,
+                        )
                     results.append((label, figures))
                     print(f"measured: {label}", flush=True)
                 finally:
                     stop_server(proc)
             browser.close()
-        print(f"\nthe phone: CPU {args.cpu_slowdown:g}x slower, {SLOW_NETWORK['latency']} ms "
-              f"round trips, {SLOW_NETWORK['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, "
-              f"{PHONE['width']}x{PHONE['height']}")
+        print(
+            f"\nthe phone: CPU {args.cpu_slowdown:g}x slower, {SLOW_NETWORK['latency']} ms "
+            f"round trips, {SLOW_NETWORK['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, "
+            f"{PHONE['width']}x{PHONE['height']}"
+        )
         report(results, args.players, pages)
-        print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
-              f" on {os.cpu_count()} CPUs")
+        print(
+            f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+            f" on {os.cpu_count()} CPUs"
+        )
 
 
 if __name__ == "__main__":

@@ -53,7 +53,11 @@ if TYPE_CHECKING:  # imported where used: --long keeps this process small (see b
 
 
 def build_night(
-    players: int, seed: int, sets: int = 1, rules: str = "tournament", verify: bool = True,
+    players: int,
+    seed: int,
+    sets: int = 1,
+    rules: str = "tournament",
+    verify: bool = True,
     money: bool = False,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], int, Night]:
     """A whole night with seeded random dice.
@@ -67,10 +71,16 @@ def build_night(
     names = [f"P{i:04d}" for i in range(1, players + 1)]
     setup: dict[str, Any] = {"type": "party", "rules": rules, "players": names, "sets": sets}
     if money:  # groups of 100, seeds/004's payouts, one prize each, must be present
-        setup.update(groups={f"Team {g + 1}": names[g * 100:(g + 1) * 100]
-                             for g in range((players + 99) // 100)},
-                     judged=["Best Costume"], money="tournament", one_prize_per_person=True,
-                     must_be_present=True)
+        setup.update(
+            groups={
+                f"Team {g + 1}": names[g * 100 : (g + 1) * 100]
+                for g in range((players + 99) // 100)
+            },
+            judged=["Best Costume"],
+            money="tournament",
+            one_prize_per_person=True,
+            must_be_present=True,
+        )
     night = Night.start(setup)
     events: list[dict[str, Any]] = []
     pointer = 0
@@ -97,10 +107,13 @@ def build_night(
         events.append(event)
     if money:
         extra: list[dict[str, Any]] = [{"type": "absent", "player": n} for n in names[::7]]
-        extra += [{"type": "judge", "prize": "best_costume", "group": g, "ranking": m[:3]}
-                  for g, m in setup["groups"].items()]
-        extra.append({"type": "judge", "prize": "group_best_costume",
-                      "ranking": list(setup["groups"])})
+        extra += [
+            {"type": "judge", "prize": "best_costume", "group": g, "ranking": m[:3]}
+            for g, m in setup["groups"].items()
+        ]
+        extra.append(
+            {"type": "judge", "prize": "group_best_costume", "ranking": list(setup["groups"])}
+        )
         night = night.apply_all(extra)
         events += extra
     return setup, events, rounds_only, night
@@ -127,8 +140,9 @@ def write_long_round(path: Path, events: int, seed: int = 1) -> None:
     (no 1 among the faces, never three of a kind): the round never ends."""
     rng = random.Random(seed)
     players = [f"P{i}" for i in range(1, 9)]
-    faces = [(a, b, c) for a in range(2, 7) for b in range(2, 7) for c in range(2, 7)
-             if not a == b == c]
+    faces = [
+        (a, b, c) for a in range(2, 7) for b in range(2, 7) for c in range(2, 7) if not a == b == c
+    ]
     with path.open("w", encoding="utf-8") as out:
         out.write(json.dumps({"type": "party", "rules": "classic", "players": players}) + "\n")
         for n in range(events):
@@ -136,8 +150,9 @@ def write_long_round(path: Path, events: int, seed: int = 1) -> None:
             out.write(json.dumps({"type": "roll", "table": n % 2 + 1, "dice": dice}) + "\n")
 
 
-def replay_in_child(src: Path, log: Path, limit: float, *, refused: list[int] | None = None
-                    ) -> tuple[float | None, float, float]:
+def replay_in_child(
+    src: Path, log: Path, limit: float, *, refused: list[int] | None = None
+) -> tuple[float | None, float, float]:
     """Wall seconds, CPU seconds and peak memory (MB) of `bunco replay LOG --json` run with
     the package in ``src``; the wall seconds are None when it passed ``limit`` and was
     stopped. (On a busy machine the CPU seconds are the figure to compare.) With
@@ -150,8 +165,12 @@ def replay_in_child(src: Path, log: Path, limit: float, *, refused: list[int] | 
     env = {**os.environ, "PYTHONPATH": str(src)}
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "bunco", "replay", str(log), "--json"],
-                                 env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        child = subprocess.Popen(
+            [sys.executable, "-m", "bunco", "replay", str(log), "--json"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
         timed_out = False
         while True:
             pid, status, usage = os.wait4(child.pid, os.WNOHANG)
@@ -177,8 +196,11 @@ def replay_in_child(src: Path, log: Path, limit: float, *, refused: list[int] | 
 
 def _before_src(rev: str, into: Path) -> Path:
     """The ``src`` folder of git revision ``rev``, unpacked into ``into``."""
-    archive = subprocess.run(["git", "archive", rev, "src"],  # the repository here
-                             check=True, capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", rev, "src"],  # the repository here
+        check=True,
+        capture_output=True,
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into / "src"
 
@@ -197,12 +219,16 @@ def long_logs(before: str | None, limit: float, before_limit: float) -> None:
             megabytes = log.stat().st_size / 1e6
             for label, src in codes:
                 results[label, size] = replay_in_child(
-                    src, log, limit if label == "now" else before_limit)
+                    src, log, limit if label == "now" else before_limit
+                )
                 seconds, cpu, peak = results[label, size]
                 stop = limit if label == "now" else before_limit
                 shown = f"{seconds:7.1f} s" if seconds is not None else f"> {stop:5.0f} s"
-                print(f"{label:>14}  {size:>9,} events ({megabytes:5.1f} MB)  wall {shown}  "
-                      f"CPU {cpu:7.1f} s  peak {peak:7.1f} MB", flush=True)
+                print(
+                    f"{label:>14}  {size:>9,} events ({megabytes:5.1f} MB)  wall {shown}  "
+                    f"CPU {cpu:7.1f} s  peak {peak:7.1f} MB",
+                    flush=True,
+                )
         one_line = Path(tmp) / "one-line.jsonl"
         with one_line.open("w", encoding="utf-8") as out:  # 100 MB: one name far too long
             out.write(json.dumps({"type": "party", "players": ["A", "B"]}) + "\n")
@@ -213,15 +239,19 @@ def long_logs(before: str | None, limit: float, before_limit: float) -> None:
         for label, src in codes:
             printed: list[int] = []
             seconds, cpu, peak = replay_in_child(src, one_line, limit, refused=printed)
-            print(f"{label:>14}  a 100 MB line, refused: wall {seconds or 0:7.1f} s  CPU "
-                  f"{cpu:7.1f} s  peak {peak:7.1f} MB, the error {printed[0]:,} characters",
-                  flush=True)
+            print(
+                f"{label:>14}  a 100 MB line, refused: wall {seconds or 0:7.1f} s  CPU "
+                f"{cpu:7.1f} s  peak {peak:7.1f} MB, the error {printed[0]:,} characters",
+                flush=True,
+            )
         small, big = LONG_SIZES
         for label, _ in codes:
             (t1, c1, m1), (t2, c2, m2) = results[label, small], results[label, big]
             ratio = f"{t2 / t1:5.1f}x" if t1 and t2 else "  n/a (stopped)"
-            print(f"{label:>14}  {big // small}x the events: wall {ratio}, CPU "
-                  f"{c2 / c1:5.1f}x, peak memory {m2 / m1:4.1f}x")
+            print(
+                f"{label:>14}  {big // small}x the events: wall {ratio}, CPU "
+                f"{c2 / c1:5.1f}x, peak memory {m2 / m1:4.1f}x"
+            )
 
 
 UNDO_CHILD = """
@@ -261,23 +291,32 @@ def undo_figures(before: str | None, rolls: int, undos: int) -> None:
             for n_undos in (0, undos):
                 out = subprocess.run(
                     [sys.executable, "-c", UNDO_CHILD, str(rolls), str(n_undos)],
-                    env={**os.environ, "PYTHONPATH": str(src)}, check=True,
-                    capture_output=True, text=True).stdout
+                    env={**os.environ, "PYTHONPATH": str(src)},
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
                 got = json.loads(out)
                 assert got["rolls"] == rolls, got  # every undone roll was entered again
                 results[label, n_undos] = got
-                print(f"{label:>14}  {rolls:,} rolls in one round, {n_undos:>5,} undos: wall "
-                      f"{got['wall']:7.2f} s  CPU {got['cpu']:7.2f} s  peak {got['peak']:6.1f} MB",
-                      flush=True)
+                print(
+                    f"{label:>14}  {rolls:,} rolls in one round, {n_undos:>5,} undos: wall "
+                    f"{got['wall']:7.2f} s  CPU {got['cpu']:7.2f} s  peak {got['peak']:6.1f} MB",
+                    flush=True,
+                )
         for label, _ in codes:
             plain, undone = results[label, 0], results[label, undos]
             each = (undone["cpu"] - plain["cpu"]) / undos * 1000 if undos else 0.0
-            print(f"{label:>14}  the {undos:,} undos cost {undone['cpu'] / plain['cpu']:5.1f}x "
-                  f"the CPU of the rolls alone, {each:.2f} ms each")
+            print(
+                f"{label:>14}  the {undos:,} undos cost {undone['cpu'] / plain['cpu']:5.1f}x "
+                f"the CPU of the rolls alone, {each:.2f} ms each"
+            )
         if before:
             now, old = results["now", undos], results[f"at {before}", undos]
-            print(f"{'':>14}  now / before: CPU {now['cpu'] / old['cpu']:.3f}x "
-                  f"({old['cpu'] / now['cpu']:.1f} times faster)")
+            print(
+                f"{'':>14}  now / before: CPU {now['cpu'] / old['cpu']:.3f}x "
+                f"({old['cpu'] / now['cpu']:.1f} times faster)"
+            )
 
 
 def main() -> None:
@@ -291,19 +330,37 @@ def main() -> None:
     parser.add_argument(
         "--no-verify", action="store_true", help="no verifications after the last round"
     )
-    parser.add_argument("--money", action="store_true",
-                        help="tournament payouts, groups of 100, absentees, judged prizes")
-    parser.add_argument("--long", action="store_true",
-                        help="time bunco replay on 100,000- and 1,000,000-event logs")
-    parser.add_argument("--before", metavar="REV",
-                        help="with --long: also replay them with the code of git revision REV")
-    parser.add_argument("--limit", type=float, default=600.0,
-                        help="with --long: stop a replay after this many seconds")
-    parser.add_argument("--before-limit", type=float, default=300.0,
-                        help="with --before: stop a replay by the older code after this long")
-    parser.add_argument("--undos", type=int, metavar="N",
-                        help="time a round of --undo-rolls rolls with N undos (and with the "
-                        "code of --before REV)")
+    parser.add_argument(
+        "--money",
+        action="store_true",
+        help="tournament payouts, groups of 100, absentees, judged prizes",
+    )
+    parser.add_argument(
+        "--long", action="store_true", help="time bunco replay on 100,000- and 1,000,000-event logs"
+    )
+    parser.add_argument(
+        "--before",
+        metavar="REV",
+        help="with --long: also replay them with the code of git revision REV",
+    )
+    parser.add_argument(
+        "--limit",
+        type=float,
+        default=600.0,
+        help="with --long: stop a replay after this many seconds",
+    )
+    parser.add_argument(
+        "--before-limit",
+        type=float,
+        default=300.0,
+        help="with --before: stop a replay by the older code after this long",
+    )
+    parser.add_argument(
+        "--undos",
+        type=int,
+        metavar="N",
+        help="time a round of --undo-rolls rolls with N undos (and with the code of --before REV)",
+    )
     parser.add_argument("--undo-rolls", type=int, default=10_000)
     args = parser.parse_args()
     if args.undos is not None:
@@ -315,7 +372,11 @@ def main() -> None:
 
     started = time.perf_counter()
     setup, events, rounds_only, built = build_night(
-        args.players, args.seed, args.sets, args.rules, verify=not args.no_verify,
+        args.players,
+        args.seed,
+        args.sets,
+        args.rules,
+        verify=not args.no_verify,
         money=args.money,
     )
     build_seconds = time.perf_counter() - started
@@ -351,8 +412,10 @@ def main() -> None:
         started = time.perf_counter()
         paid = prize_money(night)
         money_seconds = time.perf_counter() - started
-        print(f"payouts (prize_money) s {money_seconds:>10.3f}   ({len(paid['payouts'])} "
-              f"payouts, {len(paid['awards'])} awards)")
+        print(
+            f"payouts (prize_money) s {money_seconds:>10.3f}   ({len(paid['payouts'])} "
+            f"payouts, {len(paid['awards'])} awards)"
+        )
 
 
 if __name__ == "__main__":

@@ -48,10 +48,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--between", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder, TestClient(
-            create_app(f"sqlite:///{Path(folder) / 'room.sqlite3'}", bot_pace=0)) as client:
-        made = client.post("/api/nights", json={
-            "name": "Hall", "players": [f"P{i:04d}" for i in range(args.players)]}).json()
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        TestClient(create_app(f"sqlite:///{Path(folder) / 'room.sqlite3'}", bot_pace=0)) as client,
+    ):
+        made = client.post(
+            "/api/nights",
+            json={"name": "Hall", "players": [f"P{i:04d}" for i in range(args.players)]},
+        ).json()
         night, host = made["night"], {"authorization": f"Bearer {made['host_token']}"}
         tables = len(made["tables"])
         sent = 0
@@ -59,8 +63,11 @@ def main(argv: list[str] | None = None) -> None:
         def rolls(n: int) -> None:
             nonlocal sent
             for _ in range(n):
-                reply = client.post(f"/api/nights/{night}/tables/{1 + sent % tables}/rolls",
-                                    headers=host, json={"command_id": f"r{sent}", "dice": [2, 3, 5]})
+                reply = client.post(
+                    f"/api/nights/{night}/tables/{1 + sent % tables}/rolls",
+                    headers=host,
+                    json={"command_id": f"r{sent}", "dice": [2, 3, 5]},
+                )
                 assert reply.status_code == 200, reply.text
                 sent += 1
 
@@ -69,6 +76,7 @@ def main(argv: list[str] | None = None) -> None:
                 reply = client.get(f"/api/nights/{night}{path}", headers=host)
                 assert reply.status_code == 200, reply.text
                 return reply.json()
+
             return call
 
         rolls(args.rolls)
@@ -79,16 +87,26 @@ def main(argv: list[str] | None = None) -> None:
             dash.append(timed(get("/dashboard")))
             phones.append(timed(get("/phones")))
         board = get("/dashboard")()
-    print(f"{args.players} players, {tables} tables, {sent} rolls; load average "
-          f"{os.getloadavg()[0]:.1f}")
-    print(f"GET /dashboard, first read (whole log): {first[0] * 1000:7.1f} ms wall "
-          f"{first[1] * 1000:7.1f} ms CPU")
-    print(f"GET /dashboard, later (+{args.between} rolls): {med(dash, 0):7.1f} ms wall "
-          f"{med(dash, 1):7.1f} ms CPU")
-    print(f"GET /phones (beside it):              {med(phones, 0):7.1f} ms wall "
-          f"{med(phones, 1):7.1f} ms CPU")
-    print(f"ratio dashboard / phones (CPU): {med(dash, 1) / max(med(phones, 1), 1e-6):.1f}; "
-          f"{len(board['tables'])} tables listed, {board['flagged']} flagged")
+    print(
+        f"{args.players} players, {tables} tables, {sent} rolls; load average "
+        f"{os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"GET /dashboard, first read (whole log): {first[0] * 1000:7.1f} ms wall "
+        f"{first[1] * 1000:7.1f} ms CPU"
+    )
+    print(
+        f"GET /dashboard, later (+{args.between} rolls): {med(dash, 0):7.1f} ms wall "
+        f"{med(dash, 1):7.1f} ms CPU"
+    )
+    print(
+        f"GET /phones (beside it):              {med(phones, 0):7.1f} ms wall "
+        f"{med(phones, 1):7.1f} ms CPU"
+    )
+    print(
+        f"ratio dashboard / phones (CPU): {med(dash, 1) / max(med(phones, 1), 1e-6):.1f}; "
+        f"{len(board['tables'])} tables listed, {board['flagged']} flagged"
+    )
 
 
 if __name__ == "__main__":

@@ -64,7 +64,9 @@ from typing import Any
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
-ID_RE = re.compile(rb'"(?:command_)?id":"b(\d+)-(\d+)-(\d+)"')  # envelope (older servers: in the event)
+ID_RE = re.compile(
+    rb'"(?:command_)?id":"b(\d+)-(\d+)-(\d+)"'
+)  # envelope (older servers: in the event)
 SEQ_RE = re.compile(rb'"seq":(\d+)')
 TYPE_RE = re.compile(rb'^\{"type":"(\w+)"')
 ROUND_RE = re.compile(rb'"set":(\d+),"round":(\d+)')
@@ -115,11 +117,13 @@ class PageModel:
     player: Behaviour | None = None
 
 
-TABLE_PAGE = Behaviour("table", frozenset({"status", "event"}), 0.600, new_round_only=True,
-                       page_pushed=True)
+TABLE_PAGE = Behaviour(
+    "table", frozenset({"status", "event"}), 0.600, new_round_only=True, page_pushed=True
+)
 """A table's phone that takes its pushed page (see ``table-page`` below)."""
-NIGHT_PATCHED = Behaviour("night", frozenset({"status", "event"}), 0.060, new_round_only=True,
-                          lag=3.0)
+NIGHT_PATCHED = Behaviour(
+    "night", frozenset({"status", "event"}), 0.060, new_round_only=True, lag=3.0
+)
 """A whole-night page that patches events in and reloads at a new round, else every 3 s."""
 EVERY_BURST = Behaviour("night", frozenset({"event", "status", "table", "caught_up"}), 0.060)
 
@@ -130,7 +134,8 @@ PAGE_MODELS = {
         "the pages before issue 16: a full GET of the night after every burst of live "
         "messages and after each of the table phone's own rolls",
         table=Behaviour("night", EVERY_BURST.reload_on, 0.060, after_ack=True),
-        night=EVERY_BURST),
+        night=EVERY_BURST,
+    ),
     # The first step of issue 16: every live message carried the table's view and the
     # night's status, so table.js reloaded the night only when a status or table message
     # showed another phase, set or round; whole-night pages still reloaded per burst.
@@ -138,7 +143,8 @@ PAGE_MODELS = {
         "a table page GETs the whole night once per round, a whole-night page after every "
         "burst of live messages",
         table=Behaviour("night", frozenset({"status", "table"}), 0.060, new_round_only=True),
-        night=EVERY_BURST),
+        night=EVERY_BURST,
+    ),
     # The pages of 46ae1c3 (live.js): a table's phone loads its table's page once and then
     # applies what is pushed (each event's table view and status; at a new round or bell the
     # table message with the table's whole page; a reconnect's hello with the page). It
@@ -149,28 +155,42 @@ PAGE_MODELS = {
     "table-page": PageModel(
         "a table page GETs nothing after its first load (the server pushes its page at a "
         "new round); a whole-night page GETs the night at a new round and at most every 3 s",
-        table=TABLE_PAGE, night=NIGHT_PATCHED,
+        table=TABLE_PAGE,
+        night=NIGHT_PATCHED,
         # player.js: the same as a table's phone, at the table its player sits at, and a
         # new WebSocket to the table its player goes to after a round
-        player=replace(TABLE_PAGE, follows_player=True)),
+        player=replace(TABLE_PAGE, follows_player=True),
+    ),
     # The pages now: as table-page, but a player's phone keeps one WebSocket all night
     # (?player=NAME) and the server sends it the page of each table its player moves to.
     "player-socket": PageModel(
         "as table-page, and a player's page keeps one WebSocket all night: the server sends "
         "it the page of the table its player moves to",
-        table=TABLE_PAGE, night=NIGHT_PATCHED,
-        player=replace(TABLE_PAGE, player_socket=True)),
+        table=TABLE_PAGE,
+        night=NIGHT_PATCHED,
+        player=replace(TABLE_PAGE, player_socket=True),
+    ),
 }
 
 
 class Page:
     """One page's fetching, driven by a :class:`Behaviour` (one keep-alive connection)."""
 
-    def __init__(self, behaviour: Behaviour, port: int, night: str, table: int | None,
-                 token: str, stats: dict[str, list[int]]) -> None:
+    def __init__(
+        self,
+        behaviour: Behaviour,
+        port: int,
+        night: str,
+        table: int | None,
+        token: str,
+        stats: dict[str, list[int]],
+    ) -> None:
         self.b, self.night, self.token, self.stats = behaviour, night, token, stats
-        self.path = f"/api/nights/{night}" if behaviour.path == "night" or table is None \
+        self.path = (
+            f"/api/nights/{night}"
+            if behaviour.path == "night" or table is None
             else f"/api/nights/{night}/tables/{table}"
+        )
         self.http = Http(port)
         self.timer: asyncio.TimerHandle | None = None
         self.due = 0.0
@@ -208,8 +228,9 @@ class Page:
                 return
             if shown.group(0) == self.round:
                 if b.lag is not None and kind == "event":
-                    self.schedule(max(b.debounce, self.last_get + b.lag - time.monotonic()),
-                                  keep_sooner=True)
+                    self.schedule(
+                        max(b.debounce, self.last_get + b.lag - time.monotonic()), keep_sooner=True
+                    )
                 return
             self.round = shown.group(0)
         self.schedule(b.debounce, keep_sooner=b.lag is not None)
@@ -271,17 +292,19 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, body: Any = None,
-                      token: str | None = None) -> tuple[int, bytes]:
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, bytes]:
         data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
-        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n")
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        )
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         for attempt in (1, 2):
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1",
-                                                                         self.port)
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
             reader = self.reader
             assert reader is not None
             self.writer.write(head.encode() + b"\r\n" + data)
@@ -334,8 +357,12 @@ def start_server(src: Path, db: str, port: int, log: Path) -> subprocess.Popen[b
     """``bunco serve`` from the package in ``src`` (this checkout's or the baseline's)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     with log.open("ab") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "bunco", "serve", "--port", str(port),
-                                 "--db", db], stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bunco", "serve", "--port", str(port), "--db", db],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -362,16 +389,25 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 def checkout(ref: str, folder: Path) -> tuple[Path, str]:
     """A worktree of ``ref`` in ``folder``: its ``src`` and a one-line description."""
     tree = folder / "baseline"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet",
-                    str(tree), ref], check=True, capture_output=True)
-    line = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", ref],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), ref],
+        check=True,
+        capture_output=True,
+    )
+    line = subprocess.run(
+        ["git", "-C", str(ROOT), "log", "-1", "--format=%h %s", ref],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return tree / "src", line
 
 
 def remove_checkout(folder: Path) -> None:
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                    str(folder / "baseline")], capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder / "baseline")],
+        capture_output=True,
+    )
 
 
 # -- listeners (separate processes) ----------------------------------------------------------
@@ -411,11 +447,15 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
 
     pages: list[Page] = []
 
-    async def listen(port: int, table: int | None, seat: int, name: str | None,
-                     index: int) -> None:
+    async def listen(port: int, table: int | None, seat: int, name: str | None, index: int) -> None:
         nonlocal connected
-        behaviour = model.night if table is None else \
-            model.player if seat and model.player is not None else model.table
+        behaviour = (
+            model.night
+            if table is None
+            else model.player
+            if seat and model.player is not None
+            else model.table
+        )
         page = Page(behaviour, port, job.night, table, job.token, stats)
         pages.append(page)
         mine: list[tuple[int, int]] = []
@@ -433,9 +473,13 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
             elif table is not None:
                 query += f"&table={table}"
             moved: int | None = None
-            async with connect(f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
-                               max_size=None, ping_interval=None, open_timeout=120,
-                               max_queue=None) as ws:
+            async with connect(
+                f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
+                max_size=None,
+                ping_interval=None,
+                open_timeout=120,
+                max_queue=None,
+            ) as ws:
                 if first:
                     connected += 1
                     first = False
@@ -444,26 +488,38 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
                 async for text in ws:
                     data = text.encode() if isinstance(text, str) else text
                     page.heard(data)
-                    if table is not None and data[:16] in (b'{"type":"hello",',
-                                                           b'{"type":"table",'):
+                    if table is not None and data[:16] in (
+                        b'{"type":"hello",',
+                        b'{"type":"table",',
+                    ):
                         found, seq_match = TABLE_RE.search(data), SEQ_RE.search(data)
                         at = found.group(1) if found is not None else b"null"
                         now_at = 0 if at == b"null" else int(at)
-                        if seq_match is not None and (not mine or (
-                                behaviour.player_socket and now_at != mine[-1][1])):
+                        if seq_match is not None and (
+                            not mine or (behaviour.player_socket and now_at != mine[-1][1])
+                        ):
                             if mine:  # the server moved this player's socket
                                 stats["moves"].append(1)
                             mine.append((int(seq_match.group(1)), now_at))
                             table = now_at
                             page.path = f"/api/nights/{job.night}/tables/{table}"
-                    if behaviour.follows_player and data[:16] in (b'{"type":"hello",',
-                                                                  b'{"type":"table",'):
+                    if behaviour.follows_player and data[:16] in (
+                        b'{"type":"hello",',
+                        b'{"type":"table",',
+                    ):
                         message = json.loads(data)
                         if player is None:  # whose phone this is: who sits at my seat
                             player = (message.get("table_view") or {}).get(
-                                "players", [None] * (seat + 1))[seat]
-                        goes = next((m["to"] for m in (message.get("view") or {}).get(
-                            "moves", []) if m["player"] == player), None)
+                                "players", [None] * (seat + 1)
+                            )[seat]
+                        goes = next(
+                            (
+                                m["to"]
+                                for m in (message.get("view") or {}).get("moves", [])
+                                if m["player"] == player
+                            ),
+                            None,
+                        )
                         if goes is not None and goes["table"] != table:
                             moved, last = goes["table"], max(last, message["seq"])
                             break  # player.js follows the table its player goes to
@@ -489,8 +545,10 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
             page.path = f"/api/nights/{job.night}/tables/{table}"
             stats["moves"].append(1)
 
-    tasks = [asyncio.ensure_future(listen(port, table, seat, name, i))
-             for i, (port, table, seat, name) in enumerate(job.pages)]
+    tasks = [
+        asyncio.ensure_future(listen(port, table, seat, name, i))
+        for i, (port, table, seat, name) in enumerate(job.pages)
+    ]
     while connected < len(tasks):
         await asyncio.sleep(0.05)
         failed = [t for t in tasks if t.done() and t.exception()]
@@ -505,19 +563,35 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
     await asyncio.sleep(0.5)  # let the last deliveries land
     for task in tasks:
         task.cancel()
-    results.put({"latencies": latencies, "sent_at": sent_at, "problems": problems[:10],
-                 "spans": spans, "received": received, "listeners": len(tasks),
-                 "gets": stats["get_ns"], "get_bytes": sum(stats["get_bytes"]),
-                 "moves": len(stats["moves"]), "opened": len(stats["opened"]),
-                 "cpu": time.process_time() - cpu_start})
+    results.put(
+        {
+            "latencies": latencies,
+            "sent_at": sent_at,
+            "problems": problems[:10],
+            "spans": spans,
+            "received": received,
+            "listeners": len(tasks),
+            "gets": stats["get_ns"],
+            "get_bytes": sum(stats["get_bytes"]),
+            "moves": len(stats["moves"]),
+            "opened": len(stats["opened"]),
+            "cpu": time.process_time() - cpu_start,
+        }
+    )
 
 
 # -- writers -----------------------------------------------------------------------------------
 
 
-async def write_all(ports: list[int], night: str, tokens: list[str], model: PageModel,
-                    args: argparse.Namespace, rounds: list[tuple[float, int, int]],
-                    changed: asyncio.Condition) -> dict[str, Any]:
+async def write_all(
+    ports: list[int],
+    night: str,
+    tokens: list[str],
+    model: PageModel,
+    args: argparse.Namespace,
+    rounds: list[tuple[float, int, int]],
+    changed: asyncio.Condition,
+) -> dict[str, Any]:
     tables = len(tokens)
     accepted = [0] * (tables + 1)
     seqs: list[list[int]] = [[] for _ in range(tables + 1)]  # each table's accepted events
@@ -549,8 +623,11 @@ async def write_all(ports: list[int], night: str, tokens: list[str], model: Page
                 break
             i += 1
             rounds_seen = len(rounds)
-            body = {"command_id": f"b{time.monotonic_ns()}-{table}-{i}",
-                    "dice": [random.randint(1, 6) for _ in range(3)], "expected_seq": version}
+            body = {
+                "command_id": f"b{time.monotonic_ns()}-{table}-{i}",
+                "dice": [random.randint(1, 6) for _ in range(3)],
+                "expected_seq": version,
+            }
             sent = time.monotonic_ns()
             offered += 1
             status, reply = await http.request("POST", path, body, tokens[table - 1])
@@ -575,8 +652,8 @@ async def write_all(ports: list[int], night: str, tokens: list[str], model: Page
                 try:
                     async with changed:
                         await asyncio.wait_for(
-                            changed.wait_for(moved_on),
-                            max(0.0, stop_at - time.monotonic()))
+                            changed.wait_for(moved_on), max(0.0, stop_at - time.monotonic())
+                        )
                 except TimeoutError:
                     break
                 due = time.monotonic() + random.random() * interval  # not all at once
@@ -587,14 +664,27 @@ async def write_all(ports: list[int], night: str, tokens: list[str], model: Page
         http.close()
 
     await asyncio.gather(*(writer(t) for t in range(1, tables + 1)))
-    return {"accepted": sum(accepted), "offered": offered, "per_table": accepted,
-            "seqs": seqs, "refused": refused, "round_trips": round_trips, "gets": stats["get_ns"],
-            "get_bytes": sum(stats["get_bytes"]),
-            "elapsed": min(time.monotonic(), stop_at) - start}
+    return {
+        "accepted": sum(accepted),
+        "offered": offered,
+        "per_table": accepted,
+        "seqs": seqs,
+        "refused": refused,
+        "round_trips": round_trips,
+        "gets": stats["get_ns"],
+        "get_bytes": sum(stats["get_bytes"]),
+        "elapsed": min(time.monotonic(), stop_at) - start,
+    }
 
 
-async def watch_rounds(port: int, night: str, token: str, changed: asyncio.Condition,
-                       rounds: list[tuple[float, int, int]], moments: list[float]) -> None:
+async def watch_rounds(
+    port: int,
+    night: str,
+    token: str,
+    changed: asyncio.Condition,
+    rounds: list[tuple[float, int, int]],
+    moments: list[float],
+) -> None:
     """A big screen in the writers' process: wakes the writers when a round changes and
     notes when the status changes (the bell, a new round)."""
     from websockets.asyncio.client import connect
@@ -623,14 +713,18 @@ def percentile(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1e6 if ordered else 0.0
 
 
-async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
-               pages_of: str) -> dict[str, Any]:
+async def play(
+    args: argparse.Namespace, ports: list[int], pids: list[int], pages_of: str
+) -> dict[str, Any]:
     """One tournament against the server(s) on ``ports``, with pages as ``pages_of`` says
     (a key of :data:`PAGE_MODELS`)."""
     http = Http(ports[0])
     players = [f"P{i:04d}" for i in range(1, args.players + 1)]
-    status, body = await http.request("POST", "/api/nights", {
-        "name": "Benchmark tournament", "rules": args.rules, "players": players})
+    status, body = await http.request(
+        "POST",
+        "/api/nights",
+        {"name": "Benchmark tournament", "rules": args.rules, "players": players},
+    )
     if status != 201:
         raise SystemExit(f"creating the night failed: {status} {body[:300]!r}")
     created = json.loads(body)
@@ -646,17 +740,19 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
     seats = args.players // tables
     # pages: seat s of table t on process (t + s) % n, so each table is heard on every process
     pages: list[tuple[int, int | None, int, str | None]] = [
-        (ports[(t + s) % len(ports)], t, s, seated[t - 1][s]) for t in range(1, tables + 1)
-        for s in range(seats)] + [(ports[i % len(ports)], None, 0, None)
-                                  for i in range(args.screens)]
+        (ports[(t + s) % len(ports)], t, s, seated[t - 1][s])
+        for t in range(1, tables + 1)
+        for s in range(seats)
+    ] + [(ports[i % len(ports)], None, 0, None) for i in range(args.screens)]
     ctx = mp.get_context("spawn")
     stop, results = ctx.Event(), ctx.Queue()
     jobs = []
     for k in range(args.listener_processes):
         ready = ctx.Event()
-        job = Listening(night, viewer, pages[k::args.listener_processes], pages_of)
-        proc = ctx.Process(target=listener_process, args=(job, ready, stop, results),
-                           daemon=True)  # never outlives a failed run
+        job = Listening(night, viewer, pages[k :: args.listener_processes], pages_of)
+        proc = ctx.Process(
+            target=listener_process, args=(job, ready, stop, results), daemon=True
+        )  # never outlives a failed run
         proc.start()
         jobs.append((proc, ready))
     deadline = time.monotonic() + args.setup_timeout
@@ -668,20 +764,30 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
     changed = asyncio.Condition()
     rounds: list[tuple[float, int, int]] = []
     moments: list[float] = []
-    watcher = asyncio.ensure_future(watch_rounds(ports[0], night, viewer, changed, rounds,
-                                                 moments))
+    watcher = asyncio.ensure_future(watch_rounds(ports[0], night, viewer, changed, rounds, moments))
     t0 = time.monotonic()
     load0 = os.getloadavg()[0]
     cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
     try:
-        written = await write_all(ports, night, tokens, PAGE_MODELS[pages_of], args, rounds,
-                                  changed)
+        written = await write_all(
+            ports, night, tokens, PAGE_MODELS[pages_of], args, rounds, changed
+        )
         cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
     finally:
         stop.set()  # the listeners report (or, after a failure, stop)
-    heard: dict[str, Any] = {"latencies": [], "sent_at": [], "problems": [], "spans": [],
-                             "received": [], "listeners": 0, "gets": [], "get_bytes": 0,
-                             "moves": 0, "opened": 0, "cpu": 0.0}
+    heard: dict[str, Any] = {
+        "latencies": [],
+        "sent_at": [],
+        "problems": [],
+        "spans": [],
+        "received": [],
+        "listeners": 0,
+        "gets": [],
+        "get_bytes": 0,
+        "moves": 0,
+        "opened": 0,
+        "cpu": 0.0,
+    }
     for _ in jobs:
         part = results.get(timeout=120)
         for key in ("latencies", "sent_at", "problems", "gets", "spans", "received"):
@@ -691,15 +797,21 @@ async def play(args: argparse.Namespace, ports: list[int], pids: list[int],
     for proc, _ in jobs:
         proc.join(30)
     watcher.cancel()
-    return {"tables": tables, "seats": seats, "written": written, "heard": heard,
-            "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
-            "server_cpu": cpu1 - cpu0, "writers_cpu": own1 - own0,
-            "moments": moments[1:], "load": (load0, os.getloadavg()[0]),
-            "round_changes": [t for t, _, _ in rounds[1:]]}
+    return {
+        "tables": tables,
+        "seats": seats,
+        "written": written,
+        "heard": heard,
+        "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
+        "server_cpu": cpu1 - cpu0,
+        "writers_cpu": own1 - own0,
+        "moments": moments[1:],
+        "load": (load0, os.getloadavg()[0]),
+        "round_changes": [t for t, _, _ in rounds[1:]],
+    }
 
 
-def expected_deliveries(spans: list[list[tuple[int, int]]], seqs: list[list[int]]
-                        ) -> list[int]:
+def expected_deliveries(spans: list[list[tuple[int, int]]], seqs: list[list[int]]) -> list[int]:
     """The events each table or player page should have heard: every accepted roll of
     each table it followed, from the seq it started following it until it moved on.
 
@@ -719,8 +831,9 @@ def expected_deliveries(spans: list[list[tuple[int, int]]], seqs: list[list[int]
     return out
 
 
-def split_near(sent_at: list[int], latencies: list[int], changes: list[float],
-               window: float = 1.0) -> tuple[list[int], list[int]]:
+def split_near(
+    sent_at: list[int], latencies: list[int], changes: list[float], window: float = 1.0
+) -> tuple[list[int], list[int]]:
     """The latencies of rolls sent within ``window`` seconds before or after a round
     change (as the watching screen saw it), and the others."""
     marks = sorted(int(t * 1e9) for t in changes)
@@ -729,8 +842,9 @@ def split_near(sent_at: list[int], latencies: list[int], changes: list[float],
     away: list[int] = []
     for sent, latency in zip(sent_at, latencies, strict=True):
         i = bisect_right(marks, sent)
-        close = (i > 0 and sent - marks[i - 1] <= span) or (i < len(marks)
-                                                            and marks[i] - sent <= span)
+        close = (i > 0 and sent - marks[i - 1] <= span) or (
+            i < len(marks) and marks[i] - sent <= span
+        )
         (near if close else away).append(latency)
     return near, away
 
@@ -746,23 +860,27 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
     changes = max(1, len(result["rounds"]) - 1)  # the round changes during the run
     near, away = split_near(heard["sent_at"], latencies, result.get("round_changes", []))
     return {
-        "offered": written["offered"], "accepted": written["accepted"],
+        "offered": written["offered"],
+        "accepted": written["accepted"],
         "accepted_share": round(written["accepted"] / max(1, written["offered"] - round_over), 4),
         "rolls_per_second": round(written["accepted"] / elapsed, 1),
-        "refused": written["refused"], "seconds": round(elapsed, 1),
+        "refused": written["refused"],
+        "seconds": round(elapsed, 1),
         "latency_ms_p50": round(percentile(latencies, 0.50), 1),
         "latency_ms_p99": round(percentile(latencies, 0.99), 1),
         "latency_ms_max": round(max(latencies) / 1e6, 1) if latencies else 0.0,
         "latency_ms_p99_near_round_change": round(percentile(near, 0.99), 1),
         "latency_ms_p99_elsewhere": round(percentile(away, 0.99), 1),
         "request_ms_p99": round(percentile(written["round_trips"], 0.99), 1),
-        "table_deliveries": sum(heard["received"]), "table_deliveries_expected": sum(expected),
+        "table_deliveries": sum(heard["received"]),
+        "table_deliveries_expected": sum(expected),
         "listeners_off_expected": short,
         "order_problems": len(heard["problems"]),
         "page_gets_per_second": round(len(gets) / elapsed, 1),
         "page_get_ms_p99": round(percentile(gets, 0.99), 1),
-        "page_get_mb_per_second": round((heard["get_bytes"] + written["get_bytes"])
-                                        / elapsed / 1e6, 1),
+        "page_get_mb_per_second": round(
+            (heard["get_bytes"] + written["get_bytes"]) / elapsed / 1e6, 1
+        ),
         "player_moves": heard["moves"],
         "sockets_opened": heard["opened"],
         "sockets_per_round_change": round(heard["opened"] / changes, 1),
@@ -770,12 +888,14 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "server_cpu_us_per_roll": round(result["server_cpu"] / max(1, written["accepted"]) * 1e6),
         "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
         "load_average": [round(x, 1) for x in result["load"]],
-        "listeners": heard["listeners"], "rounds": result["rounds"],
+        "listeners": heard["listeners"],
+        "rounds": result["rounds"],
     }
 
 
-def run(args: argparse.Namespace, src: Path, setup: str, folder: Path,
-        pages_of: str) -> dict[str, Any]:
+def run(
+    args: argparse.Namespace, src: Path, setup: str, folder: Path, pages_of: str
+) -> dict[str, Any]:
     """One server (or two) of the code in ``src``, one tournament with the pages of
     ``pages_of`` (a key of :data:`PAGE_MODELS`), its figures."""
     processes = 1 if setup == "sqlite" else 2
@@ -803,24 +923,40 @@ def run(args: argparse.Namespace, src: Path, setup: str, folder: Path,
 ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
     ("rolls offered / accepted", lambda f: f"{f['offered']} / {f['accepted']}"),
     ("accepted, leaving out round_over", lambda f: f"{f['accepted_share']:.1%}"),
-    ("request -> listener p50 / p99 ms", lambda f: f"{f['latency_ms_p50']} / {f['latency_ms_p99']}"),
-    ("p99 ms within 1 s of a round change / elsewhere",
-     lambda f: f"{f.get('latency_ms_p99_near_round_change', 0)} / "
-     f"{f.get('latency_ms_p99_elsewhere', 0)}"),
+    (
+        "request -> listener p50 / p99 ms",
+        lambda f: f"{f['latency_ms_p50']} / {f['latency_ms_p99']}",
+    ),
+    (
+        "p99 ms within 1 s of a round change / elsewhere",
+        lambda f: (
+            f"{f.get('latency_ms_p99_near_round_change', 0)} / "
+            f"{f.get('latency_ms_p99_elsewhere', 0)}"
+        ),
+    ),
     ("request -> reply p99 ms", lambda f: f"{f['request_ms_p99']}"),
-    ("table deliveries / expected", lambda f: f"{f['table_deliveries']} / "
-     f"{f['table_deliveries_expected']}"),
-    ("refused", lambda f: ", ".join(f"{k} {v}" for k, v in sorted(f["refused"].items()))
-     or "none"),
+    (
+        "table deliveries / expected",
+        lambda f: f"{f['table_deliveries']} / {f['table_deliveries_expected']}",
+    ),
+    ("refused", lambda f: ", ".join(f"{k} {v}" for k, v in sorted(f["refused"].items())) or "none"),
     ("listeners off their expected count", lambda f: str(f.get("listeners_off_expected", 0))),
     ("order problems", lambda f: str(f["order_problems"])),
-    ("page GETs/s (p99 ms, MB/s)", lambda f: f"{f['page_gets_per_second']} "
-     f"({f['page_get_ms_p99']}, {f['page_get_mb_per_second']})"),
+    (
+        "page GETs/s (p99 ms, MB/s)",
+        lambda f: (
+            f"{f['page_gets_per_second']} ({f['page_get_ms_p99']}, {f['page_get_mb_per_second']})"
+        ),
+    ),
     ("player pages moved to a new table", lambda f: str(f.get("player_moves", 0))),
-    ("WebSockets opened during the run (per round change)",
-     lambda f: f"{f.get('sockets_opened', 0)} ({f.get('sockets_per_round_change', 0)})"),
-    ("server CPU: cores, us per roll", lambda f: f"{f['server_cpu_share']}, "
-     f"{f['server_cpu_us_per_roll']}"),
+    (
+        "WebSockets opened during the run (per round change)",
+        lambda f: f"{f.get('sockets_opened', 0)} ({f.get('sockets_per_round_change', 0)})",
+    ),
+    (
+        "server CPU: cores, us per roll",
+        lambda f: f"{f['server_cpu_share']}, {f['server_cpu_us_per_roll']}",
+    ),
     ("load average before / after", lambda f: " / ".join(map(str, f["load_average"]))),
 ]
 
@@ -829,39 +965,65 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rules", default="tournament")
-    parser.add_argument("--rate", type=float, default=1000.0,
-                        help="total rolls per second offered (0 = as fast as possible)")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=1000.0,
+        help="total rolls per second offered (0 = as fast as possible)",
+    )
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--screens", type=int, default=4, help="whole-night listeners")
-    parser.add_argument("--pages", choices=sorted(PAGE_MODELS), default="player-socket",
-                        help="what this checkout's pages fetch after an update (see "
-                        "PAGE_MODELS)")
-    parser.add_argument("--baseline-pages", choices=sorted(PAGE_MODELS), default="table-page",
-                        help="what the baseline's pages fetch (its own pages' model: the "
-                        "baseline server may not serve what newer pages ask for)")
-    parser.add_argument("--setups", default="sqlite,postgresql",
-                        help="comma-separated: sqlite (one process), postgresql (two "
-                        "processes); default both")
-    parser.add_argument("--pg", default=os.environ.get("BUNCO_BENCH_PG_URL")
-                        or os.environ.get("BUNCO_TEST_PG_URL"),
-                        help="PostgreSQL database to use (WIPED before each server starts)")
-    parser.add_argument("--baseline", default="HEAD~1",
-                        help="git ref of the code to compare with (default: the previous commit)")
+    parser.add_argument(
+        "--pages",
+        choices=sorted(PAGE_MODELS),
+        default="player-socket",
+        help="what this checkout's pages fetch after an update (see PAGE_MODELS)",
+    )
+    parser.add_argument(
+        "--baseline-pages",
+        choices=sorted(PAGE_MODELS),
+        default="table-page",
+        help="what the baseline's pages fetch (its own pages' model: the "
+        "baseline server may not serve what newer pages ask for)",
+    )
+    parser.add_argument(
+        "--setups",
+        default="sqlite,postgresql",
+        help="comma-separated: sqlite (one process), postgresql (two processes); default both",
+    )
+    parser.add_argument(
+        "--pg",
+        default=os.environ.get("BUNCO_BENCH_PG_URL") or os.environ.get("BUNCO_TEST_PG_URL"),
+        help="PostgreSQL database to use (WIPED before each server starts)",
+    )
+    parser.add_argument(
+        "--baseline",
+        default="HEAD~1",
+        help="git ref of the code to compare with (default: the previous commit)",
+    )
     parser.add_argument("--no-baseline", action="store_true", help="measure this code only")
     parser.add_argument("--listener-processes", type=int, default=2)
-    parser.add_argument("--setup-timeout", type=float, default=300.0,
-                        help="seconds allowed to connect and load every page")
+    parser.add_argument(
+        "--setup-timeout",
+        type=float,
+        default=300.0,
+        help="seconds allowed to connect and load every page",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # writes to closed sockets at the end
     setups = [s for s in args.setups.split(",") if s]
     unknown = sorted(set(setups) - {"sqlite", "postgresql"})
     if unknown or not setups:
-        parser.error(f"--setups {args.setups!r}: unknown {', '.join(unknown) or 'empty list'}; "
-                     "expected sqlite, postgresql or sqlite,postgresql")
+        parser.error(
+            f"--setups {args.setups!r}: unknown {', '.join(unknown) or 'empty list'}; "
+            "expected sqlite, postgresql or sqlite,postgresql"
+        )
     if "postgresql" in setups and not args.pg:
-        print("note: no --pg URL (nor BUNCO_BENCH_PG_URL/BUNCO_TEST_PG_URL): PostgreSQL skipped",
-              file=sys.stderr)
+        print(
+            "note: no --pg URL (nor BUNCO_BENCH_PG_URL/BUNCO_TEST_PG_URL): PostgreSQL skipped",
+            file=sys.stderr,
+        )
         setups.remove("postgresql")
 
     folder = Path(tempfile.mkdtemp(prefix="bunco-bench-"))
@@ -872,9 +1034,11 @@ def main() -> None:
                 src, line = checkout(args.baseline, folder)
                 codes.insert(0, (f"{args.baseline} ({line})", src, args.baseline_pages))
             except subprocess.CalledProcessError as exc:
-                print(f"note: cannot check out {args.baseline}: "
-                      f"{exc.stderr.decode().strip()}; measuring this checkout only",
-                      file=sys.stderr)
+                print(
+                    f"note: cannot check out {args.baseline}: "
+                    f"{exc.stderr.decode().strip()}; measuring this checkout only",
+                    file=sys.stderr,
+                )
         results: dict[str, dict[str, Any]] = {}
         for setup in setups:
             for name, src, pages_of in codes:
@@ -889,19 +1053,26 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"bunco serve benchmark: {args.players} players, {args.rate:.0f} rolls/s offered for "
-          f"{args.seconds:.0f} s, {args.players} page listeners + {args.screens} screens, "
-          f"{os.cpu_count()} CPUs")
+    print(
+        f"bunco serve benchmark: {args.players} players, {args.rate:.0f} rolls/s offered for "
+        f"{args.seconds:.0f} s, {args.players} page listeners + {args.screens} screens, "
+        f"{os.cpu_count()} CPUs"
+    )
     print(f"pages of this checkout: {args.pages} ({PAGE_MODELS[args.pages].description})")
     if len(codes) > 1:
-        print(f"pages of the baseline: {args.baseline_pages} "
-              f"({PAGE_MODELS[args.baseline_pages].description})")
+        print(
+            f"pages of the baseline: {args.baseline_pages} "
+            f"({PAGE_MODELS[args.baseline_pages].description})"
+        )
     labels = list(results)
     width = max(len(r[0]) for r in ROWS) + 2
     for setup in setups:
         cols = [lab for lab in labels if lab.startswith(setup + ":")]
-        title = "one process, SQLite" if setup == "sqlite" else \
-            "two processes, PostgreSQL (writers and listeners split between them)"
+        title = (
+            "one process, SQLite"
+            if setup == "sqlite"
+            else "two processes, PostgreSQL (writers and listeners split between them)"
+        )
         print(f"\n{title}")
         print(" " * width + " | ".join(f"{lab.split(': ', 1)[1][:40]:>40}" for lab in cols))
         for row, fmt in ROWS:

@@ -96,8 +96,9 @@ def nights_rate(preset: str, players: int, budget: float) -> tuple[str, float, i
     nights = 1
     while True:
         start = time.process_time()
-        summary = simulate_summary(preset, {}, players=players, sets=1, parties=nights,
-                                   seed=2, workers=1)
+        summary = simulate_summary(
+            preset, {}, players=players, sets=1, parties=nights, seed=2, workers=1
+        )
         elapsed = time.process_time() - start
         if elapsed >= budget or (path == "engine" and elapsed >= budget / 4):
             break
@@ -105,9 +106,9 @@ def nights_rate(preset: str, players: int, budget: float) -> tuple[str, float, i
     rolls = summary["figures"]["rolls_per_set"]["mean"] * nights
     if path == "engine":
         return path, rolls / elapsed, nights
+
     def again() -> float:
-        simulate_summary(preset, {}, players=players, sets=1, parties=nights, seed=2,
-                         workers=1)
+        simulate_summary(preset, {}, players=players, sets=1, parties=nights, seed=2, workers=1)
         return float(rolls)
 
     rate = best_rate(again, 3)
@@ -141,14 +142,16 @@ def plain_python_games(games: int, seed: int) -> int:
 def startup(args: list[str], runs: int) -> tuple[float, float]:
     """Median wall and CPU seconds of ``args`` in a fresh process (bytecode cached)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=False)  # write the bytecode caches
+    subprocess.run(
+        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+    )  # write the bytecode caches
     walls, cpus = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=False)
+        subprocess.run(
+            args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        )
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
@@ -181,9 +184,11 @@ def _memory(pid: int) -> tuple[int, int, int]:
     for p in _tree(pid):
         try:
             rss = int(Path(f"/proc/{p}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-            pss = next(int(line.split()[1]) * 1024
-                       for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines()
-                       if line.startswith("Pss:"))
+            pss = next(
+                int(line.split()[1]) * 1024
+                for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines()
+                if line.startswith("Pss:")
+            )
         except (OSError, StopIteration):
             continue
         rss_sum += rss
@@ -195,8 +200,17 @@ def _memory(pid: int) -> tuple[int, int, int]:
 def peak_memory(nights: int) -> tuple[float, int, int, int]:
     """Seconds and peak (summed RSS, tree PSS, largest RSS) of `bunco simulate` of
     ``nights`` twelve-player classic nights over every core."""
-    args = [str(BIN / "bunco"), "simulate", "--rules", "classic", "--players", "12",
-            "--parties", str(nights), "--json"]
+    args = [
+        str(BIN / "bunco"),
+        "simulate",
+        "--rules",
+        "classic",
+        "--players",
+        "12",
+        "--parties",
+        str(nights),
+        "--json",
+    ]
     start = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = [0, 0, 0]
@@ -214,15 +228,31 @@ def startup_rows(runs: int) -> None:
         "python -c pass": [sys.executable, "-c", "pass"],
         "bunco --help": [bunco, "--help"],
         "bunco rules": [bunco, "rules"],
-        "bunco score --rules wm --round 4 2 2 2": [bunco, "score", "--rules", "wm", "--round",
-                                                   "4", "2", "2", "2"],
+        "bunco score --rules wm --round 4 2 2 2": [
+            bunco,
+            "score",
+            "--rules",
+            "wm",
+            "--round",
+            "4",
+            "2",
+            "2",
+            "2",
+        ],
         "bunco replay --help": [bunco, "replay", "--help"],
         "bunco play --help": [bunco, "play", "--help"],
         "bunco sheets --help": [bunco, "sheets", "--help"],
         "bunco serve --help": [bunco, "serve", "--help"],
         "bunco odds --round 1 --json": [bunco, "odds", "--round", "1", "--json"],
-        "bunco simulate --parties 1 --workers 1": [bunco, "simulate", "--parties", "1",
-                                                   "--workers", "1", "--json"],
+        "bunco simulate --parties 1 --workers 1": [
+            bunco,
+            "simulate",
+            "--parties",
+            "1",
+            "--workers",
+            "1",
+            "--json",
+        ],
     }
     print(f"start-up, median of {runs} fresh processes")
     base = None
@@ -241,8 +271,15 @@ def load() -> str:
 COLD_COMMANDS = {
     "simulate --players 12 --parties 1000": ["simulate", "--players", "12", "--parties", "1000"],
     "odds --set --players 12": ["odds", "--set", "--players", "12"],
-    "simulate --players 1000 --rules tournament --parties 10":
-        ["simulate", "--players", "1000", "--rules", "tournament", "--parties", "10"],
+    "simulate --players 1000 --rules tournament --parties 10": [
+        "simulate",
+        "--players",
+        "1000",
+        "--rules",
+        "tournament",
+        "--parties",
+        "10",
+    ],
     "simulate --players 4 --parties 20000": ["simulate", "--players", "4", "--parties", "20000"],
 }
 
@@ -273,13 +310,16 @@ def cold_rows(commands: dict[str, list[str]], empty_runs: int) -> None:
     after the install's compile step (into a fresh cache; no Python bytecode cached
     either), and warm (the median of two more runs)."""
     bunco = str(BIN / "bunco")
-    base = {k: v for k, v in os.environ.items()
-            if k not in {"NUMBA_CACHE_DIR", "PYTHONPYCACHEPREFIX"}}
+    base = {
+        k: v for k, v in os.environ.items() if k not in {"NUMBA_CACHE_DIR", "PYTHONPYCACHEPREFIX"}
+    }
     with tempfile.TemporaryDirectory() as installed:
         env = {**base, "NUMBA_CACHE_DIR": installed}
         step = first_and_end([sys.executable, "-m", "bunco.analysis.kernel.compile"], env)
-        print(f"the install's compile step (python -m bunco.analysis.kernel.compile): "
-              f"{step[1]:.1f} s wall, {step[2]:.1f} s CPU  ({load()})")
+        print(
+            f"the install's compile step (python -m bunco.analysis.kernel.compile): "
+            f"{step[1]:.1f} s wall, {step[2]:.1f} s CPU  ({load()})"
+        )
         print("seconds to the first figures on stdout / to the end (CPU seconds)")
         print(f"{'command':<56}{'empty cache':>22}{'first after install':>22}{'warm':>22}")
         for n, (name, command) in enumerate(commands.items()):
@@ -290,8 +330,11 @@ def cold_rows(commands: dict[str, list[str]], empty_runs: int) -> None:
             with tempfile.TemporaryDirectory() as pyc:
                 first = first_and_end([bunco, *command], {**env, "PYTHONPYCACHEPREFIX": pyc})
             runs = [first_and_end([bunco, *command], env) for _ in range(2)]
-            warm = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs),
-                    statistics.median(r[2] for r in runs))
+            warm = (
+                statistics.median(r[0] for r in runs),
+                statistics.median(r[1] for r in runs),
+                statistics.median(r[2] for r in runs),
+            )
             print(f"{name:<56}" + "".join(_cell(c) for c in (cold, first, warm)))
     print(f"  ({load()})\n")
 
@@ -311,17 +354,36 @@ def sweep_rows(quick: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs (a smoke test)")
-    parser.add_argument("--memory", type=int, default=1_000_000,
-                        help="nights of the memory run (0: skip it)")
-    parser.add_argument("--presets", nargs="+", choices=list(PRESETS), default=list(PRESETS),
-                        metavar="PRESET", help="the presets of the per-count rows (default: all)")
-    parser.add_argument("--players", nargs="+", type=int, default=list(COUNTS),
-                        metavar="N", help="the player counts of the per-count rows")
-    parser.add_argument("--no-plain", action="store_true",
-                        help="skip the plain-Python loop against four-player nights")
+    parser.add_argument(
+        "--memory", type=int, default=1_000_000, help="nights of the memory run (0: skip it)"
+    )
+    parser.add_argument(
+        "--presets",
+        nargs="+",
+        choices=list(PRESETS),
+        default=list(PRESETS),
+        metavar="PRESET",
+        help="the presets of the per-count rows (default: all)",
+    )
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        type=int,
+        default=list(COUNTS),
+        metavar="N",
+        help="the player counts of the per-count rows",
+    )
+    parser.add_argument(
+        "--no-plain",
+        action="store_true",
+        help="skip the plain-Python loop against four-player nights",
+    )
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
-    parser.add_argument("--no-cold", action="store_true",
-                        help="skip the first-run rows (each compiles the kernel: minutes)")
+    parser.add_argument(
+        "--no-cold",
+        action="store_true",
+        help="skip the first-run rows (each compiles the kernel: minutes)",
+    )
     parser.add_argument("--no-sweep", action="store_true", help="skip the workers sweep")
     args = parser.parse_args()
     budget = 0.2 if args.quick else 1.0
@@ -331,15 +393,16 @@ def main() -> None:
     print(f"bare draw of three int64 dice (NumPy): {bare / 1e6:.1f} M rolls/s\n")
 
     print("one-set nights as `bunco simulate` plays them, one core")
-    print(f"{'preset':<14}{'players':>8}  {'path':<7}{'nights':>9}{'M rolls/s':>11}"
-          f"{'of bare':>9}")
+    print(f"{'preset':<14}{'players':>8}  {'path':<7}{'nights':>9}{'M rolls/s':>11}{'of bare':>9}")
     for preset in args.presets:
         for players in args.players:
             if args.quick and players == 1000 and preset != "classic":
                 continue
             path, rate, nights = nights_rate(preset, players, budget)
-            print(f"{preset:<14}{players:>8}  {path:<7}{nights:>9}{rate / 1e6:>11.3f}"
-                  f"{rate / bare:>9.1%}")
+            print(
+                f"{preset:<14}{players:>8}  {path:<7}{nights:>9}{rate / 1e6:>11.3f}"
+                f"{rate / bare:>9.1%}"
+            )
     print()
 
     if not args.no_plain:
@@ -348,8 +411,10 @@ def main() -> None:
         _, kernel4, _ = nights_rate("classic", 4, budget)
         print("four-player nights, per roll, one core")
         print(f"  plain-Python one-table loop:      {plain / 1e6:8.3f} M rolls/s")
-        print(f"  night kernel (classic, 4 players): {kernel4 / 1e6:8.3f} M rolls/s"
-              f"  = {kernel4 / plain:,.0f} x the plain loop\n")
+        print(
+            f"  night kernel (classic, 4 players): {kernel4 / 1e6:8.3f} M rolls/s"
+            f"  = {kernel4 / plain:,.0f} x the plain loop\n"
+        )
     if not args.no_startup:
         startup_rows(3 if args.quick else 9)
 
@@ -360,9 +425,11 @@ def main() -> None:
 
     if args.memory:
         seconds, rss_sum, pss, largest = peak_memory(args.memory)
-        print(f"memory of `bunco simulate` of {args.memory:,} twelve-player nights "
-              f"({os.cpu_count()} cores, {seconds:.0f} s): largest process {largest / mb:.0f} "
-              f"MB, process tree PSS {pss / mb:.0f} MB (summed RSS {rss_sum / mb:.0f} MB)")
+        print(
+            f"memory of `bunco simulate` of {args.memory:,} twelve-player nights "
+            f"({os.cpu_count()} cores, {seconds:.0f} s): largest process {largest / mb:.0f} "
+            f"MB, process tree PSS {pss / mb:.0f} MB (summed RSS {rss_sum / mb:.0f} MB)"
+        )
 
 
 if __name__ == "__main__":

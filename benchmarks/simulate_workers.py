@@ -74,8 +74,7 @@ class Run:
         """(Several workers) a worker's mean CPU seconds outside its jobs."""
         if self.workers == 1 or not self.worker_cpu:
             return 0.0
-        return max(0.0, (sum(self.worker_cpu.values()) - sum(self.jobs_cpu))
-                   / len(self.worker_cpu))
+        return max(0.0, (sum(self.worker_cpu.values()) - sum(self.jobs_cpu)) / len(self.worker_cpu))
 
 
 def timed_run(preset: str, players: int, parties: int, workers: int, seed: int = 1) -> Run:
@@ -83,8 +82,7 @@ def timed_run(preset: str, players: int, parties: int, workers: int, seed: int =
     rules = sim_rules(preset, {})
     kernel_inputs.cache_clear()  # built again, as in a fresh run (the lookup from disk)
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    part = TimedPart(kernel_inputs(rules, players, 1), seed,
-                     tuple(p.value for p in rules.prizes))
+    part = TimedPart(kernel_inputs(rules, players, 1), seed, tuple(p.value for p in rules.prizes))
     jobs = simulate._kernel_jobs(players, 1, parties)
     total = Summary()
     jobs_cpu: list[float] = []
@@ -129,20 +127,27 @@ def sweep(preset: str, players: int, parties: int, counts: list[int]) -> dict[st
     runs = {w: timed_run(preset, players, parties, w) for w in counts}
     one = runs[counts[0]]
     jobs = len(one.jobs_cpu)
-    print(f"  {players:>5} players, {parties:>6,} nights, {jobs:>3} jobs of "
-          f"{1000 * sum(one.jobs_cpu) / jobs:.1f} ms; serial part {1000 * one.serial:.0f} ms "
-          f"of CPU")
+    print(
+        f"  {players:>5} players, {parties:>6,} nights, {jobs:>3} jobs of "
+        f"{1000 * sum(one.jobs_cpu) / jobs:.1f} ms; serial part {1000 * one.serial:.0f} ms "
+        f"of CPU"
+    )
     for w, run in runs.items():
         wall_x = one.wall / run.wall
         cpu_x = one.critical / run.critical
-        print(f"    {w:>2} workers: wall {run.wall:6.2f} s {wall_x:5.2f}x ({wall_x / w:4.0%}),"
-              f" CPU critical path {run.critical:6.2f} s {cpu_x:5.2f}x ({cpu_x / w:4.0%})")
+        print(
+            f"    {w:>2} workers: wall {run.wall:6.2f} s {wall_x:5.2f}x ({wall_x / w:4.0%}),"
+            f" CPU critical path {run.critical:6.2f} s {cpu_x:5.2f}x ({cpu_x / w:4.0%})"
+        )
     many = runs[counts[-1]]
     overhead = many.overhead() if many.workers > 1 else 0.0
-    rows = [f"{parties * scale:,} nights {model(one, overhead, 16, scale):.0%}"
-            for scale in (1, 10)]
-    print(f"    modelled on 16 cores (a worker's overhead {1000 * overhead:.0f} ms): "
-          + ", ".join(rows))
+    rows = [
+        f"{parties * scale:,} nights {model(one, overhead, 16, scale):.0%}" for scale in (1, 10)
+    ]
+    print(
+        f"    modelled on 16 cores (a worker's overhead {1000 * overhead:.0f} ms): "
+        + ", ".join(rows)
+    )
     return {"runs": runs, "overhead": overhead}
 
 
@@ -155,4 +160,3 @@ def speed_ups(runs: dict[int, Run]) -> dict[int, tuple[float, float]]:
 def cores() -> list[int]:
     """1, 2 and every core."""
     return sorted({1, 2, os.cpu_count() or 1})
-

@@ -28,8 +28,9 @@ def small_dice(i: int) -> list[int]:
     return [2, 3, 5] if i % 2 else [1, 2, 3]
 
 
-def run_until_acknowledged(writers: list[threading.Thread], acked: dict[str, Any],
-                           count: int, timeout: float = 60.0) -> None:
+def run_until_acknowledged(
+    writers: list[threading.Thread], acked: dict[str, Any], count: int, timeout: float = 60.0
+) -> None:
     """Start the writer threads and wait until ``count`` commands are acknowledged."""
     for thread in writers:
         thread.start()
@@ -39,8 +40,9 @@ def run_until_acknowledged(writers: list[threading.Thread], acked: dict[str, Any
     assert len(acked) >= count, "the writers stopped early"
 
 
-def log_holds_every_acknowledged(events: list[dict[str, Any]], acked: dict[str, int]
-                                 ) -> dict[str | None, int]:
+def log_holds_every_acknowledged(
+    events: list[dict[str, Any]], acked: dict[str, int]
+) -> dict[str | None, int]:
     """Check a night's stored events (``GET .../events``): seqs without a gap, and every
     acknowledged command (id → seq) stored at its seq. Returns command id → seq."""
     seqs = [e["seq"] for e in events]
@@ -72,15 +74,29 @@ class ServeProcess:
         env = {**os.environ, "XDG_DATA_HOME": str(self.log.parent)}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [*bunco_command(), "serve", "--port", str(self.port), "--db", str(self.db),
-                 "--bot-pace", "0", *self.extra], stdout=out, stderr=subprocess.STDOUT, env=env)
+                [
+                    *bunco_command(),
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    str(self.db),
+                    "--bot-pace",
+                    "0",
+                    *self.extra,
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
         following = not str(self.db).startswith("postgresql")
         deadline = time.monotonic() + 120  # a busy machine (tests in parallel) starts slowly
         while time.monotonic() < deadline:
             try:
                 reply = httpx.get(self.base + "/api/health", timeout=1)
                 if reply.status_code == 200 and (
-                        following or reply.json()["following_other_processes"]):
+                    following or reply.json()["following_other_processes"]
+                ):
                     return
             except httpx.HTTPError:
                 pass

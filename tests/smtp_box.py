@@ -15,8 +15,13 @@ class _Keep:
         self.messages: list[dict[str, Any]] = []
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append({"from": envelope.mail_from, "rcpt": list(envelope.rcpt_tos),
-                              "data": envelope.original_content or envelope.content})
+        self.messages.append(
+            {
+                "from": envelope.mail_from,
+                "rcpt": list(envelope.rcpt_tos),
+                "data": envelope.original_content or envelope.content,
+            }
+        )
         return "250 Message accepted for delivery"
 
 
@@ -42,6 +47,7 @@ class SmtpBox:
         self._controller.start()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._controller.stop()

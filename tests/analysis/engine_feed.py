@@ -78,8 +78,9 @@ def engine_rounds(
     return out
 
 
-def _step(night: Night, head: Iterator[Dice], other: Iterator[Dice] | None,
-          extra: Callable[[], Dice]) -> Night:
+def _step(
+    night: Night, head: Iterator[Dice], other: Iterator[Dice] | None, extra: Callable[[], Dice]
+) -> Night:
     """One step: a roll for high or tie-break roll, or else one roll at every table still
     rolling, table 2 before table 1."""
     for table in night.tables:

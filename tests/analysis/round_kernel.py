@@ -56,10 +56,24 @@ class RoundResults:
 
 @njit(cache=True, nogil=True)
 def _play(  # pragma: no cover
-    head: Codes, other: Codes, pair: bool, points: IntArray, cont: BoolArray, wipes: BoolArray,
-    ends: BoolArray, bunco: BoolArray, target: int, finish: bool, n: int,
-    winner: NDArray[np.int8], rolls: IntArray, bell_roll: IntArray, bunco_end: BoolArray,
-    scores: IntArray, other_scores: IntArray, other_rolls: IntArray,
+    head: Codes,
+    other: Codes,
+    pair: bool,
+    points: IntArray,
+    cont: BoolArray,
+    wipes: BoolArray,
+    ends: BoolArray,
+    bunco: BoolArray,
+    target: int,
+    finish: bool,
+    n: int,
+    winner: NDArray[np.int8],
+    rolls: IntArray,
+    bell_roll: IntArray,
+    bunco_end: BoolArray,
+    scores: IntArray,
+    other_scores: IntArray,
+    other_rolls: IntArray,
 ) -> tuple[int, int, int]:
     """Play up to ``n`` rounds; returns (rounds done, head codes used, other codes used).
 
@@ -148,7 +162,11 @@ def _play(  # pragma: no cover
 
 
 def play_rounds(
-    table: CodeTable, target: int, finish: bool, head: Codes, other: Codes | None = None,
+    table: CodeTable,
+    target: int,
+    finish: bool,
+    head: Codes,
+    other: Codes | None = None,
     n: int | None = None,
 ) -> RoundResults:
     """Play rounds from the code streams ``head`` (and ``other``) until ``n`` are done or a
@@ -164,11 +182,37 @@ def play_rounds(
     scores = np.zeros((size, 2), dtype=np.int32)
     other_scores = np.zeros((size, 2), dtype=np.int32)
     other_rolls = np.zeros(size, dtype=np.int32)
-    done, hp, op = _play(head_arr, other_arr, pair, table.points, table.continues, table.wipes,
-                         table.ends_round, table.bunco, target, finish, size, winner, rolls, bell,
-                         bunco_end, scores, other_scores, other_rolls)
-    return RoundResults(winner[:done], rolls[:done], bell[:done], bunco_end[:done], scores[:done],
-                        other_scores[:done], other_rolls[:done], int(hp), int(op))
+    done, hp, op = _play(
+        head_arr,
+        other_arr,
+        pair,
+        table.points,
+        table.continues,
+        table.wipes,
+        table.ends_round,
+        table.bunco,
+        target,
+        finish,
+        size,
+        winner,
+        rolls,
+        bell,
+        bunco_end,
+        scores,
+        other_scores,
+        other_rolls,
+    )
+    return RoundResults(
+        winner[:done],
+        rolls[:done],
+        bell[:done],
+        bunco_end[:done],
+        scores[:done],
+        other_scores[:done],
+        other_rolls[:done],
+        int(hp),
+        int(op),
+    )
 
 
 def _concat(parts: list[RoundResults], head_used: int, other_used: int) -> RoundResults:
@@ -191,7 +235,12 @@ def _draw(gen: np.random.Generator, size: int) -> Codes:
 
 
 def simulate_rounds(
-    rules: RuleSet, round_no: int, n: int, *, seed: int | None = None, pair: bool = True,
+    rules: RuleSet,
+    round_no: int,
+    n: int,
+    *,
+    seed: int | None = None,
+    pair: bool = True,
     rng: np.random.Generator | None = None,
 ) -> RoundResults:
     """Play ``n`` independent rounds at a head table (and a non-head table when ``pair``)
@@ -220,8 +269,16 @@ def simulate_rounds(
 
 @njit(cache=True, nogil=True)
 def _turns(  # pragma: no cover
-    codes: Codes, points: IntArray, cont: BoolArray, ends: BoolArray, wipes: BoolArray,
-    bunco: BoolArray, n: int, rolls: IntArray, total: IntArray, had_bunco: BoolArray,
+    codes: Codes,
+    points: IntArray,
+    cont: BoolArray,
+    ends: BoolArray,
+    wipes: BoolArray,
+    bunco: BoolArray,
+    n: int,
+    rolls: IntArray,
+    total: IntArray,
+    had_bunco: BoolArray,
 ) -> tuple[int, int]:
     """Play up to ``n`` free turns from a code stream; returns (turns done, codes used)."""
     p = 0
@@ -264,6 +321,16 @@ def play_turns(table: CodeTable, codes: Codes, n: int | None = None) -> TurnResu
     rolls = np.zeros(size, dtype=np.int32)
     total = np.zeros(size, dtype=np.int32)
     had = np.zeros(size, dtype=np.bool_)
-    done, used = _turns(arr, table.points, table.continues, table.ends_round, table.wipes,
-                        table.bunco, size, rolls, total, had)
+    done, used = _turns(
+        arr,
+        table.points,
+        table.continues,
+        table.ends_round,
+        table.wipes,
+        table.bunco,
+        size,
+        rolls,
+        total,
+        had,
+    )
     return TurnResults(rolls[:done], total[:done], had[:done], int(used))

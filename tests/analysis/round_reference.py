@@ -66,8 +66,12 @@ def _next(stream: Iterator[Sequence[int]]) -> Sequence[int]:
 
 
 def reference_rounds(
-    rules: RuleSet, round_no: int, head: Sequence[Sequence[int]],
-    other: Sequence[Sequence[int]] | None = None, *, target: int | None = None,
+    rules: RuleSet,
+    round_no: int,
+    head: Sequence[Sequence[int]],
+    other: Sequence[Sequence[int]] | None = None,
+    *,
+    target: int | None = None,
 ) -> list[ReferenceRound]:
     """Play rounds from dice streams (lists of three faces) until a stream runs out.
 
@@ -86,8 +90,12 @@ def reference_rounds(
 
 
 def _one_round(
-    rules: RuleSet, round_no: int, goal: int, finish: bool,
-    heads: Iterator[Sequence[int]], others: Iterator[Sequence[int]] | None,
+    rules: RuleSet,
+    round_no: int,
+    goal: int,
+    finish: bool,
+    heads: Iterator[Sequence[int]],
+    others: Iterator[Sequence[int]] | None,
 ) -> ReferenceRound:
     table = _Table()
     side = _Table() if others is not None else None

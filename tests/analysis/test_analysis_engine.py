@@ -56,8 +56,13 @@ def test_kernel_equals_engine_one_table(preset: str, house: dict[str, object]) -
     for n, er in enumerate(played):
         fast = play_rounds(code_table(rules, er.round_no), target, finish, codes[pos:], n=1)
         assert fast.rounds == 1, n
-        got = (int(fast.winner[0]), int(fast.rolls[0]), int(fast.bell_roll[0]),
-               bool(fast.bunco_end[0]), tuple(int(s) for s in fast.scores[0]))
+        got = (
+            int(fast.winner[0]),
+            int(fast.rolls[0]),
+            int(fast.bell_roll[0]),
+            bool(fast.bunco_end[0]),
+            tuple(int(s) for s in fast.scores[0]),
+        )
         assert got == (er.winner, er.rolls, er.bell_roll, er.bunco_end, er.scores), (n, er)
         pos += fast.head_used
     # the engine ran out of dice in the middle of the next round, and so does the kernel
@@ -70,8 +75,13 @@ def test_kernel_equals_engine_two_tables(preset: str, house: dict[str, object]) 
     rules = get_rules(preset, house)
     head = _stream(21, 5000)
     other = _stream(22, 5000)
-    played = engine_rounds(preset, house, (tuple(map(int, d)) for d in head),
-                           (tuple(map(int, d)) for d in other), extra=_extra(6))
+    played = engine_rounds(
+        preset,
+        house,
+        (tuple(map(int, d)) for d in head),
+        (tuple(map(int, d)) for d in other),
+        extra=_extra(6),
+    )
     assert len(played) > 30
     hc, oc = dice_to_codes(head), dice_to_codes(other)
     target = rules.target(team=True, single_table=False)
@@ -80,9 +90,14 @@ def test_kernel_equals_engine_two_tables(preset: str, house: dict[str, object]) 
     for n, er in enumerate(played):
         fast = play_rounds(code_table(rules, er.round_no), target, finish, hc[hp:], oc[op:], n=1)
         assert fast.rounds == 1, n
-        got = (int(fast.winner[0]), int(fast.rolls[0]), int(fast.bell_roll[0]),
-               bool(fast.bunco_end[0]), tuple(int(s) for s in fast.scores[0]),
-               tuple(int(s) for s in fast.other_scores[0]))
+        got = (
+            int(fast.winner[0]),
+            int(fast.rolls[0]),
+            int(fast.bell_roll[0]),
+            bool(fast.bunco_end[0]),
+            tuple(int(s) for s in fast.scores[0]),
+            tuple(int(s) for s in fast.other_scores[0]),
+        )
         want = (er.winner, er.rolls, er.bell_roll, er.bunco_end, er.scores, er.other_scores)
         assert got == want, (n, er)
         hp += fast.head_used

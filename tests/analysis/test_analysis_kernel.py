@@ -75,8 +75,12 @@ def test_kernel_equals_reference(preset: str, house: dict[str, object], round_no
     # the kernel stops where the reference ran out of dice
     assert fast.head_used <= len(head) and fast.other_used <= len(other)
     # head table alone, same head dice: the same head results
-    alone = play_rounds(code_table(rules, round_no), rules.target(team=True, single_table=False),
-                        rules.after_bell is AfterBell.FINISH_TURN, dice_to_codes(head))
+    alone = play_rounds(
+        code_table(rules, round_no),
+        rules.target(team=True, single_table=False),
+        rules.after_bell is AfterBell.FINISH_TURN,
+        dice_to_codes(head),
+    )
     assert alone.rolls[: fast.rounds].tolist() == fast.rolls.tolist()
 
 

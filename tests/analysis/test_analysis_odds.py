@@ -132,8 +132,9 @@ def test_non_head_target_one() -> None:
     # 151/216 each; under classic its last roll continued with chance 4/9, and then the
     # roller finishes a free turn worth 151/120 on average. (scil's tables roll for high
     # first, which puts them off pace: the scorekeeper starts here.)
-    scil = table_odds(get_rules("scil", {"team_target": 1, "first_roller": "scorekeeper"}),
-                      1).non_head
+    scil = table_odds(
+        get_rules("scil", {"team_target": 1, "first_roller": "scorekeeper"}), 1
+    ).non_head
     assert scil is not None
     assert sum(scil.expected_scores) == pytest.approx(9 / 4 * 151 / 216, abs=1e-9)
     classic = table_odds(get_rules("classic", {"team_target": 1}), 1).non_head

@@ -52,8 +52,20 @@ def test_nights_agree_with_exact_odds(preset: str) -> None:
 @pytest.mark.usefixtures("wide_console")
 def test_simulate_cli_json() -> None:
     runner = CliRunner()
-    args = ["simulate", "--rules", "wm", "--players", "8", "--parties", "3", "--seed", "2",
-            "--workers", "1", "--json"]
+    args = [
+        "simulate",
+        "--rules",
+        "wm",
+        "--players",
+        "8",
+        "--parties",
+        "3",
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--json",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
@@ -62,17 +74,31 @@ def test_simulate_cli_json() -> None:
     assert 0 < doc["per_roll"]["expected_points"] < 2
     assert "first_team_win_probability_se" in doc["table"]
     assert doc["engine"] is False and doc["engine_reason"] is None
-    ten = runner.invoke(app, ["simulate", "--players", "10", "--parties", "2", "--workers", "1",
-                              "--json"])
+    ten = runner.invoke(
+        app, ["simulate", "--players", "10", "--parties", "2", "--workers", "1", "--json"]
+    )
     assert ten.exit_code == 0, ten.output
     assert json.loads(ten.stdout)["engine"] is False  # tables of four, two and three
-    engine = runner.invoke(app, ["simulate", "--players", "5", "--parties", "2", "--workers",
-                                 "1", "--house", "bunco_points=1000000"])
+    engine = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--players",
+            "5",
+            "--parties",
+            "2",
+            "--workers",
+            "1",
+            "--house",
+            "bunco_points=1000000",
+        ],
+    )
     assert engine.exit_code == 0, engine.output
     assert "played by the night engine" in engine.output
     assert "a roll worth 1000000 points" in engine.output
-    asked = runner.invoke(app, ["simulate", "--players", "3", "--parties", "1", "--workers",
-                                "1", "--engine"])
+    asked = runner.invoke(
+        app, ["simulate", "--players", "3", "--parties", "1", "--workers", "1", "--engine"]
+    )
     assert asked.exit_code == 0 and "asked for (--engine)" in asked.output
     bad = runner.invoke(app, ["simulate", "--players", "1", "--parties", "2"])
     assert bad.exit_code == 2 and "--players 1 is not a party" in bad.output  # words, not JSON

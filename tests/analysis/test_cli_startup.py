@@ -14,17 +14,40 @@ import pytest
 
 from bunco.cli.group import COMMANDS
 
-HEAVY = ("numpy", "numba", "matplotlib", "reportlab", "fastapi", "uvicorn", "sqlalchemy",
-         "starlette", "pydantic", "alembic", "psycopg", "segno", "PIL")
+HEAVY = (
+    "numpy",
+    "numba",
+    "matplotlib",
+    "reportlab",
+    "fastapi",
+    "uvicorn",
+    "sqlalchemy",
+    "starlette",
+    "pydantic",
+    "alembic",
+    "psycopg",
+    "segno",
+    "PIL",
+)
 #: What the light commands need none of: the other commands' modules and what they use
 #: (``score`` names a roll's kind with the small ``bunco.sheets.wording``), and the
 #: Markdown renderer of the help pages.
-NOT_FOR_LIGHT = (*HEAVY, "markdown_it", "pygments", "bunco.play", "bunco.party",
-                 "bunco.analysis", "bunco.sheets.pdfkit", "bunco.sheets.blank",
-                 "bunco.sheets.report", "bunco.store", "bunco.web", "bunco.club",
-                 "bunco.core.night",
-                 *(f"bunco.cli.{module}" for module, _ in COMMANDS.values()
-                   if module != "rules_cmd"))
+NOT_FOR_LIGHT = (
+    *HEAVY,
+    "markdown_it",
+    "pygments",
+    "bunco.play",
+    "bunco.party",
+    "bunco.analysis",
+    "bunco.sheets.pdfkit",
+    "bunco.sheets.blank",
+    "bunco.sheets.report",
+    "bunco.store",
+    "bunco.web",
+    "bunco.club",
+    "bunco.core.night",
+    *(f"bunco.cli.{module}" for module, _ in COMMANDS.values() if module != "rules_cmd"),
+)
 
 PROBE = """
 import json, sys
@@ -43,20 +66,28 @@ sys.stderr.write("\\nPROBE " + json.dumps({"code": code, "loaded": loaded}) + "\
 
 
 def _probe(args: list[str], watched: tuple[str, ...] = HEAVY) -> dict[str, object]:
-    out = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args), json.dumps(watched)],
-                         capture_output=True, text=True, timeout=60, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(args), json.dumps(watched)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     line = next(x for x in out.stderr.splitlines() if x.startswith("PROBE "))
     result: dict[str, object] = json.loads(line.removeprefix("PROBE "))
     return result
 
 
-@pytest.mark.parametrize("args", [
-    ["rules"],
-    ["rules", "wm"],
-    ["rules", "classic", "--house", "wipeout=true", "--json"],
-    ["score", "--rules", "wm", "--round", "4", "2", "2", "2"],
-    ["score", "-r", "classic", "-R", "3", "3", "3", "3", "--json"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rules"],
+        ["rules", "wm"],
+        ["rules", "classic", "--house", "wipeout=true", "--json"],
+        ["score", "--rules", "wm", "--round", "4", "2", "2", "2"],
+        ["score", "-r", "classic", "-R", "3", "3", "3", "3", "--json"],
+    ],
+)
 def test_light_commands_import_nothing_they_do_not_use(args: list[str]) -> None:
     result = _probe(args, NOT_FOR_LIGHT)
     assert result["code"] == 0

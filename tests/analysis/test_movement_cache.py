@@ -28,8 +28,9 @@ def test_a_lookup_is_saved_then_loaded(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert len(list((tmp_path / "kept").glob("movement-*.npy"))) == 1
     other = movement_cache.cached(get_rules("scil"), sizes, __file__, build)  # other rules
     assert calls == [1, 1] and other is not None
-    small = movement_cache.cached(rules, (4, 4), __file__, lambda: build_movement_table(
-        rules, (4, 4)))
+    small = movement_cache.cached(
+        rules, (4, 4), __file__, lambda: build_movement_table(rules, (4, 4))
+    )
     assert small.shape[0] == 2 and len(list((tmp_path / "kept").glob("*.npy"))) == 2
 
 
@@ -41,11 +42,13 @@ def test_the_name_changes_with_the_sources(tmp_path: Path) -> None:
     builder.write_text("two")
     assert movement_cache.digest(rules, (4, 4), str(builder)) != before
     assert movement_cache.digest(rules, (4, 4, 4), str(builder)) != movement_cache.digest(
-        rules, (4, 4), str(builder))
+        rules, (4, 4), str(builder)
+    )
 
 
-def test_an_unwritable_folder_builds_every_time(monkeypatch: pytest.MonkeyPatch,
-                                                tmp_path: Path) -> None:
+def test_an_unwritable_folder_builds_every_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setattr(movement_cache, "folder", lambda: blocker / "kept")

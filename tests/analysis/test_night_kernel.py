@@ -60,20 +60,54 @@ CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, pl
     ("winning-moves", {}, 12, 2),
     ("classic", {"wipeout": True, "prize_ties": "shared"}, 12, 1),
     ("scil", {"tie_break": "sudden_death", "after_bell": "finish_turn"}, 12, 1),
-    ("tournament", {"tie_break": "roll_off_to_five", "first_roller": "roll_for_high",
-                    "direction": "right"}, 12, 1),
+    (
+        "tournament",
+        {"tie_break": "roll_off_to_five", "first_roller": "roll_for_high", "direction": "right"},
+        12,
+        1,
+    ),
     ("winning-moves", {"after_bell": "finish_turn", "wipeout": True, "quick_game": True}, 12, 1),
-    ("winning-moves", {"tie_break": "sessions", "first_roller": "left_of_last_winner",
-                       "direction": "right"}, 12, 2),
-    ("classic", {"first_roller": "left_of_last_winner", "round_end": "every_table",
-                 "traveling": "any_trips",
-                 "prizes": "traveling,last_bunco,most_wins,half_and_half,most_mini_buncos"},
-     12, 1),
-    ("scil", {"traveling": "123", "traveling_excluded_round": 3, "bunco_ends_round": True,
-              "prizes": "traveling,most_losses"}, 12, 1),
+    (
+        "winning-moves",
+        {"tie_break": "sessions", "first_roller": "left_of_last_winner", "direction": "right"},
+        12,
+        2,
+    ),
+    (
+        "classic",
+        {
+            "first_roller": "left_of_last_winner",
+            "round_end": "every_table",
+            "traveling": "any_trips",
+            "prizes": "traveling,last_bunco,most_wins,half_and_half,most_mini_buncos",
+        },
+        12,
+        1,
+    ),
+    (
+        "scil",
+        {
+            "traveling": "123",
+            "traveling_excluded_round": 3,
+            "bunco_ends_round": True,
+            "prizes": "traveling,most_losses",
+        },
+        12,
+        1,
+    ),
     ("tournament", {"movement": "up_down", "team_target": 5, "roll_off_target": 2}, 12, 1),
-    ("classic", {"movement": "head_losers_to_last", "no_repeat_partners": True,
-                 "set_winner": "most_wins", "bunco_points": 3, "target_die_points": 0}, 12, 1),
+    (
+        "classic",
+        {
+            "movement": "head_losers_to_last",
+            "no_repeat_partners": True,
+            "set_winner": "most_wins",
+            "bunco_points": 3,
+            "target_die_points": 0,
+        },
+        12,
+        1,
+    ),
     ("winning-moves", {"bunco_points": 3, "tie_break": "sudden_death"}, 12, 1),
     ("classic", {}, 8, 1),
     ("scil", {"movement": "losers_rotate"}, 16, 1),
@@ -96,8 +130,11 @@ CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, pl
     ("winning-moves", {}, 4, 3),
     ("winning-moves", {"tie_break": "sessions", "direction": "right"}, 3, 2),
     # the winning-moves layouts for 5 to 11 players, in every preset
-    *[(preset, {}, players, 2) for preset in ("winning-moves", "classic", "tournament")
-      for players in (5, 6, 7, 9, 10, 11)],
+    *[
+        (preset, {}, players, 2)
+        for preset in ("winning-moves", "classic", "tournament")
+        for players in (5, 6, 7, 9, 10, 11)
+    ],
     ("winning-moves", {"tie_break": "sudden_death", "first_roller": "roll_for_high"}, 9, 1),
     ("classic", {"round_end": "every_table", "after_bell": "stop", "wipeout": True}, 7, 1),
     ("scil", {}, 5, 2),
@@ -109,8 +146,12 @@ CASES: list[tuple[str, dict[str, Any], int, int]] = [  # preset, house rules, pl
     # scil's ghosts
     *[("scil", {}, players, 1) for players in (6, 7, 9, 10, 11, 13, 15, 31)],
     ("scil", {"no_repeat_partners": False, "movement": "losers_rotate"}, 14, 2),
-    ("classic", {"fill": "ghosts", "first_roller": "roll_for_high",
-                 "tie_break": "roll_off_to_five"}, 23, 1),
+    (
+        "classic",
+        {"fill": "ghosts", "first_roller": "roll_for_high", "tie_break": "roll_off_to_five"},
+        23,
+        1,
+    ),
 ]
 
 
@@ -121,30 +162,64 @@ def engine_view(night: Night, used: int) -> dict[str, Any]:
         tables = []
         for t in result.tables:
             tb = t.tie_break
-            tables.append({
-                "seats": list(t.seats),
-                "points": list(t.seat_points),
-                "winners": list(t.winners),
-                "tie_break": None if tb is None else {"sessions": tb["sessions"],
-                                                      "points": tb["points"]},
-                "clincher": t.clincher,
-                "rolls": [[r.seat, int(dice_to_codes([r.dice])[0]), r.phase.value, r.points]
-                          for r in t.rolls],
-            })
+            tables.append(
+                {
+                    "seats": list(t.seats),
+                    "points": list(t.seat_points),
+                    "winners": list(t.winners),
+                    "tie_break": None
+                    if tb is None
+                    else {"sessions": tb["sessions"], "points": tb["points"]},
+                    "clincher": t.clincher,
+                    "rolls": [
+                        [r.seat, int(dice_to_codes([r.dice])[0]), r.phase.value, r.points]
+                        for r in t.rolls
+                    ],
+                }
+            )
         rounds.append({"set": result.set_no, "round": result.round_no, "tables": tables})
     cards = {
-        name: {"wins": c.wins, "losses": c.losses, "buncos": c.buncos, "minis": c.minis,
-               "lows": c.lows, "highs": c.highs, "wipeouts": c.wipeouts, "points": c.points,
-               "set_buncos": {s: n for s, n in c.set_buncos if n}}
+        name: {
+            "wins": c.wins,
+            "losses": c.losses,
+            "buncos": c.buncos,
+            "minis": c.minis,
+            "lows": c.lows,
+            "highs": c.highs,
+            "wipeouts": c.wipeouts,
+            "points": c.points,
+            "set_buncos": {s: n for s, n in c.set_buncos if n},
+        }
         for name, c in night.cards.items()
     }
-    sets = [{"winner": s.winner, "tied_on_wins": list(s.tied_on_wins),
-             "tied_on_buncos": list(s.tied_on_buncos), "settled_by": s.settled_by}
-            for s in night.set_results]
-    prizes = [{"category": p.category, "value": p.value, "candidates": list(p.candidates),
-               "winners": list(p.winners), "settled_by": p.settled_by} for p in night.prizes]
-    return {"rounds": rounds, "cards": cards, "sets": sets, "prizes": prizes,
-            "traveler": night.traveler, "last_bunco": night.last_bunco, "dice_used": used}
+    sets = [
+        {
+            "winner": s.winner,
+            "tied_on_wins": list(s.tied_on_wins),
+            "tied_on_buncos": list(s.tied_on_buncos),
+            "settled_by": s.settled_by,
+        }
+        for s in night.set_results
+    ]
+    prizes = [
+        {
+            "category": p.category,
+            "value": p.value,
+            "candidates": list(p.candidates),
+            "winners": list(p.winners),
+            "settled_by": p.settled_by,
+        }
+        for p in night.prizes
+    ]
+    return {
+        "rounds": rounds,
+        "cards": cards,
+        "sets": sets,
+        "prizes": prizes,
+        "traveler": night.traveler,
+        "last_bunco": night.last_bunco,
+        "dice_used": used,
+    }
 
 
 def assert_same_night(engine: dict[str, Any], kernel: dict[str, Any]) -> None:
@@ -155,8 +230,9 @@ def assert_same_night(engine: dict[str, Any], kernel: dict[str, Any]) -> None:
     for e_round, k_round in zip(engine["rounds"], kernel["rounds"], strict=True):
         where = f"set {e_round['set']} round {e_round['round']}"
         assert (e_round["set"], e_round["round"]) == (k_round["set"], k_round["round"]), where
-        for n, (e_table, k_table) in enumerate(zip(e_round["tables"], k_round["tables"],
-                                                   strict=True), start=1):
+        for n, (e_table, k_table) in enumerate(
+            zip(e_round["tables"], k_round["tables"], strict=True), start=1
+        ):
             assert e_table == k_table, f"{where} table {n}"
 
 
@@ -164,8 +240,9 @@ def assert_same_figures(night: Night, kernel: KernelNights, i: int) -> None:
     stats = night_stats(night)
     for key, value in zip(FIGURES, kernel.data["figures"][i].tolist(), strict=True):
         assert value == stats[key] or (math.isnan(value) and math.isnan(stats[key])), key
-    ties = {p.value: float(t) for p, t in zip(kernel.rules.prizes, kernel.data["ties"][i],
-                                              strict=True)}
+    ties = {
+        p.value: float(t) for p, t in zip(kernel.rules.prizes, kernel.data["ties"][i], strict=True)
+    }
     assert ties == stats["prize_ties"]
 
 
@@ -204,9 +281,13 @@ def test_bell_while_a_table_rolls_for_high(after_bell: str) -> None:
     # scil rolls for high (seats 1, 4, 3, 2); each tick takes table 3, then 2, then 1.
     # Table 3 ties four times on 10; tables 2 and 1 give seat 1 the 18; at the fifth tick
     # table 3 re-rolls, table 2 misses and the head table rolls a Bunco: the bell.
-    ticks = [[(2, 3, 5), (6, 6, 6), (6, 6, 6)], [(2, 3, 5), (1, 2, 3), (1, 2, 3)],
-             [(2, 3, 5), (1, 2, 4), (1, 2, 4)], [(2, 3, 5), (1, 2, 5), (1, 2, 5)],
-             [(2, 3, 5), (2, 3, 4), (1, 1, 1)]]
+    ticks = [
+        [(2, 3, 5), (6, 6, 6), (6, 6, 6)],
+        [(2, 3, 5), (1, 2, 3), (1, 2, 3)],
+        [(2, 3, 5), (1, 2, 4), (1, 2, 4)],
+        [(2, 3, 5), (1, 2, 5), (1, 2, 5)],
+        [(2, 3, 5), (2, 3, 4), (1, 1, 1)],
+    ]
     _, view = _both("scil", {"after_bell": after_bell}, _stream([d for t in ticks for d in t], 4))
     head, second, third = view["rounds"][0]["tables"]
     assert head["rolls"][4] == [0, 0, "play", 21] and head["tie_break"] is None
@@ -249,8 +330,9 @@ def _first(rules_name: str, house: dict[str, Any], sets: int, found: Any) -> tup
     raise AssertionError("not found in 2000 nights")
 
 
-def _engine_agrees(rules_name: str, house: dict[str, Any], sets: int, seed: int,
-                   view: dict[str, Any]) -> None:
+def _engine_agrees(
+    rules_name: str, house: dict[str, Any], sets: int, seed: int, view: dict[str, Any]
+) -> None:
     dice = DiceStream(seed)
     night = play_night(rules_name, house, players=12, sets=sets, seed=seed, dice=dice)
     assert_same_night(engine_view(night, dice.used), view)
@@ -258,8 +340,11 @@ def _engine_agrees(rules_name: str, house: dict[str, Any], sets: int, seed: int,
 
 def test_rare_events_found_by_the_kernel_are_the_engines() -> None:
     def wiped_after_bell(view: dict[str, Any]) -> bool:
-        return any(r[1] == 0 and r[2] == "after_bell" and rnd["round"] > 1
-                   for rnd in view["rounds"] for r in rnd["tables"][0]["rolls"])
+        return any(
+            r[1] == 0 and r[2] == "after_bell" and rnd["round"] > 1
+            for rnd in view["rounds"]
+            for r in rnd["tables"][0]["rolls"]
+        )
 
     def set_rolled_off(view: dict[str, Any]) -> bool:
         return any(s["settled_by"] == "roll_off" for s in view["sets"])
@@ -282,8 +367,14 @@ def test_unverified_cards_win_no_prizes() -> None:
     assert rules.verify_for_prizes
     kernel = play_nights(rules, 12, 1, seeds=[31])
     dice = DiceStream(31)
-    night = Night.start({"type": "party", "rules": "tournament", "players": player_names(12),
-                         "house_rules": {"prizes": "most_buncos,most_wins,most_losses"}})
+    night = Night.start(
+        {
+            "type": "party",
+            "rules": "tournament",
+            "players": player_names(12),
+            "house_rules": {"prizes": "most_buncos,most_wins,most_losses"},
+        }
+    )
     while night.phase != "over":
         night = play_tick(night, dice)
     # the prizes wait for final cards: nobody checked one, so the host closes them all and
@@ -371,10 +462,16 @@ def test_movement_follows_the_rules(preset: str) -> None:
         losers = [{k * 4 + s for s in range(4)} - winners[k] for k in range(3)]
         expected = {
             "up_down": [winners[0] | winners[1], winners[2] | losers[0], losers[1] | losers[2]],
-            "head_losers_to_last": [winners[0] | winners[1], winners[2] | losers[1],
-                                    losers[0] | losers[2]],
-            "losers_rotate": [winners[0] | losers[2], winners[1] | losers[0],
-                              winners[2] | losers[1]],
+            "head_losers_to_last": [
+                winners[0] | winners[1],
+                winners[2] | losers[1],
+                losers[0] | losers[2],
+            ],
+            "losers_rotate": [
+                winners[0] | losers[2],
+                winners[1] | losers[0],
+                winners[2] | losers[1],
+            ],
         }[rules.movement.value]
         for k in range(3):
             seats = seat_places(move, won)[k]
@@ -397,13 +494,20 @@ def test_movement_lookup_is_next_seating(preset: str, players: int) -> None:
     draw = np.random.default_rng(players)
     teams = [is_team_table(n, len(sizes), rules) for n in sizes]
     for _ in range(6):
-        won = [int(draw.integers(0, 2 if team else n)) for n, team in zip(sizes, teams,
-                                                                            strict=True)]
-        after = next_seating(labels, [(frozenset({1, 3}) if w else frozenset({0, 2})) if team
-                                      else frozenset({w})
-                                      for w, team in zip(won, teams, strict=True)], rules)
-        assert [seat_places(move, won)[k][:n] for k, n in enumerate(sizes)] == \
-            [[int(str(label)) for label in t] for t in after]
+        won = [
+            int(draw.integers(0, 2 if team else n)) for n, team in zip(sizes, teams, strict=True)
+        ]
+        after = next_seating(
+            labels,
+            [
+                (frozenset({1, 3}) if w else frozenset({0, 2})) if team else frozenset({w})
+                for w, team in zip(won, teams, strict=True)
+            ],
+            rules,
+        )
+        assert [seat_places(move, won)[k][:n] for k, n in enumerate(sizes)] == [
+            [int(str(label)) for label in t] for t in after
+        ]
 
 
 def test_every_layout_has_a_movement_lookup() -> None:
@@ -412,8 +516,7 @@ def test_every_layout_has_a_movement_lookup() -> None:
     for preset in ("classic", "scil", "tournament", "winning-moves"):
         for movement in ("up_down", "head_losers_to_last", "losers_rotate"):
             for no_repeat in (True, False):
-                rules = get_rules(preset, {"movement": movement,
-                                           "no_repeat_partners": no_repeat})
+                rules = get_rules(preset, {"movement": movement, "no_repeat_partners": no_repeat})
                 for players in [*range(2, 71), 101, 402, 999]:
                     movement_table(rules, tuple(table_sizes(players, rules)))
 
@@ -443,10 +546,12 @@ def test_kernel_nights_agree_with_the_exact_odds() -> None:
         figures, _ = night_figures(rules, 12, 1, night_seeds(99, 20_000))
         exact = table_odds(rules, 1)
         assert exact.non_head is not None
-        values = {"head_rolls": exact.expected_rolls,
-                  "head_first_team_win": exact.first_team_win_probability,
-                  "head_bunco_end": exact.bunco_end_probability,
-                  "non_head_tie_rate": exact.non_head.tie_probability}
+        values = {
+            "head_rolls": exact.expected_rolls,
+            "head_first_team_win": exact.first_team_win_probability,
+            "head_bunco_end": exact.bunco_end_probability,
+            "non_head_tie_rate": exact.non_head.tie_probability,
+        }
         for key in keys:
             column = figures[:, FIGURES.index(key)]
             mean = float(column.mean())
@@ -458,7 +563,7 @@ def test_every_rule_field_is_played_or_refused() -> None:
     """A new RuleSet field must be handled by the kernel (or its parties refused) and
     listed in RULE_FIELDS, else this fails."""
     names = {f.name for f in dataclasses.fields(RuleSet)}
-    assert names == set(RULE_FIELDS), (names ^ set(RULE_FIELDS))
+    assert names == set(RULE_FIELDS), names ^ set(RULE_FIELDS)
 
 
 HOUSE_OPTIONS: dict[str, list[Any]] = {
@@ -486,7 +591,11 @@ HOUSE_OPTIONS: dict[str, list[Any]] = {
 }
 
 
-@settings(max_examples=int(os.environ.get("BUNCO_KERNEL_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("BUNCO_KERNEL_EXAMPLES", "25")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     preset=st.sampled_from(["classic", "scil", "tournament", "winning-moves"]),
     house=st.dictionaries(st.sampled_from(sorted(HOUSE_OPTIONS)), st.none(), max_size=6),
@@ -513,8 +622,13 @@ def test_summary_in_chunks_over_processes(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(simulate, "KERNEL_CHUNK", 2)
     monkeypatch.setattr(simulate, "ENGINE_CHUNK", 2)
     for players, engine in ((12, False), (10, True)):
-        args: dict[str, Any] = {"players": players, "sets": 1, "parties": 5, "seed": 4,
-                                "engine": engine}
+        args: dict[str, Any] = {
+            "players": players,
+            "sets": 1,
+            "parties": 5,
+            "seed": 4,
+            "engine": engine,
+        }
         done: list[int] = []
         chunked = simulate_summary("classic", {}, workers=2, progress=done.append, **args)
         assert sum(done) == 5 and (done == [2, 2, 1]) != engine
@@ -524,8 +638,9 @@ def test_summary_in_chunks_over_processes(monkeypatch: pytest.MonkeyPatch) -> No
             assert chunked[part].keys() == whole[part].keys()
             for key, value in whole[part].items():
                 for stat in ("mean", "se"):
-                    assert chunked[part][key][stat] == pytest.approx(value[stat], nan_ok=True,
-                                                                     rel=1e-12, abs=1e-15), key
+                    assert chunked[part][key][stat] == pytest.approx(
+                        value[stat], nan_ok=True, rel=1e-12, abs=1e-15
+                    ), key
 
 
 def test_the_compiled_nights_know_the_sources_they_inline() -> None:
@@ -535,7 +650,8 @@ def test_the_compiled_nights_know_the_sources_they_inline() -> None:
 
     assert night.sources_digest() == night.KERNEL_SOURCES, (
         "a kernel module changed: set KERNEL_SOURCES in bunco/analysis/kernel/night.py to "
-        f"{night.sources_digest()!r} so that Numba compiles run_nights again")
+        f"{night.sources_digest()!r} so that Numba compiles run_nights again"
+    )
 
 
 def test_only_self_contained_kernel_functions_are_cached() -> None:
@@ -551,11 +667,15 @@ def test_only_self_contained_kernel_functions_are_cached() -> None:
     for path in sorted(pathlib.Path(kernel.__file__).parent.glob("*.py")):
         cached[path.stem] = re.findall(r"@njit\(cache=True[^)]*\)\ndef (\w+)", path.read_text())
     assert {k: v for k, v in cached.items() if v} == {
-        "dice": ["night_seeds", "fill_codes", "seed_state"], "night": ["run_nights"]}
+        "dice": ["night_seeds", "fill_codes", "seed_state"],
+        "night": ["run_nights"],
+    }
 
 
-@pytest.mark.parametrize("name", ["bunco.analysis.night_kernel", "bunco.analysis.kernel.layout",
-                                  "bunco.analysis.kernel.night"])
+@pytest.mark.parametrize(
+    "name",
+    ["bunco.analysis.night_kernel", "bunco.analysis.kernel.layout", "bunco.analysis.kernel.night"],
+)
 def test_the_kernels_docstring_examples(name: str) -> None:
     import doctest
     import importlib

@@ -65,8 +65,9 @@ def _high_step(state: HighState, total: int) -> HighState | None:
     return ("high", count, 0, -1, 0)
 
 
-def _roll_for_high(state: HighState, p: float, totals: dict[int, float],
-                   new: dict[object, float], playing: object) -> None:
+def _roll_for_high(
+    state: HighState, p: float, totals: dict[int, float], new: dict[object, float], playing: object
+) -> None:
     """Add the states after one roll for high from ``state`` (chance ``p``) to ``new``;
     ``playing`` once one contender is highest alone."""
     for total, q in totals.items():
@@ -132,8 +133,7 @@ def _level_after(rules: RuleSet, round_no: int, ticks: int) -> list[float]:
                 d2 = d + points if r == 0 else d - points
                 new[("diff", r if goes_on else 1 - r, d2)] += p * q
         states = {s: p for s, p in new.items() if p > CUT}
-        level.append(sum(p for s, p in states.items()
-                         if s[0] == "high" or s[2] == 0))  # type: ignore[index]
+        level.append(sum(p for s, p in states.items() if s[0] == "high" or s[2] == 0))  # type: ignore[index]
     return level
 
 
@@ -144,11 +144,14 @@ def brute_tie(rules: RuleSet, round_no: int) -> float:
     return sum(p * level[t] for t, p in bell.items())
 
 
-@pytest.mark.parametrize(("preset", "house"), [
-    ("scil", {}),
-    ("scil", {"first_roller": "scorekeeper"}),
-    ("classic", {"after_bell": "stop"}),
-])
+@pytest.mark.parametrize(
+    ("preset", "house"),
+    [
+        ("scil", {}),
+        ("scil", {"first_roller": "scorekeeper"}),
+        ("classic", {"after_bell": "stop"}),
+    ],
+)
 def test_non_head_tie_brute_force(preset: str, house: dict[str, str]) -> None:
     rules = get_rules(preset, house)
     exact = table_odds(rules, 2).non_head
@@ -176,8 +179,7 @@ def test_scil_simulator_agrees_with_the_odds() -> None:
     # 200,000 twelve-player nights through the night kernel: 2.4 million non-head
     # table-rounds, a standard error of about 0.014 percentage points. The old figure,
     # 4.590%, is six standard errors away.
-    summary = simulate_summary("scil", {}, players=12, sets=1, parties=200_000, seed=12,
-                               workers=1)
+    summary = simulate_summary("scil", {}, players=12, sets=1, parties=200_000, seed=12, workers=1)
     figure = summary["figures"]["non_head_tie_rate"]
     exact = table_odds(get_rules("scil"), 1).non_head
     assert exact is not None

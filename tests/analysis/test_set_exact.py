@@ -46,10 +46,12 @@ def test_the_round_chains_agree_with_table_odds(preset: str) -> None:
         scores = odds.non_head.scores
         ahead = float(np.tril(scores, -1).sum())  # first team's score on axis 0
         # scil: a table still rolling for high at the bell has no team that rolled first
-        unplayed = (offset_bell(odds.bell_distribution, high_roll_steps(4))[0]
-                    if preset == "scil" else 0.0)
-        assert other == pytest.approx(ahead + (odds.non_head.tie_probability - unplayed) / 2,
-                                      abs=1e-9)
+        unplayed = (
+            offset_bell(odds.bell_distribution, high_roll_steps(4))[0] if preset == "scil" else 0.0
+        )
+        assert other == pytest.approx(
+            ahead + (odds.non_head.tie_probability - unplayed) / 2, abs=1e-9
+        )
 
 
 def test_a_rounds_ways() -> None:
@@ -95,8 +97,11 @@ def _enumerated(rules: RuleSet, players: int) -> dict[str, np.ndarray]:
         chance = (chance[:, None] * q[None, :]).reshape(-1)
     top = wins == wins.max(axis=1, keepdims=True)
     alone = top & (top.sum(axis=1, keepdims=True) == 1)
-    return {"expected_wins": chance @ wins, "most_wins": chance @ top,
-            "most_wins_alone": chance @ alone}
+    return {
+        "expected_wins": chance @ wins,
+        "most_wins": chance @ top,
+        "most_wins_alone": chance @ alone,
+    }
 
 
 def test_what_is_not_composed_says_why() -> None:
@@ -121,15 +126,23 @@ def test_what_is_not_composed_says_why() -> None:
     assert rules_refusal(get_rules("winning-moves", {"wipeout": "true"})) is None
     assert rules_refusal(get_rules("classic", {"wipeout": "true"})) is None
     assert ways_refusal(get_rules("scil", {"wipeout": "true"})) is None
-    assert "tie a table" in str(rules_refusal(get_rules(
-        "winning-moves", {"wipeout": "true", "after_bell": "finish_turn",
-                          "bunco_ends_round": "false"})))
-    assert "head-table party" in str(rules_refusal(get_rules("classic",
-                                                             {"bunco_ends_round": "true"})))
-    assert "rolling for high" in str(rules_refusal(get_rules(
-        "winning-moves", {"first_roller": "roll_for_high"})))
-    assert "rolling on after a Bunco" in str(rules_refusal(get_rules(
-        "winning-moves", {"after_bell": "finish_turn"})))
+    assert "tie a table" in str(
+        rules_refusal(
+            get_rules(
+                "winning-moves",
+                {"wipeout": "true", "after_bell": "finish_turn", "bunco_ends_round": "false"},
+            )
+        )
+    )
+    assert "head-table party" in str(
+        rules_refusal(get_rules("classic", {"bunco_ends_round": "true"}))
+    )
+    assert "rolling for high" in str(
+        rules_refusal(get_rules("winning-moves", {"first_roller": "roll_for_high"}))
+    )
+    assert "rolling on after a Bunco" in str(
+        rules_refusal(get_rules("winning-moves", {"after_bell": "finish_turn"}))
+    )
 
 
 def test_own_targets_a_bunco_anywhere_ends_the_round() -> None:
@@ -167,18 +180,26 @@ def _assert_wins_agree(exact: dict[str, np.ndarray], cards: np.ndarray) -> None:
     errors of the kernel's cards."""
     wins = cards[:, :, 0].astype(np.float64)
     top = wins == wins.max(axis=1, keepdims=True)
-    samples = {"expected_wins": wins, "most_wins": top.astype(np.float64),
-               "most_wins_alone": (top & (top.sum(axis=1, keepdims=True) == 1)
-                                   ).astype(np.float64)}
+    samples = {
+        "expected_wins": wins,
+        "most_wins": top.astype(np.float64),
+        "most_wins_alone": (top & (top.sum(axis=1, keepdims=True) == 1)).astype(np.float64),
+    }
     for key, values in samples.items():
         if key in exact:
             assert _z(exact[key], values) < 4.5, key
 
 
-@pytest.mark.parametrize(("preset", "players"), [
-    ("classic", 12), ("scil", 12), ("tournament", 12), ("winning-moves", 12),
-    ("tournament", 8),
-])
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("classic", 12),
+        ("scil", 12),
+        ("tournament", 12),
+        ("winning-moves", 12),
+        ("tournament", 8),
+    ],
+)
 def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None:
     """Every exact figure within 4.5 standard errors of 20,000 kernel nights (seed 11),
     and the mean split (rounds the first team won) within 4.5 as well."""
@@ -192,22 +213,31 @@ def test_the_exact_set_agrees_with_the_kernel(preset: str, players: int) -> None
         split = np.array(split_distribution(chances))
         counts = np.stack([first_won[:, k] == j for j in range(7)], axis=1)
         assert _z(split, counts.astype(np.float64)) < 4.5
-        assert _z(np.array([sum(chances)]), first_won[:, k:k + 1].astype(np.float64)) < 4.5
+        assert _z(np.array([sum(chances)]), first_won[:, k : k + 1].astype(np.float64)) < 4.5
 
 
-@pytest.mark.parametrize(("preset", "players", "house"), [
-    ("classic", 12, {}), ("tournament", 12, {}), ("tournament", 8, {}), ("scil", 12, {}),
-    ("winning-moves", 12, {}), ("classic", 12, {"direction": "right"}),
-])
-def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
-                                               house: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("preset", "players", "house"),
+    [
+        ("classic", 12, {}),
+        ("tournament", 12, {}),
+        ("tournament", 8, {}),
+        ("scil", 12, {}),
+        ("winning-moves", 12, {}),
+        ("classic", 12, {"direction": "right"}),
+    ],
+)
+def test_expected_buncos_agree_with_the_kernel(
+    preset: str, players: int, house: dict[str, str]
+) -> None:
     """Each player's exact expected Buncos and chance of at least one within 4.5
     standard errors of 20,000 kernel nights (seed 13), and their sum within 4.5 as well."""
     rules = sim_rules(preset, house)
     assert buncos_refusal(rules, players, 1) is None
     one = no_bunco_refusal(rules, players, 1) is None
-    composed = seat_odds(rules, players, 1, (lambda r: no_bunco_patterns(rules, r, players // 4))
-                         if one else None)
+    composed = seat_odds(
+        rules, players, 1, (lambda r: no_bunco_patterns(rules, r, players // 4)) if one else None
+    )
     exact = expected_buncos(rules, composed["seat_chances"])
     cards, _ = night_cards(rules, players, 1, night_seeds(13, 20_000))
     buncos = cards[:, :, 2].astype(np.float64)
@@ -221,8 +251,7 @@ def test_expected_buncos_agree_with_the_kernel(preset: str, players: int,
     assert (composed["at_least_one_bunco"] < exact).all()
     if preset == "winning-moves":
         clean = no_bunco_patterns(rules, 2, players // 4).sum(axis=0)
-        assert clean == pytest.approx(1 - seat_buncos(rules, 2, players // 4).reshape(-1),
-                                      abs=1e-9)
+        assert clean == pytest.approx(1 - seat_buncos(rules, 2, players // 4).reshape(-1), abs=1e-9)
 
 
 def test_expected_buncos_per_seat() -> None:
@@ -236,8 +265,9 @@ def test_expected_buncos_per_seat() -> None:
     assert buncos_refusal(get_rules("scil"), 12, 1) is None
     scil = seat_buncos(get_rules("scil"), 1, 3)  # any seat may start: all seats alike
     assert scil[0].tolist() == [scil[0, 0]] * 4 and scil[1].tolist() == [scil[1, 0]] * 4
-    assert "last round's winner" in str(buncos_refusal(
-        get_rules("classic", {"first_roller": "left_of_last_winner"}), 12, 1))
+    assert "last round's winner" in str(
+        buncos_refusal(get_rules("classic", {"first_roller": "left_of_last_winner"}), 12, 1)
+    )
     clean = no_bunco_patterns(rules, 1, 3)
     ways = round_patterns(rules, 1, 3)
     assert (clean <= ways[:, None] + 1e-15).all() and (clean.sum(axis=0) < 1).all()
@@ -249,8 +279,9 @@ def test_expected_buncos_per_seat() -> None:
     assert (clean.sum(axis=0) < 1 - seats.reshape(-1) + 0.003).all()
     assert buncos_refusal(get_rules("winning-moves"), 12, 1) is None
     assert no_bunco_refusal(get_rules("winning-moves"), 12, 1) is None
-    assert "roll-offs and sessions" in str(buncos_refusal(
-        get_rules("winning-moves", {"tie_break": "sudden_death"}), 12, 1))
+    assert "roll-offs and sessions" in str(
+        buncos_refusal(get_rules("winning-moves", {"tie_break": "sudden_death"}), 12, 1)
+    )
     wm = seat_buncos(get_rules("winning-moves"), 1, 3)
     # a Bunco at table 3 stops tables 1 and 2 a roll short: the head table rolls least
     assert wm[0].sum() < wm[1].sum() < wm[2].sum()
@@ -260,8 +291,13 @@ def test_the_seat_chains_equal_the_enumeration() -> None:
     """Following one player at a time gives the wins that enumerating the whole set's
     ways gives, and following the wins by seat the same chance of the most wins; each
     player sits somewhere every round; a second set goes on from the first's seats."""
-    for preset, players in (("classic", 8), ("classic", 12), ("winning-moves", 8),
-                            ("tournament", 8), ("scil", 8)):
+    for preset, players in (
+        ("classic", 8),
+        ("classic", 12),
+        ("winning-moves", 8),
+        ("tournament", 8),
+        ("scil", 8),
+    ):
         rules = get_rules(preset)
         every = _enumerated(rules, players)
         seats = seat_odds(rules, players, 1)
@@ -279,10 +315,19 @@ def test_the_seat_chains_equal_the_enumeration() -> None:
     assert not np.allclose(two["expected_wins"], 2 * one["expected_wins"])
 
 
-@pytest.mark.parametrize(("preset", "players", "sets"), [
-    ("classic", 16, 1), ("winning-moves", 16, 1), ("scil", 20, 1), ("tournament", 24, 1),
-    ("winning-moves", 32, 1), ("classic", 40, 1), ("classic", 12, 2), ("winning-moves", 8, 4),
-])
+@pytest.mark.parametrize(
+    ("preset", "players", "sets"),
+    [
+        ("classic", 16, 1),
+        ("winning-moves", 16, 1),
+        ("scil", 20, 1),
+        ("tournament", 24, 1),
+        ("winning-moves", 32, 1),
+        ("classic", 40, 1),
+        ("classic", 12, 2),
+        ("winning-moves", 8, 4),
+    ],
+)
 def test_wider_parties_agree_with_the_kernel(preset: str, players: int, sets: int) -> None:
     """Past 8 and 12 players and one set: each player's exact expected wins, expected
     Buncos and chance of at least one Bunco within 4.5 standard errors of 40,000 kernel
@@ -303,8 +348,7 @@ def test_wider_parties_agree_with_the_kernel(preset: str, players: int, sets: in
 
 
 @pytest.mark.parametrize(("preset", "players", "sets"), [("classic", 16, 1), ("classic", 8, 2)])
-def test_most_wins_past_twelve_agree_with_the_kernel(preset: str, players: int,
-                                                     sets: int) -> None:
+def test_most_wins_past_twelve_agree_with_the_kernel(preset: str, players: int, sets: int) -> None:
     """The chance of the most wins followed by the wins by seat, where the enumeration
     would take 16.8 million ways: within 4.5 standard errors of 40,000 kernel nights."""
     rules = sim_rules(preset, {})
@@ -314,9 +358,15 @@ def test_most_wins_past_twelve_agree_with_the_kernel(preset: str, players: int,
     _assert_wins_agree(exact, cards)
 
 
-@pytest.mark.parametrize(("preset", "players"), [
-    ("winning-moves", 12), ("scil", 12), ("classic", 12), ("tournament", 8),
-])
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("winning-moves", 12),
+        ("scil", 12),
+        ("classic", 12),
+        ("tournament", 8),
+    ],
+)
 def test_wipeouts_agree_with_the_kernel(preset: str, players: int) -> None:
     """With the wipeout house rule the wins, the most wins and every table's split stay
     exact (a wipeout puts the team back to 0 in each table's chain; a table stopped by
@@ -334,7 +384,7 @@ def test_wipeouts_agree_with_the_kernel(preset: str, players: int) -> None:
         counts = np.stack([first_won[:, k] == j for j in range(7)], axis=1)
         assert _z(np.array(split_distribution(chances)), counts.astype(np.float64)) < 4.5
         mean = np.array([sum(chances)])
-        assert _z(mean, first_won[:, k:k + 1].astype(np.float64)) < 4.5
+        assert _z(mean, first_won[:, k : k + 1].astype(np.float64)) < 4.5
     if preset != "winning-moves":
         assert "wipeout" in str(buncos_refusal(rules, players, 1))
         return
@@ -357,8 +407,19 @@ def test_a_wipeout_changes_the_other_tables() -> None:
     assert round_patterns(wiping, 2, 3).sum() == pytest.approx(1.0, abs=1e-11)
 
 
-@pytest.mark.parametrize("name", ["chain_steps", "set_exact", "set_seats", "set_most_wins",
-                                  "set_one_table", "set_buncos", "set_no_bunco", "set_odds"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "chain_steps",
+        "set_exact",
+        "set_seats",
+        "set_most_wins",
+        "set_one_table",
+        "set_buncos",
+        "set_no_bunco",
+        "set_odds",
+    ],
+)
 def test_the_examples_in_the_docstrings(name: str) -> None:
     module = importlib.import_module(f"bunco.analysis.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

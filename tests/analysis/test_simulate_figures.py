@@ -38,15 +38,13 @@ def test_the_head_tables_first_team_is_the_exact_odds(preset: str) -> None:
     rules = sim_rules(preset, {})
     assert rules_refusal(rules) is None
     exact = sum(first_team_chances(rules, r, 3)[0] for r in range(1, 7)) / 6
-    summary = simulate_summary(preset, {}, players=12, sets=1, parties=20_000, seed=24,
-                               workers=1)
+    summary = simulate_summary(preset, {}, players=12, sets=1, parties=20_000, seed=24, workers=1)
     figure = summary["figures"]["head_first_team_win"]
     assert abs(figure["mean"] - exact) < 4 * figure["se"], (preset, figure, exact)
 
 
 def test_points_per_roll_is_all_points_over_all_rolls() -> None:
-    nights = simulate_nights("winning-moves", {}, players=8, sets=1, parties=40, seed=3,
-                             workers=1)
+    nights = simulate_nights("winning-moves", {}, players=8, sets=1, parties=40, seed=3, workers=1)
     points = sum(n["play_points"] for n in nights)
     rolls = sum(n["play_rolls"] for n in nights)
     figures = summarize(nights)["figures"]
@@ -64,8 +62,9 @@ def test_points_per_roll_is_all_points_over_all_rolls() -> None:
 
 def test_points_per_roll_agrees_with_the_exact_odds() -> None:
     """Every round of ``classic`` scores 151/216 points per roll in play."""
-    figure = simulate_summary("classic", {}, players=12, sets=1, parties=5000, seed=5,
-                              workers=1)["figures"]["points_per_roll"]
+    figure = simulate_summary("classic", {}, players=12, sets=1, parties=5000, seed=5, workers=1)[
+        "figures"
+    ]["points_per_roll"]
     assert abs(figure["mean"] - 151 / 216) < 4 * figure["se"]
     assert 0 < figure["se"] < 0.002
 
@@ -74,8 +73,12 @@ def test_ratios_merge_as_one() -> None:
     rng = np.random.default_rng(1)
     x, y = rng.random(50), 1 + rng.random(50)
     whole = Ratio.of(x, y).as_dict()
-    parts = Ratio.of(x[:7], y[:7]).merge(Ratio.of(x[7:30], y[7:30])).merge(
-        Ratio.of(x[30:], y[30:])).as_dict()
+    parts = (
+        Ratio.of(x[:7], y[:7])
+        .merge(Ratio.of(x[7:30], y[7:30]))
+        .merge(Ratio.of(x[30:], y[30:]))
+        .as_dict()
+    )
     assert whole["mean"] == pytest.approx(x.sum() / y.sum(), rel=1e-12)
     for key in ("mean", "se"):
         assert parts[key] == pytest.approx(whole[key], rel=1e-12)
@@ -130,8 +133,10 @@ def test_a_figure_the_party_cannot_have() -> None:
     assert "nan" not in text.stdout
     row = next(line for line in text.stdout.splitlines() if "other than the head" in line)
     assert row.count("–") == 2
-    assert "–  P(a tie-break at a team table other than the head): no team table other " \
-           "than the head table" in text.stdout
+    assert (
+        "–  P(a tie-break at a team table other than the head): no team table other "
+        "than the head table" in text.stdout
+    )
     doc = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
     assert doc["night"]["non_head_tie_rate"] == {"mean": None, "se": None}
     assert doc["table"]["non_head_tie_probability"] is None
@@ -141,8 +146,23 @@ def test_a_figure_the_party_cannot_have() -> None:
 
 def test_simulate_json_writes_nothing_to_stderr() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "bunco", "simulate", "--players", "12", "--parties", "20",
-         "--workers", "1", "--json"], capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "bunco",
+            "simulate",
+            "--players",
+            "12",
+            "--parties",
+            "20",
+            "--workers",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert json.loads(done.stdout)["parties"] == 20
@@ -166,8 +186,9 @@ def test_ensure_compiled_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch) -
 
         def compile(self, args: tuple[str, ...]) -> None:
             start = time.perf_counter()
-            while (len(ticks) < 2 or time.perf_counter() - start < 0.35) and \
-                    time.perf_counter() - start < 20:
+            while (
+                len(ticks) < 2 or time.perf_counter() - start < 0.35
+            ) and time.perf_counter() - start < 20:
                 time.sleep(0.01)
             self.overloads[args] = object()
 
@@ -189,8 +210,9 @@ def test_the_compiled_signature_is_what_the_kernel_passes() -> None:
     assert kc.is_ready() and kc.needs_compiling() is False
 
 
-def test_the_command_line_says_it_is_compiling(monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_says_it_is_compiling(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import time
 
     from bunco.analysis.kernel import compile as kc
@@ -226,9 +248,10 @@ def test_a_run_loads_the_kernel_without_numbas_whole_set_up() -> None:
 
     if kc.needs_compiling() is not False:
         pytest.skip("the kernel is not in Numba's cache (make kernel)")
-    code = ("import sys; from bunco.analysis.simulate import simulate_summary; "
-            "s = simulate_summary('classic', {}, players=12, sets=1, parties=20, seed=1, "
-            "workers=1); print('numba.np.arraymath' in sys.modules, s['parties'])")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import sys; from bunco.analysis.simulate import simulate_summary; "
+        "s = simulate_summary('classic', {}, players=12, sets=1, parties=20, seed=1, "
+        "workers=1); print('numba.np.arraymath' in sys.modules, s['parties'])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "20"]

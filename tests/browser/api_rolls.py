@@ -10,8 +10,12 @@ from .conftest import Server
 
 def roll(server: Server, night: str, token: str, table: int, dice: list[int]) -> None:
     """One roll at ``table``, with a fresh command id."""
-    server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", token,
-               json={"command_id": f"test-roll-{random.random()}", "dice": dice})
+    server.api(
+        "POST",
+        f"/api/nights/{night}/tables/{table}/rolls",
+        token,
+        json={"command_id": f"test-roll-{random.random()}", "dice": dice},
+    )
 
 
 def finish_round(server: Server, night: str, token: str, round_no: int, seed: int = 11) -> None:
@@ -21,6 +25,11 @@ def finish_round(server: Server, night: str, token: str, round_no: int, seed: in
         status = server.state(night, token)["status"]
         if status["round"] != round_no or not status["expects"]:
             return
-        roll(server, night, token, status["expects"][0]["table"],
-             [rng.randint(1, 6) for _ in range(3)])
+        roll(
+            server,
+            night,
+            token,
+            status["expects"][0]["table"],
+            [rng.randint(1, 6) for _ in range(3)],
+        )
     raise AssertionError(f"round {round_no} did not end")

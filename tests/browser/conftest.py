@@ -17,8 +17,14 @@ import pytest
 from serve_process import ServeProcess, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,14 +90,17 @@ def browser() -> Iterator[Browser]:
 
 
 # navigator.vibrate, recorded: window.buzzes lists every pattern a page asked for
-RECORD_BUZZ = ("window.buzzes = []; "
-               "navigator.vibrate = (p) => { window.buzzes.push(p); return true; };")
+RECORD_BUZZ = (
+    "window.buzzes = []; navigator.vibrate = (p) => { window.buzzes.push(p); return true; };"
+)
 
 
 def network_noise(text: str) -> bool:
     """Chromium's own console lines about failed requests (expected while offline)."""
-    return any(marker in text for marker in (
-        "Failed to load resource", "net::ERR_", "WebSocket connection to"))
+    return any(
+        marker in text
+        for marker in ("Failed to load resource", "net::ERR_", "WebSocket connection to")
+    )
 
 
 class Pages:
@@ -111,8 +120,14 @@ class Pages:
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: self.errors.append(f"{name or path}: {exc}"))
-        page.on("console", lambda msg: self.errors.append(f"{name or path}: {msg.text}")
-                if msg.type == "error" and not network_noise(msg.text) else None)
+        page.on(
+            "console",
+            lambda msg: (
+                self.errors.append(f"{name or path}: {msg.text}")
+                if msg.type == "error" and not network_noise(msg.text)
+                else None
+            ),
+        )
         page.goto(path)
         return page
 
@@ -144,8 +159,9 @@ def shoot(page: Page, name: str, sizes: tuple[str, ...] = ("phone", "tv")) -> li
     saved = []
     for size in sizes:
         page.set_viewport_size(PHONE if size == "phone" else TV)
-        page.evaluate("window.scrollTo(0, 0); "
-                      "document.querySelectorAll('.toast').forEach(t => t.remove())")
+        page.evaluate(
+            "window.scrollTo(0, 0); document.querySelectorAll('.toast').forEach(t => t.remove())"
+        )
         page.wait_for_timeout(80)
         path = SHOTS / f"{name}-{size}.png"
         page.screenshot(path=str(path), full_page=size == "phone")
@@ -160,8 +176,7 @@ AUDIT = (Path(__file__).parent / "audit.js").read_text(encoding="utf-8")
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 # every WCAG 2.x A/AA rule, the best practices, and the experimental rules (among them
 # label-content-name-mismatch: a control's name must contain the words it shows)
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice",
-            "experimental"]
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice", "experimental"]
 AXE_RUN = """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags},
   resultTypes: ["violations"]}).then((r) => r.violations.map((v) => ({
     id: v.id, impact: v.impact,

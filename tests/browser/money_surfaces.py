@@ -51,7 +51,7 @@ def truth(payouts: Iterable[Mapping[str, Any]]) -> tuple[set[Payment], set[Payme
 
 def _money(text: str, currency: str) -> str:
     assert text.startswith(currency), text
-    return text[len(currency):]
+    return text[len(currency) :]
 
 
 def paid_on_row(row: Mapping[str, str], currency: str) -> set[Payment]:
@@ -61,7 +61,7 @@ def paid_on_row(row: Mapping[str, str], currency: str) -> set[Payment]:
     out: set[Payment] = set()
     if row["paid"]:
         assert row["paid"].startswith("Paid: "), row
-        for part in row["paid"][len("Paid: "):].split("; "):
+        for part in row["paid"][len("Paid: ") :].split("; "):
             found = re.fullmatch(r"(.+) (\S*\d)( each)?", part)
             assert found, part
             for name in found.group(1).split(", "):
@@ -84,10 +84,15 @@ def handed_rows(page: Page) -> list[dict[str, str]]:
 def expected_row(row: Mapping[str, Any]) -> dict[str, Any]:
     """A ``prize_winners`` row as the handed-out list prints it."""
     passed = "; ".join(f"{p['name']} ({p['reason']})" for p in row["passed_over"])
-    return {"prize": row["prize"], "group": row["group"], "name": row["name"],
-            "who": row["who"], "amount": row["amount"],
-            "paid": f"Paid: {row['paid_text']}" if row["paid_text"] else "",
-            "passed": f"Passed over: {passed}" if passed else ""}
+    return {
+        "prize": row["prize"],
+        "group": row["group"],
+        "name": row["name"],
+        "who": row["who"],
+        "amount": row["amount"],
+        "paid": f"Paid: {row['paid_text']}" if row["paid_text"] else "",
+        "passed": f"Passed over: {passed}" if passed else "",
+    }
 
 
 def page_payout_table(page: Page) -> set[Payment]:
@@ -99,8 +104,11 @@ def page_payout_table(page: Page) -> set[Payment]:
 
 # -- files -----------------------------------------------------------------------------------
 def download(server: Server, night: str, token: str, tail: str) -> bytes:
-    reply = httpx.get(f"{server.base}/api/nights/{night}/{tail}", timeout=120,
-                      headers={"authorization": f"Bearer {token}"})
+    reply = httpx.get(
+        f"{server.base}/api/nights/{night}/{tail}",
+        timeout=120,
+        headers={"authorization": f"Bearer {token}"},
+    )
     assert reply.status_code == 200, (tail, reply.text[:300])
     return reply.content
 
@@ -111,9 +119,13 @@ def html_tables(page: str, section: str) -> list[list[list[str]]]:
     assert found, f"no {section} section in the report"
     tables = []
     for table in re.findall(r"<table.*?</table>", found.group(1), re.S):
-        rows = [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
-                 for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)]
-                for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
+        rows = [
+            [
+                html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)
+            ]
+            for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+        ]
         tables.append(rows)
     return tables
 
@@ -128,13 +140,19 @@ def csv_payouts(text: str) -> set[Payment]:
     """payouts.csv: (player, prize as printed, amount)."""
     rows = list(csv.DictReader(io.StringIO(text)))
     assert all(r["currency"] == "$" for r in rows)
-    labels = {"most_buncos": "Most Buncos", "most_wins": "Most Wins",
-              "most_mini_buncos": "Most Mini Buncos", "best_costume": "Best Costume",
-              "group_most_buncos": "Group with the most Buncos",
-              "group_best_costume": "Group with the Best Costume",
-              "most_losses": "Most Losses", "last_bunco": "Last Bunco"}
-    return {(r["player"], printed(labels[r["prize"]], r["group"] or None), r["amount"])
-            for r in rows}
+    labels = {
+        "most_buncos": "Most Buncos",
+        "most_wins": "Most Wins",
+        "most_mini_buncos": "Most Mini Buncos",
+        "best_costume": "Best Costume",
+        "group_most_buncos": "Group with the most Buncos",
+        "group_best_costume": "Group with the Best Costume",
+        "most_losses": "Most Losses",
+        "last_bunco": "Last Bunco",
+    }
+    return {
+        (r["player"], printed(labels[r["prize"]], r["group"] or None), r["amount"]) for r in rows
+    }
 
 
 def csv_prizes_won(text: str) -> dict[str, set[str]]:

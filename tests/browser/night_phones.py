@@ -112,7 +112,8 @@ class Room:
     def after(self, seq: int) -> dict[str, Any]:
         """The night once an entry past ``seq`` is stored."""
         state: dict[str, Any] = wait_for(
-            lambda: (s := self.read())["seq"] > seq and s, f"an event after seq {seq}")
+            lambda: (s := self.read())["seq"] > seq and s, f"an event after seq {seq}"
+        )
         return state
 
     def table_ready(self, n: int, state: dict[str, Any]) -> Page:
@@ -139,17 +140,22 @@ class Room:
         r = state["view"]["round"]
         dice = outcome.startswith("high:") or outcome == "trips" or n in self.typed
         if dice:
-            faces = ([int(x) for x in outcome[5:].split(",")] if outcome.startswith("high:")
-                     else dice_for(outcome, r))
+            faces = (
+                [int(x) for x in outcome[5:].split(",")]
+                if outcome.startswith("high:")
+                else dice_for(outcome, r)
+            )
             if t["rolling_for_high"]:  # the page offers the dice by itself, and says why
                 expect(page.locator("#faces")).to_be_visible()
-                expect(page.locator("#turn-text")).to_have_text(re.compile(
-                    rf"^(Tie! )?{re.escape(t['roller'])} rolls for high$"))
+                expect(page.locator("#turn-text")).to_have_text(
+                    re.compile(rf"^(Tie! )?{re.escape(t['roller'])} rolls for high$")
+                )
             elif page.locator("#faces").is_hidden():
                 page.click("#faces-toggle")
             for die, face in enumerate(faces, start=1):
                 page.locator("#dicepick").get_by_role(
-                    "button", name=f"Die {die} shows {face}", exact=True).click()
+                    "button", name=f"Die {die} shows {face}", exact=True
+                ).click()
             page.click("#faces-enter")
             asks = faces[0] == faces[1] == faces[2] and faces[0] in (t["asks_who"] or [])
         else:
@@ -174,8 +180,11 @@ class Room:
         host = self.host
         expect(host.locator("body")).to_have_attribute("data-round", str(state["view"]["round"]))
         host.click(f"#overview [data-undo='{n}']")
-        expect(host.locator("#confirm-text")).to_contain_text(re.compile(
-            rf"Round {r}( of set \d)? reopens at every table; the new seating is cancelled\."))
+        expect(host.locator("#confirm-text")).to_contain_text(
+            re.compile(
+                rf"Round {r}( of set \d)? reopens at every table; the new seating is cancelled\."
+            )
+        )
         host.click("#confirm-yes")
         after = self.after(state["seq"])
         assert after["view"]["round"] == r and after["view"]["phase"] == "playing"
@@ -265,8 +274,12 @@ class Room:
         """The head table rings the bell to start the even rounds (it is optional: the odd
         rounds start with their first roll)."""
         view = state["view"]
-        return bool(view["phase"] == "playing" and not view["started"]
-                    and view["last_round"] and view["round"] % 2 == 0)
+        return bool(
+            view["phase"] == "playing"
+            and not view["started"]
+            and view["last_round"]
+            and view["round"] % 2 == 0
+        )
 
     def ring_start(self, state: dict[str, Any]) -> dict[str, Any]:
         """Table 1's scorekeeper rings the starting bell; the other tables hear it."""
@@ -278,7 +291,8 @@ class Room:
         for n, other in self.tables.items():
             if n != 1:
                 expect(other.locator("#toasts")).to_contain_text(
-                    f"The head table rang the bell: round {r} starts")
+                    f"The head table rang the bell: round {r} starts"
+                )
         expect(page.locator("#start-box")).to_be_hidden()
         return after
 

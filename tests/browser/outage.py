@@ -33,8 +33,9 @@ class Landed:
 
 
 def create(server: Server, *, players: list[str] | None = None, **extra: Any) -> dict[str, Any]:
-    created: dict[str, Any] = server.api("POST", "/api/nights", json={
-        "name": "Outage", "players": players or TWELVE, **extra})
+    created: dict[str, Any] = server.api(
+        "POST", "/api/nights", json={"name": "Outage", "players": players or TWELVE, **extra}
+    )
     return created
 
 
@@ -42,13 +43,14 @@ def open_ready(pages: Pages, created: dict[str, Any], table: int) -> Page:
     """Table ``table``'s page, once its service worker controls it (a reload offline then
     comes from the worker's copy)."""
     page = open_table(pages, created, table)
-    page.wait_for_function("() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)",
-                           timeout=15_000)
+    page.wait_for_function(
+        "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)",
+        timeout=15_000,
+    )
     return page
 
 
-PROBE = ("() => fetch('/api/health', {cache: 'no-store'})"
-         ".then(() => 'online', () => 'offline')")
+PROBE = "() => fetch('/api/health', {cache: 'no-store'}).then(() => 'online', () => 'offline')"
 
 
 def offline(page: Page, value: bool = True) -> None:
@@ -95,8 +97,9 @@ def landed(server: Server, night: str, token: str) -> dict[str, Landed]:
         event = envelope["event"]
         if event["type"] in ("roll", "tally") and envelope["table"] is not None:
             table = state.tables[envelope["table"] - 1]
-            out[envelope["command_id"]] = Landed(state.set_no, state.round_no,
-                                                 envelope["table"], table.roller, event["type"])
+            out[envelope["command_id"]] = Landed(
+                state.set_no, state.round_no, envelope["table"], table.roller, event["type"]
+            )
             ids[envelope["command_id"]] += 1
         state = state.apply(event)
     assert all(n == 1 for n in ids.values()), "a command id stored twice"

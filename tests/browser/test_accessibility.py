@@ -27,8 +27,13 @@ pytestmark = pytest.mark.browser
 TWELVE = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
 SERIOUS = {"serious", "critical"}
 # rules below "serious" that the pages keep clean all the same
-ALSO = {"heading-order", "empty-table-header", "page-has-heading-one",
-        "label-content-name-mismatch", "scrollable-region-focusable"}
+ALSO = {
+    "heading-order",
+    "empty-table-header",
+    "page-has-heading-one",
+    "label-content-name-mismatch",
+    "scrollable-region-focusable",
+}
 
 
 class Checks:
@@ -42,8 +47,9 @@ class Checks:
         self.states.append(state)
         for v in axe(page):
             if v["impact"] in SERIOUS or v["id"] in ALSO:
-                self.found.append(f"{state}: {v['id']} ({v['impact']}, {v['count']} nodes) "
-                                  f"{v['nodes']}")
+                self.found.append(
+                    f"{state}: {v['id']} ({v['impact']}, {v['count']} nodes) {v['nodes']}"
+                )
 
 
 def ready(page: Page) -> Page:
@@ -66,8 +72,11 @@ def test_home_join_and_https_pages(pages: Pages) -> None:
 
 
 def test_a_night_in_play_on_every_page(pages: Pages, server: Server) -> None:
-    created: dict[str, Any] = server.api("POST", "/api/nights", json={
-        "name": "Accessible night", "rules": "classic", "players": TWELVE})
+    created: dict[str, Any] = server.api(
+        "POST",
+        "/api/nights",
+        json={"name": "Accessible night", "rules": "classic", "players": TWELVE},
+    )
     night, host_token = created["night"], created["host_token"]
     check = Checks()
 
@@ -90,11 +99,10 @@ def test_a_night_in_play_on_every_page(pages: Pages, server: Server) -> None:
     player.click("#names [data-player=Eve]")
     ready(player)
     check(player, "player, my card")
-    screen = ready(pages.open(f"/n/{night}/screen?token={created['viewer_token']}", TV,
-                              "screen"))
+    screen = ready(pages.open(f"/n/{night}/screen?token={created['viewer_token']}", TV, "screen"))
     check(screen, "big screen, in play")
 
-    roll(server, night, host_token, 1, [1, 1, 1])            # Ann's Bunco: the bell
+    roll(server, night, host_token, 1, [1, 1, 1])  # Ann's Bunco: the bell
     expect(table.locator("#bell")).to_be_visible()
     check(table, "table, the bell")
     expect(screen.locator("#bell-line")).to_be_visible()
@@ -129,16 +137,20 @@ def test_a_night_in_play_on_every_page(pages: Pages, server: Server) -> None:
 
 def test_results_and_club_pages(pages: Pages, server: Server) -> None:
     check = Checks()
-    night = play_night(server)                   # six rounds played, a prize roll-off due
+    night = play_night(server)  # six rounds played, a prize roll-off due
     nid = night["night"]
     end = ready(pages.open(f"/n/{nid}/end?token={night['host']}", name="end"))
     expect(end.locator("#rolloff-box")).to_contain_text("Roll-off")
     check(end, "results, a roll-off")
-    for n in range(400):                         # the host rolls the roll-off out
+    for n in range(400):  # the host rolls the roll-off out
         if server.state(nid, night["host"])["view"]["phase"] == "over":
             break
-        server.api("POST", f"/api/nights/{nid}/rolloff", night["host"],
-                   json={"command_id": f"a11y-end-{n}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/rolloff",
+            night["host"],
+            json={"command_id": f"a11y-end-{n}", "roll_for_me": True},
+        )
     expect(end.locator("body")).to_have_attribute("data-phase", "over")
     check(end, "results, the night over")
     screen = ready(pages.open(f"/n/{nid}/screen?token={night['viewer']}", TV, "screen"))

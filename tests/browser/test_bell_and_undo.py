@@ -25,15 +25,19 @@ HIGH = [[6, 6, 5], [4, 4, 4], [3, 3, 2], [2, 1, 1]]  # totals 17, 12, 8, 4: no t
 
 
 def create(server: Server, rules: str) -> dict[str, Any]:
-    created: dict[str, Any] = server.api("POST", "/api/nights", json={
-        "name": f"{rules} bell", "rules": rules, "players": EIGHT})
+    created: dict[str, Any] = server.api(
+        "POST", "/api/nights", json={"name": f"{rules} bell", "rules": rules, "players": EIGHT}
+    )
     return created
 
 
 def roll(server: Server, night: str, token: str, table: int, dice: list[int]) -> dict[str, Any]:
-    reply: dict[str, Any] = server.api("POST", f"/api/nights/{night}/tables/{table}/rolls",
-                                       token, json={"command_id": f"c{random.random()}",
-                                                    "dice": dice})
+    reply: dict[str, Any] = server.api(
+        "POST",
+        f"/api/nights/{night}/tables/{table}/rolls",
+        token,
+        json={"command_id": f"c{random.random()}", "dice": dice},
+    )
     return reply
 
 
@@ -64,20 +68,27 @@ def ready(page: Page) -> Page:
 
 @pytest.mark.parametrize("rules", ["classic", "scil", "tournament", "winning-moves"])
 def test_every_page_shows_the_bell_and_the_roll_that_ended_the_round(
-        pages: Pages, server: Server, rules: str) -> None:
+    pages: Pages, server: Server, rules: str
+) -> None:
     created = create(server, rules)
     night, host_token = created["night"], created["host_token"]
     host = ready(pages.open(f"/night/{night}?token={host_token}", name=f"{rules} host"))
     table2 = ready(pages.open(f"/join/{created['tables'][1]['code']}", name=f"{rules} table 2"))
-    screen = ready(pages.open(f"/n/{night}/screen?token={created['viewer_token']}",
-                              size={"width": 1920, "height": 1080}, name=f"{rules} screen"))
-    player = pages.open(f"/n/{night}/player?token={created['viewer_token']}",
-                        name=f"{rules} player")
+    screen = ready(
+        pages.open(
+            f"/n/{night}/screen?token={created['viewer_token']}",
+            size={"width": 1920, "height": 1080},
+            name=f"{rules} screen",
+        )
+    )
+    player = pages.open(
+        f"/n/{night}/player?token={created['viewer_token']}", name=f"{rules} player"
+    )
     player.click("#names [data-player=Cat]")
     ready(player)
     for table in (1, 2):
         past_first_roll(server, night, host_token, table)
-    roll(server, night, host_token, 2, [1, 2, 3])       # table 2: +1, mid-turn
+    roll(server, night, host_token, 2, [1, 2, 3])  # table 2: +1, mid-turn
     head = server.state(night, host_token)["view"]["tables"][0]["roller"]
     ack = roll(server, night, host_token, 1, [1, 1, 1])  # the head table's Bunco: 21
     assert ack["entry"]["kind"] == "bunco" and ack["entry"]["player"] == head
@@ -119,7 +130,8 @@ def enter_dice(page: Page, faces: list[int]) -> None:
 
 
 def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     created = create(server, "winning-moves")
     night, host_token = created["night"], created["host_token"]
     host = ready(pages.open(f"/night/{night}?token={host_token}", name="host"))
@@ -134,7 +146,7 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     table.click("#undo")
     expect(table.locator("#tally [data-side=us]")).to_have_text("0")
 
-    roll(server, night, host_token, 1, [1, 2, 3])   # table 1 leads 1-0, so nobody ties there
+    roll(server, night, host_token, 1, [1, 2, 3])  # table 1 leads 1-0, so nobody ties there
     # typed 1-1-1 is a Bunco: the page asks who rolled it, as the tally buttons do
     enter_dice(table, [1, 1, 1])
     expect(table.locator("#who")).to_be_visible()
@@ -143,7 +155,8 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     expect(table.locator("body")).to_have_attribute("data-round", "2")
     expect(table.locator("#result")).to_have_text("Eve: BUNCO! +21 (1 1 1) at table 2")
     expect(table.locator("#bell-text")).to_contain_text(
-        "Round 1 is over — Eve: BUNCO! +21 (1 1 1) at table 2 ended the round at every table")
+        "Round 1 is over — Eve: BUNCO! +21 (1 1 1) at table 2 ended the round at every table"
+    )
     expect(table.locator("#moves-box")).to_have_attribute("data-fresh", "true")
     # the dice to type (still open) stay above the fold, the next round's taps under them;
     # the results and where everyone goes come right after
@@ -161,7 +174,8 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     expect(table.locator("#who-title")).to_have_text("Only the host can undo this")
     expect(table.locator("#who-text")).to_contain_text(
         "Undo Eve's Bunco (1 1 1) at table 2? Round 1 reopens at every table; the new "
-        "seating is cancelled. Ask the host")
+        "seating is cancelled. Ask the host"
+    )
     table.click("#who-cancel")
     assert server.state(night, host_token)["status"]["round"] == 2
 
@@ -170,7 +184,8 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     host.click("#overview [data-undo='2']")
     expect(host.locator("#confirm-text")).to_have_text(
         "Undo Eve's Bunco (1 1 1) at table 2? Round 1 reopens at every table; the new "
-        "seating is cancelled.")
+        "seating is cancelled."
+    )
     shoot(host, "host-undo-confirm", ("phone",))
     host.click("#confirm-no")
     assert server.state(night, host_token)["status"]["round"] == 2

@@ -29,11 +29,14 @@ def open_screen(pages: Pages, created: dict[str, Any]) -> Page:
 def inside(page: Page, selector: str) -> list[str]:
     """The elements matching ``selector`` shown on the page but not wholly inside the
     1920×1080 screen (empty when every one is), by their text."""
-    outside: list[str] = page.evaluate("""(sel) => [...document.querySelectorAll(sel)]
+    outside: list[str] = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)]
       .filter((el) => el.offsetParent !== null)
       .filter((el) => { const r = el.getBoundingClientRect();
         return r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5; })
-      .map((el) => el.textContent.trim().slice(0, 40))""", selector)
+      .map((el) => el.textContent.trim().slice(0, 40))""",
+        selector,
+    )
     return outside
 
 
@@ -57,10 +60,12 @@ def every_page_shows(page: Page, box: str, names: list[str]) -> int:
         expect(group).to_be_visible()
         if of > 1:
             expect(group).to_have_attribute(
-                "aria-label", re.compile(rf"page {at} of {of} \(\d+–\d+\)$"))
+                "aria-label", re.compile(rf"page {at} of {of} \(\d+–\d+\)$")
+            )
         assert inside(page, f"{box} > .fit-page[data-page='{at}'] tr") == []
         for name in group.locator("tbody tr").evaluate_all(
-                "(rows) => rows.map((r) => r.dataset.player)"):
+            "(rows) => rows.map((r) => r.dataset.player)"
+        ):
             seen.setdefault(name, int(at))
         if len(seen) == len(names):
             break
@@ -70,7 +75,8 @@ def every_page_shows(page: Page, box: str, names: list[str]) -> int:
 
 
 def test_forty_players_all_on_one_screen_and_the_moves_beside_the_tables(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     players = [f"Player {i:02d}" for i in range(1, 41)]
     created = server.api("POST", "/api/nights", json={"name": "Forty", "players": players})
     night, host = created["night"], created["host_token"]
@@ -84,7 +90,8 @@ def test_forty_players_all_on_one_screen_and_the_moves_beside_the_tables(
     for t in range(1, 11):  # every table's four names on screen, readable
         expect(screen.locator(f".tv-table[data-table='{t}'] .names")).to_have_count(2)
     size = screen.locator(".tv-table .names").first.evaluate(
-        "(el) => parseFloat(getComputedStyle(el).fontSize)")
+        "(el) => parseFloat(getComputedStyle(el).fontSize)"
+    )
     assert size >= 18
     # round 1 ends: the 40 moves go beside the tables, which stay on screen
     server.api("POST", f"/api/nights/{night}/start", host, json={"command_id": "go-1"})
@@ -103,7 +110,8 @@ def test_forty_players_all_on_one_screen_and_the_moves_beside_the_tables(
 
 
 def test_two_hundred_players_every_table_and_every_player_on_a_named_page(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     players = [f"Guest {i:03d}" for i in range(1, 201)]
     created = server.api("POST", "/api/nights", json={"name": "Gala", "players": players})
     screen = open_screen(pages, created)

@@ -55,7 +55,7 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     host.fill("#players", "\n".join(PLAYERS[:6]) + ", " + ", ".join(PLAYERS[6:]))
     expect(host.locator("#player-count")).to_contain_text("12 players")
     expect(host.locator("[data-prize=most_buncos]")).to_be_checked()
-    host.select_option("#traveling", "bunco")        # a house rule: any Bunco takes the traveler
+    host.select_option("#traveling", "bunco")  # a house rule: any Bunco takes the traveler
     host.check("[data-prize=traveling]")
     shoot(host, "home")
     assert audit(host) == []
@@ -74,9 +74,11 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     cards = host.locator("#sheet .seat-card[data-table]")
     expect(cards).to_have_count(3)
     expect(cards.nth(0).locator("ol li")).to_have_text(
-        [re.compile(f"^{p}") for p in ["Ann", "Bea", "Cat", "Dee"]])
+        [re.compile(f"^{p}") for p in ["Ann", "Bea", "Cat", "Dee"]]
+    )
     expect(cards.nth(2).locator("ol li")).to_have_text(
-        [re.compile(f"^{p}") for p in ["Ivy", "Jo", "Kim", "Lou"]])
+        [re.compile(f"^{p}") for p in ["Ivy", "Jo", "Kim", "Lou"]]
+    )
     codes = [cards.nth(i).locator(".code").inner_text() for i in range(3)]
     assert all(re.fullmatch(r"[2-9A-HJ-NP-Z]{6}", c) for c in codes), codes
     qr = cards.nth(0).locator("img.qr")
@@ -84,7 +86,7 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     assert host.evaluate("(img) => img.complete && img.naturalWidth > 0", qr.element_handle())
     shoot(host, "host-seating")
     assert audit(host) == []
-    host.emulate_media(media="print")          # the printable seating: cards only, no buttons
+    host.emulate_media(media="print")  # the printable seating: cards only, no buttons
     expect(host.locator("#print")).to_be_hidden()
     expect(host.locator("#status-card")).to_be_hidden()
     expect(host.locator("#sheet .seat-card[data-table='3'] .code")).to_be_visible()
@@ -103,12 +105,13 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(player.locator("#seat-line")).to_have_text("Table 2 · seat 2")
     expect(player.locator("#partner-line")).to_contain_text("Hal")
 
-    t1 = pages.open(host.locator("a.join-link[data-table='1']").get_attribute("href") or "",
-                    name="table 1")                                    # the QR link
-    t2 = pages.open("/", name="table 2")                               # the typed code
+    t1 = pages.open(
+        host.locator("a.join-link[data-table='1']").get_attribute("href") or "", name="table 1"
+    )  # the QR link
+    t2 = pages.open("/", name="table 2")  # the typed code
     t2.fill("#join-code", codes[1].lower())
     t2.click("#join-form button")
-    t3 = pages.open(f"/join/{codes[2]}", name="table 3")               # a code link
+    t3 = pages.open(f"/join/{codes[2]}", name="table 3")  # a code link
     tables = [t1, t2, t3]
     for n, page in enumerate(tables, start=1):
         page.wait_for_url(re.compile(rf"/n/{night}/table/{n}$"))
@@ -134,17 +137,17 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(t3.locator("#pending")).to_have_text("")
     assert server.state(night, host_token)["view"]["tables"][2]["rolls"] == 0
     expect(t3.locator("#turn-text")).to_have_text("Ivy rolls")
-    tap(t3, "+1")                                   # Ivy 1 ...
-    tap(t3, "miss")                                 # ... Jo's turn
-    tap(t3, "+1")                                   # Jo 1, still rolling
+    tap(t3, "+1")  # Ivy 1 ...
+    tap(t3, "miss")  # ... Jo's turn
+    tap(t3, "+1")  # Jo 1, still rolling
     expect_us_them(t3, "1", "1")
 
-    tap(t2, "+2")                                   # Eve 2 ...
-    tap(t2, "miss")                                 # ... then her turn ends: Fay rolls
+    tap(t2, "+2")  # Eve 2 ...
+    tap(t2, "miss")  # ... then her turn ends: Fay rolls
     expect(t2.locator("#turn-text")).to_have_text("Fay rolls")
     expect_us_them(t2, "2", "0")
 
-    tap(t1, "+1")                                   # Ann 1, still rolling
+    tap(t1, "+1")  # Ann 1, still rolling
     expect(t1.locator("[data-side=us]")).to_have_text("1")
     # the scorekeeper's page reloads mid-round and carries on where it was
     t1.reload()
@@ -152,7 +155,7 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(t1.locator("[data-side=us]")).to_have_text("1")
     expect(t1.locator("#turn-text")).to_have_text("Ann rolls")
     expect(t1.locator("#bell")).to_be_hidden()
-    expect(t1.locator("body")).to_have_attribute("data-awake", "yes")   # Wake Lock held
+    expect(t1.locator("body")).to_have_attribute("data-awake", "yes")  # Wake Lock held
 
     # a Bunco goes on a card: "who rolled it?"
     t1.click("#taps [data-outcome=bunco]")
@@ -176,7 +179,7 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(t1.locator("#bell")).to_contain_text("Finish your turn")
     expect(t3.locator("body")).to_have_attribute("data-status", "finishing")  # Jo was rolling
     expect(t3.locator("#turn-text")).to_have_text("Jo finishes the turn")
-    expect(t2.locator("body")).to_have_attribute("data-status", "done")       # Fay was not
+    expect(t2.locator("body")).to_have_attribute("data-status", "done")  # Fay was not
     expect(t2.locator("#status-box")).to_contain_text("Eve & Gus win")
     expect(screen.locator(".tv-table[data-table='2'] .badge")).to_have_text("done")
     shoot(t1, "table-finish-turn")
@@ -190,17 +193,17 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(t2.locator("#conn")).to_have_text("offline")
     shoot(t2, "table-offline", ("phone",))
 
-    tap(t1, "miss")                                  # Ann's finishing turn ends
+    tap(t1, "miss")  # Ann's finishing turn ends
     expect(t1.locator("body")).to_have_attribute("data-status", "done")
-    tap(t3, "miss")                                  # Jo's too: 1-1, a tie at table 3
+    tap(t3, "miss")  # Jo's too: 1-1, a tie at table 3
     expect(t3.locator("body")).to_have_attribute("data-status", "tie_break")
     expect(t3.locator("#turn-text")).to_have_text("Tie! Ivy rolls")
     expect(t3.locator("#turn-sub")).to_contain_text("Roll-off session 1")
     expect(screen.locator(".tv-table[data-table='3'] .badge")).to_have_text("tie-break")
     shoot(t3, "table-tie-break")
-    tap(t3, "+1")                                    # a session: every player takes a turn
+    tap(t3, "+1")  # a session: every player takes a turn
     for _ in range(4):
-        tap(t3, "miss")                              # Ivy's turn ends, Jo, Kim, Lou miss
+        tap(t3, "miss")  # Ivy's turn ends, Jo, Kim, Lou miss
     # Ivy & Kim win the tie-break 1-0: the round is over everywhere
 
     # -- round 2: winners, moves, on every page ----------------------------------------------
@@ -215,10 +218,12 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     seating = [t["players"] for t in view["tables"]]
     # by hand: head winners Ann & Cat stay, Eve & Gus (table 2) and Ivy & Kim (table 3) move
     # up, Bea & Dee and Fay & Hal move down, Jo & Lou (last table, lost) stay
-    assert [sorted(t) for t in seating] == [sorted(["Ann", "Cat", "Eve", "Gus"]),
-                                           sorted(["Bea", "Dee", "Ivy", "Kim"]),
-                                           sorted(["Fay", "Hal", "Jo", "Lou"])]
-    for a, b in (("Ann", "Cat"), ("Jo", "Lou")):   # a pair that stays is split up
+    assert [sorted(t) for t in seating] == [
+        sorted(["Ann", "Cat", "Eve", "Gus"]),
+        sorted(["Bea", "Dee", "Ivy", "Kim"]),
+        sorted(["Fay", "Hal", "Jo", "Lou"]),
+    ]
+    for a, b in (("Ann", "Cat"), ("Jo", "Lou")):  # a pair that stays is split up
         t = next(t for t in seating if a in t)
         assert t.index(b) != (t.index(a) + 2) % 4
     fay = seating[2].index("Fay") + 1
@@ -227,26 +232,33 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(t2.locator("#moves-box")).to_contain_text("Eve & Gus won here")
     expect(t3.locator("#moves-box")).to_contain_text("Ivy & Kim won here")
     expect(t2.locator("#leaving li[data-player=Fay]")).to_contain_text(
-        f"Move to table 3, seat {fay}")
+        f"Move to table 3, seat {fay}"
+    )
     expect(t1.locator("#leaving li[data-player=Bea]")).to_contain_text("Move to table 2")
     expect(t3.locator("#leaving li[data-player=Jo]")).to_contain_text("Stay at table 3")
     expect(t3.locator("#coming li[data-player=Fay]")).to_contain_text("from table 2")
     expect(player.locator("#move-text")).to_have_text(f"Move to table 3, seat {fay}")
-    assert player.evaluate("window.buzzes.length") >= 2          # the bell, then the move
+    assert player.evaluate("window.buzzes.length") >= 2  # the bell, then the move
     assert player.evaluate("document.body.dataset.rang") == "1"  # the bell rang once
     expect(player.locator("#bigmove")).to_contain_text("You lost round 1")
     expect(player.locator("#card [data-round='1'] .wl")).to_have_text("L")
     expect(player.locator("[data-stat=L] b")).to_have_text("1")
-    for moves in (screen.locator("#moves-cols tr[data-player=Eve]"),  # the TV's columns
-                  host.locator("ul.moves li[data-player=Eve]")):
+    for moves in (
+        screen.locator("#moves-cols tr[data-player=Eve]"),  # the TV's columns
+        host.locator("ul.moves li[data-player=Eve]"),
+    ):
         expect(moves).to_contain_text(re.compile("Move to table 1|Table 1 · seat"))
         expect(moves.locator(".wl")).to_have_text("W")
     expect(screen.locator("#moves-box")).to_contain_text("Round 1: winners and moves")
     expect(screen.locator("#board tr[data-player=Ann] td").nth(2)).to_have_text("1")  # W
     expect(screen.locator("#feed")).to_contain_text("Ann: BUNCO!")
     expect(t1.locator("#turn-text")).to_have_text(f"{seating[0][0]} rolls")
-    for page, name in ((t1, "table-moves"), (player, "player-moves"), (host, "host-moves"),
-                       (screen, "screen-moves")):
+    for page, name in (
+        (t1, "table-moves"),
+        (player, "player-moves"),
+        (host, "host-moves"),
+        (screen, "screen-moves"),
+    ):
         shoot(page, name)
         assert audit(page) == [], name
 

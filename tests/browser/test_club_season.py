@@ -28,13 +28,21 @@ def play(server: Server, night: str, host: str, tag: str) -> None:
     for r in range(1, 7):
         miss = [f for f in range(1, 7) if f != r][:2]
         for i, dice in enumerate(([r, r, r], [miss[0], miss[0], miss[1]])):
-            server.api("POST", f"/api/nights/{night}/tables/1/rolls", host,
-                       json={"command_id": f"{tag}-{r}-{i}", "dice": dice})
+            server.api(
+                "POST",
+                f"/api/nights/{night}/tables/1/rolls",
+                host,
+                json={"command_id": f"{tag}-{r}-{i}", "dice": dice},
+            )
     for n in range(400):  # the tie for Most Losses is rolled off at no table
         if server.state(night, host)["view"]["phase"] == "over":
             return
-        server.api("POST", f"/api/nights/{night}/rolloff", host,
-                   json={"command_id": f"{tag}-ro-{n}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"/api/nights/{night}/rolloff",
+            host,
+            json={"command_id": f"{tag}-ro-{n}", "roll_for_me": True},
+        )
     raise AssertionError("the roll-off did not end")
 
 
@@ -50,8 +58,9 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
     expect(page.locator("#club-title")).to_have_text("Tuesday Club")
     club = page.url.rsplit("/", 1)[1]
 
-    for number, (date, swap) in enumerate((("2026-01-13", None), ("2026-02-10", "Zoe"),
-                                           ("2026-03-10", None)), start=1):
+    for number, (date, swap) in enumerate(
+        (("2026-01-13", None), ("2026-02-10", "Zoe"), ("2026-03-10", None)), start=1
+    ):
         page.fill("#night-date", date)
         if swap:
             page.select_option("#swap-Dee", swap)
@@ -60,8 +69,9 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
         night = page.locator("#nights li").nth(number - 1).get_attribute("data-night")
         host = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:host'))")
         setup = server.state(night, host)["setup"]
-        assert setup["players"] == (["Ann", "Bea", "Cat", "Zoe"] if swap else
-                                    ["Ann", "Bea", "Cat", "Dee"])
+        assert setup["players"] == (
+            ["Ann", "Bea", "Cat", "Zoe"] if swap else ["Ann", "Bea", "Cat", "Dee"]
+        )
         play(server, night, host, f"n{number}")
 
     page.select_option("#pay-player", "Ann")
@@ -82,8 +92,11 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
     expect(page.locator("#nights li")).to_have_count(3)
     expect(page.locator("#nights")).to_contain_text("played")
 
-    rows = server.api("GET", f"/api/clubs/{club}/standings", page.evaluate(
-        f"JSON.parse(localStorage.getItem('bunco:club:{club}'))"))["standings"]
+    rows = server.api(
+        "GET",
+        f"/api/clubs/{club}/standings",
+        page.evaluate(f"JSON.parse(localStorage.getItem('bunco:club:{club}'))"),
+    )["standings"]
     won = sum(Decimal(r["won"]) for r in rows)
     wins = sum(r["wins"] for r in rows)
     assert wins == 3 * 12  # six rounds a night, two winners a round
@@ -95,8 +108,9 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
     assert audit(page) == []
 
 
-def test_an_organizers_month_from_answers_to_the_nights_results(pages: Pages,
-                                                                 server: Server) -> None:
+def test_an_organizers_month_from_answers_to_the_nights_results(
+    pages: Pages, server: Server
+) -> None:
     """The organizer makes the club and plans February's night (Ann hosts, in turn, at her
     address). Members answer on their own links; Dee can't come, so her seat is offered to
     the subs: Zoe says yes first and takes it, Yan's yes waits in line. The organizer sees
@@ -122,20 +136,22 @@ def test_an_organizers_month_from_answers_to_the_nights_results(pages: Pages,
     expect(plan).to_contain_text("host Ann · 1 Elm St")
     expect(page.locator("#coming-none")).to_have_text("Not answered: Ann, Bea, Cat, Dee")
     expect(page.locator("#calendar-feed")).to_have_attribute("href", re.compile("calendar.ics"))
-    links = {li.get_attribute("data-member"): li.locator("a").get_attribute("href")
-             for li in page.locator("#links li").all()}
+    links = {
+        li.get_attribute("data-member"): li.locator("a").get_attribute("href")
+        for li in page.locator("#links li").all()
+    }
 
     def member(name: str) -> Page:
-        opened = pages.open(links[name].split("://", 1)[1].split("/", 1)[1].join(["/", ""]),
-                            name=name)
+        opened = pages.open(
+            links[name].split("://", 1)[1].split("/", 1)[1].join(["/", ""]), name=name
+        )
         expect(opened.locator("body")).to_have_attribute("data-ready", "yes")
         return opened
 
     for name in ("Ann", "Bea", "Cat"):
         mine = member(name)
         mine.click("li[data-date='2026-02-12'] button[data-answer=yes]")
-        expect(mine.locator("li[data-date='2026-02-12'] .answer")).to_have_text(
-            "Your answer: yes.")
+        expect(mine.locator("li[data-date='2026-02-12'] .answer")).to_have_text("Your answer: yes.")
     ann = member("Ann")
     expect(ann.locator(".hosting .coming-count")).to_contain_text("3 said yes")
     dee = member("Dee")
@@ -144,12 +160,14 @@ def test_an_organizers_month_from_answers_to_the_nights_results(pages: Pages,
     zoe, yan = member("Zoe"), member("Yan")
     zoe.reload()
     expect(zoe.locator("li[data-date='2026-02-12'] .seat")).to_have_text(
-        "A seat is open: say yes to take it.")
+        "A seat is open: say yes to take it."
+    )
     zoe.click("li[data-date='2026-02-12'] button[data-answer=yes]")
     expect(zoe.locator("li[data-date='2026-02-12'] .seat")).to_have_text("You have a seat.")
     yan.click("li[data-date='2026-02-12'] button[data-answer=yes]")
     expect(yan.locator("li[data-date='2026-02-12'] .seat")).to_have_text(
-        "You are in line for a seat. (number 1 in line)")
+        "You are in line for a seat. (number 1 in line)"
+    )
 
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
@@ -176,8 +194,7 @@ def test_an_organizers_month_from_answers_to_the_nights_results(pages: Pages,
     page.click("#share-season")
     share = page.locator("#season-share").get_attribute("href")
     assert share is not None and f"/c/{club}/shared?token=" in share
-    reader = pages.open(share.split("://", 1)[1].split("/", 1)[1].join(["/", ""]),
-                        name="reader")
+    reader = pages.open(share.split("://", 1)[1].split("/", 1)[1].join(["/", ""]), name="reader")
     expect(reader.locator("body")).to_have_attribute("data-ready", "yes")
     expect(reader.locator("#shared-title")).to_have_text("Thursday Club: 2026")
     expect(reader.locator("#archive section.night")).to_have_count(1)

@@ -22,9 +22,11 @@ EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
 def test_a_cohost_makes_a_join_code_after_confirming_and_opens_the_tv(
-        pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Co-hosted", "rules": "classic", "players": EIGHT})
+    pages: Pages, server: Server
+) -> None:
+    created = server.api(
+        "POST", "/api/nights", json={"name": "Co-hosted", "rules": "classic", "players": EIGHT}
+    )
     nid, token = created["night"], created["host_token"]
     cohost = server.api("POST", f"/api/nights/{nid}/cohosts", token, json={"name": "Bea"})
     printed = created["tables"][1]["code"]

@@ -35,9 +35,18 @@ def bunco_that_moves_a_prize(night: Night) -> tuple[int, str]:
     before = next(p.winners for p in night.prizes if p.label == "Most Buncos")
     for res in night.history[0].tables:
         for player in (p for p in res.seats if p is not None):
-            after = night.apply({"type": "correct", "set": 1, "round": 1, "of_table": res.table,
-                                 "change": "add_roll", "player": player, "dice": [1, 1, 1],
-                                 "reason": "probe"})
+            after = night.apply(
+                {
+                    "type": "correct",
+                    "set": 1,
+                    "round": 1,
+                    "of_table": res.table,
+                    "change": "add_roll",
+                    "player": player,
+                    "dice": [1, 1, 1],
+                    "reason": "probe",
+                }
+            )
             now = next(p.winners for p in after.prizes if p.label == "Most Buncos")
             if after.phase == "over" and now == (player,) != before:
                 return res.table, player
@@ -49,9 +58,11 @@ def serious(page: Any) -> list[str]:
 
 
 def test_a_correction_two_rounds_back_changes_cards_prizes_and_the_audit_list(
-        pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Corrections", "rules": "classic", "players": EIGHT})
+    pages: Pages, server: Server
+) -> None:
+    created = server.api(
+        "POST", "/api/nights", json={"name": "Corrections", "rules": "classic", "players": EIGHT}
+    )
     nid, token = created["night"], created["host_token"]
     for round_no in (1, 2, 3):
         finish_round(server, nid, token, round_no, seed=20 + round_no)
@@ -59,10 +70,17 @@ def test_a_correction_two_rounds_back_changes_cards_prizes_and_the_audit_list(
     rolled = 0
     while server.state(nid, token)["view"]["phase"] == "rolloff":  # a prize tie: rolled off
         rolled += 1
-        server.api("POST", f"/api/nights/{nid}/rolloff", token,
-                   json={"command_id": f"rolloff-{rolled}", "roll_for_me": True})
-    lines = httpx.get(f"{server.base}/api/nights/{nid}/export/log.jsonl", timeout=10,
-                      headers={"authorization": f"Bearer {token}"}).text.splitlines()
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/rolloff",
+            token,
+            json={"command_id": f"rolloff-{rolled}", "roll_for_me": True},
+        )
+    lines = httpx.get(
+        f"{server.base}/api/nights/{nid}/export/log.jsonl",
+        timeout=10,
+        headers={"authorization": f"Bearer {token}"},
+    ).text.splitlines()
     engine = Night.start(json.loads(lines[0])).apply_all([json.loads(x) for x in lines[1:]])
     assert engine.phase == "over"
     table, player = bunco_that_moves_a_prize(engine)
@@ -109,7 +127,9 @@ def test_a_correction_two_rounds_back_changes_cards_prizes_and_the_audit_list(
     expect(host.locator("#fix-result")).to_contain_text(f"Won by {loser}")
     entries = host.locator("#audit-list li")
     expect(entries).to_have_count(2)
-    expect(entries.nth(0)).to_contain_text(f"Table {table}, round 1: roll added for {player}: Bunco (1 1 1)")
+    expect(entries.nth(0)).to_contain_text(
+        f"Table {table}, round 1: roll added for {player}: Bunco (1 1 1)"
+    )
     expect(entries.nth(1)).to_contain_text(f"Table {other.table}, round 1: winner set to")
     expect(entries.nth(1)).to_contain_text("the host")
     expect(entries.nth(1)).to_contain_text("why: the table agreed the score was miscounted")
@@ -131,8 +151,12 @@ def test_a_correction_two_rounds_back_changes_cards_prizes_and_the_audit_list(
 
     while server.state(nid, token)["view"]["phase"] == "rolloff":  # a tie the correction made
         rolled += 1
-        server.api("POST", f"/api/nights/{nid}/rolloff", token,
-                   json={"command_id": f"rolloff-{rolled}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/rolloff",
+            token,
+            json={"command_id": f"rolloff-{rolled}", "roll_for_me": True},
+        )
     host.click("#close-night")
     host.click("#confirm-yes")
     expect(host.locator("#fix-provisional")).to_contain_text("Final results")

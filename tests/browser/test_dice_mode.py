@@ -17,10 +17,14 @@ pytestmark = pytest.mark.browser
 
 
 def test_real_dice_put_the_taps_first_and_phones_put_roll_for_me_first(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     for mode in ("real", "phones"):
-        created = server.api("POST", "/api/nights", json={
-            "name": f"{mode} dice", "players": ["Ann", "Bea", "Cat", "Dee"], "dice": mode})
+        created = server.api(
+            "POST",
+            "/api/nights",
+            json={"name": f"{mode} dice", "players": ["Ann", "Bea", "Cat", "Dee"], "dice": mode},
+        )
         table = pages.open(f"/join/{created['tables'][0]['code']}", name=f"{mode} table")
         table.wait_for_url(re.compile(r"/table/1$"))
         expect(table.locator("body")).to_have_attribute("data-ready", "yes")
@@ -28,10 +32,10 @@ def test_real_dice_put_the_taps_first_and_phones_put_roll_for_me_first(
         miss = table.locator("[data-outcome=miss]").bounding_box()
         assert roll is not None and miss is not None
         if mode == "real":
-            assert roll["y"] > miss["y"] and roll["height"] <= 50           # small, last
+            assert roll["y"] > miss["y"] and roll["height"] <= 50  # small, last
             shoot(table, "table-real-dice", ("phone",))
         else:
-            assert roll["y"] < miss["y"] and roll["height"] >= 64           # big, first
+            assert roll["y"] < miss["y"] and roll["height"] >= 64  # big, first
 
 
 def test_a_prize_rolloff_takes_typed_real_dice(pages: Pages, server: Server) -> None:
@@ -47,8 +51,10 @@ def test_a_prize_rolloff_takes_typed_real_dice(pages: Pages, server: Server) -> 
         host.locator("#rolloff-box").get_by_role("button", name=f"Die {die} shows {face}").click()
     host.click("#rolloff-enter")
     expect(host.locator("#toasts .toast").last).to_contain_text(f"{who} rolled 6 6 5")
-    log = httpx.get(f"{server.base}/api/nights/{nid}/export/log.jsonl",
-                    headers={"authorization": f"Bearer {night['host']}"}).text.splitlines()
+    log = httpx.get(
+        f"{server.base}/api/nights/{nid}/export/log.jsonl",
+        headers={"authorization": f"Bearer {night['host']}"},
+    ).text.splitlines()
     last = json.loads(log[-1])
     assert (last["type"], last["dice"], last["player"]) == ("roll", [6, 6, 5], who)
     assert "table" not in last

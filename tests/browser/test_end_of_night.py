@@ -25,16 +25,23 @@ pytestmark = pytest.mark.browser
 
 
 def play_night(server: Server) -> dict[str, str]:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Prize night", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={"name": "Prize night", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]},
+    )
     night, host = created["night"], created["host_token"]
     n = 0
     for r in range(1, 7):
         miss = [f for f in range(1, 7) if f != r][:2]
         for dice in ([r, r, r], [miss[0], miss[0], miss[1]]):
             n += 1
-            server.api("POST", f"/api/nights/{night}/tables/1/rolls", host,
-                       json={"command_id": f"end-{n}", "dice": dice})
+            server.api(
+                "POST",
+                f"/api/nights/{night}/tables/1/rolls",
+                host,
+                json={"command_id": f"end-{n}", "dice": dice},
+            )
     return {"night": night, "host": host, "viewer": created["viewer_token"]}
 
 
@@ -85,7 +92,8 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
     expect(end.locator("[data-prize=most_buncos] .winners")).to_have_text("Ann")
     # the one list of winners says how the tie was settled, next to the name
     expect(end.locator("[data-prize=most_losses] .winners")).to_have_text(
-        f"{by['most_losses']['winners'][0]} (after a roll-off)")
+        f"{by['most_losses']['winners'][0]} (after a roll-off)"
+    )
     expect(end.locator("[data-prize=half_and_half] .winners")).to_have_text("nobody")
     expect(end.locator("[data-prize=last_bunco] .winners")).to_have_text("Ann")
     ann = end.locator("#cards-table tr[data-player=Ann]")
@@ -96,13 +104,18 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
     shoot(end, "end-prizes")
 
     # downloads: the party log replays, the standings open in a spreadsheet
-    links = {a.get_attribute("data-download"): a.get_attribute("href")
-             for a in end.locator("#downloads a").all()}
+    links = {
+        a.get_attribute("data-download"): a.get_attribute("href")
+        for a in end.locator("#downloads a").all()
+    }
     log = httpx.get(server.base + links[f"bunco-{nid}.jsonl"]).text.splitlines()
     assert json.loads(log[0])["type"] == "party"
     assert sum(json.loads(line)["type"] == "roll" for line in log[1:]) >= 12
-    rows = list(csv.DictReader(io.StringIO(httpx.get(server.base + links[
-        f"bunco-{nid}-standings.csv"]).text)))
+    rows = list(
+        csv.DictReader(
+            io.StringIO(httpx.get(server.base + links[f"bunco-{nid}-standings.csv"]).text)
+        )
+    )
     assert (rows[0]["player"], rows[0]["wins"], rows[0]["buncos"]) == ("Ann", "6", "6")
     with end.expect_download() as download:
         end.locator(f"[data-download='bunco-{nid}.jsonl']").click()
@@ -111,9 +124,12 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
     # the links the API printed at creation open the page of their role
     link = pages.open(f"/night/{nid}?token={night['host']}", name="host link")
     link.wait_for_url(f"**/n/{nid}/host")
-    link = pages.open(f"/night/{nid}?token={night['viewer']}", name="viewer link",
-                      size={"width": 1920, "height": 1080})
-    link.wait_for_url(f"**/n/{nid}/screen")             # the viewer link: the big screen
+    link = pages.open(
+        f"/night/{nid}?token={night['viewer']}",
+        name="viewer link",
+        size={"width": 1920, "height": 1080},
+    )
+    link.wait_for_url(f"**/n/{nid}/screen")  # the viewer link: the big screen
     expect(link.locator("[data-prize=most_buncos] .winners")).to_have_text("Ann")
     end_link = pages.open(f"/n/{nid}/end?token={night['viewer']}", name="results link")
     expect(end_link.locator("[data-prize=most_buncos] .winners")).to_have_text("Ann")

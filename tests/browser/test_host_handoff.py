@@ -22,7 +22,7 @@ def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Se
     assert join is not None and setup is not None and join["y"] < setup["y"] and join["y"] < 300
     home.fill("#players", "Ann\nBea\nCat\nDee")
     home.click("#start")
-    expect(home.locator("#saved")).to_be_visible()          # save this first
+    expect(home.locator("#saved")).to_be_visible()  # save this first
     expect(home.locator("#setup")).to_be_hidden()
     link = home.locator("#saved-link").inner_text()
     assert re.fullmatch(rf"{re.escape(server.base)}/night/[^/?]+\?token=[\w-]{{20,}}", link)
@@ -52,7 +52,7 @@ def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Se
     cohost = pages.open(colink, name="co-host")
     cohost.wait_for_url(re.compile(rf"/n/{night}/host$"))
     expect(cohost.locator("body")).to_have_attribute("data-ready", "yes")
-    cohost.fill("#arrival", "Eve")                          # the co-host seats a late arrival
+    cohost.fill("#arrival", "Eve")  # the co-host seats a late arrival
     cohost.click("#arrival-form button")
     expect(home.locator("#sheet")).to_contain_text("Eve")
 
@@ -62,5 +62,5 @@ def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Se
     expect(home.locator("#cohosts")).to_contain_text("No co-hosts yet.")
     cohost.reload()
     expect(cohost.locator("#fatal")).to_be_visible()
-    expect(home.locator("body")).to_have_attribute("data-ready", "yes")   # the host's stays
+    expect(home.locator("body")).to_have_attribute("data-ready", "yes")  # the host's stays
     assert [e for e in pages.errors if "401" not in e] == []

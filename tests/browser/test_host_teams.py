@@ -14,9 +14,13 @@ FOUR = ["Ann", "Bea", "Cat", "Dee"]
 
 
 def test_one_table_winning_moves_stays_individuals_in_the_set_rolloff(
-        pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Game for four", "rules": "winning-moves", "players": FOUR, "sets": 2})
+    pages: Pages, server: Server
+) -> None:
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={"name": "Game for four", "rules": "winning-moves", "players": FOUR, "sets": 2},
+    )
     nid, token = created["night"], created["host_token"]
     host = pages.open(f"/n/{nid}/host?token={token}", name="host")
     body = host.locator("body")
@@ -26,8 +30,12 @@ def test_one_table_winning_moves_stays_individuals_in_the_set_rolloff(
     # each round's first roller taps a Bunco (it ends the round): Ann, Bea, Cat, Dee, Ann,
     # Bea win a round each: Ann and Bea tie for the set, a roll-off at no table follows
     for n in range(1, 7):
-        server.api("POST", f"/api/nights/{nid}/tables/1/rolls", token,
-                   json={"command_id": f"teams-{n}", "outcome": "bunco"})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/tables/1/rolls",
+            token,
+            json={"command_id": f"teams-{n}", "outcome": "bunco"},
+        )
     state = server.state(nid, token)
     assert state["status"]["phase"] == "rolloff" and state["view"]["tables"] == []
     assert state["view"]["next"]["teams"] == [False]
@@ -45,8 +53,11 @@ def test_one_table_winning_moves_stays_individuals_in_the_set_rolloff(
 
 
 def test_a_team_table_still_says_who_plays_with_whom(pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Classic for four", "rules": "classic", "players": FOUR})
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={"name": "Classic for four", "rules": "classic", "players": FOUR},
+    )
     host = pages.open(f"/n/{created['night']}/host?token={created['host_token']}", name="host")
     expect(host.locator("body")).to_have_attribute("data-ready", "yes")
     card = host.locator("#sheet .seat-card[data-table='1']")

@@ -45,9 +45,16 @@ def wait_for(check: Any, what: str, seconds: float = 8.0) -> Any:
 
 
 def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Charity tournament", "rules": "tournament", "players": EIGHT,
-        "groups": {"A": EIGHT[:4], "B": EIGHT[4:]}})
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={
+            "name": "Charity tournament",
+            "rules": "tournament",
+            "players": EIGHT,
+            "groups": {"A": EIGHT[:4], "B": EIGHT[4:]},
+        },
+    )
     nid, token = created["night"], created["host_token"]
     base = f"/api/nights/{nid}"
 
@@ -57,21 +64,23 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     host = pages.open(f"/n/{nid}/host?token={token}", name="host")
     body = host.locator("body")
     expect(body).to_have_attribute("data-ready", "yes")
-    expect(host.locator("#verify-card")).to_be_visible()       # tournament: verify_for_prizes
+    expect(host.locator("#verify-card")).to_be_visible()  # tournament: verify_for_prizes
     expect(host.locator("#bots [data-bot]")).to_have_count(8)
     expect(host.locator("#bots-note")).to_have_text("No bots: people roll for everyone.")
     expect(host.locator("#verify-grid tbody tr")).to_have_count(8)
 
     # -- mid-round: ending the night is refused, nothing changes -----------------------------
-    server.api("POST", f"{base}/tables/1/rolls", token,
-               json={"command_id": "tools-1", "dice": [2, 3, 5]})   # round 1: a miss
+    server.api(
+        "POST", f"{base}/tables/1/rolls", token, json={"command_id": "tools-1", "dice": [2, 3, 5]}
+    )  # round 1: a miss
     expect(body).to_have_attribute("data-seq", "1")
     expect(host.locator("#end-note")).to_contain_text("A round is under way")
     expect(host.locator("#sub-button")).to_be_disabled()
     host.once("dialog", lambda d: d.accept())
     host.click("#end-night")
     expect(host.locator("#toasts .toast.error")).to_contain_text(
-        "the night can only be ended between rounds")
+        "the night can only be ended between rounds"
+    )
     now = state()
     assert now["seq"] == 1
     assert now["view"]["phase"] == "playing" and now["view"]["started"] is True
@@ -81,7 +90,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
 
     # -- a bot rolls for the player whose turn it is, until the dice pass on -------------------
     roller = now["view"]["tables"][0]["roller"]
-    assert roller not in (None, seating(now["view"])[0][0])         # the dice passed on
+    assert roller not in (None, seating(now["view"])[0][0])  # the dice passed on
     host.check(f"#bots [data-bot='{roller}']")
     expect(host.locator("#bots-note")).to_have_text(f"The server rolls for {roller}.")
     assert state()["bots"] == [roller]
@@ -109,8 +118,12 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
         if status["round"] != 1 or not status["expects"]:
             break
         table = status["expects"][0]["table"]
-        server.api("POST", f"{base}/tables/{table}/rolls", token,
-                   json={"command_id": f"tools-r{n}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"{base}/tables/{table}/rolls",
+            token,
+            json={"command_id": f"tools-r{n}", "roll_for_me": True},
+        )
     between = state()
     view = between["view"]
     assert (view["phase"], view["round"], view["started"]) == ("playing", 2, False)
@@ -133,7 +146,8 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     (zoe_table,) = [i for i, t in enumerate(seating(view), start=1) if "Zoe" in t]
     zoe_seat = seating(view)[zoe_table - 1].index("Zoe") + 1
     expect(host.locator("#moves li[data-player=Zoe]")).to_contain_text(
-        f"Join at table {zoe_table}, seat {zoe_seat}")               # new tonight, not a move
+        f"Join at table {zoe_table}, seat {zoe_seat}"
+    )  # new tonight, not a move
     expect(host.locator("#moves li[data-player=Dee]")).to_contain_text("Sitting out next round")
     view = state()["view"]
     assert seating(view) == [["Zoe" if p == "Dee" else p for p in t] for t in before]
@@ -141,7 +155,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
 
     # -- verify every card, with the checker's name --------------------------------------------
     rows = host.locator("#verify-grid tbody tr")
-    expect(rows).to_have_count(9)                       # Dee's card counts too, and Zoe's
+    expect(rows).to_have_count(9)  # Dee's card counts too, and Zoe's
     expect(host.locator("#verify-card")).to_have_attribute("data-left", "9")
     host.fill("#checker", "Staff A")
     shoot(host, "host-tools")
@@ -159,11 +173,15 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
         row = host.locator(f"#verify-grid tr[data-player='{name}']")
         expect(row).to_have_attribute("data-verified", "yes")
         expect(row.locator("[data-col=verified]")).to_have_text(
-            f"{figures['buncos']} · {figures['mini_buncos']} · {figures['wins']}")
+            f"{figures['buncos']} · {figures['mini_buncos']} · {figures['wins']}"
+        )
         expect(row.locator("button")).to_be_disabled()
-    assert sum(final["verified"][p]["wins"] for p in EIGHT) == 4       # two tables, two winners each
-    checks = [e["event"] for e in server.api("GET", f"{base}/events?since={between['seq']}",
-                                             token)["events"] if e["event"]["type"] == "verify"]
+    assert sum(final["verified"][p]["wins"] for p in EIGHT) == 4  # two tables, two winners each
+    checks = [
+        e["event"]
+        for e in server.api("GET", f"{base}/events?since={between['seq']}", token)["events"]
+        if e["event"]["type"] == "verify"
+    ]
     assert sorted(e["player"] for e in checks) == sorted([*EIGHT, "Zoe"])
     assert {e.get("checker") for e in checks} == {"Staff A"}
 
@@ -175,7 +193,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(body).not_to_have_attribute("data-seq", seq)
     expect(body).to_have_attribute("data-phase", re.compile(r"^(over|rolloff)$"))
     expect(host.locator("#end-card")).to_be_hidden()
-    expect(host.locator("#start-round")).to_have_count(0)   # no round left to start
+    expect(host.locator("#start-round")).to_have_count(0)  # no round left to start
     expect(host.locator("#ended-line")).to_contain_text("You ended the night after round 1.")
     ended = state()
     assert ended["seq"] == final["seq"] + 1
@@ -188,10 +206,12 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     host.wait_for_url(f"**/n/{nid}/end")
     expect(body).to_have_attribute("data-ready", "yes")
     expect(host.locator("#ended-early")).to_have_text(
-        "The host ended the night after round 1 of set 1.")
+        "The host ended the night after round 1 of set 1."
+    )
     expect(host.locator("#verify-note")).to_contain_text("Prizes count verified cards only")
     expect(host.locator("#verify-note")).to_contain_text(
-        "wait until every card present is verified as it stands (9 of 9).")
+        "wait until every card present is verified as it stands (9 of 9)."
+    )
     expect(host.locator("#cards-table tbody tr")).to_have_count(9)
     shoot(host, "end-ended-early")
     assert audit(host) == []
@@ -202,7 +222,7 @@ def test_home_page_fills_seats_with_bots(pages: Pages, server: Server) -> None:
     home = pages.open("/", name="home")
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
     home.fill("#night-name", "Two of us")
-    home.fill("#players", "Ann\nBot 1")                     # a person may be called Bot 1
+    home.fill("#players", "Ann\nBot 1")  # a person may be called Bot 1
     home.fill("#bot-count", "2")
     expect(home.locator("#player-count")).to_contain_text("4 players (2 bots), about 1 table")
     home.click("#start")
@@ -220,21 +240,22 @@ def test_home_page_fills_seats_with_bots(pages: Pages, server: Server) -> None:
     for name, on in (("Ann", False), ("Bot 1", False), ("Bot 2", True), ("Bot 3", True)):
         box = home.locator(f"#bots [data-bot='{name}']")
         expect(box).to_be_checked() if on else expect(box).not_to_be_checked()
-    expect(home.locator("#verify-card")).to_be_hidden()     # classic: prizes need no checking
+    expect(home.locator("#verify-card")).to_be_hidden()  # classic: prizes need no checking
     assert pages.errors == []
 
 
 def test_home_page_prize_groups_for_a_tournament(pages: Pages, server: Server) -> None:
     home = pages.open("/", name="home-groups")
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
-    expect(home.locator("#groups-box")).to_be_hidden()          # classic has no groups
+    expect(home.locator("#groups-box")).to_be_hidden()  # classic has no groups
     home.check("input[name=preset][value=tournament]")
     expect(home.locator("#groups-box")).to_be_visible()
     home.fill("#players", "Ann, Bea, Cat, Dee, Eve, Fay, Gus, Hal")
     home.fill("#groups", "Red: Ann, Bea, cat, Dee\nBlue: Eve, Fay, Zed")
     home.click("#start")
     expect(home.locator("#setup-error")).to_have_text(
-        "Prize groups: Zed (group Blue) is not one of the players")
+        "Prize groups: Zed (group Blue) is not one of the players"
+    )
     home.fill("#groups", "Red: Ann, Bea, cat, Dee\nBlue: Eve, Fay, Gus, Hal")
     home.click("#start")
     expect(home.locator("#saved")).to_be_visible()  # the host link, to save first
@@ -244,7 +265,9 @@ def test_home_page_prize_groups_for_a_tournament(pages: Pages, server: Server) -
     night = home.url.split("/")[-2]
     token = home.evaluate("(k) => JSON.parse(localStorage.getItem(k))", f"bunco:{night}:host")
     setup = server.state(night, token)["setup"]
-    assert setup["groups"] == {"Red": ["Ann", "Bea", "Cat", "Dee"],
-                               "Blue": ["Eve", "Fay", "Gus", "Hal"]}
-    expect(home.locator("#verify-card")).to_be_visible()         # tournament verifies cards
+    assert setup["groups"] == {
+        "Red": ["Ann", "Bea", "Cat", "Dee"],
+        "Blue": ["Eve", "Fay", "Gus", "Hal"],
+    }
+    expect(home.locator("#verify-card")).to_be_visible()  # tournament verifies cards
     assert pages.errors == []

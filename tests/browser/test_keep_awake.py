@@ -25,7 +25,7 @@ def test_the_host_page_says_how_screens_stay_on(pages: Pages, server: Server) ->
     pages.contexts[-1].close()
     pages.contexts.pop()
     plain = pages.open("/", name="host over plain http")
-    plain.context.add_init_script(PLAIN_HTTP)    # as at http://192.168.1.20:8000
+    plain.context.add_init_script(PLAIN_HTTP)  # as at http://192.168.1.20:8000
     plain.goto(link)
     plain.wait_for_url(re.compile(r"/host$"))
     expect(plain.locator("body")).to_have_attribute("data-awake-mode", "video")

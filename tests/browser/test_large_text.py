@@ -33,7 +33,9 @@ def taps_above_the_fold(page: Page) -> None:
     for button in page.locator("#taps [data-outcome]").all():
         box = button.bounding_box()
         assert box is not None and box["y"] + box["height"] <= 844, (
-            button.get_attribute("data-outcome"), box)
+            button.get_attribute("data-outcome"),
+            box,
+        )
 
 
 def test_large_text_keeps_the_taps_above_the_fold(pages: Pages, server: Server) -> None:
@@ -44,10 +46,14 @@ def test_large_text_keeps_the_taps_above_the_fold(pages: Pages, server: Server) 
     expect(table.locator("html")).to_have_class("large-text")
     taps_above_the_fold(table)
     assert table.evaluate(SMALLEST)[0] >= 14
-    table.click("#taps [data-outcome='+1']")              # Eve +1, rolling on
+    table.click("#taps [data-outcome='+1']")  # Eve +1, rolling on
     expect(table.locator("#pending")).to_have_text("")
-    server.api("POST", f"/api/nights/{night}/tables/1/rolls", host,
-               json={"command_id": "aplus-1", "dice": [1, 1, 1]})   # the bell
+    server.api(
+        "POST",
+        f"/api/nights/{night}/tables/1/rolls",
+        host,
+        json={"command_id": "aplus-1", "dice": [1, 1, 1]},
+    )  # the bell
     expect(table.locator("body")).to_have_attribute("data-status", "finishing")
     expect(table.locator("#bell")).to_be_visible()
     taps_above_the_fold(table)
@@ -56,11 +62,11 @@ def test_large_text_keeps_the_taps_above_the_fold(pages: Pages, server: Server) 
     assert table.evaluate(SMALLEST)[0] >= 14
 
 
-def test_no_text_under_14px_and_the_big_screen_shows_everyone(pages: Pages,
-                                                              server: Server) -> None:
-    players = [f"Player {i:02d}" for i in range(1, 39)]    # 38 and two ghosts: 40 seats
-    created = server.api("POST", "/api/nights", json={
-        "name": "Forty", "rules": "scil", "players": players})
+def test_no_text_under_14px_and_the_big_screen_shows_everyone(pages: Pages, server: Server) -> None:
+    players = [f"Player {i:02d}" for i in range(1, 39)]  # 38 and two ghosts: 40 seats
+    created = server.api(
+        "POST", "/api/nights", json={"name": "Forty", "rules": "scil", "players": players}
+    )
     night = created["night"]
     host = pages.open(f"/night/{night}?token={created['host_token']}", name="host")
     host.wait_for_url(re.compile(r"/host$"))
@@ -73,12 +79,14 @@ def test_no_text_under_14px_and_the_big_screen_shows_everyone(pages: Pages,
     screen.wait_for_url(re.compile(r"/screen$"))
     expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
     rows = screen.locator("#board tbody tr")
-    expect(rows).to_have_count(38)                          # every player, not ten
+    expect(rows).to_have_count(38)  # every player, not ten
     for name in players:
         expect(screen.locator(f"#board tr[data-player='{name}']")).to_have_count(1)
-    size = screen.evaluate("parseFloat(getComputedStyle(document.querySelector("
-                           "'#board td.name')).fontSize) / parseFloat(getComputedStyle("
-                           "document.documentElement).fontSize)")
+    size = screen.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector("
+        "'#board td.name')).fontSize) / parseFloat(getComputedStyle("
+        "document.documentElement).fontSize)"
+    )
     assert size >= 1.25  # every player on one screen beside the tables (test_big_screen.py)
     names = screen.locator(".tv-table .names").first
     assert names.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") >= 18
@@ -89,8 +97,9 @@ def test_no_text_under_14px_and_the_big_screen_shows_everyone(pages: Pages,
 
 
 def test_no_text_under_14px_on_the_results_player_and_join_pages(
-        pages: Pages, server: Server) -> None:
-    night = play_night(server)                  # six rounds played, a prize roll-off due
+    pages: Pages, server: Server
+) -> None:
+    night = play_night(server)  # six rounds played, a prize roll-off due
     nid = night["night"]
     small = {}
     end = pages.open(f"/n/{nid}/end?token={night['host']}", name="end")
@@ -103,16 +112,20 @@ def test_no_text_under_14px_on_the_results_player_and_join_pages(
     expect(player.locator("body")).to_have_attribute("data-ready", "yes")
     expect(player.locator("[data-stat=W] b")).to_be_visible()
     small["player"] = player.evaluate(SMALLEST)
-    for n in range(400):                        # the host rolls the roll-off out
+    for n in range(400):  # the host rolls the roll-off out
         if server.state(nid, night["host"])["view"]["phase"] == "over":
             break
-        server.api("POST", f"/api/nights/{nid}/rolloff", night["host"],
-                   json={"command_id": f"large-{n}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/rolloff",
+            night["host"],
+            json={"command_id": f"large-{n}", "roll_for_me": True},
+        )
     end.reload()
     expect(end.locator("body")).to_have_attribute("data-phase", "over")
     expect(end.locator("#cards-table")).to_be_visible()
     small["end, the night over"] = end.evaluate(SMALLEST)
-    player.reload()                             # the page remembers Cat
+    player.reload()  # the page remembers Cat
     expect(player.locator("#prizes-box")).to_be_visible()
     small["player, the night over"] = player.evaluate(SMALLEST)
     join = pages.open("/join", name="join")

@@ -19,21 +19,38 @@ EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
 def test_closing_the_cards_names_the_unverified_and_cancel_sends_nothing(
-        pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Close the cards", "rules": "tournament", "players": EIGHT,
-        "groups": {"Team 1": EIGHT[:4], "Team 2": EIGHT[4:]}, "prize_ties": "shared"})
+    pages: Pages, server: Server
+) -> None:
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={
+            "name": "Close the cards",
+            "rules": "tournament",
+            "players": EIGHT,
+            "groups": {"Team 1": EIGHT[:4], "Team 2": EIGHT[4:]},
+            "prize_ties": "shared",
+        },
+    )
     nid, host = created["night"], created["host_token"]
     for n in range(3000):  # every round, rolled by the server for whoever is expected
         status = server.state(nid, host)["status"]
         if status["phase"] != "playing":
             break
         table = status["expects"][0]["table"]
-        server.api("POST", f"/api/nights/{nid}/tables/{table}/rolls", host,
-                   json={"command_id": f"c-{n}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/tables/{table}/rolls",
+            host,
+            json={"command_id": f"c-{n}", "roll_for_me": True},
+        )
     for player in EIGHT[:5]:  # the staff verified five cards; Fay, Gus and Hal are not
-        server.api("POST", f"/api/nights/{nid}/verifications", host,
-                   json={"command_id": f"v-{player}", "player": player, "checker": "Staff"})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/verifications",
+            host,
+            json={"command_id": f"v-{player}", "player": player, "checker": "Staff"},
+        )
     view = server.state(nid, host)["view"]
     assert view["verification"]["awaiting"] == ["Fay", "Gus", "Hal"]
     assert view["prize_winners"] == [] and view["prizes_status"]
@@ -42,7 +59,8 @@ def test_closing_the_cards_names_the_unverified_and_cancel_sends_nothing(
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#close-box")).to_be_visible()
     expect(page.locator("#close-note")).to_have_text(
-        "The prizes wait for the staff to verify the cards of Fay, Gus, Hal.")
+        "The prizes wait for the staff to verify the cards of Fay, Gus, Hal."
+    )
     assert audit(page) == []
 
     warnings: list[str] = []
@@ -54,12 +72,15 @@ def test_closing_the_cards_names_the_unverified_and_cancel_sends_nothing(
                 dialog.accept()
             else:
                 dialog.dismiss()
+
         return handle
 
     page.once("dialog", answer(False))
     page.click("#close-cards")
-    assert warnings == ["Not verified as they stand: Fay, Gus, Hal. These cards will count "
-                        "only what was verified of them (nothing, if never). Give the prizes now?"]
+    assert warnings == [
+        "Not verified as they stand: Fay, Gus, Hal. These cards will count "
+        "only what was verified of them (nothing, if never). Give the prizes now?"
+    ]
     after = server.state(nid, host)["view"]
     assert after["prize_winners"] == [] and after["verification"]["closed_unverified"] is None
     expect(page.locator("#close-box")).to_be_visible()
@@ -78,7 +99,9 @@ def test_closing_the_cards_names_the_unverified_and_cancel_sends_nothing(
     end = pages.open(f"/n/{nid}/end?token={host}", name="end-closed")
     expect(end.locator("body")).to_have_attribute("data-ready", "yes")
     expect(end.locator("#verify-note")).to_contain_text(
-        "The host closed the cards with these not verified: Fay, Gus, Hal.")
+        "The host closed the cards with these not verified: Fay, Gus, Hal."
+    )
     expect(end.locator("#handed-list article[data-prize]")).to_have_count(
-        len(done["prize_winners"]))
+        len(done["prize_winners"])
+    )
     assert not pages.errors

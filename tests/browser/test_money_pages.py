@@ -19,10 +19,20 @@ EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
 def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Charity tournament", "rules": "tournament", "players": EIGHT,
-        "groups": {"Team 1": EIGHT[:4], "Team 2": EIGHT[4:]}, "prize_ties": "shared",
-        "judged": ["Best Costume"], "must_be_present": True, "money": "tournament"})
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={
+            "name": "Charity tournament",
+            "rules": "tournament",
+            "players": EIGHT,
+            "groups": {"Team 1": EIGHT[:4], "Team 2": EIGHT[4:]},
+            "prize_ties": "shared",
+            "judged": ["Best Costume"],
+            "must_be_present": True,
+            "money": "tournament",
+        },
+    )
     nid, host = created["night"], created["host_token"]
     screen = pages.open(f"/n/{nid}/screen?token={created['viewer_token']}", TV, "screen")
     expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
@@ -41,14 +51,20 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
     expect(screen.locator("#drawing-line")).to_contain_text("Door prize")
     expect(screen.locator("#drawing-line")).to_contain_text("drawn among 7")
     drawing = server.state(nid, host)["view"]["drawings"][0]
-    assert drawing["winner"] == drawing["candidates"][drawing["pick"]] and "Eve" not in drawing[
-        "candidates"]
+    assert (
+        drawing["winner"] == drawing["candidates"][drawing["pick"]]
+        and "Eve" not in drawing["candidates"]
+    )
     shoot(screen, "screen-break", ("tv",))
     page.click("#break-end")
     expect(screen.locator("#break-line")).to_have_count(0)
     expect(screen.locator("#drawing-line")).to_be_visible()  # until the next round starts
-    server.api("POST", f"/api/nights/{nid}/tables/1/rolls", host,
-               json={"command_id": "m-first", "roll_for_me": True})
+    server.api(
+        "POST",
+        f"/api/nights/{nid}/tables/1/rolls",
+        host,
+        json={"command_id": "m-first", "roll_for_me": True},
+    )
     expect(screen.locator("#break-box")).to_be_hidden()
 
     for n in range(3000):  # every round, rolled by the server for whoever is expected
@@ -56,11 +72,19 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
         if status["phase"] != "playing":
             break
         table = status["expects"][0]["table"]
-        server.api("POST", f"/api/nights/{nid}/tables/{table}/rolls", host,
-                   json={"command_id": f"m-{n}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/tables/{table}/rolls",
+            host,
+            json={"command_id": f"m-{n}", "roll_for_me": True},
+        )
     for player in EIGHT:
-        server.api("POST", f"/api/nights/{nid}/verifications", host,
-                   json={"command_id": f"v-{player}", "player": player})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/verifications",
+            host,
+            json={"command_id": f"v-{player}", "player": player},
+        )
     judge = page.locator("form[data-judge=best_costume][data-group='Team 2']")
     judge.locator("select").select_option("Hal")
     judge.locator("button").click()
@@ -73,8 +97,9 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
     rows = end.locator("#payouts-table tbody tr")
     expect(rows).to_have_count(len(report["payouts"]))
     assert [p["player"] for p in report["payouts"] if p["prize"] == "best_costume"] == ["Hal"]
-    expect(end.locator("#payouts-table tr[data-player=Hal][data-prize=best_costume]")
-           ).to_contain_text("$25.00")
+    expect(
+        end.locator("#payouts-table tr[data-player=Hal][data-prize=best_costume]")
+    ).to_contain_text("$25.00")
     paid = sum(Decimal(p["amount"]) for p in report["payouts"])
     expect(end.locator("#money-summary")).to_contain_text(f"Host's top-up: ${paid:.2f}")
     assert all(p["player"] != "Eve" for p in report["payouts"])  # she went home

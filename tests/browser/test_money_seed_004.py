@@ -81,8 +81,9 @@ def break_with_drawing(host: Page, screen: Page, name: str) -> None:
     expect(screen.locator("#break-line")).to_have_count(0)
 
 
-def test_seed_004_from_the_set_up_page_to_the_payout_sheet(pages: Pages, server: Server,
-                                                           tmp_path: Path) -> None:
+def test_seed_004_from_the_set_up_page_to_the_payout_sheet(
+    pages: Pages, server: Server, tmp_path: Path
+) -> None:
     home = pages.open("/", name="host-004")
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
     home.check("input[name=preset][value=tournament]")
@@ -130,10 +131,9 @@ def test_seed_004_from_the_set_up_page_to_the_payout_sheet(pages: Pages, server:
     assert not pages.errors
 
 
-
-
-def test_a_home_pot_from_the_set_up_page_to_the_payout_sheet(pages: Pages, server: Server,
-                                                             tmp_path: Path) -> None:
+def test_a_home_pot_from_the_set_up_page_to_the_payout_sheet(
+    pages: Pages, server: Server, tmp_path: Path
+) -> None:
     """A classic night with a $4.75 buy-in and $1.25 carried over: half the pot to Most
     Buncos, a third to Most Wins (shares that fall between cents), $2.50 for a judged Best
     Costume; ties shared, must be present. Played through; the host judges Best Costume
@@ -149,8 +149,11 @@ def test_a_home_pot_from_the_set_up_page_to_the_payout_sheet(pages: Pages, serve
     home.select_option("#money-mode", "pot")
     home.fill("#buy-in", "4.75")
     home.fill("#carried-over", "1.25")
-    for prize, kind, value in (("most_buncos", "share", "50%"), ("most_wins", "share", "33.3%"),
-                               ("best_costume", "amount", "2.50")):
+    for prize, kind, value in (
+        ("most_buncos", "share", "50%"),
+        ("most_wins", "share", "33.3%"),
+        ("best_costume", "amount", "2.50"),
+    ):
         row = home.locator(f"[data-payout={prize}]")
         row.locator("select").select_option(kind)
         row.locator("input").fill(value)
@@ -177,9 +180,17 @@ def test_a_home_pot_from_the_set_up_page_to_the_payout_sheet(pages: Pages, serve
     every_surface_agrees(pages, server, nid, token, screen, tmp_path, TWELVE[:8])
     assert not pages.errors
 
+
 # -- every surface, to the cent -------------------------------------------------------------------
-def every_surface_agrees(pages: Pages, server: Server, nid: str, token: str, screen: Page,
-                         folder: Path, players: list[str]) -> None:
+def every_surface_agrees(
+    pages: Pages,
+    server: Server,
+    nid: str,
+    token: str,
+    screen: Page,
+    folder: Path,
+    players: list[str],
+) -> None:
     """For every prize, the person paid and the amount on the big screen, the end page,
     the report (HTML and PDF), the CSV files and the payout sheet PDF are the night's
     payouts; the totals add up, every cent that stays behind on a line of its own."""
@@ -203,8 +214,10 @@ def every_surface_agrees(pages: Pages, server: Server, nid: str, token: str, scr
     if not top_up:
         assert left == behind + Decimal(money["unawarded"]) + Decimal(money["unallotted"])
     for x in money["left_over"]:  # each on a line of its own, on every surface below
-        assert any(n.startswith(f"Stays behind: {printed(x['label'], x['group'])}: ")
-                   and x["why"] in n for n in notes), (x, notes)
+        assert any(
+            n.startswith(f"Stays behind: {printed(x['label'], x['group'])}: ") and x["why"] in n
+            for n in notes
+        ), (x, notes)
 
     # the big screen and the end page: the same handed-out list, the persons paid
     end = pages.open(f"/n/{nid}/end?token={token}", name="end-004")
@@ -217,25 +230,30 @@ def every_surface_agrees(pages: Pages, server: Server, nid: str, token: str, scr
     assert page_payout_table(end) == by_name
     expect(end.locator("#money-summary li")).to_have_text(notes)
     verifying = view["verification"]["required"]
-    checked = {n: (c["checker"], c["after"]["round"]) for n, c in view["verification"][
-        "cards"].items()}
+    checked = {
+        n: (c["checker"], c["after"]["round"]) for n, c in view["verification"]["cards"].items()
+    }
     words = {n: f"verified by {who} after round {r}" for n, (who, r) in checked.items()}
     if verifying:
         expect(end.locator("#verify-note")).to_contain_text(
             f"({len(players)} of {len(players)}). Verified: "
-            + "; ".join(f"{n} by {who} after round {r}" for n, (who, r) in checked.items()) + ".")
+            + "; ".join(f"{n} by {who} after round {r}" for n, (who, r) in checked.items())
+            + "."
+        )
 
     # the report: its Winners table is the handed-out list, its payout sheet the payouts
     report = download(server, nid, token, "download/report.html").decode("utf-8")
     winners = html_tables(report, "winners")[0]
     assert winners[0][:4] == ["Prize", "Figure", "Won by", "Amount"]
-    assert [r[:4] for r in winners[1:]] == [[r["name"], r["figure"], r["who"], r["amount"]]
-                                           for r in rows]
+    assert [r[:4] for r in winners[1:]] == [
+        [r["name"], r["figure"], r["who"], r["amount"]] for r in rows
+    ]
     passing = [r for r in rows if r["passed_over"]]
     if passing:
         assert winners[0][4] == "Passed over"
         assert [r[4] for r in winners[1:] if r[4]] == [
-            "; ".join(f"{p['name']}: {p['reason']}" for p in r["passed_over"]) for r in passing]
+            "; ".join(f"{p['name']}: {p['reason']}" for p in r["passed_over"]) for r in passing
+        ]
     sheet, signed = html_tables(report, "payouts")
     assert {(a, b, d.removeprefix(c)) for a, b, d in sheet[1:]} == by_name
     assert {a: b.removeprefix(c) for a, b, _ in signed[1:]} == per_player(by_key)
@@ -250,8 +268,11 @@ def every_surface_agrees(pages: Pages, server: Server, nid: str, token: str, scr
     assert csv_payouts(download(server, nid, token, "download/payouts.csv").decode()) == by_name
     won = csv_prizes_won(download(server, nid, token, "download/standings.csv").decode())
     for player in players:  # the prizes paid, and those won that carry no money
-        unpaid = {r["name"] for r in rows if r["status"] == "won" and not r["amount"]
-                  and player in r["handed_to"]}
+        unpaid = {
+            r["name"]
+            for r in rows
+            if r["status"] == "won" and not r["amount"] and player in r["handed_to"]
+        }
         assert won[player] == {b for a, b, _ in by_name if a == player} | unpaid, player
 
     # the payout sheet and the report on paper

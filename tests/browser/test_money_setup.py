@@ -91,7 +91,8 @@ def test_a_home_pot_from_the_set_up_page(pages: Pages, server: Server) -> None:
     wins.locator("input").fill("ten")
     home.click("#start")
     expect(home.locator("#setup-error")).to_have_text(
-        "Most Wins: ten is not an amount (e.g. 25 or 12.50).")
+        "Most Wins: ten is not an amount (e.g. 25 or 12.50)."
+    )
     wins.locator("input").fill("10")
     costume = home.locator("[data-payout=best_costume]")
     costume.locator("select").select_option("amount")
@@ -102,42 +103,73 @@ def test_a_home_pot_from_the_set_up_page(pages: Pages, server: Server) -> None:
     setup = created_setup(home, server)
     money = setup["money"]
     assert (money["buy_in"], money["carried_over"], money["top_up"]) == ("4.75", "1.25", False)
-    assert money["payouts"] == [{"prize": "most_buncos", "share": "50%"},
-                                {"prize": "most_wins", "amount": "10.00"},
-                                {"prize": "best_costume", "amount": "2.50"}]
+    assert money["payouts"] == [
+        {"prize": "most_buncos", "share": "50%"},
+        {"prize": "most_wins", "amount": "10.00"},
+        {"prize": "best_costume", "amount": "2.50"},
+    ]
     assert money["one_prize_order"] == "listed" and setup["one_prize_per_person"] is True
     assert setup["house_rules"]["breaks_after_rounds"] == "3" or setup["house_rules"][
-        "breaks_after_rounds"] == [3]
+        "breaks_after_rounds"
+    ] == [3]
     assert not pages.errors
 
 
 def test_screen_and_end_page_name_the_person_paid(pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Costume night", "rules": "classic", "players": EIGHT[:4],
-        "prizes": ["most_buncos"], "prize_ties": "shared", "judged": ["Best Costume"],
-        "must_be_present": True,
-        "money": {"buy_in": "5", "payouts": [{"prize": "best_costume", "amount": "7.50"},
-                                             {"prize": "most_buncos", "share": "50%"}]}})
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={
+            "name": "Costume night",
+            "rules": "classic",
+            "players": EIGHT[:4],
+            "prizes": ["most_buncos"],
+            "prize_ties": "shared",
+            "judged": ["Best Costume"],
+            "must_be_present": True,
+            "money": {
+                "buy_in": "5",
+                "payouts": [
+                    {"prize": "best_costume", "amount": "7.50"},
+                    {"prize": "most_buncos", "share": "50%"},
+                ],
+            },
+        },
+    )
     nid, host = created["night"], created["host_token"]
     for n in range(3000):  # every round, rolled by the server for whoever is expected
         status = server.state(nid, host)["status"]
         if status["phase"] != "playing":
             break
         table = status["expects"][0]["table"]
-        server.api("POST", f"/api/nights/{nid}/tables/{table}/rolls", host,
-                   json={"command_id": f"s-{n}", "roll_for_me": True})
+        server.api(
+            "POST",
+            f"/api/nights/{nid}/tables/{table}/rolls",
+            host,
+            json={"command_id": f"s-{n}", "roll_for_me": True},
+        )
     assert server.state(nid, host)["status"]["phase"] == "over"  # ties shared: no roll-off
-    server.api("POST", f"/api/nights/{nid}/judged", host,
-               json={"command_id": "j", "prize": "best_costume", "ranking": ["Ann", "Bea"]})
-    server.api("POST", f"/api/nights/{nid}/presence", host,
-               json={"command_id": "gone", "player": "Ann", "present": False})
+    server.api(
+        "POST",
+        f"/api/nights/{nid}/judged",
+        host,
+        json={"command_id": "j", "prize": "best_costume", "ranking": ["Ann", "Bea"]},
+    )
+    server.api(
+        "POST",
+        f"/api/nights/{nid}/presence",
+        host,
+        json={"command_id": "gone", "player": "Ann", "present": False},
+    )
     view = server.state(nid, host)["view"]
     rows = {r["prize"]: r for r in view["prize_winners"]}
     costume = rows["best_costume"]
     assert costume["handed_to"] == ["Bea"] and costume["amount"] == "$7.50"
     assert costume["passed_over"] == [{"name": "Ann", "reason": "absent"}]
-    paid = {(p["player"], p["prize"]) for p in server.api(
-        "GET", f"/api/nights/{nid}/payouts", host)["payouts"]}
+    paid = {
+        (p["player"], p["prize"])
+        for p in server.api("GET", f"/api/nights/{nid}/payouts", host)["payouts"]
+    }
     assert ("Bea", "best_costume") in paid and ("Ann", "best_costume") not in paid
 
     screen = pages.open(f"/n/{nid}/screen?token={created['viewer_token']}", TV, "screen-paid")
@@ -155,7 +187,8 @@ def test_screen_and_end_page_name_the_person_paid(pages: Pages, server: Server) 
     card = end.locator("#handed-list article[data-prize=best_costume]")
     expect(card.locator(".winners")).to_have_text("Bea (judged, next in line)")
     expect(card).to_contain_text("Passed over: Ann (absent)")
-    expect(end.locator("#payouts-table tr[data-player=Bea][data-prize=best_costume]")
-           ).to_contain_text("$7.50")
+    expect(
+        end.locator("#payouts-table tr[data-player=Bea][data-prize=best_costume]")
+    ).to_contain_text("$7.50")
     assert not pages.errors
     assert audit(end) == [] and audit(screen) == []

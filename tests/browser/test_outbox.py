@@ -39,13 +39,13 @@ def test_reload_while_offline_loses_nothing(pages: Pages, server: Server) -> Non
     expect(page.locator("#unsent-note")).to_contain_text("6 entries this phone still holds")
     expect(page.locator("#feed li.unsent")).to_have_count(6)
     # Eve +1 and a miss, Fay +2 and a miss, Gus a miss, Hal +1: partners sit across
-    expect(page.locator("#tally .score").first).to_have_text("1")   # Us: Eve's +1
+    expect(page.locator("#tally .score").first).to_have_text("1")  # Us: Eve's +1
     expect(page.locator("#tally .score").nth(1)).to_have_text("3")  # Them: Fay +2, Hal +1
     moved = page.locator("body").get_attribute("data-roller")
     assert moved != first
     tapped = outbox(page, night, 2)
     assert len(tapped) == 6 and all(e["state"] == "waiting" for e in tapped)
-    page.reload()                                       # offline: the service worker's copy
+    page.reload()  # offline: the service worker's copy
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#pending")).to_contain_text("6 entries not sent yet")
     expect(page.locator("body")).to_have_attribute("data-roller", moved)
@@ -72,8 +72,8 @@ def test_a_tab_closed_offline_sends_when_opened_again(pages: Pages, server: Serv
     # Chromium's offline emulation can cut a reply; the retry is then told "duplicate")
     assert len(tapped) == 6 and all(e["state"] == "waiting" for e in tapped)
     context = page.context
-    page.close()                                        # the tab closed, still offline
-    context.set_offline(False)                          # the connection comes back
+    page.close()  # the tab closed, still offline
+    context.set_offline(False)  # the connection comes back
     again = context.new_page()
     again.goto(f"/n/{night}/table/3")
     expect(again.locator("body")).to_have_attribute("data-ready", "yes")
@@ -94,13 +94,13 @@ def test_ten_minutes_offline_with_no_retry_limit(pages: Pages, server: Server) -
     for outcome in SIX:
         tap(page, outcome)
     tapped = outbox(page, night, 1)
-    page.clock.run_for(10 * 60 * 1000)                   # ten minutes of retries
+    page.clock.run_for(10 * 60 * 1000)  # ten minutes of retries
     expect(page.locator("#pending")).to_contain_text("6 entries not sent yet")
     expect(page.locator("#pending")).to_contain_text("the oldest tapped 10 min")
     expect(page.locator("#pending")).to_contain_text("sent as soon as the connection is back")
     assert len(outbox(page, night, 1)) == 6
     offline(page, False)
-    page.clock.run_for(20_000)                           # the next retry (every 15 s at most)
+    page.clock.run_for(20_000)  # the next retry (every 15 s at most)
     drained(page)
     assert check_placed(tapped, landed(server, night, host)) == 6
 
@@ -124,7 +124,8 @@ def test_two_phones_of_one_table_offline_at_once(pages: Pages, server: Server) -
     offline(two, False)
     expect(two.locator("#held-box")).to_be_visible()
     expect(two.locator("#held-box h2")).to_have_text(
-        "3 entries arrived after this table changed on another phone:")
+        "3 entries arrived after this table changed on another phone:"
+    )
     expect(two.locator("#held-box li")).to_have_count(3)
     stored = landed(server, night, host)
     assert check_placed(tapped_one, stored) == 3
@@ -141,17 +142,22 @@ def test_the_room_reseated_during_the_outage(pages: Pages, server: Server) -> No
     the six come back as a question, sent to the host, who sees them."""
     created = create(server, players=EIGHT)
     night, host = created["night"], created["host_token"]
-    def roll(t: int, dice: list[int], n: int) -> None:
-        server.api("POST", f"/api/nights/{night}/tables/{t}/rolls", host, json={
-            "command_id": f"r1-{n}", "dice": dice})
 
-    roll(2, [1, 3, 4], 0)                                # round 1: Eve +1, then table 1 to 21
+    def roll(t: int, dice: list[int], n: int) -> None:
+        server.api(
+            "POST",
+            f"/api/nights/{night}/tables/{t}/rolls",
+            host,
+            json={"command_id": f"r1-{n}", "dice": dice},
+        )
+
+    roll(2, [1, 3, 4], 0)  # round 1: Eve +1, then table 1 to 21
     for n in range(1, 60):
         if server.state(night, host)["status"]["bell"]:
             break
         roll(1, [1, 1, 2], n)
-    roll(1, [2, 3, 4], 60)                               # table 1's finishing turn ends
-    roll(2, [2, 3, 4], 61)                               # Eve's too: the round is over
+    roll(1, [2, 3, 4], 60)  # table 1's finishing turn ends
+    roll(2, [2, 3, 4], 61)  # Eve's too: the round is over
     page = open_ready(pages, created, 2)
     expect(page.locator("body")).to_have_attribute("data-round", "2")
     offline(page)
@@ -160,8 +166,12 @@ def test_the_room_reseated_during_the_outage(pages: Pages, server: Server) -> No
     tapped = outbox(page, night, 2)
     tables = server.state(night, host)["view"]["tables"]
     swapped = [list(reversed(tables[0]["players"])), list(reversed(tables[1]["players"]))]
-    server.api("POST", f"/api/nights/{night}/seating", host, json={
-        "command_id": "reseat", "tables": swapped})
+    server.api(
+        "POST",
+        f"/api/nights/{night}/seating",
+        host,
+        json={"command_id": "reseat", "tables": swapped},
+    )
     offline(page, False)
     expect(page.locator("#held-box")).to_be_visible()
     expect(page.locator("#held-box li")).to_have_count(6)

@@ -23,11 +23,19 @@ def head_table_to_the_bell(server: Server, night: str, host: str, *, finish: boo
     for n in range(40):
         if server.state(night, host)["status"]["bell"]:
             break
-        server.api("POST", f"/api/nights/{night}/tables/1/rolls", host, json={
-            "command_id": f"head-{n}", "dice": [1, 1, 2]})
+        server.api(
+            "POST",
+            f"/api/nights/{night}/tables/1/rolls",
+            host,
+            json={"command_id": f"head-{n}", "dice": [1, 1, 2]},
+        )
     if finish:
-        server.api("POST", f"/api/nights/{night}/tables/1/rolls", host, json={
-            "command_id": "head-end", "dice": [2, 3, 4]})
+        server.api(
+            "POST",
+            f"/api/nights/{night}/tables/1/rolls",
+            host,
+            json={"command_id": "head-end", "dice": [2, 3, 4]},
+        )
 
 
 def by_round(tapped: list[dict[str, Any]], stored: dict[str, Any]) -> list[int]:
@@ -39,8 +47,8 @@ def test_the_head_tables_bell_rang_during_the_outage(pages: Pages, server: Serve
     night, host = created["night"], created["host_token"]
     page = open_ready(pages, created, 2)
     offline(page)
-    head_table_to_the_bell(server, night, host, finish=True)    # the bell, table 1 done
-    for outcome in SIX:                                          # Eve +1, Eve miss, ...
+    head_table_to_the_bell(server, night, host, finish=True)  # the bell, table 1 done
+    for outcome in SIX:  # Eve +1, Eve miss, ...
         tap(page, outcome)
     tapped = outbox(page, night, 2)
     offline(page, False)
@@ -48,9 +56,11 @@ def test_the_head_tables_bell_rang_during_the_outage(pages: Pages, server: Serve
     # over there (the rules: only a turn in progress is finished), so all six come back
     expect(page.locator("#held-box")).to_be_visible()
     expect(page.locator("#held-box h2")).to_have_text(
-        "6 entries from round 1 arrived after the round closed at this table:")
+        "6 entries from round 1 arrived after the round closed at this table:"
+    )
     expect(page.locator("#held-box li")).to_have_text(
-        ["Eve: +1", "Eve: Miss", "Fay: +2", "Fay: Miss", "Gus: Miss", "Hal: +1"])
+        ["Eve: +1", "Eve: Miss", "Fay: +2", "Fay: Miss", "Gus: Miss", "Hal: +1"]
+    )
     stored = landed(server, night, host)
     assert check_placed(tapped, stored) == 0
     state = server.state(night, host)
@@ -70,8 +80,8 @@ def test_the_bell_rang_mid_turn_during_the_outage(pages: Pages, server: Server) 
     created = create(server, players=EIGHT)
     night, host = created["night"], created["host_token"]
     page = open_ready(pages, created, 2)
-    tap(page, "miss")                                            # Eve misses: Fay rolls
-    tap(page, "+2")                                              # Fay +2, rolling on
+    tap(page, "miss")  # Eve misses: Fay rolls
+    tap(page, "+2")  # Fay +2, rolling on
     drained(page)
     offline(page)
     head_table_to_the_bell(server, night, host, finish=True)
@@ -95,8 +105,7 @@ def test_the_bell_rang_mid_turn_during_the_outage(pages: Pages, server: Server) 
     expect(host_page.locator("#set-aside-list li")).to_have_count(2)
 
 
-def test_the_round_ended_everywhere_during_a_short_outage(pages: Pages, server: Server
-                                                          ) -> None:
+def test_the_round_ended_everywhere_during_a_short_outage(pages: Pages, server: Server) -> None:
     """winning-moves: during a 25 s outage at table 2, a Bunco at table 1 ends the round
     everywhere. None of table 2's six entries lands in round 2: all six come back as one
     question; the host, warned before starting the next round, chooses to wait."""
@@ -105,32 +114,38 @@ def test_the_round_ended_everywhere_during_a_short_outage(pages: Pages, server: 
     page = open_ready(pages, created, 2)
     host_page = pages.open(f"/n/{night}/host?token={host}", name="host")
     expect(host_page.locator("body")).to_have_attribute("data-ready", "yes")
-    tap(page, "+1")                                              # Eve +1: table 2 leads 1-0
+    tap(page, "+1")  # Eve +1: table 2 leads 1-0
     drained(page)
     page.clock.install()
     offline(page)
     for outcome in SIX:
         tap(page, outcome)
     tapped = outbox(page, night, 2)
-    server.api("POST", f"/api/nights/{night}/tables/1/rolls", host, json={
-        "command_id": "head-bunco", "dice": [1, 1, 1]})          # round over everywhere
+    server.api(
+        "POST",
+        f"/api/nights/{night}/tables/1/rolls",
+        host,
+        json={"command_id": "head-bunco", "dice": [1, 1, 1]},
+    )  # round over everywhere
     page.clock.run_for(25_000)
     expect(page.locator("#pending")).to_contain_text("6 entries not sent yet")
     offline(page, False)
     page.clock.run_for(16_000)
     expect(page.locator("#held-box h2")).to_have_text(
-        "6 entries from round 1 arrived after the round closed at this table:")
+        "6 entries from round 1 arrived after the round closed at this table:"
+    )
     stored = landed(server, night, host)
     assert check_placed(tapped, stored) == 0
     state = server.state(night, host)
     assert state["status"]["round"] == 2 and state["view"]["tables"][1]["rolls"] == 0
     assert state["view"]["last_round"]["tables"][1]["team_scores"] == [1, 0]
     # the host, about to start round 2, is told first and waits
-    page.clock.run_for(16_000)                                   # the phone's report
+    page.clock.run_for(16_000)  # the phone's report
     expect(host_page.locator("#phones-rows tr[data-table='2']")).to_have_attribute(
-        "data-refused", "6", timeout=15_000)
+        "data-refused", "6", timeout=15_000
+    )
     host_page.click("#start-round")
     expect(host_page.locator("#confirm-title")).to_have_text("Entries still on the tables' phones")
     expect(host_page.locator("#confirm-text")).to_contain_text("Table 2: 6 refused entries")
-    host_page.click("#confirm-no")                               # Wait
+    host_page.click("#confirm-no")  # Wait
     assert server.state(night, host)["view"]["started"] is False

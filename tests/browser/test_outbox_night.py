@@ -36,10 +36,10 @@ def play(pages: Pages, server: Server, *, outage: bool) -> dict[str, Any]:
     for r in range(1, 7):
         for page in tables.values():
             expect(page.locator("body")).to_have_attribute("data-round", str(r))
-        burst(tables[2], ["+1", "miss", "+2"], outage=outage)   # 1-2, Them rolling on
-        burst(tables[1], ["bunco", "miss"], outage=outage)      # the bell, then its end
+        burst(tables[2], ["+1", "miss", "+2"], outage=outage)  # 1-2, Them rolling on
+        burst(tables[1], ["bunco", "miss"], outage=outage)  # the bell, then its end
         expect(tables[2].locator("body")).to_have_attribute("data-status", "finishing")
-        burst(tables[2], ["miss"], outage=outage)               # the turn under way ends
+        burst(tables[2], ["miss"], outage=outage)  # the turn under way ends
         if r < 6:
             expect(tables[1].locator("body")).to_have_attribute("data-round", str(r + 1))
     state = server.state(night, host)
@@ -50,13 +50,12 @@ def play(pages: Pages, server: Server, *, outage: bool) -> dict[str, Any]:
     return state
 
 
-def test_a_night_with_an_outage_at_every_table_in_every_round(pages: Pages, server: Server
-                                                              ) -> None:
+def test_a_night_with_an_outage_at_every_table_in_every_round(pages: Pages, server: Server) -> None:
     online = play(pages, server, outage=False)
     outages = play(pages, server, outage=True)
-    assert online["view"]["phase"] != "playing"                 # six rounds: the night is done
-    assert outages["seq"] == online["seq"]                      # not one entry more or less
+    assert online["view"]["phase"] != "playing"  # six rounds: the night is done
+    assert outages["seq"] == online["seq"]  # not one entry more or less
     cards = outages["view"]["players"]
     assert cards == online["view"]["players"] and len(cards) == 8
-    assert sum(c["buncos"] for c in cards.values()) == 6         # one Bunco a round
+    assert sum(c["buncos"] for c in cards.values()) == 6  # one Bunco a round
     assert outages["view"]["standings"] == online["view"]["standings"]

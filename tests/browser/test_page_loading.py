@@ -27,8 +27,9 @@ EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 def phone(pages: Pages) -> BrowserContext:
     """A phone without the service worker (so every request of the page passes the
     test's routes), closed with the others."""
-    context = pages.browser.new_context(viewport=PHONE, base_url=pages.base,
-                                        service_workers="block")
+    context = pages.browser.new_context(
+        viewport=PHONE, base_url=pages.base, service_workers="block"
+    )
     context.set_default_timeout(15_000)
     pages.contexts.append(context)
     return context
@@ -39,8 +40,14 @@ def watch(page: Page, pages: Pages, name: str) -> list[tuple[str, str, str]]:
     seen: list[tuple[str, str, str]] = []
     page.on("request", lambda r: seen.append((r.method, r.url, r.resource_type)))
     page.on("pageerror", lambda exc: pages.errors.append(f"{name}: {exc}"))
-    page.on("console", lambda msg: pages.errors.append(f"{name}: {msg.text}")
-            if msg.type == "error" and "WebSocket" not in msg.text else None)
+    page.on(
+        "console",
+        lambda msg: (
+            pages.errors.append(f"{name}: {msg.text}")
+            if msg.type == "error" and "WebSocket" not in msg.text
+            else None
+        ),
+    )
     return seen
 
 
@@ -54,7 +61,8 @@ def joined_table(pages: Pages, created: dict[str, Any], table: int) -> tuple[Bro
 
 
 def test_a_table_page_asks_for_its_state_once_while_its_script_loads(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Boot", "players": EIGHT})
     night = created["night"]
     context, first = joined_table(pages, created, 2)
@@ -65,12 +73,12 @@ def test_a_table_page_asks_for_its_state_once_while_its_script_loads(
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#turn-text")).to_have_text("Eve rolls")
     state = [s for s in seen if re.search(rf"/api/nights/{night}/tables/2$", s[1])]
-    assert state == [("GET", state[0][1], "fetch")]           # one GET, the inline start's
+    assert state == [("GET", state[0][1], "fetch")]  # one GET, the inline start's
     scripts = [url for _, url, kind in seen if kind == "script"]
     assert len(scripts) == 1 and "/bundle/js/table.js" in scripts[0]
-    assert page.evaluate("window.buncoFirst") is None         # handed to the page
+    assert page.evaluate("window.buncoFirst") is None  # handed to the page
     assert page.evaluate("document.body.dataset.gets") == "1"
-    assert pages.errors == []                                  # no policy refused the script
+    assert pages.errors == []  # no policy refused the script
 
 
 def test_a_page_with_no_token_here_asks_nothing_early(pages: Pages, server: Server) -> None:
@@ -84,27 +92,27 @@ def test_a_page_with_no_token_here_asks_nothing_early(pages: Pages, server: Serv
     assert pages.errors == []
 
 
-def test_a_reopened_table_draws_what_it_kept_then_the_servers(
-        pages: Pages, server: Server) -> None:
+def test_a_reopened_table_draws_what_it_kept_then_the_servers(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Kept", "players": EIGHT})
     night, host = created["night"], created["host_token"]
     context, first = joined_table(pages, created, 1)
     expect(first.locator("#turn-text")).to_have_text("Ann rolls")
     first.close()
-    roll(server, night, host, 1, [2, 3, 5])                   # Ann misses while it is closed
+    roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
     held: list[Route] = []
     context.route(re.compile(rf"/api/nights/{night}/tables/1$"), lambda r: held.append(r))
     page = context.new_page()
     watch(page, pages, "table 1 reopened")
     page.goto(f"/n/{night}/table/1")
     body = page.locator("body")
-    expect(body).to_have_attribute("data-drawn", "kept")      # before the server answered
+    expect(body).to_have_attribute("data-drawn", "kept")  # before the server answered
     expect(page.locator("#turn-text")).to_have_text("Ann rolls")
     expect(page.locator("#taps [data-outcome='+1']")).to_be_enabled()
     assert body.get_attribute("data-ready") is None
     # a page state of its own: axe-core as in test_accessibility
-    found = [f"{v['id']} ({v['impact']})" for v in axe(page)
-             if v["impact"] in SERIOUS or v["id"] in ALSO]
+    found = [
+        f"{v['id']} ({v['impact']})" for v in axe(page) if v["impact"] in SERIOUS or v["id"] in ALSO
+    ]
     assert found == []
     assert len(held) == 1
     held[0].continue_()
@@ -116,18 +124,22 @@ def test_a_reopened_table_draws_what_it_kept_then_the_servers(
 
 
 def test_the_host_and_results_pages_follow_rolls_without_reloading(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Follow", "players": EIGHT})
     night, host = created["night"], created["host_token"]
     opened = []
-    for path, name in ((f"/night/{night}?token={host}", "host"), (f"/n/{night}/end?token={host}", "end")):
+    for path, name in (
+        (f"/night/{night}?token={host}", "host"),
+        (f"/n/{night}/end?token={host}", "end"),
+    ):
         page = pages.open(path, name=name)
         expect(page.locator("body")).to_have_attribute("data-ready", "yes")
         opened.append(page)
     host_page, end = opened
     gets = [p.evaluate("document.body.dataset.gets") for p in opened]
-    roll(server, night, host, 1, [1, 1, 4])                   # Ann +2
-    roll(server, night, host, 2, [1, 1, 1])                   # Eve's Bunco at table 2
+    roll(server, night, host, 1, [1, 1, 4])  # Ann +2
+    roll(server, night, host, 2, [1, 1, 1])  # Eve's Bunco at table 2
     seq = server.state(night, host)["seq"]
     for page in opened:
         expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
@@ -135,7 +147,7 @@ def test_the_host_and_results_pages_follow_rolls_without_reloading(
     expect(host_page.locator("#overview [data-table='2'] .score").first).to_have_text("21")
     expect(end.locator("#extras")).to_have_text("Last Bunco of the night: Eve.")
     assert [p.evaluate("document.body.dataset.gets") for p in opened] == gets  # no GET
-    finish_round(server, night, host, 1)                      # a new round: the night again
+    finish_round(server, night, host, 1)  # a new round: the night again
     expect(host_page.locator("body")).to_have_attribute("data-round", "2")
     expect(end.locator("#status")).to_contain_text("Round 2")
     for page, before in zip(opened, gets, strict=True):

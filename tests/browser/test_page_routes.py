@@ -18,8 +18,17 @@ from fastapi.testclient import TestClient  # noqa: E402
 from bunco.web.app import create_app  # noqa: E402
 from bunco.web.assets import STATIC, Assets  # noqa: E402
 
-PAGES = ["/", "/join", "/join/ABC234", "/night/x1", "/n/x1/host", "/n/x1/table/2",
-         "/n/x1/player", "/n/x1/screen", "/n/x1/end"]
+PAGES = [
+    "/",
+    "/join",
+    "/join/ABC234",
+    "/night/x1",
+    "/n/x1/host",
+    "/n/x1/table/2",
+    "/n/x1/player",
+    "/n/x1/screen",
+    "/n/x1/end",
+]
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +48,9 @@ def test_each_page_is_html_with_safe_headers(client: TestClient, path: str) -> N
     # every script and stylesheet is served by this server (no CDN), under the versioned
     # address of today's files; the one inline script (a night's page starting its first
     # request) runs only by its hash, named in the page's policy
-    assert re.search(r'<script type="module" src="/static/v/[0-9a-f]{12}/bundle/js/\w+\.js">',
-                     reply.text)
+    assert re.search(
+        r'<script type="module" src="/static/v/[0-9a-f]{12}/bundle/js/\w+\.js">', reply.text
+    )
     inline = re.findall(r"<script>(.*?)</script>", reply.text, re.S)
     assert len(inline) == (1 if path.startswith("/n/") and not path.endswith("player") else 0)
     for script in inline:
@@ -72,19 +82,24 @@ def test_presets_document(client: TestClient) -> None:
 
 
 def test_rules_resolve_preset_and_house_rules(client: TestClient) -> None:
-    reply = client.get("/pages/rules.json", params={
-        "preset": "wm", "house": json.dumps({"wipeout": True, "prizes": ["most_buncos"]})})
+    reply = client.get(
+        "/pages/rules.json",
+        params={"preset": "wm", "house": json.dumps({"wipeout": True, "prizes": ["most_buncos"]})},
+    )
     rules = reply.json()["rules"]
     assert rules["name"] == "winning-moves" and rules["wipeout"] is True
     assert rules["low_trips_kind"] == "low_bunco" and rules["prizes"] == ["most_buncos"]
 
 
-@pytest.mark.parametrize(("params", "error"), [
-    ({"preset": "nope"}, "unknown_preset"),
-    ({"preset": "classic", "house": "{"}, "invalid_request"),
-    ({"preset": "classic", "house": "[1]"}, "invalid_request"),
-    ({"preset": "classic", "house": '{"colour": 1}'}, "unknown_rule"),
-])
+@pytest.mark.parametrize(
+    ("params", "error"),
+    [
+        ({"preset": "nope"}, "unknown_preset"),
+        ({"preset": "classic", "house": "{"}, "invalid_request"),
+        ({"preset": "classic", "house": "[1]"}, "invalid_request"),
+        ({"preset": "classic", "house": '{"colour": 1}'}, "unknown_rule"),
+    ],
+)
 def test_rules_refuse_bad_input(client: TestClient, params: dict[str, str], error: str) -> None:
     reply = client.get("/pages/rules.json", params=params)
     assert reply.status_code == 422
@@ -102,9 +117,18 @@ def test_a_page_loads_its_modules_joined_in_one_script(client: TestClient) -> No
     joined = client.get(f"/static/v/{version}/bundle/js/table.js").text
     # table.js and every module it imports, each once, each imported one before its importer
     files = re.findall(r"^// (js/\w+\.js)$", joined, re.M)
-    assert sorted(files) == ["js/api.js", "js/live.js", "js/outbox.js", "js/parts.js",
-                             "js/pwa.js", "js/room.js", "js/seat_list.js", "js/table.js",
-                             "js/ui.js", "js/versions.js"]
+    assert sorted(files) == [
+        "js/api.js",
+        "js/live.js",
+        "js/outbox.js",
+        "js/parts.js",
+        "js/pwa.js",
+        "js/room.js",
+        "js/seat_list.js",
+        "js/table.js",
+        "js/ui.js",
+        "js/versions.js",
+    ]
     assert files.index("js/ui.js") < files.index("js/parts.js") < files.index("js/table.js")
     assert files.index("js/api.js") < files.index("js/live.js") < files.index("js/parts.js")
     assert not re.search(r"^\s*(import|export)\b", joined, re.M)
@@ -117,7 +141,8 @@ def test_a_page_whose_modules_cannot_be_joined_preloads_them(tmp_path) -> None:
     (tmp_path / "js" / "main.js").write_text('import { a } from "./a.js";\nconsole.log(a);\n')
     (tmp_path / "js" / "a.js").write_text("export default 1;\n")  # not of the plain form
     (tmp_path / "page.html").write_text(
-        '<meta charset="utf-8">\n<script type="module" src="/static/js/main.js"></script>\n')
+        '<meta charset="utf-8">\n<script type="module" src="/static/js/main.js"></script>\n'
+    )
     files = Assets(tmp_path)
     html = files.page("page.html").asset.body.decode()
     assert f'<script type="module" src="/static/v/{files.version}/js/main.js">' in html
@@ -135,15 +160,17 @@ def test_the_joined_script_runs_as_its_modules_do(tmp_path) -> None:
 
     texts = {
         "js/main.js": 'import { twice, name as who } from "./lib/b.js";\nimport "./side.js";\n'
-                      "const name = 'main';\nconsole.log(JSON.stringify([twice(21), who, name, globalThis.order]));\n",
+        "const name = 'main';\nconsole.log(JSON.stringify([twice(21), who, name, globalThis.order]));\n",
         "js/lib/b.js": 'import { base } from "../a.js";\nexport function twice(x) { return base * x; }\n'
-                       "export const name = 'b';\n(globalThis.order ||= []).push('b');\n",
+        "export const name = 'b';\n(globalThis.order ||= []).push('b');\n",
         "js/a.js": "export const base = 2;\n(globalThis.order ||= []).push('a');\n",
         "js/side.js": "(globalThis.order ||= []).push('side');\n",
     }
     joined = bundle("js/main.js", texts)
     assert joined is not None
-    assert joined.index("// js/a.js") < joined.index("// js/lib/b.js") < joined.index("// js/side.js")
+    assert (
+        joined.index("// js/a.js") < joined.index("// js/lib/b.js") < joined.index("// js/side.js")
+    )
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the joined text was checked, not run")
@@ -156,8 +183,9 @@ def test_the_joined_script_runs_as_its_modules_do(tmp_path) -> None:
 def test_versioned_files_are_cached_for_a_year_and_gzipped(client: TestClient) -> None:
     version = Assets(STATIC).version
     plain = (STATIC / "js" / "table.js").read_bytes()
-    reply = client.get(f"/static/v/{version}/js/table.js",
-                       headers={"accept-encoding": "gzip, deflate"})
+    reply = client.get(
+        f"/static/v/{version}/js/table.js", headers={"accept-encoding": "gzip, deflate"}
+    )
     assert reply.status_code == 200
     assert reply.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert reply.headers["content-type"].startswith("text/javascript")
@@ -165,15 +193,18 @@ def test_versioned_files_are_cached_for_a_year_and_gzipped(client: TestClient) -
     assert reply.content == plain  # the client unzipped it
     assert int(reply.headers["content-length"]) * 3 < len(plain)
     assert reply.headers["vary"] == "Accept-Encoding"
-    identity = client.get(f"/static/v/{version}/js/table.js",
-                          headers={"accept-encoding": "identity"})
+    identity = client.get(
+        f"/static/v/{version}/js/table.js", headers={"accept-encoding": "identity"}
+    )
     assert "content-encoding" not in identity.headers and identity.content == plain
     # each form has its own ETag, and any of them held by the phone is worth a 304
     tags = {reply.headers["etag"], identity.headers["etag"]}
     assert len(tags) == 2
     for tag in tags:
-        again = client.get(f"/static/v/{version}/js/table.js",
-                           headers={"accept-encoding": "br, gzip", "if-none-match": tag})
+        again = client.get(
+            f"/static/v/{version}/js/table.js",
+            headers={"accept-encoding": "br, gzip", "if-none-match": tag},
+        )
         assert again.status_code == 304 and again.content == b""
 
 
@@ -196,7 +227,8 @@ def test_brotli_for_the_phones_that_take_it(client: TestClient, path: str) -> No
 
 
 def test_another_version_gets_todays_file_uncached_and_a_missing_one_a_404(
-        client: TestClient) -> None:
+    client: TestClient,
+) -> None:
     old = client.get("/static/v/000000000000/app.css")
     assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
     assert old.content == (STATIC / "app.css").read_bytes()
@@ -216,18 +248,25 @@ def test_an_unchanged_page_or_file_costs_a_304(client: TestClient) -> None:
     assert other.status_code == 200
     css = client.get("/static/app.css")
     assert css.headers["cache-control"] == "no-cache"
-    assert client.get("/static/app.css", headers={
-        "if-none-match": f'W/{css.headers["etag"]}'}).status_code == 304
+    assert (
+        client.get(
+            "/static/app.css", headers={"if-none-match": f"W/{css.headers['etag']}"}
+        ).status_code
+        == 304
+    )
 
 
 def test_json_replies_are_gzipped_when_worth_it(client: TestClient) -> None:
-    made = client.post("/api/nights", json={"name": "Zip", "players": [
-        f"Player {i}" for i in range(40)]}).json()
+    made = client.post(
+        "/api/nights", json={"name": "Zip", "players": [f"Player {i}" for i in range(40)]}
+    ).json()
     auth = {"authorization": f"Bearer {made['host_token']}"}
     big = client.get(f"/api/nights/{made['night']}", headers={**auth, "accept-encoding": "gzip"})
     assert big.headers["content-encoding"] == "gzip"
     assert big.json()["night"] == made["night"]
-    raw = client.get(f"/api/nights/{made['night']}", headers={**auth, "accept-encoding": "identity"})
+    raw = client.get(
+        f"/api/nights/{made['night']}", headers={**auth, "accept-encoding": "identity"}
+    )
     assert "content-encoding" not in raw.headers
     assert int(big.headers["content-length"]) * 4 < len(raw.content)
     small = client.get("/api/health", headers={"accept-encoding": "gzip"})
@@ -242,13 +281,15 @@ def test_the_module_graph_and_versions_of_a_folder(tmp_path) -> None:
     (tmp_path / "js" / "main.js").write_text(
         'import { a } from "./lib/a.js";\nimport "./side.js";\n'
         '// import { x } from "./commented.js" is not at the start of a line\n'
-        "const s = 'import { y } from ./y.js';\n")
+        "const s = 'import { y } from ./y.js';\n"
+    )
     (tmp_path / "js" / "lib" / "a.js").write_text('export { b } from "../b.js";\n')
     (tmp_path / "js" / "b.js").write_text('import { a } from "./lib/a.js";\n')  # a cycle
     (tmp_path / "js" / "side.js").write_text("")
     (tmp_path / "page.html").write_text(
         '<link rel="stylesheet" href="/static/app.css">\n'
-        '<script type="module" src="/static/js/main.js"></script>\n')
+        '<script type="module" src="/static/js/main.js"></script>\n'
+    )
     (tmp_path / "app.css").write_text("body { color: black; }\n")
     files = Assets(tmp_path)
     assert files.modules("js/main.js") == ["js/lib/a.js", "js/side.js", "js/b.js"]
@@ -260,10 +301,23 @@ def test_the_module_graph_and_versions_of_a_folder(tmp_path) -> None:
     assert Assets(tmp_path).version != files.version  # any change, a new address
 
 
-@pytest.mark.parametrize(("header", "coding"), [
-    ("gzip, deflate, br", "br"), ("br;q=1.0, gzip;q=0.8", "br"), ("br;q=0.5, gzip", "gzip"),
-    ("*", "br"), ("gzip", "gzip"), ("identity", None), ("", None), ("gzip;q=0", None),
-    ("br;q=0, gzip;q=0.1", "gzip"), ("deflate", None), ("BR", "br"), ("br;q=x", None)])
+@pytest.mark.parametrize(
+    ("header", "coding"),
+    [
+        ("gzip, deflate, br", "br"),
+        ("br;q=1.0, gzip;q=0.8", "br"),
+        ("br;q=0.5, gzip", "gzip"),
+        ("*", "br"),
+        ("gzip", "gzip"),
+        ("identity", None),
+        ("", None),
+        ("gzip;q=0", None),
+        ("br;q=0, gzip;q=0.1", "gzip"),
+        ("deflate", None),
+        ("BR", "br"),
+        ("br;q=x", None),
+    ],
+)
 def test_which_encoding_a_phone_gets(header: str, coding: str | None) -> None:
     from bunco.web.assets import choose_coding
 

@@ -38,16 +38,21 @@ window.__sockets = {opened: 0, closes: [], frames: 0};
 
 def open_recorded(pages: Pages, path: str, name: str) -> Page:
     """A phone's page at ``path`` whose WebSockets are recorded (``window.__sockets``)."""
-    context = pages.browser.new_context(viewport={"width": 390, "height": 844},
-                                        base_url=pages.base)
+    context = pages.browser.new_context(viewport={"width": 390, "height": 844}, base_url=pages.base)
     context.set_default_timeout(15_000)
     context.add_init_script(RECORD_BUZZ)
     context.add_init_script(RECORD_SOCKETS)
     pages.contexts.append(context)
     page = context.new_page()
     page.on("pageerror", lambda exc: pages.errors.append(f"{name}: {exc}"))
-    page.on("console", lambda msg: pages.errors.append(f"{name}: {msg.text}")
-            if msg.type == "error" and not network_noise(msg.text) else None)
+    page.on(
+        "console",
+        lambda msg: (
+            pages.errors.append(f"{name}: {msg.text}")
+            if msg.type == "error" and not network_noise(msg.text)
+            else None
+        ),
+    )
     page.goto(path)
     return page
 
@@ -64,13 +69,18 @@ def live_socket(page: Page) -> None:
 
 def arrive(server: Server, night: str, host: str, player: str) -> None:
     """The host seats a late arrival (an event every follower of the night receives)."""
-    server.api("POST", f"/api/nights/{night}/arrivals", host,
-               json={"player": player, "command_id": f"arrival-{player}-{night}"})
+    server.api(
+        "POST",
+        f"/api/nights/{night}/arrivals",
+        host,
+        json={"player": player, "command_id": f"arrival-{player}-{night}"},
+    )
 
 
 def test_a_revoked_cohost_page_goes_dark_at_once(pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Revoked", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    created = server.api(
+        "POST", "/api/nights", json={"name": "Revoked", "players": ["Ann", "Bea", "Cat", "Dee"]}
+    )
     night, host_token = created["night"], created["host_token"]
     cohost = server.api("POST", f"/api/nights/{night}/cohosts", host_token, json={"name": "Bea"})
     host = open_recorded(pages, created["links"]["host"], "host")
@@ -89,7 +99,8 @@ def test_a_revoked_cohost_page_goes_dark_at_once(pages: Pages, server: Server) -
     co.wait_for_function("() => window.__sockets.closes.includes(4401)", timeout=10_000)
     expect(co.locator("#fatal")).to_have_text(
         "The host revoked this link: this page no longer follows the night "
-        "(ask the host for a new link).")
+        "(ask the host for a new link)."
+    )
     expect(co.locator("body")).to_have_attribute("data-revoked", "true")
     seen = sockets(co)
     assert seen["closes"] == [4401] and seen["opened"] == 1
@@ -98,18 +109,24 @@ def test_a_revoked_cohost_page_goes_dark_at_once(pages: Pages, server: Server) -
     arrive(server, night, host_token, "Eve")
     expect(host.locator("#sheet")).to_contain_text("Eve")
     after = sockets(co)
-    assert after["opened"] == 1 and after["frames"] == seen["frames"]   # no reconnect
+    assert after["opened"] == 1 and after["frames"] == seen["frames"]  # no reconnect
     expect(co.locator("#sheet")).not_to_contain_text("Eve")
     serious = [v for v in axe(co) if v["impact"] in ("serious", "critical")]
     assert serious == []
     assert [e for e in pages.errors if "401" not in e] == []
 
 
-def test_a_signed_out_table_page_goes_dark_and_keeps_its_entries(pages: Pages, server: Server
-                                                                 ) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Signed out", "players": ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus",
-                                          "Hal"]})
+def test_a_signed_out_table_page_goes_dark_and_keeps_its_entries(
+    pages: Pages, server: Server
+) -> None:
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={
+            "name": "Signed out",
+            "players": ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"],
+        },
+    )
     night, host_token = created["night"], created["host_token"]
     tables = {}
     for n in (1, 2):
@@ -125,9 +142,10 @@ def test_a_signed_out_table_page_goes_dark_and_keeps_its_entries(pages: Pages, s
     one.wait_for_function("() => window.__sockets.closes.includes(4401)", timeout=10_000)
     expect(one.locator("#fatal")).to_have_text(
         "The host signed this phone out (its link no longer works), so it no longer "
-        "follows the night.")
+        "follows the night."
+    )
     expect(one.locator("#play")).to_be_hidden()
-    expect(one.locator("#need-token")).to_be_visible()   # it can join again with the code
+    expect(one.locator("#need-token")).to_be_visible()  # it can join again with the code
     seen = sockets(one)
     assert seen["closes"] == [4401] and seen["opened"] == 1
 

@@ -25,7 +25,8 @@ def host_page(pages: Pages, created: dict[str, Any]) -> Page:
 
 
 def test_the_dashboard_flags_a_silent_table_and_a_call_for_the_host(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Room", "players": EIGHT})
     night, token = created["night"], created["host_token"]
     host = host_page(pages, created)
@@ -41,9 +42,15 @@ def test_the_dashboard_flags_a_silent_table_and_a_call_for_the_host(
     # table 1 enters, table 2 does not: once the round is under way a few seconds, the
     # host's limit (here 3 s, so the test does not wait minutes) flags table 2 silent
     roll(server, night, token, 1, [2, 3, 5])
-    wait_for(lambda: any(f["kind"] == "silent" for f in server.api(
-        "GET", f"/api/nights/{night}/dashboard?silent=0.05", token)["tables"][1]["flags"]),
-        "table 2 flagged silent on the server")
+    wait_for(
+        lambda: any(
+            f["kind"] == "silent"
+            for f in server.api("GET", f"/api/nights/{night}/dashboard?silent=0.05", token)[
+                "tables"
+            ][1]["flags"]
+        ),
+        "table 2 flagged silent on the server",
+    )
     host.evaluate("""() => { const s = document.getElementById('room-silent');
       s.append(new Option('3 s', '0.05')); s.value = '0.05';
       s.dispatchEvent(new Event('change')); }""")
@@ -66,7 +73,9 @@ def test_an_announcement_reaches_a_table_and_the_big_screen(pages: Pages, server
     created = server.api("POST", "/api/nights", json={"name": "Shout", "players": EIGHT})
     host = host_page(pages, created)
     t1 = open_table(pages, created, 1)
-    screen = pages.open(f"/n/{created['night']}/screen?token={created['viewer_token']}", TV, "screen")
+    screen = pages.open(
+        f"/n/{created['night']}/screen?token={created['viewer_token']}", TV, "screen"
+    )
     expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
     expect(t1.locator("#announcement")).to_be_hidden()
     host.fill("#announce-text", "5 minutes to the break")
@@ -99,8 +108,9 @@ def test_an_announcement_reaches_a_table_and_the_big_screen(pages: Pages, server
 
 def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, server: Server) -> None:
     # scil seats a ghost for a missing player (classic would make a table of three)
-    created = server.api("POST", "/api/nights", json={"name": "Door", "rules": "scil",
-                                                      "players": EIGHT})
+    created = server.api(
+        "POST", "/api/nights", json={"name": "Door", "rules": "scil", "players": EIGHT}
+    )
     night, token = created["night"], created["host_token"]
     host = host_page(pages, created)
     card = host.locator("#checkin-card")
@@ -109,7 +119,8 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     for name in EIGHT[:7]:  # seven arrive; Hal does not
         host.locator(f"#checkin-list li[data-player='{name}'] .here-toggle").click()
         expect(host.locator(f"#checkin-list li[data-player='{name}']")).to_have_attribute(
-            "data-here", "true")
+            "data-here", "true"
+        )
     expect(host.locator("#checkin-count")).to_have_text("7 of 8 here · 1 not yet")
     host.check("#checkin-missing")
     expect(host.locator("#checkin-list li")).to_have_count(1)
@@ -129,7 +140,8 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     # table 2's page says who sits where: Hal's seat is the ghost's now
     t2 = open_table(pages, created, 2)
     expect(t2.locator("#seats-box li")).to_have_text(
-        ["Seat 1 Eve", "Seat 2 Fay", "Seat 3 Gus", "Seat 4 ghost (partner rolls)"])
+        ["Seat 1 Eve", "Seat 2 Fay", "Seat 3 Gus", "Seat 4 ghost (partner rolls)"]
+    )
     expect(t2.locator("#partners")).to_have_text("Partners: Eve & Gus · Fay & ghost")
     # the first roll closes the door list
     roll(server, night, token, 1, [2, 3, 5])

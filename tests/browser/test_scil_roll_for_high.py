@@ -12,10 +12,12 @@ from .conftest import PHONE, Pages, Server, audit, open_table
 pytestmark = pytest.mark.browser
 
 
-
 def test_scil_roll_for_high_takes_one_tap_per_roll(pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "SCIL high", "rules": "scil", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={"name": "SCIL high", "rules": "scil", "players": ["Ann", "Bea", "Cat", "Dee"]},
+    )
     table = open_table(pages, created, 1)
     table.set_viewport_size(PHONE)
     body = table.locator("body")
@@ -37,7 +39,8 @@ def test_scil_roll_for_high_takes_one_tap_per_roll(pages: Pages, server: Server)
         table.wait_for_function(
             "([n, b]) => document.body.dataset.status !== 'first_roll'"
             " || document.querySelector('#roll-for-me .label').textContent !== b",
-            arg=[taps, f"Roll for high for {name}"])
+            arg=[taps, f"Roll for high for {name}"],
+        )
     expect(table.locator("#roll-for-me .label")).to_have_text("Roll for me")
     # every tap was one roll for high, and each player rolled once before any tie re-roll
     assert seen[:4] == ["Ann", "Dee", "Cat", "Bea"]

@@ -27,9 +27,11 @@ def across(tables: list[list[str]], name: str) -> str:
 
 
 def test_the_host_may_seat_against_the_partner_rule_only_by_saying_so(
-        pages: Pages, server: Server) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": "Scil night", "rules": "scil", "players": EIGHT})
+    pages: Pages, server: Server
+) -> None:
+    created = server.api(
+        "POST", "/api/nights", json={"name": "Scil night", "rules": "scil", "players": EIGHT}
+    )
     nid, host = created["night"], created["host_token"]
     first = server.state(nid, host)["view"]["next"]["tables"]
     finish_round(server, nid, host, 1)
@@ -39,7 +41,8 @@ def test_the_host_may_seat_against_the_partner_rule_only_by_saying_so(
     expect(card).to_be_visible()
     upcoming = server.state(nid, host)["view"]["next"]["tables"]
     expect(page.locator("#seat-hand-list li")).to_have_text(
-        [f"Table {i + 1}: {', '.join(t)}" for i, t in enumerate(upcoming)])
+        [f"Table {i + 1}: {', '.join(t)}" for i, t in enumerate(upcoming)]
+    )
 
     # a swap that puts round 1's partners together again: Ann's partner of round 1 takes
     # the seat across from her
@@ -65,8 +68,10 @@ def test_the_host_may_seat_against_the_partner_rule_only_by_saying_so(
     page.click("#seat-anyway")
     expect(refused).to_be_hidden()
     state = server.state(nid, host)
-    seated = [[ann_now_with if p == ann_was_with else ann_was_with if p == ann_now_with else p
-               for p in t] for t in upcoming]
+    seated = [
+        [ann_now_with if p == ann_was_with else ann_was_with if p == ann_now_with else p for p in t]
+        for t in upcoming
+    ]
     assert state["view"]["next"]["tables"] == seated
     assert across(seated, first[0][0]) == ann_was_with
     log = server.api("GET", f"/api/nights/{nid}/events", host)
@@ -74,8 +79,7 @@ def test_the_host_may_seat_against_the_partner_rule_only_by_saying_so(
     assert len(seat) == 1 and seat[0]["overrides"] == ["no_repeat_partners"]
     change = server.api("GET", f"/api/nights/{nid}/report", host)["changes"][-1]
     assert sorted(first[0][0:3:2]) in [sorted(p) for p in change["partners_kept"]]
-    expect(page.locator("#seat-hand-list li").first).to_contain_text(
-        ", ".join(seated[0]))
+    expect(page.locator("#seat-hand-list li").first).to_contain_text(", ".join(seated[0]))
     assert not pages.errors
 
     # once the round is under way the card is gone; between rounds it is back

@@ -26,8 +26,12 @@ def play_round_one(server: Server, night: str, host: str, *, seed: int) -> None:
         if status["round"] != 1:
             return
         table = status["expects"][0]["table"]
-        server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host, json={
-            "command_id": f"r1-{seed}-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]})
+        server.api(
+            "POST",
+            f"/api/nights/{night}/tables/{table}/rolls",
+            host,
+            json={"command_id": f"r1-{seed}-{n}", "dice": [rng.randint(1, 6) for _ in range(3)]},
+        )
     raise AssertionError("round 1 did not end")
 
 
@@ -36,17 +40,27 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
     night, host = created["night"], created["host_token"]
     table = open_table(pages, created, 2)
     gets: list[str] = []
-    table.on("request", lambda r: gets.append(r.url) if r.method == "GET" and re.search(
-        rf"/api/nights/{night}(/tables/\d+)?$", r.url) else None)
-    assert table.evaluate("document.body.dataset.gets") == "1"   # the page's first load
+    table.on(
+        "request",
+        lambda r: (
+            gets.append(r.url)
+            if r.method == "GET" and re.search(rf"/api/nights/{night}(/tables/\d+)?$", r.url)
+            else None
+        ),
+    )
+    assert table.evaluate("document.body.dataset.gets") == "1"  # the page's first load
 
     def tap(outcome: str) -> None:
         table.click(f"#taps [data-outcome='{outcome}']")
         expect(table.locator("#pending")).to_have_text("")
 
     def api_roll(t: int, dice: list[int], n: int) -> int:
-        reply = server.api("POST", f"/api/nights/{night}/tables/{t}/rolls", host,
-                           json={"command_id": f"gets-{t}-{n}", "dice": dice})
+        reply = server.api(
+            "POST",
+            f"/api/nights/{night}/tables/{t}/rolls",
+            host,
+            json={"command_id": f"gets-{t}-{n}", "dice": dice},
+        )
         return int(reply["seq"])
 
     # a round's entries at this table, and another table's, and the undo: no GET
@@ -56,7 +70,7 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
     table.click("#undo")
     expect(table.locator("#turn-text")).to_have_text("Hal rolls")
     api_roll(1, [2, 3, 5], 1)
-    tap("+1")                                     # Hal: +1, rolling on
+    tap("+1")  # Hal: +1, rolling on
     expect(table.locator("#turn-text")).to_have_text("Hal rolls")
     assert gets == []
     # the bell (table 1's Bunco): the status message says so, still no GET
@@ -64,22 +78,22 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
     expect(table.locator("#bell")).to_be_visible()
     expect(table.locator("body")).to_have_attribute("data-status", "finishing")
     assert gets == []
-    tap("miss")                                   # Hal's turn ends: 3-1 for Eve & Gus
+    tap("miss")  # Hal's turn ends: 3-1 for Eve & Gus
     expect(table.locator("body")).to_have_attribute("data-status", "done")
-    api_roll(1, [2, 3, 5], 3)                     # Ann finishes her turn: the round is over
+    api_roll(1, [2, 3, 5], 3)  # Ann finishes her turn: the round is over
     expect(table.locator("body")).to_have_attribute("data-round", "2")
     # the pushed page: this table's result, where its four go and who comes here
     expect(table.locator("#moves-box")).to_be_visible()
     expect(table.locator("#leaving li")).to_have_count(4)
     expect(table.locator("#coming li")).to_have_count(4)
     expect(table.locator("#moves-box")).to_contain_text("won here")
-    assert gets == []                             # no GET for the new round either
+    assert gets == []  # no GET for the new round either
     # a dropped connection, an entry meanwhile: the hello of the new connection brings the
     # table's page, still no GET
     sockets: list[str] = []
     table.on("websocket", lambda ws: sockets.append(ws.url))
     table.context.set_offline(True)
-    seq = api_roll(2, [3, 4, 5], 4)               # round 2 (2s): a miss at this table
+    seq = api_roll(2, [3, 4, 5], 4)  # round 2 (2s): a miss at this table
     table.context.set_offline(False)
     expect(table.locator("body")).to_have_attribute("data-seq", str(seq))
     # one new socket (a second attempt when Chromium's offline emulation lifts a moment
@@ -91,7 +105,8 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
 
 
 def test_a_player_page_follows_its_player_to_the_next_table_on_one_socket(
-        pages: Pages, server: Server) -> None:
+    pages: Pages, server: Server
+) -> None:
     """Eve and Fay sit at table 2, on opposite teams: after round 1 the winners go up to
     table 1. Each page keeps the one WebSocket it opened (?player=) and shows its new seat
     from the pushed page, with no GET of the night or of a table."""
@@ -106,8 +121,14 @@ def test_a_player_page_follows_its_player_to_the_next_table_on_one_socket(
         phone.click(f"#names [data-player={name}]")
         expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
         expect(phone.locator("#seat-line")).to_contain_text("Table 2")
-        phone.on("request", lambda r, n=name: gets[n].append(r.url) if r.method == "GET"
-                 and re.search(rf"/api/nights/{night}(/tables/\d+)?$", r.url) else None)
+        phone.on(
+            "request",
+            lambda r, n=name: (
+                gets[n].append(r.url)
+                if r.method == "GET" and re.search(rf"/api/nights/{night}(/tables/\d+)?$", r.url)
+                else None
+            ),
+        )
         phones[name] = phone
     for name in sockets:
         assert len(sockets[name]) == 1 and f"player={name}" in sockets[name][0]
@@ -124,11 +145,15 @@ def test_a_player_page_follows_its_player_to_the_next_table_on_one_socket(
     # round 2: a roll at each player's new table reaches its page on the same socket
     for name, phone in phones.items():
         table = goes[name]["table"]
-        seq = server.api("POST", f"/api/nights/{night}/tables/{table}/rolls", host, json={
-            "command_id": f"r2-{name}", "dice": [2, 3, 5]})["seq"]
+        seq = server.api(
+            "POST",
+            f"/api/nights/{night}/tables/{table}/rolls",
+            host,
+            json={"command_id": f"r2-{name}", "dice": [2, 3, 5]},
+        )["seq"]
         expect(phone.locator("body")).to_have_attribute("data-seq", str(seq))
     assert sockets == {name: sockets[name][:1] for name in sockets}  # no new WebSocket
-    assert gets == {"Eve": [], "Fay": []}         # nothing fetched: the pages were pushed
+    assert gets == {"Eve": [], "Fay": []}  # nothing fetched: the pages were pushed
     assert pages.errors == []
 
 
@@ -144,13 +169,20 @@ def test_a_player_page_sat_out_and_back_keeps_its_socket(pages: Pages, server: S
     phone.click("#names [data-player=Ann]")
     expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
     play_round_one(server, night, host, seed=5)
-    server.api("POST", f"/api/nights/{night}/substitutes", host,
-               json={"command_id": "out", "out": "Ann", "in": "Ivy"})
+    server.api(
+        "POST",
+        f"/api/nights/{night}/substitutes",
+        host,
+        json={"command_id": "out", "out": "Ann", "in": "Ivy"},
+    )
     expect(phone.locator("#where")).to_contain_text("Not seated this round")
-    server.api("POST", f"/api/nights/{night}/substitutes", host,
-               json={"command_id": "back", "out": "Ivy", "in": "Ann"})
-    seat = next(m["to"] for m in server.state(night, host)["view"]["moves"]
-                if m["player"] == "Ann")
+    server.api(
+        "POST",
+        f"/api/nights/{night}/substitutes",
+        host,
+        json={"command_id": "back", "out": "Ivy", "in": "Ann"},
+    )
+    seat = next(m["to"] for m in server.state(night, host)["view"]["moves"] if m["player"] == "Ann")
     expect(phone.locator("#seat-line")).to_contain_text(f"Table {seat['table']}")
     expect(phone.locator("#seat-line")).to_contain_text(f"seat {seat['seat']}")
     assert len(sockets) == 1 and "player=Ann" in sockets[0]
@@ -160,20 +192,34 @@ def test_a_player_page_sat_out_and_back_keeps_its_socket(pages: Pages, server: S
 def test_a_big_screen_patches_rolls_and_reloads_rarely(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Screen GETs", "players": EIGHT})
     night, host = created["night"], created["host_token"]
-    screen = pages.open(f"/n/{night}/screen?token={created['viewer_token']}",
-                        size={"width": 1920, "height": 1080}, name="screen")
+    screen = pages.open(
+        f"/n/{night}/screen?token={created['viewer_token']}",
+        size={"width": 1920, "height": 1080},
+        name="screen",
+    )
     expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
     gets: list[float] = []
-    screen.on("request", lambda r: gets.append(time.monotonic()) if r.method == "GET"
-              and re.search(rf"/api/nights/{night}$", r.url) else None)
+    screen.on(
+        "request",
+        lambda r: (
+            gets.append(time.monotonic())
+            if r.method == "GET" and re.search(rf"/api/nights/{night}$", r.url)
+            else None
+        ),
+    )
     start = time.monotonic()
     for n in range(24):  # misses in round 1 (no 1s): the round goes on, the turn moves
-        server.api("POST", f"/api/nights/{night}/tables/{1 + n % 2}/rolls", host,
-                   json={"command_id": f"s-{n}", "dice": [2, 3, 5]})
+        server.api(
+            "POST",
+            f"/api/nights/{night}/tables/{1 + n % 2}/rolls",
+            host,
+            json={"command_id": f"s-{n}", "dice": [2, 3, 5]},
+        )
     state = server.state(night, host)
     for t in state["view"]["tables"]:  # each table's card shows its roller now
         expect(screen.locator(f"article[data-table='{t['table']}'] .tv-roller")).to_have_text(
-            f"{t['roller']} rolls")
+            f"{t['roller']} rolls"
+        )
     elapsed = time.monotonic() - start
     # a reload of the whole night at most every 3 s while rolls come in (not one per roll)
     assert len(gets) <= 1 + elapsed / 3, (len(gets), elapsed)

@@ -35,7 +35,8 @@ def roll_for_high(page: Page) -> None:
     for faces in ([6, 6, 5], [4, 4, 3], [3, 2, 2], [2, 1, 1]):
         for die, face in enumerate(faces, start=1):
             page.locator("#dicepick").get_by_role(
-                "button", name=f"Die {die} shows {face}", exact=True).click()
+                "button", name=f"Die {die} shows {face}", exact=True
+            ).click()
         page.click("#faces-enter")
         expect(page.locator("#pending")).to_have_text("")
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
@@ -48,9 +49,13 @@ def table_now(server: Server, night: str, token: str, n: int) -> dict[str, Any]:
 
 @pytest.mark.parametrize("rules", ["classic", "winning-moves", "scil", "tournament"])
 def test_a_tap_on_table_ones_phone_never_changes_table_two(
-        pages: Pages, server: Server, rules: str) -> None:
-    created = server.api("POST", "/api/nights", json={
-        "name": f"{rules} two tables", "rules": rules, "players": EIGHT})
+    pages: Pages, server: Server, rules: str
+) -> None:
+    created = server.api(
+        "POST",
+        "/api/nights",
+        json={"name": f"{rules} two tables", "rules": rules, "players": EIGHT},
+    )
     night, host = created["night"], created["host_token"]
     t1, t2 = open_table(pages, created, 1), open_table(pages, created, 2)
     if rules == "scil":
@@ -77,7 +82,11 @@ def test_a_tap_on_table_ones_phone_never_changes_table_two(
     choices = t1.locator("#who-choices button")
     expect(choices).to_have_count(4)
     assert sorted(b.get_attribute("data-player") or "" for b in choices.all()) == [
-        "Ann", "Bea", "Cat", "Dee"]
+        "Ann",
+        "Bea",
+        "Cat",
+        "Dee",
+    ]
     t1.locator("#who-choices [data-player=Ann]").click()
     expect(t1.locator("#pending")).to_have_text("")
     if rules in ("classic", "tournament"):
@@ -93,7 +102,7 @@ def test_a_tap_on_table_ones_phone_never_changes_table_two(
     t1.click("#who-cancel")
     if rules == "scil":
         roll_for_high(t2)
-    tap(t2, "+1")                                        # table 2 plays on in round 2
+    tap(t2, "+1")  # table 2 plays on in round 2
     expect(t2.locator("[data-side=us]")).to_have_text("1")
     # table 1's phone hears that the round started (at table 2): its last round's results
     # fold away, the starting bell goes, and Undo has nothing of table 1's to take back
@@ -109,10 +118,16 @@ def test_a_tap_on_table_ones_phone_never_changes_table_two(
     expect(t1.locator("#need-token")).to_be_visible()
     expect(t1.locator("#play")).to_be_hidden()
     # and the server refuses table 1's key at table 2, whatever a page would send
-    for path, body in (("rolls", {"command_id": "iso-1", "outcome": "miss"}),
-                       ("undo", {"command_id": "iso-2"})):
-        reply = httpx.post(f"{server.base}/api/nights/{night}/tables/2/{path}", json=body,
-                           headers={"authorization": f"Bearer {token}"}, timeout=10)
+    for path, body in (
+        ("rolls", {"command_id": "iso-1", "outcome": "miss"}),
+        ("undo", {"command_id": "iso-2"}),
+    ):
+        reply = httpx.post(
+            f"{server.base}/api/nights/{night}/tables/2/{path}",
+            json=body,
+            headers={"authorization": f"Bearer {token}"},
+            timeout=10,
+        )
         assert reply.status_code == 403, reply.text
         assert reply.json()["message"] == "this phone scores table 1, not table 2"
     assert server.state(night, host)["seq"] == after["seq"]

@@ -45,10 +45,12 @@ def above_the_fold(page: Page, phase: str, wanted: set[str]) -> dict[str, int]:
     return bottoms
 
 
-def test_the_entry_controls_stay_above_the_fold_in_every_phase(pages: Pages,
-                                                                 server: Server) -> None:
-    created: dict[str, Any] = server.api("POST", "/api/nights", json={
-        "name": "Fold", "rules": "classic", "players": TWELVE})
+def test_the_entry_controls_stay_above_the_fold_in_every_phase(
+    pages: Pages, server: Server
+) -> None:
+    created: dict[str, Any] = server.api(
+        "POST", "/api/nights", json={"name": "Fold", "rules": "classic", "players": TWELVE}
+    )
     night, host = created["night"], created["host_token"]
     taps = {"miss", "+1", "+2", "bunco", "mini", "roll-for-me"}
     head = open_table(pages, created, 1)
@@ -59,7 +61,7 @@ def test_the_entry_controls_stay_above_the_fold_in_every_phase(pages: Pages,
     above_the_fold(other, "typing dice", {"faces-enter"})  # the taps follow, under it
     other.click("#faces-toggle")
 
-    roll(server, night, host, 1, [1, 1, 1])                # the bell at the head table
+    roll(server, night, host, 1, [1, 1, 1])  # the bell at the head table
     expect(other.locator("#bell")).to_be_visible()
     above_the_fold(other, "the bell", taps)
     finish_round(server, night, host, 1, seed=5)
@@ -81,11 +83,13 @@ def test_the_entry_controls_stay_above_the_fold_in_every_phase(pages: Pages,
     assert pages.errors == []
 
 
-def test_rolling_for_high_shows_the_dice_to_type_above_the_fold(pages: Pages,
-                                                                server: Server) -> None:
-    created: dict[str, Any] = server.api("POST", "/api/nights", json={
-        "name": "High", "rules": "scil", "players": TWELVE})
-    for n in (1, 2):                    # scil: each table first rolls for who starts
+def test_rolling_for_high_shows_the_dice_to_type_above_the_fold(
+    pages: Pages, server: Server
+) -> None:
+    created: dict[str, Any] = server.api(
+        "POST", "/api/nights", json={"name": "High", "rules": "scil", "players": TWELVE}
+    )
+    for n in (1, 2):  # scil: each table first rolls for who starts
         page = open_table(pages, created, n)
         expect(page.locator("body")).to_have_attribute("data-status", "first_roll")
         expect(page.locator("#faces")).to_be_visible()
@@ -96,8 +100,9 @@ def test_rolling_for_high_shows_the_dice_to_type_above_the_fold(pages: Pages,
 
 
 def test_dice_are_typed_on_pips_with_the_focus_kept(pages: Pages, server: Server) -> None:
-    created: dict[str, Any] = server.api("POST", "/api/nights", json={
-        "name": "Pips", "rules": "classic", "players": TWELVE})
+    created: dict[str, Any] = server.api(
+        "POST", "/api/nights", json={"name": "Pips", "rules": "classic", "players": TWELVE}
+    )
     table = open_table(pages, created, 2)
     table.click("#faces-toggle")
     faces = table.locator("#dicepick button[data-face]")
@@ -116,7 +121,8 @@ def test_dice_are_typed_on_pips_with_the_focus_kept(pages: Pages, server: Server
     focused = "() => document.activeElement.getAttribute('aria-label')"
     assert table.evaluate(focused) == "Die 1 shows 2"
     expect(table.get_by_role("button", name="Die 1 shows 2", exact=True)).to_have_attribute(
-        "aria-pressed", "true")
+        "aria-pressed", "true"
+    )
     tabs = 0
     for wanted in ("Die 2 shows 3", "Die 3 shows 5"):
         while table.evaluate(focused) != wanted:
@@ -125,19 +131,26 @@ def test_dice_are_typed_on_pips_with_the_focus_kept(pages: Pages, server: Server
             assert tabs < 20
         table.keyboard.press("Space")
         assert table.evaluate(focused) == wanted
-    assert tabs == 7 + 8                    # to die 2's 3, then to die 3's 5: no detour
-    table.keyboard.press("Tab")             # die 3's 6, then the Enter button
+    assert tabs == 7 + 8  # to die 2's 3, then to die 3's 5: no detour
+    table.keyboard.press("Tab")  # die 3's 6, then the Enter button
     table.keyboard.press("Tab")
     assert table.evaluate("() => document.activeElement.id") == "faces-enter"
     table.keyboard.press("Enter")
-    expect(table.locator("#result")).to_have_text("Eve: Miss")   # 2-3-5 in round 1
+    expect(table.locator("#result")).to_have_text("Eve: Miss")  # 2-3-5 in round 1
     assert pages.errors == []
 
 
 def test_titles_fit_and_no_text_is_under_14px(pages: Pages, server: Server) -> None:
-    created: dict[str, Any] = server.api("POST", "/api/nights", json={
-        "name": "A long name for a Bunco night", "rules": "classic", "players": TWELVE,
-        "sets": 2})
+    created: dict[str, Any] = server.api(
+        "POST",
+        "/api/nights",
+        json={
+            "name": "A long name for a Bunco night",
+            "rules": "classic",
+            "players": TWELVE,
+            "sets": 2,
+        },
+    )
     table = open_table(pages, created, 2)
     assert not table.evaluate(TITLE_CUT)
     table.click("#large-text")

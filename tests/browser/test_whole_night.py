@@ -29,8 +29,12 @@ from .night_phones import Room, names
 
 pytestmark = pytest.mark.browser
 
-TIE_BREAK = {"classic": "sessions", "winning-moves": "roll_off_to_five", "scil": "sessions",
-             "tournament": "sudden_death"}
+TIE_BREAK = {
+    "classic": "sessions",
+    "winning-moves": "roll_off_to_five",
+    "scil": "sessions",
+    "tournament": "sudden_death",
+}
 PLAYERS = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou"]
 GROUPS = "Red: Ann, Bea, Cat, Dee, Eve, Fay\nBlue: Gus, Hal, Ivy, Jo, Kim, Lou"
 
@@ -51,7 +55,7 @@ def create_on_home_page(pages: Pages, preset: str) -> tuple[Page, str, str]:
     expect(home.locator("#player-count")).to_contain_text("12 players")
     if preset == "tournament":
         home.fill("#groups", GROUPS)
-    if preset == "winning-moves":    # the preset where sets count: two, a winner each
+    if preset == "winning-moves":  # the preset where sets count: two, a winner each
         home.select_option("#sets", "2")
     home.click("#start")
     expect(home.locator("#saved")).to_be_visible()
@@ -66,8 +70,9 @@ def join_tables(pages: Pages, host: Page, night: str) -> dict[int, Page]:
     """Table 1 by the QR link on the host page, table 2 by its typed code, table 3 by a
     code link."""
     codes = [host.locator(f".seat-card[data-table='{n}'] .code").inner_text() for n in (1, 2, 3)]
-    t1 = pages.open(host.locator("a.join-link[data-table='1']").get_attribute("href") or "",
-                    name="table 1")
+    t1 = pages.open(
+        host.locator("a.join-link[data-table='1']").get_attribute("href") or "", name="table 1"
+    )
     t2 = pages.open("/", name="table 2")
     t2.fill("#join-code", codes[1].lower())
     t2.click("#join-form button")
@@ -93,22 +98,29 @@ def expected_prizes(report: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("preset", ["classic", "winning-moves", "scil", "tournament"])
 def test_a_twelve_player_night_from_phones_to_its_end(
-        pages: Pages, server: Server, preset: str) -> None:
+    pages: Pages, server: Server, preset: str
+) -> None:
     began = time.monotonic()
     host, night, host_link = create_on_home_page(pages, preset)
     viewer = stored(host, f"bunco:{night}:viewer")
     cohost_link = None
-    if preset in ("winning-moves", "tournament"):     # a co-host, made while all is well
+    if preset in ("winning-moves", "tournament"):  # a co-host, made while all is well
         host.fill("#cohost-name", "Bea")
         host.click("#cohost-add")
         expect(host.locator("#cohosts [data-cohost='1']")).to_contain_text("Bea")
         cohost_link = host.locator("#cohost-link").inner_text()
     tables = join_tables(pages, host, night)
-    screen = pages.open(host.locator("#screen-link").get_attribute("href") or "", TV,
-                        f"{preset} screen")                 # the TV follows the night
+    screen = pages.open(
+        host.locator("#screen-link").get_attribute("href") or "", TV, f"{preset} screen"
+    )  # the TV follows the night
     expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
-    room = Room(read=lambda: server.state(night, viewer), tables=tables, host=host,
-                typed={3}, any_table_ends=preset == "winning-moves")
+    room = Room(
+        read=lambda: server.state(night, viewer),
+        tables=tables,
+        host=host,
+        typed={3},
+        any_table_ends=preset == "winning-moves",
+    )
     first = room.read()
     sets, rounds = first["view"]["sets"], 6 * first["view"]["sets"]
 
@@ -126,13 +138,18 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     room.host = host
 
     # -- the second half, to the last round's end ---------------------------------------------
-    state = room.play_until(lambda s: s["view"]["phase"] != "playing" and (
-        s["view"]["last_round"]["set"], s["view"]["last_round"]["round"]) == (sets, 6))
-    if preset == "tournament":   # prizes count verified cards: the host verifies them all
+    state = room.play_until(
+        lambda s: (
+            s["view"]["phase"] != "playing"
+            and (s["view"]["last_round"]["set"], s["view"]["last_round"]["round"]) == (sets, 6)
+        )
+    )
+    if preset == "tournament":  # prizes count verified cards: the host verifies them all
         host.fill("#checker", "Lou")
         host.click("#verify-all")
         expect(host.locator("#verify-note")).to_have_text(
-            "All 12 cards are verified as they stand now.")
+            "All 12 cards are verified as they stand now."
+        )
     state = room.host_rolloffs(host)
     assert state["view"]["phase"] == "over"
 
@@ -146,10 +163,10 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     report = night_report(read_log(decode_lines(log)))
     assert report["phase"] == "over"
     assert [(r["set"], r["round"]) for r in report["rounds"]] == [
-        (s, r) for s in range(1, sets + 1) for r in range(1, 7)]
+        (s, r) for s in range(1, sets + 1) for r in range(1, 7)
+    ]
     assert all(len(r["tables"]) == 3 for r in report["rounds"])
-    assert report["prizes"] == server.api(
-        "GET", f"/api/nights/{night}/report", viewer)["prizes"]
+    assert report["prizes"] == server.api("GET", f"/api/nights/{night}/report", viewer)["prizes"]
     assert not any(p["settled_by"] == "pending_roll_off" for p in report["prizes"])
     # this night (the same every run) has a table tie-break and a roll-off on the host page
     assert room.tie_breaks == {TIE_BREAK[preset]}
@@ -168,11 +185,16 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     expect(screen.locator("#prizes .prize .winners")).to_have_text(expected_prizes(report))
     board = [s["player"] for s in server.state(night, viewer)["view"]["standings"]]
     expect(screen.locator("#board tbody tr")).to_have_count(12)
-    assert screen.locator("#board tbody tr").evaluate_all(
-        "rows => rows.map(r => r.dataset.player)") == board
+    assert (
+        screen.locator("#board tbody tr").evaluate_all("rows => rows.map(r => r.dataset.player)")
+        == board
+    )
     for page in tables.values():
         expect(page.locator("body")).to_have_attribute("data-phase", "over")
     assert pages.errors == []
-    print(f"{preset}: {room.entries} entries in {time.monotonic() - began:.1f} s",
-          [(p["category"], p.get("group"), p["settled_by"]) for p in report["prizes"]],
-          [(s["winner"], s["settled_by"]) for s in report["set_winners"]], room.rolloffs)
+    print(
+        f"{preset}: {room.entries} entries in {time.monotonic() - began:.1f} s",
+        [(p["category"], p.get("group"), p["settled_by"]) for p in report["prizes"]],
+        [(s["winner"], s["settled_by"]) for s in report["set_winners"]],
+        room.rolloffs,
+    )

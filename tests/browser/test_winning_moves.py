@@ -45,7 +45,7 @@ def test_winning_moves_one_table(pages: Pages, server: Server) -> None:
     expect(table.locator("[data-outcome=low]")).to_contain_text("Low Bunco")
     expect(table.locator("[data-outcome=high]")).to_contain_text("High Bunco")
     expect(table.locator("[data-outcome=mini]")).to_have_count(0)
-    expect(table.locator("[data-outcome=low]")).to_be_disabled()      # nothing is below 1
+    expect(table.locator("[data-outcome=low]")).to_be_disabled()  # nothing is below 1
     expect(table.locator("[data-outcome=high]")).to_be_enabled()
     expect(table.locator("#turn-text")).to_have_text("Ann rolls")
 
@@ -59,7 +59,7 @@ def test_winning_moves_one_table(pages: Pages, server: Server) -> None:
     expect(table.locator("#turn-text")).to_have_text("Ann rolls")
     tap("miss")
     expect(table.locator("#turn-text")).to_have_text("Bea rolls")
-    tap("high", "Bea")                       # a High Bunco: 5, and Bea rolls on
+    tap("high", "Bea")  # a High Bunco: 5, and Bea rolls on
     expect(table.locator("#result")).to_have_text("Bea: High Bunco +5")
     expect(table.locator("#turn-text")).to_have_text("Bea rolls")
     expect(table.locator("#tally .side").nth(1).locator(".score")).to_have_text("5")
@@ -78,14 +78,14 @@ def test_winning_moves_one_table(pages: Pages, server: Server) -> None:
     expect(table.locator("html")).not_to_have_class("large-text")
     assert table.evaluate("document.documentElement.scrollWidth") <= 320
 
-    tap("bunco", "Bea")                      # a true Bunco ends the round at once
+    tap("bunco", "Bea")  # a true Bunco ends the round at once
     expect(table.locator("body")).to_have_attribute("data-round", "2")
     expect(table.locator("#moves-box")).to_contain_text("Round 1 results")
     expect(table.locator("#moves-box")).to_contain_text("Bea won here")
     expect(table.locator("#leaving li[data-player=Bea] .wl")).to_have_text("W")
     expect(table.locator("#leaving li[data-player=Ann] .wl")).to_have_text("L")
-    expect(table.locator("#turn-text")).to_have_text("Cat rolls")   # left of Bea
-    expect(table.locator("[data-outcome=low]")).to_be_enabled()     # 1-1-1 is below 2
+    expect(table.locator("#turn-text")).to_have_text("Cat rolls")  # left of Bea
+    expect(table.locator("[data-outcome=low]")).to_be_enabled()  # 1-1-1 is below 2
     shoot(table, "table-winning-moves-round-2")
 
     # the head table rings the bell to start round 2: the round is under way, no roll yet
@@ -103,14 +103,22 @@ def test_winning_moves_one_table(pages: Pages, server: Server) -> None:
     table.locator("#who-choices button").click()
     expect(table.locator("body")).to_have_attribute("data-round", "3")
     expect(table.locator("#moves-box")).to_contain_text("Dee won here")
-    expect(table.locator("#turn-text")).to_have_text("Ann rolls")   # left of Dee
+    expect(table.locator("#turn-text")).to_have_text("Ann rolls")  # left of Dee
 
     events = server.api("GET", f"/api/nights/{night}/events", host_token)["events"]
-    entries = [(e["event"]["type"], e["event"].get("outcome"), e["event"].get("player"))
-               for e in events if e["event"]["type"] == "tally"]
-    assert entries == [("tally", "+2", None), ("tally", "miss", None), ("tally", "high", "Bea"),
-                       ("tally", "bunco", "Bea"), ("tally", "miss", None),
-                       ("tally", "bunco", "Dee")]
+    entries = [
+        (e["event"]["type"], e["event"].get("outcome"), e["event"].get("player"))
+        for e in events
+        if e["event"]["type"] == "tally"
+    ]
+    assert entries == [
+        ("tally", "+2", None),
+        ("tally", "miss", None),
+        ("tally", "high", "Bea"),
+        ("tally", "bunco", "Bea"),
+        ("tally", "miss", None),
+        ("tally", "bunco", "Dee"),
+    ]
     report = server.api("GET", f"/api/nights/{night}/report", host_token)
     assert [r["tables"][0]["winners"] for r in report["rounds"]] == [["Bea"], ["Dee"]]
     assert report["players"]["Bea"]["high_buncos"] == 1

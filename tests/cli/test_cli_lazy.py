@@ -28,8 +28,7 @@ def test_every_registered_command_is_in_the_table_and_its_line_is_its_help() -> 
         assert command.name == name
         first = " ".join(command.help.split("\n\n")[0].split())
         assert COMMANDS[name][1] == first, name
-    registered = {c.name for c in app.registered_commands} | {
-        g.name for g in app.registered_groups}
+    registered = {c.name for c in app.registered_commands} | {g.name for g in app.registered_groups}
     assert registered == set(COMMANDS)
     assert load_command("nope") is None
 
@@ -39,8 +38,14 @@ def test_the_command_list_from_the_table_equals_the_one_from_the_commands() -> N
     prints once every command is loaded."""
     env = {"COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"}
     program = "import sys; sys.argv[0] = 'bunco'; from bunco.cli import main; main()"
-    fresh = subprocess.run([sys.executable, "-c", program, "--help"], capture_output=True,
-                           text=True, env=env, timeout=60, check=True).stdout
+    fresh = subprocess.run(
+        [sys.executable, "-c", program, "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    ).stdout
     for name in COMMANDS:
         load_command(name)  # registers every command on the app
     loaded = CliRunner().invoke(app, ["--help"], env=env)
@@ -62,18 +67,25 @@ def _typer_value(annotation: Any, value: Any, low: Any, high: Any) -> Any:
 _TEXT = st.one_of(
     st.text(max_size=8),
     st.from_regex(r"-?[0-9]{1,20}(\.[0-9]{0,16})?", fullmatch=True),
-    st.integers(-10**20, 10**20).map(str),
+    st.integers(-(10**20), 10**20).map(str),
     st.sampled_from(["1e3", " 7", "7 ", "+3", "1_000", "0x10", "nan", "inf", "٣", "-0", "007"]),
 )
-_VALUE = st.one_of(_TEXT, st.integers(-10**6, 10**6), st.booleans(), st.floats(),
-                   st.none(), st.lists(_TEXT, max_size=3).map(tuple))
+_VALUE = st.one_of(
+    _TEXT,
+    st.integers(-(10**6), 10**6),
+    st.booleans(),
+    st.floats(),
+    st.none(),
+    st.lists(_TEXT, max_size=3).map(tuple),
+)
 _BOUND = st.one_of(st.none(), st.integers(-100, 100))
 
 
 @settings(max_examples=600, deadline=None)
 @given(annotation=st.sampled_from(PLAIN_TYPES), value=_VALUE, low=_BOUND, high=_BOUND)
-def test_a_plain_value_is_what_typer_makes_of_it(annotation: Any, value: Any, low: Any,
-                                                 high: Any) -> None:
+def test_a_plain_value_is_what_typer_makes_of_it(
+    annotation: Any, value: Any, low: Any, high: Any
+) -> None:
     ours = plain_value(annotation, value, low, high)
     if ours is UNSURE:  # then Typer's converter decides: nothing to compare
         return
@@ -84,20 +96,41 @@ def test_a_plain_value_is_what_typer_makes_of_it(annotation: Any, value: Any, lo
         assert [type(x) for x in ours] == [type(x) for x in theirs]
 
 
-@pytest.mark.parametrize(("annotation", "value", "expected"), [
-    (int, "12", 12), (int, "-3", -3), (float, "2.5", 2.5), (float, 3, 3.0), (str, "wm", "wm"),
-    (list[str], ("a", "b"), ["a", "b"]), (list[int], ("4", "2"), [4, 2]), (bool, True, True),
-])
-def test_clearly_valid_values_are_converted_here(annotation: Any, value: Any,
-                                                 expected: Any) -> None:
+@pytest.mark.parametrize(
+    ("annotation", "value", "expected"),
+    [
+        (int, "12", 12),
+        (int, "-3", -3),
+        (float, "2.5", 2.5),
+        (float, 3, 3.0),
+        (str, "wm", "wm"),
+        (list[str], ("a", "b"), ["a", "b"]),
+        (list[int], ("4", "2"), [4, 2]),
+        (bool, True, True),
+    ],
+)
+def test_clearly_valid_values_are_converted_here(
+    annotation: Any, value: Any, expected: Any
+) -> None:
     assert plain_value(annotation, value, None, None) == expected
 
 
-@pytest.mark.parametrize(("annotation", "value"), [
-    (int, "12x"), (int, "1e3"), (int, " 7"), (int, True), (float, "nan"), (str, 5),
-    (list[int], ("4", "x")), (bool, "yes"), (int, "1" * 19),
-    (float, float("nan")), (float, float("inf")),
-])
+@pytest.mark.parametrize(
+    ("annotation", "value"),
+    [
+        (int, "12x"),
+        (int, "1e3"),
+        (int, " 7"),
+        (int, True),
+        (float, "nan"),
+        (str, 5),
+        (list[int], ("4", "x")),
+        (bool, "yes"),
+        (int, "1" * 19),
+        (float, float("nan")),
+        (float, float("inf")),
+    ],
+)
 def test_anything_else_is_left_to_typer(annotation: Any, value: Any) -> None:
     assert plain_value(annotation, value, None, None) is UNSURE
     assert plain_value(int, "101", 0, 100) is UNSURE  # out of bounds: Typer's message
@@ -105,8 +138,9 @@ def test_anything_else_is_left_to_typer(annotation: Any, value: Any) -> None:
 
 @settings(max_examples=600, deadline=None)
 @given(annotation=st.sampled_from(PLAIN_TYPES), value=_VALUE, low=_BOUND, high=_BOUND)
-def test_a_number_refused_in_our_words_is_one_typer_refuses(annotation: Any, value: Any,
-                                                           low: Any, high: Any) -> None:
+def test_a_number_refused_in_our_words_is_one_typer_refuses(
+    annotation: Any, value: Any, low: Any, high: Any
+) -> None:
     """:func:`plain_refusal` speaks only for values Typer's converter refuses too."""
     try:
         plain_refusal(annotation, value, low, high, None, None)
@@ -114,20 +148,37 @@ def test_a_number_refused_in_our_words_is_one_typer_refuses(annotation: Any, val
         assert _typer_value(annotation, value, low, high) is UNSURE, (annotation, value)
 
 
-@pytest.mark.parametrize(("args", "error", "expected"), [
-    (["score", "--rules", "wm", "--round", "x", "2", "2", "2"],
-     "'--round' / '-R': 'x' is not a whole number", "--round / -R: round 1-6"),
-    (["score", "-r", "wm", "-R", "four", "2", "2", "2"],
-     "'--round' / '-R': 'four' is not a whole number", "--round / -R: round 1-6"),
-    (["serve", "--port", "70000"], "'--port': 70000 is above 65535, the highest",
-     "--port: TCP port"),
-    (["play", "--speed", "fast"], "'--speed': 'fast' is not a number",
-     "--speed: pace of bots and animations"),
-    (["simulate", "-k", "1.5"], "'--parties' / '-k': '1.5' is not a whole number",
-     "--parties / -k: nights to simulate"),
-])
-def test_a_bad_value_is_refused_in_our_words(args: list[str], error: str,
-                                             expected: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "error", "expected"),
+    [
+        (
+            ["score", "--rules", "wm", "--round", "x", "2", "2", "2"],
+            "'--round' / '-R': 'x' is not a whole number",
+            "--round / -R: round 1-6",
+        ),
+        (
+            ["score", "-r", "wm", "-R", "four", "2", "2", "2"],
+            "'--round' / '-R': 'four' is not a whole number",
+            "--round / -R: round 1-6",
+        ),
+        (
+            ["serve", "--port", "70000"],
+            "'--port': 70000 is above 65535, the highest",
+            "--port: TCP port",
+        ),
+        (
+            ["play", "--speed", "fast"],
+            "'--speed': 'fast' is not a number",
+            "--speed: pace of bots and animations",
+        ),
+        (
+            ["simulate", "-k", "1.5"],
+            "'--parties' / '-k': '1.5' is not a whole number",
+            "--parties / -k: nights to simulate",
+        ),
+    ],
+)
+def test_a_bad_value_is_refused_in_our_words(args: list[str], error: str, expected: str) -> None:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert f"error: invalid value for {error}\n" in result.stderr

@@ -62,9 +62,16 @@ def _free_port() -> int:
 
 def _spawn(line: str, folder: Path, env: dict[str, str], columns: int) -> object:
     pexpect = pytest.importorskip("pexpect")
-    return pexpect.spawn("/bin/sh", ["-c", f"exec {line}"], cwd=str(folder), env=env,
-                         encoding="utf-8", timeout=60, dimensions=(24, columns),
-                         preexec_fn=_unblock_interrupt)
+    return pexpect.spawn(
+        "/bin/sh",
+        ["-c", f"exec {line}"],
+        cwd=str(folder),
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(24, columns),
+        preexec_fn=_unblock_interrupt,
+    )
 
 
 def _play(line: str, folder: Path, env: dict[str, str], columns: int) -> int:
@@ -137,9 +144,15 @@ def test_every_quick_start_line_exits_0_in_order(tmp_path: Path, columns: int) -
         elif line.startswith("bunco serve"):
             code = _serve(line, folder, env, columns)
         else:
-            done = subprocess.run(["/bin/sh", "-ec", line], cwd=folder, env=env,
-                                  capture_output=True, text=True, timeout=600,
-                                  stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                ["/bin/sh", "-ec", line],
+                cwd=folder,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                stdin=subprocess.DEVNULL,
+            )
             code = done.returncode
             assert code == 0, (line, done.stdout[-2000:], done.stderr[-2000:])
         assert code == 0, line

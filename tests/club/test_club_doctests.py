@@ -21,6 +21,12 @@ def test_doctests(name: str) -> None:
 
 
 def test_the_month_modules_have_examples() -> None:
-    for name in ("bunco.club.plans", "bunco.club.ladder", "bunco.club.calendar",
-                 "bunco.club.links", "bunco.club.reminders", "bunco.club.views"):
+    for name in (
+        "bunco.club.plans",
+        "bunco.club.ladder",
+        "bunco.club.calendar",
+        "bunco.club.links",
+        "bunco.club.reminders",
+        "bunco.club.views",
+    ):
         assert doctest.testmod(importlib.import_module(name)).attempted > 0, name

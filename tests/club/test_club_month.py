@@ -25,10 +25,11 @@ DAY = "2026-02-10"
 
 def club(*events: dict[str, Any], **setup: Any) -> Club:
     c = Club.start({"name": "Tuesday Club", "dues": "5", **setup})
-    c = c.apply_all([{"type": "member", "name": n} for n in REGULARS]
-                    + [{"type": "member", "name": n, "role": "substitute"}
-                       for n in ("Zoe", "Yan", "Xia")]
-                    + [{"type": "season", "name": "2026"}, {"type": "plan", "date": DAY}])
+    c = c.apply_all(
+        [{"type": "member", "name": n} for n in REGULARS]
+        + [{"type": "member", "name": n, "role": "substitute"} for n in ("Zoe", "Yan", "Xia")]
+        + [{"type": "season", "name": "2026"}, {"type": "plan", "date": DAY}]
+    )
     return c.apply_all(list(events))
 
 
@@ -41,7 +42,10 @@ def test_every_regular_holds_a_seat_until_they_say_no() -> None:
     assert seats.roster == REGULARS and seats.open_seats == 0 and seats.tables == 1
     view = attendance_view(club(said("Ann", "yes"), said("Bea", "maybe")), DAY)
     assert (view["coming"], view["maybe"], view["not_answered"]) == (
-        ["Ann"], ["Bea"], ["Cat", "Dee"])
+        ["Ann"],
+        ["Bea"],
+        ["Cat", "Dee"],
+    )
     assert view["offered_to"] == []
 
 
@@ -75,14 +79,20 @@ def test_more_seats_than_regulars_are_offered_at_once() -> None:
 
 
 def test_hosts_take_turns_swap_and_bring_their_address() -> None:
-    c = club({"type": "member", "name": "Bea", "address": "2 Oak Ave"},
-             {"type": "plan", "date": "2026-03-10", "time": "19:00"},
-             {"type": "plan", "date": "2026-04-14"},
-             {"type": "plan", "date": "2026-05-12", "host": "Ann"},
-             {"type": "plan", "date": "2026-06-09"})
+    c = club(
+        {"type": "member", "name": "Bea", "address": "2 Oak Ave"},
+        {"type": "plan", "date": "2026-03-10", "time": "19:00"},
+        {"type": "plan", "date": "2026-04-14"},
+        {"type": "plan", "date": "2026-05-12", "host": "Ann"},
+        {"type": "plan", "date": "2026-06-09"},
+    )
     assert [(d, p.host) for d, p in c.plans.items()] == [
-        (DAY, "Ann"), ("2026-03-10", "Bea"), ("2026-04-14", "Cat"), ("2026-05-12", "Ann"),
-        ("2026-06-09", "Bea")]
+        (DAY, "Ann"),
+        ("2026-03-10", "Bea"),
+        ("2026-04-14", "Cat"),
+        ("2026-05-12", "Ann"),
+        ("2026-06-09", "Bea"),
+    ]
     assert c.address_of(c.plans["2026-03-10"]) == "2 Oak Ave"
     c = c.apply({"type": "swap_hosts", "dates": ["2026-03-10", "2026-04-14"]})
     assert (c.plans["2026-03-10"].host, c.plans["2026-04-14"].host) == ("Cat", "Bea")
@@ -93,19 +103,22 @@ def test_hosts_take_turns_swap_and_bring_their_address() -> None:
     assert c.plans["2026-07-14"].host == "Dee"  # Bea (not in the order) hosted last
 
 
-@pytest.mark.parametrize(("event", "message"), [
-    (said("Ann", "sure"), "answer 'sure'"),
-    (said("Ann", "yes", "2026-02-11"), "there is no night planned on 2026-02-11"),
-    (said("Kim", "yes"), "'Kim' is not a member"),
-    ({"type": "plan", "date": "2026-02-30"}, "date '2026-02-30'"),
-    ({"type": "plan", "date": DAY, "host": "Kim"}, "'Kim' is not a member"),
-    ({"type": "plan", "date": DAY, "seats": 1}, "seats 1"),
-    ({"type": "swap_hosts", "dates": [DAY, "2026-09-01"]}, "no night planned on 2026-09-01"),
-    ({"type": "rotation", "order": ["Ann", "Ann"]}, "names someone twice"),
-    ({"type": "ladder", "best": 2, "drop": 1}, "best and drop both given"),
-    ({"type": "ladder", "measure": "place_points"}, "place_points None"),
-    ({"type": "member", "name": "Ann", "email": "ann.example.org"}, "email 'ann.example.org'"),
-])
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (said("Ann", "sure"), "answer 'sure'"),
+        (said("Ann", "yes", "2026-02-11"), "there is no night planned on 2026-02-11"),
+        (said("Kim", "yes"), "'Kim' is not a member"),
+        ({"type": "plan", "date": "2026-02-30"}, "date '2026-02-30'"),
+        ({"type": "plan", "date": DAY, "host": "Kim"}, "'Kim' is not a member"),
+        ({"type": "plan", "date": DAY, "seats": 1}, "seats 1"),
+        ({"type": "swap_hosts", "dates": [DAY, "2026-09-01"]}, "no night planned on 2026-09-01"),
+        ({"type": "rotation", "order": ["Ann", "Ann"]}, "names someone twice"),
+        ({"type": "ladder", "best": 2, "drop": 1}, "best and drop both given"),
+        ({"type": "ladder", "measure": "place_points"}, "place_points None"),
+        ({"type": "member", "name": "Ann", "email": "ann.example.org"}, "email 'ann.example.org'"),
+    ],
+)
 def test_bad_month_events_are_refused(event: dict[str, Any], message: str) -> None:
     with pytest.raises(BuncoError) as caught:
         club().apply(event)
@@ -119,8 +132,12 @@ def four_nights() -> tuple[Club, dict[str, Night]]:
     Season: Ann 16 wins in 4 nights, Bea 12 in 4, Cat 12 in 4, Dee 6 in 3, Zoe 2 in 1."""
     c = club()
     nights: dict[str, Night] = {}
-    rosters = [REGULARS, ["Ann", "Bea", "Cat", "Zoe"], ["Bea", "Ann", "Cat", "Dee"],
-               ["Cat", "Bea", "Ann", "Dee"]]
+    rosters = [
+        REGULARS,
+        ["Ann", "Bea", "Cat", "Zoe"],
+        ["Bea", "Ann", "Cat", "Dee"],
+        ["Cat", "Bea", "Ann", "Dee"],
+    ]
     for i, roster in enumerate(rosters):
         setup = night_setup(c.setup, roster, carried_over=Decimal(0))
         night = Night.start({**setup, "tables": [roster]})
@@ -139,30 +156,57 @@ def ranked(c: Club, nights: dict[str, Night]) -> list[tuple[int | None, str, str
 def test_ladder_rules_change_the_standings_as_documented() -> None:
     c, nights = four_nights()
     assert ranked(c, nights) == [  # the season's wins; Bea and Cat level on everything
-        (1, "Ann", "16"), (2, "Bea", "12"), (2, "Cat", "12"), (4, "Dee", "6"),
-        (5, "Zoe", "2"), (6, "Yan", "0"), (6, "Xia", "0")]
+        (1, "Ann", "16"),
+        (2, "Bea", "12"),
+        (2, "Cat", "12"),
+        (4, "Dee", "6"),
+        (5, "Zoe", "2"),
+        (6, "Yan", "0"),
+        (6, "Xia", "0"),
+    ]
     # at least 3 nights to qualify: Zoe, Yan and Xia are listed last, unranked
     assert ranked(c.apply({"type": "ladder", "min_nights": 3}), nights)[3:] == [
-        (4, "Dee", "6"), (None, "Zoe", "2"), (None, "Yan", "0"), (None, "Xia", "0")]
+        (4, "Dee", "6"),
+        (None, "Zoe", "2"),
+        (None, "Yan", "0"),
+        (None, "Xia", "0"),
+    ]
     # averages per night: Dee (3 nights) is level with Zoe on 2.00, ahead on wins
     assert ranked(c.apply({"type": "ladder", "average": True}), nights)[:5] == [
-        (1, "Ann", "4.00"), (2, "Bea", "3.00"), (2, "Cat", "3.00"), (4, "Dee", "2.00"),
-        (5, "Zoe", "2.00")]
+        (1, "Ann", "4.00"),
+        (2, "Bea", "3.00"),
+        (2, "Cat", "3.00"),
+        (4, "Dee", "2.00"),
+        (5, "Zoe", "2.00"),
+    ]
     # the best 2 nights of each: Ann 6 + 6; the others are listed as dropped
     best = c.apply({"type": "ladder", "best": 2})
-    assert ranked(best, nights)[:4] == [(1, "Ann", "12"), (2, "Bea", "8"), (2, "Cat", "8"),
-                                        (4, "Dee", "4")]
+    assert ranked(best, nights)[:4] == [
+        (1, "Ann", "12"),
+        (2, "Bea", "8"),
+        (2, "Cat", "8"),
+        (4, "Dee", "4"),
+    ]
     ann = season_standings(best, nights)[0]
     assert (ann.counted, ann.dropped) == (2, ("2026-03-01", "2026-04-01"))
     # drop the worst night: Dee keeps 2 of 3, Zoe keeps her only one
-    dropped = {r.player: r for r in season_standings(c.apply({"type": "ladder", "drop": 1}),
-                                                      nights)}
+    dropped = {
+        r.player: r for r in season_standings(c.apply({"type": "ladder", "drop": 1}), nights)
+    }
     assert [(dropped[p].score, dropped[p].counted) for p in ("Ann", "Dee", "Zoe")] == [
-        ("14", 3), ("4", 2), ("2", 1)]
+        ("14", 3),
+        ("4", 2),
+        ("2", 1),
+    ]
     # points per place (10 for 1st, 6 for 2nd, 3 for 3rd): the three level 2nd each night
     places = c.apply({"type": "ladder", "measure": "place_points", "place_points": [10, 6, 3]})
-    assert ranked(places, nights)[:5] == [(1, "Ann", "32"), (2, "Bea", "28"), (2, "Cat", "28"),
-                                          (4, "Dee", "18"), (5, "Zoe", "6")]
+    assert ranked(places, nights)[:5] == [
+        (1, "Ann", "32"),
+        (2, "Bea", "28"),
+        (2, "Cat", "28"),
+        (4, "Dee", "18"),
+        (5, "Zoe", "6"),
+    ]
 
 
 def test_the_sub_fee_is_owed_for_each_seat_a_sub_takes() -> None:
@@ -171,17 +215,25 @@ def test_the_sub_fee_is_owed_for_each_seat_a_sub_takes() -> None:
     zoe = next(m for m in ledger["members"] if m["player"] == "Zoe")
     yan = next(m for m in ledger["members"] if m["player"] == "Yan")
     assert (zoe["sub_seats"], zoe["sub_fees"], zoe["owed"], zoe["balance"]) == (
-        1, "2.50", "2.50", "2.50")
+        1,
+        "2.50",
+        "2.50",
+        "2.50",
+    )
     assert (yan["sub_seats"], yan["owed"]) == (0, "0.00")  # waiting: no seat, no fee
     assert ledger["totals"]["sub_fees"] == "2.50" and ledger["sub_fee"] == "2.50"
 
 
 def test_the_calendar_is_rfc_5545() -> None:
     icalendar = pytest.importorskip("icalendar")
-    long_address = "Apartment 12, The Very Long Building Name; 1234 Extraordinarily Long " \
-                   "Avenue, Springfield — ünïcödé"
-    c = club({"type": "member", "name": "Ann", "address": long_address},
-             {"type": "plan", "date": DAY, "time": "19:00"})
+    long_address = (
+        "Apartment 12, The Very Long Building Name; 1234 Extraordinarily Long "
+        "Avenue, Springfield — ünïcödé"
+    )
+    c = club(
+        {"type": "member", "name": "Ann", "address": long_address},
+        {"type": "plan", "date": DAY, "time": "19:00"},
+    )
     text = club_calendar(c, "c1", stamp=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC))
     assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
@@ -198,9 +250,11 @@ def test_the_calendar_is_rfc_5545() -> None:
 
 
 def test_reminders_name_who_has_not_answered() -> None:
-    c = club({"type": "member", "name": "Ann", "email": "ann@example.org"},
-             {"type": "member", "name": "Bea", "email": "bea@example.org"},
-             said("Bea", "yes"))
+    c = club(
+        {"type": "member", "name": "Ann", "email": "ann@example.org"},
+        {"type": "member", "name": "Bea", "email": "bea@example.org"},
+        said("Bea", "yes"),
+    )
     assert to_remind(c, DAY) == (["Ann"], ["Cat", "Dee"])
     with pytest.raises(BuncoError, match="no mail server"):
         reminder(c, DAY, "Ann", "http://x/c/c1/me?token=t")

@@ -27,18 +27,35 @@ class Cli:
         self.db = str(tmp_path / "club.sqlite3")
         self.env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "COLUMNS": "200"}
 
-    def __call__(self, *args: str, ok: bool = True, db: bool = True
-                 ) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([sys.executable, "-m", "bunco", "club", *args,
-                               *(["--db", self.db] if db else [])],
-                              capture_output=True, text=True, check=False, env=self.env)
+    def __call__(
+        self, *args: str, ok: bool = True, db: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "bunco", "club", *args, *(["--db", self.db] if db else [])],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=self.env,
+        )
         assert (done.returncode == 0) == ok, done.stderr + done.stdout
         return done
 
 
 def made(cli: Cli, *extra: str) -> dict[str, Any]:
-    args = ["create", "Tuesday Club", "--dues", "5", "--sub", "Zoe", "--sub", "Yan",
-            "--season", "2026", "--json", *extra]
+    args = [
+        "create",
+        "Tuesday Club",
+        "--dues",
+        "5",
+        "--sub",
+        "Zoe",
+        "--sub",
+        "Yan",
+        "--season",
+        "2026",
+        "--json",
+        *extra,
+    ]
     for name in FOUR:
         args += ["--regular", name]
     return dict(json.loads(cli(*args).stdout))
@@ -71,14 +88,23 @@ def test_add_night_refuses_the_same_night_twice_and_strangers(tmp_path: Path) ->
     assert "2026-01-13" in twice.stderr and "expected:" in twice.stderr
     strangers = night_log(tmp_path, ["Ann", "Kim", "Lea", "Mo"], "strangers.jsonl")
     bad = cli("add-night", "Tuesday Club", str(strangers), ok=False)
-    assert "3 of the night's 4 players are not members of Tuesday Club: Kim, Lea, Mo" \
-        in bad.stderr
+    assert "3 of the night's 4 players are not members of Tuesday Club: Kim, Lea, Mo" in bad.stderr
     assert "--guest NAME" in bad.stderr
-    one = cli("add-night", "Tuesday Club", str(strangers), "--guest", "Kim", "--guest", "Lea",
-              ok=False)
+    one = cli(
+        "add-night", "Tuesday Club", str(strangers), "--guest", "Kim", "--guest", "Lea", ok=False
+    )
     assert "1 of the night's 4 players is not members of Tuesday Club: Mo" in one.stderr
-    cli("add-night", "Tuesday Club", str(strangers), "--guest", "Kim", "--guest", "Lea",
-        "--guest", "Mo")
+    cli(
+        "add-night",
+        "Tuesday Club",
+        str(strangers),
+        "--guest",
+        "Kim",
+        "--guest",
+        "Lea",
+        "--guest",
+        "Mo",
+    )
     shown = json.loads(cli("show", "Tuesday Club", "--json").stdout)
     assert len(shown["nights"]) == 2  # the refusals stored nothing
     rows = json.loads(cli("standings", "Tuesday Club", "--json").stdout)["standings"]
@@ -88,8 +114,12 @@ def test_add_night_refuses_the_same_night_twice_and_strangers(tmp_path: Path) ->
 def test_read_commands_create_nothing_and_show_names_every_night(tmp_path: Path) -> None:
     cli = Cli(tmp_path)
     data = tmp_path / "data"
-    for args in (("standings", "Tuesday Club"), ("ledger", "Tuesday Club"),
-                 ("show", "Tuesday Club"), ("coming", "Tuesday Club", "2026-02-10")):
+    for args in (
+        ("standings", "Tuesday Club"),
+        ("ledger", "Tuesday Club"),
+        ("show", "Tuesday Club"),
+        ("coming", "Tuesday Club", "2026-02-10"),
+    ):
         missing = cli(*args, ok=False, db=False)
         assert "error: there is no database at" in missing.stderr, missing.stderr
         assert "expected:" in missing.stderr
@@ -147,8 +177,10 @@ def test_a_month_on_the_command_line(tmp_path: Path) -> None:
     wrong = cli("calendar", "Tuesday Club", "--out", str(tmp_path / "club.txt"), ok=False)
     assert "expected: a file ending in .ics" in wrong.stderr
 
-    assert "standings by average points per night, best 3 nights counted" in cli(
-        "ladder", "Tuesday Club", "--measure", "points", "--average", "--best", "3").stdout
+    assert (
+        "standings by average points per night, best 3 nights counted"
+        in cli("ladder", "Tuesday Club", "--measure", "points", "--average", "--best", "3").stdout
+    )
     refused = cli("ladder", "Tuesday Club", "--best", "2", "--drop", "1", ok=False)
     assert "best and drop both given" in refused.stderr
 
@@ -156,29 +188,77 @@ def test_a_month_on_the_command_line(tmp_path: Path) -> None:
     assert "expected: --token TOKEN" in needs.stderr
     wrong_token = cli("links", "Tuesday Club", "--token", "guess", ok=False)
     assert "not the club's token" in wrong_token.stderr
-    links = json.loads(cli("links", "Tuesday Club", "--token", club["token"], "--base-url",
-                           "https://bunco.example", "--json").stdout)
+    links = json.loads(
+        cli(
+            "links",
+            "Tuesday Club",
+            "--token",
+            club["token"],
+            "--base-url",
+            "https://bunco.example",
+            "--json",
+        ).stdout
+    )
     ann = next(m for m in links["members"] if m["name"] == "Ann")
     assert ann["url"].startswith(f"https://bunco.example/c/{club['club']}/me?token=")
-    again = json.loads(cli("links", "Tuesday Club", "--token", club["token"], "--base-url",
-                           "https://bunco.example", "--json").stdout)
+    again = json.loads(
+        cli(
+            "links",
+            "Tuesday Club",
+            "--token",
+            club["token"],
+            "--base-url",
+            "https://bunco.example",
+            "--json",
+        ).stdout
+    )
     assert again == links  # the same links, shown again
 
     box_module = pytest.importorskip("smtp_box")
     with box_module.SmtpBox() as box:
-        cli("mail", "Tuesday Club", "--smtp-host", "127.0.0.1", "--smtp-port", str(box.port),
-            "--sender", "club@example.org")
-        sent = cli("remind", "Tuesday Club", "2026-02-10", "--token", club["token"],
-                   "--base-url", "https://bunco.example").stdout
+        cli(
+            "mail",
+            "Tuesday Club",
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            str(box.port),
+            "--sender",
+            "club@example.org",
+        )
+        sent = cli(
+            "remind",
+            "Tuesday Club",
+            "2026-02-10",
+            "--token",
+            club["token"],
+            "--base-url",
+            "https://bunco.example",
+        ).stdout
         messages = list(box.messages)
     assert "reminded: nobody" in sent  # Ann answered; Bea and Cat have no email
     assert "no email address: Bea, Cat" in sent and messages == []
     cli("member", "Tuesday Club", "Cat", "--email", "cat@example.org")
     with box_module.SmtpBox() as box:
-        cli("mail", "Tuesday Club", "--smtp-host", "127.0.0.1", "--smtp-port", str(box.port),
-            "--sender", "club@example.org")
-        sent = cli("remind", "Tuesday Club", "2026-02-10", "--token", club["token"],
-                   "--base-url", "https://bunco.example").stdout
+        cli(
+            "mail",
+            "Tuesday Club",
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            str(box.port),
+            "--sender",
+            "club@example.org",
+        )
+        sent = cli(
+            "remind",
+            "Tuesday Club",
+            "2026-02-10",
+            "--token",
+            club["token"],
+            "--base-url",
+            "https://bunco.example",
+        ).stdout
         messages = list(box.messages)
     assert "reminded: Cat" in sent and [m["rcpt"] for m in messages] == [["cat@example.org"]]
     body = message_from_bytes(messages[0]["data"]).get_payload()
@@ -200,13 +280,17 @@ def test_the_season_pdf_keeps_cells_on_one_line_and_the_chart_below(tmp_path: Pa
     cli("report", "Tuesday Club", "--out", str(pdf))
     page = pypdf.PdfReader(pdf).pages[0]
     lines: list[tuple[float, str]] = []
-    page.extract_text(visitor_text=lambda text, cm, tm, *_: lines.append(
-        (tm[4] * cm[1] + tm[5] * cm[3] + cm[5], text)) if text.strip() else None)
+    page.extract_text(
+        visitor_text=lambda text, cm, tm, *_: (
+            lines.append((tm[4] * cm[1] + tm[5] * cm[3] + cm[5], text)) if text.strip() else None
+        )
+    )
     texts = [t.strip() for _, t in lines]
     for whole in ("Eve Longname-Whitfield", "Buncos", "Prizes", "Nights"):
         assert whole in texts, whole  # each on one line, not wrapped
-    every = {line.strip() for p in pypdf.PdfReader(pdf).pages
-             for line in p.extract_text().splitlines()}
+    every = {
+        line.strip() for p in pypdf.PdfReader(pdf).pages for line in p.extract_text().splitlines()
+    }
     for whole in ("2026-01-13", "2026-03-13", "Players", "Paid out", "Balance"):
         assert whole in every, whole
     last_row = min(y for y, t in lines if t.strip() in ("Zoe (sub)", "Yan (sub)"))
@@ -223,8 +307,14 @@ def _image_boxes(page: Any) -> list[tuple[float, float]]:
     def times(m: list[float], n: list[float]) -> list[float]:  # m then n (PDF order)
         a, b, c, d, e, f = m
         a2, b2, c2, d2, e2, f2 = n
-        return [a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2,
-                e * a2 + f * c2 + e2, e * b2 + f * d2 + f2]
+        return [
+            a * a2 + b * c2,
+            a * b2 + b * d2,
+            c * a2 + d * c2,
+            c * b2 + d * d2,
+            e * a2 + f * c2 + e2,
+            e * b2 + f * d2 + f2,
+        ]
 
     boxes = []
     matrix, stack = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], []

@@ -23,12 +23,24 @@ FOUR = ["Ann", "Bea", "Cat", "Dee"]
 
 
 def club() -> Club:
-    c = Club.start({"name": "Tuesday Club", "dues": "5", "prize_ties": "shared",
-                    "payouts": [{"prize": "most_buncos", "share": "50%"},
-                                {"prize": "most_wins", "amount": "4"}]})
-    return c.apply_all([{"type": "member", "name": n} for n in FOUR]
-                       + [{"type": "member", "name": "Zoe", "role": "substitute"},
-                          {"type": "season", "name": "2026"}])
+    c = Club.start(
+        {
+            "name": "Tuesday Club",
+            "dues": "5",
+            "prize_ties": "shared",
+            "payouts": [
+                {"prize": "most_buncos", "share": "50%"},
+                {"prize": "most_wins", "amount": "4"},
+            ],
+        }
+    )
+    return c.apply_all(
+        [{"type": "member", "name": n} for n in FOUR]
+        + [
+            {"type": "member", "name": "Zoe", "role": "substitute"},
+            {"type": "season", "name": "2026"},
+        ]
+    )
 
 
 def one_sided(setup: dict[str, Any]) -> Night:
@@ -56,7 +68,9 @@ def test_standings_and_ledger_fold_over_the_nights() -> None:
     c = club()
     nights: dict[str, Night] = {}
     for i, swaps in enumerate(({}, {"Dee": "Zoe"}, {})):
-        setup = night_setup(c.setup, roster_for_night(c, swaps), carried_over=pot_to_carry(c, nights))
+        setup = night_setup(
+            c.setup, roster_for_night(c, swaps), carried_over=pot_to_carry(c, nights)
+        )
         nights[f"n{i}"] = one_sided(setup)
         c = c.apply({"type": "night", "night": f"n{i}", "date": f"2026-0{i + 1}-10"})
     # each night: Ann rolls six Buncos and wins all six rounds. Pot 20: Most Buncos 50% =
@@ -64,33 +78,46 @@ def test_standings_and_ledger_fold_over_the_nights() -> None:
     # 9.00 left; the third 29.00 (14.50 + 4.00), 10.50 left
     ledger = season_ledger(c, nights)
     assert [(n["pot"], n["paid_out"], n["left_in_pot"]) for n in ledger["nights"]] == [
-        ("20.00", "14.00", "6.00"), ("26.00", "17.00", "9.00"), ("29.00", "18.50", "10.50")]
+        ("20.00", "14.00", "6.00"),
+        ("26.00", "17.00", "9.00"),
+        ("29.00", "18.50", "10.50"),
+    ]
     rows = {r.player: r for r in season_standings(c, nights)}
     ann = rows["Ann"]
     assert (ann.rank, ann.nights, ann.wins, ann.losses, ann.buncos) == (1, 3, 18, 0, 18)
     assert (ann.prizes, ann.won) == (9, Decimal("49.50"))  # Buncos, Wins, Last Bunco, x3
     assert (rows["Dee"].nights, rows["Zoe"].nights, rows["Zoe"].role) == (2, 1, "substitute")
     assert rows["Zoe"].wins + rows["Zoe"].losses == 6
-    c = c.apply_all([{"type": "payment", "player": "Ann", "amount": "15"},
-                     {"type": "payment", "player": "Zoe", "amount": "2.50", "note": "half"}])
+    c = c.apply_all(
+        [
+            {"type": "payment", "player": "Ann", "amount": "15"},
+            {"type": "payment", "player": "Zoe", "amount": "2.50", "note": "half"},
+        ]
+    )
     members = {m["player"]: m for m in season_ledger(c, nights)["members"]}
     assert (members["Ann"]["owed"], members["Ann"]["balance"]) == ("15.00", "0.00")
     assert (members["Zoe"]["owed"], members["Zoe"]["paid"], members["Zoe"]["balance"]) == (
-        "5.00", "2.50", "2.50")
+        "5.00",
+        "2.50",
+        "2.50",
+    )
     labels, series = season_progress(c, nights)
     assert labels == ["2026-01-10", "2026-02-10", "2026-03-10"]
     assert series["Ann"] == [6, 12, 18] and series["Zoe"] == [0, 2, 2]
 
 
-@pytest.mark.parametrize(("event", "message"), [
-    ({"type": "member", "name": "Ann", "role": "captain"}, "role 'captain'"),
-    ({"type": "host", "month": "2026-1", "host": "Ann"}, "month '2026-1'"),
-    ({"type": "payment", "player": "Ann", "amount": "0"}, "a payment of 0"),
-    ({"type": "payment", "player": "Ann", "amount": 2.5}, "not an amount"),
-    ({"type": "season", "name": "2026"}, "season '2026' already exists"),
-    ({"type": "leave_club", "name": "Zed"}, "'Zed' is not a member"),
-    ({"type": "party"}, "unknown club event 'party'"),
-])
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ({"type": "member", "name": "Ann", "role": "captain"}, "role 'captain'"),
+        ({"type": "host", "month": "2026-1", "host": "Ann"}, "month '2026-1'"),
+        ({"type": "payment", "player": "Ann", "amount": "0"}, "a payment of 0"),
+        ({"type": "payment", "player": "Ann", "amount": 2.5}, "not an amount"),
+        ({"type": "season", "name": "2026"}, "season '2026' already exists"),
+        ({"type": "leave_club", "name": "Zed"}, "'Zed' is not a member"),
+        ({"type": "party"}, "unknown club event 'party'"),
+    ],
+)
 def test_bad_club_events_are_refused(event: dict[str, Any], message: str) -> None:
     c = club()
     with pytest.raises(BuncoError) as caught:
@@ -103,14 +130,32 @@ def test_the_club_command_line(tmp_path: Path) -> None:
     db = str(tmp_path / "club.sqlite3")
 
     def bunco(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([sys.executable, "-m", "bunco", "club", *args, "--db", db],
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "bunco", "club", *args, "--db", db],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert (done.returncode == 0) == ok, done.stderr
         return done
 
-    made = json.loads(bunco("create", "Tuesday Club", "--dues", "5", "--regular", "Ann",
-                            "--regular", "Bea", "--sub", "Zoe", "--payout", "most_wins=50%",
-                            "--json").stdout)
+    made = json.loads(
+        bunco(
+            "create",
+            "Tuesday Club",
+            "--dues",
+            "5",
+            "--regular",
+            "Ann",
+            "--regular",
+            "Bea",
+            "--sub",
+            "Zoe",
+            "--payout",
+            "most_wins=50%",
+            "--json",
+        ).stdout
+    )
     assert made["name"] == "Tuesday Club" and len(made["token"]) > 20
     log = tmp_path / "night.jsonl"
     night = one_sided({"type": "party", "players": ["Ann", "Bea"], "rules": "classic"})
@@ -120,16 +165,26 @@ def test_the_club_command_line(tmp_path: Path) -> None:
     bunco("host", "Tuesday Club", "2026-01", "Ann")
     rows = json.loads(bunco("standings", "Tuesday Club", "--json").stdout)["standings"]
     assert [(r["player"], r["nights"], r["won"]) for r in rows] == [
-        ("Ann", 1, "5.00"), ("Bea", 1, "0.00"), ("Zoe", 0, "0.00")]
+        ("Ann", 1, "5.00"),
+        ("Bea", 1, "0.00"),
+        ("Zoe", 0, "0.00"),
+    ]
     ledger = json.loads(bunco("ledger", "Tuesday Club", "--json").stdout)
-    assert ledger["totals"] == {"dues_owed": "10.00", "dues_paid": "5.00", "outstanding": "5.00",
-                                "paid_out": "5.00", "sub_fees": "0.00", "pot": "5.00"}
+    assert ledger["totals"] == {
+        "dues_owed": "10.00",
+        "dues_paid": "5.00",
+        "outstanding": "5.00",
+        "paid_out": "5.00",
+        "sub_fees": "0.00",
+        "pot": "5.00",
+    }
     bad = bunco("host", "Tuesday Club", "2026-01", "Zed", ok=False)
     assert "error:" in bad.stderr and "'Zed' is not a member" in bad.stderr
     assert "expected:" in bad.stderr
     missing = bunco("show", "Wednesday Club", ok=False)
     assert "there is no club 'Wednesday Club'" in missing.stderr
     bunco("report", "Tuesday Club", "--out", str(tmp_path / "season.pdf"))
-    text = subprocess.run(["pdftotext", str(tmp_path / "season.pdf"), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(tmp_path / "season.pdf"), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "Tuesday Club: Season 1" in text and "Season standings" in text and "2026-01" in text

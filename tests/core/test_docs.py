@@ -113,7 +113,10 @@ def test_generator_check_mode_finds_stale_pages(tmp_path: Path) -> None:
     assert GEN.main(["--out", str(tmp_path), "--check"]) == 1
     assert GEN.main(["--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "classic.md", "scil.md", "tournament.md", "winning-moves.md",
+        "classic.md",
+        "scil.md",
+        "tournament.md",
+        "winning-moves.md",
     ]
     assert GEN.main(["--out", str(tmp_path), "--check"]) == 0
     (tmp_path / "classic.md").write_text("edited by hand\n", encoding="utf-8")
@@ -152,11 +155,19 @@ def test_source_kind_refuses_an_unknown_form() -> None:
 
 
 def test_sources_cite_the_preset_own_seeds() -> None:
-    own = {"winning-moves": {"000", "002"}, "classic": {"001"}, "scil": {"003"},
-           "tournament": {"004"}}
+    own = {
+        "winning-moves": {"000", "002"},
+        "classic": {"001"},
+        "scil": {"003"},
+        "tournament": {"004"},
+    }
     for preset, sources in RULE_SOURCES.items():
-        seeds = {seed for text in sources.values() if source_kind(text) == "seed"
-                 for seed, _ in seed_quotes(text)}
+        seeds = {
+            seed
+            for text in sources.values()
+            if source_kind(text) == "seed"
+            for seed, _ in seed_quotes(text)
+        }
         assert seeds == own[preset], preset
     assert RULE_SOURCES["winning-moves"]["bunco_points"] == (
         "seeds/000: “A true Bunco immediately ends the round and scores 21 points.”"
@@ -205,8 +216,9 @@ def test_the_pages_have_command_examples() -> None:
     assert all(cmd.startswith("bunco ") for _, cmd, _ in EXAMPLES)
 
 
-@pytest.mark.parametrize(("page", "command", "shown"), EXAMPLES,
-                         ids=[f"{p}:{c}" for p, c, _ in EXAMPLES])
+@pytest.mark.parametrize(
+    ("page", "command", "shown"), EXAMPLES, ids=[f"{p}:{c}" for p, c, _ in EXAMPLES]
+)
 def test_command_example_prints_what_the_page_shows(page: str, command: str, shown: str) -> None:
     args = shlex.split(command)[1:]
     result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
@@ -242,7 +254,8 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
     night = read_log(lines)
     # every event but close_cards, which only a night that verifies cards has (below)
     assert {line.split('"type": "')[1].split('"')[0] for line in lines} == {
-        "party", *EVENT_TYPES,
+        "party",
+        *EVENT_TYPES,
     } - {"close_cards"}
     report = night_report(night)
     assert report["phase"] == "over"
@@ -277,19 +290,31 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
         "traveling": (["Bea"], None),
     }
     assert [c["type"] for c in report["changes"]] == [
-        "seat", "substitute", "leave", "seat", "join", "end_night"]
+        "seat",
+        "substitute",
+        "leave",
+        "seat",
+        "join",
+        "end_night",
+    ]
     money = report["money"]
     assert (money["pot"], money["paid_out"], money["left_in_pot"]) == ("25.00", "20.00", "5.00")
     assert [(p["player"], p["prize"], p["amount"]) for p in report["payouts"]] == [
-        ("Ann", "most_buncos", "10.00"), ("Ann", "most_wins", "5.00"),
-        ("Bea", "traveling", "2.50"), ("Cat", "best_costume", "2.50")]
+        ("Ann", "most_buncos", "10.00"),
+        ("Ann", "most_wins", "5.00"),
+        ("Bea", "traveling", "2.50"),
+        ("Cat", "best_costume", "2.50"),
+    ]
     assert report["drawings"][0]["winner"] == "Bea"
     assert report["absent"] == []  # Dee stepped out and came back
     assert report["closed"] is True
     assert [(c["kind"], c["why"]) for c in report["corrections"]] == [
-        ("undo", None), ("correction", "Dee's last roll was never entered")]
+        ("undo", None),
+        ("correction", "Dee's last roll was never entered"),
+    ]
     assert report["corrections"][1]["what"] == (
-        "Table 1, round 1: roll added for Dee: miss (4 5 6)")
+        "Table 1, round 1: roll added for Dee: miss (4 5 6)"
+    )
     assert len(night.events) == len(lines) - 1
     assert len(night.effective) == len(lines) - 3  # the undo and the entry it removed
 
@@ -302,7 +327,9 @@ def test_party_lines_in_the_pages_start_a_night() -> None:
     assert nights[1].seating[1] == ("Eve", "Fay", "Gus", None)
     assert nights[1].tables[1].roller_name(3) == "Fay"  # the ghost's partner rolls for it
     assert nights[2].setup["money"]["payouts"] == [
-        {"prize": "most_buncos", "amount": "10.00"}, {"prize": "most_wins", "share": "50%"}]
+        {"prize": "most_buncos", "amount": "10.00"},
+        {"prize": "most_wins", "share": "50%"},
+    ]
     assert night_report(nights[2])["money"]["pot"] == "20.00"
     assert nights[3].rules.wipeout is True
     assert (nights[3].rules.traveling, nights[3].rules.traveling_excluded_round) == ("123", 5)
@@ -333,8 +360,19 @@ def test_party_log_page_lists_every_event_and_tally() -> None:
         assert f"`{alias}`" in text, alias
         assert f"`{tally.value}`" in text, tally
     assert len(Tally) == 8
-    for key in ("rules", "house_rules", "players", "tables", "sets", "seed", "prizes",
-                "prize_ties", "groups", "bots", "name"):
+    for key in (
+        "rules",
+        "house_rules",
+        "players",
+        "tables",
+        "sets",
+        "seed",
+        "prizes",
+        "prize_ties",
+        "groups",
+        "bots",
+        "name",
+    ):
         assert f"| `{key}` |" in text, key
 
 

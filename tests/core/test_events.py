@@ -25,11 +25,25 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "present": {"type": "present", "player": "Ann"},
     "break": {"type": "break", "minutes": 10},
     "end_break": {"type": "end_break"},
-    "drawing": {"type": "drawing", "candidates": ["Ann", "Bea"], "pick": 1, "winner": "Bea",
-                "name": "Door prize"},
+    "drawing": {
+        "type": "drawing",
+        "candidates": ["Ann", "Bea"],
+        "pick": 1,
+        "winner": "Bea",
+        "name": "Door prize",
+    },
     "close_cards": {"type": "close_cards", "unverified": ["Ann", " Bea "]},
-    "correct": {"type": "correct", "set": 1, "round": 2, "of_table": 3, "change": "add_roll",
-                "player": " Ann ", "dice": [2, 2, 2], "reason": " never entered ", "by": "the host"},
+    "correct": {
+        "type": "correct",
+        "set": 1,
+        "round": 2,
+        "of_table": 3,
+        "change": "add_roll",
+        "player": " Ann ",
+        "dice": [2, 2, 2],
+        "reason": " never entered ",
+        "by": "the host",
+    },
     "close_night": {"type": "close_night", "by": "co-host 1 · Bea"},
 }
 SHAPES = {get_args(get_type_hints(t)["type"])[0]: t for t in get_args(Event)}
@@ -44,7 +58,9 @@ def test_normalized_events_have_the_keys_their_type_declares(kind: str) -> None:
     shape = SHAPES[kind]
     event = normalize_event(SAMPLES[kind])
     assert event["type"] == kind
-    assert shape.__required_keys__ <= set(event) <= shape.__required_keys__ | shape.__optional_keys__
+    assert (
+        shape.__required_keys__ <= set(event) <= shape.__required_keys__ | shape.__optional_keys__
+    )
     assert next(iter(event)) == "type"  # the canonical order starts with the type
 
 
@@ -63,7 +79,9 @@ def test_normalizing_gives_canonical_values_and_is_idempotent() -> None:
 def test_equal_events_give_the_same_line_whatever_order_their_keys_came_in() -> None:
     a = normalize_event({"dice": [1, 2, 3], "player": "Ann", "table": 1, "type": "roll"})
     b = normalize_event({"type": "roll", "table": 1, "dice": [1, 2, 3], "player": "Ann"})
-    assert dump_event(a) == dump_event(b) == (
-        '{"type": "roll", "table": 1, "dice": [1, 2, 3], "player": "Ann"}'
+    assert (
+        dump_event(a)
+        == dump_event(b)
+        == ('{"type": "roll", "table": 1, "dice": [1, 2, 3], "player": "Ann"}')
     )
     assert dump_event({"type": "join", "player": "Zoë"}) == '{"type": "join", "player": "Zoë"}'

@@ -28,10 +28,22 @@ def party(**extra: Any) -> dict[str, Any]:
     return {"type": "party", "rules": "classic", "players": FOUR, **extra}
 
 
-@pytest.mark.parametrize("name", [
-    "Ann\x00", "An\nn", "Ann\t", "\u202eAnn", "Ann\u2066", "Ann\u200b", "\ufeffAnn",
-    "A\u200dnn", "Ann\u00ad", "\u3164", "Ann\ud800",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ann\x00",
+        "An\nn",
+        "Ann\t",
+        "\u202eAnn",
+        "Ann\u2066",
+        "Ann\u200b",
+        "\ufeffAnn",
+        "A\u200dnn",
+        "Ann\u00ad",
+        "\u3164",
+        "Ann\ud800",
+    ],
+)
 def test_names_with_control_bidi_or_invisible_characters_are_refused(name: str) -> None:
     with pytest.raises(InvalidSetup) as err:
         Night.start(party(players=[name, "Bea"]))
@@ -47,8 +59,9 @@ def test_names_are_put_in_one_spelling() -> None:
     assert night.tables[0].rolls[-1].roller == "Jos\u00e9 Marie"
 
 
-@pytest.mark.parametrize("twin", ["ANN", "ann", " Ann ", "\u0410nn", "\uff21nn", "\uff21\uff2e\uff2e",
-                                  "\u0391nn"])
+@pytest.mark.parametrize(
+    "twin", ["ANN", "ann", " Ann ", "\u0410nn", "\uff21nn", "\uff21\uff2e\uff2e", "\u0391nn"]
+)
 def test_look_alike_names_are_the_same_person(twin: str) -> None:
     assert name_key(twin) == name_key("Ann")
     with pytest.raises(InvalidSetup, match=r"same name|listed twice"):
@@ -79,8 +92,9 @@ def test_tables_are_json_integers_in_range(table: Any) -> None:
     assert err.value.expected and len(err.value.message) < 200
 
 
-@pytest.mark.parametrize("value", [21.5, "21", 21.0, True, pytest.param(10**400, id="10^400"),
-                                   -(10**10), [21]])
+@pytest.mark.parametrize(
+    "value", [21.5, "21", 21.0, True, pytest.param(10**400, id="10^400"), -(10**10), [21]]
+)
 def test_whole_number_house_rules_take_json_integers(value: Any) -> None:
     with pytest.raises(BuncoError) as err:
         Night.start(party(house_rules={"team_target": value}))
@@ -105,10 +119,22 @@ def test_nul_and_newlines_are_refused_in_every_text(field: str) -> None:
             normalize_event({"type": "verify", "player": "Ann", "checker": bad})
 
 
-@pytest.mark.parametrize("amount", [
-    "1e30", 10**40, 10**26, "1E+999999999", pytest.param("9" * 5000, id="5000 nines"),
-    pytest.param(10**5000, id="10^5000"), "-5", "1.005", "NaN", "Infinity", 5.5,
-])
+@pytest.mark.parametrize(
+    "amount",
+    [
+        "1e30",
+        10**40,
+        10**26,
+        "1E+999999999",
+        pytest.param("9" * 5000, id="5000 nines"),
+        pytest.param(10**5000, id="10^5000"),
+        "-5",
+        "1.005",
+        "NaN",
+        "Infinity",
+        5.5,
+    ],
+)
 def test_amounts_are_checked_in_range_before_any_arithmetic(amount: Any) -> None:
     with pytest.raises(InvalidSetup) as err:
         parse_amount(amount, "buy_in")
@@ -126,11 +152,14 @@ def _log(*events: dict[str, Any]) -> list[str]:
     return [json.dumps(party()), *(json.dumps(e) for e in events)]
 
 
-@pytest.mark.parametrize("line", [
-    '{"type": "roll", "table": 1, "dice": [1, 2, ' + "9" * 5001 + "]}",
-    '{"type": "party", "seed": NaN}',
-    '{"type": "roll", "table": 1, "dice": [Infinity, 1, 2]}',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"type": "roll", "table": 1, "dice": [1, 2, ' + "9" * 5001 + "]}",
+        '{"type": "party", "seed": NaN}',
+        '{"type": "roll", "table": 1, "dice": [Infinity, 1, 2]}',
+    ],
+)
 def test_numbers_json_cannot_hold_are_a_line_error_not_a_traceback(line: str) -> None:
     with pytest.raises(LogError) as err:
         read_log([json.dumps(party()), line])
@@ -139,33 +168,94 @@ def test_numbers_json_cannot_hold_are_a_line_error_not_a_traceback(line: str) ->
 
 def test_an_error_never_echoes_more_than_an_excerpt_of_the_line() -> None:
     huge = "x" * 1_000_000
-    for event in ({"type": huge}, {"type": "join", "player": huge},
-                  {"type": "roll", "table": huge, "dice": [1, 2, 3]}):
+    for event in (
+        {"type": huge},
+        {"type": "join", "player": huge},
+        {"type": "roll", "table": huge, "dice": [1, 2, 3]},
+    ):
         with pytest.raises(LogError) as err:
             read_log(_log(event))
         assert len(str(err.value)) < 1000
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(min_value=-(10**500), max_value=10**500)
-    | st.floats(allow_nan=False) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(10**500), max_value=10**500)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
-EVENT_FIELDS = ["table", "dice", "outcome", "player", "out", "in", "checker", "tables", "prize",
-                "group", "winner", "ranking", "minutes", "started_at", "candidates", "pick",
-                "exclude_winners", "name", "id", "at"]
-SETUP_FIELDS = ["rules", "house_rules", "players", "tables", "sets", "seed", "prizes",
-                "prize_ties", "dice", "groups", "bots", "judged", "must_be_present",
-                "one_prize_per_person", "money", "name", "created"]
-KINDS = ["roll", "tally", "undo", "substitute", "join", "leave", "verify", "seat", "end_night",
-         "start_round", "judge", "absent", "present", "break", "end_break", "drawing"]
+EVENT_FIELDS = [
+    "table",
+    "dice",
+    "outcome",
+    "player",
+    "out",
+    "in",
+    "checker",
+    "tables",
+    "prize",
+    "group",
+    "winner",
+    "ranking",
+    "minutes",
+    "started_at",
+    "candidates",
+    "pick",
+    "exclude_winners",
+    "name",
+    "id",
+    "at",
+]
+SETUP_FIELDS = [
+    "rules",
+    "house_rules",
+    "players",
+    "tables",
+    "sets",
+    "seed",
+    "prizes",
+    "prize_ties",
+    "dice",
+    "groups",
+    "bots",
+    "judged",
+    "must_be_present",
+    "one_prize_per_person",
+    "money",
+    "name",
+    "created",
+]
+KINDS = [
+    "roll",
+    "tally",
+    "undo",
+    "substitute",
+    "join",
+    "leave",
+    "verify",
+    "seat",
+    "end_night",
+    "start_round",
+    "judge",
+    "absent",
+    "present",
+    "break",
+    "end_break",
+    "drawing",
+]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kind=st.sampled_from(KINDS) | JSON, fields=st.dictionaries(st.sampled_from(EVENT_FIELDS),
-                                                                  JSON, max_size=5))
+@given(
+    kind=st.sampled_from(KINDS) | JSON,
+    fields=st.dictionaries(st.sampled_from(EVENT_FIELDS), JSON, max_size=5),
+)
 def test_any_json_in_an_event_is_refused_as_a_bunco_error_or_applied(
     kind: Any, fields: dict[str, Any]
 ) -> None:
@@ -180,7 +270,7 @@ def test_any_json_in_an_event_is_refused_as_a_bunco_error_or_applied(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields=st.dictionaries(st.sampled_from(SETUP_FIELDS), JSON, max_size=4))
 def test_any_json_in_a_party_line_is_refused_as_a_bunco_error_or_started(
-    fields: dict[str, Any]
+    fields: dict[str, Any],
 ) -> None:
     try:
         Night.start(party(**fields))

@@ -29,8 +29,9 @@ def played(rounds: int, seed: int = 3, rules: str = "classic") -> Night:
 
 
 def fix(night: Night, **fields: object) -> Night:
-    return night.apply({"type": "correct", "set": 1, "of_table": 1, "reason": "the table agreed",
-                        **fields})
+    return night.apply(
+        {"type": "correct", "set": 1, "of_table": 1, "reason": "the table agreed", **fields}
+    )
 
 
 def first_play_roll(night: Night, round_no: int, table: int = 1) -> int:
@@ -88,16 +89,19 @@ def test_adding_a_missed_bunco_and_removing_it_again():
     assert added.cards[who].buncos == night.cards[who].buncos + 1
     assert added.cards[who].points == night.cards[who].points + 21
     assert added.last_bunco == who or any(
-        r.kind is RollKind.BUNCO for t in night.tables for r in t.rolls)
+        r.kind is RollKind.BUNCO for t in night.tables for r in t.rolls
+    )
     removed = fix(added, round=2, change="remove_roll", roll=len(fixed.rolls))
     assert removed.cards == night.cards
     words = [e["what"] for e in audit_trail(removed)]
-    assert words == [f"Table 1, round 2: roll added for {who}: Bunco (2 2 2); scores "
-                     f"{res.side_scores[0]}–{res.side_scores[1]} → "
-                     f"{res.side_scores[0]}–{res.side_scores[1] + 21}",
-                     f"Table 1, round 2: roll {len(fixed.rolls)} removed: {who}'s Bunco (2 2 2); "
-                     f"scores {res.side_scores[0]}–{res.side_scores[1] + 21} → "
-                     f"{res.side_scores[0]}–{res.side_scores[1]}"]
+    assert words == [
+        f"Table 1, round 2: roll added for {who}: Bunco (2 2 2); scores "
+        f"{res.side_scores[0]}–{res.side_scores[1]} → "
+        f"{res.side_scores[0]}–{res.side_scores[1] + 21}",
+        f"Table 1, round 2: roll {len(fixed.rolls)} removed: {who}'s Bunco (2 2 2); "
+        f"scores {res.side_scores[0]}–{res.side_scores[1] + 21} → "
+        f"{res.side_scores[0]}–{res.side_scores[1]}",
+    ]
 
 
 def test_prizes_follow_a_correction_after_the_last_round():
@@ -106,13 +110,18 @@ def test_prizes_follow_a_correction_after_the_last_round():
     [leader] = next(p for p in night.prizes if p.label == "Most Buncos").winners
     buncos = {name: card.buncos for name, card in night.cards.items()}
     # a Bunco of the leader's, credited to a tablemate who had one fewer: the prize moves
-    found = [(played_round.round_no, res.table, number, to)
-             for played_round in night.history for res in played_round.tables
-             for number, r in enumerate(res.rolls, 1)
-             if r.kind is RollKind.BUNCO and r.credited == leader
-             for to in res.seats if to is not None and to != leader
-             and buncos[to] == buncos[leader] - 1
-             and all(b < buncos[leader] - 1 for n, b in buncos.items() if n not in (leader, to))]
+    found = [
+        (played_round.round_no, res.table, number, to)
+        for played_round in night.history
+        for res in played_round.tables
+        for number, r in enumerate(res.rolls, 1)
+        if r.kind is RollKind.BUNCO and r.credited == leader
+        for to in res.seats
+        if to is not None
+        and to != leader
+        and buncos[to] == buncos[leader] - 1
+        and all(b < buncos[leader] - 1 for n, b in buncos.items() if n not in (leader, to))
+    ]
     round_no, table, number, to = found[0]
     after = fix(night, round=round_no, of_table=table, change="move", roll=number, player=to)
     assert after.cards[to].buncos == buncos[leader] and after.cards[leader].buncos == buncos[to]
@@ -141,18 +150,30 @@ def test_refusals_say_what_was_wrong():
         fix(night, round=1, change="winner", player=winner)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"change": "swap"}, "not a change the host can make"),
-    ({"reason": ""}, "reason '' is not a short text"),
-    ({"reason": "x" * 201}, "is not a short text"),
-    ({"round": 7}, "'round' 7 is not a whole number from 1 to 6"),
-    ({"round": "2"}, "'round' '2' is not a whole number"),
-    ({"change": "add_roll", "dice": [7, 1, 1]}, "7"),
-    ({"change": "move"}, "'roll' None is not a whole number"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"change": "swap"}, "not a change the host can make"),
+        ({"reason": ""}, "reason '' is not a short text"),
+        ({"reason": "x" * 201}, "is not a short text"),
+        ({"round": 7}, "'round' 7 is not a whole number from 1 to 6"),
+        ({"round": "2"}, "'round' '2' is not a whole number"),
+        ({"change": "add_roll", "dice": [7, 1, 1]}, "7"),
+        ({"change": "move"}, "'roll' None is not a whole number"),
+    ],
+)
 def test_a_malformed_correction_is_refused_with_what_was_expected(bad, message):
-    event = {"type": "correct", "set": 1, "round": 1, "of_table": 1, "change": "winner",
-             "player": "Ann", "roll": 1, "reason": "agreed", **bad}
+    event = {
+        "type": "correct",
+        "set": 1,
+        "round": 1,
+        "of_table": 1,
+        "change": "winner",
+        "player": "Ann",
+        "roll": 1,
+        "reason": "agreed",
+        **bad,
+    }
     if bad.get("change") == "move":
         del event["roll"]
     with pytest.raises(InvalidEvent if "dice" not in bad else Exception, match=message):
@@ -164,9 +185,18 @@ def test_closing_the_night_ends_the_corrections_and_replay_keeps_everything(tmp_
     res = night.history[1].tables[1]
     with pytest.raises(NotAllowedNow, match="cannot be closed yet"):
         played(2).apply({"type": "close_night"})
-    night = night.apply({"type": "correct", "set": 1, "round": 2, "of_table": 2,
-                         "change": "winner", "player": res.losers[0], "reason": "miscounted",
-                         "by": "co-host 1 · Bea"})
+    night = night.apply(
+        {
+            "type": "correct",
+            "set": 1,
+            "round": 2,
+            "of_table": 2,
+            "change": "winner",
+            "player": res.losers[0],
+            "reason": "miscounted",
+            "by": "co-host 1 · Bea",
+        }
+    )
     rng = random.Random(5)
     while night.phase == "rolloff":  # the correction may tie a prize: rolled off as usual
         night, _ = random_roll(night, rng)

@@ -181,7 +181,10 @@ def test_tournament_cards_verified_after_the_last_round_count_for_prizes() -> No
     report = night_report(night)
     assert report["prizes"] == [] and report["verification"]["awaiting"] == ["A", "B", "C", "D"]
     assert report["verification"]["cards"]["A"] == {
-        "checker": None, "after": {"set": 1, "round": 3}, "current": False}
+        "checker": None,
+        "after": {"set": 1, "round": 3},
+        "current": False,
+    }
     for name in "BCD":
         night = night.apply({"type": "verify", "player": name, "checker": "Staff 2"})
     assert night_report(night)["prizes"] == []

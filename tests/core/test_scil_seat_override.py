@@ -57,7 +57,8 @@ def test_round_1_is_played_as_the_seed_says() -> None:
     # the engine's own seating for round 2 pairs nobody again
     before = {frozenset(p) for t in SAME_AGAIN for p in ((t[0], t[2]), (t[1], t[3]))}
     after = {frozenset((t[0], t[2])) for t in night.seating} | {
-        frozenset((t[1], t[3])) for t in night.seating}
+        frozenset((t[1], t[3])) for t in night.seating
+    }
     assert not before & after
 
 
@@ -90,8 +91,12 @@ def test_the_override_is_accepted_and_recorded() -> None:
     assert night.seating == tuple(tuple(t) for t in SAME_AGAIN)
     change = night.changes[-1]
     assert change["overrides"] == ["no_repeat_partners"]
-    assert change["partners_kept"] == [["Ann", "Cat"], ["Bea", "Dee"], ["Eve", "Gus"],
-                                       ["Fay", "Hal"]]
+    assert change["partners_kept"] == [
+        ["Ann", "Cat"],
+        ["Bea", "Dee"],
+        ["Eve", "Gus"],
+        ["Fay", "Hal"],
+    ]
     assert (change["set"], change["round"]) == (1, 2)
     assert night_report(night)["changes"][-1]["partners_kept"][0] == ["Ann", "Cat"]
 
@@ -117,12 +122,19 @@ def test_the_override_shows_on_the_cards_and_in_the_replay(tmp_path: Path) -> No
     log = tmp_path / "night.jsonl"
     log.write_text(ROUND_1 + ROUND_2)
     assert read_log(log.read_text().splitlines()).round_no == 3
-    result = subprocess.run([sys.executable, "-m", "bunco", "replay", str(log)],
-                            capture_output=True, text=True, timeout=60, check=True,
-                            env={"COLUMNS": "200", "NO_COLOR": "1"})
+    result = subprocess.run(
+        [sys.executable, "-m", "bunco", "replay", str(log)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env={"COLUMNS": "200", "NO_COLOR": "1"},
+    )
     out = result.stdout
-    note = ("Ann & Cat, Bea & Dee, Eve & Gus, Fay & Hal kept as partners by the host "
-            "(overriding no_repeat_partners)")
+    note = (
+        "Ann & Cat, Bea & Dee, Eve & Gus, Fay & Hal kept as partners by the host "
+        "(overriding no_repeat_partners)"
+    )
     rounds, cards = out.split("Score cards")[:2]
     rounds = " ".join(rounds.split())  # a caption wraps at the table's width
     assert rounds.count(note) == 1  # under round 2, the round they played together
@@ -140,7 +152,9 @@ def test_an_override_that_names_no_seating_rule_is_refused(overrides: object) ->
 
 
 def test_other_presets_have_no_such_rule() -> None:
-    night = Night.start({"type": "party", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]})
+    night = Night.start(
+        {"type": "party", "rules": "classic", "players": ["Ann", "Bea", "Cat", "Dee"]}
+    )
     night = night.apply({"type": "roll", "table": 1, "dice": [1, 1, 1]})  # Bunco: the bell
     night = night.apply({"type": "roll", "table": 1, "dice": [2, 3, 4]})  # the turn ends
     assert night.round_no == 2
@@ -158,20 +172,29 @@ def test_the_override_shows_on_the_filled_score_cards(tmp_path: Path) -> None:
     def text(log: str) -> str:
         path = tmp_path / "cards.pdf"
         path.write_bytes(filled_sheets_pdf(read_log(log.splitlines())))
-        return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
-                              text=True, check=True, timeout=60).stdout
+        return subprocess.run(
+            ["pdftotext", "-layout", str(path), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        ).stdout
 
     if not Path("/usr/bin/pdftotext").exists():
         pytest.skip("pdftotext (poppler-utils) is not installed")
     kept = text(ROUND_1 + ROUND_2)
     squeezed = " ".join(kept.split())
     for name, partner in (("Ann", "Cat"), ("Bea", "Dee"), ("Eve", "Gus"), ("Fay", "Hal")):
-        assert (f"* Round 2: partner {partner} kept by the host (overriding no_repeat_partners)"
-                in squeezed), name
+        assert (
+            f"* Round 2: partner {partner} kept by the host (overriding no_repeat_partners)"
+            in squeezed
+        ), name
     rows = [line.split() for line in kept.splitlines() if line.strip().startswith("2*")]
     assert len(rows) == 4  # round 2's row on each of the four cards a row of the page holds
     assert all(row[0] == "2*" and "2*" in row[1:] for row in rows)  # two cards across
-    assert ("* Round 2: Ann & Cat, Bea & Dee, Eve & Gus, Fay & Hal kept as partners by the "
-            "host (overriding no_repeat_partners)") in squeezed  # the host's sheet
+    assert (
+        "* Round 2: Ann & Cat, Bea & Dee, Eve & Gus, Fay & Hal kept as partners by the "
+        "host (overriding no_repeat_partners)"
+    ) in squeezed  # the host's sheet
     plain = text(ROUND_1)  # round 1 only: nobody kept together
     assert "Ann" in plain and "kept" not in plain and "1*" not in plain

@@ -71,8 +71,9 @@ def test_the_dice_pass_on_a_miss() -> None:
     assert night.expected_rollers() == [(2, "Hal")]
 
 
-@pytest.mark.parametrize(("house", "next_roller"), [({}, "Gus"),
-                                                     ({"high_trips_continues": False}, "Hal")])
+@pytest.mark.parametrize(
+    ("house", "next_roller"), [({}, "Gus"), ({"high_trips_continues": False}, "Hal")]
+)
 def test_the_turn_rules_are_the_presets_own(house: dict[str, object], next_roller: str) -> None:
     """With a house rule where a three of a kind above the round's number ends the turn
     (a Baby Bunco in ``classic`` terms), it ends the tie-break turn too; still credited."""

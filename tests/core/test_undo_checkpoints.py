@@ -27,8 +27,11 @@ def played(seed: int, steps: int) -> Night:
             break
         rollers = [t for t, _ in night.expected_rollers() if t is not None]
         table = rng.choice(rollers or [1])
-        event = ({"type": "undo", "table": rng.randint(1, 3)} if rng.random() < 0.25 else
-                 {"type": "roll", "table": table, "dice": [rng.randint(1, 6) for _ in range(3)]})
+        event = (
+            {"type": "undo", "table": rng.randint(1, 3)}
+            if rng.random() < 0.25
+            else {"type": "roll", "table": table, "dice": [rng.randint(1, 6) for _ in range(3)]}
+        )
         try:
             night = night.apply(event)
         except BuncoError:
@@ -43,13 +46,21 @@ def standing(night: Night) -> Night:
 
 def same(a: Night, b: Night) -> bool:
     return (a.set_no, a.round_no, a.phase, a.tables, a.history, a.cards, a.bell) == (
-        b.set_no, b.round_no, b.phase, b.tables, b.history, b.cards, b.bell)
+        b.set_no,
+        b.round_no,
+        b.phase,
+        b.tables,
+        b.history,
+        b.cards,
+        b.bell,
+    )
 
 
 @pytest.mark.parametrize(("every", "kept"), [(1, 64), (3, 2), (3, 1), (32, 64), (10_000, 64)])
 @pytest.mark.parametrize("seed", range(6))
 def test_rolls_and_undos_end_as_the_standing_entries_folded_from_the_start(
-        monkeypatch, seed, every, kept):
+    monkeypatch, seed, every, kept
+):
     monkeypatch.setattr(night_mod, "CHECKPOINT_EVERY", every)
     monkeypatch.setattr(night_mod, "CHECKPOINTS_KEPT", kept)  # few: older undos from the start
     night = played(seed, 400)
@@ -77,4 +88,4 @@ def test_an_undo_refolds_only_the_events_since_its_checkpoint(monkeypatch):
     assert len(folded) <= 50 * (night_mod.CHECKPOINT_EVERY + 1)
     assert sum(len(t.rolls) for t in night.tables) == 3_000
     assert same(night, standing(night))
-    assert len(night.checkpoints) == night_mod.CHECKPOINTS_KEPT   # the newest only
+    assert len(night.checkpoints) == night_mod.CHECKPOINTS_KEPT  # the newest only

@@ -14,7 +14,10 @@ def test_awards_say_which_prizes_the_cards_decide() -> None:
     night = night.apply({"type": "judge", "prize": "best_costume", "winner": "Cat"})
     awards = {a.prize: a.as_dict() for a in decide_awards(night)}
     assert {k: a["by_cards"] for k, a in awards.items()} == {
-        "most_buncos": True, "last_bunco": True, "best_costume": False}
+        "most_buncos": True,
+        "last_bunco": True,
+        "best_costume": False,
+    }
     assert awards["best_costume"]["winners"] == ["Cat"]
     report = night_report(night)
     assert [a["by_cards"] for a in report["awards"]] == [True, True, False]

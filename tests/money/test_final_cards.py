@@ -21,8 +21,15 @@ from bunco.play.driver import Driver
 
 PLAYERS = [f"P{i:02d}" for i in range(1, 17)]
 GROUPS = {"Team 1": PLAYERS[:8], "Team 2": PLAYERS[8:]}
-PARTY = {"type": "party", "rules": "tournament", "players": PLAYERS, "groups": GROUPS, "seed": 1,
-         "prize_ties": "shared", "money": "tournament"}
+PARTY = {
+    "type": "party",
+    "rules": "tournament",
+    "players": PLAYERS,
+    "groups": GROUPS,
+    "seed": 1,
+    "prize_ties": "shared",
+    "money": "tournament",
+}
 
 
 def rounds_with_break_checks() -> list[dict[str, Any]]:
@@ -34,7 +41,12 @@ def rounds_with_break_checks() -> list[dict[str, Any]]:
     while True:
         night = driver.night
         last = night.history[-1].round_no if night.history else 0
-        if night.phase == "playing" and not night.started and last in (2, 4) and last not in checked:
+        if (
+            night.phase == "playing"
+            and not night.started
+            and last in (2, 4)
+            and last not in checked
+        ):
             checked.add(last)
             for name in PLAYERS:
                 driver.submit({"type": "verify", "player": name, "checker": "Staff 1"})
@@ -66,30 +78,45 @@ def test_the_prizes_wait_for_the_last_round_verification_and_pay_the_final_winne
     assert night.phase == "over" and waiting["prizes"] == [] and waiting["payouts"] == []
     assert waiting["money"]["final"] is False and waiting["prize_winners"] == []
     stale = waiting["verification"]["awaiting"]
-    assert stale and all(waiting["verification"]["cards"][n]["after"] == {"set": 1, "round": 4}
-                         for n in stale)
+    assert stale and all(
+        waiting["verification"]["cards"][n]["after"] == {"set": 1, "round": 4} for n in stale
+    )
     # What the cards of round 4 would have paid (the host closing them unverified) ...
     early = night_report(night.apply({"type": "close_cards", "unverified": stale}))
     # ... and what the staff's check after the last round pays: accepted, every card final.
     staff = [{"type": "verify", "player": n, "checker": "Staff 2"} for n in PLAYERS]
     path = tmp_path / "charity.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in [PARTY, *events, *staff]))
-    done = subprocess.run([sys.executable, "-m", "bunco", "replay", str(path), "--json"],
-                          capture_output=True, text=True, check=True, env=dict(os.environ))
+    done = subprocess.run(
+        [sys.executable, "-m", "bunco", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ),
+    )
     final = json.loads(done.stdout)
     assert final["money"]["final"] is True and final["verification"]["awaiting"] == []
-    assert all(c["checker"] == "Staff 2" and c["current"]
-               for c in final["verification"]["cards"].values())
+    assert all(
+        c["checker"] == "Staff 2" and c["current"] for c in final["verification"]["cards"].values()
+    )
     changed = [k for k, v in winners(final).items() if winners(early)[k] != v]
     assert len(changed) >= 3  # rounds 5 and 6 changed these prizes
     for group in GROUPS:  # ties shared: everyone level at the top of the final cards is paid
-        for prize, figure in (("most_buncos", "buncos"), ("most_mini_buncos", "mini_buncos"),
-                              ("most_wins", "wins")):
-            paid = sorted(p["player"] for p in final["payouts"]
-                          if p["prize"] == prize and p["group"] == group)
+        for prize, figure in (
+            ("most_buncos", "buncos"),
+            ("most_mini_buncos", "mini_buncos"),
+            ("most_wins", "wins"),
+        ):
+            paid = sorted(
+                p["player"] for p in final["payouts"] if p["prize"] == prize and p["group"] == group
+            )
             assert paid == best(final, figure, group), (prize, group)
     assert read_log(path.read_text().splitlines()).phase == "over"
-    text = subprocess.run([sys.executable, "-m", "bunco", "replay", str(path)],
-                          capture_output=True, text=True, check=True,
-                          env={**os.environ, "COLUMNS": "160"}).stdout
+    text = subprocess.run(
+        [sys.executable, "-m", "bunco", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "160"},
+    ).stdout
     assert "verified by Staff 2 after round 6" in text and "Verified cards" in text

@@ -24,8 +24,8 @@ def test_group_rows_name_the_members_paid_and_those_away() -> None:
     assert buncos.passed_over == () and buncos.paid_text.endswith("Lou $16.66 each")
     assert "Group with the Best Costume (Team 1)" not in handed_prizes(night)["Eve"]
     view = money_part(night)
-    assert ("Group with the Best Costume: handed to Team 1 (judged); passed over Eve: absent "
-            "(Team 1)") in view["payout_notes"]
+    assert (
+        "Group with the Best Costume: handed to Team 1 (judged); passed over Eve: absent (Team 1)"
+    ) in view["payout_notes"]
     row = next(r for r in view["prize_winners"] if r["prize"] == "group_best_costume")
     assert row["paid"][0] == {"player": "Ann", "amount": "$5.00"}
-

@@ -22,16 +22,30 @@ def tournament(**extra: Any) -> Night:
     return party("tournament", PLAYERS, groups=GROUPS, judged=["Best Costume"], **extra)
 
 
-@pytest.mark.parametrize(("event", "message"), [
-    ({"prize": "best_hat", "group": "Team 1", "winner": "Ann"}, "'best_hat' is not a judged prize"),
-    ({"prize": "best_costume", "winner": "Ann"}, "is judged per group, and None is not one"),
-    ({"prize": "best_costume", "group": "Team 1", "winner": "Eve"}, "'Eve' is not a player in Team 1"),
-    ({"prize": "group_best_costume", "winner": "Team 9"}, "'Team 9' is not a group"),
-    ({"prize": "group_best_costume", "group": "Team 1", "winner": "Team 1"}, "names no group"),
-    ({"prize": "best_costume", "group": "Team 1"}, "judge event needs a winner"),
-    ({"prize": "best_costume", "group": "Team 1", "ranking": ["Ann", "Ann"]}, "names someone twice"),
-])
-def test_a_bad_judgement_is_refused_and_changes_nothing(event: dict[str, Any], message: str) -> None:
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (
+            {"prize": "best_hat", "group": "Team 1", "winner": "Ann"},
+            "'best_hat' is not a judged prize",
+        ),
+        ({"prize": "best_costume", "winner": "Ann"}, "is judged per group, and None is not one"),
+        (
+            {"prize": "best_costume", "group": "Team 1", "winner": "Eve"},
+            "'Eve' is not a player in Team 1",
+        ),
+        ({"prize": "group_best_costume", "winner": "Team 9"}, "'Team 9' is not a group"),
+        ({"prize": "group_best_costume", "group": "Team 1", "winner": "Team 1"}, "names no group"),
+        ({"prize": "best_costume", "group": "Team 1"}, "judge event needs a winner"),
+        (
+            {"prize": "best_costume", "group": "Team 1", "ranking": ["Ann", "Ann"]},
+            "names someone twice",
+        ),
+    ],
+)
+def test_a_bad_judgement_is_refused_and_changes_nothing(
+    event: dict[str, Any], message: str
+) -> None:
     night = tournament()
     with pytest.raises(BuncoError) as caught:
         night.apply({"type": "judge", **event})
@@ -40,11 +54,18 @@ def test_a_bad_judgement_is_refused_and_changes_nothing(event: dict[str, Any], m
 
 
 def test_a_later_judgement_replaces_the_first() -> None:
-    night = tournament().apply_all([
-        {"type": "judge", "prize": "best_costume", "group": "Team 1", "winner": "Ann"},
-        {"type": "judge", "prize": "best_costume", "group": "Team 1", "ranking": ["Bea", "Cat"]},
-        {"type": "judge", "prize": "group_best_costume", "winner": "Team 2"},
-    ])
+    night = tournament().apply_all(
+        [
+            {"type": "judge", "prize": "best_costume", "group": "Team 1", "winner": "Ann"},
+            {
+                "type": "judge",
+                "prize": "best_costume",
+                "group": "Team 1",
+                "ranking": ["Bea", "Cat"],
+            },
+            {"type": "judge", "prize": "group_best_costume", "winner": "Team 2"},
+        ]
+    )
     assert night_report(night)["judged"] == [
         {"prize": "best_costume", "group": "Team 1", "ranking": ["Bea", "Cat"]},
         {"prize": "group_best_costume", "group": None, "ranking": ["Team 2"]},
@@ -63,8 +84,11 @@ def test_presence_names_only_players_of_the_night() -> None:
 def test_a_break_waits_for_the_round_and_ends_with_the_next_one() -> None:
     night = party("classic", PLAYERS[:4], tables=[PLAYERS[:4]])
     night = night.apply({"type": "break", "minutes": 5, "at": "2026-11-24T20:00:00+00:00"})
-    assert live_view(night)["break"] == {"minutes": 5, "started_at": "2026-11-24T20:00:00+00:00",
-                                     "after": None}
+    assert live_view(night)["break"] == {
+        "minutes": 5,
+        "started_at": "2026-11-24T20:00:00+00:00",
+        "after": None,
+    }
     with pytest.raises(NotAllowedNow, match="a break is already under way"):
         night.apply({"type": "break"})
     night = roll(night, 1, 1, 1, 1)  # the first roll ends the break
@@ -95,7 +119,9 @@ def test_a_drawing_is_among_those_present_and_can_leave_out_earlier_winners() ->
 
 def test_a_drawing_with_nobody_present_is_refused() -> None:
     night = party("classic", ["Ann", "Bea"])
-    night = night.apply_all([{"type": "absent", "player": "Ann"}, {"type": "absent", "player": "Bea"}])
+    night = night.apply_all(
+        [{"type": "absent", "player": "Ann"}, {"type": "absent", "player": "Bea"}]
+    )
     with pytest.raises(NotAllowedNow, match="nobody is present to win a drawing"):
         drawing_event(night, secrets.randbelow)
     with pytest.raises(NotAllowedNow, match="nobody is present to win a drawing"):

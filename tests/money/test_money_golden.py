@@ -31,10 +31,13 @@ def report() -> dict[str, Any]:
 def test_the_payout_sheet_of_the_tournament(report: dict[str, Any]) -> None:
     assert report["phase"] == "over"
     rows = [(p["player"], p["prize"], p["group"], p["amount"]) for p in report["payouts"]]
-    team2 = [(n, "group_most_buncos", "Team 2", "16.66") for n in
-             ("Gus", "Hal", "Ivy", "Jo", "Kim", "Lou")]
-    team1 = [(n, "group_best_costume", "Team 1", "5.00") for n in
-             ("Ann", "Bea", "Cat", "Dee", "Fay")]  # Eve is absent
+    team2 = [
+        (n, "group_most_buncos", "Team 2", "16.66")
+        for n in ("Gus", "Hal", "Ivy", "Jo", "Kim", "Lou")
+    ]
+    team1 = [
+        (n, "group_best_costume", "Team 1", "5.00") for n in ("Ann", "Bea", "Cat", "Dee", "Fay")
+    ]  # Eve is absent
     # One prize per person, the most valuable first (what each winner receives): Jo's $100;
     # Team 1's Most Minis (Ann, Bea, Fay: $16.66 each) leaves out Ann, who takes a share of
     # Most Buncos ($33.33, more), then Fay, who takes Most Wins ($40, more than $25): Bea
@@ -53,14 +56,22 @@ def test_the_payout_sheet_of_the_tournament(report: dict[str, Any]) -> None:
     awards = {(a["prize"], a["group"]): a for a in report["awards"]}
     assert awards[("most_mini_buncos", "Team 1")]["passed_over"] == [
         {"name": "Ann", "reason": "takes Most Buncos (Team 1) instead"},
-        {"name": "Fay", "reason": "takes Most Wins (Team 1) instead"}]
+        {"name": "Fay", "reason": "takes Most Wins (Team 1) instead"},
+    ]
     money = report["money"]
     assert (money["pot"], money["paid_out"], money["top_up"]) == ("0.00", "479.96", "479.96")
     # $100 six ways leaves 0.04, on a line of its own
     assert (money["remainder"], money["unawarded"]) == ("0.04", "75.00")
-    assert money["left_over"] == [{
-        "prize": "group_most_buncos", "label": "Group with the most Buncos", "group": None,
-        "kind": "split", "amount": "0.04", "why": "Team 2's $100.00 among 6: $16.66 each"}]
+    assert money["left_over"] == [
+        {
+            "prize": "group_most_buncos",
+            "label": "Group with the most Buncos",
+            "group": None,
+            "kind": "split",
+            "amount": "0.04",
+            "why": "Team 2's $100.00 among 6: $16.66 each",
+        }
+    ]
     assert sum(Decimal(p["amount"]) for p in report["payouts"]) == Decimal("479.96")
 
 
@@ -72,12 +83,16 @@ def test_one_prize_per_person_in_the_order_listed() -> None:
     rows = [(p["player"], p["prize"], p["amount"]) for p in report["payouts"]][:7]
     assert rows == [
         # Team 1's Most Buncos: Ann, Bea and Cat have one each: $100 three ways
-        ("Ann", "most_buncos", "33.33"), ("Bea", "most_buncos", "33.33"),
-        ("Cat", "most_buncos", "33.33"), ("Jo", "most_buncos", "100.00"),
+        ("Ann", "most_buncos", "33.33"),
+        ("Bea", "most_buncos", "33.33"),
+        ("Cat", "most_buncos", "33.33"),
+        ("Jo", "most_buncos", "100.00"),
         # Ann and Bea (one Mini each) already won: Fay's Mini takes it
         ("Fay", "most_mini_buncos", "50.00"),
         # Fay (5 wins), Ann, Bea (3) already won, Eve (3) is absent: Dee (2) is next
-        ("Dee", "most_wins", "40.00"), ("Lou", "most_wins", "40.00")]
+        ("Dee", "most_wins", "40.00"),
+        ("Lou", "most_wins", "40.00"),
+    ]
     assert report["money"]["paid_out"] == "479.95"
     assert report["money"]["one_prize_order"] == "listed"
 
@@ -87,10 +102,15 @@ def test_prizes_nobody_could_take(report: dict[str, Any]) -> None:
     assert awards[("most_mini_buncos", "Team 2")]["status"] == "nobody"  # no Minis in Team 2
     costume = awards[("best_costume", "Team 1")]
     assert costume["status"] == "nobody"
-    assert costume["passed_over"] == [{"name": "Eve", "reason": "absent"},
-                                      {"name": "Ann", "reason": "already won Most Buncos"}]
-    unpaid = [(p["prize"], p["group"], p["amount"]) for p in report["money"]["prizes"]
-              if p["status"] != "won"]
+    assert costume["passed_over"] == [
+        {"name": "Eve", "reason": "absent"},
+        {"name": "Ann", "reason": "already won Most Buncos"},
+    ]
+    unpaid = [
+        (p["prize"], p["group"], p["amount"])
+        for p in report["money"]["prizes"]
+        if p["status"] != "won"
+    ]
     assert unpaid == [("most_mini_buncos", "Team 2", "50.00"), ("best_costume", "Team 1", "25.00")]
 
 
@@ -105,11 +125,15 @@ def test_a_tampered_drawing_is_refused() -> None:
     lines = GOLDEN.read_text().splitlines()
     at = next(i for i, line in enumerate(lines) if '"drawing"' in line)
     event = json.loads(lines[at])
-    for change, message in (({"winner": "Ann"}, "candidate 4 is Eve, not Ann"),
-                            ({"candidates": event["candidates"][::-1]},
-                             "the drawing's candidates are not the players who may win it now"),
-                            ({"pick": 12}, "pick 12 is not a position among 12 candidates")):
-        bad = [*lines[:at], json.dumps({**event, **change}), *lines[at + 1:]]
+    for change, message in (
+        ({"winner": "Ann"}, "candidate 4 is Eve, not Ann"),
+        (
+            {"candidates": event["candidates"][::-1]},
+            "the drawing's candidates are not the players who may win it now",
+        ),
+        ({"pick": 12}, "pick 12 is not a position among 12 candidates"),
+    ):
+        bad = [*lines[:at], json.dumps({**event, **change}), *lines[at + 1 :]]
         with pytest.raises(LogError) as caught:
             read_log(bad)
         assert caught.value.line == at + 1
@@ -121,9 +145,13 @@ def test_replay_prints_the_payouts() -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "bunco", "replay", str(GOLDEN)],
-                          capture_output=True, text=True, check=True,
-                          env={**os.environ, "COLUMNS": "120"})
+    done = subprocess.run(
+        [sys.executable, "-m", "bunco", "replay", str(GOLDEN)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "120"},
+    )
     assert "Payouts" in done.stdout
     assert "Host's top-up: $479.96" in done.stdout
     assert "Stays behind: Group with the most Buncos: $0.04" in done.stdout
@@ -133,11 +161,16 @@ def test_replay_prints_the_payouts() -> None:
 def test_a_group_can_have_its_own_payout() -> None:
     lines = GOLDEN.read_text().splitlines()
     setup = json.loads(lines[0])
-    setup["money"] = {"preset": "tournament", "payouts": [
-        {"prize": "most_buncos", "amount": "100"},
-        {"prize": "most_buncos", "group": "Team 2", "amount": "60"},
-        {"prize": "group_most_buncos", "share": "100%"},
-    ], "buy_in": "10", "top_up": True}
+    setup["money"] = {
+        "preset": "tournament",
+        "payouts": [
+            {"prize": "most_buncos", "amount": "100"},
+            {"prize": "most_buncos", "group": "Team 2", "amount": "60"},
+            {"prize": "group_most_buncos", "share": "100%"},
+        ],
+        "buy_in": "10",
+        "top_up": True,
+    }
     report = night_report(read_log([json.dumps(setup), *lines[1:]]))
     paid = {(p["player"], p["prize"]): p["amount"] for p in report["payouts"]}
     assert paid[("Ann", "most_buncos")] == "33.33"  # Team 1: the general $100

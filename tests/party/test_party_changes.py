@@ -122,7 +122,9 @@ def test_a_late_arrival_joins_and_the_tables_are_laid_out_again() -> None:
     ]
     assert [t["team"] for t in tables] == [True, False, False]
     assert marks(night, "Ivy") == [(2, "W")] and marks(night, "Hal") == [(1, "L"), (2, "L")]
-    assert night_report(night)["changes"] == [{"type": "join", "player": "Ivy", "set": 1, "round": 2}]
+    assert night_report(night)["changes"] == [
+        {"type": "join", "player": "Ivy", "set": 1, "round": 2}
+    ]
 
 
 def test_a_leaver_is_reseated_around_in_classic() -> None:
@@ -131,7 +133,9 @@ def test_a_leaver_is_reseated_around_in_classic() -> None:
     # Seven players: 4 + 3. Hal's seat 4 is gone; Ann's seat 2 at his own table is free.
     assert night.seating == (ROUND_2_CLASSIC[0], ("Fay", "Hal", "Cat"))
     assert marks(night, "Ann") == [(1, "L")]
-    assert night_report(night)["changes"] == [{"type": "leave", "player": "Ann", "set": 1, "round": 2}]
+    assert night_report(night)["changes"] == [
+        {"type": "leave", "player": "Ann", "set": 1, "round": 2}
+    ]
 
 
 def test_a_leaver_becomes_a_ghost_in_scil_and_a_late_arrival_takes_the_ghost_seat() -> None:

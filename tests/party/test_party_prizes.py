@@ -120,8 +120,7 @@ def test_half_and_half_ties_follow_the_hosts_tie_choice() -> None:
     script = NIGHT.replace("1 Ann 111   # R1", "1 Ann 234\n1 Bea 111   # R1").replace(
         "1 Ann 234   # miss: Ann & Cat win", "1 Bea 234"
     )
-    night = play(party("classic", FOUR, prizes=["half_and_half"], prize_ties="roll_off"),
-                 script)
+    night = play(party("classic", FOUR, prizes=["half_and_half"], prize_ties="roll_off"), script)
     assert rows(night) == [("half_and_half", None, None, FOUR, [], "pending_roll_off")]
     assert night.phase == "rolloff" and night_report(night)["rolloff"]["players"] == FOUR
 
@@ -321,9 +320,15 @@ def test_a_card_verified_at_a_break_that_changes_afterwards_is_verified_again() 
     verification = night_report(night)["verification"]
     assert rows(night) == [] and verification["awaiting"] == ["Ann"]
     assert verification["cards"]["Ann"] == {
-        "checker": "Staff", "after": {"set": 1, "round": 3}, "current": False}
+        "checker": "Staff",
+        "after": {"set": 1, "round": 3},
+        "current": False,
+    }
     assert verification["cards"]["Bea"] == {
-        "checker": "Staff", "after": {"set": 1, "round": 6}, "current": True}
+        "checker": "Staff",
+        "after": {"set": 1, "round": 6},
+        "current": True,
+    }
     closed = night.apply({"type": "close_cards", "unverified": ["Ann"]})
     # Closed: Ann counts what she showed after R3: 1 B, 0 M, 1 W; Bea 1 B, 2 W.
     # Blue: Cat 1 B, 1 M, 4 W; Dee 2 B, 2 W. Groups: Red 2 Buncos, Blue 3.

@@ -19,8 +19,8 @@ START = {"type": "start_round"}
 
 def finish_round_one(night: Night) -> Night:
     """Classic at one table: Ann's Bunco rings the bell, she rolls on and misses."""
-    night = roll(night, 1, 1, 1, 1)              # Ann: Bunco, 21, the bell
-    night = roll(night, 1, *miss(1))             # Ann rolls on and misses: round over
+    night = roll(night, 1, 1, 1, 1)  # Ann: Bunco, 21, the bell
+    night = roll(night, 1, *miss(1))  # Ann rolls on and misses: round over
     return night
 
 
@@ -32,7 +32,7 @@ def test_the_bell_starts_a_round_and_closes_the_one_before() -> None:
     assert live_view(started)["tables"][0]["rolls"] == 0
     with pytest.raises(NotAllowedNow, match="round 1 has already started"):
         started.apply(START)
-    with pytest.raises(NotAllowedNow, match="between rounds"):   # changes wait for the end
+    with pytest.raises(NotAllowedNow, match="between rounds"):  # changes wait for the end
         started.apply({"type": "join", "player": "Ivy"})
     night = finish_round_one(started)
     assert (night.round_no, night.started) == (2, False)
@@ -44,7 +44,7 @@ def test_the_bell_starts_a_round_and_closes_the_one_before() -> None:
         rung.apply({"type": "undo", "table": 1})
     with pytest.raises(NotAllowedNow, match="a round is under way"):
         rung.apply({"type": "end_night"})
-    rolled = roll(rung, 1, 2, 2, 4)              # round 2: two 2s
+    rolled = roll(rung, 1, 2, 2, 4)  # round 2: two 2s
     assert rolled.apply({"type": "undo", "table": 1}).started is True  # the bell stands
     # the log replays the bells exactly, and a night without bells scores the same rolls alike
     assert live_view(read_log(night_log(rolled).splitlines())) == live_view(rolled)
@@ -55,7 +55,7 @@ def test_the_bell_starts_a_round_and_closes_the_one_before() -> None:
 
 def test_no_bell_in_a_roll_off_or_after_the_night() -> None:
     night = party("winning-moves", ["Ann", "Bea"])
-    for r in range(1, 7):                         # Ann rolls a Bunco every round
+    for r in range(1, 7):  # Ann rolls a Bunco every round
         while night.round_no == r and night.phase == "playing":
             roller = night.tables[0].roller
             night = roll(night, 1, *((r, r, r) if roller == "Ann" else miss(r)))

@@ -30,7 +30,9 @@ def test_the_bell_banner_says_what_the_preset_does_after_the_bell(name):
 def test_scil_and_winning_moves_do_not_say_players_roll_on():
     for name in ("scil", "winning-moves"):
         night = party(name, TWELVE)
-        assert "roll on." not in str(live_view(night)["words"]["bell"]).replace("nobody rolls on", "")
+        assert "roll on." not in str(live_view(night)["words"]["bell"]).replace(
+            "nobody rolls on", ""
+        )
 
 
 def test_prize_names_follow_the_preset_on_the_set_up_page_and_the_night():
@@ -62,7 +64,9 @@ def test_a_tie_break_win_says_how_it_was_won_never_a_bare_tie_score():
                     a, b = res.side_scores
                     assert f"won here {a}–{b}" not in doc["words"]
                 else:
-                    assert doc["words"].endswith(f"won here {res.side_scores[0]}–{res.side_scores[1]}")
+                    assert doc["words"].endswith(
+                        f"won here {res.side_scores[0]}–{res.side_scores[1]}"
+                    )
         if seen >= 2:
             break
     assert seen >= 2

@@ -16,14 +16,18 @@ def first_table(rules: str, **setup: object) -> dict[str, object]:
     return live_view(night)["tables"][0]
 
 
-@pytest.mark.parametrize(("preset", "labels", "points"), [
-    ("classic", ["Miss", "+1", "+2", "Bunco", "Mini Bunco"], (21, 5)),
-    ("tournament", ["Miss", "+1", "+2", "Bunco", "Mini Bunco"], (21, 5)),
-    ("scil", ["Miss", "+1", "+2", "Bunco", "Baby Bunco"], (21, 5)),
-    ("winning-moves", ["Miss", "+1", "+2", "Bunco", "Low Bunco", "High Bunco"], (21, 5)),
-])
-def test_each_preset_names_its_buttons(preset: str, labels: list[str],
-                                       points: tuple[int, int]) -> None:
+@pytest.mark.parametrize(
+    ("preset", "labels", "points"),
+    [
+        ("classic", ["Miss", "+1", "+2", "Bunco", "Mini Bunco"], (21, 5)),
+        ("tournament", ["Miss", "+1", "+2", "Bunco", "Mini Bunco"], (21, 5)),
+        ("scil", ["Miss", "+1", "+2", "Bunco", "Baby Bunco"], (21, 5)),
+        ("winning-moves", ["Miss", "+1", "+2", "Bunco", "Low Bunco", "High Bunco"], (21, 5)),
+    ],
+)
+def test_each_preset_names_its_buttons(
+    preset: str, labels: list[str], points: tuple[int, int]
+) -> None:
     table = first_table(preset)
     taps = table["taps"]
     assert isinstance(taps, list)
@@ -40,7 +44,13 @@ def test_each_preset_names_its_buttons(preset: str, labels: list[str],
 def test_possible_follows_the_engine_and_first_roll_asks_nothing() -> None:
     wm = first_table("winning-moves")
     assert {t["outcome"]: t["possible"] for t in wm["taps"]} == {
-        "miss": True, "+1": True, "+2": True, "bunco": True, "low": False, "high": True}
+        "miss": True,
+        "+1": True,
+        "+2": True,
+        "bunco": True,
+        "low": False,
+        "high": True,
+    }
     assert wm["asks_who"] == [1, 2, 3, 4, 5, 6]
     scil = first_table("scil")  # scil rolls for high first: no tallies, typed dice ask nobody
     assert scil["status"] == "first_roll"
@@ -55,12 +65,16 @@ def test_a_house_rule_changes_the_hint() -> None:
 
 
 def test_the_wipeout_button_asks_who_rolled_it_after_round_one() -> None:
-    night = Night.start({"rules": "classic", "players": PLAYERS,
-                         "house_rules": {"wipeout": True}})
+    night = Night.start({"rules": "classic", "players": PLAYERS, "house_rules": {"wipeout": True}})
     taps = {t["outcome"]: t for t in live_view(night)["tables"][0]["taps"]}
-    assert taps["wipeout"] == {"outcome": "wipeout", "label": "Wipeout",
-                               "hint": "three 1s · team to 0", "possible": False,
-                               "asks_who": False, "dice": None}  # round 1: three 1s are the Bunco
+    assert taps["wipeout"] == {
+        "outcome": "wipeout",
+        "label": "Wipeout",
+        "hint": "three 1s · team to 0",
+        "possible": False,
+        "asks_who": False,
+        "dice": None,
+    }  # round 1: three 1s are the Bunco
 
 
 def test_partners_of_the_tables_and_of_the_next_seating() -> None:

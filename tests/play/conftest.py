@@ -38,9 +38,7 @@ def spawn(tmp_path: Path) -> Callable[..., object]:
     children = []
 
     def start(*args: str, columns: int = 120) -> object:
-        env = dict(
-            os.environ, TERM="dumb", COLUMNS=str(columns), LINES="40", PYTHONUNBUFFERED="1"
-        )
+        env = dict(os.environ, TERM="dumb", COLUMNS=str(columns), LINES="40", PYTHONUNBUFFERED="1")
         env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
         child = pexpect.spawn(
             sys.executable,

@@ -105,7 +105,8 @@ def test_auto_without_json_prints_the_end_of_night(tmp_path: Path) -> None:
 
 
 def test_default_log_in_the_data_folder_and_its_path_on_stderr_with_json(
-        tmp_path: Path, monkeypatch, data_folder: Path) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch, data_folder: Path
+) -> None:  # type: ignore[no-untyped-def]
     here = tmp_path / "here"
     here.mkdir()
     monkeypatch.chdir(here)

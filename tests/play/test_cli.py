@@ -69,7 +69,9 @@ def test_prize_groups_give_the_tournament_prizes_per_group(tmp_path: Path) -> No
     assert code == 0
     report = json.loads(out)
     assert read_log(log.read_text().splitlines()).groups == {
-        "Red": ("Ann", "Bea", "Cat", "Dee"), "Blue": ("Eve", "Fay", "Gus", "Hal")}
+        "Red": ("Ann", "Bea", "Cat", "Dee"),
+        "Blue": ("Eve", "Fay", "Gus", "Hal"),
+    }
     per_group = [(p["category"], p["group"]) for p in report["prizes"] if p.get("group")]
     assert per_group == [(c, g) for c in ("most_buncos", "most_mini_buncos", "most_wins")
                          for g in ("Red", "Blue")]  # fmt: skip
@@ -82,7 +84,8 @@ def test_prize_groups_give_the_tournament_prizes_per_group(tmp_path: Path) -> No
     totals = {g: sum(report["players"][p]["buncos"] for p in m)
               for g, m in (("Red", red), ("Blue", ("Eve", "Fay", "Gus", "Hal")))}  # fmt: skip
     assert overall["winners"] == [max(totals, key=totals.__getitem__)] or (
-        totals["Red"] == totals["Blue"])
+        totals["Red"] == totals["Blue"]
+    )
 
 
 def test_a_finished_night_is_not_resumed(tmp_path: Path) -> None:
@@ -162,8 +165,9 @@ def test_resume_reports_the_cut_line_and_a_second_backup_does_not_replace_the_fi
 
 def test_a_whole_last_line_without_its_newline_is_kept(tmp_path: Path) -> None:
     log = tmp_path / "n.jsonl"
-    log.write_text('{"type": "party", "players": ["A", "B"]}\n{"type": "roll", "table": 1, '
-                   '"dice": [1, 1, 1]}')
+    log.write_text(
+        '{"type": "party", "players": ["A", "B"]}\n{"type": "roll", "table": 1, "dice": [1, 1, 1]}'
+    )
     assert set_aside_cut_line(log) is None
     handle = PartyLog.reopen(log)
     handle.append({"type": "roll", "table": 1, "dice": [2, 3, 4]})

@@ -116,11 +116,14 @@ def test_a_tied_set_is_settled_by_a_roll_off_that_bots_roll() -> None:
     assert final.set_results[0].winner in ("Ann", "Bea")
     rolloff_rolls = [e for e in events if e["type"] == "roll" and "table" not in e]
     assert rolloff_rolls and all(len(e["dice"]) == 3 for e in rolloff_rolls)
-    assert night_report(read_log(write_log(final.setup, events).splitlines())) == night_report(final)
+    assert night_report(read_log(write_log(final.setup, events).splitlines())) == night_report(
+        final
+    )
 
 
-def test_verify_for_prizes_is_off_unless_asked_and_then_the_staff_verify_after_the_last_round(
-) -> None:
+def test_verify_for_prizes_is_off_unless_asked_and_then_the_staff_verify_after_the_last_round() -> (
+    None
+):
     driver, events = new("tournament", "8", seed=5)
     assert driver.night.rules.verify_for_prizes is False
     play_auto(driver)
@@ -134,7 +137,8 @@ def test_verify_for_prizes_is_off_unless_asked_and_then_the_staff_verify_after_t
     assert set(night.verified) == set(night.roster) and night.prizes
     unchecked = play_auto(new("tournament", "8", seed=5)[0])  # the same rolls, not verified
     assert [(p.category, p.value, p.candidates) for p in night.prizes] == [
-        (p.category, p.value, p.candidates) for p in unchecked.prizes]
+        (p.category, p.value, p.candidates) for p in unchecked.prizes
+    ]
 
 
 def test_step_reports_round_end_and_moves() -> None:

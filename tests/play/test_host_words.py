@@ -14,9 +14,15 @@ from bunco.play.host_words import HostWordError, parse_host_word, run_host_word
 
 FOUR = ["Ann", "Bea", "Cat", "Dee"]
 PARTY: dict[str, Any] = {
-    "type": "party", "rules": "tournament", "players": FOUR, "seed": 3,
-    "groups": {"Team 1": ["Ann", "Bea"], "Team 2": ["Cat", "Dee"]}, "prize_ties": "shared",
-    "judged": ["Best Costume"], "must_be_present": True}
+    "type": "party",
+    "rules": "tournament",
+    "players": FOUR,
+    "seed": 3,
+    "groups": {"Team 1": ["Ann", "Bea"], "Team 2": ["Cat", "Dee"]},
+    "prize_ties": "shared",
+    "judged": ["Best Costume"],
+    "must_be_present": True,
+}
 
 
 def said(driver: Driver, line: str) -> str:
@@ -45,7 +51,14 @@ def test_the_host_words_become_events_of_the_log() -> None:
     drawing = driver.night.host.drawings[0]
     assert drawing.name == "Door prize" and drawing.winner in FOUR and drawing.winner in line
     assert [e["type"] for e in events] == ["verify"] * 5 + [
-        "judge", "judge", "absent", "present", "break", "end_break", "drawing"]
+        "judge",
+        "judge",
+        "absent",
+        "present",
+        "break",
+        "end_break",
+        "drawing",
+    ]
 
 
 def test_bad_host_words_say_what_to_type() -> None:

@@ -174,9 +174,7 @@ def test_prompts_when_options_are_missing(spawn: Any, tmp_path: Path) -> None:
     assert party["bots"] == ["Ann", "Bea", "Cal"]
 
 
-def test_host_words_between_rounds_substitute_and_end_the_night(
-    spawn: Any, tmp_path: Path
-) -> None:
+def test_host_words_between_rounds_substitute_and_end_the_night(spawn: Any, tmp_path: Path) -> None:
     log = tmp_path / "h.jsonl"
     child = classic_table(spawn, log)
     send(child, "b")  # Ann: a Bunco, 21, the bell; she rolls on
@@ -242,15 +240,37 @@ def test_commands_to_copy_are_never_wrapped_at_80_columns(spawn: Any, tmp_path: 
 
 
 def test_prize_money_asked_at_the_prompt(spawn: Any, tmp_path: Path) -> None:
-    child = spawn("play", "--speed", "0", "--log", "m.jsonl", "--rules", "classic",
-                  "--players", "4", "--human", "Zed", "--sets", "1")
-    for question, answer in (("Prizes and money", "y"), ("Judged prizes", "Best Costume"),
-                             ("Must be present", "y"), ("One prize per person", "value"),
-                             ("Breaks after rounds", "3"), ("Prize money", "pot"),
-                             ("Buy-in", "$4.75"), ("Most buncos pays", "50%"),
-                             ("Most wins pays", "5"), ("Most losses pays", ""),
-                             ("Half and half pays", ""), ("Last bunco pays", ""),
-                             ("Best costume pays", "2.50"), ("tops up", "n")):
+    child = spawn(
+        "play",
+        "--speed",
+        "0",
+        "--log",
+        "m.jsonl",
+        "--rules",
+        "classic",
+        "--players",
+        "4",
+        "--human",
+        "Zed",
+        "--sets",
+        "1",
+    )
+    for question, answer in (
+        ("Prizes and money", "y"),
+        ("Judged prizes", "Best Costume"),
+        ("Must be present", "y"),
+        ("One prize per person", "value"),
+        ("Breaks after rounds", "3"),
+        ("Prize money", "pot"),
+        ("Buy-in", "$4.75"),
+        ("Most buncos pays", "50%"),
+        ("Most wins pays", "5"),
+        ("Most losses pays", ""),
+        ("Half and half pays", ""),
+        ("Last bunco pays", ""),
+        ("Best costume pays", "2.50"),
+        ("tops up", "n"),
+    ):
         child.expect(question)
         child.sendline(answer)
     child.expect("Zed, your roll")
@@ -260,6 +280,12 @@ def test_prize_money_asked_at_the_prompt(spawn: Any, tmp_path: Path) -> None:
     assert party["judged"] == ["Best Costume"] and party["must_be_present"] is True
     assert party["one_prize_per_person"] is True
     assert party["house_rules"]["breaks_after_rounds"] == [3]  # a JSON integer, as checked
-    assert party["money"] == {"currency": "$", "buy_in": "4.75", "payouts": [
-        {"prize": "most_buncos", "share": "50%"}, {"prize": "most_wins", "amount": "5"},
-        {"prize": "best_costume", "amount": "2.50"}]}
+    assert party["money"] == {
+        "currency": "$",
+        "buy_in": "4.75",
+        "payouts": [
+            {"prize": "most_buncos", "share": "50%"},
+            {"prize": "most_wins", "amount": "5"},
+            {"prize": "best_costume", "amount": "2.50"},
+        ],
+    }

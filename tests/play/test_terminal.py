@@ -55,8 +55,9 @@ def test_enter_pressed_while_bots_roll_is_not_the_next_roll(spawn: Any, tmp_path
     child.sendline("")
     child.expect(r"Zed: \d \d \d  miss")  # Zed's turn ends; the bots roll at a readable pace
     child.send("\r\r")  # impatient Enters while the bots roll
-    prompt = ["Zed, your roll", "Enter for round 2"][child.expect_exact(
-        ["Zed, your roll", "Enter for round 2"])]
+    prompt = ["Zed, your roll", "Enter for round 2"][
+        child.expect_exact(["Zed, your roll", "Enter for round 2"])
+    ]
     # the keys are read in order: had the Enters been kept, Zed would have rolled before
     # the cards are shown and the same prompt asks again
     child.sendline("c")

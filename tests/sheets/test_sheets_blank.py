@@ -57,10 +57,19 @@ def test_classic_tallies_are_us_and_them(classic12: list[str]) -> None:
 def test_classic_host_sheet_lists_players_and_prizes(classic12: list[str]) -> None:
     page = one_page(classic12, "Host's sheet, set 1")
     rounds = " ".join(f"Round {r}" for r in range(1, 7))
-    assert (f"{rounds} The set Player" + " Table W / L" * 6 + " W L Buncos Mini Buncos "
-            + " ".join(TWELVE)) in page
-    for prize in ("Most Buncos", "Most Wins", "Most Losses", "Half Wins and Half Losses",
-                  "Last Bunco"):
+    assert (
+        f"{rounds} The set Player"
+        + " Table W / L" * 6
+        + " W L Buncos Mini Buncos "
+        + " ".join(TWELVE)
+    ) in page
+    for prize in (
+        "Most Buncos",
+        "Most Wins",
+        "Most Losses",
+        "Half Wins and Half Losses",
+        "Last Bunco",
+    ):
         assert f"{prize}: ____" in page
 
 
@@ -83,8 +92,9 @@ def test_classic_rules_card(classic12: list[str]) -> None:
     assert "Any other three of a kind is a Mini Bunco: 5 points, roll again." in card
     assert "keeps rolling until a roll scores nothing" in card
     assert "pass the dice to the left (clockwise)" in card
-    assert "Prizes: Most Buncos, Most Wins, Most Losses, Half Wins and Half Losses, Last Bunco" \
-        in card
+    assert (
+        "Prizes: Most Buncos, Most Wins, Most Losses, Half Wins and Half Losses, Last Bunco" in card
+    )
     assert "Scan to follow the night" not in card
     assert "Changed from the preset" not in card
 
@@ -162,8 +172,9 @@ def test_scil_ten_players_ghosts_and_baby_buncos() -> None:
 
 
 def test_tournament_two_sets_prizes_and_breaks() -> None:
-    texts = page_texts(blank_sheets_pdf(get_rules("tournament"), [f"T{i}" for i in range(8)],
-                                        qr_url=None, sets=2))
+    texts = page_texts(
+        blank_sheets_pdf(get_rules("tournament"), [f"T{i}" for i in range(8)], qr_url=None, sets=2)
+    )
     assert len(pages_with(texts, "Table 1 tally")) == 2  # one page per set
     assert len(pages_with(texts, "set 2")) >= 2
     assert count(texts[0], "Set 1") == 4 and count(texts[0], "Set 2") == 4  # 4 cards a page
@@ -180,13 +191,18 @@ def test_tournament_two_sets_prizes_and_breaks() -> None:
 
 def test_house_rules_and_qr_code_on_the_card() -> None:
     rules = get_rules("classic", {"wipeout": True, "team_target": 11})
-    texts = page_texts(blank_sheets_pdf(rules, ["A", "B", "C", "D", "E", "F", "G", "H"],
-                                        qr_url="http://192.168.1.20:8000/n/abc"))
+    texts = page_texts(
+        blank_sheets_pdf(
+            rules, ["A", "B", "C", "D", "E", "F", "G", "H"], qr_url="http://192.168.1.20:8000/n/abc"
+        )
+    )
     card = one_page(texts, "House rules: classic")
     assert "Changed from the preset tonight" in card
     assert "Points a team needs at a table of four: 11." in card
-    assert "Three 1's outside round 1 wipe the roller's team's points for the round and end " \
+    assert (
+        "Three 1's outside round 1 wipe the roller's team's points for the round and end "
         "the turn: yes." in card
+    )
     assert "team_target" not in card and "true" not in card
     assert "Wipeout: three 1's after round 1" in card
     assert "partners at a table of four play to 11" in card
@@ -230,6 +246,8 @@ def test_a4_pages_are_a4() -> None:
     from pypdf import PdfReader
 
     pdf = blank_sheets_pdf(get_rules("classic"), ["A", "B", "C", "D"], qr_url=None, paper="a4")
-    sizes = {(round(float(p.mediabox.width)), round(float(p.mediabox.height)))
-             for p in PdfReader(io.BytesIO(pdf)).pages}
+    sizes = {
+        (round(float(p.mediabox.width)), round(float(p.mediabox.height)))
+        for p in PdfReader(io.BytesIO(pdf)).pages
+    }
     assert sizes == {(595, 842), (842, 595)}  # portrait sheets, landscape signs

@@ -24,13 +24,27 @@ def test_blank_sheets_with_names_file(tmp_path: Path) -> None:
     names = tmp_path / "names.txt"
     names.write_text("# tonight\nAnn\nBea\n\nCat\nDee\nEve\n", encoding="utf-8")
     out = tmp_path / "sheets.pdf"
-    code, stdout, _ = run("sheets", "--rules", "wm", "--names", str(names), "--out", str(out),
-                          "--qr", "http://10.0.0.2:8000/n/x", "--json")
+    code, stdout, _ = run(
+        "sheets",
+        "--rules",
+        "wm",
+        "--names",
+        str(names),
+        "--out",
+        str(out),
+        "--qr",
+        "http://10.0.0.2:8000/n/x",
+        "--json",
+    )
     assert code == 0
     doc = json.loads(stdout)
     texts = page_texts(out.read_bytes())
-    assert doc == {"file": str(out), "kind": "blank", "pages": len(texts),
-                   "bytes": out.stat().st_size}
+    assert doc == {
+        "file": str(out),
+        "kind": "blank",
+        "pages": len(texts),
+        "bytes": out.stat().st_size,
+    }
     for name in ("Ann", "Bea", "Cat", "Dee", "Eve"):
         assert f"Name: {name}" in texts[0]
     # 5 players, winning-moves: tables of 3 and 2 (RULES.md §6)
@@ -40,8 +54,21 @@ def test_blank_sheets_with_names_file(tmp_path: Path) -> None:
 
 def test_blank_sheets_players_only(tmp_path: Path) -> None:
     out = tmp_path / "s.pdf"
-    code, stdout, _ = run("sheets", "--rules", "scil", "--players", "6", "--sets", "2",
-                          "--house", "wipeout=true", "--paper", "a4", "-o", str(out))
+    code, stdout, _ = run(
+        "sheets",
+        "--rules",
+        "scil",
+        "--players",
+        "6",
+        "--sets",
+        "2",
+        "--house",
+        "wipeout=true",
+        "--paper",
+        "a4",
+        "-o",
+        str(out),
+    )
     assert code == 0 and "pages of blank sheets" in stdout
     texts = page_texts(out.read_bytes())
     assert "end the turn: yes." in one_page(texts, "House rules: scil")
@@ -49,8 +76,19 @@ def test_blank_sheets_players_only(tmp_path: Path) -> None:
 
 def test_blank_sheets_spares_and_name_tags(tmp_path: Path) -> None:
     out = tmp_path / "s.pdf"
-    code, stdout, _ = run("sheets", "--rules", "classic", "--players", "12", "--spares", "2",
-                          "--name-tags", "-o", str(out), "--json")
+    code, stdout, _ = run(
+        "sheets",
+        "--rules",
+        "classic",
+        "--players",
+        "12",
+        "--spares",
+        "2",
+        "--name-tags",
+        "-o",
+        str(out),
+        "--json",
+    )
     assert code == 0
     texts = page_texts(out.read_bytes())
     assert json.loads(stdout)["pages"] == len(texts)
@@ -91,38 +129,85 @@ def test_export_csv(tmp_path: Path) -> None:
     assert code == 0
     doc = json.loads(stdout)
     assert doc["file"] == str(out) and out.read_text(encoding="utf-8").count("\n") == 9
-    assert doc["standings"][-1] == {"rank": 8, "player": "Bea", "wins": 2, "losses": 4,
-                                    "buncos": 0, "mini_buncos": 1, "points": 5,
-                                    "sets_won": 0, "prizes_won": ["Most Losses (shared)"],
-                                    "group": None}
+    assert doc["standings"][-1] == {
+        "rank": 8,
+        "player": "Bea",
+        "wins": 2,
+        "losses": 4,
+        "buncos": 0,
+        "mini_buncos": 1,
+        "points": 5,
+        "sets_won": 0,
+        "prizes_won": ["Most Losses (shared)"],
+        "group": None,
+    }
 
 
 @pytest.mark.parametrize(
     ("args", "message", "expected"),
     [
         (["sheets", "--players", "4", "-o", "{tmp}/x.pdf"], "no rules given", "--rules P"),
-        (["sheets", "--rules", "classic", "-o", "{tmp}/x.pdf"], "no players given",
-         "--players N"),
-        (["sheets", "--rules", "nope", "--players", "4", "-o", "{tmp}/x.pdf"],
-         "unknown preset 'nope'", "one of winning-moves"),
-        (["sheets", "--rules", "wm", "--players", "4", "--paper", "a5", "-o", "{tmp}/x.pdf"],
-         "unknown paper size 'a5'", "letter or a4"),
-        (["sheets", "--rules", "wm", "--players", "3", "--names", "{tmp}/names.txt", "-o",
-          "{tmp}/x.pdf"], "has 2 names but --players is 3", "3 names in the file"),
-        (["sheets", "--from", HAND, "--rules", "wm", "-o", "{tmp}/x.pdf"],
-         "--from prints a played night's sheets", "either --from LOG"),
-        (["sheets", "--from", "{tmp}/missing.jsonl", "-o", "{tmp}/x.pdf"], "cannot read",
-         "party log"),
-        (["sheets", "--rules", "wm", "--players", "4", "-o", "{tmp}/no/such/dir/x.pdf"],
-         "cannot write", "existing folder"),
-        (["sheets", "--rules", "wm", "--players", "4", "--spares", "49", "-o", "{tmp}/x.pdf"],
-         "--spares 49 is out of range", "0 to 48 spare score cards"),
-        (["sheets", "--rules", "wm", "--players", "4", "--spares", "-1", "-o", "{tmp}/x.pdf"],
-         "--spares -1 is out of range", "0 to 48 spare score cards"),
-        (["sheets", "--from", HAND, "--spares", "2", "-o", "{tmp}/x.pdf"],
-         "--spares and --name-tags are for blank sheets", "either --from LOG"),
-        (["sheets", "--from", HAND, "--name-tags", "-o", "{tmp}/x.pdf"],
-         "--spares and --name-tags are for blank sheets", "either --from LOG"),
+        (["sheets", "--rules", "classic", "-o", "{tmp}/x.pdf"], "no players given", "--players N"),
+        (
+            ["sheets", "--rules", "nope", "--players", "4", "-o", "{tmp}/x.pdf"],
+            "unknown preset 'nope'",
+            "one of winning-moves",
+        ),
+        (
+            ["sheets", "--rules", "wm", "--players", "4", "--paper", "a5", "-o", "{tmp}/x.pdf"],
+            "unknown paper size 'a5'",
+            "letter or a4",
+        ),
+        (
+            [
+                "sheets",
+                "--rules",
+                "wm",
+                "--players",
+                "3",
+                "--names",
+                "{tmp}/names.txt",
+                "-o",
+                "{tmp}/x.pdf",
+            ],
+            "has 2 names but --players is 3",
+            "3 names in the file",
+        ),
+        (
+            ["sheets", "--from", HAND, "--rules", "wm", "-o", "{tmp}/x.pdf"],
+            "--from prints a played night's sheets",
+            "either --from LOG",
+        ),
+        (
+            ["sheets", "--from", "{tmp}/missing.jsonl", "-o", "{tmp}/x.pdf"],
+            "cannot read",
+            "party log",
+        ),
+        (
+            ["sheets", "--rules", "wm", "--players", "4", "-o", "{tmp}/no/such/dir/x.pdf"],
+            "cannot write",
+            "existing folder",
+        ),
+        (
+            ["sheets", "--rules", "wm", "--players", "4", "--spares", "49", "-o", "{tmp}/x.pdf"],
+            "--spares 49 is out of range",
+            "0 to 48 spare score cards",
+        ),
+        (
+            ["sheets", "--rules", "wm", "--players", "4", "--spares", "-1", "-o", "{tmp}/x.pdf"],
+            "--spares -1 is out of range",
+            "0 to 48 spare score cards",
+        ),
+        (
+            ["sheets", "--from", HAND, "--spares", "2", "-o", "{tmp}/x.pdf"],
+            "--spares and --name-tags are for blank sheets",
+            "either --from LOG",
+        ),
+        (
+            ["sheets", "--from", HAND, "--name-tags", "-o", "{tmp}/x.pdf"],
+            "--spares and --name-tags are for blank sheets",
+            "either --from LOG",
+        ),
         (["report", HAND, "-o", "{tmp}/r.txt"], "cannot tell the format", ".html or .pdf"),
         (["export", "{tmp}/bad.jsonl"], "line 2", "a roll by"),
     ],
@@ -131,7 +216,9 @@ def test_refusals(tmp_path: Path, args: list[str], message: str, expected: str) 
     (tmp_path / "names.txt").write_text("Ann\nBea\n", encoding="utf-8")
     (tmp_path / "bad.jsonl").write_text(
         '{"type": "party", "rules": "classic", "players": ["Ann", "Bea"]}\n'
-        '{"type": "roll", "table": 1, "dice": [1, 2, 3], "player": "Bea"}\n', encoding="utf-8")
+        '{"type": "roll", "table": 1, "dice": [1, 2, 3], "player": "Bea"}\n',
+        encoding="utf-8",
+    )
     code, stdout, stderr = run(*(a.replace("{tmp}", str(tmp_path)) for a in args))
     assert code == 2 and stdout == ""
     text = " ".join(stderr.split())
@@ -145,8 +232,11 @@ def test_docs_example_prints_what_the_page_shows(monkeypatch: pytest.MonkeyPatch
     from sheet_helpers import ROOT
 
     text = (ROOT / "docs" / "sheets.md").read_text(encoding="utf-8")
-    (block,) = [b for b in re.findall(r"^```console\n(.*?)^```", text, flags=re.S | re.M)
-                if b.startswith("$ bunco export")]
+    (block,) = [
+        b
+        for b in re.findall(r"^```console\n(.*?)^```", text, flags=re.S | re.M)
+        if b.startswith("$ bunco export")
+    ]
     command, *shown = block.splitlines()
     monkeypatch.chdir(ROOT)
     code, stdout, _ = run(*command.split()[2:])

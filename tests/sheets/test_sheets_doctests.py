@@ -7,8 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["blank", "charts", "export", "filled", "pdfkit", "report", "signs",
-           "wording"]
+MODULES = ["blank", "charts", "export", "filled", "pdfkit", "report", "signs", "wording"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -47,11 +47,11 @@ def test_set_winner_and_roll_off_prizes() -> None:
 
 
 def test_formulas_are_made_inert() -> None:
-    names = ["=HYPERLINK(\"x\")", "+1", "-2", "@Ann", "Bea, Jr."]
+    names = ['=HYPERLINK("x")', "+1", "-2", "@Ann", "Bea, Jr."]
     night = play_randomly(party("classic", names, prize_ties="shared"), 4)
     rows = list(csv.DictReader(io.StringIO(standings_csv(night))))
     players = {r["player"] for r in rows}
-    assert players == {"'=HYPERLINK(\"x\")", "'+1", "'-2", "'@Ann", "Bea, Jr."}
+    assert players == {'\'=HYPERLINK("x")', "'+1", "'-2", "'@Ann", "Bea, Jr."}
     assert len(rows) == 5
     for r in rows:
         assert int(r["wins"]) + int(r["losses"]) == 6

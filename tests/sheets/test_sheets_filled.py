@@ -109,16 +109,19 @@ def test_hand_log_host_sheet(hand: list[str]) -> None:
     for name, marks in HAND_MARKS.items():
         row = next(r for r in HAND_STANDINGS if r[1] == name)
         w, lo, b, m = row[2], row[3], row[4], row[5]
-        rounds = " ".join(f"{t} {mark}" for t, mark in zip(HAND_TABLES[name].split(),
-                                                           marks.split(), strict=True))
+        rounds = " ".join(
+            f"{t} {mark}" for t, mark in zip(HAND_TABLES[name].split(), marks.split(), strict=True)
+        )
         assert f"{name} {rounds} {w} {lo} {b} {m}" in page, name
 
 
 def test_hand_log_score_cards(hand: list[str]) -> None:
     cards = hand[2] + " " + hand[3]
     # Eve's card, round by round: table, W/L, Buncos, Minis (blank when none), points
-    eve = ("Name: Eve Set 1 Round Table W / L Buncos Mini Buncos Points "
-           "1 2 L 1 2 2 W 1 7 3 1 W 0 4 1 W 1 22 5 1 W 1 21 6 1 L 0 Total 4 / 2 2 1 51")
+    eve = (
+        "Name: Eve Set 1 Round Table W / L Buncos Mini Buncos Points "
+        "1 2 L 1 2 2 W 1 7 3 1 W 0 4 1 W 1 22 5 1 W 1 21 6 1 L 0 Total 4 / 2 2 1 51"
+    )
     assert eve in cards
     for _, name, w, lo, b, m, pts, _ in HAND_STANDINGS:
         assert f"Night: {w} W · {lo} L · {b} Buncos · {m} Mini Buncos · {pts} points" in cards, name
@@ -157,8 +160,14 @@ def _win_round(night: Night, winner: str, bunco: bool) -> Night:
 def test_winning_moves_master_sheet_of_seeds_000() -> None:
     # 000: Andy 2 W, Laura 2 W + 1 B, Paul 1 W, Suzi 1 W + 1 B -> Laura wins.
     night = party("winning-moves", ["Andy", "Laura", "Paul", "Suzi"], name="Box of Bunco")
-    plan = [("Laura", False), ("Suzi", True), ("Paul", False), ("Andy", False),
-            ("Andy", False), ("Laura", True)]
+    plan = [
+        ("Laura", False),
+        ("Suzi", True),
+        ("Paul", False),
+        ("Andy", False),
+        ("Andy", False),
+        ("Laura", True),
+    ]
     for winner, bunco in plan:
         night = _win_round(night, winner, bunco)
     texts = page_texts(filled_sheets_pdf(night))
@@ -178,14 +187,25 @@ def test_winning_moves_master_sheet_of_seeds_000() -> None:
 WM12 = [
     # rank, player, W, L, Buncos, Low/High Buncos, points (cards of test_party_golden.py;
     # Jo won the set, then W's, Buncos and points decide; Bea and Fay are level)
-    "1 Jo 5 1 1 2 42", "2 Gus 5 1 0 0 0", "3 Ivy 4 2 1 0 22", "4 Bea 3 3 1 1 30",
-    "4 Fay 3 3 1 1 30", "6 Kim 3 3 1 1 29", "7 Lou 3 3 0 0 5", "8 Cat 3 3 0 0 1",
-    "9 Dee 2 4 1 0 21", "10 Ann 2 4 0 3 24", "11 Hal 2 4 0 0 0", "12 Eve 1 5 0 0 0",
+    "1 Jo 5 1 1 2 42",
+    "2 Gus 5 1 0 0 0",
+    "3 Ivy 4 2 1 0 22",
+    "4 Bea 3 3 1 1 30",
+    "4 Fay 3 3 1 1 30",
+    "6 Kim 3 3 1 1 29",
+    "7 Lou 3 3 0 0 5",
+    "8 Cat 3 3 0 0 1",
+    "9 Dee 2 4 1 0 21",
+    "10 Ann 2 4 0 3 24",
+    "11 Hal 2 4 0 0 0",
+    "12 Eve 1 5 0 0 0",
 ]
 
 
-@pytest.mark.skipif(not (GOLDEN_12 / "winning-moves-12.jsonl").exists(),
-                    reason="tests/party/golden/winning-moves-12.jsonl is not there")
+@pytest.mark.skipif(
+    not (GOLDEN_12 / "winning-moves-12.jsonl").exists(),
+    reason="tests/party/golden/winning-moves-12.jsonl is not there",
+)
 def test_golden_winning_moves_12() -> None:
     texts = page_texts(filled_sheets_pdf(night_from(GOLDEN_12 / "winning-moves-12.jsonl")))
     standings = one_page(texts, "Standings")
@@ -198,8 +218,10 @@ def test_golden_winning_moves_12() -> None:
     assert len(pages_with(texts, "tally")) == 3
 
 
-@pytest.mark.skipif(not (GOLDEN_12 / "classic-12.jsonl").exists(),
-                    reason="tests/party/golden/classic-12.jsonl is not there")
+@pytest.mark.skipif(
+    not (GOLDEN_12 / "classic-12.jsonl").exists(),
+    reason="tests/party/golden/classic-12.jsonl is not there",
+)
 def test_golden_classic_12() -> None:
     texts = page_texts(filled_sheets_pdf(night_from(GOLDEN_12 / "classic-12.jsonl")))
     standings = one_page(texts, "Standings")
@@ -210,8 +232,10 @@ def test_golden_classic_12() -> None:
     assert "Traveling: Gus" in standings
     t3 = one_page(texts, "Table 3 tally")
     # a tie at 1-1, broken by extra turns (1-0): the Tie-break row, and said under the block
-    assert ("Round 2: roll 2s Us Jo & Gus 1 1 1 Them Eve & Lou 1 1 0 "
-            "Winners: Jo & Gus (tie broken by extra turns)") in t3
+    assert (
+        "Round 2: roll 2s Us Jo & Gus 1 1 1 Them Eve & Lou 1 1 0 "
+        "Winners: Jo & Gus (tie broken by extra turns)"
+    ) in t3
 
 
 # -- nights from random dice -----------------------------------------------------------
@@ -219,11 +243,16 @@ def test_golden_classic_12() -> None:
 
 @pytest.mark.parametrize(
     ("rules", "players", "sets", "seed"),
-    [("classic", 13, 1, 1), ("scil", 10, 2, 2), ("tournament", 8, 1, 3),
-     ("winning-moves", 7, 2, 4)],
+    [
+        ("classic", 13, 1, 1),
+        ("scil", 10, 2, 2),
+        ("tournament", 8, 1, 3),
+        ("winning-moves", 7, 2, 4),
+    ],
 )
-def test_random_nights_cards_agree_with_the_engine(rules: str, players: int, sets: int,
-                                                   seed: int) -> None:
+def test_random_nights_cards_agree_with_the_engine(
+    rules: str, players: int, sets: int, seed: int
+) -> None:
     names = [f"Player{i:02d}" for i in range(1, players + 1)]
     night = play_randomly(party(rules, names, sets=sets, prize_ties="shared"), seed)
     texts = page_texts(filled_sheets_pdf(night))
@@ -232,17 +261,21 @@ def test_random_nights_cards_agree_with_the_engine(rules: str, players: int, set
     mini = night.rules.mini_label + "s"
     for name in names:
         c = night.cards[name]
-        assert (f"Night: {c.wins} W · {c.losses} L · {c.buncos} Buncos · {c.minis} {mini} · "
-                f"{c.points} points") in cards, name
+        assert (
+            f"Night: {c.wins} W · {c.losses} L · {c.buncos} Buncos · {c.minis} {mini} · "
+            f"{c.points} points"
+        ) in cards, name
     tallies = pages_with(texts, "tally")
     assert len(tallies) == sets * len(night.history[0].tables)
     # every table's final score is on its tally page, under its round
     report = night_report(night)
     for rnd in report["rounds"]:
         for table in rnd["tables"]:
-            page = [texts[i] for i in tallies
-                    if f"Table {table['table']} tally" in texts[i]
-                    and f"set {rnd['set']}" in texts[i]]
+            page = [
+                texts[i]
+                for i in tallies
+                if f"Table {table['table']} tally" in texts[i] and f"set {rnd['set']}" in texts[i]
+            ]
             assert len(page) == 1
             winners = " & ".join(table["winners"])
             assert f"Winner{'s' if len(table['winners']) > 1 else ''}: {winners}" in page[0]

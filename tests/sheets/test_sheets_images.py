@@ -53,13 +53,25 @@ def has_ink(path: Path) -> bool:
 @pytest.mark.parametrize(
     ("name", "make"),
     [
-        ("blank-classic-12", lambda: blank_sheets_pdf(
-            get_rules("classic"), [f"Player {i}" for i in range(1, 13)], qr_url=QR_URL)),
-        ("blank-winning-moves-7", lambda: blank_sheets_pdf(get_rules("wm"), [""] * 7,
-                                                           qr_url=None, sets=2)),
-        ("blank-classic-7-name-tags", lambda: blank_sheets_pdf(
-            get_rules("classic"), [f"Player {i}" for i in range(1, 8)], qr_url=None,
-            name_tags=True)),
+        (
+            "blank-classic-12",
+            lambda: blank_sheets_pdf(
+                get_rules("classic"), [f"Player {i}" for i in range(1, 13)], qr_url=QR_URL
+            ),
+        ),
+        (
+            "blank-winning-moves-7",
+            lambda: blank_sheets_pdf(get_rules("wm"), [""] * 7, qr_url=None, sets=2),
+        ),
+        (
+            "blank-classic-7-name-tags",
+            lambda: blank_sheets_pdf(
+                get_rules("classic"),
+                [f"Player {i}" for i in range(1, 8)],
+                qr_url=None,
+                name_tags=True,
+            ),
+        ),
         ("filled-classic-8", lambda: filled_sheets_pdf(hand_night())),
         ("report-classic-8", lambda: night_report_pdf(hand_night())),
     ],

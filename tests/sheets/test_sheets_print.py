@@ -43,8 +43,9 @@ def card_counts(texts: list[str]) -> list[int]:
 
 
 def landscape(pdf: bytes) -> list[bool]:
-    return [float(p.mediabox.width) > float(p.mediabox.height)
-            for p in PdfReader(io.BytesIO(pdf)).pages]
+    return [
+        float(p.mediabox.width) > float(p.mediabox.height) for p in PdfReader(io.BytesIO(pdf)).pages
+    ]
 
 
 # -- score cards -------------------------------------------------------------------------
@@ -52,13 +53,23 @@ def landscape(pdf: bytes) -> list[bool]:
 
 @pytest.mark.parametrize(
     ("players", "sets", "pages", "per_page"),
-    [(2, 1, 1, 6), (7, 1, 2, 6), (12, 1, 2, 6), (13, 1, 3, 6), (5, 2, 2, 4), (9, 2, 3, 4),
-     (3, 3, 2, 2), (7, 4, 4, 2)],
+    [
+        (2, 1, 1, 6),
+        (7, 1, 2, 6),
+        (12, 1, 2, 6),
+        (13, 1, 3, 6),
+        (5, 2, 2, 4),
+        (9, 2, 3, 4),
+        (3, 3, 2, 2),
+        (7, 4, 4, 2),
+    ],
 )
-def test_blank_cards_fill_the_last_page_with_spares(players: int, sets: int, pages: int,
-                                                    per_page: int) -> None:
-    texts = page_texts(blank_sheets_pdf(get_rules("classic"), names(players), qr_url=None,
-                                        sets=sets))
+def test_blank_cards_fill_the_last_page_with_spares(
+    players: int, sets: int, pages: int, per_page: int
+) -> None:
+    texts = page_texts(
+        blank_sheets_pdf(get_rules("classic"), names(players), qr_url=None, sets=sets)
+    )
     assert card_counts(texts) == [per_page] * pages
     cards = " ".join(texts[i] for i in pages_with(texts, CARD))
     assert all(count(cards, f"Name: {name} ") == 1 for name in names(players))
@@ -76,8 +87,9 @@ def test_the_traveling_box_only_when_the_night_has_traveling() -> None:
 def test_spares_asks_for_at_least_that_many() -> None:
     rules = get_rules("wm")
     counts = {
-        spares: card_counts(page_texts(blank_sheets_pdf(rules, names(12), qr_url=None,
-                                                        spares=spares)))
+        spares: card_counts(
+            page_texts(blank_sheets_pdf(rules, names(12), qr_url=None, spares=spares))
+        )
         for spares in (0, 1, 6, 7)
     }
     assert counts == {0: [6, 6], 1: [6, 6, 6], 6: [6, 6, 6], 7: [6, 6, 6, 6]}
@@ -95,18 +107,23 @@ def test_cards_have_tally_boxes_a_traveler_box_and_cut_lines() -> None:
     for i in pages_with(texts, CARD):
         assert "cut along the dashed lines" in texts[i]
         # per set: a row per round with a box for Buncos and one for Baby Buncos, a total
-        assert count(texts[i], "Round Table W / L Buncos Baby Buncos Points 1 2 3 4 5 6 "
-                               "Total") == 2 * count(texts[i], CARD)
+        assert count(
+            texts[i], "Round Table W / L Buncos Baby Buncos Points 1 2 3 4 5 6 Total"
+        ) == 2 * count(texts[i], CARD)
 
 
 @pytest.mark.parametrize(
     ("rules", "players", "sets", "seed", "per_page"),
     # 7 cards: 4 + 3, not 6 + 1; 3 cards of three sets (two a page): 2 + 1 and a spare
-    [("classic", 7, 1, 11, [4, 3]), ("winning-moves", 3, 3, 12, [2, 2]),
-     ("scil", 8, 1, 13, [4, 4])],
+    [
+        ("classic", 7, 1, 11, [4, 3]),
+        ("winning-moves", 3, 3, 12, [2, 2]),
+        ("scil", 8, 1, 13, [4, 4]),
+    ],
 )
-def test_filled_cards_never_leave_one_card_on_a_page(rules: str, players: int, sets: int,
-                                                     seed: int, per_page: list[int]) -> None:
+def test_filled_cards_never_leave_one_card_on_a_page(
+    rules: str, players: int, sets: int, seed: int, per_page: list[int]
+) -> None:
     night = play_randomly(party(rules, names(players), sets=sets), seed)
     texts = page_texts(filled_sheets_pdf(night))
     assert card_counts(texts) == per_page
@@ -115,8 +132,10 @@ def test_filled_cards_never_leave_one_card_on_a_page(rules: str, players: int, s
     assert count(cards, SPARE) == sum(per_page) - players
 
 
-@pytest.mark.skipif(not (GOLDEN_12 / "classic-12.jsonl").exists(),
-                    reason="tests/party/golden/classic-12.jsonl is not there")
+@pytest.mark.skipif(
+    not (GOLDEN_12 / "classic-12.jsonl").exists(),
+    reason="tests/party/golden/classic-12.jsonl is not there",
+)
 def test_filled_card_ticks_the_travelers_box() -> None:
     night = night_from(GOLDEN_12 / "classic-12.jsonl")
     assert night.traveler == "Gus"
@@ -138,8 +157,10 @@ def test_tallies_total_and_tie_break_rows_and_the_head_table() -> None:
         assert count(page, "Winners: ____") == 6
         assert ("HEAD TABLE" in page) is (k == 1)
     head = one_page(texts, "Table 1 tally")
-    assert "HEAD TABLE The bell is here. When a team here reaches 21, ring the bell: the " \
+    assert (
+        "HEAD TABLE The bell is here. When a team here reaches 21, ring the bell: the "
         "round ends at every table." in head
+    )
 
 
 def test_one_table_has_no_head_table() -> None:
@@ -155,8 +176,10 @@ def test_tallies_of_individuals_have_one_winner() -> None:
     for page in (three, two):
         assert count(page, "Winner: ____") == 6 and "Winners" not in page
         assert "Us" not in page and "partner" not in page
-    assert "The bell is here: ring it to start each round, and three times when a Bunco " \
+    assert (
+        "The bell is here: ring it to start each round, and three times when a Bunco "
         "ends the round." in teams
+    )
 
 
 def test_filled_tally_of_the_head_table() -> None:
@@ -171,12 +194,14 @@ def test_filled_tally_of_the_head_table() -> None:
 
 def test_signs_say_what_to_do_after_the_bell() -> None:
     classic = page_texts(blank_sheets_pdf(get_rules("classic"), names(12), qr_url=None))
-    roll_on = ("After the bell, finish your turn: keep rolling until a roll scores nothing, "
-               "then stop.")
+    roll_on = (
+        "After the bell, finish your turn: keep rolling until a roll scores nothing, then stop."
+    )
     for k in (1, 2, 3):
         assert roll_on in one_page(classic, f"TABLE {k}")
-    assert "When the head table rings the bell, the round ends here too." in \
-        one_page(classic, "TABLE 3")
+    assert "When the head table rings the bell, the round ends here too." in one_page(
+        classic, "TABLE 3"
+    )
     scil = page_texts(blank_sheets_pdf(get_rules("scil"), names(12), qr_url=None))
     assert "At the bell, stop rolling: nobody rolls on." in one_page(scil, "TABLE 1")
     assert "finish your turn" not in " ".join(scil)

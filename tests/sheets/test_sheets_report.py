@@ -92,8 +92,13 @@ def test_html_rounds(page: Tables) -> None:
         ["1", "Ann, Bea, Cat, Dee", "Ann & Cat 21 – 0 Bea & Dee", "Ann & Cat", "Bea & Dee"],
         ["2", "Eve, Fay, Gus, Hal", "Eve & Gus 1 – 5 Fay & Hal", "Fay & Hal", "Eve & Gus"],
     ]
-    assert rounds[5][1] == ["1", "Eve, Gus, Bea, Dee", "Eve & Bea 0 – 22 Gus & Dee",
-                            "Gus & Dee", "Eve & Bea"]
+    assert rounds[5][1] == [
+        "1",
+        "Eve, Gus, Bea, Dee",
+        "Eve & Bea 0 – 22 Gus & Dee",
+        "Gus & Dee",
+        "Eve & Bea",
+    ]
 
 
 def test_html_charts_are_inline_svg(page: Tables) -> None:
@@ -101,7 +106,7 @@ def test_html_charts_are_inline_svg(page: Tables) -> None:
     for src in page.images:
         prefix = "data:image/svg+xml;base64,"
         assert src.startswith(prefix)
-        svg = base64.b64decode(src[len(prefix):]).decode("utf-8")
+        svg = base64.b64decode(src[len(prefix) :]).decode("utf-8")
         assert "<svg" in svg
 
 
@@ -125,8 +130,7 @@ def test_bunco_timeline_data(night: Night) -> None:
     buncos = [(int(x + 0.5), who) for x, who, kind in events if kind is RollKind.BUNCO]
     minis = [(int(x + 0.5), who) for x, who, kind in events if kind is RollKind.MINI_BUNCO]
     assert buncos == [(1, "Ann"), (2, "Cat"), (3, "Cat"), (4, "Eve"), (5, "Eve"), (6, "Gus")]
-    assert sorted(minis) == [(1, "Fay"), (2, "Eve"), (3, "Dee"), (4, "Gus"), (5, "Bea"),
-                             (6, "Ann")]
+    assert sorted(minis) == [(1, "Fay"), (2, "Eve"), (3, "Dee"), (4, "Gus"), (5, "Bea"), (6, "Ann")]
 
 
 def test_charts_render(night: Night) -> None:
@@ -140,8 +144,10 @@ def test_pdf_report(night: Night) -> None:
     texts = page_texts(pdf)
     everything = " ".join(texts)
     assert texts[0].startswith("Hand-written classic night · night report · page 1 ")  # footer
-    assert ("Hand-written classic night Rules: classic · 8 players · 1 set · 6 rounds played · "
-            "the night is over") in texts[0]
+    assert (
+        "Hand-written classic night Rules: classic · 8 players · 1 set · 6 rounds played · "
+        "the night is over"
+    ) in texts[0]
     assert "Most Buncos 2 Cat, Eve (shared)" in everything
     assert "1 Eve 4 2 2 1 51" in everything and "8 Bea 2 4 0 1 5" in everything
     for caption in ("Points per round", "Bunco timeline", "Wins per player"):
@@ -162,8 +168,10 @@ def test_report_of_a_night_not_started() -> None:
 
 # -- the PDF's page breaks: no heading alone at the foot of a page -------------------------
 
-HEADINGS = re.compile(r"(Winners|Standings|Charts|Rounds|Points per round|Bunco timeline|"
-                      r"Wins per player|Set \d+, round \d+)")
+HEADINGS = re.compile(
+    r"(Winners|Standings|Charts|Rounds|Points per round|Bunco timeline|"
+    r"Wins per player|Set \d+, round \d+)"
+)
 
 
 def page_items(pdf: bytes) -> list[list[tuple[float, str]]]:
@@ -173,13 +181,24 @@ def page_items(pdf: bytes) -> list[list[tuple[float, str]]]:
     for page in PdfReader(io.BytesIO(pdf)).pages:
         items: list[tuple[float, str]] = []
 
-        def operand(op: bytes, args: object, cm: list[float], tm: list[float],
-                    items: list[tuple[float, str]] = items) -> None:
+        def operand(
+            op: bytes,
+            args: object,
+            cm: list[float],
+            tm: list[float],
+            items: list[tuple[float, str]] = items,
+        ) -> None:
             if op == b"Do":
                 items.append((cm[5], ""))
 
-        def text(t: str, cm: list[float], tm: list[float], font: object, size: object,
-                 items: list[tuple[float, str]] = items) -> None:
+        def text(
+            t: str,
+            cm: list[float],
+            tm: list[float],
+            font: object,
+            size: object,
+            items: list[tuple[float, str]] = items,
+        ) -> None:
             if t.strip():
                 items.append((tm[5] * cm[3] + cm[5], t.strip()))
 
@@ -190,11 +209,16 @@ def page_items(pdf: bytes) -> list[list[tuple[float, str]]]:
 
 @pytest.mark.parametrize(
     ("rules", "players", "sets", "seed"),
-    [("classic", 12, 1, 1), ("scil", 16, 2, 4), ("winning-moves", 9, 3, 3),
-     ("tournament", 40, 1, 5)],
+    [
+        ("classic", 12, 1, 1),
+        ("scil", 16, 2, 4),
+        ("winning-moves", 9, 3, 3),
+        ("tournament", 40, 1, 5),
+    ],
 )
-def test_report_pdf_leaves_no_heading_at_the_foot_of_a_page(rules: str, players: int,
-                                                            sets: int, seed: int) -> None:
+def test_report_pdf_leaves_no_heading_at_the_foot_of_a_page(
+    rules: str, players: int, sets: int, seed: int
+) -> None:
     from sheet_helpers import play_randomly
 
     night = play_randomly(party(rules, [f"P{i:02d}" for i in range(players)], sets=sets), seed)

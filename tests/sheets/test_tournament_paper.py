@@ -27,8 +27,7 @@ def cards_of(pdf: bytes) -> list[str]:
 def test_blank_tournament_cards_have_team_and_staff_boxes_and_no_traveler() -> None:
     names = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
     groups = {"Team 1": names[:4], "Team 2": names[4:]}
-    cards = cards_of(blank_sheets_pdf(get_rules("tournament"), names, qr_url=None,
-                                      groups=groups))
+    cards = cards_of(blank_sheets_pdf(get_rules("tournament"), names, qr_url=None, groups=groups))
     assert len(cards) == 12  # eight and four spares
     for name in names:
         (card,) = [c for c in cards if f"Name: {name} " in c]
@@ -51,13 +50,14 @@ def test_the_prize_and_payout_sheet_from_the_night() -> None:
     rendered = render_payout_sheet(night)
     text = " ".join(" ".join(page_texts(rendered.data)).split())
     assert "prizes and payouts" in text
-    assert "Most Buncos (Team 1) 1 Ann, Cat (shared) $100.00 ($50.00 each) Bea: already won" \
-        in text
+    assert "Most Buncos (Team 1) 1 Ann, Cat (shared) $100.00 ($50.00 each) Bea: already won" in text
     assert "Best Costume (Team 2) Kim (judged, next in line) $25.00 Jo: already won" in text
     assert "Received by" in text and "Jo $116.66" in text
     assert "Host's top-up: $479.96" in text
-    assert "Stays behind: Group with the most Buncos: $0.04 (Team 2's $100.00 among 6: " \
-           "$16.66 each)" in text
+    assert (
+        "Stays behind: Group with the most Buncos: $0.04 (Team 2's $100.00 among 6: "
+        "$16.66 each)" in text
+    )
     assert "Ann verified by Staff 1 after round 6" in text
 
 
@@ -75,8 +75,17 @@ def test_sheets_cli_groups_and_payouts(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.stderr
     assert "Name: Cat Team: Team 2" in " ".join(page_texts(out.read_bytes()))
     paid = tmp_path / "paid.pdf"
-    done = runner.invoke(app, ["sheets", "--from", str(GOLDEN_12 / "tournament-money-12.jsonl"),
-                               "--payouts", "--out", str(paid)])
+    done = runner.invoke(
+        app,
+        [
+            "sheets",
+            "--from",
+            str(GOLDEN_12 / "tournament-money-12.jsonl"),
+            "--payouts",
+            "--out",
+            str(paid),
+        ],
+    )
     assert done.exit_code == 0, done.stderr
     assert "Payout sheet" in " ".join(page_texts(paid.read_bytes()))
     wrong = runner.invoke(app, [*args, "--payouts"])

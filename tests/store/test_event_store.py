@@ -122,10 +122,15 @@ def test_night_options_and_listing(store):
 
 
 def test_tokens_are_stored_by_hash_and_revoked(store):
-    store.create_night("n1", "Friday", SETUP, tokens=[
-        TokenRecord("h-host", "n1", "host"),
-        TokenRecord("h-t1", "n1", "table", table=1),
-    ])
+    store.create_night(
+        "n1",
+        "Friday",
+        SETUP,
+        tokens=[
+            TokenRecord("h-host", "n1", "host"),
+            TokenRecord("h-t1", "n1", "table", table=1),
+        ],
+    )
     store.add_tokens([TokenRecord("h-ann", "n1", "player", player="Ann")])
     assert store.token("h-t1").table == 1
     assert store.token("h-ann").player == "Ann"

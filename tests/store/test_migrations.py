@@ -51,13 +51,19 @@ def test_a_database_at_the_first_revision_upgrades_and_keeps_its_events(empty_ur
     now = datetime.now(UTC)
     with engine.begin() as conn:
         assert "tokens" not in sa.inspect(conn).get_table_names()
-        conn.execute(sa.text(
-            "INSERT INTO nights (id, name, created_at, create_command_id) VALUES (:i, :n, :c, NULL)"
-        ), {"i": "old", "n": "Old night", "c": now})
-        conn.execute(sa.text(
-            "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
-            " VALUES ('old', 0, NULL, NULL, :b, :c)"
-        ), {"b": '{"type":"party","rules":"classic","players":["A","B"]}', "c": now})
+        conn.execute(
+            sa.text(
+                "INSERT INTO nights (id, name, created_at, create_command_id) VALUES (:i, :n, :c, NULL)"
+            ),
+            {"i": "old", "n": "Old night", "c": now},
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
+                " VALUES ('old', 0, NULL, NULL, :b, :c)"
+            ),
+            {"b": '{"type":"party","rules":"classic","players":["A","B"]}', "c": now},
+        )
     engine.dispose()
 
     store = EventStore(empty_url)
@@ -87,22 +93,36 @@ def test_a_database_at_0002_gets_caller_scoped_command_ids(empty_url):
     upgrade_database(engine, "0002")
     now = datetime.now(UTC)
     with engine.begin() as conn:
-        conn.execute(sa.text(
-            "INSERT INTO nights (id, name, created_at, create_command_id) VALUES ('n', 'N', :c,"
-            " 'made-1')"), {"c": now})
+        conn.execute(
+            sa.text(
+                "INSERT INTO nights (id, name, created_at, create_command_id) VALUES ('n', 'N', :c,"
+                " 'made-1')"
+            ),
+            {"c": now},
+        )
         for seq, command in ((0, None), (1, "1")):
-            conn.execute(sa.text(
-                "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
-                " VALUES ('n', :s, NULL, :i, '{\"type\":\"party\"}', :c)"),
-                {"s": seq, "i": command, "c": now})
+            conn.execute(
+                sa.text(
+                    "INSERT INTO events (night_id, seq, table_no, command_id, body, created_at)"
+                    " VALUES ('n', :s, NULL, :i, '{\"type\":\"party\"}', :c)"
+                ),
+                {"s": seq, "i": command, "c": now},
+            )
     engine.dispose()
     store = EventStore(empty_url)
     store.upgrade()
     old = store.events("n")[1]
     assert (old.caller, old.command_id, old.request_hash) == ("", "1", None)
     assert store.night("n").create_salt is None
-    store.append("n", 2, table=1, command_id="1", caller="a" * 32, request_hash="h",
-                 event={"type": "undo", "table": 1})
+    store.append(
+        "n",
+        2,
+        table=1,
+        command_id="1",
+        caller="a" * 32,
+        request_hash="h",
+        event={"type": "undo", "table": 1},
+    )
     with pytest.raises(DuplicateCommand) as again:
         store.append("n", 3, table=1, command_id="1", caller="a" * 32, event={"type": "x"})
     assert again.value.stored.seq == 2 and again.value.stored.request_hash == "h"

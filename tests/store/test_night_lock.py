@@ -32,8 +32,16 @@ def store() -> Iterator[EventStore]:
 
 
 def roll(seq: int, command: str) -> StoredEvent:
-    return StoredEvent("n1", seq, 1, command, '{"type":"roll","table":1,"dice":[2,3,5]}',
-                       now(), "phone", "r" + command)
+    return StoredEvent(
+        "n1",
+        seq,
+        1,
+        command,
+        '{"type":"roll","table":1,"dice":[2,3,5]}',
+        now(),
+        "phone",
+        "r" + command,
+    )
 
 
 def test_a_writer_that_missed_events_keeps_the_lock_and_the_other_one_waits(store):
@@ -46,8 +54,9 @@ def test_a_writer_that_missed_events_keeps_the_lock_and_the_other_one_waits(stor
             assert [e.seq for e in store.events("n1")] == [0, 1, 2]
             # planned after seq 1, but seq 2 is stored: read under the lock, kept
             lock = await writes.lock("n1", 1)
-            assert [(e.seq, e.command_id, e.caller, e.request_hash) for e in lock.missed] \
-                == [(2, "b", "phone", "rb")]
+            assert [(e.seq, e.command_id, e.caller, e.request_hash) for e in lock.missed] == [
+                (2, "b", "phone", "rb")
+            ]
             assert lock.missed[0].event == {"type": "roll", "table": 1, "dice": [2, 3, 5]}
             stored_by_other: list[float] = []
 
@@ -93,8 +102,7 @@ def test_a_released_lock_stores_nothing_and_a_taken_seq_stores_nothing(store):
             await writes.close()
         with store.engine.connect() as conn:  # the store's connections do not wait forever
             assert conn.execute(text("SHOW lock_timeout")).scalar() == "15s"
-            assert conn.execute(text("SHOW idle_in_transaction_session_timeout")).scalar() \
-                == "15s"
+            assert conn.execute(text("SHOW idle_in_transaction_session_timeout")).scalar() == "15s"
 
     asyncio.run(scenario())
 
@@ -104,8 +112,9 @@ def test_a_commit_is_announced_once_it_is_committed_and_a_release_announces_noth
 
     async def scenario() -> None:
         writes = NightWrites(store.engine.url)
-        listener = await psycopg.AsyncConnection.connect(notify.conninfo(store.engine.url),
-                                                         autocommit=True)
+        listener = await psycopg.AsyncConnection.connect(
+            notify.conninfo(store.engine.url), autocommit=True
+        )
         try:
             await listener.execute(f"LISTEN {notify.CHANNEL}")
             lock = await writes.lock("n1", 0)

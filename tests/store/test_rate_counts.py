@@ -34,8 +34,7 @@ def test_the_moving_window_counts_in_the_database_as_in_memory(store):
     shared = MovingWindowRateLimiter(DatabaseCounts(engine=store.engine))
     memory = MovingWindowRateLimiter(MemoryStorage())
     for limiter in (shared, memory):
-        assert [limiter.hit(item, "client:10.0.0.7") for _ in range(4)] == [
-            True, True, True, False]
+        assert [limiter.hit(item, "client:10.0.0.7") for _ in range(4)] == [True, True, True, False]
         assert limiter.test(item, "client:10.0.0.8") and not limiter.test(item, "client:10.0.0.7")
     start = time.time()
     reset, remaining = shared.get_window_stats(item, "client:10.0.0.7")
@@ -62,7 +61,7 @@ def test_an_old_hit_leaves_the_window_and_expired_rows_are_swept(store):
 
 def test_two_processes_counting_at_once_never_pass_the_limit_together(store):
     url = store.engine.url.render_as_string(hide_password=False)
-    scheme_url = "bunco+postgresql" + url[url.index("://"):]
+    scheme_url = "bunco+postgresql" + url[url.index("://") :]
     storages = [storage_from_string(scheme_url), DatabaseCounts(engine=store.engine)]
     assert isinstance(storages[0], DatabaseCounts)
     granted: list[bool] = []

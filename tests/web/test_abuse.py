@@ -37,8 +37,10 @@ def test_a_thousand_wrong_codes_meet_429s_and_no_code_is_a_bearer(client, night)
 def test_unknown_bearer_tokens_are_limited_per_client_and_per_night(db_url):
     with TestClient(create_app(db_url, bot_pace=0)) as client:
         night = make_night(client)
-        statuses = [client.get(night.url(), headers=bearer(f"made-up-token-{i:020d}"))
-                    .status_code for i in range(1000)]
+        statuses = [
+            client.get(night.url(), headers=bearer(f"made-up-token-{i:020d}")).status_code
+            for i in range(1000)
+        ]
         assert statuses[:11] == [401] * 11  # ten, then one on the slow path
         assert set(statuses[11:]) == {429}
         # the host's token, already known to this process, still reads
@@ -47,15 +49,20 @@ def test_unknown_bearer_tokens_are_limited_per_client_and_per_night(db_url):
     with TestClient(create_app(db_url, bot_pace=0, trusted_proxies=["testclient"])) as client:
         for address in ("10.0.0.1", "10.0.0.2"):
             headers = {"x-forwarded-for": address}
-            codes = [client.post("/api/join", json={"code": "ZZZZZZ"}, headers=headers)
-                     .status_code for _ in range(12)]
+            codes = [
+                client.post("/api/join", json={"code": "ZZZZZZ"}, headers=headers).status_code
+                for _ in range(12)
+            ]
             assert codes == [404] * 11 + [429], address
 
 
 def test_forwarded_headers_are_ignored_without_a_trusted_proxy(client):
-    codes = [client.post("/api/join", json={"code": "ZZZZZZ"},
-                         headers={"x-forwarded-for": f"10.1.0.{i}"}).status_code
-             for i in range(12)]
+    codes = [
+        client.post(
+            "/api/join", json={"code": "ZZZZZZ"}, headers={"x-forwarded-for": f"10.1.0.{i}"}
+        ).status_code
+        for i in range(12)
+    ]
     assert codes == [404] * 11 + [429]  # one client, whatever it claims to forward
 
 
@@ -63,25 +70,38 @@ def test_typed_codes_past_the_server_budget_go_slow_but_never_lock_the_room_out(
     from bunco.web.guard import Guard
 
     guard = Guard(typed_codes="30/hour")
-    with TestClient(create_app(db_url, bot_pace=0, guard=guard,
-                               trusted_proxies=["testclient"])) as client:
+    with TestClient(
+        create_app(db_url, bot_pace=0, guard=guard, trusted_proxies=["testclient"])
+    ) as client:
         night = make_night(client)
-        codes = [client.post("/api/join", json={"code": "ZZZZZZ"}, headers={
-            "x-forwarded-for": f"10.2.{i // 10}.{i}"}).status_code for i in range(30)]
+        codes = [
+            client.post(
+                "/api/join",
+                json={"code": "ZZZZZZ"},
+                headers={"x-forwarded-for": f"10.2.{i // 10}.{i}"},
+            ).status_code
+            for i in range(30)
+        ]
         assert codes == [404] * 30  # the server's budget of wrong typed codes is spent
         # every address is on the slow path now: one attempt each every 30 s
         guesser = {"x-forwarded-for": "10.2.9.1"}
-        slow = [client.post("/api/join", json={"code": "ZZZZZZ"}, headers=guesser)
-                .status_code for _ in range(3)]
+        slow = [
+            client.post("/api/join", json={"code": "ZZZZZZ"}, headers=guesser).status_code
+            for _ in range(3)
+        ]
         assert slow == [404, 429, 429]
         # the right code from an address that has not guessed gets in at once
         code = night.created["tables"][0]["code"]
-        joined = client.post("/api/join", json={"code": code},
-                             headers={"x-forwarded-for": "10.3.0.7"})
+        joined = client.post(
+            "/api/join", json={"code": code}, headers={"x-forwarded-for": "10.3.0.7"}
+        )
         assert joined.status_code == 200 and joined.json()["table"] == 1
         # the QR link's long token is no guessable code: it still joins
-        joined = client.post("/api/join", json={"token": night.created["tables"][0]["token"]},
-                             headers={"x-forwarded-for": "10.3.0.1"})
+        joined = client.post(
+            "/api/join",
+            json={"token": night.created["tables"][0]["token"]},
+            headers={"x-forwarded-for": "10.3.0.1"},
+        )
         assert joined.status_code == 200
 
 
@@ -102,45 +122,59 @@ def test_bodies_above_their_cap_get_413_before_they_are_read(client, night):
             yield b"y" * 65536
         yield b'"}'
 
-    streamed = client.post("/api/nights", content=chunks(),
-                           headers={"content-type": "application/json"})
+    streamed = client.post(
+        "/api/nights", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert streamed.status_code == 413 and streamed.json()["error"] == "too_large"
     assert night.seq() == 0 and len(client.app.state.service.store.nights()) == 1  # type: ignore[attr-defined]
 
 
 # -- strict input --------------------------------------------------------------------------
 
-NOT_FINITE = ['{"players": ["Ann", "Bea"], "house_rules": {"team_target": Infinity}}',
-              '{"players": ["Ann", "Bea"], "house_rules": {"team_target": 1e999}}',
-              '{"players": ["Ann", "Bea"], "house_rules": {"team_target": NaN}}',
-              '{"players": ["Ann", "Bea"], "bot_pace": Infinity}',
-              '{"players": ["Ann", "Bea"], "house_rules": {"team_target": 1e300}}']
+NOT_FINITE = [
+    '{"players": ["Ann", "Bea"], "house_rules": {"team_target": Infinity}}',
+    '{"players": ["Ann", "Bea"], "house_rules": {"team_target": 1e999}}',
+    '{"players": ["Ann", "Bea"], "house_rules": {"team_target": NaN}}',
+    '{"players": ["Ann", "Bea"], "bot_pace": Infinity}',
+    '{"players": ["Ann", "Bea"], "house_rules": {"team_target": 1e300}}',
+]
 CONTROL = ["A\u0000B", "Tab\there", "New\nline", "Bell\u0007", "C1\u0085", "\ud800"]
 
 
 def test_non_finite_numbers_and_control_characters_get_422_on_both_databases(any_db_url):
     with TestClient(create_app(any_db_url, bot_pace=0)) as client:
         for text in NOT_FINITE:
-            reply = client.post("/api/nights", content=text,
-                                headers={"content-type": "application/json"})
+            reply = client.post(
+                "/api/nights", content=text, headers={"content-type": "application/json"}
+            )
             assert reply.status_code == 422, (text, reply.text)
         for bad in CONTROL:
             body = json.dumps({"players": ["Ann", bad], "name": "ok"})
-            reply = client.post("/api/nights", content=body,
-                                headers={"content-type": "application/json"})
+            reply = client.post(
+                "/api/nights", content=body, headers={"content-type": "application/json"}
+            )
             assert reply.status_code == 422, (bad, reply.text)
             assert "control characters" in reply.text or "string" in reply.text
             named = json.dumps({"players": ["Ann", "Bea"], "name": f"night {bad}"})
-            assert client.post("/api/nights", content=named, headers={
-                "content-type": "application/json"}).status_code == 422
+            assert (
+                client.post(
+                    "/api/nights", content=named, headers={"content-type": "application/json"}
+                ).status_code
+                == 422
+            )
         night = make_night(client)
         for bad in CONTROL:
             for reply in (
-                client.post(night.url("/claim"), content=json.dumps({"name": bad}),
-                            headers={**night.viewer, "content-type": "application/json"}),
-                client.post(night.url("/arrivals"), content=json.dumps(
-                    {"command_id": cid(), "player": bad}),
-                    headers={**night.host, "content-type": "application/json"}),
+                client.post(
+                    night.url("/claim"),
+                    content=json.dumps({"name": bad}),
+                    headers={**night.viewer, "content-type": "application/json"},
+                ),
+                client.post(
+                    night.url("/arrivals"),
+                    content=json.dumps({"command_id": cid(), "player": bad}),
+                    headers={**night.host, "content-type": "application/json"},
+                ),
                 client.get(night.url(f"/players/{_quote(bad)}/card"), headers=night.host),
                 client.delete(night.url(f"/players/{_quote(bad)}/claim"), headers=night.host),
             ):
@@ -149,8 +183,16 @@ def test_non_finite_numbers_and_control_characters_get_422_on_both_databases(any
         assert len(client.app.state.service.store.nights()) == 1  # type: ignore[attr-defined]
 
 
-BAD_DICE: list[Any] = [[True, 1, 1], ["1", 1, 1], [1.0, 1, 1], [1, 1], [0, 1, 1], [1, 1, 7],
-                       [1, 1, None], "111"]
+BAD_DICE: list[Any] = [
+    [True, 1, 1],
+    ["1", 1, 1],
+    [1.0, 1, 1],
+    [1, 1],
+    [0, 1, 1],
+    [1, 1, 7],
+    [1, 1, None],
+    "111",
+]
 
 
 def test_one_strict_check_of_dice_on_every_write_path(client, night):
@@ -165,38 +207,56 @@ def test_one_strict_check_of_dice_on_every_write_path(client, night):
             reply = client.post(night.url(path), json={"command_id": cid(), **body}, headers=who)
             assert reply.status_code == 422, (path, dice, reply.text)
             assert reply.json()["error"] == "invalid_request"
-    for body in ({"outcome": True}, {"outcome": "lots"}, {"dice": [1, 2, 3], "expected_seq": False},
-                 {"dice": [1, 2, 3], "expected_seq": "0"}, {"roll_for_me": "yes"}):
-        reply = client.post(night.url("/tables/1/rolls"), json={"command_id": cid(), **body},
-                            headers=night.host)
+    for body in (
+        {"outcome": True},
+        {"outcome": "lots"},
+        {"dice": [1, 2, 3], "expected_seq": False},
+        {"dice": [1, 2, 3], "expected_seq": "0"},
+        {"roll_for_me": "yes"},
+    ):
+        reply = client.post(
+            night.url("/tables/1/rolls"), json={"command_id": cid(), **body}, headers=night.host
+        )
         assert reply.status_code == 422, (body, reply.text)
-    for event in ({"type": "tally", "table": 1, "outcome": "lots"},
-                  {"type": "roll", "table": "1", "dice": [1, 2, 3]},
-                  {"type": "roll", "table": 1, "dice": [1, 2, 3], "id": "smuggled"}):
-        reply = client.post(night.url("/events"), json={"command_id": cid(), "event": event},
-                            headers=night.host)
+    for event in (
+        {"type": "tally", "table": 1, "outcome": "lots"},
+        {"type": "roll", "table": "1", "dice": [1, 2, 3]},
+        {"type": "roll", "table": 1, "dice": [1, 2, 3], "id": "smuggled"},
+    ):
+        reply = client.post(
+            night.url("/events"), json={"command_id": cid(), "event": event}, headers=night.host
+        )
         assert reply.status_code == 422, (event, reply.text)
     assert night.seq() == 0
-    good = client.post(night.url("/events"), json={"command_id": cid(), "event": {
-        "type": "roll", "table": 1, "dice": [1, 1, 4]}}, headers=night.host)
+    good = client.post(
+        night.url("/events"),
+        json={"command_id": cid(), "event": {"type": "roll", "table": 1, "dice": [1, 1, 4]}},
+        headers=night.host,
+    )
     assert good.status_code == 200 and good.json()["event"] == {
-        "type": "roll", "table": 1, "dice": [1, 1, 4]}
+        "type": "roll",
+        "table": 1,
+        "dice": [1, 1, 4],
+    }
 
 
 # -- command ids ---------------------------------------------------------------------------
 
 
 def test_a_reused_command_id_with_another_request_is_409(client, night):
-    join = client.post(night.url("/arrivals"), json={"command_id": "0", "player": "Zoe"},
-                       headers=night.host)
+    join = client.post(
+        night.url("/arrivals"), json={"command_id": "0", "player": "Zoe"}, headers=night.host
+    )
     assert join.status_code == 200
-    verify = client.post(night.url("/verifications"), json={"command_id": "0", "player": "Ann"},
-                         headers=night.host)
+    verify = client.post(
+        night.url("/verifications"), json={"command_id": "0", "player": "Ann"}, headers=night.host
+    )
     assert verify.status_code == 409 and verify.json()["error"] == "id_reused"
     assert verify.json()["seq"] == join.json()["seq"]
     assert "event" not in verify.json()  # never another command's event
-    again = client.post(night.url("/arrivals"), json={"command_id": "0", "player": "Zoe"},
-                        headers=night.host)
+    again = client.post(
+        night.url("/arrivals"), json={"command_id": "0", "player": "Zoe"}, headers=night.host
+    )
     assert again.json()["duplicate"] is True and again.json()["seq"] == join.json()["seq"]
     assert night.seq() == 1
 
@@ -220,11 +280,15 @@ def test_names_equal_but_for_case_are_refused(client, night):
     for players in (["Ann", "ANN", "Bea"], ["Ann", "ann ", "Bea"], ["Bo  Li", "bo li", "X"]):
         reply = client.post("/api/nights", json={"players": players})
         assert reply.status_code == 422 and "same name" in reply.json()["message"], players
-    arrival = client.post(night.url("/arrivals"), json={"command_id": cid(), "player": "ANN"},
-                          headers=night.host)
+    arrival = client.post(
+        night.url("/arrivals"), json={"command_id": cid(), "player": "ANN"}, headers=night.host
+    )
     assert arrival.status_code == 409 and arrival.json()["error"] == "name_taken"
-    swap = client.post(night.url("/substitutes"), json={
-        "command_id": cid(), "out": "Bea", "in": "ann"}, headers=night.host)
+    swap = client.post(
+        night.url("/substitutes"),
+        json={"command_id": cid(), "out": "Bea", "in": "ann"},
+        headers=night.host,
+    )
     assert swap.status_code == 409 and night.seq() == 0
 
 
@@ -238,10 +302,14 @@ def test_a_name_with_a_slash_is_fetched_claimed_and_released(client):
         assert claimed.status_code == 200 and claimed.json()["player"] == name
         released = client.delete(path + "/claim", headers=night.host)
         assert released.status_code == 200 and released.json() == {
-            "night": night.id, "player": name, "revoked": 1}
+            "night": night.id,
+            "player": name,
+            "revoked": 1,
+        }
         assert client.get(night.url(), headers=bearer(claimed.json()["token"])).status_code == 401
-    assert client.get(night.url("/players/a%2Fb/card"), headers=night.viewer).json()[
-        "player"] == "A/B"  # case does not matter, as in a claim
+    assert (
+        client.get(night.url("/players/a%2Fb/card"), headers=night.viewer).json()["player"] == "A/B"
+    )  # case does not matter, as in a claim
     assert client.get(night.url("/players/Zed/card"), headers=night.viewer).status_code == 404
 
 
@@ -285,6 +353,7 @@ def test_the_exported_log_holds_only_the_events_as_bunco_play_writes_them(client
 
 @pytest.mark.parametrize("value", [10**30, -(10**30), 1e300])
 def test_out_of_range_house_rule_numbers_get_422(client, value):
-    reply = client.post("/api/nights", json={"players": EIGHT, "house_rules": {
-        "team_target": value}})
+    reply = client.post(
+        "/api/nights", json={"players": EIGHT, "house_rules": {"team_target": value}}
+    )
     assert reply.status_code == 422, reply.text

@@ -13,8 +13,9 @@ from bunco.party.report import night_report
 
 
 def test_create_night_returns_secret_links_and_table_codes(client):
-    reply = client.post("/api/nights", json={"name": "Friday", "rules": "classic",
-                                              "players": EIGHT})
+    reply = client.post(
+        "/api/nights", json={"name": "Friday", "rules": "classic", "players": EIGHT}
+    )
     assert reply.status_code == 201
     body = reply.json()
     assert body["seq"] == 0 and body["name"] == "Friday"
@@ -34,11 +35,19 @@ def test_the_night_reads_back_with_its_setup_view_and_role(client, night):
     state = night.state()
     assert state["night"] == night.id and state["seq"] == 0
     assert state["setup"]["players"] == EIGHT and state["setup"]["rules"] == "classic"
-    assert state["status"] == {"phase": "playing", "set": 1, "round": 1, "bell": False,
-                               "started": False, "bell_roll": None, "traveler": None,
-                               "last_bunco": None, "dice": "real", "round_version": 0,
-                               "expects": [{"table": 1, "player": "Ann"},
-                                           {"table": 2, "player": "Eve"}]}
+    assert state["status"] == {
+        "phase": "playing",
+        "set": 1,
+        "round": 1,
+        "bell": False,
+        "started": False,
+        "bell_roll": None,
+        "traveler": None,
+        "last_bunco": None,
+        "dice": "real",
+        "round_version": 0,
+        "expects": [{"table": 1, "player": "Ann"}, {"table": 2, "player": "Eve"}],
+    }
     assert [t["players"] for t in state["view"]["tables"]] == [EIGHT[:4], EIGHT[4:]]
     assert state["you"] == {"role": "host", "table": None, "player": None}
     viewer = client.get(night.url(), headers=night.viewer).json()
@@ -90,8 +99,9 @@ def test_a_creation_command_id_makes_one_night_and_a_retry_gets_its_reply(client
 
 
 def test_house_rules_and_preset_reach_the_engine(client):
-    night = make_night(client, ["Ann", "Bea", "Cat", "Dee"], rules="wm",
-                       house_rules={"quick_game": True})
+    night = make_night(
+        client, ["Ann", "Bea", "Cat", "Dee"], rules="wm", house_rules={"quick_game": True}
+    )
     view = night.state()["view"]
     assert night.state()["setup"]["rules"] == "winning-moves"
     assert view["tables"][0]["target"] == 11
@@ -112,10 +122,21 @@ def test_exports_log_and_standings(client, night):
     csv_reply = client.get(night.url("/export/standings.csv"), headers=night.viewer)
     rows = list(csv.DictReader(io.StringIO(csv_reply.text)))
     assert [r["player"] for r in rows] == sorted(EIGHT)  # nobody has a win yet
-    assert list(rows[0]) == ["rank", "player", "wins", "losses", "buncos", "mini_buncos",
-                             "points", "prizes_won", "group"]
-    assert csv_reply.text == client.get(night.url("/download/standings.csv"),
-                                        headers=night.viewer).text  # one standings file
+    assert list(rows[0]) == [
+        "rank",
+        "player",
+        "wins",
+        "losses",
+        "buncos",
+        "mini_buncos",
+        "points",
+        "prizes_won",
+        "group",
+    ]
+    assert (
+        csv_reply.text
+        == client.get(night.url("/download/standings.csv"), headers=night.viewer).text
+    )  # one standings file
 
 
 def test_standings_cards_and_prizes_after_a_round(client, night):
@@ -175,13 +196,13 @@ def test_qr_code_is_an_svg(client):
 
 
 def test_bots_can_be_chosen_by_the_host_only(client, night):
-    reply = client.put(night.url("/bots"), json={"players": ["Bea"], "pace": 0},
-                       headers=night.viewer)
+    reply = client.put(
+        night.url("/bots"), json={"players": ["Bea"], "pace": 0}, headers=night.viewer
+    )
     assert reply.status_code == 403
     bad = client.put(night.url("/bots"), json={"players": ["Zed"]}, headers=night.host)
     assert bad.status_code == 422
-    ok = client.put(night.url("/bots"), json={"players": ["Bea"], "pace": 0},
-                    headers=night.host)
+    ok = client.put(night.url("/bots"), json={"players": ["Bea"], "pace": 0}, headers=night.host)
     assert ok.json()["bots"] == ["Bea"]
     assert night.state()["bots"] == ["Bea"]
 
@@ -208,7 +229,7 @@ def test_the_player_list_is_the_names_only(client, night):
 def test_the_status_names_the_traveler_as_it_passes(client):
     night = make_night(client, EIGHT, rules="classic", house_rules={"traveling": "bunco"})
     assert night.state()["status"]["traveler"] is None
-    ack = night.roll(1, [1, 1, 1]).json()          # Ann's Bunco: the traveler's trigger
+    ack = night.roll(1, [1, 1, 1]).json()  # Ann's Bunco: the traveler's trigger
     holder = night.state()["view"]["traveler"]
     assert holder == "Ann" and ack["status"]["traveler"] == "Ann"
     assert night.state()["status"]["traveler"] == "Ann"

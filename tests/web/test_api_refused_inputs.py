@@ -33,21 +33,35 @@ def create(api: TestClient, **options: Any) -> Any:
     return api.post("/api/nights", json={"name": "N", "players": EIGHT, **options})
 
 
-@pytest.mark.parametrize("money", [
-    {"buy_in": "1e30"}, {"buy_in": 10**40}, {"buy_in": 10**26}, {"carried_over": "1e30"},
-    {"buy_in": "5", "carried_over": 10**40}, {"buy_in": "1E+999999999"},
-])
+@pytest.mark.parametrize(
+    "money",
+    [
+        {"buy_in": "1e30"},
+        {"buy_in": 10**40},
+        {"buy_in": 10**26},
+        {"carried_over": "1e30"},
+        {"buy_in": "5", "carried_over": 10**40},
+        {"buy_in": "1E+999999999"},
+    ],
+)
 def test_amounts_out_of_range_are_refused_at_night_creation(api: TestClient, money: Any) -> None:
     body = refused(create(api, money={"currency": "$", **money}))
     assert "range" in body["message"] or "not an amount" in body["message"]
 
 
-@pytest.mark.parametrize("options", [
-    {"judged": ["Best\x00Costume"]}, {"judged": ["Best\nCostume"]},
-    {"money": {"currency": "$\x00", "buy_in": "5"}}, {"money": {"currency": "\n", "buy_in": "5"}},
-    {"house_rules": {"team_target": 21.5}}, {"house_rules": {"team_target": "21"}},
-    {"house_rules": {"team_target": 10**400}}, {"house_rules": {"mini_label": "Mini\x00"}},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"judged": ["Best\x00Costume"]},
+        {"judged": ["Best\nCostume"]},
+        {"money": {"currency": "$\x00", "buy_in": "5"}},
+        {"money": {"currency": "\n", "buy_in": "5"}},
+        {"house_rules": {"team_target": 21.5}},
+        {"house_rules": {"team_target": "21"}},
+        {"house_rules": {"team_target": 10**400}},
+        {"house_rules": {"mini_label": "Mini\x00"}},
+    ],
+)
 def test_texts_and_numbers_the_docs_refuse_are_refused(api: TestClient, options: Any) -> None:
     refused(create(api, **options))
 
@@ -65,12 +79,14 @@ def test_look_alike_names_are_one_person(api: TestClient, twin: str) -> None:
 
 def test_a_late_arrival_with_a_look_alike_name_is_refused(api: TestClient) -> None:
     night = make_night(api)
-    reply = api.post(night.url("/arrivals"), json={"command_id": cid(), "player": "\u0410NN"},
-                     headers=night.host)
+    reply = api.post(
+        night.url("/arrivals"), json={"command_id": cid(), "player": "\u0410NN"}, headers=night.host
+    )
     assert refused(reply, 409)["error"] == "name_taken"
     event = {"type": "join", "player": "\uff21nn"}  # the escape hatch: the engine's own check
-    reply = api.post(night.url("/events"), json={"command_id": cid(), "event": event},
-                     headers=night.host)
+    reply = api.post(
+        night.url("/events"), json={"command_id": cid(), "event": event}, headers=night.host
+    )
     assert reply.status_code in (409, 422), reply.text
     assert "same name" in refused(reply, reply.status_code)["message"]
     assert night.seq() == 0
@@ -87,8 +103,11 @@ def test_names_are_stored_in_their_one_spelling(api: TestClient) -> None:
 @pytest.mark.parametrize("table", ["1.0", "+1", "1e0", "%201", "0x1"])
 def test_table_numbers_in_paths_are_digits_only(api: TestClient, table: str) -> None:
     night = make_night(api)
-    reply = api.post(night.url(f"/tables/{table}/rolls"),
-                     json={"command_id": cid(), "dice": [1, 2, 3]}, headers=night.host)
+    reply = api.post(
+        night.url(f"/tables/{table}/rolls"),
+        json={"command_id": cid(), "dice": [1, 2, 3]},
+        headers=night.host,
+    )
     refused(reply)
     assert night.seq() == 0  # nothing applied at table 1
     assert night.roll(1, [1, 2, 3]).status_code == 200
@@ -112,8 +131,10 @@ def test_a_body_that_is_not_utf8_is_refused_with_what_was_expected(api: TestClie
 
 
 def _club(api: TestClient, **options: Any) -> Any:
-    return api.post("/api/clubs", json={"name": "Tuesday", "dues": "5",
-                                        "regulars": ["Ann", "Bea", "Cat", "Dee"], **options})
+    return api.post(
+        "/api/clubs",
+        json={"name": "Tuesday", "dues": "5", "regulars": ["Ann", "Bea", "Cat", "Dee"], **options},
+    )
 
 
 @pytest.mark.parametrize("dues", ["1e30", 10**40, 10**26])
@@ -135,10 +156,15 @@ def test_club_members_that_are_one_person_are_refused(api: TestClient) -> None:
     assert night.status_code == 201, night.text
 
 
-@pytest.mark.parametrize("payment", [
-    {"player": "Zed", "amount": "5"}, {"player": "Ann", "amount": "1e30"},
-    {"player": "Ann", "amount": 10**40}, {"player": "Ann", "amount": "5", "note": "x\x00"},
-])
+@pytest.mark.parametrize(
+    "payment",
+    [
+        {"player": "Zed", "amount": "5"},
+        {"player": "Ann", "amount": "1e30"},
+        {"player": "Ann", "amount": 10**40},
+        {"player": "Ann", "amount": "5", "note": "x\x00"},
+    ],
+)
 def test_club_payments_the_docs_refuse_are_refused(api: TestClient, payment: Any) -> None:
     club = _club(api).json()
     auth = bearer(club["token"])
@@ -153,7 +179,14 @@ def test_club_payments_the_docs_refuse_are_refused(api: TestClient, payment: Any
     assert paid.json()["totals"]["dues_paid"] == "5.00"
 
 
-@pytest.mark.parametrize("path", ["/api/nights/a%00b", "/api/nights/a%00b/standings",
-                                  "/api/nights/a%0Ab/export/log.jsonl", "/api/clubs/a%00b"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/nights/a%00b",
+        "/api/nights/a%00b/standings",
+        "/api/nights/a%0Ab/export/log.jsonl",
+        "/api/clubs/a%00b",
+    ],
+)
 def test_ids_in_paths_with_nul_or_newline_are_refused_not_a_500(api: TestClient, path: str) -> None:
     refused(api.get(path, headers=bearer("x")))

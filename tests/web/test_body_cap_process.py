@@ -25,10 +25,12 @@ def rss(pid: int) -> int:
 
 def send_big_body(port: int, *, chunked: bool) -> tuple[bytes, int]:
     """POST a 100 MB night; return the reply and how many body bytes went out before it."""
-    head = (b"POST /api/nights HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/json\r\n")
-    head += b"Transfer-Encoding: chunked\r\n\r\n" if chunked else (
-        b"Content-Length: %d\r\n\r\n" % HUNDRED_MB)
+    head = b"POST /api/nights HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    head += (
+        b"Transfer-Encoding: chunked\r\n\r\n"
+        if chunked
+        else (b"Content-Length: %d\r\n\r\n" % HUNDRED_MB)
+    )
     block = b"x" * CHUNK
     if chunked:
         block = b"%x\r\n" % CHUNK + block + b"\r\n"
@@ -73,7 +75,10 @@ def test_bunco_serve_believes_no_forwarded_header_without_a_trusted_proxy(server
     import httpx
 
     with httpx.Client(base_url=server.base, timeout=10) as http:
-        codes = [http.post("/api/join", json={"code": "ZZZZZZ"},
-                           headers={"x-forwarded-for": f"10.9.0.{i}"}).status_code
-                 for i in range(12)]
+        codes = [
+            http.post(
+                "/api/join", json={"code": "ZZZZZZ"}, headers={"x-forwarded-for": f"10.9.0.{i}"}
+            ).status_code
+            for i in range(12)
+        ]
     assert codes == [404] * 11 + [429]  # ten, one on the slow path, then 429

@@ -29,8 +29,11 @@ def test_two_people_and_ten_bots_play_a_whole_night(client):
             time.sleep(0.005)  # the bots are rolling
             continue
         for name in humans:
-            reply = client.post(night.url("/me/roll"), json={
-                "command_id": cid(), "roll_for_me": True}, headers=phones[name])
+            reply = client.post(
+                night.url("/me/roll"),
+                json={"command_id": cid(), "roll_for_me": True},
+                headers=phones[name],
+            )
             assert reply.status_code in (200, 409), reply.text
             human_rolls += reply.status_code == 200
     report = client.get(night.url("/report"), headers=night.host).json()
@@ -89,8 +92,13 @@ def test_a_log_that_no_longer_replays_is_a_clear_refusal(db_url):
         night = make_night(first)
         store = first.app.state.service.store  # type: ignore[attr-defined]
         # an event the engine refuses, written behind the server's back
-        store.append(night.id, 1, table=9, command_id="bad",
-                     event={"type": "roll", "table": 9, "dice": [1, 2, 3]})
+        store.append(
+            night.id,
+            1,
+            table=9,
+            command_id="bad",
+            event={"type": "roll", "table": 9, "dice": [1, 2, 3]},
+        )
     with TestClient(create_app(db_url)) as second:
         reply = second.get(night.url(), headers=night.host)
         assert reply.status_code == 409

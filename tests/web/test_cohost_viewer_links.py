@@ -16,8 +16,10 @@ def test_a_cohost_gets_a_viewer_link_that_reads_but_never_writes(client, night):
     viewer = bearer(link["token"])
     assert client.get("/api/me", headers=viewer).json()["role"] == "viewer"
     assert client.get(night.url(), headers=viewer).status_code == 200
-    assert client.post(night.url("/end"), json={"command_id": "v-1"},
-                       headers=viewer).status_code == 403
+    assert (
+        client.post(night.url("/end"), json={"command_id": "v-1"}, headers=viewer).status_code
+        == 403
+    )
 
 
 def test_only_a_host_makes_viewer_links_and_at_most_sixty(client, night):

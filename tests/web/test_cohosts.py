@@ -14,14 +14,17 @@ def test_a_cohost_can_do_what_the_host_does_until_revoked(client, night):
     co = bearer(cohost["token"])
     assert client.get("/api/me", headers=co).json()["role"] == "host"
     # a co-host seats a late arrival and can make another co-host
-    arrival = client.post(night.url("/arrivals"), json={"command_id": cid(), "player": "Ivy"},
-                          headers=co)
+    arrival = client.post(
+        night.url("/arrivals"), json={"command_id": cid(), "player": "Ivy"}, headers=co
+    )
     assert arrival.status_code == 200, arrival.text
     second = client.post(night.url("/cohosts"), json={}, headers=co).json()
     assert second["id"] == 2 and second["label"] == "co-host 2"
     listed = client.get(night.url("/cohosts"), headers=night.host).json()["cohosts"]
     assert [(c["id"], c["label"], c["revoked"]) for c in listed] == [
-        (1, "co-host 1 · Bea", False), (2, "co-host 2", False)]
+        (1, "co-host 1 · Bea", False),
+        (2, "co-host 2", False),
+    ]
     # revoked: the co-host's token stops working at once; the host's own link stays
     gone = client.delete(night.url("/cohosts/1"), headers=night.host)
     assert gone.status_code == 200 and gone.json()["revoked"] == 1

@@ -28,13 +28,20 @@ class AsyncNight:
         reply = await self.client.post("/api/join", json={"code": code})
         return bearer(reply.json()["token"])
 
-    async def roll(self, table: int, headers: dict[str, str], command_id: str,
-                   expected_seq: int | None, dice: list[int] | None = None) -> httpx.Response:
+    async def roll(
+        self,
+        table: int,
+        headers: dict[str, str],
+        command_id: str,
+        expected_seq: int | None,
+        dice: list[int] | None = None,
+    ) -> httpx.Response:
         body: dict[str, Any] = {"command_id": command_id, "dice": dice or [2, 3, 5]}
         if expected_seq is not None:
             body["expected_seq"] = expected_seq
-        return await self.client.post(f"/api/nights/{self.id}/tables/{table}/rolls",
-                                      json=body, headers=headers)
+        return await self.client.post(
+            f"/api/nights/{self.id}/tables/{table}/rolls", json=body, headers=headers
+        )
 
     async def log(self) -> list[dict[str, Any]]:
         reply = await self.client.get(f"/api/nights/{self.id}/events", headers=self.host)
@@ -105,8 +112,9 @@ def test_writers_at_different_tables_never_conflict(db_url):
 def test_a_retried_command_id_is_applied_once(db_url):
     async def scenario(night: AsyncNight) -> None:
         phone = await night.scorekeeper(2)
-        replies = await asyncio.gather(*(
-            night.roll(2, phone, "only-once", None, [1, 1, 4]) for _ in range(6)))
+        replies = await asyncio.gather(
+            *(night.roll(2, phone, "only-once", None, [1, 1, 4]) for _ in range(6))
+        )
         assert all(r.status_code == 200 for r in replies)
         assert sorted(r.json()["duplicate"] for r in replies) == [False] + [True] * 5
         assert {r.json()["seq"] for r in replies} == {1}
@@ -157,9 +165,15 @@ def test_a_command_stored_by_another_process_is_a_duplicate(client, night):
     svc = client.app.state.service  # type: ignore[attr-defined]
     host = client.app.state.tokens.resolve(night.created["host_token"])  # type: ignore[attr-defined]
     envelope = command_of(host, RollIn(command_id="twice", dice=[1, 5, 6]), "rolls", 2)
-    svc.store.append(night.id, 1, table=2, event={"type": "roll", "table": 2, "dice": [1, 5, 6]},
-                     command_id="twice", caller=envelope["caller"],
-                     request_hash=envelope["request"])
+    svc.store.append(
+        night.id,
+        1,
+        table=2,
+        event={"type": "roll", "table": 2, "dice": [1, 5, 6]},
+        command_id="twice",
+        caller=envelope["caller"],
+        request_hash=envelope["request"],
+    )
     again = night.roll(2, [1, 5, 6], command_id="twice")
     assert again.status_code == 200
     assert again.json()["duplicate"] is True and again.json()["seq"] == 1

@@ -64,8 +64,13 @@ def more_files() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 4096), hard))
 
 
-def _serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str,
-           header: float = 2.0, body: float = 2.0) -> ServeProcess:
+def _serve(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    *extra: str,
+    header: float = 2.0,
+    body: float = 2.0,
+) -> ServeProcess:
     monkeypatch.setenv("BUNCO_HEADER_TIMEOUT", str(header))
     monkeypatch.setenv("BUNCO_BODY_TIMEOUT", str(body))
     srv = ServeProcess(tmp_path / "night.sqlite3", free_port(), tmp_path / "serve.log", *extra)
@@ -102,8 +107,9 @@ async def _slow(port: int, host: str, first: bytes, trickle: bytes) -> tuple[flo
     return time.monotonic() - started, answer
 
 
-def test_1100_slow_connections_are_cut_while_a_table_keeps_scoring(tmp_path, monkeypatch,
-                                                                    more_files):
+def test_1100_slow_connections_are_cut_while_a_table_keeps_scoring(
+    tmp_path, monkeypatch, more_files
+):
     srv = _serve(tmp_path, monkeypatch)
     try:
         night = _night(srv.base)
@@ -117,8 +123,9 @@ def test_1100_slow_connections_are_cut_while_a_table_keeps_scoring(tmp_path, mon
             with httpx.Client(timeout=10) as table:
                 i = 0
                 while not stop.is_set():
-                    reply = table.post(roll_url, json={"command_id": f"r{i}",
-                                                       "dice": small_dice(i)}, headers=host)
+                    reply = table.post(
+                        roll_url, json={"command_id": f"r{i}", "dice": small_dice(i)}, headers=host
+                    )
                     acked.append(reply.status_code)
                     i += 1
                     time.sleep(0.05)
@@ -127,10 +134,16 @@ def test_1100_slow_connections_are_cut_while_a_table_keeps_scoring(tmp_path, mon
         kinds = [
             (header, b"X-Slow: " + b"a" * 40),  # headers a byte at a time
             (b"", b""),  # connects and sends nothing
-            (b"POST /api/join HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
-             b"content-length: 60\r\n\r\n{", b'"code": "ABCDEF"' * 4),  # a slow body
-            (f"GET /api/nights/{night['night']}/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket"
-             "\r\nConnection: Upgrade\r\n".encode(), b"Sec-WebSocket-Version: 13"),  # upgrade
+            (
+                b"POST /api/join HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+                b"content-length: 60\r\n\r\n{",
+                b'"code": "ABCDEF"' * 4,
+            ),  # a slow body
+            (
+                f"GET /api/nights/{night['night']}/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket"
+                "\r\nConnection: Upgrade\r\n".encode(),
+                b"Sec-WebSocket-Version: 13",
+            ),  # upgrade
         ]
 
         async def flood() -> list[tuple[float, bytes]]:
@@ -163,8 +176,9 @@ def test_1100_slow_connections_are_cut_while_a_table_keeps_scoring(tmp_path, mon
 
 
 def test_connections_past_the_caps_are_closed_at_once(tmp_path, monkeypatch, more_files):
-    srv = _serve(tmp_path, monkeypatch, "--max-per-address", "20", "--max-connections", "50",
-                 header=30)
+    srv = _serve(
+        tmp_path, monkeypatch, "--max-per-address", "20", "--max-connections", "50", header=30
+    )
 
     async def attempt() -> tuple[list[bool], list[bool], int]:
         async def opened(host: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -202,8 +216,10 @@ def test_a_thousand_send_and_disconnect_websockets_leave_memory_flat(tmp_path, m
     srv = _serve(tmp_path, monkeypatch, header=10)  # the usual deadline: a busy machine
     try:
         night = _night(srv.base)
-        url = (f"{srv.base.replace('http', 'ws')}/api/nights/{night['night']}/ws"
-               f"?token={night['viewer_token']}")
+        url = (
+            f"{srv.base.replace('http', 'ws')}/api/nights/{night['night']}/ws"
+            f"?token={night['viewer_token']}"
+        )
         pid = srv.proc.pid  # type: ignore[union-attr]
 
         async def one(size: int) -> int | None:
@@ -247,9 +263,12 @@ def test_serve_raises_its_open_file_limit_and_says_when_it_cannot(tmp_path):
         port = free_port()
         env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
         proc = subprocess.Popen(
-            [*bunco_command(), "serve", "--port", str(port), "--db",
-             str(tmp_path / "n.sqlite3")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            env=env, preexec_fn=lambda: low(soft, hard))
+            [*bunco_command(), "serve", "--port", str(port), "--db", str(tmp_path / "n.sqlite3")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            preexec_fn=lambda: low(soft, hard),
+        )
         try:
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline:
@@ -260,8 +279,11 @@ def test_serve_raises_its_open_file_limit_and_says_when_it_cannot(tmp_path):
             else:
                 raise AssertionError("bunco serve did not start")
             limits = Path(f"/proc/{proc.pid}/limits").read_text()
-            soft_now = int(next(line for line in limits.splitlines()
-                                if line.startswith("Max open files")).split()[3])
+            soft_now = int(
+                next(
+                    line for line in limits.splitlines() if line.startswith("Max open files")
+                ).split()[3]
+            )
         finally:
             proc.terminate()
             out = proc.communicate(timeout=10)[0].decode()
@@ -283,10 +305,22 @@ def test_serve_on_the_network_makes_and_prints_a_creation_secret(tmp_path):
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [*bunco_command(), "serve", "--host", "0.0.0.0", "--port", str(port), "--db",
-             str(tmp_path / "n.sqlite3"), "--public-url", f"http://10.9.8.7:{port}"],
-            stdout=out, stderr=subprocess.STDOUT,
-            env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+            [
+                *bunco_command(),
+                "serve",
+                "--host",
+                "0.0.0.0",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "n.sqlite3"),
+                "--public-url",
+                f"http://10.9.8.7:{port}",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:

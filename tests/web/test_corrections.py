@@ -17,9 +17,11 @@ def _finished_rounds(night: Any, rounds: int) -> None:
 
 
 def _correct(night: Any, headers: dict[str, str] | None = None, **body: Any) -> Any:
-    return night.client.post(night.url("/corrections"), json={
-        "command_id": cid(), "reason": "the table agreed", **body},
-        headers=headers or night.host)
+    return night.client.post(
+        night.url("/corrections"),
+        json={"command_id": cid(), "reason": "the table agreed", **body},
+        headers=headers or night.host,
+    )
 
 
 def test_a_correction_two_rounds_back_changes_the_cards_and_the_audit_list(any_db_url):
@@ -63,15 +65,25 @@ def test_a_cohost_corrects_and_is_named_on_the_audit_list(client, night):
     co = bearer(made["token"])
     table = client.get(night.url("/rounds/1/2/tables/1"), headers=co).json()
     player = table["players"][1]
-    added = _correct(night, co, round=2, table=1, change="add_roll", player=player,
-                     dice=[2, 2, 2], reason="the Bunco was never entered")
+    added = _correct(
+        night,
+        co,
+        round=2,
+        table=1,
+        change="add_roll",
+        player=player,
+        dice=[2, 2, 2],
+        reason="the Bunco was never entered",
+    )
     assert added.status_code == 200, added.text
     assert night.state()["view"]["players"][player]["buncos"] >= 1
     [entry] = client.get(night.url("/corrections"), headers=night.host).json()["entries"]
     assert entry["who"] == "co-host 1 · Bea"
-    assert entry["what"] == (f"Table 1, round 2: roll added for {player}: Bunco (2 2 2); "
-                             f"scores {table['scores'][0]}–{table['scores'][1]} → "
-                             f"{table['scores'][0]}–{table['scores'][1] + 21}")
+    assert entry["what"] == (
+        f"Table 1, round 2: roll added for {player}: Bunco (2 2 2); "
+        f"scores {table['scores'][0]}–{table['scores'][1]} → "
+        f"{table['scores'][0]}–{table['scores'][1] + 21}"
+    )
 
 
 def test_undos_are_on_the_audit_list_with_the_phone_that_sent_them(client, night):
@@ -90,20 +102,43 @@ def test_refusals_have_the_documented_error_shape(client, night):
     table = client.get(night.url("/rounds/1/1/tables/1"), headers=night.host).json()
     stranger = next(p for p in night.state()["view"]["seated"] if p not in table["players"])
     cases = [
-        ({"round": 3, "table": 1, "change": "winner", "player": "Ann"}, 409, "not_allowed_now",
-         "round 3 was not played tonight"),
-        ({"round": 2, "table": 1, "change": "winner", "player": "Ann"}, 409, "not_allowed_now",
-         "round 2 is still being played"),
-        ({"round": 1, "table": 9, "change": "winner", "player": "Ann"}, 422, "wrong_table",
-         "no table 9"),
-        ({"round": 1, "table": 1, "change": "winner", "player": stranger}, 422,
-         "invalid_setup", f"'{stranger}' did not play at table 1 in round 1"),
-        ({"round": 1, "table": 1, "change": "remove_roll", "roll": 999}, 422,
-         "invalid_setup", "so there is no roll 999"),
-        ({"round": 1, "table": 1, "change": "move", "player": "Ann"}, 422, None,
-         "needs roll"),
-        ({"round": 1, "table": 1, "change": "winner", "player": "Ann", "reason": "  "}, 422,
-         None, "reason is blank"),
+        (
+            {"round": 3, "table": 1, "change": "winner", "player": "Ann"},
+            409,
+            "not_allowed_now",
+            "round 3 was not played tonight",
+        ),
+        (
+            {"round": 2, "table": 1, "change": "winner", "player": "Ann"},
+            409,
+            "not_allowed_now",
+            "round 2 is still being played",
+        ),
+        (
+            {"round": 1, "table": 9, "change": "winner", "player": "Ann"},
+            422,
+            "wrong_table",
+            "no table 9",
+        ),
+        (
+            {"round": 1, "table": 1, "change": "winner", "player": stranger},
+            422,
+            "invalid_setup",
+            f"'{stranger}' did not play at table 1 in round 1",
+        ),
+        (
+            {"round": 1, "table": 1, "change": "remove_roll", "roll": 999},
+            422,
+            "invalid_setup",
+            "so there is no roll 999",
+        ),
+        ({"round": 1, "table": 1, "change": "move", "player": "Ann"}, 422, None, "needs roll"),
+        (
+            {"round": 1, "table": 1, "change": "winner", "player": "Ann", "reason": "  "},
+            422,
+            None,
+            "reason is blank",
+        ),
         ({"round": 7, "table": 1, "change": "winner", "player": "Ann"}, 422, None, None),
     ]
     for body, status, code, words in cases:
@@ -116,10 +151,16 @@ def test_refusals_have_the_documented_error_shape(client, night):
         if words is not None:
             assert words in reply.text
     # a table's phone and a viewer may not correct
-    assert _correct(night, night.table_token(1), round=1, table=1, change="winner",
-                    player="Ann").status_code == 403
-    assert _correct(night, night.viewer, round=1, table=1, change="winner",
-                    player="Ann").status_code == 403
+    assert (
+        _correct(
+            night, night.table_token(1), round=1, table=1, change="winner", player="Ann"
+        ).status_code
+        == 403
+    )
+    assert (
+        _correct(night, night.viewer, round=1, table=1, change="winner", player="Ann").status_code
+        == 403
+    )
     assert client.get(night.url("/rounds/1/4/tables/1"), headers=night.host).status_code == 404
     assert client.get(night.url("/corrections"), headers=night.host).json()["entries"] == []
 

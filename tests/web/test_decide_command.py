@@ -61,26 +61,46 @@ def fresh() -> HeldState:
     return started("n1", Night.start(SETUP), first)
 
 
-def accepted(state: HeldState, command: NightCommand, luck: Any = None, *,
-             commit: bool = False) -> HeldState:
+def accepted(
+    state: HeldState, command: NightCommand, luck: Any = None, *, commit: bool = False
+) -> HeldState:
     """``state`` after ``command``, which must be accepted (as a batch plans it; with
     ``commit``, as the night is once the store took it)."""
     decision = decide(command, state, luck or Loaded([2, 3, 5]))
     assert decision.verdict == "accept", decision
     assert decision.event is not None and decision.after is not None
-    stored = StoredEvent("n1", state.seq + 1, event_table(decision.event),
-                         command.command_id, dump(dict(decision.event)), WHEN,
-                         command.caller, command.request)
+    stored = StoredEvent(
+        "n1",
+        state.seq + 1,
+        event_table(decision.event),
+        command.command_id,
+        dump(dict(decision.event)),
+        WHEN,
+        command.caller,
+        command.request,
+    )
     if commit:
         return state.committed_with(stored, decision.after)
     return state.advanced(stored, decision.after)
 
 
-def cmd(intent: Intent | Mapping[str, Any], *, command_id: str = "c", caller: str = "x",
-        expected_seq: int | None = None, authorize: Check | None = None,
-        tapped: Tapped | None = None) -> NightCommand:
-    return NightCommand.of(intent, command_id=command_id, caller=caller,
-                           expected_seq=expected_seq, authorize=authorize, tapped=tapped)
+def cmd(
+    intent: Intent | Mapping[str, Any],
+    *,
+    command_id: str = "c",
+    caller: str = "x",
+    expected_seq: int | None = None,
+    authorize: Check | None = None,
+    tapped: Tapped | None = None,
+) -> NightCommand:
+    return NightCommand.of(
+        intent,
+        command_id=command_id,
+        caller=caller,
+        expected_seq=expected_seq,
+        authorize=authorize,
+        tapped=tapped,
+    )
 
 
 def roll(table: int | None, dice: list[int] | None = None, **more: Any) -> dict[str, Any]:
@@ -97,60 +117,132 @@ def after_one_roll() -> HeldState:
 
 # (what, command, state, status, code)
 REFUSALS: list[tuple[str, NightCommand, HeldState, int, str]] = [
-    ("id reused for another request",
-     cmd(roll(1, [6, 6, 6]), command_id="r1", caller="t1"), after_one_roll(), 409, "id_reused"),
-    ("a viewer writes", cmd(roll(1), authorize=table_writer(VIEWER, 1)), fresh(), 403,
-     "forbidden"),
-    ("a table's phone at another table", cmd(roll(2), authorize=table_writer(TABLE_1, 2)),
-     fresh(), 403, "forbidden"),
-    ("a table's phone in a roll-off", cmd(roll(None), authorize=table_writer(TABLE_1, None)),
-     fresh(), 403, "forbidden"),
-    ("a table's phone sends a night's event",
-     cmd({"type": "end_night"}, authorize=table_writer(TABLE_1, None)), fresh(), 403,
-     "forbidden"),
-    ("a player tallies", cmd({"type": "tally", "table": 1, "outcome": "miss"},
-                             authorize=table_writer(ANN, 1)), fresh(), 403, "forbidden"),
-    ("a player rolls out of turn", cmd(roll(1, player="Bea"), authorize=table_writer(BEA, 1)),
-     fresh(), 409, "not_your_turn"),
-    ("a player's own roll, not their turn anywhere", cmd(MyTurnRoll("Bea", [1, 2, 3]),
-                                                         authorize=own_turn(BEA)),
-     fresh(), 409, "not_your_turn"),
-    ("a night's command by a table", cmd({"type": "end_night"}, authorize=host_only(TABLE_1)),
-     fresh(), 403, "forbidden"),
-    ("the bell from another table than the head table",
-     cmd({"type": "start_round"}, authorize=host_or_head_table(TABLE_2)), fresh(), 403,
-     "forbidden"),
-    ("a table's phone undoes what reopens the round for everyone", cmd(
-        {"type": "undo", "table": 1}, authorize=undo_writer(TABLE_1, 1)),
-     accepted(after_one_roll(), cmd(roll(1, [1, 1, 1]), command_id="r2")), 403,
-     "forbidden"),
-    ("an entry sent to another table than it was tapped at",
-     cmd(roll(2), tapped=Tapped(1, 1, 1, "Ann", 0, "t")), fresh(), 422, "wrong_table"),
-    ("an entry tapped in a round that closed",
-     cmd(roll(1), tapped=Tapped(1, 2, 1, "Ann", 0, "t")), fresh(), 409, "round_closed"),
-    ("an entry tapped for another roller", cmd(roll(1), tapped=Tapped(1, 1, 1, "Bea", 0, "t")),
-     fresh(), 409, "roller_changed"),
-    ("an entry based on an older version of its table",
-     cmd(roll(1), expected_seq=0, tapped=Tapped(1, 1, 1, "Ann", 0, "t", "playing")),
-     after_one_roll(), 409, "stale"),
-    ("a table's version it missed", cmd(roll(1), expected_seq=0), after_one_roll(), 409,
-     "stale"),
+    (
+        "id reused for another request",
+        cmd(roll(1, [6, 6, 6]), command_id="r1", caller="t1"),
+        after_one_roll(),
+        409,
+        "id_reused",
+    ),
+    ("a viewer writes", cmd(roll(1), authorize=table_writer(VIEWER, 1)), fresh(), 403, "forbidden"),
+    (
+        "a table's phone at another table",
+        cmd(roll(2), authorize=table_writer(TABLE_1, 2)),
+        fresh(),
+        403,
+        "forbidden",
+    ),
+    (
+        "a table's phone in a roll-off",
+        cmd(roll(None), authorize=table_writer(TABLE_1, None)),
+        fresh(),
+        403,
+        "forbidden",
+    ),
+    (
+        "a table's phone sends a night's event",
+        cmd({"type": "end_night"}, authorize=table_writer(TABLE_1, None)),
+        fresh(),
+        403,
+        "forbidden",
+    ),
+    (
+        "a player tallies",
+        cmd({"type": "tally", "table": 1, "outcome": "miss"}, authorize=table_writer(ANN, 1)),
+        fresh(),
+        403,
+        "forbidden",
+    ),
+    (
+        "a player rolls out of turn",
+        cmd(roll(1, player="Bea"), authorize=table_writer(BEA, 1)),
+        fresh(),
+        409,
+        "not_your_turn",
+    ),
+    (
+        "a player's own roll, not their turn anywhere",
+        cmd(MyTurnRoll("Bea", [1, 2, 3]), authorize=own_turn(BEA)),
+        fresh(),
+        409,
+        "not_your_turn",
+    ),
+    (
+        "a night's command by a table",
+        cmd({"type": "end_night"}, authorize=host_only(TABLE_1)),
+        fresh(),
+        403,
+        "forbidden",
+    ),
+    (
+        "the bell from another table than the head table",
+        cmd({"type": "start_round"}, authorize=host_or_head_table(TABLE_2)),
+        fresh(),
+        403,
+        "forbidden",
+    ),
+    (
+        "a table's phone undoes what reopens the round for everyone",
+        cmd({"type": "undo", "table": 1}, authorize=undo_writer(TABLE_1, 1)),
+        accepted(after_one_roll(), cmd(roll(1, [1, 1, 1]), command_id="r2")),
+        403,
+        "forbidden",
+    ),
+    (
+        "an entry sent to another table than it was tapped at",
+        cmd(roll(2), tapped=Tapped(1, 1, 1, "Ann", 0, "t")),
+        fresh(),
+        422,
+        "wrong_table",
+    ),
+    (
+        "an entry tapped in a round that closed",
+        cmd(roll(1), tapped=Tapped(1, 2, 1, "Ann", 0, "t")),
+        fresh(),
+        409,
+        "round_closed",
+    ),
+    (
+        "an entry tapped for another roller",
+        cmd(roll(1), tapped=Tapped(1, 1, 1, "Bea", 0, "t")),
+        fresh(),
+        409,
+        "roller_changed",
+    ),
+    (
+        "an entry based on an older version of its table",
+        cmd(roll(1), expected_seq=0, tapped=Tapped(1, 1, 1, "Ann", 0, "t", "playing")),
+        after_one_roll(),
+        409,
+        "stale",
+    ),
+    ("a table's version it missed", cmd(roll(1), expected_seq=0), after_one_roll(), 409, "stale"),
     ("a version the night never had", cmd(roll(1), expected_seq=7), fresh(), 409, "stale"),
-    ("a night's command after any event", cmd({"type": "end_night"}, expected_seq=0),
-     after_one_roll(), 409, "stale"),
-    ("the engine: dice that are not dice", cmd(roll(1, [7, 1, 1])), fresh(), 422,
-     "invalid_dice"),
-    ("the engine: a roll at a table that is not there", cmd(roll(9)), fresh(), 422,
-     "wrong_table"),
-    ("the engine: the night ended in a round under way", cmd({"type": "end_night"}),
-     after_one_roll(), 409, "not_allowed_now"),
+    (
+        "a night's command after any event",
+        cmd({"type": "end_night"}, expected_seq=0),
+        after_one_roll(),
+        409,
+        "stale",
+    ),
+    ("the engine: dice that are not dice", cmd(roll(1, [7, 1, 1])), fresh(), 422, "invalid_dice"),
+    ("the engine: a roll at a table that is not there", cmd(roll(9)), fresh(), 422, "wrong_table"),
+    (
+        "the engine: the night ended in a round under way",
+        cmd({"type": "end_night"}),
+        after_one_roll(),
+        409,
+        "not_allowed_now",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("what", "command", "state", "status", "code"), REFUSALS,
-                         ids=[row[0] for row in REFUSALS])
-def test_each_refusal_has_its_reason(what: str, command: NightCommand, state: HeldState,
-                                     status: int, code: str) -> None:
+@pytest.mark.parametrize(
+    ("what", "command", "state", "status", "code"), REFUSALS, ids=[row[0] for row in REFUSALS]
+)
+def test_each_refusal_has_its_reason(
+    what: str, command: NightCommand, state: HeldState, status: int, code: str
+) -> None:
     decision = decide(command, state, Loaded([2, 3, 5]))
     assert (decision.verdict, decision.status, decision.code) == ("refuse", status, code)
     assert decision.reason and decision.expected  # what was wrong and what is expected
@@ -164,8 +256,10 @@ def test_a_command_id_used_before_is_a_repeat_of_its_event() -> None:
     assert (decision.verdict, decision.repeats) == ("repeat", 1)
     assert decision.stored is state.log[1]
     # the same id of another caller is another command
-    assert decide(cmd(roll(1), command_id="r1", caller="t2"), state,
-                  Loaded([1, 1, 1])).verdict == "accept"
+    assert (
+        decide(cmd(roll(1), command_id="r1", caller="t2"), state, Loaded([1, 1, 1])).verdict
+        == "accept"
+    )
 
 
 def test_a_repeat_inside_the_batch_finds_the_event_not_stored_yet() -> None:
@@ -181,9 +275,16 @@ def test_accept_gives_the_normalized_event_and_the_night_after_it() -> None:
     state = after_one_roll()
     roller = state.night.tables[0].roller  # Ann missed: the next player's turn
     assert roller != "Ann"
-    decision = decide(cmd(roll(1, [1, 2, 4]), expected_seq=1, authorize=table_writer(TABLE_1, 1),
-                          tapped=Tapped(1, 1, 1, roller, 1, "t", "playing")),
-                      state, Loaded([6, 6, 6]))
+    decision = decide(
+        cmd(
+            roll(1, [1, 2, 4]),
+            expected_seq=1,
+            authorize=table_writer(TABLE_1, 1),
+            tapped=Tapped(1, 1, 1, roller, 1, "t", "playing"),
+        ),
+        state,
+        Loaded([6, 6, 6]),
+    )
     assert decision.verdict == "accept" and decision.after is not None
     assert decision.event == {"type": "roll", "table": 1, "dice": [1, 2, 4]}
     assert decision.after.events[-1] == decision.event
@@ -203,11 +304,11 @@ def test_a_stale_refusal_lists_the_events_missed_at_that_table_only() -> None:
 
 
 def test_an_entry_refused_where_it_was_tapped_says_where_the_night_is() -> None:
-    decision = decide(cmd(roll(1), tapped=Tapped(1, 2, 1, "Ann", 0, "t")), fresh(),
-                      Loaded([1, 1, 1]))
+    decision = decide(
+        cmd(roll(1), tapped=Tapped(1, 2, 1, "Ann", 0, "t")), fresh(), Loaded([1, 1, 1])
+    )
     assert decision.extra is not None
-    assert decision.extra["now"] == {"set": 1, "round": 1, "phase": "playing",
-                                     "roller": "Ann"}
+    assert decision.extra["now"] == {"set": 1, "round": 1, "phase": "playing", "roller": "Ann"}
     assert decision.extra["tapped"]["round"] == 2
 
 
@@ -228,8 +329,9 @@ def test_a_refused_roll_for_me_draws_no_dice() -> None:
             Counting.rolled += 1
             return super().dice()
 
-    decision = decide(cmd(RollForMe({"type": "roll", "table": 1}), expected_seq=4),
-                      fresh(), Counting([1, 1, 1]))
+    decision = decide(
+        cmd(RollForMe({"type": "roll", "table": 1}), expected_seq=4), fresh(), Counting([1, 1, 1])
+    )
     assert decision.code == "stale" and Counting.rolled == 0
 
 
@@ -239,8 +341,9 @@ def test_a_drawing_picks_among_the_players_present_with_the_luck_given() -> None
     assert decision.verdict == "accept" and decision.event is not None
     assert luck.asked == [8]
     assert decision.event["type"] == "drawing" and decision.event["winner"] == PLAYERS[2]
-    refused = decide(cmd(Drawing(), authorize=host_only(TABLE_1)), fresh(),
-                     Loaded([1, 1, 1], picks=(0,)))
+    refused = decide(
+        cmd(Drawing(), authorize=host_only(TABLE_1)), fresh(), Loaded([1, 1, 1], picks=(0,))
+    )
     assert refused.code == "forbidden"
 
 

@@ -15,8 +15,11 @@ from bunco.web.commands import MyTurnRoll, RollForMe
 from bunco.web.replies import ServiceError
 from bunco.web.service import NightService
 
-SETUP = {"type": "party", "rules": "classic",
-         "players": ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]}
+SETUP = {
+    "type": "party",
+    "rules": "classic",
+    "players": ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"],
+}
 
 
 class Loaded:
@@ -38,8 +41,7 @@ def run(tmp_path: Any, scenario: Any, luck: Any = None) -> None:
         svc = NightService(store, luck=luck)
         assert isinstance(svc.writer, SqliteWriter)
         assert svc.path.writer is svc.writer and svc.held.writer is svc.writer
-        live, _secrets = await svc.create(SETUP, name="Decide", options={}, key=None,
-                                          request="")
+        live, _secrets = await svc.create(SETUP, name="Decide", options={}, key=None, request="")
         try:
             await scenario(svc, live.id)
         finally:
@@ -50,12 +52,10 @@ def run(tmp_path: Any, scenario: Any, luck: Any = None) -> None:
 
 def test_the_server_rolls_with_the_luck_of_the_service(tmp_path):
     async def scenario(svc: NightService, night: str) -> None:
-        first = await svc.submit(night, RollForMe({"type": "roll", "table": 1}),
-                                 command_id="a")
+        first = await svc.submit(night, RollForMe({"type": "roll", "table": 1}), command_id="a")
         assert first.stored.event["dice"] == [1, 1, 1]
         # the keyword of before (draw=True) means the same, for routes written with it
-        second = await svc.submit(night, {"type": "roll", "table": 2}, command_id="b",
-                                  draw=True)
+        second = await svc.submit(night, {"type": "roll", "table": 2}, command_id="b", draw=True)
         assert second.stored.event["dice"] == [2, 2, 2]
         live = await svc.get(night)
         roller = live.night.tables[1].roller
@@ -68,21 +68,24 @@ def test_the_server_rolls_with_the_luck_of_the_service(tmp_path):
 
 def test_a_refused_command_leaves_the_committed_state_as_it_was(tmp_path):
     async def scenario(svc: NightService, night: str) -> None:
-        await svc.submit(night, {"type": "roll", "table": 1, "dice": [2, 3, 5]},
-                         command_id="a")
+        await svc.submit(night, {"type": "roll", "table": 1, "dice": [2, 3, 5]}, command_id="a")
         live = await svc.get(night)
         before = live.state
         with pytest.raises(ServiceError) as refused:
-            await svc.submit(night, {"type": "roll", "table": 1, "dice": [2, 3, 5]},
-                             command_id="b", expected_seq=0)
+            await svc.submit(
+                night,
+                {"type": "roll", "table": 1, "dice": [2, 3, 5]},
+                command_id="b",
+                expected_seq=0,
+            )
         assert refused.value.code == "stale"
         assert live.state is before and live.seq == 1
-        again = await svc.submit(night, {"type": "roll", "table": 1, "dice": [2, 3, 5]},
-                                 command_id="a")
+        again = await svc.submit(
+            night, {"type": "roll", "table": 1, "dice": [2, 3, 5]}, command_id="a"
+        )
         assert again.duplicate and again.stored.seq == 1
         with pytest.raises(ServiceError) as reused:
-            await svc.submit(night, {"type": "roll", "table": 1, "dice": [6, 6, 6]},
-                             command_id="a")
+            await svc.submit(night, {"type": "roll", "table": 1, "dice": [6, 6, 6]}, command_id="a")
         assert reused.value.code == "id_reused" and reused.value.extra == {"seq": 1}
 
     run(tmp_path, scenario)
@@ -95,7 +98,8 @@ def test_a_batch_decides_each_command_on_the_state_the_batch_leaves(tmp_path):
             svc.submit(night, roll, command_id="a", expected_seq=0),
             svc.submit(night, roll, command_id="b", expected_seq=0),  # table 1 moved
             svc.submit(night, roll, command_id="a", expected_seq=0),  # a retry of "a"
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         first, stale, retry = results
         assert not isinstance(first, BaseException) and first.stored.seq == 1
         assert isinstance(stale, ServiceError) and stale.code == "stale"

@@ -43,7 +43,15 @@ def test_downloads_of_a_played_night(client) -> None:
     csv = client.get(night.url("/download/standings.csv"), headers=night.viewer)
     assert csv.status_code == 200
     header, *rows = csv.text.splitlines()
-    assert header.split(",")[:7] == ["rank", "player", "wins", "losses", "buncos", "mini_buncos", "points"]
+    assert header.split(",")[:7] == [
+        "rank",
+        "player",
+        "wins",
+        "losses",
+        "buncos",
+        "mini_buncos",
+        "points",
+    ]
     ann_row = next(r.split(",") for r in rows if r.split(",")[1] == "Ann")
     assert [int(v) for v in ann_row[2:5]] == [ann["wins"], ann["losses"], ann["buncos"]]
     assert ann["wins"] + ann["losses"] == 6
@@ -51,8 +59,14 @@ def test_downloads_of_a_played_night(client) -> None:
 
 def test_downloads_need_a_token(client) -> None:
     night = make_night(client)
-    for tail in ("sheets.pdf", "report.html", "report.pdf", "blank-sheets.pdf", "standings.csv",
-                 "payouts.pdf"):
+    for tail in (
+        "sheets.pdf",
+        "report.html",
+        "report.pdf",
+        "blank-sheets.pdf",
+        "standings.csv",
+        "payouts.pdf",
+    ):
         reply = client.get(night.url(f"/download/{tail}"))
         assert reply.status_code == 401, tail
 
@@ -79,15 +93,17 @@ def test_a_file_is_made_once_per_night_version_and_limited_per_token(db_url) -> 
         assert 1 <= int(reply.headers["retry-after"]) <= 3600 and reply.json()["expected"]
         # another token still gets files; and the cached ones stay free for everybody
         assert client.get(night.url("/download/report.pdf"), headers=night.host).status_code == 200
-        assert client.get(night.url("/download/report.pdf"),
-                          headers=night.viewer).status_code == 200
+        assert (
+            client.get(night.url("/download/report.pdf"), headers=night.viewer).status_code == 200
+        )
 
         async def twice() -> list[int]:  # one token, two new files at once: one waits its turn
             async def ask(kind: str) -> int:
                 live = await client.app.state.service.get(night.id)  # type: ignore[attr-defined]
                 try:
-                    await downloads.get((night.id, live.seq, kind, ""),
-                                        [e.body for e in live.log], "phone")
+                    await downloads.get(
+                        (night.id, live.seq, kind, ""), [e.body for e in live.log], "phone"
+                    )
                     return 200
                 except ServiceError as exc:
                     return exc.status

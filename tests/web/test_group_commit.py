@@ -38,8 +38,7 @@ class Recording(EventStore):
 
 
 async def new_night(svc: NightService) -> str:
-    live, _secrets = await svc.create(SETUP, name="Group commit", options={}, key=None,
-                                      request="")
+    live, _secrets = await svc.create(SETUP, name="Group commit", options={}, key=None, request="")
     return live.id
 
 
@@ -47,8 +46,7 @@ def roll(table: int, i: int) -> dict[str, Any]:
     return {"type": "roll", "table": table, "dice": small_dice(i)}
 
 
-def with_night(store: EventStore,
-               scenario: Callable[[NightService, str], Awaitable[None]]) -> None:
+def with_night(store: EventStore, scenario: Callable[[NightService, str], Awaitable[None]]) -> None:
     """Run ``scenario(service, night)`` on a new night of an upgraded ``store``."""
     store.upgrade()
 
@@ -68,8 +66,9 @@ def test_rolls_that_arrive_together_are_one_transaction_off_the_event_loop(tmp_p
     async def scenario(svc: NightService, night: str) -> None:
         live = await svc.get(night)
         heard = svc.pubsub.subscribe(night)
-        acks = await asyncio.gather(*(
-            svc.submit(night, roll(1 + i % 2, i), command_id=f"c{i}") for i in range(40)))
+        acks = await asyncio.gather(
+            *(svc.submit(night, roll(1 + i % 2, i), command_id=f"c{i}") for i in range(40))
+        )
         assert sorted(a.stored.seq for a in acks) == list(range(1, 41))
         assert all(not a.duplicate for a in acks)
         # every event published once, in seq order, after its commit
@@ -93,7 +92,8 @@ def test_a_batch_refuses_one_command_and_stores_the_others(tmp_path):
             svc.submit(night, roll(1, 1), command_id="b", expected_seq=0),  # table 1 moved
             svc.submit(night, roll(2, 2), command_id="c", expected_seq=0),  # table 2 did not
             svc.submit(night, roll(1, 0), command_id="a", expected_seq=0),  # a retry of "a"
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         first, stale, other, retry = results
         assert first.stored.seq == 1 and other.stored.seq == 2
         assert isinstance(stale, ServiceError) and stale.code == "stale"
@@ -181,8 +181,9 @@ def test_serve_refuses_several_workers_on_sqlite(tmp_path):
 
     from bunco.cli.app import app
 
-    result = CliRunner().invoke(app, ["serve", "--workers", "2", "--db",
-                                      str(tmp_path / "night.sqlite3")])
+    result = CliRunner().invoke(
+        app, ["serve", "--workers", "2", "--db", str(tmp_path / "night.sqlite3")]
+    )
     assert result.exit_code == 2
     assert "error: --workers 2 needs PostgreSQL" in result.output
     assert "expected: --workers 1 on SQLite" in result.output
@@ -220,17 +221,27 @@ def test_a_slow_process_is_never_refused_because_a_fast_one_keeps_writing():
             async def fast() -> int:
                 count = 0
                 while not a_done.is_set() and count < 2000:  # misses: the round never ends
-                    await b.submit(night, {"type": "roll", "table": 2, "dice": [2, 3, 5]},
-                                   command_id=f"b{count}")
+                    await b.submit(
+                        night,
+                        {"type": "roll", "table": 2, "dice": [2, 3, 5]},
+                        command_id=f"b{count}",
+                    )
                     count += 1
                 return count
 
             async def slow() -> list[int]:
                 await asyncio.sleep(0.2)  # B is writing already
                 try:
-                    acks = await asyncio.gather(*(a.submit(
-                        night, {"type": "roll", "table": 1, "dice": [2, 3, 5]},
-                        command_id=f"a{i}") for i in range(3)))
+                    acks = await asyncio.gather(
+                        *(
+                            a.submit(
+                                night,
+                                {"type": "roll", "table": 1, "dice": [2, 3, 5]},
+                                command_id=f"a{i}",
+                            )
+                            for i in range(3)
+                        )
+                    )
                 finally:
                     a_done.set()
                 return [ack.stored.seq for ack in acks]
@@ -240,7 +251,8 @@ def test_a_slow_process_is_never_refused_because_a_fast_one_keeps_writing():
             stored = store_b.events(night)
             assert [e.seq for e in stored] == list(range(b_count + 4))  # no gap
             assert sorted(e.command_id for e in stored[1:]) == sorted(
-                [f"a{i}" for i in range(3)] + [f"b{i}" for i in range(b_count)])
+                [f"a{i}" for i in range(3)] + [f"b{i}" for i in range(b_count)]
+            )
             await a.aclose()
             await b.aclose()
 

@@ -75,8 +75,7 @@ def test_a_room_sharing_one_address_with_a_guesser_still_joins(db_url):
     guard = Guard(slow="1/1 second")
     with TestClient(create_app(db_url, bot_pace=0, guard=guard)) as client:
         night = make_night(client)
-        guesses = [client.post("/api/join", json={"code": "ZZZZZZ"}).status_code
-                   for _ in range(10)]
+        guesses = [client.post("/api/join", json={"code": "ZZZZZZ"}).status_code for _ in range(10)]
         assert guesses == [404] * 10  # the room's one address has used up its failures
         code = night.created["tables"][0]["code"]
         first = client.post("/api/join", json={"code": code})

@@ -22,8 +22,10 @@ def test_rules_json_refuses_deep_house_rules(client, house):
     reply = client.get("/pages/rules.json", params={"preset": "classic", "house": house})
     assert reply.status_code == 422
     assert reply.json() == {
-        "error": "invalid_request", "message": "house is JSON nested more than 32 levels deep",
-        "expected": 'a JSON object of rule names and values such as {"wipeout": true}'}
+        "error": "invalid_request",
+        "message": "house is JSON nested more than 32 levels deep",
+        "expected": 'a JSON object of rule names and values such as {"wipeout": true}',
+    }
 
 
 def test_rules_json_longer_than_its_limit_is_refused_by_the_schema(client):
@@ -33,19 +35,20 @@ def test_rules_json_longer_than_its_limit_is_refused_by_the_schema(client):
 
 
 def test_rules_json_still_reads_house_rules_and_brackets_inside_strings(client):
-    reply = client.get("/pages/rules.json", params={"preset": "classic",
-                                                    "house": json.dumps({"wipeout": True})})
+    reply = client.get(
+        "/pages/rules.json", params={"preset": "classic", "house": json.dumps({"wipeout": True})}
+    )
     assert reply.status_code == 200 and reply.json()["rules"]["wipeout"] is True
-    text = json.dumps({"wipeout": "[" * 100})   # a string: no nesting, the rules refuse it
+    text = json.dumps({"wipeout": "[" * 100})  # a string: no nesting, the rules refuse it
     refused = client.get("/pages/rules.json", params={"preset": "classic", "house": text})
     assert refused.status_code == 422 and "nested" not in refused.json()["message"]
 
 
-@pytest.mark.parametrize("body", ["[" * 10_000 + "]" * 10_000,
-                                  '{"players": ' + "[" * 5_000 + "]" * 5_000 + "}"])
+@pytest.mark.parametrize(
+    "body", ["[" * 10_000 + "]" * 10_000, '{"players": ' + "[" * 5_000 + "]" * 5_000 + "}"]
+)
 def test_a_deep_request_body_is_a_400_in_the_error_shape(client, body):
-    reply = client.post("/api/nights", content=body,
-                        headers={"content-type": "application/json"})
+    reply = client.post("/api/nights", content=body, headers={"content-type": "application/json"})
     assert reply.status_code == 400
     assert reply.json()["error"] == "bad_request" and reply.json()["expected"]
     assert len(client.app.state.service.store.nights()) == 0  # type: ignore[attr-defined]

@@ -44,11 +44,14 @@ def test_every_route_declares_a_non_empty_2xx_reply(spec: dict[str, Any]) -> Non
     for path, operations in spec["paths"].items():
         for method, operation in operations.items():
             ok = {code: r for code, r in operation["responses"].items() if code.startswith("2")}
-            schemas = [(media, body.get("schema") or {}) for r in ok.values()
-                       for media, body in r.get("content", {}).items()]
-            named = [s for media, s in schemas
-                     if ("$ref" in s) if media == "application/json"] + [
-                s for media, s in schemas if media != "application/json" and s.get("type")]
+            schemas = [
+                (media, body.get("schema") or {})
+                for r in ok.values()
+                for media, body in r.get("content", {}).items()
+            ]
+            named = [s for media, s in schemas if ("$ref" in s) if media == "application/json"] + [
+                s for media, s in schemas if media != "application/json" and s.get("type")
+            ]
             if not schemas or len(named) != len(schemas):
                 missing.append(f"{method.upper()} {path}: {schemas}")
     assert missing == []
@@ -76,16 +79,19 @@ def test_event_models_have_the_core_shapes() -> None:
         assert model.__doc__ == typed.__doc__
 
 
-@pytest.mark.parametrize(("event", "wrong"), [
-    ({"type": "roll", "table": 1, "dice": [1, 2, 7]}, "dice"),
-    ({"type": "roll", "table": "1", "dice": [1, 2, 3]}, "table"),
-    ({"type": "tally", "table": 1, "outcome": "lots"}, "outcome"),
-    ({"type": "join", "player": "A\x00B"}, "player"),
-    ({"type": "substitute", "out": "Ann"}, "in"),
-    ({"type": "undo"}, "table"),
-    ({"type": "roll", "table": 1, "dice": [1, 2, 3], "id": "x"}, "id"),
-    ({"type": "judge", "prize": "Best Costume", "ranking": ["Ann"]}, "type"),
-])
+@pytest.mark.parametrize(
+    ("event", "wrong"),
+    [
+        ({"type": "roll", "table": 1, "dice": [1, 2, 7]}, "dice"),
+        ({"type": "roll", "table": "1", "dice": [1, 2, 3]}, "table"),
+        ({"type": "tally", "table": 1, "outcome": "lots"}, "outcome"),
+        ({"type": "join", "player": "A\x00B"}, "player"),
+        ({"type": "substitute", "out": "Ann"}, "in"),
+        ({"type": "undo"}, "table"),
+        ({"type": "roll", "table": 1, "dice": [1, 2, 3], "id": "x"}, "id"),
+        ({"type": "judge", "prize": "Best Costume", "ranking": ["Ann"]}, "type"),
+    ],
+)
 def test_events_route_refuses_what_the_log_refuses(event: dict[str, Any], wrong: str) -> None:
     with pytest.raises(ValidationError) as caught:
         EventIn.model_validate({"command_id": cid(), "event": event})
@@ -93,14 +99,23 @@ def test_events_route_refuses_what_the_log_refuses(event: dict[str, Any], wrong:
 
 
 def test_events_route_takes_the_play_events_in_their_log_form() -> None:
-    body = EventIn.model_validate({"command_id": cid(), "event": {
-        "type": "substitute", "out": "Ann", "in": "Zed"}})
+    body = EventIn.model_validate(
+        {"command_id": cid(), "event": {"type": "substitute", "out": "Ann", "in": "Zed"}}
+    )
     assert body.event_dict() == {"type": "substitute", "out": "Ann", "in": "Zed"}
-    body = EventIn.model_validate({"command_id": cid(), "event": {
-        "type": "seat", "tables": [["Ann", "Bea", None, "Dee"]]}})
+    body = EventIn.model_validate(
+        {"command_id": cid(), "event": {"type": "seat", "tables": [["Ann", "Bea", None, "Dee"]]}}
+    )
     assert body.event_dict() == {"type": "seat", "tables": [["Ann", "Bea", None, "Dee"]]}
-    assert {"judge", "absent", "present", "break", "end_break", "drawing",
-                          "close_cards"} == HOST_KINDS
+    assert {
+        "judge",
+        "absent",
+        "present",
+        "break",
+        "end_break",
+        "drawing",
+        "close_cards",
+    } == HOST_KINDS
 
 
 def test_one_model_per_name(spec: dict[str, Any]) -> None:

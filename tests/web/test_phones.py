@@ -5,20 +5,39 @@ from __future__ import annotations
 
 from web_helpers import cid
 
-WHERE = {"set": 1, "round": 1, "table": 2, "roller": "Eve", "based_on": 0,
-         "at": "2026-11-27T20:00:00.000Z", "stage": "playing"}
-REFUSED = {"id": "e1", "label": "Eve: +1", "code": "round_closed",
-           "message": "this entry was tapped in round 1, which closed before it arrived",
-           "tapped": WHERE}
+WHERE = {
+    "set": 1,
+    "round": 1,
+    "table": 2,
+    "roller": "Eve",
+    "based_on": 0,
+    "at": "2026-11-27T20:00:00.000Z",
+    "stage": "playing",
+}
+REFUSED = {
+    "id": "e1",
+    "label": "Eve: +1",
+    "code": "round_closed",
+    "message": "this entry was tapped in round 1, which closed before it arrived",
+    "tapped": WHERE,
+}
 
 
 def test_a_phone_reports_its_outbox_and_the_host_reads_it(client, night):
     t2 = night.table_token(2)
     phones = client.get(night.url("/phones"), headers=night.host).json()
     assert [t["heard_ago"] for t in phones["tables"]] == [None, None]
-    reply = client.post(night.url("/tables/2/outbox"), json={
-        "waiting": 4, "oldest": "2026-11-27T20:00:00.000Z", "oldest_age": 30.0,
-        "refused": [REFUSED], "mode": "outbox-only"}, headers=t2)
+    reply = client.post(
+        night.url("/tables/2/outbox"),
+        json={
+            "waiting": 4,
+            "oldest": "2026-11-27T20:00:00.000Z",
+            "oldest_age": 30.0,
+            "refused": [REFUSED],
+            "mode": "outbox-only",
+        },
+        headers=t2,
+    )
     assert reply.status_code == 200, reply.text
     table2 = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
     assert table2["waiting"] == 4 and table2["mode"] == "outbox-only"
@@ -36,8 +55,7 @@ def test_only_the_host_reads_and_a_phone_reports_its_own_table(client, night):
     assert client.get(night.url("/phones"), headers=night.viewer).status_code == 403
     other = client.post(night.url("/tables/1/outbox"), json={"waiting": 0}, headers=t2)
     assert other.status_code == 403
-    beyond = client.post(night.url("/tables/9/outbox"), json={"waiting": 0},
-                         headers=night.host)
+    beyond = client.post(night.url("/tables/9/outbox"), json={"waiting": 0}, headers=night.host)
     assert beyond.status_code == 404 and beyond.json()["error"] == "no_such_table"
     bad = client.post(night.url("/tables/2/outbox"), json={"waiting": -1}, headers=t2)
     assert bad.status_code == 422
@@ -45,15 +63,16 @@ def test_only_the_host_reads_and_a_phone_reports_its_own_table(client, night):
 
 def test_entries_sent_to_the_host_are_kept_until_handled(client, night):
     t2 = night.table_token(2)
-    body = {"command_id": cid(), "entries": [REFUSED, {**REFUSED, "id": "e2",
-                                                        "label": "Fay: +2"}]}
+    body = {"command_id": cid(), "entries": [REFUSED, {**REFUSED, "id": "e2", "label": "Fay: +2"}]}
     sent = client.post(night.url("/tables/2/set-aside"), json=body, headers=t2)
     assert sent.status_code == 200 and sent.json()["added"] == 2
     again = client.post(night.url("/tables/2/set-aside"), json=body, headers=t2)
-    assert again.json()["added"] == 0 and again.json()["held"] == 2   # a retry adds nothing
+    assert again.json()["added"] == 0 and again.json()["held"] == 2  # a retry adds nothing
     held = client.get(night.url("/phones"), headers=night.host).json()["set_aside"]
     assert [(h["table"], h["id"], h["label"]) for h in held] == [
-        (2, "e1", "Eve: +1"), (2, "e2", "Fay: +2")]
+        (2, "e1", "Eve: +1"),
+        (2, "e2", "Fay: +2"),
+    ]
     assert held[0]["tapped"]["round"] == 1 and held[0]["code"] == "round_closed"
     # kept with the night: a server that starts again still has them
     client.app.state.service.nights.clear()

@@ -36,46 +36,66 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def phones(server: ServeProcess, night: str, host: str) -> dict[int, dict[str, Any]]:
-    reply = httpx.get(f"{server.base}/api/nights/{night}/phones", headers=bearer(host),
-                      timeout=10)
+    reply = httpx.get(f"{server.base}/api/nights/{night}/phones", headers=bearer(host), timeout=10)
     assert reply.status_code == 200, reply.text
     return {t["table"]: t for t in reply.json()["tables"]}
 
 
 def test_reports_made_on_two_processes_both_reach_the_host_on_either(servers):
     a, b = servers
-    created = httpx.post(a.base + "/api/nights", json={"name": "Two processes",
-                                                       "players": EIGHT}, timeout=10).json()
+    created = httpx.post(
+        a.base + "/api/nights", json={"name": "Two processes", "players": EIGHT}, timeout=10
+    ).json()
     night, host = created["night"], created["host_token"]
     tokens = {}
     for table, server in ((1, a), (2, b)):  # table 1's phone talks to A, table 2's to B
-        joined = httpx.post(server.base + "/api/join",
-                            json={"code": created["tables"][table - 1]["code"]}, timeout=10)
+        joined = httpx.post(
+            server.base + "/api/join",
+            json={"code": created["tables"][table - 1]["code"]},
+            timeout=10,
+        )
         tokens[table] = bearer(joined.json()["token"])
-    refused = {"id": "e-7", "label": "Fay: +2", "code": "round_closed",
-               "message": "round 1 is over at this table"}
-    one = httpx.post(f"{a.base}/api/nights/{night}/tables/1/outbox", headers=tokens[1],
-                     json={"waiting": 3, "oldest_age": 40.0, "mode": "outbox-only"}, timeout=10)
-    two = httpx.post(f"{b.base}/api/nights/{night}/tables/2/outbox", headers=tokens[2],
-                     json={"waiting": 0, "refused": [refused], "mode": "outbox-only"},
-                     timeout=10)
+    refused = {
+        "id": "e-7",
+        "label": "Fay: +2",
+        "code": "round_closed",
+        "message": "round 1 is over at this table",
+    }
+    one = httpx.post(
+        f"{a.base}/api/nights/{night}/tables/1/outbox",
+        headers=tokens[1],
+        json={"waiting": 3, "oldest_age": 40.0, "mode": "outbox-only"},
+        timeout=10,
+    )
+    two = httpx.post(
+        f"{b.base}/api/nights/{night}/tables/2/outbox",
+        headers=tokens[2],
+        json={"waiting": 0, "refused": [refused], "mode": "outbox-only"},
+        timeout=10,
+    )
     assert one.status_code == two.status_code == 200, (one.text, two.text)
-    for server in (a, b):   # the host's page may be served by either process
+    for server in (a, b):  # the host's page may be served by either process
         seen = phones(server, night, host)
         assert seen[1]["waiting"] == 3 and seen[1]["oldest_age"] >= 40.0
         assert seen[2]["waiting"] == 0 and [r["id"] for r in seen[2]["refused"]] == ["e-7"]
-        assert all(seen[t]["heard_ago"] is not None and seen[t]["heard_ago"] < 60
-                   for t in (1, 2))
+        assert all(seen[t]["heard_ago"] is not None and seen[t]["heard_ago"] < 60 for t in (1, 2))
         assert seen[1]["mode"] == seen[2]["mode"] == "outbox-only"
 
     # table 2 sends its refused entry to the host through A: B's host view follows
-    sent = httpx.post(f"{a.base}/api/nights/{night}/tables/2/set-aside", headers=tokens[2],
-                      json={"command_id": "set-aside-e-7-0001", "entries": [refused]},
-                      timeout=10)
+    sent = httpx.post(
+        f"{a.base}/api/nights/{night}/tables/2/set-aside",
+        headers=tokens[2],
+        json={"command_id": "set-aside-e-7-0001", "entries": [refused]},
+        timeout=10,
+    )
     assert sent.status_code == 200, sent.text
     assert phones(b, night, host)[2]["refused"] == []
     # a later report on B replaces A's for table 1 on both
-    again = httpx.post(f"{b.base}/api/nights/{night}/tables/1/outbox", headers=tokens[1],
-                       json={"waiting": 0}, timeout=10)
+    again = httpx.post(
+        f"{b.base}/api/nights/{night}/tables/1/outbox",
+        headers=tokens[1],
+        json={"waiting": 0},
+        timeout=10,
+    )
     assert again.status_code == 200
     assert phones(a, night, host)[1]["waiting"] == phones(b, night, host)[1]["waiting"] == 0

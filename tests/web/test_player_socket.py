@@ -27,8 +27,9 @@ def until_page(ws, seq: int) -> list[dict[str, Any]]:
 
 
 def where(night, name: str) -> int:
-    card = night.client.get(night.url(f"/players/{quote(name, safe='')}/card"),
-                            headers=night.viewer)
+    card = night.client.get(
+        night.url(f"/players/{quote(name, safe='')}/card"), headers=night.viewer
+    )
     assert card.status_code == 200, card.text
     table: int = card.json()["table"]
     return table
@@ -58,8 +59,10 @@ def test_every_players_socket_follows_them_to_the_next_round_on_the_same_socket(
     token = night.created["viewer_token"]
     before = {name: where(night, name) for name in EIGHT}
     with contextlib.ExitStack() as stack:
-        sockets = {name: stack.enter_context(client.websocket_connect(
-            player_url(night, token, name))) for name in EIGHT}
+        sockets = {
+            name: stack.enter_context(client.websocket_connect(player_url(night, token, name)))
+            for name in EIGHT
+        }
         for name, ws in sockets.items():
             hello, _ = until_caught_up(ws)
             assert hello["table"] == before[name]
@@ -114,8 +117,10 @@ def test_a_name_with_a_slash_and_wrong_requests(client):
         assert hello["player"] == "A/B" and hello["table"] == 1
         night.roll(1, [1, 1, 4])
         assert receive(ws)["table"] == 1
-    for params, code, error in (({"player": "Zed"}, 4404, "no_such_player"),
-                                ({"player": "Bea", "table": 1}, 4422, "invalid_request")):
+    for params, code, error in (
+        ({"player": "Zed"}, 4404, "no_such_player"),
+        ({"player": "Bea", "table": 1}, 4422, "invalid_request"),
+    ):
         with client.websocket_connect(ws_url(night, token, **params)) as ws:
             refusal = receive(ws)
             assert refusal["type"] == "error" and refusal["error"] == error
@@ -133,8 +138,11 @@ def test_the_page_goes_only_to_the_sockets_that_moved(client):
     with contextlib.ExitStack() as stack:
         ann = stack.enter_context(client.websocket_connect(player_url(night, token, "Ann")))
         until_caught_up(ann)
-        reply = client.post(night.url("/substitutes"), json={
-            "command_id": "sub-1", "out": "Ann", "in": "Ivy"}, headers=night.host)
+        reply = client.post(
+            night.url("/substitutes"),
+            json={"command_id": "sub-1", "out": "Ann", "in": "Ivy"},
+            headers=night.host,
+        )
         assert reply.status_code == 200, reply.text
         swapped = reply.json()["seq"]
         heard = until_page(ann, swapped)
@@ -143,9 +151,14 @@ def test_the_page_goes_only_to_the_sockets_that_moved(client):
             hello, _ = until_caught_up(ivy)
             assert hello["table"] == seat and "Ivy" in hello["table_view"]["players"]
         assert night.roll(seat, MISS).status_code == 200  # Ann's old table: not for her
-        assert client.post(night.url("/presence"), json={
-            "command_id": "gone", "player": "Ann", "present": False},
-            headers=night.host).status_code == 200
+        assert (
+            client.post(
+                night.url("/presence"),
+                json={"command_id": "gone", "player": "Ann", "present": False},
+                headers=night.host,
+            ).status_code
+            == 200
+        )
         heard = [receive(ann)]
         while heard[-1]["type"] != "event":
             heard.append(receive(ann))

@@ -32,7 +32,8 @@ def test_a_night_on_postgres_survives_a_restart(pg_url):
         assert after["view"] == before["view"] and after["seq"] == before["seq"]
         assert night.roll(1, [1, 1, 4], command_id="pg-before").json()["duplicate"] is True
         with second.websocket_connect(
-                f"/api/nights/{night.id}/ws?token={night.created['viewer_token']}"
-                f"&since={after['seq'] - 1}") as ws:
+            f"/api/nights/{night.id}/ws?token={night.created['viewer_token']}"
+            f"&since={after['seq'] - 1}"
+        ) as ws:
             assert ws.receive_json()["type"] == "hello"
             assert ws.receive_json()["seq"] == after["seq"]

@@ -52,10 +52,19 @@ class Listener:
     """A WebSocket follower of a night on one process, in a thread: the seqs of the
     events it hears, in the order heard."""
 
-    def __init__(self, server: ServeProcess, night: str, token: str, table: int | None = None,
-                 player: str | None = None):
-        query = f"token={token}&since=0" + ("" if table is None else f"&table={table}") + (
-            "" if player is None else f"&player={player}")
+    def __init__(
+        self,
+        server: ServeProcess,
+        night: str,
+        token: str,
+        table: int | None = None,
+        player: str | None = None,
+    ):
+        query = (
+            f"token={token}&since=0"
+            + ("" if table is None else f"&table={table}")
+            + ("" if player is None else f"&player={player}")
+        )
         self.url = f"ws://127.0.0.1:{server.port}/api/nights/{night}/ws?{query}"
         self.seqs: list[int] = []
         self.messages: list[dict[str, Any]] = []
@@ -85,8 +94,9 @@ class Listener:
 
 
 def create(server: ServeProcess) -> dict[str, Any]:
-    reply = httpx.post(server.base + "/api/nights", json={"name": "Two processes",
-                                                          "players": EIGHT}, timeout=10)
+    reply = httpx.post(
+        server.base + "/api/nights", json={"name": "Two processes", "players": EIGHT}, timeout=10
+    )
     assert reply.status_code == 201, reply.text
     created: dict[str, Any] = reply.json()
     return created
@@ -111,18 +121,24 @@ def test_a_listener_on_b_hears_every_event_of_a_in_order(servers):
     night, viewer = created["night"], created["viewer_token"]
     whole = Listener(b, night, viewer)
     table2 = Listener(b, night, viewer, table=2)
-    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"])
-              for t in (1, 2)}
+    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"]) for t in (1, 2)}
     acked: list[int] = []
     with httpx.Client(timeout=10) as http:
         for i in range(30):  # alternating tables, through A, each with its table's version
             table = 1 + i % 2
             path = f"/api/nights/{night}/tables/{table}/rolls"
-            versions = http.get(f"{a.base}/api/nights/{night}",
-                                headers=phones[table]).json()["versions"]
-            reply = http.post(a.base + path, headers=phones[table], json={
-                "command_id": f"a-{i}", "dice": small_dice(i),
-                "expected_seq": max(versions.get(str(table), 0), versions["night"])})
+            versions = http.get(f"{a.base}/api/nights/{night}", headers=phones[table]).json()[
+                "versions"
+            ]
+            reply = http.post(
+                a.base + path,
+                headers=phones[table],
+                json={
+                    "command_id": f"a-{i}",
+                    "dice": small_dice(i),
+                    "expected_seq": max(versions.get(str(table), 0), versions["night"]),
+                },
+            )
             assert reply.status_code == 200, reply.text
             acked.append(reply.json()["seq"])
     assert acked == list(range(1, 31))
@@ -136,12 +152,10 @@ def test_a_listener_on_b_hears_every_event_of_a_in_order(servers):
     assert state_b["seq"] == 30 and state_b["view"] == state_a["view"]
 
 
-def test_a_players_socket_on_b_follows_the_player_to_the_next_table_of_a_round_played_on_a(
-        servers):
+def test_a_players_socket_on_b_follows_the_player_to_the_next_table_of_a_round_played_on_a(servers):
     a, b = servers
     created = create(a)
-    night, viewer, host = created["night"], created["viewer_token"], bearer(
-        created["host_token"])
+    night, viewer, host = created["night"], created["viewer_token"], bearer(created["host_token"])
     phones = {name: Listener(b, night, viewer, player=name) for name in EIGHT}
     first = {name: phone.messages[0]["table"] for name, phone in phones.items()}
     assert sorted(first.values()) == [1, 1, 1, 1, 2, 2, 2, 2]
@@ -151,16 +165,25 @@ def test_a_players_socket_on_b_follows_the_player_to_the_next_table_of_a_round_p
             if status["round"] != 1:
                 break
             table = status["expects"][0]["table"]
-            reply = http.post(f"{a.base}/api/nights/{night}/tables/{table}/rolls",
-                              headers=host, json={"command_id": f"r-{i}", "roll_for_me": True})
+            reply = http.post(
+                f"{a.base}/api/nights/{night}/tables/{table}/rolls",
+                headers=host,
+                json={"command_id": f"r-{i}", "roll_for_me": True},
+            )
             assert reply.status_code == 200, reply.text
         changed = http.get(f"{a.base}/api/nights/{night}", headers=host).json()["seq"]
-        now = {name: http.get(f"{b.base}/api/nights/{night}/players/{name}/card",
-                              headers=host).json()["table"] for name in EIGHT}
+        now = {
+            name: http.get(f"{b.base}/api/nights/{night}/players/{name}/card", headers=host).json()[
+                "table"
+            ]
+            for name in EIGHT
+        }
     assert now != first  # somebody moved
     for name, phone in phones.items():
-        until(lambda p=phone: any(m["type"] == "table" and m["seq"] == changed
-                                  for m in p.messages), timeout=10)
+        until(
+            lambda p=phone: any(m["type"] == "table" and m["seq"] == changed for m in p.messages),
+            timeout=10,
+        )
         events = [m for m in phone.messages if m["type"] == "event"]
         assert [m["seq"] for m in events] == sorted({m["seq"] for m in events})
         assert {m["table"] for m in events} == {first[name]}  # its first table's, in order
@@ -179,23 +202,38 @@ def test_writes_through_both_processes_interleave_and_are_never_stale(servers):
     with httpx.Client(timeout=10) as http:
         for i in range(20):  # A and B in turn, at the same table, without expected_seq
             server = a if i % 2 == 0 else b
-            reply = http.post(f"{server.base}/api/nights/{night}/tables/1/rolls", headers=phone,
-                              json={"command_id": f"w-{i}", "dice": small_dice(i)})
+            reply = http.post(
+                f"{server.base}/api/nights/{night}/tables/1/rolls",
+                headers=phone,
+                json={"command_id": f"w-{i}", "dice": small_dice(i)},
+            )
             assert reply.status_code == 200, reply.text
             assert reply.json()["seq"] == i + 1
             # the process that did not write has the new event within a second
             other = b if server is a else a
-            until(lambda o=other, s=i + 1: http.get(
-                f"{o.base}/api/nights/{night}", headers=phone).json()["seq"] == s)
+            until(
+                lambda o=other, s=i + 1: (
+                    http.get(f"{o.base}/api/nights/{night}", headers=phone).json()["seq"] == s
+                )
+            )
         # with expected_seq, a write through B after A's write is checked against A's event
-        version = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
-                            json={"command_id": "w-a", "dice": [2, 3, 5]}).json()["seq"]
-        reply = http.post(f"{b.base}/api/nights/{night}/tables/1/rolls", headers=phone,
-                          json={"command_id": "w-b", "dice": [2, 3, 5], "expected_seq": version})
+        version = http.post(
+            f"{a.base}/api/nights/{night}/tables/1/rolls",
+            headers=phone,
+            json={"command_id": "w-a", "dice": [2, 3, 5]},
+        ).json()["seq"]
+        reply = http.post(
+            f"{b.base}/api/nights/{night}/tables/1/rolls",
+            headers=phone,
+            json={"command_id": "w-b", "dice": [2, 3, 5], "expected_seq": version},
+        )
         assert reply.status_code == 200, reply.text
         assert reply.json()["seq"] == version + 1
-        stale = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
-                          json={"command_id": "w-c", "dice": [2, 3, 5], "expected_seq": version})
+        stale = http.post(
+            f"{a.base}/api/nights/{night}/tables/1/rolls",
+            headers=phone,
+            json={"command_id": "w-c", "dice": [2, 3, 5], "expected_seq": version},
+        )
         assert stale.status_code == 409 and stale.json()["error"] == "stale"
         assert [m["seq"] for m in stale.json()["missed"]] == [version + 1]
     listener_a.wait_for(22)
@@ -209,15 +247,21 @@ def test_both_processes_hammering_one_night_get_every_write_accepted_in_order(se
     stale; the log has no gap and no duplicate, each writer's events are in the order
     it sent them, and the listeners of both processes hear the same log."""
     a, b = servers
-    reply = httpx.post(a.base + "/api/nights", timeout=10, json={
-        "name": "Hammered", "players": [f"P{i:02}" for i in range(16)]})
+    reply = httpx.post(
+        a.base + "/api/nights",
+        timeout=10,
+        json={"name": "Hammered", "players": [f"P{i:02}" for i in range(16)]},
+    )
     assert reply.status_code == 201, reply.text
     created = reply.json()
     night = created["night"]
-    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"])
-              for t in (1, 2, 3, 4)}
-    listeners = [Listener(a, night, created["viewer_token"]),
-                 Listener(b, night, created["viewer_token"])]
+    phones = {
+        t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"]) for t in (1, 2, 3, 4)
+    }
+    listeners = [
+        Listener(a, night, created["viewer_token"]),
+        Listener(b, night, created["viewer_token"]),
+    ]
     per_writer = 25
     acked: dict[str, int] = {}
     refused: list[str] = []
@@ -229,17 +273,23 @@ def test_both_processes_hammering_one_night_get_every_write_accepted_in_order(se
         with httpx.Client(base_url=server.base, timeout=30) as http:
             for i in range(per_writer):  # misses only: the round never ends
                 command = f"{name}-{i}"
-                reply = http.post(f"/api/nights/{night}/tables/{table}/rolls",
-                                  headers=phones[table],
-                                  json={"command_id": command, "dice": [2, 3, 5]})
+                reply = http.post(
+                    f"/api/nights/{night}/tables/{table}/rolls",
+                    headers=phones[table],
+                    json={"command_id": command, "dice": [2, 3, 5]},
+                )
                 if reply.status_code != 200:
                     refused.append(f"{command}: {reply.status_code} {reply.text}")
                     continue
                 acked[command] = reply.json()["seq"]
                 seqs.append(reply.json()["seq"])
 
-    writers = [threading.Thread(target=writer, args=(server, table, n))
-               for server in (a, b) for table in (1, 2, 3, 4) for n in (1, 2)]
+    writers = [
+        threading.Thread(target=writer, args=(server, table, n))
+        for server in (a, b)
+        for table in (1, 2, 3, 4)
+        for n in (1, 2)
+    ]
     total = len(writers) * per_writer
     run_until_acknowledged(writers, acked, total - len(refused), timeout=120)
     for thread in writers:
@@ -249,8 +299,9 @@ def test_both_processes_hammering_one_night_get_every_write_accepted_in_order(se
     for seqs in sent.values():  # each writer's events in the order it sent them
         assert seqs == sorted(seqs) and len(seqs) == per_writer
     with httpx.Client(base_url=b.base, timeout=10) as http:
-        events = http.get(f"/api/nights/{night}/events",
-                          headers=bearer(created["host_token"])).json()["events"]
+        events = http.get(
+            f"/api/nights/{night}/events", headers=bearer(created["host_token"])
+        ).json()["events"]
     by_id = log_holds_every_acknowledged(events, acked)  # no gap, every ack at its seq
     assert len(events) == total + 1 and len(by_id) == total + 1  # no duplicate
     assert sorted(acked.values()) == list(range(1, total + 1))
@@ -267,21 +318,38 @@ def test_a_token_revoked_or_a_code_replaced_on_a_is_refused_on_b_within_a_second
     phone = bearer(join(b, old_code).json()["token"])  # B has looked the code and token up
     roll = f"/api/nights/{night}/tables/1/rolls"
     with httpx.Client(timeout=10) as http:
-        assert http.post(b.base + roll, headers=phone, json={
-            "command_id": "before", "dice": [2, 3, 5]}).status_code == 200
+        assert (
+            http.post(
+                b.base + roll, headers=phone, json={"command_id": "before", "dice": [2, 3, 5]}
+            ).status_code
+            == 200
+        )
         # the host signs table 1's phones out through A
         revoked = http.delete(f"{a.base}/api/nights/{night}/tables/1/scorekeepers", headers=host)
         assert revoked.json()["revoked"] == 1
-        until(lambda: http.post(b.base + roll, headers=phone, json={
-            "command_id": "after", "dice": [2, 3, 5]}).status_code == 401)
+        until(
+            lambda: (
+                http.post(
+                    b.base + roll, headers=phone, json={"command_id": "after", "dice": [2, 3, 5]}
+                ).status_code
+                == 401
+            )
+        )
         # the host replaces table 1's join code through A: the old one stops on B, the new works
-        new_code = http.post(f"{a.base}/api/nights/{night}/tables/1/credentials",
-                             headers=host).json()["code"]
+        new_code = http.post(
+            f"{a.base}/api/nights/{night}/tables/1/credentials", headers=host
+        ).json()["code"]
         until(lambda: join(b, old_code).status_code != 200)
         joined = join(b, new_code)
         assert joined.status_code == 200, joined.text
-        assert http.post(b.base + roll, headers=bearer(joined.json()["token"]), json={
-            "command_id": "new-phone", "dice": [2, 3, 5]}).status_code == 200
+        assert (
+            http.post(
+                b.base + roll,
+                headers=bearer(joined.json()["token"]),
+                json={"command_id": "new-phone", "dice": [2, 3, 5]},
+            ).status_code
+            == 200
+        )
 
 
 def test_the_wrong_join_codes_of_a_client_are_counted_once_for_both_processes(servers):
@@ -315,14 +383,15 @@ def test_a_name_claimed_on_both_processes_at_once_is_claimed_once(servers):
         with httpx.Client(base_url=server.base, timeout=30) as http:
             http.get("/api/health")  # connected before the barrier: the claims meet
             start.wait(10)
-            reply = http.post(f"/api/nights/{night}/claim", json={"name": name},
-                              headers=viewer)
+            reply = http.post(f"/api/nights/{night}/claim", json={"name": name}, headers=viewer)
             results[name].append(reply.status_code)
 
     for name in EIGHT:  # each name claimed by three phones on A and three on B at once
         start = threading.Barrier(6)
-        threads = [threading.Thread(target=claim, args=(server, name, start))
-                   for server in (a, b, a, b, a, b)]
+        threads = [
+            threading.Thread(target=claim, args=(server, name, start))
+            for server in (a, b, a, b, a, b)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -331,8 +400,12 @@ def test_a_name_claimed_on_both_processes_at_once_is_claimed_once(servers):
         assert sorted(codes) == [200] + [409] * 5, name
     with httpx.Client(timeout=10) as http:  # the host may still take a claimed name
         host = bearer(created["host_token"])
-        assert http.post(f"{b.base}/api/nights/{night}/claim", json={"name": "Ann"},
-                         headers=host).status_code == 200
+        assert (
+            http.post(
+                f"{b.base}/api/nights/{night}/claim", json={"name": "Ann"}, headers=host
+            ).status_code
+            == 200
+        )
 
 
 @pytest.mark.parametrize("victim", ["a", "b"])
@@ -341,8 +414,7 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
     killed, survivor = (a, b) if victim == "a" else (b, a)
     created = create(a)
     night, host = created["night"], bearer(created["host_token"])
-    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"])
-              for t in (1, 2)}
+    phones = {t: bearer(join(a, created["tables"][t - 1]["code"]).json()["token"]) for t in (1, 2)}
     listener = Listener(survivor, night, created["viewer_token"])
     acked: dict[str, int] = {}
     stop = threading.Event()
@@ -354,16 +426,21 @@ def test_a_sigkill_of_either_process_loses_no_acknowledged_event(servers, victim
                     return
                 command = f"{server.port}-{table}-{i}"
                 try:
-                    reply = http.post(f"/api/nights/{night}/tables/{table}/rolls",
-                                      headers=phones[table],
-                                      json={"command_id": command, "dice": [2, 3, 5]})  # misses
+                    reply = http.post(
+                        f"/api/nights/{night}/tables/{table}/rolls",
+                        headers=phones[table],
+                        json={"command_id": command, "dice": [2, 3, 5]},
+                    )  # misses
                 except httpx.HTTPError:
                     return  # killed while this request was in flight: not acknowledged
                 assert reply.status_code == 200, reply.text
                 acked[command] = reply.json()["seq"]
 
-    writers = [threading.Thread(target=writer, args=(server, table))
-               for server in (a, b) for table in (1, 2)]
+    writers = [
+        threading.Thread(target=writer, args=(server, table))
+        for server in (a, b)
+        for table in (1, 2)
+    ]
     run_until_acknowledged(writers, acked, 60)
     killed.kill()
     time.sleep(0.3)  # the survivor goes on alone for a moment
@@ -393,9 +470,12 @@ def test_serve_with_two_workers_serves_a_night_live(tmp_path):
             listeners = [Listener(server, night, created["viewer_token"]) for _ in range(4)]
             phone = bearer(join(server, created["tables"][0]["code"]).json()["token"])
             for i in range(12):
-                reply = httpx.post(f"{server.base}/api/nights/{night}/tables/1/rolls",
-                                   headers=phone, timeout=10,
-                                   json={"command_id": f"k-{i}", "dice": small_dice(i)})
+                reply = httpx.post(
+                    f"{server.base}/api/nights/{night}/tables/1/rolls",
+                    headers=phone,
+                    timeout=10,
+                    json={"command_id": f"k-{i}", "dice": small_dice(i)},
+                )
                 assert reply.status_code == 200, reply.text
                 assert reply.json()["seq"] == i + 1
             for listener in listeners:
@@ -416,22 +496,32 @@ def test_a_dropped_notification_connection_is_made_again_and_nothing_is_missed(s
     phone = bearer(join(a, created["tables"][0]["code"]).json()["token"])
     engine = sa.create_engine(str(PG_URL))
     with engine.begin() as conn:  # cut both processes' listening connections
-        cut = conn.execute(sa.text(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND query = 'LISTEN bunco'")).scalar()
+        cut = conn.execute(
+            sa.text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND query = 'LISTEN bunco'"
+            )
+        ).scalar()
     engine.dispose()
     assert cut == 2
     with httpx.Client(timeout=10) as http:
         for i in range(5):  # written while B may not be listening yet
-            reply = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
-                              json={"command_id": f"cut-{i}", "dice": small_dice(i)})
+            reply = http.post(
+                f"{a.base}/api/nights/{night}/tables/1/rolls",
+                headers=phone,
+                json={"command_id": f"cut-{i}", "dice": small_dice(i)},
+            )
             assert reply.status_code == 200, reply.text
         # B listens again within seconds and catches up with what it missed
-        until(lambda: http.get(f"{b.base}/api/health").json()["following_other_processes"],
-              timeout=15)
+        until(
+            lambda: http.get(f"{b.base}/api/health").json()["following_other_processes"], timeout=15
+        )
         listener.wait_for(5)
         assert listener.seqs == [1, 2, 3, 4, 5]
-        reply = http.post(f"{a.base}/api/nights/{night}/tables/1/rolls", headers=phone,
-                          json={"command_id": "cut-5", "dice": [2, 3, 5]})
+        reply = http.post(
+            f"{a.base}/api/nights/{night}/tables/1/rolls",
+            headers=phone,
+            json={"command_id": "cut-5", "dice": [2, 3, 5]},
+        )
         listener.wait_for(6)
         assert listener.seqs == [1, 2, 3, 4, 5, 6]

@@ -85,8 +85,7 @@ def test_a_player_follower_moves_with_the_seating_and_only_it():
         phone = hub.subscribe("a", 1)  # a table's phone stays at its table
         elsewhere = hub.subscribe("b", 1, player="Ann")  # another night's Ann
         moved = hub.reseat("a", {"Ann": 2, "Bea": 2})
-        assert {table: [s.player for s in subs] for table, subs in moved.items()} == {
-            2: ["Ann"]}
+        assert {table: [s.player for s in subs] for table, subs in moved.items()} == {2: ["Ann"]}
         assert (ann.table, bea.table, phone.table, elsewhere.table) == (2, 2, 1, 1)
         for m in (msg("a", 1, 1), msg("a", 2, 2), msg("a", 3, None)):
             await hub.publish(m)

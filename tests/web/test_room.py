@@ -13,8 +13,11 @@ from bunco.web.app import create_app
 
 
 def test_an_announcement_is_kept_read_by_every_page_and_taken_down(client, night):
-    made = client.post(night.url("/announcements"), headers=night.host,
-                       json={"command_id": "a1", "text": "  5 minutes to the break  "})
+    made = client.post(
+        night.url("/announcements"),
+        headers=night.host,
+        json={"command_id": "a1", "text": "  5 minutes to the break  "},
+    )
     assert made.status_code == 200, made.text
     assert made.json()["announcement"]["text"] == "5 minutes to the break"
     for who in (night.viewer, night.table_token(2), night.host):
@@ -23,19 +26,26 @@ def test_an_announcement_is_kept_read_by_every_page_and_taken_down(client, night
     # kept with the night: a server that starts again still shows it
     client.app.state.service.nights.clear()
     assert client.get(night.url("/room"), headers=night.viewer).json()["announcement"]["id"] == "a1"
-    gone = client.post(night.url("/announcements/clear"), headers=night.host,
-                       json={"command_id": cid()})
+    gone = client.post(
+        night.url("/announcements/clear"), headers=night.host, json={"command_id": cid()}
+    )
     assert gone.status_code == 200 and gone.json()["announcement"] is None
 
 
 def test_announcements_are_the_hosts_and_bad_ones_are_refused(client, night):
     for who in (night.viewer, night.table_token(1)):
-        refused = client.post(night.url("/announcements"), headers=who,
-                              json={"command_id": cid(), "text": "free drinks"})
+        refused = client.post(
+            night.url("/announcements"),
+            headers=who,
+            json={"command_id": cid(), "text": "free drinks"},
+        )
         assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
     for text in ("", "   ", "x" * 141):
-        bad = client.post(night.url("/announcements"), headers=night.host,
-                          json={"command_id": cid(), "text": text})
+        bad = client.post(
+            night.url("/announcements"),
+            headers=night.host,
+            json={"command_id": cid(), "text": text},
+        )
         assert bad.status_code == 422, text
         assert set(bad.json()) >= {"error", "message", "expected"}
     assert client.get(night.url("/room")).status_code == 401
@@ -43,8 +53,9 @@ def test_announcements_are_the_hosts_and_bad_ones_are_refused(client, night):
 
 def test_a_table_calls_the_host_until_the_host_answers(client, night):
     t2 = night.table_token(2)
-    first = client.post(night.url("/tables/2/call"), headers=t2,
-                        json={"command_id": cid(), "note": "dice fell off"})
+    first = client.post(
+        night.url("/tables/2/call"), headers=t2, json={"command_id": cid(), "note": "dice fell off"}
+    )
     assert first.status_code == 200, first.text
     at = first.json()["calls"][0]["at"]
     again = client.post(night.url("/tables/2/call"), headers=t2, json={"command_id": cid()})
@@ -52,15 +63,21 @@ def test_a_table_calls_the_host_until_the_host_answers(client, night):
     # a table calls for itself only; the host may call for any table
     other = client.post(night.url("/tables/1/call"), headers=t2, json={"command_id": cid()})
     assert other.status_code == 403
-    beyond = client.post(night.url("/tables/9/call"), headers=night.host,
-                         json={"command_id": cid()})
+    beyond = client.post(
+        night.url("/tables/9/call"), headers=night.host, json={"command_id": cid()}
+    )
     assert beyond.status_code == 404 and beyond.json()["error"] == "no_such_table"
     board = client.get(night.url("/dashboard"), headers=night.host).json()
     assert board["calls"][0]["table"] == 2
-    assert board["tables"][1]["flags"][0] == {"kind": "call", "text": "calls the host: dice fell off"}
+    assert board["tables"][1]["flags"][0] == {
+        "kind": "call",
+        "text": "calls the host: dice fell off",
+    }
     # only the host answers
-    assert client.post(night.url("/calls/2/clear"), headers=t2,
-                       json={"command_id": cid()}).status_code == 403
+    assert (
+        client.post(night.url("/calls/2/clear"), headers=t2, json={"command_id": cid()}).status_code
+        == 403
+    )
     done = client.post(night.url("/calls/2/clear"), headers=night.host, json={"command_id": cid()})
     assert done.status_code == 200 and done.json()["calls"] == []
     twice = client.post(night.url("/calls/2/clear"), headers=night.host, json={"command_id": cid()})
@@ -95,33 +112,42 @@ def test_a_silent_table_is_flagged_once_the_round_is_under_way(client, night, mo
 def test_entries_faster_than_dice_and_too_many_trips_are_flagged():
     times = room_watch.TableTimes()
     for i in range(6):
-        times.add(100.0 + i, i % 2 == 0)        # six entries a second apart, three trips
-    found = room_watch.flags(times, rolls=6, playing=True, now=106.0, silent_after=300,
-                             started=100.0)
+        times.add(100.0 + i, i % 2 == 0)  # six entries a second apart, three trips
+    found = room_watch.flags(
+        times, rolls=6, playing=True, now=106.0, silent_after=300, started=100.0
+    )
     assert [f["kind"] for f in found] == ["too_fast"]
-    times.add(107.0, True)                      # the fourth three-of-a-kind
-    times.undo()                                # … undone: not a sign of anything
+    times.add(107.0, True)  # the fourth three-of-a-kind
+    times.undo()  # … undone: not a sign of anything
     assert times.trips() == 3
     times.add(200.0, True)
-    found = room_watch.flags(times, rolls=7, playing=True, now=201.0, silent_after=300,
-                             started=100.0)
+    found = room_watch.flags(
+        times, rolls=7, playing=True, now=201.0, silent_after=300, started=100.0
+    )
     assert [f["kind"] for f in found] == ["too_fast", "implausible"]
     slow = room_watch.TableTimes()
     for i in range(6):
         slow.add(100.0 + 10 * i, False)
-    assert room_watch.flags(slow, rolls=6, playing=True, now=160.0, silent_after=300,
-                            started=100.0) == []
+    assert (
+        room_watch.flags(slow, rolls=6, playing=True, now=160.0, silent_after=300, started=100.0)
+        == []
+    )
 
 
 def test_the_room_and_the_door_list_are_kept_in_either_database(any_db_url):
     with TestClient(create_app(any_db_url, bot_pace=0)) as client:
         night = make_night(client)
-        client.post(night.url("/announcements"), headers=night.host,
-                    json={"command_id": "a1", "text": "Dessert is served"})
-        client.post(night.url("/tables/1/call"), headers=night.table_token(1),
-                    json={"command_id": cid()})
-        client.post(night.url("/checkin"), headers=night.host,
-                    json={"command_id": cid(), "player": "Bea"})
+        client.post(
+            night.url("/announcements"),
+            headers=night.host,
+            json={"command_id": "a1", "text": "Dessert is served"},
+        )
+        client.post(
+            night.url("/tables/1/call"), headers=night.table_token(1), json={"command_id": cid()}
+        )
+        client.post(
+            night.url("/checkin"), headers=night.host, json={"command_id": cid(), "player": "Bea"}
+        )
         client.app.state.service.nights.clear()  # a server that starts again reads them back
         room = client.get(night.url("/room"), headers=night.viewer).json()
         assert room["announcement"]["text"] == "Dessert is served"

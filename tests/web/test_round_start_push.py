@@ -13,9 +13,9 @@ def test_the_first_roll_at_table_two_tells_table_one_the_round_started(client, n
     token = night.created["host_token"]
     with client.websocket_connect(ws_url(night, token, table=1)) as ws:
         until_caught_up(ws)
-        assert night.roll(2, [2, 3, 4]).status_code == 200   # table 2's first roll
-        assert night.roll(2, [2, 3, 4]).status_code == 200   # later rolls: nothing new
-        assert night.roll(1, [2, 3, 4]).status_code == 200   # then table 1's own
+        assert night.roll(2, [2, 3, 4]).status_code == 200  # table 2's first roll
+        assert night.roll(2, [2, 3, 4]).status_code == 200  # later rolls: nothing new
+        assert night.roll(1, [2, 3, 4]).status_code == 200  # then table 1's own
         message = receive(ws)
         assert message["type"] == "status"
         assert message["status"]["round"] == 2 and message["status"]["started"] is True

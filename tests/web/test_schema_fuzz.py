@@ -42,11 +42,19 @@ UNLIMITED = "1000000000/minute"
 def fingerprint(client: TestClient, night_id: str) -> tuple[Any, ...]:
     store = client.app.state.service.store  # type: ignore[attr-defined]
     with store.engine.connect() as conn:
-        counts = tuple(conn.execute(sa.text(
-            "SELECT (SELECT count(*) FROM nights), (SELECT count(*) FROM events),"
-            " (SELECT count(*) FROM tokens), (SELECT count(revoked_at) FROM tokens)")).one())
-    return (store.last_seq(night_id), *counts,
-            json.dumps(store.night(night_id).options, sort_keys=True))
+        counts = tuple(
+            conn.execute(
+                sa.text(
+                    "SELECT (SELECT count(*) FROM nights), (SELECT count(*) FROM events),"
+                    " (SELECT count(*) FROM tokens), (SELECT count(revoked_at) FROM tokens)"
+                )
+            ).one()
+        )
+    return (
+        store.last_seq(night_id),
+        *counts,
+        json.dumps(store.night(night_id).options, sort_keys=True),
+    )
 
 
 POISON = ["\x00", "\n", "\u202e", "\u200b", "\ufeff"]
@@ -59,8 +67,10 @@ def poisoned(value: Any, bad: str, keys: bool) -> Any:
     if isinstance(value, list):
         return [poisoned(v, bad, keys) for v in value]
     if isinstance(value, dict):
-        return {(poisoned(k, bad, keys) if keys else k): poisoned(v, bad, keys)
-                for k, v in value.items()}
+        return {
+            (poisoned(k, bad, keys) if keys else k): poisoned(v, bad, keys)
+            for k, v in value.items()
+        }
     return value
 
 
@@ -100,21 +110,40 @@ def test_no_5xx_and_no_change_from_a_refused_request(any_db_url, mode):
         host = created["host_token"]
         table1 = client.post("/api/join", json={"code": created["tables"][0]["code"]}).json()
         for dice in ([1, 1, 4], [2, 3, 5]):
-            client.post(f"/api/nights/{night_id}/tables/1/rolls", json={
-                "command_id": cid(), "dice": dice}, headers={"Authorization": f"Bearer {host}"})
-        tokens = {"host": host, "table": table1["token"], "viewer": created["viewer_token"],
-                  "none": None}
+            client.post(
+                f"/api/nights/{night_id}/tables/1/rolls",
+                json={"command_id": cid(), "dice": dice},
+                headers={"Authorization": f"Bearer {host}"},
+            )
+        tokens = {
+            "host": host,
+            "table": table1["token"],
+            "viewer": created["viewer_token"],
+            "none": None,
+        }
         schema = schemathesis.openapi.from_dict(client.app.openapi())  # type: ignore[attr-defined]
         operations = [r.ok() for r in schema.get_all_operations()]
         generation = GenerationMode.POSITIVE if mode == "poisoned" else mode
-        cases = st.one_of([op.as_strategy(generation, path_parameters={"night_id": night_id})
-                           for op in operations])
+        cases = st.one_of(
+            [
+                op.as_strategy(generation, path_parameters={"night_id": night_id})
+                for op in operations
+            ]
+        )
         seen: dict[int, int] = {}
 
-        @settings(max_examples=EXAMPLES, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
-        @given(case=cases, who=st.sampled_from(sorted(tokens)), bad=st.sampled_from(POISON),
-               keys=st.booleans())
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(
+            case=cases,
+            who=st.sampled_from(sorted(tokens)),
+            bad=st.sampled_from(POISON),
+            keys=st.booleans(),
+        )
         def check(case: Any, who: str, bad: str, keys: bool) -> None:
             headers = {} if tokens[who] is None else {"Authorization": f"Bearer {tokens[who]}"}
             if mode == "poisoned":
@@ -155,8 +184,10 @@ def test_no_5xx_and_no_change_from_a_refused_request(any_db_url, mode):
                 assert reply.status_code == 422, (path, reply.text)
                 assert reply.json()["expected"] and fingerprint(client, night_id) == before
         name = mode if isinstance(mode, str) else mode.name
-        line = (f"schemathesis {name} on {client.app.state.service.store.dialect}: "  # type: ignore[attr-defined]
-                f"{sum(seen.values())} cases, statuses {dict(sorted(seen.items()))}")
+        line = (
+            f"schemathesis {name} on {client.app.state.service.store.dialect}: "  # type: ignore[attr-defined]
+            f"{sum(seen.values())} cases, statuses {dict(sorted(seen.items()))}"
+        )
         print("\n" + line)
         if os.environ.get("BUNCO_FUZZ_REPORT"):
             with open(os.environ["BUNCO_FUZZ_REPORT"], "a") as report:
@@ -164,4 +195,3 @@ def test_no_5xx_and_no_change_from_a_refused_request(any_db_url, mode):
         assert any(code >= 400 for code in seen), seen
         if mode is GenerationMode.POSITIVE:
             assert any(code < 300 for code in seen), seen
-

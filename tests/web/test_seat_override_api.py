@@ -16,8 +16,9 @@ def test_the_partner_rule_is_refused_by_name_and_overridden_on_purpose(client: A
     first = night.state()["view"]["next"]["tables"]
     night.play_round()
     before = night.seq()
-    refused = client.post(night.url("/seating"), json={"command_id": cid(), "tables": first},
-                          headers=night.host)
+    refused = client.post(
+        night.url("/seating"), json={"command_id": cid(), "tables": first}, headers=night.host
+    )
     assert refused.status_code == 422, refused.text
     body = refused.json()
     assert body["error"] == "partner_rule"
@@ -25,9 +26,11 @@ def test_the_partner_rule_is_refused_by_name_and_overridden_on_purpose(client: A
     assert '"overrides": ["no_repeat_partners"]' in body["expected"]
     assert night.seq() == before  # nothing written
 
-    taken = client.post(night.url("/seating"), json={
-        "command_id": cid(), "tables": first, "overrides": ["no_repeat_partners"]},
-        headers=night.host)
+    taken = client.post(
+        night.url("/seating"),
+        json={"command_id": cid(), "tables": first, "overrides": ["no_repeat_partners"]},
+        headers=night.host,
+    )
     assert taken.status_code == 200, taken.text
     assert night.state()["view"]["next"]["tables"] == first
     change = client.get(night.url("/report"), headers=night.host).json()["changes"][-1]

@@ -29,9 +29,11 @@ def test_no_token_no_write(client, night):
         assert reply.status_code == 401, (tail, reply.text)
         assert reply.json()["error"] == "unauthorized"
         assert "token" in reply.json()["expected"]
-    for method, tail, body in [("put", "/bots", {"players": []}),
-                               ("post", "/tables/1/credentials", None),
-                               ("delete", "/tables/1/scorekeepers", None)]:
+    for method, tail, body in [
+        ("put", "/bots", {"players": []}),
+        ("post", "/tables/1/credentials", None),
+        ("delete", "/tables/1/scorekeepers", None),
+    ]:
         reply = client.request(method, night.url(tail), json=body)
         assert reply.status_code == 401, tail
     bogus = bearer("not-a-token-of-anything-at-all-xyz")
@@ -41,8 +43,9 @@ def test_no_token_no_write(client, night):
 
 def test_viewer_reads_but_never_writes(client, night):
     for method, tail, body in WRITES:
-        reply = client.request(method, night.url(tail), json={"command_id": cid(), **body},
-                               headers=night.viewer)
+        reply = client.request(
+            method, night.url(tail), json={"command_id": cid(), **body}, headers=night.viewer
+        )
         assert reply.status_code == 403, (tail, reply.text)
     assert client.get(night.url("/standings"), headers=night.viewer).status_code == 200
     assert night.seq() == 0
@@ -55,12 +58,17 @@ def test_a_table_code_cannot_write_to_another_table(client, night):
     assert "table 2" in refused.json()["message"]
     undo = client.post(night.url("/tables/1/undo"), json={"command_id": cid()}, headers=table2)
     assert undo.status_code == 403
-    sneaky = client.post(night.url("/events"), json={
-        "command_id": cid(), "event": {"type": "roll", "table": 1, "dice": [1, 1, 1]}},
-        headers=table2)
+    sneaky = client.post(
+        night.url("/events"),
+        json={"command_id": cid(), "event": {"type": "roll", "table": 1, "dice": [1, 1, 1]}},
+        headers=table2,
+    )
     assert sneaky.status_code == 403
-    host_only = client.post(night.url("/substitutes"), json={
-        "command_id": cid(), "out": "Ann", "in": "Zoe"}, headers=table2)
+    host_only = client.post(
+        night.url("/substitutes"),
+        json={"command_id": cid(), "out": "Ann", "in": "Zoe"},
+        headers=table2,
+    )
     assert host_only.status_code == 403
     assert night.seq() == 0
     assert night.roll(2, [1, 2, 3], headers=table2).status_code == 200
@@ -103,8 +111,7 @@ def test_rotating_join_codes_keeps_joined_phones(client, night):
 
 
 def test_guessing_join_codes_is_rate_limited(client, night):
-    codes = [client.post("/api/join", json={"code": f"GUES{i:02d}"}).status_code
-             for i in range(15)]
+    codes = [client.post("/api/join", json={"code": f"GUES{i:02d}"}).status_code for i in range(15)]
     assert codes[:10] == [404] * 10
     assert codes[-1] == 429
     real = client.post("/api/join", json={"code": night.created["tables"][0]["code"]})
@@ -117,15 +124,21 @@ def test_a_player_rolls_only_on_their_own_turn(client, night):
     ann_h = bearer(ann.json()["token"])
     again = client.post(night.url("/claim"), json={"name": "Ann"}, headers=night.viewer)
     assert again.status_code == 409
-    bea = bearer(client.post(night.url("/claim"), json={"name": "Bea"},
-                             headers=night.viewer).json()["token"])
-    assert client.post(night.url("/me/roll"), json={"command_id": cid(), "roll_for_me": True},
-                       headers=bea).status_code == 409
+    bea = bearer(
+        client.post(night.url("/claim"), json={"name": "Bea"}, headers=night.viewer).json()["token"]
+    )
+    assert (
+        client.post(
+            night.url("/me/roll"), json={"command_id": cid(), "roll_for_me": True}, headers=bea
+        ).status_code
+        == 409
+    )
     assert night.roll(1, [1, 2, 3], headers=bea).status_code == 409
     assert night.roll(1, outcome="+1", headers=ann_h).status_code == 403  # no tallies
     assert night.roll(1, [2, 3, 5], headers=ann_h, player="Bea").status_code == 403
-    mine = client.post(night.url("/me/roll"), json={"command_id": cid(), "dice": [2, 3, 5]},
-                       headers=ann_h)
+    mine = client.post(
+        night.url("/me/roll"), json={"command_id": cid(), "dice": [2, 3, 5]}, headers=ann_h
+    )
     assert mine.status_code == 200 and mine.json()["event"]["player"] == "Ann"
     assert night.roll(1, [2, 3, 5], headers=bea).status_code == 200  # now Bea's turn
     me = client.get("/api/me", headers=bea).json()
@@ -136,12 +149,19 @@ def test_a_player_rolls_only_on_their_own_turn(client, night):
 
 
 def test_only_hashes_of_tokens_are_stored(client, night, db_url):
-    secrets = [night.created["host_token"], night.created["viewer_token"],
-               night.created["tables"][0]["token"], night.created["tables"][0]["code"]]
+    secrets = [
+        night.created["host_token"],
+        night.created["viewer_token"],
+        night.created["tables"][0]["token"],
+        night.created["tables"][0]["code"],
+    ]
     engine = sa.create_engine(db_url)
     with engine.connect() as conn:
-        dump = "\n".join(str(row) for table in ("tokens", "nights", "events")
-                         for row in conn.execute(sa.text(f"SELECT * FROM {table}")))
+        dump = "\n".join(
+            str(row)
+            for table in ("tokens", "nights", "events")
+            for row in conn.execute(sa.text(f"SELECT * FROM {table}"))
+        )
         hashes = {r[0] for r in conn.execute(sa.text("SELECT hash FROM tokens"))}
     engine.dispose()
     for secret in secrets:
@@ -167,15 +187,15 @@ def test_creation_off_the_servers_machine_needs_the_secret(db_url):
     from bunco.web.app import create_app
 
     body = {"players": ["Ann", "Bea"]}
-    with TestClient(create_app(db_url, create_secret="s3cret"),
-                    client=("192.168.1.30", 50000)) as phone:
+    with TestClient(
+        create_app(db_url, create_secret="s3cret"), client=("192.168.1.30", 50000)
+    ) as phone:
         refused = phone.post("/api/nights", json=body)
         assert refused.status_code == 401 and refused.json()["error"] == "unauthorized"
         assert "?secret=" in refused.json()["expected"]
         assert phone.post("/api/nights", json=body, headers=bearer("s3cret")).status_code == 201
     for here in ("127.0.0.1", "::1"):  # the computer the server runs on needs no secret
-        with TestClient(create_app(db_url, create_secret="s3cret"),
-                        client=(here, 50000)) as laptop:
+        with TestClient(create_app(db_url, create_secret="s3cret"), client=(here, 50000)) as laptop:
             assert laptop.post("/api/nights", json=body).status_code == 201
 
 
@@ -194,7 +214,10 @@ def test_a_creation_command_id_must_be_the_clients_own_random_id(client):
     # the documented schema says so: a creation id of 16 characters at least, while a
     # command's id (an entry's, scoped by its token) may be short
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
-    creation = [s for s in schemas["NightCreate"]["properties"]["command_id"]["anyOf"]
-                if s.get("type") == "string"]
+    creation = [
+        s
+        for s in schemas["NightCreate"]["properties"]["command_id"]["anyOf"]
+        if s.get("type") == "string"
+    ]
     assert [(s["minLength"], s["maxLength"]) for s in creation] == [(16, 100)]
     assert schemas["CommandBody"]["properties"]["command_id"]["minLength"] == 1

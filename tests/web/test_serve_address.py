@@ -21,9 +21,20 @@ def test_serve_prints_the_address_phones_use(tmp_path):
     base = f"http://10.9.8.7:{port}"
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen([*bunco_command(), "serve", "--port", str(port), "--db",
-                                 str(tmp_path / "n.sqlite3"), "--public-url", base],
-                                stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                *bunco_command(),
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "n.sqlite3"),
+                "--public-url",
+                base,
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -40,7 +51,7 @@ def test_serve_prints_the_address_phones_use(tmp_path):
         proc.wait(timeout=10)
     text = log.read_text(encoding="utf-8")
     assert f"phones on the same Wi-Fi open {base}/" in text
-    assert "█" in text or "▀" in text             # the QR code, in block characters
+    assert "█" in text or "▀" in text  # the QR code, in block characters
 
 
 def test_serve_https_with_a_certificate_of_its_own(tmp_path):
@@ -48,9 +59,20 @@ def test_serve_https_with_a_certificate_of_its_own(tmp_path):
     log = tmp_path / "serve.log"
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     with log.open("wb") as out:
-        proc = subprocess.Popen([*bunco_command(), "serve", "--port", str(port), "--db",
-                                 str(tmp_path / "n.sqlite3"), "--https"],
-                                stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            [
+                *bunco_command(),
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "n.sqlite3"),
+                "--https",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

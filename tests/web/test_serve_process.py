@@ -17,8 +17,6 @@ pytestmark = pytest.mark.slow
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
-
-
 def test_sigkill_mid_round_loses_nothing_acknowledged(server):
     http = httpx.Client(base_url=server.base, timeout=5)
     created = http.post("/api/nights", json={"name": "Kill test", "players": EIGHT}).json()
@@ -61,9 +59,11 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
             command = f"t{table}-{i}"
             sent.append((table, command, version))
             try:
-                reply = client.post(f"/api/nights/{night}/tables/{table}/rolls", headers=phones[
-                    table], json={"command_id": command, "dice": small_dice(i),
-                                  "expected_seq": version})
+                reply = client.post(
+                    f"/api/nights/{night}/tables/{table}/rolls",
+                    headers=phones[table],
+                    json={"command_id": command, "dice": small_dice(i), "expected_seq": version},
+                )
             except httpx.HTTPError:
                 return  # killed while this request was in flight: not acknowledged
             assert reply.status_code == 200, reply.text
@@ -88,17 +88,21 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
     # retrying every command that was sent (acknowledged or not) applies each at most once
     for table, command, version in sent[-4:]:
         i = int(command.split("-")[1])
-        reply = http.post(f"/api/nights/{night}/tables/{table}/rolls", headers=phones[table],
-                          json={"command_id": command, "dice": small_dice(i),
-                                "expected_seq": version})
+        reply = http.post(
+            f"/api/nights/{night}/tables/{table}/rolls",
+            headers=phones[table],
+            json={"command_id": command, "dice": small_dice(i), "expected_seq": version},
+        )
         assert reply.status_code in (200, 409), reply.text
         if command in by_id:
             assert reply.json()["duplicate"] is True and reply.json()["seq"] == by_id[command]
 
     # a listener that reconnects with the last seq it heard gets the rest, then live
     last_heard = heard[-1] if heard else -1
-    url = (f"ws://127.0.0.1:{server.port}/api/nights/{night}/ws"
-           f"?token={created['viewer_token']}&since={last_heard}")
+    url = (
+        f"ws://127.0.0.1:{server.port}/api/nights/{night}/ws"
+        f"?token={created['viewer_token']}&since={last_heard}"
+    )
     with connect(url) as ws:
         caught: list[int] = []
         upto = None
@@ -115,9 +119,11 @@ def test_sigkill_mid_round_loses_nothing_acknowledged(server):
         state = http.get(f"/api/nights/{night}", headers=host).json()
         assert state["status"]["round"] == 1 and state["status"]["phase"] == "playing"
         version = state["versions"]["1"]
-        reply = http.post(f"/api/nights/{night}/tables/1/rolls", headers=phones[1],
-                          json={"command_id": "after-restart", "dice": [2, 3, 5],
-                                "expected_seq": version})
+        reply = http.post(
+            f"/api/nights/{night}/tables/1/rolls",
+            headers=phones[1],
+            json={"command_id": "after-restart", "dice": [2, 3, 5], "expected_seq": version},
+        )
         assert reply.status_code == 200, reply.text
         assert reply.json()["seq"] == upto + 1
         live = json.loads(ws.recv(timeout=5))

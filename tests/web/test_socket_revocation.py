@@ -31,10 +31,12 @@ def _until_closed(ws: Any) -> tuple[list[dict[str, Any]], int]:
         return seen, closed.code
 
 
-def _open(stack: contextlib.ExitStack, client: TestClient, night: Any, token: str,
-          query: str = "") -> Any:
-    ws = stack.enter_context(client.websocket_connect(
-        night.url(f"/ws?token={token}&since=0{query}")))
+def _open(
+    stack: contextlib.ExitStack, client: TestClient, night: Any, token: str, query: str = ""
+) -> Any:
+    ws = stack.enter_context(
+        client.websocket_connect(night.url(f"/ws?token={token}&since=0{query}"))
+    )
     assert ws.receive_json()["type"] == "hello"
     assert ws.receive_json()["type"] == "caught_up"
     return ws
@@ -50,17 +52,25 @@ def test_revoking_closes_the_revoked_tokens_sockets_and_no_other(client, night):
     assert client.app.state.sockets.count(night.id) == 0  # type: ignore[attr-defined]
 
 
-def _follow_and_revoke(stack: contextlib.ExitStack, client: TestClient, night: Any,
-                       phone: str, other_phone: str, ann: dict[str, Any],
-                       made: dict[str, Any]) -> None:
+def _follow_and_revoke(
+    stack: contextlib.ExitStack,
+    client: TestClient,
+    night: Any,
+    phone: str,
+    other_phone: str,
+    ann: dict[str, Any],
+    made: dict[str, Any],
+) -> None:
     table1 = _open(stack, client, night, phone, "&table=1")
     table2 = _open(stack, client, night, other_phone, "&table=2")
     player = _open(stack, client, night, ann["token"], "&player=Ann")
     cohost = _open(stack, client, night, made["token"])
     assert client.app.state.sockets.count(night.id) == 4  # type: ignore[attr-defined]
 
-    assert client.delete(night.url("/tables/1/scorekeepers"), headers=night.host).json()[
-        "revoked"] == 1
+    assert (
+        client.delete(night.url("/tables/1/scorekeepers"), headers=night.host).json()["revoked"]
+        == 1
+    )
     seen, code = _until_closed(table1)
     assert code == 4401 and seen[-1]["error"] == "unauthorized"
     assert "revoked" in seen[-1]["message"]
@@ -97,22 +107,28 @@ def test_revoking_on_one_process_closes_the_sockets_on_the_other(tmp_path):
             b.start()
             night = httpx.post(a.base + "/api/nights", json={"players": EIGHT}).json()
             nid, host = night["night"], bearer(night["host_token"])
-            joined = httpx.post(a.base + "/api/join", json={
-                "code": night["tables"][0]["code"]}).json()
-            cohost = httpx.post(f"{a.base}/api/nights/{nid}/cohosts", json={},
-                                headers=host).json()
+            joined = httpx.post(
+                a.base + "/api/join", json={"code": night["tables"][0]["code"]}
+            ).json()
+            cohost = httpx.post(f"{a.base}/api/nights/{nid}/cohosts", json={}, headers=host).json()
             sockets = {}
-            for name, token, query in (("table", joined["token"], "&table=1"),
-                                       ("cohost", cohost["token"], ""),
-                                       ("viewer", night["viewer_token"], "")):
-                ws = connect(f"ws://127.0.0.1:{b.port}/api/nights/{nid}/ws?token={token}&since=0{query}")
+            for name, token, query in (
+                ("table", joined["token"], "&table=1"),
+                ("cohost", cohost["token"], ""),
+                ("viewer", night["viewer_token"], ""),
+            ):
+                ws = connect(
+                    f"ws://127.0.0.1:{b.port}/api/nights/{nid}/ws?token={token}&since=0{query}"
+                )
                 assert json.loads(ws.recv(timeout=10))["type"] == "hello"
                 assert json.loads(ws.recv(timeout=10))["type"] == "caught_up"
                 sockets[name] = ws
             for path, name in (("/tables/1/scorekeepers", "table"), ("/cohosts/1", "cohost")):
                 started = time.monotonic()
-                assert httpx.delete(f"{a.base}/api/nights/{nid}{path}",
-                                    headers=host).status_code == 200
+                assert (
+                    httpx.delete(f"{a.base}/api/nights/{nid}{path}", headers=host).status_code
+                    == 200
+                )
                 ws = sockets[name]
                 error = json.loads(ws.recv(timeout=5))
                 with pytest.raises(ConnectionClosed):
@@ -120,8 +136,11 @@ def test_revoking_on_one_process_closes_the_sockets_on_the_other(tmp_path):
                 assert error["error"] == "unauthorized" and ws.close_code == 4401, name
                 assert time.monotonic() - started < 3, name
             # the viewer's socket on B still hears the night
-            httpx.post(f"{a.base}/api/nights/{nid}/tables/1/rolls",
-                       json={"command_id": "r1", "dice": [2, 3, 5]}, headers=host)
+            httpx.post(
+                f"{a.base}/api/nights/{nid}/tables/1/rolls",
+                json={"command_id": "r1", "dice": [2, 3, 5]},
+                headers=host,
+            )
             assert json.loads(sockets["viewer"].recv(timeout=10))["type"] == "event"
             sockets["viewer"].close()
         finally:

@@ -28,25 +28,42 @@ def page_of(night, table: int) -> dict[str, Any]:
 def same_page_as_the_whole_view(page: dict[str, Any], whole: dict[str, Any], n: int) -> None:
     """A table's page says what the whole night's view says about that table."""
     view, full = page["view"], whole["view"]
-    for key in ("phase", "set", "round", "sets", "bell", "bell_roll", "started", "rolloff",
-                "prizes", "set_winners", "on_break", "ended_early"):
+    for key in (
+        "phase",
+        "set",
+        "round",
+        "sets",
+        "bell",
+        "bell_roll",
+        "started",
+        "rolloff",
+        "prizes",
+        "set_winners",
+        "on_break",
+        "ended_early",
+    ):
         assert view[key] == full[key], key
     assert view["table"] == (full["tables"][n - 1] if n <= len(full["tables"]) else None)
-    here = [m for m in full["moves"] if (m["from"] or {}).get("table") == n
-            or (m["to"] or {}).get("table") == n]
+    here = [
+        m
+        for m in full["moves"]
+        if (m["from"] or {}).get("table") == n or (m["to"] or {}).get("table") == n
+    ]
     assert view["moves"] == here
     assert view["expects"] == [e for e in full["expects"] if e["table"] in (None, n)]
     if full["last_round"] is None:
         assert view["last_round"] is None
     else:
         assert view["last_round"]["tables"] == [
-            t for t in full["last_round"]["tables"] if t["table"] == n]
+            t for t in full["last_round"]["tables"] if t["table"] == n
+        ]
         assert view["last_round"]["ended_by"] == full["last_round"]["ended_by"]
     seated = {p for p in (view["table"] or {}).get("players", []) if p}
     assert set(view["cards"]) == {m["player"] for m in here} | seated
     assert view["cards"] == {p: full["players"][p] for p in view["cards"]}
-    assert page["versions"] == {k: v for k, v in whole["versions"].items()
-                                if k in ("night", "rolloff", str(n))}
+    assert page["versions"] == {
+        k: v for k, v in whole["versions"].items() if k in ("night", "rolloff", str(n))
+    }
     assert page["seq"] == whole["seq"] and page["setup"] == whole["setup"]
 
 
@@ -63,8 +80,10 @@ def test_a_tables_page_is_the_whole_view_cut_to_that_table(client):
         same_page_as_the_whole_view(page, whole, n)
         assert page["view"]["last_round"]["tables"][0]["table"] == n
         assert len(page["view"]["moves"]) >= 4  # the four who played here, and who comes
-    small, big = len(client.get(night.url("/tables/3"), headers=night.host).content), \
-        len(client.get(night.url(), headers=night.host).content)
+    small, big = (
+        len(client.get(night.url("/tables/3"), headers=night.host).content),
+        len(client.get(night.url(), headers=night.host).content),
+    )
     assert small < big / 2
 
 
@@ -121,14 +140,18 @@ def test_a_page_is_pushed_again_only_when_it_changed(client, night):
     with client.websocket_connect(ws_url(night, token)) as ws:  # every table's messages
         until_caught_up(ws)
         # a late arrival between rounds: the seating changes, so the tables' pages do
-        reply = client.post(night.url("/arrivals"), json={"command_id": cid(),
-                                                           "player": "Ivy"}, headers=night.host)
+        reply = client.post(
+            night.url("/arrivals"), json={"command_id": cid(), "player": "Ivy"}, headers=night.host
+        )
         assert reply.status_code == 200, reply.text
         kinds = until_pong(ws)
         assert kinds[:2] == ["event", "status"] and "table" in kinds
         # someone gone home changes nothing a table's phone draws: no table message
-        reply = client.post(night.url("/presence"), json={
-            "command_id": cid(), "player": "Ann", "present": False}, headers=night.host)
+        reply = client.post(
+            night.url("/presence"),
+            json={"command_id": cid(), "player": "Ann", "present": False},
+            headers=night.host,
+        )
         assert reply.status_code == 200, reply.text
         assert until_pong(ws) == ["event", "status"]
 

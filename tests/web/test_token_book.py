@@ -40,8 +40,9 @@ def test_a_look_up_that_read_before_a_forget_is_not_cached(tmp_path):
     store.upgrade()
     book = TokenBook(store)
     token, record = book.issue("n1", "viewer")
-    store.create_night("n1", "N", {"type": "party", "rules": "classic", "players": EIGHT},
-                       tokens=[record])
+    store.create_night(
+        "n1", "N", {"type": "party", "rules": "classic", "players": EIGHT}, tokens=[record]
+    )
     store.during_read = book.forget  # the token is revoked while it is being read
     assert book.resolve(token) is not None  # this request's answer: what it read
     assert book.cached_record(token) is None  # but not kept: the next request reads again
@@ -61,8 +62,10 @@ def test_tokens_are_looked_up_on_a_worker_thread_and_then_served_from_memory(tmp
         store.on_loop.clear()
         for _ in range(3):
             assert client.get(f"/api/nights/{created['night']}", headers=headers).status_code == 200
-        assert client.get("/api/me", headers={"Authorization": "Bearer " + "x" * 32}
-                          ).status_code == 401
+        assert (
+            client.get("/api/me", headers={"Authorization": "Bearer " + "x" * 32}).status_code
+            == 401
+        )
         assert store.on_loop == [False, False]  # one read per token, none on the event loop
     store.close()
 
@@ -84,16 +87,16 @@ class Counted(Watched):
         return records
 
 
-def test_another_processs_notice_empties_the_cache_and_the_nights_tokens_are_read_back(
-        tmp_path):
+def test_another_processs_notice_empties_the_cache_and_the_nights_tokens_are_read_back(tmp_path):
     store = Counted(f"sqlite:///{tmp_path / 'n.sqlite3'}")
     store.upgrade()
     book = TokenBook(store)
     issued = [book.issue("n1", "table", table=t) for t in (1, 2, 3)]
     other_night = book.issue("n2", "viewer")
     for night, records in (("n1", [r for _t, r in issued]), ("n2", [other_night[1]])):
-        store.create_night(night, "N", {"type": "party", "rules": "classic", "players": EIGHT},
-                           tokens=records)
+        store.create_night(
+            night, "N", {"type": "party", "rules": "classic", "players": EIGHT}, tokens=records
+        )
     assert book.resolve(other_night[0]) is not None  # cached
     store.revoke_tokens("n1", "table", table=2)  # by another process
 

@@ -12,8 +12,8 @@ def test_the_view_names_the_tallies_possible_and_the_rotation(client, night):
     table = night.state()["view"]["tables"][0]
     assert table["tallies"] == ["miss", "+1", "+2", "bunco", "mini"]
     assert table["rotation"] == ["Ann", "Bea", "Cat", "Dee"]
-    assert table["rolling_side"] == 0               # Ann and Cat ("Us") roll
-    night.roll(1, [2, 3, 5])                        # Ann misses: Bea rolls next
+    assert table["rolling_side"] == 0  # Ann and Cat ("Us") roll
+    night.roll(1, [2, 3, 5])  # Ann misses: Bea rolls next
     after = night.state()["view"]["tables"][0]
     assert after["rotation"] == ["Bea", "Cat", "Dee", "Ann"] and after["rolling_side"] == 1
     wm = make_night(client, rules="winning-moves", house_rules={"wipeout": True})
@@ -52,25 +52,42 @@ def test_every_live_event_carries_the_table_the_status_and_the_entry(client, nig
         night.roll(1, [1, 1, 4])
         message = receive(ws)
         assert message["table_view"]["team_scores"] == [2, 0]
-        assert message["status"] == {"phase": "playing", "set": 1, "round": 1, "bell": False,
-                                     "started": True, "bell_roll": None,
-                                     "traveler": None, "last_bunco": None,
-                                     "round_version": 0}
-        assert message["entry"] == {"table": 1, "player": "Ann", "credited": "Ann",
-                                    "dice": [1, 1, 4], "points": 2, "kind": "points",
-                                    "phase": "play"}
+        assert message["status"] == {
+            "phase": "playing",
+            "set": 1,
+            "round": 1,
+            "bell": False,
+            "started": True,
+            "bell_roll": None,
+            "traveler": None,
+            "last_bunco": None,
+            "round_version": 0,
+        }
+        assert message["entry"] == {
+            "table": 1,
+            "player": "Ann",
+            "credited": "Ann",
+            "dice": [1, 1, 4],
+            "points": 2,
+            "kind": "points",
+            "phase": "play",
+        }
 
 
 def test_a_nights_dice_mode(client, night):
-    assert night.state()["dice"] == "real"              # the party default
+    assert night.state()["dice"] == "real"  # the party default
     online = make_night(client, dice="phones")
     assert online.state()["dice"] == "phones"
     changed = client.put(night.url("/dice"), json={"dice": "phones"}, headers=night.host)
     assert changed.status_code == 200 and night.state()["dice"] == "phones"
-    assert client.put(night.url("/dice"), json={"dice": "loaded"},
-                      headers=night.host).status_code == 422
-    assert client.put(night.url("/dice"), json={"dice": "real"},
-                      headers=night.viewer).status_code == 403
+    assert (
+        client.put(night.url("/dice"), json={"dice": "loaded"}, headers=night.host).status_code
+        == 422
+    )
+    assert (
+        client.put(night.url("/dice"), json={"dice": "real"}, headers=night.viewer).status_code
+        == 403
+    )
 
 
 def test_a_dice_mode_change_is_pushed_to_the_tables(client, night):

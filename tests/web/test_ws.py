@@ -110,7 +110,7 @@ def test_a_table_listener_gets_its_table_and_the_whole_night(client, night):
         night.roll(2, [2, 3, 5])
         started = receive(ws)  # table 1's roll started the round: a status says so,
         assert started["type"] == "status" and started["status"]["started"] is True
-        page = receive(ws)     # and this table's page, pushed (started too)
+        page = receive(ws)  # and this table's page, pushed (started too)
         assert page["type"] == "table" and page["table"] == 2 and page["view"]["started"]
         message = receive(ws)
         assert message["seq"] == 2 and message["table"] == 2  # table 1's roll is skipped
@@ -151,8 +151,10 @@ def test_a_big_screen_gets_the_full_status(client, night):
         assert receive(ws)["type"] == "event"
         status = receive(ws)
         assert status["type"] == "status"
-        assert status["status"]["expects"] == [{"table": 1, "player": "Ann"},
-                                               {"table": 2, "player": "Eve"}]
+        assert status["status"]["expects"] == [
+            {"table": 1, "player": "Ann"},
+            {"table": 2, "player": "Eve"},
+        ]
         tables = [receive(ws) for _ in range(2)]
         assert [t["table"] for t in tables] == [1, 2]
 
@@ -164,16 +166,18 @@ def test_ping_pong(client, night):
         assert receive(ws) == {"type": "pong", "seq": 0}
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({}, 4401),
-    ({"token": "wrong-token-wrong-token-wrong"}, 4401),
-    ({"token": "VIEWER", "since": "abc"}, 4422),
-    ({"token": "VIEWER", "since": 99}, 4422),
-    ({"token": "VIEWER", "table": 0}, 4422),
-])
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({}, 4401),
+        ({"token": "wrong-token-wrong-token-wrong"}, 4401),
+        ({"token": "VIEWER", "since": "abc"}, 4422),
+        ({"token": "VIEWER", "since": 99}, 4422),
+        ({"token": "VIEWER", "table": 0}, 4422),
+    ],
+)
 def test_refused_connections_say_why(client, night, params, code):
-    params = {k: night.created["viewer_token"] if v == "VIEWER" else v
-              for k, v in params.items()}
+    params = {k: night.created["viewer_token"] if v == "VIEWER" else v for k, v in params.items()}
     query = "&".join(f"{k}={v}" for k, v in params.items())
     with client.websocket_connect(f"/api/nights/{night.id}/ws?{query}") as ws:
         error = receive(ws)
@@ -184,8 +188,9 @@ def test_refused_connections_say_why(client, night, params, code):
 
 
 def test_unknown_night(client, night):
-    with client.websocket_connect(f"/api/nights/nope/ws?token="
-                                  f"{night.created['viewer_token']}") as ws:
+    with client.websocket_connect(
+        f"/api/nights/nope/ws?token={night.created['viewer_token']}"
+    ) as ws:
         error = receive(ws)
         assert error["type"] == "error"
         assert error["error"] in ("forbidden", "no_such_night")

@@ -46,16 +46,23 @@ class Night:
         assert reply.status_code == 200, reply.text
         return reply.json()
 
-    def roll(self, table: int, dice: list[int] | None = None, *, headers: dict[str, str] |
-             None = None, **extra: Any) -> Any:
+    def roll(
+        self,
+        table: int,
+        dice: list[int] | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> Any:
         body: dict[str, Any] = {"command_id": extra.pop("command_id", cid())}
         if dice is not None:
             body["dice"] = dice
         elif "outcome" not in extra:
             body["roll_for_me"] = True
         body.update(extra)
-        return self.client.post(self.url(f"/tables/{table}/rolls"), json=body,
-                                headers=headers or self.host)
+        return self.client.post(
+            self.url(f"/tables/{table}/rolls"), json=body, headers=headers or self.host
+        )
 
     def seq(self) -> int:
         return int(self.state()["seq"])
@@ -76,8 +83,11 @@ class Night:
                 return
             who = status["expects"][0]
             if who["table"] is None:
-                reply = self.client.post(self.url("/rolloff"), json={
-                    "command_id": cid(), "roll_for_me": True}, headers=self.host)
+                reply = self.client.post(
+                    self.url("/rolloff"),
+                    json={"command_id": cid(), "roll_for_me": True},
+                    headers=self.host,
+                )
             else:
                 reply = self.roll(who["table"])
             assert reply.status_code == 200, reply.text

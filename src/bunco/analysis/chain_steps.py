@@ -68,8 +68,18 @@ class Move(NamedTuple):
 
 def moves_of(outcomes: tuple[Outcome, ...]) -> tuple[Move, ...]:
     """The moves of a round's classes of roll."""
-    return tuple(Move(float(o.probability), o.points, o.continues, o.ends_round, o.is_bunco,
-                      o.turn_continues, o.wipes) for o in outcomes)
+    return tuple(
+        Move(
+            float(o.probability),
+            o.points,
+            o.continues,
+            o.ends_round,
+            o.is_bunco,
+            o.turn_continues,
+            o.wipes,
+        )
+        for o in outcomes
+    )
 
 
 def shifted(values: FloatArray, by: int) -> FloatArray:
@@ -87,11 +97,13 @@ def check_steps(steps: int) -> None:
     if steps > MAX_STEPS:
         raise InvalidRuleValue(
             f"a round at a table does not end within {MAX_STEPS} rolls under these rules",
-            expected="rules under which a team can reach its target")
+            expected="rules under which a team can reach its target",
+        )
 
 
-def score_roll(state: FloatArray, moves: tuple[Move, ...], target: int,
-               drop: int | None = None) -> tuple[FloatArray, FloatArray]:
+def score_roll(
+    state: FloatArray, moves: tuple[Move, ...], target: int, drop: int | None = None
+) -> tuple[FloatArray, FloatArray]:
     """One roll of the chain over both team scores (``state[q, a, b]``, module doc).
 
     Returns ``(new, absorbed)``: ``absorbed[q, i]`` is the chance that position ``q``
@@ -125,9 +137,14 @@ def score_roll(state: FloatArray, moves: tuple[Move, ...], target: int,
     return new, absorbed
 
 
-def score_chain(state: FloatArray, moves: tuple[Move, ...], target: int, *,
-                drop: int | None = None, rolls: int | None = None
-                ) -> Iterator[tuple[FloatArray, FloatArray]]:
+def score_chain(
+    state: FloatArray,
+    moves: tuple[Move, ...],
+    target: int,
+    *,
+    drop: int | None = None,
+    rolls: int | None = None,
+) -> Iterator[tuple[FloatArray, FloatArray]]:
     """Roll the chain on from ``state``: yields :func:`score_roll`'s ``(new, absorbed)``
     for roll 1, 2, ...: ``rolls`` of them, or (``None``) until less than ``TAIL_MASS /
     10`` is still playing (refused after :data:`MAX_STEPS` rolls)."""
@@ -156,20 +173,22 @@ def _leads(target: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[n
     return lead > 0, lead == 0, lead < 0
 
 
-def standing(state: FloatArray, done: tuple[float, float], tie_won: list[float],
-             tie_lost: list[float]) -> tuple[float, float]:
+def standing(
+    state: FloatArray, done: tuple[float, float], tie_won: list[float], tie_lost: list[float]
+) -> tuple[float, float]:
     """If the round stopped now: (P(the first team has won or would win), the same for
     the second team), given ``done[w]`` (team ``w`` has reached the target), the team
     ahead on points winning, and a tie when position ``q`` is to roll going to the
     first team with chance ``tie_won[q]``, to the second with ``tie_lost[q]``."""
     ahead, level, behind = _leads(state.shape[1])
     tie = state[:, level].sum(axis=1)
-    return (done[0] + float(state[:, ahead].sum()) + float(tie @ np.array(tie_won)),
-            done[1] + float(state[:, behind].sum()) + float(tie @ np.array(tie_lost)))
+    return (
+        done[0] + float(state[:, ahead].sum()) + float(tie @ np.array(tie_won)),
+        done[1] + float(state[:, behind].sum()) + float(tie @ np.array(tie_lost)),
+    )
 
 
-def lead_roll(state: FloatArray, moves: tuple[Move, ...], drop: int | None = None
-              ) -> FloatArray:
+def lead_roll(state: FloatArray, moves: tuple[Move, ...], drop: int | None = None) -> FloatArray:
     """One roll of the chain over the first team's lead (``state[q, m, d]``, module
     doc); position ``drop``'s Buncos left out. A lead pushed past either end of the
     array is lost (the caller sizes it). A wipeout cannot be followed by the lead alone
@@ -212,5 +231,5 @@ def pair_roll(state: FloatArray, moves: tuple[Move, ...]) -> FloatArray:
             if move.wipes:
                 dest[0, :] += move.p * src.sum(axis=0)
             elif move.points < cap:
-                dest[move.points:, :] += move.p * src[: cap - move.points, :]
+                dest[move.points :, :] += move.p * src[: cap - move.points, :]
     return new

@@ -53,8 +53,9 @@ def _digest(key: object, files: Sequence[Path]) -> str:
     return h.hexdigest()[:32]
 
 
-def cached(rules: RuleSet, sizes: tuple[int, ...], builder: str,
-           build: Callable[[], NDArray[np.int32]]) -> NDArray[np.int32]:
+def cached(
+    rules: RuleSet, sizes: tuple[int, ...], builder: str, build: Callable[[], NDArray[np.int32]]
+) -> NDArray[np.int32]:
     """The lookup from disk, or ``build()`` (saved for next time when the party is big
     and the folder can be written). ``builder`` is the file of the code that builds it."""
     if len(sizes) < MIN_TABLES:
@@ -62,8 +63,9 @@ def cached(rules: RuleSet, sizes: tuple[int, ...], builder: str,
     return kept(f"movement-{digest(rules, sizes, builder)}", build)
 
 
-def kept_for(kind: str, key: object, files: Sequence[Path],
-             build: Callable[[], NDArray[np.int32]]) -> NDArray[np.int32]:
+def kept_for(
+    kind: str, key: object, files: Sequence[Path], build: Callable[[], NDArray[np.int32]]
+) -> NDArray[np.int32]:
     """An array of ``kind`` made from ``key`` by the code of ``files``: from disk, or
     ``build()`` saved for next time (the score tables of a rule set, which take some
     30 ms to build, twice what a small run then needs to start its workers)."""

@@ -79,8 +79,16 @@ from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Phase, RollRecord
 
 FIGURES = (
-    "buncos", "rounds", "rolls_per_set", "head_rolls", "head_first_team_win",
-    "head_bunco_end", "tie_rate", "non_head_tie_rate", "play_points", "play_rolls",
+    "buncos",
+    "rounds",
+    "rolls_per_set",
+    "head_rolls",
+    "head_first_team_win",
+    "head_bunco_end",
+    "tie_rate",
+    "non_head_tie_rate",
+    "play_points",
+    "play_rolls",
 )
 """The figures of one night, in the columns of :func:`night_figures` (the keys of
 :func:`bunco.analysis.simulate.night_stats`): ``play_points`` and ``play_rolls`` are
@@ -90,16 +98,26 @@ nights is the points per roll."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 2000
 MAX_POINTS = 100_000
 PHASES = tuple(Phase)
-SET_SETTLED = {lay.SETTLED_WINS: "wins", lay.SETTLED_BUNCOS: "buncos",
-               lay.SETTLED_ROLL_OFF: "roll_off"}
-PRIZE_SETTLED = {lay.SETTLED_OUTRIGHT: "outright", lay.SETTLED_SHARED: "shared",
-                 lay.SETTLED_ROLL_OFF: "roll_off", lay.SETTLED_NOBODY: "nobody"}
+SET_SETTLED = {
+    lay.SETTLED_WINS: "wins",
+    lay.SETTLED_BUNCOS: "buncos",
+    lay.SETTLED_ROLL_OFF: "roll_off",
+}
+PRIZE_SETTLED = {
+    lay.SETTLED_OUTRIGHT: "outright",
+    lay.SETTLED_SHARED: "shared",
+    lay.SETTLED_ROLL_OFF: "roll_off",
+    lay.SETTLED_NOBODY: "nobody",
+}
 
 # The compiled core numbers the engine's enums by their order; check that it still holds.
-assert (tuple(TieBreak).index(TieBreak.SUDDEN_DEATH), tuple(Prize).index(Prize.TRAVELING),
-        tuple(FirstRoller).index(FirstRoller.LEFT_OF_LAST_WINNER),
-        tuple(RollKind).index(RollKind.WIPEOUT), PHASES.index(Phase.TIE_BREAK)) == (
-    lay.TB_SUDDEN, lay.PZ_TRAVEL, lay.FR_LEFT_OF_WINNER, lay.K_WIPEOUT, lay.P_TIE)
+assert (
+    tuple(TieBreak).index(TieBreak.SUDDEN_DEATH),
+    tuple(Prize).index(Prize.TRAVELING),
+    tuple(FirstRoller).index(FirstRoller.LEFT_OF_LAST_WINNER),
+    tuple(RollKind).index(RollKind.WIPEOUT),
+    PHASES.index(Phase.TIE_BREAK),
+) == (lay.TB_SUDDEN, lay.PZ_TRAVEL, lay.FR_LEFT_OF_WINNER, lay.K_WIPEOUT, lay.P_TIE)
 
 
 class KernelUnsupported(BuncoError):
@@ -111,24 +129,46 @@ class KernelUnsupported(BuncoError):
 RULE_FIELDS: dict[str, str] = {
     # how a roll scores, whether it goes on, ends the round or passes the traveler: the
     # score tables are built by the engine's own score_roll, score_rolloff and _travels
-    **{name: "score tables" for name in (
-        "target_die_points", "bunco_points", "bunco_continues", "bunco_ends_round",
-        "low_trips_points", "low_trips_kind", "low_trips_continues", "high_trips_points",
-        "high_trips_kind", "high_trips_continues", "wipeout", "traveling",
-        "traveling_excluded_round")},
-    "team_target": "table target", "individual_target": "table target",
-    "single_table_target": "table target", "quick_game": "table target",
+    **{
+        name: "score tables"
+        for name in (
+            "target_die_points",
+            "bunco_points",
+            "bunco_continues",
+            "bunco_ends_round",
+            "low_trips_points",
+            "low_trips_kind",
+            "low_trips_continues",
+            "high_trips_points",
+            "high_trips_kind",
+            "high_trips_continues",
+            "wipeout",
+            "traveling",
+            "traveling_excluded_round",
+        )
+    },
+    "team_target": "table target",
+    "individual_target": "table target",
+    "single_table_target": "table target",
+    "quick_game": "table target",
     "single_table_teams": "table layout (team or individuals)",
     "fill": "table layout (tables of two or three, or ghosts)",
     "direction": "table layout (the seat the dice pass to)",
-    "first_roller": "cfg first roller", "first_roller_single_table": "cfg first roller",
-    "round_end": "cfg bell", "after_bell": "cfg after-bell turns",
-    "tie_break": "cfg tie-break", "roll_off_target": "cfg roll-off goal",
-    "set_winner": "cfg set winner", "prizes": "prize list", "prize_ties": "cfg shared",
+    "first_roller": "cfg first roller",
+    "first_roller_single_table": "cfg first roller",
+    "round_end": "cfg bell",
+    "after_bell": "cfg after-bell turns",
+    "tie_break": "cfg tie-break",
+    "roll_off_target": "cfg roll-off goal",
+    "set_winner": "cfg set winner",
+    "prizes": "prize list",
+    "prize_ties": "cfg shared",
     "verify_for_prizes": "cfg verify",
-    "movement": "movement table", "no_repeat_partners": "movement table, cfg (ghosts)",
+    "movement": "movement table",
+    "no_repeat_partners": "movement table, cfg (ghosts)",
     # what does not change a simulated night
-    "name": "a label", "mini_label": "a label on the cards",
+    "name": "a label",
+    "mini_label": "a label on the cards",
     "breaks_after_rounds": "breaks take no dice",
     "prize_groups": "a simulated party registers no groups",
 }
@@ -147,8 +187,12 @@ def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
         return f"{players} players: the kernel seats {MIN_PLAYERS} to {MAX_PLAYERS}"
     if not 1 <= sets <= 4:
         return f"{sets} sets: a night has 1 to 4"
-    points = max(rules.bunco_points, rules.low_trips_points, rules.high_trips_points,
-                 3 * rules.target_die_points)
+    points = max(
+        rules.bunco_points,
+        rules.low_trips_points,
+        rules.high_trips_points,
+        3 * rules.target_die_points,
+    )
     if points > MAX_POINTS:
         return f"a roll worth {points} points: the kernel counts up to {MAX_POINTS:,} a roll"
     return None
@@ -186,22 +230,38 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
             tab[lay.T_RO_BUNCO, r - 1, code] = tie.kind is RollKind.BUNCO
             tab[lay.T_HIT, r - 1, code] = r in dice
             tab[lay.T_SUM, r - 1, code] = sum(dice)
-            for field, kind, phase in ((lay.T_TRAVEL, play.kind, Phase.PLAY),
-                                       (lay.T_RO_TRAVEL, tie.kind, Phase.TIE_BREAK)):
+            for field, kind, phase in (
+                (lay.T_TRAVEL, play.kind, Phase.PLAY),
+                (lay.T_RO_TRAVEL, tie.kind, Phase.TIE_BREAK),
+            ):
                 record = RollRecord(0, "x", "x", (dice[0], dice[1], dice[2]), 0, kind, phase, 0)
                 tab[field, r - 1, code] = Night._travels(night, record)  # type: ignore[arg-type]
-    tab[lay.T_PACKED] = (tab[lay.T_KIND] | tab[lay.T_CONT] << lay.PK_CONT
-                         | tab[lay.T_ENDS] << lay.PK_ENDS | tab[lay.T_TRAVEL] << lay.PK_TRAVEL
-                         | tab[lay.T_POINTS] << lay.PK_POINTS)
-    tab[lay.T_RO_PACKED] = (tab[lay.T_RO_CONT] << lay.RO_CONT | tab[lay.T_RO_BUNCO] << lay.RO_BUNCO
-                            | tab[lay.T_RO_TRAVEL] << lay.RO_TRAVEL | tab[lay.T_HIT] << lay.RO_HIT
-                            | tab[lay.T_SUM] << lay.RO_SUM
-                            | tab[lay.T_RO_POINTS] << lay.RO_POINTS)
+    tab[lay.T_PACKED] = (
+        tab[lay.T_KIND]
+        | tab[lay.T_CONT] << lay.PK_CONT
+        | tab[lay.T_ENDS] << lay.PK_ENDS
+        | tab[lay.T_TRAVEL] << lay.PK_TRAVEL
+        | tab[lay.T_POINTS] << lay.PK_POINTS
+    )
+    tab[lay.T_RO_PACKED] = (
+        tab[lay.T_RO_CONT] << lay.RO_CONT
+        | tab[lay.T_RO_BUNCO] << lay.RO_BUNCO
+        | tab[lay.T_RO_TRAVEL] << lay.RO_TRAVEL
+        | tab[lay.T_HIT] << lay.RO_HIT
+        | tab[lay.T_SUM] << lay.RO_SUM
+        | tab[lay.T_RO_POINTS] << lay.RO_POINTS
+    )
     return tab
 
 
-SCORE_SOURCES = ("core/dice.py", "core/night.py", "core/rules.py", "core/table.py",
-                 "analysis/dice_codes.py", "analysis/night_kernel.py")
+SCORE_SOURCES = (
+    "core/dice.py",
+    "core/night.py",
+    "core/rules.py",
+    "core/table.py",
+    "analysis/dice_codes.py",
+    "analysis/night_kernel.py",
+)
 """The modules :func:`score_tables` reads the scoring off (under ``bunco/``)."""
 
 
@@ -210,8 +270,9 @@ def kept_score_tables(rules: RuleSet) -> NDArray[np.int32]:
     """:func:`score_tables`, kept on disk between runs (:mod:`bunco.analysis.movement_cache`):
     a run's serial part, before its workers start, is then a few milliseconds."""
     package = Path(__file__).parent.parent
-    return movement_cache.kept_for("scores", rules, [package / f for f in SCORE_SOURCES],
-                                   lambda: score_tables(rules))
+    return movement_cache.kept_for(
+        "scores", rules, [package / f for f in SCORE_SOURCES], lambda: score_tables(rules)
+    )
 
 
 MAX_COMBOS = 64
@@ -246,8 +307,7 @@ def table_rows(rules: RuleSet, players: int) -> NDArray[np.int32]:
 def movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
     """:func:`build_movement_table`, kept on disk for big parties
     (:mod:`bunco.analysis.movement_cache`)."""
-    return movement_cache.cached(rules, sizes, __file__,
-                                 lambda: build_movement_table(rules, sizes))
+    return movement_cache.cached(rules, sizes, __file__, lambda: build_movement_table(rules, sizes))
 
 
 def build_movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.int32]:
@@ -274,8 +334,10 @@ def build_movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.i
     index = {label: 4 * k + s for k, table in enumerate(labels) for s, label in enumerate(table)}
 
     def after(pattern: Sequence[int]) -> list[list[int]]:
-        won = [(frozenset({1, 3}) if o else frozenset({0, 2})) if team else frozenset({o})
-               for o, team in zip(pattern, teams, strict=True)]
+        won = [
+            (frozenset({1, 3}) if o else frozenset({0, 2})) if team else frozenset({o})
+            for o, team in zip(pattern, teams, strict=True)
+        ]
         seated = next_seating(labels, won, rules)
         return [[index[str(label)] for label in table] for table in seated]
 
@@ -287,22 +349,25 @@ def build_movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.i
     patterns += [[draw.randrange(o) for o in outcomes] for _ in range(4)]
     results = [after(pattern) for pattern in patterns]
     sources = [sorted({q >> 2 for seated in results for q in seated[k]}) for k in range(n)]
-    radixes = [list(itertools.accumulate([outcomes[j] for j in src], operator.mul, initial=1))
-               for src in sources]
+    radixes = [
+        list(itertools.accumulate([outcomes[j] for j in src], operator.mul, initial=1))
+        for src in sources
+    ]
     for k, src in enumerate(sources):
         if len(src) > lay.MV_SOURCES or radixes[k][-1] > MAX_COMBOS:
             raise KernelUnsupported(
                 f"table {k + 1} gets players from {len(src)} tables "
                 f"({radixes[k][-1]} winner patterns)",
                 expected=f"a movement rule that fills each table from at most "
-                f"{lay.MV_SOURCES} tables")
+                f"{lay.MV_SOURCES} tables",
+            )
     move = np.zeros((n, 1 + max(r[-1] for r in radixes), 8), dtype=np.int32)
     seen = np.zeros(move.shape[:2], dtype=np.bool_)
     for k, src in enumerate(sources):
         move[k, 0, 0] = len(src)
         move[k, 0, 1 : 1 + len(src)] = src
         move[k, 0, lay.MV_SOURCES + 1 : lay.MV_SOURCES + len(src)] = radixes[k][1:-1]
-        seen[k, 1 + radixes[k][-1]:] = True  # no such pattern
+        seen[k, 1 + radixes[k][-1] :] = True  # no such pattern
 
     def record(pattern: Sequence[int], seated: list[list[int]]) -> None:
         for k, table in enumerate(seated):
@@ -310,7 +375,8 @@ def build_movement_table(rules: RuleSet, sizes: tuple[int, ...]) -> NDArray[np.i
             if seen[k, 1 + combo] and move[k, 1 + combo, : len(table)].tolist() != table:
                 raise KernelUnsupported(
                     f"where table {k + 1}'s players sit depends on other tables' results",
-                    expected="a movement rule where it depends on the tables they come from")
+                    expected="a movement rule where it depends on the tables they come from",
+                )
             move[k, 1 + combo, : len(table)] = table
             seen[k, 1 + combo] = True
 
@@ -338,8 +404,9 @@ def seat_places(move: NDArray[np.int32], winners: Sequence[int]) -> list[list[in
     ones of a smaller table read 0)."""
     out = []
     for head in move[:, 0]:
-        combo = sum(winners[head[1 + j]] * (head[lay.MV_SOURCES + j] if j else 1)
-                    for j in range(head[0]))
+        combo = sum(
+            winners[head[1 + j]] * (head[lay.MV_SOURCES + j] if j else 1) for j in range(head[0])
+        )
         out.append(combo)
     return [[int(q) for q in move[k, 1 + combo, :4]] for k, combo in enumerate(out)]
 
@@ -358,8 +425,9 @@ class KernelInputs:
 
 
 @lru_cache(maxsize=32)
-def kernel_inputs(rules: RuleSet, players: int, sets: int, detail: bool = False,
-                  cards: bool = False) -> KernelInputs:
+def kernel_inputs(
+    rules: RuleSet, players: int, sets: int, detail: bool = False, cards: bool = False
+) -> KernelInputs:
     """Check the party (:func:`check_kernel`) and build the core's inputs."""
     check_kernel(rules, players, sets)
     layout = table_rows(rules, players)
@@ -449,8 +517,13 @@ class DiceStream:
 
 
 # -- running --------------------------------------------------------------------------------------
-def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
-         codes: NDArray[np.uint8] | None, log_rows: int) -> tuple[int, dict[str, Any]]:
+def _run(
+    inputs: KernelInputs,
+    nights: int,
+    seeds: NDArray[np.uint64] | None,
+    codes: NDArray[np.uint8] | None,
+    log_rows: int,
+) -> tuple[int, dict[str, Any]]:
     detail = bool(inputs.cfg[lay.C_DETAIL])
     n_players = inputs.players
     n_rounds = 6 * inputs.sets
@@ -469,13 +542,30 @@ def _run(inputs: KernelInputs, nights: int, seeds: NDArray[np.uint64] | None,
     }
     seed_arr = seeds if seeds is not None else np.zeros(nights, dtype=np.uint64)
     code_arr = np.ascontiguousarray(codes if codes is not None else np.zeros(0), dtype=np.uint8)
-    work = [lay.aligned_zeros(shape, dtype) for shape, dtype in
-            lay.state_shapes(tables, n_players, len(inputs.prizes),
-                             inputs.move.shape[1]).values()]
+    work = [
+        lay.aligned_zeros(shape, dtype)
+        for shape, dtype in lay.state_shapes(
+            tables, n_players, len(inputs.prizes), inputs.move.shape[1]
+        ).values()
+    ]
     played = run_nights(
-        inputs.cfg, inputs.tab, inputs.layout, inputs.move, inputs.prizes, seed_arr, code_arr,
-        out["figures"], out["ties"], out["rounds"], out["cards"], out["set_buncos"],
-        out["sets"], out["prizes"], out["misc"], out["log"], *work,
+        inputs.cfg,
+        inputs.tab,
+        inputs.layout,
+        inputs.move,
+        inputs.prizes,
+        seed_arr,
+        code_arr,
+        out["figures"],
+        out["ties"],
+        out["rounds"],
+        out["cards"],
+        out["set_buncos"],
+        out["sets"],
+        out["prizes"],
+        out["misc"],
+        out["log"],
+        *work,
     )
     return int(played), out
 
@@ -488,8 +578,9 @@ def night_figures(
     return figures_of(kernel_inputs(rules, players, sets), seeds)
 
 
-def figures_of(inputs: KernelInputs, seeds: NDArray[np.uint64]
-               ) -> tuple[NDArray[np.float64], NDArray[np.uint8]]:
+def figures_of(
+    inputs: KernelInputs, seeds: NDArray[np.uint64]
+) -> tuple[NDArray[np.float64], NDArray[np.uint8]]:
     """:func:`night_figures` with the party's inputs already built (:func:`kernel_inputs`)."""
     _, out = _run(inputs, len(seeds), np.asarray(seeds, dtype=np.uint64), None, 1)
     return out["figures"], out["ties"]
@@ -538,25 +629,40 @@ class KernelNights:
         cards = {}
         for p, name in enumerate(names):
             card = dict(zip(lay.CARD_FIELDS, d["cards"][i, p].tolist(), strict=True))
-            card["set_buncos"] = {s + 1: int(d["set_buncos"][i, s, p]) for s in range(self.sets)
-                                  if d["set_buncos"][i, s, p]}
+            card["set_buncos"] = {
+                s + 1: int(d["set_buncos"][i, s, p])
+                for s in range(self.sets)
+                if d["set_buncos"][i, s, p]
+            }
             cards[name] = card
         sets = []
         n = len(names)
         if self.rules.set_winner is SetWinner.MOST_WINS:
             for row in d["sets"][i]:
-                sets.append({"winner": names[row[0]],
-                             "tied_on_wins": _names(row[2 : 2 + n], names),
-                             "tied_on_buncos": _names(row[2 + n :], names),
-                             "settled_by": SET_SETTLED[int(row[1])]})
+                sets.append(
+                    {
+                        "winner": names[row[0]],
+                        "tied_on_wins": _names(row[2 : 2 + n], names),
+                        "tied_on_buncos": _names(row[2 + n :], names),
+                        "settled_by": SET_SETTLED[int(row[1])],
+                    }
+                )
         prizes = []
         for prize, row in zip(self.rules.prizes, d["prizes"][i], strict=True):
-            prizes.append({"category": prize.value, "value": None if row[1] < 0 else int(row[1]),
-                           "candidates": _names(row[2 : 2 + n], names),
-                           "winners": _names(row[2 + n :], names),
-                           "settled_by": PRIZE_SETTLED[int(row[0])]})
+            prizes.append(
+                {
+                    "category": prize.value,
+                    "value": None if row[1] < 0 else int(row[1]),
+                    "candidates": _names(row[2 : 2 + n], names),
+                    "winners": _names(row[2 + n :], names),
+                    "settled_by": PRIZE_SETTLED[int(row[0])],
+                }
+            )
         return {
-            "rounds": rounds, "cards": cards, "sets": sets, "prizes": prizes,
+            "rounds": rounds,
+            "cards": cards,
+            "sets": sets,
+            "prizes": prizes,
             "traveler": names[misc[i, 0]] if misc[i, 0] >= 0 else None,
             "last_bunco": names[misc[i, 1]] if misc[i, 1] >= 0 else None,
             "dice_used": int(misc[i, 2]),
@@ -567,15 +673,18 @@ def _names(flags: NDArray[np.int64], names: Sequence[str]) -> list[str]:
     return [name for p, name in enumerate(names) if flags[p]]
 
 
-def _table_view(rec: NDArray[np.int32], row: NDArray[np.int32], names: Sequence[str],
-                rolls: list[list[int]]) -> dict[str, Any]:
+def _table_view(
+    rec: NDArray[np.int32], row: NDArray[np.int32], names: Sequence[str], rolls: list[list[int]]
+) -> dict[str, Any]:
     size = int(row[lay.L_N])
     seats = [names[p] if p >= 0 else None for p in rec[lay.R_SEATS : lay.R_SEATS + size]]
     win = int(rec[lay.R_WIN])
     tie = None
     if rec[lay.R_TIE]:
-        tie = {"sessions": int(rec[lay.R_TBS]),
-               "points": rec[lay.R_TBP : lay.R_TBP + row[lay.L_NSIDES]].tolist()}
+        tie = {
+            "sessions": int(rec[lay.R_TBS]),
+            "points": rec[lay.R_TBP : lay.R_TBP + row[lay.L_NSIDES]].tolist(),
+        }
     return {
         "seats": seats,
         "points": rec[lay.R_PTS : lay.R_PTS + size].tolist(),
@@ -587,8 +696,13 @@ def _table_view(rec: NDArray[np.int32], row: NDArray[np.int32], names: Sequence[
 
 
 def play_nights(
-    rules: RuleSet, players: int, sets: int, *, seeds: Sequence[int] | None = None,
-    codes: Sequence[int] | NDArray[np.uint8] | None = None, nights: int = 1,
+    rules: RuleSet,
+    players: int,
+    sets: int,
+    *,
+    seeds: Sequence[int] | None = None,
+    codes: Sequence[int] | NDArray[np.uint8] | None = None,
+    nights: int = 1,
 ) -> KernelNights:
     """Play nights keeping every detail: one per seed of ``seeds`` (their dice as
     :class:`DiceStream` draws them), or ``nights`` in a row from the stream ``codes``

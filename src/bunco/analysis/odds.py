@@ -136,10 +136,16 @@ class RollOdds:
             "other_trips_probability": float(self.other_trips_probability),
             "any_target_die_probability": float(self.any_target_die_probability),
             "outcomes": [
-                {"kind": o.kind.value, "points": o.points, "continues": o.continues,
-                 "turn_continues": o.turn_continues,
-                 "ends_round": o.ends_round, "ways": o.ways, "probability": float(o.probability),
-                 "probability_exact": str(o.probability)}
+                {
+                    "kind": o.kind.value,
+                    "points": o.points,
+                    "continues": o.continues,
+                    "turn_continues": o.turn_continues,
+                    "ends_round": o.ends_round,
+                    "ways": o.ways,
+                    "probability": float(o.probability),
+                    "probability_exact": str(o.probability),
+                }
                 for o in self.outcomes
             ],
             "by_kind": {k: float(v) for k, v in self.by_kind().items()},

@@ -43,19 +43,29 @@ def plot_odds(rules: RuleSet, rounds: Sequence[int], path: str | Path) -> Path:
             for offset in range(-size + 1, size):
                 diff[offset + size - 1] = np.trace(scores, offset=offset)
             lo, hi = size - 1 - 40, size - 1 + 41
-            ax_other.plot(np.arange(-40, 41), diff[lo:hi],
-                          label=f"{label}: P(tie) {table.non_head.tie_probability:.4f}")
+            ax_other.plot(
+                np.arange(-40, 41),
+                diff[lo:hi],
+                label=f"{label}: P(tie) {table.non_head.tie_probability:.4f}",
+            )
         elif table.non_head_note and table.non_head_note not in notes:
             notes.append(table.non_head_note)
     ax_points.set(title="Points in one turn", xlabel="points", ylabel="probability")
     ax_rolls.set(title="Rolls in one turn", xlabel="rolls", ylabel="probability")
-    ax_round.set(title="Rolls in a round at the head table (after-bell rolls included)",
-                 xlabel="rolls", ylabel="probability")
-    ax_other.set(title="Non-head table: second team's score minus the first team's",
-                 xlabel="difference (0 = tie)", ylabel="probability")
+    ax_round.set(
+        title="Rolls in a round at the head table (after-bell rolls included)",
+        xlabel="rolls",
+        ylabel="probability",
+    )
+    ax_other.set(
+        title="Non-head table: second team's score minus the first team's",
+        xlabel="difference (0 = tie)",
+        ylabel="probability",
+    )
     for note in notes:
-        ax_other.text(0.5, 0.5, note, ha="center", va="center", wrap=True,
-                      transform=ax_other.transAxes)
+        ax_other.text(
+            0.5, 0.5, note, ha="center", va="center", wrap=True, transform=ax_other.transAxes
+        )
     for ax in (ax_points, ax_rolls, ax_round, ax_other):
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8)

@@ -76,9 +76,12 @@ def buncos_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     if reason is not None:
         return reason
     if rules.round_end is RoundEnd.HEAD_TABLE and any(
-            o.wipes for r in range(1, 7) for o in roll_outcomes(rules, r)):
-        return ("Buncos with a wipeout at a head-table party are not composed (the rolls "
-                "of a tie-break follow both teams' points at every table)")
+        o.wipes for r in range(1, 7) for o in roll_outcomes(rules, r)
+    ):
+        return (
+            "Buncos with a wipeout at a head-table party are not composed (the rolls "
+            "of a tie-break follow both teams' points at every table)"
+        )
     if rules.round_end is RoundEnd.EVERY_TABLE:
         if rules.tie_break is TieBreak.SUDDEN_DEATH:
             return "Buncos at tables to their own targets are composed for roll-offs and sessions"
@@ -91,10 +94,12 @@ def buncos_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
 def rolloff_turn() -> tuple[Outcome, ...]:
     """A roll in a tie-break, as :func:`bunco.core.dice.score_rolloff` scores it (any
     round: only the count of the round's number matters)."""
-    return (Outcome(RollKind.MISS, 0, False, False, 125),
-            Outcome(RollKind.POINTS, 1, True, False, 75),
-            Outcome(RollKind.POINTS, 2, True, False, 15),
-            Outcome(RollKind.BUNCO, 21, True, False, 1))
+    return (
+        Outcome(RollKind.MISS, 0, False, False, 125),
+        Outcome(RollKind.POINTS, 1, True, False, 75),
+        Outcome(RollKind.POINTS, 2, True, False, 15),
+        Outcome(RollKind.BUNCO, 21, True, False, 1),
+    )
 
 
 def _session_rolls() -> float:
@@ -207,14 +212,14 @@ def _own_target_rolls(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
             state, _ = next(chain)
         alive[:, n] = state.sum(axis=(1, 2))
         tied[n] = float(state[:, lead].sum())
-    tie_rolls = (_session_rolls() if rules.tie_break is TieBreak.SESSIONS
-                 else _race_rolls(rules) / 4)
+    tie_rolls = _session_rolls() if rules.tie_break is TieBreak.SESSIONS else _race_rolls(rules) / 4
     out = np.zeros((tables, 4))
     for k in range(tables):
         lets = rolled ** (tables - 1 - k) * short**k  # the others let table k roll roll t
         out[k] = alive[:, :-1] @ lets
-        out[k] += tie_rolls * float((any_bunco * (tied[1:] * before[k] + tied[:-1] * after[k])
-                                     ).sum())
+        out[k] += tie_rolls * float(
+            (any_bunco * (tied[1:] * before[k] + tied[:-1] * after[k])).sum()
+        )
     return out
 
 

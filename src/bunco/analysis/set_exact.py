@@ -83,8 +83,11 @@ def sudden_carry_on(rules: RuleSet, round_no: int) -> Fraction:
     >>> sudden_carry_on(get_rules("tournament", {"wipeout": "true"}), 3)  # 1 1 1 wipes
     Fraction(1, 54)
     """
-    carry = sum(score_checked((v, v, v), round_no, rules).turn_continues
-                for v in range(1, 7) if v != round_no)
+    carry = sum(
+        score_checked((v, v, v), round_no, rules).turn_continues
+        for v in range(1, 7)
+        if v != round_no
+    )
     return Fraction(carry, 216)
 
 
@@ -122,8 +125,11 @@ def ways_refusal(rules: RuleSet) -> str | None:
     """Why the ``2^T`` ways of this rule set's rounds (:func:`round_patterns`) are not
     exact (None: they are). Where every table first rolls for high at a head-table
     party, each way has chance ``2^-T`` whatever the dice do, wipeouts included."""
-    if (rules.round_end is RoundEnd.HEAD_TABLE and rules.first_roller is FirstRoller.ROLL_FOR_HIGH
-            and not any(o.ends_round for r in range(1, 7) for o in roll_outcomes(rules, r))):
+    if (
+        rules.round_end is RoundEnd.HEAD_TABLE
+        and rules.first_roller is FirstRoller.ROLL_FOR_HIGH
+        and not any(o.ends_round for r in range(1, 7) for o in roll_outcomes(rules, r))
+    ):
         return None
     return rules_refusal(rules)
 
@@ -140,8 +146,9 @@ def _head_bells(outcomes: tuple[Outcome, ...], target: int) -> FloatArray:
 
 
 @lru_cache(maxsize=64)
-def own_target_table(outcomes: tuple[Outcome, ...], target: int,
-                      tie_first: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
+def own_target_table(
+    outcomes: tuple[Outcome, ...], target: int, tie_first: tuple[float, float]
+) -> tuple[FloatArray, FloatArray]:
     """A table that plays to its own target, where a Bunco at any table ends the round
     (``round_end = every_table``), the team of seats 1 and 3 rolling first.
 
@@ -161,8 +168,10 @@ def own_target_table(outcomes: tuple[Outcome, ...], target: int,
     chain = score_chain(state, moves, target)
     for state, absorbed in chain:
         bunco.append(absorbed[:, ends].sum(axis=1))
-        done = (done[0] + float(absorbed[0, ~ends].sum()),
-                done[1] + float(absorbed[1, ~ends].sum()))
+        done = (
+            done[0] + float(absorbed[0, ~ends].sum()),
+            done[1] + float(absorbed[1, ~ends].sum()),
+        )
         reached.append(np.array(standing(state, done, won, lost)))
     return np.array(bunco).T, np.array(reached).T
 
@@ -187,9 +196,12 @@ def own_target_ways(chains: list[tuple[FloatArray, FloatArray]]) -> FloatArray:
     steps = chains[0][0].shape[1]
     q = ways_product([reached[:, -1:] for _, reached in chains])
     for j, (bunco, _) in enumerate(chains):
-        q += ways_product([bunco[:, 1:] if i == j else
-                           reached[:, : steps - 1] if i < j else reached[:, 1:]
-                           for i, (_, reached) in enumerate(chains)])
+        q += ways_product(
+            [
+                bunco[:, 1:] if i == j else reached[:, : steps - 1] if i < j else reached[:, 1:]
+                for i, (_, reached) in enumerate(chains)
+            ]
+        )
     return q
 
 
@@ -208,8 +220,9 @@ def ways_product(factors: list[FloatArray]) -> FloatArray:
 
 
 @lru_cache(maxsize=64)
-def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
-                      tie_first: tuple[float, float]) -> FloatArray:
+def _other_table_wins(
+    outcomes: tuple[Outcome, ...], steps: int, finish: bool, tie_first: tuple[float, float]
+) -> FloatArray:
     """``wins[n]``: P(the team of seats 1 and 3, which rolls first, wins a table that is
     stopped after ``n`` rolls in play), for ``n < steps``. ``tie_first[x]``: P(that team
     wins a tie when team ``x`` rolls next)."""
@@ -225,11 +238,11 @@ def _other_table_wins(outcomes: tuple[Outcome, ...], steps: int, finish: bool,
         # points ahead; with ``finish`` a roller in the middle of a turn rolls on
         payoff = np.zeros((2, 2, size))
         for r in (0, 1):
-            payoff[r, :, zero + 1:] = 1.0
+            payoff[r, :, zero + 1 :] = 1.0
             payoff[r, :, zero] = tie_first[r]
             if finish:
                 ahead = np.zeros(size + 2 * len(kept))
-                ahead[zero + 1 + len(kept):] = 1.0
+                ahead[zero + 1 + len(kept) :] = 1.0
                 ahead[zero + len(kept)] = tie_first[1 - r]
                 # P(first wins | d) = sum_k kept[k] ahead(d + sign k)
                 reach = np.convolve(ahead, kept[::-1] if r == 0 else kept, mode="valid")
@@ -265,8 +278,9 @@ def head_bells(rules: RuleSet, round_no: int) -> FloatArray:
     outcomes = roll_outcomes(rules, round_no)
     target = rules.target(team=True, single_table=False)
     if any(o.wipes for o in outcomes):
-        return head_bells_wiping(outcomes, target, rules.after_bell is AfterBell.FINISH_TURN,
-                                 tie_odds(rules, round_no))
+        return head_bells_wiping(
+            outcomes, target, rules.after_bell is AfterBell.FINISH_TURN, tie_odds(rules, round_no)
+        )
     return _head_bells(outcomes, target)
 
 
@@ -323,15 +337,17 @@ def _own_target_chances(rules: RuleSet, round_no: int, tables: int) -> list[floa
     after ``j`` in the tick (lower numbers) have made ``t - 1`` rolls without one, those
     before it ``t``."""
     tie_first = tie_odds(rules, round_no)
-    bunco, reached = own_target_table(roll_outcomes(rules, round_no),
-                                       rules.target(team=True, single_table=False), tie_first)
+    bunco, reached = own_target_table(
+        roll_outcomes(rules, round_no), rules.target(team=True, single_table=False), tie_first
+    )
     rolled, short, any_bunco, before, after = stop_weights(bunco, reached, tables)
     none = float(reached[0, -1]) * float(reached.sum(axis=0)[-1]) ** (tables - 1)
     out = []
     for k in range(tables):
         chance = none + float((bunco[0, 1:] * rolled ** (tables - 1 - k) * short**k).sum())
-        chance += float((any_bunco * (reached[0, 1:] * before[k] + reached[0, :-1] * after[k])
-                         ).sum())
+        chance += float(
+            (any_bunco * (reached[0, 1:] * before[k] + reached[0, :-1] * after[k])).sum()
+        )
         # a Bunco at a table rolling before k in the first tick: k never rolled
         out.append(chance - tie_first[0] * (1.0 - (1.0 - float(any_bunco[0])) ** (tables - 1 - k)))
     return out

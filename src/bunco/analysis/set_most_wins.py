@@ -65,8 +65,7 @@ def _keys(wins: NDArray[np.int8], bits: int) -> list[IntArray]:
     return keys
 
 
-def _forward(rules: RuleSet, tables: int, rounds: int
-             ) -> tuple[list[IntArray], NDArray[np.int8]]:
+def _forward(rules: RuleSet, tables: int, rounds: int) -> tuple[list[IntArray], NDArray[np.int8]]:
     """The vectors of wins by seat: for each round, ``child[k, w]`` (the vector that
     vector ``k`` leads to when the round goes way ``w``), and the last round's vectors."""
     seats = 4 * tables
@@ -81,8 +80,11 @@ def _forward(rules: RuleSet, tables: int, rounds: int
     for _ in range(rounds):
         if len(wins) * len(dest) > MAX_ROWS:
             raise TooManyStates
-        after = np.take_along_axis((wins[:, None, :] + won[None]).reshape(len(wins), -1, seats),
-                                   np.broadcast_to(came, (len(wins), *came.shape)), axis=2)
+        after = np.take_along_axis(
+            (wins[:, None, :] + won[None]).reshape(len(wins), -1, seats),
+            np.broadcast_to(came, (len(wins), *came.shape)),
+            axis=2,
+        )
         after = after.reshape(-1, seats)
         keys = _keys(after, bits)
         order = np.lexsort(keys[::-1])
@@ -123,9 +125,11 @@ def most_wins_refusal(rules: RuleSet, players: int, sets: int) -> str | None:
     try:
         _night(rules, players, sets)
     except TooManyStates:
-        return (f"P(most wins) follows every player's wins at once: at {players} players "
-                f"and {sets} set{'s' if sets > 1 else ''} the seats' wins stand more than "
-                f"{MAX_ROWS:,} ways in a round, too many to follow in a second or two")
+        return (
+            f"P(most wins) follows every player's wins at once: at {players} players "
+            f"and {sets} set{'s' if sets > 1 else ''} the seats' wins stand more than "
+            f"{MAX_ROWS:,} ways in a round, too many to follow in a second or two"
+        )
     return None
 
 

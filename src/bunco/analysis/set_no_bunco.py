@@ -55,8 +55,7 @@ def _no_bunco_turn(outcomes: tuple[Outcome, ...]) -> FloatArray:
     return np.array([float(p) for p in kept])
 
 
-def _tie_no_bunco(rules: RuleSet, round_no: int, starter: int, mine: int
-                  ) -> tuple[float, float]:
+def _tie_no_bunco(rules: RuleSet, round_no: int, starter: int, mine: int) -> tuple[float, float]:
     """A tie-break from position ``starter``: (P(the first team wins it and position
     ``mine`` rolls no Bunco in it), P(``mine`` rolls no Bunco in it))."""
     if rules.tie_break is TieBreak.SESSIONS:
@@ -129,16 +128,20 @@ def _other_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArra
             rolls_on = bool(m and finish)
             starter = (q + 1) % 4 if rolls_on else q
             won, nb = ties[starter]
-            settle = [np.where(lead > 0, 1.0, 0.0) + np.where(lead == 0, won, 0.0),
-                      np.where(lead != 0, 1.0, 0.0) + np.where(lead == 0, nb, 0.0)]
+            settle = [
+                np.where(lead > 0, 1.0, 0.0) + np.where(lead == 0, won, 0.0),
+                np.where(lead != 0, 1.0, 0.0) + np.where(lead == 0, nb, 0.0),
+            ]
             if not rolls_on:
                 payoff[:, q, m] = settle
                 continue
             turn = clean if q == mine else kept
             sign = 1 if q % 2 == 0 else -1
             for f in (0, 1):
-                payoff[f, q, m] = sum((p * shifted(settle[f], -sign * k)
-                                       for k, p in enumerate(turn) if p), np.zeros(size))
+                payoff[f, q, m] = sum(
+                    (p * shifted(settle[f], -sign * k) for k, p in enumerate(turn) if p),
+                    np.zeros(size),
+                )
     state = np.zeros((4, 2, size))
     state[0, 0, zero] = 1.0
     wins = np.zeros(len(reach))
@@ -207,8 +210,10 @@ def _drawn_no_bunco(rules: RuleSet, round_no: int, tables: int) -> FloatArray:
     for seat in range(4 * tables):
         k, s = divmod(seat, 4)
         rows = by[min(k, 1)]
-        mine = [sum(rows[((s - first) * step) % 4][bit ^ (first % 2)] for first in range(4)) / 4
-                for bit in (0, 1)]
+        mine = [
+            sum(rows[((s - first) * step) % 4][bit ^ (first % 2)] for first in range(4)) / 4
+            for bit in (0, 1)
+        ]
         out[:, seat] = np.array(mine)[(ways >> k) & 1] * 0.5 ** (tables - 1)
     return out
 
@@ -229,8 +234,7 @@ def _race_no_bunco(goal: int, mine: int) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=256)
-def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int
-                         ) -> tuple[FloatArray, FloatArray]:
+def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int) -> tuple[FloatArray, FloatArray]:
     """:func:`bunco.analysis.set_exact.own_target_table` for a table whose position
     ``mine`` rolls no Bunco: ``bunco[w, t]``, its roll ``t`` is the first Bunco, by
     another position of team ``w``; ``reached[w, t]``, no Bunco in its first ``t``
@@ -255,8 +259,10 @@ def _own_target_no_bunco(rules: RuleSet, round_no: int, mine: int
     chain = score_chain(state, moves, target, drop=mine, rolls=steps - 1)
     for t, (state, absorbed) in enumerate(chain, start=1):
         bunco[:, t] = absorbed[0::2, ends].sum(), absorbed[1::2, ends].sum()
-        done = (done[0] + float(absorbed[0::2, ~ends].sum()),
-                done[1] + float(absorbed[1::2, ~ends].sum()))
+        done = (
+            done[0] + float(absorbed[0::2, ~ends].sum()),
+            done[1] + float(absorbed[1::2, ~ends].sum()),
+        )
         reached[:, t] = standing(state, done, tie_won, tie_lost)
     return bunco, reached
 
@@ -266,8 +272,9 @@ def _own_target_patterns_no_bunco(rules: RuleSet, round_no: int, tables: int) ->
     :func:`bunco.analysis.set_exact.own_target_ways`, the seat's table taken by its
     no-Bunco variant."""
     outcomes = roll_outcomes(rules, round_no)
-    plain = own_target_table(outcomes, rules.target(team=True, single_table=False),
-                             tie_odds(rules, round_no))
+    plain = own_target_table(
+        outcomes, rules.target(team=True, single_table=False), tie_odds(rules, round_no)
+    )
     step = 1 if rules.direction is Direction.LEFT else 3
     out = np.zeros((2**tables, 4 * tables))
     for seat in range(4 * tables):

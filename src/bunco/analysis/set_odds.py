@@ -84,8 +84,13 @@ FloatArray = NDArray[np.float64]
 WINS, BUNCOS = 0, 2  # columns of the kernel's cards
 
 #: The figures given for each player, in the order of the output.
-PLAYER_FIGURES = ("expected_wins", "most_wins", "most_wins_alone", "at_least_one_bunco",
-                  "expected_buncos")
+PLAYER_FIGURES = (
+    "expected_wins",
+    "most_wins",
+    "most_wins_alone",
+    "at_least_one_bunco",
+    "expected_buncos",
+)
 
 
 def _estimate(values: NDArray[np.float64]) -> dict[str, Any]:
@@ -130,33 +135,39 @@ def split_distribution(p: list[float]) -> list[float]:
     return dist
 
 
-def _one_table(rules: RuleSet, sets: int, p: list[float] | None
-               ) -> tuple[dict[str, FloatArray], dict[str, str]]:
+def _one_table(
+    rules: RuleSet, sets: int, p: list[float] | None
+) -> tuple[dict[str, FloatArray], dict[str, str]]:
     """A one-table game's figures composed exactly (by key, one value per player), and
     for each figure that is not, why."""
     if not is_team_table(4, 1, rules):
-        return {}, dict.fromkeys(PLAYER_FIGURES, "the one table plays as individuals: "
-                                 "composed only for teams")
+        return {}, dict.fromkeys(
+            PLAYER_FIGURES, "the one table plays as individuals: composed only for teams"
+        )
     composed: dict[str, FloatArray] = {}
     why: dict[str, str] = {}
     wins = None if p is None else one_table_wins(rules, p, sets)
     if wins is None:
-        why.update(dict.fromkeys(("expected_wins", "most_wins", "most_wins_alone"),
-                                 "a Bunco ends the one table's round by itself, or who rolls "
-                                 "first depends on the last winner: its wins are not composed"))
+        why.update(
+            dict.fromkeys(
+                ("expected_wins", "most_wins", "most_wins_alone"),
+                "a Bunco ends the one table's round by itself, or who rolls "
+                "first depends on the last winner: its wins are not composed",
+            )
+        )
     else:
         composed.update(wins)
     reason = one_table_buncos_refusal(rules)
     if reason is None:
-        composed["expected_buncos"], composed["at_least_one_bunco"] = one_table_buncos(
-            rules, sets)
+        composed["expected_buncos"], composed["at_least_one_bunco"] = one_table_buncos(rules, sets)
     else:
         why["expected_buncos"] = why["at_least_one_bunco"] = reason
     return {key: composed[key] for key in PLAYER_FIGURES if key in composed}, why
 
 
-def _composed(rules: RuleSet, players: int, sets: int
-              ) -> tuple[dict[str, FloatArray], dict[str, str]]:
+def _composed(
+    rules: RuleSet, players: int, sets: int
+) -> tuple[dict[str, FloatArray], dict[str, str]]:
     """The players' figures composed exactly at tables of four (by key, one value per
     player), and for each figure that is not, why."""
     why: dict[str, str] = {}
@@ -165,8 +176,12 @@ def _composed(rules: RuleSet, players: int, sets: int
         return {}, dict.fromkeys(PLAYER_FIGURES, reason)
     tables = players // 4
     clean = no_bunco_refusal(rules, players, sets)
-    composed = seat_odds(rules, players, sets, None if clean is not None
-                         else (lambda r: no_bunco_patterns(rules, r, tables)))
+    composed = seat_odds(
+        rules,
+        players,
+        sets,
+        None if clean is not None else (lambda r: no_bunco_patterns(rules, r, tables)),
+    )
     if clean is not None:
         why["at_least_one_bunco"] = clean
     reason = buncos_refusal(rules, players, sets)
@@ -177,8 +192,10 @@ def _composed(rules: RuleSet, players: int, sets: int
     reason = most_wins_refusal(rules, players, sets)
     if reason is None:
         most = set_wins(rules, players, sets)
-        composed["most_wins"], composed["most_wins_alone"] = (most["most_wins"],
-                                                              most["most_wins_alone"])
+        composed["most_wins"], composed["most_wins_alone"] = (
+            most["most_wins"],
+            most["most_wins_alone"],
+        )
     else:
         why["most_wins"] = why["most_wins_alone"] = reason
     return {key: composed[key] for key in PLAYER_FIGURES if key in composed}, why
@@ -189,24 +206,26 @@ def _split_refusal(rules: RuleSet, players: int, tables: int) -> str | None:
     if tables == 1:
         if not is_team_table(4, 1, rules):
             return "the one table plays as individuals: there is no first team"
-        return ("a roll that ends the round by itself can tie the one table: its split is "
-                "not composed")
+        return (
+            "a roll that ends the round by itself can tie the one table: its split is not composed"
+        )
     if players % 4:
         return "the splits are composed at tables of four (this party has tables of two or three)"
     return rules_refusal(rules)
 
 
-def _wins_and_buncos(rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
-                     ) -> tuple[FloatArray, FloatArray, NDArray[np.int32]]:
+def _wins_and_buncos(
+    rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
+) -> tuple[FloatArray, FloatArray, NDArray[np.int32]]:
     """The kernel's nights: every player's wins and Buncos per night, and per table the
     rounds its first team won."""
     cards, first_won = night_cards(rules, players, sets, seeds)
-    return (cards[:, :, WINS].astype(np.float64), cards[:, :, BUNCOS].astype(np.float64),
-            first_won)
+    return (cards[:, :, WINS].astype(np.float64), cards[:, :, BUNCOS].astype(np.float64), first_won)
 
 
-def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_000,
-             seed: int = 1) -> dict[str, Any]:
+def set_odds(
+    rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_000, seed: int = 1
+) -> dict[str, Any]:
     """Per player and per table odds of one night of ``sets`` sets (one set: the odds of
     a set). Raises :class:`bunco.analysis.night_kernel.KernelUnsupported` for parties the
     kernel does not play."""
@@ -218,8 +237,7 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     played = in_background(_wins_and_buncos, rules, players, sets, night_seeds(seed, nights))
     head_team = is_team_table(sizes[0], tables, rules)
     p = first_team_wins(rules, tables) if head_team else None
-    composed, why = (_one_table(rules, sets, p) if players == 4
-                     else _composed(rules, players, sets))
+    composed, why = _one_table(rules, sets, p) if players == 4 else _composed(rules, players, sets)
     per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
     split_why = _split_refusal(rules, players, tables)
     if tables > 1 and players % 4 == 0 and rules_refusal(rules) is None:  # tables of four
@@ -232,35 +250,54 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     names = player_names(players)
     people: list[dict[str, Any]] = []
     for i, name in enumerate(names):
-        people.append({
-            "player": name,
-            "expected_wins": _estimate(wins[:, i]),
-            "most_wins": _estimate(is_best[:, i].astype(np.float64)),
-            "most_wins_alone": _estimate(alone[:, i].astype(np.float64)),
-            "at_least_one_bunco": _estimate((buncos[:, i] > 0).astype(np.float64)),
-            "expected_buncos": _estimate(buncos[:, i]),
-        })
-    exact = [{key: _exact(float(values[i])) for key, values in composed.items()}
-             for i in range(players)] if composed else None
+        people.append(
+            {
+                "player": name,
+                "expected_wins": _estimate(wins[:, i]),
+                "most_wins": _estimate(is_best[:, i].astype(np.float64)),
+                "most_wins_alone": _estimate(alone[:, i].astype(np.float64)),
+                "at_least_one_bunco": _estimate((buncos[:, i] > 0).astype(np.float64)),
+                "expected_buncos": _estimate(buncos[:, i]),
+            }
+        )
+    exact = (
+        [
+            {key: _exact(float(values[i])) for key, values in composed.items()}
+            for i in range(players)
+        ]
+        if composed
+        else None
+    )
     for person, figures in zip(people, exact or [], strict=False):
         for key, value in figures.items():
             simulated = person[key]
-            person[key] = {**value, "simulated": simulated["value"],
-                           "simulated_se": simulated["se"]}
+            person[key] = {
+                **value,
+                "simulated": simulated["value"],
+                "simulated_se": simulated["se"],
+            }
     rounds = 6 * sets
     table_docs = []
     for k in range(tables):
         counts = np.stack([(first_won[:, k] == j).astype(np.float64) for j in range(rounds + 1)])
         simulated = [_estimate(row) for row in counts]
-        doc: dict[str, Any] = {"table": k + 1, "split": {
-            "probabilities": [s["value"] for s in simulated],
-            "se": [s["se"] for s in simulated], "source": "simulated"}}
+        doc: dict[str, Any] = {
+            "table": k + 1,
+            "split": {
+                "probabilities": [s["value"] for s in simulated],
+                "se": [s["se"] for s in simulated],
+                "source": "simulated",
+            },
+        }
         chances = per_table[k]
         if chances is not None:
-            doc["split"] = {"probabilities": split_distribution(chances * sets),
-                            "se": [0.0] * (rounds + 1), "source": "exact",
-                            "simulated": [s["value"] for s in simulated],
-                            "simulated_se": [s["se"] for s in simulated]}
+            doc["split"] = {
+                "probabilities": split_distribution(chances * sets),
+                "se": [0.0] * (rounds + 1),
+                "source": "exact",
+                "simulated": [s["value"] for s in simulated],
+                "simulated_se": [s["se"] for s in simulated],
+            }
         table_docs.append(doc)
     sources: dict[str, list[str]] = {"exact": [], "simulated": []}
     for key in PLAYER_FIGURES:
@@ -270,15 +307,22 @@ def set_odds(rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_00
     for k, table in enumerate(table_docs):
         sources[table["split"]["source"]].append(f"split at table {k + 1}")
     return {
-        "rules": rules.name, "players": players, "sets": sets, "nights": nights, "seed": seed,
+        "rules": rules.name,
+        "players": players,
+        "sets": sets,
+        "nights": nights,
+        "seed": seed,
         "note": "exact where 'source' is 'exact'; else 'simulated': the mean over the "
-                "nights played by the night kernel, with its standard error",
+        "nights played by the night kernel, with its standard error",
         "exact": sources["exact"],
         "simulated": sources["simulated"],
         "why_simulated": {
             **{key: why[key] for key in sources["simulated"] if key in why},
-            **({"split": split_why} if split_why and any(
-                t["split"]["source"] == "simulated" for t in table_docs) else {}),
+            **(
+                {"split": split_why}
+                if split_why and any(t["split"]["source"] == "simulated" for t in table_docs)
+                else {}
+            ),
         },
         "split_counts": "rounds won by the team that rolled first at the table",
         "per_player": people,

@@ -55,8 +55,7 @@ def one_table_seats(rules: RuleSet, rounds: int) -> list[tuple[int, int, int, in
     seats: tuple[str | None, ...] = ("0", "1", "2", "3")
     out = []
     for _ in range(rounds):
-        out.append((int(str(seats[0])), int(str(seats[1])), int(str(seats[2])),
-                    int(str(seats[3]))))
+        out.append((int(str(seats[0])), int(str(seats[1])), int(str(seats[2])), int(str(seats[3]))))
         seats = next_seating((seats,), [frozenset({0, 2})], rules)[0]
     return out
 

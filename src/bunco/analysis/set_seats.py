@@ -61,9 +61,11 @@ def tables_refusal(rules: RuleSet, players: int) -> str | None:
     tables = players // 4
     most = MAX_TABLES[rules.round_end]
     if players % 4 or not 2 <= tables <= most:
-        return (f"exact odds follow parties of 8 to {4 * most} players in tables of four here"
-                f" (a round at T tables goes one of 2^T ways; {players} players "
-                + ("do not sit in tables of four)" if players % 4 else f"are {tables} tables)"))
+        return (
+            f"exact odds follow parties of 8 to {4 * most} players in tables of four here"
+            f" (a round at T tables goes one of 2^T ways; {players} players "
+            + ("do not sit in tables of four)" if players % 4 else f"are {tables} tables)")
+        )
     return None
 
 
@@ -92,8 +94,9 @@ def won_seats(tables: int) -> NDArray[np.int8]:
     """``won[w, s]``: 1 when seat ``s`` is on the winning team at its table when the
     round goes way ``w``."""
     seats = np.arange(4 * tables)
-    return np.array([(seats % 4) % 2 == ((w >> (seats // 4)) & 1) for w in range(2**tables)],
-                    dtype=np.int8)
+    return np.array(
+        [(seats % 4) % 2 == ((w >> (seats // 4)) & 1) for w in range(2**tables)], dtype=np.int8
+    )
 
 
 def step_matrix(dest: NDArray[np.int64], weights: FloatArray) -> FloatArray:
@@ -106,8 +109,9 @@ def step_matrix(dest: NDArray[np.int64], weights: FloatArray) -> FloatArray:
     return out
 
 
-def seat_odds(rules: RuleSet, players: int, sets: int,
-              no_bunco: Callable[[int], FloatArray] | None = None) -> dict[str, FloatArray]:
+def seat_odds(
+    rules: RuleSet, players: int, sets: int, no_bunco: Callable[[int], FloatArray] | None = None
+) -> dict[str, FloatArray]:
     """Exactly, per player (the night kernel's first seating), over a night of ``sets``
     sets: ``expected_wins`` and ``seat_chances[r, i, s]`` (P(player ``i`` sits in seat
     ``s`` in the night's round ``r + 1``); with ``no_bunco`` (round number 1-6 ->
@@ -129,5 +133,8 @@ def seat_odds(rules: RuleSet, players: int, sets: int,
         where = where @ step_matrix(dest, q)
         if no_bunco is not None:
             clean = clean @ step_matrix(dest, no_bunco(round_no))
-    return {"expected_wins": wins, "seat_chances": np.array(chances),
-            **({} if no_bunco is None else {"at_least_one_bunco": 1.0 - clean.sum(axis=1)})}
+    return {
+        "expected_wins": wins,
+        "seat_chances": np.array(chances),
+        **({} if no_bunco is None else {"at_least_one_bunco": 1.0 - clean.sum(axis=1)}),
+    }

@@ -41,8 +41,9 @@ def _team_wins_tie(team: int, tie_first: tuple[float, float]) -> float:
 
 
 @lru_cache(maxsize=64)
-def head_bells_wiping(outcomes: tuple[Outcome, ...], target: int, finish: bool,
-                      tie_first: tuple[float, float]) -> FloatArray:
+def head_bells_wiping(
+    outcomes: tuple[Outcome, ...], target: int, finish: bool, tie_first: tuple[float, float]
+) -> FloatArray:
     """``bells[w, t]``: P(the head table's bell is its roll ``t`` and team ``w`` wins the
     table), a wipeout after the bell included; ``tie_first[x]``: P(the first team wins a
     tie when team ``x`` rolls next)."""
@@ -55,8 +56,11 @@ def head_bells_wiping(outcomes: tuple[Outcome, ...], target: int, finish: bool,
         won = absorbed.sum(axis=1)
         for r in (0, 1):  # team r rang the bell and rolls on; a wipeout, 0 points
             src = oriented(state[r], r)
-            at_nil = sum(move.p * float(src[max(target - move.points, 0):, 0].sum())
-                         for move in moves if move.rolls_on)  # the other team has 0
+            at_nil = sum(
+                move.p * float(src[max(target - move.points, 0) :, 0].sum())
+                for move in moves
+                if move.rolls_on
+            )  # the other team has 0
             wiped_out = wiped * float(absorbed[r, on].sum())
             tie = wiped * at_nil
             share = _team_wins_tie(r, tie_first)
@@ -72,8 +76,9 @@ def _settle(a: NDArray[np.int64], b: NDArray[np.int64], tie: float) -> FloatArra
     return np.where(a > b, 1.0, 0.0) + np.where(a == b, tie, 0.0)
 
 
-def _payoff(cap: int, kept: FloatArray, wiped: float, finish: bool,
-            tie_first: tuple[float, float]) -> FloatArray:
+def _payoff(
+    cap: int, kept: FloatArray, wiped: float, finish: bool, tie_first: tuple[float, float]
+) -> FloatArray:
     """``payoff[r, m, a, b]``: P(the first team wins) when the bell stops the table with
     team ``r`` to roll next (``m = 1``: in the middle of a turn, rolling on with
     ``finish``) and the scores ``a`` to ``b``."""
@@ -95,8 +100,12 @@ def _payoff(cap: int, kept: FloatArray, wiped: float, finish: bool,
 
 
 @lru_cache(maxsize=64)
-def other_wins_wiping(outcomes: tuple[Outcome, ...], reach: tuple[float, ...], finish: bool,
-                      tie_first: tuple[float, float]) -> FloatArray:
+def other_wins_wiping(
+    outcomes: tuple[Outcome, ...],
+    reach: tuple[float, ...],
+    finish: bool,
+    tie_first: tuple[float, float],
+) -> FloatArray:
     """``wins[n]``: P(the team of seats 1 and 3, which rolls first, wins a table stopped
     after ``n`` rolls in play), for ``n < len(reach)``, following both team scores;
     ``reach[n]``: P(the table is stopped after ``n`` rolls), which weighs the points

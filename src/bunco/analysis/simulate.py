@@ -71,8 +71,9 @@ night's figure, but ``points_per_roll``, the ratio of the totals (:data:`RATIOS`
 RATIOS: dict[str, tuple[str, str]] = {"points_per_roll": ("play_points", "play_rolls")}
 """Figures that are a ratio of totals over all nights: numerator and denominator keys."""
 
-MEAN_FIGURES = tuple(key for key in FIGURES if key not in {k for pair in RATIOS.values()
-                                                           for k in pair})
+MEAN_FIGURES = tuple(
+    key for key in FIGURES if key not in {k for pair in RATIOS.values() for k in pair}
+)
 """The night figures averaged over the nights."""
 
 assert set(NIGHT_FIGURES) == set(MEAN_FIGURES) | set(RATIOS)
@@ -84,9 +85,24 @@ IMPOSSIBLE: dict[str, str] = {
 }
 """Why a figure can have no value in a party (it prints as "–" and is null in JSON)."""
 
-__all__ = ["IMPOSSIBLE", "MEAN_FIGURES", "NIGHT_FIGURES", "RATIOS", "job_nights", "kernel_chunk", "night_stats", "party_seeds", "play_night", "play_tick",
-           "player_names", "sim_rules", "simulate_nights", "simulate_summary", "summarize",
-           "uses_kernel"]
+__all__ = [
+    "IMPOSSIBLE",
+    "MEAN_FIGURES",
+    "NIGHT_FIGURES",
+    "RATIOS",
+    "job_nights",
+    "kernel_chunk",
+    "night_stats",
+    "party_seeds",
+    "play_night",
+    "play_tick",
+    "player_names",
+    "sim_rules",
+    "simulate_nights",
+    "simulate_summary",
+    "summarize",
+    "uses_kernel",
+]
 
 Dice = Callable[[], Sequence[int]]
 T = TypeVar("T")
@@ -122,14 +138,23 @@ def play_tick(night: Night, dice: Dice) -> Night:
 
 
 def play_night(
-    rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, seed: int,
+    rules_name: str,
+    house_rules: Mapping[str, Any],
+    *,
+    players: int,
+    sets: int,
+    seed: int,
     dice: Dice | None = None,
 ) -> Night:
     """One whole night through the engine, with the dice of ``DiceStream(seed)`` (or
     ``dice``, a callable giving three faces per call)."""
-    setup = {"type": "party", "rules": rules_name,
-             "house_rules": _sim_house_rules(rules_name, house_rules),
-             "players": player_names(players), "sets": sets}
+    setup = {
+        "type": "party",
+        "rules": rules_name,
+        "house_rules": _sim_house_rules(rules_name, house_rules),
+        "players": player_names(players),
+        "sets": sets,
+    }
     night = Night.start(setup)
     draw = dice if dice is not None else DiceStream(seed)
     while night.phase != "over":
@@ -155,8 +180,11 @@ def night_stats(night: Night) -> dict[str, Any]:
         plays = [rec for rec in t.rolls if rec.phase is Phase.PLAY]
         side = _first_side(t)
         if t.team:  # a win after a tie-break counts; no roll in play: not the first team's
-            first_wins.append(float(side is not None and bool(t.winning_seats)
-                                    and min(t.winning_seats) % 2 == side))
+            first_wins.append(
+                float(
+                    side is not None and bool(t.winning_seats) and min(t.winning_seats) % 2 == side
+                )
+            )
         bunco_end.append(float(bool(plays) and plays[-1].kind is RollKind.BUNCO))
     tables = [t for r in rounds for t in r.tables]
     others = [t for r in rounds for t in r.tables[1:] if t.team]
@@ -244,9 +272,12 @@ class KernelPart:
         last = {p: j for j, p in enumerate(self.prizes)}  # a repeated prize: its last
         column = {key: figures[:, j] for j, key in enumerate(FIGURES)}
         out = Summary()
-        out.add(len(figures), {key: column[key] for key in MEAN_FIGURES},
-                {key: ties[:, last[key]].astype(np.float64) for key in sorted(last)},
-                {key: (column[x], column[y]) for key, (x, y) in RATIOS.items()})
+        out.add(
+            len(figures),
+            {key: column[key] for key in MEAN_FIGURES},
+            {key: ties[:, last[key]].astype(np.float64) for key in sorted(last)},
+            {key: (column[x], column[y]) for key, (x, y) in RATIOS.items()},
+        )
         return out
 
 
@@ -268,8 +299,9 @@ def _kernel_part(rules: RuleSet, players: int, sets: int, seed: int) -> KernelPa
     """The run's shared part, and the kernel compiled (or loaded) here before any worker
     starts: forked workers then inherit both."""
     ensure_compiled()
-    return KernelPart(kernel_inputs(rules, players, sets), seed,
-                      tuple(p.value for p in rules.prizes))
+    return KernelPart(
+        kernel_inputs(rules, players, sets), seed, tuple(p.value for p in rules.prizes)
+    )
 
 
 MIN_JOBS = 64
@@ -301,14 +333,16 @@ def _kernel_jobs(players: int, sets: int, parties: int) -> list[tuple[int, int]]
     return [(start, min(chunk, parties - start)) for start in range(0, parties, chunk)]
 
 
-def _over_workers(part: KernelPart, method: str, jobs: Sequence[tuple[int, int]],
-                  workers: int) -> Iterator[Any]:
+def _over_workers(
+    part: KernelPart, method: str, jobs: Sequence[tuple[int, int]], workers: int
+) -> Iterator[Any]:
     """``part.method`` of every job, in order: here, or over up to ``workers`` processes."""
     if workers <= 1 or len(jobs) <= 1:
         yield from map(getattr(part, method), jobs)
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_start_worker,
-                             initargs=(part, method)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(jobs)), initializer=_start_worker, initargs=(part, method)
+    ) as pool:
         yield from pool.map(_run_job, jobs)
 
 
@@ -328,7 +362,12 @@ def uses_kernel(rules_name: str, house_rules: Mapping[str, Any], players: int, s
 
 
 def _kernel_arrays(
-    rules: RuleSet, players: int, sets: int, parties: int, seed: int, workers: int,
+    rules: RuleSet,
+    players: int,
+    sets: int,
+    parties: int,
+    seed: int,
+    workers: int,
     progress: Callable[[int], None] | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's figures and prize ties of every night, in seed order."""
@@ -343,8 +382,15 @@ def _kernel_arrays(
 
 
 def simulate_nights(
-    rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, parties: int,
-    seed: int, workers: int | None = None, progress: Callable[[int], None] | None = None,
+    rules_name: str,
+    house_rules: Mapping[str, Any],
+    *,
+    players: int,
+    sets: int,
+    parties: int,
+    seed: int,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
     engine: bool = False,
 ) -> list[dict[str, Any]]:
     """Figures of ``parties`` independent nights, in seed order: with the night kernel
@@ -364,8 +410,15 @@ def simulate_nights(
     return out
 
 
-def _engine_nights(rules_name: str, house: dict[str, Any], players: int, sets: int,
-                   parties: int, seed: int, workers: int) -> Iterator[dict[str, Any]]:
+def _engine_nights(
+    rules_name: str,
+    house: dict[str, Any],
+    players: int,
+    sets: int,
+    parties: int,
+    seed: int,
+    workers: int,
+) -> Iterator[dict[str, Any]]:
     """The engine's nights' figures in seed order, a window of jobs at a time."""
     window = ENGINE_CHUNK * max(1, workers)
     for start in range(0, parties, window):
@@ -379,8 +432,15 @@ def _engine_nights(rules_name: str, house: dict[str, Any], players: int, sets: i
 
 
 def simulate_summary(
-    rules_name: str, house_rules: Mapping[str, Any], *, players: int, sets: int, parties: int,
-    seed: int, workers: int | None = None, progress: Callable[[int], None] | None = None,
+    rules_name: str,
+    house_rules: Mapping[str, Any],
+    *,
+    players: int,
+    sets: int,
+    parties: int,
+    seed: int,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
     engine: bool = False,
 ) -> dict[str, Any]:
     """The figures of ``summarize(simulate_nights(...))`` in flat memory: nights are

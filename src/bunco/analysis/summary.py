@@ -48,15 +48,21 @@ class Moments:
             return other
         n = self.count + other.count
         delta = other.mean - self.mean
-        return Moments(n, self.mean + delta * other.count / n,
-                       self.m2 + other.m2 + delta * delta * self.count * other.count / n)
+        return Moments(
+            n,
+            self.mean + delta * other.count / n,
+            self.m2 + other.m2 + delta * delta * self.count * other.count / n,
+        )
 
     def as_dict(self) -> dict[str, float]:
         """``{"mean", "se"}``; NaN where there are too few values."""
         if self.count == 0:
             return {"mean": math.nan, "se": math.nan}
-        se = math.sqrt(self.m2 / (self.count - 1)) / math.sqrt(self.count) if self.count > 1 \
+        se = (
+            math.sqrt(self.m2 / (self.count - 1)) / math.sqrt(self.count)
+            if self.count > 1
             else math.nan
+        )
         return {"mean": self.mean, "se": se}
 
 
@@ -86,8 +92,14 @@ class Ratio:
         if len(xs) == 0:
             return cls()
         dx, dy = xs - xs.mean(), ys - ys.mean()
-        return cls(len(xs), float(xs.mean()), float(ys.mean()), float(dx @ dx),
-                   float(dy @ dy), float(dx @ dy))
+        return cls(
+            len(xs),
+            float(xs.mean()),
+            float(ys.mean()),
+            float(dx @ dx),
+            float(dy @ dy),
+            float(dx @ dy),
+        )
 
     def merge(self, other: Ratio) -> Ratio:
         """Both sets of nights together (Chan's formula for co-moments)."""
@@ -98,9 +110,14 @@ class Ratio:
         n = self.count + other.count
         dx, dy = other.mean_x - self.mean_x, other.mean_y - self.mean_y
         w = self.count * other.count / n
-        return Ratio(n, self.mean_x + dx * other.count / n, self.mean_y + dy * other.count / n,
-                     self.cxx + other.cxx + dx * dx * w, self.cyy + other.cyy + dy * dy * w,
-                     self.cxy + other.cxy + dx * dy * w)
+        return Ratio(
+            n,
+            self.mean_x + dx * other.count / n,
+            self.mean_y + dy * other.count / n,
+            self.cxx + other.cxx + dx * dx * w,
+            self.cyy + other.cyy + dy * dy * w,
+            self.cxy + other.cxy + dx * dy * w,
+        )
 
     def as_dict(self) -> dict[str, float]:
         """``{"mean", "se"}``; NaN where there are too few nights or no denominator."""
@@ -124,27 +141,44 @@ class Summary:
     prize_ties: dict[str, Moments] = field(default_factory=dict)
     ratios: dict[str, Ratio] = field(default_factory=dict)
 
-    def add(self, nights: int, figures: Mapping[str, ArrayLike],
-            prize_ties: Mapping[str, ArrayLike],
-            ratios: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None) -> None:
+    def add(
+        self,
+        nights: int,
+        figures: Mapping[str, ArrayLike],
+        prize_ties: Mapping[str, ArrayLike],
+        ratios: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None,
+    ) -> None:
         """Fold in a chunk of ``nights``: the values of each figure and prize over them,
         and each ratio's numerators and denominators."""
-        self.merge(Summary(nights, {k: Moments.of(v) for k, v in figures.items()},
-                           {k: Moments.of(v) for k, v in prize_ties.items()},
-                           {k: Ratio.of(x, y) for k, (x, y) in (ratios or {}).items()}))
+        self.merge(
+            Summary(
+                nights,
+                {k: Moments.of(v) for k, v in figures.items()},
+                {k: Moments.of(v) for k, v in prize_ties.items()},
+                {k: Ratio.of(x, y) for k, (x, y) in (ratios or {}).items()},
+            )
+        )
 
-    def add_nights(self, nights: Iterable[Mapping[str, Any]], keys: Iterable[str],
-                   ratios: Mapping[str, tuple[str, str]] | None = None) -> None:
+    def add_nights(
+        self,
+        nights: Iterable[Mapping[str, Any]],
+        keys: Iterable[str],
+        ratios: Mapping[str, tuple[str, str]] | None = None,
+    ) -> None:
         """Fold in a chunk of per-night dicts (``keys`` and ``prize_ties``, as
         :func:`bunco.analysis.simulate.night_stats` gives them); ``ratios`` names each
         ratio's numerator and denominator keys."""
         chunk = list(nights)
         prizes = sorted({k for n in chunk for k in n["prize_ties"]})
-        self.add(len(chunk), {k: [n[k] for n in chunk] for k in keys},
-                 {k: [n["prize_ties"][k] for n in chunk if k in n["prize_ties"]]
-                  for k in prizes},
-                 {k: ([n[x] for n in chunk], [n[y] for n in chunk])
-                  for k, (x, y) in (ratios or {}).items()})
+        self.add(
+            len(chunk),
+            {k: [n[k] for n in chunk] for k in keys},
+            {k: [n["prize_ties"][k] for n in chunk if k in n["prize_ties"]] for k in prizes},
+            {
+                k: ([n[x] for n in chunk], [n[y] for n in chunk])
+                for k, (x, y) in (ratios or {}).items()
+            },
+        )
 
     def merge(self, other: Summary) -> None:
         self.parties += other.parties
@@ -159,7 +193,9 @@ class Summary:
         ratios among the figures."""
         return {
             "parties": self.parties,
-            "figures": {**{k: m.as_dict() for k, m in self.figures.items()},
-                        **{k: r.as_dict() for k, r in self.ratios.items()}},
+            "figures": {
+                **{k: m.as_dict() for k, m in self.figures.items()},
+                **{k: r.as_dict() for k, r in self.ratios.items()},
+            },
             "prize_ties": {k: self.prize_ties[k].as_dict() for k in sorted(self.prize_ties)},
         }

@@ -121,7 +121,10 @@ def table_odds(rules: RuleSet, round_no: int, *, non_head: bool = True) -> Table
 
 @lru_cache(maxsize=64)
 def _table_odds(
-    outcomes: tuple[Outcome, ...], target: int, finish: bool, with_non_head: bool,
+    outcomes: tuple[Outcome, ...],
+    target: int,
+    finish: bool,
+    with_non_head: bool,
     roll_for_high: bool = False,
 ) -> TableOdds:
     top = target + max(o.points for o in outcomes)

@@ -45,6 +45,7 @@ def _main(
 ) -> None:
     """Bunco: rules, parties, live nights, odds and simulation for the dice game."""
 
+
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)  # never cut a path or a command in two
 
@@ -101,8 +102,11 @@ def _whole_numbers(key: str, value: str, as_list: bool) -> int | list[int]:
 
     parts = [p.strip() for p in value.split(",")]
     if not all(p.lstrip("-").isdigit() and len(p) <= 10 for p in parts):
-        fail(f"{value[:30]!r} is not a valid value for house rule {key!r}",
-             expected="a comma-separated list of round numbers" if as_list
-             else f"a whole number within ±{MAX_RULE_NUMBER:,}")
+        fail(
+            f"{value[:30]!r} is not a valid value for house rule {key!r}",
+            expected="a comma-separated list of round numbers"
+            if as_list
+            else f"a whole number within ±{MAX_RULE_NUMBER:,}",
+        )
     numbers = [int(p) for p in parts]
     return numbers if as_list or len(numbers) > 1 else numbers[0]

@@ -8,7 +8,9 @@ from bunco.cli.app import fail
 def check_sets(sets: int) -> None:
     """``--sets``: a night has 1 to 4 sets of six rounds."""
     if not 1 <= sets <= 4:
-        fail(f"--sets {sets}: a night has 1 to 4 sets of six rounds", expected="--sets 1, 2, 3 or 4")
+        fail(
+            f"--sets {sets}: a night has 1 to 4 sets of six rounds", expected="--sets 1, 2, 3 or 4"
+        )
 
 
 def check_player_count(players: int) -> None:

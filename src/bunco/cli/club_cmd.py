@@ -35,8 +35,9 @@ from bunco.cli.club_db import (
 from bunco.cli.club_db import append as _append_events
 
 
-def _open(db: str | None, name: str, *, write: bool = True
-          ) -> tuple[Any, Any, str, Any, dict[str, Any]]:
+def _open(
+    db: str | None, name: str, *, write: bool = True
+) -> tuple[Any, Any, str, Any, dict[str, Any]]:
     return open_club(db, name, write=write)
 
 
@@ -48,14 +49,17 @@ def _append(clubs: Any, club_id: str, club: Any, event: dict[str, Any]) -> Any:
 def create(
     name: Annotated[str, typer.Argument(help="The club's name.")],
     dues: Annotated[str, typer.Option(help="Dues per player per night, e.g. 5.")] = "0",
-    sub_fee: Annotated[str | None, typer.Option(
-        help="What a substitute owes the club for each seat they take.")] = None,
+    sub_fee: Annotated[
+        str | None, typer.Option(help="What a substitute owes the club for each seat they take.")
+    ] = None,
     currency: Annotated[str, typer.Option(help="The currency sign.")] = "$",
     rules: Annotated[str, typer.Option(help="The club's preset.")] = "classic",
     regular: Annotated[list[str] | None, typer.Option(help="A regular (repeatable).")] = None,
     sub: Annotated[list[str] | None, typer.Option(help="A substitute (repeatable).")] = None,
-    payout: Annotated[list[str] | None, typer.Option(
-        help="PRIZE=AMOUNT or PRIZE=SHARE%, e.g. most_wins=50% (repeatable).")] = None,
+    payout: Annotated[
+        list[str] | None,
+        typer.Option(help="PRIZE=AMOUNT or PRIZE=SHARE%, e.g. most_wins=50% (repeatable)."),
+    ] = None,
     season: Annotated[str | None, typer.Option(help="The first season's name.")] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
@@ -70,12 +74,19 @@ def create(
             fail(f"payout {item!r} has no amount", expected="PRIZE=AMOUNT or PRIZE=SHARE%")
         key = "share" if value.strip().endswith("%") else "amount"
         payouts.append({"prize": prize.strip(), key: value.strip()})
-    setup: dict[str, Any] = {"type": "club", "name": name, "dues": dues, "currency": currency,
-                             "rules": rules, "payouts": payouts}
+    setup: dict[str, Any] = {
+        "type": "club",
+        "name": name,
+        "dues": dues,
+        "currency": currency,
+        "rules": rules,
+        "payouts": payouts,
+    }
     if sub_fee is not None:
         setup["sub_fee"] = sub_fee
-    events: list[dict[str, Any]] = [{"type": "member", "name": n, "role": "regular"}
-                                    for n in regular or []]
+    events: list[dict[str, Any]] = [
+        {"type": "member", "name": n, "role": "regular"} for n in regular or []
+    ]
     events += [{"type": "member", "name": n, "role": "substitute"} for n in sub or []]
     if season:
         events.append({"type": "season", "name": season})
@@ -94,24 +105,31 @@ def create(
 
 
 @club_app.command("member")
-def member(club: str, name: str,
-           sub: Annotated[bool, typer.Option("--sub", help="As a substitute.")] = False,
-           gone: Annotated[bool, typer.Option("--gone", help="Leaves the club.")] = False,
-           email: Annotated[str | None, typer.Option(help="Where reminders go.")] = None,
-           address: Annotated[str | None, typer.Option(
-               help="Their address (the nights they host are there).")] = None,
-           db: DbOption = None) -> None:
+def member(
+    club: str,
+    name: str,
+    sub: Annotated[bool, typer.Option("--sub", help="As a substitute.")] = False,
+    gone: Annotated[bool, typer.Option("--gone", help="Leaves the club.")] = False,
+    email: Annotated[str | None, typer.Option(help="Where reminders go.")] = None,
+    address: Annotated[
+        str | None, typer.Option(help="Their address (the nights they host are there).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
     """Add a member (a regular, or a substitute with --sub), change their email or address,
     or remove one (--gone)."""
     _, clubs, club_id, state, _ = _open(db, club)
     event: dict[str, Any] = (
-        {"type": "leave_club", "name": name} if gone
-        else {"type": "member", "name": name, "role": "substitute" if sub else "regular"})
+        {"type": "leave_club", "name": name}
+        if gone
+        else {"type": "member", "name": name, "role": "substitute" if sub else "regular"}
+    )
     if not gone:
         event.update({k: v for k, v in (("email", email), ("address", address)) if v})
     _append(clubs, club_id, state, event)
-    console.print(f"{state.name}: {name} " + ("leaves" if gone else f"is a {event['role']}"),
-                  highlight=False)
+    console.print(
+        f"{state.name}: {name} " + ("leaves" if gone else f"is a {event['role']}"), highlight=False
+    )
 
 
 @club_app.command("season")
@@ -123,8 +141,9 @@ def season(club: str, name: str, db: DbOption = None) -> None:
 
 
 @club_app.command("host")
-def host(club: str, month: Annotated[str, typer.Argument(help="YYYY-MM")], name: str,
-         db: DbOption = None) -> None:
+def host(
+    club: str, month: Annotated[str, typer.Argument(help="YYYY-MM")], name: str, db: DbOption = None
+) -> None:
     """Who hosts which month."""
     _, clubs, club_id, state, _ = _open(db, club)
     _append(clubs, club_id, state, {"type": "host", "month": month, "host": name})
@@ -132,9 +151,13 @@ def host(club: str, month: Annotated[str, typer.Argument(help="YYYY-MM")], name:
 
 
 @club_app.command("pay")
-def pay(club: str, player: str, amount: str,
-        note: Annotated[str | None, typer.Option(help="A note.")] = None,
-        db: DbOption = None) -> None:
+def pay(
+    club: str,
+    player: str,
+    amount: str,
+    note: Annotated[str | None, typer.Option(help="A note.")] = None,
+    db: DbOption = None,
+) -> None:
     """A member pays dues."""
     _, clubs, club_id, state, _ = _open(db, club)
     event: dict[str, Any] = {"type": "payment", "player": player, "amount": amount}
@@ -145,11 +168,15 @@ def pay(club: str, player: str, amount: str,
 
 
 @club_app.command("add-night")
-def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (.jsonl).")],
-              date: Annotated[str | None, typer.Option(help="YYYY-MM-DD")] = None,
-              guest: Annotated[list[str] | None, typer.Option(
-                  help="A player who is not a member (repeatable).")] = None,
-              db: DbOption = None) -> None:
+def add_night(
+    club: str,
+    log: Annotated[Path, typer.Argument(help="A party log (.jsonl).")],
+    date: Annotated[str | None, typer.Option(help="YYYY-MM-DD")] = None,
+    guest: Annotated[
+        list[str] | None, typer.Option(help="A player who is not a member (repeatable).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
     """Store a party log (a night played on paper or with bunco play) as a night of the club.
 
     Refused: a night already in the club (the same log twice), and a night with players
@@ -162,8 +189,11 @@ def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (
     night = load_night(log)
     store, clubs, club_id, state, nights = _open(db, club)
     night_id = secrets.token_urlsafe(6)
-    event: dict[str, Any] = {"type": "night", "night": night_id,
-                             "digest": log_digest(night.setup, night.events)}
+    event: dict[str, Any] = {
+        "type": "night",
+        "night": night_id,
+        "digest": log_digest(night.setup, night.events),
+    }
     if date:
         event["date"] = date
     if guest:
@@ -172,16 +202,21 @@ def add_night(club: str, log: Annotated[Path, typer.Argument(help="A party log (
         night_players_check(state, list(night.setup["players"]), guest or [])
         state.apply(event)
         if "money" not in night.setup:  # the club's money: dues as buy-in, the pot carried over
-            club_line = night_setup(state.setup, night.roster[: len(night.setup["players"])],
-                                    carried_over=pot_to_carry(state, nights))
+            club_line = night_setup(
+                state.setup,
+                night.roster[: len(night.setup["players"])],
+                carried_over=pot_to_carry(state, nights),
+            )
             night = Night.start({**night.setup, "money": club_line["money"]}).apply_all(
-                list(night.events))
+                list(night.events)
+            )
     store.create_night(night_id, str(night.setup.get("name") or state.name), night.setup)
     for seq, ev in enumerate(night.events, start=1):
         store.append(night_id, seq, table=ev.get("table"), command_id=None, event=dict(ev))
     _append(clubs, club_id, state, event)
-    console.print(f"{state.name}: night {night_id} added ({len(night.roster)} players)",
-                  highlight=False)
+    console.print(
+        f"{state.name}: night {night_id} added ({len(night.roster)} players)", highlight=False
+    )
 
 
 @club_app.command("show")
@@ -194,28 +229,38 @@ def show(club: str, db: DbOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         print_json(view)
         return
-    console.print(f"[bold]{state.name}[/] ({club_id}) · season {view['season']} · dues "
-                  f"{state.currency}{state.setup['dues']} · pot {state.currency}{view['pot']}")
+    console.print(
+        f"[bold]{state.name}[/] ({club_id}) · season {view['season']} · dues "
+        f"{state.currency}{state.setup['dues']} · pot {state.currency}{view['pot']}"
+    )
     console.print("Regulars: " + (", ".join(view["regulars"]) or "none"), highlight=False)
     console.print("Substitutes: " + (", ".join(view["substitutes"]) or "none"), highlight=False)
     for n in view["nights"]:
         name = n["name"] or f"night {n['night']}"
         phase = {"over": "played", None: "not in this database"}.get(n["phase"], "under way")
-        console.print(f"  {n['date'] or 'no date'}  {name} ({n['season']}, {phase})",
-                      highlight=False)
+        console.print(
+            f"  {n['date'] or 'no date'}  {name} ({n['season']}, {phase})", highlight=False
+        )
     for p in view["plans"]:
         if p["night"] is None:
             where = f" at {p['address']}" if p["address"] else ""
-            console.print(f"  {p['date']} {p['time'] or ''} to come: host {p['host'] or '?'}"
-                          f"{where}; {p['coming']} coming of {p['seats']} seats, "
-                          f"{p['not_answered']} not answered", highlight=False)
+            console.print(
+                f"  {p['date']} {p['time'] or ''} to come: host {p['host'] or '?'}"
+                f"{where}; {p['coming']} coming of {p['seats']} seats, "
+                f"{p['not_answered']} not answered",
+                highlight=False,
+            )
     console.print("Standings: " + view["ladder"]["text"], highlight=False)
 
 
 @club_app.command("standings")
-def standings(club: str, season_name: SeasonOption = None, db: DbOption = None,
-              csv: Annotated[Path | None, typer.Option("--csv", help="Write them as CSV.")] = None,
-              as_json: JsonOption = False) -> None:
+def standings(
+    club: str,
+    season_name: SeasonOption = None,
+    db: DbOption = None,
+    csv: Annotated[Path | None, typer.Option("--csv", help="Write them as CSV.")] = None,
+    as_json: JsonOption = False,
+) -> None:
     """The season's standings: nights, W, L, Buncos, Minis, points, prizes, money won."""
     from bunco.club.ladder import rule_text
     from bunco.club.season import season_standings
@@ -229,24 +274,56 @@ def standings(club: str, season_name: SeasonOption = None, db: DbOption = None,
         csv.write_text(season_csv(state, nights, season_name), encoding="utf-8")
     rule = rule_text(state.ladder)
     if as_json:
-        print_json({"season": season_name or state.season, "rule": rule, "rules": state.ladder,
-                    "standings": [r.as_dict() for r in rows]})
+        print_json(
+            {
+                "season": season_name or state.season,
+                "rule": rule,
+                "rules": state.ladder,
+                "standings": [r.as_dict() for r in rows],
+            }
+        )
         return
-    table = Table(title=f"{state.name}: {season_name or state.season}", title_justify="left",
-                  caption=f"Ranked by {rule}", caption_justify="left")
-    for head in ("#", "player", "nights", "score", "W", "L", "Buncos", "Minis", "points",
-                 "prizes", "won"):
+    table = Table(
+        title=f"{state.name}: {season_name or state.season}",
+        title_justify="left",
+        caption=f"Ranked by {rule}",
+        caption_justify="left",
+    )
+    for head in (
+        "#",
+        "player",
+        "nights",
+        "score",
+        "W",
+        "L",
+        "Buncos",
+        "Minis",
+        "points",
+        "prizes",
+        "won",
+    ):
         table.add_column(head, justify="left" if head == "player" else "right")
     for r in rows:
-        table.add_row(str(r.rank) if r.rank else "-", r.player, str(r.nights), r.score,
-                      str(r.wins), str(r.losses), str(r.buncos), str(r.minis), str(r.points),
-                      str(r.prizes), state.currency + r.as_dict()["won"])
+        table.add_row(
+            str(r.rank) if r.rank else "-",
+            r.player,
+            str(r.nights),
+            r.score,
+            str(r.wins),
+            str(r.losses),
+            str(r.buncos),
+            str(r.minis),
+            str(r.points),
+            str(r.prizes),
+            state.currency + r.as_dict()["won"],
+        )
     console.print(table)
 
 
 @club_app.command("ledger")
-def ledger(club: str, season_name: SeasonOption = None, db: DbOption = None,
-           as_json: JsonOption = False) -> None:
+def ledger(
+    club: str, season_name: SeasonOption = None, db: DbOption = None, as_json: JsonOption = False
+) -> None:
     """Dues owed and paid, each night's pot and payouts, the pot carried over."""
     from bunco.club.season import season_ledger
 
@@ -255,6 +332,7 @@ def ledger(club: str, season_name: SeasonOption = None, db: DbOption = None,
     if as_json:
         print_json(data)
         return
+
     def c(amount: str) -> str:  # "$5.00", "-$5.00" (a member in credit)
         return ("-" if amount.startswith("-") else "") + str(state.currency) + amount.lstrip("-")
 
@@ -262,20 +340,27 @@ def ledger(club: str, season_name: SeasonOption = None, db: DbOption = None,
     for head in ("member", "nights", "owed", "paid", "balance", "won"):
         table.add_column(head, justify="left" if head == "member" else "right")
     for m in data["members"]:
-        table.add_row(m["player"], str(m["nights"]), c(m["owed"]), c(m["paid"]),
-                      c(m["balance"]), c(m["won"]))
+        table.add_row(
+            m["player"], str(m["nights"]), c(m["owed"]), c(m["paid"]), c(m["balance"]), c(m["won"])
+        )
     console.print(table)
     t = data["totals"]
-    console.print(f"owed {c(t['dues_owed'])} · paid {c(t['dues_paid'])} · outstanding "
-                  f"{c(t['outstanding'])} · paid out {c(t['paid_out'])} · pot {c(t['pot'])}",
-                  highlight=False)
+    console.print(
+        f"owed {c(t['dues_owed'])} · paid {c(t['dues_paid'])} · outstanding "
+        f"{c(t['outstanding'])} · paid out {c(t['paid_out'])} · pot {c(t['pot'])}",
+        highlight=False,
+    )
 
 
 @club_app.command("report")
-def report(club: str,
-           out: Annotated[list[Path], typer.Option("--out", "-o", help="season.html and/or "
-                                                   "season.pdf (repeatable).")],
-           season_name: SeasonOption = None, db: DbOption = None) -> None:
+def report(
+    club: str,
+    out: Annotated[
+        list[Path], typer.Option("--out", "-o", help="season.html and/or season.pdf (repeatable).")
+    ],
+    season_name: SeasonOption = None,
+    db: DbOption = None,
+) -> None:
     """The season report: standings, a chart of them over the season, nights, dues."""
     from bunco.sheets.season import season_report_html, season_report_pdf
 

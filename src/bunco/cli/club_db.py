@@ -9,18 +9,30 @@ import typer
 
 from bunco.cli.app import app, fail, refusals
 
-club_app = typer.Typer(help="A club's season: roster, nights, dues, standings.",
-                       no_args_is_help=True)
+club_app = typer.Typer(
+    help="A club's season: roster, nights, dues, standings.", no_args_is_help=True
+)
 app.add_typer(club_app, name="club")
 
-DbOption = Annotated[str | None, typer.Option(
-    "--db", help="SQLAlchemy URL or SQLite file; default: the SQLite file of bunco serve.")]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db", help="SQLAlchemy URL or SQLite file; default: the SQLite file of bunco serve."
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-SeasonOption = Annotated[str | None, typer.Option("--season", help="A season (default: the current).")]
-TokenOption = Annotated[str | None, typer.Option(
-    "--token", help="The club's token (printed by bunco club create): links are made from it.")]
-BaseUrlOption = Annotated[str, typer.Option(
-    "--base-url", help="The server's address, as members open it.")]
+SeasonOption = Annotated[
+    str | None, typer.Option("--season", help="A season (default: the current).")
+]
+TokenOption = Annotated[
+    str | None,
+    typer.Option(
+        "--token", help="The club's token (printed by bunco club create): links are made from it."
+    ),
+]
+BaseUrlOption = Annotated[
+    str, typer.Option("--base-url", help="The server's address, as members open it.")
+]
 
 
 def _url(db: str | None, *, write: bool) -> str:
@@ -38,8 +50,10 @@ def _url(db: str | None, *, write: bool) -> str:
     if not write and url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         path = Path(url.removeprefix("sqlite:///"))
         if not path.exists():
-            fail(f"there is no database at {path} (so no club in it)",
-                 expected="--db with the database of bunco serve, or bunco club create first")
+            fail(
+                f"there is no database at {path} (so no club in it)",
+                expected="--db with the database of bunco serve, or bunco club create first",
+            )
     return url
 
 
@@ -60,13 +74,16 @@ def open_store(db: str | None, *, write: bool = True) -> tuple[Any, Any]:
     except typer.Exit:
         raise
     except Exception as exc:  # a bad URL or a missing driver
-        fail(f"cannot open the database: {exc}",
-             expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or an SQLite file")
+        fail(
+            f"cannot open the database: {exc}",
+            expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or an SQLite file",
+        )
     return store, ClubStore(store.engine)
 
 
-def open_club(db: str | None, name: str, *, write: bool = True
-              ) -> tuple[Any, Any, str, Any, dict[str, Any]]:
+def open_club(
+    db: str | None, name: str, *, write: bool = True
+) -> tuple[Any, Any, str, Any, dict[str, Any]]:
     """The stores, the club's id, the club and its nights, folded."""
     from bunco.club.load import fold_club, fold_nights
 
@@ -93,8 +110,10 @@ def append(clubs: Any, club_id: str, club: Any, *events: dict[str, Any]) -> Any:
 def organizer_token(clubs: Any, club_id: str, token: str | None) -> str:
     """The club's token, checked (links are derived from it)."""
     if not token:
-        fail("this command needs the club's token", expected="--token TOKEN (printed by "
-             "bunco club create)")
+        fail(
+            "this command needs the club's token",
+            expected="--token TOKEN (printed by bunco club create)",
+        )
     if not clubs.token_matches(club_id, token):
         fail("that is not the club's token", expected="the token printed by bunco club create")
     return token

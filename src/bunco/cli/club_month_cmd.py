@@ -35,44 +35,62 @@ DEFAULT_BASE = "http://127.0.0.1:8000"
 
 
 @club_app.command("plan")
-def plan(club: str, date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
-         time: Annotated[str | None, typer.Option(help="HH:MM")] = None,
-         host: Annotated[str | None, typer.Option(help="Who hosts (default: whose turn it "
-                                                       "is).")] = None,
-         address: Annotated[str | None, typer.Option(help="Where (default: the host's "
-                                                          "address).")] = None,
-         seats: Annotated[int | None, typer.Option(help="Seats (default: one per "
-                                                        "regular).")] = None,
-         db: DbOption = None) -> None:
+def plan(
+    club: str,
+    date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
+    time: Annotated[str | None, typer.Option(help="HH:MM")] = None,
+    host: Annotated[str | None, typer.Option(help="Who hosts (default: whose turn it is).")] = None,
+    address: Annotated[
+        str | None, typer.Option(help="Where (default: the host's address).")
+    ] = None,
+    seats: Annotated[int | None, typer.Option(help="Seats (default: one per regular).")] = None,
+    db: DbOption = None,
+) -> None:
     """Plan a night of the club, or change one: date, time, host, address, seats."""
     from bunco.club.plans import attendance_view
 
     _, clubs, club_id, state, _ = open_club(db, club)
     event: dict[str, Any] = {"type": "plan", "date": date}
-    event.update({k: v for k, v in (("time", time), ("host", host), ("address", address),
-                                    ("seats", seats)) if v is not None})
+    event.update(
+        {
+            k: v
+            for k, v in (("time", time), ("host", host), ("address", address), ("seats", seats))
+            if v is not None
+        }
+    )
     state = append(clubs, club_id, state, event)
     view = attendance_view(state, date)
-    console.print(f"{state.name}: {date}{' ' + view['time'] if view['time'] else ''}, host "
-                  f"{view['host'] or 'to be settled'}"
-                  + (f", at {view['address']}" if view["address"] else ""), highlight=False)
+    console.print(
+        f"{state.name}: {date}{' ' + view['time'] if view['time'] else ''}, host "
+        f"{view['host'] or 'to be settled'}"
+        + (f", at {view['address']}" if view["address"] else ""),
+        highlight=False,
+    )
 
 
 @club_app.command("swap-hosts")
-def swap_hosts(club: str, first: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
-               second: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
-               db: DbOption = None) -> None:
+def swap_hosts(
+    club: str,
+    first: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
+    second: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
+    db: DbOption = None,
+) -> None:
     """Two planned nights swap their hosts."""
     _, clubs, club_id, state, _ = open_club(db, club)
     state = append(clubs, club_id, state, {"type": "swap_hosts", "dates": [first, second]})
-    console.print(f"{state.name}: {first} hosted by {state.plans[first].host}, {second} by "
-                  f"{state.plans[second].host}", highlight=False)
+    console.print(
+        f"{state.name}: {first} hosted by {state.plans[first].host}, {second} by "
+        f"{state.plans[second].host}",
+        highlight=False,
+    )
 
 
 @club_app.command("rotation")
-def rotation(club: str, order: Annotated[list[str], typer.Argument(help="Members in hosting "
-                                                                        "order.")],
-             db: DbOption = None) -> None:
+def rotation(
+    club: str,
+    order: Annotated[list[str], typer.Argument(help="Members in hosting order.")],
+    db: DbOption = None,
+) -> None:
     """The hosting order: each hosts in turn the next night planned without a host."""
     _, clubs, club_id, state, _ = open_club(db, club)
     state = append(clubs, club_id, state, {"type": "rotation", "order": order})
@@ -80,44 +98,63 @@ def rotation(club: str, order: Annotated[list[str], typer.Argument(help="Members
 
 
 @club_app.command("rsvp")
-def rsvp(club: str, date: Annotated[str, typer.Argument(help="YYYY-MM-DD")], name: str,
-         answer: Annotated[str, typer.Argument(help="yes, no or maybe")],
-         db: DbOption = None) -> None:
+def rsvp(
+    club: str,
+    date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
+    name: str,
+    answer: Annotated[str, typer.Argument(help="yes, no or maybe")],
+    db: DbOption = None,
+) -> None:
     """Record a member's answer for a planned night (members answer through their links)."""
     from bunco.club.plans import attendance_view
 
     _, clubs, club_id, state, _ = open_club(db, club)
-    state = append(clubs, club_id, state, {"type": "rsvp", "date": date, "name": name,
-                                           "answer": answer})
+    state = append(
+        clubs, club_id, state, {"type": "rsvp", "date": date, "name": name, "answer": answer}
+    )
     _print_coming(attendance_view(state, date))
 
 
 def _print_coming(view: dict[str, Any]) -> None:
-    console.print(f"{view['date']}: {len(view['coming'])} coming, {len(view['roster'])} "
-                  f"holding seats of {view['seats']} ({view['tables']} tables)"
-                  + (f", {view['open_seats']} open" if view["open_seats"] else ""),
-                  highlight=False)
-    for label, key in (("coming", "coming"), ("maybe", "maybe"),
-                       ("not answered", "not_answered"), ("not coming", "not_coming"),
-                       ("waiting for a seat", "waiting"), ("seat offered to", "offered_to")):
+    console.print(
+        f"{view['date']}: {len(view['coming'])} coming, {len(view['roster'])} "
+        f"holding seats of {view['seats']} ({view['tables']} tables)"
+        + (f", {view['open_seats']} open" if view["open_seats"] else ""),
+        highlight=False,
+    )
+    for label, key in (
+        ("coming", "coming"),
+        ("maybe", "maybe"),
+        ("not answered", "not_answered"),
+        ("not coming", "not_coming"),
+        ("waiting for a seat", "waiting"),
+        ("seat offered to", "offered_to"),
+    ):
         if view[key]:
             console.print(f"  {label}: {', '.join(view[key])}", highlight=False)
     for sub in view["subs_in"]:
-        console.print(f"  sub: {sub['sub']}" + (f" for {sub['for']}" if sub["for"] else ""),
-                      highlight=False)
+        console.print(
+            f"  sub: {sub['sub']}" + (f" for {sub['for']}" if sub["for"] else ""), highlight=False
+        )
     console.print(f"  roster: {', '.join(view['roster'])}", highlight=False)
 
 
 @club_app.command("coming")
-def coming(club: str, date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
-           db: DbOption = None, as_json: JsonOption = False) -> None:
+def coming(
+    club: str,
+    date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
     """Who is coming to a planned night: answers, seats and tables, subs, the roster."""
     from bunco.club.plans import attendance_view
 
     _, _, _, state, _ = open_club(db, club, write=False)
     if date not in state.plans:
-        fail(f"there is no night planned on {date}",
-             expected="one of " + (", ".join(state.plans) or "(none: bunco club plan)"))
+        fail(
+            f"there is no night planned on {date}",
+            expected="one of " + (", ".join(state.plans) or "(none: bunco club plan)"),
+        )
     view = attendance_view(state, date)
     if as_json:
         print_json(view)
@@ -126,10 +163,12 @@ def coming(club: str, date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
 
 
 @club_app.command("calendar")
-def calendar(club: str,
-             out: Annotated[Path, typer.Option("--out", "-o", help="The .ics file to write.")],
-             date: Annotated[str | None, typer.Option(help="Only this night.")] = None,
-             db: DbOption = None) -> None:
+def calendar(
+    club: str,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The .ics file to write.")],
+    date: Annotated[str | None, typer.Option(help="Only this night.")] = None,
+    db: DbOption = None,
+) -> None:
     """The club's nights as an iCalendar file (with hosts and addresses)."""
     from bunco.club.calendar import club_calendar, night_calendar
 
@@ -137,30 +176,39 @@ def calendar(club: str,
         fail(f"cannot write a calendar to {out}", expected="a file ending in .ics")
     _, _, club_id, state, _ = open_club(db, club, write=False)
     if date is not None and date not in state.plans:
-        fail(f"there is no night planned on {date}",
-             expected="one of " + (", ".join(state.plans) or "(none: bunco club plan)"))
-    text = (night_calendar(state, club_id, date) if date else club_calendar(state, club_id))
+        fail(
+            f"there is no night planned on {date}",
+            expected="one of " + (", ".join(state.plans) or "(none: bunco club plan)"),
+        )
+    text = night_calendar(state, club_id, date) if date else club_calendar(state, club_id)
     out.write_bytes(text.encode("utf-8"))  # CRLF line ends as written
     console.print(f"wrote {out} ({1 if date else len(state.plans)} nights)", highlight=False)
 
 
 @club_app.command("ladder")
-def ladder(club: str,
-           measure: Annotated[str, typer.Option(help="wins, points, buncos or "
-                                                     "place_points.")] = "wins",
-           average: Annotated[bool, typer.Option("--average", help="Rank by the average per "
-                                                 "night counted.")] = False,
-           min_nights: Annotated[int, typer.Option(help="Nights to qualify.")] = 0,
-           best: Annotated[int | None, typer.Option(help="Count the best N nights.")] = None,
-           drop: Annotated[int | None, typer.Option(help="Drop the worst N nights.")] = None,
-           place_points: Annotated[str | None, typer.Option(
-               help="Points for 1st, 2nd, ... e.g. 10,8,6,5.")] = None,
-           db: DbOption = None) -> None:
+def ladder(
+    club: str,
+    measure: Annotated[str, typer.Option(help="wins, points, buncos or place_points.")] = "wins",
+    average: Annotated[
+        bool, typer.Option("--average", help="Rank by the average per night counted.")
+    ] = False,
+    min_nights: Annotated[int, typer.Option(help="Nights to qualify.")] = 0,
+    best: Annotated[int | None, typer.Option(help="Count the best N nights.")] = None,
+    drop: Annotated[int | None, typer.Option(help="Drop the worst N nights.")] = None,
+    place_points: Annotated[
+        str | None, typer.Option(help="Points for 1st, 2nd, ... e.g. 10,8,6,5.")
+    ] = None,
+    db: DbOption = None,
+) -> None:
     """The club's standings rules (the standings show them applied)."""
     from bunco.club.ladder import rule_text
 
-    event: dict[str, Any] = {"type": "ladder", "measure": measure, "average": average,
-                             "min_nights": min_nights}
+    event: dict[str, Any] = {
+        "type": "ladder",
+        "measure": measure,
+        "average": average,
+        "min_nights": min_nights,
+    }
     if best is not None:
         event["best"] = best
     if drop is not None:
@@ -176,8 +224,13 @@ def ladder(club: str,
 
 
 @club_app.command("links")
-def links(club: str, token: TokenOption = None, base_url: BaseUrlOption = DEFAULT_BASE,
-          db: DbOption = None, as_json: JsonOption = False) -> None:
+def links(
+    club: str,
+    token: TokenOption = None,
+    base_url: BaseUrlOption = DEFAULT_BASE,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
     """Every member's personal link (issued now for members without one) and the calendar
     feed, to send them."""
     from bunco.web.club_links import issue_events, links_view
@@ -195,11 +248,14 @@ def links(club: str, token: TokenOption = None, base_url: BaseUrlOption = DEFAUL
 
 
 @club_app.command("share")
-def share(club: str,
-          night: Annotated[str | None, typer.Option(help="A night's id.")] = None,
-          season: Annotated[str | None, typer.Option(help="A season's name.")] = None,
-          token: TokenOption = None, base_url: BaseUrlOption = DEFAULT_BASE,
-          db: DbOption = None) -> None:
+def share(
+    club: str,
+    night: Annotated[str | None, typer.Option(help="A night's id.")] = None,
+    season: Annotated[str | None, typer.Option(help="A season's name.")] = None,
+    token: TokenOption = None,
+    base_url: BaseUrlOption = DEFAULT_BASE,
+    db: DbOption = None,
+) -> None:
     """A read-only link to one night's results or a whole season."""
     from bunco.club.links import link_path
     from bunco.web.club_links import live_token, new_link_event
@@ -214,33 +270,44 @@ def share(club: str,
     if found is None:
         event, found = new_link_event(state, club_id, secret, kind, subject)
         append(clubs, club_id, state, event)
-    console.print(base_url.rstrip("/") + link_path(club_id, kind, found), highlight=False,
-                  soft_wrap=True)
+    console.print(
+        base_url.rstrip("/") + link_path(club_id, kind, found), highlight=False, soft_wrap=True
+    )
 
 
 @club_app.command("mail")
-def mail(club: str,
-         smtp_host: Annotated[str, typer.Option(help="The SMTP server.")],
-         sender: Annotated[str, typer.Option(help="The address reminders come from.")],
-         smtp_port: Annotated[int, typer.Option(help="Its port.")] = 25,
-         username: Annotated[str | None, typer.Option(help="If it needs a login.")] = None,
-         password: Annotated[str | None, typer.Option(help="If it needs a login.")] = None,
-         starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS.")] = False,
-         db: DbOption = None) -> None:
+def mail(
+    club: str,
+    smtp_host: Annotated[str, typer.Option(help="The SMTP server.")],
+    sender: Annotated[str, typer.Option(help="The address reminders come from.")],
+    smtp_port: Annotated[int, typer.Option(help="Its port.")] = 25,
+    username: Annotated[str | None, typer.Option(help="If it needs a login.")] = None,
+    password: Annotated[str | None, typer.Option(help="If it needs a login.")] = None,
+    starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS.")] = False,
+    db: DbOption = None,
+) -> None:
     """The SMTP server the club's reminders go through."""
-    event: dict[str, Any] = {"type": "mail", "host": smtp_host, "port": smtp_port,
-                             "sender": sender, "starttls": starttls}
+    event: dict[str, Any] = {
+        "type": "mail",
+        "host": smtp_host,
+        "port": smtp_port,
+        "sender": sender,
+        "starttls": starttls,
+    }
     event.update({k: v for k, v in (("username", username), ("password", password)) if v})
     _, clubs, club_id, state, _ = open_club(db, club)
     state = append(clubs, club_id, state, event)
-    console.print(f"{state.name}: reminders go through {smtp_host}:{smtp_port}",
-                  highlight=False)
+    console.print(f"{state.name}: reminders go through {smtp_host}:{smtp_port}", highlight=False)
 
 
 @club_app.command("remind")
-def remind(club: str, date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
-           token: TokenOption = None, base_url: BaseUrlOption = DEFAULT_BASE,
-           db: DbOption = None) -> None:
+def remind(
+    club: str,
+    date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
+    token: TokenOption = None,
+    base_url: BaseUrlOption = DEFAULT_BASE,
+    db: DbOption = None,
+) -> None:
     """Email every regular who has not answered for the night, with their personal link."""
     from bunco.club.reminders import reminder, to_remind
     from bunco.web.club_links import issue_events, links_view
@@ -251,8 +318,10 @@ def remind(club: str, date: Annotated[str, typer.Argument(help="YYYY-MM-DD")],
     with refusals():
         names, no_email = to_remind(state, date)
         messages_state = state.apply_all(issue_events(state, club_id, secret))
-        urls = {m["name"]: m["url"] for m in links_view(messages_state, club_id, secret,
-                                                        base_url.rstrip("/"))["members"]}
+        urls = {
+            m["name"]: m["url"]
+            for m in links_view(messages_state, club_id, secret, base_url.rstrip("/"))["members"]
+        }
         messages = [reminder(messages_state, date, n, urls[n]) for n in names]
     state = append(clubs, club_id, state, *issue_events(state, club_id, secret))
     try:

@@ -118,8 +118,7 @@ def plain_refusal(
         if low is not None and number < low:
             raise typer.BadParameter(f"{item} is below {low:g}, the lowest", ctx=ctx, param=param)
         if high is not None and number > high:
-            raise typer.BadParameter(f"{item} is above {high:g}, the highest", ctx=ctx,
-                                     param=param)
+            raise typer.BadParameter(f"{item} is above {high:g}, the highest", ctx=ctx, param=param)
 
 
 #: The annotations :func:`plain_value` knows.
@@ -142,8 +141,11 @@ def use_plain_coercion(params: Iterable[Any]) -> None:
     does not build as we expect are left alone: they are then converted by Typer as
     before, only slower to start."""
     for param in params:
-        if (getattr(param, "_runtime_param", "absent") is None
-                and hasattr(param, "type_descriptor") and _plain_enough(param)):
+        if (
+            getattr(param, "_runtime_param", "absent") is None
+            and hasattr(param, "type_descriptor")
+            and _plain_enough(param)
+        ):
             param._runtime_param = PlainCoercion(param)
 
 

@@ -13,10 +13,10 @@ from bunco.cli.app import app, console, fail, print_json
 
 @app.command("demo")
 def demo_command(
-    file: Annotated[Path, typer.Argument(
-        metavar="FILE", help="Where to write the sample party log.")] = Path("night.jsonl"),
-    force: Annotated[bool, typer.Option(
-        "--force", help="Replace FILE when it exists.")] = False,
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="Where to write the sample party log.")
+    ] = Path("night.jsonl"),
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE when it exists.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
     """Write a sample night to read, print and export: eight players, classic rules,
@@ -30,18 +30,27 @@ def demo_command(
     from bunco.play.demo import write_demo
 
     if file.exists() and not force:
-        fail(f"{file} already exists, and may be a night of yours",
-             expected=f"another FILE, e.g. bunco demo sample.jsonl, or --force to replace {file}")
+        fail(
+            f"{file} already exists, and may be a night of yours",
+            expected=f"another FILE, e.g. bunco demo sample.jsonl, or --force to replace {file}",
+        )
     try:
         night = write_demo(file)
     except BuncoError as exc:
         fail(exc.message, expected=exc.expected)
     if as_json:
-        print_json({"file": str(file), "players": list(night.roster),
-                    "rounds": len(night.history), "events": len(night.events)})
+        print_json(
+            {
+                "file": str(file),
+                "players": list(night.roster),
+                "rounds": len(night.history),
+                "events": len(night.events),
+            }
+        )
         return
     console.print(
         f"wrote {file}: a classic night of {len(night.roster)} players at two tables, "
         f"{len(night.history)} rounds, with prize money. Try: bunco replay {file}",
-        highlight=False, soft_wrap=True,
+        highlight=False,
+        soft_wrap=True,
     )

@@ -32,29 +32,52 @@ from bunco.core.errors import did_you_mean, nearest
 #: on :data:`bunco.cli.app.app` and the first paragraph of its help (the line of the
 #: list; a test keeps it equal to the command's own help).
 COMMANDS: dict[str, tuple[str, str]] = {
-    "rules": ("rules_cmd", "Show the presets, or every rule value of one preset (with house "
-              "rules applied)."),
-    "score": ("rules_cmd", "Score one roll: points, kind, whether the turn goes on and whether "
-              "the round ends."),
-    "odds": ("odds_cmd", "Exact odds: per roll, per turn, and per round at a head table of "
-             "four; with --set, the odds of a whole set for every player and table."),
-    "play": ("play_cmd", "Play a night of Bunco: alone against bots, passing the keyboard, or "
-             "scoring real dice."),
-    "replay": ("replay_cmd", "Read a party log and print the night: rounds, score cards, "
-               "sheets, prizes and next seats."),
-    "demo": ("demo_cmd", "Write a sample night to read, print and export: eight players, "
-             "classic rules, prize money."),
-    "serve": ("serve_cmd", "Run a Bunco night server: the API, the database and the live "
-              "updates."),
-    "sheets": ("sheets_cmd", "Print-ready score cards, tallies, master sheet, table signs, "
-               "round cards and house-rules card (and name tags with --name-tags)."),
-    "report": ("sheets_cmd", "The night report: standings, prize winners, every round's "
-               "tables and charts."),
-    "export": ("sheets_cmd", "The standings as CSV, one row a player: rank, player, wins, "
-               "losses, buncos, mini_buncos, points, prizes_won, group (the CSV's header "
-               "row)."),
-    "simulate": ("simulate_cmd", "Simulate whole nights (seating, moving, ties, prizes): "
-                 "figures with standard errors."),
+    "rules": (
+        "rules_cmd",
+        "Show the presets, or every rule value of one preset (with house rules applied).",
+    ),
+    "score": (
+        "rules_cmd",
+        "Score one roll: points, kind, whether the turn goes on and whether the round ends.",
+    ),
+    "odds": (
+        "odds_cmd",
+        "Exact odds: per roll, per turn, and per round at a head table of "
+        "four; with --set, the odds of a whole set for every player and table.",
+    ),
+    "play": (
+        "play_cmd",
+        "Play a night of Bunco: alone against bots, passing the keyboard, or scoring real dice.",
+    ),
+    "replay": (
+        "replay_cmd",
+        "Read a party log and print the night: rounds, score cards, sheets, prizes and next seats.",
+    ),
+    "demo": (
+        "demo_cmd",
+        "Write a sample night to read, print and export: eight players, "
+        "classic rules, prize money.",
+    ),
+    "serve": ("serve_cmd", "Run a Bunco night server: the API, the database and the live updates."),
+    "sheets": (
+        "sheets_cmd",
+        "Print-ready score cards, tallies, master sheet, table signs, "
+        "round cards and house-rules card (and name tags with --name-tags).",
+    ),
+    "report": (
+        "sheets_cmd",
+        "The night report: standings, prize winners, every round's tables and charts.",
+    ),
+    "export": (
+        "sheets_cmd",
+        "The standings as CSV, one row a player: rank, player, wins, "
+        "losses, buncos, mini_buncos, points, prizes_won, group (the CSV's header "
+        "row).",
+    ),
+    "simulate": (
+        "simulate_cmd",
+        "Simulate whole nights (seating, moving, ties, prizes): figures with standard errors.",
+    ),
     "club": ("club_cmd", "A club's season: roster, nights, dues, standings."),
 }
 
@@ -77,8 +100,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "bunco sheets --from night.jsonl --out filled.pdf",
     ),
     "report": ("bunco report night.jsonl --out report.html --out report.pdf",),
-    "export": ("bunco export night.jsonl", "bunco export night.jsonl --out standings.csv",
-               "bunco export night.jsonl --payouts --out payouts.csv"),
+    "export": (
+        "bunco export night.jsonl",
+        "bunco export night.jsonl --out standings.csv",
+        "bunco export night.jsonl --payouts --out payouts.csv",
+    ),
     "simulate": (
         "bunco simulate --rules scil --players 12 --parties 1000",
         "bunco simulate -r classic -n 8 -k 100000 --json",
@@ -161,12 +187,16 @@ def load_command(name: str) -> Any:
     short, markup = app.pretty_exceptions_short, app.rich_markup_mode
     for info in app.registered_commands:
         if info.name == name:
-            return typer.main.get_command_from_info(info, pretty_exceptions_short=short,
-                                                    rich_markup_mode=markup)
+            return typer.main.get_command_from_info(
+                info, pretty_exceptions_short=short, rich_markup_mode=markup
+            )
     group = next(g for g in app.registered_groups if g.name == name)
-    return typer.main.get_group_from_info(group, pretty_exceptions_short=short,
-                                          rich_markup_mode=markup,
-                                          suggest_commands=app.suggest_commands)
+    return typer.main.get_group_from_info(
+        group,
+        pretty_exceptions_short=short,
+        rich_markup_mode=markup,
+        suggest_commands=app.suggest_commands,
+    )
 
 
 def _summary(name: str) -> Any:

@@ -13,8 +13,10 @@ TYPICAL_SECONDS = 60
 
 
 def _words(elapsed: float) -> str:
-    return (f"compiling the night kernel into Numba's cache, once (about {TYPICAL_SECONDS} s "
-            f"on two cores; `make` does it at install): {elapsed:.0f} s")
+    return (
+        f"compiling the night kernel into Numba's cache, once (about {TYPICAL_SECONDS} s "
+        f"on two cores; `make` does it at install): {elapsed:.0f} s"
+    )
 
 
 def ready_kernel() -> float:
@@ -42,6 +44,7 @@ def ready_kernel() -> float:
         if status is not None:
             status.stop()
     if status is not None or last[0] >= 0:
-        err_console.print(f"night kernel compiled in {seconds:.0f} s; later runs load it at once",
-                          highlight=False)
+        err_console.print(
+            f"night kernel compiled in {seconds:.0f} s; later runs load it at once", highlight=False
+        )
     return seconds

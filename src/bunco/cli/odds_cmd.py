@@ -39,12 +39,19 @@ def _round_columns(rounds: list[dict[str, Any]]) -> Table:
     row("P(first team wins)", lambda d: _pct(d["table"]["first_team_win_probability"]))
     row("rolls per round", lambda d: f"{d['table']['expected_rolls']:.2f}")
     row("P(round ends on a Bunco)", lambda d: _pct(d["table"]["bunco_end_probability"]))
-    row("P(tie at a non-head table)", lambda d: "–" if d["table"]["non_head"] is None
-        else _pct(d["table"]["non_head"]["tie_probability"]))
+    row(
+        "P(tie at a non-head table)",
+        lambda d: (
+            "–"
+            if d["table"]["non_head"] is None
+            else _pct(d["table"]["non_head"]["tie_probability"])
+        ),
+    )
     notes = {d["table"]["non_head_note"] for d in rounds if d["table"]["non_head"] is None}
     if notes:
         table.caption = "– P(tie at a non-head table): " + "; ".join(
-            sorted(n or "no non-head table" for n in notes))
+            sorted(n or "no non-head table" for n in notes)
+        )
     return table
 
 
@@ -57,27 +64,37 @@ def _one_round(doc: dict[str, Any], rules: RuleSet) -> list[Table]:
     for name in ("kind", "points", "rolls again", "ends round", "ways of 216", "probability"):
         roll.add_column(name, justify="left" if name == "kind" else "right")
     for o in doc["per_roll"]["outcomes"]:
-        roll.add_row(kind_name(RollKind(o["kind"]), rules), str(o["points"]), "yes" if o["continues"] else "no",
-                     "yes" if o["ends_round"] else "no", str(o["ways"]), o["probability_exact"])
-    roll.caption = (f"expected points {doc['per_roll']['expected_points_exact']} = "
-                    f"{doc['per_roll']['expected_points']:.5f}")
+        roll.add_row(
+            kind_name(RollKind(o["kind"]), rules),
+            str(o["points"]),
+            "yes" if o["continues"] else "no",
+            "yes" if o["ends_round"] else "no",
+            str(o["ways"]),
+            o["probability_exact"],
+        )
+    roll.caption = (
+        f"expected points {doc['per_roll']['expected_points_exact']} = "
+        f"{doc['per_roll']['expected_points']:.5f}"
+    )
 
     turn = doc["per_turn"]
     tt = Table(title=f"One turn in round {r} (no target)")
     tt.add_column("figure", style="bold")
     tt.add_column("value", justify="right")
-    tt.add_row("expected points",
-               f"{turn['expected_points_exact']} = {turn['expected_points']:.5f}")
+    tt.add_row(
+        "expected points", f"{turn['expected_points_exact']} = {turn['expected_points']:.5f}"
+    )
     tt.add_row("expected rolls", f"{turn['expected_rolls_exact']} = {turn['expected_rolls']:.5f}")
-    tt.add_row("P(at least one Bunco)", f"{turn['bunco_probability_exact']} = "
-               f"{_pct(turn['bunco_probability'])}")
+    tt.add_row(
+        "P(at least one Bunco)",
+        f"{turn['bunco_probability_exact']} = {_pct(turn['bunco_probability'])}",
+    )
     if turn["wipeout_probability"]:
         tt.add_row("P(ends in a wipeout)", _pct(turn["wipeout_probability"]))
     rolls = turn["rolls_distribution"]
     tt.add_row("P(rolls = 1, 2, 3, 4)", ", ".join(_pct(rolls[str(n)]) for n in range(1, 5)))
     points = turn["points_distribution"]
-    tt.add_row("P(points = 0, 1, 2, 3)",
-               ", ".join(_pct(points.get(str(k), 0.0)) for k in range(4)))
+    tt.add_row("P(points = 0, 1, 2, 3)", ", ".join(_pct(points.get(str(k), 0.0)) for k in range(4)))
 
     head = doc["table"]
     ht = Table(title=f"A round at the head table (target {head['target']})")
@@ -126,18 +143,20 @@ def _estimate(figure: dict[str, Any], percent: bool) -> str:
 
 
 #: The words of ``bunco odds --set`` for each figure.
-SET_FIGURES = {"expected_wins": "expected wins", "most_wins": "P(most wins)",
-               "most_wins_alone": "P(most wins, alone)",
-               "at_least_one_bunco": "P(at least one Bunco)",
-               "expected_buncos": "expected Buncos"}
+SET_FIGURES = {
+    "expected_wins": "expected wins",
+    "most_wins": "P(most wins)",
+    "most_wins_alone": "P(most wins, alone)",
+    "at_least_one_bunco": "P(at least one Bunco)",
+    "expected_buncos": "expected Buncos",
+}
 
 
 def _figure_names(keys: list[str]) -> str:
     names = [SET_FIGURES[k] for k in keys if k in SET_FIGURES]
     tables = [k.removeprefix("split at table ") for k in keys if k not in SET_FIGURES]
     if tables:
-        names.append("the split at table" + ("s " if len(tables) > 1 else " ")
-                     + ", ".join(tables))
+        names.append("the split at table" + ("s " if len(tables) > 1 else " ") + ", ".join(tables))
     return ", ".join(names) or "none"
 
 
@@ -145,8 +164,11 @@ def _reasons(doc: dict[str, Any]) -> dict[str, list[str]]:
     """The estimated figures grouped by why they are not exact."""
     out: dict[str, list[str]] = {}
     for key, reason in doc["why_simulated"].items():
-        names = ([k for k in doc["simulated"] if k.startswith("split at table ")]
-                 if key == "split" else [key])
+        names = (
+            [k for k in doc["simulated"] if k.startswith("split at table ")]
+            if key == "split"
+            else [key]
+        )
         out.setdefault(reason, []).extend(names)
     return out
 
@@ -154,22 +176,35 @@ def _reasons(doc: dict[str, Any]) -> dict[str, list[str]]:
 def _print_set_odds(doc: dict[str, Any]) -> None:
     what = "a set" if doc["sets"] == 1 else f"a night of {doc['sets']} sets"
     console.print(f"[bold]{doc['rules']}[/], {doc['players']} players: the odds of {what}")
-    console.print(f"exact (shown bare, composed from the round chains): "
-                  f"{_figure_names(doc['exact'])}")
-    console.print(f"estimated (shown ± their standard error: the mean over {doc['nights']:,} "
-                  f"nights played by the night kernel, seed {doc['seed']}): "
-                  f"{_figure_names(doc['simulated'])}")
+    console.print(
+        f"exact (shown bare, composed from the round chains): {_figure_names(doc['exact'])}"
+    )
+    console.print(
+        f"estimated (shown ± their standard error: the mean over {doc['nights']:,} "
+        f"nights played by the night kernel, seed {doc['seed']}): "
+        f"{_figure_names(doc['simulated'])}"
+    )
     for reason, keys in _reasons(doc).items():
         console.print(f"  not exact: {_figure_names(keys)}: {reason}", highlight=False)
     people = Table(title="Each player")
-    for name in ("player", "expected wins", "P(most wins)", "P(most wins, alone)",
-                 "P(at least one Bunco)", "expected Buncos"):
+    for name in (
+        "player",
+        "expected wins",
+        "P(most wins)",
+        "P(most wins, alone)",
+        "P(at least one Bunco)",
+        "expected Buncos",
+    ):
         people.add_column(name, justify="left" if name == "player" else "right")
     for row in doc["per_player"]:
-        people.add_row(row["player"], _estimate(row["expected_wins"], False),
-                       _estimate(row["most_wins"], True), _estimate(row["most_wins_alone"], True),
-                       _estimate(row["at_least_one_bunco"], True),
-                       _estimate(row["expected_buncos"], False))
+        people.add_row(
+            row["player"],
+            _estimate(row["expected_wins"], False),
+            _estimate(row["most_wins"], True),
+            _estimate(row["most_wins_alone"], True),
+            _estimate(row["at_least_one_bunco"], True),
+            _estimate(row["expected_buncos"], False),
+        )
     console.print(people)
     rounds = 6 * doc["sets"]
     tables = Table(title="Each table: P(the team that rolled first won k of its rounds)")
@@ -181,8 +216,11 @@ def _print_set_odds(doc: dict[str, Any]) -> None:
     for row in doc["per_table"]:
         split = row["split"]
         worst = max([worst, *split["se"]])
-        tables.add_row(str(row["table"]), "exact" if split["source"] == "exact" else "kernel",
-                       *(f"{100 * p:.1f}%" for p in split["probabilities"]))
+        tables.add_row(
+            str(row["table"]),
+            "exact" if split["source"] == "exact" else "kernel",
+            *(f"{100 * p:.1f}%" for p in split["probabilities"]),
+        )
     if worst:
         tables.caption = f"kernel rows: standard errors up to {100 * worst:.2f}%"
     console.print(tables)
@@ -225,15 +263,19 @@ def odds_command(
             if nights < 2:
                 fail(f"--nights {nights}", expected="2 or more nights (for standard errors)")
             if round_no is not None or plot is not None:
-                fail("--set covers all the rounds of a set",
-                     expected="--set without --round or --plot")
+                fail(
+                    "--set covers all the rounds of a set",
+                    expected="--set without --round or --plot",
+                )
             from bunco.analysis.night_kernel import kernel_refusal
 
             played = sim_rules(rules_name, house_rules)
             reason = kernel_refusal(played, players, sets)
             if reason is not None:
-                fail(f"set odds come from the night kernel, which cannot play this party: "
-                     f"{reason}", expected="2 to 2,000 players and 1 to 4 sets")
+                fail(
+                    f"set odds come from the night kernel, which cannot play this party: {reason}",
+                    expected="2 to 2,000 players and 1 to 4 sets",
+                )
             from bunco.cli.kernel_notice import ready_kernel
 
             ready_kernel()  # says so while it compiles (a first run the install did not prepare)
@@ -258,14 +300,22 @@ def odds_command(
         if as_json:
             if round_no is not None:
                 one = report["rounds"][0]
-                print_json({"rules": report["rules"], "house_rules": report["house_rules"],
-                            "tail_mass": report["tail_mass"], **one})
+                print_json(
+                    {
+                        "rules": report["rules"],
+                        "house_rules": report["house_rules"],
+                        "tail_mass": report["tail_mass"],
+                        **one,
+                    }
+                )
             else:
                 print_json(report)
             return
         house_text = ", ".join(f"{k}={v}" for k, v in house_rules.items())
-        console.print(f"Exact odds under [bold]{rules.name}[/] ({SUMMARIES[rules.name]})"
-                      + (f", with the house rules {house_text}" if house_rules else ""))
+        console.print(
+            f"Exact odds under [bold]{rules.name}[/] ({SUMMARIES[rules.name]})"
+            + (f", with the house rules {house_text}" if house_rules else "")
+        )
         if round_no is None:
             console.print(_round_columns(report["rounds"]))
         else:

@@ -90,7 +90,9 @@ def play_command(
     rules: Annotated[
         str | None,
         typer.Option(
-            "--rules", "-r", metavar="PRESET",
+            "--rules",
+            "-r",
+            metavar="PRESET",
             help="Preset: winning-moves (wm), classic, scil or tournament.",
         ),
     ] = None,
@@ -98,14 +100,17 @@ def play_command(
     players: Annotated[
         str | None,
         typer.Option(
-            "--players", "-n", metavar="N|NAMES",
+            "--players",
+            "-n",
+            metavar="N|NAMES",
             help="A count (bots get friendly names) or names: Ann,Bea,Cat.",
         ),
     ] = None,
     human: Annotated[
         list[str] | None,
         typer.Option(
-            "--human", metavar="NAME",
+            "--human",
+            metavar="NAME",
             help="A player at this keyboard (repeatable); the rest are bots.",
         ),
     ] = None,
@@ -115,7 +120,8 @@ def play_command(
     group: Annotated[
         list[str] | None,
         typer.Option(
-            "--group", metavar="NAME=Ann,Bea",
+            "--group",
+            metavar="NAME=Ann,Bea",
             help="A prize group (repeatable; tournament gives prizes per group).",
         ),
     ] = None,
@@ -146,47 +152,107 @@ def play_command(
     log: Annotated[
         Path | None,
         typer.Option(
-            "--log", metavar="FILE",
+            "--log",
+            metavar="FILE",
             help="Party log to write (default: a new bunco-night-DATE-TIME.jsonl in "
             "~/.local/share/bunco/nights, or $XDG_DATA_HOME/bunco/nights).",
         ),
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option("--resume", metavar="FILE", help="Continue the night saved in this party log."),
+        typer.Option(
+            "--resume", metavar="FILE", help="Continue the night saved in this party log."
+        ),
     ] = None,
-    money: Annotated[str | None, typer.Option(
-        "--money", metavar="TABLE", help="Prize money table: tournament (seeds/004), or none.",
-        rich_help_panel="Prizes and money")] = None,
-    buy_in: Annotated[str | None, typer.Option(
-        "--buy-in", metavar="AMOUNT", help="Buy-in (entry fee) per player, e.g. 5 or $4.75.",
-        rich_help_panel="Prizes and money")] = None,
-    currency: Annotated[str | None, typer.Option(
-        "--currency", metavar="SIGN", help="Currency sign (default $).",
-        rich_help_panel="Prizes and money")] = None,
-    pay: Annotated[list[str] | None, typer.Option(
-        "--pay", metavar="PRIZE=AMOUNT|N%",
-        help="What a prize pays (repeatable): most_buncos=50%, most_wins=10, "
-        "'best_costume@Team 1=25'.", rich_help_panel="Prizes and money")] = None,
-    carried_over: Annotated[str | None, typer.Option(
-        "--carried-over", metavar="AMOUNT", help="Money carried over into the pot.",
-        rich_help_panel="Prizes and money")] = None,
-    top_up: Annotated[bool, typer.Option(
-        "--top-up", help="The host pays what the payouts need beyond the pot.",
-        rich_help_panel="Prizes and money")] = False,
-    judged: Annotated[list[str] | None, typer.Option(
-        "--judged", metavar="PRIZE", help="A judged prize, e.g. 'Best Costume' (repeatable).",
-        rich_help_panel="Prizes and money")] = None,
-    must_be_present: Annotated[bool, typer.Option(
-        "--must-be-present", help="Prizes pass over whoever has gone home.",
-        rich_help_panel="Prizes and money")] = False,
-    one_prize: Annotated[str | None, typer.Option(
-        "--one-prize", metavar="value|listed",
-        help="One prize per person: keep the one worth more (value) or the first listed.",
-        rich_help_panel="Prizes and money")] = None,
-    breaks: Annotated[str | None, typer.Option(
-        "--breaks", metavar="2,4,6", help="Breaks after these rounds.",
-        rich_help_panel="Prizes and money")] = None,
+    money: Annotated[
+        str | None,
+        typer.Option(
+            "--money",
+            metavar="TABLE",
+            help="Prize money table: tournament (seeds/004), or none.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
+    buy_in: Annotated[
+        str | None,
+        typer.Option(
+            "--buy-in",
+            metavar="AMOUNT",
+            help="Buy-in (entry fee) per player, e.g. 5 or $4.75.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
+    currency: Annotated[
+        str | None,
+        typer.Option(
+            "--currency",
+            metavar="SIGN",
+            help="Currency sign (default $).",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
+    pay: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pay",
+            metavar="PRIZE=AMOUNT|N%",
+            help="What a prize pays (repeatable): most_buncos=50%, most_wins=10, "
+            "'best_costume@Team 1=25'.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
+    carried_over: Annotated[
+        str | None,
+        typer.Option(
+            "--carried-over",
+            metavar="AMOUNT",
+            help="Money carried over into the pot.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
+    top_up: Annotated[
+        bool,
+        typer.Option(
+            "--top-up",
+            help="The host pays what the payouts need beyond the pot.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = False,
+    judged: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--judged",
+            metavar="PRIZE",
+            help="A judged prize, e.g. 'Best Costume' (repeatable).",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
+    must_be_present: Annotated[
+        bool,
+        typer.Option(
+            "--must-be-present",
+            help="Prizes pass over whoever has gone home.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = False,
+    one_prize: Annotated[
+        str | None,
+        typer.Option(
+            "--one-prize",
+            metavar="value|listed",
+            help="One prize per person: keep the one worth more (value) or the first listed.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
+    breaks: Annotated[
+        str | None,
+        typer.Option(
+            "--breaks",
+            metavar="2,4,6",
+            help="Breaks after these rounds.",
+            rich_help_panel="Prizes and money",
+        ),
+    ] = None,
 ) -> None:
     """Play a night of Bunco: alone against bots, passing the keyboard, or scoring real dice.
 
@@ -210,11 +276,23 @@ def play_command(
         fail("--auto plays with digital dice", expected="--auto or --physical, not both")
     if auto and human:
         fail("--auto makes every player a bot", expected="drop --human, or drop --auto to play")
-    prize_money = MoneyOptions(money, currency, buy_in, carried_over, top_up, pay or [],
-                               judged or [], must_be_present, one_prize, breaks)
+    prize_money = MoneyOptions(
+        money,
+        currency,
+        buy_in,
+        carried_over,
+        top_up,
+        pay or [],
+        judged or [],
+        must_be_present,
+        one_prize,
+        breaks,
+    )
     if resume is not None and prize_money.given:
-        fail("a resumed night keeps its own prizes and money",
-             expected=f"{_resume_hint(resume, physical)} [--speed N] [--auto]")
+        fail(
+            "a resumed night keeps its own prizes and money",
+            expected=f"{_resume_hint(resume, physical)} [--speed N] [--auto]",
+        )
     if resume is not None:
         given = [n for n, v in (("--rules", rules), ("--players", players), ("--house", house),
                                 ("--human", human), ("--sets", sets), ("--seed", seed),
@@ -253,8 +331,18 @@ def play_command(
             driver.verify_at_end()  # a night that stopped after its last round: the staff check
         else:
             party_log, driver = _start(
-                rules, house, players, human or [], sets, physical, seed, shuffle, auto, log,
-                parse_groups(group or []), prize_money,
+                rules,
+                house,
+                players,
+                human or [],
+                sets,
+                physical,
+                seed,
+                shuffle,
+                auto,
+                log,
+                parse_groups(group or []),
+                prize_money,
             )
     except BuncoError as exc:
         fail(exc.message, expected=exc.expected)
@@ -280,7 +368,8 @@ def play_command(
         print_json(night_report(driver.night))
     out.print(
         f"The night is saved in [bold]{party_log.path}[/]; bunco replay reads it.",
-        highlight=False, soft_wrap=True,
+        highlight=False,
+        soft_wrap=True,
     )
 
 
@@ -321,7 +410,12 @@ def _start(
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     party = build_party(
-        rules, roster, sets=sets, seed=seed, house_rules=parse_house_rules(house), shuffle=shuffle,
+        rules,
+        roster,
+        sets=sets,
+        seed=seed,
+        house_rules=parse_house_rules(house),
+        shuffle=shuffle,
         physical=physical,
     )
     if groups:

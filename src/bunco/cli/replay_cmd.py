@@ -33,7 +33,8 @@ def load_night(path: Path) -> Night:
 @app.command("replay")
 def replay_command(
     file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md).")
+        Path,
+        typer.Argument(metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md)."),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:

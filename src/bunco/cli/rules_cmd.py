@@ -15,7 +15,9 @@ from bunco.core.rules import RollKind, rule_docs
 HouseOption = Annotated[
     list[str] | None,
     typer.Option(
-        "--house", "-H", metavar="NAME=VALUE",
+        "--house",
+        "-H",
+        metavar="NAME=VALUE",
         help="A house rule (repeatable), e.g. --house wipeout=true.",
     ),
 ]
@@ -88,7 +90,8 @@ def score_command(
         str, typer.Option("--rules", "-r", metavar="PRESET", help="Preset or alias.")
     ] = "classic",
     round_no: Annotated[
-        int, typer.Option("--round", "-R", metavar="N", help="Round 1-6 (its number is the target).")
+        int,
+        typer.Option("--round", "-R", metavar="N", help="Round 1-6 (its number is the target)."),
     ] = 1,
     house: HouseOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,

@@ -47,41 +47,79 @@ def shown_url(url: str) -> str:
 
 @app.command("serve")
 def serve_command(
-    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 lets phones in the "
-                                      "room connect.")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option(help="Address to listen on; 0.0.0.0 lets phones in the room connect.")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port.")] = 8000,
-    db: Annotated[str | None, typer.Option(
-        "--db", help="SQLAlchemy URL or SQLite file; default: an SQLite file in your data "
-        "folder. PostgreSQL: postgresql+psycopg://user:pass@host/dbname")] = None,
-    bot_pace: Annotated[float | None, typer.Option(
-        min=0, help="Seconds between bot rolls for every night (default: each night's own).")
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="SQLAlchemy URL or SQLite file; default: an SQLite file in your data "
+            "folder. PostgreSQL: postgresql+psycopg://user:pass@host/dbname",
+        ),
     ] = None,
-    create_secret: Annotated[str | None, typer.Option(
-        envvar="BUNCO_CREATE_SECRET",
-        help="The secret other devices need to create nights (default, when listening "
-        "beyond this machine: one made at start and printed; this machine needs none).")
+    bot_pace: Annotated[
+        float | None,
+        typer.Option(
+            min=0, help="Seconds between bot rolls for every night (default: each night's own)."
+        ),
     ] = None,
-    trusted_proxy: Annotated[list[str] | None, typer.Option(
-        "--trusted-proxy", help="Address (or network, e.g. 10.0.0.0/8) of a reverse proxy in "
-        "front of the server whose X-Forwarded-For names the client; repeat for several. "
-        "Without it, forwarded headers are ignored.")] = None,
+    create_secret: Annotated[
+        str | None,
+        typer.Option(
+            envvar="BUNCO_CREATE_SECRET",
+            help="The secret other devices need to create nights (default, when listening "
+            "beyond this machine: one made at start and printed; this machine needs none).",
+        ),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="Address (or network, e.g. 10.0.0.0/8) of a reverse proxy in "
+            "front of the server whose X-Forwarded-For names the client; repeat for several. "
+            "Without it, forwarded headers are ignored.",
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "warning",
-    workers: Annotated[int, typer.Option(
-        min=1, max=64, help="Server processes sharing the port (PostgreSQL only; they "
-        "share the database and tell each other every change).")] = 1,
-    public_url: Annotated[str | None, typer.Option(
-        help="The address phones use (default: this computer's address on the network "
-        "when listening on 0.0.0.0); QR codes and links carry it.")] = None,
-    max_connections: Annotated[int, typer.Option(
-        min=16, max=1_000_000, help="Connections open at once (a 1,000-player night needs "
-        "about 2,600); the open-file limit is raised to fit.")] = MAX_CONNECTIONS,
-    max_per_address: Annotated[int, typer.Option(
-        min=1, max=1_000_000, help="Connections open at once from one address.")
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes sharing the port (PostgreSQL only; they "
+            "share the database and tell each other every change).",
+        ),
+    ] = 1,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address phones use (default: this computer's address on the network "
+            "when listening on 0.0.0.0); QR codes and links carry it."
+        ),
+    ] = None,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            min=16,
+            max=1_000_000,
+            help="Connections open at once (a 1,000-player night needs "
+            "about 2,600); the open-file limit is raised to fit.",
+        ),
+    ] = MAX_CONNECTIONS,
+    max_per_address: Annotated[
+        int, typer.Option(min=1, max=1_000_000, help="Connections open at once from one address.")
     ] = MAX_PER_ADDRESS,
-    https: Annotated[bool, typer.Option(
-        "--https", help="Serve https with a certificate made for this computer (kept in "
-        "your data folder): phones keep their screens on and copy links; each phone "
-        "warns once, see /https.")] = False,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="Serve https with a certificate made for this computer (kept in "
+            "your data folder): phones keep their screens on and copy links; each phone "
+            "warns once, see /https.",
+        ),
+    ] = False,
 ) -> None:
     """Run a Bunco night server: the API, the database and the live updates."""
     import secrets
@@ -103,10 +141,12 @@ def serve_command(
     if "://" not in url:
         url = sqlite_url(url)
     if workers > 1 and not url.startswith("postgresql"):
-        fail(f"--workers {workers} needs PostgreSQL: the processes of one server tell each "
-             f"other every change through the database, and {shown_url(url)} cannot",
-             expected="--workers 1 on SQLite, or --db postgresql+psycopg://user:pass@host/"
-             "dbname with --workers 2 or more")
+        fail(
+            f"--workers {workers} needs PostgreSQL: the processes of one server tell each "
+            f"other every change through the database, and {shown_url(url)} cannot",
+            expected="--workers 1 on SQLite, or --db postgresql+psycopg://user:pass@host/"
+            "dbname with --workers 2 or more",
+        )
     scheme = "https" if https else "http"
     base = public_url.rstrip("/") if public_url else public_base(host, port, scheme=scheme)
     tls: dict[str, str] = {}
@@ -115,8 +155,15 @@ def serve_command(
 
         from bunco.web.certs import self_signed
 
-        named = [a for a in (lan_address(), urlsplit(base).hostname if base else None,
-                             None if host in ("0.0.0.0", "::") else host) if a]
+        named = [
+            a
+            for a in (
+                lan_address(),
+                urlsplit(base).hostname if base else None,
+                None if host in ("0.0.0.0", "::") else host,
+            )
+            if a
+        ]
         cert, key = self_signed(default_db_path().parent, named)
         tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     made_secret = create_secret is None and not is_loopback(host)
@@ -129,41 +176,58 @@ def serve_command(
                 store.upgrade()
             finally:
                 store.close()
-        application = create_app(url, bot_pace=bot_pace, create_secret=create_secret,
-                                 public_base=base, trusted_proxies=trusted_proxy or None)
+        application = create_app(
+            url,
+            bot_pace=bot_pace,
+            create_secret=create_secret,
+            public_base=base,
+            trusted_proxies=trusted_proxy or None,
+        )
     except Exception as exc:  # a bad URL, a missing driver, a database that is not there
-        fail(f"cannot open the database {shown_url(url)}: {exc}",
-             expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or "
-             "postgresql+psycopg://user:pass@host/dbname")
+        fail(
+            f"cannot open the database {shown_url(url)}: {exc}",
+            expected="an SQLAlchemy URL such as sqlite:///bunco.sqlite3 or "
+            "postgresql+psycopg://user:pass@host/dbname",
+        )
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"bunco serve: database {shown_url(url)}")
-    typer.echo(f"bunco serve: listening on {scheme}://{shown_host}:{port} "
-               "(API docs at /docs)")
+    typer.echo(f"bunco serve: listening on {scheme}://{shown_host}:{port} (API docs at /docs)")
     if https:
-        typer.echo(f"bunco serve: certificate {tls['ssl_certfile']} (made for this computer: "
-                   f"each phone warns once; {base or scheme + '://' + shown_host + ':' + str(port)}"
-                   "/https says what to tap)")
+        typer.echo(
+            f"bunco serve: certificate {tls['ssl_certfile']} (made for this computer: "
+            f"each phone warns once; {base or scheme + '://' + shown_host + ':' + str(port)}"
+            "/https says what to tap)"
+        )
     if base is not None:
         typer.echo(f"bunco serve: phones on the same Wi-Fi open {base}/")
         typer.echo(terminal_qr(base + "/"), nl=False)
     elif host == "127.0.0.1":
-        typer.echo("bunco serve: only this machine can connect; use --host 0.0.0.0 "
-                   "(or make run) for the phones in the room")
+        typer.echo(
+            "bunco serve: only this machine can connect; use --host 0.0.0.0 "
+            "(or make run) for the phones in the room"
+        )
     else:
-        typer.echo("bunco serve: no network address found: phones need this computer's "
-                   "address on the Wi-Fi (or --public-url)")
+        typer.echo(
+            "bunco serve: no network address found: phones need this computer's "
+            "address on the Wi-Fi (or --public-url)"
+        )
     if create_secret is not None:
         where = base or f"{scheme}://{shown_host}:{port}"
-        typer.echo("bunco serve: nights are created on this computer "
-                   f"({scheme}://127.0.0.1:{port}/); another device needs the creation secret"
-                   + (" (made now)" if made_secret else "")
-                   + f": open {where}/?secret={create_secret}")
+        typer.echo(
+            "bunco serve: nights are created on this computer "
+            f"({scheme}://127.0.0.1:{port}/); another device needs the creation secret"
+            + (" (made now)" if made_secret else "")
+            + f": open {where}/?secret={create_secret}"
+        )
     limit, fits = raise_open_files(max_connections)
     if fits < max_connections:
-        typer.echo(f"bunco serve: warning: the open-file limit is {limit} and cannot be "
-                   f"raised (ulimit -Hn): at most {fits} connections at once instead of "
-                   f"{max_connections} (a 1,000-player night needs about 2,600); raise the "
-                   "hard limit (ulimit -Hn, LimitNOFILE) to serve more", err=True)
+        typer.echo(
+            f"bunco serve: warning: the open-file limit is {limit} and cannot be "
+            f"raised (ulimit -Hn): at most {fits} connections at once instead of "
+            f"{max_connections} (a 1,000-player night needs about 2,600); raise the "
+            "hard limit (ulimit -Hn, LimitNOFILE) to serve more",
+            err=True,
+        )
     connection_limits = ConnectionLimits.from_environment()  # the deadlines
     connection_limits.total, connection_limits.per_address = max(1, fits), max_per_address
     connection_limits.trusted = list(trusted_proxy or [])
@@ -171,11 +235,14 @@ def serve_command(
     if workers > 1:
         typer.echo(f"bunco serve: {workers} worker processes")
         os.environ["BUNCO_SERVE_DB"] = url
-        for name, value in (("BUNCO_SERVE_BOT_PACE", bot_pace), ("BUNCO_PUBLIC_BASE", base),
-                            ("BUNCO_CREATE_SECRET", create_secret),
-                            ("BUNCO_TRUSTED_PROXIES", " ".join(trusted_proxy or []) or None),
-                            ("BUNCO_MAX_CONNECTIONS", connection_limits.total),
-                            ("BUNCO_MAX_PER_ADDRESS", max_per_address)):
+        for name, value in (
+            ("BUNCO_SERVE_BOT_PACE", bot_pace),
+            ("BUNCO_PUBLIC_BASE", base),
+            ("BUNCO_CREATE_SECRET", create_secret),
+            ("BUNCO_TRUSTED_PROXIES", " ".join(trusted_proxy or []) or None),
+            ("BUNCO_MAX_CONNECTIONS", connection_limits.total),
+            ("BUNCO_MAX_PER_ADDRESS", max_per_address),
+        ):
             os.environ.pop(name, None)
             if value is not None:
                 os.environ[name] = str(value)
@@ -184,9 +251,17 @@ def serve_command(
     # live messages are small: compressing each one for every phone costs more than it saves
     # forwarded headers are read by the app, and only from --trusted-proxy addresses
     # the protocols cap connections and message sizes and time out slow requests
-    uvicorn.run(target, factory=workers > 1, workers=workers if workers > 1 else None,
-                host=host, port=port, log_level=log_level,
-                access_log=log_level in ("debug", "trace", "info"),
-                ws_per_message_deflate=False, ssl_certfile=tls.get("ssl_certfile"),
-                ssl_keyfile=tls.get("ssl_keyfile"), proxy_headers=False,
-                **uvicorn_options(connection_limits))
+    uvicorn.run(
+        target,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=log_level in ("debug", "trace", "info"),
+        ws_per_message_deflate=False,
+        ssl_certfile=tls.get("ssl_certfile"),
+        ssl_keyfile=tls.get("ssl_keyfile"),
+        proxy_headers=False,
+        **uvicorn_options(connection_limits),
+    )

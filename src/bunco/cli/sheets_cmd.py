@@ -45,8 +45,10 @@ def read_groups(path: Path, names: list[str]) -> dict[str, list[str]]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {exc}", expected="a text file of groups, a line each: "
-             "'Team 1: Ann, Bea'")
+        fail(
+            f"cannot read {path}: {exc}",
+            expected="a text file of groups, a line each: 'Team 1: Ann, Bea'",
+        )
     try:
         return parse_group_lines(text, names)
     except InvalidSetup as exc:
@@ -61,17 +63,20 @@ def write_file(path: Path, data: bytes | str) -> None:
         else:
             path.write_bytes(data)
     except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror}",
-             expected="a file path in an existing folder you may write to")
+        fail(
+            f"cannot write {path}: {exc.strerror}",
+            expected="a file path in an existing folder you may write to",
+        )
 
 
 def _player_list(players: int | None, names_file: Path | None) -> list[str]:
     names = read_names(names_file) if names_file is not None else None
     if names is not None:
         if players is not None and players != len(names):
-            fail(f"{names_file} has {len(names)} names but --players is {players}",
-                 expected=f"{players} names in the file, or --players {len(names)}, or no "
-                 "--players")
+            fail(
+                f"{names_file} has {len(names)} names but --players is {players}",
+                expected=f"{players} names in the file, or --players {len(names)}, or no --players",
+            )
         return names
     if players is None:
         fail("no players given", expected="--players N (blank name lines) or --names FILE")
@@ -81,32 +86,64 @@ def _player_list(players: int | None, names_file: Path | None) -> list[str]:
 @app.command("sheets")
 def sheets_command(
     out: Annotated[Path, typer.Option("--out", "-o", metavar="FILE", help="The PDF to write.")],
-    rules_name: Annotated[str | None, typer.Option(
-        "--rules", "-r", metavar="PRESET",
-        help="Preset for blank sheets: winning-moves, classic, scil, tournament.")
+    rules_name: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="PRESET",
+            help="Preset for blank sheets: winning-moves, classic, scil, tournament.",
+        ),
     ] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n", metavar="N", help="Number of players (blank sheets).")] = None,
-    names: Annotated[Path | None, typer.Option(
-        "--names", help="A text file of player names, one a line, in seating order.")] = None,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-n", metavar="N", help="Number of players (blank sheets)."),
+    ] = None,
+    names: Annotated[
+        Path | None,
+        typer.Option("--names", help="A text file of player names, one a line, in seating order."),
+    ] = None,
     house: HouseOption = None,
-    sets: Annotated[int, typer.Option("--sets", metavar="N", help="Sets of six rounds: 1 to 4.")] = 1,
-    qr: Annotated[str | None, typer.Option(
-        "--qr", help="A URL for the QR code on the house-rules card, e.g. the night's page "
-        "from `bunco serve`.")] = None,
+    sets: Annotated[
+        int, typer.Option("--sets", metavar="N", help="Sets of six rounds: 1 to 4.")
+    ] = 1,
+    qr: Annotated[
+        str | None,
+        typer.Option(
+            "--qr",
+            help="A URL for the QR code on the house-rules card, e.g. the night's page "
+            "from `bunco serve`.",
+        ),
+    ] = None,
     title: Annotated[str | None, typer.Option("--title", help="The night's name.")] = None,
-    from_log: Annotated[Path | None, typer.Option(
-        "--from", help="A party log: print its sheets filled in.")] = None,
-    spares: Annotated[int | None, typer.Option(
-        "--spares", help="At least this many spare score cards for late arrivals (the last "
-        "page of cards is always filled with spares).")] = None,
-    name_tags: Annotated[bool, typer.Option(
-        "--name-tags", help="Add name tags, eight to a page.")] = False,
-    groups_file: Annotated[Path | None, typer.Option(
-        "--groups", metavar="FILE", help="Prize groups (teams), a line each: 'Team 1: Ann, "
-        "Bea, Cat'; their names go on the score cards (with --names).")] = None,
-    payouts: Annotated[bool, typer.Option(
-        "--payouts", help="With --from: the prize and payout sheet, filled from the night.")
+    from_log: Annotated[
+        Path | None, typer.Option("--from", help="A party log: print its sheets filled in.")
+    ] = None,
+    spares: Annotated[
+        int | None,
+        typer.Option(
+            "--spares",
+            help="At least this many spare score cards for late arrivals (the last "
+            "page of cards is always filled with spares).",
+        ),
+    ] = None,
+    name_tags: Annotated[
+        bool, typer.Option("--name-tags", help="Add name tags, eight to a page.")
+    ] = False,
+    groups_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--groups",
+            metavar="FILE",
+            help="Prize groups (teams), a line each: 'Team 1: Ann, "
+            "Bea, Cat'; their names go on the score cards (with --names).",
+        ),
+    ] = None,
+    payouts: Annotated[
+        bool,
+        typer.Option(
+            "--payouts", help="With --from: the prize and payout sheet, filled from the night."
+        ),
     ] = False,
     paper: PaperOption = "letter",
     as_json: JsonOption = False,
@@ -114,8 +151,10 @@ def sheets_command(
     """Print-ready score cards, tallies, master sheet, table signs, round cards and
     house-rules card (and name tags with --name-tags)."""
     if out.suffix.lower() != ".pdf":
-        fail(f"--out {out}: bunco sheets writes a PDF", expected="a file ending in .pdf, e.g. "
-             "--out sheets.pdf")
+        fail(
+            f"--out {out}: bunco sheets writes a PDF",
+            expected="a file ending in .pdf, e.g. --out sheets.pdf",
+        )
     check_sets(sets)
     if players is not None:
         check_player_count(players)
@@ -124,14 +163,25 @@ def sheets_command(
     from bunco.sheets.filled import render_filled
 
     if from_log is not None:
-        if rules_name or players is not None or names or house or qr or spares is not None \
-                or name_tags:
-            fail("--from prints a played night's sheets; --rules, --players, --names, "
-                 "--house, --qr, --spares and --name-tags are for blank sheets",
-                 expected="either --from LOG or --rules P --players N")
+        if (
+            rules_name
+            or players is not None
+            or names
+            or house
+            or qr
+            or spares is not None
+            or name_tags
+        ):
+            fail(
+                "--from prints a played night's sheets; --rules, --players, --names, "
+                "--house, --qr, --spares and --name-tags are for blank sheets",
+                expected="either --from LOG or --rules P --players N",
+            )
         if groups_file is not None:
-            fail("--from prints the teams of the party log", expected="--groups FILE with blank "
-                 "sheets (--rules P --names FILE)")
+            fail(
+                "--from prints the teams of the party log",
+                expected="--groups FILE with blank sheets (--rules P --names FILE)",
+            )
         night = load_night(from_log)
         with refusals():
             if payouts:
@@ -143,39 +193,61 @@ def sheets_command(
         kind = "payout" if payouts else "filled"
     else:
         if rules_name is None:
-            fail("no rules given", expected="--rules P for blank sheets, or --from LOG for a "
-                 "played night's sheets")
+            fail(
+                "no rules given",
+                expected="--rules P for blank sheets, or --from LOG for a played night's sheets",
+            )
         if spares is not None and not 0 <= spares <= MAX_SPARES:
-            fail(f"--spares {spares} is out of range",
-                 expected=f"0 to {MAX_SPARES} spare score cards")
+            fail(
+                f"--spares {spares} is out of range",
+                expected=f"0 to {MAX_SPARES} spare score cards",
+            )
         if payouts:
             fail("--payouts prints a played night's payout sheet", expected="--from LOG --payouts")
         player_list = _player_list(players, names)
         if groups_file is not None and not any(player_list):
-            fail("--groups puts each player's team on their card, and no names are given",
-                 expected="--names FILE --groups FILE")
+            fail(
+                "--groups puts each player's team on their card, and no names are given",
+                expected="--names FILE --groups FILE",
+            )
         groups = read_groups(groups_file, player_list) if groups_file is not None else None
         with refusals():
             rules = get_rules(rules_name, parse_house_rules(house))
-            rendered = render_blank(rules, player_list, qr_url=qr, sets=sets, paper=paper,
-                                    title=title, spares=spares or 0, name_tags=name_tags,
-                                    groups=groups)
+            rendered = render_blank(
+                rules,
+                player_list,
+                qr_url=qr,
+                sets=sets,
+                paper=paper,
+                title=title,
+                spares=spares or 0,
+                name_tags=name_tags,
+                groups=groups,
+            )
         kind = "blank"
     write_file(out, rendered.data)
     if as_json:
-        print_json({"file": str(out), "kind": kind, "pages": rendered.pages,
-                    "bytes": len(rendered.data)})
+        print_json(
+            {"file": str(out), "kind": kind, "pages": rendered.pages, "bytes": len(rendered.data)}
+        )
     else:
         console.print(f"wrote {out}: {rendered.pages} pages of {kind} sheets", highlight=False)
 
 
 @app.command("report")
 def report_command(
-    file: Annotated[Path, typer.Argument(
-        metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md).")],
-    out: Annotated[list[Path], typer.Option(
-        "--out", "-o", help="report.html and/or report.pdf (repeatable); the suffix picks "
-        "the format.")],
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md)."),
+    ],
+    out: Annotated[
+        list[Path],
+        typer.Option(
+            "--out",
+            "-o",
+            help="report.html and/or report.pdf (repeatable); the suffix picks the format.",
+        ),
+    ],
     paper: PaperOption = "letter",
     as_json: JsonOption = False,
 ) -> None:
@@ -192,13 +264,20 @@ def report_command(
             if path.suffix.lower() == ".pdf":
                 rendered = render_report_pdf(night, paper=paper)
                 write_file(path, rendered.data)
-                written.append({"file": str(path), "format": "pdf", "pages": rendered.pages,
-                                "bytes": len(rendered.data)})
+                written.append(
+                    {
+                        "file": str(path),
+                        "format": "pdf",
+                        "pages": rendered.pages,
+                        "bytes": len(rendered.data),
+                    }
+                )
             else:
                 page = night_report_html(night)
                 write_file(path, page)
-                written.append({"file": str(path), "format": "html",
-                                "bytes": len(page.encode("utf-8"))})
+                written.append(
+                    {"file": str(path), "format": "html", "bytes": len(page.encode("utf-8"))}
+                )
     if as_json:
         print_json({"files": written})
     else:
@@ -208,13 +287,20 @@ def report_command(
 
 @app.command("export")
 def export_command(
-    file: Annotated[Path, typer.Argument(
-        metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md).")],
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="The CSV file to write (default: print it).")] = None,
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="A party log (JSON Lines, see docs/party-log.md)."),
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="The CSV file to write (default: print it).")
+    ] = None,
     as_json: JsonOption = False,
-    payouts: Annotated[bool, typer.Option(
-        "--payouts", help="The payouts instead: player, prize, group, amount, currency.")] = False,
+    payouts: Annotated[
+        bool,
+        typer.Option(
+            "--payouts", help="The payouts instead: player, prize, group, amount, currency."
+        ),
+    ] = False,
 ) -> None:
     """The standings as CSV, one row a player: rank, player, wins, losses, buncos,
     mini_buncos, points, prizes_won, group (the CSV's header row)."""
@@ -242,16 +328,19 @@ def _export_payouts(night: Any, out: Path | None, as_json: bool) -> None:
     from bunco.sheets.payouts import payouts_csv
 
     if money_setup(night.setup) is None:
-        fail("this night has no prize money, so nobody is paid anything",
-             expected="a party log whose party line sets the money (see docs/party.md), or "
-             "bunco export FILE for the standings")
+        fail(
+            "this night has no prize money, so nobody is paid anything",
+            expected="a party log whose party line sets the money (see docs/party.md), or "
+            "bunco export FILE for the standings",
+        )
     text = payouts_csv(night)
     if out is not None:
         write_file(out, text)
     if as_json:
         data = prize_money(night)
-        print_json({"file": str(out) if out else None, "money": data["money"],
-                    "payouts": data["payouts"]})
+        print_json(
+            {"file": str(out) if out else None, "money": data["money"], "payouts": data["payouts"]}
+        )
     elif out is None:
         typer.echo(text, nl=False)
     else:

@@ -45,8 +45,10 @@ def _document(summary: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         },
         "night": {k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])} for k, v in fig.items()},
         "impossible": _impossible(fig),
-        "prize_ties": {k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])}
-                       for k, v in summary["prize_ties"].items()},
+        "prize_ties": {
+            k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])}
+            for k, v in summary["prize_ties"].items()
+        },
     }
 
 
@@ -54,8 +56,11 @@ def _impossible(figures: dict[str, Any]) -> dict[str, str]:
     """The figures this party cannot have (no value), with the reason."""
     from bunco.analysis.simulate import IMPOSSIBLE
 
-    return {key: IMPOSSIBLE.get(key, "it never happened in these nights")
-            for key, value in figures.items() if math.isnan(value["mean"])}
+    return {
+        key: IMPOSSIBLE.get(key, "it never happened in these nights")
+        for key, value in figures.items()
+        if math.isnan(value["mean"])
+    }
 
 
 def _number(value: float) -> str:
@@ -75,7 +80,9 @@ def simulate_command(
     house: HouseOption = None,
     engine: Annotated[
         bool,
-        typer.Option("--engine", help="Play every night through the night engine, not the compiled kernel."),
+        typer.Option(
+            "--engine", help="Play every night through the night engine, not the compiled kernel."
+        ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
@@ -97,8 +104,15 @@ def simulate_command(
             fail(f"--parties {parties} simulates nothing", expected="1 or more parties")
         if workers is not None and workers < 1:
             fail(f"--workers {workers}", expected="1 or more processes")
-        Night.start({"type": "party", "rules": name, "house_rules": house_rules,
-                     "players": player_names(players) if players > 0 else [], "sets": sets})
+        Night.start(
+            {
+                "type": "party",
+                "rules": name,
+                "house_rules": house_rules,
+                "players": player_names(players) if players > 0 else [],
+                "sets": sets,
+            }
+        )
         refusal = kernel_refusal(sim_rules(name, house_rules), players, sets)
         if engine or refusal is not None:
             play_night(name, house_rules, players=players, sets=sets, seed=seed)  # fail fast
@@ -107,24 +121,45 @@ def simulate_command(
         count = workers or os.cpu_count() or 1
         err = Console(stderr=True)
         progress = Progress(
-            TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=err, transient=as_json, disable=as_json and not err.is_terminal,
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=as_json,
+            disable=as_json and not err.is_terminal,
         )
         with progress:
             task = progress.add_task("nights", total=parties)
             summary = simulate_summary(
-                name, house_rules, players=players, sets=sets, parties=parties, seed=seed,
-                workers=count, progress=lambda n: progress.advance(task, n), engine=engine,
+                name,
+                house_rules,
+                players=players,
+                sets=sets,
+                parties=parties,
+                seed=seed,
+                workers=count,
+                progress=lambda n: progress.advance(task, n),
+                engine=engine,
             )
-        meta = {"rules": name, "house_rules": house_rules, "players": players, "sets": sets,
-                "parties": parties, "seed": seed, "workers": count,
-                "engine": engine or refusal is not None,
-                "engine_reason": "asked for (--engine)" if engine else refusal}
+        meta = {
+            "rules": name,
+            "house_rules": house_rules,
+            "players": players,
+            "sets": sets,
+            "parties": parties,
+            "seed": seed,
+            "workers": count,
+            "engine": engine or refusal is not None,
+            "engine_reason": "asked for (--engine)" if engine else refusal,
+        }
         if as_json:
             print_json(_document(summary, meta))
             return
-        table = Table(title=f"{parties} simulated nights: {name}, {players} players, "
-                            f"{sets} set(s)", caption="mean ± standard error over the nights")
+        table = Table(
+            title=f"{parties} simulated nights: {name}, {players} players, {sets} set(s)",
+            caption="mean ± standard error over the nights",
+        )
         table.add_column("figure", style="bold")
         table.add_column("mean", justify="right")
         table.add_column("± s.e.", justify="right")
@@ -132,11 +167,16 @@ def simulate_command(
             value = summary["figures"][key]
             table.add_row(label, _number(value["mean"]), _number(value["se"]))
         for key, value in summary["prize_ties"].items():
-            table.add_row(f"P({LABELS.get(key, key)} ends in a tie)", f"{value['mean']:.4f}",
-                          f"{value['se']:.4f}")
+            table.add_row(
+                f"P({LABELS.get(key, key)} ends in a tie)",
+                f"{value['mean']:.4f}",
+                f"{value['se']:.4f}",
+            )
         console.print(table)
         for key, reason in _impossible(summary["figures"]).items():
             console.print(f"–  {NIGHT_FIGURES[key]}: {reason}", highlight=False)
         if meta["engine"]:
-            console.print(f"played by the night engine (one event per roll), not the compiled "
-                          f"kernel: {meta['engine_reason']}")
+            console.print(
+                f"played by the night engine (one event per roll), not the compiled "
+                f"kernel: {meta['engine_reason']}"
+            )

@@ -30,8 +30,13 @@ PRODID = "-//bunco//club nights//EN"
 
 def escape(value: str) -> str:
     """TEXT escaped as RFC 5545 section 3.3.11 says."""
-    return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\r\n", "\\n").replace("\n", "\\n"))
+    return (
+        value.replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\n", "\\n")
+    )
 
 
 def fold(line: str) -> str:
@@ -73,8 +78,10 @@ def _event(club: Club, club_id: str, day: str, stamp: datetime) -> list[str]:
         begins = datetime.combine(start, datetime.strptime(plan.time, "%H:%M").time())
         lines += [f"DTSTART:{begins:%Y%m%dT%H%M%S}", f"DTEND:{begins + LENGTH:%Y%m%dT%H%M%S}"]
     else:
-        lines += [f"DTSTART;VALUE=DATE:{start:%Y%m%d}",
-                  f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}"]
+        lines += [
+            f"DTSTART;VALUE=DATE:{start:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}",
+        ]
     lines.append(f"SUMMARY:{escape(summary)}")
     if address:
         lines.append(f"LOCATION:{escape(address)}")
@@ -87,8 +94,14 @@ def _event(club: Club, club_id: str, day: str, stamp: datetime) -> list[str]:
 
 def _calendar(club: Club, club_id: str, days: Iterable[str], stamp: datetime | None) -> str:
     when = stamp or datetime.now(UTC)
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN",
-             "METHOD:PUBLISH", f"X-WR-CALNAME:{escape(club.name)}"]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        f"PRODID:{PRODID}",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{escape(club.name)}",
+    ]
     for day in days:
         lines += _event(club, club_id, day, when)
     lines.append("END:VCALENDAR")

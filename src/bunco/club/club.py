@@ -37,12 +37,31 @@ from bunco.core.money import money_text, parse_amount
 from bunco.core.names import clean_text, name_key, same_name
 from bunco.core.presets import preset_name
 
-__all__ = ["CLUB_EVENT_TYPES", "Club", "ClubNight", "Plan", "normalize_club",
-           "normalize_club_event", "roster_for_night"]
+__all__ = [
+    "CLUB_EVENT_TYPES",
+    "Club",
+    "ClubNight",
+    "Plan",
+    "normalize_club",
+    "normalize_club_event",
+    "roster_for_night",
+]
 
-SETUP_KEYS = ("type", "name", "rules", "house_rules", "currency", "dues", "payouts",
-              "prizes", "prize_ties", "one_prize_per_person", "must_be_present", "judged",
-              "sub_fee")
+SETUP_KEYS = (
+    "type",
+    "name",
+    "rules",
+    "house_rules",
+    "currency",
+    "dues",
+    "payouts",
+    "prizes",
+    "prize_ties",
+    "one_prize_per_person",
+    "must_be_present",
+    "judged",
+    "sub_fee",
+)
 DEFAULT_LADDER: dict[str, Any] = {"measure": "wins", "average": False, "min_nights": 0}
 
 
@@ -77,7 +96,9 @@ class Club:
     seasons: tuple[str, ...] = ()
     nights: tuple[ClubNight, ...] = ()
     hosts: dict[str, str] = field(default_factory=dict)  # month -> host
-    payments: tuple[tuple[str, str, Decimal, str | None], ...] = ()  # (season, player, amount, note)
+    payments: tuple[
+        tuple[str, str, Decimal, str | None], ...
+    ] = ()  # (season, player, amount, note)
     contacts: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> email, address
     plans: dict[str, Plan] = field(default_factory=dict)  # date -> plan, in date order
     rotation: tuple[str, ...] = ()  # the hosting order (empty: the regulars in joining order)
@@ -158,8 +179,9 @@ class Club:
             return self._members(ev)
         if kind == "season":
             if ev["name"] in self.seasons:
-                raise InvalidSetup(f"season {ev['name']!r} already exists",
-                                   expected="a new season's name")
+                raise InvalidSetup(
+                    f"season {ev['name']!r} already exists", expected="a new season's name"
+                )
             return evolve(self, seasons=(*self.seasons, ev["name"]))
         if kind == "night":
             return self._night(ev)
@@ -173,8 +195,10 @@ class Club:
 
     def _member_named(self, name: str, what: str = "a member") -> None:
         if name not in self.members:
-            raise InvalidSetup(f"{name!r} is not {what} of {self.name}",
-                               expected="one of " + ", ".join(self.members))
+            raise InvalidSetup(
+                f"{name!r} is not {what} of {self.name}",
+                expected="one of " + ", ".join(self.members),
+            )
 
     def next_host(self, date: str) -> str | None:
         """Whose turn it is to host a night on ``date``: the one after the host of the
@@ -193,94 +217,135 @@ class Club:
             return evolve(self, rotation=tuple(ev["order"]))
         if kind == "swap_hosts":
             first, second = (self._planned(d) for d in ev["dates"])
-            return evolve(self, plans={**self.plans,
-                                       first.date: evolve(first, host=second.host),
-                                       second.date: evolve(second, host=first.host)})
+            return evolve(
+                self,
+                plans={
+                    **self.plans,
+                    first.date: evolve(first, host=second.host),
+                    second.date: evolve(second, host=first.host),
+                },
+            )
         if kind == "rsvp":
             plan = self._planned(ev["date"])
             self._member_named(ev["name"])
             played = self.night_on(plan.date)
             if played is not None:
-                raise InvalidSetup(f"the night of {plan.date} has been played (night "
-                                   f"{played.night})", expected="a night to come")
+                raise InvalidSetup(
+                    f"the night of {plan.date} has been played (night {played.night})",
+                    expected="a night to come",
+                )
             return evolve(self, rsvps=(*self.rsvps, (ev["date"], ev["name"], ev["answer"])))
         old = self.plans.get(ev["date"])
         host = ev.get("host") or (old.host if old else self.next_host(ev["date"]))
         if host is not None:
             self._member_named(host)
-        plan = Plan(ev["date"], old.season if old else self.season,
-                    ev.get("time", old.time if old else None), host,
-                    ev.get("address", old.address if old else None),
-                    ev.get("seats", old.seats if old else None))
+        plan = Plan(
+            ev["date"],
+            old.season if old else self.season,
+            ev.get("time", old.time if old else None),
+            host,
+            ev.get("address", old.address if old else None),
+            ev.get("seats", old.seats if old else None),
+        )
         return evolve(self, plans=dict(sorted({**self.plans, plan.date: plan}.items())))
 
     def _planned(self, date: str) -> Plan:
         if date not in self.plans:
-            raise InvalidSetup(f"there is no night planned on {date}",
-                               expected="the date of a planned night: "
-                               + (", ".join(self.plans) or "plan one first"))
+            raise InvalidSetup(
+                f"there is no night planned on {date}",
+                expected="the date of a planned night: "
+                + (", ".join(self.plans) or "plan one first"),
+            )
         return self.plans[date]
 
     def _members(self, ev: dict[str, Any]) -> Club:
         kind = ev["type"]
         who = ev["host"] if kind == "host" else ev["name"]
         if kind != "member" and who not in self.members:
-            raise InvalidSetup(f"{who!r} is not a member",
-                               expected="one of " + ", ".join(self.members))
+            raise InvalidSetup(
+                f"{who!r} is not a member", expected="one of " + ", ".join(self.members)
+            )
         if kind == "host":
             return evolve(self, hosts={**self.hosts, ev["month"]: ev["host"]})
         if kind == "leave_club":
             return evolve(self, members={k: v for k, v in self.members.items() if k != who})
         same = same_name(who, {name_key(m): m for m in self.members})
         if same is not None:
-            raise InvalidSetup(f"{who!r} and the member {same!r} are the same name",
-                               expected="a name that tells every member apart (case, "
-                               "spacing and look-alike letters are ignored)")
-        contact: dict[str, str] = {**self.contacts.get(who, {}),
-                                   **{k: ev[k] for k in ("email", "address") if k in ev}}
-        return evolve(self, members={**self.members, who: ev["role"]},
-                      contacts={**self.contacts, who: contact})
+            raise InvalidSetup(
+                f"{who!r} and the member {same!r} are the same name",
+                expected="a name that tells every member apart (case, "
+                "spacing and look-alike letters are ignored)",
+            )
+        contact: dict[str, str] = {
+            **self.contacts.get(who, {}),
+            **{k: ev[k] for k in ("email", "address") if k in ev},
+        }
+        return evolve(
+            self,
+            members={**self.members, who: ev["role"]},
+            contacts={**self.contacts, who: contact},
+        )
 
     def _night(self, ev: dict[str, Any]) -> Club:
         if any(n.night == ev["night"] for n in self.nights):
-            raise InvalidSetup(f"night {ev['night']!r} is already a night of the club",
-                               expected="a night not yet added")
+            raise InvalidSetup(
+                f"night {ev['night']!r} is already a night of the club",
+                expected="a night not yet added",
+            )
         digest = ev.get("digest")
         twin = next((n for n in self.nights if digest and n.digest == digest), None)
         if twin is not None:
             raise InvalidSetup(
                 "this night is already a night of the club (night "
                 f"{twin.night}{', ' + twin.date if twin.date else ''})",
-                expected="a night not yet added (the same log cannot be added twice)")
+                expected="a night not yet added (the same log cannot be added twice)",
+            )
         date = ev.get("date")
         played = self.night_on(date) if date in self.plans else None
         if played is not None:
-            raise InvalidSetup(f"the night of {date} has been played already (night "
-                               f"{played.night})", expected="another date")
+            raise InvalidSetup(
+                f"the night of {date} has been played already (night {played.night})",
+                expected="another date",
+            )
         season = self.plans[date].season if date in self.plans else self.season
-        return evolve(self, nights=(*self.nights, ClubNight(
-            ev["night"], season, date, tuple(ev.get("guests", ())), digest)))
+        return evolve(
+            self,
+            nights=(
+                *self.nights,
+                ClubNight(ev["night"], season, date, tuple(ev.get("guests", ())), digest),
+            ),
+        )
 
     def _settings(self, ev: dict[str, Any]) -> Club:
         kind = ev["type"]
         if kind == "link":
             subject, what = ev["subject"], ev["for"]
-            known = {"member": list(self.members), "night": [n.night for n in self.nights],
-                     "season": list(self.seasons) or [self.season], "calendar": ["feed"]}[what]
+            known = {
+                "member": list(self.members),
+                "night": [n.night for n in self.nights],
+                "season": list(self.seasons) or [self.season],
+                "calendar": ["feed"],
+            }[what]
             if subject not in known:
-                raise InvalidSetup(f"{subject!r} is not a {what} of {self.name}",
-                                   expected="one of " + ", ".join(known) if known
-                                   else f"a {what} of the club")
+                raise InvalidSetup(
+                    f"{subject!r} is not a {what} of {self.name}",
+                    expected="one of " + ", ".join(known) if known else f"a {what} of the club",
+                )
             key = (what, subject)
             kept = {h: s for h, s in self.links.items() if s != key}
-            return evolve(self, links={**kept, ev["hash"]: key},
-                          issued={**self.issued, key: self.issued.get(key, 0) + 1})
+            return evolve(
+                self,
+                links={**kept, ev["hash"]: key},
+                issued={**self.issued, key: self.issued.get(key, 0) + 1},
+            )
         if kind == "unlink":
             if ev["hash"] not in self.links:
                 raise InvalidSetup("no such link", expected="a link the club has issued")
             return evolve(self, links={h: s for h, s in self.links.items() if h != ev["hash"]})
         if kind == "ladder":
-            return evolve(self, ladder={k: v for k, v in ev.items() if k not in ("type", "id", "at")})
+            return evolve(
+                self, ladder={k: v for k, v in ev.items() if k not in ("type", "id", "at")}
+            )
         if kind == "mail":
             return evolve(self, mail={k: v for k, v in ev.items() if k not in ("type", "id", "at")})
         return evolve(self, reminders=(*self.reminders, (ev["date"], tuple(ev["names"]))))
@@ -299,8 +364,10 @@ def _text(value: Any, what: str, expected: str, limit: int) -> str:
 def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
     """The canonical first line of a club's log; raises :class:`InvalidSetup`."""
     if not isinstance(setup, Mapping) or setup.get("type", "club") != "club":
-        raise InvalidSetup("the first line of a club's log sets the club up",
-                           expected='{"type": "club", "name": "...", "dues": "5"}')
+        raise InvalidSetup(
+            "the first line of a club's log sets the club up",
+            expected='{"type": "club", "name": "...", "dues": "5"}',
+        )
     unknown = [k for k in setup if k not in SETUP_KEYS]
     if unknown:
         raise InvalidSetup(f"a club has no field {unknown[0]!r}", expected=", ".join(SETUP_KEYS))
@@ -308,18 +375,30 @@ def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
         name = _text(setup.get("name"), "club name", "a name of 1 to 200 characters", 200)
     except InvalidEvent as exc:
         raise InvalidSetup(exc.message, expected=exc.expected) from None
-    out: dict[str, Any] = {"type": "club", "name": name,
-                           "rules": preset_name(str(setup.get("rules", "classic")))}
+    out: dict[str, Any] = {
+        "type": "club",
+        "name": name,
+        "rules": preset_name(str(setup.get("rules", "classic"))),
+    }
     currency = setup.get("currency", "$")
     if not isinstance(currency, str) or not 0 < len(currency.strip()) <= 8:
-        raise InvalidSetup(f"currency {shown(currency)} is not a currency sign",
-                           expected='1 to 8 characters, e.g. "$"')
+        raise InvalidSetup(
+            f"currency {shown(currency)} is not a currency sign",
+            expected='1 to 8 characters, e.g. "$"',
+        )
     out["currency"] = clean_text(currency.strip(), "currency")
     out["dues"] = money_text(parse_amount(setup.get("dues", "0"), "dues"))
     if setup.get("sub_fee") is not None:
         out["sub_fee"] = money_text(parse_amount(setup["sub_fee"], "sub_fee"))
-    for key in ("house_rules", "prizes", "prize_ties", "one_prize_per_person",
-                "must_be_present", "judged", "payouts"):
+    for key in (
+        "house_rules",
+        "prizes",
+        "prize_ties",
+        "one_prize_per_person",
+        "must_be_present",
+        "judged",
+        "payouts",
+    ):
         if setup.get(key) is not None:
             out[key] = setup[key]
     # the night options are checked as a night of the club would use them
@@ -333,13 +412,17 @@ def roster_for_night(club: Club, swaps: Mapping[str, str]) -> list[str]:
     subs = list(swaps.values())
     for out, sub in swaps.items():
         if out not in regulars:
-            raise InvalidSetup(f"{out!r} is not a regular of {club.name}",
-                               expected="one of " + ", ".join(regulars))
+            raise InvalidSetup(
+                f"{out!r} is not a regular of {club.name}", expected="one of " + ", ".join(regulars)
+            )
         if sub in regulars or subs.count(sub) > 1:
-            raise InvalidSetup(f"{sub!r} already plays tonight",
-                               expected="a substitute who is not playing: "
-                               + ", ".join(club.substitutes))
+            raise InvalidSetup(
+                f"{sub!r} already plays tonight",
+                expected="a substitute who is not playing: " + ", ".join(club.substitutes),
+            )
     if len(regulars) < 2:
-        raise InvalidSetup(f"{club.name} has {len(regulars)} regulars",
-                           expected="at least two regulars (add members first)")
+        raise InvalidSetup(
+            f"{club.name} has {len(regulars)} regulars",
+            expected="at least two regulars (add members first)",
+        )
     return [swaps.get(p, p) for p in regulars]

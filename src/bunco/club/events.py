@@ -22,7 +22,7 @@ from bunco.core.names import MAX_NAME, clean_text, person_name
 
 CLUB_EVENT_TYPES: dict[str, str] = {
     "member": "a member joins, or changes role or contact: name, role (regular, substitute), "
-              "email?, address?",
+    "email?, address?",
     "leave_club": "a member leaves the club: name",
     "season": "a new season begins; later nights belong to it: name",
     "host": "who hosts which month: month (YYYY-MM), host",
@@ -33,11 +33,11 @@ CLUB_EVENT_TYPES: dict[str, str] = {
     "swap_hosts": "two planned nights swap their hosts: dates (two dates)",
     "rsvp": "a member answers for a planned night: date, name, answer (yes, no, maybe)",
     "link": "a personal or share link is issued: for (member, night, season, calendar), "
-            "subject, hash",
+    "subject, hash",
     "unlink": "a link stops working: hash",
     "ladder": "the standings rules: measure, average?, min_nights?, best?, drop?, place_points?",
     "mail": "the SMTP server reminders go through: host, port, sender, username?, password?, "
-            "starttls?",
+    "starttls?",
     "reminded": "reminders were sent: date, names",
 }
 ROLES = ("regular", "substitute")
@@ -91,15 +91,17 @@ def _member(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
             raise InvalidEvent(f"email {email!r}", expected="an address such as ann@example.org")
         out["email"] = email.strip()
     if ev.get("address") is not None:
-        out["address"] = text(ev["address"], "address", "a street address of up to 300 "
-                              "characters", 300)
+        out["address"] = text(
+            ev["address"], "address", "a street address of up to 300 characters", 300
+        )
 
 
 def _night(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
     night = ev.get("night")
     if not isinstance(night, str) or not NIGHT_ID.match(night):
-        raise InvalidEvent(f"night {night!r} is not a night's id",
-                           expected="the id of a night in the store")
+        raise InvalidEvent(
+            f"night {night!r} is not a night's id", expected="the id of a night in the store"
+        )
     out["night"] = night
     if ev.get("date") is not None:
         out["date"] = day(ev["date"])
@@ -134,8 +136,9 @@ def _plan(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
             raise InvalidEvent(f"time {ev['time']!r}", expected="a time as HH:MM, e.g. 19:00")
         out["time"] = ev["time"]
     if ev.get("address") is not None:
-        out["address"] = text(ev["address"], "address", "a street address of up to 300 "
-                              "characters", 300)
+        out["address"] = text(
+            ev["address"], "address", "a street address of up to 300 characters", 300
+        )
     if ev.get("host") is not None:
         out["host"] = text(ev["host"], "host", "a member's name")
     if ev.get("seats") is not None:
@@ -161,17 +164,23 @@ def _ladder(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["average"] = ev.get("average", False)
     out["min_nights"] = count(ev.get("min_nights", 0), "min_nights", 0, 100)
     if ev.get("best") is not None and ev.get("drop") is not None:
-        raise InvalidEvent("best and drop both given",
-                           expected="best N nights, or drop the worst N, not both")
+        raise InvalidEvent(
+            "best and drop both given", expected="best N nights, or drop the worst N, not both"
+        )
     for key in ("best", "drop"):
         if ev.get(key) is not None:
             out[key] = count(ev[key], key, 1 if key == "best" else 0, 100)
     points = ev.get("place_points")
     if measure == "place_points" or points is not None:
-        if (not isinstance(points, list) or not 1 <= len(points) <= 100
-                or any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points)):
-            raise InvalidEvent(f"place_points {points!r}",
-                               expected="points for 1st, 2nd, ... place, e.g. [10, 8, 6, 5]")
+        if (
+            not isinstance(points, list)
+            or not 1 <= len(points) <= 100
+            or any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points)
+        ):
+            raise InvalidEvent(
+                f"place_points {points!r}",
+                expected="points for 1st, 2nd, ... place, e.g. [10, 8, 6, 5]",
+            )
         out["place_points"] = list(points)
 
 
@@ -205,7 +214,9 @@ def _other(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
     elif kind == "swap_hosts":
         dates = ev.get("dates")
         if not isinstance(dates, list) or len(dates) != 2:
-            raise InvalidEvent("swap_hosts needs two dates", expected='["2026-02-10", "2026-03-10"]')
+            raise InvalidEvent(
+                "swap_hosts needs two dates", expected='["2026-02-10", "2026-03-10"]'
+            )
         out["dates"] = [day(d) for d in dates]
         if out["dates"][0] == out["dates"][1]:
             raise InvalidEvent("swap_hosts names one night twice", expected="two different dates")
@@ -217,7 +228,9 @@ def _other(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
         out["answer"] = ev["answer"]
     elif kind == "link":
         if ev.get("for") not in LINK_KINDS:
-            raise InvalidEvent(f"a link for {ev.get('for')!r}", expected="member, night, season or calendar")
+            raise InvalidEvent(
+                f"a link for {ev.get('for')!r}", expected="member, night, season or calendar"
+            )
         out["for"] = ev["for"]
         out["subject"] = text(ev.get("subject"), "subject", "a member, night id or season")
         if not isinstance(ev.get("hash"), str) or not HEX64.match(ev["hash"]):
@@ -233,8 +246,13 @@ def _other(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 
 _BY_KIND: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], None]] = {
-    "member": _member, "leave_club": _member, "night": _night, "payment": _payment,
-    "plan": _plan, "ladder": _ladder, "mail": _mail,
+    "member": _member,
+    "leave_club": _member,
+    "night": _night,
+    "payment": _payment,
+    "plan": _plan,
+    "ladder": _ladder,
+    "mail": _mail,
 }
 
 
@@ -242,8 +260,9 @@ def normalize_club_event(event: Any) -> dict[str, Any]:
     """The canonical form of a club event; raises :class:`InvalidEvent`."""
     if not isinstance(event, Mapping) or event.get("type") not in CLUB_EVENT_TYPES:
         kind = event.get("type") if isinstance(event, Mapping) else type(event).__name__
-        raise InvalidEvent(f"unknown club event {kind!r}",
-                           expected="one of " + ", ".join(CLUB_EVENT_TYPES))
+        raise InvalidEvent(
+            f"unknown club event {kind!r}", expected="one of " + ", ".join(CLUB_EVENT_TYPES)
+        )
     out: dict[str, Any] = {"type": event["type"]}
     _BY_KIND.get(event["type"], _other)(event, out)
     for key in ("id", "at"):

@@ -32,8 +32,12 @@ from typing import Any
 
 from bunco.core.night import Night
 
-MEASURE_TEXT = {"wins": "wins", "points": "points", "buncos": "Buncos",
-                "place_points": "points for places"}
+MEASURE_TEXT = {
+    "wins": "wins",
+    "points": "points",
+    "buncos": "Buncos",
+    "place_points": "points for places",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,7 @@ class LadderScore:
 
 def night_places(night: Night, players: Sequence[str]) -> dict[str, int]:
     """Each player's place that night by wins, then Buncos, then points (1, 2, 2, 4, ...)."""
+
     def key(name: str) -> tuple[int, int, int]:
         card = night.cards[name]
         return (-card.wins, -card.buncos, -card.points)
@@ -75,8 +80,9 @@ def night_value(rules: Mapping[str, Any], night: Night, player: str, place: int)
     return int({"wins": card.wins, "points": card.points, "buncos": card.buncos}[measure])
 
 
-def ladder_scores(rules: Mapping[str, Any], per_night: Mapping[str, Sequence[tuple[str, int]]]
-                  ) -> dict[str, LadderScore]:
+def ladder_scores(
+    rules: Mapping[str, Any], per_night: Mapping[str, Sequence[tuple[str, int]]]
+) -> dict[str, LadderScore]:
     """Each player's score from their nights' values (label, value), under the rules."""
     out: dict[str, LadderScore] = {}
     for player, values in per_night.items():
@@ -89,17 +95,24 @@ def ladder_scores(rules: Mapping[str, Any], per_night: Mapping[str, Sequence[tup
         counted, dropped = ordered[:keep], ordered[keep:]
         total = Fraction(sum(v for _, v in counted))
         score = total / len(counted) if rules.get("average") and counted else total
-        out[player] = LadderScore(player, score, len(counted),
-                                  tuple(label for label, _ in dropped),
-                                  len(values) >= int(rules.get("min_nights", 0)))
+        out[player] = LadderScore(
+            player,
+            score,
+            len(counted),
+            tuple(label for label, _ in dropped),
+            len(values) >= int(rules.get("min_nights", 0)),
+        )
     return out
 
 
 def rule_text(rules: Mapping[str, Any]) -> str:
     """The rules in words, as the standings show them."""
     measure = rules.get("measure", "wins")
-    parts = [("average " if rules.get("average") else "") + MEASURE_TEXT[measure]
-             + (" per night" if rules.get("average") else "")]
+    parts = [
+        ("average " if rules.get("average") else "")
+        + MEASURE_TEXT[measure]
+        + (" per night" if rules.get("average") else "")
+    ]
     if measure == "place_points":
         parts[0] += " (" + ", ".join(str(p) for p in rules.get("place_points", [])) + ")"
     if rules.get("best") is not None:

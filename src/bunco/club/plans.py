@@ -128,8 +128,11 @@ def offered(club: Club, seats: Attendance) -> list[str]:
     said no), in the order of the club's substitute list."""
     if not seats.open_seats:
         return []
-    return [s for s in club.substitutes if s not in seats.subs_in and s not in seats.waiting
-            and seats.answers.get(s) != "no"]
+    return [
+        s
+        for s in club.substitutes
+        if s not in seats.subs_in and s not in seats.waiting and seats.answers.get(s) != "no"
+    ]
 
 
 def attendance_view(club: Club, date: str) -> dict[str, Any]:
@@ -140,14 +143,22 @@ def attendance_view(club: Club, date: str) -> dict[str, Any]:
     coming = [n for n in seats.roster if seats.answers.get(n) == "yes"]
     played = club.night_on(date)
     return {
-        "date": date, "time": plan.time, "host": plan.host, "address": club.address_of(plan),
-        "season": plan.season, "seats": seats.seats, "tables": seats.tables,
-        "coming": coming, "maybe": [n for n in seats.roster if seats.answers.get(n) == "maybe"],
+        "date": date,
+        "time": plan.time,
+        "host": plan.host,
+        "address": club.address_of(plan),
+        "season": plan.season,
+        "seats": seats.seats,
+        "tables": seats.tables,
+        "coming": coming,
+        "maybe": [n for n in seats.roster if seats.answers.get(n) == "maybe"],
         "not_answered": [n for n in club.regulars if n not in seats.answers],
         "not_coming": [n for n, a in seats.answers.items() if a == "no" and n in club.members],
         "subs_in": [{"sub": s, "for": w} for s, w in seats.taken],
-        "waiting": seats.waiting, "offered_to": offered(club, seats),
-        "open_seats": seats.open_seats, "roster": seats.roster,
+        "waiting": seats.waiting,
+        "offered_to": offered(club, seats),
+        "open_seats": seats.open_seats,
+        "roster": seats.roster,
         "night": played.night if played else None,
     }
 

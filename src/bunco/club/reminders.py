@@ -28,8 +28,9 @@ def to_remind(club: Club, date: str) -> tuple[list[str], list[str]]:
     """The regulars (and subs offered nothing) who have not answered for ``date``: those
     with an email address, and those without one."""
     if date not in club.plans:
-        raise InvalidSetup(f"there is no night planned on {date}",
-                           expected="the date of a planned night")
+        raise InvalidSetup(
+            f"there is no night planned on {date}", expected="the date of a planned night"
+        )
     if club.night_on(date) is not None:
         raise InvalidSetup(f"the night of {date} has been played", expected="a night to come")
     answered = attendance(club, date).answers
@@ -41,19 +42,29 @@ def to_remind(club: Club, date: str) -> tuple[list[str], list[str]]:
 def reminder(club: Club, date: str, name: str, url: str) -> EmailMessage:
     """The reminder to one member: when, where, who hosts, and their link to answer."""
     if club.mail is None:
-        raise InvalidSetup(f"{club.name} has no mail server",
-                           expected="the club's SMTP server first (host, port, sender)")
+        raise InvalidSetup(
+            f"{club.name} has no mail server",
+            expected="the club's SMTP server first (host, port, sender)",
+        )
     plan = club.plans[date]
     address = club.address_of(plan)
     message = EmailMessage()
     message["From"] = Address(club.name, addr_spec=club.mail["sender"])
     message["To"] = Address(name, addr_spec=club.contacts[name]["email"])
     message["Subject"] = f"{club.name} on {date}: are you coming?"
-    lines = [f"Hello {name},", "",
-             f"{club.name} plays Bunco on {date}" + (f" at {plan.time}" if plan.time else "")
-             + (f", hosted by {plan.host}" if plan.host else "") + ".",
-             *( [f"Where: {address}"] if address else []), "",
-             "Please say whether you are coming (yes, no or maybe):", url, "",
-             "If you cannot come, your seat is offered to the club's substitutes."]
+    lines = [
+        f"Hello {name},",
+        "",
+        f"{club.name} plays Bunco on {date}"
+        + (f" at {plan.time}" if plan.time else "")
+        + (f", hosted by {plan.host}" if plan.host else "")
+        + ".",
+        *([f"Where: {address}"] if address else []),
+        "",
+        "Please say whether you are coming (yes, no or maybe):",
+        url,
+        "",
+        "If you cannot come, your seat is offered to the club's substitutes.",
+    ]
     message.set_content("\n".join(lines) + "\n")
     return message

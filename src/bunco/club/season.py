@@ -43,12 +43,23 @@ class SeasonRow:
     qualified: bool = True
 
     def as_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "player": self.player, "role": self.role,
-                "nights": self.nights, "wins": self.wins, "losses": self.losses,
-                "buncos": self.buncos, "mini_buncos": self.minis, "points": self.points,
-                "prizes": self.prizes, "won": money_text(self.won), "score": self.score,
-                "counted": self.counted, "dropped": list(self.dropped),
-                "qualified": self.qualified}
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "role": self.role,
+            "nights": self.nights,
+            "wins": self.wins,
+            "losses": self.losses,
+            "buncos": self.buncos,
+            "mini_buncos": self.minis,
+            "points": self.points,
+            "prizes": self.prizes,
+            "won": money_text(self.won),
+            "score": self.score,
+            "counted": self.counted,
+            "dropped": list(self.dropped),
+            "qualified": self.qualified,
+        }
 
 
 def _played(night: Night) -> list[str]:
@@ -56,8 +67,9 @@ def _played(night: Night) -> list[str]:
     return [p for p in night.roster if night.cards[p].marks]
 
 
-def _season(club: Club, nights: Mapping[str, Night], season: str | None
-            ) -> list[tuple[ClubNight, Night]]:
+def _season(
+    club: Club, nights: Mapping[str, Night], season: str | None
+) -> list[tuple[ClubNight, Night]]:
     return [(ref, nights[ref.night]) for ref in club.season_nights(season) if ref.night in nights]
 
 
@@ -66,8 +78,9 @@ def night_label(ref: ClubNight, number: int) -> str:
     return ref.date or f"Night {number}"
 
 
-def season_standings(club: Club, nights: Mapping[str, Night], season: str | None = None
-                     ) -> list[SeasonRow]:
+def season_standings(
+    club: Club, nights: Mapping[str, Night], season: str | None = None
+) -> list[SeasonRow]:
     """Every member (and guest who played) with their season's figures, ranked under the
     club's standings rules (:mod:`bunco.club.ladder`), qualified players first."""
     totals: dict[str, list[int]] = {}
@@ -81,11 +94,13 @@ def season_standings(club: Club, nights: Mapping[str, Night], season: str | None
         for player in played:
             card = night.cards[player]
             row = totals.setdefault(player, [0] * 7)
-            for i, value in enumerate((1, card.wins, card.losses, card.buncos, card.minis,
-                                       card.points, 0)):
+            for i, value in enumerate(
+                (1, card.wins, card.losses, card.buncos, card.minis, card.points, 0)
+            ):
                 row[i] += value
             per_night.setdefault(player, []).append(
-                (night_label(ref, number), night_value(rules, night, player, places[player])))
+                (night_label(ref, number), night_value(rules, night, player, places[player]))
+            )
         for award in money["awards"]:
             if award["status"] == "won" and not award["team"]:
                 for name in award["winners"]:
@@ -108,14 +123,31 @@ def season_standings(club: Club, nights: Mapping[str, Night], season: str | None
         if s.qualified:
             same = out and key(out[-1].player) == key(name)
             rank = out[-1].rank if same else i + 1
-        out.append(SeasonRow(rank, name, club.members.get(name, "guest"), t[0], t[1], t[2],
-                             t[3], t[4], t[5], t[6], won.get(name, Decimal(0)),
-                             s.score_text(average), s.counted, s.dropped, s.qualified))
+        out.append(
+            SeasonRow(
+                rank,
+                name,
+                club.members.get(name, "guest"),
+                t[0],
+                t[1],
+                t[2],
+                t[3],
+                t[4],
+                t[5],
+                t[6],
+                won.get(name, Decimal(0)),
+                s.score_text(average),
+                s.counted,
+                s.dropped,
+                s.qualified,
+            )
+        )
     return out
 
 
-def season_progress(club: Club, nights: Mapping[str, Night], season: str | None = None
-                    ) -> tuple[list[str], dict[str, list[int]]]:
+def season_progress(
+    club: Club, nights: Mapping[str, Night], season: str | None = None
+) -> tuple[list[str], dict[str, list[int]]]:
     """The chart's data: a label per night, and each player's wins so far after each."""
     labels: list[str] = []
     running: dict[str, int] = {}
@@ -129,8 +161,9 @@ def season_progress(club: Club, nights: Mapping[str, Night], season: str | None 
     return labels, series
 
 
-def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = None
-                  ) -> dict[str, Any]:
+def season_ledger(
+    club: Club, nights: Mapping[str, Night], season: str | None = None
+) -> dict[str, Any]:
     """Dues owed and paid per member, each night's pot and payouts, the pot carried over."""
     c = club.currency
     rows: list[dict[str, Any]] = []
@@ -149,13 +182,32 @@ def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = 
             won[pay["player"]] = won.get(pay["player"], Decimal(0)) + Decimal(pay["amount"])
         if m:
             paid_out += Decimal(m["paid_out"])
-        rows.append({
-            "night": ref.night, "date": ref.date, "name": night.setup.get("name"),
-            "players": len(night.roster), "phase": night.phase,
-            **({k: m[k] for k in ("buy_in", "carried_over", "pot", "paid_out", "top_up",
-                                  "left_in_pot", "final")} if m else {}),
-            "payouts": money["payouts"],
-        })
+        rows.append(
+            {
+                "night": ref.night,
+                "date": ref.date,
+                "name": night.setup.get("name"),
+                "players": len(night.roster),
+                "phase": night.phase,
+                **(
+                    {
+                        k: m[k]
+                        for k in (
+                            "buy_in",
+                            "carried_over",
+                            "pot",
+                            "paid_out",
+                            "top_up",
+                            "left_in_pot",
+                            "final",
+                        )
+                    }
+                    if m
+                    else {}
+                ),
+                "payouts": money["payouts"],
+            }
+        )
     wanted = season or club.season
     seats = sub_fees(club, wanted)
     fees = {sub: club.sub_fee * n for sub, n in seats.items() if club.sub_fee}
@@ -166,23 +218,32 @@ def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = 
         if pay_season == wanted:
             paid[player] = paid.get(player, Decimal(0)) + amount
     names = list(club.members) + [p for p in {**owed, **paid} if p not in club.members]
-    members = [{
-        "player": name, "nights": played.get(name, 0),
-        "sub_seats": seats.get(name, 0), "sub_fees": money_text(fees.get(name, Decimal(0))),
-        "owed": money_text(owed.get(name, Decimal(0))),
-        "paid": money_text(paid.get(name, Decimal(0))),
-        "balance": money_text(owed.get(name, Decimal(0)) - paid.get(name, Decimal(0))),
-        "won": money_text(won.get(name, Decimal(0))),
-    } for name in names]
+    members = [
+        {
+            "player": name,
+            "nights": played.get(name, 0),
+            "sub_seats": seats.get(name, 0),
+            "sub_fees": money_text(fees.get(name, Decimal(0))),
+            "owed": money_text(owed.get(name, Decimal(0))),
+            "paid": money_text(paid.get(name, Decimal(0))),
+            "balance": money_text(owed.get(name, Decimal(0)) - paid.get(name, Decimal(0))),
+            "won": money_text(won.get(name, Decimal(0))),
+        }
+        for name in names
+    ]
     total_owed = sum(owed.values(), Decimal(0))
     total_paid = sum(paid.values(), Decimal(0))
     return {
-        "season": wanted, "currency": c, "dues": money_text(club.dues),
+        "season": wanted,
+        "currency": c,
+        "dues": money_text(club.dues),
         "sub_fee": money_text(club.sub_fee),
-        "nights": rows, "members": members,
+        "nights": rows,
+        "members": members,
         "hosts": season_hosts(club, wanted),
         "totals": {
-            "dues_owed": money_text(total_owed), "dues_paid": money_text(total_paid),
+            "dues_owed": money_text(total_owed),
+            "dues_paid": money_text(total_paid),
             "outstanding": money_text(total_owed - total_paid),
             "paid_out": money_text(paid_out),
             "sub_fees": money_text(sum(fees.values(), Decimal(0))),

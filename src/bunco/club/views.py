@@ -28,12 +28,20 @@ def plan_line(club: Club, date: str) -> dict[str, Any]:
     plan = club.plans[date]
     seats = attendance(club, date)
     played = club.night_on(date)
-    return {"date": date, "time": plan.time, "host": plan.host,
-            "address": club.address_of(plan), "season": plan.season, "seats": seats.seats,
-            "coming": sum(1 for n in seats.roster if seats.answers.get(n) == "yes"),
-            "roster": len(seats.roster), "tables": seats.tables,
-            "not_answered": sum(1 for n in club.regulars if n not in seats.answers),
-            "open_seats": seats.open_seats, "night": played.night if played else None}
+    return {
+        "date": date,
+        "time": plan.time,
+        "host": plan.host,
+        "address": club.address_of(plan),
+        "season": plan.season,
+        "seats": seats.seats,
+        "coming": sum(1 for n in seats.roster if seats.answers.get(n) == "yes"),
+        "roster": len(seats.roster),
+        "tables": seats.tables,
+        "not_answered": sum(1 for n in club.regulars if n not in seats.answers),
+        "open_seats": seats.open_seats,
+        "night": played.night if played else None,
+    }
 
 
 def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str, Any]:
@@ -41,14 +49,24 @@ def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str
     phase), planned nights, hosts, the hosting order, the standings rules, the pot."""
     mail = {k: v for k, v in (club.mail or {}).items() if k != "password"}
     return {
-        "club": club_id, "name": club.name, "setup": club.setup,
-        "regulars": list(club.regulars), "substitutes": list(club.substitutes),
+        "club": club_id,
+        "name": club.name,
+        "setup": club.setup,
+        "regulars": list(club.regulars),
+        "substitutes": list(club.substitutes),
         "contacts": {n: club.contacts.get(n, {}) for n in club.members},
-        "season": club.season, "seasons": list(club.seasons) or [club.season],
-        "nights": [{"night": n.night, "season": n.season, "date": n.date,
-                    "name": nights[n.night].setup.get("name") if n.night in nights else None,
-                    "phase": nights[n.night].phase if n.night in nights else None}
-                   for n in club.nights],
+        "season": club.season,
+        "seasons": list(club.seasons) or [club.season],
+        "nights": [
+            {
+                "night": n.night,
+                "season": n.season,
+                "date": n.date,
+                "name": nights[n.night].setup.get("name") if n.night in nights else None,
+                "phase": nights[n.night].phase if n.night in nights else None,
+            }
+            for n in club.nights
+        ],
         "plans": [plan_line(club, d) for d in club.plans],
         "upcoming": upcoming(club),
         "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
@@ -68,16 +86,28 @@ def member_view(club: Club, name: str) -> dict[str, Any]:
         seats = attendance(club, date)
         line = plan_line(club, date)
         line["answer"] = seats.answers.get(name)
-        line["seat"] = ("seat" if name in seats.roster else
-                        "waiting" if name in seats.waiting else
-                        "offered" if name in offered(club, seats) else None)
+        line["seat"] = (
+            "seat"
+            if name in seats.roster
+            else "waiting"
+            if name in seats.waiting
+            else "offered"
+            if name in offered(club, seats)
+            else None
+        )
         if line["seat"] == "waiting":
             line["in_line"] = seats.waiting.index(name) + 1
         if club.plans[date].host == name:
             line["attendance"] = attendance_view(club, date)
         out.append(line)
-    return {"club": club.name, "member": name, "role": role, "nights": out,
-            "currency": club.currency, "sub_fee": money_text(club.sub_fee)}
+    return {
+        "club": club.name,
+        "member": name,
+        "role": role,
+        "nights": out,
+        "currency": club.currency,
+        "sub_fee": money_text(club.sub_fee),
+    }
 
 
 def night_results(ref: ClubNight, night: Night, number: int) -> dict[str, Any]:
@@ -89,17 +119,35 @@ def night_results(ref: ClubNight, night: Night, number: int) -> dict[str, Any]:
     won: dict[str, str] = {}
     for pay in money["payouts"]:
         won[pay["player"]] = pay["amount"]
-    rows = [{"place": places[p], "player": p, "wins": night.cards[p].wins,
-             "losses": night.cards[p].losses, "buncos": night.cards[p].buncos,
-             "mini_buncos": night.cards[p].minis, "points": night.cards[p].points,
-             "won": won.get(p, "0.00")} for p in sorted(played, key=lambda p: places[p])]
+    rows = [
+        {
+            "place": places[p],
+            "player": p,
+            "wins": night.cards[p].wins,
+            "losses": night.cards[p].losses,
+            "buncos": night.cards[p].buncos,
+            "mini_buncos": night.cards[p].minis,
+            "points": night.cards[p].points,
+            "won": won.get(p, "0.00"),
+        }
+        for p in sorted(played, key=lambda p: places[p])
+    ]
     m = money["money"]
-    return {"night": ref.night, "date": ref.date, "label": night_label(ref, number),
-            "season": ref.season, "name": night.setup.get("name"), "phase": night.phase,
-            "players": len(night.roster), "results": rows,
-            "payouts": [{"player": p["player"], "amount": p["amount"], "prize": p["label"]}
-                        for p in money["payouts"]],
-            "pot": m["pot"] if m else None}
+    return {
+        "night": ref.night,
+        "date": ref.date,
+        "label": night_label(ref, number),
+        "season": ref.season,
+        "name": night.setup.get("name"),
+        "phase": night.phase,
+        "players": len(night.roster),
+        "results": rows,
+        "payouts": [
+            {"player": p["player"], "amount": p["amount"], "prize": p["label"]}
+            for p in money["payouts"]
+        ],
+        "pot": m["pot"] if m else None,
+    }
 
 
 def archive(club: Club, nights: Mapping[str, Night], season: str) -> list[dict[str, Any]]:
@@ -108,8 +156,7 @@ def archive(club: Club, nights: Mapping[str, Night], season: str) -> list[dict[s
     return [night_results(ref, nights[ref.night], i) for i, ref in enumerate(refs, start=1)]
 
 
-def shared_view(club: Club, nights: Mapping[str, Night], kind: str, subject: str
-                ) -> dict[str, Any]:
+def shared_view(club: Club, nights: Mapping[str, Night], kind: str, subject: str) -> dict[str, Any]:
     """What a share link shows: one night's results, or a season (its standings under the
     club's rules and every night with its results). Read-only: no contacts, no tokens."""
     base = {"club": club.name, "currency": club.currency, "shared": kind}
@@ -121,5 +168,10 @@ def shared_view(club: Club, nights: Mapping[str, Night], kind: str, subject: str
             return {**base, "night": None}
         return {**base, "night": night_results(ref, nights[ref.night], number)}
     rows = [r.as_dict() for r in season_standings(club, nights, subject)]
-    return {**base, "season": subject, "rule": rule_text(club.ladder), "standings": rows,
-            "nights": archive(club, nights, subject)}
+    return {
+        **base,
+        "season": subject,
+        "rule": rule_text(club.ladder),
+        "standings": rows,
+        "nights": archive(club, nights, subject),
+    }

@@ -35,19 +35,25 @@ def correction_words(c: Correction, night: Night) -> str:
 
     ``Table 2, round 3: Bunco (3 3 3) moved from Ann to Bea``
     """
-    where = f"Table {c.table}, round {c.round_no}" + (f" of set {c.set_no}" if night.sets > 1 else "")
+    where = f"Table {c.table}, round {c.round_no}" + (
+        f" of set {c.set_no}" if night.sets > 1 else ""
+    )
     r = c.record
     if c.change == "winner":
         was = " & ".join(c.winners_before) or "nobody"
         text = f"winner set to {' & '.join(c.winners_after)} (was {was})"
     elif r is not None and c.change == "move":
-        text = (f"roll {c.roll}, {entry_words(r, night.rules)} ({_dice(r.dice)}), moved from "
-                f"{r.credited or 'a ghost seat'} to {c.player}")
+        text = (
+            f"roll {c.roll}, {entry_words(r, night.rules)} ({_dice(r.dice)}), moved from "
+            f"{r.credited or 'a ghost seat'} to {c.player}"
+        )
     elif r is not None and c.change == "add_roll":
         text = f"roll added for {c.player}: {entry_words(r, night.rules)} ({_dice(r.dice)})"
     elif r is not None:
-        text = (f"roll {c.roll} removed: {r.credited or 'a ghost seat'}'s "
-                f"{entry_words(r, night.rules)} ({_dice(r.dice)})")
+        text = (
+            f"roll {c.roll} removed: {r.credited or 'a ghost seat'}'s "
+            f"{entry_words(r, night.rules)} ({_dice(r.dice)})"
+        )
     else:  # pragma: no cover - every change but a winner names its roll
         text = c.change
     if c.change != "winner" and c.scores_before != c.scores_after:
@@ -59,7 +65,9 @@ def _score(scores: Sequence[int]) -> str:
     return "–".join(str(s) for s in scores)
 
 
-def audit_trail(night: Night, who: Callable[[int], str | None] | None = None) -> list[dict[str, Any]]:
+def audit_trail(
+    night: Night, who: Callable[[int], str | None] | None = None
+) -> list[dict[str, Any]]:
     """Every correction and undo of ``night``, in the order they were made.
 
     Each entry: ``kind`` (``correction`` or ``undo``), ``what`` (in words), ``who``,
@@ -74,8 +82,12 @@ def audit_trail(night: Night, who: Callable[[int], str | None] | None = None) ->
     return entries
 
 
-def audit_more(state: Night, events: Sequence[Event], start: int,
-               who: Callable[[int], str | None] | None = None) -> tuple[Night, list[dict[str, Any]]]:
+def audit_more(
+    state: Night,
+    events: Sequence[Event],
+    start: int,
+    who: Callable[[int], str | None] | None = None,
+) -> tuple[Night, list[dict[str, Any]]]:
     """Fold ``events[start:]`` onto ``state`` (the night after ``events[:start]``): the
     night after them and the audit entries they add. A caller that keeps the night it got
     folds only the events stored since (a night's events are only ever appended to)."""
@@ -88,14 +100,32 @@ def audit_more(state: Night, events: Sequence[Event], start: int,
             except BuncoError:  # pragma: no cover - the log's undo was accepted once
                 what = f"Undo at table {ev['table']}"
             at = ev.get("at")
-            out.append({"kind": "undo", "what": what, "who": who(index) if who else None,
-                        "at": at if isinstance(at, str) else None, "why": None,
-                        "event": index, "table": ev["table"]})
+            out.append(
+                {
+                    "kind": "undo",
+                    "what": what,
+                    "who": who(index) if who else None,
+                    "at": at if isinstance(at, str) else None,
+                    "why": None,
+                    "event": index,
+                    "table": ev["table"],
+                }
+            )
         state = state.apply(ev)
         if ev["type"] == "correct":
             c = state.corrections[-1]
-            out.append({"kind": "correction", "what": correction_words(c, state),
-                        "who": c.by or (who(index) if who else None), "at": c.at,
-                        "why": c.reason, "event": index, "set": c.set_no, "round": c.round_no,
-                        "table": c.table, "change": c.change})
+            out.append(
+                {
+                    "kind": "correction",
+                    "what": correction_words(c, state),
+                    "who": c.by or (who(index) if who else None),
+                    "at": c.at,
+                    "why": c.reason,
+                    "event": index,
+                    "set": c.set_no,
+                    "round": c.round_no,
+                    "table": c.table,
+                    "change": c.change,
+                }
+            )
     return state, out

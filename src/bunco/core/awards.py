@@ -111,8 +111,9 @@ def decide_awards(night: HostedNight, value: PrizeValue | None = None) -> list[A
     while left:
         index, award = left[0], None
         if one_each and value is not None:
-            index, award = _most_valuable(lines, left, night.groups, absent, won,
-                                          must_be_present, value)
+            index, award = _most_valuable(
+                lines, left, night.groups, absent, won, must_be_present, value
+            )
         if award is None:
             award = _hand_out(lines[index], night.groups, absent, won, must_be_present, one_each)
         if not award.team and award.status == "won":
@@ -165,8 +166,9 @@ def _most_valuable(
                 other = lines[elsewhere[name][1]]
                 skip[name] = f"takes {_name(other)} instead"
             if skip:
-                award = _hand_out(lines[index], groups, absent, {**won, **skip},
-                                  must_be_present, True, skip)
+                award = _hand_out(
+                    lines[index], groups, absent, {**won, **skip}, must_be_present, True, skip
+                )
             each = amount / len(award.winners)
         if best is None or each > best[0]:
             best = (each, index, award)
@@ -202,8 +204,7 @@ def _hand_out(
             return f"already won {won[name]}"
         return None
 
-    base = Award(line.prize, line.label, line.group, line.team, (), line.status,
-                 judged=line.judged)
+    base = Award(line.prize, line.label, line.group, line.team, (), line.status, judged=line.judged)
     if line.status != "open":
         return base
     passed: list[tuple[str, str]] = []
@@ -217,7 +218,13 @@ def _hand_out(
                 passed.append((name, reason))
         if winners:
             return Award(
-                line.prize, line.label, line.group, line.team, tuple(winners), "won", tuple(passed),
+                line.prize,
+                line.label,
+                line.group,
+                line.team,
+                tuple(winners),
+                "won",
+                tuple(passed),
                 line.judged,
             )
     return Award(
@@ -266,7 +273,9 @@ def _judged_lines(night: HostedNight) -> list[_Line]:
                 lines.append(_Line(key, label, group, team, (), "pending", judged=True))
             else:
                 lines.append(
-                    _Line(key, label, group, team, tuple((n,) for n in ranking), "open", judged=True)
+                    _Line(
+                        key, label, group, team, tuple((n,) for n in ranking), "open", judged=True
+                    )
                 )
     return lines
 

@@ -100,7 +100,9 @@ def _text(value: object, what: str, longest: int) -> str:
     return clean_text(value.strip(), what, InvalidEvent)
 
 
-def normalize_correction(event: Mapping[str, Any], dice: Callable[[object], list[int]]) -> dict[str, Any]:
+def normalize_correction(
+    event: Mapping[str, Any], dice: Callable[[object], list[int]]
+) -> dict[str, Any]:
     """The fields of a ``correct`` or ``close_night`` event after ``type``, in canonical
     order; raises :class:`InvalidEvent` naming what is wrong. ``dice`` checks three faces."""
     out: dict[str, Any] = {}
@@ -277,7 +279,9 @@ def correct_result(result: R, ev: CorrectEvent, rules: RuleSet, where: str) -> t
         )
     else:
         corrected = evolve(
-            result, rolls=tuple(rolls), seat_points=points,
+            result,
+            rolls=tuple(rolls),
+            seat_points=points,
             side_scores=_side_scores(points, result.team),
         )
     at = ev.get("at")
@@ -307,8 +311,9 @@ def _names(seats: Sequence[str | None], winning: frozenset[int]) -> str:
     return " & ".join(_named(seats, winning)) or "nobody"
 
 
-def check_correctable(phase: str, closed: bool, rolloff_purpose: str | None,
-                      prizes_rolled_off: bool) -> None:
+def check_correctable(
+    phase: str, closed: bool, rolloff_purpose: str | None, prizes_rolled_off: bool
+) -> None:
     """Refuse a correction the night cannot take now, saying why."""
     if closed:
         raise NotAllowedNow(

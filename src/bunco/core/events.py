@@ -222,8 +222,11 @@ def _dice(value: object) -> list[int]:
     """Three faces, each a JSON integer from 1 to 6 (the API's one dice check)."""
     if type(value) is list and len(value) == 3:
         a, b, c = value
-        if type(a) is int and type(b) is int and type(c) is int and (
-            1 <= a <= 6 and 1 <= b <= 6 and 1 <= c <= 6
+        if (
+            type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and (1 <= a <= 6 and 1 <= b <= 6 and 1 <= c <= 6)
         ):
             return [a, b, c]  # the usual case, at once (``type is int``: no bool)
     if isinstance(value, list) and len(value) == 3:

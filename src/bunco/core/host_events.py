@@ -69,7 +69,12 @@ class CloseCardsEvent(_Kept):
 
 
 HostEvent: TypeAlias = (
-    JudgeEvent | AbsentEvent | PresentEvent | BreakEvent | EndBreakEvent | DrawingEvent
+    JudgeEvent
+    | AbsentEvent
+    | PresentEvent
+    | BreakEvent
+    | EndBreakEvent
+    | DrawingEvent
     | CloseCardsEvent
 )
 """An event the host records beside the dice."""

@@ -113,8 +113,11 @@ def implied_judged(value: Any) -> list[str] | None:
     >>> implied_judged("tournament"), implied_judged({"buy_in": "5"})
     (['Best Costume'], None)
     """
-    name = value if isinstance(value, str) else (
-        value.get("preset") if isinstance(value, Mapping) else None)
+    name = (
+        value
+        if isinstance(value, str)
+        else (value.get("preset") if isinstance(value, Mapping) else None)
+    )
     return PRESET_JUDGED.get(name) if isinstance(name, str) else None
 
 
@@ -132,8 +135,9 @@ def parse_amount(value: Any, what: str) -> Decimal:
         )
     given = shown(value)
     if isinstance(value, int) and not 0 <= value <= MAX_AMOUNT:  # before any conversion
-        raise InvalidSetup(f"{what} {given} is out of range",
-                           expected=f"an amount from 0 to {MAX_AMOUNT}")
+        raise InvalidSetup(
+            f"{what} {given} is out of range", expected=f"an amount from 0 to {MAX_AMOUNT}"
+        )
     try:
         number = Decimal(value if isinstance(value, int) else value.strip()[:100])
     except InvalidOperation:
@@ -141,14 +145,13 @@ def parse_amount(value: Any, what: str) -> Decimal:
             f"{what} {given} is not an amount", expected='an amount such as "12.50"'
         ) from None
     if not number.is_finite() or (isinstance(value, str) and len(value.strip()) > 100):
-        raise InvalidSetup(
-            f"{what} {given} is not an amount", expected='an amount such as "12.50"'
-        )
+        raise InvalidSetup(f"{what} {given} is not an amount", expected='an amount such as "12.50"')
     if number < 0:
         raise InvalidSetup(f"{what} {given} is negative", expected="an amount of 0 or more")
     if number > MAX_AMOUNT:  # checked before quantize, which fails past 28 digits
-        raise InvalidSetup(f"{what} {given} is out of range",
-                           expected=f"an amount from 0 to {MAX_AMOUNT}")
+        raise InvalidSetup(
+            f"{what} {given} is out of range", expected=f"an amount from 0 to {MAX_AMOUNT}"
+        )
     if number != number.quantize(CENT):
         raise InvalidSetup(
             f"{what} {value!r} is not in whole cents",
@@ -368,19 +371,30 @@ def amount_words(value: Decimal, currency: str) -> str:
 
 
 def _left_line(prize: dict[str, Any], amount: Decimal, kind: str, why: str) -> dict[str, Any]:
-    return {"prize": prize["prize"], "label": prize["label"], "group": prize["group"],
-            "kind": kind, "amount": format(amount.normalize(), "f"), "why": why}
+    return {
+        "prize": prize["prize"],
+        "label": prize["label"],
+        "group": prize["group"],
+        "kind": kind,
+        "amount": format(amount.normalize(), "f"),
+        "why": why,
+    }
 
 
 def _split_noted(
-    entry: dict[str, Any], amount: Decimal, ways: int, what: str, currency: str,
+    entry: dict[str, Any],
+    amount: Decimal,
+    ways: int,
+    what: str,
+    currency: str,
     left_over: list[dict[str, Any]],
 ) -> tuple[Decimal, Decimal]:
     """``split`` that adds the left-over line for a remainder ("{what}: $x.xx each")."""
     each, rest = split(amount, ways)
     if rest:
-        left_over.append(_left_line(
-            entry, rest, "split", f"{what}: {currency}{money_text(each)} each"))
+        left_over.append(
+            _left_line(entry, rest, "split", f"{what}: {currency}{money_text(each)} each")
+        )
     return each, rest
 
 
@@ -421,10 +435,15 @@ def settle(
         if exact != amount:
             rule = money.rule_for(award.prize, award.group)
             assert rule is not None and rule.share is not None
-            left_over.append(_left_line(
-                entry, exact - amount, "rounding",
-                f"{percent_text(rule.share)} of {c}{money_text(pot)} is "
-                f"{amount_words(exact, c)}: paid {c}{money_text(amount)}"))
+            left_over.append(
+                _left_line(
+                    entry,
+                    exact - amount,
+                    "rounding",
+                    f"{percent_text(rule.share)} of {c}{money_text(pot)} is "
+                    f"{amount_words(exact, c)}: paid {c}{money_text(amount)}",
+                )
+            )
         if award.status != "won":
             unawarded += amount
             prizes.append(entry)
@@ -432,25 +451,45 @@ def settle(
         parts: list[tuple[str, str | None, Decimal]] = []  # (player, group, amount)
         if award.team:  # split between the groups, then among each group's members
             per_group, left = _split_noted(
-                entry, amount, len(award.winners),
-                f"{c}{money_text(amount)} between {len(award.winners)} groups", c, left_over)
+                entry,
+                amount,
+                len(award.winners),
+                f"{c}{money_text(amount)} between {len(award.winners)} groups",
+                c,
+                left_over,
+            )
             for group in award.winners:
                 members = [m for m in groups[group] if not (must_be_present and m in absent)]
                 if not members:
-                    left_over.append(_left_line(
-                        entry, per_group, "nobody_present",
-                        f"{group}'s {c}{money_text(per_group)}: nobody of {group} is present"))
+                    left_over.append(
+                        _left_line(
+                            entry,
+                            per_group,
+                            "nobody_present",
+                            f"{group}'s {c}{money_text(per_group)}: nobody of {group} is present",
+                        )
+                    )
                     left += per_group
                     continue
                 each, rest = _split_noted(
-                    entry, per_group, len(members),
-                    f"{group}'s {c}{money_text(per_group)} among {len(members)}", c, left_over)
+                    entry,
+                    per_group,
+                    len(members),
+                    f"{group}'s {c}{money_text(per_group)} among {len(members)}",
+                    c,
+                    left_over,
+                )
                 left += rest
                 parts += [(m, group, each) for m in members]
         else:
             each, left = _split_noted(
-                entry, amount, len(award.winners),
-                f"{c}{money_text(amount)} shared {len(award.winners)} ways", c, left_over)
+                entry,
+                amount,
+                len(award.winners),
+                f"{c}{money_text(amount)} shared {len(award.winners)} ways",
+                c,
+                left_over,
+            )
             parts = [(w, award.group, each) for w in award.winners]
         for player, in_group, part in parts:
             payouts.append(

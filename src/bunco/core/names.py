@@ -45,9 +45,7 @@ _LOOK_ALIKES = str.maketrans(
     "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινκρυχ"
     # a Latin dotless i
     "ı",
-    "ABESIJKMHOPCTXYQWaesijopcxydhqwl"
-    "ABEZHIKMNOPTYXoivkpux"
-    "i",
+    "ABESIJKMHOPCTXYQWaesijopcxydhqwlABEZHIKMNOPTYXoivkpuxi",
 )
 
 
@@ -96,9 +94,7 @@ def clean_text(value: str, what: str = "text", error: type[BuncoError] = Invalid
     return value
 
 
-def person_name(
-    value: object, what: str = "name", error: type[BuncoError] = InvalidSetup
-) -> str:
+def person_name(value: object, what: str = "name", error: type[BuncoError] = InvalidSetup) -> str:
     """A person's name in its one spelling: NFC, spaces squeezed, 1 to 60 characters,
     nothing invisible; raises ``error`` saying what is wrong."""
     if not isinstance(value, str) or not value.strip():

@@ -184,8 +184,12 @@ class Night:
     verifications: dict[str, Verification] = field(default_factory=dict)  # who, when
     prize_cards: dict[str, Card] | None = None  # the cards the prizes were decided from
     changes: tuple[dict[str, Any], ...] = ()  # substitutes, joins, leaves, manual seatings
-    events: EventSeq[Event] = field(default_factory=EventSeq.empty)  # every accepted event, undo included
-    effective: EventSeq[StandingEvent] = field(default_factory=EventSeq.empty)  # the events that stand
+    events: EventSeq[Event] = field(
+        default_factory=EventSeq.empty
+    )  # every accepted event, undo included
+    effective: EventSeq[StandingEvent] = field(
+        default_factory=EventSeq.empty
+    )  # the events that stand
     round_start: Night | None = None  # the night as the current round (or roll-off) began
     prev_start: Night | None = None  # ... and as the round before it began
     host: HostState = field(default_factory=HostState)  # judged prizes, presence, breaks, drawings
@@ -252,7 +256,7 @@ class Night:
         if self.round_start is None:  # a round or roll-off began: remember it for undo
             return evolve(self, round_start=self, checkpoints=())
         if (len(self.effective) - len(self.round_start.effective)) % CHECKPOINT_EVERY == 0:
-            kept = self.checkpoints[-(CHECKPOINTS_KEPT - 1):] if CHECKPOINTS_KEPT > 1 else ()
+            kept = self.checkpoints[-(CHECKPOINTS_KEPT - 1) :] if CHECKPOINTS_KEPT > 1 else ()
             return evolve(self, checkpoints=(*kept, evolve(self, checkpoints=())))
         return self
 
@@ -281,7 +285,9 @@ class Night:
             return apply_host_event(self, ev)._decide_when_final()
         if (  # the host's records beside the dice (bunco.core.hosting)
             ev["type"] == "judge"
-            or ev["type"] == "break" or ev["type"] == "end_break" or ev["type"] == "drawing"
+            or ev["type"] == "break"
+            or ev["type"] == "end_break"
+            or ev["type"] == "drawing"
         ):
             return apply_host_event(self, ev)
         return self._between_rounds(ev)
@@ -498,7 +504,12 @@ class Night:
         """
         if cards is None and self.rules.verify_for_prizes and self.host.closed_unverified is None:
             waiting = evolve(
-                self, prizes=(), prize_cards=None, phase="over", tables=(), rolloff=None,
+                self,
+                prizes=(),
+                prize_cards=None,
+                phase="over",
+                tables=(),
+                rolloff=None,
                 rolloff_for=None,
             )
             if awaiting_cards(waiting):
@@ -629,8 +640,11 @@ class Night:
                 expected="close_cards only on a night that verifies cards for prizes",
             )
         if not waiting_for_cards(self):
-            doing = "the prizes are decided" if self.prize_cards is not None else (
-                "the last round has not been played")
+            doing = (
+                "the prizes are decided"
+                if self.prize_cards is not None
+                else ("the last round has not been played")
+            )
             raise NotAllowedNow(
                 f"there are no cards to close: {doing}",
                 expected="close_cards after the last round, while the prizes wait for cards",
@@ -638,8 +652,10 @@ class Night:
         waiting = awaiting_cards(self)
         if sorted(ev["unverified"]) != sorted(waiting):
             raise InvalidEvent(
-                "the cards not verified as they stand are " + ", ".join(waiting)
-                + ", not " + (", ".join(ev["unverified"]) or "none"),
+                "the cards not verified as they stand are "
+                + ", ".join(waiting)
+                + ", not "
+                + (", ".join(ev["unverified"]) or "none"),
                 expected='"unverified": [' + ", ".join(f'"{p}"' for p in waiting) + "]",
             )
         return apply_host_event(self, ev)._end_night()
@@ -649,22 +665,32 @@ class Night:
         """The host corrects a table's finished round: the round's result, the cards, the
         set winners and (once decided) the prizes follow; the seating that followed stands."""
         check_correctable(
-            self.phase, self.closed, self.rolloff.purpose if self.rolloff else None,
+            self.phase,
+            self.closed,
+            self.rolloff.purpose if self.rolloff else None,
             any(p.settled_by == "roll_off" for p in self.prizes),
         )
         set_no, round_no, table_no = ev["set"], ev["round"], ev["of_table"]
-        where = f"table {table_no} in round {round_no}" + (f" of set {set_no}" if self.sets > 1 else "")
-        index = next((i for i, r in enumerate(self.history)
-                      if (r.set_no, r.round_no) == (set_no, round_no)), None)
+        where = f"table {table_no} in round {round_no}" + (
+            f" of set {set_no}" if self.sets > 1 else ""
+        )
+        index = next(
+            (i for i, r in enumerate(self.history) if (r.set_no, r.round_no) == (set_no, round_no)),
+            None,
+        )
         if index is None:
             named = f"round {round_no}" + (f" of set {set_no}" if self.sets > 1 else "")
             playing = self.phase == "playing" and (set_no, round_no) == (self.set_no, self.round_no)
             raise NotAllowedNow(
                 f"{named} is still being played" if playing else f"{named} was not played tonight",
-                expected="a finished round (" + ", ".join(
+                expected="a finished round ("
+                + ", ".join(
                     f"{r.set_no}.{r.round_no}" if self.sets > 1 else str(r.round_no)
-                    for r in self.history) + "); a round in play is fixed with undo at its table"
-                if self.history else "a correction once a round has finished",
+                    for r in self.history
+                )
+                + "); a round in play is fixed with undo at its table"
+                if self.history
+                else "a correction once a round has finished",
             )
         played = self.history[index]
         if table_no > len(played.tables):
@@ -679,7 +705,9 @@ class Night:
         history = list(self.history)
         history[index] = evolve(played, tables=tuple(tables))
         night = evolve(self, history=tuple(history), corrections=(*self.corrections, record))
-        night = evolve(night, cards=night._cards_from_history(), last_bunco=night._last_bunco(record))
+        night = evolve(
+            night, cards=night._cards_from_history(), last_bunco=night._last_bunco(record)
+        )
         night = night._set_results_again()
         if self.phase == "over" and self.prize_cards is not None:
             return night._end_night(night._prize_cards())
@@ -693,8 +721,11 @@ class Night:
                 for seat, name in enumerate(res.seats):
                     if name is not None:
                         cards[name] = cards[name].with_round(
-                            played.set_no, played.round_no, res.table,
-                            won=seat in res.winning_seats, points=res.seat_points[seat],
+                            played.set_no,
+                            played.round_no,
+                            res.table,
+                            won=seat in res.winning_seats,
+                            points=res.seat_points[seat],
                             **seat_counts(res.rolls, seat, name),
                         )
         return cards
@@ -703,15 +734,25 @@ class Night:
         """Who rolled the night's last Bunco after ``fixed``: it changes only where the
         corrected round is the last with a Bunco and holds one Bunco (within a round the
         log keeps each table's order, not the room's)."""
-        later = [r for played in self.history
-                 if (played.set_no, played.round_no) > (fixed.set_no, fixed.round_no)
-                 for t in played.tables for r in t.rolls]
+        later = [
+            r
+            for played in self.history
+            if (played.set_no, played.round_no) > (fixed.set_no, fixed.round_no)
+            for t in played.tables
+            for r in t.rolls
+        ]
         later += [r for t in self.tables for r in t.rolls]
         if any(r.kind is RollKind.BUNCO and r.phase is not Phase.FIRST_ROLL for r in later):
             return self.last_bunco
-        played = next(p for p in self.history if (p.set_no, p.round_no) == (fixed.set_no, fixed.round_no))
-        buncos = [r.credited for t in played.tables for r in t.rolls
-                  if r.kind is RollKind.BUNCO and r.phase is not Phase.FIRST_ROLL and r.credited]
+        played = next(
+            p for p in self.history if (p.set_no, p.round_no) == (fixed.set_no, fixed.round_no)
+        )
+        buncos = [
+            r.credited
+            for t in played.tables
+            for r in t.rolls
+            if r.kind is RollKind.BUNCO and r.phase is not Phase.FIRST_ROLL and r.credited
+        ]
         return buncos[0] if len(buncos) == 1 else self.last_bunco
 
     def _set_results_again(self) -> Night:
@@ -773,8 +814,13 @@ class Night:
         and all); a night that was between sets simply ends. Prizes follow as usual.
         """
         if self.phase != "playing" or self.started:
-            doing = "a roll-off is under way" if self.phase == "rolloff" else (
-                "the night is already over" if self.phase == "over" else "a round is under way")
+            doing = (
+                "a roll-off is under way"
+                if self.phase == "rolloff"
+                else (
+                    "the night is already over" if self.phase == "over" else "a round is under way"
+                )
+            )
             raise NotAllowedNow(
                 f"the night can only be ended between rounds, and {doing}",
                 expected="end_night before the first roll of a round (finish or undo the round first)",
@@ -857,7 +903,9 @@ class Night:
         if not self.history:
             return []
         last = self.history[-1]
-        preset = self.setup["rules"] + (" with house rules" if self.setup.get("house_rules") else "")
+        preset = self.setup["rules"] + (
+            " with house rules" if self.setup.get("house_rules") else ""
+        )
         return check_partner_rule(
             [(t.seats, t.team) for t in last.tables],
             seating,
@@ -883,8 +931,9 @@ class Night:
                     rest = self.effective.slice(len(base.effective))
                     del rest[index - len(base.effective)]
                     after = self._refold(base, rest, ev, from_start=base is snapshot)
-                    _refuse_rescoring(self, after, table_no,
-                                      None if base is snapshot else base.tables)
+                    _refuse_rescoring(
+                        self, after, table_no, None if base is snapshot else base.tables
+                    )
                     return after
                 began = began or candidate["type"] in ("roll", "tally", "start_round")
             if began:
@@ -904,8 +953,9 @@ class Night:
                 return base if base.round_start is start else start
         return start
 
-    def _refold(self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent, *,
-                from_start: bool = True) -> Night:
+    def _refold(
+        self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent, *, from_start: bool = True
+    ) -> Night:
         """Fold ``rest`` again on ``snapshot``: the start of a round (``from_start``), or a
         checkpoint of the round under way, whose own checkpoints still hold."""
         # a round's start is its own round start, and no checkpoint of the round is before
@@ -915,7 +965,7 @@ class Night:
         else:
             kept = self.checkpoints
             at = next(i for i, c in enumerate(kept) if c is snapshot)
-            night = evolve(snapshot, checkpoints=kept[:at + 1])
+            night = evolve(snapshot, checkpoints=kept[: at + 1])
         try:
             for later in rest:
                 night = night._apply_effective(later)
@@ -929,8 +979,9 @@ class Night:
         return evolve(night, events=self.events.append(ev))
 
 
-def _refuse_rescoring(before: Night, after: Night, table_no: int,
-                      kept: tuple[TableRound, ...] | None = None) -> None:
+def _refuse_rescoring(
+    before: Night, after: Night, table_no: int, kept: tuple[TableRound, ...] | None = None
+) -> None:
     """Refuse an undo at ``table_no`` that would score another table's entries otherwise
     (a ``winning-moves`` Bunco that ended the round everywhere: without it, the tie-break
     another table played would count as ordinary rolls). An undo changes only what it
@@ -949,9 +1000,11 @@ def _refuse_rescoring(before: Night, after: Night, table_no: int,
         if not changed:
             continue
         tie_breaks = any(r.phase is Phase.TIE_BREAK for r in rolls)
-        what = (f"table {number}'s {changed} tie-break entr{'y' if changed == 1 else 'ies'}"
-                if tie_breaks else f"{changed} entr{'y' if changed == 1 else 'ies'} at "
-                f"table {number}")
+        what = (
+            f"table {number}'s {changed} tie-break entr{'y' if changed == 1 else 'ies'}"
+            if tie_breaks
+            else f"{changed} entr{'y' if changed == 1 else 'ies'} at table {number}"
+        )
         raise NotAllowedNow(
             f"the last entry at table {table_no} cannot be undone alone: {what} would be "
             "scored again as ordinary rolls",

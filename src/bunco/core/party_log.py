@@ -148,4 +148,3 @@ def write_log(setup: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> 
     lines = [dump_event(setup)]
     lines.extend(dump_event(e) for e in events)
     return "\n".join(lines) + "\n"
-

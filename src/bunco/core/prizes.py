@@ -38,7 +38,6 @@ LABELS = {
 }
 
 
-
 def count_of(category: str, card: Card) -> int | None:
     """The figure a "most" prize counts on ``card``; None for the other categories.
 
@@ -47,6 +46,7 @@ def count_of(category: str, card: Card) -> int | None:
     """
     entry = _COUNTS.get(category)
     return None if entry is None else int(attrgetter(entry[0])(card))
+
 
 @dataclass(frozen=True, slots=True)
 class PrizeResult:

@@ -389,7 +389,8 @@ def _whole(value: Any) -> int:
 def whole_number_rules() -> frozenset[str]:
     """The names of the rules whose values are whole numbers (or lists of them)."""
     return frozenset(
-        f.name for f in dataclasses.fields(RuleSet)
+        f.name
+        for f in dataclasses.fields(RuleSet)
         if str(f.type) == "int" or str(f.type).startswith("tuple[int")
     )
 

@@ -52,9 +52,7 @@ def repeated_partners(
     teams). Pairs come in the order of the new seating, each as it sits (scorekeeper's
     side first). Only real people count: a ghost partners nobody.
     """
-    before = {
-        frozenset(pair) for seats, team in last_round if team for pair in _pairs(seats)
-    }
+    before = {frozenset(pair) for seats, team in last_round if team for pair in _pairs(seats)}
     return [
         pair
         for table in seating
@@ -104,7 +102,9 @@ def check_partner_rule(
     return pairs
 
 
-def partners_kept(changes: Sequence[dict[str, object]]) -> dict[tuple[int, int], list[tuple[str, str]]]:
+def partners_kept(
+    changes: Sequence[dict[str, object]],
+) -> dict[tuple[int, int], list[tuple[str, str]]]:
     """(set, round) → the partnerships a host's seating kept together for that round,
     overriding the partner rule (from a night's ``changes``; the last seating stands).
 

@@ -143,7 +143,9 @@ def prize_options(
     for key in ("must_be_present", "one_prize_per_person"):
         if setup.get(key) is not None:
             if not isinstance(setup[key], bool):
-                raise InvalidSetup(f"{key} {setup[key]!r} is not true or false", expected="true or false")
+                raise InvalidSetup(
+                    f"{key} {setup[key]!r} is not true or false", expected="true or false"
+                )
             out[key] = setup[key]
     night_prizes = [p.value for p in rules.prizes]
     groups = list(party.get("groups", {}))

@@ -113,8 +113,9 @@ class UndoEffect:
             "kind": r.kind.value if r else None,
             "points": r.points if r else None,
             "dice": list(r.dice) if r else None,
-            "reopens": None if self.reopens is None else {
-                "set": self.reopens[0], "round": self.reopens[1]},
+            "reopens": None
+            if self.reopens is None
+            else {"set": self.reopens[0], "round": self.reopens[1]},
             "cancels": self.cancels,
             "unrings": self.unrings,
             "other_tables": list(self.other_tables),
@@ -149,9 +150,7 @@ def undo_effect(night: Night, table: int) -> UndoEffect:
             for n, (a, b) in enumerate(zip(night.tables, after.tables, strict=False), start=1)
             if n != table and a != b
         )
-    return UndoEffect(
-        table, entry, record, after, reopens, cancels, unrings, others, night.rules
-    )
+    return UndoEffect(table, entry, record, after, reopens, cancels, unrings, others, night.rules)
 
 
 def _removed(night: Night, after: Night) -> dict[str, Any]:

@@ -59,7 +59,9 @@ def card_final(night: VerifyingNight, name: str) -> bool:
 def rounds_over(night: HostedNight) -> bool:
     """True once the last round was played (the night over, or only prize roll-offs left)."""
     return night.phase == "over" or (
-        night.phase == "rolloff" and night.rolloff_for is not None and night.rolloff_for[0] == "prize"
+        night.phase == "rolloff"
+        and night.rolloff_for is not None
+        and night.rolloff_for[0] == "prize"
     )
 
 

@@ -69,27 +69,41 @@ def payout_sheet(night: Night, data: Mapping[str, Any] | None = None) -> PayoutS
     totals: dict[str, Decimal] = {}
     for p in data["payouts"]:
         totals[p["player"]] = totals.get(p["player"], Decimal(0)) + Decimal(p["amount"])
-    summary = [f"Pot: {c}{money['pot']} ({money['players_paid']} × {c}{money['buy_in']}"
-               + (f" + {c}{money['carried_over']} carried over"
-                  if Decimal(money["carried_over"]) else "") + ")",
-               f"Paid out: {c}{money['paid_out']}"]
+    summary = [
+        f"Pot: {c}{money['pot']} ({money['players_paid']} × {c}{money['buy_in']}"
+        + (f" + {c}{money['carried_over']} carried over" if Decimal(money["carried_over"]) else "")
+        + ")",
+        f"Paid out: {c}{money['paid_out']}",
+    ]
     if Decimal(money["top_up"]):
         summary.append(f"Host's top-up: {c}{money['top_up']}")
     if Decimal(money["remainder"]):
-        summary.append(f"Remainder of shared prizes (cannot split to the cent): "
-                       f"{c}{money['remainder']}")
+        summary.append(
+            f"Remainder of shared prizes (cannot split to the cent): {c}{money['remainder']}"
+        )
     summary.append(f"Left in the pot: {c}{money['left_in_pot']}")
-    left_over = [f"{prize_name(x['label'], x['group'])}: {amount_words(Decimal(x['amount']), c)}"
-                 f" ({x['why']})" for x in money["left_over"]]
+    left_over = [
+        f"{prize_name(x['label'], x['group'])}: {amount_words(Decimal(x['amount']), c)}"
+        f" ({x['why']})"
+        for x in money["left_over"]
+    ]
     unallotted = Decimal(money["unallotted"])
     if unallotted and not Decimal(money["top_up"]):
         left_over.append(f"Not given as any prize: {amount_words(unallotted, c)}")
-    passed = tuple(f"{row.name}: handed to {row.who}; passed over {row.passed_text}"
-                   for row in winner_rows(night, data) if row.passed_over)
+    passed = tuple(
+        f"{row.name}: handed to {row.who}; passed over {row.passed_text}"
+        for row in winner_rows(night, data)
+        if row.passed_over
+    )
     unpaid = tuple(
         f"{prize_name(p['label'], p['group'])}: {c}{p['amount']} "
-        + ("(waiting: roll-off or judging)" if p["status"] == "pending" else "(nobody to hand it to)")
-        for p in money["prizes"] if p["status"] != "won"
+        + (
+            "(waiting: roll-off or judging)"
+            if p["status"] == "pending"
+            else "(nobody to hand it to)"
+        )
+        for p in money["prizes"]
+        if p["status"] != "won"
     )
     return PayoutSheet(
         currency=c,

@@ -55,8 +55,12 @@ def table_result_dict(res: TableResult) -> dict[str, Any]:
         "losers": [w for w in res.losers if w is not None],
         "tie_break": res.tie_break,
         "rolls": len(res.rolls),
-        "words": result_text([w for w in res.winners if w is not None], res.team,
-                             list(res.side_scores), res.tie_break),  # how it was won, in words
+        "words": result_text(
+            [w for w in res.winners if w is not None],
+            res.team,
+            list(res.side_scores),
+            res.tie_break,
+        ),  # how it was won, in words
     }
 
 
@@ -154,5 +158,7 @@ def progress(night: Night) -> str:
     if night.phase == "rolloff" and night.rolloff is not None:
         return f"a roll-off for {night.rolloff.purpose} is due"
     played = len(night.history)
-    return f"in progress: {played} round{'s' if played != 1 else ''} played, set {night.set_no} " \
+    return (
+        f"in progress: {played} round{'s' if played != 1 else ''} played, set {night.set_no} "
         f"round {night.round_no} next"
+    )

@@ -44,8 +44,10 @@ def tally_buttons(rules: RuleSet) -> list[str]:
     >>> tally_buttons(get_rules("classic")), tally_buttons(get_rules("wm"))[-2:]
     (['miss', '+1', '+2', 'bunco', 'mini'], ['low', 'high'])
     """
-    same = (rules.low_trips_kind == rules.high_trips_kind
-            and rules.low_trips_points == rules.high_trips_points)
+    same = (
+        rules.low_trips_kind == rules.high_trips_kind
+        and rules.low_trips_points == rules.high_trips_points
+    )
     trips = [Tally.MINI] if same else [Tally.LOW, Tally.HIGH]
     wipeout = [Tally.WIPEOUT] if rules.wipeout else []
     return [t.value for t in (Tally.MISS, Tally.ONE, Tally.TWO, Tally.BUNCO, *trips, *wipeout)]
@@ -62,8 +64,7 @@ def possible_tallies(table: TableRound, rules: RuleSet) -> list[str]:
 
 def _tallying(table: TableRound) -> bool:
     """True when quick tallies are taken at ``table`` now (someone rolls for points)."""
-    return not (table.roller is None or table.status is Status.FIRST_ROLL
-                or table.rolling_for_high)
+    return not (table.roller is None or table.status is Status.FIRST_ROLL or table.rolling_for_high)
 
 
 @lru_cache(maxsize=512)
@@ -97,7 +98,8 @@ def tap_label(outcome: str, rules: RuleSet) -> str:
         kind = rules.low_trips_kind if outcome == Tally.LOW else rules.high_trips_kind
         return _KIND_WORDS.get(kind, rules.mini_label)
     return {Tally.MISS: "Miss", Tally.BUNCO: "Bunco", Tally.WIPEOUT: "Wipeout"}.get(
-        Tally(outcome), outcome)
+        Tally(outcome), outcome
+    )
 
 
 def tap_hint(outcome: str, round_no: int, rules: RuleSet) -> str:
@@ -139,11 +141,16 @@ def _taps(rules: RuleSet, round_no: int, tallying: bool) -> tuple[dict[str, Any]
             kind = score_checked(tally_dice(outcome, round_no, rules), round_no, rules).kind
         except BuncoError:
             kind = RollKind.MISS  # not possible this round (no Low Bunco in round 1)
-        out.append({"outcome": outcome, "label": tap_label(outcome, rules),
-                    "hint": tap_hint(outcome, round_no, rules),
-                    "possible": outcome in possible, "asks_who": kind in ON_A_CARD,
-                    "dice": list(tally_dice(outcome, round_no, rules))
-                    if outcome in possible else None})
+        out.append(
+            {
+                "outcome": outcome,
+                "label": tap_label(outcome, rules),
+                "hint": tap_hint(outcome, round_no, rules),
+                "possible": outcome in possible,
+                "asks_who": kind in ON_A_CARD,
+                "dice": list(tally_dice(outcome, round_no, rules)) if outcome in possible else None,
+            }
+        )
     return tuple(out)
 
 
@@ -171,8 +178,9 @@ def _scoring(rules: RuleSet, round_no: int) -> tuple[tuple[str, Any], ...]:
     trips = []
     for face in range(1, 7):
         score = score_checked((face, face, face), round_no, rules)
-        trips.append({"points": score.points, "passes": not score.turn_continues,
-                      "kind": score.kind.value})
+        trips.append(
+            {"points": score.points, "passes": not score.turn_continues, "kind": score.kind.value}
+        )
     return (("per_hit", rules.target_die_points), ("trips", trips))
 
 
@@ -216,14 +224,24 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
             "sides": list(tb.sides),
             "points": list(tb.points),
             "session": tb.session,
-            "text": tie_break_text(tb.rule.value, table.round_no, tb.session,
-                                   rules.roll_off_target if rules is not None else 5,
-                                   table.rolling_for_high),
+            "text": tie_break_text(
+                tb.rule.value,
+                table.round_no,
+                tb.session,
+                rules.roll_off_target if rules is not None else 5,
+                table.rolling_for_high,
+            ),
         },
         "winners": [w for w in table.winners if w is not None],
-        "result": None if table.status is not Status.DONE else result_text(  # how it was won
-            [w for w in table.winners if w is not None], table.team, list(table.side_scores),
-            None if tb is None else {"rule": tb.rule.value}, now=True),
+        "result": None
+        if table.status is not Status.DONE
+        else result_text(  # how it was won
+            [w for w in table.winners if w is not None],
+            table.team,
+            list(table.side_scores),
+            None if tb is None else {"rule": tb.rule.value},
+            now=True,
+        ),
         "rolls": len(table.rolls),
         "tallies": possible_tallies(table, rules) if rules is not None else None,
         "rotation": rotation(table),
@@ -278,7 +296,8 @@ def last_round(night: Night) -> dict[str, Any] | None:
         return None
     last = night.history[-1]
     return {
-        "set": last.set_no, "round": last.round_no,
+        "set": last.set_no,
+        "round": last.round_no,
         "tables": [table_result_dict(t) for t in last.tables],
         "ended_by": last.ended_by.as_dict() if last.ended_by else None,
     }
@@ -292,8 +311,13 @@ def next_with_partners(night: Night) -> dict[str, Any] | None:
         return None
     n = len(upcoming["tables"])
     teams = [is_team_table(len(t), n, night.rules) for t in upcoming["tables"]]
-    return {**upcoming, "teams": teams, "partners": [
-        seat_partners(t, team) for t, team in zip(upcoming["tables"], teams, strict=True)]}
+    return {
+        **upcoming,
+        "teams": teams,
+        "partners": [
+            seat_partners(t, team) for t, team in zip(upcoming["tables"], teams, strict=True)
+        ],
+    }
 
 
 def moves(night: Night) -> list[dict[str, Any]]:
@@ -305,9 +329,12 @@ def moves(night: Night) -> list[dict[str, Any]]:
         return []
     upcoming = next_round(night)
     seating = upcoming["tables"] if upcoming else [list(t.seats) for t in night.tables]
-    now = {name: {"table": i, "seat": s}
-           for i, players in enumerate(seating, start=1)
-           for s, name in enumerate(players, start=1) if name is not None}
+    now = {
+        name: {"table": i, "seat": s}
+        for i, players in enumerate(seating, start=1)
+        for s, name in enumerate(players, start=1)
+        if name is not None
+    }
     out: list[dict[str, Any]] = []
     played = set()
     for res in night.history[-1].tables:
@@ -315,12 +342,20 @@ def moves(night: Night) -> list[dict[str, Any]]:
             if name is None:
                 continue
             played.add(name)
-            out.append({"player": name, "result": "W" if name in res.winners else "L",
-                        "from": {"table": res.table, "seat": s}, "to": now.get(name)})
-    arrivals = sorted((where["table"], where["seat"], name) for name, where in now.items()
-                      if name not in played)
-    out += [{"player": name, "result": None, "from": None, "to": now[name]}
-            for _, _, name in arrivals]
+            out.append(
+                {
+                    "player": name,
+                    "result": "W" if name in res.winners else "L",
+                    "from": {"table": res.table, "seat": s},
+                    "to": now.get(name),
+                }
+            )
+    arrivals = sorted(
+        (where["table"], where["seat"], name) for name, where in now.items() if name not in played
+    )
+    out += [
+        {"player": name, "result": None, "from": None, "to": now[name]} for _, _, name in arrivals
+    ]
     return out
 
 
@@ -353,17 +388,29 @@ def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int,
             **common,
             "table": table_view(table, night.rules) if table is not None else None,
             "expects": [*expects.get(None, []), *expects.get(number, [])],
-            "last_round": None if last is None else {
-                **last, "tables": [results[number]] if number in results else []},
+            "last_round": None
+            if last is None
+            else {**last, "tables": [results[number]] if number in results else []},
             "moves": went,
-            "cards": {name: night.cards[name].as_dict() for name in sorted(names)
-                      if name in night.cards},
+            "cards": {
+                name: night.cards[name].as_dict() for name in sorted(names) if name in night.cards
+            },
         }
     return pages
 
 
-_PAGE_OBJECTS = ("seating", "tables", "bell_roll", "history", "cards", "set_results",
-                 "rolloff", "rolloff_for", "prizes", "changes")
+_PAGE_OBJECTS = (
+    "seating",
+    "tables",
+    "bell_roll",
+    "history",
+    "cards",
+    "set_results",
+    "rolloff",
+    "rolloff_for",
+    "prizes",
+    "changes",
+)
 
 
 def same_pages(before: Night, after: Night) -> bool:
@@ -379,7 +426,8 @@ def same_pages(before: Night, after: Night) -> bool:
     """
     scalars = ("set_no", "round_no", "phase", "bell", "started", "sets")
     return all(getattr(before, f) == getattr(after, f) for f in scalars) and all(
-        getattr(before, f) is getattr(after, f) for f in _PAGE_OBJECTS)
+        getattr(before, f) is getattr(after, f) for f in _PAGE_OBJECTS
+    )
 
 
 def table_page(night: Night, number: int) -> dict[str, Any]:
@@ -413,22 +461,34 @@ def player_tables(night: Night) -> dict[str, int]:
     if night.phase == "over":
         return {}
     seating = [t.seats for t in night.tables] if night.tables else night.seating
-    return {name: number for number, seats in enumerate(seating, start=1)
-            for name in seats if name is not None}
+    return {
+        name: number
+        for number, seats in enumerate(seating, start=1)
+        for name in seats
+        if name is not None
+    }
 
 
 def night_part(night: Night) -> dict[str, Any]:
     """The members of :func:`live_view` that every page shows alike: phase, set, round,
     bell, roll-off, prizes, set winners."""
     return {
-        "phase": night.phase, "set": night.set_no, "round": night.round_no, "sets": night.sets,
-        "rules": night.setup["rules"], "words": night_words(night.rules), "bell": night.bell,
+        "phase": night.phase,
+        "set": night.set_no,
+        "round": night.round_no,
+        "sets": night.sets,
+        "rules": night.setup["rules"],
+        "words": night_words(night.rules),
+        "bell": night.bell,
         "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
-        "started": night.started, "on_break": on_break(night),
+        "started": night.started,
+        "on_break": on_break(night),
         "rolloff": night.rolloff.as_dict() if night.rolloff else None,
         "prizes": [p.as_dict() for p in night.prizes],
-        "set_winners": [{"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
-                        for s in night.set_results],
+        "set_winners": [
+            {"set": s.set_no, "winner": s.winner, "settled_by": s.settled_by}
+            for s in night.set_results
+        ],
         "ended_early": ended_early(night),
         "closed": night.closed,  # the host closed the night: results final, else provisional
         "corrections": len(night.corrections),  # how many (the audit list: GET .../corrections)

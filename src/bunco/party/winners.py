@@ -66,14 +66,22 @@ class WinnerRow:
                 runs[-1][0].append(name)
             else:
                 runs.append(([name], amount))
-        return "; ".join(", ".join(who) + f" {amount}" + (" each" if len(who) > 1 else "")
-                         for who, amount in runs)
+        return "; ".join(
+            ", ".join(who) + f" {amount}" + (" each" if len(who) > 1 else "")
+            for who, amount in runs
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "prize": self.prize, "group": self.group, "name": self.name, "figure": self.figure,
-            "handed_to": list(self.handed_to), "amount": self.amount, "status": self.status,
-            "settled": self.settled, "on_cards": list(self.on_cards),
+            "prize": self.prize,
+            "group": self.group,
+            "name": self.name,
+            "figure": self.figure,
+            "handed_to": list(self.handed_to),
+            "amount": self.amount,
+            "status": self.status,
+            "settled": self.settled,
+            "on_cards": list(self.on_cards),
             "passed_over": [{"name": n, "reason": r} for n, r in self.passed_over],
             "who": self.who,
             "paid": [{"player": n, "amount": a} for n, a in self.paid],
@@ -101,8 +109,13 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
         prize = cards.get(key)
         judged = prize is None
         handed = tuple(award["winners"])
-        first = tuple(prize.winners) if prize is not None else next(
-            (tuple(r[:1]) for (k, g), r in night.host.judged.items() if (k, g) == key), ())
+        first = (
+            tuple(prize.winners)
+            if prize is not None
+            else next(
+                (tuple(r[:1]) for (k, g), r in night.host.judged.items() if (k, g) == key), ()
+            )
+        )
         if len(handed) > 1:
             settled = "shared"
         elif award["passed_over"]:
@@ -113,20 +126,22 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
             settled = ""
         if judged:
             settled = "judged" + (f", {settled}" if settled else "")
-        rows.append(WinnerRow(
-            prize=award["prize"],
-            group=award["group"],
-            name=prize_name(award["label"], award["group"]),
-            figure="" if prize is None or prize.value is None else str(prize.value),
-            handed_to=handed,
-            amount=_amount(paid.get(key), money, award),
-            status=award["status"],
-            settled=settled,
-            on_cards=first,
-            passed_over=tuple((p["name"], p["reason"]) for p in award["passed_over"])
-            + _members_away(night, award),
-            paid=_members_paid(paid.get(key), money) if award["team"] else (),
-        ))
+        rows.append(
+            WinnerRow(
+                prize=award["prize"],
+                group=award["group"],
+                name=prize_name(award["label"], award["group"]),
+                figure="" if prize is None or prize.value is None else str(prize.value),
+                handed_to=handed,
+                amount=_amount(paid.get(key), money, award),
+                status=award["status"],
+                settled=settled,
+                on_cards=first,
+                passed_over=tuple((p["name"], p["reason"]) for p in award["passed_over"])
+                + _members_away(night, award),
+                paid=_members_paid(paid.get(key), money) if award["team"] else (),
+            )
+        )
     return rows
 
 
@@ -136,12 +151,17 @@ def _members_away(night: Night, award: Mapping[str, Any]) -> tuple[tuple[str, st
     if not award["team"] or award["status"] != "won" or not night.setup.get("must_be_present"):
         return ()
     absent = night.host.absent
-    return tuple((m, f"absent ({group})") for group in award["winners"]
-                 for m in night.groups.get(group, ()) if m in absent)
+    return tuple(
+        (m, f"absent ({group})")
+        for group in award["winners"]
+        for m in night.groups.get(group, ())
+        if m in absent
+    )
 
 
-def _members_paid(entry: Mapping[str, Any] | None,
-                  money: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
+def _members_paid(
+    entry: Mapping[str, Any] | None, money: Mapping[str, Any] | None
+) -> tuple[tuple[str, str], ...]:
     if entry is None or money is None:
         return ()
     return tuple((p["player"], str(money["currency"]) + p["amount"]) for p in entry["paid_to"])
@@ -168,8 +188,15 @@ def prizes_status(night: Night) -> str | None:
     """Why nobody is named yet, in words (None once the prizes are decided or due)."""
     if waiting_for_cards(night):
         waiting = awaiting_cards(night)
-        return ("The prizes wait for the staff to verify the cards of " + ", ".join(waiting)
-                + ", or for the host to close the cards.") if waiting else None
+        return (
+            (
+                "The prizes wait for the staff to verify the cards of "
+                + ", ".join(waiting)
+                + ", or for the host to close the cards."
+            )
+            if waiting
+            else None
+        )
     return None
 
 
@@ -187,12 +214,16 @@ def handed_prizes(night: Night) -> dict[str, list[str]]:
                 away = {m for m, _ in _members_away(night, award)}
                 for member in night.groups.get(group, ()):
                     if (data["money"] is None and member not in away) or (
-                            member, award["prize"], group) in paid_to:
+                        member,
+                        award["prize"],
+                        group,
+                    ) in paid_to:
                         out.setdefault(member, []).append(prize_name(award["label"], group))
             continue
         for name in award["winners"]:
-            out.setdefault(name, []).append(row.name + (" (shared)" if row.settled == "shared"
-                                                        else ""))
+            out.setdefault(name, []).append(
+                row.name + (" (shared)" if row.settled == "shared" else "")
+            )
     return out
 
 
@@ -200,5 +231,8 @@ def money_part(night: Night) -> dict[str, Any]:
     """The report's and the live view's ``awards``, ``money``, ``payouts`` and
     ``prize_winners`` (the rows of :func:`winner_rows`) and ``prizes_status``."""
     data = prize_money(night)
-    return {**data, "prize_winners": [r.as_dict() for r in winner_rows(night, data)],
-            "prizes_status": prizes_status(night)}
+    return {
+        **data,
+        "prize_winners": [r.as_dict() for r in winner_rows(night, data)],
+        "prizes_status": prizes_status(night),
+    }

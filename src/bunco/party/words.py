@@ -46,8 +46,12 @@ def night_words(rules: RuleSet) -> dict[str, object]:
     has rung, :func:`bell_text`)."""
     kinds = {kind.value: word for kind, word in KIND_WORDS.items()}
     kinds[RollKind.MINI_BUNCO.value] = rules.mini_label
-    return {"kinds": kinds, "mini": rules.mini_label.removesuffix(" Bunco"),
-            "minis": plural(rules.mini_label), "bell": bell_text(rules)}
+    return {
+        "kinds": kinds,
+        "mini": rules.mini_label.removesuffix(" Bunco"),
+        "minis": plural(rules.mini_label),
+        "bell": bell_text(rules),
+    }
 
 
 def bell_text(rules: RuleSet) -> str:
@@ -64,8 +68,10 @@ def bell_text(rules: RuleSet) -> str:
     if rules.after_bell is AfterBell.FINISH_TURN:
         return "Players finishing a turn roll on; tied tables then play their tie-break."
     if rules.bunco_ends_round and rules.round_end is RoundEnd.EVERY_TABLE:
-        return ("A Bunco ended the round at every table: nobody rolls on; tied tables play "
-                "their tie-break.")
+        return (
+            "A Bunco ended the round at every table: nobody rolls on; tied tables play "
+            "their tie-break."
+        )
     return "Every table stops now: nobody rolls on; tied tables play their tie-break."
 
 
@@ -76,8 +82,14 @@ TIE_BREAK_NAMES = {
 }
 
 
-def result_text(winners: list[str], team: bool, scores: list[int],
-                tie_break: dict[str, Any] | None, *, now: bool = False) -> str:
+def result_text(
+    winners: list[str],
+    team: bool,
+    scores: list[int],
+    tie_break: dict[str, Any] | None,
+    *,
+    now: bool = False,
+) -> str:
     """How a table's round was won, in one line: the score, or the tie-break that decided
     a tie (never "won 0–0").
 
@@ -106,8 +118,9 @@ def result_text(winners: list[str], team: bool, scores: list[int],
     return f"{who} {verb} with {max(scores)}"
 
 
-def tie_break_text(rule: str, round_no: int, session: int, goal: int,
-                   for_high: bool = False) -> str:
+def tie_break_text(
+    rule: str, round_no: int, session: int, goal: int, for_high: bool = False
+) -> str:
     """A table's tie-break rule in one sentence, as the scorekeeper's phone says it
     (``for_high``: the tied players are rolling for who starts it).
 
@@ -119,8 +132,10 @@ def tie_break_text(rule: str, round_no: int, session: int, goal: int,
     'Each tied player rolls once (enter the three dice): the highest total starts a roll-off to 3 points.'
     """
     if for_high:
-        return ("Each tied player rolls once (enter the three dice): the highest total starts "
-                f"a roll-off to {goal} points.")
+        return (
+            "Each tied player rolls once (enter the three dice): the highest total starts "
+            f"a roll-off to {goal} points."
+        )
     if rule == "sudden_death":
         return f"Sudden death: the first roll showing a {round_no} wins."
     if rule == "roll_off_to_five":

@@ -55,13 +55,17 @@ Between rounds (after a round's results, before the next first roll), the host:
   [bold]join Ivy[/]     a late arrival joins   [bold]leave Ivy[/]  a player leaves
   [bold]end[/]          end the night now, with the rounds played so far"""
 
-DIGITAL_HELP = """\
+DIGITAL_HELP = (
+    """\
 [bold]Enter[/]  roll the dice when it is your turn
 [bold]t[/]      show every table    [bold]c[/]  score cards
 [bold]?[/]      this help           [bold]q[/]  quit (the night is saved; resume it later)
-""" + BETWEEN_ROUNDS_HELP
+"""
+    + BETWEEN_ROUNDS_HELP
+)
 
-PHYSICAL_HELP = """\
+PHYSICAL_HELP = (
+    """\
 Type what the dice show, then Enter:
   [bold]4 4 1[/]  the three faces (also 441 or 4,4,1)
   [bold]m[/] miss   [bold]1[/] one point   [bold]2[/] two points   [bold]b[/] Bunco
@@ -69,7 +73,9 @@ Type what the dice show, then Enter:
   [bold]2: 4 4 1[/]  the same for table 2 (when several tables are rolling)
 [bold]u[/]  undo the last entry    [bold]t[/] every table    [bold]c[/] score cards
 [bold]?[/]  this help              [bold]q[/] quit (the night is saved; resume it later)
-""" + BETWEEN_ROUNDS_HELP
+"""
+    + BETWEEN_ROUNDS_HELP
+)
 
 DIGITAL_HELP += "\n" + HOST_HELP
 PHYSICAL_HELP += "\n" + HOST_HELP

@@ -47,9 +47,12 @@ def demo_party() -> dict[str, Any]:
     """The party line of the sample night."""
     roster = Roster(DEMO_PLAYERS, DEMO_PLAYERS)
     party = build_party("classic", roster, sets=1, seed=DEMO_SEED)
-    return {"type": "party", "name": "Sample night", **{k: v for k, v in party.items()
-                                                         if k != "type"},
-            "money": DEMO_MONEY}
+    return {
+        "type": "party",
+        "name": "Sample night",
+        **{k: v for k, v in party.items() if k != "type"},
+        "money": DEMO_MONEY,
+    }
 
 
 def play_demo(sink: Callable[[Mapping[str, Any]], None]) -> Night:

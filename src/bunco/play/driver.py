@@ -228,10 +228,14 @@ class Driver:
         seeds/004 does (the program kept the cards, so they stand as they are): then the
         prizes and their roll-offs follow."""
         for player in awaiting_cards(self.night):
-            group = next((g for g, members in self.night.groups.items() if player in members),
-                         None)
-            self.submit({"type": "verify", "player": player,
-                         "checker": f"{group} staff" if group else "staff"})
+            group = next((g for g, members in self.night.groups.items() if player in members), None)
+            self.submit(
+                {
+                    "type": "verify",
+                    "player": player,
+                    "checker": f"{group} staff" if group else "staff",
+                }
+            )
 
 
 def play_auto(driver: Driver, on_step: Callable[[Step], None] | None = None) -> Night:

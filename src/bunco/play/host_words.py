@@ -76,7 +76,9 @@ def parse_host_word(line: str) -> HostWord | None:
     if word == "verify":
         who, _, checker = rest.partition(" by ")
         if not who.strip():
-            raise HostWordError("verify needs a player (or all)", expected="verify Ann, or verify all")
+            raise HostWordError(
+                "verify needs a player (or all)", expected="verify Ann, or verify all"
+            )
         return HostWord(word, _names(who), checker.strip())
     if word == "judge":
         prize, colon, ranking = rest.partition(":")
@@ -92,8 +94,9 @@ def parse_host_word(line: str) -> HostWord | None:
         return HostWord(word, (rest,))
     if word == "break":
         if rest and not rest.isdigit():
-            raise HostWordError(f"break {rest!r}: minutes are a whole number",
-                                expected="break, or break 10")
+            raise HostWordError(
+                f"break {rest!r}: minutes are a whole number", expected="break, or break 10"
+            )
         return HostWord(word, (), rest)
     return HostWord(word, (), rest)
 
@@ -111,8 +114,11 @@ def _judge(driver: Driver, said: HostWord) -> dict[str, Any]:
     known = [p.key for p in judged_prizes(night.setup)]
     if grouped and key in known:
         raise HostWordError(
-            f"{typed} is judged per group", expected=f"judge {typed} GROUP: Ann, GROUP one of "
-            + ", ".join(night.groups) + f" (or judge group {typed}: a group)")
+            f"{typed} is judged per group",
+            expected=f"judge {typed} GROUP: Ann, GROUP one of "
+            + ", ".join(night.groups)
+            + f" (or judge group {typed}: a group)",
+        )
     return {"type": "judge", "prize": key, "ranking": list(said.names)}
 
 
@@ -121,8 +127,10 @@ def host_events(driver: Driver, said: HostWord) -> list[dict[str, Any]]:
     night = driver.night
     if said.word == "verify":
         names = list(night.roster) if said.names == ("all",) else list(said.names)
-        return [{"type": "verify", "player": n, **({"checker": said.text} if said.text else {})}
-                for n in names]
+        return [
+            {"type": "verify", "player": n, **({"checker": said.text} if said.text else {})}
+            for n in names
+        ]
     if said.word == "judge":
         return [_judge(driver, said)]
     if said.word in ("absent", "present"):
@@ -132,17 +140,26 @@ def host_events(driver: Driver, said: HostWord) -> list[dict[str, Any]]:
     if said.word == "endbreak":
         return [{"type": "end_break"}]
     if said.word in ("draw", "draw!"):
-        return [drawing_event(night, secrets.randbelow, exclude_winners=said.word == "draw!",
-                              name=said.text or None)]
+        return [
+            drawing_event(
+                night,
+                secrets.randbelow,
+                exclude_winners=said.word == "draw!",
+                name=said.text or None,
+            )
+        ]
     waiting = awaiting_cards(night)
     if not waiting_for_cards(night):
-        raise NotAllowedNow("there are no cards to close",
-                            expected="close after the last round, while the prizes wait for cards")
+        raise NotAllowedNow(
+            "there are no cards to close",
+            expected="close after the last round, while the prizes wait for cards",
+        )
     if said.text.lower() != "yes":
         raise NotAllowedNow(
             "closing gives the prizes from the cards as verified; not verified as they stand: "
             + ", ".join(waiting),
-            expected="close yes to go ahead, or verify them first (verify all)")
+            expected="close yes to go ahead, or verify them first (verify all)",
+        )
     return [{"type": "close_cards", "unverified": list(waiting)}]
 
 
@@ -158,7 +175,10 @@ def run_host_word(driver: Driver, said: HostWord) -> str:
         return f"🎉 {last.get('name') or 'The drawing'}: {last['winner']}!"
     if last["type"] == "close_cards":
         return "✓ the cards are closed: the prizes are decided"
-    return {"judge": f"✓ {', '.join(said.names)} named for {said.text}",
-            "absent": f"✓ {said.names[0] if said.names else ''} has gone home",
-            "present": f"✓ {said.names[0] if said.names else ''} is back",
-            "break": "✓ the break begins", "end_break": "✓ the break is over"}[last["type"]]
+    return {
+        "judge": f"✓ {', '.join(said.names)} named for {said.text}",
+        "absent": f"✓ {said.names[0] if said.names else ''} has gone home",
+        "present": f"✓ {said.names[0] if said.names else ''} is back",
+        "break": "✓ the break begins",
+        "end_break": "✓ the break is over",
+    }[last["type"]]

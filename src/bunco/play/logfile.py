@@ -179,7 +179,7 @@ def _cut_short(line: bytes) -> bool:
     except json.JSONDecodeError as exc:
         if exc.msg.startswith("Unterminated string") or exc.pos >= len(text):
             return True
-        rest = text[exc.pos:]
+        rest = text[exc.pos :]
         return exc.msg == "Expecting value" and any(w.startswith(rest) for w in _LITERALS)
     except (ValueError, RecursionError):
         return False

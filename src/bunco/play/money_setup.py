@@ -45,9 +45,18 @@ class MoneyOptions:
     @property
     def given(self) -> bool:
         """True when any of the flags was given."""
-        return bool(self.money or self.currency or self.buy_in or self.carried_over
-                    or self.top_up or self.pays or self.judged or self.must_be_present
-                    or self.one_prize or self.breaks)
+        return bool(
+            self.money
+            or self.currency
+            or self.buy_in
+            or self.carried_over
+            or self.top_up
+            or self.pays
+            or self.judged
+            or self.must_be_present
+            or self.one_prize
+            or self.breaks
+        )
 
 
 def _amount(text: str, what: str) -> tuple[str, str]:
@@ -103,16 +112,20 @@ def party_fields(options: MoneyOptions) -> dict[str, Any]:
         out["must_be_present"] = True
     if options.one_prize is not None:
         if options.one_prize not in ONE_PRIZE:
-            raise InvalidSetup(f"--one-prize {options.one_prize!r}",
-                               expected="--one-prize value (keep the prize worth more) or listed")
+            raise InvalidSetup(
+                f"--one-prize {options.one_prize!r}",
+                expected="--one-prize value (keep the prize worth more) or listed",
+            )
         out["one_prize_per_person"] = True
     if options.breaks:
         out["house_rules"] = {"breaks_after_rounds": _rounds(options.breaks)}
     money: dict[str, Any] = {}
     if options.money is not None and options.money != "none":
         if options.money not in PRESETS:
-            raise InvalidSetup(f"--money {options.money!r} is not a money table",
-                               expected="--money " + " or ".join([*PRESETS, "none"]))
+            raise InvalidSetup(
+                f"--money {options.money!r} is not a money table",
+                expected="--money " + " or ".join([*PRESETS, "none"]),
+            )
         money["preset"] = options.money
     sign, buy_in = _amount(options.buy_in, "--buy-in") if options.buy_in else ("", "")
     if options.currency or sign:
@@ -143,32 +156,49 @@ def ask_money(ask: Ask, prizes: Sequence[str], grouped: bool) -> MoneyOptions:
     >>> ask_money(lambda q, d: next(answers), ["most_buncos", "most_wins"], False).pays
     ['most_buncos=50%', 'best_costume=2.50']
     """
-    judged = [j for j in re.split(r"[,;]", ask("Judged prizes (e.g. Best Costume; Enter: none)",
-                                               "")) if j.strip()]
+    judged = [
+        j
+        for j in re.split(r"[,;]", ask("Judged prizes (e.g. Best Costume; Enter: none)", ""))
+        if j.strip()
+    ]
     present = ask("Must be present to win? (y/n)", "n").strip().lower().startswith("y")
     one = ask("One prize per person? (value: keep the prize worth more / listed / n)", "n")
     one_prize = one.strip().lower() if one.strip().lower() in ONE_PRIZE else None
     breaks = ask("Breaks after rounds (e.g. 2,4,6; Enter: the preset's)", "").strip()
     mode = ask("Prize money? (none / pot / tournament)", "none").strip().lower()
     if mode not in ("pot", "tournament"):
-        return MoneyOptions(judged=judged, must_be_present=present, one_prize=one_prize,
-                            breaks=breaks or None)
+        return MoneyOptions(
+            judged=judged, must_be_present=present, one_prize=one_prize, breaks=breaks or None
+        )
     if mode == "tournament":
-        return MoneyOptions(money="tournament", judged=judged, must_be_present=present,
-                            one_prize=one_prize, breaks=breaks or None)
+        return MoneyOptions(
+            money="tournament",
+            judged=judged,
+            must_be_present=present,
+            one_prize=one_prize,
+            breaks=breaks or None,
+        )
     buy_in = ask("Buy-in per player (e.g. $5)", "$5")
     pays = []
-    keys = [*prizes, *(["group_most_buncos"] if grouped else []),
-            *(prize_key(j) for j in judged)]
+    keys = [*prizes, *(["group_most_buncos"] if grouped else []), *(prize_key(j) for j in judged)]
     for key in keys:
-        answer = ask(f"{key.replace('_', ' ').capitalize()} pays (an amount, a share like 50%,"
-                     " Enter: nothing)", "").strip()
+        answer = ask(
+            f"{key.replace('_', ' ').capitalize()} pays (an amount, a share like 50%,"
+            " Enter: nothing)",
+            "",
+        ).strip()
         if answer:
             pays.append(f"{key}={answer}")
     top_up = ask("The host tops up if the payouts come to more than the pot? (y/n)", "n")
-    return MoneyOptions(buy_in=buy_in, pays=pays, judged=judged, must_be_present=present,
-                        one_prize=one_prize, breaks=breaks or None,
-                        top_up=top_up.strip().lower().startswith("y"))
+    return MoneyOptions(
+        buy_in=buy_in,
+        pays=pays,
+        judged=judged,
+        must_be_present=present,
+        one_prize=one_prize,
+        breaks=breaks or None,
+        top_up=top_up.strip().lower().startswith("y"),
+    )
 
 
 def add_prize_money(party: dict[str, Any], options: MoneyOptions | None, ask: bool) -> None:
@@ -181,13 +211,23 @@ def add_prize_money(party: dict[str, Any], options: MoneyOptions | None, ask: bo
 
         from bunco.core.setup import normalize_setup, rules_of
 
-        if Prompt.ask("Prizes and money (judged prizes, present to win, one prize each, "
-                      "breaks, a pot)? y/n", default="n").strip().lower()[:1] != "y":
+        if (
+            Prompt.ask(
+                "Prizes and money (judged prizes, present to win, one prize each, "
+                "breaks, a pot)? y/n",
+                default="n",
+            )
+            .strip()
+            .lower()[:1]
+            != "y"
+        ):
             return
         rules = rules_of(normalize_setup(party))
-        options = ask_money(lambda q, d: Prompt.ask(q, default=d),
-                            [p.value for p in rules.prizes],
-                            bool(party.get("groups")) and rules.prize_groups)
+        options = ask_money(
+            lambda q, d: Prompt.ask(q, default=d),
+            [p.value for p in rules.prizes],
+            bool(party.get("groups")) and rules.prize_groups,
+        )
     fields = party_fields(options)
     house = fields.pop("house_rules", {})
     if house:
@@ -212,18 +252,26 @@ def parse_group_lines(text: str, names: Sequence[str]) -> dict[str, list[str]]:
         players = [" ".join(m.split()) for m in members.split(",") if m.strip()]
         group = " ".join(name.split())
         if not colon or not group or not players:
-            raise InvalidSetup(f"line {number}: {line.strip()!r} names no group and players",
-                               expected="a line each: Team 1: Ann, Bea, Cat")
+            raise InvalidSetup(
+                f"line {number}: {line.strip()!r} names no group and players",
+                expected="a line each: Team 1: Ann, Bea, Cat",
+            )
         if group in out:
-            raise InvalidSetup(f"line {number}: the group {group!r} is given twice",
-                               expected="each group on one line")
+            raise InvalidSetup(
+                f"line {number}: the group {group!r} is given twice",
+                expected="each group on one line",
+            )
         for player in players:
             if known and player not in known:
-                raise InvalidSetup(f"line {number}: {player!r} is not one of the players",
-                                   expected="names as in --names")
+                raise InvalidSetup(
+                    f"line {number}: {player!r} is not one of the players",
+                    expected="names as in --names",
+                )
             if player in placed:
-                raise InvalidSetup(f"line {number}: {player!r} is in {placed[player]} and "
-                                   f"{group}", expected="each player in one group")
+                raise InvalidSetup(
+                    f"line {number}: {player!r} is in {placed[player]} and {group}",
+                    expected="each player in one group",
+                )
             placed[player] = group
         out[group] = players
     if not out:

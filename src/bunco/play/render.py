@@ -177,7 +177,8 @@ def _compact_scores(table: TableRound) -> str:
     if table.team:
         return "-".join(map(str, table.side_scores))
     return " · ".join(
-        f"{name or 'ghost'} {points}" for name, points in zip(table.seats, table.points, strict=True)
+        f"{name or 'ghost'} {points}"
+        for name, points in zip(table.seats, table.points, strict=True)
     )
 
 
@@ -241,9 +242,14 @@ def roll_line(
         first, second = (team_name(table.seats, table.side_seats(side)) for side in (0, 1))
         score = f"  ({first} {scores[0]} – {second} {scores[1]})"
     else:  # a table of two or three: every score says whose it is
-        score = "  (" + " · ".join(
-            f"{name or 'ghost'} {points}" for name, points in zip(table.seats, scores, strict=True)
-        ) + ")"
+        score = (
+            "  ("
+            + " · ".join(
+                f"{name or 'ghost'} {points}"
+                for name, points in zip(table.seats, scores, strict=True)
+            )
+            + ")"
+        )
     return f"{where}{record.roller}{ghost}: {faces}  {scored}{score}"
 
 

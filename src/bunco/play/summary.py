@@ -100,10 +100,16 @@ def print_night(out: Console, night: Night) -> None:
         early = data["ended_early"]
         out.print(
             "[bold]The night is over.[/]"
-            + (f" The host ended it after set {early['set']}, round {early['round']}."
-               if early else "")
-            + (" The host closed it: the results are final." if night.closed
-               else " The results are provisional until the host closes the night.")
+            + (
+                f" The host ended it after set {early['set']}, round {early['round']}."
+                if early
+                else ""
+            )
+            + (
+                " The host closed it: the results are final."
+                if night.closed
+                else " The results are provisional until the host closes the night."
+            )
         )
     print_audit(out, data["corrections"])
 
@@ -116,8 +122,9 @@ def print_audit(out: Console, entries: list[dict[str, object]]) -> None:
     for col in ("what", "who", "when", "why"):
         table.add_column(col)
     for e in entries:
-        table.add_row(str(e["what"]), str(e["who"] or "—"), str(e["at"] or "—"),
-                      str(e["why"] or "—"))
+        table.add_row(
+            str(e["what"]), str(e["who"] or "—"), str(e["at"] or "—"), str(e["why"] or "—")
+        )
     out.print(table)
 
 
@@ -126,8 +133,9 @@ def print_payouts(out: Console, night: Night) -> None:
     sheet = payout_sheet(night)
     if sheet is None:
         return
-    table = Table(title="Payouts" + ("" if sheet.final else " (not final yet)"),
-                  title_justify="left")
+    table = Table(
+        title="Payouts" + ("" if sheet.final else " (not final yet)"), title_justify="left"
+    )
     if sheet.not_final:
         out.print(sheet.not_final, highlight=False)
     for col in ("player", "prize", "amount"):
@@ -153,8 +161,7 @@ def print_verification(out: Console, night: Night) -> None:
     out.print(table)
     if report["closed_unverified"] is not None:
         closed = ", ".join(report["closed_unverified"]) or "none"
-        out.print(f"The host closed the cards with these not verified: {closed}.",
-                  highlight=False)
+        out.print(f"The host closed the cards with these not verified: {closed}.", highlight=False)
 
 
 def print_prizes(out: Console, night: Night, data: dict[str, Any]) -> None:
@@ -168,8 +175,13 @@ def print_prizes(out: Console, night: Night, data: dict[str, Any]) -> None:
     prizes = Table(title="Prizes", title_justify="left")
     money = data["money"] is not None
     passing = any(row["passed_over"] for row in rows)
-    for col in ("prize", "figure", "handed to", *(["amount"] if money else []),
-                *(["passed over"] if passing else [])):
+    for col in (
+        "prize",
+        "figure",
+        "handed to",
+        *(["amount"] if money else []),
+        *(["passed over"] if passing else []),
+    ):
         prizes.add_column(col, justify="right" if col == "amount" else "left")
     if rows:
         for row in rows:
@@ -180,9 +192,15 @@ def print_prizes(out: Console, night: Night, data: dict[str, Any]) -> None:
             prizes.add_row(*cells)
     else:  # a prize roll-off is due: the prizes as the cards decide them
         for p in data["prizes"]:
-            who = _names(p["winners"]) if p["winners"] else (
-                "roll-off between " + _names(p["candidates"]) if p["candidates"] else "nobody")
+            who = (
+                _names(p["winners"])
+                if p["winners"]
+                else (
+                    "roll-off between " + _names(p["candidates"]) if p["candidates"] else "nobody"
+                )
+            )
             name = p["label"] + (f" ({p['group']})" if p["group"] else "")
-            prizes.add_row(name, "" if p["value"] is None else str(p["value"]), who,
-                           *([""] if money else []))
+            prizes.add_row(
+                name, "" if p["value"] is None else str(p["value"]), who, *([""] if money else [])
+            )
     out.print(prizes)

@@ -29,8 +29,13 @@ __all__ = [
     "standings_csv",
 ]
 
-_HOMES = {"blank_sheets_pdf": "blank", "filled_sheets_pdf": "filled",
-          "night_report_html": "report", "night_report_pdf": "report", "standings_csv": "export"}
+_HOMES = {
+    "blank_sheets_pdf": "blank",
+    "filled_sheets_pdf": "filled",
+    "night_report_html": "report",
+    "night_report_pdf": "report",
+    "standings_csv": "export",
+}
 
 
 def __getattr__(name: str) -> Any:

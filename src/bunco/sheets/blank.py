@@ -46,12 +46,15 @@ MAX_SPARES = 48
 def check_players(players: Sequence[str]) -> list[str]:
     """The names to print: text, each non-empty name once; an empty name is a blank line."""
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise InvalidSetup(f"players must be a list of names, got {players!r}",
-                           expected="a list of 2 or more names (empty for a blank line)")
+        raise InvalidSetup(
+            f"players must be a list of names, got {players!r}",
+            expected="a list of 2 or more names (empty for a blank line)",
+        )
     names = [" ".join(str(p).split()) if p is not None else "" for p in players]
     if len(names) < 2:
-        raise InvalidSetup(f"a party needs at least 2 players, got {len(names)}",
-                           expected="2 or more players")
+        raise InvalidSetup(
+            f"a party needs at least 2 players, got {len(names)}", expected="2 or more players"
+        )
     if len(names) > MAX_PLAYERS:
         raise InvalidSetup(f"{len(names)} players is too many", expected=f"at most {MAX_PLAYERS}")
     seen: set[str] = set()
@@ -76,8 +79,12 @@ def _tally_pages(rules: RuleSet, n_players: int, sets: int, title: str) -> list[
                 columns = [TallyColumn(f"Seat {s}", "name:") for s in range(1, len(seats) + 1)]
             winners = "Winners: " if team else "Winner: "
             blocks = [
-                TallyBlock(f"Round {r}: roll {r}s", columns, footer=winners + BLANK_LINE,
-                           note=f"play to {target}")
+                TallyBlock(
+                    f"Round {r}: roll {r}s",
+                    columns,
+                    footer=winners + BLANK_LINE,
+                    note=f"play to {target}",
+                )
                 for r in range(1, 7)
             ]
             head = head_table_text(rules, target, team) if k == 1 and n > 1 else ""
@@ -99,9 +106,18 @@ def _master_tables(rules: RuleSet, names: list[str], sets: int) -> list[SheetTab
             ]
         elif set_no == sets:
             after = [f"{label}: {BLANK_LINE}" for label in prize_labels(rules)]
-        out.append(SheetTable(master_title(rules, set_no), rules.name, heads, widths,
-                              list(rows), after, groups=master_groups(rules),
-                              landscape=not has_set_winner(rules)))
+        out.append(
+            SheetTable(
+                master_title(rules, set_no),
+                rules.name,
+                heads,
+                widths,
+                list(rows),
+                after,
+                groups=master_groups(rules),
+                landscape=not has_set_winner(rules),
+            )
+        )
     return out
 
 
@@ -122,8 +138,9 @@ def render_blank(
     if isinstance(sets, bool) or not isinstance(sets, int) or not 1 <= sets <= 4:
         raise InvalidSetup(f"sets {sets!r} is not allowed", expected="1 to 4 sets")
     if isinstance(spares, bool) or not isinstance(spares, int) or not 0 <= spares <= MAX_SPARES:
-        raise InvalidSetup(f"spares {spares!r} is not allowed",
-                           expected=f"0 to {MAX_SPARES} spare score cards")
+        raise InvalidSetup(
+            f"spares {spares!r} is not allowed", expected=f"0 to {MAX_SPARES} spare score cards"
+        )
     title = title or f"Bunco night ({preset_title(rules)}, {len(names)} players)"
     doc = Doc(paper, title=title)
     known = all(names)
@@ -152,8 +169,14 @@ def render_blank(
         draw_round_card(doc.page(turned=True), rules, round_no, title)
     draw_rules_card(doc.page(), rules, title, qr_url)
     if name_tags:
-        draw_name_tags(doc, [NameTag(name, f"Round 1: table {start[name]}" if name in start
-                                     else "") for name in names], title)
+        draw_name_tags(
+            doc,
+            [
+                NameTag(name, f"Round 1: table {start[name]}" if name in start else "")
+                for name in names
+            ],
+            title,
+        )
     pages = doc.pages
     return Rendered(doc.finish(), pages)
 
@@ -179,5 +202,14 @@ def blank_sheets_pdf(
     listed twice, a set count outside 1–4 or a spare count outside 0–48, and
     ``PaperError`` for an unknown paper.
     """
-    return render_blank(rules, players, qr_url=qr_url, sets=sets, paper=paper, title=title,
-                        spares=spares, name_tags=name_tags, groups=groups).data
+    return render_blank(
+        rules,
+        players,
+        qr_url=qr_url,
+        sets=sets,
+        paper=paper,
+        title=title,
+        spares=spares,
+        name_tags=name_tags,
+        groups=groups,
+    ).data

@@ -82,14 +82,14 @@ def headers(rules: RuleSet) -> tuple[str, ...]:
 
 
 def blank_set(set_no: int) -> CardSet:
-    return CardSet(set_no, [(str(r), "", "", "", "", "") for r in range(1, 7)],
-                   ("Total", "", "", "", "", ""))
+    return CardSet(
+        set_no, [(str(r), "", "", "", "", "") for r in range(1, 7)], ("Total", "", "", "", "", "")
+    )
 
 
 def spare_card(sets: int) -> CardData:
     """A blank card with no name, for someone who comes late."""
-    return CardData(player="", sets=[blank_set(s) for s in range(1, sets + 1)],
-                    note=SPARE_NOTE)
+    return CardData(player="", sets=[blank_set(s) for s in range(1, sets + 1)], note=SPARE_NOTE)
 
 
 def per_page(sets: int) -> int:
@@ -127,30 +127,57 @@ def row_height(sets: int, page_height: float) -> float:
     return float(min(ROW, (room - fixed) / (8 * sets)))
 
 
-def draw_card(page: Page, x: float, y_top: float, width: float, card: CardData,
-              rules: RuleSet, title: str, row: float = ROW) -> None:
+def draw_card(
+    page: Page,
+    x: float,
+    y_top: float,
+    width: float,
+    card: CardData,
+    rules: RuleSet,
+    title: str,
+    row: float = ROW,
+) -> None:
     """One card with its top-left corner at (x, y_top)."""
     height = card_height(card, row)
     page.box(x, y_top - height, width, height, width=1.2, radius=6)
     pad = 0.1 * inch
     label = "BUNCO SCORE CARD"
     page.text(x + pad, y_top - 0.22 * inch, label, 10, bold=True)
-    page.text(x + width - pad, y_top - 0.22 * inch, title, 7, align="right", color=GREY,
-              width=width - 2 * pad - text_width(label, 10, bold=True) - 0.12 * inch)
+    page.text(
+        x + width - pad,
+        y_top - 0.22 * inch,
+        title,
+        7,
+        align="right",
+        color=GREY,
+        width=width - 2 * pad - text_width(label, 10, bold=True) - 0.12 * inch,
+    )
     name_y = y_top - 0.48 * inch
     page.text(x + pad, name_y, "Name:", 10)
     team = has_groups(rules) or bool(card.group)
     team_x = x + width * 0.62 if team else x + width - pad
     if card.player:
-        page.text(x + pad + 0.5 * inch, name_y, card.player, 13, bold=True,
-                  width=team_x - x - pad - 0.6 * inch)
+        page.text(
+            x + pad + 0.5 * inch,
+            name_y,
+            card.player,
+            13,
+            bold=True,
+            width=team_x - x - pad - 0.6 * inch,
+        )
     else:
         page.line(x + pad + 0.5 * inch, name_y - 2, team_x - 0.1 * inch, name_y - 2, width=0.5)
     if team:  # seeds/004: "write your NAME & TEAM NUMBER on your individual score card"
         page.text(team_x, name_y, "Team:", 10)
         if card.group:
-            page.text(team_x + 0.45 * inch, name_y, card.group, 11, bold=True,
-                      width=x + width - pad - team_x - 0.45 * inch)
+            page.text(
+                team_x + 0.45 * inch,
+                name_y,
+                card.group,
+                11,
+                bold=True,
+                width=x + width - pad - team_x - 0.45 * inch,
+            )
         else:
             page.line(team_x + 0.45 * inch, name_y - 2, x + width - pad, name_y - 2, width=0.5)
     widths = [width * p - (2 * pad * p) for p in PROPORTIONS]
@@ -159,12 +186,26 @@ def draw_card(page: Page, x: float, y_top: float, width: float, card: CardData,
         page.text(x + pad, y - 0.14 * inch, f"Set {block.set_no}", 8, bold=True)
         if block.note:  # "* Round 2: partner Cat kept by the host (overriding …)"
             at = x + pad + text_width(f"Set {block.set_no}", 8, bold=True) + 0.12 * inch
-            page.text(x + width - pad, y - 0.14 * inch, block.note, 7, align="right",
-                      width=x + width - pad - at)
+            page.text(
+                x + width - pad,
+                y - 0.14 * inch,
+                block.note,
+                7,
+                align="right",
+                width=x + width - pad - at,
+            )
         y -= 0.2 * inch
         rows = [headers(rules), *block.rows, block.total]
-        y = page.grid(x + pad, y, widths, rows, row, size=8, bold_rows=(len(rows) - 1,),
-                      align=("center",) * len(widths))
+        y = page.grid(
+            x + pad,
+            y,
+            widths,
+            rows,
+            row,
+            size=8,
+            bold_rows=(len(rows) - 1,),
+            align=("center",) * len(widths),
+        )
         y -= SET_GAP
     foot_y = y_top - height + FOOT + 0.06 * inch
     if has_traveling(rules):
@@ -182,8 +223,13 @@ def _draw_traveler(page: Page, x: float, y: float, width: float, mark: str) -> N
     page.box(x, y - 0.02 * inch, side, side, width=0.8)
     if mark:
         page.text(x + side / 2, y + 0.005 * inch, mark, 9, bold=True, align="center")
-    page.text(x + side + 0.06 * inch, y, f"Traveling prize: {TRAVEL_TEXT.lower()}", 8,
-              width=width - side - 0.06 * inch)
+    page.text(
+        x + side + 0.06 * inch,
+        y,
+        f"Traveling prize: {TRAVEL_TEXT.lower()}",
+        8,
+        width=width - side - 0.06 * inch,
+    )
 
 
 def _draw_verified(page: Page, x: float, y: float, width: float, checker: str) -> None:
@@ -205,8 +251,9 @@ def _draw_verified(page: Page, x: float, y: float, width: float, checker: str) -
         page.line(at, y - 2, x + width, y - 2, width=0.5)
 
 
-def _cut_lines(page: Page, x: float, width: float, rows: Sequence[tuple[float, float]],
-               two_across: bool) -> None:
+def _cut_lines(
+    page: Page, x: float, width: float, rows: Sequence[tuple[float, float]], two_across: bool
+) -> None:
     """Dashed lines to cut along: between the two columns and between rows of cards."""
     if two_across:
         mid = x + width + GAP / 2
@@ -214,8 +261,13 @@ def _cut_lines(page: Page, x: float, width: float, rows: Sequence[tuple[float, f
     for (_, bottom), (top, _) in itertools.pairwise(rows):
         y = (bottom + top) / 2
         page.cut_line(page.left - 0.3 * inch, y, page.right + 0.3 * inch, y)
-    page.text(page.left - 0.05 * inch, rows[0][0] + 0.08 * inch, "✂ cut along the dashed lines",
-              6.5, color=GREY)
+    page.text(
+        page.left - 0.05 * inch,
+        rows[0][0] + 0.08 * inch,
+        "✂ cut along the dashed lines",
+        6.5,
+        color=GREY,
+    )
 
 
 def draw_cards(doc: Doc, cards: Sequence[CardData], rules: RuleSet, title: str) -> None:
@@ -235,7 +287,7 @@ def draw_cards(doc: Doc, cards: Sequence[CardData], rules: RuleSet, title: str) 
         y = page.top
         rows: list[tuple[float, float]] = []
         for k in range(0, len(on_page), 2):
-            pair = on_page[k:k + 2]
+            pair = on_page[k : k + 2]
             for column, card in enumerate(pair):
                 draw_card(page, x_slots[column], y, width, card, rules, title, row)
             tallest = max(card_height(card, row) for card in pair)

@@ -38,8 +38,18 @@ if TYPE_CHECKING:  # matplotlib is imported when a chart is drawn, not with the 
 
 TOP_PLAYERS = 10
 MAX_BARS = 60
-COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-          "#17becf", "#bcbd22", "#7f7f7f")
+COLORS = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#7f7f7f",
+)
 
 
 def _round_labels(night: Night) -> list[str]:
@@ -79,8 +89,15 @@ def points_per_round(night: Night) -> Figure:
     xs = list(range(1, len(labels) + 1))
     best = sorted(night.roster, key=lambda n: -night.cards[n].points)[:TOP_PLAYERS]
     for i, name in enumerate(n for n in night.roster if n in best):
-        ax.plot(xs, series[name], marker="o", markersize=4, linewidth=1.4,
-                color=COLORS[i % len(COLORS)], label=name)
+        ax.plot(
+            xs,
+            series[name],
+            marker="o",
+            markersize=4,
+            linewidth=1.4,
+            color=COLORS[i % len(COLORS)],
+            label=name,
+        )
     average = []
     for col in range(len(labels)):
         vals = [v[col] for v in series.values() if not math.isnan(v[col])]
@@ -128,11 +145,27 @@ def bunco_timeline(night: Night) -> Figure:
     buncos = [(x, row[n]) for x, n, k in events if k is RollKind.BUNCO]
     others = [(x, row[n]) for x, n, k in events if k is not RollKind.BUNCO]
     if others:
-        ax.scatter([x for x, _ in others], [y for _, y in others], marker="o", s=40,
-                   color="#1f77b4", label=minis[:-1], zorder=3)
+        ax.scatter(
+            [x for x, _ in others],
+            [y for _, y in others],
+            marker="o",
+            s=40,
+            color="#1f77b4",
+            label=minis[:-1],
+            zorder=3,
+        )
     if buncos:
-        ax.scatter([x for x, _ in buncos], [y for _, y in buncos], marker="*", s=220,
-                   color="#d62728", edgecolor="black", linewidth=0.5, label="Bunco", zorder=4)
+        ax.scatter(
+            [x for x, _ in buncos],
+            [y for _, y in buncos],
+            marker="*",
+            s=220,
+            color="#d62728",
+            edgecolor="black",
+            linewidth=0.5,
+            label="Bunco",
+            zorder=4,
+        )
     labels = _round_labels(night)
     ax.set_xticks(range(1, len(labels) + 1), labels)
     ax.set_xlim(0.5, len(labels) + 0.5)

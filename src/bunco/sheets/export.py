@@ -48,15 +48,17 @@ def standings_csv(night: Night) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for s in standings(night):
-        writer.writerow([
-            s.rank,
-            safe_cell(s.player),
-            s.wins,
-            s.losses,
-            s.buncos,
-            s.minis,
-            s.points,
-            safe_cell("; ".join(s.prizes)),
-            safe_cell(s.group or ""),
-        ])
+        writer.writerow(
+            [
+                s.rank,
+                safe_cell(s.player),
+                s.wins,
+                s.losses,
+                s.buncos,
+                s.minis,
+                s.points,
+                safe_cell("; ".join(s.prizes)),
+                safe_cell(s.group or ""),
+            ]
+        )
     return out.getvalue()

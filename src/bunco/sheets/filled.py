@@ -106,14 +106,16 @@ def _card(night: Night, name: str, lines: list[RoundLine]) -> CardData:
             if line is None:
                 rows.append((str(r), "", "", "", "", ""))
                 continue
-            rows.append((
-                f"{r}*" if (set_no, r) in kept else str(r),
-                str(line.table),
-                WIN if line.won else LOSS,
-                str(line.buncos) if line.buncos else "",
-                str(line.minis) if line.minis else "",
-                str(line.points),
-            ))
+            rows.append(
+                (
+                    f"{r}*" if (set_no, r) in kept else str(r),
+                    str(line.table),
+                    WIN if line.won else LOSS,
+                    str(line.buncos) if line.buncos else "",
+                    str(line.minis) if line.minis else "",
+                    str(line.points),
+                )
+            )
         won = sum(line.won for line in mine.values())
         total = (
             "Total",
@@ -134,8 +136,14 @@ def _card(night: Night, name: str, lines: list[RoundLine]) -> CardData:
     group = next((g for g, members in night.groups.items() if name in members), "")
     seen = night.verifications.get(name)
     checked = "" if seen is None or not card_final(night, name) else (seen.checker or "✓")
-    return CardData(player=name, sets=sets, night=summary, traveler="✓" if holds else "",
-                    group=group, verified=checked)
+    return CardData(
+        player=name,
+        sets=sets,
+        night=summary,
+        traveler="✓" if holds else "",
+        group=group,
+        verified=checked,
+    )
 
 
 def _block(result: TableResult, round_no: int, rules: RuleSet) -> TallyBlock:
@@ -150,15 +158,30 @@ def _block(result: TableResult, round_no: int, rules: RuleSet) -> TallyBlock:
     if tally["team"]:
         seats = result.seats
         columns = [
-            TallyColumn(US, _names([seats[0], seats[2]]),
-                        tuple(str(p) for p in tally["us"] if p), totals[0], tie(0, (0, 2))),
-            TallyColumn(THEM, _names([seats[1], seats[3]]),
-                        tuple(str(p) for p in tally["them"] if p), totals[1], tie(1, (1, 3))),
+            TallyColumn(
+                US,
+                _names([seats[0], seats[2]]),
+                tuple(str(p) for p in tally["us"] if p),
+                totals[0],
+                tie(0, (0, 2)),
+            ),
+            TallyColumn(
+                THEM,
+                _names([seats[1], seats[3]]),
+                tuple(str(p) for p in tally["them"] if p),
+                totals[1],
+                tie(1, (1, 3)),
+            ),
         ]
     else:
         columns = [
-            TallyColumn(col, f"seat {i + 1}",
-                        tuple(str(p) for p in tally["turns"][col] if p), totals[i], tie(i, (i,)))
+            TallyColumn(
+                col,
+                f"seat {i + 1}",
+                tuple(str(p) for p in tally["turns"][col] if p),
+                totals[i],
+                tie(i, (i,)),
+            )
             for i, col in enumerate(tally["columns"])
         ]
     winners = [w for w in result.winners if w is not None]
@@ -222,23 +245,42 @@ def _master_tables(night: Night) -> list[SheetTable]:
             rows = []
             for name in night.seated_in_set(set_no) or night.roster:
                 mine = [line for line in lines[name] if line.set_no == set_no]
-                marks = {line.round_no: (str(line.table), (WIN if line.won else LOSS) + "B" *
-                                         buncos.get((set_no, line.round_no, name), 0))
-                         for line in mine}
+                marks = {
+                    line.round_no: (
+                        str(line.table),
+                        (WIN if line.won else LOSS)
+                        + "B" * buncos.get((set_no, line.round_no, name), 0),
+                    )
+                    for line in mine
+                }
                 won = sum(line.won for line in mine)
-                rows.append((
-                    name,
-                    *(cell for r in range(1, 7) for cell in marks.get(r, ("", ""))),
-                    str(won),
-                    str(len(mine) - won),
-                    str(sum(line.buncos for line in mine)),
-                    str(sum(line.minis for line in mine)),
-                ))
-        after += [f"* Round {r}: {kept_words(pairs)}"  # a host's seating that broke the rule
-                  for (k, r), pairs in sorted(partners_kept(night.changes).items()) if k == set_no]
-        out.append(SheetTable(master_title(rules, set_no), night_title(night), heads, widths,
-                              rows, after, groups=master_groups(rules),
-                              landscape=not has_set_winner(rules)))
+                rows.append(
+                    (
+                        name,
+                        *(cell for r in range(1, 7) for cell in marks.get(r, ("", ""))),
+                        str(won),
+                        str(len(mine) - won),
+                        str(sum(line.buncos for line in mine)),
+                        str(sum(line.minis for line in mine)),
+                    )
+                )
+        after += [
+            f"* Round {r}: {kept_words(pairs)}"  # a host's seating that broke the rule
+            for (k, r), pairs in sorted(partners_kept(night.changes).items())
+            if k == set_no
+        ]
+        out.append(
+            SheetTable(
+                master_title(rules, set_no),
+                night_title(night),
+                heads,
+                widths,
+                rows,
+                after,
+                groups=master_groups(rules),
+                landscape=not has_set_winner(rules),
+            )
+        )
     return out
 
 
@@ -248,8 +290,11 @@ def _prize_lines(night: Night) -> list[str]:
         label = prize.label + (f" ({prize.group})" if prize.group else "")
         figure = f" [{prize.value}]" if prize.value else ""
         if prize.winners:
-            how = " (shared)" if prize.settled_by == "shared" else (
-                " (after a roll-off)" if prize.settled_by == "roll_off" else "")
+            how = (
+                " (shared)"
+                if prize.settled_by == "shared"
+                else (" (after a roll-off)" if prize.settled_by == "roll_off" else "")
+            )
             out.append(f"{label}{figure}: {', '.join(prize.winners)}{how}")
         elif prize.candidates:
             out.append(f"{label}{figure}: roll-off due between {', '.join(prize.candidates)}")
@@ -263,13 +308,22 @@ def _prize_lines(night: Night) -> list[str]:
 def standings_table(night: Night) -> SheetTable:
     heads, widths = standings_headers(night.rules)
     rows: list[tuple[str, ...]] = [
-        (str(s.rank), s.player, str(s.wins), str(s.losses), str(s.buncos), str(s.minis),
-         str(s.points), "; ".join(s.prizes))
+        (
+            str(s.rank),
+            s.player,
+            str(s.wins),
+            str(s.losses),
+            str(s.buncos),
+            str(s.minis),
+            str(s.points),
+            "; ".join(s.prizes),
+        )
         for s in standings(night)
     ]
     align = ("center", "left", "center", "center", "center", "center", "center", "left")
-    return SheetTable("Standings", night_title(night), heads, widths, rows, _prize_lines(night),
-                      align)
+    return SheetTable(
+        "Standings", night_title(night), heads, widths, rows, _prize_lines(night), align
+    )
 
 
 def render_filled(night: Night, *, paper: str = "letter") -> Rendered:

@@ -69,26 +69,39 @@ def standings_headers(rules: RuleSet) -> tuple[tuple[str, ...], tuple[float, ...
     )
 
 
-def _group_row(page: Page, y: float, widths: Sequence[float],
-               groups: Sequence[tuple[str, int]]) -> float:
+def _group_row(
+    page: Page, y: float, widths: Sequence[float], groups: Sequence[tuple[str, int]]
+) -> float:
     """The row of group heads over the columns; returns the y of its bottom edge."""
     x, i = page.left, 0
     for label, span in groups:
-        w = sum(widths[i:i + span])
+        w = sum(widths[i : i + span])
         if label:
             page.box(x, y - ROW, w, ROW, fill=LIGHT, width=0.6)
-            page.text(x + w / 2, y - ROW * 0.68, label, 10, bold=True, align="center",
-                      width=w - 6)
+            page.text(x + w / 2, y - ROW * 0.68, label, 10, bold=True, align="center", width=w - 6)
         x, i = x + w, i + span
     return y - ROW
 
 
 def _heading(page: Page, table: SheetTable, first: bool) -> float:
     top = page.top
-    page.text(page.left, top - 0.15 * inch, table.title + ("" if first else " (cont.)"), 18,
-              bold=True, width=page.inner_width * 0.65)
-    page.text(page.right, top - 0.15 * inch, table.subtitle, 9, align="right", color=GREY,
-              width=page.inner_width * 0.35)
+    page.text(
+        page.left,
+        top - 0.15 * inch,
+        table.title + ("" if first else " (cont.)"),
+        18,
+        bold=True,
+        width=page.inner_width * 0.65,
+    )
+    page.text(
+        page.right,
+        top - 0.15 * inch,
+        table.subtitle,
+        9,
+        align="right",
+        color=GREY,
+        width=page.inner_width * 0.35,
+    )
     page.footer(f"Bunco · {table.title}")
     return float(top - 0.35 * inch)
 
@@ -106,8 +119,7 @@ def draw_sheet_tables(doc: Doc, tables: Sequence[SheetTable]) -> None:
                 y = _group_row(page, y, widths, table.groups)
             fit = max(1, int((y - MARGIN - 0.1 * inch) / ROW) - 1)
             chunk, rows = rows[:fit], rows[fit:]
-            y = page.grid(page.left, y, widths, [table.headers, *chunk], ROW, size=10,
-                          align=align)
+            y = page.grid(page.left, y, widths, [table.headers, *chunk], ROW, size=10, align=align)
             if not rows:
                 break
             page = doc.page(turned=table.landscape)

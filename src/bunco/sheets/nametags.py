@@ -33,17 +33,24 @@ def draw_tag(page: Page, x: float, y: float, w: float, h: float, tag: NameTag) -
     c.setFillColorRGB(*INK)
     c.roundRect(x, y + h - band, w, band, 8, stroke=0, fill=1)
     c.restoreState()
-    page.text(x + w / 2, y + h - 0.3 * inch, "HELLO", 20, bold=True, align="center",
-              color=(1, 1, 1))
+    page.text(
+        x + w / 2, y + h - 0.3 * inch, "HELLO", 20, bold=True, align="center", color=(1, 1, 1)
+    )
     page.text(x + w / 2, y + h - 0.5 * inch, "my name is", 10, align="center", color=(1, 1, 1))
     name_y = y + (h - band) / 2 - 0.05 * inch
     if tag.name:
-        page.text(x + w / 2, name_y, tag.name, 30, bold=True, align="center",
-                  width=w - 0.3 * inch)
+        page.text(x + w / 2, name_y, tag.name, 30, bold=True, align="center", width=w - 0.3 * inch)
     else:
         page.line(x + 0.3 * inch, name_y - 4, x + w - 0.3 * inch, name_y - 4, width=0.6)
-    page.text(x + w / 2, y + 0.15 * inch, tag.note or "Bunco", 8, align="center", color=GREY,
-              width=w - 0.3 * inch)
+    page.text(
+        x + w / 2,
+        y + 0.15 * inch,
+        tag.note or "Bunco",
+        8,
+        align="center",
+        color=GREY,
+        width=w - 0.3 * inch,
+    )
 
 
 def draw_name_tags(doc: Doc, tags: Sequence[NameTag], title: str) -> None:
@@ -55,10 +62,11 @@ def draw_name_tags(doc: Doc, tags: Sequence[NameTag], title: str) -> None:
         page = doc.page()
         w = (page.inner_width - (ACROSS - 1) * GAP) / ACROSS
         h = (page.top - page.left - (DOWN - 1) * GAP) / DOWN
-        for k, tag in enumerate(queue[start:start + per_page]):
+        for k, tag in enumerate(queue[start : start + per_page]):
             row, col = divmod(k, ACROSS)
-            draw_tag(page, page.left + col * (w + GAP), page.top - (row + 1) * h - row * GAP,
-                     w, h, tag)
+            draw_tag(
+                page, page.left + col * (w + GAP), page.top - (row + 1) * h - row * GAP, w, h, tag
+            )
         mid = page.left + w + GAP / 2
         page.cut_line(mid, page.top + 0.1 * inch, mid, page.left - 0.1 * inch)
         for row in range(1, DOWN):

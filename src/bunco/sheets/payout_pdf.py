@@ -34,13 +34,23 @@ def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
     width = size[0] - 1.2 * inch
     title = night_title(night)
     buffer = io.BytesIO()
-    doc = SimpleDocTemplate(buffer, pagesize=size, leftMargin=0.6 * inch,
-                            rightMargin=0.6 * inch, topMargin=0.6 * inch,
-                            bottomMargin=0.6 * inch, title=f"{title}: prizes and payouts",
-                            author="bunco", creator="bunco", invariant=1)
-    story: list[Any] = [Paragraph(escape(f"{title}: prizes and payouts"), styles["title"]),
-                        Paragraph(escape(meta_line(night)), styles["meta"]),
-                        Paragraph("Prizes", styles["h2"])]
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=0.6 * inch,
+        rightMargin=0.6 * inch,
+        topMargin=0.6 * inch,
+        bottomMargin=0.6 * inch,
+        title=f"{title}: prizes and payouts",
+        author="bunco",
+        creator="bunco",
+        invariant=1,
+    )
+    story: list[Any] = [
+        Paragraph(escape(f"{title}: prizes and payouts"), styles["title"]),
+        Paragraph(escape(meta_line(night)), styles["meta"]),
+        Paragraph("Prizes", styles["h2"]),
+    ]
     heads, rows, fractions = prize_table(night)
     if rows:
         story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))

@@ -39,8 +39,9 @@ def payouts_csv(night: Night) -> str:
     writer.writerow(["player", "prize", "group", "amount", "currency"])
     currency = data["money"]["currency"] if data["money"] else ""
     for p in data["payouts"]:
-        writer.writerow([safe_cell(p["player"]), p["prize"], safe_cell(p["group"] or ""),
-                         p["amount"], currency])
+        writer.writerow(
+            [safe_cell(p["player"]), p["prize"], safe_cell(p["group"] or ""), p["amount"], currency]
+        )
     return out.getvalue()
 
 
@@ -70,8 +71,9 @@ def payout_section_html(night: Night, table: Any) -> str:
     return "\n".join(parts)
 
 
-def payout_story(night: Night, width: float, styles: dict[str, ParagraphStyle],
-                 table: Any) -> list[Any]:
+def payout_story(
+    night: Night, width: float, styles: dict[str, ParagraphStyle], table: Any
+) -> list[Any]:
     """The report's payout sheet as PDF flowables ([] for a night without money)."""
     sheet = payout_sheet(night)
     if sheet is None:

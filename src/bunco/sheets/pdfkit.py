@@ -78,7 +78,9 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return float(pdfmetrics.stringWidth(text, font(bold), size))
 
 
-def fit_size(text: str, width: float, size: float, bold: bool = False, smallest: float = 5) -> float:
+def fit_size(
+    text: str, width: float, size: float, bold: bool = False, smallest: float = 5
+) -> float:
     """The largest font size up to ``size`` at which ``text`` fits ``width`` (not below
     ``smallest``).
 
@@ -173,7 +175,14 @@ class Page:
             c.drawString(x, y, text)
 
     def paragraph(
-        self, x: float, y: float, text: str, width: float, size: float = 10, *, bold: bool = False,
+        self,
+        x: float,
+        y: float,
+        text: str,
+        width: float,
+        size: float = 10,
+        *,
+        bold: bool = False,
         leading: float | None = None,
     ) -> float:
         """Draw wrapped text from baseline ``y`` down; returns the baseline after the last line."""
@@ -184,7 +193,13 @@ class Page:
         return y
 
     def line(
-        self, x1: float, y1: float, x2: float, y2: float, *, width: float = 0.6,
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        *,
+        width: float = 0.6,
         color: tuple[float, float, float] = INK,
     ) -> None:
         c = self.canvas
@@ -200,8 +215,15 @@ class Page:
         self.canvas.restoreState()
 
     def box(
-        self, x: float, y: float, w: float, h: float, *, width: float = 0.8,
-        fill: tuple[float, float, float] | None = None, radius: float = 0,
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        *,
+        width: float = 0.8,
+        fill: tuple[float, float, float] | None = None,
+        radius: float = 0,
     ) -> None:
         """A rectangle with its lower-left corner at (x, y)."""
         c = self.canvas
@@ -254,11 +276,25 @@ class Page:
                 how = align[c] if align else ("left" if c == 0 else "center")
                 pad = 3.0
                 if how == "center":
-                    self.text(xx + c_w / 2, base, cell, size, bold=bold, align="center",
-                              width=c_w - 2 * pad)
+                    self.text(
+                        xx + c_w / 2,
+                        base,
+                        cell,
+                        size,
+                        bold=bold,
+                        align="center",
+                        width=c_w - 2 * pad,
+                    )
                 elif how == "right":
-                    self.text(xx + c_w - pad, base, cell, size, bold=bold, align="right",
-                              width=c_w - 2 * pad)
+                    self.text(
+                        xx + c_w - pad,
+                        base,
+                        cell,
+                        size,
+                        bold=bold,
+                        align="right",
+                        width=c_w - 2 * pad,
+                    )
                 else:
                     self.text(xx + pad, base, cell, size, bold=bold, width=c_w - 2 * pad)
                 xx += c_w
@@ -268,8 +304,7 @@ class Page:
         """A word in 110-point capitals across the top of a sign or round card; returns
         its baseline."""
         y = self.top - 1.3 * inch
-        self.text(self.width / 2, y, text, 110, bold=True, align="center",
-                  width=self.inner_width)
+        self.text(self.width / 2, y, text, 110, bold=True, align="center", width=self.inner_width)
         return float(y)
 
     def bell(self, x: float, y: float, size: float) -> None:
@@ -298,7 +333,9 @@ class Page:
 class Doc:
     """A PDF under construction: call :meth:`page` for each new page, then :meth:`finish`."""
 
-    def __init__(self, paper: str = "letter", *, title: str = "Bunco", landscape_pages: bool = False):
+    def __init__(
+        self, paper: str = "letter", *, title: str = "Bunco", landscape_pages: bool = False
+    ):
         size = paper_size(paper)
         self.paper = paper
         self.portrait = size
@@ -349,8 +386,9 @@ def build_numbered(doc: Any, buffer: io.BytesIO, story: list[Any], footer: str) 
         pages.append(canvas.getPageNumber())
         canvas.setFont(font(False), 7)
         canvas.setFillColor(colors.HexColor("#888888"))
-        canvas.drawCentredString(doc.pagesize[0] / 2, 0.35 * inch,
-                                 f"{footer} · page {canvas.getPageNumber()}")
+        canvas.drawCentredString(
+            doc.pagesize[0] / 2, 0.35 * inch, f"{footer} · page {canvas.getPageNumber()}"
+        )
 
     doc.build(story, onFirstPage=count, onLaterPages=count)
     return Rendered(buffer.getvalue(), len(pages))

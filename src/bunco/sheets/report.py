@@ -71,8 +71,10 @@ def score_text(res: TableResult) -> str:
     """A table's final score in words: ``Ann & Cat 21 – 0 Bea & Dee`` or ``Ann 11, Bea 4``."""
     seats = res.seats
     if res.team:
-        text = (f"{_names([seats[0], seats[2]])} {res.side_scores[0]} – {res.side_scores[1]} "
-                f"{_names([seats[1], seats[3]])}")
+        text = (
+            f"{_names([seats[0], seats[2]])} {res.side_scores[0]} – {res.side_scores[1]} "
+            f"{_names([seats[1], seats[3]])}"
+        )
     else:
         text = ", ".join(f"{n or 'ghost'} {p}" for n, p in zip(seats, res.side_scores, strict=True))
     if res.tie_break:
@@ -82,8 +84,10 @@ def score_text(res: TableResult) -> str:
 
 def meta_line(night: Night) -> str:
     sets = f"{night.sets} set" + ("s" if night.sets != 1 else "")
-    return (f"Rules: {night.rules.name} · {len(night.roster)} players · {sets} · "
-            f"{len(night.history)} rounds played · {progress(night)}")
+    return (
+        f"Rules: {night.rules.name} · {len(night.roster)} players · {sets} · "
+        f"{len(night.history)} rounds played · {progress(night)}"
+    )
 
 
 def winner_lines(night: Night) -> list[str]:
@@ -93,8 +97,7 @@ def winner_lines(night: Night) -> list[str]:
         who = s.winner or "to be decided"
         out.append(f"Winner of set {s.set_no}: {who} (by {SETTLED[s.settled_by]})")
     if night.rolloff is not None:
-        out.append(f"Roll-off due for {night.rolloff.purpose}: "
-                   f"{', '.join(night.rolloff.players)}")
+        out.append(f"Roll-off due for {night.rolloff.purpose}: {', '.join(night.rolloff.players)}")
     return out
 
 
@@ -104,15 +107,33 @@ def prize_table(night: Night) -> tuple[list[str], list[list[str]], list[float]]:
     rows = winner_rows(night)
     money = any(r.amount for r in rows)
     passing = any(r.passed_over for r in rows)
-    heads = ["Prize", "Figure", "Won by", *(["Amount"] if money else []),
-             *(["Passed over"] if passing else [])]
+    heads = [
+        "Prize",
+        "Figure",
+        "Won by",
+        *(["Amount"] if money else []),
+        *(["Passed over"] if passing else []),
+    ]
     widths = [0.3, 0.08, 0.3, *([0.14] if money else []), *([0.3] if passing else [])]
-    body = [[r.name, r.figure, r.who, *([r.amount] if money else []),
-             *([r.passed_text] if passing else [])] for r in rows]
+    body = [
+        [
+            r.name,
+            r.figure,
+            r.who,
+            *([r.amount] if money else []),
+            *([r.passed_text] if passing else []),
+        ]
+        for r in rows
+    ]
     if not rows and night.prizes:  # a prize roll-off is due: the prizes as the cards stand
-        body = [[prize_name(p.label, p.group), "" if p.value is None else str(p.value),
-                 "roll-off due: " + ", ".join(p.candidates) if p.candidates else "nobody"]
-                for p in night.prizes]
+        body = [
+            [
+                prize_name(p.label, p.group),
+                "" if p.value is None else str(p.value),
+                "roll-off due: " + ", ".join(p.candidates) if p.candidates else "nobody",
+            ]
+            for p in night.prizes
+        ]
     total = sum(widths)
     return heads, body, [w / total for w in widths]
 
@@ -121,8 +142,16 @@ def standings_table(night: Night) -> tuple[list[str], list[list[str]]]:
     """The standings as printed: a header row and one row of text per player."""
     heads = ["#", "Player", "W", "L", "Buncos", minis_header(night.rules), "Points", "Prizes"]
     rows = [
-        [str(s.rank), s.player, str(s.wins), str(s.losses), str(s.buncos), str(s.minis),
-         str(s.points), "; ".join(s.prizes)]
+        [
+            str(s.rank),
+            s.player,
+            str(s.wins),
+            str(s.losses),
+            str(s.buncos),
+            str(s.minis),
+            str(s.points),
+            "; ".join(s.prizes),
+        ]
         for s in standings(night)
     ]
     return heads, rows
@@ -133,9 +162,13 @@ def round_tables(night: Night) -> list[tuple[str, list[list[str]]]]:
     out = []
     for rnd in night.history:
         rows = [
-            [str(t.table), ", ".join(n or "ghost" for n in t.seats), score_text(t),
-             _names([w for w in t.winners if w is not None]),
-             _names([w for w in t.losers if w is not None])]
+            [
+                str(t.table),
+                ", ".join(n or "ghost" for n in t.seats),
+                score_text(t),
+                _names([w for w in t.winners if w is not None]),
+                _names([w for w in t.losers if w is not None]),
+            ]
             for t in rnd.tables
         ]
         out.append((f"Set {rnd.set_no}, round {rnd.round_no}", rows))
@@ -149,9 +182,12 @@ def _html_table(heads: list[str], rows: list[list[str]], numeric: Set[int] = fro
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for h in heads)
     body = "".join(
-        "<tr>" + "".join(
+        "<tr>"
+        + "".join(
             f'<td class="n">{e(c)}</td>' if i in numeric else f"<td>{e(c)}</td>"
-            for i, c in enumerate(row)) + "</tr>"
+            for i, c in enumerate(row)
+        )
+        + "</tr>"
         for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -168,7 +204,7 @@ def night_report_html(night: Night) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{e(title)}: night report</title><style>{STYLE}</style></head><body>",
-        f"<header><h1>{e(title)}</h1><p class=\"meta\">{e(meta_line(night))}</p></header>",
+        f'<header><h1>{e(title)}</h1><p class="meta">{e(meta_line(night))}</p></header>',
         '<section id="winners"><h2>Winners</h2>',
     ]
     parts += [f'<p class="winner">{e(line)}</p>' for line in winner_lines(night)]
@@ -187,9 +223,11 @@ def night_report_html(night: Night) -> str:
     parts.append('<section id="charts"><h2>Charts</h2>')
     for key, (caption, _) in CHARTS.items():
         data = base64.b64encode(chart_svg(night, key)).decode("ascii")
-        parts.append(f'<figure id="chart-{key}"><img alt="{e(caption)}" '
-                     f'src="data:image/svg+xml;base64,{data}">'
-                     f"<figcaption>{e(caption)}</figcaption></figure>")
+        parts.append(
+            f'<figure id="chart-{key}"><img alt="{e(caption)}" '
+            f'src="data:image/svg+xml;base64,{data}">'
+            f"<figcaption>{e(caption)}</figcaption></figure>"
+        )
     parts.append("</section>")
     parts.append('<section id="rounds"><h2>Rounds</h2>')
     for heading, table_rows in round_tables(night):
@@ -207,29 +245,49 @@ def _styles() -> dict[str, ParagraphStyle]:
     regular, bold = font(False), font(True)
     return {
         "title": ParagraphStyle("title", fontName=bold, fontSize=20, leading=24, spaceAfter=4),
-        "h2": ParagraphStyle("h2", fontName=bold, fontSize=14, leading=18, spaceBefore=10,
-                             spaceAfter=4, keepWithNext=1),
-        "h3": ParagraphStyle("h3", fontName=bold, fontSize=10.5, leading=13, spaceBefore=6,
-                             spaceAfter=2, keepWithNext=1),
+        "h2": ParagraphStyle(
+            "h2",
+            fontName=bold,
+            fontSize=14,
+            leading=18,
+            spaceBefore=10,
+            spaceAfter=4,
+            keepWithNext=1,
+        ),
+        "h3": ParagraphStyle(
+            "h3",
+            fontName=bold,
+            fontSize=10.5,
+            leading=13,
+            spaceBefore=6,
+            spaceAfter=2,
+            keepWithNext=1,
+        ),
         "body": ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12),
-        "meta": ParagraphStyle("meta", fontName=regular, fontSize=9, leading=12,
-                               textColor=colors.HexColor("#555555")),
+        "meta": ParagraphStyle(
+            "meta", fontName=regular, fontSize=9, leading=12, textColor=colors.HexColor("#555555")
+        ),
         "winner": ParagraphStyle("winner", fontName=bold, fontSize=11.5, leading=15),
         "cell": ParagraphStyle("cell", fontName=regular, fontSize=8, leading=10),
         "head": ParagraphStyle("head", fontName=bold, fontSize=8, leading=10),
     }
 
 
-def _pdf_table(heads: list[str], rows: list[list[str]], widths: list[float],
-               styles: dict[str, ParagraphStyle]) -> Table:
+def _pdf_table(
+    heads: list[str], rows: list[list[str]], widths: list[float], styles: dict[str, ParagraphStyle]
+) -> Table:
     cells = [[Paragraph(xml_escape(h), styles["head"]) for h in heads]]
     cells += [[Paragraph(xml_escape(c), styles["cell"]) for c in row] for row in rows]
     table = Table(cells, colWidths=widths, repeatRows=1)
-    table.setStyle(TableStyle([
-        ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-    ]))
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
     return table
 
 
@@ -241,14 +299,24 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
     size = paper_size(paper)
     buffer = io.BytesIO()
     title = night_title(night)
-    doc = SimpleDocTemplate(buffer, pagesize=size, leftMargin=0.6 * inch,
-                            rightMargin=0.6 * inch, topMargin=0.6 * inch,
-                            bottomMargin=0.6 * inch, title=f"{title}: night report",
-                            author="bunco", creator="bunco", invariant=1)
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=0.6 * inch,
+        rightMargin=0.6 * inch,
+        topMargin=0.6 * inch,
+        bottomMargin=0.6 * inch,
+        title=f"{title}: night report",
+        author="bunco",
+        creator="bunco",
+        invariant=1,
+    )
     width = size[0] - 1.2 * inch
     p = xml_escape
-    story: list[Any] = [Paragraph(p(title), styles["title"]), Paragraph(p(meta_line(night)),
-                                                                   styles["meta"])]
+    story: list[Any] = [
+        Paragraph(p(title), styles["title"]),
+        Paragraph(p(meta_line(night)), styles["meta"]),
+    ]
     story.append(Paragraph("Winners", styles["h2"]))
     story += [Paragraph(p(line), styles["winner"]) for line in winner_lines(night)]
     heads, prizes, fractions = prize_table(night)
@@ -256,8 +324,7 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
         story.append(Spacer(1, 4))
         story.append(_pdf_table(heads, prizes, [width * f for f in fractions], styles))
     elif not night.set_results:
-        story.append(Paragraph(p(prizes_status(night) or "No prizes decided yet."),
-                               styles["body"]))
+        story.append(Paragraph(p(prizes_status(night) or "No prizes decided yet."), styles["body"]))
     story += payout_story(night, width, styles, _pdf_table)  # [] without money
     story += verified_story(night, width, styles, _pdf_table)  # [] when no card is verified
     heads, rows = standings_table(night)
@@ -280,11 +347,17 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
     section = [Paragraph("Rounds", styles["h2"])]  # goes with the first round
     round_fractions = (0.07, 0.27, 0.32, 0.17, 0.17)
     for heading, table_rows in round_tables(night):
-        story.append(KeepTogether([
-            *section,
-            Paragraph(p(heading), styles["h3"]),
-            _pdf_table(ROUND_HEADS, table_rows, [width * f for f in round_fractions], styles),
-        ]))
+        story.append(
+            KeepTogether(
+                [
+                    *section,
+                    Paragraph(p(heading), styles["h3"]),
+                    _pdf_table(
+                        ROUND_HEADS, table_rows, [width * f for f in round_fractions], styles
+                    ),
+                ]
+            )
+        )
         section = []
     if not night.history:
         story += [*section, Paragraph("No rounds played yet.", styles["body"])]

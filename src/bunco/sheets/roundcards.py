@@ -47,15 +47,16 @@ def round_lines(rules: RuleSet, round_no: int) -> list[str]:
     low = (rules.low_trips_kind, rules.low_trips_points)
     high = (rules.high_trips_kind, rules.high_trips_points)
     if low == high:
-        lines.append(f"Any other three of a kind: a {kind_name(low[0], rules)}, "
-                     f"{_points(low[1])}")
+        lines.append(f"Any other three of a kind: a {kind_name(low[0], rules)}, {_points(low[1])}")
         return lines
     if round_no > 1:
-        lines.append(f"Three {_faces(1, round_no - 1)}: a {kind_name(low[0], rules)}, "
-                     f"{_points(low[1])}")
+        lines.append(
+            f"Three {_faces(1, round_no - 1)}: a {kind_name(low[0], rules)}, {_points(low[1])}"
+        )
     if round_no < 6:
-        lines.append(f"Three {_faces(round_no + 1, 6)}: a {kind_name(high[0], rules)}, "
-                     f"{_points(high[1])}")
+        lines.append(
+            f"Three {_faces(round_no + 1, 6)}: a {kind_name(high[0], rules)}, {_points(high[1])}"
+        )
     return lines
 
 
@@ -68,8 +69,13 @@ def draw_die(page: Page, x: float, y: float, size: float, face: int) -> None:
     c.roundRect(x, y, size, size, size * 0.16, stroke=1, fill=0)
     c.setFillColorRGB(*INK)
     for col, row in PIPS[face]:
-        c.circle(x + size * (0.25 + 0.25 * col), y + size * (0.75 - 0.25 * row), size * 0.085,
-                 stroke=0, fill=1)
+        c.circle(
+            x + size * (0.25 + 0.25 * col),
+            y + size * (0.75 - 0.25 * row),
+            size * 0.085,
+            stroke=0,
+            fill=1,
+        )
     c.restoreState()
 
 
@@ -77,8 +83,15 @@ def draw_round_card(page: Page, rules: RuleSet, round_no: int, title: str) -> No
     """Round ``round_no``'s card on a landscape page."""
     mid = page.width / 2
     y = page.poster_title(f"ROUND {round_no}") - 0.85 * inch
-    page.text(mid, y, f"We're rolling for {round_no}s", 40, bold=True, align="center",
-              width=page.inner_width)
+    page.text(
+        mid,
+        y,
+        f"We're rolling for {round_no}s",
+        40,
+        bold=True,
+        align="center",
+        width=page.inner_width,
+    )
     size = 1.5 * inch
     gap = 0.4 * inch
     left = mid - (3 * size + 2 * gap) / 2

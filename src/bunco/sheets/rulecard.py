@@ -66,16 +66,31 @@ def draw_rules_card(page: Page, rules: RuleSet, title: str, qr_url: str | None) 
     if qr_url:
         qr_y = top - 0.3 * inch - QR_SIZE
         draw_qr(page, x + w - pad - QR_SIZE, qr_y, QR_SIZE, qr_url)
-        page.text(x + w - pad - QR_SIZE / 2, qr_y - 0.15 * inch, "Scan to follow the night", 8,
-                  bold=True, align="center", width=QR_SIZE + 0.2 * inch)
-        page.text(x + w - pad - QR_SIZE / 2, qr_y - 0.3 * inch, qr_url, 6, align="center",
-                  color=GREY, width=QR_SIZE + 0.2 * inch)
+        page.text(
+            x + w - pad - QR_SIZE / 2,
+            qr_y - 0.15 * inch,
+            "Scan to follow the night",
+            8,
+            bold=True,
+            align="center",
+            width=QR_SIZE + 0.2 * inch,
+        )
+        page.text(
+            x + w - pad - QR_SIZE / 2,
+            qr_y - 0.3 * inch,
+            qr_url,
+            6,
+            align="center",
+            color=GREY,
+            width=QR_SIZE + 0.2 * inch,
+        )
         y = min(y, qr_y - 0.45 * inch)
     y -= 0.15 * inch
     body_w = w - 2 * pad
     room = y - page.left - 0.2 * inch
-    size = next((s for s in (16, 15, 14, 13, 12, 11, 10, 9, 8) if _body_height(rules, body_w, s) <= room),
-                7)
+    size = next(
+        (s for s in (16, 15, 14, 13, 12, 11, 10, 9, 8) if _body_height(rules, body_w, s) <= room), 7
+    )
     for text in rule_lines(rules):
         page.text(x + pad, y, "•", size)
         y = page.paragraph(x + pad + 0.18 * inch, y, text, body_w - 0.18 * inch, size) - 3

@@ -41,8 +41,19 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 HEADS = ["#", "Player", "Nights", "W", "L", "Buncos", "Minis", "Points", "Prizes", "Won"]
-CSV_COLUMNS = ("rank", "player", "role", "nights", "wins", "losses", "buncos", "mini_buncos",
-               "points", "prizes", "won")
+CSV_COLUMNS = (
+    "rank",
+    "player",
+    "role",
+    "nights",
+    "wins",
+    "losses",
+    "buncos",
+    "mini_buncos",
+    "points",
+    "prizes",
+    "won",
+)
 
 
 def season_csv(club: Club, nights: Mapping[str, Night], season: str | None = None) -> str:
@@ -52,9 +63,24 @@ def season_csv(club: Club, nights: Mapping[str, Night], season: str | None = Non
     writer.writerow(CSV_COLUMNS)
     for row in season_standings(club, nights, season):
         d = row.as_dict()
-        writer.writerow([safe_cell(str(d[k])) if k in ("player",) else d[k]
-                         for k in ("rank", "player", "role", "nights", "wins", "losses",
-                                   "buncos", "mini_buncos", "points", "prizes", "won")])
+        writer.writerow(
+            [
+                safe_cell(str(d[k])) if k in ("player",) else d[k]
+                for k in (
+                    "rank",
+                    "player",
+                    "role",
+                    "nights",
+                    "wins",
+                    "losses",
+                    "buncos",
+                    "mini_buncos",
+                    "points",
+                    "prizes",
+                    "won",
+                )
+            ]
+        )
     return out.getvalue()
 
 
@@ -69,8 +95,13 @@ def standings_chart(club: Club, nights: Mapping[str, Night], season: str | None 
         return fig
     best = sorted(series, key=lambda p: -series[p][-1])[:TOP_PLAYERS]
     for i, player in enumerate(best):
-        ax.plot(range(1, len(labels) + 1), series[player], marker="o",
-                color=COLORS[i % len(COLORS)], label=player)
+        ax.plot(
+            range(1, len(labels) + 1),
+            series[player],
+            marker="o",
+            color=COLORS[i % len(COLORS)],
+            label=player,
+        )
     ax.set_xticks(range(1, len(labels) + 1), labels)
     ax.set_ylabel("Wins so far")
     ax.set_title("Standings over the season")
@@ -94,47 +125,94 @@ def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> dict[s
     ledger = season_ledger(club, nights, season)
     standings = []
     for r in season_standings(club, nights, season):
-        row = [str(r.rank) if r.rank else "–",
-               r.player + (" (sub)" if r.role == "substitute" else ""), str(r.nights),
-               str(r.wins), str(r.losses), str(r.buncos), str(r.minis), str(r.points),
-               str(r.prizes), c + str(r.as_dict()["won"])]
+        row = [
+            str(r.rank) if r.rank else "–",
+            r.player + (" (sub)" if r.role == "substitute" else ""),
+            str(r.nights),
+            str(r.wins),
+            str(r.losses),
+            str(r.buncos),
+            str(r.minis),
+            str(r.points),
+            str(r.prizes),
+            c + str(r.as_dict()["won"]),
+        ]
         if _ruled(club):
             row.insert(3, r.score + (f" ({r.counted} counted)" if r.dropped else ""))
         standings.append(row)
     night_rows = []
     for n in ledger["nights"]:
         paid = "; ".join(f"{p['player']} {c}{p['amount']} ({p['label']})" for p in n["payouts"])
-        night_rows.append([n["date"] or "", n["name"] or n["night"], str(n["players"]),
-                           c + n.get("pot", "0.00"), c + n.get("paid_out", "0.00"),
-                           c + n.get("left_in_pot", "0.00"), paid or "—"])
-    dues = [[m["player"], str(m["nights"]), c + m["owed"], c + m["paid"], c + m["balance"],
-             c + m["won"]] for m in ledger["members"]]
+        night_rows.append(
+            [
+                n["date"] or "",
+                n["name"] or n["night"],
+                str(n["players"]),
+                c + n.get("pot", "0.00"),
+                c + n.get("paid_out", "0.00"),
+                c + n.get("left_in_pot", "0.00"),
+                paid or "—",
+            ]
+        )
+    dues = [
+        [
+            m["player"],
+            str(m["nights"]),
+            c + m["owed"],
+            c + m["paid"],
+            c + m["balance"],
+            c + m["won"],
+        ]
+        for m in ledger["members"]
+    ]
     t = ledger["totals"]
-    summary = (f"Dues {c}{ledger['dues']} a night · owed {c}{t['dues_owed']} · paid "
-               f"{c}{t['dues_paid']} · outstanding {c}{t['outstanding']} · paid out "
-               f"{c}{t['paid_out']} · in the pot now {c}{t['pot']}")
+    summary = (
+        f"Dues {c}{ledger['dues']} a night · owed {c}{t['dues_owed']} · paid "
+        f"{c}{t['dues_paid']} · outstanding {c}{t['outstanding']} · paid out "
+        f"{c}{t['paid_out']} · in the pot now {c}{t['pot']}"
+    )
     hosts = [[h["month"], h["host"]] for h in ledger["hosts"]]
-    rule = "Ranked by " + rule_text(club.ladder) + (
-        "; players short of the nights to qualify are listed last, unranked (–)"
-        if club.ladder.get("min_nights") else "")
-    return {"standings": standings, "nights": night_rows, "dues": dues, "summary": summary,
-            "hosts": hosts, "season": ledger["season"], "rule": rule}
+    rule = (
+        "Ranked by "
+        + rule_text(club.ladder)
+        + (
+            "; players short of the nights to qualify are listed last, unranked (–)"
+            if club.ladder.get("min_nights")
+            else ""
+        )
+    )
+    return {
+        "standings": standings,
+        "nights": night_rows,
+        "dues": dues,
+        "summary": summary,
+        "hosts": hosts,
+        "season": ledger["season"],
+        "rule": rule,
+    }
 
 
 PADDING = 12 + 2  # a table cell's left and right padding, and a little air
 
 
-def fit_widths(heads: list[str], rows: list[list[str]], total: float,
-               styles: dict[str, ParagraphStyle], flex: int) -> list[float]:
+def fit_widths(
+    heads: list[str],
+    rows: list[list[str]],
+    total: float,
+    styles: dict[str, ParagraphStyle],
+    flex: int,
+) -> list[float]:
     """Column widths from what the cells hold, so no cell wraps: each column as wide as its
     widest text; column ``flex`` (a name or a free text) takes what is left, and wraps
     only if the others leave it too little."""
+
     def text_width(text: str, style: ParagraphStyle) -> float:
         return stringWidth(text, style.fontName, style.fontSize) + PADDING
 
-    widths = [max([text_width(h, styles["head"])] + [text_width(r[i], styles["cell"])
-                                                     for r in rows])
-              for i, h in enumerate(heads)]
+    widths = [
+        max([text_width(h, styles["head"])] + [text_width(r[i], styles["cell"]) for r in rows])
+        for i, h in enumerate(heads)
+    ]
     others = sum(w for i, w in enumerate(widths) if i != flex)
     if others + widths[flex] <= total:
         spare = total - others - widths[flex]
@@ -155,73 +233,111 @@ def season_report_html(club: Club, nights: Mapping[str, Night], season: str | No
     title = f"{club.name}: {data['season']}"
     chart = base64.b64encode(render(standings_chart(club, nights, season), "svg")).decode()
     parts = [
-        "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{e(title)}: season report</title><style>{STYLE}</style></head><body>",
-        f"<header><h1>{e(title)}</h1><p class=\"meta\">{len(data['nights'])} nights · "
+        f'<header><h1>{e(title)}</h1><p class="meta">{len(data["nights"])} nights · '
         f"{e(data['summary'])}</p></header>",
         '<section id="standings"><h2>Season standings</h2>',
         f'<p class="meta" id="rule">{e(data["rule"])}</p>',
-        _html_table(standings_heads(club), data["standings"],
-                    {0, *range(2, len(standings_heads(club)))}), "</section>",
+        _html_table(
+            standings_heads(club), data["standings"], {0, *range(2, len(standings_heads(club)))}
+        ),
+        "</section>",
         f'<section id="chart"><figure><img alt="Standings over the season" '
         f'src="data:image/svg+xml;base64,{chart}"><figcaption>Wins so far after each night'
         "</figcaption></figure></section>",
-        '<section id="nights"><h2>Nights</h2>', _html_table(NIGHT_HEADS, data["nights"], {2, 3, 4, 5}),
+        '<section id="nights"><h2>Nights</h2>',
+        _html_table(NIGHT_HEADS, data["nights"], {2, 3, 4, 5}),
         "</section>",
-        '<section id="ledger"><h2>Dues ledger</h2>', _html_table(DUES_HEADS, data["dues"], {1, 2, 3, 4, 5}),
+        '<section id="ledger"><h2>Dues ledger</h2>',
+        _html_table(DUES_HEADS, data["dues"], {1, 2, 3, 4, 5}),
         "</section>",
     ]
     if data["hosts"]:
-        parts += ['<section id="hosts"><h2>Hosts</h2>', _html_table(["Month", "Host"], data["hosts"]),
-                  "</section>"]
+        parts += [
+            '<section id="hosts"><h2>Hosts</h2>',
+            _html_table(["Month", "Host"], data["hosts"]),
+            "</section>",
+        ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def season_report_pdf(club: Club, nights: Mapping[str, Night], season: str | None = None, *,
-                      paper: str = "letter") -> bytes:
+def season_report_pdf(
+    club: Club, nights: Mapping[str, Night], season: str | None = None, *, paper: str = "letter"
+) -> bytes:
     """The season report as a PDF: the same sections as the HTML page."""
     styles = _styles()
     data = _rows(club, nights, season)
     title = f"{club.name}: {data['season']}"
     size = paper_size(paper)
     buffer = io.BytesIO()
-    doc = SimpleDocTemplate(buffer, pagesize=size, leftMargin=0.6 * inch, rightMargin=0.6 * inch,
-                            topMargin=0.6 * inch, bottomMargin=0.6 * inch,
-                            title=f"{title}: season report", author="bunco", creator="bunco",
-                            invariant=1)
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=0.6 * inch,
+        rightMargin=0.6 * inch,
+        topMargin=0.6 * inch,
+        bottomMargin=0.6 * inch,
+        title=f"{title}: season report",
+        author="bunco",
+        creator="bunco",
+        invariant=1,
+    )
     width = size[0] - 1.2 * inch
     p = xml_escape
-    story: list[Any] = [Paragraph(p(title), styles["title"]),
-                        Paragraph(p(f"{len(data['nights'])} nights · {data['summary']}"),
-                                  styles["meta"]),
-                        Paragraph("Season standings", styles["h2"]),
-                        Paragraph(p(data["rule"]), styles["meta"]), Spacer(1, 4)]
+    story: list[Any] = [
+        Paragraph(p(title), styles["title"]),
+        Paragraph(p(f"{len(data['nights'])} nights · {data['summary']}"), styles["meta"]),
+        Paragraph("Season standings", styles["h2"]),
+        Paragraph(p(data["rule"]), styles["meta"]),
+        Spacer(1, 4),
+    ]
     heads = standings_heads(club)
-    story.append(_pdf_table(heads, data["standings"],
-                            fit_widths(heads, data["standings"], width, styles, 1), styles))
+    story.append(
+        _pdf_table(
+            heads, data["standings"], fit_widths(heads, data["standings"], width, styles, 1), styles
+        )
+    )
     png = render(standings_chart(club, nights, season), "png", dpi=150)
     chart_width = min(width, 7 * inch)
     # the chart below the table, never over its last line: a gap, and kept whole
     story.append(Spacer(1, 14))
-    story.append(KeepTogether([Image(io.BytesIO(png), width=chart_width,
-                                     height=chart_width * 4.2 / 8)]))
+    story.append(
+        KeepTogether([Image(io.BytesIO(png), width=chart_width, height=chart_width * 4.2 / 8)])
+    )
     story.append(Paragraph("Nights", styles["h2"]))
-    story.append(_pdf_table(NIGHT_HEADS, data["nights"],
-                            fit_widths(NIGHT_HEADS, data["nights"], width, styles, 6), styles))
+    story.append(
+        _pdf_table(
+            NIGHT_HEADS,
+            data["nights"],
+            fit_widths(NIGHT_HEADS, data["nights"], width, styles, 6),
+            styles,
+        )
+    )
     story.append(Paragraph("Dues ledger", styles["h2"]))
-    story.append(_pdf_table(DUES_HEADS, data["dues"],
-                            fit_widths(DUES_HEADS, data["dues"], width, styles, 0), styles))
+    story.append(
+        _pdf_table(
+            DUES_HEADS, data["dues"], fit_widths(DUES_HEADS, data["dues"], width, styles, 0), styles
+        )
+    )
     if data["hosts"]:
         story.append(Paragraph("Hosts", styles["h2"]))
-        story.append(_pdf_table(["Month", "Host"], data["hosts"],
-                                fit_widths(["Month", "Host"], data["hosts"], width, styles, 1),
-                                styles))
+        story.append(
+            _pdf_table(
+                ["Month", "Host"],
+                data["hosts"],
+                fit_widths(["Month", "Host"], data["hosts"], width, styles, 1),
+                styles,
+            )
+        )
 
     def footer(canvas: Any, _doc: Any) -> None:
         canvas.setFont(font(False), 7)
-        canvas.drawCentredString(size[0] / 2, 0.35 * inch,
-                                 f"{title} · season report · page {canvas.getPageNumber()}")
+        canvas.drawCentredString(
+            size[0] / 2, 0.35 * inch, f"{title} · season report · page {canvas.getPageNumber()}"
+        )
 
     doc.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()

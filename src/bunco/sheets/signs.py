@@ -78,9 +78,7 @@ def _samples(options: list[list[frozenset[int]]]) -> list[tuple[frozenset[int], 
     return out
 
 
-def destinations(
-    seating: Tables, rules: RuleSet
-) -> tuple[list[set[int]], list[set[int]]]:
+def destinations(seating: Tables, rules: RuleSet) -> tuple[list[set[int]], list[set[int]]]:
     """For each table (0-based list), the tables its winners and its losers may go to next."""
     n = len(seating)
     winners_to: list[set[int]] = [set() for _ in range(n)]
@@ -99,7 +97,9 @@ def table_signs(
     """One sign per table for ``n_players`` under ``rules``; ``names`` (in seating order)
     put round 1's seats on the signs."""
     known = names is not None and all(names) and len(names) == n_players
-    placeholders = list(names) if known and names else [f"Player {i}" for i in range(1, n_players + 1)]
+    placeholders = (
+        list(names) if known and names else [f"Player {i}" for i in range(1, n_players + 1)]
+    )
     seating = first_seating(placeholders, rules)
     ghosts = ghost_seats(n_players, rules)
     winners_to, losers_to = destinations(seating, rules)
@@ -191,12 +191,17 @@ def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
         if sign.team
         else f"{sign.seats} players, each for themselves"
     )
-    page.text(mid, y, f"{kind} · play to {sign.target}", 16, align="center",
-              width=page.inner_width)
+    page.text(mid, y, f"{kind} · play to {sign.target}", 16, align="center", width=page.inner_width)
     y -= 0.3 * inch
     if sign.ghosts:
-        page.text(mid, y, "This table has a ghost seat: the ghost's partner rolls for both.",
-                  13, align="center", width=page.inner_width)
+        page.text(
+            mid,
+            y,
+            "This table has a ghost seat: the ghost's partner rolls for both.",
+            13,
+            align="center",
+            width=page.inner_width,
+        )
         y -= 0.3 * inch
     y -= 0.35 * inch
     single = not sign.team
@@ -207,13 +212,23 @@ def draw_sign(page: Page, sign: TableSign, rules: RuleSet, title: str) -> None:
     for who, tables in rows:
         one = not who.endswith("s")
         stays = tables == (sign.table,)
-        verb = {(True, True): "stays at", (True, False): "stay at",
-                (False, True): "goes to", (False, False): "go to"}[(stays, one)]
+        verb = {
+            (True, True): "stays at",
+            (True, False): "stay at",
+            (False, True): "goes to",
+            (False, False): "go to",
+        }[(stays, one)]
         left = page.left + 0.3 * inch
         page.text(left, y - 12, f"{who} {verb}", 34, bold=True, width=4.0 * inch)
         _arrow(page, left + 4.2 * inch, y, 1.1 * inch, _direction(sign.table, tables))
-        page.text(left + 5.5 * inch, y - 12, where_text(sign.table, tables), 34, bold=True,
-                  width=page.right - left - 5.5 * inch)
+        page.text(
+            left + 5.5 * inch,
+            y - 12,
+            where_text(sign.table, tables),
+            34,
+            bold=True,
+            width=page.right - left - 5.5 * inch,
+        )
         y -= 1.2 * inch
     notes = []
     if not sign.team:

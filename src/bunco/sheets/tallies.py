@@ -55,25 +55,40 @@ class TallyPage:
     head: str = ""
 
 
-def _draw_entries(page: Page, x: float, y_top: float, w: float, rows: int, row_h: float,
-                  entries: Sequence[str]) -> None:
+def _draw_entries(
+    page: Page, x: float, y_top: float, w: float, rows: int, row_h: float, entries: Sequence[str]
+) -> None:
     subs = max(1, math.ceil(len(entries) / rows))
     sub_w = w / subs
     for i, entry in enumerate(entries):
         col, row = divmod(i, rows)
-        page.text(x + col * sub_w + sub_w / 2, y_top - (row + 1) * row_h + row_h * 0.28, entry,
-                  min(9, row_h * 0.75), align="center", width=sub_w - 2)
+        page.text(
+            x + col * sub_w + sub_w / 2,
+            y_top - (row + 1) * row_h + row_h * 0.28,
+            entry,
+            min(9, row_h * 0.75),
+            align="center",
+            width=sub_w - 2,
+        )
 
 
-def draw_block(page: Page, x: float, y_top: float, width: float, height: float,
-               block: TallyBlock) -> None:
+def draw_block(
+    page: Page, x: float, y_top: float, width: float, height: float, block: TallyBlock
+) -> None:
     """One round's block with its top-left corner at (x, y_top)."""
     page.box(x, y_top - height, width, height, width=1.0, radius=4)
     pad = 0.08 * inch
     page.text(x + pad, y_top - 0.19 * inch, block.title, 10, bold=True, width=width * 0.6)
     if block.note:
-        page.text(x + width - pad, y_top - 0.19 * inch, block.note, 7, align="right",
-                  color=GREY, width=width * 0.38)
+        page.text(
+            x + width - pad,
+            y_top - 0.19 * inch,
+            block.note,
+            7,
+            align="right",
+            color=GREY,
+            width=width * 0.38,
+        )
     head_top = y_top - 0.28 * inch
     head_h = 0.36 * inch
     foot_h = 0.24 * inch
@@ -98,22 +113,48 @@ def draw_block(page: Page, x: float, y_top: float, width: float, height: float,
     for c, column in enumerate(block.columns):
         cx = cols_x + c * col_w
         page.line(cx, head_top, cx, bottom, width=0.6)
-        page.text(cx + col_w / 2, head_top - 0.15 * inch, column.header, 10, bold=True,
-                  align="center", width=col_w - 4)
+        page.text(
+            cx + col_w / 2,
+            head_top - 0.15 * inch,
+            column.header,
+            10,
+            bold=True,
+            align="center",
+            width=col_w - 4,
+        )
         if column.names:
-            page.text(cx + col_w / 2, head_top - 0.3 * inch, column.names, 7, align="center",
-                      width=col_w - 4)
+            page.text(
+                cx + col_w / 2,
+                head_top - 0.3 * inch,
+                column.names,
+                7,
+                align="center",
+                width=col_w - 4,
+            )
         _draw_entries(page, cx, body_top, col_w, rows, row_h, column.entries)
-        page.text(cx + col_w / 2, body_bottom - sum_h + 0.06 * inch, column.total, 10,
-                  bold=True, align="center", width=col_w - 4)
-        page.text(cx + col_w / 2, bottom + 0.06 * inch, column.tie, 10, bold=True,
-                  align="center", width=col_w - 4)
+        page.text(
+            cx + col_w / 2,
+            body_bottom - sum_h + 0.06 * inch,
+            column.total,
+            10,
+            bold=True,
+            align="center",
+            width=col_w - 4,
+        )
+        page.text(
+            cx + col_w / 2,
+            bottom + 0.06 * inch,
+            column.tie,
+            10,
+            bold=True,
+            align="center",
+            width=col_w - 4,
+        )
     page.line(inner_x + inner_w, head_top, inner_x + inner_w, bottom, width=0.6)
     page.text(x + pad, y_top - height + 0.08 * inch, block.footer, 8, width=inner_w)
     # the row labels come last, so a page's text reads column by column, then the labels
     for label, base in ((TOTAL, body_bottom - sum_h), (TIE, bottom)):
-        page.text(inner_x + 3, base + 0.07 * inch, label, 7.5, bold=True,
-                  width=LABEL_W - 6)
+        page.text(inner_x + 3, base + 0.07 * inch, label, 7.5, bold=True, width=LABEL_W - 6)
 
 
 def draw_tally_pages(doc: Doc, pages: Sequence[TallyPage], title: str) -> None:
@@ -122,8 +163,9 @@ def draw_tally_pages(doc: Doc, pages: Sequence[TallyPage], title: str) -> None:
         page = doc.page()
         y = page.top - 0.1 * inch
         page.text(page.left, y, tp.heading, 18, bold=True, width=page.inner_width * 0.45)
-        page.text(page.right, y, tp.subheading, 9, align="right",
-                  color=GREY, width=page.inner_width * 0.4)
+        page.text(
+            page.right, y, tp.subheading, 9, align="right", color=GREY, width=page.inner_width * 0.4
+        )
         if tp.head:
             x = page.left + min(text_width(tp.heading, 18, True), page.inner_width * 0.45)
             page.bell(x + 0.25 * inch, y - 0.04 * inch, 0.3 * inch)
@@ -135,6 +177,12 @@ def draw_tally_pages(doc: Doc, pages: Sequence[TallyPage], title: str) -> None:
         height = (top - page.left - 2 * gap) / 3
         for i, block in enumerate(tp.blocks):
             row, col = divmod(i, 2)
-            draw_block(page, page.left + col * (width + gap), top - row * (height + gap), width,
-                       height, block)
+            draw_block(
+                page,
+                page.left + col * (width + gap),
+                top - row * (height + gap),
+                width,
+                height,
+                block,
+            )
         page.footer(f"{title} · {tp.heading}")

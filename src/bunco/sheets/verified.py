@@ -37,7 +37,9 @@ def closed_line(night: Night) -> str:
     closed = verification_report(night)["closed_unverified"]
     if closed is None:
         return ""
-    return "The host closed the cards with these not verified: " + (", ".join(closed) or "none") + "."
+    return (
+        "The host closed the cards with these not verified: " + (", ".join(closed) or "none") + "."
+    )
 
 
 def verified_section_html(night: Night, table: Any) -> str:
@@ -47,19 +49,27 @@ def verified_section_html(night: Night, table: Any) -> str:
     if not rows:
         return ""
     closed = closed_line(night)
-    return "\n".join(['<section id="verified"><h2>Cards verified</h2>', table(HEADS, rows, set()),
-                      f'<p class="meta">{html.escape(closed)}</p>' if closed else "",
-                      "</section>"])
+    return "\n".join(
+        [
+            '<section id="verified"><h2>Cards verified</h2>',
+            table(HEADS, rows, set()),
+            f'<p class="meta">{html.escape(closed)}</p>' if closed else "",
+            "</section>",
+        ]
+    )
 
 
-def verified_story(night: Night, width: float, styles: dict[str, ParagraphStyle],
-                   table: Any) -> list[Any]:
+def verified_story(
+    night: Night, width: float, styles: dict[str, ParagraphStyle], table: Any
+) -> list[Any]:
     """The "Cards verified" section as PDF flowables ([] when there is nothing to say)."""
     rows = verified_rows(night)
     if not rows:
         return []
-    story: list[Any] = [Paragraph("Cards verified", styles["h2"]),
-                        table(HEADS, rows, [width * 0.3, width * 0.7], styles)]
+    story: list[Any] = [
+        Paragraph("Cards verified", styles["h2"]),
+        table(HEADS, rows, [width * 0.3, width * 0.7], styles),
+    ]
     closed = closed_line(night)
     if closed:
         story.append(Paragraph(xml_escape(closed), styles["meta"]))

@@ -173,19 +173,24 @@ def head_table_text(rules: RuleSet, target: int, team: bool) -> str:
     """
     if rules.round_end is RoundEnd.HEAD_TABLE:
         side = "team" if team else "player"
-        return (f"The bell is here. When a {side} here reaches {target}, ring the bell: the "
-                "round ends at every table.")
+        return (
+            f"The bell is here. When a {side} here reaches {target}, ring the bell: the "
+            "round ends at every table."
+        )
     if rules.bunco_ends_round:
-        return ("The bell is here: ring it to start each round, and three times when a Bunco "
-                "ends the round.")
+        return (
+            "The bell is here: ring it to start each round, and three times when a Bunco "
+            "ends the round."
+        )
     return "The bell is here: ring it to start each round."
 
 
 def after_bell_text(rules: RuleSet) -> str:
     """What players do when the bell ends the round (the signs say it at every table)."""
     if rules.after_bell is AfterBell.FINISH_TURN:
-        return ("After the bell, finish your turn: keep rolling until a roll scores nothing, "
-                "then stop.")
+        return (
+            "After the bell, finish your turn: keep rolling until a roll scores nothing, then stop."
+        )
     return "At the bell, stop rolling: nobody rolls on."
 
 
@@ -205,12 +210,16 @@ def tie_broken_text(rules: RuleSet, rule: str) -> str:
 
 def _tie_line(rules: RuleSet) -> str:
     if rules.tie_break is TieBreak.SESSIONS:
-        return ("A tie at a table: every tied player takes one more turn, the scorekeeper first, "
-                "until the tie is broken.")
+        return (
+            "A tie at a table: every tied player takes one more turn, the scorekeeper first, "
+            "until the tie is broken."
+        )
     if rules.tie_break is TieBreak.ROLL_OFF_TO_FIVE:
         return f"A tie at a table: a roll-off until one side scores {rules.roll_off_target}."
-    return ("A tie at a table: sudden death, keep taking turns; the first roll showing the "
-            "round's number wins.")
+    return (
+        "A tie at a table: sudden death, keep taking turns; the first roll showing the "
+        "round's number wins."
+    )
 
 
 def _traveling_roll(rules: RuleSet) -> str:
@@ -228,8 +237,10 @@ def _traveling_roll(rules: RuleSet) -> str:
 def _traveling_line(rules: RuleSet) -> str | None:
     if rules.traveling == "off":
         return None
-    line = (f"Traveling: whoever rolls {_traveling_roll(rules)} takes the traveler; whoever "
-            "holds it at the end wins")
+    line = (
+        f"Traveling: whoever rolls {_traveling_roll(rules)} takes the traveler; whoever "
+        "holds it at the end wins"
+    )
     if rules.traveling_excluded_round:
         line += f" (not in round {rules.traveling_excluded_round})"
     return line + "."
@@ -242,44 +253,56 @@ def rule_lines(rules: RuleSet) -> list[str]:
         f"Round r (1 to 6): roll three dice; each die showing r scores "
         f"{_points(rules.target_die_points)} and you roll again.",
         f"Three of the round's number is a Bunco: {_points(rules.bunco_points)}, "
-        + ("and it ends the round at once, at every table."
-           if rules.bunco_ends_round else f"{_go_on(rules.bunco_continues)}."),
+        + (
+            "and it ends the round at once, at every table."
+            if rules.bunco_ends_round
+            else f"{_go_on(rules.bunco_continues)}."
+        ),
         *_trips_lines(rules),
         f"Anything else ends your turn: pass the dice to the {pass_to}.",
     ]
     if rules.wipeout:
-        lines.append("Wipeout: three 1's after round 1 wipe out your side's points for the "
-                     "round and end the turn.")
+        lines.append(
+            "Wipeout: three 1's after round 1 wipe out your side's points for the "
+            "round and end the turn."
+        )
     lines.append(_target_line(rules))
     if rules.first_roller_single_table is rules.first_roller:
         lines.append(f"{_FIRST[rules.first_roller]}.")
     else:
         single = _FIRST[rules.first_roller_single_table]
-        lines.append(f"{_FIRST[rules.first_roller]}; at a one-table game: "
-                     f"{single[0].lower()}{single[1:]}.")
+        lines.append(
+            f"{_FIRST[rules.first_roller]}; at a one-table game: {single[0].lower()}{single[1:]}."
+        )
     lines += [_ROUND_END[rules.round_end], _AFTER_BELL[rules.after_bell], _tie_line(rules)]
-    lines.append("Everyone at a table writes W (won) or L (lost) for the round; at a table of "
-                 "four both partners of the winning side get the W. Only the roller marks a "
-                 f"Bunco or a {rules.mini_label}.")
+    lines.append(
+        "Everyone at a table writes W (won) or L (lost) for the round; at a table of "
+        "four both partners of the winning side get the W. Only the roller marks a "
+        f"Bunco or a {rules.mini_label}."
+    )
     lines.append(_MOVES[rules.movement] + " Everyone who stays at a table gets a new partner.")
     if rules.no_repeat_partners:
         lines.append("Nobody partners the same person two rounds running.")
     if rules.fill is Fill.GHOSTS:
-        lines.append("Empty seats are ghosts: the ghost's partner rolls for both; a ghost's "
-                     "Buncos count for nobody.")
+        lines.append(
+            "Empty seats are ghosts: the ghost's partner rolls for both; a ghost's "
+            "Buncos count for nobody."
+        )
     if rules.set_winner is SetWinner.MOST_WINS:
-        lines.append("The set's winner has the most W's; tied, the most Buncos (B's) among "
-                     f"them; still tied, a roll-off to {rules.roll_off_target} points.")
+        lines.append(
+            "The set's winner has the most W's; tied, the most Buncos (B's) among "
+            f"them; still tied, a roll-off to {rules.roll_off_target} points."
+        )
     labels = prize_labels(rules)
     if labels:
         tie = "shared" if rules.prize_ties.value == "shared" else "rolled off"
         lines.append("Prizes: " + ", ".join(labels) + f" (a tie is {tie}).")
     if rules.verify_for_prizes:
-        lines.append("Buncos, Mini Buncos and Wins count for prizes once a checker has "
-                     "verified your card.")
+        lines.append(
+            "Buncos, Mini Buncos and Wins count for prizes once a checker has verified your card."
+        )
     if rules.breaks_after_rounds:
-        lines.append("Breaks after rounds " + ", ".join(map(str, rules.breaks_after_rounds))
-                     + ".")
+        lines.append("Breaks after rounds " + ", ".join(map(str, rules.breaks_after_rounds)) + ".")
     travel = _traveling_line(rules)
     if travel:
         lines.append(travel)

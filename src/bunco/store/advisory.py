@@ -21,5 +21,7 @@ def take(conn: Connection, namespace: int, night_id: str) -> None:
     until it ends). PostgreSQL only. The store's connections wait for a lock at most
     15 s, and a transaction left idle holding one is ended after 15 s
     (:data:`bunco.store.db.POSTGRES_TIMEOUTS`)."""
-    conn.execute(text("SELECT pg_advisory_xact_lock(:namespace, hashtext(:night))"),
-                 {"namespace": namespace, "night": night_id})
+    conn.execute(
+        text("SELECT pg_advisory_xact_lock(:namespace, hashtext(:night))"),
+        {"namespace": namespace, "night": night_id},
+    )

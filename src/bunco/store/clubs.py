@@ -94,18 +94,21 @@ class ClubStore:
         created = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(_CLUBS), {"id": club_id, "name": name,
-                                              "token_hash": token_hash, "created_at": created})
-                conn.execute(insert(_CLUB_EVENTS), {"club_id": club_id, "seq": 0,
-                                                    "body": dump(setup), "created_at": created})
+                conn.execute(
+                    insert(_CLUBS),
+                    {"id": club_id, "name": name, "token_hash": token_hash, "created_at": created},
+                )
+                conn.execute(
+                    insert(_CLUB_EVENTS),
+                    {"club_id": club_id, "seq": 0, "body": dump(setup), "created_at": created},
+                )
         except IntegrityError as exc:
             raise StoreError(f"club {club_id!r} exists") from exc
 
     def club(self, club_id: str) -> ClubRecord | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(_CLUBS).where(_CLUBS.c.id == club_id)).first()
-        return None if row is None else ClubRecord(row.id, row.name, row.token_hash,
-                                                   row.created_at)
+        return None if row is None else ClubRecord(row.id, row.name, row.token_hash, row.created_at)
 
     def token_matches(self, club_id: str, token: str) -> bool:
         """Whether ``token`` is the club's secret (compared in constant time)."""
@@ -115,22 +118,32 @@ class ClubStore:
     def club_by_name(self, name: str) -> ClubRecord | None:
         """The first club of that name (the command line names clubs by name or id)."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(_CLUBS).where(_CLUBS.c.name == name)
-                               .order_by(_CLUBS.c.created_at)).first()
-        return None if row is None else ClubRecord(row.id, row.name, row.token_hash,
-                                                   row.created_at)
+            row = conn.execute(
+                select(_CLUBS).where(_CLUBS.c.name == name).order_by(_CLUBS.c.created_at)
+            ).first()
+        return None if row is None else ClubRecord(row.id, row.name, row.token_hash, row.created_at)
 
     def append(self, club_id: str, event: dict[str, Any]) -> int:
         """Append one event; returns its seq. A concurrent append retries on the next seq."""
         for _ in range(20):
             try:
                 with self.engine.begin() as conn:
-                    last = conn.execute(select(func.max(_CLUB_EVENTS.c.seq))
-                                        .where(_CLUB_EVENTS.c.club_id == club_id)).scalar()
+                    last = conn.execute(
+                        select(func.max(_CLUB_EVENTS.c.seq)).where(
+                            _CLUB_EVENTS.c.club_id == club_id
+                        )
+                    ).scalar()
                     if last is None:
                         raise StoreError(f"there is no club {club_id!r}")
-                    conn.execute(insert(_CLUB_EVENTS), {"club_id": club_id, "seq": last + 1,
-                                                        "body": dump(event), "created_at": now()})
+                    conn.execute(
+                        insert(_CLUB_EVENTS),
+                        {
+                            "club_id": club_id,
+                            "seq": last + 1,
+                            "body": dump(event),
+                            "created_at": now(),
+                        },
+                    )
                 return int(last) + 1
             except IntegrityError:
                 continue
@@ -139,9 +152,11 @@ class ClubStore:
     def events(self, club_id: str) -> list[dict[str, Any]]:
         """The club's log: the set-up line, then every event, in order."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(_CLUB_EVENTS.c.body)
-                                .where(_CLUB_EVENTS.c.club_id == club_id)
-                                .order_by(_CLUB_EVENTS.c.seq)).all()
+            rows = conn.execute(
+                select(_CLUB_EVENTS.c.body)
+                .where(_CLUB_EVENTS.c.club_id == club_id)
+                .order_by(_CLUB_EVENTS.c.seq)
+            ).all()
         return [json.loads(r.body) for r in rows]
 
 

@@ -125,22 +125,38 @@ def stored_event(row: Any) -> StoredEvent:
     """The :class:`StoredEvent` of a row of ``events`` (any row with its columns as
     attributes)."""
     return StoredEvent(
-        row.night_id, row.seq, row.table_no, row.command_id, row.body, _utc(row.created_at),
-        row.caller, row.request_hash,
+        row.night_id,
+        row.seq,
+        row.table_no,
+        row.command_id,
+        row.body,
+        _utc(row.created_at),
+        row.caller,
+        row.request_hash,
     )
 
 
 def _night(row: Any) -> NightRecord:
     return NightRecord(
-        row.id, row.name, _utc(row.created_at), row.create_command_id,
-        json.loads(row.options or "{}"), row.create_salt, row.create_request,
+        row.id,
+        row.name,
+        _utc(row.created_at),
+        row.create_command_id,
+        json.loads(row.options or "{}"),
+        row.create_salt,
+        row.create_request,
     )
 
 
 def _token(row: Any) -> TokenRecord:
     return TokenRecord(
-        row.hash, row.night_id, row.role, row.table_no, row.player,
-        _utc(row.created_at), row.revoked_at is not None,
+        row.hash,
+        row.night_id,
+        row.role,
+        row.table_no,
+        row.player,
+        _utc(row.created_at),
+        row.revoked_at is not None,
     )
 
 
@@ -196,15 +212,29 @@ class EventStore:
         created = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(_NIGHTS), {
-                    "id": night_id, "name": name, "created_at": created,
-                    "create_command_id": command_id, "options": dump(options or {}),
-                    "create_salt": salt, "create_request": request_hash,
-                })
-                conn.execute(self._insert_event, {
-                    "night_id": night_id, "seq": 0, "table_no": None, "command_id": None,
-                    "body": dump(setup), "created_at": created,
-                })
+                conn.execute(
+                    insert(_NIGHTS),
+                    {
+                        "id": night_id,
+                        "name": name,
+                        "created_at": created,
+                        "create_command_id": command_id,
+                        "options": dump(options or {}),
+                        "create_salt": salt,
+                        "create_request": request_hash,
+                    },
+                )
+                conn.execute(
+                    self._insert_event,
+                    {
+                        "night_id": night_id,
+                        "seq": 0,
+                        "table_no": None,
+                        "command_id": None,
+                        "body": dump(setup),
+                        "created_at": created,
+                    },
+                )
                 rows = [self._token_values(t, created) for t in tokens]
                 if rows:
                     conn.execute(insert(_TOKENS), rows)
@@ -262,9 +292,16 @@ class EventStore:
         ``caller`` and :class:`SeqTaken` when ``seq`` is already stored (another writer
         won).
         """
-        stored = StoredEvent(night_id, seq, table, command_id,
-                             dump(event or {}) if body is None else body, now(), caller,
-                             request_hash)
+        stored = StoredEvent(
+            night_id,
+            seq,
+            table,
+            command_id,
+            dump(event or {}) if body is None else body,
+            now(),
+            caller,
+            request_hash,
+        )
         try:
             self.append_many(night_id, [stored])
         except SeqTaken:
@@ -291,29 +328,38 @@ class EventStore:
         with self.engine.begin() as conn:
             self.insert_events(conn, night_id, events)
 
-    def insert_events(self, conn: Connection, night_id: str, events: Sequence[StoredEvent]
-                      ) -> None:
+    def insert_events(self, conn: Connection, night_id: str, events: Sequence[StoredEvent]) -> None:
         """Insert consecutive events of one night in ``conn``'s transaction and (PostgreSQL)
         announce them to the other processes when it commits. Raises :class:`SeqTaken`
         if a seq or command id is already stored (the transaction is then void)."""
-        rows = [{"night_id": night_id, "seq": e.seq, "table_no": e.table, "caller": e.caller,
-                 "command_id": e.command_id, "request_hash": e.request_hash, "body": e.body,
-                 "created_at": e.created_at}
-                for e in events]
+        rows = [
+            {
+                "night_id": night_id,
+                "seq": e.seq,
+                "table_no": e.table,
+                "caller": e.caller,
+                "command_id": e.command_id,
+                "request_hash": e.request_hash,
+                "body": e.body,
+                "created_at": e.created_at,
+            }
+            for e in events
+        ]
         try:
             conn.execute(self._insert_event, rows)
         except IntegrityError as exc:
-            raise SeqTaken(f"event {events[0].seq} (or a command id) of night {night_id!r} "
-                           "is already stored") from exc
+            raise SeqTaken(
+                f"event {events[0].seq} (or a command id) of night {night_id!r} is already stored"
+            ) from exc
         self._notify(conn, "e", night_id, events[-1].seq)
 
-    def _notify(self, conn: Connection, kind: str, night_id: str, seq: int | None = None
-                ) -> None:
+    def _notify(self, conn: Connection, kind: str, night_id: str, seq: int | None = None) -> None:
         """On PostgreSQL, announce a change to every process, inside ``conn``'s transaction."""
         if self.dialect == "postgresql":
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                         {"channel": notify.CHANNEL,
-                          "payload": notify.payload(kind, night_id, seq)})
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": notify.CHANNEL, "payload": notify.payload(kind, night_id, seq)},
+            )
 
     def _append_sqlite(self, night_id: str, events: Sequence[StoredEvent]) -> None:
         """The SQLite append on a connection kept open: the hot path of a live night.
@@ -321,9 +367,19 @@ class EventStore:
         Same rows as the SQLAlchemy insert (``created_at`` in SQLAlchemy's SQLite text
         form), without a pool checkout and statement compilation per event.
         """
-        rows = [(night_id, e.seq, e.table, e.caller, e.command_id, e.request_hash, e.body,
-                 e.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"))
-                for e in events]
+        rows = [
+            (
+                night_id,
+                e.seq,
+                e.table,
+                e.caller,
+                e.command_id,
+                e.request_hash,
+                e.body,
+                e.created_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"),
+            )
+            for e in events
+        ]
         with self._raw_lock:
             if self._raw is None:
                 self._raw = self.engine.raw_connection()
@@ -331,7 +387,9 @@ class EventStore:
             try:
                 raw.executemany(
                     "INSERT INTO events (night_id, seq, table_no, caller, command_id,"
-                    " request_hash, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                    " request_hash, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
                 raw.commit()
                 return
             except sqlite3.IntegrityError:
@@ -339,8 +397,9 @@ class EventStore:
             except BaseException:
                 raw.rollback()
                 raise
-        raise SeqTaken(f"event {events[0].seq} (or a command id) of night {night_id!r} is "
-                       "already stored")
+        raise SeqTaken(
+            f"event {events[0].seq} (or a command id) of night {night_id!r} is already stored"
+        )
 
     def events(
         self, night_id: str, *, after: int = -1, table: Any = ALL_TABLES
@@ -353,8 +412,9 @@ class EventStore:
             return self.read_events(conn, night_id, after=after, table=table)
 
     @staticmethod
-    def read_events(conn: Connection, night_id: str, *, after: int = -1,
-                    table: Any = ALL_TABLES) -> list[StoredEvent]:
+    def read_events(
+        conn: Connection, night_id: str, *, after: int = -1, table: Any = ALL_TABLES
+    ) -> list[StoredEvent]:
         """:meth:`events`, read on ``conn`` (in its transaction)."""
         query = select(_EVENTS).where(_EVENTS.c.night_id == night_id, _EVENTS.c.seq > after)
         if table is not ALL_TABLES:
@@ -370,14 +430,18 @@ class EventStore:
             ).scalar()
         return -1 if value is None else int(value)
 
-    def find_command(self, night_id: str, command_id: str, caller: str = ""
-                     ) -> StoredEvent | None:
+    def find_command(self, night_id: str, command_id: str, caller: str = "") -> StoredEvent | None:
         """The event that ``caller``'s ``command_id`` produced, or ``None``."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(_EVENTS).where(and_(
-                _EVENTS.c.night_id == night_id, _EVENTS.c.caller == caller,
-                _EVENTS.c.command_id == command_id,
-            ))).first()
+            row = conn.execute(
+                select(_EVENTS).where(
+                    and_(
+                        _EVENTS.c.night_id == night_id,
+                        _EVENTS.c.caller == caller,
+                        _EVENTS.c.command_id == command_id,
+                    )
+                )
+            ).first()
         return None if row is None else stored_event(row)
 
     # tokens ---------------------------------------------------------------
@@ -385,9 +449,13 @@ class EventStore:
     @staticmethod
     def _token_values(token: TokenRecord, created: datetime) -> dict[str, Any]:
         return {
-            "hash": token.hash, "night_id": token.night_id, "role": token.role,
-            "table_no": token.table, "player": token.player,
-            "created_at": token.created_at or created, "revoked_at": None,
+            "hash": token.hash,
+            "night_id": token.night_id,
+            "role": token.role,
+            "table_no": token.table,
+            "player": token.player,
+            "created_at": token.created_at or created,
+            "revoked_at": None,
         }
 
     def add_tokens(self, tokens: Sequence[TokenRecord]) -> None:
@@ -415,10 +483,16 @@ class EventStore:
             if self.dialect == "postgresql":
                 advisory.take(conn, advisory.NIGHT_CLAIMS, token.night_id)
             if not shared:
-                taken = conn.execute(select(_TOKENS.c.hash).where(
-                    _TOKENS.c.night_id == token.night_id, _TOKENS.c.role == token.role,
-                    _TOKENS.c.player == token.player, _TOKENS.c.revoked_at.is_(None),
-                ).limit(1)).first()
+                taken = conn.execute(
+                    select(_TOKENS.c.hash)
+                    .where(
+                        _TOKENS.c.night_id == token.night_id,
+                        _TOKENS.c.role == token.role,
+                        _TOKENS.c.player == token.player,
+                        _TOKENS.c.revoked_at.is_(None),
+                    )
+                    .limit(1)
+                ).first()
                 if taken is not None:
                     return False
             conn.execute(insert(_TOKENS), self._token_values(token, now()))
@@ -444,7 +518,8 @@ class EventStore:
     ) -> int:
         """Revoke the night's live tokens of ``role`` (and table/player); returns how many."""
         query = update(_TOKENS).where(
-            _TOKENS.c.night_id == night_id, _TOKENS.c.role == role,
+            _TOKENS.c.night_id == night_id,
+            _TOKENS.c.role == role,
             _TOKENS.c.revoked_at.is_(None),
         )
         if table is not None:
@@ -455,4 +530,3 @@ class EventStore:
             count = int(conn.execute(query.values(revoked_at=now())).rowcount)
             self._notify(conn, "t", night_id)
             return count
-

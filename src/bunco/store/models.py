@@ -61,8 +61,7 @@ class EventRow(Base):
 
     __tablename__ = "events"
     __table_args__ = (
-        UniqueConstraint("night_id", "caller", "command_id",
-                         name="uq_events_night_caller_command"),
+        UniqueConstraint("night_id", "caller", "command_id", name="uq_events_night_caller_command"),
         Index("ix_events_night_table_seq", "night_id", "table_no", "seq"),
     )
 
@@ -85,9 +84,7 @@ class TokenRow(Base):
     __table_args__ = (Index("ix_tokens_night", "night_id"),)
 
     hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    night_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("nights.id", ondelete="CASCADE")
-    )
+    night_id: Mapped[str] = mapped_column(String(32), ForeignKey("nights.id", ondelete="CASCADE"))
     role: Mapped[str] = mapped_column(String(16))
     table_no: Mapped[int | None] = mapped_column(Integer)
     player: Mapped[str | None] = mapped_column(String(100))
@@ -105,7 +102,8 @@ class RateCountRow(Base):
 
     key: Mapped[str] = mapped_column(Text, primary_key=True)
     hits: Mapped[list[float]] = mapped_column(
-        Text().with_variant(postgresql.ARRAY(Double), "postgresql"))
+        Text().with_variant(postgresql.ARRAY(Double), "postgresql")
+    )
     expires_at: Mapped[float] = mapped_column(Double, index=True)
 
 

@@ -69,8 +69,12 @@ class NightWrites:
             async with self._opening:
                 if self._pool is None:
                     pool = AsyncConnectionPool(
-                        self.conninfo, min_size=self.min_size, max_size=self.max_size, open=False,
-                        kwargs={"options": POSTGRES_TIMEOUTS, "row_factory": namedtuple_row})
+                        self.conninfo,
+                        min_size=self.min_size,
+                        max_size=self.max_size,
+                        open=False,
+                        kwargs={"options": POSTGRES_TIMEOUTS, "row_factory": namedtuple_row},
+                    )
                     await pool.open(wait=True)
                     self._pool = pool
         return self._pool
@@ -118,8 +122,9 @@ class NightLock:
     events) or :meth:`release` (store nothing).
     """
 
-    def __init__(self, writes: NightWrites, night_id: str, conn: Any,
-                 missed: list[StoredEvent]) -> None:
+    def __init__(
+        self, writes: NightWrites, night_id: str, conn: Any, missed: list[StoredEvent]
+    ) -> None:
         self.writes, self.night_id, self._conn = writes, night_id, conn
         self.missed = missed
         """The events stored after the seq given to :meth:`NightWrites.lock`, in seq
@@ -140,12 +145,16 @@ class NightLock:
                 if events:
                     async with conn.cursor() as cursor:
                         await cursor.executemany(_INSERT, [_row(e) for e in events])
-                    await conn.execute(_NOTIFY, (notify.CHANNEL, notify.payload(
-                        "e", self.night_id, events[-1].seq)))
+                    await conn.execute(
+                        _NOTIFY,
+                        (notify.CHANNEL, notify.payload("e", self.night_id, events[-1].seq)),
+                    )
                 await conn.commit()
         except psycopg.errors.IntegrityError as exc:
-            raise SeqTaken(f"event {events[0].seq} (or a command id) of night "
-                           f"{self.night_id!r} is already stored") from exc
+            raise SeqTaken(
+                f"event {events[0].seq} (or a command id) of night "
+                f"{self.night_id!r} is already stored"
+            ) from exc
         finally:
             await _put_back(await self.writes.pool(), conn)
 
@@ -158,8 +167,16 @@ class NightLock:
 
 
 def _row(e: StoredEvent) -> tuple[Any, ...]:
-    return (e.night_id, e.seq, e.table, e.caller, e.command_id, e.request_hash, e.body,
-            e.created_at)
+    return (
+        e.night_id,
+        e.seq,
+        e.table,
+        e.caller,
+        e.command_id,
+        e.request_hash,
+        e.body,
+        e.created_at,
+    )
 
 
 async def _put_back(pool: Any, conn: Any) -> None:

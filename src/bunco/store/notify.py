@@ -109,8 +109,7 @@ async def follow(
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the database went away: try again shortly
-            log.warning("listening for notifications failed (%s); retrying in %.1f s",
-                        exc, pause)
+            log.warning("listening for notifications failed (%s); retrying in %.1f s", exc, pause)
         on_disconnect()
         await asyncio.sleep(pause)
         pause = min(pause * 2, retry_max)

@@ -52,20 +52,28 @@ class PhoneReports:
     def save(self, night_id: str, table: int, heard: str, report: dict[str, Any]) -> None:
         """Replace table ``table``'s report unless a later one is stored (one statement:
         concurrent reports of one table from two processes leave the later one whole)."""
-        values = {"night_id": night_id, "table_no": table, "heard": heard,
-                  "report": json.dumps(report, separators=(",", ":"))}
+        values = {
+            "night_id": night_id,
+            "table_no": table,
+            "heard": heard,
+            "report": json.dumps(report, separators=(",", ":")),
+        }
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
         insert = dialect.insert(_REPORTS).values(**values)
         statement = insert.on_conflict_do_update(
             index_elements=[_REPORTS.c.night_id, _REPORTS.c.table_no],
             set_={"heard": insert.excluded.heard, "report": insert.excluded.report},
-            where=_REPORTS.c.heard <= insert.excluded.heard)
+            where=_REPORTS.c.heard <= insert.excluded.heard,
+        )
         with self.engine.begin() as conn:
             conn.execute(statement)
 
     def load(self, night_id: str) -> dict[int, StoredReport]:
         """Every table's last report at ``night_id``, by table."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(_REPORTS.c.table_no, _REPORTS.c.heard, _REPORTS.c.report)
-                                .where(_REPORTS.c.night_id == night_id)).all()
+            rows = conn.execute(
+                select(_REPORTS.c.table_no, _REPORTS.c.heard, _REPORTS.c.report).where(
+                    _REPORTS.c.night_id == night_id
+                )
+            ).all()
         return {int(r.table_no): StoredReport(r.heard, json.loads(r.report)) for r in rows}

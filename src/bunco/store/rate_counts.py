@@ -57,9 +57,13 @@ ON CONFLICT (key) DO UPDATE SET
 _RETURNING = "RETURNING cardinality(rate_counts.hits)"
 _APPEND = text(_UPSERT + _RETURNING)
 """Count hits now: the old ones leave the row, the new ones join it."""
-_ACQUIRE = text(_UPSERT + """WHERE (SELECT count(*) FROM unnest(rate_counts.hits) AS t
+_ACQUIRE = text(
+    _UPSERT
+    + """WHERE (SELECT count(*) FROM unnest(rate_counts.hits) AS t
        WHERE t > :now - :expiry) + :amount <= :limit
-""" + _RETURNING)
+"""
+    + _RETURNING
+)
 """:data:`_APPEND` only if the window has room (no row returned otherwise)."""
 _WINDOW = text("""
 SELECT min(t), count(t) FROM rate_counts, unnest(rate_counts.hits) AS t
@@ -78,16 +82,24 @@ class DatabaseCounts(Storage, MovingWindowSupport):
 
     STORAGE_SCHEME = [SCHEME]  # noqa: RUF012 (a list, as ``limits`` declares it)
 
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, *,
-                 engine: Engine | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        uri: str | None = None,
+        wrap_exceptions: bool = False,
+        *,
+        engine: Engine | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
         if engine is None:
             if not uri or not uri.startswith(SCHEME + "://"):
                 raise ValueError(f"DatabaseCounts needs engine= or a {SCHEME}:// URL")
             engine = make_engine("postgresql+psycopg" + uri.removeprefix(SCHEME))
         if engine.dialect.name != "postgresql":
-            raise ValueError("DatabaseCounts keeps its counts in PostgreSQL; with one "
-                             "process (SQLite) the memory storage counts the same")
+            raise ValueError(
+                "DatabaseCounts keeps its counts in PostgreSQL; with one "
+                "process (SQLite) the memory storage counts the same"
+            )
         self.engine = engine
         self._swept = 0.0
         self._held = threading.local()
@@ -122,14 +134,15 @@ class DatabaseCounts(Storage, MovingWindowSupport):
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
         return SQLAlchemyError
 
-    def _count(self, statement: Any, key: str, expiry: int, amount: int,
-               **more: Any) -> int | None:
+    def _count(self, statement: Any, key: str, expiry: int, amount: int, **more: Any) -> int | None:
         """Run an upsert of ``amount`` hits now; the hits now in the row, or ``None`` if
         the statement's condition refused them."""
         now = time.time()
         with self._connection(write=True) as conn:
-            value = conn.execute(statement, {"key": key, "now": now, "expiry": float(expiry),
-                                             "amount": amount, **more}).scalar()
+            value = conn.execute(
+                statement,
+                {"key": key, "now": now, "expiry": float(expiry), "amount": amount, **more},
+            ).scalar()
             if now - self._swept > SWEEP_EVERY:
                 self._swept = now
                 conn.execute(delete(_COUNTS).where(_COUNTS.c.expires_at <= now))
@@ -147,8 +160,9 @@ class DatabaseCounts(Storage, MovingWindowSupport):
         """(time of the oldest failure in the window, failures in the window)."""
         now = time.time()
         with self._connection(write=False) as conn:
-            oldest, count = conn.execute(_WINDOW, {"key": key, "now": now,
-                                                   "expiry": float(expiry)}).one()
+            oldest, count = conn.execute(
+                _WINDOW, {"key": key, "now": now, "expiry": float(expiry)}
+            ).one()
         return (now, 0) if not count else (float(oldest), int(count))
 
     # -- the rest of a storage --------------------------------------------------------------

@@ -83,8 +83,7 @@ class SqliteWriter:
             if not events:
                 return
             try:
-                await loop.run_in_executor(self._thread, self.store.append_many, night_id,
-                                           events)
+                await loop.run_in_executor(self._thread, self.store.append_many, night_id, events)
                 return
             except SeqTaken:  # nothing was stored
                 events = await replan(await self.events_after(night_id, events[0].seq - 1))

@@ -26,10 +26,25 @@ from bunco.web.rights import (
     undo_writer,
 )
 
-__all__ = ["authenticate", "client_key", "guard", "host_only", "host_or_head_table",
-           "is_turn_of", "join_credential", "own_turn", "require", "require_host",
-           "require_read", "table_writer", "token_of", "tokens", "too_many", "unauthorized",
-           "undo_writer"]
+__all__ = [
+    "authenticate",
+    "client_key",
+    "guard",
+    "host_only",
+    "host_or_head_table",
+    "is_turn_of",
+    "join_credential",
+    "own_turn",
+    "require",
+    "require_host",
+    "require_read",
+    "table_writer",
+    "token_of",
+    "tokens",
+    "too_many",
+    "unauthorized",
+    "undo_writer",
+]
 
 TOKEN_HINT = "a token in 'Authorization: Bearer <token>' or ?token=<token>"
 
@@ -61,16 +76,21 @@ def client_key(conn: HTTPConnection) -> str:
 
 
 def too_many(wait: int, what: str, expected: str) -> ServiceError:
-    return ServiceError(429, "too_many_attempts", what, expected, retry_after=wait,
-                        headers={"Retry-After": str(wait)})
+    return ServiceError(
+        429,
+        "too_many_attempts",
+        what,
+        expected,
+        retry_after=wait,
+        headers={"Retry-After": str(wait)},
+    )
 
 
 def unauthorized(what: str) -> ServiceError:
     return ServiceError(401, "unauthorized", f"{what} needs a token of this night", TOKEN_HINT)
 
 
-async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this"
-                       ) -> Principal:
+async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "this") -> Principal:
     """The principal of the caller's bearer token, or a refusal.
 
     No token: 401. A token this process holds in memory is answered at once; any other
@@ -90,18 +110,28 @@ async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "
     record = book.cached_record(token)
     if record is None:
         record = await asyncio.to_thread(
-            _look_up, book, guard(conn), client_key(conn), night_id, what, token)
+            _look_up, book, guard(conn), client_key(conn), night_id, what, token
+        )
     if record.role == "join":
-        raise ServiceError(401, "unauthorized", "a join token is not a bearer token",
-                           "exchange it at POST /api/join for a table token")
+        raise ServiceError(
+            401,
+            "unauthorized",
+            "a join token is not a bearer token",
+            "exchange it at POST /api/join for a table token",
+        )
     if record.revoked:
-        raise ServiceError(401, "unauthorized", "this token was revoked by the host",
-                           "a new token: join the table again or ask the host")
+        raise ServiceError(
+            401,
+            "unauthorized",
+            "this token was revoked by the host",
+            "a new token: join the table again or ask the host",
+        )
     return principal_of(record)
 
 
-def _look_up(book: TokenBook, limits: Guard, client: str, night_id: str | None, what: str,
-             token: str) -> TokenRecord:
+def _look_up(
+    book: TokenBook, limits: Guard, client: str, night_id: str | None, what: str, token: str
+) -> TokenRecord:
     """The stored record of a token not in memory, counting it as a failure if there is
     none (a blocking call, for a worker thread). Past its failures, the client is on the
     slow path (see :mod:`bunco.web.guard`)."""
@@ -109,24 +139,33 @@ def _look_up(book: TokenBook, limits: Guard, client: str, night_id: str | None, 
     with limits.exclusive(*keys):
         wait = limits.admit(client)
         if wait is not None:
-            raise too_many(wait, "too many unknown tokens from here",
-                           f"wait {wait} s; then use the link or token the host gave you")
+            raise too_many(
+                wait,
+                "too many unknown tokens from here",
+                f"wait {wait} s; then use the link or token the host gave you",
+            )
         record = book.lookup(token)
         if record is not None:
             return record
         wait = limits.blocked(*keys[1:])
         if wait is not None:
-            raise too_many(wait, "too many unknown tokens at this night", f"wait {wait} s; "
-                           "then use the link or token the host gave you")
+            raise too_many(
+                wait,
+                "too many unknown tokens at this night",
+                f"wait {wait} s; then use the link or token the host gave you",
+            )
         limits.failed(*keys)
     if is_code(token):
-        raise ServiceError(401, "unauthorized", "a join code is not a token",
-                           "exchange the join code at POST /api/join for a table token")
+        raise ServiceError(
+            401,
+            "unauthorized",
+            "a join code is not a token",
+            "exchange the join code at POST /api/join for a table token",
+        )
     raise unauthorized(what)
 
 
-async def join_credential(conn: HTTPConnection, code: str | None, token: str | None
-                          ) -> Principal:
+async def join_credential(conn: HTTPConnection, code: str | None, token: str | None) -> Principal:
     """The table a join code (typed) or join token (QR link) lets the caller score, or a
     refusal: 404 for a wrong one (counted per client and, for typed codes, for the whole
     server) and, past those limits, one attempt per address every 30 s (429 with
@@ -135,33 +174,50 @@ async def join_credential(conn: HTTPConnection, code: str | None, token: str | N
     return await asyncio.to_thread(_join, tokens(conn), guard(conn), keys, code, token)
 
 
-def _join(book: TokenBook, limits: Guard, keys: list[str], code: str | None,
-          token: str | None) -> Principal:
+def _join(
+    book: TokenBook, limits: Guard, keys: list[str], code: str | None, token: str | None
+) -> Principal:
     with limits.exclusive(*keys):
         wait = limits.admit(*keys)
         if wait is not None:
-            raise too_many(wait, "too many wrong join codes (from here, or typed on this "
-                           "server): one attempt at a time now",
-                           f"wait {wait} s, or scan the table's QR code")
+            raise too_many(
+                wait,
+                "too many wrong join codes (from here, or typed on this "
+                "server): one attempt at a time now",
+                f"wait {wait} s, or scan the table's QR code",
+            )
         who = book.resolve_join(code, token)
         if who is None:
             limits.failed(*keys)
     if who is None:
-        raise ServiceError(404, "unknown_code", "no table has this join code",
-                           "the six-character code shown at the table, or its QR link")
+        raise ServiceError(
+            404,
+            "unknown_code",
+            "no table has this join code",
+            "the six-character code shown at the table, or its QR link",
+        )
     return who
 
 
-async def require(conn: HTTPConnection, night_id: str, *roles: str, what: str = "this"
-                  ) -> Principal:
+async def require(
+    conn: HTTPConnection, night_id: str, *roles: str, what: str = "this"
+) -> Principal:
     """The caller's principal if it belongs to ``night_id`` and has one of ``roles``."""
     who = await authenticate(conn, night_id, what)
     if who.night_id != night_id:
-        raise ServiceError(403, "forbidden", "this token belongs to another night",
-                           "a token of night " + repr(night_id))
+        raise ServiceError(
+            403,
+            "forbidden",
+            "this token belongs to another night",
+            "a token of night " + repr(night_id),
+        )
     if who.role not in roles:
-        raise ServiceError(403, "forbidden", f"{who.describe()} may not do {what}",
-                           "a token of the " + " or ".join(roles))
+        raise ServiceError(
+            403,
+            "forbidden",
+            f"{who.describe()} may not do {what}",
+            "a token of the " + " or ".join(roles),
+        )
     return who
 
 

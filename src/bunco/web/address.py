@@ -41,8 +41,9 @@ def lan_address() -> str | None:
     return address
 
 
-def public_base(host: str, port: int, *, lan: str | None = None,
-                scheme: str = "http") -> str | None:
+def public_base(
+    host: str, port: int, *, lan: str | None = None, scheme: str = "http"
+) -> str | None:
     """The base URL phones use for a server listening on ``host``, or ``None`` when only
     this machine can connect (``127.0.0.1``)."""
     if host in LOOPBACK:

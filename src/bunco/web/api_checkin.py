@@ -45,8 +45,10 @@ class CheckInOut(BaseModel):
     """The door list: every seated player, here or not yet, in the order of the seating."""
 
     night: str
-    open: bool = Field(description="true until round 1's first roll: no-shows may still "
-                       "be seated as ghosts or replaced without touching a score")
+    open: bool = Field(
+        description="true until round 1's first roll: no-shows may still "
+        "be seated as ghosts or replaced without touching a score"
+    )
     here: int
     missing: int
     players: list[CheckedOut]
@@ -70,11 +72,19 @@ def _list(night_id: str, live: LiveNight) -> CheckInOut:
     for number, seats in enumerate(live.night.seating, start=1):
         for seat, name in enumerate(seats, start=1):
             if name is not None:
-                players.append(CheckedOut(player=name, table=number, seat=seat,
-                                          here=name in marks, at=marks.get(name)))
+                players.append(
+                    CheckedOut(
+                        player=name, table=number, seat=seat, here=name in marks, at=marks.get(name)
+                    )
+                )
     here = sum(1 for p in players if p.here)
-    return CheckInOut(night=night_id, open=before_play(live.night), here=here,
-                      missing=len(players) - here, players=players)
+    return CheckInOut(
+        night=night_id,
+        open=before_play(live.night),
+        here=here,
+        missing=len(players) - here,
+        players=players,
+    )
 
 
 @router.get("/checkin", response_model=CheckInOut)
@@ -93,11 +103,19 @@ async def check_in(night_id: NightId, body: CheckInIn, request: Request) -> Chec
     live = await svc.get(night_id, fresh=False)
     async with live.lock:
         if body.player not in live.night.seated:
-            raise ServiceError(404, "no_such_player", f"{body.player!r} is not seated tonight",
-                               "a seated player: " + ", ".join(live.night.seated[:20]))
+            raise ServiceError(
+                404,
+                "no_such_player",
+                f"{body.player!r} is not seated tonight",
+                "a seated player: " + ", ".join(live.night.seated[:20]),
+            )
         if not before_play(live.night):
-            raise ServiceError(409, "too_late", "round 1 is under way: the door list is closed",
-                               "a late arrival joins between rounds (POST .../arrivals)")
+            raise ServiceError(
+                409,
+                "too_late",
+                "round 1 is under way: the door list is closed",
+                "a late arrival joins between rounds (POST .../arrivals)",
+            )
         marks = _marks(live)
         if body.here:
             marks.setdefault(body.player, datetime.now(UTC).isoformat(timespec="seconds"))

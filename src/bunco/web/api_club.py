@@ -37,8 +37,9 @@ from bunco.web.reply_models import ClubMadeOut, ClubOut, ClubStandingsOut, Ledge
 from bunco.web.routing import ERRORS, send_file
 from bunco.web.schemas import CreatedOut, NightCreate, StrictModel
 
-ClubId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
-                                description="the club's id")]
+ClubId = Annotated[
+    str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="the club's id")
+]
 Season = Annotated[str | None, Query(max_length=60, description="a season (default: the current)")]
 router = APIRouter(prefix="/api/clubs", responses=ERRORS, tags=["clubs"])
 
@@ -129,14 +130,19 @@ async def get_club(club_id: ClubId, request: Request) -> dict[str, Any]:
 async def member(club_id: ClubId, body: MemberIn, request: Request) -> dict[str, Any]:
     """Add a member or change their role (``regular``, ``substitute``); ``gone`` removes them."""
     got = await load(request, club_id)
-    event: dict[str, Any] = ({"type": "leave_club", "name": body.name} if body.role == "gone"
-                             else {"type": "member", "name": body.name, "role": body.role})
+    event: dict[str, Any] = (
+        {"type": "leave_club", "name": body.name}
+        if body.role == "gone"
+        else {"type": "member", "name": body.name, "role": body.role}
+    )
     if body.role != "gone":
-        event.update({k: v for k, v in (("email", body.email), ("address", body.address))
-                      if v is not None})
+        event.update(
+            {k: v for k, v in (("email", body.email), ("address", body.address)) if v is not None}
+        )
     club = await append(request, club_id, got.club, event)
-    club = await append(request, club_id, club,
-                        *issue_events(club, club_id, got.caller.token))  # the new member's link
+    club = await append(
+        request, club_id, club, *issue_events(club, club_id, got.caller.token)
+    )  # the new member's link
     return club_view(club_id, club, got.nights)
 
 
@@ -174,20 +180,44 @@ async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> Cr
     club, nights = got.club, got.nights
     try:
         players = planned_roster(club, body.date, body.substitutes)
-        setup = night_setup(club.setup, players, carried_over=pot_to_carry(club, nights),
-                            name=body.name, date=body.date)
-        club.apply({"type": "night", "night": "check", **({"date": body.date} if body.date else {})})
+        setup = night_setup(
+            club.setup,
+            players,
+            carried_over=pot_to_carry(club, nights),
+            name=body.name,
+            date=body.date,
+        )
+        club.apply(
+            {"type": "night", "night": "check", **({"date": body.date} if body.date else {})}
+        )
     except BuncoError as exc:
         raise refused(exc) from None
-    fields = {k: setup[k] for k in ("rules", "players", "house_rules", "prizes", "prize_ties",
-                                    "judged", "must_be_present", "one_prize_per_person", "money")
-              if k in setup}
+    fields = {
+        k: setup[k]
+        for k in (
+            "rules",
+            "players",
+            "house_rules",
+            "prizes",
+            "prize_ties",
+            "judged",
+            "must_be_present",
+            "one_prize_per_person",
+            "money",
+        )
+        if k in setup
+    }
     try:
-        night_body = NightCreate(name=setup["name"], bots=body.bots, bot_pace=body.bot_pace,
-                                 **fields)
+        night_body = NightCreate(
+            name=setup["name"], bots=body.bots, bot_pace=body.bot_pace, **fields
+        )
     except ValidationError as exc:
-        raise ServiceError(422, "invalid_setup", f"the club's night cannot be made: {exc}",
-                           "a club whose rules and members a night accepts") from None
+        raise ServiceError(
+            422,
+            "invalid_setup",
+            f"the club's night cannot be made: {exc}",
+            "a club whose rules and members a night accepts",
+        ) from None
     created = await create_night(night_body, request)
     event: dict[str, Any] = {"type": "night", "night": created.night}
     if body.date:
@@ -203,9 +233,13 @@ async def standings(club_id: ClubId, request: Request, season: Season = None) ->
     Buncos, Minis, points, prizes, money won."""
     got = await load(request, club_id)
     club = got.club
-    return {"club": club_id, "season": season or club.season, "rule": rule_text(club.ladder),
-            "rules": club.ladder,
-            "standings": [r.as_dict() for r in season_standings(club, got.nights, season)]}
+    return {
+        "club": club_id,
+        "season": season or club.season,
+        "rule": rule_text(club.ladder),
+        "rules": club.ladder,
+        "standings": [r.as_dict() for r in season_standings(club, got.nights, season)],
+    }
 
 
 @router.get("/{club_id}/ledger", response_model=LedgerOut)
@@ -215,27 +249,40 @@ async def ledger(club_id: ClubId, request: Request, season: Season = None) -> di
     return season_ledger(got.club, got.nights, season)
 
 
-@router.get("/{club_id}/download/standings.csv", response_class=Response,
-            responses=file_reply("text/csv", "the season's standings (CSV)"))
+@router.get(
+    "/{club_id}/download/standings.csv",
+    response_class=Response,
+    responses=file_reply("text/csv", "the season's standings (CSV)"),
+)
 async def standings_csv(club_id: ClubId, request: Request, season: Season = None) -> Response:
     got = await load(request, club_id)
-    return send_file(season_csv(got.club, got.nights, season), "text/csv; charset=utf-8",
-                 f"bunco-club-{club_id}-standings.csv")
+    return send_file(
+        season_csv(got.club, got.nights, season),
+        "text/csv; charset=utf-8",
+        f"bunco-club-{club_id}-standings.csv",
+    )
 
 
-@router.get("/{club_id}/download/season.html", response_class=Response,
-            responses=file_reply("text/html", "the season (HTML)"))
+@router.get(
+    "/{club_id}/download/season.html",
+    response_class=Response,
+    responses=file_reply("text/html", "the season (HTML)"),
+)
 async def season_html(club_id: ClubId, request: Request, season: Season = None) -> Response:
     """The season report as a web page (also through the season's share link)."""
     got = await load(request, club_id, allow=("organizer", "season"))
     season = got.caller.subject if got.caller.kind == "season" else season
     page = await asyncio.to_thread(season_report_html, got.club, got.nights, season)
-    return send_file(page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html",
-                 inline=True)
+    return send_file(
+        page, "text/html; charset=utf-8", f"bunco-club-{club_id}-season.html", inline=True
+    )
 
 
-@router.get("/{club_id}/download/season.pdf", response_class=Response,
-            responses=file_reply("application/pdf", "the season (PDF)"))
+@router.get(
+    "/{club_id}/download/season.pdf",
+    response_class=Response,
+    responses=file_reply("application/pdf", "the season (PDF)"),
+)
 async def season_pdf(club_id: ClubId, request: Request, season: Season = None) -> Response:
     """The season report as a PDF (also through the season's share link)."""
     got = await load(request, club_id, allow=("organizer", "season"))
@@ -251,8 +298,10 @@ def planned_roster(club: Club, date: str | None, swaps: dict[str, str]) -> list[
     if date and date in club.plans and date in upcoming(club) and not swaps:
         roster = attendance(club, date).roster
         if len(roster) < 2:
-            raise InvalidSetup(f"only {len(roster)} player(s) hold a seat on {date}",
-                               expected="at least two players coming")
+            raise InvalidSetup(
+                f"only {len(roster)} player(s) hold a seat on {date}",
+                expected="at least two players coming",
+            )
         return roster
     return roster_for_night(club, swaps)
 

@@ -116,8 +116,12 @@ def _base(request: Request) -> str:
 
 def _plan(club: Any, date: str) -> None:
     if date not in club.plans:
-        raise ServiceError(404, "no_such_night", f"there is no night planned on {date}",
-                           "the date of a planned night: " + (", ".join(club.plans) or "none"))
+        raise ServiceError(
+            404,
+            "no_such_night",
+            f"there is no night planned on {date}",
+            "the date of a planned night: " + (", ".join(club.plans) or "none"),
+        )
 
 
 @router.post("/{club_id}/plans", status_code=201, response_model=AttendanceOut)
@@ -152,8 +156,12 @@ async def coming(club_id: ClubId, date: Day, request: Request) -> dict[str, Any]
     got = await load(request, club_id, allow=("organizer", "member"), nights=False)
     _plan(got.club, date)
     if got.caller.kind == "member" and got.club.plans[date].host != got.caller.subject:
-        raise ServiceError(403, "organizer_only", "only the organizer and the night's host "
-                           "see who is coming", "the club's token, or the host's link")
+        raise ServiceError(
+            403,
+            "organizer_only",
+            "only the organizer and the night's host see who is coming",
+            "the club's token, or the host's link",
+        )
     return attendance_view(got.club, date)
 
 
@@ -182,8 +190,7 @@ async def answer(club_id: ClubId, body: AnswerIn, request: Request) -> dict[str,
     seat, or waits in line for the next)."""
     got = await load(request, club_id, allow=("member",), nights=False)
     assert got.caller.subject is not None
-    event = {"type": "rsvp", "date": body.date, "name": got.caller.subject,
-             "answer": body.answer}
+    event = {"type": "rsvp", "date": body.date, "name": got.caller.subject, "answer": body.answer}
     club = await append(request, club_id, got.club, event)
     return member_view(club, got.caller.subject)
 
@@ -199,14 +206,14 @@ async def links(club_id: ClubId, request: Request) -> dict[str, Any]:
 async def issue_links(club_id: ClubId, request: Request) -> dict[str, Any]:
     """Issue a personal link to every member who has none (and the calendar feed's)."""
     got = await load(request, club_id, nights=False)
-    club = await append(request, club_id, got.club,
-                        *issue_events(got.club, club_id, got.caller.token))
+    club = await append(
+        request, club_id, got.club, *issue_events(got.club, club_id, got.caller.token)
+    )
     return links_view(club, club_id, got.caller.token, _base(request))
 
 
 @router.post("/{club_id}/links/member", response_model=LinksOut)
-async def new_member_link(club_id: ClubId, body: MemberLinkIn, request: Request
-                          ) -> dict[str, Any]:
+async def new_member_link(club_id: ClubId, body: MemberLinkIn, request: Request) -> dict[str, Any]:
     """A new personal link for a member (the old one stops working)."""
     got = await load(request, club_id, nights=False)
     event, _ = new_link_event(got.club, club_id, got.caller.token, "member", body.name)
@@ -220,8 +227,9 @@ async def revoke(club_id: ClubId, body: TokenIn, request: Request) -> dict[str, 
     from bunco.club.links import token_hash
 
     got = await load(request, club_id, nights=False)
-    club = await append(request, club_id, got.club,
-                        {"type": "unlink", "hash": token_hash(body.token)})
+    club = await append(
+        request, club_id, got.club, {"type": "unlink", "hash": token_hash(body.token)}
+    )
     return links_view(club, club_id, got.caller.token, _base(request))
 
 
@@ -231,8 +239,12 @@ async def share(club_id: ClubId, body: ShareIn, request: Request) -> dict[str, A
     with its results, the report). Asking again gives the same link while it lives."""
     got = await load(request, club_id, nights=False)
     if (body.night is None) == (body.season is None):
-        raise ServiceError(422, "invalid_setup", "a share is of a night or of a season",
-                           '{"night": "<night id>"} or {"season": "2026"}')
+        raise ServiceError(
+            422,
+            "invalid_setup",
+            "a share is of a night or of a season",
+            '{"night": "<night id>"} or {"season": "2026"}',
+        )
     kind, subject = ("night", body.night) if body.night else ("season", body.season)
     assert subject is not None
     club = got.club
@@ -263,9 +275,13 @@ async def ladder(club_id: ClubId, body: LadderIn, request: Request) -> dict[str,
     got = await load(request, club_id)
     event = {"type": "ladder", **body.model_dump(exclude_none=True)}
     club = await append(request, club_id, got.club, event)
-    return {"club": club_id, "season": club.season, "rule": rule_text(club.ladder),
-            "rules": club.ladder,
-            "standings": [r.as_dict() for r in season_standings(club, got.nights)]}
+    return {
+        "club": club_id,
+        "season": club.season,
+        "rule": rule_text(club.ladder),
+        "rules": club.ladder,
+        "standings": [r.as_dict() for r in season_standings(club, got.nights)],
+    }
 
 
 @router.post("/{club_id}/mail", response_model=MailOut)
@@ -283,8 +299,12 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
     got = await load(request, club_id, nights=False)
     club = got.club
     if club.mail is None:
-        raise ServiceError(422, "no_mail_server", f"{club.name} has no mail server",
-                           "the club's SMTP server first: POST /api/clubs/{id}/mail")
+        raise ServiceError(
+            422,
+            "no_mail_server",
+            f"{club.name} has no mail server",
+            "the club's SMTP server first: POST /api/clubs/{id}/mail",
+        )
     try:
         names, no_email = to_remind(club, body.date)
         club = club.apply_all(issue_events(club, club_id, got.caller.token))
@@ -294,43 +314,55 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
     except BuncoError as exc:
         raise refused(exc) from None
     if names:
-        await append(request, club_id, got.club,
-                     *issue_events(got.club, club_id, got.caller.token))
+        await append(request, club_id, got.club, *issue_events(got.club, club_id, got.caller.token))
         try:
             failed = await asyncio.to_thread(send_all, club.mail or {}, messages)
         except MailError as exc:
-            raise ServiceError(502, "mail_failed", str(exc),
-                               "a reachable SMTP server (POST /api/clubs/{id}/mail)") from None
+            raise ServiceError(
+                502, "mail_failed", str(exc), "a reachable SMTP server (POST /api/clubs/{id}/mail)"
+            ) from None
         sent = [n for n, m in zip(names, messages, strict=True) if str(m["To"]) not in failed]
         if sent:
-            await append(request, club_id, club, {"type": "reminded", "date": body.date,
-                                                  "names": sent})
+            await append(
+                request, club_id, club, {"type": "reminded", "date": body.date, "names": sent}
+            )
     else:
         sent, failed = [], []
     return {"date": body.date, "sent": sent, "refused": failed, "no_email": no_email}
 
 
-@router.get("/{club_id}/calendar.ics", response_class=Response,
-            responses=file_reply("text/calendar", "the club's calendar feed (iCalendar)"))
+@router.get(
+    "/{club_id}/calendar.ics",
+    response_class=Response,
+    responses=file_reply("text/calendar", "the club's calendar feed (iCalendar)"),
+)
 async def calendar(club_id: ClubId, request: Request) -> Response:
     """The club's nights as an iCalendar feed (subscribe with the calendar link, or a
     member's own link: ``?token=``)."""
-    got = await load(request, club_id, allow=("organizer", "member", "calendar", "season"),
-                     nights=False)
+    got = await load(
+        request, club_id, allow=("organizer", "member", "calendar", "season"), nights=False
+    )
     text = club_calendar(got.club, club_id)
     return send_file(text, "text/calendar; charset=utf-8", f"bunco-club-{club_id}.ics", inline=True)
 
 
-@router.get("/{club_id}/calendar/{date}.ics", response_class=Response,
-            responses=file_reply("text/calendar", "one night (iCalendar)"))
+@router.get(
+    "/{club_id}/calendar/{date}.ics",
+    response_class=Response,
+    responses=file_reply("text/calendar", "one night (iCalendar)"),
+)
 async def night_ics(club_id: ClubId, date: Day, request: Request) -> Response:
     """One planned night as a calendar file."""
-    got = await load(request, club_id, allow=("organizer", "member", "calendar", "season"),
-                     nights=False)
+    got = await load(
+        request, club_id, allow=("organizer", "member", "calendar", "season"), nights=False
+    )
     try:
         Date.fromisoformat(date)
     except ValueError:
         raise ServiceError(422, "invalid_date", f"date {date!r}", "YYYY-MM-DD") from None
     _plan(got.club, date)
-    return send_file(night_calendar(got.club, club_id, date), "text/calendar; charset=utf-8",
-                 f"bunco-club-{club_id}-{date}.ics")
+    return send_file(
+        night_calendar(got.club, club_id, date),
+        "text/calendar; charset=utf-8",
+        f"bunco-club-{club_id}-{date}.ics",
+    )

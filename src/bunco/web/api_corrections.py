@@ -41,18 +41,30 @@ class CorrectionIn(CommandBody):
     table: int = Field(ge=1, le=10_000, description="the table whose round it is")
     change: Literal["winner", "move", "add_roll", "remove_roll"] = Field(
         description="winner: player's side won; move: roll counts for player; add_roll: "
-        "player rolled dice too; remove_roll: roll never happened")
-    player: Name | None = Field(None, description="the winner, the roll's new player, or who rolled")
-    roll: int | None = Field(None, ge=1, le=10_000,
-                             description="the roll's number at that table in that round (1 = first)")
-    dice: list[int] | None = Field(None, min_length=3, max_length=3,
-                                   description="add_roll: the three faces")
+        "player rolled dice too; remove_roll: roll never happened"
+    )
+    player: Name | None = Field(
+        None, description="the winner, the roll's new player, or who rolled"
+    )
+    roll: int | None = Field(
+        None,
+        ge=1,
+        le=10_000,
+        description="the roll's number at that table in that round (1 = first)",
+    )
+    dice: list[int] | None = Field(
+        None, min_length=3, max_length=3, description="add_roll: the three faces"
+    )
     reason: Reason = Field(description="why: the audit list shows it")
 
     @model_validator(mode="after")
     def _fields_of_change(self) -> CorrectionIn:
-        needs = {"winner": ("player",), "move": ("roll", "player"),
-                 "add_roll": ("player", "dice"), "remove_roll": ("roll",)}[self.change]
+        needs = {
+            "winner": ("player",),
+            "move": ("roll", "player"),
+            "add_roll": ("player", "dice"),
+            "remove_roll": ("roll",),
+        }[self.change]
         missing = [name for name in needs if getattr(self, name) is None]
         if missing:
             raise ValueError(f"a {self.change} correction needs {' and '.join(missing)}")
@@ -121,8 +133,13 @@ async def correct(night_id: NightId, body: CorrectionIn, request: Request) -> Re
     """Correct a table's finished round (host or co-host). 409 ``invalid_event`` for a round
     not played yet, ``wrong_table``, ``invalid_setup`` for a player not at that table or no
     such roll, ``not_allowed_now`` once the night is closed or during a roll-off."""
-    ev: dict[str, Any] = {"type": "correct", "set": body.set, "round": body.round,
-                          "of_table": body.table, "change": body.change}
+    ev: dict[str, Any] = {
+        "type": "correct",
+        "set": body.set,
+        "round": body.round,
+        "of_table": body.table,
+        "change": body.change,
+    }
     for key in ("player", "roll", "dice"):
         if getattr(body, key) is not None:
             ev[key] = getattr(body, key)
@@ -136,8 +153,9 @@ async def close_night(night_id: NightId, body: CommandBody, request: Request) ->
     """Close the night once it is over (host or co-host): the results stop being
     provisional and no more corrections are taken (409 before the night is over)."""
     who = await require(request, night_id, "host", what="closing the night")
-    return await night_command(request, night_id, {"type": "close_night", "by": _by(who)},
-                               body, "closing the night")
+    return await night_command(
+        request, night_id, {"type": "close_night", "by": _by(who)}, body, "closing the night"
+    )
 
 
 async def _callers(request: Request, night_id: str) -> dict[str, str]:
@@ -188,40 +206,71 @@ async def audit(night_id: NightId, request: Request) -> dict[str, Any]:
         stored = log[entry["event"] + 1] if entry["event"] + 1 < len(log) else None
         if entry["at"] is None and stored is not None:
             entry["at"] = stored.created_at.isoformat(timespec="seconds")
-    return {"night": night_id, "provisional": not night.closed, "closed": night.closed,
-            "entries": entries}
+    return {
+        "night": night_id,
+        "provisional": not night.closed,
+        "closed": night.closed,
+        "entries": entries,
+    }
 
 
 def round_table(night: Night, set_no: int, round_no: int, table: int) -> dict[str, Any]:
     """One table's finished round, with its rolls in words (404 where there is none)."""
     played = next((r for r in night.history if (r.set_no, r.round_no) == (set_no, round_no)), None)
     if played is None:
-        raise ServiceError(404, "not_found", f"round {round_no} of set {set_no} has not finished",
-                           "a finished round: " + ", ".join(
-                               f"set {r.set_no} round {r.round_no}" for r in night.history)
-                           if night.history else "a round once one has finished")
+        raise ServiceError(
+            404,
+            "not_found",
+            f"round {round_no} of set {set_no} has not finished",
+            "a finished round: "
+            + ", ".join(f"set {r.set_no} round {r.round_no}" for r in night.history)
+            if night.history
+            else "a round once one has finished",
+        )
     if table > len(played.tables):
-        raise ServiceError(404, "not_found", f"round {round_no} was played at "
-                           f"{len(played.tables)} tables, so there is no table {table}",
-                           f"a table from 1 to {len(played.tables)}")
+        raise ServiceError(
+            404,
+            "not_found",
+            f"round {round_no} was played at "
+            f"{len(played.tables)} tables, so there is no table {table}",
+            f"a table from 1 to {len(played.tables)}",
+        )
     res = played.tables[table - 1]
     return {
-        "set": set_no, "round": round_no, "table": table, "players": list(res.seats),
-        "team": res.team, "scores": list(res.side_scores),
+        "set": set_no,
+        "round": round_no,
+        "table": table,
+        "players": list(res.seats),
+        "team": res.team,
+        "scores": list(res.side_scores),
         "winners": [w for w in res.winners if w is not None],
-        "rolls": [{"number": i, "player": r.credited, "roller": r.roller, "dice": list(r.dice),
-                   "points": r.points, "kind": r.kind.value, "phase": r.phase.value,
-                   "words": entry_words(r, night.rules)}
-                  for i, r in enumerate(res.rolls, start=1)],
-        "corrected": sum(1 for c in night.corrections
-                         if (c.set_no, c.round_no, c.table) == (set_no, round_no, table)),
+        "rolls": [
+            {
+                "number": i,
+                "player": r.credited,
+                "roller": r.roller,
+                "dice": list(r.dice),
+                "points": r.points,
+                "kind": r.kind.value,
+                "phase": r.phase.value,
+                "words": entry_words(r, night.rules),
+            }
+            for i, r in enumerate(res.rolls, start=1)
+        ],
+        "corrected": sum(
+            1
+            for c in night.corrections
+            if (c.set_no, c.round_no, c.table) == (set_no, round_no, table)
+        ),
     }
 
 
 @router.get("/rounds/{set_no}/{round_no}/tables/{table}", response_model=RoundTableOut)
 async def finished_round(
-    night_id: NightId, request: Request,
-    set_no: Annotated[int, Path(ge=1, le=99)], round_no: Annotated[int, Path(ge=1, le=6)],
+    night_id: NightId,
+    request: Request,
+    set_no: Annotated[int, Path(ge=1, le=99)],
+    round_no: Annotated[int, Path(ge=1, le=6)],
     table: Annotated[int, Path(ge=1, le=10_000)],
 ) -> dict[str, Any]:
     """One table's finished round as it now stands: players, scores, winners and every
@@ -229,4 +278,3 @@ async def finished_round(
     await require_read(request, night_id)
     live = await service(request).get(night_id)
     return {"night": night_id, **round_table(live.night, set_no, round_no, table)}
-

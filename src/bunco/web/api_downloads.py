@@ -19,16 +19,18 @@ from bunco.web.downloads import Downloads, log_lines
 from bunco.web.reply_models import file_reply
 from bunco.web.routing import ERRORS, send_file, service
 
-NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
-                                 description="the night's id")]
+NightId = Annotated[
+    str,
+    Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="the night's id"),
+]
 
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["downloads"])
 BUSY: dict[int | str, dict[str, Any]] = {
-    429: {"description": "too many files being made (too_many_downloads, Retry-After)"}}
+    429: {"description": "too many files being made (too_many_downloads, Retry-After)"}
+}
 
 
-async def _made(request: Request, night_id: str, kind: str, qr_url: str = "") -> tuple[
-        str, bytes]:
+async def _made(request: Request, night_id: str, kind: str, qr_url: str = "") -> tuple[str, bytes]:
     """The night's id and the file ``kind`` for its current version (see
     :mod:`bunco.web.downloads`: cached, made in a process of its own, limited per token)."""
     who = await require_read(request, night_id)
@@ -39,16 +41,22 @@ async def _made(request: Request, night_id: str, kind: str, qr_url: str = "") ->
     return live.id, data
 
 
-@router.get("/nights/{night_id}/download/sheets.pdf", response_class=Response,
-            responses={**BUSY, **file_reply("application/pdf", "the filled sheets (PDF)")})
+@router.get(
+    "/nights/{night_id}/download/sheets.pdf",
+    response_class=Response,
+    responses={**BUSY, **file_reply("application/pdf", "the filled sheets (PDF)")},
+)
 async def filled_sheets(night_id: NightId, request: Request) -> Response:
     """Every score card and table tally as written by hand, plus the master sheet (PDF)."""
     night, pdf = await _made(request, night_id, "sheets.pdf")
     return send_file(pdf, "application/pdf", f"bunco-{night}-sheets.pdf")
 
 
-@router.get("/nights/{night_id}/download/blank-sheets.pdf", response_class=Response,
-            responses={**BUSY, **file_reply("application/pdf", "the blank sheets (PDF)")})
+@router.get(
+    "/nights/{night_id}/download/blank-sheets.pdf",
+    response_class=Response,
+    responses={**BUSY, **file_reply("application/pdf", "the blank sheets (PDF)")},
+)
 async def blank_sheets(night_id: NightId, request: Request) -> Response:
     """Blank score cards, tallies, table signs and the house-rules card for this night (PDF)."""
     url = f"{str(request.base_url).rstrip('/')}/night/{night_id}"
@@ -56,24 +64,33 @@ async def blank_sheets(night_id: NightId, request: Request) -> Response:
     return send_file(pdf, "application/pdf", f"bunco-{night}-blank-sheets.pdf")
 
 
-@router.get("/nights/{night_id}/download/report.html", response_class=Response,
-            responses={**BUSY, **file_reply("text/html", "the night report (HTML)")})
+@router.get(
+    "/nights/{night_id}/download/report.html",
+    response_class=Response,
+    responses={**BUSY, **file_reply("text/html", "the night report (HTML)")},
+)
 async def report_html(night_id: NightId, request: Request) -> Response:
     """The night report: standings, prizes, every round's tables and charts (one HTML page)."""
     night, html = await _made(request, night_id, "report.html")
     return send_file(html, "text/html; charset=utf-8", f"bunco-{night}-report.html", inline=True)
 
 
-@router.get("/nights/{night_id}/download/report.pdf", response_class=Response,
-            responses={**BUSY, **file_reply("application/pdf", "the night report (PDF)")})
+@router.get(
+    "/nights/{night_id}/download/report.pdf",
+    response_class=Response,
+    responses={**BUSY, **file_reply("application/pdf", "the night report (PDF)")},
+)
 async def report_pdf(night_id: NightId, request: Request) -> Response:
     """The night report as a PDF."""
     night, pdf = await _made(request, night_id, "report.pdf")
     return send_file(pdf, "application/pdf", f"bunco-{night}-report.pdf")
 
 
-@router.get("/nights/{night_id}/download/payouts.pdf", response_class=Response,
-            responses={**BUSY, **file_reply("application/pdf", "the prize and payout sheet (PDF)")})
+@router.get(
+    "/nights/{night_id}/download/payouts.pdf",
+    response_class=Response,
+    responses={**BUSY, **file_reply("application/pdf", "the prize and payout sheet (PDF)")},
+)
 async def payout_sheet_pdf(night_id: NightId, request: Request) -> Response:
     """The prize and payout sheet (PDF): every prize as handed out, the payouts with a line
     to sign, the pot and every amount that stays behind, and which cards were verified."""
@@ -81,10 +98,15 @@ async def payout_sheet_pdf(night_id: NightId, request: Request) -> Response:
     return send_file(pdf, "application/pdf", f"bunco-{night}-payouts.pdf")
 
 
-@router.get("/nights/{night_id}/download/standings.csv", response_class=Response,
-            responses=file_reply("text/csv", "the standings with prizes (CSV)"))
+@router.get(
+    "/nights/{night_id}/download/standings.csv",
+    response_class=Response,
+    responses=file_reply("text/csv", "the standings with prizes (CSV)"),
+)
 async def standings_with_prizes(night_id: NightId, request: Request) -> Response:
     """Standings with the prizes each player won, as `bunco export` writes them (CSV)."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return send_file(standings_csv(live.night), "text/csv; charset=utf-8", f"bunco-{live.id}-results.csv")
+    return send_file(
+        standings_csv(live.night), "text/csv; charset=utf-8", f"bunco-{live.id}-results.csv"
+    )

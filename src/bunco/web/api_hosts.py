@@ -43,8 +43,14 @@ async def _cohosts(request: Request, night_id: str) -> list[dict[str, Any]]:
         number = number_of(record.player)
         if number is None:
             continue
-        out.append({"id": number, "label": record.player, "revoked": record.revoked,
-                    "created_at": record.created_at.isoformat() if record.created_at else None})
+        out.append(
+            {
+                "id": number,
+                "label": record.player,
+                "revoked": record.revoked,
+                "created_at": record.created_at.isoformat() if record.created_at else None,
+            }
+        )
     return sorted(out, key=lambda c: c["id"])
 
 
@@ -66,27 +72,41 @@ async def add_cohost(night_id: NightId, body: CoHostIn, request: Request) -> dic
         known = await _cohosts(request, night_id)
         number = max((c["id"] for c in known), default=0) + 1
         if number > 50:
-            raise ServiceError(409, "not_allowed_now", "this night already has 50 co-hosts",
-                               "revoke co-hosts nobody uses")
+            raise ServiceError(
+                409,
+                "not_allowed_now",
+                "this night already has 50 co-hosts",
+                "revoke co-hosts nobody uses",
+            )
         book = tokens(request)
         token, record = book.issue(night_id, "host", player=label(number, body.name))
         await svc.db(svc.store.add_tokens, [record])
     book.remember([record])
-    return {"night": night_id, "id": number, "label": record.player, "token": token,
-            "link": _link(request, night_id, token)}
+    return {
+        "night": night_id,
+        "id": number,
+        "label": record.player,
+        "token": token,
+        "link": _link(request, night_id, token),
+    }
 
 
 @router.delete("/{cohost}", response_model=RevokedOut)
-async def revoke_cohost(night_id: NightId, cohost: Annotated[int, Path(ge=1, le=1000)],
-                        request: Request) -> dict[str, Any]:
+async def revoke_cohost(
+    night_id: NightId, cohost: Annotated[int, Path(ge=1, le=1000)], request: Request
+) -> dict[str, Any]:
     """Revoke a co-host's credential (host): its phones stop working at once."""
     await require_host(request, night_id, "revoking a co-host")
     svc = service(request)
     await svc.get(night_id)
     found = next((c for c in await _cohosts(request, night_id) if c["id"] == cohost), None)
     if found is None:
-        raise ServiceError(404, "not_found", f"this night has no co-host {cohost}",
-                           "the id of a co-host from GET .../cohosts")
+        raise ServiceError(
+            404,
+            "not_found",
+            f"this night has no co-host {cohost}",
+            "the id of a co-host from GET .../cohosts",
+        )
     count = await svc.db(svc.store.revoke_tokens, night_id, "host", player=found["label"])
     tokens(request).revoked(night_id)
     return {"night": night_id, "id": cohost, "revoked": count}
@@ -117,14 +137,20 @@ async def viewer_link(night_id: NightId, request: Request) -> dict[str, Any]:
     async with live.lock:
         known = await svc.db(svc.store.tokens, night_id, "viewer")
         if len(known) >= MAX_VIEWER_LINKS:
-            raise ServiceError(409, "not_allowed_now",
-                               f"this night already has {len(known)} viewer links",
-                               "the viewer link a host's phone already made (it keeps it)")
+            raise ServiceError(
+                409,
+                "not_allowed_now",
+                f"this night already has {len(known)} viewer links",
+                "the viewer link a host's phone already made (it keeps it)",
+            )
         book = tokens(request)
         token, record = book.issue(night_id, "viewer")
         await svc.db(svc.store.add_tokens, [record])
     book.remember([record])
     base = getattr(request.app.state, "public_base", None) or str(request.base_url).rstrip("/")
-    return {"night": night_id, "token": token,
-            "screen": f"{base}/n/{night_id}/screen?token={token}",
-            "player": f"{base}/n/{night_id}/player?token={token}"}
+    return {
+        "night": night_id,
+        "token": token,
+        "screen": f"{base}/n/{night_id}/screen?token={token}",
+        "player": f"{base}/n/{night_id}/player?token={token}",
+    }

@@ -73,8 +73,11 @@ class DrawingIn(CommandBody):
 @router.post("/judged", response_model=AckOut)
 async def judge(night_id: NightId, body: JudgeIn, request: Request) -> Response:
     """The host names the winner of a judged prize such as Best Costume (host)."""
-    event: dict[str, Any] = {"type": "judge", "prize": body.prize,
-                             "ranking": body.ranking or [body.winner]}
+    event: dict[str, Any] = {
+        "type": "judge",
+        "prize": body.prize,
+        "ranking": body.ranking or [body.winner],
+    }
     if body.group is not None:
         event["group"] = body.group
     return await night_command(request, night_id, event, body, "judging prizes")
@@ -85,8 +88,9 @@ async def presence(night_id: NightId, body: PresenceIn, request: Request) -> Res
     """The host marks who has gone home; with "must be present to win" prizes pass them
     over, and drawings always do (host)."""
     kind = "present" if body.present else "absent"
-    return await night_command(request, night_id, {"type": kind, "player": body.player},
-                                body, "marking who is present")
+    return await night_command(
+        request, night_id, {"type": kind, "player": body.player}, body, "marking who is present"
+    )
 
 
 @router.post("/breaks", response_model=AckOut)
@@ -119,8 +123,9 @@ async def drawing(night_id: NightId, body: DrawingIn, request: Request) -> Respo
     """A random drawing among the players present (host). The server draws the winner with
     a cryptographic generator; the event keeps the candidates in order and the pick, so
     anyone can re-check it from the log. Nobody present: 409."""
-    return await night_command(request, night_id, Drawing(body.name, body.exclude_winners),
-                               body, "drawings")
+    return await night_command(
+        request, night_id, Drawing(body.name, body.exclude_winners), body, "drawings"
+    )
 
 
 @router.get("/payouts", response_model=PayoutsOut)
@@ -129,15 +134,18 @@ async def payouts(night_id: NightId, request: Request) -> dict[str, Any]:
     (``{"player", "prize", "label", "group", "amount"}``, amounts as decimal strings)."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return {"night": live.id, "seq": live.seq, "phase": live.night.phase,
-            **prize_money(live.night)}
+    return {"night": live.id, "seq": live.seq, "phase": live.night.phase, **prize_money(live.night)}
 
 
-@router.get("/download/payouts.csv", response_class=Response,
-            responses=file_reply("text/csv", "the payout sheet (CSV)"))
+@router.get(
+    "/download/payouts.csv",
+    response_class=Response,
+    responses=file_reply("text/csv", "the payout sheet (CSV)"),
+)
 async def payouts_file(night_id: NightId, request: Request) -> Response:
     """The payouts as CSV: player, prize, group, amount, currency."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return send_file(payouts_csv(live.night), "text/csv; charset=utf-8",
-                 f"bunco-{live.id}-payouts.csv")
+    return send_file(
+        payouts_csv(live.night), "text/csv; charset=utf-8", f"bunco-{live.id}-payouts.csv"
+    )

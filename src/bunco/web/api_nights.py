@@ -63,8 +63,9 @@ def _base(request: Request) -> str:
 
 
 def _credentials(request: Request, n: int, code: str, token: str) -> TableCredentials:
-    return TableCredentials(table=n, code=code, token=token,
-                            link=f"{_base(request)}/join?token={token}")
+    return TableCredentials(
+        table=n, code=code, token=token, link=f"{_base(request)}/join?token={token}"
+    )
 
 
 @router.post("/nights", status_code=201, response_model=CreatedOut)
@@ -78,33 +79,50 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
     """
     secret = request.app.state.create_secret
     if secret and not _bearer_is(request, secret) and not on_server_machine(request):
-        raise ServiceError(401, "unauthorized", "nights are created on the computer that runs "
-                           "the server; from another device this server needs its creation "
-                           "secret", "the link with ?secret= that bunco serve printed, or "
-                           "Authorization: Bearer <the server's secret>")
+        raise ServiceError(
+            401,
+            "unauthorized",
+            "nights are created on the computer that runs "
+            "the server; from another device this server needs its creation "
+            "secret",
+            "the link with ?secret= that bunco serve printed, or "
+            "Authorization: Bearer <the server's secret>",
+        )
     svc = service(request)
     for bot in body.bots:
         if bot not in body.players:
-            raise ServiceError(422, "invalid_setup", f"bot {bot!r} is not a player",
-                               "bots chosen among the players")
-    key = None if body.command_id is None else await asyncio.to_thread(creation_key,
-                                                                        body.command_id)
+            raise ServiceError(
+                422,
+                "invalid_setup",
+                f"bot {bot!r} is not a player",
+                "bots chosen among the players",
+            )
+    key = (
+        None if body.command_id is None else await asyncio.to_thread(creation_key, body.command_id)
+    )
     live, made = await svc.create(
-        body.setup(), name=body.name,
+        body.setup(),
+        name=body.name,
         options={"bots": body.bots, "bot_pace": body.bot_pace, "dice": body.dice},
-        key=key, request=fingerprint("create", body.model_dump(mode="json",
-                                                               exclude={"command_id"})),
+        key=key,
+        request=fingerprint("create", body.model_dump(mode="json", exclude={"command_id"})),
     )
     tokens(request).remember(made.records(live.id))
     base = _base(request)
     return CreatedOut(
-        night=live.id, name=live.name, seq=0, host_token=made.host,
+        night=live.id,
+        name=live.name,
+        seq=0,
+        host_token=made.host,
         viewer_token=made.viewer,
-        tables=[_credentials(request, n, code, token)
-                for n, (code, token) in enumerate(made.tables, 1)],
-        links={"host": f"{base}/night/{live.id}?token={made.host}",
-               "viewer": f"{base}/night/{live.id}?token={made.viewer}",
-               "websocket": f"{base.replace('http', 'ws', 1)}/api/nights/{live.id}/ws"},
+        tables=[
+            _credentials(request, n, code, token) for n, (code, token) in enumerate(made.tables, 1)
+        ],
+        links={
+            "host": f"{base}/night/{live.id}?token={made.host}",
+            "viewer": f"{base}/night/{live.id}?token={made.viewer}",
+            "websocket": f"{base.replace('http', 'ws', 1)}/api/nights/{live.id}/ws",
+        },
     )
 
 
@@ -131,16 +149,23 @@ def _head(live: LiveNight, who: Principal, table: int | None = None) -> str:
     (for a table's page: its status without ``expects``, which its view has)."""
     status = live.status(expects=table is None)
     rest = {
-        "night": live.id, "name": live.name, "created_at": live.created_at.isoformat(),
-        "seq": live.seq, "setup": live.night.setup,
-        "status": status, "versions": live.versions(table), "bots": live.bots,
-        "bot_pace": live.options.get("bot_pace"), "dice": live.options.get("dice", "real"),
+        "night": live.id,
+        "name": live.name,
+        "created_at": live.created_at.isoformat(),
+        "seq": live.seq,
+        "setup": live.night.setup,
+        "status": status,
+        "versions": live.versions(table),
+        "bots": live.bots,
+        "bot_pace": live.options.get("bot_pace"),
+        "dice": live.options.get("dice", "real"),
         "you": {"role": who.role, "table": who.table, "player": who.player},
     }
     if table is None:
         rest["verified"] = {
             name: dict(zip(("buncos", "mini_buncos", "wins"), figures, strict=True))
-            for name, figures in live.night.verified.items()}
+            for name, figures in live.night.verified.items()
+        }
     return json.dumps(rest, separators=(",", ":"), ensure_ascii=False)[:-1]
 
 
@@ -151,8 +176,9 @@ async def get_night(night_id: NightId, request: Request) -> Response:
     event and shared by every page that asks before the next one."""
     who = await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return Response(f'{_head(live, who)},"view":{await live.view_json()}}}',
-                    media_type="application/json")
+    return Response(
+        f'{_head(live, who)},"view":{await live.view_json()}}}', media_type="application/json"
+    )
 
 
 @router.get("/nights/{night_id}/tables/{table}", response_model=NightOut)
@@ -166,16 +192,19 @@ async def get_table(night_id: NightId, table: TableNo, request: Request) -> Resp
     night = live.night
     known = max([len(night.seating), len(night.tables), *(len(r.tables) for r in night.history)])
     if table > known:
-        raise ServiceError(404, "no_such_table", f"there is no table {table} tonight",
-                           f"a table from 1 to {known}")
+        raise ServiceError(
+            404, "no_such_table", f"there is no table {table} tonight", f"a table from 1 to {known}"
+        )
     page = live.page(table)
-    return Response(f'{_head(live, who, table)},"view":{page.as_json()}}}',
-                    media_type="application/json")
+    return Response(
+        f'{_head(live, who, table)},"view":{page.as_json()}}}', media_type="application/json"
+    )
 
 
 @router.get("/nights/{night_id}/events", response_model=EventsOut)
 async def get_events(
-    night_id: NightId, request: Request,
+    night_id: NightId,
+    request: Request,
     since: Annotated[int, Query(ge=-1, le=10_000_000)] = -1,
     table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
 ) -> dict[str, Any]:
@@ -183,8 +212,7 @@ async def get_events(
     await require_read(request, night_id)
     live = await service(request).get(night_id, at_least=since)  # seen on another process?
     events = live.since(since, table, whole=table is None)
-    return {"night": live.id, "seq": live.seq,
-            "events": [envelope_dict(e) for e in events]}
+    return {"night": live.id, "seq": live.seq, "events": [envelope_dict(e) for e in events]}
 
 
 @router.get("/nights/{night_id}/standings", response_model=StandingsOut)
@@ -202,8 +230,12 @@ async def get_players(night_id: NightId, request: Request) -> dict[str, Any]:
     player's phone offers to pick from: a few hundred bytes, not the whole night)."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return {"night": live.id, "name": live.name, "seq": live.seq,
-            "players": list(live.night.roster)}
+    return {
+        "night": live.id,
+        "name": live.name,
+        "seq": live.seq,
+        "players": list(live.night.roster),
+    }
 
 
 @router.get("/nights/{night_id}/players/{name:path}/card", response_model=CardOut)
@@ -213,14 +245,19 @@ async def get_card(night_id: NightId, name: PlayerName, request: Request) -> dic
     live = await service(request).get(night_id)
     night = live.night
     name = player_named(live, name)
-    seat = next(((i, t.index(name) + 1) for i, t in enumerate(night.seating, 1) if name in t),
-                None)
+    seat = next(((i, t.index(name) + 1) for i, t in enumerate(night.seating, 1) if name in t), None)
     verified = night.verified.get(name)
-    return {"night": live.id, "seq": live.seq, "player": name,
-            "card": night.cards[name].as_dict(),
-            "table": seat[0] if seat else None, "seat": seat[1] if seat else None,
-            "verified": None if verified is None else dict(zip(
-                ("buncos", "mini_buncos", "wins"), verified, strict=True))}
+    return {
+        "night": live.id,
+        "seq": live.seq,
+        "player": name,
+        "card": night.cards[name].as_dict(),
+        "table": seat[0] if seat else None,
+        "seat": seat[1] if seat else None,
+        "verified": None
+        if verified is None
+        else dict(zip(("buncos", "mini_buncos", "wins"), verified, strict=True)),
+    }
 
 
 @router.get("/nights/{night_id}/prizes", response_model=PrizesOut)
@@ -229,9 +266,15 @@ async def get_prizes(night_id: NightId, request: Request) -> dict[str, Any]:
     await require_read(request, night_id)
     live = await service(request).get(night_id)
     report = night_report(live.night)
-    return {"night": live.id, "seq": live.seq, "phase": report["phase"],
-            **{k: report[k] for k in ("prizes", "winner", "set_winners", "rolloff", "traveler",
-                                      "last_bunco")}}
+    return {
+        "night": live.id,
+        "seq": live.seq,
+        "phase": report["phase"],
+        **{
+            k: report[k]
+            for k in ("prizes", "winner", "set_winners", "rolloff", "traveler", "last_bunco")
+        },
+    }
 
 
 @router.get("/nights/{night_id}/report", response_model=ReportOut)
@@ -242,25 +285,37 @@ async def get_report(night_id: NightId, request: Request) -> dict[str, Any]:
     return night_report(live.night)
 
 
-@router.get("/nights/{night_id}/export/log.jsonl", response_class=Response,
-            responses=file_reply("application/x-ndjson", "the party log (JSON Lines)"))
+@router.get(
+    "/nights/{night_id}/export/log.jsonl",
+    response_class=Response,
+    responses=file_reply("application/x-ndjson", "the party log (JSON Lines)"),
+)
 async def export_log(night_id: NightId, request: Request) -> Response:
     """The party log (JSON Lines): the setup line, then every event. `bunco replay` reads it."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return Response(party_log_text(live.log), media_type="application/x-ndjson", headers={
-        "content-disposition": f'attachment; filename="bunco-{live.id}.jsonl"'})
+    return Response(
+        party_log_text(live.log),
+        media_type="application/x-ndjson",
+        headers={"content-disposition": f'attachment; filename="bunco-{live.id}.jsonl"'},
+    )
 
 
-@router.get("/nights/{night_id}/export/standings.csv", response_class=Response,
-            responses=file_reply("text/csv", "the standings (CSV)"))
+@router.get(
+    "/nights/{night_id}/export/standings.csv",
+    response_class=Response,
+    responses=file_reply("text/csv", "the standings (CSV)"),
+)
 async def export_standings(night_id: NightId, request: Request) -> Response:
     """The standings as CSV: rank, player, wins, losses, buncos, mini_buncos, points,
     prizes_won, group (the same file as ``bunco export`` writes for the party log)."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
-    return Response(standings_csv(live.night), media_type="text/csv", headers={
-        "content-disposition": f'attachment; filename="bunco-{live.id}-standings.csv"'})
+    return Response(
+        standings_csv(live.night),
+        media_type="text/csv",
+        headers={"content-disposition": f'attachment; filename="bunco-{live.id}-standings.csv"'},
+    )
 
 
 @router.post("/join", response_model=TokenOut)
@@ -292,15 +347,18 @@ async def claim_player(night_id: NightId, body: ClaimIn, request: Request) -> To
     token, record = tokens(request).issue(night_id, "player", player=name)
     # one claim of a name at a time, on every process (the store's claim lock)
     if not await svc.db(svc.store.claim_player, record, shared=who.role == "host"):
-        raise ServiceError(409, "already_claimed", f"{name} is already followed by a phone",
-                           "the host to release the name first")
+        raise ServiceError(
+            409,
+            "already_claimed",
+            f"{name} is already followed by a phone",
+            "the host to release the name first",
+        )
     tokens(request).remember([record])
     return TokenOut(night=night_id, role="player", token=token, player=name)
 
 
 @router.delete("/nights/{night_id}/players/{name:path}/claim", response_model=RevokedOut)
-async def release_player(night_id: NightId, name: PlayerName, request: Request
-                         ) -> dict[str, Any]:
+async def release_player(night_id: NightId, name: PlayerName, request: Request) -> dict[str, Any]:
     """Release a claimed name (host): its phones lose their player token."""
     await require_host(request, night_id, "releasing a name")
     svc = service(request)
@@ -311,15 +369,20 @@ async def release_player(night_id: NightId, name: PlayerName, request: Request
 
 
 @router.post("/nights/{night_id}/tables/{table}/credentials", response_model=TableCredentials)
-async def new_table_credentials(night_id: NightId, table: TableNo, request: Request
-                                ) -> TableCredentials:
+async def new_table_credentials(
+    night_id: NightId, table: TableNo, request: Request
+) -> TableCredentials:
     """A new join code and QR token for a table (host). Old ones stop working; phones that
     already joined stay its scorekeepers."""
     await require_host(request, night_id, "making join codes")
     live = await service(request).get(night_id)
     if table > max(len(live.night.seating), 1):
-        raise ServiceError(404, "no_such_table", f"there is no table {table}",
-                           f"a table from 1 to {len(live.night.seating)}")
+        raise ServiceError(
+            404,
+            "no_such_table",
+            f"there is no table {table}",
+            f"a table from 1 to {len(live.night.seating)}",
+        )
     svc = service(request)
     book = tokens(request)
     code, code_record = book.issue_code(night_id, table)
@@ -331,8 +394,9 @@ async def new_table_credentials(night_id: NightId, table: TableNo, request: Requ
 
 
 @router.delete("/nights/{night_id}/tables/{table}/scorekeepers", response_model=RevokedOut)
-async def revoke_scorekeepers(night_id: NightId, table: TableNo, request: Request
-                              ) -> dict[str, Any]:
+async def revoke_scorekeepers(
+    night_id: NightId, table: TableNo, request: Request
+) -> dict[str, Any]:
     """Sign out every phone that scores this table (host)."""
     await require_host(request, night_id, "signing out scorekeepers")
     await service(request).get(night_id)
@@ -350,8 +414,12 @@ async def set_bots(night_id: NightId, body: BotsIn, request: Request) -> dict[st
     live = await svc.get(night_id)
     unknown = [p for p in body.players if p not in live.night.cards]
     if unknown:
-        raise ServiceError(422, "no_such_player", f"{unknown[0]!r} is not a player tonight",
-                           "bots chosen among the players")
+        raise ServiceError(
+            422,
+            "no_such_player",
+            f"{unknown[0]!r} is not a player tonight",
+            "bots chosen among the players",
+        )
     options = {**live.options, "bots": list(dict.fromkeys(body.players))}
     if body.pace is not None:
         options["bot_pace"] = body.pace
@@ -383,8 +451,9 @@ async def whoami(request: Request) -> dict[str, Any]:
     return {"night": who.night_id, "role": who.role, "table": who.table, "player": who.player}
 
 
-@router.get("/qr.svg", response_class=Response,
-            responses=file_reply("image/svg+xml", "the QR code (SVG)"))
+@router.get(
+    "/qr.svg", response_class=Response, responses=file_reply("image/svg+xml", "the QR code (SVG)")
+)
 async def qr_code(text: Annotated[str, Query(min_length=1, max_length=1000)]) -> Response:
     """A QR code (SVG) of ``text``, e.g. a table's join link."""
     import segno
@@ -392,4 +461,3 @@ async def qr_code(text: Annotated[str, Query(min_length=1, max_length=1000)]) ->
     out = io.BytesIO()
     segno.make(text, error="m").save(out, kind="svg", scale=8, border=2)
     return Response(out.getvalue(), media_type="image/svg+xml")
-

@@ -39,8 +39,9 @@ from bunco.web.schemas import CommandBody, StrictModel, TappedIn
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["phones"])
 
 Text = Annotated[str, StringConstraints(min_length=1, max_length=300)]
-EntryId = Annotated[str, StringConstraints(min_length=1, max_length=64,
-                                           pattern=r"^[A-Za-z0-9_.:-]+$")]
+EntryId = Annotated[
+    str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+]
 MAX_HELD = 500
 """The most entries a night keeps set aside for its host."""
 
@@ -60,13 +61,17 @@ class OutboxIn(StrictModel):
 
     waiting: int = Field(ge=0, le=100_000, description="entries not sent yet")
     oldest: Annotated[str, StringConstraints(max_length=40)] | None = Field(
-        None, description="when the oldest of them was tapped (the phone's clock, ISO 8601)")
-    oldest_age: float | None = Field(None, ge=0, le=10**9, description="how long ago (s), "
-                                     "by the phone's clock")
+        None, description="when the oldest of them was tapped (the phone's clock, ISO 8601)"
+    )
+    oldest_age: float | None = Field(
+        None, ge=0, le=10**9, description="how long ago (s), by the phone's clock"
+    )
     refused: list[RefusedIn] = Field(default_factory=list, max_length=MAX_HELD)
     mode: Literal["offline-ready", "outbox-only"] | None = Field(
-        None, description="offline-ready: a service worker keeps the page (secure origin); "
-        "outbox-only: plain http, the outbox alone survives")
+        None,
+        description="offline-ready: a service worker keeps the page (secure origin); "
+        "outbox-only: plain http, the outbox alone survives",
+    )
 
 
 class SetAsideIn(CommandBody):
@@ -79,30 +84,41 @@ async def _table_phone(request: Request, night_id: str, table: int, what: str) -
     """The night, if the caller is the host or table ``table``'s phone."""
     who = await require(request, night_id, "host", "table", what=what)
     if who.role == "table" and who.table != table:
-        raise ServiceError(403, "forbidden", f"this phone scores table {who.table}, not "
-                           f"table {table}", f"table {who.table}'s own outbox only")
+        raise ServiceError(
+            403,
+            "forbidden",
+            f"this phone scores table {who.table}, not table {table}",
+            f"table {who.table}'s own outbox only",
+        )
     live = await service(request).get(night_id, fresh=False)
     if table > max(len(live.night.seating), len(live.night.tables)):
-        raise ServiceError(404, "no_such_table", f"night {night_id!r} has no table {table}",
-                           f"a table from 1 to {len(live.night.seating)}")
+        raise ServiceError(
+            404,
+            "no_such_table",
+            f"night {night_id!r} has no table {table}",
+            f"a table from 1 to {len(live.night.seating)}",
+        )
     return live
 
 
 @router.post("/tables/{table}/outbox", response_model=HeardOut)
-async def report_outbox(night_id: NightId, table: TableNo, body: OutboxIn,
-                        request: Request) -> dict[str, Any]:
+async def report_outbox(
+    night_id: NightId, table: TableNo, body: OutboxIn, request: Request
+) -> dict[str, Any]:
     """A table's phone says what its outbox holds (entries waiting, since when, and the
     refused ones waiting for a person); the host page shows it."""
     await _table_phone(request, night_id, table, "reporting its outbox")
     heard = _now()
-    await asyncio.to_thread(_reports(request).save, night_id, table, heard,
-                            body.model_dump(mode="json"))
+    await asyncio.to_thread(
+        _reports(request).save, night_id, table, heard, body.model_dump(mode="json")
+    )
     return {"night": night_id, "table": table, "heard": heard}
 
 
 @router.post("/tables/{table}/set-aside", response_model=SetAsideOut)
-async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
-                    request: Request) -> dict[str, Any]:
+async def set_aside(
+    night_id: NightId, table: TableNo, body: SetAsideIn, request: Request
+) -> dict[str, Any]:
     """Refused entries sent to the host by a person at the table: kept with the night
     until the host marks them handled (a retry with the same entries adds nothing)."""
     live = await _table_phone(request, night_id, table, "sending entries to the host")
@@ -110,11 +126,18 @@ async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
     async with live.lock:
         held = list(live.options.get("set_aside", []))
         known = {(h["table"], h["id"]) for h in held}
-        fresh = [{**e.model_dump(mode="json"), "table": table, "sent": _now(),
-                  "handled": False} for e in body.entries if (table, e.id) not in known]
+        fresh = [
+            {**e.model_dump(mode="json"), "table": table, "sent": _now(), "handled": False}
+            for e in body.entries
+            if (table, e.id) not in known
+        ]
         if len(held) + len(fresh) > MAX_HELD:
-            raise ServiceError(409, "too_many", f"the host already holds {len(held)} "
-                               "entries set aside", "the host marks some handled first")
+            raise ServiceError(
+                409,
+                "too_many",
+                f"the host already holds {len(held)} entries set aside",
+                "the host marks some handled first",
+            )
         if fresh:
             options = {**live.options, "set_aside": held + fresh}
             await svc.db(svc.store.set_options, night_id, options)
@@ -123,16 +146,19 @@ async def set_aside(night_id: NightId, table: TableNo, body: SetAsideIn,
     if stored is not None:  # the phone holds them no more
         sent = {e.id for e in body.entries}
         refused = [r for r in stored.report.get("refused", []) if r["id"] not in sent]
-        await asyncio.to_thread(_reports(request).save, night_id, table, _now(),
-                                {**stored.report, "refused": refused})
-    return {"night": night_id, "table": table, "added": len(fresh),
-            "held": len(held) + len(fresh)}
+        await asyncio.to_thread(
+            _reports(request).save, night_id, table, _now(), {**stored.report, "refused": refused}
+        )
+    return {"night": night_id, "table": table, "added": len(fresh), "held": len(held) + len(fresh)}
 
 
 @router.post("/set-aside/{table}/{entry}/handled", response_model=HandledOut)
-async def handled(night_id: NightId, table: TableNo,
-                  entry: Annotated[str, Path(min_length=1, max_length=64)],
-                  request: Request) -> dict[str, Any]:
+async def handled(
+    night_id: NightId,
+    table: TableNo,
+    entry: Annotated[str, Path(min_length=1, max_length=64)],
+    request: Request,
+) -> dict[str, Any]:
     """The host has dealt with an entry a table sent (entered it by hand, or decided it
     does not count): it leaves the list."""
     await require(request, night_id, "host", what="handling entries set aside")
@@ -142,8 +168,12 @@ async def handled(night_id: NightId, table: TableNo,
         held = list(live.options.get("set_aside", []))
         match = [h for h in held if h["table"] == table and h["id"] == entry]
         if not match:
-            raise ServiceError(404, "no_such_entry", f"table {table} sent no entry {entry!r}",
-                               "an entry listed in GET .../phones (set_aside)")
+            raise ServiceError(
+                404,
+                "no_such_entry",
+                f"table {table} sent no entry {entry!r}",
+                "an entry listed in GET .../phones (set_aside)",
+            )
         options = {**live.options, "set_aside": [h for h in held if h not in match]}
         await svc.db(svc.store.set_options, night_id, options)
         live.options = options
@@ -163,19 +193,24 @@ async def phones(night_id: NightId, request: Request) -> dict[str, Any]:
     tables = []
     for number in range(1, max(len(live.night.seating), len(live.night.tables)) + 1):
         tables.append(_phone(number, stored.get(number), live.heard_from.get(number), now))
-    return {"night": night_id, "tables": tables,
-            "set_aside": list(live.options.get("set_aside", []))}
+    return {
+        "night": night_id,
+        "tables": tables,
+        "set_aside": list(live.options.get("set_aside", [])),
+    }
 
 
-def _phone(number: int, stored: StoredReport | None, heard: str | None, now: datetime
-           ) -> dict[str, Any]:
+def _phone(
+    number: int, stored: StoredReport | None, heard: str | None, now: datetime
+) -> dict[str, Any]:
     """Table ``number``'s phone as the host sees it: its last report (any process's) and
     the last time this process heard it (an entry, an undo), whichever is later."""
     report = stored.report if stored else {}
     last = max(filter(None, [heard, stored.heard if stored else None]), default=None)
     ago = None if last is None else (now - datetime.fromisoformat(last)).total_seconds()
-    since_report = 0.0 if stored is None else (
-        now - datetime.fromisoformat(stored.heard)).total_seconds()
+    since_report = (
+        0.0 if stored is None else (now - datetime.fromisoformat(stored.heard)).total_seconds()
+    )
     oldest_age = report.get("oldest_age")
     return {
         "table": number,

@@ -73,16 +73,18 @@ def tapped_of(given: TappedIn | None) -> Tapped | None:
     """The decision module's :class:`Tapped` of a request's ``tapped``."""
     if given is None:
         return None
-    return Tapped(given.set, given.round, given.table, given.roller, given.based_on, given.at,
-                  given.stage)
+    return Tapped(
+        given.set, given.round, given.table, given.roller, given.based_on, given.at, given.stage
+    )
 
 
 def _player_for(who_role: str, who_player: str | None, given: str | None) -> str | None:
     if who_role != "player":
         return given
     if given is not None and given != who_player:
-        raise ServiceError(403, "forbidden", f"player {who_player} cannot roll for {given}",
-                           "your own rolls only")
+        raise ServiceError(
+            403, "forbidden", f"player {who_player} cannot roll for {given}", "your own rolls only"
+        )
     return who_player
 
 
@@ -94,8 +96,9 @@ async def roll(night_id: NightId, table: TableNo, body: RollIn, request: Request
     return ack_reply(await enter_roll(service(request), request, night_id, table, body))
 
 
-async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, table: int,
-                     body: RollIn) -> Ack:
+async def enter_roll(
+    svc: NightService, conn: HTTPConnection, night_id: str, table: int, body: RollIn
+) -> Ack:
     """The command behind ``POST .../tables/{table}/rolls`` (also used by the fast path)."""
     who = await require(conn, night_id, *WRITERS, what="entering rolls")
     heard(await svc.get(night_id, fresh=False), who)  # 404 first; the writer catches up
@@ -107,10 +110,14 @@ async def enter_roll(svc: NightService, conn: HTTPConnection, night_id: str, tab
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
-    return await svc.submit(night_id, RollForMe(event) if body.roll_for_me else Given(event),
-                            **command_of(who, body, "rolls", table),
-                            expected_seq=body.expected_seq, authorize=table_writer(who, table),
-                            tapped=tapped_of(body.tapped))
+    return await svc.submit(
+        night_id,
+        RollForMe(event) if body.roll_for_me else Given(event),
+        **command_of(who, body, "rolls", table),
+        expected_seq=body.expected_seq,
+        authorize=table_writer(who, table),
+        tapped=tapped_of(body.tapped),
+    )
 
 
 @router.post("/tables/{table}/undo", response_model=AckOut)
@@ -123,10 +130,14 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
     svc = service(request)
     who = await require(request, night_id, "host", "table", what="undoing entries")
     heard(await svc.get(night_id, fresh=False), who)  # 404 first; the writer catches up
-    ack = await svc.submit(night_id, {"type": "undo", "table": table},
-                           **command_of(who, body, "undo", table),
-                           expected_seq=body.expected_seq, authorize=undo_writer(who, table),
-                           tapped=tapped_of(body.tapped))
+    ack = await svc.submit(
+        night_id,
+        {"type": "undo", "table": table},
+        **command_of(who, body, "undo", table),
+        expected_seq=body.expected_seq,
+        authorize=undo_writer(who, table),
+        tapped=tapped_of(body.tapped),
+    )
     return ack_reply(ack)
 
 
@@ -139,15 +150,24 @@ async def undo_preview(night_id: NightId, table: TableNo, request: Request) -> d
     asks, and ``allowed`` (whether your token may do it); ``expected_seq`` to send."""
     who = await require(request, night_id, "host", "table", what="undoing entries")
     if who.role == "table" and who.table != table:
-        raise ServiceError(403, "forbidden", f"this phone scores table {who.table}, not "
-                           f"table {table}", f"entries at table {who.table} only")
+        raise ServiceError(
+            403,
+            "forbidden",
+            f"this phone scores table {who.table}, not table {table}",
+            f"entries at table {who.table} only",
+        )
     live = await service(request).get(night_id)
     try:
         effect = undo_effect(live.night, table)
     except BuncoError as exc:
         raise ServiceError(409, exc.code, exc.message, exc.expected) from None
-    return {"night": live.id, "seq": live.seq, "expected_seq": live.version(table),
-            **effect.as_dict(), "allowed": who.role == "host" or not effect.host_only}
+    return {
+        "night": live.id,
+        "seq": live.seq,
+        "expected_seq": live.version(table),
+        **effect.as_dict(),
+        "allowed": who.role == "host" or not effect.host_only,
+    }
 
 
 @router.post("/rolloff", response_model=AckOut)
@@ -160,9 +180,13 @@ async def rolloff(night_id: NightId, body: DiceIn, request: Request) -> Response
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
-    ack = await svc.submit(night_id, RollForMe(event) if body.roll_for_me else Given(event),
-                           **command_of(who, body, "rolloff"),
-                           expected_seq=body.expected_seq, authorize=table_writer(who, None))
+    ack = await svc.submit(
+        night_id,
+        RollForMe(event) if body.roll_for_me else Given(event),
+        **command_of(who, body, "rolloff"),
+        expected_seq=body.expected_seq,
+        authorize=table_writer(who, None),
+    )
     return ack_reply(ack)
 
 
@@ -173,12 +197,20 @@ async def my_roll(night_id: NightId, body: DiceIn, request: Request) -> Response
     who = await require(request, night_id, "player", what="rolling as a player")
     await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     if body.player is not None and body.player != who.player:
-        raise ServiceError(403, "forbidden", f"player {who.player} cannot roll for "
-                           f"{body.player}", "your own rolls only")
+        raise ServiceError(
+            403,
+            "forbidden",
+            f"player {who.player} cannot roll for {body.player}",
+            "your own rolls only",
+        )
 
-    ack = await svc.submit(night_id, MyTurnRoll(who.player or "", body.dice),
-                           **command_of(who, body, "me/roll"),
-                           expected_seq=body.expected_seq, authorize=own_turn(who))
+    ack = await svc.submit(
+        night_id,
+        MyTurnRoll(who.player or "", body.dice),
+        **command_of(who, body, "me/roll"),
+        expected_seq=body.expected_seq,
+        authorize=own_turn(who),
+    )
     return ack_reply(ack)
 
 
@@ -192,12 +224,14 @@ def new_name(name: str) -> Callable[[Principal], Check]:
         def check(state: HeldState, event: Mapping[str, Any]) -> None:
             host(state, event)
             wanted = name_key(name)
-            same = next((p for p in state.night.cards if p != name and name_key(p) == wanted),
-                        None)
+            same = next((p for p in state.night.cards if p != name and name_key(p) == wanted), None)
             if same is not None:
-                raise ServiceError(409, "name_taken", f"{name!r} and the player {same!r} are "
-                                   "the same name but for case or spacing",
-                                   "a name that differs from every player's")
+                raise ServiceError(
+                    409,
+                    "name_taken",
+                    f"{name!r} and the player {same!r} are the same name but for case or spacing",
+                    "a name that differs from every player's",
+                )
 
         return check
 
@@ -207,23 +241,35 @@ def new_name(name: str) -> Callable[[Principal], Check]:
 @router.post("/substitutes", response_model=AckOut)
 async def substitute(night_id: NightId, body: SubstituteIn, request: Request) -> Response:
     """Between rounds, a substitute takes over a player's seat (host)."""
-    return await night_command(request, night_id, {
-        "type": "substitute", "out": body.out, "in": body.in_}, body, "substitutions",
-        allowed=new_name(body.in_))
+    return await night_command(
+        request,
+        night_id,
+        {"type": "substitute", "out": body.out, "in": body.in_},
+        body,
+        "substitutions",
+        allowed=new_name(body.in_),
+    )
 
 
 @router.post("/arrivals", response_model=AckOut)
 async def arrival(night_id: NightId, body: PlayerIn, request: Request) -> Response:
     """Between rounds, a late arrival joins the night (host)."""
-    return await night_command(request, night_id, {"type": "join", "player": body.player},
-                                body, "seating late arrivals", allowed=new_name(body.player))
+    return await night_command(
+        request,
+        night_id,
+        {"type": "join", "player": body.player},
+        body,
+        "seating late arrivals",
+        allowed=new_name(body.player),
+    )
 
 
 @router.post("/departures", response_model=AckOut)
 async def departure(night_id: NightId, body: PlayerIn, request: Request) -> Response:
     """Between rounds, a player leaves the night (host)."""
-    return await night_command(request, night_id, {"type": "leave", "player": body.player},
-                                body, "departures")
+    return await night_command(
+        request, night_id, {"type": "leave", "player": body.player}, body, "departures"
+    )
 
 
 @router.post("/verifications", response_model=AckOut)
@@ -239,24 +285,32 @@ async def verify(night_id: NightId, body: VerifyIn, request: Request) -> Respons
 async def start_round(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """Between rounds, the head table rings the bell to start the round (the host or the
     head table's scorekeeper). Optional: a round also starts with its first roll."""
-    return await night_command(request, night_id, {"type": "start_round"}, body,
-                                "starting a round", roles=("host", "table"),
-                                allowed=host_or_head_table)
+    return await night_command(
+        request,
+        night_id,
+        {"type": "start_round"},
+        body,
+        "starting a round",
+        roles=("host", "table"),
+        allowed=host_or_head_table,
+    )
 
 
 @router.post("/end", response_model=AckOut)
 async def end_night(night_id: NightId, body: CommandBody, request: Request) -> Response:
     """Between rounds, the host ends the night early: the rounds played so far are the
     night, the set under way gets its winner, and the prizes are decided (host)."""
-    return await night_command(request, night_id, {"type": "end_night"}, body,
-                                "ending the night")
+    return await night_command(request, night_id, {"type": "end_night"}, body, "ending the night")
 
 
 @router.post("/seating", response_model=AckOut)
 async def seat(night_id: NightId, body: SeatIn, request: Request) -> Response:
     """Seat everyone by hand before a round starts (host)."""
-    event: dict[str, Any] = {"type": "seat", "tables": body.tables,
-                             **({"overrides": body.overrides} if body.overrides else {})}
+    event: dict[str, Any] = {
+        "type": "seat",
+        "tables": body.tables,
+        **({"overrides": body.overrides} if body.overrides else {}),
+    }
     return await night_command(request, night_id, event, body, "seating")
 
 
@@ -268,7 +322,11 @@ async def any_event(night_id: NightId, body: EventIn, request: Request) -> Respo
     who = await require(request, night_id, "host", "table", what="sending events")
     await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     event = body.event_dict()
-    ack = await svc.submit(night_id, event, **command_of(who, body, "events"),
-                           expected_seq=body.expected_seq,
-                           authorize=table_writer(who, event_table(event)))
+    ack = await svc.submit(
+        night_id,
+        event,
+        **command_of(who, body, "events"),
+        expected_seq=body.expected_seq,
+        authorize=table_writer(who, event_table(event)),
+    )
     return ack_reply(ack)

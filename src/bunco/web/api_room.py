@@ -82,8 +82,9 @@ class TableRoomOut(BaseModel):
     status: str = Field(description="first_roll, playing, finishing, tie_break or done")
     players: list[str | None]
     rolls: int = Field(description="entries this round")
-    last_entry_ago: float | None = Field(description="seconds since its last entry "
-                                         "(null: none since this server started)")
+    last_entry_ago: float | None = Field(
+        description="seconds since its last entry (null: none since this server started)"
+    )
     waiting: int = Field(description="entries waiting on its phone (its outbox)")
     heard_ago: float | None = Field(description="seconds since its phone was last heard")
     flags: list[FlagOut]
@@ -114,8 +115,9 @@ def _room(live: LiveNight) -> dict[str, Any]:
 
 def _out(night_id: str, room: dict[str, Any]) -> RoomOut:
     calls = sorted(room["calls"].values(), key=lambda c: c["at"])
-    return RoomOut(night=night_id, announcement=room["announcement"],
-                   calls=[CallOut(**c) for c in calls])
+    return RoomOut(
+        night=night_id, announcement=room["announcement"], calls=[CallOut(**c) for c in calls]
+    )
 
 
 async def _save(request: Request, night_id: str, live: LiveNight, room: dict[str, Any]) -> RoomOut:
@@ -174,23 +176,35 @@ async def call_host(night_id: NightId, table: TableNo, body: CallIn, request: Re
     time, with the newer note)."""
     who = await require(request, night_id, "host", "table", what="calling the host")
     if who.role == "table" and who.table != table:
-        raise ServiceError(403, "forbidden", f"this phone scores table {who.table}, not "
-                           f"table {table}", f"table {who.table}'s own call")
+        raise ServiceError(
+            403,
+            "forbidden",
+            f"this phone scores table {who.table}, not table {table}",
+            f"table {who.table}'s own call",
+        )
     live = await service(request).get(night_id, fresh=False)
     if table > _table_count(live):
-        raise ServiceError(404, "no_such_table", f"night {night_id!r} has no table {table}",
-                           f"a table from 1 to {_table_count(live)}")
+        raise ServiceError(
+            404,
+            "no_such_table",
+            f"night {night_id!r} has no table {table}",
+            f"a table from 1 to {_table_count(live)}",
+        )
     async with live.lock:
         room = _room(live)
         known = room["calls"].get(str(table))
-        room["calls"][str(table)] = {"table": table, "at": known["at"] if known else _now(),
-                                     "note": body.note or (known or {}).get("note")}
+        room["calls"][str(table)] = {
+            "table": table,
+            "at": known["at"] if known else _now(),
+            "note": body.note or (known or {}).get("note"),
+        }
         return await _save(request, night_id, live, room)
 
 
 @router.post("/calls/{table}/clear", response_model=RoomOut)
-async def clear_call(night_id: NightId, table: TableNo, body: CommandBody,
-                     request: Request) -> RoomOut:
+async def clear_call(
+    night_id: NightId, table: TableNo, body: CommandBody, request: Request
+) -> RoomOut:
     """The host answered table ``table``'s call: it leaves the dashboard and the table's
     page."""
     await require_host(request, night_id, "answering a call")
@@ -198,8 +212,12 @@ async def clear_call(night_id: NightId, table: TableNo, body: CommandBody,
     async with live.lock:
         room = _room(live)
         if str(table) not in room["calls"]:
-            raise ServiceError(404, "no_such_call", f"table {table} is not calling the host",
-                               "a table listed in GET .../room (calls)")
+            raise ServiceError(
+                404,
+                "no_such_call",
+                f"table {table} is not calling the host",
+                "a table listed in GET .../room (calls)",
+            )
         del room["calls"][str(table)]
         return await _save(request, night_id, live, room)
 
@@ -220,10 +238,18 @@ async def _room_log(request: Request, live: LiveNight) -> RoomLog:
 
 
 @router.get("/dashboard", response_model=DashboardOut)
-async def dashboard(night_id: NightId, request: Request,
-                    silent: Annotated[float, Query(ge=0.05, le=120, description=(
-                        "minutes without an entry after which a playing table is "
-                        "flagged silent"))] = 5) -> DashboardOut:
+async def dashboard(
+    night_id: NightId,
+    request: Request,
+    silent: Annotated[
+        float,
+        Query(
+            ge=0.05,
+            le=120,
+            description=("minutes without an entry after which a playing table is flagged silent"),
+        ),
+    ] = 5,
+) -> DashboardOut:
     """Every table at a glance: its state, last entry, its phone's waiting entries, and
     what needs a person (docs/room.md)."""
     await require_host(request, night_id, "reading the dashboard")
@@ -231,7 +257,9 @@ async def dashboard(night_id: NightId, request: Request,
     night = live.night  # read as it stands (no view built: a poll costs the new entries only)
     log = await _room_log(request, live)
     now = time.time()
-    started = round_start({t.number: (log.tables.get(t.number), len(t.rolls)) for t in night.tables})
+    started = round_start(
+        {t.number: (log.tables.get(t.number), len(t.rolls)) for t in night.tables}
+    )
     room = _room(live)
     reports = await asyncio.to_thread(PhoneReports(service(request).store.engine).load, night_id)
     tables = []
@@ -242,25 +270,52 @@ async def dashboard(night_id: NightId, request: Request,
         stored = reports.get(number)
         report = stored.report if stored else {}
         heard = [h for h in (live.heard_from.get(number), stored.heard if stored else None) if h]
-        heard_ago = (now - max(datetime.fromisoformat(h) for h in heard).timestamp()) if heard else None
+        heard_ago = (
+            (now - max(datetime.fromisoformat(h) for h in heard).timestamp()) if heard else None
+        )
         playing = night.phase == "playing" and status != "done"
-        found = flags(times, rolls=rolls, playing=playing, now=now,
-                      silent_after=silent * 60, started=started)
+        found = flags(
+            times, rolls=rolls, playing=playing, now=now, silent_after=silent * 60, started=started
+        )
         call = room["calls"].get(str(number))
         if call:
-            found.insert(0, {"kind": "call", "text": "calls the host"
-                             + (f": {call['note']}" if call.get("note") else "")})
+            found.insert(
+                0,
+                {
+                    "kind": "call",
+                    "text": "calls the host" + (f": {call['note']}" if call.get("note") else ""),
+                },
+            )
         if report.get("refused"):
-            found.append({"kind": "refused", "text": f"{len(report['refused'])} refused "
-                          "entries wait for a person"})
-        tables.append(TableRoomOut(
-            table=number, status=status, players=list(table.seats), rolls=rolls,
-            last_entry_ago=None if times is None or times.last is None else round(now - times.last, 1),
-            waiting=int(report.get("waiting", 0)),
-            heard_ago=None if heard_ago is None else round(heard_ago, 1),
-            flags=[FlagOut.model_validate(f) for f in found]))
+            found.append(
+                {
+                    "kind": "refused",
+                    "text": f"{len(report['refused'])} refused entries wait for a person",
+                }
+            )
+        tables.append(
+            TableRoomOut(
+                table=number,
+                status=status,
+                players=list(table.seats),
+                rolls=rolls,
+                last_entry_ago=None
+                if times is None or times.last is None
+                else round(now - times.last, 1),
+                waiting=int(report.get("waiting", 0)),
+                heard_ago=None if heard_ago is None else round(heard_ago, 1),
+                flags=[FlagOut.model_validate(f) for f in found],
+            )
+        )
     out = _out(night_id, room)
     return DashboardOut(
-        night=night_id, round=night.round_no, set=night.set_no, phase=night.phase,
-        silent_minutes=silent, announcement=out.announcement, calls=out.calls,
-        flagged=sum(1 for t in tables if t.flags), tables=tables)
+        night=night_id,
+        round=night.round_no,
+        set=night.set_no,
+        phase=night.phase,
+        silent_minutes=silent,
+        announcement=out.announcement,
+        calls=out.calls,
+        flagged=sum(1 for t in tables if t.flags),
+        tables=tables,
+    )

@@ -76,12 +76,13 @@ def app_from_environment() -> FastAPI:
     """The app that each worker of ``bunco serve --workers N`` makes (Uvicorn's factory):
     its settings come from the ``BUNCO_SERVE_*`` variables that ``bunco serve`` sets."""
     pace = os.environ.get("BUNCO_SERVE_BOT_PACE")
-    return create_app(os.environ["BUNCO_SERVE_DB"],
-                      bot_pace=float(pace) if pace else None,
-                      create_secret=os.environ.get("BUNCO_CREATE_SECRET") or None,
-                      public_base=os.environ.get("BUNCO_PUBLIC_BASE") or None,
-                      trusted_proxies=os.environ.get("BUNCO_TRUSTED_PROXIES", "").split()
-                      or None)
+    return create_app(
+        os.environ["BUNCO_SERVE_DB"],
+        bot_pace=float(pace) if pace else None,
+        create_secret=os.environ.get("BUNCO_CREATE_SECRET") or None,
+        public_base=os.environ.get("BUNCO_PUBLIC_BASE") or None,
+        trusted_proxies=os.environ.get("BUNCO_TRUSTED_PROXIES", "").split() or None,
+    )
 
 
 def create_app(
@@ -134,8 +135,11 @@ def create_app(
         if event_store.dialect == "postgresql":  # other processes may share this database
             app.state.following = asyncio.ensure_future(app.state.follower.run())
         app.state.bots = BotRunner(service, bot_pace)
-        app.state.guard = guard or Guard(storage=DatabaseCounts(engine=event_store.engine)
-                                         if event_store.dialect == "postgresql" else None)
+        app.state.guard = guard or Guard(
+            storage=DatabaseCounts(engine=event_store.engine)
+            if event_store.dialect == "postgresql"
+            else None
+        )
         app.state.create_secret = create_secret
         app.state.public_base = public_base
         freezer = asyncio.ensure_future(_freeze_old_objects()) if freeze_gc else None
@@ -167,8 +171,7 @@ def create_app(
         # no OpenTelemetry here: without this, FastAPI looks for a tracer, a meter and a
         # logger provider on every request and WebSocket (4 % of the server's time at a
         # 1,000-player night, benchmarks/server.py)
-        telemetry={"tracing": False, "metrics": False, "logs": False,
-                   "operation_spans": False},
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     errors.install(app)
     app.include_router(api_play.router)  # the hot routes first: routes are matched in order
@@ -200,8 +203,12 @@ def create_app(
     async def health() -> dict[str, Any]:
         """Whether the server is up, on which kind of database, and (PostgreSQL) whether it
         hears the other server processes' changes now."""
-        return {"status": "ok", "version": __version__, "database": event_store.dialect,
-                "following_other_processes": app.state.follower.listening}
+        return {
+            "status": "ok",
+            "version": __version__,
+            "database": event_store.dialect,
+            "following_other_processes": app.state.follower.listening,
+        }
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -93,8 +93,10 @@ class Asset:
     def of(cls, body: bytes, suffix: str) -> Asset:
         coded: dict[str, bytes] = {}
         if suffix in COMPRESSIBLE:
-            for coding, made in (("br", brotli.compress(body, quality=BROTLI_QUALITY)),
-                                 ("gzip", gzip.compress(body, 9, mtime=0))):
+            for coding, made in (
+                ("br", brotli.compress(body, quality=BROTLI_QUALITY)),
+                ("gzip", gzip.compress(body, 9, mtime=0)),
+            ):
                 if len(made) < len(body):
                     coded[coding] = made
         tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
@@ -164,12 +166,16 @@ class Assets:
             if joined is not None:
                 address = f"bundle/{entry.group(1)}"
                 self.files[address] = Asset.of(joined.encode("utf-8"), ".js")
-                html = (html[:entry.start()] + f'<script type="module" src="{PREFIX}{address}">'
-                        "</script>" + html[entry.end():])
+                html = (
+                    html[: entry.start()] + f'<script type="module" src="{PREFIX}{address}">'
+                    "</script>" + html[entry.end() :]
+                )
             else:
-                preload = "".join(f'\n<link rel="modulepreload" href="{PREFIX}{m}">'
-                                  for m in self.modules(entry.group(1)))
-                html = html[:entry.end()] + preload + html[entry.end():]
+                preload = "".join(
+                    f'\n<link rel="modulepreload" href="{PREFIX}{m}">'
+                    for m in self.modules(entry.group(1))
+                )
+                html = html[: entry.end()] + preload + html[entry.end() :]
         scripts: tuple[str, ...] = ()
         if name in BOOTED and BOOT in self.texts and CHARSET in html:
             boot = self.texts[BOOT]
@@ -194,11 +200,19 @@ class AssetResponse(Response):
     when the reply goes out, from the request's headers, so a route can return it without
     the request at hand."""
 
-    def __init__(self, asset: Asset, cache_control: str,
-                 headers: dict[str, str] | None = None) -> None:
-        super().__init__(asset.body, media_type=asset.media_type, headers={
-            "cache-control": cache_control, "etag": asset.etag, "vary": "Accept-Encoding",
-            **(headers or {})})
+    def __init__(
+        self, asset: Asset, cache_control: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(
+            asset.body,
+            media_type=asset.media_type,
+            headers={
+                "cache-control": cache_control,
+                "etag": asset.etag,
+                "vary": "Accept-Encoding",
+                **(headers or {}),
+            },
+        )
         self.asset = asset
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

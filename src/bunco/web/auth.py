@@ -110,11 +110,15 @@ class NightSecrets:
 
     def records(self, night_id: str) -> list[TokenRecord]:
         """What the store keeps of them: hashes, roles and tables."""
-        out = [TokenRecord(hash_token(self.host), night_id, "host"),
-               TokenRecord(hash_token(self.viewer), night_id, "viewer")]
+        out = [
+            TokenRecord(hash_token(self.host), night_id, "host"),
+            TokenRecord(hash_token(self.viewer), night_id, "viewer"),
+        ]
         for n, (code, token) in enumerate(self.tables, 1):
-            out += [TokenRecord(hash_code(code), night_id, "join", n),
-                    TokenRecord(hash_token(token), night_id, "join", n)]
+            out += [
+                TokenRecord(hash_code(code), night_id, "join", n),
+                TokenRecord(hash_token(token), night_id, "join", n),
+            ]
         return out
 
 
@@ -140,8 +144,11 @@ def night_secrets(root: bytes, tables: int) -> NightSecrets:
             chars.append(CODE_ALPHABET[digit])
         return "".join(chars)
 
-    return NightSecrets(token("host"), token("viewer"), tuple(
-        (code(f"table {n} code"), token(f"table {n} token")) for n in range(1, tables + 1)))
+    return NightSecrets(
+        token("host"),
+        token("viewer"),
+        tuple((code(f"table {n} code"), token(f"table {n} token")) for n in range(1, tables + 1)),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,8 +49,13 @@ class TooLarge(HTTPException):
 
 
 def too_large_body(cap: int) -> bytes:
-    return json.dumps({"error": "too_large", "message": "the request body is too large",
-                       "expected": f"a body of at most {cap} bytes"}).encode()
+    return json.dumps(
+        {
+            "error": "too_large",
+            "message": "the request body is too large",
+            "expected": f"a body of at most {cap} bytes",
+        }
+    ).encode()
 
 
 class BodyCap:
@@ -95,7 +100,15 @@ class BodyCap:
     @staticmethod
     async def _refuse(send: Send, cap: int) -> None:
         body = too_large_body(cap)
-        await send({"type": "http.response.start", "status": 413, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

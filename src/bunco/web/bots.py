@@ -81,8 +81,12 @@ class BotRunner:
                 event["table"] = table
             try:
                 await self.service.submit(
-                    night_id, RollForMe(event), command_id="bot:" + secrets.token_urlsafe(12),
-                    caller=BOT_CALLER, expected_seq=live.version(table))
+                    night_id,
+                    RollForMe(event),
+                    command_id="bot:" + secrets.token_urlsafe(12),
+                    caller=BOT_CALLER,
+                    expected_seq=live.version(table),
+                )
                 made += 1
             except ServiceError as exc:  # someone else moved first; look again
                 log.debug("bot %s at %s: %s", player, table, exc.message)

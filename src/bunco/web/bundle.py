@@ -35,15 +35,16 @@ from pathlib import PurePosixPath
 
 # `import { a, b as c } from "./x.js";` (over several lines too) and `import "./x.js";`
 NAMED_IMPORT = re.compile(
-    r"""^import\s*\{([^}]*)\}\s*from\s*["'](\.{1,2}/[^"']+\.js)["'];?[ \t]*$""", re.M)
+    r"""^import\s*\{([^}]*)\}\s*from\s*["'](\.{1,2}/[^"']+\.js)["'];?[ \t]*$""", re.M
+)
 BARE_IMPORT = re.compile(r"""^import\s*["'](\.{1,2}/[^"']+\.js)["'];?[ \t]*$""", re.M)
-EXPORT = re.compile(r"^export\s+((?:async\s+)?function\*?|class|const)\s+([A-Za-z_$][\w$]*)",
-                    re.M)
+EXPORT = re.compile(r"^export\s+((?:async\s+)?function\*?|class|const)\s+([A-Za-z_$][\w$]*)", re.M)
 # what the joined form cannot keep: default, star or list exports, `export let` (a live
 # binding), namespace and dynamic imports, import.meta, and any other import statement
 UNSUPPORTED = re.compile(
     r"^export\s+(?!(?:async\s+)?function|class|const)|^import\b|\bimport\s*\(|\bimport\.meta\b",
-    re.M)
+    re.M,
+)
 
 
 def bundle(entry: str, texts: dict[str, str]) -> str | None:
@@ -92,6 +93,7 @@ def _targets(text: str) -> list[str]:
 def _rewrite(path: str, text: str, names: dict[str, str]) -> tuple[str, list[str]] | None:
     """``text`` with its imports read from the other files' functions and ``export`` taken
     off, and the names it exports; None when it is not of the plain form."""
+
     def named(match: re.Match[str]) -> str:
         parts = []
         for item in match.group(1).split(","):

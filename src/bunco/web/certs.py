@@ -32,7 +32,8 @@ def names_in(cert_path: Path) -> list[str]:
     cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
     alt = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     return [str(n) for n in alt.get_values_for_type(x509.DNSName)] + [
-        str(n) for n in alt.get_values_for_type(x509.IPAddress)]
+        str(n) for n in alt.get_values_for_type(x509.IPAddress)
+    ]
 
 
 def self_signed(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
@@ -48,8 +49,12 @@ def self_signed(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
     from cryptography.x509.oid import NameOID
 
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "bunco serve"),
-                      x509.NameAttribute(NameOID.ORGANIZATION_NAME, "bunco, this computer")])
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, "bunco serve"),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "bunco, this computer"),
+        ]
+    )
     alt: list[x509.GeneralName] = []
     for entry in sorted(wanted):
         try:
@@ -57,17 +62,26 @@ def self_signed(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
         except ValueError:
             alt.append(x509.DNSName(entry))
     now = dt.datetime.now(dt.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - dt.timedelta(days=1))
-            .not_valid_after(now + dt.timedelta(days=730))
-            .add_extension(x509.SubjectAlternativeName(alt), critical=False)
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1))
+        .not_valid_after(now + dt.timedelta(days=730))
+        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
     folder.mkdir(parents=True, exist_ok=True)
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
     key_path.chmod(0o600)
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return cert_path, key_path

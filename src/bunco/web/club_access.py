@@ -59,19 +59,28 @@ def given_token(request: Request) -> str:
     return given or request.query_params.get("token", "")
 
 
-async def load(request: Request, club_id: str, *, allow: tuple[str, ...] = ("organizer",),
-               nights: bool = True) -> Loaded:
+async def load(
+    request: Request, club_id: str, *, allow: tuple[str, ...] = ("organizer",), nights: bool = True
+) -> Loaded:
     """The club and its nights, folded, after checking that the caller's token opens this
     call (``allow``: the kinds of callers it is for)."""
     store = clubs(request)
     record = await asyncio.to_thread(store.club, club_id)
     if record is None:
-        raise ServiceError(404, "no_such_club", f"there is no club {club_id!r}",
-                           "the id of a club made with POST /api/clubs")
+        raise ServiceError(
+            404,
+            "no_such_club",
+            f"there is no club {club_id!r}",
+            "the id of a club made with POST /api/clubs",
+        )
     given = given_token(request)
     if not given:
-        raise ServiceError(401, "unauthorized", "this club needs its token",
-                           "Authorization: Bearer <the club's token, or a link's token>")
+        raise ServiceError(
+            401,
+            "unauthorized",
+            "this club needs its token",
+            "Authorization: Bearer <the club's token, or a link's token>",
+        )
     log = await asyncio.to_thread(store.events, club_id)
     club = fold_club(log)
     if await asyncio.to_thread(store.token_matches, club_id, given):
@@ -79,15 +88,27 @@ async def load(request: Request, club_id: str, *, allow: tuple[str, ...] = ("org
     else:
         found = club.link(token_hash(given))
         if found is None:
-            raise ServiceError(401, "unauthorized", "this token does not open this club",
-                               "the club's token, or a link the club has issued")
+            raise ServiceError(
+                401,
+                "unauthorized",
+                "this token does not open this club",
+                "the club's token, or a link the club has issued",
+            )
         caller = Caller(found[0], found[1], given)
     if caller.kind not in allow:
         if caller.kind in ("night", "season"):
-            raise ServiceError(403, "read_only", "a share link only reads what it shares",
-                               "the club's token for this call")
-        raise ServiceError(403, "organizer_only", "a member's link answers for its member "
-                           "only", "the club's token for this call")
+            raise ServiceError(
+                403,
+                "read_only",
+                "a share link only reads what it shares",
+                "the club's token for this call",
+            )
+        raise ServiceError(
+            403,
+            "organizer_only",
+            "a member's link answers for its member only",
+            "the club's token for this call",
+        )
     return Loaded(club, await night_logs(request, club) if nights else {}, caller)
 
 

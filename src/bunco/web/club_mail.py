@@ -33,6 +33,7 @@ def send_all(settings: Mapping[str, Any], messages: Sequence[EmailMessage]) -> l
                 except smtplib.SMTPRecipientsRefused:
                     refused.append(str(message["To"]))
     except (OSError, smtplib.SMTPException) as exc:
-        raise MailError(f"the mail server {settings['host']}:{settings['port']} failed: "
-                        f"{exc}") from exc
+        raise MailError(
+            f"the mail server {settings['host']}:{settings['port']} failed: {exc}"
+        ) from exc
     return refused

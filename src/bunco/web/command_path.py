@@ -47,8 +47,7 @@ class CommandPath:
     """The one command path that writes the nights held (``nights``), through ``writer``,
     with ``luck`` for the server's dice."""
 
-    def __init__(self, nights: HeldNights, writer: NightWriter,
-                 luck: Luck | None = None) -> None:
+    def __init__(self, nights: HeldNights, writer: NightWriter, luck: Luck | None = None) -> None:
         self.nights = nights
         self.writer = writer
         self.luck: Luck = luck or ServerLuck()
@@ -73,9 +72,18 @@ class CommandPath:
         the night before the command and the event, :mod:`bunco.web.rights`).
         The reply comes once the event is committed (or the command refused:
         :class:`ServiceError`)."""
-        return await self.send(night_id, NightCommand.of(
-            event, command_id=command_id, caller=caller, request=request,
-            expected_seq=expected_seq, authorize=authorize, tapped=tapped))
+        return await self.send(
+            night_id,
+            NightCommand.of(
+                event,
+                command_id=command_id,
+                caller=caller,
+                request=request,
+                expected_seq=expected_seq,
+                authorize=authorize,
+                tapped=tapped,
+            ),
+        )
 
     async def send(self, night_id: str, command: NightCommand) -> Ack:
         """:meth:`submit` a typed command."""
@@ -102,8 +110,11 @@ class CommandPath:
                     await self._commit_batch(live, batch)
             except BaseException as exc:  # the store failed: nothing of the batch counts
                 failure = ServiceError(
-                    503, "store_unavailable", f"the database did not take the event: {exc}",
-                    "the same command (same command_id) again in a moment")
+                    503,
+                    "store_unavailable",
+                    f"the database did not take the event: {exc}",
+                    "the same command (same command_id) again in a moment",
+                )
                 for queued in batch:
                     if not queued.reply.done():
                         queued.reply.set_exception(failure)
@@ -135,16 +146,21 @@ class CommandPath:
         try:
             await self.writer.commit(live.id, _events(plan), replan)
         except WriteBusy as exc:
-            busy = ServiceError(503, "busy", f"{exc} (other server processes)",
-                                "the same command (same command_id) again")
+            busy = ServiceError(
+                503,
+                "busy",
+                f"{exc} (other server processes)",
+                "the same command (same command_id) again",
+            )
             for queued in batch:
                 queued.reply.set_exception(busy)
             return
         acks: dict[int, Ack] = {}
         for planned in plan:  # everything is committed: advance, publish, answer in order
             if planned.stored is not None and planned.decision.after is not None:
-                acks[planned.stored.seq] = self.nights.advance(live, planned.stored,
-                                                               planned.decision.after)
+                acks[planned.stored.seq] = self.nights.advance(
+                    live, planned.stored, planned.decision.after
+                )
         for planned in plan:
             reply, decision = planned.queued.reply, planned.decision
             if reply.done():
@@ -169,9 +185,16 @@ class CommandPath:
                 plan.append(_Planned(queued, decision))
                 continue
             assert decision.event is not None and decision.after is not None
-            stored = StoredEvent(live.id, state.seq + 1, event_table(decision.event),
-                                 command.command_id, dump(dict(decision.event)), created,
-                                 command.caller, command.request)
+            stored = StoredEvent(
+                live.id,
+                state.seq + 1,
+                event_table(decision.event),
+                command.command_id,
+                dump(dict(decision.event)),
+                created,
+                command.caller,
+                command.request,
+            )
             state = state.advanced(stored, decision.after)
             plan.append(_Planned(queued, decision, stored))
         return plan

@@ -73,17 +73,24 @@ class NightCommand:
     tapped: Tapped | None = None
 
     @classmethod
-    def of(cls, intent: Intent | Mapping[str, Any], *, command_id: str, caller: str = "",
-           request: str | None = None, expected_seq: int | None = None,
-           authorize: Check | None = None, tapped: Tapped | None = None) -> NightCommand:
+    def of(
+        cls,
+        intent: Intent | Mapping[str, Any],
+        *,
+        command_id: str,
+        caller: str = "",
+        request: str | None = None,
+        expected_seq: int | None = None,
+        authorize: Check | None = None,
+        tapped: Tapped | None = None,
+    ) -> NightCommand:
         """The command of a route: ``intent`` may be a plain event (:class:`Given`).
         Without ``request``, an event's is its fingerprint with ``expected_seq`` (and
         whether the server rolls); other intents then have none (no id_reused check)."""
         if not isinstance(intent, Given | RollForMe | MyTurnRoll | Drawing):
             intent = Given(intent)
         if request is None and isinstance(intent, Given | RollForMe):
-            request = fingerprint(dict(intent.event), expected_seq,
-                                  isinstance(intent, RollForMe))
+            request = fingerprint(dict(intent.event), expected_seq, isinstance(intent, RollForMe))
         return cls(intent, command_id, caller, request, expected_seq, authorize, tapped)
 
 

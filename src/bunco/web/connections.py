@@ -71,10 +71,14 @@ WS_MAX_SIZE = 4096
 FILE_MARGIN = 256
 """Open files kept for the rest of the server (database, certificates, logs, PDFs)."""
 
-_TIMEOUT_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-                b"connection: close\r\ncontent-length: %d\r\n\r\n%b")
-_TIMEOUT_BODY = (b'{"error": "timeout", "message": "the request did not arrive in time", '
-                 b'"expected": "a request sent whole within %d seconds"}')
+_TIMEOUT_408 = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+    b"connection: close\r\ncontent-length: %d\r\n\r\n%b"
+)
+_TIMEOUT_BODY = (
+    b'{"error": "timeout", "message": "the request did not arrive in time", '
+    b'"expected": "a request sent whole within %d seconds"}'
+)
 
 
 @dataclass
@@ -97,11 +101,13 @@ class ConnectionLimits:
     def from_environment(cls) -> ConnectionLimits:
         """The limits ``bunco serve`` put in the ``BUNCO_*`` variables (else the defaults)."""
         env = os.environ
-        return cls(total=int(env.get("BUNCO_MAX_CONNECTIONS") or MAX_CONNECTIONS),
-                   per_address=int(env.get("BUNCO_MAX_PER_ADDRESS") or MAX_PER_ADDRESS),
-                   header_timeout=float(env.get("BUNCO_HEADER_TIMEOUT") or HEADER_TIMEOUT),
-                   body_timeout=float(env.get("BUNCO_BODY_TIMEOUT") or BODY_TIMEOUT),
-                   trusted=env.get("BUNCO_TRUSTED_PROXIES", "").split())
+        return cls(
+            total=int(env.get("BUNCO_MAX_CONNECTIONS") or MAX_CONNECTIONS),
+            per_address=int(env.get("BUNCO_MAX_PER_ADDRESS") or MAX_PER_ADDRESS),
+            header_timeout=float(env.get("BUNCO_HEADER_TIMEOUT") or HEADER_TIMEOUT),
+            body_timeout=float(env.get("BUNCO_BODY_TIMEOUT") or BODY_TIMEOUT),
+            trusted=env.get("BUNCO_TRUSTED_PROXIES", "").split(),
+        )
 
     def _is_proxy(self, host: str) -> bool:
         try:
@@ -130,8 +136,9 @@ class ConnectionLimits:
         now = time.monotonic()
         if now - self._warned > 60:  # once a minute at most: a flood does not flood the log
             self._warned = now
-            log.warning("connections refused: %s already open (%d refused so far)", why,
-                        self.refused)
+            log.warning(
+                "connections refused: %s already open (%d refused so far)", why, self.refused
+            )
         return False
 
     def release(self, key: object) -> None:
@@ -265,9 +272,13 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
 def uvicorn_options(connection_limits: ConnectionLimits) -> dict[str, Any]:
     """Uvicorn's settings for these protocols (``uvicorn.run(app, **options)``)."""
-    return {"http": GuardedHttpProtocol, "ws": GuardedWebSocketProtocol,
-            "ws_max_size": WS_MAX_SIZE, "timeout_keep_alive": 5,
-            "backlog": min(2048, connection_limits.total)}
+    return {
+        "http": GuardedHttpProtocol,
+        "ws": GuardedWebSocketProtocol,
+        "ws_max_size": WS_MAX_SIZE,
+        "timeout_keep_alive": 5,
+        "backlog": min(2048, connection_limits.total),
+    }
 
 
 def raise_open_files(connections: int) -> tuple[int, int]:

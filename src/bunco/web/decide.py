@@ -63,8 +63,17 @@ from bunco.web.held_state import TABLE_EVENTS, HeldState
 from bunco.web.replies import ServiceError, envelope_dict, event_table
 from bunco.web.rights import not_your_turn
 
-__all__ = ["Decision", "Entry", "HeldTable", "ServerLuck", "Tapped", "decide",
-           "decide_entry", "refusal", "repeat_of"]
+__all__ = [
+    "Decision",
+    "Entry",
+    "HeldTable",
+    "ServerLuck",
+    "Tapped",
+    "decide",
+    "decide_entry",
+    "refusal",
+    "repeat_of",
+]
 
 
 def decide(command: NightCommand, state: HeldState, luck: Luck) -> Decision:
@@ -85,10 +94,15 @@ def decide(command: NightCommand, state: HeldState, luck: Luck) -> Decision:
         if command.tapped is not None and table is not None and kind in TABLE_EVENTS:
             _check_entry(command, kind, table, state)
         if command.expected_seq is not None:
-            _check_version(state, table, command.expected_seq,
-                           night_wide=kind not in TABLE_EVENTS and table is None)
-        if isinstance(intent, RollForMe) or (isinstance(intent, MyTurnRoll) \
-                and intent.dice is None):
+            _check_version(
+                state,
+                table,
+                command.expected_seq,
+                night_wide=kind not in TABLE_EVENTS and table is None,
+            )
+        if isinstance(intent, RollForMe) or (
+            isinstance(intent, MyTurnRoll) and intent.dice is None
+        ):
             event = {**event, "dice": luck.dice()}
         after = state.night.apply(event)
     except ServiceError as exc:
@@ -101,26 +115,41 @@ def decide(command: NightCommand, state: HeldState, luck: Luck) -> Decision:
 def repeat_of(command: NightCommand, stored: StoredEvent) -> Decision:
     """The decision about a command whose id stored ``stored`` before: a repeat if the
     request is the same (or either is not known), else 409 ``id_reused``."""
-    if stored.request_hash is not None and command.request is not None \
-            and stored.request_hash != command.request:
+    if (
+        stored.request_hash is not None
+        and command.request is not None
+        and stored.request_hash != command.request
+    ):
         return Decision(
-            "refuse", "id_reused", 409, f"command id {stored.command_id!r} was already used "
-            f"for another request (event {stored.seq})", "a new command_id for each new "
+            "refuse",
+            "id_reused",
+            409,
+            f"command id {stored.command_id!r} was already used "
+            f"for another request (event {stored.seq})",
+            "a new command_id for each new "
             "command (the same one only to retry the very same request)",
-            extra={"seq": stored.seq}, stored=stored)
+            extra={"seq": stored.seq},
+            stored=stored,
+        )
     return Decision("repeat", repeats=stored.seq, stored=stored)
 
 
 def refusal(error: ServiceError) -> Decision:
     """The decision refusing with ``error``."""
-    return Decision("refuse", error.code, error.status, error.message, error.expected or "",
-                    extra=error.extra)
+    return Decision(
+        "refuse", error.code, error.status, error.message, error.expected or "", extra=error.extra
+    )
 
 
 def as_error(decision: Decision) -> ServiceError:
     """The :class:`ServiceError` a refusal answers."""
-    return ServiceError(decision.status, decision.code, decision.reason,
-                        decision.expected or None, **dict(decision.extra or {}))
+    return ServiceError(
+        decision.status,
+        decision.code,
+        decision.reason,
+        decision.expected or None,
+        **dict(decision.extra or {}),
+    )
 
 
 def _shape(intent: Intent, state: HeldState) -> dict[str, Any]:
@@ -138,12 +167,14 @@ def _shape(intent: Intent, state: HeldState) -> dict[str, Any]:
     return event
 
 
-def _drawn(intent: Drawing, event: dict[str, Any], state: HeldState, luck: Luck
-           ) -> dict[str, Any]:
+def _drawn(intent: Drawing, event: dict[str, Any], state: HeldState, luck: Luck) -> dict[str, Any]:
     try:
-        return {**event, **drawing_event(state.night, luck.below,
-                                         exclude_winners=intent.exclude_winners,
-                                         name=intent.name)}
+        return {
+            **event,
+            **drawing_event(
+                state.night, luck.below, exclude_winners=intent.exclude_winners, name=intent.name
+            ),
+        }
     except BuncoError as exc:
         raise ServiceError(409, exc.code, exc.message, exc.expected) from None
 
@@ -157,13 +188,17 @@ def _check_entry(command: NightCommand, kind: Any, table: int, state: HeldState)
         # the refusal with the events the entry missed
         _check_version(state, table, command.expected_seq, night_wide=False)
     if decision.refused:
-        raise ServiceError(decision.status, decision.code, decision.reason,
-                           decision.expected, tapped=command.tapped.as_dict(),
-                           now=held.where())
+        raise ServiceError(
+            decision.status,
+            decision.code,
+            decision.reason,
+            decision.expected,
+            tapped=command.tapped.as_dict(),
+            now=held.where(),
+        )
 
 
-def _check_version(state: HeldState, table: int | None, expected: int, *,
-                   night_wide: bool) -> None:
+def _check_version(state: HeldState, table: int | None, expected: int, *, night_wide: bool) -> None:
     """Refuse as ``stale`` a command sent with another version than its table's (the
     night's seq for a command of the whole night), listing the events it missed."""
     seq = state.seq
@@ -172,16 +207,19 @@ def _check_version(state: HeldState, table: int | None, expected: int, *,
         return
     if expected > seq or expected < 0:
         raise ServiceError(
-            409, "stale", f"expected_seq {expected} is not a version of this night "
-            f"(its last event is {seq})",
+            409,
+            "stale",
+            f"expected_seq {expected} is not a version of this night (its last event is {seq})",
             f"expected_seq {current}, the seq of the last event you saw here",
-            current_seq=current, missed=[])
+            current_seq=current,
+            missed=[],
+        )
     events = state.since(expected)
-    missed = events if night_wide else [
-        e for e in events if e.table is None or e.table == table]
+    missed = events if night_wide else [e for e in events if e.table is None or e.table == table]
     where = "the night" if table is None else f"table {table}"
     raise ServiceError(
-        409, "stale",
+        409,
+        "stale",
         f"{where} changed since you last looked: {len(missed)} event(s) you have not seen",
         f"expected_seq {current} after looking at the missed events",
         current_seq=current,
@@ -194,4 +232,3 @@ def _status_of(exc: BuncoError) -> int:
     if exc.code in ("not_your_turn", "round_over", "not_allowed_now"):
         return 409
     return 422
-

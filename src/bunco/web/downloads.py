@@ -91,8 +91,14 @@ def make_file(kind: str, lines: Sequence[str], qr_url: str) -> bytes:
 class Downloads:
     """The cache, the pool and the limits of the heavy downloads of one server process."""
 
-    def __init__(self, *, workers: int = WORKERS, cache_bytes: int = CACHE_BYTES,
-                 per_token: str = PER_TOKEN, queued: int = QUEUED) -> None:
+    def __init__(
+        self,
+        *,
+        workers: int = WORKERS,
+        cache_bytes: int = CACHE_BYTES,
+        per_token: str = PER_TOKEN,
+        queued: int = QUEUED,
+    ) -> None:
         self.workers = workers
         self.cache_bytes = cache_bytes
         self.queued = queued
@@ -119,20 +125,29 @@ class Downloads:
         try:
             return await asyncio.shield(making)
         except (BrokenProcessPool, OSError) as exc:  # a worker died or could not start
-            raise ServiceError(503, "busy", f"the file could not be made now ({exc})",
-                               "the same request again in a moment") from None
+            raise ServiceError(
+                503,
+                "busy",
+                f"the file could not be made now ({exc})",
+                "the same request again in a moment",
+            ) from None
 
     def _start(self, key: Key, lines: Sequence[str], caller: str) -> asyncio.Future[bytes]:
         if caller in self._by_token:
-            raise _busy(5, "a file you asked for is still being made",
-                        "wait for it, then ask again")
+            raise _busy(
+                5, "a file you asked for is still being made", "wait for it, then ask again"
+            )
         if len(self._making) >= self.queued:
             raise _busy(10, "the server is making other files now", "try again in a moment")
         if not self._limiter.hit(self._limit, "downloads", caller):
             reset = self._limiter.get_window_stats(self._limit, "downloads", caller).reset_time
             wait = max(1, math.ceil(reset - time.time()))
-            raise _busy(wait, "too many files made for this token", f"wait {wait} s (files "
-                        "already made for the night's current state are served at once)")
+            raise _busy(
+                wait,
+                "too many files made for this token",
+                f"wait {wait} s (files "
+                "already made for the night's current state are served at once)",
+            )
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._executor(), make_file, key[2], list(lines), key[3])
         self._making[key] = future
@@ -164,8 +179,10 @@ class Downloads:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
         return self._pool
 
     def close(self) -> None:
@@ -179,8 +196,14 @@ class Downloads:
 
 
 def _busy(wait: int, what: str, expected: str) -> ServiceError:
-    return ServiceError(429, "too_many_downloads", what, expected, retry_after=wait,
-                        headers={"Retry-After": str(wait)})
+    return ServiceError(
+        429,
+        "too_many_downloads",
+        what,
+        expected,
+        retry_after=wait,
+        headers={"Retry-After": str(wait)},
+    )
 
 
 def log_lines(log: Sequence[Any]) -> list[str]:

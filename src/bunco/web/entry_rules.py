@@ -65,9 +65,15 @@ class Tapped:
     (after the bell), ``tie_break`` (``None``: not said)."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"set": self.set_no, "round": self.round_no, "table": self.table,
-                "roller": self.roller, "based_on": self.based_on, "at": self.at,
-                "stage": self.stage}
+        return {
+            "set": self.set_no,
+            "round": self.round_no,
+            "table": self.table,
+            "roller": self.roller,
+            "based_on": self.based_on,
+            "at": self.at,
+            "stage": self.stage,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,14 +110,24 @@ class HeldTable:
         in_play = night.phase == "playing" and 1 <= table <= len(night.tables)
         current = night.tables[table - 1] if in_play else None
         return cls(
-            set_no=night.set_no, round_no=night.round_no, phase=night.phase, in_play=in_play,
+            set_no=night.set_no,
+            round_no=night.round_no,
+            phase=night.phase,
+            in_play=in_play,
             done=current is not None and current.status is Status.DONE,
             roller=current.roller if current is not None else None,
-            version=version, seq=seq, stage=current.status.value if current else "")
+            version=version,
+            seq=seq,
+            stage=current.status.value if current else "",
+        )
 
     def where(self) -> dict[str, Any]:
-        return {"set": self.set_no, "round": self.round_no, "phase": self.phase,
-                "roller": self.roller}
+        return {
+            "set": self.set_no,
+            "round": self.round_no,
+            "phase": self.phase,
+            "roller": self.roller,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,51 +172,87 @@ def decide_entry(entry: Entry, state: HeldTable) -> Decision:
     if tapped is None:
         return ACCEPT  # a command without its context (the API's own clients)
     if tapped.table != entry.table:
-        return _refuse(422, "wrong_table", f"this entry was tapped at table {tapped.table}, "
-                       f"and sent to table {entry.table}",
-                       f"the entry at the address of table {tapped.table}")
-    if (tapped.set_no, tapped.round_no) != (state.set_no, state.round_no) \
-            or state.phase != "playing":
-        return _refuse(409, "round_closed", f"this entry was tapped in {_round(tapped)}, "
-                       f"which closed before it arrived (the night is now at "
-                       f"{_now(state)})", "a person's decision: send it to the host or "
-                       "discard it (it is never moved into a later round)")
+        return _refuse(
+            422,
+            "wrong_table",
+            f"this entry was tapped at table {tapped.table}, and sent to table {entry.table}",
+            f"the entry at the address of table {tapped.table}",
+        )
+    if (tapped.set_no, tapped.round_no) != (
+        state.set_no,
+        state.round_no,
+    ) or state.phase != "playing":
+        return _refuse(
+            409,
+            "round_closed",
+            f"this entry was tapped in {_round(tapped)}, "
+            f"which closed before it arrived (the night is now at "
+            f"{_now(state)})",
+            "a person's decision: send it to the host or "
+            "discard it (it is never moved into a later round)",
+        )
     if not state.in_play or state.done:
-        return _refuse(409, "round_closed", f"this entry was tapped in {_round(tapped)} at "
-                       f"table {tapped.table}, whose result was final before it arrived",
-                       "a person's decision: send it to the host or discard it")
+        return _refuse(
+            409,
+            "round_closed",
+            f"this entry was tapped in {_round(tapped)} at "
+            f"table {tapped.table}, whose result was final before it arrived",
+            "a person's decision: send it to the host or discard it",
+        )
     if entry.expected_seq is not None and entry.expected_seq != state.version:
-        return _refuse(409, "stale", f"table {tapped.table} changed since this entry was "
-                       "tapped (another phone, or the host, entered something there)",
-                       f"expected_seq {state.version} after looking at the table again")
-    if tapped.stage is not None and tapped.stage != state.stage \
-            and (tapped.stage, state.stage) not in _GOES_ON:
-        return _refuse(409, "round_closed", f"this entry was tapped "
-                       f"{_STAGES.get(tapped.stage, tapped.stage)} at table {tapped.table}, "
-                       f"which ended before it arrived (the table is "
-                       f"{_STAGES.get(state.stage, state.stage)} now)",
-                       "a person's decision: send it to the host or discard it (it is "
-                       "never counted as another kind of roll)")
+        return _refuse(
+            409,
+            "stale",
+            f"table {tapped.table} changed since this entry was "
+            "tapped (another phone, or the host, entered something there)",
+            f"expected_seq {state.version} after looking at the table again",
+        )
+    if (
+        tapped.stage is not None
+        and tapped.stage != state.stage
+        and (tapped.stage, state.stage) not in _GOES_ON
+    ):
+        return _refuse(
+            409,
+            "round_closed",
+            f"this entry was tapped "
+            f"{_STAGES.get(tapped.stage, tapped.stage)} at table {tapped.table}, "
+            f"which ended before it arrived (the table is "
+            f"{_STAGES.get(state.stage, state.stage)} now)",
+            "a person's decision: send it to the host or discard it (it is "
+            "never counted as another kind of roll)",
+        )
     if entry.kind != "undo" and tapped.roller is not None and tapped.roller != state.roller:
-        return _refuse(409, "roller_changed", f"this entry was tapped for "
-                       f"{tapped.roller or 'nobody'}, but it is {state.roller or 'nobody'}'s "
-                       f"turn at table {tapped.table} now",
-                       "a person's decision: send it to the host or discard it (it is "
-                       "never credited to another roller)")
+        return _refuse(
+            409,
+            "roller_changed",
+            f"this entry was tapped for "
+            f"{tapped.roller or 'nobody'}, but it is {state.roller or 'nobody'}'s "
+            f"turn at table {tapped.table} now",
+            "a person's decision: send it to the host or discard it (it is "
+            "never credited to another roller)",
+        )
     return ACCEPT
 
 
 _GOES_ON = frozenset({("playing", "finishing")})
 """Stage changes an entry survives: a turn under way when the bell rings is finished (the
 rules: each table finishes the turn in progress), so a roll tapped in it still counts."""
-_STAGES = {"first_roll": "while rolling for who starts", "playing": "during play",
-           "finishing": "in the turn finished after the bell",
-           "tie_break": "in the tie-break", "done": "done"}
+_STAGES = {
+    "first_roll": "while rolling for who starts",
+    "playing": "during play",
+    "finishing": "in the turn finished after the bell",
+    "tie_break": "in the tie-break",
+    "done": "done",
+}
 
 
 def _round(tapped: Tapped) -> str:
-    return f"round {tapped.round_no} of set {tapped.set_no}" if tapped.set_no > 1 \
+    return (
+        f"round {tapped.round_no} of set {tapped.set_no}"
+        if tapped.set_no > 1
         else f"round {tapped.round_no}"
+    )
 
 
 def _now(state: HeldTable) -> str:

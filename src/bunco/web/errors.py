@@ -63,8 +63,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TooLarge)
     async def too_large(_request: Request, exc: TooLarge) -> Response:
-        return Response(too_large_body(exc.cap), status_code=413,
-                        media_type="application/json", headers={"connection": "close"})
+        return Response(
+            too_large_body(exc.cap),
+            status_code=413,
+            media_type="application/json",
+            headers={"connection": "close"},
+        )
 
     @app.exception_handler(BuncoError)
     async def bunco_error(_request: Request, exc: BuncoError) -> JSONResponse:
@@ -75,25 +79,41 @@ def install(app: FastAPI) -> None:
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = list(exc.errors())
         message, expected = describe_validation(errors)
-        return JSONResponse({"error": "invalid_request", "message": message,
-                             "expected": expected, "details": validation_details(errors)},
-                            status_code=422)
+        return JSONResponse(
+            {
+                "error": "invalid_request",
+                "message": message,
+                "expected": expected,
+                "details": validation_details(errors),
+            },
+            status_code=422,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {400: "bad_request", 404: "not_found",
-                405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        expected = {400: "a request body of JSON as the API schema says (see /docs)",
-                    404: "a path of the API (see /docs)",
-                    405: "a method this path accepts (see /docs)"}.get(
-                        exc.status_code, "a request the API accepts (see /docs)")
-        return JSONResponse({"error": code, "message": str(exc.detail), "expected": expected},
-                            status_code=exc.status_code, headers=exc.headers)
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, "http_error"
+        )
+        expected = {
+            400: "a request body of JSON as the API schema says (see /docs)",
+            404: "a path of the API (see /docs)",
+            405: "a method this path accepts (see /docs)",
+        }.get(exc.status_code, "a request the API accepts (see /docs)")
+        return JSONResponse(
+            {"error": code, "message": str(exc.detail), "expected": expected},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return JSONResponse({"error": "internal", "message": "the server failed on this "
-                             "request; nothing was changed",
-                             "expected": "the same request again later (the failure is logged "
-                             "for the server's keeper)"}, status_code=500)
+        return JSONResponse(
+            {
+                "error": "internal",
+                "message": "the server failed on this request; nothing was changed",
+                "expected": "the same request again later (the failure is logged "
+                "for the server's keeper)",
+            },
+            status_code=500,
+        )

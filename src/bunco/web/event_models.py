@@ -75,8 +75,9 @@ write path of the API: one :data:`Name`, one :data:`Dice`, ...)."""
 class EventModel(BaseModel):
     """An event of the party log: unknown fields are refused, no value is coerced."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False,
-                              populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", strict=True, allow_inf_nan=False, populate_by_name=True
+    )
 
 
 def _general(annotation: Any) -> Any:
@@ -125,8 +126,8 @@ def event_model(typed: type) -> type[EventModel]:
             default = Field(... if key in required else None, alias=key)
         fields[name] = (check if key in required else check | None, default)
     model: type[EventModel] = create_model(
-        typed.__name__, __base__=EventModel, __module__=__name__, __doc__=typed.__doc__,
-        **fields)
+        typed.__name__, __base__=EventModel, __module__=__name__, __doc__=typed.__doc__, **fields
+    )
     return model
 
 
@@ -137,7 +138,8 @@ def _kind(typed: type) -> str:
 
 ALL_EVENT_TYPES: list[type] = [
     *(t for t in _event_types(StandingEvent) if t not in _event_types(HostEvent)),
-    UndoEvent, *_event_types(HostEvent),
+    UndoEvent,
+    *_event_types(HostEvent),
 ]
 EVENT_MODELS: dict[str, type[EventModel]] = {_kind(t): event_model(t) for t in ALL_EVENT_TYPES}
 """Every event type of the party log → its API model (``RollEvent``, ...)."""

@@ -26,8 +26,9 @@ class Publisher:
     def __init__(self, pubsub: PubSub) -> None:
         self.pubsub = pubsub
 
-    def publish_event(self, live: LiveNight, stored: StoredEvent, before: tuple[Any, ...],
-                      ack: Ack) -> None:
+    def publish_event(
+        self, live: LiveNight, stored: StoredEvent, before: tuple[Any, ...], ack: Ack
+    ) -> None:
         """Publish a committed event (``ack``, its reply; ``before``, the night's phase,
         set, round, bell and start before it) and, when the round, phase or bell changed
         or the event is of the whole night, the status and the pages that changed."""
@@ -66,10 +67,22 @@ class Publisher:
         message says whose turn it is)."""
         full, brief = live.status(), live.status(expects=False)
         return [
-            Message(live.id, live.seq, None, json_text(
-                {"type": "status", "seq": live.seq, "status": full}), "status", "night"),
-            Message(live.id, live.seq, None, json_text(
-                {"type": "status", "seq": live.seq, "status": brief}), "status", "tables"),
+            Message(
+                live.id,
+                live.seq,
+                None,
+                json_text({"type": "status", "seq": live.seq, "status": full}),
+                "status",
+                "night",
+            ),
+            Message(
+                live.id,
+                live.seq,
+                None,
+                json_text({"type": "status", "seq": live.seq, "status": brief}),
+                "status",
+                "tables",
+            ),
         ]
 
     def publish_options(self, live: LiveNight) -> None:
@@ -98,8 +111,13 @@ class Publisher:
         """The ``table`` message with table ``number``'s page now (for :data:`NO_TABLE`:
         ``{"type": "table", "seq", "table": null}``, no page)."""
         if number == NO_TABLE:
-            return Message(live.id, live.seq, None,
-                           f'{{"type":"table","seq":{live.seq},"table":null}}', kind="table")
+            return Message(
+                live.id,
+                live.seq,
+                None,
+                f'{{"type":"table","seq":{live.seq},"table":null}}',
+                kind="table",
+            )
         return _page_message(live, number, live.page(number))
 
     def deliver(self, message: Message) -> None:
@@ -110,6 +128,11 @@ class Publisher:
 
 
 def _page_message(live: LiveNight, number: int, page: TablePage) -> Message:
-    return Message(live.id, live.seq, number,
-                   f'{{"type":"table","seq":{live.seq},"table":{number},'
-                   f'"table_view":{page.table},"view":{page.rest}}}', kind="table")
+    return Message(
+        live.id,
+        live.seq,
+        number,
+        f'{{"type":"table","seq":{live.seq},"table":{number},'
+        f'"table_view":{page.table},"view":{page.rest}}}',
+        kind="table",
+    )

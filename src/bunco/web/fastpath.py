@@ -40,16 +40,20 @@ class FastRolls:
         if match is None or not 1 <= int(match.group(2)) <= 10_000:
             await self.app(scope, receive, send)
             return
-        status, payload, extra = await self._roll(scope, receive, match.group(1),
-                                                  int(match.group(2)))
-        headers = [(b"content-type", b"application/json"),
-                   (b"content-length", str(len(payload)).encode())]
+        status, payload, extra = await self._roll(
+            scope, receive, match.group(1), int(match.group(2))
+        )
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(payload)).encode()),
+        ]
         headers += [(k.lower().encode(), v.encode()) for k, v in (extra or {}).items()]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
 
-    async def _roll(self, scope: Scope, receive: Receive, night_id: str, table: int
-                    ) -> tuple[int, bytes, dict[str, str] | None]:
+    async def _roll(
+        self, scope: Scope, receive: Receive, night_id: str, table: int
+    ) -> tuple[int, bytes, dict[str, str] | None]:
         chunks = []  # at most the body cap: the BodyCap middleware in front counts
         while True:
             message = await receive()
@@ -63,9 +67,18 @@ class FastRolls:
         except ValidationError as exc:
             errors = [{**e, "loc": ("body", *e.get("loc", ()))} for e in exc.errors()]
             text, expected = describe_validation(errors)
-            return 422, json.dumps({"error": "invalid_request", "message": text,
-                                    "expected": expected,
-                                    "details": validation_details(errors)}).encode(), None
+            return (
+                422,
+                json.dumps(
+                    {
+                        "error": "invalid_request",
+                        "message": text,
+                        "expected": expected,
+                        "details": validation_details(errors),
+                    }
+                ).encode(),
+                None,
+            )
         conn = HTTPConnection(scope)
         svc: NightService = conn.app.state.service
         try:

@@ -48,8 +48,13 @@ def _check_tally(value: str) -> str:
 
 
 _CLEAN = AfterValidator(clean_text)
-Name = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60),
-                 AfterValidator(_person), Field(description="a player's name")]
+Name = Annotated[
+    str,
+    Strict(),
+    StringConstraints(min_length=1, max_length=60),
+    AfterValidator(_person),
+    Field(description="a player's name"),
+]
 """A person's name: checked and put in its one spelling by the engine's rule."""
 Label = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=60), _CLEAN]
 """A short text without control characters: a rule's or a group's name, a checker."""
@@ -57,27 +62,47 @@ Word = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), 
 """A preset's name, a prize."""
 Title = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=200), _CLEAN]
 """A night's name, a house rule's text value."""
-CommandId = Annotated[str, Strict(), Field(
-    min_length=1, max_length=100, pattern=r"^[!-~]+$",
-    description="an id the client makes for this command (e.g. a UUID); a retried request "
-    "with the same id from the same token is applied once and answered with the first "
-    "result; the same id with another request is refused (409 id_reused)",
-)]
+CommandId = Annotated[
+    str,
+    Strict(),
+    Field(
+        min_length=1,
+        max_length=100,
+        pattern=r"^[!-~]+$",
+        description="an id the client makes for this command (e.g. a UUID); a retried request "
+        "with the same id from the same token is applied once and answered with the first "
+        "result; the same id with another request is refused (409 id_reused)",
+    ),
+]
 CREATION_ID_LENGTH = 16
 """The shortest creation ``command_id``: it stands for the night's secrets, so one
 anybody could send again (``"1"``) would hand them the host's token."""
-CreationId = Annotated[str, Strict(), Field(
-    min_length=CREATION_ID_LENGTH, max_length=100, pattern=r"^[!-~]+$",
-    description="this creation's own random id (a UUID; at least 16 characters): a retry "
-    "with the same id and the same request gets the first reply again, with the same "
-    "tokens, so the id is as secret as the host's token",
-)]
-ExpectedSeq = Annotated[int | None, Strict(), Field(
-    default=None, ge=0, le=10_000_000,
-    description="the seq of the last event you saw at this table (or of the whole night, for "
-    "commands of the whole night); if something changed since, the reply is 409 with the "
-    "events you missed. Leave it out to skip the check.",
-)]
+CreationId = Annotated[
+    str,
+    Strict(),
+    Field(
+        min_length=CREATION_ID_LENGTH,
+        max_length=100,
+        pattern=r"^[!-~]+$",
+        description="this creation's own random id (a UUID; at least 16 characters): a retry "
+        "with the same id and the same request gets the first reply again, with the same "
+        "tokens, so the id is as secret as the host's token",
+    ),
+]
+ExpectedSeq = Annotated[
+    int | None,
+    Strict(),
+    Field(
+        default=None,
+        ge=0,
+        le=10_000_000,
+        description="the seq of the last event you saw at this table (or of the whole night, for "
+        "commands of the whole night); if something changed since, the reply is 409 with the "
+        "events you missed. Leave it out to skip the check.",
+    ),
+]
+
+
 def table_digits(value: object) -> object:
     """A table number in a path is its digits only: ``1``, not ``1.0``, ``+1`` or ``1e0``.
 
@@ -89,20 +114,24 @@ def table_digits(value: object) -> object:
     ValueError: a table number is written in digits only, such as 1; got '1.0'
     """
     if isinstance(value, str) and not (value.isascii() and value.isdigit() and len(value) <= 5):
-        raise ValueError(f"a table number is written in digits only, such as 1; got "
-                         f"{value[:20]!r}")
+        raise ValueError(f"a table number is written in digits only, such as 1; got {value[:20]!r}")
     return value
 
 
 TableNumber = Annotated[int, Strict(), Field(ge=1, le=10_000, description="a table, 1 = head")]
 Die = Annotated[int, Strict(), Field(ge=1, le=6)]
-Dice = Annotated[list[Die], Field(min_length=3, max_length=3,
-                                  description="three faces, e.g. [1, 1, 4]")]
+Dice = Annotated[
+    list[Die], Field(min_length=3, max_length=3, description="three faces, e.g. [1, 1, 4]")
+]
 """The one check of dice on every write path: three JSON integers from 1 to 6 (a boolean,
 a string or 1.0 is not a die)."""
-Outcome = Annotated[str, Strict(), StringConstraints(min_length=1, max_length=20),
-                    AfterValidator(_check_tally), Field(
-                        description="a quick tally: +1, +2, miss, bunco, mini, ...")]
+Outcome = Annotated[
+    str,
+    Strict(),
+    StringConstraints(min_length=1, max_length=20),
+    AfterValidator(_check_tally),
+    Field(description="a quick tally: +1, +2, miss, bunco, mini, ..."),
+]
 """The one check of a quick tally on every write path (the engine's own tally names)."""
 HouseValue = (
     Annotated[bool, Strict()]
@@ -111,8 +140,10 @@ HouseValue = (
     | Title
     | Annotated[list[Word], Field(max_length=40)]
     # a list of whole numbers (breaks_after_rounds: [2, 4]), JSON integers as number rules take
-    | Annotated[list[Annotated[int, Strict(), Field(ge=-1_000_000_000, le=1_000_000_000)]],
-                Field(max_length=40)]
+    | Annotated[
+        list[Annotated[int, Strict(), Field(ge=-1_000_000_000, le=1_000_000_000)]],
+        Field(max_length=40),
+    ]
     | None
 )
 

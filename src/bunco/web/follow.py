@@ -42,8 +42,12 @@ class ProcessFollower:
             self.listening = False
 
         try:
-            await notify.follow(notify.conninfo(store.engine.url), self.notified, connected,
-                                on_disconnect=disconnected)
+            await notify.follow(
+                notify.conninfo(store.engine.url),
+                self.notified,
+                connected,
+                on_disconnect=disconnected,
+            )
         finally:
             self.listening = False
 

@@ -89,13 +89,22 @@ class Guard:
 
     CODES = "codes"
 
-    def __init__(self, per_client: str = PER_CLIENT, per_night: str = PER_NIGHT,
-                 typed_codes: str = TYPED_CODES, slow: str = SLOW,
-                 storage: Storage | None = None) -> None:
+    def __init__(
+        self,
+        per_client: str = PER_CLIENT,
+        per_night: str = PER_NIGHT,
+        typed_codes: str = TYPED_CODES,
+        slow: str = SLOW,
+        storage: Storage | None = None,
+    ) -> None:
         self.storage: Storage = storage or MemoryStorage()
         self._limiter = MovingWindowRateLimiter(self.storage)
-        self._limits = {"client": parse_many(per_client), "night": parse_many(per_night),
-                        "codes": parse_many(typed_codes), "slow": parse_many(slow)}
+        self._limits = {
+            "client": parse_many(per_client),
+            "night": parse_many(per_night),
+            "codes": parse_many(typed_codes),
+            "slow": parse_many(slow),
+        }
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
 
     @staticmethod

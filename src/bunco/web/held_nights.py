@@ -47,8 +47,7 @@ class HeldNights:
 
     # -- loading ------------------------------------------------------------------------------
 
-    async def get(self, night_id: str, *, at_least: int = -1, fresh: bool = True
-                  ) -> LiveNight:
+    async def get(self, night_id: str, *, at_least: int = -1, fresh: bool = True) -> LiveNight:
         """The live night, rebuilt from the store on first use; 404 if there is none.
 
         The night is brought up to every seq another process announced, and to
@@ -80,10 +79,13 @@ class HeldNights:
             state = replayed(night_id, events)
         except NotReplayed as exc:  # a log written by a bunco whose rules differ
             raise ServiceError(
-                409, "log_error", f"the stored log of night {night_id!r} does not replay at "
+                409,
+                "log_error",
+                f"the stored log of night {night_id!r} does not replay at "
                 f"event {exc.seq}: {exc.error.message}",
                 "a version of bunco whose rules read this night (its log stays in the "
-                "database, untouched)") from None
+                "database, untouched)",
+            ) from None
         return LiveNight(record.id, record.name, record.created_at, record.options, state)
 
     async def catch_up(self, live: LiveNight) -> None:
@@ -108,8 +110,11 @@ class HeldNights:
             try:
                 after = live.night.apply(stored.event)
             except BuncoError:
-                log.exception("night %s: event %s from the store does not apply; reloading",
-                              live.id, stored.seq)
+                log.exception(
+                    "night %s: event %s from the store does not apply; reloading",
+                    live.id,
+                    stored.seq,
+                )
                 await self.refresh(live)
                 return
             self.advance(live, stored, after)
@@ -134,12 +139,13 @@ class HeldNights:
         self.publisher.publish_event(live, stored, before, ack)
         return ack
 
-    def ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool,
-            entry: str = "") -> Ack:
+    def ack(self, live: LiveNight, stored: StoredEvent, *, duplicate: bool, entry: str = "") -> Ack:
         """The reply to the command that stored ``stored`` (``duplicate``: to a retry)."""
         view = "null"
         if stored.table is not None and stored.table <= len(live.night.tables):
             view = json_text(table_view(live.night.tables[stored.table - 1], live.night.rules))
-        status = {**status_of(live.night, expects=False),
-                  "round_version": live.table_seq.get(None, 0)}
+        status = {
+            **status_of(live.night, expects=False),
+            "round_version": live.table_seq.get(None, 0),
+        }
         return Ack(stored, duplicate, status, view, entry)

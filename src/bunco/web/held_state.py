@@ -21,8 +21,9 @@ from bunco.store import StoredEvent
 TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
 
 
-def bump_versions(table_seq: dict[int | None, int], stored: StoredEvent, kind: str,
-                  moved: bool = False) -> None:
+def bump_versions(
+    table_seq: dict[int | None, int], stored: StoredEvent, kind: str, moved: bool = False
+) -> None:
     """Note ``stored`` as the version of its table (``-1``: roll-offs; ``None``: the night).
 
     ``moved``: the event changed the round, the set, the phase or the seating (a
@@ -46,7 +47,10 @@ def moved(before: Night, after: Night) -> bool:
     """Whether going from ``before`` to ``after`` changed the round, set, phase or seating:
     what changes every table's version (:func:`bump_versions`)."""
     return (before.set_no, before.round_no, before.phase) != (
-        after.set_no, after.round_no, after.phase) or before.seating != after.seating
+        after.set_no,
+        after.round_no,
+        after.phase,
+    ) or before.seating != after.seating
 
 
 def version_in(table_seq: Mapping[int | None, int], table: int | None) -> int:
@@ -95,7 +99,7 @@ class HeldState:
     def since(self, after: int) -> list[StoredEvent]:
         """The events after seq ``after``, committed and pending."""
         start = max(after + 1, 0)
-        committed = list(self.log[start:self.committed + 1])
+        committed = list(self.log[start : self.committed + 1])
         return [*committed, *(e for e in self.pending if e.seq > after)]
 
     def advanced(self, stored: StoredEvent, after: Night) -> HeldState:
@@ -104,20 +108,33 @@ class HeldState:
         ids = self.pending_ids
         if stored.command_id is not None:
             ids = {**ids, (stored.caller, stored.command_id): stored}
-        return HeldState(self.night_id, after, stored.seq, self._bumped(stored, after),
-                         self.log, self.commands, (*self.pending, stored), ids)
+        return HeldState(
+            self.night_id,
+            after,
+            stored.seq,
+            self._bumped(stored, after),
+            self.log,
+            self.commands,
+            (*self.pending, stored),
+            ids,
+        )
 
     def committed_with(self, stored: StoredEvent, after: Night) -> HeldState:
         """The state after ``stored``, which the store took: it goes into the shared log
         and command ids (this state must be the night's last: no pending event, the log
         ending at its seq)."""
-        assert not self.pending and isinstance(self.log, list) \
-            and isinstance(self.commands, dict) and len(self.log) == self.seq + 1
+        assert (
+            not self.pending
+            and isinstance(self.log, list)
+            and isinstance(self.commands, dict)
+            and len(self.log) == self.seq + 1
+        )
         self.log.append(stored)
         if stored.command_id is not None:
             self.commands[stored.caller, stored.command_id] = stored.seq
-        return HeldState(self.night_id, after, stored.seq, self._bumped(stored, after),
-                         self.log, self.commands)
+        return HeldState(
+            self.night_id, after, stored.seq, self._bumped(stored, after), self.log, self.commands
+        )
 
     def _bumped(self, stored: StoredEvent, after: Night) -> dict[int | None, int]:
         versions = dict(self.versions)

@@ -20,8 +20,16 @@ from bunco.web.commands import NightCommand
 from bunco.web.held_state import TABLE_EVENTS, HeldState, bump_versions, moved, version_in
 from bunco.web.replies import Ack, json_text, status_of
 
-__all__ = ["TABLE_EVENTS", "LiveNight", "Queued", "TablePage", "bump_versions",
-           "moved", "version_in"]
+__all__ = [
+    "TABLE_EVENTS",
+    "LiveNight",
+    "Queued",
+    "TablePage",
+    "bump_versions",
+    "moved",
+    "version_in",
+]
+
 
 @dataclass
 class LiveNight:
@@ -62,8 +70,14 @@ class LiveNight:
         turn it is)."""
         key = (self.seq, str(self.options.get("dice", "real")))
         if self._status is None or self._status[0] != key:
-            self._status = (key, {**status_of(self.night), "dice": key[1],
-                                  "round_version": self.table_seq.get(None, 0)})
+            self._status = (
+                key,
+                {
+                    **status_of(self.night),
+                    "dice": key[1],
+                    "round_version": self.table_seq.get(None, 0),
+                },
+            )
         full = self._status[1]
         return full if expects else {k: v for k, v in full.items() if k != "expects"}
 
@@ -108,8 +122,12 @@ class LiveNight:
         seating, the phase or whether tables are in play changed."""
         night = self.night
         seated = self._seated
-        if seated is None or seated[0] is not night.seating or seated[1] != night.phase \
-                or seated[2] != bool(night.tables):
+        if (
+            seated is None
+            or seated[0] is not night.seating
+            or seated[1] != night.phase
+            or seated[2] != bool(night.tables)
+        ):
             seated = (night.seating, night.phase, bool(night.tables), player_tables(night))
             self._seated = seated
         return seated[3]
@@ -133,8 +151,11 @@ class LiveNight:
         """The ``expected_seq`` to send at each table (``"1"``, ``"2"``, ...), for roll-offs
         (``"rolloff"``) and for the whole night (``"night"``); with ``table``, only the
         night's, the roll-offs' and that table's."""
-        return {("night" if k is None else "rolloff" if k == -1 else str(k)): v
-                for k, v in self.table_seq.items() if table is None or k in (None, -1, table)}
+        return {
+            ("night" if k is None else "rolloff" if k == -1 else str(k)): v
+            for k, v in self.table_seq.items()
+            if table is None or k in (None, -1, table)
+        }
 
     @property
     def night(self) -> Night:
@@ -171,8 +192,9 @@ class LiveNight:
         """The version a writer at ``table`` must send: its last event or the night's."""
         return version_in(self.table_seq, table)
 
-    def since(self, after: int, table: int | None = None, *, whole: bool = False) -> list[
-            StoredEvent]:
+    def since(
+        self, after: int, table: int | None = None, *, whole: bool = False
+    ) -> list[StoredEvent]:
         """Stored events after ``after`` (all of them, or those of one table and the night)."""
         start = max(after + 1, 0)
         events = self.log[start:] if start < len(self.log) else []

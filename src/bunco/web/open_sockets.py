@@ -42,7 +42,8 @@ class SocketWatch:
     night_id: str
     caller: str
     revoked: asyncio.Future[None] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future())
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 class OpenSockets:

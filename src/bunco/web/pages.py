@@ -42,8 +42,13 @@ from bunco.web.assets import REVALIDATE, YEAR, AssetResponse, assets
 from bunco.web.json_text import TooDeep, loads_shallow
 
 STATIC = Path(__file__).with_name("static")
-PAGES = {"host": "host.html", "table": "table.html", "player": "player.html",
-         "screen": "screen.html", "end": "end.html"}
+PAGES = {
+    "host": "host.html",
+    "table": "table.html",
+    "player": "player.html",
+    "screen": "screen.html",
+    "end": "end.html",
+}
 NightId = Annotated[str, "the night's id"]
 
 # Tokens travel in page links (?token=), so pages never send a Referer, and run only the
@@ -65,8 +70,13 @@ def page_headers(scripts: tuple[str, ...]) -> dict[str, str]:
     if not scripts:
         return HEADERS
     allowed = "script-src 'self'" + "".join(f" '{s}'" for s in scripts)
-    return {**HEADERS, "content-security-policy":
-            HEADERS["content-security-policy"].replace("script-src 'self'", allowed)}
+    return {
+        **HEADERS,
+        "content-security-policy": HEADERS["content-security-policy"].replace(
+            "script-src 'self'", allowed
+        ),
+    }
+
 
 router = APIRouter(include_in_schema=False)
 
@@ -87,8 +97,11 @@ async def versioned_file(version: str, path: str) -> Response:
     asset = files.files.get(path)
     if asset is None:
         return _missing(path)
-    return AssetResponse(asset, YEAR if version == files.version else REVALIDATE,
-                         {"x-content-type-options": "nosniff"})
+    return AssetResponse(
+        asset,
+        YEAR if version == files.version else REVALIDATE,
+        {"x-content-type-options": "nosniff"},
+    )
 
 
 @router.get("/static/{path:path}")
@@ -101,8 +114,14 @@ async def static_file(path: str) -> Response:
 
 
 def _missing(path: str) -> JSONResponse:
-    return JSONResponse({"error": "not_found", "message": f"no file {path!r} here",
-                         "expected": "a file the pages name"}, status_code=404)
+    return JSONResponse(
+        {
+            "error": "not_found",
+            "message": f"no file {path!r} here",
+            "expected": "a file the pages name",
+        },
+        status_code=404,
+    )
 
 
 @router.get("/")
@@ -114,19 +133,26 @@ async def home() -> Response:
 async def service_worker() -> FileResponse:
     """The service worker (``static/sw.js``) at the top of the site, so its scope is every
     page: it keeps the pages' files for a reload without the connection (docs/outbox.md)."""
-    return FileResponse(STATIC / "sw.js", media_type="text/javascript; charset=utf-8",
-                        headers={"cache-control": "no-cache", "service-worker-allowed": "/",
-                                 "x-content-type-options": "nosniff"})
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript; charset=utf-8",
+        headers={
+            "cache-control": "no-cache",
+            "service-worker-allowed": "/",
+            "x-content-type-options": "nosniff",
+        },
+    )
 
 
 @router.get("/manifest.webmanifest")
 @router.get("/manifest.json")
 async def manifest() -> FileResponse:
     """The web app manifest: the pages can be installed on a phone's home screen."""
-    return FileResponse(STATIC / "manifest.webmanifest",
-                        media_type="application/manifest+json",
-                        headers={"cache-control": "no-cache",
-                                 "x-content-type-options": "nosniff"})
+    return FileResponse(
+        STATIC / "manifest.webmanifest",
+        media_type="application/manifest+json",
+        headers={"cache-control": "no-cache", "x-content-type-options": "nosniff"},
+    )
 
 
 @router.get("/https")
@@ -180,8 +206,13 @@ def presets_document() -> dict[str, Any]:
     """The presets (summary, source, every rule value), rule docs and prize categories."""
     return {
         "presets": [
-            {"name": name, "summary": SUMMARIES[name], "source": SOURCES[name],
-             "rules": rules.as_dict(), "prize_labels": prize_labels(rules.mini_label)}
+            {
+                "name": name,
+                "summary": SUMMARIES[name],
+                "source": SOURCES[name],
+                "rules": rules.as_dict(),
+                "prize_labels": prize_labels(rules.mini_label),
+            }
             for name, rules in PRESETS.items()
         ],
         "fields": rule_fields(),
@@ -205,8 +236,11 @@ def rule_fields() -> list[dict[str, Any]]:
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             values = [m.value for m in hint]
             if hint is RollKind:
-                values = [RollKind.MINI_BUNCO.value, RollKind.LOW_BUNCO.value,
-                          RollKind.HIGH_BUNCO.value]
+                values = [
+                    RollKind.MINI_BUNCO.value,
+                    RollKind.LOW_BUNCO.value,
+                    RollKind.HIGH_BUNCO.value,
+                ]
             field.update(kind="choice", choices=values)
         elif hint in (bool, int, str):
             field["kind"] = hint.__name__
@@ -239,8 +273,9 @@ async def rules_json(
     try:
         changes = loads_shallow(house)
     except TooDeep as exc:
-        return _refuse(f"house is {exc}", 'a JSON object of rule names and values such as '
-                       '{"wipeout": true}')
+        return _refuse(
+            f"house is {exc}", 'a JSON object of rule names and values such as {"wipeout": true}'
+        )
     except ValueError:
         return _refuse("house is not JSON", 'a JSON object such as {"wipeout": true}')
     if not isinstance(changes, dict):
@@ -253,5 +288,6 @@ async def rules_json(
 
 
 def _refuse(message: str, expected: str) -> JSONResponse:
-    return JSONResponse({"error": "invalid_request", "message": message, "expected": expected},
-                        status_code=422)
+    return JSONResponse(
+        {"error": "invalid_request", "message": message, "expected": expected}, status_code=422
+    )

@@ -86,8 +86,9 @@ class Subscription(Protocol):
 class PubSub(Protocol):
     """Publish a night's messages; subscribe to one night (or one table of it)."""
 
-    def subscribe(self, night_id: str, table: int | None = None, *,
-                  player: str | None = None) -> Subscription:
+    def subscribe(
+        self, night_id: str, table: int | None = None, *, player: str | None = None
+    ) -> Subscription:
         """Start receiving every message published after this call; with ``player``, as
         a follower of ``table`` until :meth:`reseat` moves it."""
         ...
@@ -111,11 +112,16 @@ class _LocalSubscription:
     """A bounded buffer registered at an :class:`InProcessPubSub` (lighter than an
     ``asyncio.Queue``: one deque, and a future only while the listener waits)."""
 
-    __slots__ = ("_hub", "_items", "_overflowed", "_size", "_waiter", "night_id", "player",
-                 "table")
+    __slots__ = ("_hub", "_items", "_overflowed", "_size", "_waiter", "night_id", "player", "table")
 
-    def __init__(self, hub: InProcessPubSub, night_id: str, table: int | None, size: int,
-                 player: str | None = None):
+    def __init__(
+        self,
+        hub: InProcessPubSub,
+        night_id: str,
+        table: int | None,
+        size: int,
+        player: str | None = None,
+    ):
         self._hub = hub
         self.player = player
         self._items: deque[Message] = deque()
@@ -178,8 +184,9 @@ class InProcessPubSub:
         self._subs: dict[str, dict[int | None, set[_LocalSubscription]]] = {}
         self._players: dict[str, set[_LocalSubscription]] = {}
 
-    def subscribe(self, night_id: str, table: int | None = None, *,
-                  player: str | None = None) -> Subscription:
+    def subscribe(
+        self, night_id: str, table: int | None = None, *, player: str | None = None
+    ) -> Subscription:
         if player is not None and table is None:
             table = NO_TABLE
         sub = _LocalSubscription(self, night_id, table, self.queue_size, player)

@@ -21,8 +21,14 @@ class ServiceError(Exception):
     """A refusal with an HTTP status, a code, a message and what is expected instead."""
 
     def __init__(
-        self, status: int, code: str, message: str, expected: str | None = None,
-        *, headers: dict[str, str] | None = None, **extra: Any,
+        self,
+        status: int,
+        code: str,
+        message: str,
+        expected: str | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -33,13 +39,21 @@ class ServiceError(Exception):
         self.extra = extra
 
     def as_dict(self) -> dict[str, Any]:
-        return {"error": self.code, "message": self.message, "expected": self.expected,
-                **self.extra}
+        return {
+            "error": self.code,
+            "message": self.message,
+            "expected": self.expected,
+            **self.extra,
+        }
 
 
 def not_found(night_id: str) -> ServiceError:
-    return ServiceError(404, "no_such_night", f"there is no night {night_id!r}",
-                        "the id of a night made with POST /api/nights")
+    return ServiceError(
+        404,
+        "no_such_night",
+        f"there is no night {night_id!r}",
+        "the id of a night made with POST /api/nights",
+    )
 
 
 def roll_for_me() -> list[int]:
@@ -73,14 +87,21 @@ def envelope(stored: StoredEvent) -> str:
     built around the stored event without re-parsing it."""
     table = "null" if stored.table is None else str(stored.table)
     command = "null" if stored.command_id is None else json_text(stored.command_id)
-    return (f'"seq":{stored.seq},"table":{table},"command_id":{command},'
-            f'"at":"{at_of(stored)}","event":{stored.body}')
+    return (
+        f'"seq":{stored.seq},"table":{table},"command_id":{command},'
+        f'"at":"{at_of(stored)}","event":{stored.body}'
+    )
 
 
 def envelope_dict(stored: StoredEvent) -> dict[str, Any]:
     """:func:`envelope` as a dict (for replies that are built as values)."""
-    return {"seq": stored.seq, "table": stored.table, "command_id": stored.command_id,
-            "at": at_of(stored), "event": stored.event}
+    return {
+        "seq": stored.seq,
+        "table": stored.table,
+        "command_id": stored.command_id,
+        "at": at_of(stored),
+        "event": stored.event,
+    }
 
 
 def event_text(stored: StoredEvent, extra: str = "") -> str:
@@ -93,10 +114,14 @@ def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
     Bunco (both may change with any roll: whole-night pages follow them from here, without
     reloading the night) and (with ``expects``) who may roll now."""
     status: dict[str, Any] = {
-        "phase": night.phase, "set": night.set_no, "round": night.round_no, "bell": night.bell,
+        "phase": night.phase,
+        "set": night.set_no,
+        "round": night.round_no,
+        "bell": night.bell,
         "started": night.started,
         "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
-        "traveler": night.traveler, "last_bunco": night.last_bunco,
+        "traveler": night.traveler,
+        "last_bunco": night.last_bunco,
     }
     if expects:
         status["expects"] = [{"table": t, "player": p} for t, p in night.expected_rollers()]
@@ -115,10 +140,12 @@ class Ack:
 
     def as_json(self) -> str:
         """The reply body, built around the stored event's JSON without re-parsing it."""
-        return (f'{{{envelope(self.stored)},'
-                f'"duplicate":{"true" if self.duplicate else "false"},'
-                f'"status":{json_text(self.status)},"table_view":{self.table_view_json}'
-                f'{self.entry_json}}}')
+        return (
+            f"{{{envelope(self.stored)},"
+            f'"duplicate":{"true" if self.duplicate else "false"},'
+            f'"status":{json_text(self.status)},"table_view":{self.table_view_json}'
+            f"{self.entry_json}}}"
+        )
 
     def as_dict(self) -> dict[str, Any]:
         value: dict[str, Any] = json.loads(self.as_json())
@@ -147,8 +174,15 @@ def entry_json(before: Night, after: Night, table: int | None, kind: str) -> str
     if not rolls:
         return ended
     r = rolls[-1]
-    entry = {"table": table, "player": r.roller, "credited": r.credited, "dice": list(r.dice),
-             "points": r.points, "kind": r.kind.value, "phase": r.phase.value}
+    entry = {
+        "table": table,
+        "player": r.roller,
+        "credited": r.credited,
+        "dice": list(r.dice),
+        "points": r.points,
+        "kind": r.kind.value,
+        "phase": r.phase.value,
+    }
     return ',"entry":' + json_text(entry) + ended
 
 

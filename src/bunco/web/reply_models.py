@@ -18,12 +18,23 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from bunco.web.event_models import EVENT_MODELS
 
-StoredEventBody = Annotated[dict[str, Any], WithJsonSchema({
-    "oneOf": [{"$ref": f"#/components/schemas/{m.__name__}"} for m in EVENT_MODELS.values()],
-    "discriminator": {"propertyName": "type", "mapping": {
-        kind: f"#/components/schemas/{m.__name__}" for kind, m in EVENT_MODELS.items()}},
-    "description": "one event of the party log (docs/party-log.md), as stored",
-})]
+StoredEventBody = Annotated[
+    dict[str, Any],
+    WithJsonSchema(
+        {
+            "oneOf": [
+                {"$ref": f"#/components/schemas/{m.__name__}"} for m in EVENT_MODELS.values()
+            ],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {
+                    kind: f"#/components/schemas/{m.__name__}" for kind, m in EVENT_MODELS.items()
+                },
+            },
+            "description": "one event of the party log (docs/party-log.md), as stored",
+        }
+    ),
+]
 """A stored event in a reply: one of the party log's event types (already checked when it
 was stored, so not checked again)."""
 
@@ -61,7 +72,8 @@ class NightOut(Reply):
     dice: str = Field(description="real or phones")
     you: You
     verified: dict[str, dict[str, int]] | None = Field(
-        None, description="the night's GET only: each verified card's Buncos, Minis, Wins")
+        None, description="the night's GET only: each verified card's Buncos, Minis, Wins"
+    )
     view: dict[str, Any] = Field(description="the live view (party/view.py)")
 
 

@@ -36,32 +36,47 @@ def table_writer(who: Principal, table: int | None) -> Check:
         if who.role == "host":
             return
         if event.get("type") not in TABLE_EVENTS:
-            raise ServiceError(403, "forbidden", f"{who.describe()} may not send a "
-                               f"{event.get('type')!r} event", "the host's token")
+            raise ServiceError(
+                403,
+                "forbidden",
+                f"{who.describe()} may not send a {event.get('type')!r} event",
+                "the host's token",
+            )
         if who.role == "table":
             if table is None or table != who.table:
                 where = "a roll-off" if table is None else f"table {table}"
                 raise ServiceError(
-                    403, "forbidden", f"this phone scores table {who.table}, not {where}",
-                    f"entries at table {who.table} only")
+                    403,
+                    "forbidden",
+                    f"this phone scores table {who.table}, not {where}",
+                    f"entries at table {who.table} only",
+                )
             return
         if who.role == "player":
             if event.get("type") != "roll":
-                raise ServiceError(403, "forbidden", "a player may only roll their own dice",
-                                   "dice or roll_for_me on your turn")
+                raise ServiceError(
+                    403,
+                    "forbidden",
+                    "a player may only roll their own dice",
+                    "dice or roll_for_me on your turn",
+                )
             if not is_turn_of(state.night, table, who.player):
                 raise not_your_turn(who.player, table)
             return
-        raise ServiceError(403, "forbidden", f"{who.describe()} may not write",
-                           "a host, table or player token")
+        raise ServiceError(
+            403, "forbidden", f"{who.describe()} may not write", "a host, table or player token"
+        )
 
     return check
 
 
 def not_your_turn(player: str | None, table: int | None = None) -> ServiceError:
-    return ServiceError(409, "not_your_turn", f"it is not {player}'s turn"
-                        + ("" if table is None else f" at table {table}"),
-                        "your roll when the night shows it is your turn")
+    return ServiceError(
+        409,
+        "not_your_turn",
+        f"it is not {player}'s turn" + ("" if table is None else f" at table {table}"),
+        "your roll when the night shows it is your turn",
+    )
 
 
 def is_turn_of(night: Night, table: int | None, player: str | None) -> bool:
@@ -78,8 +93,12 @@ def host_only(who: Principal) -> Check:
 
     def check(_state: HeldState, event: Mapping[str, Any]) -> None:
         if who.role != "host":
-            raise ServiceError(403, "forbidden", f"{who.describe()} may not send a "
-                               f"{event.get('type')!r} event", "the host's token")
+            raise ServiceError(
+                403,
+                "forbidden",
+                f"{who.describe()} may not send a {event.get('type')!r} event",
+                "the host's token",
+            )
 
     return check
 
@@ -89,9 +108,13 @@ def host_or_head_table(who: Principal) -> Check:
 
     def check(_state: HeldState, _event: Mapping[str, Any]) -> None:
         if who.role == "table" and who.table != 1:
-            raise ServiceError(403, "forbidden", f"this phone scores table {who.table}; the "
-                               "head table rings the bell to start a round",
-                               "the host's or table 1's scorekeeper's token")
+            raise ServiceError(
+                403,
+                "forbidden",
+                f"this phone scores table {who.table}; the "
+                "head table rings the bell to start a round",
+                "the host's or table 1's scorekeeper's token",
+            )
 
     return check
 
@@ -114,10 +137,12 @@ def undo_writer(who: Principal, table: int) -> Check:
         if effect.host_only:
             more = "; ".join(effect.consequences())
             raise ServiceError(
-                403, "forbidden",
+                403,
+                "forbidden",
                 f"only the host can undo {effect.what()}: {more}",
                 "ask the host to undo it on the host page (it asks first and names what "
-                "it reopens), or a correcting entry at this table")
+                "it reopens), or a correcting entry at this table",
+            )
 
     return check
 

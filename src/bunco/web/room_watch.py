@@ -108,8 +108,15 @@ def round_start(entries: dict[int, tuple[TableTimes | None, int]]) -> float | No
     return min(firsts) if firsts else None
 
 
-def flags(times: TableTimes | None, *, rolls: int, playing: bool, now: float,
-          silent_after: float, started: float | None) -> list[dict[str, str]]:
+def flags(
+    times: TableTimes | None,
+    *,
+    rolls: int,
+    playing: bool,
+    now: float,
+    silent_after: float,
+    started: float | None,
+) -> list[dict[str, str]]:
     """What needs a person at one table: ``[{kind, text}]`` (see the module's doc).
     ``rolls``: its entries this round; ``started``: when the round began at the room's
     first table (:func:`round_start`; ``None``: not yet, so no table is silent).
@@ -128,15 +135,31 @@ def flags(times: TableTimes | None, *, rolls: int, playing: bool, now: float,
     if playing and quiet_since is not None and now - quiet_since >= silent_after:
         quiet = now - quiet_since
         span = f"{int(quiet // 60)} min" if quiet >= 60 else f"{int(quiet)} s"
-        out.append({"kind": "silent", "text": f"no entry for {span}"
-                    if last is not None else f"no entry this round after {span}"})
+        out.append(
+            {
+                "kind": "silent",
+                "text": f"no entry for {span}"
+                if last is not None
+                else f"no entry this round after {span}",
+            }
+        )
     if times is not None:
         fast = times.fast_gaps()
         if fast >= FAST_GAPS:
-            out.append({"kind": "too_fast", "text": f"{fast} of its last entries came under "
-                        f"{FASTEST:g} s apart: faster than dice are rolled"})
+            out.append(
+                {
+                    "kind": "too_fast",
+                    "text": f"{fast} of its last entries came under "
+                    f"{FASTEST:g} s apart: faster than dice are rolled",
+                }
+            )
         trips = times.trips()
         if trips >= TRIPS_FLAG:
-            out.append({"kind": "implausible", "text": f"{trips} three-of-a-kinds in its "
-                        f"last {len(times.times)} entries (fair dice: 1 in 36 each)"})
+            out.append(
+                {
+                    "kind": "implausible",
+                    "text": f"{trips} three-of-a-kinds in its "
+                    f"last {len(times.times)} entries (fair dice: 1 in 36 each)",
+                }
+            )
     return out

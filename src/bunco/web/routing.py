@@ -23,17 +23,31 @@ from bunco.web.rights import Check
 from bunco.web.schemas import CommandBody, ErrorOut, name_key
 from bunco.web.service import NightService
 
-NightId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
-                                 description="the night's id")]
-TableNo = Annotated[int, BeforeValidator(table_digits),
-                    Path(ge=1, le=10_000, description="a table number, 1 = head table")]
-PlayerName = Annotated[str, Path(min_length=1, max_length=200, description=(
-    "a player's name, percent-encoded (a name with a slash is A%2FB); case and spacing "
-    "do not matter"))]
+NightId = Annotated[
+    str,
+    Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="the night's id"),
+]
+TableNo = Annotated[
+    int,
+    BeforeValidator(table_digits),
+    Path(ge=1, le=10_000, description="a table number, 1 = head table"),
+]
+PlayerName = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=200,
+        description=(
+            "a player's name, percent-encoded (a name with a slash is A%2FB); case and spacing "
+            "do not matter"
+        ),
+    ),
+]
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)
 }
 """The refusals every route may answer, in the documented error shape."""
+
 
 def service(request: Request) -> NightService:
     """The server's night service."""
@@ -48,17 +62,25 @@ def player_named(live: LiveNight, name: str) -> str:
     wanted = name_key(name)
     found = next((p for p in live.night.cards if name_key(p) == wanted), None)
     if found is None:
-        raise ServiceError(404, "no_such_player", f"{name!r} is not a player tonight",
-                           "one of " + ", ".join(live.night.roster[:20]))
+        raise ServiceError(
+            404,
+            "no_such_player",
+            f"{name!r} is not a player tonight",
+            "one of " + ", ".join(live.night.roster[:20]),
+        )
     return found
 
 
-def send_file(body: bytes | str, media_type: str, filename: str, *, inline: bool = False
-              ) -> Response:
+def send_file(
+    body: bytes | str, media_type: str, filename: str, *, inline: bool = False
+) -> Response:
     """A file to download (or to show, ``inline``) under ``filename``."""
     how = "inline" if inline else "attachment"
-    return Response(body, media_type=media_type,
-                    headers={"content-disposition": f'{how}; filename="{filename}"'})
+    return Response(
+        body,
+        media_type=media_type,
+        headers={"content-disposition": f'{how}; filename="{filename}"'},
+    )
 
 
 def ack_reply(ack: Ack) -> Response:
@@ -69,20 +91,36 @@ def ack_reply(ack: Ack) -> Response:
 def command_of(who: Principal, body: CommandBody, *route: Any) -> dict[str, Any]:
     """The envelope of a command: its id, whose it is, and the request it stands for (the
     route and every field but the id), so a reused id with another request is refused."""
-    return {"command_id": body.command_id, "caller": who.caller,
-            "request": fingerprint(*route, body.model_dump(
-                mode="json", by_alias=True, exclude={"command_id"}))}
+    return {
+        "command_id": body.command_id,
+        "caller": who.caller,
+        "request": fingerprint(
+            *route, body.model_dump(mode="json", by_alias=True, exclude={"command_id"})
+        ),
+    }
 
 
-async def night_command(request: Request, night_id: str, event: Mapping[str, Any] | Drawing,
-                        body: Any, what: str, *, roles: tuple[str, ...] = ("host",),
-                        allowed: Callable[[Principal], Check] = host_only) -> Response:
+async def night_command(
+    request: Request,
+    night_id: str,
+    event: Mapping[str, Any] | Drawing,
+    body: Any,
+    what: str,
+    *,
+    roles: tuple[str, ...] = ("host",),
+    allowed: Callable[[Principal], Check] = host_only,
+) -> Response:
     """A command of the whole night (an event, or a drawing the server draws), sent by
     one of ``roles`` and checked by ``allowed``."""
     svc = service(request)
     who = await require(request, night_id, *roles, what=what)
     await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     kind = "drawing" if isinstance(event, Drawing) else event["type"]
-    ack = await svc.submit(night_id, event, **command_of(who, body, kind),
-                           expected_seq=body.expected_seq, authorize=allowed(who))
+    ack = await svc.submit(
+        night_id,
+        event,
+        **command_of(who, body, kind),
+        expected_seq=body.expected_seq,
+        authorize=allowed(who),
+    )
     return ack_reply(ack)

@@ -56,33 +56,46 @@ class NightCreate(StrictModel):
     """A new night: the party line of the log, plus server options."""
 
     name: Title = "Bunco night"
-    rules: Word = Field("classic", description="winning-moves, classic, scil, tournament "
-                        "(or an alias)")
+    rules: Word = Field(
+        "classic", description="winning-moves, classic, scil, tournament (or an alias)"
+    )
     house_rules: dict[Label, HouseValue] = Field(
-        default_factory=dict, max_length=60, description="rule name → value, e.g. wipeout: true")
-    players: list[Name] = Field(min_length=2, max_length=2000,
-                                description="every player once; names that differ only in "
-                                "case, spacing or look-alike letters (Cyrillic А, fullwidth "
-                                "Ａ) are the same name")
+        default_factory=dict, max_length=60, description="rule name → value, e.g. wipeout: true"
+    )
+    players: list[Name] = Field(
+        min_length=2,
+        max_length=2000,
+        description="every player once; names that differ only in "
+        "case, spacing or look-alike letters (Cyrillic А, fullwidth "
+        "Ａ) are the same name",
+    )
     tables: list[list[Name | None]] | None = Field(
-        None, max_length=500, description="round 1's seating; null seats are ghosts")
+        None, max_length=500, description="round 1's seating; null seats are ghosts"
+    )
     sets: int = Field(1, ge=1, le=4)
     seed: int | None = Field(None, ge=-(2**63), le=2**63, description="shuffle the seating")
     prizes: list[Word] | None = Field(None, max_length=20)
     prize_ties: Literal["roll_off", "shared"] | None = None
     groups: dict[Label, list[Name]] | None = Field(
-        None, max_length=500, description="tournament prize groups")
-    bots: list[Name] = Field(default_factory=list, max_length=2000,
-                             description="players whose rolls the server makes")
+        None, max_length=500, description="tournament prize groups"
+    )
+    bots: list[Name] = Field(
+        default_factory=list, max_length=2000, description="players whose rolls the server makes"
+    )
     bot_pace: float = Field(1.0, ge=0, le=60, description="seconds between two bot rolls")
-    dice: DiceMode = Field("real", description="real: dice rolled at the tables, typed or "
-                           "tapped (the party default); phones: the server rolls (online)")
+    dice: DiceMode = Field(
+        "real",
+        description="real: dice rolled at the tables, typed or "
+        "tapped (the party default); phones: the server rolls (online)",
+    )
     judged: list[Label] | None = Field(
-        None, max_length=20, description="judged prizes, e.g. Best Costume")
+        None, max_length=20, description="judged prizes, e.g. Best Costume"
+    )
     must_be_present: bool | None = None
     one_prize_per_person: bool | None = None
     money: dict[str, Any] | str | None = Field(
-        None, description="currency, buy_in, payouts (docs/party-log.md#money), or a preset name")
+        None, description="currency, buy_in, payouts (docs/party-log.md#money), or a preset name"
+    )
     command_id: CreationId | None = None
 
     @model_validator(mode="after")
@@ -92,17 +105,34 @@ class NightCreate(StrictModel):
             first = seen.setdefault(name_key(name), i)
             other = self.players[first]
             if other != name:  # the very same name twice: the engine says so
-                raise ValueError(f"players {other!r} and {name!r} are the same name (case, "
-                                 "spacing and look-alike letters are ignored when a name is "
-                                 "claimed)")
+                raise ValueError(
+                    f"players {other!r} and {name!r} are the same name (case, "
+                    "spacing and look-alike letters are ignored when a name is "
+                    "claimed)"
+                )
         return self
 
     def setup(self) -> dict[str, Any]:
         """The party line (seq 0 of the log)."""
-        line: dict[str, Any] = {"type": "party", "rules": self.rules, "name": self.name,
-                                "players": self.players, "sets": self.sets}
-        for key in ("house_rules", "tables", "seed", "prizes", "prize_ties", "groups", "judged",
-                    "must_be_present", "one_prize_per_person", "money"):
+        line: dict[str, Any] = {
+            "type": "party",
+            "rules": self.rules,
+            "name": self.name,
+            "players": self.players,
+            "sets": self.sets,
+        }
+        for key in (
+            "house_rules",
+            "tables",
+            "seed",
+            "prizes",
+            "prize_ties",
+            "groups",
+            "judged",
+            "must_be_present",
+            "one_prize_per_person",
+            "money",
+        ):
             value = getattr(self, key)
             if value is not None and value != {}:
                 line[key] = value
@@ -126,19 +156,27 @@ class TappedIn(StrictModel):
     round: int = Field(ge=1, le=1_000, description="the round the page showed")
     table: int = Field(ge=1, le=10_000, description="the table it was tapped at")
     roller: Name | None = Field(None, description="whose turn the page showed")
-    based_on: int = Field(ge=0, le=10_000_000, description="the table version the page "
-                          "showed when it was tapped (its versions)")
-    at: Annotated[str, Strict(), StringConstraints(min_length=1, max_length=40), AfterValidator(clean_text)] = \
-        Field(description="the phone's time at the tap (ISO 8601)")
+    based_on: int = Field(
+        ge=0,
+        le=10_000_000,
+        description="the table version the page showed when it was tapped (its versions)",
+    )
+    at: Annotated[
+        str, Strict(), StringConstraints(min_length=1, max_length=40), AfterValidator(clean_text)
+    ] = Field(description="the phone's time at the tap (ISO 8601)")
     stage: Literal["first_roll", "playing", "finishing", "tie_break"] | None = Field(
-        None, description="the table's status the page showed")
+        None, description="the table's status the page showed"
+    )
 
 
 class RollIn(CommandBody):
     """One entry at a table: exactly one of ``dice``, ``outcome`` or ``roll_for_me``."""
 
-    tapped: TappedIn | None = Field(None, description="where it was tapped: applied only "
-                                    "there, else refused (409 round_closed, roller_changed)")
+    tapped: TappedIn | None = Field(
+        None,
+        description="where it was tapped: applied only "
+        "there, else refused (409 round_closed, roller_changed)",
+    )
 
     dice: Dice | None = None
     outcome: Outcome | None = None
@@ -149,8 +187,10 @@ class RollIn(CommandBody):
     def _one_entry(self) -> RollIn:
         given = [self.dice is not None, self.outcome is not None, self.roll_for_me]
         if sum(given) != 1:
-            raise ValueError("give exactly one of dice (three faces), outcome (a quick "
-                             "tally) or roll_for_me: true")
+            raise ValueError(
+                "give exactly one of dice (three faces), outcome (a quick "
+                "tally) or roll_for_me: true"
+            )
         return self
 
 
@@ -171,8 +211,11 @@ class DiceIn(CommandBody):
 class UndoIn(CommandBody):
     """Remove the last roll or tally at the table."""
 
-    tapped: TappedIn | None = Field(None, description="where it was tapped: applied only "
-                                    "in that round, else refused (409 round_closed)")
+    tapped: TappedIn | None = Field(
+        None,
+        description="where it was tapped: applied only "
+        "in that round, else refused (409 round_closed)",
+    )
 
 
 class SubstituteIn(CommandBody):
@@ -210,8 +253,10 @@ class EventIn(CommandBody):
     one of the engine's names, names have no control characters, unknown fields are refused.
     """
 
-    event: PlayEvent = Field(description="one event of the party log (docs/party-log.md); "
-                             "the host's own events beside the dice have their routes")
+    event: PlayEvent = Field(
+        description="one event of the party log (docs/party-log.md); "
+        "the host's own events beside the dice have their routes"
+    )
 
     def event_dict(self) -> dict[str, Any]:
         """The event as the engine takes it."""
@@ -265,11 +310,15 @@ class AckOut(BaseModel):
     status: dict[str, Any]
     table_view: dict[str, Any] | None
     entry: dict[str, Any] | None = Field(
-        None, description="a roll or tally: what it scored (player, dice, points, kind), "
-        "also when it ended the round and table_view is already the next round's")
+        None,
+        description="a roll or tally: what it scored (player, dice, points, kind), "
+        "also when it ended the round and table_view is already the next round's",
+    )
     ended: dict[str, Any] | None = Field(
-        None, description="when this entry ended the round: the round, the table, the roll "
-        "and why (target, bunco, last_table)")
+        None,
+        description="when this entry ended the round: the round, the table, the roll "
+        "and why (target, bunco, last_table)",
+    )
 
 
 class TableCredentials(BaseModel):

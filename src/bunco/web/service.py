@@ -61,8 +61,14 @@ class NightService:
     """The nights held (``held``), the command path that writes them (``path``) and the
     store's writer they share (``writer``); and the creation of nights."""
 
-    def __init__(self, store: EventStore, pubsub: PubSub | None = None, *,
-                 writer: NightWriter | None = None, luck: Luck | None = None) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        pubsub: PubSub | None = None,
+        *,
+        writer: NightWriter | None = None,
+        luck: Luck | None = None,
+    ) -> None:
         self.writer = writer or writer_for(store)
         self.held = HeldNights(store, pubsub, self.writer)
         self.path = CommandPath(self.held, self.writer, luck)
@@ -97,8 +103,7 @@ class NightService:
         """:meth:`HeldNights.db`: a store call, inline for SQLite, on a thread otherwise."""
         return await self.held.db(fn, *args, **kwargs)
 
-    async def get(self, night_id: str, *, at_least: int = -1, fresh: bool = True
-                  ) -> LiveNight:
+    async def get(self, night_id: str, *, at_least: int = -1, fresh: bool = True) -> LiveNight:
         """:meth:`HeldNights.get`: the live night, 404 if there is none."""
         return await self.held.get(night_id, at_least=at_least, fresh=fresh)
 
@@ -106,18 +111,34 @@ class NightService:
         """:meth:`HeldNights.catch_up`."""
         await self.held.catch_up(live)
 
-    async def submit(self, night_id: str, event: Intent | Mapping[str, Any], *,
-                     command_id: str, caller: str = "", request: str | None = None,
-                     expected_seq: int | None = None, authorize: Check | None = None,
-                     tapped: Tapped | None = None, draw: bool = False) -> Ack:
+    async def submit(
+        self,
+        night_id: str,
+        event: Intent | Mapping[str, Any],
+        *,
+        command_id: str,
+        caller: str = "",
+        request: str | None = None,
+        expected_seq: int | None = None,
+        authorize: Check | None = None,
+        tapped: Tapped | None = None,
+        draw: bool = False,
+    ) -> Ack:
         """:meth:`CommandPath.submit`: decide one command, apply it, reply. ``draw=True``
         is the same as an event given as :class:`~bunco.web.commands.RollForMe` (the
         server rolls its dice)."""
         if draw and isinstance(event, Mapping):
             event = RollForMe(event)
-        return await self.path.submit(night_id, event, command_id=command_id, caller=caller,
-                                      request=request, expected_seq=expected_seq,
-                                      authorize=authorize, tapped=tapped)
+        return await self.path.submit(
+            night_id,
+            event,
+            command_id=command_id,
+            caller=caller,
+            request=request,
+            expected_seq=expected_seq,
+            authorize=authorize,
+            tapped=tapped,
+        )
 
     async def open(self) -> None:
         """Open the writer's connections now, not during the first burst of writes."""
@@ -168,32 +189,49 @@ class NightService:
             salt = secrets.token_hex(16)
             made = night_secrets(night_root(key, salt, night_id), tables)
             try:
-                await self.db(self.store.create_night, night_id, name, night.setup,
-                              command_id=lookup, options=options,
-                              tokens=made.records(night_id), salt=salt, request_hash=request)
+                await self.db(
+                    self.store.create_night,
+                    night_id,
+                    name,
+                    night.setup,
+                    command_id=lookup,
+                    options=options,
+                    tokens=made.records(night_id),
+                    salt=salt,
+                    request_hash=request,
+                )
             except StoreError:  # the same creation meanwhile, or a code hash taken: again
                 continue
             stored = (await self.db(self.store.events, night_id))[0]
-            live = LiveNight(night_id, name, stored.created_at, options,
-                             started(night_id, night, stored))
+            live = LiveNight(
+                night_id, name, stored.created_at, options, started(night_id, night, stored)
+            )
             self.nights[night_id] = live
             for hook in self.after_commit:
                 hook(live)
             return live, made
-        raise ServiceError(503, "busy", "the night could not be stored; nothing was created",
-                           "the same request again")
+        raise ServiceError(
+            503,
+            "busy",
+            "the night could not be stored; nothing was created",
+            "the same request again",
+        )
 
-    async def _created_before(self, lookup: str, key: bytes | None, request: str
-                              ) -> tuple[LiveNight, NightSecrets] | None:
+    async def _created_before(
+        self, lookup: str, key: bytes | None, request: str
+    ) -> tuple[LiveNight, NightSecrets] | None:
         """The night a creation with this key made, with its secrets, if any."""
         record = await self.db(self.store.night_by_command, lookup)
         if record is None or key is None or record.create_salt is None:
             return None
         if record.create_request != request:
             raise ServiceError(
-                409, "id_reused", "this command_id already created a night with another "
-                "request", "a new command_id for a new night (the same one only to retry the "
-                "very same request)")
+                409,
+                "id_reused",
+                "this command_id already created a night with another request",
+                "a new command_id for a new night (the same one only to retry the "
+                "very same request)",
+            )
         live = await self.get(record.id)
         tables = len(Night.start(live.log[0].event).seating)
         return live, night_secrets(night_root(key, record.create_salt, record.id), tables)

@@ -61,8 +61,12 @@ CLOSE_BEHIND = 4008
 CLOSE_TOO_BIG = 1009
 MAX_MESSAGE = 4096
 """The largest message a client may send (the pages send ``{"type":"ping"}``)."""
-REVOKED = ServiceError(401, "unauthorized", "this token was revoked by the host",
-                       "a new token: join the table again or ask the host")
+REVOKED = ServiceError(
+    401,
+    "unauthorized",
+    "this token was revoked by the host",
+    "a new token: join the table again or ask the host",
+)
 
 
 def _int_param(websocket: WebSocket, name: str, default: int | None, low: int) -> int | None:
@@ -72,11 +76,16 @@ def _int_param(websocket: WebSocket, name: str, default: int | None, low: int) -
     try:
         value = int(raw)
     except ValueError:
-        raise ServiceError(422, "invalid_request", f"{name}={raw!r} is not a whole number",
-                           f"{name} as an integer of at least {low}") from None
+        raise ServiceError(
+            422,
+            "invalid_request",
+            f"{name}={raw!r} is not a whole number",
+            f"{name} as an integer of at least {low}",
+        ) from None
     if value < low:
-        raise ServiceError(422, "invalid_request", f"{name}={value} is too small",
-                           f"{name} of at least {low}")
+        raise ServiceError(
+            422, "invalid_request", f"{name}={value} is too small", f"{name} of at least {low}"
+        )
     return value
 
 
@@ -95,16 +104,23 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         table = _int_param(websocket, "table", None, 1)
         player = websocket.query_params.get("player")
         if player is not None and table is not None:
-            raise ServiceError(422, "invalid_request", "table and player were both given",
-                               "table=N (a table's phone) or player=NAME (a player's phone)")
+            raise ServiceError(
+                422,
+                "invalid_request",
+                "table and player were both given",
+                "table=N (a table's phone) or player=NAME (a player's phone)",
+            )
         who = await require_read(websocket, night_id)
         assert since is not None
         # a client may have seen `since` through another server process: catch up to it
         live = await svc.get(night_id, at_least=since)
         if since > live.seq:
-            raise ServiceError(422, "invalid_request",
-                               f"since={since} is beyond the night's last event {live.seq}",
-                               f"since between -1 and {live.seq}")
+            raise ServiceError(
+                422,
+                "invalid_request",
+                f"since={since} is beyond the night's last event {live.seq}",
+                f"since between -1 and {live.seq}",
+            )
         if player is not None:
             player = player_named(live, player)
     except ServiceError as exc:
@@ -118,9 +134,17 @@ async def night_socket(websocket: WebSocket, night_id: str) -> None:
         sockets.close(watch)
 
 
-async def _follow(websocket: WebSocket, svc: NightService, live: LiveNight, night_id: str,
-                  since: int, table: int | None, player: str | None, role: str,
-                  watch: SocketWatch) -> None:
+async def _follow(
+    websocket: WebSocket,
+    svc: NightService,
+    live: LiveNight,
+    night_id: str,
+    since: int,
+    table: int | None,
+    player: str | None,
+    role: str,
+    watch: SocketWatch,
+) -> None:
     """The hello, the backlog and the live stream of an authorised socket."""
     if player is not None:  # nothing awaits from here to the snapshot: the table holds
         table = live.table_of(player)
@@ -135,8 +159,14 @@ async def _follow(websocket: WebSocket, svc: NightService, live: LiveNight, nigh
         # a table's follower: as in its status messages, its table's page says whose turn
         status = live.status(expects=not follows)
         hello: dict[str, Any] = {
-            "type": "hello", "night": night_id, "seq": upto, "since": since, "table": table,
-            "role": role, "status": status}
+            "type": "hello",
+            "night": night_id,
+            "seq": upto,
+            "since": since,
+            "table": table,
+            "role": role,
+            "status": status,
+        }
         if player is not None:
             hello["player"] = player
         text = json.dumps(hello, separators=(",", ":"), ensure_ascii=False)
@@ -156,8 +186,9 @@ async def _follow(websocket: WebSocket, svc: NightService, live: LiveNight, nigh
         subscription.close()
 
 
-async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNight,
-                  upto: int, watch: SocketWatch) -> None:
+async def _stream(
+    websocket: WebSocket, subscription: Subscription, live: LiveNight, upto: int, watch: SocketWatch
+) -> None:
     async def pump() -> None:
         while True:
             message = await subscription.get()
@@ -192,11 +223,13 @@ async def _stream(websocket: WebSocket, subscription: Subscription, live: LiveNi
             if task is watch.revoked:
                 await _refuse(websocket, REVOKED)
             elif isinstance(exc, Overflow):
-                await websocket.close(code=CLOSE_BEHIND,
-                                      reason="fell behind; reconnect with since=<last seq>")
+                await websocket.close(
+                    code=CLOSE_BEHIND, reason="fell behind; reconnect with since=<last seq>"
+                )
             elif isinstance(exc, MessageTooBig):
-                await websocket.close(code=CLOSE_TOO_BIG,
-                                      reason=f"messages of at most {MAX_MESSAGE} characters")
+                await websocket.close(
+                    code=CLOSE_TOO_BIG, reason=f"messages of at most {MAX_MESSAGE} characters"
+                )
 
 
 class MessageTooBig(Exception):

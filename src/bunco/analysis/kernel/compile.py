@@ -31,18 +31,41 @@ def _array(dtype: Any, ndim: int) -> Any:
     return types.Array(dtype, ndim, "C")
 
 
-_I8, _I32, _I64, _U8, _U64, _F64 = (types.int8, types.int32, types.int64, types.uint8,
-                                    types.uint64, types.float64)
+_I8, _I32, _I64, _U8, _U64, _F64 = (
+    types.int8,
+    types.int32,
+    types.int64,
+    types.uint8,
+    types.uint64,
+    types.float64,
+)
 
 RUN_NIGHTS_ARGS: tuple[Any, ...] = (
-    _array(_I64, 1), _array(_I32, 3), _array(_I32, 2), _array(_I32, 3),  # cfg tab layout move
-    _array(_I64, 1), _array(_U64, 1), _array(_U8, 1),  # prizes seeds codes
-    _array(_F64, 2), _array(_U8, 2), _array(_I32, 4), _array(_I32, 3),  # figures ties rounds cards
-    _array(_I32, 3), _array(_I64, 3), _array(_I64, 3), _array(_I64, 2),  # set_buncos sets prizes misc
+    _array(_I64, 1),
+    _array(_I32, 3),
+    _array(_I32, 2),
+    _array(_I32, 3),  # cfg tab layout move
+    _array(_I64, 1),
+    _array(_U64, 1),
+    _array(_U8, 1),  # prizes seeds codes
+    _array(_F64, 2),
+    _array(_U8, 2),
+    _array(_I32, 4),
+    _array(_I32, 3),  # figures ties rounds cards
+    _array(_I32, 3),
+    _array(_I64, 3),
+    _array(_I64, 3),
+    _array(_I64, 2),  # set_buncos sets prizes misc
     _array(_I32, 2),  # log
     # the working arrays of layout.state_shapes: st card scratch acc g rs wk memo
-    _array(_I32, 2), _array(_I32, 2), _array(_I32, 1), _array(_I64, 1), _array(_I64, 1),
-    _array(_U64, 1), _array(_I64, 2), _array(_I8, 3),
+    _array(_I32, 2),
+    _array(_I32, 2),
+    _array(_I32, 1),
+    _array(_I64, 1),
+    _array(_I64, 1),
+    _array(_U64, 1),
+    _array(_I64, 2),
+    _array(_I8, 3),
 )
 """The argument types of :func:`bunco.analysis.kernel.night.run_nights` (a test checks
 them against what :mod:`bunco.analysis.night_kernel` passes)."""
@@ -69,7 +92,8 @@ def is_ready() -> bool:
     """Whether every function of :data:`SIGNATURES` is compiled (or loaded) in this process,
     or in the cache with what runs call loaded."""
     return any(ready is SIGNATURES for ready in _READY) or all(
-        args in fn.overloads for fn, args in SIGNATURES)
+        args in fn.overloads for fn, args in SIGNATURES
+    )
 
 
 def uses_runtime(fn: Any) -> bool:
@@ -159,8 +183,12 @@ def ensure_compiled(tick: Callable[[float], None] | None = None, every: float = 
 
 def main() -> int:
     """Compile the kernel into the cache (``python -m bunco.analysis.kernel.compile``)."""
-    print("compiling the simulator's night kernel into Numba's cache (about a minute on two "
-          "cores, once per installation)...", file=sys.stderr, flush=True)
+    print(
+        "compiling the simulator's night kernel into Numba's cache (about a minute on two "
+        "cores, once per installation)...",
+        file=sys.stderr,
+        flush=True,
+    )
     last = [0.0]
 
     def tick(elapsed: float) -> None:

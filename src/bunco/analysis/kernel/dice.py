@@ -51,8 +51,15 @@ def _seed(rs: np.ndarray, seed: np.uint64) -> None:  # pragma: no cover
 
 @njit(_nrt=False, inline="always")
 def _xoshiro_code(
-    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64, cache: np.uint64, have: bool,
-) -> tuple[np.int64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, bool]:  # pragma: no cover
+    s0: np.uint64,
+    s1: np.uint64,
+    s2: np.uint64,
+    s3: np.uint64,
+    cache: np.uint64,
+    have: bool,
+) -> tuple[
+    np.int64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, bool
+]:  # pragma: no cover
     """The next code 0-215 of a xoshiro256** state held in local variables, and the new
     state (``cache`` the last 64-bit output, ``have`` whether its high half is unused).
     Exactly uniform: each 32-bit half of a 64-bit output, Lemire's multiply-shift with
@@ -121,9 +128,19 @@ def _draw(rs: np.ndarray, codes: np.ndarray, g: np.ndarray) -> np.int64:  # prag
 
 @njit(_nrt=False, inline="always")
 def _next_code(
-    stream: bool, rs: np.ndarray, codes: np.ndarray, g: np.ndarray, s0: np.uint64,
-    s1: np.uint64, s2: np.uint64, s3: np.uint64, cache: np.uint64, have: bool,
-) -> tuple[np.int64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, bool]:  # pragma: no cover
+    stream: bool,
+    rs: np.ndarray,
+    codes: np.ndarray,
+    g: np.ndarray,
+    s0: np.uint64,
+    s1: np.uint64,
+    s2: np.uint64,
+    s3: np.uint64,
+    cache: np.uint64,
+    have: bool,
+) -> tuple[
+    np.int64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, bool
+]:  # pragma: no cover
     """The next code and the generator state: from the stream ``codes`` (:func:`_draw`:
     ``g[G_OVER]`` is set when it runs out), or from the state in local variables."""
     c = np.int64(0)

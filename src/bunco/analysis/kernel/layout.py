@@ -94,8 +94,12 @@ F_SEAT = 64  # 64-67: player per seat (-1: a ghost)
 F_NSIDES, F_SIZE = 68, 80
 # the fields indexed by a seat or side in the hot loop, as unsigned numbers: an unsigned
 # index needs no check for a negative one (Numba's wraparound)
-U_PTS, U_SEAT, U_SCORER, U_TBP, U_TBO = (np.uint64(f) for f in (F_PTS, F_SEAT, F_SCORER, F_TBP, F_TBO))
-U_NEXT, U_SIDEOF, U_ROLLER, U_NOBODY = (np.uint64(f) for f in (F_NEXT, F_SIDEOF, F_ROLLER, F_NOBODY))
+U_PTS, U_SEAT, U_SCORER, U_TBP, U_TBO = (
+    np.uint64(f) for f in (F_PTS, F_SEAT, F_SCORER, F_TBP, F_TBO)
+)
+U_NEXT, U_SIDEOF, U_ROLLER, U_NOBODY = (
+    np.uint64(f) for f in (F_NEXT, F_SIDEOF, F_ROLLER, F_NOBODY)
+)
 U_SP, U_HC, U_HT = np.uint64(F_SP), np.uint64(F_HC), np.uint64(F_HT)
 
 # -- a player's card (card[player, field], int32) ---------------------------------------------
@@ -128,8 +132,9 @@ Code = int | np.int64
 """A dice code 0-215 (a NumPy int64 where the kernel draws it)."""
 
 
-def state_shapes(tables: int, players: int, prizes: int, combos: int
-                 ) -> dict[str, tuple[tuple[int, ...], Any]]:
+def state_shapes(
+    tables: int, players: int, prizes: int, combos: int
+) -> dict[str, tuple[tuple[int, ...], Any]]:
     """The shapes and types of the working arrays :func:`run_nights` takes (allocated by
     the caller, so that the compiled loop needs no reference counting); ``combos`` is the
     movement table's rows per table (``move.shape[1]``)."""

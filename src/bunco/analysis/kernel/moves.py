@@ -69,8 +69,16 @@ from bunco.analysis.kernel.layout import (
 )
 from bunco.analysis.kernel.table import _seat_rollers, _turn_order
 
-PERMUTATIONS = np.array([[a, b, c, 6 - a - b - c] for a in range(4) for b in range(4)
-                         for c in range(4) if len({a, b, c}) == 3], dtype=np.int64)
+PERMUTATIONS = np.array(
+    [
+        [a, b, c, 6 - a - b - c]
+        for a in range(4)
+        for b in range(4)
+        for c in range(4)
+        if len({a, b, c}) == 3
+    ],
+    dtype=np.int64,
+)
 """The 24 orders of four seats, in the order of ``itertools.permutations(range(4))``."""
 
 
@@ -103,8 +111,15 @@ def _begin_round(st: np.ndarray, cfg: np.ndarray, first: bool) -> None:  # pragm
 
 
 @njit(_nrt=False)
-def _arrange(st: np.ndarray, k: int, combo: int, row: np.ndarray, no_repeat: bool,
-             scratch: np.ndarray, memo: np.ndarray) -> None:  # pragma: no cover
+def _arrange(
+    st: np.ndarray,
+    k: int,
+    combo: int,
+    row: np.ndarray,
+    no_repeat: bool,
+    scratch: np.ndarray,
+    memo: np.ndarray,
+) -> None:  # pragma: no cover
     """seating_moves.arrange_table at a team table of four when the party has ghosts:
     who comes to table ``k`` is ``row`` (old places, ``4 table + seat``), as without
     ghosts; where they sit weighs the 24 seatings for partners (never two ghosts, a new
@@ -120,7 +135,7 @@ def _arrange(st: np.ndarray, k: int, combo: int, row: np.ndarray, no_repeat: boo
         q = row[s]
         if st[q >> 2, F_SEAT + (q & 3)] < 0:
             ghosts |= 1 << s
-    order = scratch[scratch.shape[0] - 4:]  # stayers by seat, then arrivals by table and seat
+    order = scratch[scratch.shape[0] - 4 :]  # stayers by seat, then arrivals by table and seat
     for s in range(4):
         q = row[s]
         key = q + (0 if q >> 2 == k else 4096)
@@ -158,8 +173,16 @@ def _arrange(st: np.ndarray, k: int, combo: int, row: np.ndarray, no_repeat: boo
 
 @njit(_nrt=False, inline="always")
 def _end_round(
-    st: np.ndarray, card: np.ndarray, move: np.ndarray, scratch: np.ndarray, acc: np.ndarray,
-    rounds: np.ndarray, i: int, ri: int, cfg: np.ndarray, memo: np.ndarray,
+    st: np.ndarray,
+    card: np.ndarray,
+    move: np.ndarray,
+    scratch: np.ndarray,
+    acc: np.ndarray,
+    rounds: np.ndarray,
+    i: int,
+    ri: int,
+    cfg: np.ndarray,
+    memo: np.ndarray,
 ) -> None:  # pragma: no cover
     """Night._end_round: cards, the round's figures, then everyone moves."""
     n_tables = st.shape[0]
@@ -189,8 +212,9 @@ def _end_round(
         if k > 0:
             other_ties += tie * row[F_TEAM]
         if detail or cards:
-            first_won = 1 if row[F_NPLAY] > 0 and w == row[
-                U_SIDEOF + np.uint64(row[F_FIRST_SEAT])] else 0
+            first_won = (
+                1 if row[F_NPLAY] > 0 and w == row[U_SIDEOF + np.uint64(row[F_FIRST_SEAT])] else 0
+            )
             if detail:
                 rounds[i, ri, k, R_FIRST_WON] = first_won
             else:

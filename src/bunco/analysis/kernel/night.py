@@ -139,8 +139,16 @@ def _flag(
 
 @njit(_nrt=False, inline="always")
 def _end_set(
-    card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
-    g: np.ndarray, wk: np.ndarray, sets_out: np.ndarray, i: int, s: int,
+    card: np.ndarray,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    rs: np.ndarray,
+    codes: np.ndarray,
+    g: np.ndarray,
+    wk: np.ndarray,
+    sets_out: np.ndarray,
+    i: int,
+    s: int,
 ) -> None:  # pragma: no cover
     """Night._end_set: most W's, then most B's, then a roll-off; then fresh set columns."""
     n = card.shape[0]
@@ -169,8 +177,16 @@ def _end_set(
 
 @njit(_nrt=False, inline="always")
 def _prizes(
-    card: np.ndarray, cfg: np.ndarray, tab: np.ndarray, prizes: np.ndarray, rs: np.ndarray,
-    codes: np.ndarray, g: np.ndarray, wk: np.ndarray, prize_out: np.ndarray, ties: np.ndarray,
+    card: np.ndarray,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    prizes: np.ndarray,
+    rs: np.ndarray,
+    codes: np.ndarray,
+    g: np.ndarray,
+    wk: np.ndarray,
+    prize_out: np.ndarray,
+    ties: np.ndarray,
     i: int,
 ) -> None:  # pragma: no cover
     """decide_prizes, then Night._next_prize_rolloff for each tie left to a roll-off."""
@@ -234,11 +250,29 @@ def _prizes(
 
 @njit(_nrt=False, inline="always")
 def _night(
-    i: int, cfg: np.ndarray, tab: np.ndarray, layout: np.ndarray, move: np.ndarray,
-    prizes: np.ndarray, rs: np.ndarray, codes: np.ndarray, g: np.ndarray, st: np.ndarray,
-    card: np.ndarray, scratch: np.ndarray, acc: np.ndarray, wk: np.ndarray, figures: np.ndarray,
-    ties: np.ndarray, rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray,
-    sets_out: np.ndarray, prize_out: np.ndarray, log: np.ndarray, memo: np.ndarray,
+    i: int,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    layout: np.ndarray,
+    move: np.ndarray,
+    prizes: np.ndarray,
+    rs: np.ndarray,
+    codes: np.ndarray,
+    g: np.ndarray,
+    st: np.ndarray,
+    card: np.ndarray,
+    scratch: np.ndarray,
+    acc: np.ndarray,
+    wk: np.ndarray,
+    figures: np.ndarray,
+    ties: np.ndarray,
+    rounds: np.ndarray,
+    players_out: np.ndarray,
+    set_buncos: np.ndarray,
+    sets_out: np.ndarray,
+    prize_out: np.ndarray,
+    log: np.ndarray,
+    memo: np.ndarray,
 ) -> None:  # pragma: no cover
     """One whole night; the tables start seated as ``layout`` says."""
     n_tables = st.shape[0]
@@ -305,11 +339,29 @@ def _night(
 
 @njit(cache=True, _nrt=False)
 def run_nights(
-    cfg: np.ndarray, tab: np.ndarray, layout: np.ndarray, move: np.ndarray, prizes: np.ndarray,
-    seeds: np.ndarray, codes: np.ndarray, figures: np.ndarray, ties: np.ndarray,
-    rounds: np.ndarray, players_out: np.ndarray, set_buncos: np.ndarray, sets_out: np.ndarray,
-    prize_out: np.ndarray, misc: np.ndarray, log: np.ndarray, st: np.ndarray, card: np.ndarray,
-    scratch: np.ndarray, acc: np.ndarray, g: np.ndarray, rs: np.ndarray, wk: np.ndarray,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    layout: np.ndarray,
+    move: np.ndarray,
+    prizes: np.ndarray,
+    seeds: np.ndarray,
+    codes: np.ndarray,
+    figures: np.ndarray,
+    ties: np.ndarray,
+    rounds: np.ndarray,
+    players_out: np.ndarray,
+    set_buncos: np.ndarray,
+    sets_out: np.ndarray,
+    prize_out: np.ndarray,
+    misc: np.ndarray,
+    log: np.ndarray,
+    st: np.ndarray,
+    card: np.ndarray,
+    scratch: np.ndarray,
+    acc: np.ndarray,
+    g: np.ndarray,
+    rs: np.ndarray,
+    wk: np.ndarray,
     memo: np.ndarray,
 ) -> int:  # pragma: no cover
     """Play ``figures.shape[0]`` nights; returns how many were played to the end.
@@ -333,8 +385,31 @@ def run_nights(
             g[G_POS] = 0
         start = g[G_POS]
         log_start = g[G_LOG]
-        _night(i, cfg, tab, layout, move, prizes, rs, codes, g, st, card, scratch, acc, wk,
-               figures, ties, rounds, players_out, set_buncos, sets_out, prize_out, log, memo)
+        _night(
+            i,
+            cfg,
+            tab,
+            layout,
+            move,
+            prizes,
+            rs,
+            codes,
+            g,
+            st,
+            card,
+            scratch,
+            acc,
+            wk,
+            figures,
+            ties,
+            rounds,
+            players_out,
+            set_buncos,
+            sets_out,
+            prize_out,
+            log,
+            memo,
+        )
         if g[G_OVER] != 0:
             return i
         misc[i, 0] = g[G_TRAVELER]

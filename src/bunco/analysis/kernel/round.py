@@ -82,8 +82,17 @@ from bunco.analysis.kernel.tiebreak import _high_roll, _slow_roll
 
 @njit(_nrt=False, inline="always")
 def _play_round(
-    rn: int, ri: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray, codes: np.ndarray,
-    g: np.ndarray, st: np.ndarray, card: np.ndarray, log: np.ndarray, active: np.ndarray,
+    rn: int,
+    ri: int,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    rs: np.ndarray,
+    codes: np.ndarray,
+    g: np.ndarray,
+    st: np.ndarray,
+    card: np.ndarray,
+    log: np.ndarray,
+    active: np.ndarray,
 ) -> None:  # pragma: no cover
     """Every roll of one round at every table, in ticks: each table still in its round
     rolls once, the last table first; a tick stops once every table is done. ``active``
@@ -129,7 +138,8 @@ def _play_round(
             nplay = row[F_NPLAY]
             while True:
                 c, s0, s1, s2, s3, cache, have = _next_code(
-                    stream, rs, codes, g, s0, s1, s2, s3, cache, have)
+                    stream, rs, codes, g, s0, s1, s2, s3, cache, have
+                )
                 if stream and g[G_OVER] != 0:
                     return
                 all_rolls += 1
@@ -145,7 +155,9 @@ def _play_round(
                     _wipe(st, 0, side)
                 else:
                     row[U_PTS + tu] += points
-                row[U_NOBODY - (U_NOBODY - U_SCORER - np.uint64(side)) * np.uint64(points > 0)] = roller
+                row[U_NOBODY - (U_NOBODY - U_SCORER - np.uint64(side)) * np.uint64(points > 0)] = (
+                    roller
+                )
                 if (packed >> PK_TRAVEL) & 1:
                     g[G_TRAVELER] = roller
                 if nplay == 0:
@@ -159,7 +171,8 @@ def _play_round(
                 nxt = row[U_NEXT + tu]
                 rang = ((packed >> PK_ENDS) & 1) != 0 or (
                     row[U_PTS + tu] + team * row[U_PTS + ((tu + np.uint64(2)) & np.uint64(3))]
-                    >= target)
+                    >= target
+                )
                 t = nxt + (t - nxt) * cont
                 if rang:
                     row[F_TURN] = t
@@ -178,7 +191,8 @@ def _play_round(
             if status == S_DONE:
                 continue
             c, s0, s1, s2, s3, cache, have = _next_code(
-                stream, rs, codes, g, s0, s1, s2, s3, cache, have)
+                stream, rs, codes, g, s0, s1, s2, s3, cache, have
+            )
             if stream and g[G_OVER] != 0:
                 return
             all_rolls += 1
@@ -265,8 +279,9 @@ def _play_round(
                 _ring_all(st, cfg)  # the bell: once a round, so count again
                 left = _not_done(st)
             elif (k == 0 or every) and (  # the roller's side reached its target
-                    row[U_PTS + tu] + row[F_TEAM] * row[U_PTS + ((tu + np.uint64(2)) & np.uint64(3))]
-                    >= row[F_TARGET]):
+                row[U_PTS + tu] + row[F_TEAM] * row[U_PTS + ((tu + np.uint64(2)) & np.uint64(3))]
+                >= row[F_TARGET]
+            ):
                 if every:
                     _bell(st, k, cfg)
                     if st[k, F_STATUS] == S_DONE:

@@ -88,7 +88,9 @@ def _seat_rollers(st: np.ndarray) -> None:  # pragma: no cover
 
 
 @njit(_nrt=False, inline="always")
-def _turn_order(st: np.ndarray, k: int, start: int, seats: int, out: int) -> int:  # pragma: no cover
+def _turn_order(
+    st: np.ndarray, k: int, start: int, seats: int, out: int
+) -> int:  # pragma: no cover
     """TableRound.turn_order: the seats of the bit mask ``seats`` in the order the dice
     travel from ``start``, written from ``st[k, out]``; returns how many."""
     row = st[k]
@@ -209,8 +211,14 @@ def _cards_for(card: np.ndarray, g: np.ndarray, player: int, kind: int) -> None:
 
 @njit(_nrt=False)
 def _after_bell_roll(
-    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
-    card: np.ndarray, g: np.ndarray,
+    st: np.ndarray,
+    k: int,
+    c: Code,
+    r: int,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    card: np.ndarray,
+    g: np.ndarray,
 ) -> None:  # pragma: no cover
     """TableRound.roll after the bell (status FINISHING): the roller in mid-turn rolls
     on while the rolls continue the turn, then the table is settled."""

@@ -114,8 +114,14 @@ def _high_roll(st: np.ndarray, k: int, total: int) -> None:  # pragma: no cover
 
 @njit(_nrt=False, inline="always")
 def _tie_roll(
-    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
-    card: np.ndarray, g: np.ndarray,
+    st: np.ndarray,
+    k: int,
+    c: Code,
+    r: int,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    card: np.ndarray,
+    g: np.ndarray,
 ) -> int:  # pragma: no cover
     """A tie-break roll at table ``k``; returns the points it records."""
     t = st[k, F_TURN]
@@ -191,8 +197,14 @@ def _tie_roll(
 
 @njit(_nrt=False, inline="always")
 def _slow_roll(
-    st: np.ndarray, k: int, c: Code, r: int, cfg: np.ndarray, tab: np.ndarray,
-    card: np.ndarray, g: np.ndarray,
+    st: np.ndarray,
+    k: int,
+    c: Code,
+    r: int,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    card: np.ndarray,
+    g: np.ndarray,
 ) -> tuple[int, int]:  # pragma: no cover
     """Night._roll at a table that is not in play: after the bell, or in a tie-break
     (sessions or sudden death); returns the roll's phase and recorded points."""
@@ -204,8 +216,14 @@ def _slow_roll(
 
 @njit(_nrt=False)
 def _rolloff(
-    players: np.ndarray, n: int, cfg: np.ndarray, tab: np.ndarray, rs: np.ndarray,
-    codes: np.ndarray, g: np.ndarray, wk: np.ndarray,
+    players: np.ndarray,
+    n: int,
+    cfg: np.ndarray,
+    tab: np.ndarray,
+    rs: np.ndarray,
+    codes: np.ndarray,
+    g: np.ndarray,
+    wk: np.ndarray,
 ) -> int:  # pragma: no cover
     """RollOff: high total orders the players (ties re-roll), then the round-6 roll-off to
     ``roll_off_target``; returns the winner (-1 if a stream ran out)."""

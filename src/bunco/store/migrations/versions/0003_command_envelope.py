@@ -30,8 +30,9 @@ def upgrade() -> None:
         batch.add_column(sa.Column("caller", sa.String(32), nullable=False, server_default=""))
         batch.add_column(sa.Column("request_hash", sa.String(64), nullable=True))
         batch.drop_constraint("uq_events_night_command", type_="unique")
-        batch.create_unique_constraint("uq_events_night_caller_command",
-                                       ["night_id", "caller", "command_id"])
+        batch.create_unique_constraint(
+            "uq_events_night_caller_command", ["night_id", "caller", "command_id"]
+        )
     with op.batch_alter_table("nights") as batch:
         batch.add_column(sa.Column("create_salt", sa.String(64), nullable=True))
         batch.add_column(sa.Column("create_request", sa.String(64), nullable=True))
@@ -44,8 +45,10 @@ def downgrade() -> None:
         batch.drop_column("create_request")
         batch.drop_column("create_salt")
     # the old key is (night, command id): keep two callers' equal ids apart
-    op.execute("UPDATE events SET command_id = substr(caller || ':' || command_id, 1, 100)"
-               " WHERE caller <> '' AND command_id IS NOT NULL")
+    op.execute(
+        "UPDATE events SET command_id = substr(caller || ':' || command_id, 1, 100)"
+        " WHERE caller <> '' AND command_id IS NOT NULL"
+    )
     with op.batch_alter_table("events") as batch:
         batch.drop_constraint("uq_events_night_caller_command", type_="unique")
         batch.create_unique_constraint("uq_events_night_command", ["night_id", "command_id"])

@@ -28,8 +28,11 @@ def upgrade() -> None:
     op.create_table(
         "rate_counts",
         sa.Column("key", sa.Text, primary_key=True),
-        sa.Column("hits", sa.Text().with_variant(postgresql.ARRAY(sa.Double), "postgresql"),
-                  nullable=False),
+        sa.Column(
+            "hits",
+            sa.Text().with_variant(postgresql.ARRAY(sa.Double), "postgresql"),
+            nullable=False,
+        ),
         sa.Column("expires_at", sa.Double, nullable=False),
     )
     op.create_index("ix_rate_counts_expires_at", "rate_counts", ["expires_at"])

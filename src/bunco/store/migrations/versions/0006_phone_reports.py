@@ -25,8 +25,12 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "phone_reports",
-        sa.Column("night_id", sa.String(32), sa.ForeignKey("nights.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "night_id",
+            sa.String(32),
+            sa.ForeignKey("nights.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
         sa.Column("table_no", sa.Integer, primary_key=True, autoincrement=False),
         sa.Column("heard", sa.String(40), nullable=False),
         sa.Column("report", sa.Text, nullable=False),
