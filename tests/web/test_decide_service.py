@@ -54,8 +54,7 @@ def test_the_server_rolls_with_the_luck_of_the_service(tmp_path):
     async def scenario(svc: NightService, night: str) -> None:
         first = await svc.submit(night, RollForMe({"type": "roll", "table": 1}), command_id="a")
         assert first.stored.event["dice"] == [1, 1, 1]
-        # the keyword of before (draw=True) means the same, for routes written with it
-        second = await svc.submit(night, {"type": "roll", "table": 2}, command_id="b", draw=True)
+        second = await svc.submit(night, RollForMe({"type": "roll", "table": 2}), command_id="b")
         assert second.stored.event["dice"] == [2, 2, 2]
         live = await svc.get(night)
         roller = live.night.tables[1].roller

@@ -16,13 +16,12 @@ import io
 from typing import Any
 from xml.sax.saxutils import escape
 
-from reportlab.lib.units import inch
-from reportlab.platypus import Paragraph, SimpleDocTemplate
+from reportlab.platypus import Paragraph
 
 from bunco.core.night import Night
 from bunco.party.report import night_title
 from bunco.sheets.payouts import payout_story
-from bunco.sheets.pdfkit import Rendered, build_numbered, paper_size
+from bunco.sheets.pdfkit import Rendered, build_numbered, flowing_document, paper_size
 from bunco.sheets.report import _pdf_table, _styles, meta_line, prize_table
 from bunco.sheets.verified import verified_story
 
@@ -31,21 +30,9 @@ def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
     """The prize and payout sheet as a PDF and its page count."""
     styles = _styles()
     size = paper_size(paper)
-    width = size[0] - 1.2 * inch
     title = night_title(night)
     buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=0.6 * inch,
-        rightMargin=0.6 * inch,
-        topMargin=0.6 * inch,
-        bottomMargin=0.6 * inch,
-        title=f"{title}: prizes and payouts",
-        author="bunco",
-        creator="bunco",
-        invariant=1,
-    )
+    doc, width = flowing_document(buffer, size, f"{title}: prizes and payouts")
     story: list[Any] = [
         Paragraph(escape(f"{title}: prizes and payouts"), styles["title"]),
         Paragraph(escape(meta_line(night)), styles["meta"]),

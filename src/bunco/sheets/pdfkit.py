@@ -25,6 +25,7 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import SimpleDocTemplate
 
 from bunco.core.errors import BuncoError
 
@@ -375,6 +376,35 @@ class Rendered:
 
     data: bytes
     pages: int
+
+
+FLOW_MARGIN = 0.6 * inch
+"""The margin of the flowing documents (report, payout sheet, season report)."""
+
+
+def flowing_document(
+    buffer: io.BytesIO, size: tuple[float, float], title: str
+) -> tuple[SimpleDocTemplate, float]:
+    """A flowing document of pages of ``size`` written to ``buffer``, with ``title`` in its
+    properties and the same margins everywhere, and the width its text may take.
+
+    >>> doc, width = flowing_document(io.BytesIO(), LETTER, "Night: report")
+    >>> doc.title, round(width / inch, 2)
+    ('Night: report', 7.3)
+    """
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=FLOW_MARGIN,
+        rightMargin=FLOW_MARGIN,
+        topMargin=FLOW_MARGIN,
+        bottomMargin=FLOW_MARGIN,
+        title=title,
+        author="bunco",
+        creator="bunco",
+        invariant=1,
+    )
+    return doc, size[0] - 2 * FLOW_MARGIN
 
 
 def build_numbered(doc: Any, buffer: io.BytesIO, story: list[Any], footer: str) -> Rendered:

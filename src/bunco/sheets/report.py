@@ -34,7 +34,6 @@ from reportlab.platypus import (
     Image,
     KeepTogether,
     Paragraph,
-    SimpleDocTemplate,
     Spacer,
     Table,
     TableStyle,
@@ -46,7 +45,7 @@ from bunco.party.standings import standings
 from bunco.party.winners import prize_name, prizes_status, winner_rows
 from bunco.sheets.filled import SETTLED
 from bunco.sheets.payouts import payout_section_html, payout_story
-from bunco.sheets.pdfkit import Rendered, build_numbered, font, paper_size
+from bunco.sheets.pdfkit import Rendered, build_numbered, flowing_document, font, paper_size
 from bunco.sheets.verified import verified_section_html, verified_story
 from bunco.sheets.wording import minis_header
 
@@ -299,19 +298,7 @@ def render_report_pdf(night: Night, *, paper: str = "letter") -> Rendered:
     size = paper_size(paper)
     buffer = io.BytesIO()
     title = night_title(night)
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=0.6 * inch,
-        rightMargin=0.6 * inch,
-        topMargin=0.6 * inch,
-        bottomMargin=0.6 * inch,
-        title=f"{title}: night report",
-        author="bunco",
-        creator="bunco",
-        invariant=1,
-    )
-    width = size[0] - 1.2 * inch
+    doc, width = flowing_document(buffer, size, f"{title}: night report")
     p = xml_escape
     story: list[Any] = [
         Paragraph(p(title), styles["title"]),

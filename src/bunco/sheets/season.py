@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape as xml_escape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Image, KeepTogether, Paragraph, SimpleDocTemplate, Spacer
+from reportlab.platypus import Image, KeepTogether, Paragraph, Spacer
 
 from bunco.club.club import DEFAULT_LADDER, Club
 from bunco.club.ladder import rule_text
@@ -34,7 +34,7 @@ from bunco.club.season import season_ledger, season_progress, season_standings
 from bunco.core.night import Night
 from bunco.sheets.charts import COLORS, TOP_PLAYERS, new_figure, render
 from bunco.sheets.export import safe_cell
-from bunco.sheets.pdfkit import font, paper_size
+from bunco.sheets.pdfkit import flowing_document, font, paper_size
 from bunco.sheets.report import STYLE, _html_table, _pdf_table, _styles
 
 if TYPE_CHECKING:
@@ -273,19 +273,7 @@ def season_report_pdf(
     title = f"{club.name}: {data['season']}"
     size = paper_size(paper)
     buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=0.6 * inch,
-        rightMargin=0.6 * inch,
-        topMargin=0.6 * inch,
-        bottomMargin=0.6 * inch,
-        title=f"{title}: season report",
-        author="bunco",
-        creator="bunco",
-        invariant=1,
-    )
-    width = size[0] - 1.2 * inch
+    doc, width = flowing_document(buffer, size, f"{title}: season report")
     p = xml_escape
     story: list[Any] = [
         Paragraph(p(title), styles["title"]),

@@ -46,7 +46,7 @@ from bunco.store import EventStore, StoreError
 from bunco.store.writers import NightWriter, SqliteWriter, writer_for
 from bunco.web.auth import NightSecrets, creation_lookup, night_root, night_secrets
 from bunco.web.command_path import CommandPath
-from bunco.web.commands import Intent, Luck, RollForMe
+from bunco.web.commands import Intent, Luck
 from bunco.web.entry_rules import Tapped
 from bunco.web.fanout import Publisher
 from bunco.web.held_nights import HeldNights
@@ -122,13 +122,9 @@ class NightService:
         expected_seq: int | None = None,
         authorize: Check | None = None,
         tapped: Tapped | None = None,
-        draw: bool = False,
     ) -> Ack:
-        """:meth:`CommandPath.submit`: decide one command, apply it, reply. ``draw=True``
-        is the same as an event given as :class:`~bunco.web.commands.RollForMe` (the
-        server rolls its dice)."""
-        if draw and isinstance(event, Mapping):
-            event = RollForMe(event)
+        """:meth:`CommandPath.submit`: decide one command, apply it, reply (an event the
+        server rolls the dice of is given as :class:`~bunco.web.commands.RollForMe`)."""
         return await self.path.submit(
             night_id,
             event,
