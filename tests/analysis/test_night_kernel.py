@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kernel_nights import KernelNights, night_figures, play_nights
 
 from bunco.analysis import simulate
 from bunco.analysis.dice_codes import dice_to_codes
@@ -25,14 +26,11 @@ from bunco.analysis.night_kernel import (
     FIGURES,
     RULE_FIELDS,
     DiceStream,
-    KernelNights,
     KernelUnsupported,
     check_kernel,
     kernel_refusal,
     movement_table,
-    night_figures,
     night_seeds,
-    play_nights,
     player_names,
     seat_places,
 )
