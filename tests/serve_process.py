@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +118,18 @@ class ServeProcess:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+@contextmanager
+def two_servers(db: str, folder: Path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Processes A and B of `bunco serve` on the database ``db`` (logs in ``folder``),
+    stopped when the block ends."""
+    a = ServeProcess(db, free_port(), folder / "a.log")
+    b = ServeProcess(db, free_port(), folder / "b.log")
+    try:
+        a.start()
+        b.start()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()

@@ -9,9 +9,10 @@ from typing import Any
 
 import httpx
 import pytest
+from web_helpers import bearer
 
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
-from serve_process import ServeProcess, free_port
+from serve_process import ServeProcess, two_servers
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -19,20 +20,8 @@ EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 @pytest.fixture
 def servers(tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
-    with wiped_postgres() as url:
-        a = ServeProcess(url, free_port(), tmp_path / "a.log")
-        b = ServeProcess(url, free_port(), tmp_path / "b.log")
-        try:
-            a.start()
-            b.start()
-            yield a, b
-        finally:
-            a.stop()
-            b.stop()
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+    with wiped_postgres() as url, two_servers(url, tmp_path) as pair:
+        yield pair
 
 
 def phones(server: ServeProcess, night: str, host: str) -> dict[int, dict[str, Any]]:

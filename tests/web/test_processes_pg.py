@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from web_helpers import bearer
 from websockets.sync.client import connect
 
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
@@ -23,29 +24,18 @@ from serve_process import (
     log_holds_every_acknowledged,
     run_until_acknowledged,
     small_dice,
+    two_servers,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 @pytest.fixture
 def servers(tmp_path) -> Iterator[tuple[ServeProcess, ServeProcess]]:
     """Processes A and B on the same wiped PostgreSQL database."""
-    with wiped_postgres() as url:
-        a = ServeProcess(url, free_port(), tmp_path / "a.log")
-        b = ServeProcess(url, free_port(), tmp_path / "b.log")
-        try:
-            a.start()
-            b.start()
-            yield a, b
-        finally:
-            a.stop()
-            b.stop()
+    with wiped_postgres() as url, two_servers(url, tmp_path) as pair:
+        yield pair
 
 
 class Listener:

@@ -63,24 +63,7 @@ def season_csv(club: Club, nights: Mapping[str, Night], season: str | None = Non
     writer.writerow(CSV_COLUMNS)
     for row in season_standings(club, nights, season):
         d = row.as_dict()
-        writer.writerow(
-            [
-                safe_cell(str(d[k])) if k in ("player",) else d[k]
-                for k in (
-                    "rank",
-                    "player",
-                    "role",
-                    "nights",
-                    "wins",
-                    "losses",
-                    "buncos",
-                    "mini_buncos",
-                    "points",
-                    "prizes",
-                    "won",
-                )
-            ]
-        )
+        writer.writerow([safe_cell(str(d[k])) if k == "player" else d[k] for k in CSV_COLUMNS])
     return out.getvalue()
 
 
