@@ -33,3 +33,19 @@ def finish_round(server: Server, night: str, token: str, round_no: int, seed: in
             [rng.randint(1, 6) for _ in range(3)],
         )
     raise AssertionError(f"round {round_no} did not end")
+
+
+def play_out(server: Server, night: str, token: str, prefix: str) -> None:
+    """The server rolls for whoever is expected (command ids ``{prefix}-0``, ...) until the
+    night stops playing: over, or waiting at a break or for a roll-off."""
+    for n in range(3000):
+        status = server.state(night, token)["status"]
+        if status["phase"] != "playing":
+            return
+        server.api(
+            "POST",
+            f"/api/nights/{night}/tables/{status['expects'][0]['table']}/rolls",
+            token,
+            json={"command_id": f"{prefix}-{n}", "roll_for_me": True},
+        )
+    raise AssertionError("the night was still playing after 3,000 rolls")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Dialog, expect
 
+from .api_rolls import play_out
 from .conftest import Pages, Server, audit
 
 pytestmark = pytest.mark.browser
@@ -33,17 +34,7 @@ def test_closing_the_cards_names_the_unverified_and_cancel_sends_nothing(
         },
     )
     nid, host = created["night"], created["host_token"]
-    for n in range(3000):  # every round, rolled by the server for whoever is expected
-        status = server.state(nid, host)["status"]
-        if status["phase"] != "playing":
-            break
-        table = status["expects"][0]["table"]
-        server.api(
-            "POST",
-            f"/api/nights/{nid}/tables/{table}/rolls",
-            host,
-            json={"command_id": f"c-{n}", "roll_for_me": True},
-        )
+    play_out(server, nid, host, "c")  # every round, the server rolling
     for player in EIGHT[:5]:  # the staff verified five cards; Fay, Gus and Hal are not
         server.api(
             "POST",

@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
+from .api_rolls import play_out
 from .conftest import TV, Pages, Server, audit, shoot
 
 pytestmark = pytest.mark.browser
@@ -67,17 +68,7 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
     )
     expect(screen.locator("#break-box")).to_be_hidden()
 
-    for n in range(3000):  # every round, rolled by the server for whoever is expected
-        status = server.state(nid, host)["status"]
-        if status["phase"] != "playing":
-            break
-        table = status["expects"][0]["table"]
-        server.api(
-            "POST",
-            f"/api/nights/{nid}/tables/{table}/rolls",
-            host,
-            json={"command_id": f"m-{n}", "roll_for_me": True},
-        )
+    play_out(server, nid, host, "m")  # every round, the server rolling
     for player in EIGHT:
         server.api(
             "POST",

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from .api_rolls import play_out
 from .conftest import TV, Pages, Server, audit, shoot
 
 pytestmark = pytest.mark.browser
@@ -137,17 +138,7 @@ def test_screen_and_end_page_name_the_person_paid(pages: Pages, server: Server) 
         },
     )
     nid, host = created["night"], created["host_token"]
-    for n in range(3000):  # every round, rolled by the server for whoever is expected
-        status = server.state(nid, host)["status"]
-        if status["phase"] != "playing":
-            break
-        table = status["expects"][0]["table"]
-        server.api(
-            "POST",
-            f"/api/nights/{nid}/tables/{table}/rolls",
-            host,
-            json={"command_id": f"s-{n}", "roll_for_me": True},
-        )
+    play_out(server, nid, host, "s")  # every round, the server rolling
     assert server.state(nid, host)["status"]["phase"] == "over"  # ties shared: no roll-off
     server.api(
         "POST",
