@@ -1,11 +1,29 @@
 """Rolls sent straight to the API by the browser tests, to bring a night where a page is
-looked at (the pages themselves are what the tests check)."""
+looked at (the pages themselves are what the tests check).
+
+A roll's acknowledgement carries the night's status and the table after it, so a table
+rolls on without reading the whole night; the night is read again when that table has
+no roll to make or a roll is refused (a bot or a page rolled first)."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .conftest import Server
+
+
+def post_roll(server: Server, night: str, token: str, table: int, body: dict[str, Any]) -> Any:
+    """POST one roll; the night's status after it, its ``expects`` from the table's view
+    while that table has more to roll, else the night's status read again."""
+    reply = server.call("POST", f"/api/nights/{night}/tables/{table}/rolls", token, json=body)
+    assert reply.status_code in (200, 409), reply.text  # 409: somebody else rolled first
+    ack = reply.json()
+    if reply.status_code == 200 and ack["status"]["phase"] == "playing":
+        expects = (ack["table_view"] or {}).get("expects")
+        if expects:
+            return {**ack["status"], "expects": expects}
+    return server.state(night, token)["status"]
 
 
 def roll(server: Server, night: str, token: str, table: int, dice: list[int]) -> None:
@@ -21,31 +39,23 @@ def roll(server: Server, night: str, token: str, table: int, dice: list[int]) ->
 def finish_round(server: Server, night: str, token: str, round_no: int, seed: int = 11) -> None:
     """Whoever may still roll rolls (seeded dice) until round ``round_no`` is over."""
     rng = random.Random(seed)
+    status = server.state(night, token)["status"]
     for _ in range(600):
-        status = server.state(night, token)["status"]
         if status["round"] != round_no or not status["expects"]:
             return
-        roll(
-            server,
-            night,
-            token,
-            status["expects"][0]["table"],
-            [rng.randint(1, 6) for _ in range(3)],
-        )
+        dice = [rng.randint(1, 6) for _ in range(3)]
+        body = {"command_id": f"test-roll-{random.random()}", "dice": dice}
+        status = post_roll(server, night, token, status["expects"][0]["table"], body)
     raise AssertionError(f"round {round_no} did not end")
 
 
 def play_out(server: Server, night: str, token: str, prefix: str) -> None:
     """The server rolls for whoever is expected (command ids ``{prefix}-0``, ...) until the
     night stops playing: over, or waiting at a break or for a roll-off."""
+    status = server.state(night, token)["status"]
     for n in range(3000):
-        status = server.state(night, token)["status"]
         if status["phase"] != "playing":
             return
-        server.api(
-            "POST",
-            f"/api/nights/{night}/tables/{status['expects'][0]['table']}/rolls",
-            token,
-            json={"command_id": f"{prefix}-{n}", "roll_for_me": True},
-        )
+        body = {"command_id": f"{prefix}-{n}", "roll_for_me": True}
+        status = post_roll(server, night, token, status["expects"][0]["table"], body)
     raise AssertionError("the night was still playing after 3,000 rolls")
