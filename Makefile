@@ -46,9 +46,11 @@ test: $(DEV_STAMP) $(AXE)
 	$(BIN)/ruff format --check src tests benchmarks  # the formatter sets the style (pyproject)
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the layers point one way, no import cycles (pyproject: tool.importlinter)
-	$(BIN)/pytest -n 2 -m "not browser"
+	# worksteal: a worker that runs out of tests takes some of the other's, so one long test
+	# near the end does not leave a core idle
+	$(BIN)/pytest -n 2 --dist worksteal -m "not browser"
 	# Playwright's sync API keeps an event loop running in its worker: the browser tests run apart.
-	$(BIN)/pytest -n 2 -m browser
+	$(BIN)/pytest -n 2 --dist worksteal -m browser
 
 # The long schemathesis run: 25,000 cases per database and mode, 100,000 in all, no 5xx.
 # PostgreSQL runs when BUNCO_TEST_PG_URL names a database the tests may wipe.
