@@ -482,6 +482,7 @@ def night_part(night: Night) -> dict[str, Any]:
         "bell": night.bell,
         "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
         "started": night.started,
+        "clock": night.clock.as_dict() if night.clock else None,  # timed rounds' clock
         "on_break": on_break(night),
         "rolloff": night.rolloff.as_dict() if night.rolloff else None,
         "prizes": [p.as_dict() for p in night.prizes],

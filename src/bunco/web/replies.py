@@ -120,6 +120,7 @@ def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
         "bell": night.bell,
         "started": night.started,
         "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
+        "clock": night.clock.as_dict() if night.clock else None,  # timed rounds
         "traveler": night.traveler,
         "last_bunco": night.last_bunco,
     }
