@@ -45,8 +45,6 @@ from bunco.web.assets import assets
 from bunco.web.auth import TokenBook
 from bunco.web.bodycap import BodyCap
 from bunco.web.bots import BotRunner
-from bunco.web.round_timer import RoundTimer
-from bunco.web.timed_rounds import ServerClock
 from bunco.web.downloads import Downloads
 from bunco.web.fastpath import FastRolls
 from bunco.web.follow import ProcessFollower
@@ -54,7 +52,9 @@ from bunco.web.guard import Guard
 from bunco.web.open_sockets import OpenSockets
 from bunco.web.pubsub import InProcessPubSub, PubSub
 from bunco.web.reply_models import HealthOut
+from bunco.web.round_timer import RoundTimer
 from bunco.web.service import NightService
+from bunco.web.timed_rounds import ServerClock
 
 STATIC = Path(__file__).with_name("static")
 
