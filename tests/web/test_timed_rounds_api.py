@@ -6,6 +6,8 @@ forward: no test waits for a minute to pass.
 
 from __future__ import annotations
 
+import threading
+import time
 import warnings
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -187,3 +189,72 @@ def test_a_bad_round_minutes_is_refused_when_the_night_is_made(client: TestClien
     body = reply.json()
     assert reply.status_code == 422, body
     assert "round_minutes must be 0 to 240" in body["message"]
+
+
+def _until(check: Any, what: str, timeout: float = 15.0) -> None:
+    """Wait until ``check()`` holds (the server's timer runs on its own)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"no {what} within {timeout} s"
+        time.sleep(0.02)
+
+
+def _bells(night: Night) -> int:
+    return [e["type"] for e in night.log()[1:]].count("time_up")
+
+
+def test_the_servers_timer_rings_at_zero_with_nobody_asking(timed: Timed) -> None:
+    night = timed.night
+    assert night.roll(1, [2, 3, 4]).status_code == 200
+    timed.forward(minutes=10)
+    _until(lambda: _bells(night) == 1, "bell")
+    assert night.state()["status"]["bell_roll"]["why"] == "time"
+
+
+def test_a_clock_that_ran_out_while_the_server_was_down_rings_when_the_night_is_held_again(
+    any_db_url: str,
+) -> None:
+    clock = ShiftedClock()
+    with TestClient(create_app(any_db_url, bot_pace=0, clock=clock)) as client:
+        night = make_night(client, house_rules={"round_minutes": 5})
+        assert night.roll(1, [1, 2, 3]).status_code == 200
+    clock.shift = timedelta(minutes=6)  # the server was down at zero
+    with TestClient(create_app(any_db_url, bot_pace=0, clock=clock)) as client:
+        again = Night(client, night.created)
+        assert again.state()["status"]["bell"] in (False, True)  # loads the night
+        _until(lambda: _bells(again) == 1, "bell after the restart")
+        reply = again.roll(1, [1, 4, 5])  # Ann was mid-turn at the bell: she rolls on
+        assert reply.status_code == 200 and reply.json()["entry"]["phase"] == "after_bell"
+        assert _bells(again) == 1
+
+
+def test_two_processes_asking_at_zero_store_one_bell(pg_url: str) -> None:
+    clock = ShiftedClock()
+    with (
+        TestClient(create_app(pg_url, bot_pace=0, clock=clock)) as one,
+        TestClient(create_app(pg_url, bot_pace=0, clock=clock)) as two,
+    ):
+        night = make_night(one, house_rules={"round_minutes": 5})
+        other = Night(two, night.created)
+        assert night.roll(1, [1, 2, 3]).status_code == 200
+        _until(lambda: other.state()["view"]["clock"] is not None, "the clock on the other")
+        clock.shift = timedelta(minutes=5)
+        replies: list[Any] = []
+        askers = [
+            threading.Thread(
+                target=lambda n=n: replies.append(
+                    n.client.get(n.url("/clock"), headers=n.viewer).json()
+                )
+            )
+            for n in (night, other, night, other)
+        ]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join()
+        assert all(r["clock"]["rung"] for r in replies), replies
+        _until(lambda: other.state()["status"]["bell"], "the bell on the other process")
+        assert _bells(night) == 1 and _bells(other) == 1
+        # the tables settle by the rules after it, on either process
+        assert other.roll(1, [2, 3, 4]).status_code == 200  # Ann finishes her turn
+        assert night.state()["view"]["tables"][0]["status"] == "done"
