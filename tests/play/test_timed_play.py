@@ -78,3 +78,16 @@ def test_a_timed_night_played_out_replays_from_its_log_to_the_same_result() -> N
     assert night_report(again) == night_report(night)
     endings = [r.ended_by.why for r in again.history if r.ended_by is not None]
     assert "time" in endings
+
+
+def test_the_house_rules_card_says_the_round_is_timed() -> None:
+    from bunco.core.presets import get_rules
+    from bunco.sheets.wording import house_changes, rule_lines
+
+    timed = get_rules("tournament", {"round_minutes": 12})
+    assert (
+        "Timed rounds: each round has 12 minutes on the clock; at zero the bell rings for "
+        "every table, as the head table's would."
+    ) in rule_lines(timed)
+    assert [c[:2] for c in house_changes(timed)] == [("round_minutes", "12")]
+    assert not any("Timed" in line for line in rule_lines(get_rules("tournament")))
