@@ -170,6 +170,15 @@ def test_a_caller_cannot_ring_the_clock_early(timed: Timed) -> None:
 
 def test_an_untimed_night_has_no_clock(client: TestClient) -> None:
     night = make_night(client)
+    clocked = client.post(
+        night.url("/events"),
+        json={
+            "command_id": cid(),
+            "event": {"type": "start_round", "clock": "2026-11-27T20:00:00Z"},
+        },
+        headers=night.host,
+    )
+    assert clocked.status_code == 409 and "not timed" in clocked.json()["message"]
     assert night.roll(1, [1, 2, 3]).status_code == 200
     reply = client.get(night.url("/clock"), headers=night.viewer).json()
     assert reply["clock"] is None and reply["minutes"] == 0
