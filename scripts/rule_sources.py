@@ -40,6 +40,10 @@ _QUOTE = re.compile(r"seeds/(\d{3}): “([^”]+)”")
 
 _NO_TRAVEL = "RULES.md §7: Traveling is an optional rule (from seeds/001) the host switches on; off"
 _NO_TRAVEL_ROUND = "RULES.md §7: matters only with a Traveling trigger; 0 excludes no round"
+_NO_CLOCK = (
+    "bunco default: off (0); no seed times its rounds: a bell ends them (RULES.md §3); "
+    "a clock is a house rule for big events"
+)
 _NO_WIPEOUT = "RULES.md §7: Wipeout is a common house rule, not in the seeds; off"
 _NO_QUICK = "RULES.md §7: the quick game (targets of 11, from seeds/000) is an option; off"
 _NO_GROUPS = "bunco default: prize groups are the tournament's (seeds/004); no groups"
@@ -132,6 +136,7 @@ WINNING_MOVES: dict[str, str] = {
     "roll_off_target": (
         "seeds/000: “In a roll off, the first player to reach 5 points wins the roll off”"
     ),
+    "round_minutes": _NO_CLOCK,
     "set_winner": (
         "seeds/000: “When the Set ends, the player with the most \"W's\" wins the game.”"
     ),
@@ -233,6 +238,7 @@ CLASSIC: dict[str, str] = {
         "team to end the tie.”"
     ),
     "roll_off_target": _PRIZE_ROLL_OFF,
+    "round_minutes": _NO_CLOCK,
     "set_winner": "seeds/001: “At the end of a game, there are typically multiple \"winners.\"”",
     "prizes": (
         "seeds/001: “The hostess may choose to create award categories and offer prizes to the "
@@ -329,6 +335,7 @@ SCIL: dict[str, str] = {
         "seeds/003: “we will have a roll-off to determine the ultimate winner.” — it does not "
         "say how, so the roll-off of seeds/000, first to 5 points"
     ),
+    "round_minutes": _NO_CLOCK,
     "set_winner": (
         "seeds/003: “We will recognize the following winners:” (prizes, no single winner)"
     ),
@@ -416,6 +423,7 @@ TOURNAMENT: dict[str, str] = {
         "roll the target number wins the Round for their team.”"
     ),
     "roll_off_target": _PRIZE_ROLL_OFF,
+    "round_minutes": _NO_CLOCK,
     "set_winner": (
         "seeds/004: “We will be awarding the winners their prize money immediately at the end of "
         "the event.” (prizes, no single winner)"

@@ -252,11 +252,12 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
     (log,) = _blocks("party-log.md", "jsonl")
     lines = log.splitlines()
     night = read_log(lines)
-    # every event but close_cards, which only a night that verifies cards has (below)
+    # every event but close_cards, which only a night that verifies cards has (below), and
+    # time_up, which only a timed night has (its own example: tests/core/test_timed_rounds.py)
     assert {line.split('"type": "')[1].split('"')[0] for line in lines} == {
         "party",
         *EVENT_TYPES,
-    } - {"close_cards"}
+    } - {"close_cards", "time_up"}
     report = night_report(night)
     assert report["phase"] == "over"
     assert report["next"] is None

@@ -80,7 +80,7 @@ def parse_house_rules(items: list[str] | None) -> dict[str, Any]:
     """
     import dataclasses
 
-    from bunco.core.rules import RuleSet, whole_number_rules
+    from bunco.core.rules import OFF_IS_ZERO, RuleSet, whole_number_rules
 
     numbers = whole_number_rules()
     lists = {f.name for f in dataclasses.fields(RuleSet) if str(f.type).startswith("tuple[")}
@@ -93,12 +93,14 @@ def parse_house_rules(items: list[str] | None) -> dict[str, Any]:
             )
         key, value = (part.strip() for part in item.split("=", 1))
         name = key.replace("-", "_")
+        if name in OFF_IS_ZERO and value.lower() in ("off", "none"):
+            value = "0"  # "round_minutes=off": the log writes 0
         out[key] = _whole_numbers(key, value, name in lists) if name in numbers else value
     return out
 
 
 def _whole_numbers(key: str, value: str, as_list: bool) -> int | list[int]:
-    from bunco.core.rules import MAX_RULE_NUMBER
+    from bunco.core.rules import MAX_ROUND_MINUTES, MAX_RULE_NUMBER, OFF_IS_ZERO
 
     parts = [p.strip() for p in value.split(",")]
     if not all(p.lstrip("-").isdigit() and len(p) <= 10 for p in parts):
@@ -106,6 +108,8 @@ def _whole_numbers(key: str, value: str, as_list: bool) -> int | list[int]:
             f"{value[:30]!r} is not a valid value for house rule {key!r}",
             expected="a comma-separated list of round numbers"
             if as_list
+            else f"off, or minutes from 1 to {MAX_ROUND_MINUTES}"
+            if key.replace("-", "_") in OFF_IS_ZERO
             else f"a whole number within ±{MAX_RULE_NUMBER:,}",
         )
     numbers = [int(p) for p in parts]

@@ -26,6 +26,12 @@ from bunco.core.errors import InvalidDice, InvalidEvent, shown
 from bunco.core.host_events import HostEvent
 from bunco.core.hosting import HOST_EVENT_TYPES, normalize_host_event
 from bunco.core.names import clean_text, person_name
+from bunco.core.round_clock import (
+    CLOCK_EVENT_TYPES,
+    TimeUpEvent,
+    normalize_clock,
+    normalize_time_up,
+)
 from bunco.core.seating_partners import OVERRIDABLE
 
 MAX_TABLE = 10_000
@@ -41,7 +47,9 @@ EVENT_TYPES: dict[str, str] = {
     "verify": "a checker verifies a player's card (Buncos, Minis, Wins so far): player, checker?",
     "seat": "between rounds, the host seats everyone by hand: tables, overrides?",
     "end_night": "between rounds, the host ends the night early with the rounds played so far",
-    "start_round": "between rounds, the head table rings the bell to start the round (optional)",
+    "start_round": "between rounds, the head table rings the bell to start the round (optional): "
+    "clock? (timed rounds: when the round's clock started)",
+    **CLOCK_EVENT_TYPES,
     **HOST_EVENT_TYPES,
     **CORRECTION_EVENT_TYPES,
 }
@@ -135,9 +143,11 @@ class EndNightEvent(_Kept):
 
 
 class StartRoundEvent(_Kept):
-    """Between rounds, the head table rings the bell to start the round."""
+    """Between rounds, the head table rings the bell to start the round; with timed rounds,
+    ``clock`` is when the round's clock started (:mod:`bunco.core.round_clock`)."""
 
     type: Literal["start_round"]
+    clock: NotRequired[str]
 
 
 StandingEvent: TypeAlias = (
@@ -150,6 +160,7 @@ StandingEvent: TypeAlias = (
     | SeatEvent
     | EndNightEvent
     | StartRoundEvent
+    | TimeUpEvent
     | HostEvent
     | CorrectEvent
     | CloseNightEvent
@@ -311,6 +322,11 @@ def normalize_event(event: Any) -> Event:
         ]
         if event.get("overrides") is not None:
             out["overrides"] = _overrides(event["overrides"])
+    elif kind == "start_round":
+        if event.get("clock") is not None:
+            out["clock"] = normalize_clock(event["clock"])
+    elif kind == "time_up":
+        out.update(normalize_time_up(event))
     elif kind in HOST_EVENT_TYPES:
         out.update(normalize_host_event(event))
     elif kind in CORRECTION_EVENT_TYPES:  # bunco.core.corrections

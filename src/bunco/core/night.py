@@ -52,6 +52,7 @@ from bunco.core.hosting import HostState, apply_host_event
 from bunco.core.names import name_key, same_name
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
+from bunco.core.round_clock import RoundClock, TimeUpEvent
 from bunco.core.rules import (
     AfterBell,
     FirstRoller,
@@ -113,22 +114,24 @@ class RoundEnding:
     ``why`` is ``"target"`` (the head table, or the only table, reached its target and
     rang the bell), ``"bunco"`` (a Bunco ended the round at every table) or
     ``"last_table"`` (the last table still playing settled: every table plays to its own
-    target, or the bell had not rung room-wide).
+    target, or the bell had not rung room-wide) or ``"time"`` (timed rounds: the round's
+    clock reached zero and rang the bell; no table and no roll: ``table`` and ``record``
+    are ``None``).
     """
 
     set_no: int
     round_no: int
-    table: int
-    record: RollRecord
+    table: int | None
+    record: RollRecord | None
     why: str
 
     def as_dict(self) -> dict[str, Any]:
         r = self.record
+        where = {"set": self.set_no, "round": self.round_no, "table": self.table, "why": self.why}
+        if r is None:
+            return {**where, "player": None, "credited": None, "dice": None, "points": 0}
         return {
-            "set": self.set_no,
-            "round": self.round_no,
-            "table": self.table,
-            "why": self.why,
+            **where,
             "player": r.roller,
             "credited": r.credited,
             "dice": list(r.dice),
@@ -195,6 +198,7 @@ class Night:
     host: HostState = field(default_factory=HostState)  # judged prizes, presence, breaks, drawings
     corrections: tuple[Correction, ...] = ()  # the host's corrections of finished rounds
     closed: bool = False  # the host closed the night: results final, no more corrections
+    clock: RoundClock | None = None  # timed rounds: the clock of the round under way
     # the night every CHECKPOINT_EVERY standing events of the round under way (the newest
     # CHECKPOINTS_KEPT, oldest first): an undo folds again from the newest before its entry
     checkpoints: tuple[Night, ...] = field(default=(), compare=False, repr=False)
@@ -274,7 +278,9 @@ class Night:
         if ev["type"] == "end_night":
             return self._end_early()
         if ev["type"] == "start_round":
-            return self._start_round()
+            return self._start_round(ev.get("clock"))
+        if ev["type"] == "time_up":
+            return self._time_up(ev)
         if ev["type"] == "close_cards":
             return self._close_cards(ev)
         if ev["type"] == "correct":
@@ -437,7 +443,13 @@ class Night:
                 )
             )
         return evolve(
-            self, seating=seating, tables=tuple(tables), bell=False, bell_roll=None, started=False
+            self,
+            seating=seating,
+            tables=tuple(tables),
+            bell=False,
+            bell_roll=None,
+            started=False,
+            clock=None,
         )
 
     def _new_period(self) -> Night:
@@ -467,7 +479,7 @@ class Night:
         return night._end_set(upcoming, result)
 
     def _end_set(self, upcoming: Tables, last: RoundResult) -> Night:
-        night = evolve(self, seating=upcoming, tables=(), bell=False, bell_roll=None)
+        night = evolve(self, seating=upcoming, tables=(), bell=False, bell_roll=None, clock=None)
         if self.rules.set_winner is SetWinner.MOST_WINS:
             outcome = _set_winner(self.set_no, self.cards, self.seated_in_set(self.set_no))
             night = evolve(night, set_results=(*night.set_results, outcome))
@@ -787,12 +799,13 @@ class Night:
         check_closable(self.phase, self.closed)
         return evolve(self, closed=True)
 
-    def _start_round(self) -> Night:
+    def _start_round(self, clock: str | None = None) -> Night:
         """The head table rings the bell to start the round (000, 001, 003, 004).
 
         Optional: a round also starts with its first roll. Once started, the changes of
         between rounds (substitutes, joins, leaves, seating, ending the night) wait for
-        the round's end, and the round before can no longer be undone.
+        the round's end, and the round before can no longer be undone. With timed rounds
+        (``round_minutes``), ``clock`` is when the round's clock started.
         """
         if self.phase != "playing":
             doing = "a roll-off is under way" if self.phase == "rolloff" else "the night is over"
@@ -805,7 +818,45 @@ class Night:
                 f"round {self.round_no} has already started",
                 expected="the round's rolls; start_round only before its first roll",
             )
-        return evolve(self, started=True)
+        if clock is None:
+            return evolve(self, started=True)
+        if not self.rules.round_minutes:
+            raise NotAllowedNow(
+                "tonight's rounds are not timed, so a round has no clock to start",
+                expected="start_round without a clock, or the house rule round_minutes",
+            )
+        timed = RoundClock(self.set_no, self.round_no, clock, self.rules.round_minutes)
+        return evolve(self, started=True, clock=timed)
+
+    def _time_up(self, ev: TimeUpEvent) -> Night:
+        """Timed rounds: the round's clock reached zero and its bell rings for the room, as
+        the head table's would. After it, play goes on as after any bell (``after_bell``),
+        then each table settles on points, a tie by the rules' tie-break (the head table
+        too: with a clock it can tie)."""
+        named = f"round {ev['round']}" + (f" of set {ev['set']}" if self.sets > 1 else "")
+        clock = self.clock
+        if self.phase != "playing" or (ev["set"], ev["round"]) != (self.set_no, self.round_no):
+            now = f"round {self.round_no}" if self.phase == "playing" else f"the {self.phase}"
+            raise NotAllowedNow(
+                f"the clock of {named} cannot ring: that round is not in play ({now} is)",
+                expected="time_up for the round in play, once its clock reached zero",
+            )
+        if clock is None:
+            raise NotAllowedNow(
+                f"{named} has no clock running",
+                expected="time_up only in a timed round, after its start_round with a clock",
+            )
+        if self.bell or clock.rung:
+            raise NotAllowedNow(
+                f"the bell has already rung in {named}",
+                expected="no second bell; the tables finish the round",
+            )
+        night = self._ring_all(self.rules.after_bell is AfterBell.FINISH_TURN)
+        ending = RoundEnding(self.set_no, self.round_no, None, None, "time")
+        night = evolve(night, clock=evolve(clock, rung=True), bell_roll=ending)
+        if all(t.status is Status.DONE for t in night.tables):
+            return night._end_round()
+        return night
 
     def _end_early(self) -> Night:
         """The host ends the night between rounds: the rounds played so far are the night.

@@ -206,6 +206,13 @@ class RuleSet:
         default=TieBreak.SESSIONS, metadata=_doc("How a tie at a table is settled.")
     )
     roll_off_target: int = field(default=5, metadata=_doc("Points that win a roll-off to a score."))
+    round_minutes: int = field(
+        default=0,
+        metadata=_doc(
+            "Timed rounds: minutes on the round's clock, whose bell at zero ends the round"
+            " for all; 0 (off) for none."
+        ),
+    )
     # §4 sheets and results
     set_winner: SetWinner = field(
         default=SetWinner.NONE,
@@ -347,6 +354,8 @@ def coerce_rule_value(name: str, type_name: Any, value: Any) -> Any:
                 return False
             raise ValueError
         if type_text == "int":
+            if name in OFF_IS_ZERO and str(value).strip().lower() in ("off", "none"):
+                return 0
             return _whole(value)
         if type_text == "str":
             return clean_text(str(value), f"house rule {name!r}", InvalidRuleValue)
@@ -362,11 +371,17 @@ def coerce_rule_value(name: str, type_name: Any, value: Any) -> Any:
         pass
     raise InvalidRuleValue(
         f"{shown(value)} is not a valid value for house rule {name!r}",
-        expected=_expected(type_text),
+        expected=f"off, or minutes from 1 to {MAX_ROUND_MINUTES}"
+        if name in OFF_IS_ZERO
+        else _expected(type_text),
     )
 
 
 MAX_RULE_NUMBER = 1_000_000_000
+MAX_ROUND_MINUTES = 240
+"""The longest round clock (four hours): a round of Bunco takes minutes, not hours."""
+OFF_IS_ZERO = frozenset({"round_minutes"})
+"""Whole-number rules where ``off`` (or ``none``) is a word for 0."""
 _DIGITS = re.compile(r"\s*[+-]?[0-9]{1,10}\s*")
 
 
@@ -446,6 +461,11 @@ def _validate(rules: RuleSet) -> None:
         raise InvalidRuleValue(
             f"traveling trigger {rules.traveling!r} is not known",
             expected="off, bunco, mini_bunco, any_trips, or three faces such as 123",
+        )
+    if not 0 <= rules.round_minutes <= MAX_ROUND_MINUTES:
+        raise InvalidRuleValue(
+            f"round_minutes must be 0 to {MAX_ROUND_MINUTES}, got {rules.round_minutes}",
+            expected=f"0 (off: the head table's bell only) or minutes from 1 to {MAX_ROUND_MINUTES}",
         )
     for r in rules.breaks_after_rounds:
         if not 1 <= r <= 6:

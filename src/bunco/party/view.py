@@ -492,4 +492,13 @@ def night_part(night: Night) -> dict[str, Any]:
         "ended_early": ended_early(night),
         "closed": night.closed,  # the host closed the night: results final, else provisional
         "corrections": len(night.corrections),  # how many (the audit list: GET .../corrections)
+        **_clock_part(night),
     }
+
+
+def _clock_part(night: Night) -> dict[str, Any]:
+    """Timed rounds (house rule ``round_minutes``): ``clock``, the round's clock (``None``
+    until the round starts); nothing on a night without timed rounds."""
+    if not night.rules.round_minutes:
+        return {}
+    return {"clock": night.clock.as_dict() if night.clock else None}

@@ -19,10 +19,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from bunco.core.dice import Dice
-from bunco.core.errors import NotAllowedNow
+from bunco.core.errors import BuncoError, NotAllowedNow
 from bunco.core.events import Event, ScoringEvent, normalize_event
 from bunco.core.night import Night, RoundResult
 from bunco.core.rules import RollKind, RoundEnd
@@ -31,6 +32,12 @@ from bunco.core.table import Phase, RollRecord
 from bunco.core.verification import awaiting_cards
 
 EventSink = Callable[[Event], None]
+Clock = Callable[[], datetime]
+"""The time for timed rounds (house rule ``round_minutes``): the computer's, or a test's."""
+
+
+def system_time() -> datetime:
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +78,11 @@ class Step:
     @property
     def bell_rang(self) -> bool:
         """The bell rang with this event: the head table reached its target, or a Bunco
-        ended the round for everyone (``winning-moves``)."""
+        ended the round for everyone (``winning-moves``), or the round's clock reached zero."""
         if self.before.bell:
             return False
+        if self.rang_by_clock:
+            return True
         if not self.round_ended:
             return self.after.bell
         rec = self.record
@@ -84,6 +93,16 @@ class Step:
             return True
         head_rings = self.before.single_table or rules.round_end is RoundEnd.HEAD_TABLE
         return head_rings and self.table == 1
+
+    @property
+    def rang_by_clock(self) -> bool:
+        """Timed rounds: the round's clock rang the bell with this step (its ``time_up``)."""
+        if self.before.bell:
+            return False
+        if self.round_ended:
+            ended = self.after.history[-1].ended_by
+            return ended is not None and ended.why == "time"
+        return self.after.bell_roll is not None and self.after.bell_roll.why == "time"
 
     @property
     def round_ended(self) -> bool:
@@ -115,6 +134,8 @@ class Driver:
     bots: frozenset[str] = frozenset()
     sink: EventSink | None = None
     last_table: int = 0
+    clock: Clock = system_time
+    rung: Step | None = None  # timed rounds: the clock's bell logged before a refused entry
 
     @classmethod
     def new(cls, party: Mapping[str, Any], sink: EventSink | None = None) -> Driver:
@@ -168,6 +189,18 @@ class Driver:
         event.update(dice=list(faces), player=turn.player)
         return self.submit(event)
 
+    def roll_for_in_time(self, turn: Turn) -> Step | None:
+        """A bot's roll for ``turn``; ``None`` when the round's clock rang its bell first
+        and the bell left ``turn`` no roll (the bell is logged, its step in :attr:`rung`;
+        ask :meth:`next_turn` again)."""
+        events = len(self.night.events)
+        try:
+            return self.roll_for(turn)
+        except BuncoError:
+            if len(self.night.events) > events:  # the clock's bell went in before it
+                return None
+            raise
+
     def tally_for(self, turn: Turn, outcome: str) -> Step:
         """A quick-tally outcome for ``turn``: at a table, or in a roll-off once its order
         is settled (the engine refuses a tally where the faces' total decides)."""
@@ -211,9 +244,17 @@ class Driver:
         """
         before = self.night
         normalized = normalize_event(event)
-        after = before.apply(normalized)
-        if self.sink is not None:
-            self.sink(normalized)
+        timed = self._clock_events(normalized)
+        night = before.apply_all(timed)
+        try:
+            after = night.apply(normalized)
+        except BuncoError:
+            if timed and timed[0]["type"] == "time_up":  # the bell rang all the same
+                self._log(timed[:1])
+                self.night = before.apply(timed[0])
+                self.rung = Step(timed[0], before, self.night)
+            raise
+        self._log([*timed, normalized])
         self.night = after
         step = Step(normalized, before, after)
         if step.table is not None:
@@ -222,6 +263,38 @@ class Driver:
             self.last_table = 0
             self.verify_at_end()
         return step
+
+    def _log(self, events: list[Event]) -> None:
+        if self.sink is not None:
+            for event in events:
+                self.sink(event)
+
+    def _clock_events(self, event: Event) -> list[Event]:
+        """Timed rounds, on :attr:`clock`: the round's bell (``time_up``) once its clock
+        has reached zero, then the clock's start (``start_round`` with the time) before
+        the round's first entry at a table (logged only if the entry is accepted)."""
+        night = self.night
+        if not night.rules.round_minutes or night.phase != "playing" or event["type"] == "time_up":
+            return []
+        now = self.clock()
+        clock = night.clock
+        if clock is not None and not night.bell and clock.due(now):
+            return [
+                normalize_event({"type": "time_up", "set": night.set_no, "round": night.round_no})
+            ]
+        entry = event["type"] in ("roll", "tally") and event.get("table") is not None
+        if entry and not night.started:
+            return [normalize_event({"type": "start_round", "clock": now.isoformat()})]
+        return []
+
+    def ring_if_due(self) -> Step | None:
+        """Timed rounds: ring the round's bell now if its clock has reached zero (between
+        two entries: nobody has to enter a roll for the bell to ring)."""
+        night = self.night
+        clock = night.clock
+        if clock is None or night.bell or night.phase != "playing" or not clock.due(self.clock()):
+            return None
+        return self.submit({"type": "time_up", "set": night.set_no, "round": night.round_no})
 
     def verify_at_end(self) -> None:
         """With ``verify_for_prizes``, the staff verify every card after the last round, as
@@ -241,9 +314,14 @@ class Driver:
 def play_auto(driver: Driver, on_step: Callable[[Step], None] | None = None) -> Night:
     """Roll for everyone until the night is over; returns the final night."""
     while True:
+        rung = driver.ring_if_due()  # timed rounds: the clock's bell between two rolls
+        if rung is not None and on_step is not None:
+            on_step(rung)
         turn = driver.next_turn()
         if turn is None:
             return driver.night
-        step = driver.roll_for(turn)
+        step = driver.roll_for_in_time(turn)
+        if step is None:
+            continue  # the round's clock rang first: the turns are not what they were
         if on_step is not None:
             on_step(step)

@@ -94,6 +94,9 @@ class Game:
             if self._pause_for is not None and self._pause() == "quit":
                 return "quit"
             self._show_round_start()
+            rung = self.driver.ring_if_due()  # timed rounds: the clock's bell at zero
+            if rung is not None:
+                self.show(rung, art=False)
             turn = self.driver.next_turn()
             if turn is None:
                 self.finish()
@@ -135,7 +138,11 @@ class Game:
         shown = turn.table is None or turn.table in self.focus()
         if shown and not self.quiet and self.speed:
             self.sleep(0.7 * self.speed)
-        step = self.driver.roll_for(turn)
+        step = self.driver.roll_for_in_time(turn)
+        if step is None:  # timed rounds: the clock rang its bell first
+            if self.driver.rung is not None:
+                self.show(self.driver.rung, art=False)
+            return
         self.show(step, art=False)
 
     # -- a human's turn ----------------------------------------------------------------------------
@@ -180,8 +187,12 @@ class Game:
             return "quit"
         try:
             command = parse_command(line, physical=self.physical)
+            self.driver.rung = None
             return self._do(command, turn)
         except BuncoError as exc:
+            if self.driver.rung is not None:  # timed rounds: the clock's bell came first
+                self.show(self.driver.rung, art=False)
+                self.driver.rung = None
             self._refused(exc)
             return None
 

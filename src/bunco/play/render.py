@@ -282,6 +282,8 @@ def bell_text(step: Step) -> str:
     """Why the bell rang, as the head table would shout it."""
     record = step.record
     night = step.before
+    if step.rang_by_clock:
+        return f"time is up: round {night.round_no}'s clock rang the bell!"
     if record is not None and record.kind is RollKind.BUNCO and night.rules.bunco_ends_round:
         return f"{record.roller} rolled a Bunco: the round is over at every table!"
     table = night.tables[0]

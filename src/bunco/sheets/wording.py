@@ -274,7 +274,13 @@ def rule_lines(rules: RuleSet) -> list[str]:
         lines.append(
             f"{_FIRST[rules.first_roller]}; at a one-table game: {single[0].lower()}{single[1:]}."
         )
-    lines += [_ROUND_END[rules.round_end], _AFTER_BELL[rules.after_bell], _tie_line(rules)]
+    lines.append(_ROUND_END[rules.round_end])
+    if rules.round_minutes:
+        lines.append(
+            f"Timed rounds: each round has {rules.round_minutes} minutes on the clock; at zero "
+            "the bell rings for every table, as the head table's would."
+        )
+    lines += [_AFTER_BELL[rules.after_bell], _tie_line(rules)]
     lines.append(
         "Everyone at a table writes W (won) or L (lost) for the round; at a table of "
         "four both partners of the winning side get the W. Only the roller marks a "

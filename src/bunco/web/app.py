@@ -26,6 +26,7 @@ from bunco.store import EventStore
 from bunco.store.rate_counts import DatabaseCounts
 from bunco.web import (
     api_checkin,
+    api_clock,
     api_club,
     api_corrections,
     api_downloads,
@@ -51,7 +52,9 @@ from bunco.web.guard import Guard
 from bunco.web.open_sockets import OpenSockets
 from bunco.web.pubsub import InProcessPubSub, PubSub
 from bunco.web.reply_models import HealthOut
+from bunco.web.round_timer import RoundTimer
 from bunco.web.service import NightService
+from bunco.web.timed_rounds import ServerClock
 
 STATIC = Path(__file__).with_name("static")
 
@@ -97,6 +100,7 @@ def create_app(
     public_base: str | None = None,
     trusted_proxies: list[str] | None = None,
     guard: Guard | None = None,
+    clock: ServerClock | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (migrated at start).
 
@@ -110,7 +114,8 @@ def create_app(
     :func:`_freeze_old_objects`). ``trusted_proxies``: the addresses of reverse proxies
     whose ``X-Forwarded-For`` names the client (no other request's is believed);
     ``guard`` counts failed attempts (see :mod:`bunco.web.guard`; by default in memory on
-    SQLite, in the database on PostgreSQL, shared by every process).
+    SQLite, in the database on PostgreSQL, shared by every process). ``clock`` is the
+    server's time for timed rounds (a test moves it: :class:`~bunco.web.timed_rounds.ShiftedClock`).
     """
     event_store = store or EventStore(db_url)
 
@@ -118,7 +123,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         event_store.upgrade()
         await asyncio.to_thread(assets)  # the pages' files read, joined and compressed once
-        service = NightService(event_store, pubsub or InProcessPubSub())
+        service = NightService(event_store, pubsub or InProcessPubSub(), clock=clock)
         await service.open()
         app.state.service = service
         app.state.tokens = TokenBook(event_store)
@@ -135,6 +140,7 @@ def create_app(
         if event_store.dialect == "postgresql":  # other processes may share this database
             app.state.following = asyncio.ensure_future(app.state.follower.run())
         app.state.bots = BotRunner(service, bot_pace)
+        app.state.round_timer = RoundTimer(service, service.path.clock)
         app.state.guard = guard or Guard(
             storage=DatabaseCounts(engine=event_store.engine)
             if event_store.dialect == "postgresql"
@@ -150,6 +156,7 @@ def create_app(
                 freezer.cancel()
                 gc.unfreeze()
             await app.state.bots.close()
+            await app.state.round_timer.close()
             await app.state.sockets.aclose()
             app.state.downloads.close()
             await app.state.tokens.close()
@@ -182,6 +189,7 @@ def create_app(
     app.include_router(api_hosts.viewer_router)  # a co-host's big screen and player QR
     app.include_router(api_money.router)
     app.include_router(api_corrections.router)
+    app.include_router(api_clock.router)
     app.include_router(api_phones.router)
     app.include_router(api_room.router)
     app.include_router(api_checkin.router)

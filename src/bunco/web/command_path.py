@@ -15,6 +15,7 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bunco.store import StoredEvent
@@ -28,6 +29,7 @@ from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight, Queued
 from bunco.web.replies import Ack, ServiceError, event_table
 from bunco.web.rights import Check
+from bunco.web.timed_rounds import ServerClock, bell_command, start_command
 
 log = logging.getLogger("bunco.service")
 MAX_BATCH = 512
@@ -47,10 +49,17 @@ class CommandPath:
     """The one command path that writes the nights held (``nights``), through ``writer``,
     with ``luck`` for the server's dice."""
 
-    def __init__(self, nights: HeldNights, writer: NightWriter, luck: Luck | None = None) -> None:
+    def __init__(
+        self,
+        nights: HeldNights,
+        writer: NightWriter,
+        luck: Luck | None = None,
+        clock: ServerClock | None = None,
+    ) -> None:
         self.nights = nights
         self.writer = writer
         self.luck: Luck = luck or ServerLuck()
+        self.clock = clock or ServerClock()  # timed rounds: the server's time
 
     async def submit(
         self,
@@ -176,28 +185,57 @@ class CommandPath:
         """Decide each command of the batch on the state the batch leaves; the committed
         state (``live.state``) is left as it is."""
         state: HeldState = live.state
-        created = now()
+        created, moment = now(), self.clock.now()
         plan: list[_Planned] = []
         for queued in batch:
-            command = queued.command
-            decision = decide(command, state, self.luck)
-            if decision.verdict != "accept":
-                plan.append(_Planned(queued, decision))
-                continue
-            assert decision.event is not None and decision.after is not None
-            stored = StoredEvent(
-                live.id,
-                state.seq + 1,
-                event_table(decision.event),
-                command.command_id,
-                dump(dict(decision.event)),
-                created,
-                command.caller,
-                command.request,
-            )
-            state = state.advanced(stored, decision.after)
-            plan.append(_Planned(queued, decision, stored))
+            # timed rounds (bunco.web.timed_rounds): the bell at zero comes first, and a
+            # round's first entry starts the clock (kept only if the entry is accepted)
+            bell = bell_command(state.night, moment)
+            if bell is not None:
+                state = self._plan_one(live, state, _clock_queued(bell), plan, created, moment)
+            start = start_command(state.night, queued.command.intent)
+            if start is not None:
+                trial: list[_Planned] = []
+                started = self._plan_one(live, state, _clock_queued(start), trial, created, moment)
+                decision = decide(queued.command, started, self.luck, moment)
+                if decision.verdict == "accept":
+                    plan += trial
+                    state = self._plan_one(live, started, queued, plan, created, moment, decision)
+                    continue
+            state = self._plan_one(live, state, queued, plan, created, moment)
         return plan
+
+    def _plan_one(
+        self,
+        live: LiveNight,
+        state: HeldState,
+        queued: Queued,
+        plan: list[_Planned],
+        created: datetime,
+        moment: datetime,
+        decision: Decision | None = None,
+    ) -> HeldState:
+        """Decide one command on ``state`` (unless ``decision`` is given), add it to
+        ``plan`` and return the state after it."""
+        command = queued.command
+        if decision is None:
+            decision = decide(command, state, self.luck, moment)
+        if decision.verdict != "accept":
+            plan.append(_Planned(queued, decision))
+            return state
+        assert decision.event is not None and decision.after is not None
+        stored = StoredEvent(
+            live.id,
+            state.seq + 1,
+            event_table(decision.event),
+            command.command_id,
+            dump(dict(decision.event)),
+            created,
+            command.caller,
+            command.request,
+        )
+        plan.append(_Planned(queued, decision, stored))
+        return state.advanced(stored, decision.after)
 
     def _answer_repeat(self, live: LiveNight, decision: Decision) -> Ack:
         """The reply to a command id used before: the first reply, or the refusal."""
@@ -205,6 +243,13 @@ class CommandPath:
             raise as_error(decision)
         assert decision.repeats is not None
         return self.nights.ack(live, live.log[decision.repeats], duplicate=True)
+
+
+def _clock_queued(command: NightCommand) -> Queued:
+    """A command the clock writes (timed rounds), with a reply nobody waits for."""
+    reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
+    reply.add_done_callback(_retrieved)
+    return Queued(command, reply)
 
 
 def _events(plan: list[_Planned]) -> list[StoredEvent]:

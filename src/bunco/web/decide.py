@@ -22,7 +22,8 @@ The checks, in order (the first that fails is the reason):
    ``round_closed``, ``roller_changed``);
 5. the version the command was sent with (``expected_seq``): a table's (or, for a
    command of the whole night, the night's seq); 409 ``stale`` with the events missed;
-6. the server's dice, if it rolls, and the engine's rules (``Night.apply``): 409 for a
+6. the server's dice, if it rolls, its time (timed rounds, ``now``:
+   :func:`bunco.web.timed_rounds.stamped`), and the engine's rules (``Night.apply``): 409 for a
    command that does not fit the night now (``not_your_turn``, ``round_over``,
    ``not_allowed_now``), 422 for a malformed one.
 
@@ -43,6 +44,7 @@ The checks, in order (the first that fails is the reason):
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from bunco.core.errors import BuncoError
@@ -62,6 +64,7 @@ from bunco.web.entry_rules import Decision, Entry, HeldTable, Tapped, decide_ent
 from bunco.web.held_state import TABLE_EVENTS, HeldState
 from bunco.web.replies import ServiceError, envelope_dict, event_table
 from bunco.web.rights import not_your_turn
+from bunco.web.timed_rounds import stamped
 
 __all__ = [
     "Decision",
@@ -76,9 +79,12 @@ __all__ = [
 ]
 
 
-def decide(command: NightCommand, state: HeldState, luck: Luck) -> Decision:
+def decide(
+    command: NightCommand, state: HeldState, luck: Luck, now: datetime | None = None
+) -> Decision:
     """Accept, repeat or refuse ``command`` on the night ``state``, with ``luck`` for the
-    server's dice and picks (see the module's docstring for the checks, in order)."""
+    server's dice and picks and ``now`` for its time (see the module's docstring for the
+    checks, in order)."""
     seen = state.known(command.caller, command.command_id)
     if seen is not None:
         return repeat_of(command, seen)
@@ -104,6 +110,8 @@ def decide(command: NightCommand, state: HeldState, luck: Luck) -> Decision:
             isinstance(intent, MyTurnRoll) and intent.dice is None
         ):
             event = {**event, "dice": luck.dice()}
+        if now is not None:
+            event = stamped(event, state.night, now)
         after = state.night.apply(event)
     except ServiceError as exc:
         return refusal(exc)

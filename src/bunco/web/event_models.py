@@ -67,6 +67,7 @@ FIELD_CHECKS: dict[str, Any] = {
     "minutes": Annotated[int, Strict(), Field(ge=1, le=240)],
     "pick": Annotated[int, Strict(), Field(ge=0, le=2000)],
     "started_at": Annotated[str, Strict(), Field(min_length=1, max_length=40)],
+    "clock": Annotated[str, Strict(), Field(min_length=1, max_length=40)],
 }
 """The API's check of a field's value, by the field's name (the same check as every other
 write path of the API: one :data:`Name`, one :data:`Dice`, ...)."""

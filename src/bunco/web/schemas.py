@@ -317,7 +317,8 @@ class AckOut(BaseModel):
     ended: dict[str, Any] | None = Field(
         None,
         description="when this entry ended the round: the round, the table, the roll "
-        "and why (target, bunco, last_table)",
+        "and why (target, bunco, last_table; time: the round's clock rang its bell, with no "
+        "table and no roll)",
     )
 
 

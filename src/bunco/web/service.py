@@ -55,6 +55,7 @@ from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import PubSub
 from bunco.web.replies import Ack, ServiceError
 from bunco.web.rights import Check
+from bunco.web.timed_rounds import ServerClock
 
 
 class NightService:
@@ -68,10 +69,11 @@ class NightService:
         *,
         writer: NightWriter | None = None,
         luck: Luck | None = None,
+        clock: ServerClock | None = None,
     ) -> None:
         self.writer = writer or writer_for(store)
         self.held = HeldNights(store, pubsub, self.writer)
-        self.path = CommandPath(self.held, self.writer, luck)
+        self.path = CommandPath(self.held, self.writer, luck, clock)
 
     # -- the parts' interface, for the routes ----------------------------------------------
 

@@ -10,6 +10,7 @@ import { initPhones, outOfTouch } from "./phones.js";
 import { initDashboard } from "./host_dashboard.js";
 import { initCheckin } from "./host_checkin.js";
 import { registerOffline } from "./pwa.js";
+import { RoundClock } from "./round_clock.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import { initSeatByHand, updateSeatByHand } from "./host_seating.js";
 import { initCorrections, update as updateCorrections } from "./host_corrections.js";
@@ -23,6 +24,7 @@ import {
 const { night } = pathParts();
 const base = `/api/nights/${encodeURIComponent(night)}`;
 let token = null;
+let roundClock = null;  // timed rounds (round_clock.js)
 let live = null;
 let commands = null;
 let created = null;     // the creation reply (join codes, viewer token), if this phone made the night
@@ -146,6 +148,8 @@ function render(state, previous) {
   $("night-sub").textContent = `${state.setup.rules} · ${count} players at ${view.tables.length || (view.next ? view.next.tables.length : 0)} tables · ${phase}`;
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
   drawBellBanner(view, view.bell ? view.words.bell : "");  // the rules' words (party/words.py)
+  if (!roundClock) roundClock = new RoundClock({ night, token });
+  roundClock.follow(view, $("night-sub"));
   if (bellNews(view, previous)) {
     ringBell();
     buzz();

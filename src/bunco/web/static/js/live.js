@@ -270,7 +270,7 @@ export class Live {
     const state = this.state;
     const next = { ...state, seq: Math.max(state.seq, message.seq), view: { ...view } };
     if (status) {
-      for (const k of ["bell", "started", "bell_roll", "traveler", "last_bunco"]) {
+      for (const k of ["bell", "started", "bell_roll", "clock", "traveler", "last_bunco"]) {
         if (k in status) next.view[k] = status[k];
       }
       next.status = { ...(state.status || {}), ...status };

@@ -270,6 +270,9 @@ const WHY = {
 /** The bell banner's words for ``ending`` (see endingOf), with the night's ``words``. */
 export function endingText(ending, words) {
   const r = ending.roll;
+  if (r.why === "time") {  // timed rounds: the round's clock rang the bell at zero
+    return ending.over ? `Round ${r.round} is over — time ran out.` : "Time! The round's clock rang the bell.";
+  }
   const what = `${rollText(r, words)} ${WHY[r.why] || "ended the round"}`;
   return ending.over ? `Round ${r.round} is over — ${what}.` : `The bell! ${what}.`;
 }

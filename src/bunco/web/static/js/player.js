@@ -4,6 +4,7 @@
 
 import { adoptToken, api, Commands, pathParts, recall, rememberNight, saveToken, store } from "./api.js";
 import { Live, movesOf, moveText, seatsOf } from "./live.js";
+import { RoundClock } from "./round_clock.js";
 import { bellNews, drawBellBanner, prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
 import { $, buzz, chime, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
 
@@ -12,6 +13,7 @@ const base = `/api/nights/${encodeURIComponent(night)}`;
 let live = null;
 let me = null;
 let token = null;
+let roundClock = null;  // timed rounds (round_clock.js)
 let commands = null;
 let loaded = false;  // the first state is drawn once the page is set up
 
@@ -110,6 +112,8 @@ function render(state, previous) {
   const view = state.view;
   document.title = `${me} — ${state.name}`;
   $("bar-title").textContent = `${me} · ${state.name}`;
+  if (!roundClock) roundClock = new RoundClock({ night, token });
+  roundClock.follow(view, $("me"));
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
   drawBellBanner(view);
   if (bellNews(view, previous)) {

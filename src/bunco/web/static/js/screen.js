@@ -16,6 +16,7 @@ import { columnWidth, drawColumns, fitGrid, showPage } from "./screen_fit.js";
 import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 import { movesOf, moveText } from "./live.js";
 import { Room } from "./room.js";
+import { RoundClock } from "./round_clock.js";
 
 const { night } = pathParts();
 let live = null;
@@ -40,6 +41,7 @@ function drawFeed(view = null) {
 }
 
 let room = null;  // the host's announcement (room.js)
+let roundClock = null;  // timed rounds: the round's clock (round_clock.js)
 
 function onMessage(message) {
   if (room) room.onMessage(message);
@@ -73,6 +75,7 @@ function render(state, previous) {
     : view.phase === "rolloff" ? "Roll-off"
       : h("span", {}, `${roundLabel(view)} · roll for `, h("span", { class: "target-no" }, view.round), "s"));
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
+  if (roundClock) roundClock.follow(view, $("round-line"));
   const ending = endingOf(view);
   $("bell-state").hidden = !ending;
   $("bell-line").hidden = !ending;
@@ -299,6 +302,7 @@ async function main() {
   // round ends, and that reloads the night. So no reload while rolls come in: a 200-player
   // night's rolls cost their messages only, not a 111 KB view every few seconds.
   room = new Room({ night, token: held.token, onChange: () => drawLists() });
+  roundClock = new RoundClock({ night, token: held.token, size: "tv" });
   live = new Live({
     night, token: held.token, onState: render, onMessage,
     onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },

@@ -15,6 +15,7 @@ import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
 import { offlineMode, registerOffline } from "./pwa.js";
 import { Room } from "./room.js";
+import { RoundClock } from "./round_clock.js";
 import { seatList } from "./seat_list.js";
 import {
   bellNews, diceRows, drawBellBanner, endingOf, resultBadge, rollText, startBellButton,
@@ -33,6 +34,7 @@ const base = `/api/nights/${encodeURIComponent(night)}`;
 let live = null;
 let commands = null;
 let outbox = null;
+let roundClock = null;  // timed rounds: the round's clock (round_clock.js)
 let startRung = -1;  // the seq of the last start bell this page heard (a start_round event)
 let loaded = false;  // the first state is drawn once the page is set up
 let state = null;
@@ -708,6 +710,7 @@ function render(next, previous) {
   }
   feedRound = roundKey;
   document.title = `Table ${tableNo} · ${roundLabel(view)} — ${next.name}`;
+  if (roundClock) roundClock.follow(view, $("turn"));  // timed rounds
   $("bar-title").textContent = `Table ${tableNo} · ${roundLabel(view)}`;  // the turn line says what to roll
   Object.assign(document.body.dataset, {
     phase: view.phase, round: String(view.round), set: String(view.set),
@@ -836,6 +839,7 @@ async function main() {
   $("faces-enter").addEventListener("click", enterFaces);
   drawPicker();
   room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
+  roundClock = new RoundClock({ night, token: held.token });
   live = new Live({
     night, token: held.token, table: tableNo,
     onState: (s, prev) => {
