@@ -5,8 +5,8 @@ by side with an earlier commit.
 The phone is Chromium (Debian's, driven by Playwright) slowed down through the DevTools
 protocol as a mid-range phone on a crowded Wi-Fi: the CPU 4 times slower, 150 ms added to
 each request's round trip, 1.6 Mbit/s down and 750 kbit/s up, at 390x844. For each server
-(this checkout, and ``--baseline REF``, by default dfb8f5d, the pages before the second
-part of issue 29; 6b846fd is the pages before issue 29) it
+(this checkout, and ``--baseline REF``, by default 47b3152, the pages before the third
+part of issue 29; dfb8f5d is the pages before its second part, 6b846fd before issue 29) it
 starts the real ``bunco serve`` on a fresh SQLite file, creates a ``classic`` night of 12
 and one of 200 players, and for each page:
 
@@ -32,7 +32,7 @@ and once it is theirs, the host page and the big screen. Each figure is the medi
 CPU on a busy machine slows further (both servers are measured in the same run). The baseline is unpacked from git (``git archive``) into a temporary
 folder and run with the same Python and packages, its ``src`` on ``PYTHONPATH``.
 
-    python benchmarks/pages.py                       # 12 and 200 players, against dfb8f5d
+    python benchmarks/pages.py                       # 12 and 200 players, against 47b3152
     python benchmarks/pages.py --pages table host    # some of the pages
     python benchmarks/pages.py --no-baseline --players 12 --repeat 1
     python benchmarks/pages.py --cpu-slowdown 1      # what the network alone costs
@@ -470,9 +470,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[12, 200])
     parser.add_argument(
         "--baseline",
-        default="dfb8f5d",
+        default="47b3152",
         help="the commit to compare with (default: the pages before the "
-        "second part of issue 29; 6b846fd: before issue 29)",
+        "third part of issue 29; dfb8f5d: before its second part; 6b846fd: before issue 29)",
     )
     parser.add_argument(
         "--pages",

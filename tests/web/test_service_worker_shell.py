@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -68,3 +71,40 @@ def test_every_night_page_is_one_joined_script() -> None:
         joined = files.files[f"bundle/{entry.group(1)}"].body.decode()
         for module in [entry.group(1), *files.modules(entry.group(1))]:
             assert f"// {module}\n" in joined, (page, module)
+
+
+def test_every_joined_script_parses_as_a_module(tmp_path: Path) -> None:
+    """Each page's joined script is valid JavaScript (a module that a browser accepts):
+    the joiner's text forms (module functions, import reads) make no syntax error, and a
+    module the joined form cannot hold (a top-level await) would show here."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (it comes with the browser tests' packages)")
+    joined = {n: a for n, a in assets().files.items() if n.startswith("bundle/")}
+    assert {f"bundle/js/{p}.js" for p in ("table", "host", "player", "screen", "end")} <= set(
+        joined
+    )
+    # what the check catches: a module with a top-level await, joined into a function
+    files = {"bad": "(() => {\nawait 1;\n})();\n"}
+    files.update({name: asset.body.decode() for name, asset in joined.items()})
+    (tmp_path / "files.json").write_text(json.dumps(files))
+    checked = subprocess.run(
+        [node, "--experimental-vm-modules", "--no-warnings", "-e", PARSE, tmp_path / "files.json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    failed = json.loads(checked.stdout)
+    assert list(failed) == ["bad"], failed
+
+
+# each file of a JSON object parsed as an ES module (one node for all): those that fail
+PARSE = """
+const vm = require("vm");
+const files = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const failed = {};
+for (const [name, text] of Object.entries(files)) {
+  try { new vm.SourceTextModule(text, { identifier: name }); } catch (err) { failed[name] = String(err); }
+}
+console.log(JSON.stringify(failed));
+"""
