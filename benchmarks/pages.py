@@ -312,7 +312,9 @@ def open_page(
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base + path, wait_until="commit")
     try:
-        page.wait_for_function("() => window.__ready", timeout=60_000)
+        # looked at every 100 ms, not at each frame: the mark is the page's own clock, and
+        # the slowed-down page is not made to run the check sixty times a second
+        page.wait_for_function("() => window.__ready", timeout=60_000, polling=100)
     except PlaywrightError:
         shown = page.evaluate("() => document.body ? document.body.innerText.slice(0, 300) : ''")
         raise SystemExit(
