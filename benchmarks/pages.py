@@ -13,7 +13,8 @@ and one of 200 players, and for each page:
 - **cold**: a new browser profile (empty cache) opens the page; **ready** is the time from
   the start of the navigation to the page's ``data-ready`` mark (the page has the server's
   state and draws it: the entry controls work), **bytes** all that came over the network
-  until then (headers included, as compressed on the wire), the number of requests, and
+  until then (headers included, as compressed on the wire), the number of requests that
+  went over the network (not those a service worker answered from its cache), and
   the **round trips** on the way: how many times the page waited on the network with
   nothing else under way (requests that overlap count once), a figure the machine's load
   does not change;
@@ -121,15 +122,17 @@ class Load:
 def round_trips(spans: list[tuple[float, float, int]]) -> int:
     """How many times the page waited on the network with nothing else under way:
     requests that overlap (asked together) count once, those that came from a cache
-    (nothing transferred, under 5 ms) not at all.
+    (the browser's or a service worker's: nothing transferred) not at all.
 
     >>> round_trips([(0, 150, 900), (160, 400, 9000), (170, 380, 900), (390, 500, 900)])
     2
+    >>> round_trips([(0, 20, 0), (30, 60, 0), (70, 300, 1200)])
+    1
     """
     trips = 0
     end = -1.0
     for start, stop, size in sorted(spans):
-        if size == 0 and stop - start < 5:
+        if size == 0:  # from a cache (the browser's or a service worker's): no network
             continue
         if start > end:
             trips += 1
@@ -280,10 +283,22 @@ class Meter:
         self.http = 0
         self.requests = 0
         self.socket = 0
+        self.kept: set[str] = set()  # requests a service worker answered from its cache
+        cdp.on("Network.responseReceived", self._received)
         cdp.on("Network.loadingFinished", self._finished)
         cdp.on("Network.webSocketFrameReceived", self._frame)
 
+    def _received(self, event: dict[str, Any]) -> None:
+        response = event["response"]
+        if response.get("fromServiceWorker") and response.get("serviceWorkerResponseSource") in (
+            "cache-storage",
+            "http-cache",
+        ):
+            self.kept.add(event["requestId"])
+
     def _finished(self, event: dict[str, Any]) -> None:
+        if event["requestId"] in self.kept:
+            return  # no byte came over the network
         self.http += int(event.get("encodedDataLength", 0))
         self.requests += 1
 
