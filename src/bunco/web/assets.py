@@ -8,7 +8,9 @@ gets gzip, and anything else the plain bytes. Every page's HTML names them under
 versioned address, ``/static/v/<version>/app.css``, where ``<version>`` is a hash of all
 the static files together: those addresses never change meaning, so they are served
 ``immutable`` for a year and a reopened page fetches nothing but its HTML (and that, when
-unchanged, as a 304 with no body).
+unchanged, as a 304 with no body). Where a service worker runs (a secure origin), it keeps
+this version's shells and files (``sw.js``, sent with the version and the list of them
+filled in): a reopened page then asks the network for nothing but its state.
 
 A page's JavaScript is one file: its entry module and every module it imports, joined at
 start-up (:mod:`bunco.web.bundle`) under ``/static/v/<version>/bundle/js/table.js``, so a
@@ -32,6 +34,8 @@ today's file, not cached, so it never keeps a stale file under the new name.
 1
 >>> sorted(files.files["app.css"].coded)
 ['br', 'gzip']
+>>> files.worker_files()[:2] == ["/n/-/table/1", files.base + "app.css"]
+True
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -77,6 +82,17 @@ ENTRY = re.compile(r'<script type="module" src="/static/([^"]+)"></script>')
 CHARSET = '<meta charset="utf-8">'
 BOOT = "boot.js"  # inline in the pages of a night (see the module's text)
 BOOTED = ("table.html", "host.html", "screen.html", "end.html")
+WORKER = "sw.js"  # sent with this version and its files filled in (see the module's text)
+# the address of each night page's shell in the service worker's cache: the HTML of a
+# night's page is the same for every night, table and token
+SHELLS = {
+    "table.html": "/n/-/table/1",
+    "host.html": "/n/-/host",
+    "player.html": "/n/-/player",
+    "screen.html": "/n/-/screen",
+    "end.html": "/n/-/end",
+}
+VERSIONED = re.compile(r'(?:href|src)="(/static/v/[0-9a-f]+/[^"]+)"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +153,7 @@ class Assets:
         self.pages: dict[str, Page] = {}
         for name in [n for n in self.texts if n.endswith(".html")]:
             self.pages[name] = self._page(name)
+        self.worker = self._worker()
 
     def modules(self, entry: str) -> list[str]:
         """Every module ``entry`` (a path under the folder) imports, directly or not, in
@@ -184,6 +201,32 @@ class Assets:
             html = html.replace(CHARSET, f"{CHARSET}\n<script>{boot}</script>", 1)
         html = html.replace(f'="{PREFIX}', f'="{self.base}')
         return Page(Asset.of(html.encode("utf-8"), ".html"), scripts)
+
+    def worker_files(self) -> list[str]:
+        """What the service worker keeps: each night page's shell (:data:`SHELLS`) and
+        the versioned files it names, in that order, each once."""
+        files: list[str] = []
+        for name, address in SHELLS.items():
+            if name not in self.pages:
+                continue
+            html = self.pages[name].asset.body.decode("utf-8")
+            for found in [address, *VERSIONED.findall(html)]:
+                if found not in files:
+                    files.append(found)
+        return files
+
+    def _worker(self) -> Asset:
+        """``sw.js`` as served: this version and :meth:`worker_files` filled in, so the
+        browser installs a new worker (and drops the old one's files) when the pages
+        change."""
+        text = self.texts.get(WORKER, "")
+        text = text.replace(
+            'const VERSION = "";', f"const VERSION = {json.dumps(self.version)};", 1
+        )
+        text = text.replace(
+            "const FILES = [];", f"const FILES = {json.dumps(self.worker_files())};", 1
+        )
+        return Asset.of(text.encode("utf-8"), ".js")
 
 
 @cache

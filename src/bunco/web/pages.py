@@ -130,17 +130,16 @@ async def home() -> Response:
 
 
 @router.get("/sw.js")
-async def service_worker() -> FileResponse:
-    """The service worker (``static/sw.js``) at the top of the site, so its scope is every
-    page: it keeps the pages' files for a reload without the connection (docs/outbox.md)."""
-    return FileResponse(
-        STATIC / "sw.js",
-        media_type="text/javascript; charset=utf-8",
-        headers={
-            "cache-control": "no-cache",
-            "service-worker-allowed": "/",
-            "x-content-type-options": "nosniff",
-        },
+async def service_worker() -> Response:
+    """The service worker (``static/sw.js``, with this version of the pages and their files
+    filled in: :meth:`bunco.web.assets.Assets.worker_files`) at the top of the site, so its
+    scope is every page: it keeps the pages' files, so a page opens again at once and
+    without the connection (docs/outbox.md). Revalidated at each visit: a server with
+    other pages sends another worker."""
+    return AssetResponse(
+        assets().worker,
+        REVALIDATE,
+        {"service-worker-allowed": "/", "x-content-type-options": "nosniff"},
     )
 
 

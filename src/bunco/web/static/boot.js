@@ -6,7 +6,8 @@
 // token this browser holds for the page, so that the reply comes back while the page's
 // script and stylesheet load instead of after them; api.js's firstReply() hands it to
 // the page. A page with a token in its address (?token=, asked of the server first), a
-// page without a token here, or any other page asks nothing.
+// page without a token here, or any other page asks nothing. The host page also asks for
+// the address phones use (its QR codes carry it): api.js's publicOrigin() takes it.
 (() => {
   const parts = location.pathname.split("/").filter(Boolean);
   if (parts[0] !== "n" || parts.length < 3 || new URLSearchParams(location.search).has("token")) return;
@@ -34,4 +35,9 @@
   }).then((reply) => { first.arrived = true; return reply; },
     () => null);  // no connection: the page asks again and says so
   window.buncoFirst = first;
+  // the host page puts the address phones use in its QR codes: asked for at once too
+  if (parts[2] === "host") {
+    window.buncoAddress = fetch("/pages/address.json", { headers: { accept: "application/json" } })
+      .then((reply) => (reply.ok ? reply.json() : null)).catch(() => null);
+  }
 })();

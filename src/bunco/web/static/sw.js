@@ -1,23 +1,27 @@
 // The service worker of the Bunco pages (registered by pwa.js on a secure origin: https
 // or this computer). It keeps the pages' own files (HTML shells, scripts, styles) so that
-// a table's page loads again without the connection; it never keeps or answers the API
-// (the night's state, the rolls): those always go to the server, and the table page keeps
-// its entries in its own outbox until the server answers (outbox.js).
+// a page opens again at once, and without the connection; it never keeps or answers the
+// API (the night's state, the rolls): those always go to the server, and the table page
+// keeps its entries in its own outbox until the server answers (outbox.js).
 //
-// Files: the network first (a page always gets the newest while online), the copy kept
-// here when the network fails. A page of a night (/n/<id>/table/<n>, /n/<id>/host, …) falls
-// back to its shell, the same HTML for every night.
+// The server fills in VERSION (the hash of all the pages' files) and FILES (each night
+// page's shell and the versioned files it names) as it sends this script
+// (bunco.web.assets), so a server with other pages sends another worker: the browser,
+// which checks this script at each visit, installs it, it keeps that version's files in
+// a cache of its own, and the old cache goes when it takes over. Within one version the
+// files never change, so:
+// - a page of a night (/n/<id>/table/<n>, /n/<id>/host, …) comes from its shell kept
+//   here, the same HTML for every night, with no request at all (the network when the
+//   shell is not kept);
+// - the files of this version (/static/v/<VERSION>/…) come from here, then the network;
+// - any other file of the pages: the network first, the copy kept here when it fails.
 
-const CACHE = "bunco-pages-1";
+const VERSION = "";
+const FILES = [];
+
+const CACHE = `bunco-pages-${VERSION}`;
 const PAGES = ["table", "host", "player", "screen", "end"];
-const SHELL = [
-  "/static/app.css",
-  ...PAGES.map((p) => `/static/${p}.html`),
-  "/static/screen.css",
-  ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "versions", "room", "seat_list",
-    "host", "host_checkin", "host_corrections", "host_dashboard", "host_seating", "money", "player",
-    "screen", "screen_fit", "end"].map((m) => `/static/js/${m}.js`),
-];
+const OWN = `/static/v/${VERSION}/`;
 
 self.addEventListener("install", (event) => {
   // the API never wakes this worker (where the browser can route it: Chrome 123 and up):
@@ -28,23 +32,23 @@ self.addEventListener("install", (event) => {
         .catch(() => {}));
     }
   } catch (_) { /* a browser that refuses the route: the worker lets the API pass itself */ }
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
-    // a page's address is asked of the network while this worker starts, not after
-    if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
+    // pages come from the shells kept here: the browser need not ask for them too
+    if (self.registration.navigationPreload) await self.registration.navigationPreload.disable();
     await self.clients.claim();
   })());
 });
 
-/** The shell of a night's page (/n/<id>/<page>/...), or null. */
+/** The key of a night page's shell (/n/-/table/1 for /n/<id>/table/<n>), or null. */
 function shellOf(url) {
   const parts = url.pathname.split("/").filter(Boolean);
-  if (parts[0] === "n" && PAGES.includes(parts[2])) return `/static/${parts[2]}.html`;
-  return null;
+  if (parts[0] !== "n" || !PAGES.includes(parts[2])) return null;
+  return parts[2] === "table" ? "/n/-/table/1" : `/n/-/${parts[2]}`;
 }
 
 self.addEventListener("fetch", (event) => {
@@ -53,15 +57,21 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   const shell = request.mode === "navigate" ? shellOf(url) : null;
   if (!shell && !url.pathname.startsWith("/static/")) return;  // the API: always the server
+  const key = shell || request;
+  const kept = shell || url.pathname.startsWith(OWN);
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
+    if (kept) {
+      const found = await cache.match(key);
+      if (found) return found;
+    }
     try {
-      const response = (shell && await event.preloadResponse) || await fetch(request);
-      if (response.ok) await cache.put(shell || request, response.clone());
+      const response = await fetch(request);
+      if (response.ok) event.waitUntil(cache.put(key, response.clone()));
       return response;
     } catch (err) {
-      const kept = await cache.match(shell || request, { ignoreSearch: true });
-      if (kept) return kept;
+      const found = await cache.match(key, { ignoreSearch: true });
+      if (found) return found;
       throw err;
     }
   })());

@@ -236,7 +236,8 @@ let origin = null;
 export async function publicOrigin() {
   if (origin === null) {
     try {
-      const found = await api("/pages/address.json");
+      const early = window.buncoAddress && await window.buncoAddress;  // asked by boot.js
+      const found = early || await api("/pages/address.json");
       origin = found.base || location.origin;
     } catch (_) {
       origin = location.origin;

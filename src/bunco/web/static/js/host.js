@@ -29,7 +29,7 @@ let live = null;
 let commands = null;
 let created = null;     // the creation reply (join codes, viewer token), if this phone made the night
 let seatingKey = "";
-let rules = null;       // every rule value of the night (for verify_for_prizes, the Mini's name)
+let rules = null;       // every rule value of a night in groups (prize_groups)
 let botsKey = "";
 let botsBusy = 0;       // bot changes not yet saved: the switches show the host's choice meanwhile
 let botsChain = Promise.resolve();
@@ -365,7 +365,7 @@ function verifyRows(state) {
 }
 
 function drawVerify(state) {
-  const on = Boolean(rules && rules.verify_for_prizes);
+  const on = Boolean(state.view.verification && state.view.verification.required);
   $("verify-card").hidden = !on;
   if (!on) return;
   const rows = verifyRows(state);
@@ -509,6 +509,7 @@ async function main() {
   }
   token = held.token;
   created = recall(`${night}:created`);
+  const found = publicOrigin();  // asked together with the viewer link below, not after it
   if (!created || !created.viewer_token) {  // a co-host's phone: its own viewer link for the TV and player QR
     try {
       const viewer = await api(`${base}/viewer-links`, { method: "POST", token });
@@ -517,7 +518,7 @@ async function main() {
     } catch (_) { /* the big screen link then asks for a token; everything else works */ }
   }
   commands = new Commands(token);
-  origin = await publicOrigin();
+  origin = await found;
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
     $("lan-warning").textContent = "Phones cannot reach this server: it listens on this computer only. Stop it and start it with `make run` (or `bunco serve --host 0.0.0.0`): it prints the address phones use, and the QR codes here follow it.";
     $("lan-warning").hidden = false;
@@ -585,10 +586,14 @@ async function main() {
     $("fatal").hidden = false;
     return;
   }
+  // the rule values are asked for only on a night in groups (whether its prizes go by
+  // group, as the server decides: groups and prize_groups); the verification card follows
+  // the view (verification.required): a night without groups is ready without that trip
+  const groups = live.state.setup.groups;
   try {
-    rules = await rulesOf(live.state.setup);
+    rules = groups && Object.keys(groups).length ? await rulesOf(live.state.setup) : null;
   } catch (_) {
-    rules = null;  // the verification card stays hidden; everything else works
+    rules = null;  // prizes are not split by group on this page; everything else works
   }
   drawVerify(live.state);
   initHostMoney({ box: $("money-card"), commands, live, base, grouped: Boolean(rules && rules.prize_groups) });
