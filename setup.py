@@ -17,6 +17,9 @@ import sys
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src"))
+from bunco.analysis.kernel.install import compile_environment  # noqa: E402
+
 
 class BuildWithKernel(build_py):
     """``build_py``, then the night kernel compiled into the built package."""
@@ -25,10 +28,11 @@ class BuildWithKernel(build_py):
         super().run()
         if getattr(self, "editable_mode", False) or os.environ.get("BUNCO_SKIP_KERNEL_COMPILE"):
             return
-        env = {**os.environ, "PYTHONPATH": os.path.abspath(self.build_lib)}
-        env.pop("NUMBA_CACHE_DIR", None)  # into __pycache__ beside the built kernel
-        done = subprocess.run([sys.executable, "-m", "bunco.analysis.kernel.compile"],
-                              env=env, check=False)
+        # pip's isolated build finds Numba through PYTHONPATH: keep it (compile_environment)
+        env = compile_environment(os.path.abspath(self.build_lib), os.environ)
+        done = subprocess.run(
+            [sys.executable, "-m", "bunco.analysis.kernel.compile"], env=env, check=False
+        )
         if done.returncode != 0:
             self.warn("the night kernel was not compiled: the first simulation will compile it")
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bunco.analysis import simulate
-from bunco.analysis.kernel.compile import ensure_compiled
+from bunco.analysis.kernel.loaded import ensure_ready
 from bunco.analysis.night_kernel import kernel_inputs
 from bunco.analysis.simulate import KernelPart, sim_rules
 from bunco.analysis.summary import Summary
@@ -122,7 +122,7 @@ def model(one: Run, overhead: float, workers: int, scale: int = 1) -> float:
 
 def sweep(preset: str, players: int, parties: int, counts: list[int]) -> dict[str, Any]:
     """Print the runs on each number of workers, and the 16-core model."""
-    ensure_compiled()
+    ensure_ready()
     timed_run(preset, players, min(parties, 4), 1)  # warm: imports, the lookup on disk
     runs = {w: timed_run(preset, players, parties, w) for w in counts}
     one = runs[counts[0]]

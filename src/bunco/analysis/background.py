@@ -3,9 +3,10 @@ kernel nights there while it composes the exact figures here, so on two cores th
 halves overlap.
 
 Only where processes fork (Linux) and there is more than one core: a forked child
-inherits the compiled kernel and the party's inputs already loaded in the parent (they
-are loaded first), where a spawned one would import and load everything again, which
-takes longer than the overlap saves. Elsewhere the work is done at once, here.
+inherits what the parent has loaded (the party's inputs; the compiled kernel, or the
+child loads it, so that the parent never imports Numba), and gets the function itself,
+not a copy sent through a pipe, so it may be any callable. Elsewhere the work is done at
+once, here. The result (or the exception) comes back pickled through a pipe.
 
 >>> result = in_background(sum, [1, 2, 3])
 >>> result()
@@ -16,8 +17,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 R = TypeVar("R")
@@ -34,13 +35,37 @@ def in_background(fn: Callable[..., R], *args: Any) -> Callable[[], R]:
     if not can_fork():
         value = fn(*args)
         return lambda: value
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
-    future = pool.submit(fn, *args)
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            outcome: tuple[str, Any] = ("value", fn(*args))
+        except BaseException as exc:  # sent to the parent, which raises it
+            outcome = ("error", exc)
+        try:
+            send.send(outcome)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            send.send(("error", RuntimeError(f"the background work's result: {exc}")))
+
+    process = context.Process(target=child, name="bunco-background", daemon=True)
+    process.start()
+    send.close()
 
     def result() -> R:
         try:
-            return future.result()
+            kind, value = receive.recv()
+        except EOFError:
+            process.join()
+            raise RuntimeError(
+                f"the background work ended without a result (exit code {process.exitcode})"
+            ) from None
         finally:
-            pool.shutdown()
+            receive.close()
+        process.join()
+        if kind == "error":
+            raise value
+        out: R = value
+        return out
 
     return result

@@ -58,11 +58,9 @@ from numpy.typing import NDArray
 from bunco.analysis import movement_cache
 from bunco.analysis.dice_codes import code_table
 from bunco.analysis.kernel import layout as lay
-from bunco.analysis.kernel.dice import fill_codes, seed_state
-from bunco.analysis.kernel.night import run_nights
+from bunco.analysis.kernel import loaded
 from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import BuncoError
-from bunco.core.night import Night
 from bunco.core.rules import (
     AfterBell,
     Direction,
@@ -202,6 +200,8 @@ def check_kernel(rules: RuleSet, players: int, sets: int = 1) -> None:
 def score_tables(rules: RuleSet) -> NDArray[np.int32]:
     """``tab[field, round - 1, code]``: what every roll scores in play and in a tie-break,
     whether it passes the traveler, its faces' total (fields ``lay.T_*``)."""
+    from bunco.core.night import Night  # the engine: only to build the tables, kept on disk
+
     tab = np.zeros((lay.T_SIZE, 6, 216), dtype=np.int32)
     faces: list[Dice] = [(a, b, c) for a, b, c in itertools.product(range(1, 7), repeat=3)]
     for r in range(1, 7):
@@ -486,7 +486,7 @@ class DiceStream:
     BLOCK = 4096
 
     def __init__(self, seed: int | None = None, *, codes: Sequence[int] | None = None) -> None:
-        self._state = seed_state(np.uint64((seed or 0) % 2**64))
+        self._state = loaded.seed_state(np.uint64((seed or 0) % 2**64))
         self._fixed = codes is not None
         self._codes = np.asarray(codes if codes is not None else [], dtype=np.uint8)
         self._pos = 0
@@ -497,7 +497,7 @@ class DiceStream:
             if self._fixed:
                 raise IndexError("the dice stream ran out")
             self._codes = np.empty(self.BLOCK, dtype=np.uint8)
-            fill_codes(self._state, self._codes)
+            loaded.fill_codes(self._state, self._codes)
             self._pos = 0
         code = int(self._codes[self._pos])
         self._pos += 1
@@ -540,7 +540,7 @@ def run_kernel(
             tables, n_players, len(inputs.prizes), inputs.move.shape[1]
         ).values()
     ]
-    played = run_nights(
+    played = loaded.run_nights(
         inputs.cfg,
         inputs.tab,
         inputs.layout,

@@ -49,13 +49,15 @@ so a reader can see them agree.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from bunco.analysis import exact_kept
 from bunco.analysis.background import in_background
-from bunco.analysis.kernel.compile import ensure_compiled
+from bunco.analysis.kernel.loaded import ensure_ready
 from bunco.analysis.night_kernel import (
     check_kernel,
     kernel_inputs,
@@ -223,26 +225,66 @@ def _wins_and_buncos(
     return (cards[:, :, WINS].astype(np.float64), cards[:, :, BUNCOS].astype(np.float64), first_won)
 
 
-def set_odds(
-    rules: RuleSet, *, players: int, sets: int = 1, nights: int = 20_000, seed: int = 1
-) -> dict[str, Any]:
-    """Per player and per table odds of one night of ``sets`` sets (one set: the odds of
-    a set). Raises :class:`bunco.analysis.night_kernel.KernelUnsupported` for parties the
-    kernel does not play."""
-    check_kernel(rules, players, sets)
-    sizes = table_sizes(players, rules)  # the kernel seats tables of two and three too
+def _kernel_nights(
+    ready: Callable[[], object], rules: RuleSet, players: int, sets: int, seeds: NDArray[np.uint64]
+) -> tuple[FloatArray, FloatArray, NDArray[np.int32]]:
+    """:func:`_wins_and_buncos` once ``ready()`` has readied the kernel (loaded, or
+    compiled, saying so)."""
+    ready()
+    return _wins_and_buncos(rules, players, sets, seeds)
+
+
+def exact_part(rules: RuleSet, players: int, sets: int) -> dict[str, Any]:
+    """What is exact of a party's set odds, as JSON: ``composed`` (each player's figures
+    composed exactly, by key, a value per player), ``why`` (for each player's figure that
+    is not, why), ``per_table`` (each table's chance of a first-team win in each round,
+    or None) and ``split_why`` (why the splits are not exact, or None). Kept on disk
+    between runs by :mod:`bunco.analysis.exact_kept`."""
+    sizes = table_sizes(players, rules)
     tables = len(sizes)
-    ensure_compiled()  # here, before the nights go to a process that inherits it
-    kernel_inputs(rules, players, sets, cards=True)
-    played = in_background(_wins_and_buncos, rules, players, sets, night_seeds(seed, nights))
     head_team = is_team_table(sizes[0], tables, rules)
     p = first_team_wins(rules, tables) if head_team else None
     composed, why = _one_table(rules, sets, p) if players == 4 else _composed(rules, players, sets)
     per_table: list[list[float] | None] = [p] + [None] * (tables - 1)
-    split_why = _split_refusal(rules, players, tables)
     if tables > 1 and players % 4 == 0 and rules_refusal(rules) is None:  # tables of four
         odds = [first_team_chances(rules, r, tables) for r in range(1, 7)]
-        per_table = [[o[k] for o in odds] for k in range(tables)]
+        per_table = [[float(o[k]) for o in odds] for k in range(tables)]
+    return {
+        "composed": {key: [float(v) for v in values] for key, values in composed.items()},
+        "why": why,
+        "per_table": per_table,
+        "split_why": _split_refusal(rules, players, tables),
+    }
+
+
+def set_odds(
+    rules: RuleSet,
+    *,
+    players: int,
+    sets: int = 1,
+    nights: int = 20_000,
+    seed: int = 1,
+    ready: Callable[[], object] = ensure_ready,
+) -> dict[str, Any]:
+    """Per player and per table odds of one night of ``sets`` sets (one set: the odds of
+    a set). Raises :class:`bunco.analysis.night_kernel.KernelUnsupported` for parties the
+    kernel does not play.
+
+    The kernel's nights go to a forked process at once (:mod:`bunco.analysis.background`),
+    which readies the kernel with ``ready`` (the command line's says so while it
+    compiles) — so that loading it, and importing Numba where the kernel is not built
+    ahead of time, overlap the exact part composed here."""
+    check_kernel(rules, players, sets)
+    sizes = table_sizes(players, rules)  # the kernel seats tables of two and three too
+    tables = len(sizes)
+    kernel_inputs(rules, players, sets, cards=True)  # here, for the process that inherits it
+    seeds = night_seeds(seed, nights)
+    played = in_background(_kernel_nights, ready, rules, players, sets, seeds)
+    part = exact_kept.kept(rules, players, sets, lambda: exact_part(rules, players, sets))
+    composed = {key: np.array(values, dtype=np.float64) for key, values in part["composed"].items()}
+    why: dict[str, str] = part["why"]
+    per_table: list[list[float] | None] = part["per_table"]
+    split_why: str | None = part["split_why"]
     wins, buncos, first_won = played()
     best = wins.max(axis=1, keepdims=True)
     is_best = wins == best

@@ -33,11 +33,11 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from bunco.analysis.kernel.compile import ensure_compiled
+from bunco.analysis.kernel.loaded import ensure_ready
 from bunco.analysis.night_kernel import (
     FIGURES,
     DiceStream,
@@ -49,10 +49,12 @@ from bunco.analysis.night_kernel import (
     player_names,
 )
 from bunco.analysis.summary import Summary
-from bunco.core.night import Night, TableResult
 from bunco.core.presets import get_rules
 from bunco.core.rules import RollKind, RuleSet
 from bunco.core.table import Phase, Status
+
+if TYPE_CHECKING:  # the engine is imported when it plays (not by `odds --set`'s sim_rules)
+    from bunco.core.night import Night, TableResult
 
 NIGHT_FIGURES: dict[str, str] = {
     "buncos": "Buncos per night",
@@ -97,6 +99,7 @@ __all__ = [
     "play_night",
     "play_tick",
     "player_names",
+    "run_workers",
     "sim_rules",
     "simulate_nights",
     "simulate_summary",
@@ -155,6 +158,8 @@ def play_night(
         "players": player_names(players),
         "sets": sets,
     }
+    from bunco.core.night import Night
+
     night = Night.start(setup)
     draw = dice if dice is not None else DiceStream(seed)
     while night.phase != "over":
@@ -287,7 +292,7 @@ _WORKER: list[tuple[KernelPart, str]] = []
 
 def _start_worker(part: KernelPart, method: str) -> None:
     _WORKER[:] = [(part, method)]
-    ensure_compiled()  # inherited from the parent where processes fork; else from the cache
+    ensure_ready()  # inherited from the parent where processes fork; else from the cache
 
 
 def _run_job(job: tuple[int, int]) -> Any:
@@ -298,7 +303,7 @@ def _run_job(job: tuple[int, int]) -> Any:
 def _kernel_part(rules: RuleSet, players: int, sets: int, seed: int) -> KernelPart:
     """The run's shared part, and the kernel compiled (or loaded) here before any worker
     starts: forked workers then inherit both."""
-    ensure_compiled()
+    ensure_ready()
     return KernelPart(
         kernel_inputs(rules, players, sets), seed, tuple(p.value for p in rules.prizes)
     )
@@ -326,6 +331,23 @@ def job_nights(players: int, sets: int, parties: int) -> int:
     most = kernel_chunk(players, sets)
     least = min(most, max(1, MIN_ROLLS_PER_JOB // (ROLLS_PER_PLAYER_SET * players * sets)))
     return max(least, min(most, math.ceil(parties / MIN_JOBS)))
+
+
+MIN_ROLLS_FOR_WORKERS = ROLLS_PER_JOB
+"""About the fewest rolls a run hands to worker processes: a shorter run (some 30 ms of
+play or less, like ten nights of a thousand players) is over sooner than the workers
+start, so it plays here (the same jobs: the same figures)."""
+
+
+def run_workers(players: int, sets: int, parties: int, workers: int) -> int:
+    """The processes a run of kernel nights uses: ``workers``, or 1 for a run of under
+    :data:`MIN_ROLLS_FOR_WORKERS` rolls.
+
+    >>> run_workers(1000, 1, 10, 2), run_workers(1000, 1, 100, 2), run_workers(12, 1, 1000, 2)
+    (1, 2, 1)
+    """
+    rolls = ROLLS_PER_PLAYER_SET * players * sets * parties
+    return workers if rolls >= MIN_ROLLS_FOR_WORKERS else 1
 
 
 def _kernel_jobs(players: int, sets: int, parties: int) -> list[tuple[int, int]]:
@@ -374,7 +396,8 @@ def _kernel_arrays(
     part = _kernel_part(rules, players, sets, seed)
     jobs = _kernel_jobs(players, sets, parties)
     parts = []
-    for job, result in zip(jobs, _over_workers(part, "arrays", jobs, workers), strict=True):
+    count = run_workers(players, sets, parties, workers)
+    for job, result in zip(jobs, _over_workers(part, "arrays", jobs, count), strict=True):
         parts.append(result)
         if progress:
             progress(job[1])
@@ -467,6 +490,7 @@ def simulate_summary(
         return total.as_dict()
     part = _kernel_part(rules, players, sets, seed)
     jobs = _kernel_jobs(players, sets, parties)
+    count = run_workers(players, sets, parties, count)
     for job, result in zip(jobs, _over_workers(part, "summary", jobs, count), strict=True):
         total.merge(result)
         if progress:

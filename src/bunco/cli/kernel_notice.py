@@ -22,7 +22,7 @@ def _words(elapsed: float) -> str:
 def ready_kernel() -> float:
     """Load or compile the kernel; while it compiles, a spinner with the seconds spent on a
     terminal, else a line every 10 s. Returns the seconds it took."""
-    from bunco.analysis.kernel.compile import ensure_compiled
+    from bunco.analysis.kernel.loaded import ensure_ready
 
     status: Status | None = None
     last = [-10.0]
@@ -39,7 +39,7 @@ def ready_kernel() -> float:
             err_console.print(_words(elapsed), highlight=False)
 
     try:
-        seconds = ensure_compiled(tick)
+        seconds = ensure_ready(tick)
     finally:
         if status is not None:
             status.stop()

@@ -278,8 +278,11 @@ def odds_command(
                 )
             from bunco.cli.kernel_notice import ready_kernel
 
-            ready_kernel()  # says so while it compiles (a first run the install did not prepare)
-            doc = set_odds(played, players=players, sets=sets, nights=nights, seed=seed)
+            # the process playing the nights readies the kernel, and says so while it
+            # compiles (a first run the install did not prepare)
+            doc = set_odds(
+                played, players=players, sets=sets, nights=nights, seed=seed, ready=ready_kernel
+            )
             doc["house_rules"] = house_rules
             if as_json:
                 print_json(doc)

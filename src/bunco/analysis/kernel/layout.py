@@ -22,15 +22,18 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
-from numba import njit as _numba_njit
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def njit(**options: Any) -> Callable[[F], F]:
     """``numba.njit(**options)``, typed: to mypy a compiled function keeps the Python
-    signature it is written with (Numba's own stubs do not know ``_nrt``)."""
-    return cast("Callable[[F], F]", _numba_njit(**options))
+    signature it is written with (Numba's own stubs do not know ``_nrt``). Numba is
+    imported here, by the modules that compile, not by those that read these fields
+    (the exact odds, a run that loads the kernel built ahead of time)."""
+    from numba import njit as numba_njit
+
+    return cast("Callable[[F], F]", numba_njit(**options))
 
 
 # -- rule configuration (cfg, int64) -------------------------------------------------------

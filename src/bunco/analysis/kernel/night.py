@@ -93,7 +93,7 @@ from bunco.analysis.kernel.tiebreak import _rolloff
 CALLEES = ("dice", "layout", "moves", "round", "table", "tiebreak")
 """The kernel's modules that :func:`run_nights` compiles in (all but this one)."""
 
-KERNEL_SOURCES = "62525c2ec4ffcbec"
+KERNEL_SOURCES = "24cc17f2e80e7482"
 """:func:`sources_digest` of the sources :func:`run_nights` was last compiled from."""
 
 
