@@ -165,35 +165,62 @@ def _look_up(
     raise unauthorized(what)
 
 
-async def join_credential(conn: HTTPConnection, code: str | None, token: str | None) -> Principal:
+async def join_credential(
+    conn: HTTPConnection, code: str | None, token: str | None, night: str | None = None
+) -> Principal:
     """The table a join code (typed) or join token (QR link) lets the caller score, or a
-    refusal: 404 for a wrong one (counted per client and, for typed codes, for the whole
-    server) and, past those limits, one attempt per address every 30 s (429 with
-    ``Retry-After`` in between). Looked up on a worker thread."""
-    keys = [client_key(conn)] + ([Guard.CODES] if code is not None else [])
-    return await asyncio.to_thread(_join, tokens(conn), guard(conn), keys, code, token)
+    refusal (404 for a wrong one). Looked up on a worker thread.
+
+    A typed code is limited per client address and, with ``night`` (typed on a page of
+    that night), checked against that night's codes only and counted for that night;
+    without it, counted for the whole server. Past those limits: one attempt per address
+    every 30 s (429 with ``Retry-After`` in between). A QR link's token (192 random bits,
+    not guessable) is looked up whoever sends it: a live one always joins; a wrong one
+    counts for the client.
+    """
+    keys = [client_key(conn)]
+    if code is not None:
+        keys.append(Guard.CODES if night is None else Guard.night_codes(night))
+    return await asyncio.to_thread(_join, tokens(conn), guard(conn), keys, code, token, night)
 
 
 def _join(
-    book: TokenBook, limits: Guard, keys: list[str], code: str | None, token: str | None
+    book: TokenBook,
+    limits: Guard,
+    keys: list[str],
+    code: str | None,
+    token: str | None,
+    night: str | None,
 ) -> Principal:
+    if code is None:
+        who = book.resolve_join(None, token)
+        if who is not None:  # a live 192-bit token: no guess, no limit
+            return who
     with limits.exclusive(*keys):
         wait = limits.admit(*keys)
         if wait is not None:
+            typed = (
+                "here"
+                if code is None
+                else "here, or typed " + ("on this server" if night is None else "at this night")
+            )
             raise too_many(
                 wait,
-                "too many wrong join codes (from here, or typed on this "
-                "server): one attempt at a time now",
+                f"too many wrong join codes (from {typed}): one attempt at a time now",
                 f"wait {wait} s, or scan the table's QR code",
             )
-        who = book.resolve_join(code, token)
+        who = book.resolve_join(code, token) if code is not None else None
+        if who is not None and night is not None and who.night_id != night:
+            who = None  # a code of another night: checked against this night's only
         if who is None:
             limits.failed(*keys)
     if who is None:
         raise ServiceError(
             404,
             "unknown_code",
-            "no table has this join code",
+            "no table has this join code"
+            if night is None
+            else "no table of this night has this join code",
             "the six-character code shown at the table, or its QR link",
         )
     return who
