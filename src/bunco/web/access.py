@@ -96,11 +96,11 @@ async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "
     No token: 401. A token this process holds in memory is answered at once; any other
     is looked up on a worker thread (the event loop never waits for the database), with
     the failure counts (:class:`Guard`, in the database when several processes share
-    it) checked first. An unknown token counts as a failure of the client and of the
-    night it was presented at. A client past its failures gets one look-up every 30 s of
-    a token this process does not already hold in memory (429 with ``Retry-After`` in
-    between); past a night's failures, an unknown token there gets 429 instead of 401 (live tokens still
-    work, so nobody can lock a night's phones out). A revoked token or a join credential
+    it) counting the unknown ones. An unknown token counts as a failure of the client and
+    of the night it was presented at. A client past its failures gets an answer about an
+    unknown token once every 30 s (429 with ``Retry-After`` in between); past a night's
+    failures, an unknown token there gets 429 instead of 401. Live tokens always work,
+    from any address, so nobody can lock a night's phones out. A revoked token or a join credential
     is a 401 that counts nothing: they are not guesses.
     """
     token = token_of(conn)
@@ -133,8 +133,13 @@ def _look_up(
     book: TokenBook, limits: Guard, client: str, night_id: str | None, what: str, token: str
 ) -> TokenRecord:
     """The stored record of a token not in memory, counting it as a failure if there is
-    none (a blocking call, for a worker thread). Past its failures, the client is on the
-    slow path (see :mod:`bunco.web.guard`)."""
+    none (a blocking call, for a worker thread). A token is 192 random bits, no guess: it
+    is looked up whoever sends it, so a live one works from any address (the room's phones
+    after a restart, behind the address of a guesser). Past its failures, the client's
+    unknown tokens are on the slow path (see :mod:`bunco.web.guard`)."""
+    record = book.lookup(token)
+    if record is not None:
+        return record
     keys = [client] if night_id is None else [client, Guard.night(night_id)]
     with limits.exclusive(*keys):
         wait = limits.admit(client)
@@ -144,9 +149,6 @@ def _look_up(
                 "too many unknown tokens from here",
                 f"wait {wait} s; then use the link or token the host gave you",
             )
-        record = book.lookup(token)
-        if record is not None:
-            return record
         wait = limits.blocked(*keys[1:])
         if wait is not None:
             raise too_many(
