@@ -32,6 +32,14 @@ the code of that revision, side by side (an undo folded the round again from its
 before the round kept checkpoints).
 
     python benchmarks/replay.py --undos 2000 --before 47e54bc
+
+``--catch-up`` times the server's side of the same thing: a night stored in SQLite with
+30,000 and 300,000 rolls in one round (``--catch-up-sizes``), as a server finds it after a
+restart; a fresh server process (the app, in a child) answers its first request for the
+night, which reads the stored log and folds it. Wall and CPU seconds and peak memory of
+that request, side by side, and the ratio of the larger to the smaller.
+
+    python benchmarks/replay.py --catch-up --catch-up-sizes 30000 300000
 """
 
 from __future__ import annotations
@@ -319,6 +327,86 @@ def undo_figures(before: str | None, rolls: int, undos: int) -> None:
             )
 
 
+CATCH_UP_CHILD = """
+import json, random, resource, sys, time, warnings
+warnings.filterwarnings("ignore")
+from fastapi.testclient import TestClient
+from bunco.store import EventStore
+from bunco.store.events import StoredEvent, dump, now
+from bunco.web.app import create_app
+mode, url = sys.argv[1], sys.argv[2]
+players = [f"P{i}" for i in range(1, 9)]
+if mode == "build":  # a night of two tables rolling on in round 1, none of it scoring
+    rolls, rng = int(sys.argv[3]), random.Random(1)
+    faces = [(a, b, c) for a in range(2, 7) for b in range(2, 7) for c in range(2, 7)
+             if not a == b == c]
+    with TestClient(create_app(url, bot_pace=0)) as client:
+        created = client.post("/api/nights", json={"players": players}).json()
+    store, night = EventStore(url), created["night"]
+    seq, batch = store.last_seq(night), []
+    for n in range(rolls):
+        table = n % 2 + 1
+        event = {"type": "roll", "table": table, "dice": list(rng.choice(faces))}
+        batch.append(StoredEvent(night, seq + 1 + n, table, f"r{n}", dump(event), now()))
+        if len(batch) == 20_000 or n == rolls - 1:
+            store.append_many(night, batch)
+            batch = []
+    store.close()
+    print(json.dumps({"night": night, "token": created["host_token"]}))
+else:  # a server started on that database: its first request for the night
+    night, token = sys.argv[3], sys.argv[4]
+    with TestClient(create_app(url, bot_pace=0)) as client:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        started, cpu = time.perf_counter(), time.process_time()
+        reply = client.get(f"/api/nights/{night}", headers={"authorization": "Bearer " + token})
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+        assert reply.status_code == 200, reply.text
+        held = reply.json()["seq"]
+        started = time.perf_counter()
+        again = client.get(f"/api/nights/{night}", headers={"authorization": "Bearer " + token})
+        second = time.perf_counter() - started
+    print(json.dumps({"wall": wall, "cpu": cpu, "seq": held, "second": second, "before": before,
+                      "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def catch_up_figures(sizes: list[int]) -> None:
+    """A server's first request for a night of ``sizes`` rolls in one round, after a
+    restart (each in a fresh child process): wall, CPU and peak memory side by side."""
+    here = Path(__file__).resolve().parent.parent / "src"
+    env = {**os.environ, "PYTHONPATH": str(here)}
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            url = f"sqlite:///{Path(tmp) / f'night-{size}.sqlite3'}"
+            run = [sys.executable, "-c", CATCH_UP_CHILD]
+            made = subprocess.run(
+                [*run, "build", url, str(size)], env=env, check=True, capture_output=True, text=True
+            ).stdout
+            night = json.loads(made.splitlines()[-1])
+            out = subprocess.run(
+                [*run, "time", url, night["night"], night["token"]],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            got = results[size] = json.loads(out.splitlines()[-1])
+            assert got["seq"] == size, got  # every roll folded
+            print(
+                f"catch-up  {size:>9,} rolls in one round: first request wall "
+                f"{got['wall']:7.2f} s  CPU {got['cpu']:7.2f} s; the next {got['second'] * 1000:6.1f}"
+                f" ms; memory {got['before']:6.1f} MB before, peak {got['peak']:6.1f} MB",
+                flush=True,
+            )
+    small, big = results[min(sizes)], results[max(sizes)]
+    print(
+        f"catch-up  {max(sizes) // min(sizes)}x the rolls: wall {big['wall'] / small['wall']:5.1f}x, "
+        f"CPU {big['cpu'] / small['cpu']:5.1f}x, memory over the server's "
+        f"{(big['peak'] - big['before']) / max(small['peak'] - small['before'], 0.1):5.1f}x"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -362,7 +450,16 @@ def main() -> None:
         help="time a round of --undo-rolls rolls with N undos (and with the code of --before REV)",
     )
     parser.add_argument("--undo-rolls", type=int, default=10_000)
+    parser.add_argument(
+        "--catch-up",
+        action="store_true",
+        help="time a server's first request for a night with a long round, after a restart",
+    )
+    parser.add_argument("--catch-up-sizes", type=int, nargs="+", default=[30_000, 300_000])
     args = parser.parse_args()
+    if args.catch_up:
+        catch_up_figures(args.catch_up_sizes)
+        return
     if args.undos is not None:
         undo_figures(args.before, args.undo_rolls, args.undos)
         return

@@ -6,7 +6,6 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
 from fastapi.testclient import TestClient
 from web_helpers import make_night
 
@@ -72,7 +71,7 @@ def test_a_concurrent_burst_gets_exactly_the_servers_budget(any_db_url):
 
 
 def test_a_room_sharing_one_address_with_a_guesser_still_joins(db_url):
-    guard = Guard(slow="1/1 second")
+    guard = Guard(slow="1/3 seconds")
     with TestClient(create_app(db_url, bot_pace=0, guard=guard)) as client:
         night = make_night(client)
         guesses = [client.post("/api/join", json={"code": "ZZZZZZ"}).status_code for _ in range(10)]
@@ -81,23 +80,33 @@ def test_a_room_sharing_one_address_with_a_guesser_still_joins(db_url):
         first = client.post("/api/join", json={"code": code})
         assert first.status_code == 200  # the slow path's attempt is the roommate's
         refused = client.post("/api/join", json={"code": code})
-        assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
-        time.sleep(1.05)
-        again = client.post("/api/join", json={"code": night.created["tables"][1]["code"]})
+        assert refused.status_code == 429 and 1 <= int(refused.headers["retry-after"]) <= 3
+        # the next roommate waits for the slow path's next attempt, and gets in with it
+        deadline = time.monotonic() + 10
+        while True:
+            again = client.post("/api/join", json={"code": night.created["tables"][1]["code"]})
+            if again.status_code != 429 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)  # polling the condition, not a fixed wait
         assert again.status_code == 200 and again.json()["table"] == 2
 
 
-@pytest.mark.parametrize("live", [True, False])
-def test_unknown_tokens_past_the_limit_go_slow_and_live_tokens_always_work(db_url, live):
+def test_unknown_tokens_past_the_limit_go_slow_and_live_tokens_always_work(any_db_url):
     guard = Guard(slow="1/1 second")
-    with TestClient(create_app(db_url, bot_pace=0, guard=guard)) as client:
+    with TestClient(create_app(any_db_url, bot_pace=0, guard=guard)) as client:
         night = make_night(client)
         for i in range(10):
             reply = client.get(night.url(), headers={"authorization": f"Bearer x{i:030d}"})
             assert reply.status_code == 401
-        client.app.state.tokens.forget()  # type: ignore[attr-defined]  # as after a restart
-        token = night.created["viewer_token"] if live else "y" * 31
-        reply = client.get(night.url(), headers={"authorization": f"Bearer {token}"})
-        assert reply.status_code == (200 if live else 401)  # the slow path's look-up
-        blocked = client.get(night.url(), headers={"authorization": "Bearer " + "z" * 31})
-        assert blocked.status_code == 429
+        # live tokens this process no longer holds (as after a restart) are looked up
+        # from the guesser's own address, every time: a token is no guess
+        for token in (night.created["viewer_token"], night.created["host_token"]) * 2:
+            client.app.state.tokens.forget()  # type: ignore[attr-defined]
+            reply = client.get(night.url(), headers={"authorization": f"Bearer {token}"})
+            assert reply.status_code == 200
+        # unknown ones: the slow path's one answer, then 429 until the next
+        unknown = [
+            client.get(night.url(), headers={"authorization": f"Bearer {c * 31}"}).status_code
+            for c in "yz"
+        ]
+        assert unknown == [401, 429]

@@ -101,7 +101,9 @@ def send(client: TestClient, case: Any, headers: dict[str, str]) -> Any:
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE, "poisoned"])
 def test_no_5xx_and_no_change_from_a_refused_request(any_db_url, mode):
-    guard = Guard(per_client=UNLIMITED, per_night=UNLIMITED, typed_codes=UNLIMITED)
+    guard = Guard(
+        per_client=UNLIMITED, per_night=UNLIMITED, typed_codes=UNLIMITED, night_codes=UNLIMITED
+    )
     # bots wait an hour between rolls: a bot rolling in the background (at a night a case
     # made with bots) would change the database between a case's two fingerprints
     with TestClient(create_app(any_db_url, bot_pace=3600, guard=guard)) as client:

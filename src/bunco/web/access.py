@@ -96,11 +96,11 @@ async def authenticate(conn: HTTPConnection, night_id: str | None, what: str = "
     No token: 401. A token this process holds in memory is answered at once; any other
     is looked up on a worker thread (the event loop never waits for the database), with
     the failure counts (:class:`Guard`, in the database when several processes share
-    it) checked first. An unknown token counts as a failure of the client and of the
-    night it was presented at. A client past its failures gets one look-up every 30 s of
-    a token this process does not already hold in memory (429 with ``Retry-After`` in
-    between); past a night's failures, an unknown token there gets 429 instead of 401 (live tokens still
-    work, so nobody can lock a night's phones out). A revoked token or a join credential
+    it) counting the unknown ones. An unknown token counts as a failure of the client and
+    of the night it was presented at. A client past its failures gets an answer about an
+    unknown token once every 30 s (429 with ``Retry-After`` in between); past a night's
+    failures, an unknown token there gets 429 instead of 401. Live tokens always work,
+    from any address, so nobody can lock a night's phones out. A revoked token or a join credential
     is a 401 that counts nothing: they are not guesses.
     """
     token = token_of(conn)
@@ -133,8 +133,13 @@ def _look_up(
     book: TokenBook, limits: Guard, client: str, night_id: str | None, what: str, token: str
 ) -> TokenRecord:
     """The stored record of a token not in memory, counting it as a failure if there is
-    none (a blocking call, for a worker thread). Past its failures, the client is on the
-    slow path (see :mod:`bunco.web.guard`)."""
+    none (a blocking call, for a worker thread). A token is 192 random bits, no guess: it
+    is looked up whoever sends it, so a live one works from any address (the room's phones
+    after a restart, behind the address of a guesser). Past its failures, the client's
+    unknown tokens are on the slow path (see :mod:`bunco.web.guard`)."""
+    record = book.lookup(token)
+    if record is not None:
+        return record
     keys = [client] if night_id is None else [client, Guard.night(night_id)]
     with limits.exclusive(*keys):
         wait = limits.admit(client)
@@ -144,9 +149,6 @@ def _look_up(
                 "too many unknown tokens from here",
                 f"wait {wait} s; then use the link or token the host gave you",
             )
-        record = book.lookup(token)
-        if record is not None:
-            return record
         wait = limits.blocked(*keys[1:])
         if wait is not None:
             raise too_many(
@@ -165,35 +167,62 @@ def _look_up(
     raise unauthorized(what)
 
 
-async def join_credential(conn: HTTPConnection, code: str | None, token: str | None) -> Principal:
+async def join_credential(
+    conn: HTTPConnection, code: str | None, token: str | None, night: str | None = None
+) -> Principal:
     """The table a join code (typed) or join token (QR link) lets the caller score, or a
-    refusal: 404 for a wrong one (counted per client and, for typed codes, for the whole
-    server) and, past those limits, one attempt per address every 30 s (429 with
-    ``Retry-After`` in between). Looked up on a worker thread."""
-    keys = [client_key(conn)] + ([Guard.CODES] if code is not None else [])
-    return await asyncio.to_thread(_join, tokens(conn), guard(conn), keys, code, token)
+    refusal (404 for a wrong one). Looked up on a worker thread.
+
+    A typed code is limited per client address and, with ``night`` (typed on a page of
+    that night), checked against that night's codes only and counted for that night;
+    without it, counted for the whole server. Past those limits: one attempt per address
+    every 30 s (429 with ``Retry-After`` in between). A QR link's token (192 random bits,
+    not guessable) is looked up whoever sends it: a live one always joins; a wrong one
+    counts for the client.
+    """
+    keys = [client_key(conn)]
+    if code is not None:
+        keys.append(Guard.CODES if night is None else Guard.night_codes(night))
+    return await asyncio.to_thread(_join, tokens(conn), guard(conn), keys, code, token, night)
 
 
 def _join(
-    book: TokenBook, limits: Guard, keys: list[str], code: str | None, token: str | None
+    book: TokenBook,
+    limits: Guard,
+    keys: list[str],
+    code: str | None,
+    token: str | None,
+    night: str | None,
 ) -> Principal:
+    if code is None:
+        who = book.resolve_join(None, token)
+        if who is not None:  # a live 192-bit token: no guess, no limit
+            return who
     with limits.exclusive(*keys):
         wait = limits.admit(*keys)
         if wait is not None:
+            typed = (
+                "here"
+                if code is None
+                else "here, or typed " + ("on this server" if night is None else "at this night")
+            )
             raise too_many(
                 wait,
-                "too many wrong join codes (from here, or typed on this "
-                "server): one attempt at a time now",
+                f"too many wrong join codes (from {typed}): one attempt at a time now",
                 f"wait {wait} s, or scan the table's QR code",
             )
-        who = book.resolve_join(code, token)
+        who = book.resolve_join(code, token) if code is not None else None
+        if who is not None and night is not None and who.night_id != night:
+            who = None  # a code of another night: checked against this night's only
         if who is None:
             limits.failed(*keys)
     if who is None:
         raise ServiceError(
             404,
             "unknown_code",
-            "no table has this join code",
+            "no table has this join code"
+            if night is None
+            else "no table of this night has this join code",
             "the six-character code shown at the table, or its QR link",
         )
     return who

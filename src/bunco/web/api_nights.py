@@ -322,11 +322,12 @@ async def export_standings(night_id: NightId, request: Request) -> Response:
 async def join_table(body: JoinIn, request: Request) -> TokenOut:
     """Become a table's scorekeeper with its join code (typed) or join token (QR link).
 
-    Wrong codes are limited per client address and, for typed codes, for the whole
-    server (429 with ``Retry-After``); see docs/server.md, "Guessing".
+    Wrong codes are limited per client address and, for typed codes, per night (a code
+    sent with ``night`` is checked against that night's tables only) or, without one, for
+    the whole server (429 with ``Retry-After``); see docs/server.md, "Guessing".
     """
     book = tokens(request)
-    who = await join_credential(request, body.code, body.token)
+    who = await join_credential(request, body.code, body.token, body.night)
     token, record = book.issue(who.night_id, "table", table=who.table)
     svc = service(request)
     await svc.db(svc.store.add_tokens, [record])

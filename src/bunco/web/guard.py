@@ -7,13 +7,19 @@ slow a guesser down without locking the room out.
   one address, behind a guest network's router, keeps joining, slowly). A refused attempt
   is answered **429** with ``Retry-After`` (seconds until the address's next attempt);
   it is not told whether its guess would have been right.
-- Wrong typed codes are also counted for the whole server (:data:`TYPED_CODES`); past
-  that budget every address is on the slow path for typed codes: a guesser with many
-  addresses cannot close the door on the others (the right code from an address that
-  has not guessed gets in at its first attempt), and each of its addresses gets one guess
-  every :data:`SLOW`.
+- A code typed on a page of the night (the table page, ``/join?night=<id>``) names the
+  night: it is checked against that night's codes only, and a wrong one is counted for
+  that night (:data:`NIGHT_CODES`, key :meth:`Guard.night_codes`), never for the server
+  or another night, so a guesser at one night cannot slow another night's joins. A code
+  typed without a night (the home page, ``/join``) is counted for the whole server
+  (:data:`TYPED_CODES`). Past either budget every address is on the slow path for those
+  codes: a guesser with many addresses cannot close the door on the others (the right
+  code from an address that has not guessed gets in at its first attempt), and each of
+  its addresses gets one guess every :data:`SLOW`.
 - Unknown bearer tokens presented at one night (:data:`PER_NIGHT`) get 429 past it;
-  live tokens there still work.
+  live tokens there still work. A QR link's join token (192 random bits, no guess) is
+  looked up before any limit: a live one joins from any address at once, a wrong one
+  counts for the client.
 
 Each check, look-up and count runs under :meth:`Guard.exclusive` (a lock per key; on
 PostgreSQL an advisory lock held across processes), so a burst of concurrent guesses is
@@ -54,9 +60,12 @@ PER_CLIENT = "10/minute;100/hour"
 """Failures (wrong codes, unknown tokens) one client address may make."""
 PER_NIGHT = "200/hour"
 """Unknown tokens presented at one night's addresses, from all clients together."""
-TYPED_CODES = "200/hour"
-"""Wrong typed join codes for the whole server (a code names no night until it is right)
-before every address is on the slow path for typed codes."""
+TYPED_CODES = "100/hour"
+"""Wrong join codes typed without a night, for the whole server (such a code names no
+night until it is right), before every address is on the slow path for them."""
+NIGHT_CODES = "100/hour"
+"""Wrong join codes typed at one night (checked against its codes only) before every
+address is on the slow path for that night's codes."""
 SLOW = "1/30 seconds"
 """The slow path: attempts of an address past its failures (or, for typed codes, past
 the server's)."""
@@ -83,9 +92,9 @@ def client_address(host: str | None) -> str:
 
 
 class Guard:
-    """Counts failures under keys (``client:<addr>``, ``night:<id>``, ``codes``), in
-    ``storage`` (a ``limits`` storage with moving windows; by default this process's
-    memory)."""
+    """Counts failures under keys (``client:<addr>``, ``night:<id>``, ``codes``,
+    ``night-codes:<id>``), in ``storage`` (a ``limits`` storage with moving windows; by
+    default this process's memory)."""
 
     CODES = "codes"
 
@@ -94,6 +103,7 @@ class Guard:
         per_client: str = PER_CLIENT,
         per_night: str = PER_NIGHT,
         typed_codes: str = TYPED_CODES,
+        night_codes: str = NIGHT_CODES,
         slow: str = SLOW,
         storage: Storage | None = None,
     ) -> None:
@@ -103,6 +113,7 @@ class Guard:
             "client": parse_many(per_client),
             "night": parse_many(per_night),
             "codes": parse_many(typed_codes),
+            "night-codes": parse_many(night_codes),
             "slow": parse_many(slow),
         }
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
@@ -114,6 +125,11 @@ class Guard:
     @staticmethod
     def night(night_id: str) -> str:
         return "night:" + night_id
+
+    @staticmethod
+    def night_codes(night_id: str) -> str:
+        """The key of the wrong codes typed at one night."""
+        return "night-codes:" + night_id
 
     def _items(self, key: str) -> list[RateLimitItem]:
         return self._limits[key.partition(":")[0]]

@@ -276,6 +276,15 @@ class JoinIn(StrictModel):
 
     code: str | None = Field(None, min_length=1, max_length=20)
     token: str | None = Field(None, min_length=1, max_length=100)
+    night: str | None = Field(
+        None,
+        min_length=1,
+        max_length=32,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="the night the code was typed at (its pages send it): the code is "
+        "checked against that night's tables only, and a wrong one is counted for that "
+        "night, not the whole server",
+    )
 
     @model_validator(mode="after")
     def _one(self) -> JoinIn:

@@ -1,5 +1,7 @@
 // Join a table as its scorekeeper: a typed code (/join or /join/<code>) or the QR link
 // (/join?token=...). The join credential is exchanged for this phone's table token.
+// A page of the night sends its phones here with ?night=<id>: the typed code is then
+// checked against that night's tables only (and a wrong one counts for that night alone).
 
 import { api, rememberNight, saveToken, takeUrlToken } from "./api.js";
 import { $, applyLargeText } from "./ui.js";
@@ -24,16 +26,18 @@ async function exchange(body) {
 
 function main() {
   applyLargeText();
+  const night = new URLSearchParams(location.search).get("night") || "";
+  const typed = (code) => (night ? { code, night } : { code });
   $("join-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const code = $("join-code").value.replace(/[\s-]/g, "");
-    if (code) exchange({ code });
+    if (code) exchange(typed(code));
   });
   const token = takeUrlToken();
   const parts = location.pathname.split("/").filter(Boolean);
   const code = parts[1] ? decodeURIComponent(parts[1]) : "";
   if (token) exchange({ token });
-  else if (code) exchange({ code });
+  else if (code) exchange(typed(code));
   else {
     $("join-status").textContent = "";
     $("join-form").hidden = false;

@@ -786,7 +786,8 @@ function needToken(message) {
   $("code-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const code = $("code").value.replace(/[\s-]/g, "");
-    if (code) location.assign(`/join/${encodeURIComponent(code)}`);
+    // with the night: the code is checked against this night's tables only
+    if (code) location.assign(`/join/${encodeURIComponent(code)}?night=${encodeURIComponent(night)}`);
   });
 }
 
