@@ -123,6 +123,14 @@ function drawNav() {
   links.push(h("a", { class: "btn secondary", id: "end-link", href: `/n/${encodeURIComponent(night)}/end` },
     "Results"));
   fill("nav", links);
+  // a card per table for this round, its QR code the players' page (with this viewer token)
+  const guide = $("guide-link");
+  guide.hidden = !(created && created.viewer_token);
+  if (!guide.hidden) {
+    guide.href = `${base}/download/guide.pdf?token=${encodeURIComponent(token)}`
+      + `&viewer=${encodeURIComponent(created.viewer_token)}`;
+    guide.setAttribute("download", `bunco-${night}-guide-cards.pdf`);
+  }
 }
 
 async function rolloffRoll(player, dice = null) {
