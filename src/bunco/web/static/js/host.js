@@ -71,6 +71,18 @@ async function newCode(table) {
   }
 }
 
+/** The tables' current join codes as the server keeps them for every host of the night
+ * (a co-host's phone prints the same cards; a code made again on another phone shows here). */
+async function loadJoinCodes() {
+  try {
+    const kept = await api(`${base}/join-codes`, { token });
+    const fresh = new Map(kept.tables.map((c) => [c.table, c]));
+    const local = ((created && created.tables) || []).filter((c) => !fresh.has(c.table));
+    created = { night, ...(created || {}), tables: [...local, ...fresh.values()] };
+    store(`${night}:created`, created);
+  } catch (_) { /* offline: the codes this phone holds */ }
+}
+
 function seatList(players, team) {
   return h("ol", {}, players.map((p, i) => h("li", {},
     p || "(ghost)", i === 0 ? h("span", { class: "muted small" }, " — scorekeeper") : null,
@@ -520,6 +532,7 @@ async function main() {
       store(`${night}:created`, created);
     } catch (_) { /* the big screen link then asks for a token; everything else works */ }
   }
+  await loadJoinCodes();
   commands = new Commands(token);
   origin = await publicOrigin();
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
