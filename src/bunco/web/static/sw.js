@@ -16,7 +16,7 @@ const SHELL = [
   "/static/screen.css",
   ...["api", "live", "outbox", "parts", "phones", "pwa", "table", "ui", "versions", "room", "seat_list",
     "host", "host_checkin", "host_corrections", "host_dashboard", "host_seating", "money", "player",
-    "screen", "screen_fit", "end", "high_totals"].map((m) => `/static/js/${m}.js`),
+    "screen", "screen_fit", "end", "high_totals", "player_checkin"].map((m) => `/static/js/${m}.js`),
 ];
 
 self.addEventListener("install", (event) => {
