@@ -38,6 +38,15 @@ def test_a_cohost_shows_the_join_codes_makes_one_after_confirming_and_opens_the_
     expect(screen).to_have_attribute("href", re.compile(rf"/n/{nid}/screen\?token=[\w-]{{16,}}$"))
     href = screen.get_attribute("href") or ""
     expect(co.locator("#player-card img.qr")).to_be_visible()
+    # the seating guide cards print from here too, their QR codes with this viewer token
+    guide = co.locator("#guide-link")
+    expect(guide).to_be_visible()
+    viewer = href.rsplit("token=", 1)[1]
+    expect(guide).to_have_attribute(
+        "href", re.compile(rf"/download/guide\.pdf\?token=.+&viewer={viewer}$")
+    )
+    pdf = httpx.get(server.base + (guide.get_attribute("href") or ""), timeout=60)
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF"), pdf.text[:200]
 
     # the co-host's phone shows and prints the codes printed at creation (the server keeps
     # them for every host), and a new one is made only after a question naming the card

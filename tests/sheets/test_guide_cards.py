@@ -51,8 +51,17 @@ def test_the_qr_code_opens_the_players_page(monkeypatch: pytest.MonkeyPatch) -> 
     drawn: list[tuple[str, float]] = []
     monkeypatch.setattr(guide, "draw_qr", lambda page, x, y, size, text: drawn.append((text, size)))
     night = Night.start({"players": TWELVE[:8], "rules": "scil"})
+    placed: list[str] = []
+    from reportlab.pdfgen.canvas import Canvas
+
+    original = Canvas.doForm
+    monkeypatch.setattr(
+        Canvas, "doForm", lambda self, name: (placed.append(name), original(self, name))
+    )
     guide_cards_pdf(night, URL)
-    assert drawn == [(URL, guide.QR_SIZE)] * 2  # one per card, 1.9 inches: scans from a seat
+    # drawn once, 1.9 inches (it scans from a seat), and placed on each card
+    assert drawn == [(URL, guide.QR_SIZE)]
+    assert placed == [guide.QR_FORM] * 2
     assert guide.QR_SIZE >= 1.5 * 72
 
 

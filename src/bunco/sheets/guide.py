@@ -174,11 +174,24 @@ def _round_label(guide: TableGuide, sets: int) -> str:
     return f"{where}: who sits where"
 
 
+QR_FORM = "guide-qr"
+"""The name of the QR code drawn once per document and placed on every card."""
+
+
+def define_qr(page: Page, qr_url: str) -> None:
+    """Draw the QR code of ``qr_url`` once, as a form every card places (a 250-table night's
+    cards would otherwise repeat its few hundred squares 250 times)."""
+    c = page.canvas
+    c.beginForm(QR_FORM, lowerx=0, lowery=0, upperx=QR_SIZE, uppery=QR_SIZE)
+    draw_qr(page, 0, 0, QR_SIZE, qr_url)
+    c.endForm()
+
+
 def draw_guide(
-    page: Page, guide: TableGuide, top: float, height: float, qr_url: str, label: str, sets: int
+    page: Page, guide: TableGuide, top: float, height: float, label: str, sets: int
 ) -> None:
-    """One card in the band of ``height`` below ``top``; ``label`` goes small in its
-    corner."""
+    """One card in the band of ``height`` below ``top`` (its QR code the form
+    :func:`define_qr` drew); ``label`` goes small in its corner."""
     left = page.left
     width = page.inner_width
     bottom = top - height
@@ -213,7 +226,10 @@ def draw_guide(
         y -= 18
     qr_x = left + width - pad - QR_SIZE
     qr_y = bottom + 6 + pad + 30
-    draw_qr(page, qr_x, qr_y, QR_SIZE, qr_url)
+    page.canvas.saveState()
+    page.canvas.translate(qr_x, qr_y)
+    page.canvas.doForm(QR_FORM)
+    page.canvas.restoreState()
     page.text(
         qr_x + QR_SIZE / 2,
         qr_y - 16,
@@ -257,10 +273,12 @@ def guide_cards_pdf(night: Night, qr_url: str, *, paper: str = "letter") -> byte
         slot = k % CARDS_PER_PAGE
         if slot == 0:
             page = doc.page()
+            if k == 0:
+                define_qr(page, qr_url)
         assert page is not None
         band = (page.height - 2 * page.left) / CARDS_PER_PAGE
         top = page.top - slot * band
-        draw_guide(page, guide, top, band, qr_url, title, night.sets)
+        draw_guide(page, guide, top, band, title, night.sets)
         if slot == 0 and k + 1 < len(guides):
             page.cut_line(0, top - band, page.width, top - band)
         if slot == CARDS_PER_PAGE - 1 or k + 1 == len(guides):
