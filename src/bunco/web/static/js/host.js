@@ -107,7 +107,8 @@ function drawSeating(view) {
         : h("p", { class: "small" }, "Individuals: each player for themselves"),
       seatList(players, team),
       c ? [qr(joinLink(c), `QR code: join table ${n} as its scorekeeper`),
-        h("p", { class: "code", dataset: { code: c.code }, "aria-label": `Join code ${c.code.split("").join(" ")}` }, c.code),
+        // a div: a large code in a <p> reads to screen readers as a heading made by hand
+        h("div", { class: "code", dataset: { code: c.code }, "aria-label": `Join code ${c.code.split("").join(" ")}` }, c.code),
         h("p", { class: "link-text" }, `${origin.replace(/^https?:\/\//, "")}/join — code ${c.code}`),
         h("a", { class: "join-link no-print small", href: joinLink(c), dataset: { table: n } }, "join link")]
         : h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary",

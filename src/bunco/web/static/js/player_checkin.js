@@ -39,7 +39,10 @@ export function initPlayerCheckin({ box, base, token, me }) {
   }
   refresh();
   return {
-    // round 1 began (an event), or a mark changed at the door: read it again
-    onMessage: (m) => { if (!box.hidden && (m.type === "event" || m.type === "checkin")) refresh(); },
+    // round 1 began (an entry at my table, or the status pushed from another's first
+    // roll), or a mark changed at the door: read it again
+    onMessage: (m) => {
+      if (!box.hidden && ["event", "status", "checkin"].includes(m.type)) refresh();
+    },
   };
 }
