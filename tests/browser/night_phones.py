@@ -145,18 +145,21 @@ class Room:
                 if outcome.startswith("high:")
                 else dice_for(outcome, r)
             )
-            if t["rolling_for_high"]:  # the page offers the dice by itself, and says why
-                expect(page.locator("#faces")).to_be_visible()
+            totals = page.locator("#high-totals")
+            if t["rolling_for_high"]:  # the page says why, and asks for the dice's total
                 expect(page.locator("#turn-text")).to_have_text(
                     re.compile(rf"^(Tie! )?{re.escape(t['roller'])} rolls for high$")
                 )
-            elif page.locator("#faces").is_hidden():
-                page.click("#faces-toggle")
-            for die, face in enumerate(faces, start=1):
-                page.locator("#dicepick").get_by_role(
-                    "button", name=f"Die {die} shows {face}", exact=True
-                ).click()
-            page.click("#faces-enter")
+                expect(totals).to_be_visible()  # real dice: one tap, the total they show
+                totals.locator(f'button[data-total="{sum(faces)}"]').click()
+            else:
+                if page.locator("#faces").is_hidden():
+                    page.click("#faces-toggle")
+                for die, face in enumerate(faces, start=1):
+                    page.locator("#dicepick").get_by_role(
+                        "button", name=f"Die {die} shows {face}", exact=True
+                    ).click()
+                page.click("#faces-enter")
             asks = faces[0] == faces[1] == faces[2] and faces[0] in (t["asks_who"] or [])
         else:
             page.click(f"#taps [data-outcome='{outcome}']")

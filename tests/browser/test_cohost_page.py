@@ -1,6 +1,7 @@
 """A co-host's page is the host page, in Chromium at 390x844: the "Big screen" link
-carries a viewer token and opens the TV, the player QR is shown, and a new join code is
-made only after a question naming the printed card that stops working.
+carries a viewer token and opens the TV, the player QR and the tables' printed join codes
+are shown, and a new join code is made only after a question naming the printed card that
+stops working.
 
 The night is made through the API (so the co-host's phone holds none of the creation's
 secrets); the host adds a co-host through the API and the co-host opens their link.
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
-def test_a_cohost_makes_a_join_code_after_confirming_and_opens_the_tv(
+def test_a_cohost_shows_the_join_codes_makes_one_after_confirming_and_opens_the_tv(
     pages: Pages, server: Server
 ) -> None:
     created = server.api(
@@ -37,29 +38,45 @@ def test_a_cohost_makes_a_join_code_after_confirming_and_opens_the_tv(
     expect(screen).to_have_attribute("href", re.compile(rf"/n/{nid}/screen\?token=[\w-]{{16,}}$"))
     href = screen.get_attribute("href") or ""
     expect(co.locator("#player-card img.qr")).to_be_visible()
+    # the seating guide cards print from here too, their QR codes with this viewer token
+    guide = co.locator("#guide-link")
+    expect(guide).to_be_visible()
+    viewer = href.rsplit("token=", 1)[1]
+    expect(guide).to_have_attribute(
+        "href", re.compile(rf"/download/guide\.pdf\?token=.+&viewer={viewer}$")
+    )
+    pdf = httpx.get(server.base + (guide.get_attribute("href") or ""), timeout=60)
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF"), pdf.text[:200]
 
-    # no join codes on this phone: making one asks first and names the card that stops
-    make = co.locator('.seat-card[data-table="2"] button', has_text="Make a join code")
-    make.click()
+    # the co-host's phone shows and prints the codes printed at creation (the server keeps
+    # them for every host), and a new one is made only after a question naming the card
+    code = co.locator('.seat-card[data-table="2"] .code')
+    expect(code).to_have_text(printed)
+    first = created["tables"][0]["code"]
+    expect(co.locator('.seat-card[data-table="1"] .code')).to_have_text(first)
+    renew = co.locator('.seat-card[data-table="2"] button', has_text="New code")
+    renew.click()
     dialog = co.locator("#confirm")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Table 2's printed card (its join code and QR code)")
+    expect(dialog).to_contain_text(f"Table 2's printed card with the code {printed}")
     expect(dialog).to_contain_text("stops working")
     assert [v["id"] for v in axe(co) if v["impact"] in ("serious", "critical")] == []
     co.click("#confirm-no")  # kept: the printed code still works
     expect(dialog).to_be_hidden()
     kept = httpx.post(f"{server.base}/api/join", json={"code": printed}, timeout=10)
     assert kept.status_code == 200, kept.text
-    make.click()
+    renew.click()
     co.click("#confirm-yes")
-    code = co.locator('.seat-card[data-table="2"] .code')
+    expect(code).not_to_have_text(printed)
     expect(code).to_have_text(re.compile(r"^[A-Z0-9]{4,8}$"))
     new = code.text_content() or ""
-    assert new != printed
     gone = httpx.post(f"{server.base}/api/join", json={"code": printed}, timeout=10)
     assert gone.status_code in (401, 404), gone.text
     joined = httpx.post(f"{server.base}/api/join", json={"code": new}, timeout=10)
     assert joined.status_code == 200, joined.text
+    # the host's phone, opened now, shows the co-host's new code, not its own old one
+    kept_codes = server.api("GET", f"/api/nights/{nid}/join-codes", token)
+    assert [c["code"] for c in kept_codes["tables"]] == [first, new]
     # "New code" on the card now names the code printed there
     co.locator('.seat-card[data-table="2"] button', has_text="New code").click()
     expect(dialog).to_contain_text(f"Table 2's printed card with the code {new}")

@@ -119,6 +119,7 @@ def test_a_page_loads_its_modules_joined_in_one_script(client: TestClient) -> No
     files = re.findall(r"^// (js/\w+\.js)$", joined, re.M)
     assert sorted(files) == [
         "js/api.js",
+        "js/high_totals.js",
         "js/live.js",
         "js/outbox.js",
         "js/parts.js",

@@ -116,11 +116,24 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     card = host.locator("#checkin-card")
     expect(card).to_be_visible()
     expect(host.locator("#checkin-count")).to_have_text("0 of 8 here · 8 not yet")
-    for name in EIGHT[:7]:  # seven arrive; Hal does not
+    for name in EIGHT[:6]:  # seven arrive; Hal does not
         host.locator(f"#checkin-list li[data-player='{name}'] .here-toggle").click()
         expect(host.locator(f"#checkin-list li[data-player='{name}']")).to_have_attribute(
             "data-here", "true"
         )
+    # Gus checks himself in: the night's player QR, his name, "I'm here" on his own phone
+    phone = pages.open(f"/n/{night}/player?token={created['viewer_token']}", name="Gus's phone")
+    phone.locator("#names [data-player='Gus']").click()
+    expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
+    phone.click("#im-here")
+    expect(phone.locator("#checkin-state")).to_contain_text("The host knows you are here")
+    check = Checks()
+    check(phone, "player, checked in at the door")
+    assert check.found == []
+    # the host's list follows without a reload
+    expect(host.locator("#checkin-list li[data-player='Gus']")).to_have_attribute(
+        "data-here", "true"
+    )
     expect(host.locator("#checkin-count")).to_have_text("7 of 8 here · 1 not yet")
     host.check("#checkin-missing")
     expect(host.locator("#checkin-list li")).to_have_count(1)
@@ -146,4 +159,5 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     # the first roll closes the door list
     roll(server, night, token, 1, [2, 3, 5])
     expect(card).to_be_hidden()
+    expect(phone.locator("#checkin-box")).to_be_hidden()
     assert pages.errors == []

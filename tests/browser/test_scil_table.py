@@ -18,6 +18,8 @@ pytestmark = pytest.mark.browser
 
 
 def enter_dice(page: Page, faces: list[int]) -> None:
+    if page.locator("#faces").is_hidden():
+        page.click("#faces-toggle")
     for die, face in enumerate(faces, start=1):
         page.get_by_role("button", name=f"Die {die} shows {face}").click()
     page.click("#faces-enter")
@@ -41,7 +43,8 @@ def test_scil_roll_for_high_then_play(pages: Pages, server: Server) -> None:
     table.wait_for_url(re.compile(r"/table/1$"))
     expect(table.locator("body")).to_have_attribute("data-status", "first_roll")
     expect(table.locator("#turn-text")).to_have_text("Ann rolls for high")
-    expect(table.locator("#faces")).to_be_visible()  # the dice, not tallies
+    expect(table.locator("#high-totals")).to_be_visible()  # the dice's total, not tallies
+    expect(table.locator("#high-totals .high-title")).to_have_text("Ann rolled a total of")
     expect(table.locator("#taps [data-outcome='+1']")).to_be_disabled()
     expect(table.locator("[data-outcome=mini]")).to_contain_text("Baby Bunco")
     shoot(table, "table-first-roll", ("phone",))

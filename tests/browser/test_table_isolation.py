@@ -31,13 +31,10 @@ def tap(page: Page, outcome: str, who: str | None = None) -> None:
 
 
 def roll_for_high(page: Page) -> None:
-    """``scil``: the four players of the table roll for high on its page (17, 11, 7, 4)."""
-    for faces in ([6, 6, 5], [4, 4, 3], [3, 2, 2], [2, 1, 1]):
-        for die, face in enumerate(faces, start=1):
-            page.locator("#dicepick").get_by_role(
-                "button", name=f"Die {die} shows {face}", exact=True
-            ).click()
-        page.click("#faces-enter")
+    """``scil``: the four players of the table roll for high on its page (17, 11, 7, 4),
+    a tap of the total each one's real dice show."""
+    for total in (17, 11, 7, 4):
+        page.locator(f'#high-totals button[data-total="{total}"]').click()
         expect(page.locator("#pending")).to_have_text("")
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
 

@@ -1,5 +1,5 @@
 """The table page on a 390x844 phone: what the scorekeeper taps is above the fold in every
-phase (in play, typing dice, the bell, between rounds, large text), the die faces are
+phase (in play, typing dice, rolling for high, the bell, between rounds, large text), the die faces are
 pips on buttons of at least 48x48 px and keep the keyboard's focus while dice are typed,
 the top bar's title is never cut (offline, large text), and no text anywhere is under
 14 px (the https help too)."""
@@ -23,10 +23,12 @@ ENTRY_BOTTOMS = """() => {
   window.scrollTo(0, 0);
   const shown = (el) => el && el.getClientRects().length > 0 && !el.closest('[hidden]');
   const out = {};
-  for (const el of document.querySelectorAll('#taps button, #faces-enter, #start-round')) {
+  for (const el of document.querySelectorAll(
+    '#taps button, #high-totals button, #faces-enter, #start-round')) {
     if (!shown(el)) continue;
     const r = el.getBoundingClientRect();
-    out[el.dataset.outcome || el.id] = Math.round(r.bottom);
+    const total = el.dataset.total ? `high-${el.dataset.total}` : null;
+    out[el.dataset.outcome || total || el.id] = Math.round(r.bottom);
   }
   return out;
 }"""
@@ -83,19 +85,21 @@ def test_the_entry_controls_stay_above_the_fold_in_every_phase(
     assert pages.errors == []
 
 
-def test_rolling_for_high_shows_the_dice_to_type_above_the_fold(
+def test_rolling_for_high_shows_the_totals_to_tap_above_the_fold(
     pages: Pages, server: Server
 ) -> None:
     created: dict[str, Any] = server.api(
         "POST", "/api/nights", json={"name": "High", "rules": "scil", "players": TWELVE}
     )
-    for n in (1, 2):  # scil: each table first rolls for who starts
+    totals = {f"high-{n}" for n in range(3, 19)}
+    for n in (1, 2):  # scil: each table first rolls for who starts, with real dice here
         page = open_table(pages, created, n)
         expect(page.locator("body")).to_have_attribute("data-status", "first_roll")
-        expect(page.locator("#faces")).to_be_visible()
-        above_the_fold(page, f"rolling for high at table {n}", {"faces-enter"})
+        expect(page.locator("#high-totals")).to_be_visible()
+        expect(page.locator("#faces")).to_be_hidden()  # a tap a player, not three
+        above_the_fold(page, f"rolling for high at table {n}", totals)
         page.click("#large-text")
-        above_the_fold(page, f"rolling for high at table {n}, large text", {"faces-enter"})
+        above_the_fold(page, f"rolling for high at table {n}, large text", totals)
     assert pages.errors == []
 
 

@@ -166,6 +166,25 @@ def parse_tally(text: str) -> Tally:
     )
 
 
+def total_dice(total: int) -> Dice:
+    """Faces that stand for a roll for high of ``total`` (3 to 18), where only the total
+    counts: the highest first die, then the highest second, and no three of a kind but
+    where the total allows nothing else (3 and 18).
+
+    >>> total_dice(14), total_dice(4), total_dice(3), total_dice(18)
+    ((6, 6, 2), (2, 1, 1), (1, 1, 1), (6, 6, 6))
+    """
+    if not 3 <= total <= 18:
+        raise InvalidDice(f"no three dice total {total}", expected="a total from 3 to 18")
+    for a in range(6, 0, -1):
+        for b in range(a, 0, -1):
+            c = total - a - b
+            if 1 <= c <= b and not a == b == c:
+                return (a, b, c)
+    face = total // 3
+    return (face, face, face)
+
+
 def tally_dice(outcome: Tally | str, round_no: int, rules: RuleSet) -> Dice:
     """Faces that stand for a tally outcome, so that it goes through :func:`score_roll`.
 

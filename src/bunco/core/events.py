@@ -39,7 +39,8 @@ MAX_TABLE = 10_000
 
 EVENT_TYPES: dict[str, str] = {
     "roll": "three dice rolled at a table (or at no table, in a roll-off): table, dice, player?",
-    "tally": "a quick-tally outcome a scorekeeper tapped: table (none in a roll-off), outcome, player?",
+    "tally": "a quick-tally outcome a scorekeeper tapped: table (none in a roll-off), outcome "
+    "(or total: a roll for high's total, 3 to 18), player?",
     "undo": "remove the last roll or tally entered at a table: table",
     "substitute": "between rounds, a substitute takes over a seat: out, in",
     "join": "between rounds, a late arrival joins: player",
@@ -78,11 +79,13 @@ class RollEvent(_Kept):
 
 
 class TallyEvent(_Kept):
-    """A quick-tally outcome a scorekeeper tapped (``outcome``: a :class:`~bunco.core.dice.Tally` value)."""
+    """A quick-tally outcome a scorekeeper tapped (``outcome``: a :class:`~bunco.core.dice.Tally`
+    value), or instead a roll for high's ``total`` (3 to 18: only the total counts there)."""
 
     type: Literal["tally"]
     table: NotRequired[int]
-    outcome: str
+    outcome: NotRequired[str]
+    total: NotRequired[int]
     player: NotRequired[str]
 
 
@@ -229,6 +232,22 @@ def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
     return value
 
 
+def _total(event: Mapping[str, Any]) -> int:
+    """A roll for high's total: a JSON integer from 3 to 18, and no outcome beside it."""
+    value = event["total"]
+    if not whole_number(value) or not 3 <= value <= 18:
+        raise InvalidEvent(
+            f"total {shown(value)} is not what three dice can show",
+            expected="a whole number from 3 to 18",
+        )
+    if event.get("outcome") is not None:
+        raise InvalidEvent(
+            "a tally gives an outcome or a total, not both",
+            expected="outcome (a quick tally) or total (a roll for high)",
+        )
+    return int(value)
+
+
 def _dice(value: object) -> list[int]:
     """Three faces, each a JSON integer from 1 to 6 (the API's one dice check)."""
     if type(value) is list and len(value) == 3:
@@ -289,6 +308,8 @@ def normalize_event(event: Any) -> Event:
             out["table"] = table
         if kind == "roll":
             out["dice"] = _dice(event.get("dice"))
+        elif event.get("total") is not None:
+            out["total"] = _total(event)
         else:
             outcome = event.get("outcome", "")
             if not isinstance(outcome, str) or len(outcome) > 20:

@@ -26,7 +26,7 @@ from bunco.core.corrections import (
     check_correctable,
     correct_result,
 )
-from bunco.core.dice import Dice, tally_dice
+from bunco.core.dice import Dice, tally_dice, total_dice
 from bunco.core.errors import (
     BuncoError,
     InvalidEvent,
@@ -361,10 +361,18 @@ class Night:
         if ev["type"] == "roll":
             faces = ev["dice"]  # checked by normalize_event
             return _DICE[faces[0] * 36 + faces[1] * 6 + faces[2] - 43]  # one tuple per throw
+        total = ev.get("total")
+        if total is not None:
+            if not needs_faces:
+                raise NotAllowedNow(
+                    f"{where} is not rolling for high, so a total cannot stand for the dice",
+                    expected="the three faces or a quick tally",
+                )
+            return total_dice(total)
         if needs_faces:
             raise NotAllowedNow(
                 f"{where} is rolling for high total, so a tally cannot stand for the dice",
-                expected="the three faces, e.g. 6 5 2",
+                expected="the three faces, e.g. 6 5 2, or the total they show",
             )
         return tally_dice(ev["outcome"], self.round_no, self.rules)
 

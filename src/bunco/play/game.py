@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from bunco.core.dice import tally_dice
+from bunco.core.dice import tally_dice, total_dice
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.core.rules import RollKind
@@ -358,7 +358,11 @@ class Game:
             if art:
                 out.print(render.dice_art(record.dice, before.round_no))
             if loud or table_no in self.focus(before):
-                typed = step.event["outcome"] if step.event["type"] == "tally" else None
+                typed = (
+                    str(step.event.get("outcome") or f"total {step.event.get('total')}")
+                    if step.event["type"] == "tally"
+                    else None
+                )
                 line = render.roll_line(record, table_no, scores, before, typed=typed)
                 out.print(line, highlight=False)
             if record.kind is RollKind.BUNCO:
@@ -372,7 +376,12 @@ class Game:
             if event["type"] == "roll":
                 out.print(render.rolloff_roll_line(player, event["dice"], before, after))
             elif event["type"] == "tally":
-                faces = tally_dice(event["outcome"], before.round_no, before.rules)
+                total = event.get("total")
+                faces = (
+                    total_dice(total)
+                    if total is not None
+                    else tally_dice(event["outcome"], before.round_no, before.rules)
+                )
                 line = render.rolloff_roll_line(player, faces, before, after, typed=True)
                 out.print(line)
         if step.bell_rang and not self.quiet:

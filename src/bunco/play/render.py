@@ -266,7 +266,9 @@ def undo_line(step: Step, entry: ScoringEvent) -> str:
         rolls = before.history[-1].tables[table_no - 1].rolls
     record = rolls[-1]
     faces = " ".join(map(str, record.dice))
-    what = f"tally {entry['outcome']}" if entry["type"] == "tally" else faces
+    what = faces
+    if entry["type"] == "tally":
+        what = f"tally {entry['outcome']}" if "outcome" in entry else f"total {entry.get('total')}"
     if record.phase is Phase.FIRST_ROLL:
         scored = f"a roll for high, total {sum(record.dice)}"
     elif record.kind in (RollKind.MISS, RollKind.WIPEOUT) or not record.points:

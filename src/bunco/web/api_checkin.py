@@ -1,7 +1,9 @@
 """HTTP API, the door check-in (docs/room.md): before round 1 the host (or a co-host at
 the door) marks who has arrived, so the no-shows are known before the first roll and can
 be seated as ghosts (``POST .../departures``) or replaced by substitutes
-(``POST .../substitutes``) while nothing is scored yet.
+(``POST .../substitutes``) while nothing is scored yet. A player who scanned the night's
+player QR and picked their name checks themselves in from their own phone ("I'm here");
+each mark goes to the night's pages as a ``checkin`` message, so the host's list follows.
 
 The marks are kept with the night (its options): they are a door list, not part of the
 score record, so they are no event of the party log.
@@ -16,12 +18,13 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from bunco.core.night import Night
-from bunco.web.access import require_host
+from bunco.web.access import require, require_host
 from bunco.web.fields import Name
 from bunco.web.live_night import LiveNight
-from bunco.web.replies import ServiceError
+from bunco.web.pubsub import Message
+from bunco.web.replies import ServiceError, json_text
 from bunco.web.routing import ERRORS, NightId, service
-from bunco.web.schemas import CommandBody
+from bunco.web.schemas import CommandBody, name_key
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["room"])
 
@@ -52,6 +55,17 @@ class CheckInOut(BaseModel):
     here: int
     missing: int
     players: list[CheckedOut]
+
+
+class MyCheckInOut(BaseModel):
+    """A player's own mark, for their phone's "I'm here"."""
+
+    night: str
+    player: str
+    open: bool = Field(description="true until round 1's first roll")
+    seated: bool = Field(description="the player has a seat in round 1")
+    here: bool
+    at: str | None = Field(description="when the player was marked here (UTC, ISO 8601)")
 
 
 def before_play(night: Night) -> bool:
@@ -95,13 +109,40 @@ async def checkin_list(night_id: NightId, request: Request) -> CheckInOut:
     return _list(night_id, live)
 
 
+@router.get("/checkin/me", response_model=MyCheckInOut)
+async def my_checkin(night_id: NightId, request: Request) -> MyCheckInOut:
+    """The calling player's own mark (a player's token)."""
+    who = await require(request, night_id, "player", what="reading your check-in")
+    live = await service(request).get(night_id, fresh=False)
+    player = who.player or ""
+    at = _marks(live).get(player)
+    return MyCheckInOut(
+        night=night_id,
+        player=player,
+        open=before_play(live.night),
+        seated=player in live.night.seated,
+        here=at is not None,
+        at=at,
+    )
+
+
 @router.post("/checkin", response_model=CheckInOut)
 async def check_in(night_id: NightId, body: CheckInIn, request: Request) -> CheckInOut:
-    """Mark ``player`` here (or take the mark back), before round 1's first roll."""
-    await require_host(request, night_id, "checking players in")
+    """Mark ``player`` here (or take the mark back), before round 1's first roll: the
+    host or a co-host for anyone, a player from their own phone for themselves."""
+    who = await require(request, night_id, "host", "player", what="checking players in")
+    if who.role == "player" and name_key(body.player) != name_key(who.player or ""):
+        raise ServiceError(
+            403,
+            "forbidden",
+            f"this phone follows {who.player!r}: it checks in only that player",
+            f"player: {who.player!r} (the host checks in the others)",
+        )
     svc = service(request)
     live = await svc.get(night_id, fresh=False)
     async with live.lock:
+        if who.role == "player":
+            body = body.model_copy(update={"player": who.player})
         if body.player not in live.night.seated:
             raise ServiceError(
                 404,
@@ -124,4 +165,10 @@ async def check_in(night_id: NightId, body: CheckInIn, request: Request) -> Chec
         options: dict[str, Any] = {**live.options, "checkin": marks}
         await svc.db(svc.store.set_options, night_id, options)
         live.options = options
-        return _list(night_id, live)
+        out = _list(night_id, live)
+        # the host's list follows (the counts only: who is here is the hosts' to read)
+        news = {"type": "checkin", "seq": live.seq, "here": out.here, "missing": out.missing}
+        svc.publisher.deliver(Message(live.id, live.seq, None, json_text(news), kind="options"))
+        if who.role == "player":  # a player's phone reads its own row only
+            out.players = [p for p in out.players if p.player == body.player]
+        return out

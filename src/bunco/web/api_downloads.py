@@ -8,14 +8,16 @@ own, and limited per token (:mod:`bunco.web.downloads`; 429 ``too_many_downloads
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from bunco.sheets import standings_csv
-from bunco.web.access import require_read
+from bunco.web.access import require_host, require_read, tokens
 from bunco.web.downloads import Downloads, log_lines
+from bunco.web.replies import ServiceError
 from bunco.web.reply_models import file_reply
 from bunco.web.routing import ERRORS, send_file, service
 
@@ -30,11 +32,24 @@ BUSY: dict[int | str, dict[str, Any]] = {
 }
 
 
-async def _made(request: Request, night_id: str, kind: str, qr_url: str = "") -> tuple[str, bytes]:
+async def _made(
+    request: Request, night_id: str, kind: str, qr_url: str = "", *, host: bool = False
+) -> tuple[str, bytes]:
     """The night's id and the file ``kind`` for its current version (see
-    :mod:`bunco.web.downloads`: cached, made in a process of its own, limited per token)."""
-    who = await require_read(request, night_id)
+    :mod:`bunco.web.downloads`: cached, made in a process of its own, limited per token);
+    ``host``: for the night's hosts only."""
+    if host:
+        who = await require_host(request, night_id, "printing the seating guide")
+    else:
+        who = await require_read(request, night_id)
     live = await service(request).get(night_id)
+    if kind == "guide.pdf" and live.night.phase == "over":
+        raise ServiceError(
+            409,
+            "night_over",
+            "the night is over: nobody sits at a table any more",
+            "the guide cards before or during the night; the results are on the end page",
+        )
     downloads: Downloads = request.app.state.downloads
     lines = log_lines(live.log)  # nothing awaits between the version and its log
     data = await downloads.get((live.id, live.seq, kind, qr_url), lines, who.caller)
@@ -110,3 +125,43 @@ async def standings_with_prizes(night_id: NightId, request: Request) -> Response
     return send_file(
         standings_csv(live.night), "text/csv; charset=utf-8", f"bunco-{live.id}-results.csv"
     )
+
+
+ViewerToken = Annotated[
+    str,
+    Query(
+        min_length=16,
+        max_length=200,
+        pattern=r"^[A-Za-z0-9_=-]+$",
+        description="a viewer token of the night: the cards' QR codes open the players' page "
+        "with it (the host page's Big screen link carries one; POST .../viewer-links makes one)",
+    ),
+]
+
+
+@router.get(
+    "/nights/{night_id}/download/guide.pdf",
+    response_class=Response,
+    responses={
+        **BUSY,
+        **file_reply("application/pdf", "the seating guide cards (PDF)"),
+        409: {"description": "the night is over (night_over)"},
+    },
+)
+async def guide_cards(night_id: NightId, viewer: ViewerToken, request: Request) -> Response:
+    """A seating guide card per table (host): who sits where this round, seat by seat with
+    the partners, where winners and losers go next, and a QR code to the players' page for
+    the later rounds, which depend on the results (PDF, two cards a page)."""
+    record = await asyncio.to_thread(tokens(request).lookup, viewer)
+    if record is None or record.revoked or record.role != "viewer" or record.night_id != night_id:
+        raise ServiceError(
+            422,
+            "invalid_viewer",
+            "viewer is not a live viewer token of this night",
+            "the viewer token of the host page's Big screen link (POST .../viewer-links makes one)",
+        )
+    public: str | None = getattr(request.app.state, "public_base", None)
+    base = public or str(request.base_url).rstrip("/")
+    url = f"{base}/n/{night_id}/player?token={viewer}"
+    night, pdf = await _made(request, night_id, "guide.pdf", url, host=True)
+    return send_file(pdf, "application/pdf", f"bunco-{night}-guide-cards.pdf")

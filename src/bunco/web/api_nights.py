@@ -22,8 +22,9 @@ from bunco.web.access import (
     require_read,
     tokens,
 )
-from bunco.web.auth import Principal, creation_key
+from bunco.web.auth import Principal, creation_key, creation_lookup
 from bunco.web.export import party_log_text
+from bunco.web.join_cards import keep_cards
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError, envelope_dict, fingerprint
 from bunco.web.reply_models import (
@@ -100,6 +101,11 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
     key = (
         None if body.command_id is None else await asyncio.to_thread(creation_key, body.command_id)
     )
+    # a retried creation replays the first secrets: a join code replaced since must not
+    # come back to life in the token cache
+    retry = key is not None and (
+        await svc.db(svc.store.night_by_command, creation_lookup(key)) is not None
+    )
     live, made = await svc.create(
         body.setup(),
         name=body.name,
@@ -107,7 +113,9 @@ async def create_night(body: NightCreate, request: Request) -> CreatedOut:
         key=key,
         request=fingerprint("create", body.model_dump(mode="json", exclude={"command_id"})),
     )
-    tokens(request).remember(made.records(live.id))
+    if not retry:
+        tokens(request).remember(made.records(live.id))
+    await keep_cards(svc, live, dict(enumerate(made.tables, 1)), replace=False)
     base = _base(request)
     return CreatedOut(
         night=live.id,
@@ -391,6 +399,7 @@ async def new_table_credentials(
     await svc.db(svc.store.revoke_tokens, night_id, "join", table=table)
     book.forget()  # join credentials open no socket
     await svc.db(svc.store.add_tokens, [code_record, token_record])
+    await keep_cards(svc, live, {table: (code, token)})
     return _credentials(request, table, code, token)
 
 

@@ -105,6 +105,8 @@ async def enter_roll(
     event: dict[str, Any]
     if body.outcome is not None:
         event = {"type": "tally", "table": table, "outcome": body.outcome}
+    elif body.total is not None:
+        event = {"type": "tally", "table": table, "total": body.total}
     else:
         event = {"type": "roll", "table": table, "dice": body.dice}
     player = _player_for(who.role, who.player, body.player)

@@ -30,6 +30,7 @@ from bunco.web import (
     api_corrections,
     api_downloads,
     api_hosts,
+    api_join_cards,
     api_money,
     api_nights,
     api_phones,
@@ -193,6 +194,7 @@ def create_app(
     app.include_router(api_phones.router)
     app.include_router(api_room.router)
     app.include_router(api_checkin.router)
+    app.include_router(api_join_cards.router)
     app.include_router(api_club.router)
     if fast_path:
         app.add_middleware(FastRolls)

@@ -48,7 +48,7 @@ QUEUED = 8
 """Makings waiting for the pool or under way, from all tokens together."""
 NICENESS = 10
 """How much lower the worker processes' CPU priority is than the server's."""
-KINDS = ("sheets.pdf", "blank-sheets.pdf", "report.html", "report.pdf", "payouts.pdf")
+KINDS = ("sheets.pdf", "blank-sheets.pdf", "report.html", "report.pdf", "payouts.pdf", "guide.pdf")
 
 Key = tuple[str, int, str, str]
 
@@ -85,6 +85,10 @@ def make_file(kind: str, lines: Sequence[str], qr_url: str) -> bytes:
         from bunco.sheets.payout_pdf import render_payout_sheet
 
         return render_payout_sheet(night).data
+    if kind == "guide.pdf":
+        from bunco.sheets.guide import guide_cards_pdf
+
+        return guide_cards_pdf(night, qr_url)
     raise ValueError(f"no such download: {kind!r}")
 
 

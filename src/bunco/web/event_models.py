@@ -32,6 +32,7 @@ from bunco.core.events import Event, StandingEvent, UndoEvent
 from bunco.core.host_events import HostEvent
 from bunco.web.fields import (
     Dice,
+    HighTotal,
     Label,
     Name,
     Outcome,
@@ -51,6 +52,7 @@ FIELD_CHECKS: dict[str, Any] = {
     "table": TableNumber,
     "dice": Dice,
     "outcome": Outcome,
+    "total": HighTotal,
     "player": Name,
     "out": Name,
     "in": Name,

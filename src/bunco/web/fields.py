@@ -125,6 +125,12 @@ Dice = Annotated[
 ]
 """The one check of dice on every write path: three JSON integers from 1 to 6 (a boolean,
 a string or 1.0 is not a die)."""
+HighTotal = Annotated[
+    int,
+    Strict(),
+    Field(ge=3, le=18, description="a roll for high's total: what three real dice show, 3 to 18"),
+]
+"""The one check of a roll for high entered as its total (real dice: only the total counts)."""
 Outcome = Annotated[
     str,
     Strict(),

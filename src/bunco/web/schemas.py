@@ -24,6 +24,7 @@ from bunco.web.fields import (
     CreationId,
     Dice,
     ExpectedSeq,
+    HighTotal,
     HouseValue,
     Label,
     Name,
@@ -180,16 +181,24 @@ class RollIn(CommandBody):
 
     dice: Dice | None = None
     outcome: Outcome | None = None
+    total: HighTotal | None = Field(
+        None, description="while the table rolls for high: the total the real dice show"
+    )
     roll_for_me: bool = Field(False, description="the server draws the dice")
     player: Name | None = Field(None, description="who rolls (checked against whose turn)")
 
     @model_validator(mode="after")
     def _one_entry(self) -> RollIn:
-        given = [self.dice is not None, self.outcome is not None, self.roll_for_me]
+        given = [
+            self.dice is not None,
+            self.outcome is not None,
+            self.total is not None,
+            self.roll_for_me,
+        ]
         if sum(given) != 1:
             raise ValueError(
                 "give exactly one of dice (three faces), outcome (a quick "
-                "tally) or roll_for_me: true"
+                "tally), total (a roll for high) or roll_for_me: true"
             )
         return self
 

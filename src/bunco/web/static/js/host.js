@@ -73,6 +73,18 @@ async function newCode(table) {
   }
 }
 
+/** The tables' current join codes as the server keeps them for every host of the night
+ * (a co-host's phone prints the same cards; a code made again on another phone shows here). */
+async function loadJoinCodes() {
+  try {
+    const kept = await api(`${base}/join-codes`, { token });
+    const fresh = new Map(kept.tables.map((c) => [c.table, c]));
+    const local = ((created && created.tables) || []).filter((c) => !fresh.has(c.table));
+    created = { night, ...(created || {}), tables: [...local, ...fresh.values()] };
+    store(`${night}:created`, created);
+  } catch (_) { /* offline: the codes this phone holds */ }
+}
+
 function seatList(players, team) {
   return h("ol", {}, players.map((p, i) => h("li", {},
     p || "(ghost)", i === 0 ? h("span", { class: "muted small" }, " — scorekeeper") : null,
@@ -97,7 +109,8 @@ function drawSeating(view) {
         : h("p", { class: "small" }, "Individuals: each player for themselves"),
       seatList(players, team),
       c ? [qr(joinLink(c), `QR code: join table ${n} as its scorekeeper`),
-        h("p", { class: "code", dataset: { code: c.code }, "aria-label": `Join code ${c.code.split("").join(" ")}` }, c.code),
+        // a div: a large code in a <p> reads to screen readers as a heading made by hand
+        h("div", { class: "code", dataset: { code: c.code }, "aria-label": `Join code ${c.code.split("").join(" ")}` }, c.code),
         h("p", { class: "link-text" }, `${origin.replace(/^https?:\/\//, "")}/join — code ${c.code}`),
         h("a", { class: "join-link no-print small", href: joinLink(c), dataset: { table: n } }, "join link")]
         : h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary",
@@ -125,6 +138,14 @@ function drawNav() {
   links.push(h("a", { class: "btn secondary", id: "end-link", href: `/n/${encodeURIComponent(night)}/end` },
     "Results"));
   fill("nav", links);
+  // a card per table for this round, its QR code the players' page (with this viewer token)
+  const guide = $("guide-link");
+  guide.hidden = !(created && created.viewer_token);
+  if (!guide.hidden) {
+    guide.href = `${base}/download/guide.pdf?token=${encodeURIComponent(token)}`
+      + `&viewer=${encodeURIComponent(created.viewer_token)}`;
+    guide.setAttribute("download", `bunco-${night}-guide-cards.pdf`);
+  }
 }
 
 async function rolloffRoll(player, dice = null) {
@@ -517,6 +538,7 @@ async function main() {
       store(`${night}:created`, created);
     } catch (_) { /* the big screen link then asks for a token; everything else works */ }
   }
+  await loadJoinCodes();
   commands = new Commands(token);
   origin = await found;
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {

@@ -94,9 +94,10 @@ export function initCheckin({ anchor, base, token }) {
   let soon = null;
   return {
     refresh,
-    // the seating changed (a departure, a substitute) or round 1 began: read the list again
+    // the seating changed (a departure, a substitute), round 1 began, or a player checked
+    // in from their own phone: read the list again
     onMessage: (m) => {
-      if (latest && latest.open && m.type === "event") {
+      if (latest && latest.open && (m.type === "event" || m.type === "checkin")) {
         clearTimeout(soon);
         soon = setTimeout(refresh, 300);
       }

@@ -4,6 +4,7 @@
 
 import { adoptToken, api, Commands, pathParts, recall, rememberNight, saveToken, store } from "./api.js";
 import { Live, movesOf, moveText, seatsOf } from "./live.js";
+import { initPlayerCheckin } from "./player_checkin.js";
 import { RoundClock } from "./round_clock.js";
 import { bellNews, drawBellBanner, prizeList, rolloffPanel, scoreCard, tableCard } from "./parts.js";
 import { $, buzz, chime, fill, h, keepAwake, names, ordinalTable, ringBell, roundLabel, toast, topbar } from "./ui.js";
@@ -190,8 +191,10 @@ async function main() {
   }
   // one socket all night: the server follows me from table to table (?player=) and sends
   // each new table's page; the page never reconnects to move
+  const checkin = initPlayerCheckin({ box: $("checkin-box"), base, token, me });  // "I'm here"
   live = new Live({
     night, token, table, player: me, onState: (s, prev) => { if (loaded) render(s, prev); },
+    onMessage: (m) => checkin.onMessage(m),
     onFatal: (err) => {
       saveToken(night, "player", null);
       $("fatal").textContent = `${err.text || "This phone no longer follows a player"} — reload to pick your name again.`;

@@ -11,6 +11,7 @@
 import {
   adoptToken, Commands, firstPending, pathParts, recall, rememberNight, store,
 } from "./api.js";
+import { drawHighTotals } from "./high_totals.js";
 import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
 import { offlineMode, registerOffline } from "./pwa.js";
@@ -142,6 +143,7 @@ function labelOf(body, who) {
   const name = who || "";
   if (body.roll_for_me) return `${name}: Roll for me`.slice(0, 60);
   if (body.dice) return `${name}: ${body.dice.join(" ")}`.slice(0, 60);
+  if (body.total) return `${name}: ${body.total} for high`.slice(0, 60);
   const tap = tapsOf(state.view).find((x) => x.outcome === body.outcome);
   return `${name}: ${tap ? tap.label : body.outcome}`.slice(0, 60);
 }
@@ -354,6 +356,10 @@ function drawTaps(view, t) {
   const real = (state && state.dice) !== "phones";
   $("taps").classList.toggle("real", real);
   $("roll-for-me").querySelector("small").textContent = real ? "" : "the phone rolls the dice";
+  // real dice: the total each player's dice show, one tap (the phone's dice stay below)
+  drawHighTotals($("high-totals"), t, { real, ready: canRoll && !outbox.waiting.length,
+    onPick: (total) => enter({ total }, labelOf({ total }, t.roller)) });
+  $("taps").classList.toggle("high-typed", real && !$("high-totals").hidden);
   $("faces-enter").disabled = !canRoll || picked.includes(null);
   const undoable = t && (t.rolls > 0 || (view.last_round && !view.started));
   $("undo").disabled = !undoable || view.phase === "over";
@@ -378,7 +384,9 @@ function drawTurn(view, t) {
     sub = "The seating changed: this table is not in play.";
   } else if (t.status === "first_roll") {
     text = `${t.roller} rolls for high`;
-    sub = "Each player rolls once; highest total starts. Enter the three dice or Roll for me.";
+    sub = (state && state.dice) !== "phones"
+      ? "Each player rolls once; highest total starts. Tap the total the three dice show."
+      : "Each player rolls once; highest total starts. Enter the three dice or Roll for me.";
     box = ["info", "Rolling for who starts: quick tallies are off until then."];
   } else if (t.status === "finishing") {
     text = `${t.roller} finishes the turn`;
@@ -743,7 +751,9 @@ function render(next, previous) {
   if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
   if (t && !t.last_roll && !animating) showEnding(view);
   keepAwake(view.phase !== "over");
-  $("faces").hidden = !(t && t.rolling_for_high) && $("faces-toggle").getAttribute("aria-expanded") !== "true";
+  // the faces open by themselves for a roll for high, unless its totals are asked (real dice)
+  const forHigh = t && t.rolling_for_high && $("high-totals").hidden;
+  $("faces").hidden = !forHigh && $("faces-toggle").getAttribute("aria-expanded") !== "true";
 }
 
 let room = null;  // the host's announcement and this table's call (room.js)
