@@ -76,5 +76,6 @@ export function initBigNight({ tables, players, undo, redraw }) {
   window.addEventListener("beforeprint", () => {
     for (const details of new Set(folded.values())) details.open = true;
   });
+  redraw();  // the folded lists' lines say what they hold now
   return true;
 }

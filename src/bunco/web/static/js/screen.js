@@ -243,7 +243,10 @@ function drawLists() {
   }
   const order = [];
   for (let p = 1; p <= movePages; p += 1) order.push(["moves", p, movePages]);
-  for (let p = 1; p <= boardPages; p += 1) order.push(["board", p, boardPages]);
+  // between rounds on a big night the room reads where to go: the leaderboard's pages wait
+  // for the round (else a guest could wait twice as long for their move)
+  const boardToo = movePages <= 1 || boardPages <= 1;
+  for (let p = 1; p <= (boardToo ? boardPages : 0); p += 1) order.push(["board", p, boardPages]);
   const same = lists.order.length === order.length && !lists.fresh;
   lists.order = order;
   if (!same) lists.at = 0;
