@@ -3,7 +3,7 @@
 
 import { adoptToken, api, Commands, pathParts, rulesOf } from "./api.js";
 import { Live } from "./live.js";
-import { drawAudit, provisionalWords } from "./host_corrections.js";
+import { drawAudit, isUndo, provisionalWords } from "./host_corrections.js";
 import { handedList, payoutSheet, prizesWaiting } from "./money.js";
 import { prizeList, rolloffPanel, standingsOf } from "./parts.js";
 import { $, fill, h, roundLabel, toast, topbar } from "./ui.js";
@@ -143,6 +143,7 @@ async function main() {
   commands = new Commands(held.token);
   live = new Live({
     night, token: held.token, onState: (s) => { if (rules) render(s); },
+    onMessage: (m) => { if (isUndo(m)) drawAudit($("audit"), base, held.token); },  // not in the view's count
     onFatal: (err) => { $("fatal").textContent = err.text || "This link no longer works."; $("fatal").hidden = false; },
   });
   try {

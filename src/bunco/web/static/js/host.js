@@ -13,7 +13,8 @@ import { registerOffline } from "./pwa.js";
 import { RoundClock } from "./round_clock.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import { initSeatByHand, updateSeatByHand } from "./host_seating.js";
-import { initCorrections, update as updateCorrections } from "./host_corrections.js";
+import { initCorrections, isUndo, refreshAudit, update as updateCorrections } from "./host_corrections.js";
+import { foldLine, initBigNight, showing } from "./host_big.js";
 import {
   bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
 } from "./parts.js";
@@ -177,7 +178,7 @@ function render(state, previous) {
   }
   drawSeating(view);
   const reopen = view.phase !== "playing" || (view.last_round && !view.started);
-  fill("overview", view.tables.map((t) => {
+  if (showing("overview")) fill("overview", view.tables.map((t) => {
     const card = tableCard(t);
     if (t.rolls > 0 || reopen) {
       card.append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
@@ -198,8 +199,10 @@ function render(state, previous) {
   fill("status-line", line, startBellButton(view, { commands: settling, live, base }));
   if (startBellRang(view, previous)) ringBell();
   // once the night is over nobody moves on: no "sitting out next round" for everyone
-  const moves = view.last_round && (view.next || view.tables.length) ? movesList(view) : null;
-  fill("moves", moves ? [h("h3", {}, `Moves after round ${view.last_round.round}`), moves] : null);
+  const moving = view.last_round && (view.next || view.tables.length);
+  const moves = moving && showing("moves") ? movesList(view) : null;
+  if (showing("moves")) fill("moves", moves ? [h("h3", {}, `Moves after round ${view.last_round.round}`), moves] : null);
+  foldLine("moves", moving ? `Moves after round ${view.last_round.round} (${view.seated.length} players)` : "No moves yet");
   const ro = $("rolloff-box");
   const panel = rolloffPanel(view, { canRoll: () => true, onRoll: rolloffRoll, real: state.dice !== "phones" });
   ro.hidden = !panel;
@@ -591,6 +594,7 @@ async function main() {
     night, token, onState: render,
     onMessage: (m) => {
       if (dashboard && (m.type === "room" || (m.type === "event" && m.event.type === "undo"))) dashboard.onRoom();
+      if (isUndo(m)) refreshAudit();
       if (checkin) checkin.onMessage(m);
     },
     onFatal: (err) => {
@@ -630,6 +634,9 @@ async function main() {
   initPhones({ anchor: $("status-card"), base, token, origin });
   dashboard = initDashboard({ anchor: $("status-card"), base, token });
   checkin = initCheckin({ anchor: $("status-card"), base, token });
+  const view = live.state.view;  // a big night: jump links, long lists folded (host_big.js)
+  initBigNight({ tables: view.tables.length || (view.next ? view.next.tables.length : 0),
+    players: Object.keys(view.players).length, undo: hostUndo, redraw: () => render(live.state, live.state) });
   $("content").hidden = false;
   live.connect();
   document.body.dataset.ready = "yes";

@@ -59,6 +59,17 @@ export function provisionalWords(view) {
     : "Provisional results: the night is still being played.";
 }
 
+/** True for a socket message that carries an undo: the audit list gains an entry the
+ * view does not count (it counts corrections only), so the pages fetch the list again. */
+export const isUndo = (message) => message.type === "event" && message.event && message.event.type === "undo";
+
+/** The audit list again now (an undo at a table or on another host's phone). */
+export function refreshAudit() {
+  if (!ctx) return;
+  auditAt = Date.now();
+  drawAudit($("audit"), ctx.base, ctx.token);
+}
+
 /** Fetch the audit list into ``box`` (the results page calls this as the night changes). */
 export async function drawAudit(box, base, token) {
   try {

@@ -198,9 +198,18 @@ function moveRow(m) {
     h("td", { class: "name" }, m.player), h("td", { title: moveText(m) }, to));
 }
 
-/** The longest name of ``items`` (``{player}`` each): the row a column must hold. */
+/** The row a column must hold: each field of ``items`` at its longest (the longest name,
+ * and a rank of 117 where the first rows say 1), so no later page is wider than measured. */
 function widestOf(items) {
-  return items.reduce((a, b) => (b.player.length > (a ? a.player.length : -1) ? b : a), null);
+  if (!items.length) return null;
+  const widest = {};
+  const size = (v) => JSON.stringify(v ?? "").length;
+  for (const item of items) {
+    for (const [key, value] of Object.entries(item)) {
+      if (!(key in widest) || size(value) > size(widest[key])) widest[key] = value;
+    }
+  }
+  return widest;
 }
 
 /** The aside's width and its lists' font for the night's size: two columns of the board
@@ -209,7 +218,7 @@ function widestOf(items) {
 function sizeAside(view, rows) {
   const players = rows.length;
   const layout = $("layout");
-  layout.style.setProperty("--row-font", players > 120 ? "1.05rem" : players > 48 ? "1.15rem" : "1.3rem");
+  layout.style.setProperty("--row-font", players > 120 ? "1rem" : players > 48 ? "1.15rem" : "1.3rem");
   const width = columnWidth($("board"), widestOf(rows), leaderHead(view), leaderRow(view));
   for (const columns of players > 24 ? [2, 1] : [1]) {
     layout.style.setProperty("--aside", `${Math.ceil(columns * width + (columns - 1) * 10 + 28)}px`);
@@ -237,7 +246,10 @@ function drawLists() {
   }
   const order = [];
   for (let p = 1; p <= movePages; p += 1) order.push(["moves", p, movePages]);
-  for (let p = 1; p <= boardPages; p += 1) order.push(["board", p, boardPages]);
+  // between rounds on a big night the room reads where to go: the leaderboard's pages wait
+  // for the round (else a guest could wait twice as long for their move)
+  const boardToo = movePages <= 1 || boardPages <= 1;
+  for (let p = 1; p <= (boardToo ? boardPages : 0); p += 1) order.push(["board", p, boardPages]);
   const same = lists.order.length === order.length && !lists.fresh;
   lists.order = order;
   if (!same) lists.at = 0;
