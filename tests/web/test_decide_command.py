@@ -13,13 +13,11 @@ import pytest
 
 from bunco.core.night import Night
 from bunco.store import StoredEvent
-from bunco.store.events import dump
 from bunco.web.auth import Principal
 from bunco.web.commands import Drawing, Given, Intent, MyTurnRoll, NightCommand, RollForMe
-from bunco.web.decide import as_error, decide
+from bunco.web.decide import as_error, decide, stored_events
 from bunco.web.entry_rules import Tapped
 from bunco.web.held_state import HeldState, started
-from bunco.web.replies import event_table
 from bunco.web.rights import (
     Check,
     host_only,
@@ -68,20 +66,15 @@ def accepted(
     ``commit``, as the night is once the store took it)."""
     decision = decide(command, state, luck or Loaded([2, 3, 5]))
     assert decision.verdict == "accept", decision
-    assert decision.event is not None and decision.after is not None
-    stored = StoredEvent(
-        "n1",
-        state.seq + 1,
-        event_table(decision.event),
-        command.command_id,
-        dump(dict(decision.event)),
-        WHEN,
-        command.caller,
-        command.request,
-    )
-    if commit:
-        return state.committed_with(stored, decision.after)
-    return state.advanced(stored, decision.after)
+    for stored, step in zip(
+        stored_events(command, decision, state, WHEN), decision.steps, strict=True
+    ):
+        state = (
+            state.committed_with(stored, step.after)
+            if commit
+            else state.advanced(stored, step.after)
+        )
+    return state
 
 
 def cmd(

@@ -27,7 +27,7 @@ from bunco.web.access import (
     undo_writer,
 )
 from bunco.web.auth import Principal
-from bunco.web.commands import Given, MyTurnRoll, RollForMe
+from bunco.web.commands import Credited, Given, Intent, MyTurnRoll, RollForMe
 from bunco.web.entry_rules import Tapped
 from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight
@@ -61,6 +61,7 @@ from bunco.web.service import NightService
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
 WRITERS = ("host", "table", "player")
+_PLAIN = frozenset({"passed"})
 
 
 def heard(live: LiveNight, who: Principal) -> None:
@@ -110,10 +111,16 @@ async def enter_roll(
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
+    intent: Intent = Given(event)
+    if body.roll_for_me:
+        intent = RollForMe(event)
+    elif body.passed:  # the turns passed as misses, then the entry: one command
+        intent = Credited(event, body.passed)
     return await svc.submit(
         night_id,
-        RollForMe(event) if body.roll_for_me else Given(event),
-        **command_of(who, body, "rolls", table),
+        intent,
+        # a plain entry's request is fingerprinted as before there was passed
+        **command_of(who, body, "rolls", table, omit=_PLAIN if not body.passed else frozenset()),
         expected_seq=body.expected_seq,
         authorize=table_writer(who, table),
         tapped=tapped_of(body.tapped),

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from bunco.store import StoredEvent
-from bunco.store.events import dump, now
+from bunco.store.events import now
 from bunco.store.writers import NightWriter, WriteBusy
 from bunco.web.commands import Intent, Luck, NightCommand, ServerLuck
-from bunco.web.decide import Decision, as_error, decide, repeat_of
+from bunco.web.decide import Decision, as_error, decide, repeat_of, stored_events
 from bunco.web.entry_rules import Tapped
 from bunco.web.held_nights import HeldNights
 from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight, Queued
-from bunco.web.replies import Ack, ServiceError, event_table
+from bunco.web.replies import Ack, ServiceError
 from bunco.web.rights import Check
 
 log = logging.getLogger("bunco.service")
@@ -36,11 +36,12 @@ MAX_BATCH = 512
 
 @dataclass(frozen=True, slots=True)
 class _Planned:
-    """One command of a batch and its decision (an acceptance with its stored event)."""
+    """One command of a batch and its decision (an acceptance with the events it stores:
+    one, or a credited entry's misses and then the entry)."""
 
     queued: Queued
     decision: Decision
-    stored: StoredEvent | None = None
+    stored: tuple[StoredEvent, ...] = ()
 
 
 class CommandPath:
@@ -157,24 +158,23 @@ class CommandPath:
             return
         acks: dict[int, Ack] = {}
         for planned in plan:  # everything is committed: advance, publish, answer in order
-            if planned.stored is not None and planned.decision.after is not None:
-                acks[planned.stored.seq] = self.nights.advance(
-                    live, planned.stored, planned.decision.after
-                )
+            for stored, step in zip(planned.stored, planned.decision.steps, strict=True):
+                acks[stored.seq] = self.nights.advance(live, stored, step.after)
         for planned in plan:
             reply, decision = planned.queued.reply, planned.decision
             if reply.done():
                 continue
             if decision.refused:
                 reply.set_exception(as_error(decision))
-            elif planned.stored is not None:
-                reply.set_result(acks[planned.stored.seq])
+            elif planned.stored:
+                reply.set_result(acks[planned.stored[-1].seq])  # the command's own event
             else:
                 reply.set_result(self._answer_repeat(live, decision))
 
     def _plan(self, live: LiveNight, batch: list[Queued]) -> list[_Planned]:
         """Decide each command of the batch on the state the batch leaves; the committed
-        state (``live.state``) is left as it is."""
+        state (``live.state``) is left as it is. An accepted command's events are stored
+        in order (:func:`~bunco.web.decide.stored_events`)."""
         state: HeldState = live.state
         created = now()
         plan: list[_Planned] = []
@@ -184,18 +184,9 @@ class CommandPath:
             if decision.verdict != "accept":
                 plan.append(_Planned(queued, decision))
                 continue
-            assert decision.event is not None and decision.after is not None
-            stored = StoredEvent(
-                live.id,
-                state.seq + 1,
-                event_table(decision.event),
-                command.command_id,
-                dump(dict(decision.event)),
-                created,
-                command.caller,
-                command.request,
-            )
-            state = state.advanced(stored, decision.after)
+            stored = stored_events(command, decision, state, created)
+            for event, step in zip(stored, decision.steps, strict=True):
+                state = state.advanced(event, step.after)
             plan.append(_Planned(queued, decision, stored))
         return plan
 
@@ -208,7 +199,7 @@ class CommandPath:
 
 
 def _events(plan: list[_Planned]) -> list[StoredEvent]:
-    return [p.stored for p in plan if p.stored is not None]
+    return [stored for p in plan for stored in p.stored]
 
 
 def _retrieved(reply: asyncio.Future[Ack]) -> None:
