@@ -17,7 +17,14 @@ from bunco.core.night import Night
 from bunco.party.view import live_view, player_tables, table_page, table_pages
 from bunco.store import StoredEvent
 from bunco.web.commands import NightCommand
-from bunco.web.held_state import TABLE_EVENTS, HeldState, bump_versions, moved, version_in
+from bunco.web.held_state import (
+    TABLE_EVENTS,
+    HeldState,
+    LogView,
+    bump_versions,
+    moved,
+    version_in,
+)
 from bunco.web.replies import Ack, json_text, status_of
 
 __all__ = [
@@ -168,21 +175,15 @@ class LiveNight:
         return self.state.seq
 
     @property
-    def log(self) -> list[StoredEvent]:
-        """The stored log (index = seq); read only."""
-        log = self.state.log
-        assert isinstance(log, list)
-        return log
+    def log(self) -> LogView:
+        """The stored log (index = seq), read only: a view that stays as it is while
+        later events are committed."""
+        return self.state.log
 
     @property
     def table_seq(self) -> Mapping[int | None, int]:
         """Each table's version (:func:`~bunco.web.held_state.bump_versions`)."""
         return self.state.versions
-
-    @property
-    def commands(self) -> Mapping[tuple[str, str], int]:
-        """(caller, command id) → the seq of its event."""
-        return self.state.commands
 
     @property
     def bots(self) -> list[str]:
