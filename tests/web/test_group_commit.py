@@ -145,7 +145,7 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         # A changes the night's options (bots): B reloads them when told
         store_a.set_options(night, {"bots": ["Ann"]})
         follower.notified(Notice("o", night))
-        await asyncio.wait_for(b.nights[night].follower, 5)
+        await asyncio.wait_for(b.nights[night].following.follower, 5)
         assert b.nights[night].bots == ["Ann"]
         a.close()
         b.close()

@@ -25,7 +25,8 @@ from bunco.web.decide import Decision, as_error, decide, repeat_of, stored_event
 from bunco.web.entry_rules import Tapped
 from bunco.web.held_nights import HeldNights
 from bunco.web.held_state import HeldState
-from bunco.web.live_night import LiveNight, Queued
+from bunco.web.live_night import LiveNight
+from bunco.web.night_runtime import Queued
 from bunco.web.replies import Ack, ServiceError
 from bunco.web.rights import Check
 
@@ -96,18 +97,20 @@ class CommandPath:
             return self._answer_repeat(live, repeat_of(command, seen))
         reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
         reply.add_done_callback(_retrieved)
-        live.inbox.append(Queued(command, reply))
-        if live.writer is None or live.writer.done():
-            live.writer = asyncio.get_running_loop().create_task(self._write(live))
+        writing = live.writing
+        writing.inbox.append(Queued(command, reply))
+        if writing.writer is None or writing.writer.done():
+            writing.writer = asyncio.get_running_loop().create_task(self._write(live))
         # the writer answers even if this caller goes away (the command still counts)
         return await asyncio.shield(reply)
 
     async def _write(self, live: LiveNight) -> None:
         """The night's writer task: one batch after another while commands wait."""
-        while live.inbox:
-            batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
+        writing = live.writing
+        while writing.inbox:
+            batch, writing.inbox = writing.inbox[:MAX_BATCH], writing.inbox[MAX_BATCH:]
             try:
-                async with live.lock:
+                async with writing.lock:
                     await self._commit_batch(live, batch)
             except BaseException as exc:  # the store failed: nothing of the batch counts
                 failure = ServiceError(
@@ -133,7 +136,7 @@ class CommandPath:
         process stored events after it meanwhile, the writer hands them over: they are
         applied and published, and the batch is decided again after them (so no command
         is refused because another process wrote)."""
-        wanted = max([live.heard, *(q.command.expected_seq or -1 for q in batch)])
+        wanted = max([live.following.heard, *(q.command.expected_seq or -1 for q in batch)])
         if wanted > live.seq:  # another process wrote; a client saw it
             await self.nights.catch_up_locked(live)
         plan = self._plan(live, batch)
