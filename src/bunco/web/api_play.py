@@ -79,6 +79,13 @@ def tapped_of(given: TappedIn | None) -> Tapped | None:
     )
 
 
+def roll_envelope(who: Principal, body: RollIn, table: int) -> dict[str, Any]:
+    """The envelope of an entry at ``table`` (:func:`~bunco.web.routing.command_of`): a
+    plain entry's request is fingerprinted without ``passed``, as before there was
+    ``passed`` (a retry of an entry sent to an earlier server is still the same request)."""
+    return command_of(who, body, "rolls", table, omit=frozenset() if body.passed else _PLAIN)
+
+
 def _player_for(who_role: str, who_player: str | None, given: str | None) -> str | None:
     if who_role != "player":
         return given
@@ -119,8 +126,7 @@ async def enter_roll(
     return await svc.submit(
         night_id,
         intent,
-        # a plain entry's request is fingerprinted as before there was passed
-        **command_of(who, body, "rolls", table, omit=_PLAIN if not body.passed else frozenset()),
+        **roll_envelope(who, body, table),
         expected_seq=body.expected_seq,
         authorize=table_writer(who, table),
         tapped=tapped_of(body.tapped),
