@@ -147,16 +147,42 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     expect(table.locator("#tally [data-side=us]")).to_have_text("0")
 
     roll(server, night, host_token, 1, [1, 2, 3])  # table 1 leads 1-0, so nobody ties there
-    # typed 1-1-1 is a Bunco: the page asks who rolled it, as the tally buttons do
+    # typed 1-1-1 is a Bunco: the page asks who rolled it, as the tally buttons do. Gus
+    # rolled it, two turns after Eve's: the turns passed (as misses) and the Bunco go as
+    # ONE command, which the server applies whole
+    posts: list[Any] = []
+    table.on(
+        "request",
+        lambda r: posts.append(r.post_data_json) if r.url.endswith("/tables/2/rolls") else None,
+    )
     enter_dice(table, [1, 1, 1])
     expect(table.locator("#who")).to_be_visible()
     expect(table.locator("#who-title")).to_have_text("Three 1s: who rolled it?")
-    table.locator("#who-choices [data-player=Eve]").click()
-    expect(table.locator("body")).to_have_attribute("data-round", "2")
-    expect(table.locator("#result")).to_have_text("Eve: BUNCO! +21 (1 1 1) at table 2")
-    expect(table.locator("#bell-text")).to_contain_text(
-        "Round 1 is over — Eve: BUNCO! +21 (1 1 1) at table 2 ended the round at every table"
+    table.locator("#who-choices [data-player=Gus]").click()
+    expect(table.locator("#who-text")).to_have_text(
+        "Then Eve & Fay finished without scoring more: a miss for each of those turns and "
+        "Gus's Three 1s go in as one entry."
     )
+    # tapped without the connection: the outbox holds it as one entry, already counted
+    table.context.set_offline(True)
+    table.get_by_role("button", name="Yes: 2 misses, then Gus").click()
+    expect(table.locator("#pending")).to_contain_text("1 entry not sent yet")
+    expect(table.locator("#feed .unsent")).to_have_text("Not sent yet · 2 misses, then Gus: 1 1 1")
+    expect(table.locator("#turn-text")).to_have_text("Gus rolls")
+    table.context.set_offline(False)
+    expect(table.locator("body")).to_have_attribute("data-round", "2")
+    expect(table.locator("#result")).to_have_text("Gus: BUNCO! +21 (1 1 1) at table 2")
+    expect(table.locator("#bell-text")).to_contain_text(
+        "Round 1 is over — Gus: BUNCO! +21 (1 1 1) at table 2 ended the round at every table"
+    )
+    # one command, sent (and tried again while offline) under one id
+    assert {(p["command_id"], p["passed"], p["player"], str(p["dice"])) for p in posts} == {
+        (posts[0]["command_id"], 2, "Gus", "[1, 1, 1]")
+    }
+    stored = server.api("GET", f"/api/nights/{night}/events?since=3", host_token)["events"]
+    assert [(e["command_id"], e["event"].get("outcome"), e["event"].get("player")) for e in stored][
+        :3
+    ] == [(None, "miss", None), (None, "miss", None), (posts[0]["command_id"], None, "Gus")]
     expect(table.locator("#moves-box")).to_have_attribute("data-fresh", "true")
     # the dice to type (still open) stay above the fold, the next round's taps under them;
     # the results and where everyone goes come right after
@@ -173,7 +199,7 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     table.click("#undo")
     expect(table.locator("#who-title")).to_have_text("Only the host can undo this")
     expect(table.locator("#who-text")).to_contain_text(
-        "Undo Eve's Bunco (1 1 1) at table 2? Round 1 reopens at every table; the new "
+        "Undo Gus's Bunco (1 1 1) at table 2? Round 1 reopens at every table; the new "
         "seating is cancelled. Ask the host"
     )
     table.click("#who-cancel")
@@ -183,7 +209,7 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     expect(host.locator("body")).to_have_attribute("data-round", "2")
     host.click("#overview [data-undo='2']")
     expect(host.locator("#confirm-text")).to_have_text(
-        "Undo Eve's Bunco (1 1 1) at table 2? Round 1 reopens at every table; the new "
+        "Undo Gus's Bunco (1 1 1) at table 2? Round 1 reopens at every table; the new "
         "seating is cancelled."
     )
     shoot(host, "host-undo-confirm", ("phone",))
@@ -193,5 +219,5 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
     host.click("#confirm-yes")
     expect(host.locator("body")).to_have_attribute("data-round", "1")
     expect(table.locator("body")).to_have_attribute("data-round", "1")
-    expect(table.locator("#turn-text")).to_have_text("Eve rolls")
+    expect(table.locator("#turn-text")).to_have_text("Gus rolls")  # the misses stand
     assert pages.errors == []

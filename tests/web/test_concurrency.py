@@ -9,8 +9,8 @@ import httpx
 import pytest
 from web_helpers import EIGHT, bearer
 
+from bunco.web.api_play import roll_envelope
 from bunco.web.app import create_app
-from bunco.web.routing import command_of
 from bunco.web.schemas import RollIn
 
 TWELVE = [*EIGHT, "Ivy", "Jon", "Kim", "Lou"]
@@ -164,7 +164,7 @@ def test_another_process_writing_first_gets_a_409_then_the_night_goes_on(client,
 def test_a_command_stored_by_another_process_is_a_duplicate(client, night):
     svc = client.app.state.service  # type: ignore[attr-defined]
     host = client.app.state.tokens.resolve(night.created["host_token"])  # type: ignore[attr-defined]
-    envelope = command_of(host, RollIn(command_id="twice", dice=[1, 5, 6]), "rolls", 2)
+    envelope = roll_envelope(host, RollIn(command_id="twice", dice=[1, 5, 6]), 2)
     svc.store.append(
         night.id,
         1,

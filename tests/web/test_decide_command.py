@@ -13,13 +13,11 @@ import pytest
 
 from bunco.core.night import Night
 from bunco.store import StoredEvent
-from bunco.store.events import dump
 from bunco.web.auth import Principal
 from bunco.web.commands import Drawing, Given, Intent, MyTurnRoll, NightCommand, RollForMe
-from bunco.web.decide import as_error, decide
+from bunco.web.decide import as_error, decide, stored_events
 from bunco.web.entry_rules import Tapped
 from bunco.web.held_state import HeldState, started
-from bunco.web.replies import event_table
 from bunco.web.rights import (
     Check,
     host_only,
@@ -68,20 +66,15 @@ def accepted(
     ``commit``, as the night is once the store took it)."""
     decision = decide(command, state, luck or Loaded([2, 3, 5]))
     assert decision.verdict == "accept", decision
-    assert decision.event is not None and decision.after is not None
-    stored = StoredEvent(
-        "n1",
-        state.seq + 1,
-        event_table(decision.event),
-        command.command_id,
-        dump(dict(decision.event)),
-        WHEN,
-        command.caller,
-        command.request,
-    )
-    if commit:
-        return state.committed_with(stored, decision.after)
-    return state.advanced(stored, decision.after)
+    for stored, step in zip(
+        stored_events(command, decision, state, WHEN), decision.steps, strict=True
+    ):
+        state = (
+            state.committed_with(stored, step.after)
+            if commit
+            else state.advanced(stored, step.after)
+        )
+    return state
 
 
 def cmd(
@@ -363,3 +356,23 @@ def test_the_batch_state_is_a_value() -> None:
     assert state.known("x", "r2") is None and later.known("x", "r2") is not None
     with pytest.raises(AttributeError):
         state.seq = 5  # type: ignore[misc]
+
+
+def test_nothing_a_state_answers_changes_after_it_was_made() -> None:
+    state = after_one_roll()
+    with pytest.raises(TypeError):
+        state.versions[1] = 9  # type: ignore[index]
+    with pytest.raises(TypeError):
+        state.pending_ids["x", "y"] = state.log[1]  # type: ignore[index]
+    log = state.log
+    later = accepted(state, cmd(roll(1), command_id="r2"), commit=True)
+    # the history grew; the earlier state reads it up to its own seq only
+    assert (len(log), len(state.log), len(later.log)) == (2, 2, 3)
+    with pytest.raises(IndexError):
+        state.log[2]
+    assert log[-1] is state.log[1] and log[:] == [state.log[0], state.log[1]]
+    assert state.known("x", "r2") is None and later.known("x", "r2") is later.log[2]
+    assert state.since(0) == [state.log[1]] and (state.version(1), later.version(1)) == (1, 2)
+    # only the night's last state commits
+    with pytest.raises(AssertionError):
+        accepted(state, cmd(roll(1), command_id="r3"), commit=True)

@@ -145,7 +145,7 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         # A changes the night's options (bots): B reloads them when told
         store_a.set_options(night, {"bots": ["Ann"]})
         follower.notified(Notice("o", night))
-        await asyncio.wait_for(b.nights[night].follower, 5)
+        await asyncio.wait_for(b.nights[night].following.follower, 5)
         assert b.nights[night].bots == ["Ann"]
         a.close()
         b.close()
@@ -169,7 +169,7 @@ def test_a_store_failure_answers_503_and_changes_nothing(tmp_path):
             await svc.submit(night, roll(1, 0), command_id="x")
         assert info.value.status == 503 and info.value.code == "store_unavailable"
         live = await svc.get(night)
-        assert live.seq == 0 and ("", "x") not in live.commands
+        assert live.seq == 0 and live.state.known("", "x") is None
         store.fail = False
         assert (await svc.submit(night, roll(1, 0), command_id="x")).stored.seq == 1
 

@@ -27,7 +27,7 @@ from bunco.web.access import (
     undo_writer,
 )
 from bunco.web.auth import Principal
-from bunco.web.commands import Given, MyTurnRoll, RollForMe
+from bunco.web.commands import Credited, Given, Intent, MyTurnRoll, RollForMe
 from bunco.web.entry_rules import Tapped
 from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight
@@ -61,6 +61,7 @@ from bunco.web.service import NightService
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
 WRITERS = ("host", "table", "player")
+_PLAIN = frozenset({"passed"})
 
 
 def heard(live: LiveNight, who: Principal) -> None:
@@ -76,6 +77,13 @@ def tapped_of(given: TappedIn | None) -> Tapped | None:
     return Tapped(
         given.set, given.round, given.table, given.roller, given.based_on, given.at, given.stage
     )
+
+
+def roll_envelope(who: Principal, body: RollIn, table: int) -> dict[str, Any]:
+    """The envelope of an entry at ``table`` (:func:`~bunco.web.routing.command_of`): a
+    plain entry's request is fingerprinted without ``passed``, as before there was
+    ``passed`` (a retry of an entry sent to an earlier server is still the same request)."""
+    return command_of(who, body, "rolls", table, omit=frozenset() if body.passed else _PLAIN)
 
 
 def _player_for(who_role: str, who_player: str | None, given: str | None) -> str | None:
@@ -112,10 +120,15 @@ async def enter_roll(
     player = _player_for(who.role, who.player, body.player)
     if player is not None:
         event["player"] = player
+    intent: Intent = Given(event)
+    if body.roll_for_me:
+        intent = RollForMe(event)
+    elif body.passed:  # the turns passed as misses, then the entry: one command
+        intent = Credited(event, body.passed)
     return await svc.submit(
         night_id,
-        RollForMe(event) if body.roll_for_me else Given(event),
-        **command_of(who, body, "rolls", table),
+        intent,
+        **roll_envelope(who, body, table),
         expected_seq=body.expected_seq,
         authorize=table_writer(who, table),
         tapped=tapped_of(body.tapped),

@@ -19,15 +19,16 @@ from datetime import datetime
 from typing import Any
 
 from bunco.store import StoredEvent
-from bunco.store.events import dump, now
+from bunco.store.events import now
 from bunco.store.writers import NightWriter, WriteBusy
 from bunco.web.commands import Intent, Luck, NightCommand, ServerLuck
-from bunco.web.decide import Decision, as_error, decide, repeat_of
+from bunco.web.decide import Decision, as_error, decide, repeat_of, stored_events
 from bunco.web.entry_rules import Tapped
 from bunco.web.held_nights import HeldNights
 from bunco.web.held_state import HeldState
-from bunco.web.live_night import LiveNight, Queued
-from bunco.web.replies import Ack, ServiceError, event_table
+from bunco.web.live_night import LiveNight
+from bunco.web.night_runtime import Queued
+from bunco.web.replies import Ack, ServiceError
 from bunco.web.rights import Check
 from bunco.web.timed_rounds import ServerClock, bell_command, start_command
 
@@ -38,11 +39,12 @@ MAX_BATCH = 512
 
 @dataclass(frozen=True, slots=True)
 class _Planned:
-    """One command of a batch and its decision (an acceptance with its stored event)."""
+    """One command of a batch and its decision (an acceptance with the events it stores:
+    one, or a credited entry's misses and then the entry)."""
 
     queued: Queued
     decision: Decision
-    stored: StoredEvent | None = None
+    stored: tuple[StoredEvent, ...] = ()
 
 
 class CommandPath:
@@ -104,18 +106,20 @@ class CommandPath:
             return self._answer_repeat(live, repeat_of(command, seen))
         reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
         reply.add_done_callback(_retrieved)
-        live.inbox.append(Queued(command, reply))
-        if live.writer is None or live.writer.done():
-            live.writer = asyncio.get_running_loop().create_task(self._write(live))
+        writing = live.writing
+        writing.inbox.append(Queued(command, reply))
+        if writing.writer is None or writing.writer.done():
+            writing.writer = asyncio.get_running_loop().create_task(self._write(live))
         # the writer answers even if this caller goes away (the command still counts)
         return await asyncio.shield(reply)
 
     async def _write(self, live: LiveNight) -> None:
         """The night's writer task: one batch after another while commands wait."""
-        while live.inbox:
-            batch, live.inbox = live.inbox[:MAX_BATCH], live.inbox[MAX_BATCH:]
+        writing = live.writing
+        while writing.inbox:
+            batch, writing.inbox = writing.inbox[:MAX_BATCH], writing.inbox[MAX_BATCH:]
             try:
-                async with live.lock:
+                async with writing.lock:
                     await self._commit_batch(live, batch)
             except BaseException as exc:  # the store failed: nothing of the batch counts
                 failure = ServiceError(
@@ -141,7 +145,7 @@ class CommandPath:
         process stored events after it meanwhile, the writer hands them over: they are
         applied and published, and the batch is decided again after them (so no command
         is refused because another process wrote)."""
-        wanted = max([live.heard, *(q.command.expected_seq or -1 for q in batch)])
+        wanted = max([live.following.heard, *(q.command.expected_seq or -1 for q in batch)])
         if wanted > live.seq:  # another process wrote; a client saw it
             await self.nights.catch_up_locked(live)
         plan = self._plan(live, batch)
@@ -166,24 +170,23 @@ class CommandPath:
             return
         acks: dict[int, Ack] = {}
         for planned in plan:  # everything is committed: advance, publish, answer in order
-            if planned.stored is not None and planned.decision.after is not None:
-                acks[planned.stored.seq] = self.nights.advance(
-                    live, planned.stored, planned.decision.after
-                )
+            for stored, step in zip(planned.stored, planned.decision.steps, strict=True):
+                acks[stored.seq] = self.nights.advance(live, stored, step.after)
         for planned in plan:
             reply, decision = planned.queued.reply, planned.decision
             if reply.done():
                 continue
             if decision.refused:
                 reply.set_exception(as_error(decision))
-            elif planned.stored is not None:
-                reply.set_result(acks[planned.stored.seq])
+            elif planned.stored:
+                reply.set_result(acks[planned.stored[-1].seq])  # the command's own event
             else:
                 reply.set_result(self._answer_repeat(live, decision))
 
     def _plan(self, live: LiveNight, batch: list[Queued]) -> list[_Planned]:
         """Decide each command of the batch on the state the batch leaves; the committed
-        state (``live.state``) is left as it is."""
+        state (``live.state``) is left as it is. An accepted command's events are stored
+        in order (:func:`~bunco.web.decide.stored_events`)."""
         state: HeldState = live.state
         created, moment = now(), self.clock.now()
         plan: list[_Planned] = []
@@ -192,22 +195,21 @@ class CommandPath:
             # round's first entry starts the clock (kept only if the entry is accepted)
             bell = bell_command(state.night, moment)
             if bell is not None:
-                state = self._plan_one(live, state, _clock_queued(bell), plan, created, moment)
+                state = self._plan_one(state, _clock_queued(bell), plan, created, moment)
             start = start_command(state.night, queued.command.intent)
             if start is not None:
                 trial: list[_Planned] = []
-                started = self._plan_one(live, state, _clock_queued(start), trial, created, moment)
+                started = self._plan_one(state, _clock_queued(start), trial, created, moment)
                 decision = decide(queued.command, started, self.luck, moment)
                 if decision.verdict == "accept":
                     plan += trial
-                    state = self._plan_one(live, started, queued, plan, created, moment, decision)
+                    state = self._plan_one(started, queued, plan, created, moment, decision)
                     continue
-            state = self._plan_one(live, state, queued, plan, created, moment)
+            state = self._plan_one(state, queued, plan, created, moment)
         return plan
 
     def _plan_one(
         self,
-        live: LiveNight,
         state: HeldState,
         queued: Queued,
         plan: list[_Planned],
@@ -216,26 +218,19 @@ class CommandPath:
         decision: Decision | None = None,
     ) -> HeldState:
         """Decide one command on ``state`` (unless ``decision`` is given), add it to
-        ``plan`` and return the state after it."""
+        ``plan`` and return the state after its events
+        (:func:`~bunco.web.decide.stored_events`)."""
         command = queued.command
         if decision is None:
             decision = decide(command, state, self.luck, moment)
         if decision.verdict != "accept":
             plan.append(_Planned(queued, decision))
             return state
-        assert decision.event is not None and decision.after is not None
-        stored = StoredEvent(
-            live.id,
-            state.seq + 1,
-            event_table(decision.event),
-            command.command_id,
-            dump(dict(decision.event)),
-            created,
-            command.caller,
-            command.request,
-        )
+        stored = stored_events(command, decision, state, created)
+        for event, step in zip(stored, decision.steps, strict=True):
+            state = state.advanced(event, step.after)
         plan.append(_Planned(queued, decision, stored))
-        return state.advanced(stored, decision.after)
+        return state
 
     def _answer_repeat(self, live: LiveNight, decision: Decision) -> Ack:
         """The reply to a command id used before: the first reply, or the refusal."""
@@ -253,7 +248,7 @@ def _clock_queued(command: NightCommand) -> Queued:
 
 
 def _events(plan: list[_Planned]) -> list[StoredEvent]:
-    return [p.stored for p in plan if p.stored is not None]
+    return [stored for p in plan for stored in p.stored]
 
 
 def _retrieved(reply: asyncio.Future[Ack]) -> None:

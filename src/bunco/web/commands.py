@@ -1,11 +1,12 @@
 """A command to a held night, typed (:class:`NightCommand`): what a route asks the command
 path to decide (:func:`bunco.web.decide.decide`).
 
-What the command writes is one of four kinds (:data:`Intent`): an event as given
+What the command writes is one of five kinds (:data:`Intent`): an event as given
 (:class:`Given`), a roll whose dice the server draws (:class:`RollForMe`), a player's
 roll at wherever it is their turn when the command's turn comes (:class:`MyTurnRoll`),
-and a drawing whose winner the server picks among the players present then
-(:class:`Drawing`). The dice and the picks come from :class:`Luck`, an input of the
+a drawing whose winner the server picks among the players present then
+(:class:`Drawing`), and an entry credited to a player whose turn comes after others'
+(:class:`Credited`: the turns passed as misses, then the entry, all or nothing). The dice and the picks come from :class:`Luck`, an input of the
 decision like the command and the state.
 """
 
@@ -53,7 +54,18 @@ class Drawing:
     exclude_winners: bool = False
 
 
-Intent = Given | RollForMe | MyTurnRoll | Drawing
+@dataclass(frozen=True, slots=True)
+class Credited:
+    """An entry at a table (``event``: a roll or tally naming its ``player``) credited to
+    a player other than the roller the table shows: the ``passed`` turns before that
+    player's ended without scoring, and are entered as misses first. One command: the
+    misses and the entry are accepted together or not at all, under its one id."""
+
+    event: Mapping[str, Any]
+    passed: int
+
+
+Intent = Given | RollForMe | MyTurnRoll | Drawing | Credited
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +99,12 @@ class NightCommand:
         """The command of a route: ``intent`` may be a plain event (:class:`Given`).
         Without ``request``, an event's is its fingerprint with ``expected_seq`` (and
         whether the server rolls); other intents then have none (no id_reused check)."""
-        if not isinstance(intent, Given | RollForMe | MyTurnRoll | Drawing):
+        if not isinstance(intent, Given | RollForMe | MyTurnRoll | Drawing | Credited):
             intent = Given(intent)
         if request is None and isinstance(intent, Given | RollForMe):
             request = fingerprint(dict(intent.event), expected_seq, isinstance(intent, RollForMe))
+        elif request is None and isinstance(intent, Credited):
+            request = fingerprint(dict(intent.event), expected_seq, False, intent.passed)
         return cls(intent, command_id, caller, request, expected_seq, authorize, tapped)
 
 

@@ -14,7 +14,9 @@ The checks, in order (the first that fails is the reason):
 1. the command id: the same caller's id seen before is a repeat, answered with the first
    reply; with another request it is refused (409 ``id_reused``);
 2. what the command writes: a player's roll "wherever it is my turn" finds that turn
-   (409 ``not_your_turn`` if there is none);
+   (409 ``not_your_turn`` if there is none); an entry credited to a player after
+   ``passed`` turns (:class:`~bunco.web.commands.Credited`) needs its table playing its
+   round and fewer turns passed than the table has rollers (422 ``invalid_request``);
 3. the caller's rights (:mod:`bunco.web.rights`, e.g. 403 ``forbidden``, 409
    ``not_your_turn``, 409 ``name_taken``); a drawing picks its winner then (409 when
    nobody may win);
@@ -26,6 +28,12 @@ The checks, in order (the first that fails is the reason):
    :func:`bunco.web.timed_rounds.stamped`), and the engine's rules (``Night.apply``): 409 for a
    command that does not fit the night now (``not_your_turn``, ``round_over``,
    ``not_allowed_now``), 422 for a malformed one.
+
+A credited entry writes the misses of the turns passed and then the entry: checks 3 to 5
+are made on the first of them (where the entry was tapped is the turn the table showed),
+the caller's rights again on each later one (on the night the earlier ones leave), the
+entry must then be its player's turn (409 ``not_your_turn``), and if any of them does not
+apply, the command is refused whole: nothing of it is written.
 
 >>> import json, datetime
 >>> from bunco.core.night import Night
@@ -44,13 +52,18 @@ The checks, in order (the first that fails is the reason):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from bunco.core.errors import BuncoError
 from bunco.core.hosting import drawing_event
+from bunco.core.night import Night
+from bunco.core.table import Status
 from bunco.store import StoredEvent
+from bunco.store.events import dump
 from bunco.web.commands import (
+    Credited,
     Drawing,
     Given,
     Intent,
@@ -60,13 +73,14 @@ from bunco.web.commands import (
     RollForMe,
     ServerLuck,
 )
-from bunco.web.entry_rules import Decision, Entry, HeldTable, Tapped, decide_entry
+from bunco.web.entry_rules import Applied, Decision, Entry, HeldTable, Tapped, decide_entry
 from bunco.web.held_state import TABLE_EVENTS, HeldState
 from bunco.web.replies import ServiceError, envelope_dict, event_table
-from bunco.web.rights import not_your_turn
+from bunco.web.rights import Check, not_your_turn
 from bunco.web.timed_rounds import stamped
 
 __all__ = [
+    "Applied",
     "Decision",
     "Entry",
     "HeldTable",
@@ -76,6 +90,7 @@ __all__ = [
     "decide_entry",
     "refusal",
     "repeat_of",
+    "stored_events",
 ]
 
 
@@ -112,12 +127,38 @@ def decide(
             event = {**event, "dice": luck.dice()}
         if now is not None:
             event = stamped(event, state.night, now)
-        after = state.night.apply(event)
+        if isinstance(intent, Credited):
+            steps = _credited(intent, event, state, command.authorize)
+        else:
+            after = state.night.apply(event)
+            steps = (Applied(after.events[-1], after),)
     except ServiceError as exc:
         return refusal(exc)
     except BuncoError as exc:
         return Decision("refuse", exc.code, _status_of(exc), exc.message, exc.expected or "")
-    return Decision("accept", event=after.events[-1], after=after)
+    return Decision("accept", steps=steps)
+
+
+def stored_events(
+    command: NightCommand, decision: Decision, state: HeldState, created: datetime
+) -> tuple[StoredEvent, ...]:
+    """The events an acceptance stores after ``state``, in order, as the store keeps them:
+    the command's id and request go on its last event (a credited entry's misses carry
+    none: the entry's id stands for the whole command, stored in the same transaction)."""
+    last = len(decision.steps) - 1
+    return tuple(
+        StoredEvent(
+            state.night_id,
+            state.seq + 1 + i,
+            event_table(step.event),
+            command.command_id if i == last else None,
+            dump(dict(step.event)),
+            created,
+            command.caller,
+            command.request if i == last else None,
+        )
+        for i, step in enumerate(decision.steps)
+    )
 
 
 def repeat_of(command: NightCommand, stored: StoredEvent) -> Decision:
@@ -161,9 +202,11 @@ def as_error(decision: Decision) -> ServiceError:
 
 
 def _shape(intent: Intent, state: HeldState) -> dict[str, Any]:
-    """The event ``intent`` writes, before the server's dice or picks."""
+    """The (first) event ``intent`` writes, before the server's dice or picks."""
     if isinstance(intent, Given | RollForMe):
         return dict(intent.event)
+    if isinstance(intent, Credited):
+        return _first_miss(intent, state.night)
     if isinstance(intent, Drawing):
         return {"type": "drawing"}
     table = next((t for t, p in state.night.expected_rollers() if p == intent.player), "none")
@@ -173,6 +216,83 @@ def _shape(intent: Intent, state: HeldState) -> dict[str, Any]:
     if table is not None:
         event["table"] = table
     return event
+
+
+def _first_miss(intent: Credited, night: Night) -> dict[str, Any]:
+    """The miss of the first turn a credited entry passes (its table must be playing its
+    round, and fewer turns pass than it has rollers: none passes twice)."""
+    table, kind = intent.event.get("table"), intent.event.get("type")
+    if kind not in ("roll", "tally") or not isinstance(intent.event.get("player"), str):
+        raise ServiceError(
+            422,
+            "invalid_request",
+            "an entry credited after turns passed is a roll or tally naming its player",
+            "dice or outcome, and player: who rolled it",
+        )
+    in_play = (
+        isinstance(table, int)
+        and night.phase == "playing"
+        and 1 <= table <= len(night.tables)
+        and night.tables[table - 1].status is Status.PLAYING
+    )
+    if not in_play:
+        raise ServiceError(
+            409,
+            "not_allowed_now",
+            f"turns can pass only while table {table} plays its round (not while rolling "
+            "for who starts, after the bell, in a tie-break or between rounds)",
+            "the entry without passed, for the roller whose turn it is",
+        )
+    assert isinstance(table, int)
+    rollers = len(night.tables[table - 1].seats)
+    if not 1 <= intent.passed < rollers:
+        raise ServiceError(
+            422,
+            "invalid_request",
+            f"passed {intent.passed} turns at table {table}, whose {rollers} rollers each "
+            "roll once in a rotation",
+            f"passed from 1 to {rollers - 1}: the turns from the roller now to the player credited",
+        )
+    return {"type": "tally", "table": table, "outcome": "miss"}
+
+
+def _credited(
+    intent: Credited, first: dict[str, Any], state: HeldState, authorize: Check | None
+) -> tuple[Applied, ...]:
+    """The misses of the turns a credited entry passes, then the entry, each applied on
+    the night the ones before leave (and its rights checked there); refused whole if any
+    of them does not apply."""
+    night, steps = state.night, []
+    for turn in range(intent.passed):
+        if turn and authorize is not None:
+            authorize(replace(state, night=night), first)
+        try:
+            night = night.apply(first)
+        except BuncoError as exc:
+            raise ServiceError(
+                _status_of(exc),
+                exc.code,
+                f"the miss of turn {turn + 1} of the {intent.passed} passed: {exc.message}",
+                exc.expected,
+            ) from None
+        steps.append(Applied(night.events[-1], night))
+    table = first["table"]
+    player = intent.event.get("player")
+    current = night.tables[table - 1] if night.phase == "playing" else None
+    roller = current.roller if current is not None else None
+    if roller != player:
+        misses = f"{intent.passed} miss{'es' if intent.passed > 1 else ''}"
+        now = f"it is {roller}'s turn" if roller else "nobody rolls there any more"
+        raise ServiceError(
+            409,
+            "not_your_turn",
+            f"after {misses} at table {table}, {now}, not {player}'s",
+            "passed: the turns from the roller now to the player credited",
+        )
+    if authorize is not None:
+        authorize(replace(state, night=night), intent.event)
+    night = night.apply(intent.event)
+    return (*steps, Applied(night.events[-1], night))
 
 
 def _drawn(intent: Drawing, event: dict[str, Any], state: HeldState, luck: Luck) -> dict[str, Any]:

@@ -131,14 +131,24 @@ class HeldTable:
 
 
 @dataclass(frozen=True, slots=True)
+class Applied:
+    """One event an accepted command writes: as the engine normalized it, and the night
+    after it."""
+
+    event: Mapping[str, Any]
+    after: Night
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """Accept, repeat or refuse, with the reason.
 
     A refusal has the HTTP ``status``, the ``code``, the ``reason``, what is
     ``expected`` instead and any ``extra`` fields of the error's JSON. A repeat names the
     event the first command stored (``repeats``, its seq; ``stored``, the event). An
-    acceptance by :func:`bunco.web.decide.decide` carries the normalized ``event`` and the
-    night ``after`` it."""
+    acceptance by :func:`bunco.web.decide.decide` carries the events the command writes,
+    in order (``steps``: one, or a credited entry's misses and then the entry), each with
+    the night after it; ``event`` and ``after`` are the last one's."""
 
     verdict: Verdict
     code: str = ""
@@ -148,12 +158,21 @@ class Decision:
     repeats: int | None = None
     extra: Mapping[str, Any] | None = None
     stored: StoredEvent | None = None
-    event: Mapping[str, Any] | None = None
-    after: Night | None = None
+    steps: tuple[Applied, ...] = ()
 
     @property
     def refused(self) -> bool:
         return self.verdict == "refuse"
+
+    @property
+    def event(self) -> Mapping[str, Any] | None:
+        """The (last) event an acceptance writes."""
+        return self.steps[-1].event if self.steps else None
+
+    @property
+    def after(self) -> Night | None:
+        """The night after the (last) event an acceptance writes."""
+        return self.steps[-1].after if self.steps else None
 
 
 ACCEPT = Decision("accept")

@@ -96,14 +96,15 @@ class Publisher:
         (sent after a change of round, set, phase or bell, and after an event of the whole
         night): ``table_view``, the table's view, and ``view``, the rest of what its phones
         draw (:func:`~bunco.party.view.table_page`), so no phone reloads the night."""
-        if live.paged is not None and same_pages(live.paged, live.night):
+        cache = live.cache
+        if cache.paged is not None and same_pages(cache.paged, live.night):
             return []  # nothing any table shows changed (a verification, say)
-        live.paged = live.night
+        cache.paged = live.night
         out = []
         for number, page in live.pages().items():
-            if live.pushed.get(number) == page:
+            if cache.pushed.get(number) == page:
                 continue
-            live.pushed[number] = page
+            cache.pushed[number] = page
             out.append(_page_message(live, number, page))
         return out
 

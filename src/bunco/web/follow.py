@@ -62,32 +62,33 @@ class ProcessFollower:
         if live is None:
             return  # not held here: loaded fresh from the store when it is asked for
         if notice.kind == "e" and notice.seq is not None:
-            live.heard = max(live.heard, notice.seq)
-            if live.heard <= live.seq:
+            live.following.heard = max(live.following.heard, notice.seq)
+            if live.following.heard <= live.seq:
                 return
         self._follow(live, options=notice.kind == "o")
 
     def _follow(self, live: LiveNight, *, options: bool = False) -> None:
         """Start one background catch-up of ``live`` (and of its options) if none runs."""
-        live.options_stale = live.options_stale or options
-        if live.follower is None or live.follower.done():
-            live.follower = asyncio.get_running_loop().create_task(self._catch_up(live))
+        following = live.following
+        following.options_stale = following.options_stale or options
+        if following.follower is None or following.follower.done():
+            following.follower = asyncio.get_running_loop().create_task(self._catch_up(live))
 
     async def _catch_up(self, live: LiveNight) -> None:
-        service = self.service
-        while live.options_stale or live.heard > live.seq:
-            if live.options_stale:
-                live.options_stale = False
+        service, following = self.service, live.following
+        while following.options_stale or following.heard > live.seq:
+            if following.options_stale:
+                following.options_stale = False
                 record = await service.db(service.store.night, live.id)
                 live.options = record.options if record is not None else {}
                 service.publisher.publish_options(live)
                 for hook in service.after_commit:
                     hook(live)
-            if live.heard > live.seq:
+            if following.heard > live.seq:
                 before = live.seq
                 await service.catch_up(live)
                 if live.seq == before:  # announced but not in the store: nothing to wait for
-                    live.heard = live.seq
+                    following.heard = live.seq
 
     async def resync(self) -> None:
         """After (re)connecting: catch up every night held here and forget cached tokens,
@@ -97,5 +98,6 @@ class ProcessFollower:
             for hook in service.on_tokens_changed:
                 hook(night_id)
         for live in list(service.nights.values()):
-            live.heard = max(live.heard, await service.db(service.store.last_seq, live.id))
+            last = await service.db(service.store.last_seq, live.id)
+            live.following.heard = max(live.following.heard, last)
             self._follow(live, options=True)

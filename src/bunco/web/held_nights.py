@@ -64,7 +64,7 @@ class HeldNights:
                     self.nights[night_id] = live
                     for hook in self.after_commit:
                         hook(live)
-        if fresh and max(live.heard, at_least) > live.seq:
+        if fresh and max(live.following.heard, at_least) > live.seq:
             await self.catch_up(live)
         return live
 
@@ -124,7 +124,7 @@ class HeldNights:
         the same."""
         fresh = await self._load(live.id)
         live.state, live.options = fresh.state, fresh.options
-        live.forget_derived()
+        live.cache.forget()
 
     # -- advancing ----------------------------------------------------------------------------
 

@@ -2,23 +2,30 @@
 command reads (:mod:`bunco.web.decide`), and the table versions it is made of.
 
 A state is a value at one seq: the night after that event (the engine's
-:class:`~bunco.core.night.Night`, itself immutable), each table's version, the stored log
-and the command ids seen. The log and the command ids are shared with the states after
-it (they only grow: each state reads them up to its own seq), the versions are its own.
-Advancing gives a new state (:meth:`HeldState.advanced`): a batch plans its commands
-one after the other on states that hold its events not committed yet (``pending``).
+:class:`~bunco.core.night.Night`, itself immutable), each table's version (a read-only
+mapping of its own), the stored log and the command ids seen. Nothing a state answers
+ever changes: the log and the command ids are one append-only :class:`History` shared
+with the states after it, and each state reads it only up to its own committed seq
+(:attr:`HeldState.log` is a read-only view of that length). Advancing gives a new state
+(:meth:`HeldState.advanced`): a batch plans its commands one after the other on states
+that hold its events not committed yet (``pending``); only :meth:`HeldState.committed_with`,
+on the night's last state, adds to the history.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TypeVar, overload
 
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.store import StoredEvent
 
 TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def bump_versions(
@@ -61,6 +68,70 @@ def version_in(table_seq: Mapping[int | None, int], table: int | None) -> int:
     return max(night_wide, table_seq.get(table, 0))
 
 
+class History:
+    """A night's committed log (index = seq) and the command ids in it: append-only,
+    shared by the night's states, each of which reads it up to its own seq."""
+
+    __slots__ = ("_events", "_ids")
+
+    def __init__(self, events: Iterable[StoredEvent] = ()) -> None:
+        self._events: list[StoredEvent] = []
+        self._ids: dict[tuple[str, str], int] = {}
+        for stored in events:
+            self.append(stored)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def append(self, stored: StoredEvent) -> None:
+        """Add the next committed event (only :meth:`HeldState.committed_with` does)."""
+        assert stored.seq == len(self._events), (stored.seq, len(self._events))
+        self._events.append(stored)
+        if stored.command_id is not None:
+            self._ids[stored.caller, stored.command_id] = stored.seq
+
+    def seq_of(self, caller: str, command_id: str) -> int | None:
+        """The seq of the event ``caller``'s ``command_id`` stored, if any."""
+        return self._ids.get((caller, command_id))
+
+    def upto(self, length: int) -> LogView:
+        """The first ``length`` events, as a read-only view that never changes."""
+        return LogView(self._events, length)
+
+
+class LogView(Sequence[StoredEvent]):
+    """The first events of a night's log (index = seq), read only: a view of a fixed
+    length over the append-only log, so it stays the same as the log grows."""
+
+    __slots__ = ("_events", "_length")
+
+    def __init__(self, events: list[StoredEvent], length: int) -> None:
+        self._events, self._length = events, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> StoredEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[StoredEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> StoredEvent | list[StoredEvent]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._length)
+            if step == 1:
+                return self._events[start:stop]
+            return [self._events[i] for i in range(start, stop, step)]
+        if not -self._length <= index < self._length:
+            raise IndexError(f"seq {index} is not in a log of {self._length} events")
+        return self._events[index % self._length]
+
+
+Versions = Mapping[int | None, int]
+"""Each table's version (:func:`bump_versions`), read only."""
+
+
 @dataclass(frozen=True, slots=True)
 class HeldState:
     """A held night at ``seq``: see the module's docstring."""
@@ -68,22 +139,32 @@ class HeldState:
     night_id: str
     night: Night
     seq: int
-    versions: Mapping[int | None, int]
-    """Each table's version (:func:`bump_versions`); this state's own."""
-    log: Sequence[StoredEvent]
-    """The committed log (index = seq), shared: read up to :attr:`committed` only."""
-    commands: Mapping[tuple[str, str], int]
-    """(caller, command id) → the seq of its committed event, shared: entries after
-    :attr:`committed` are not this state's."""
+    versions: Versions
+    """Each table's version (:func:`bump_versions`); this state's own, read only."""
+    history: History
+    """The committed log and command ids, shared: read up to :attr:`committed` only."""
     pending: tuple[StoredEvent, ...] = ()
     """Events of the batch being planned, after the committed ones (not stored yet)."""
-    pending_ids: Mapping[tuple[str, str], StoredEvent] = field(default_factory=dict)
-    """The command ids of :attr:`pending` (caller, command id) → the event."""
+    pending_ids: Mapping[tuple[str, str], StoredEvent] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """The command ids of :attr:`pending` (caller, command id) → the event, read only."""
+
+    def __post_init__(self) -> None:
+        for name in ("versions", "pending_ids"):
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):  # a copy of its own, read only
+                object.__setattr__(self, name, MappingProxyType(_copied(value)))
 
     @property
     def committed(self) -> int:
         """The seq of the last committed event this state holds."""
         return self.pending[0].seq - 1 if self.pending else self.seq
+
+    @property
+    def log(self) -> LogView:
+        """The committed log this state holds (index = seq), read only."""
+        return self.history.upto(self.committed + 1)
 
     def version(self, table: int | None) -> int:
         """The version a writer at ``table`` must send (:func:`version_in`)."""
@@ -91,7 +172,7 @@ class HeldState:
 
     def known(self, caller: str, command_id: str) -> StoredEvent | None:
         """The event stored for ``caller``'s ``command_id``, if this state holds one."""
-        seq = self.commands.get((caller, command_id))
+        seq = self.history.seq_of(caller, command_id)
         if seq is not None and seq <= self.committed:
             return self.log[seq]
         return self.pending_ids.get((caller, command_id)) if self.pending_ids else None
@@ -99,47 +180,49 @@ class HeldState:
     def since(self, after: int) -> list[StoredEvent]:
         """The events after seq ``after``, committed and pending."""
         start = max(after + 1, 0)
-        committed = list(self.log[start : self.committed + 1])
-        return [*committed, *(e for e in self.pending if e.seq > after)]
+        return [*self.log[start:], *(e for e in self.pending if e.seq > after)]
 
     def advanced(self, stored: StoredEvent, after: Night) -> HeldState:
         """The state after ``stored`` (planned, not committed): ``after`` is the night
         with its event applied."""
         ids = self.pending_ids
         if stored.command_id is not None:
-            ids = {**ids, (stored.caller, stored.command_id): stored}
+            more = _copied(ids)
+            more[stored.caller, stored.command_id] = stored
+            ids = MappingProxyType(more)
         return HeldState(
             self.night_id,
             after,
             stored.seq,
             self._bumped(stored, after),
-            self.log,
-            self.commands,
+            self.history,
             (*self.pending, stored),
             ids,
         )
 
     def committed_with(self, stored: StoredEvent, after: Night) -> HeldState:
-        """The state after ``stored``, which the store took: it goes into the shared log
-        and command ids (this state must be the night's last: no pending event, the log
+        """The state after ``stored``, which the store took: it goes into the shared
+        history (this state must be the night's last: no pending event, the history
         ending at its seq)."""
-        assert (
-            not self.pending
-            and isinstance(self.log, list)
-            and isinstance(self.commands, dict)
-            and len(self.log) == self.seq + 1
-        )
-        self.log.append(stored)
-        if stored.command_id is not None:
-            self.commands[stored.caller, stored.command_id] = stored.seq
+        assert not self.pending and len(self.history) == self.seq + 1
+        self.history.append(stored)
         return HeldState(
-            self.night_id, after, stored.seq, self._bumped(stored, after), self.log, self.commands
+            self.night_id, after, stored.seq, self._bumped(stored, after), self.history
         )
 
-    def _bumped(self, stored: StoredEvent, after: Night) -> dict[int | None, int]:
-        versions = dict(self.versions)
+    def _bumped(self, stored: StoredEvent, after: Night) -> Versions:
+        versions = _copied(self.versions)
         bump_versions(versions, stored, after.events[-1]["type"], moved(self.night, after))
-        return versions
+        return MappingProxyType(versions)
+
+
+def _copied(mapping: Mapping[K, V]) -> dict[K, V]:
+    """A dict of ``mapping``'s items (a read-only mapping's dict copied at C speed: not
+    item by item)."""
+    if isinstance(mapping, MappingProxyType):
+        copied: dict[K, V] = mapping.copy()
+        return copied
+    return dict(mapping)
 
 
 class NotReplayed(Exception):
@@ -154,20 +237,17 @@ def replayed(night_id: str, events: Sequence[StoredEvent]) -> HeldState:
     """The state of a night loaded from the store: ``events`` is its stored log, the
     setup line first. Raises :class:`NotReplayed` if an event does not apply."""
     versions: dict[int | None, int] = {None: 0}
-    commands: dict[tuple[str, str], int] = {}
     stored = events[0]
     try:
         night = Night.start(stored.event)
         for stored in events[1:]:
             before, night = night, night.apply(stored.event)
             bump_versions(versions, stored, night.events[-1]["type"], moved(before, night))
-            if stored.command_id is not None:
-                commands[stored.caller, stored.command_id] = stored.seq
     except BuncoError as exc:
         raise NotReplayed(stored.seq, exc) from None
-    return HeldState(night_id, night, events[-1].seq, versions, list(events), commands)
+    return HeldState(night_id, night, events[-1].seq, versions, History(events))
 
 
 def started(night_id: str, night: Night, first: StoredEvent) -> HeldState:
     """The state of a night just created: its setup line (seq 0) only."""
-    return HeldState(night_id, night, first.seq, {None: 0}, [first], {})
+    return HeldState(night_id, night, first.seq, {None: 0}, History([first]))

@@ -88,14 +88,17 @@ def ack_reply(ack: Ack) -> Response:
     return Response(ack.as_json(), media_type="application/json")
 
 
-def command_of(who: Principal, body: CommandBody, *route: Any) -> dict[str, Any]:
+def command_of(
+    who: Principal, body: CommandBody, *route: Any, omit: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """The envelope of a command: its id, whose it is, and the request it stands for (the
-    route and every field but the id), so a reused id with another request is refused."""
+    route and every field but the id and those in ``omit``), so a reused id with another
+    request is refused."""
     return {
         "command_id": body.command_id,
         "caller": who.caller,
         "request": fingerprint(
-            *route, body.model_dump(mode="json", by_alias=True, exclude={"command_id"})
+            *route, body.model_dump(mode="json", by_alias=True, exclude={"command_id", *omit})
         ),
     }
 

@@ -186,6 +186,14 @@ class RollIn(CommandBody):
     )
     roll_for_me: bool = Field(False, description="the server draws the dice")
     player: Name | None = Field(None, description="who rolls (checked against whose turn)")
+    passed: int = Field(
+        0,
+        ge=0,
+        le=100,
+        description="credit the entry to player after this many turns that ended without "
+        "scoring: each is entered as a miss first, all in one command (applied whole or "
+        "not at all)",
+    )
 
     @model_validator(mode="after")
     def _one_entry(self) -> RollIn:
@@ -199,6 +207,11 @@ class RollIn(CommandBody):
             raise ValueError(
                 "give exactly one of dice (three faces), outcome (a quick "
                 "tally), total (a roll for high) or roll_for_me: true"
+            )
+        if self.passed and (self.player is None or self.roll_for_me):
+            raise ValueError(
+                "passed credits an entry to a player: give player (who rolled it) and "
+                "dice or outcome (not roll_for_me)"
             )
         return self
 

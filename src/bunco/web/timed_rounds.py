@@ -38,7 +38,7 @@ from typing import Any
 
 from bunco.core.night import Night
 from bunco.core.round_clock import RoundClock, time_text
-from bunco.web.commands import Given, Intent, MyTurnRoll, NightCommand, RollForMe
+from bunco.web.commands import Credited, Given, Intent, MyTurnRoll, NightCommand, RollForMe
 from bunco.web.replies import ServiceError
 
 CLOCK_CALLER = "clock"
@@ -94,7 +94,7 @@ def start_command(night: Night, intent: Intent) -> NightCommand | None:
     first entry at a table (``None``: not timed, started already, or not an entry)."""
     if not night.rules.round_minutes or night.started or night.phase != "playing":
         return None
-    if isinstance(intent, MyTurnRoll):
+    if isinstance(intent, MyTurnRoll | Credited):
         entry = True
     elif isinstance(intent, Given | RollForMe):
         event = intent.event

@@ -78,9 +78,18 @@ function shown(view) {
   const p = { ...t, points: [...t.points], team_scores: t.team_scores ? [...t.team_scores] : t.team_scores };
   let unknown = false;
   let turns = 0;
+  const pass = () => {
+    turns += 1;
+    const r = t.rotation || [];
+    p.roller = r.length ? r[turns % r.length] : null;
+    p.rotation = r.length ? [...r.slice(turns % r.length), ...r.slice(0, turns % r.length)] : [];
+  };
   for (const e of waiting) {
     if (!["playing", "finishing"].includes(p.status) || !t.scoring || !p.roller
       || (e.tapped && e.tapped.round !== view.round)) { unknown = true; break; }
+    // a credited entry: the turns it passes are misses, then its player's entry
+    if (e.body.passed && p.status !== "playing") { unknown = true; break; }
+    for (let i = 0; i < (e.body.passed || 0); i += 1) pass();
     const tap = e.body.outcome ? (t.taps || []).find((x) => x.outcome === e.body.outcome) : null;
     const dice = e.body.dice || (tap && tap.dice);
     if (!dice) { unknown = true; break; }
@@ -93,10 +102,7 @@ function shown(view) {
         p.status = "done";
         p.roller = null;
       } else {
-        turns += 1;
-        const r = t.rotation || [];
-        p.roller = r.length ? r[turns % r.length] : null;
-        p.rotation = r.length ? [...r.slice(turns % r.length), ...r.slice(0, turns % r.length)] : [];
+        pass();
       }
     }
   }
@@ -161,8 +167,9 @@ async function tally(outcome) {
   await enterFor(t, { outcome }, tap.label);
 }
 
-/** An entry that goes on a score card (a Bunco, three of a kind): ask who rolled it, catch
- * the tally up with a miss for each turn that ended without a tap, then send ``body``. */
+/** An entry that goes on a score card (a Bunco, three of a kind): ask who rolled it; for
+ * a player whose turn comes after others', the turns that ended without a tap pass as
+ * misses: one command (``passed``), which the server applies whole or not at all. */
 async function enterFor(t, body, label) {
   const who = await askWho(t, label);
   if (!who) return false;
@@ -179,8 +186,8 @@ async function enterFor(t, body, label) {
   const passed = t.rotation.slice(0, skip);
   const ok = await confirmSkip(passed, who, label);
   if (!ok) return false;
-  for (let i = 0; i < skip; i += 1) enter({ outcome: "miss" }, labelOf({ outcome: "miss" }, passed[i]));
-  enter({ ...body, player: who }, labelOf(body, who));
+  const credited = { ...body, player: who, passed: skip };
+  enter(credited, `${skip} miss${skip === 1 ? "" : "es"}, then ${labelOf(body, who)}`.slice(0, 60));
   return true;
 }
 
@@ -302,7 +309,7 @@ function confirmSkip(passed, who, label) {
   const dialog = $("who");
   $("who-title").textContent = `${who} rolled the ${label}?`;
   $("who-text").textContent = `Then ${names(passed)} finished without scoring more: `
-    + `enter a miss for ${passed.length === 1 ? "that turn" : "each of those turns"}, then ${who}'s ${label}.`;
+    + `a miss for ${passed.length === 1 ? "that turn" : "each of those turns"} and ${who}'s ${label} go in as one entry.`;
   return new Promise((resolve) => {
     const done = (value) => { dialog.close(); resolve(value); };
     fill("who-choices",
