@@ -45,6 +45,7 @@ from bunco.analysis.simulate import (
     uses_kernel,
 )
 from bunco.analysis.table_odds import table_odds
+from bunco.core.errors import InvalidSetup
 from bunco.core.night import Night
 from bunco.core.presets import get_rules
 from bunco.core.rules import RuleSet
@@ -430,6 +431,17 @@ def test_refusals() -> None:
         night_figures(huge, 12, 1, night_seeds(1, 1))
     with pytest.raises(ValueError, match="seeds or a stream"):
         play_nights(rules, 12, 1)
+
+
+def test_timed_rounds_are_neither_simulated_nor_given_odds() -> None:
+    """A round that ends on a clock depends on how fast the room rolls: the kernel, the
+    engine's simulation and ``odds --set`` refuse it, saying so."""
+    timed = get_rules("classic", {"round_minutes": 15})
+    assert kernel_refusal(timed, 12) == f"round_minutes 15: {simulate.TIMED_REFUSAL}"
+    with pytest.raises(InvalidSetup, match="round_minutes 15: a timed round ends") as err:
+        simulate.sim_rules("classic", {"round_minutes": 15})
+    assert err.value.expected and "round_minutes 0 (off)" in err.value.expected
+    assert simulate.sim_rules("classic", {"round_minutes": 0}).round_minutes == 0
 
 
 def test_a_movement_that_is_not_a_lookup_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

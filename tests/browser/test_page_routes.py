@@ -125,6 +125,7 @@ def test_a_page_loads_its_modules_joined_in_one_script(client: TestClient) -> No
         "js/parts.js",
         "js/pwa.js",
         "js/room.js",
+        "js/round_clock.js",
         "js/seat_list.js",
         "js/table.js",
         "js/ui.js",

@@ -71,12 +71,12 @@ def test_downloads_need_a_token(client) -> None:
         assert reply.status_code == 401, tail
 
 
-def test_a_file_is_made_once_per_night_version_and_limited_per_token(db_url) -> None:
+def test_a_file_is_made_once_per_night_version_and_limited_per_token(any_db_url) -> None:
     import asyncio
 
     from bunco.web.downloads import Downloads
 
-    with TestClient(create_app(db_url, bot_pace=0)) as client:
+    with TestClient(create_app(any_db_url, bot_pace=0)) as client:
         downloads = Downloads(per_token="3/hour")
         client.app.state.downloads = downloads  # type: ignore[attr-defined]
         night = make_night(client)

@@ -107,6 +107,13 @@ assert (
 ) == (lay.TB_SUDDEN, lay.PZ_TRAVEL, lay.FR_LEFT_OF_WINNER, lay.K_WIPEOUT, lay.P_TIE)
 
 
+TIMED_REFUSAL = (
+    "a timed round ends on the clock, and simulated dice take no time: "
+    "the odds of a timed night depend on how fast the room rolls"
+)
+"""Why timed rounds (house rule ``round_minutes``) are neither simulated nor given odds."""
+
+
 class KernelUnsupported(BuncoError):
     """A party the night kernel cannot play exactly as the engine does."""
 
@@ -158,6 +165,8 @@ RULE_FIELDS: dict[str, str] = {
     "mini_label": "a label on the cards",
     "breaks_after_rounds": "breaks take no dice",
     "prize_groups": "a simulated party registers no groups",
+    # refused
+    "round_minutes": "refused (TIMED_REFUSAL): a simulated night has no clock",
 }
 """Every :class:`RuleSet` field, and how the kernel plays it or why it never needs to
 (parties it refuses). A test fails when a field is added that is not listed here."""
@@ -182,6 +191,8 @@ def kernel_refusal(rules: RuleSet, players: int, sets: int = 1) -> str | None:
     )
     if points > MAX_POINTS:
         return f"a roll worth {points} points: the kernel counts up to {MAX_POINTS:,} a roll"
+    if rules.round_minutes:
+        return f"round_minutes {rules.round_minutes}: {TIMED_REFUSAL}"
     return None
 
 

@@ -40,6 +40,7 @@ import numpy as np
 from bunco.analysis.kernel.loaded import ensure_ready
 from bunco.analysis.night_kernel import (
     FIGURES,
+    TIMED_REFUSAL,
     DiceStream,
     KernelInputs,
     figures_of,
@@ -49,6 +50,7 @@ from bunco.analysis.night_kernel import (
     player_names,
 )
 from bunco.analysis.summary import Summary
+from bunco.core.errors import InvalidSetup
 from bunco.core.presets import get_rules
 from bunco.core.rules import RollKind, RuleSet
 from bunco.core.table import Phase, Status
@@ -120,8 +122,16 @@ def _sim_house_rules(rules_name: str, house_rules: Mapping[str, Any]) -> dict[st
 
 
 def sim_rules(rules_name: str, house_rules: Mapping[str, Any]) -> RuleSet:
-    """The rule set a simulation plays: the preset with its house rules, cards verified."""
-    return get_rules(rules_name, _sim_house_rules(rules_name, house_rules))
+    """The rule set a simulation plays: the preset with its house rules, cards verified.
+    Timed rounds are refused: a round that ends on a clock needs time, which simulated
+    dice do not take (:data:`~bunco.analysis.night_kernel.TIMED_REFUSAL`)."""
+    rules = get_rules(rules_name, _sim_house_rules(rules_name, house_rules))
+    if rules.round_minutes:
+        raise InvalidSetup(
+            f"round_minutes {rules.round_minutes}: {TIMED_REFUSAL}",
+            expected="round_minutes 0 (off): simulated rounds end at the bell, as untimed ones do",
+        )
+    return rules
 
 
 def play_tick(night: Night, dice: Dice) -> Night:
