@@ -111,7 +111,7 @@ def test_the_pages_say_the_servers_words_for_a_three_of_a_kind_and_a_tie_break(
         "Each tied player rolls once (enter the three dice): the highest total starts a "
         "roll-off to 3 points."
     )
-    expect(t2.locator("#faces")).to_be_visible()  # the dice to type, offered
+    expect(t2.locator("#high-totals")).to_be_visible()  # real dice: the total to tap, offered
     view = server.state(night, host)["view"]
     assert t2.locator("#turn-sub").inner_text() == view["tables"][1]["tie_break"]["text"]
     end = pages.open(f"/n/{night}/end?token={host}", name="end")
