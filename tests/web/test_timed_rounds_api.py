@@ -43,7 +43,16 @@ class Timed:
 
 
 @pytest.fixture
-def timed(any_db_url: str) -> Iterator[Timed]:
+def timed(db_url: str) -> Iterator[Timed]:
+    """A timed night on SQLite: the clock's rules are decided above the store."""
+    clock = ShiftedClock()
+    with TestClient(create_app(db_url, bot_pace=0, clock=clock)) as client:
+        yield Timed(client, clock)
+
+
+@pytest.fixture
+def timed_any(any_db_url: str) -> Iterator[Timed]:
+    """A timed night on each database: where the clock's events are stored with an entry."""
     clock = ShiftedClock()
     with TestClient(create_app(any_db_url, bot_pace=0, clock=clock)) as client:
         yield Timed(client, clock)
@@ -53,7 +62,8 @@ def _parse(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def test_the_first_entry_starts_the_clock_on_the_servers_time(timed: Timed) -> None:
+def test_the_first_entry_starts_the_clock_on_the_servers_time(timed_any: Timed) -> None:
+    timed = timed_any
     night = timed.night
     before = timed.clock_now()
     assert before["clock"] is None and before["minutes"] == 10 and before["remaining_ms"] == 0
@@ -102,8 +112,9 @@ def test_the_start_bell_carries_the_servers_time_not_the_callers(timed: Timed) -
 
 
 def test_a_command_after_zero_rings_the_bell_first_and_is_handled_as_after_the_bell(
-    timed: Timed,
+    timed_any: Timed,
 ) -> None:
+    timed = timed_any
     night = timed.night
     assert night.roll(1, [1, 2, 3]).status_code == 200  # Ann +1, mid-turn
     assert night.roll(2, [2, 3, 4]).status_code == 200  # Eve misses: table 2 is 0-0
