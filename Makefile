@@ -47,8 +47,9 @@ test: $(DEV_STAMP) $(AXE)
 	$(BIN)/mypy
 	$(BIN)/lint-imports  # the layers point one way, no import cycles (pyproject: tool.importlinter)
 	# worksteal: a worker that runs out of tests takes some of the other's, so one long test
-	# near the end does not leave a core idle
-	$(BIN)/pytest -n 2 --dist worksteal -m "not browser"
+	# near the end does not leave a core idle; a third worker keeps both cores busy while
+	# one waits its turn for the shared PostgreSQL test database
+	$(BIN)/pytest -n 3 --dist worksteal -m "not browser"
 	# Playwright's sync API keeps an event loop running in its worker: the browser tests run apart.
 	$(BIN)/pytest -n 2 --dist worksteal -m browser
 
