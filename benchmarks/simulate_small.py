@@ -30,20 +30,19 @@ import subprocess
 import sys
 import time
 
+from simulate import COLD_COMMANDS
+
 PRESETS = ("classic", "scil", "tournament", "winning-moves")
 
 COMMANDS: dict[str, list[str]] = {
     **{f"odds --set --players 12 --rules {p}": ["odds", "--set", "--rules", p] for p in PRESETS},
-    "simulate --players 1000 --rules tournament --parties 10": [
-        "simulate",
-        "--players",
-        "1000",
-        "--rules",
-        "tournament",
-        "--parties",
-        "10",
-    ],
-    "simulate --players 12 --parties 1000": ["simulate", "--players", "12", "--parties", "1000"],
+    **{
+        line: COLD_COMMANDS[line]
+        for line in (
+            "simulate --players 1000 --rules tournament --parties 10",
+            "simulate --players 12 --parties 1000",
+        )
+    },
 }
 
 WRAPPER = """
