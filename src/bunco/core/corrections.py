@@ -1,4 +1,4 @@
-"""Corrections: the host fixes a table's finished round after the fact, with a reason.
+"""Corrections: the host fixes a table's round after the fact, with a reason.
 
 A table's phone can undo its own last entries; a mistake found later (a Bunco credited
 to the wrong player two rounds ago, a roll that was never entered, a winner the table
@@ -18,6 +18,8 @@ cards; who won the round at the table changes only with a ``winner`` correction 
 host decides it, seeing the new scores). The seating that followed stands: people have
 moved since. Standings, set winners, prizes and money follow (the fold in
 :mod:`bunco.core.night`). ``close_night`` makes the results final: no correction after it.
+The round in play takes ``move``, ``add_roll`` and ``remove_roll`` too, with its own rules
+for the turn and the bell (:mod:`bunco.core.running_corrections`).
 
 This module checks the events' shape and rewrites one table's result; the night folds
 them. It imports no night, so the night may import it.
@@ -39,7 +41,7 @@ from bunco.core.rules import RollKind, RuleSet
 from bunco.core.table import Phase, RollRecord
 
 CORRECTION_EVENT_TYPES: dict[str, str] = {
-    "correct": "the host corrects a table's finished round: set, round, of_table, change "
+    "correct": "the host corrects a table's finished or running round: set, round, of_table, change "
     "(winner, move, add_roll, remove_roll), player?, roll?, dice?, reason, by?",
     "close_night": "the host closes the night: the results are final, no more corrections: by?",
 }
