@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
+from test_ws import receive, until_caught_up, ws_url
 from web_helpers import cid, make_night
 
 from bunco.web.app import create_app
@@ -80,3 +81,21 @@ def test_the_refusals_of_a_running_round_have_the_error_shape(client, night):
     assert client.get(night.url("/rounds/1/1/tables/3"), headers=night.host).status_code == 404
     assert client.get(night.url("/rounds/1/2/tables/1"), headers=night.host).status_code == 404
     assert night.state()["view"]["corrections"] == 0
+
+
+def test_a_table_phone_is_pushed_its_corrected_points_with_the_turn_unchanged(client, night):
+    token = night.created["host_token"]
+    with client.websocket_connect(ws_url(night, token, table=1)) as ws:
+        until_caught_up(ws)
+        night.roll(1, [1, 1, 4])  # Ann: +2, her turn goes on
+        assert receive(ws)["table_view"]["team_scores"] == [2, 0]
+        made = _correct(night, round=1, table=1, change="move", roll=1, player="Bea")
+        assert made.status_code == 200, made.text
+        seq = made.json()["seq"]
+        page = receive(ws)
+        while page["type"] != "table" or page["seq"] < seq:  # the table's page, pushed
+            page = receive(ws)
+        assert page["table"] == 1 and page["seq"] == seq
+        view = page["table_view"]
+        assert view["team_scores"] == [0, 2] and view["points"] == [0, 2, 0, 0]
+        assert (view["roller"], view["in_turn"]) == ("Ann", True)
