@@ -231,3 +231,54 @@ def test_random_entries_corrections_and_undos_fold_the_same_live_and_replayed(se
     assert seen(replayed(night)) == seen(night)
     assert seen(Night.start(night.setup).apply_all(list(night.events))) == seen(night)
     assert night._cards_from_history() == night.cards
+
+
+def test_a_timed_round_takes_corrections_before_and_after_its_clock_rings():
+    night = party("classic", EIGHT, house_rules={"round_minutes": 10})
+    night = night.apply({"type": "start_round", "clock": "2026-11-27T20:00:00+00:00"})
+    seats = night.tables[1].seats
+    night = fix(night, table=2, change="add_roll", player=seats[1], dice=[1, 5, 6])
+    assert night.tables[1].side_scores == (0, 1) and night.clock is not None
+    night = roll(night, 2, 1, 1, 4)  # +2 for table 2's first roller; the turn goes on
+    rung = night.apply({"type": "time_up", "set": 1, "round": 1})
+    assert rung.bell and rung.phase == "playing"
+    # after the bell a side may pass the target by a correction: the bell has rung
+    table = rung.tables[1]
+    after = fix(rung, table=2, change="add_roll", player=seats[0], dice=[1, 1, 1])
+    assert after.tables[1].side_scores == (23, 1) and turn(after, 2) == turn(rung, 2)
+    rng = random.Random(7)
+    for _ in range(500):  # the tables finish the round (a tie-break too)
+        if after.history:
+            break
+        table_no = next(t for t, _ in after.expected_rollers())
+        after = roll(after, table_no, *(rng.randint(1, 6) for _ in range(3)))
+    result = after.history[0].tables[1]
+    assert result.side_scores[0] >= 23 and seats[0] in result.winners
+    assert table.status is not Status.DONE
+    assert seen(replayed(after)) == seen(after)
+
+
+def test_a_table_of_individuals_and_a_ghost_seat_take_corrections():
+    alone = party("classic", ["Ann", "Bea", "Cat"])  # one table of three, each for themself
+    alone = roll(alone, 1, 1, 1, 4)  # Ann +2
+    moved = fix(alone, change="move", roll=1, player="Cat")
+    table = moved.tables[0]
+    assert table.side_scores == table.points and table.points[table.seats.index("Cat")] == 2
+    assert sum(table.points) == 2 and moved.tables[0].roller == alone.tables[0].roller
+    seven = party("classic", EIGHT[:7], house_rules={"fill": "ghosts"})  # a ghost seat
+    ghost_table = next(n for n, t in enumerate(seven.tables, 1) if None in t.seats)
+    ghost = seven.tables[ghost_table - 1].seats.index(None)
+    for _ in range(4):  # misses until the ghost seat's turn (its partner rolls for it)
+        if seven.tables[ghost_table - 1].turn == ghost:
+            break
+        seven = roll(seven, ghost_table, 2, 3, 4)
+    assert seven.tables[ghost_table - 1].turn == ghost
+    seven = roll(seven, ghost_table, 1, 1, 4)  # +2 for the ghost seat
+    record = seven.tables[ghost_table - 1].rolls[-1]
+    assert record.credited is None and record.seat == ghost
+    number = len(seven.tables[ghost_table - 1].rolls)
+    someone = next(p for p in seven.tables[ghost_table - 1].seats if p is not None)
+    after = fix(seven, table=ghost_table, change="move", roll=number, player=someone)
+    fixed = after.tables[ghost_table - 1]
+    assert fixed.rolls[-1].credited == someone and fixed.points[ghost] == 0
+    assert seen(replayed(after)) == seen(after)
