@@ -157,11 +157,20 @@ function drawFields() {
     add_roll: "Who rolled it" }[change] || "Player";
   options($("fix-player"), players.map((p) => [p, p]), $("fix-player").value);
   options($("fix-roll"), rolls.map((r) => [r.number, rollText(r)]), $("fix-roll").value);
+  otherPlayer();
   const winner = $("fix-change").querySelector('option[value="winner"]');
   winner.disabled = Boolean(t && t.running);  // decided at the bell
   winner.textContent = t && t.running ? "Who won (after the round)" : "Who won";
   if (winner.disabled && change === "winner") { $("fix-change").value = "move"; drawFields(); return; }
   $("fix-send").disabled = !t || (change !== "add_roll" && change !== "winner" && !rolls.length);
+}
+
+/** A move: offer someone other than the player the picked roll counts for now. */
+function otherPlayer() {
+  if ($("fix-change").value !== "move" || !shown) return;
+  const roll = shown.rolls.find((r) => r.number === Number($("fix-roll").value));
+  const next = roll && shown.players.find((p) => p && p !== roll.player);
+  if (next && $("fix-player").value === roll.player) $("fix-player").value = next;
 }
 
 /** The sides of a table's round: their players, score and whether they won. */
@@ -327,7 +336,7 @@ export function initCorrections({ box, commands, live, base, token }) {
       h("div", { id: "fix-player-row" }, h("label", { for: "fix-player", id: "fix-player-label" }, "Player"),
         h("select", { id: "fix-player" })),
       h("div", { id: "fix-roll-row", hidden: true }, h("label", { for: "fix-roll" }, "Which roll"),
-        h("select", { id: "fix-roll" })),
+        h("select", { id: "fix-roll", onchange: otherPlayer })),
       h("div", { id: "fix-dice-row", class: "row", hidden: true, role: "group", "aria-label": "The three dice" },
         ...dieSelect("fix-d1", 1), ...dieSelect("fix-d2", 2), ...dieSelect("fix-d3", 3)),
       h("label", { for: "fix-reason" }, "Why (shown on the audit list)"),
