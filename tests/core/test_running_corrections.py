@@ -220,7 +220,7 @@ def _random_step(night: Night, rng: random.Random) -> Night:
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(["classic", "winning-moves"]))
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(["classic", "winning-moves", "scil"]))
 def test_random_entries_corrections_and_undos_fold_the_same_live_and_replayed(seed, rules):
     rng = random.Random(seed)
     night = party(rules, EIGHT)
