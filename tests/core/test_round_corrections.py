@@ -132,7 +132,7 @@ def test_prizes_follow_a_correction_after_the_last_round():
 
 def test_refusals_say_what_was_wrong():
     night = played(3)
-    with pytest.raises(NotAllowedNow, match="round 4 is still being played"):
+    with pytest.raises(NotAllowedNow, match="round 4 has not started: no table has entered a roll"):
         fix(night, round=4, change="winner", player="Ann")
     with pytest.raises(NotAllowedNow, match="round 6 was not played tonight"):
         fix(night, round=6, change="winner", player="Ann")

@@ -112,7 +112,7 @@ def test_refusals_have_the_documented_error_shape(client, night):
             {"round": 2, "table": 1, "change": "winner", "player": "Ann"},
             409,
             "not_allowed_now",
-            "round 2 is still being played",
+            "round 2 has not started",
         ),
         (
             {"round": 1, "table": 9, "change": "winner", "player": "Ann"},

@@ -1,4 +1,4 @@
-"""Corrections: the host fixes a table's finished round after the fact, with a reason.
+"""Corrections: the host fixes a table's round after the fact, with a reason.
 
 A table's phone can undo its own last entries; a mistake found later (a Bunco credited
 to the wrong player two rounds ago, a roll that was never entered, a winner the table
@@ -18,6 +18,8 @@ cards; who won the round at the table changes only with a ``winner`` correction 
 host decides it, seeing the new scores). The seating that followed stands: people have
 moved since. Standings, set winners, prizes and money follow (the fold in
 :mod:`bunco.core.night`). ``close_night`` makes the results final: no correction after it.
+The round in play takes ``move``, ``add_roll`` and ``remove_roll`` too, with its own rules
+for the turn and the bell (:mod:`bunco.core.running_corrections`).
 
 This module checks the events' shape and rewrites one table's result; the night folds
 them. It imports no night, so the night may import it.
@@ -39,7 +41,7 @@ from bunco.core.rules import RollKind, RuleSet
 from bunco.core.table import Phase, RollRecord
 
 CORRECTION_EVENT_TYPES: dict[str, str] = {
-    "correct": "the host corrects a table's finished round: set, round, of_table, change "
+    "correct": "the host corrects a table's finished or running round: set, round, of_table, change "
     "(winner, move, add_roll, remove_roll), player?, roll?, dice?, reason, by?",
     "close_night": "the host closes the night: the results are final, no more corrections: by?",
 }
@@ -182,7 +184,7 @@ def _side(team: bool, seat: int) -> int:
     return seat % 2 if team else seat
 
 
-def _seat_points(rolls: Sequence[RollRecord], seats: int, team: bool) -> tuple[int, ...]:
+def seat_points_of(rolls: Sequence[RollRecord], seats: int, team: bool) -> tuple[int, ...]:
     """Each seat's points from a round's rolls, as the table counted them: rolls of play
     and after the bell (a Wipeout takes the roller's side back to zero)."""
     points = [0] * seats
@@ -203,26 +205,71 @@ def _side_scores(points: tuple[int, ...], team: bool) -> tuple[int, ...]:
 
 
 def _seat_of(result: TableResultLike, player: str, where: str) -> int:
-    if player in result.seats:
-        return result.seats.index(player)
-    at = ", ".join(p for p in result.seats if p is not None)
+    return _seat_in(result.seats, player, where)
+
+
+def _seat_in(seats: Sequence[str | None], player: str, where: str) -> int:
+    if player in seats:
+        return seats.index(player)
+    at = ", ".join(p for p in seats if p is not None)
     raise InvalidSetup(f"{player!r} did not play at {where}", expected=f"one of {at}")
 
 
-def _roll_at(result: TableResultLike, number: int, where: str) -> RollRecord:
-    if number > len(result.rolls):
-        count = len(result.rolls)
+def _roll_at(rolls: Sequence[RollRecord], number: int, where: str) -> RollRecord:
+    if number > len(rolls):
+        count = len(rolls)
         raise InvalidSetup(
             f"{where} has {count} roll{'s' if count != 1 else ''}, so there is no roll {number}",
             expected=f"a roll number from 1 to {count}" if count else "an add_roll correction",
         )
-    record = result.rolls[number - 1]
+    record = rolls[number - 1]
     if record.phase is Phase.FIRST_ROLL:
         raise NotAllowedNow(
             f"roll {number} at {where} was a roll for high to decide who starts: it counts for nobody",
             expected="the number of a roll of play, after the bell or in a tie-break",
         )
     return record
+
+
+def changed_rolls(
+    seats: tuple[str | None, ...],
+    rolls: Sequence[RollRecord],
+    ev: CorrectEvent,
+    rules: RuleSet,
+    where: str,
+) -> tuple[list[RollRecord], RollRecord, int]:
+    """A round's ``rolls`` at a table after a ``move``, ``add_roll`` or ``remove_roll``
+    correction, the roll it moved (as it was), added or removed, and that roll's number
+    (an added roll comes last). Raises where the correction does not fit the round."""
+    out = list(rolls)
+    change = ev["change"]
+    player = ev.get("player")
+    number = ev.get("roll")
+    if change == "move":
+        assert player is not None and number is not None
+        record = _roll_at(out, number, where)
+        seat = _seat_in(seats, player, where)
+        if record.credited == player:
+            raise NotAllowedNow(
+                f"roll {number} at {where} already counts for {player}",
+                expected="the name of another player at that table",
+            )
+        out[number - 1] = evolve(record, seat=seat, roller=player, credited=player)
+        return out, record, number
+    if change == "add_roll":
+        assert player is not None and "dice" in ev
+        seat = _seat_in(seats, player, where)
+        a, b, c = ev["dice"]
+        dice: Dice = (a, b, c)
+        score = score_checked(dice, ev["round"], rules)
+        turn = out[-1].turn + 1 if out else 0
+        record = RollRecord(seat, player, player, dice, score.points, score.kind, Phase.PLAY, turn)
+        out.append(record)
+        return out, record, len(out)
+    assert number is not None
+    record = _roll_at(out, number, where)
+    del out[number - 1]
+    return out, record, number
 
 
 def correct_result(result: R, ev: CorrectEvent, rules: RuleSet, where: str) -> tuple[R, Correction]:
@@ -246,30 +293,9 @@ def correct_result(result: R, ev: CorrectEvent, rules: RuleSet, where: str) -> t
                 f"{_names(result.seats, winning)} already won at {where}",
                 expected="the name of a player on another side",
             )
-    elif change == "move":
-        assert player is not None and number is not None
-        record = _roll_at(result, number, where)
-        seat = _seat_of(result, player, where)
-        if record.credited == player:
-            raise NotAllowedNow(
-                f"roll {number} at {where} already counts for {player}",
-                expected="the name of another player at that table",
-            )
-        rolls[number - 1] = evolve(record, seat=seat, roller=player, credited=player)
-    elif change == "add_roll":
-        assert player is not None and "dice" in ev
-        seat = _seat_of(result, player, where)
-        a, b, c = ev["dice"]
-        dice: Dice = (a, b, c)
-        score = score_checked(dice, ev["round"], rules)
-        turn = rolls[-1].turn + 1 if rolls else 0
-        record = RollRecord(seat, player, player, dice, score.points, score.kind, Phase.PLAY, turn)
-        rolls.append(record)
     else:
-        assert number is not None
-        record = _roll_at(result, number, where)
-        del rolls[number - 1]
-    points = _seat_points(rolls, len(result.seats), result.team)
+        rolls, record, number = changed_rolls(result.seats, result.rolls, ev, rules, where)
+    points = seat_points_of(rolls, len(result.seats), result.team)
     if change == "winner":
         corrected = evolve(
             result,
@@ -292,9 +318,9 @@ def correct_result(result: R, ev: CorrectEvent, rules: RuleSet, where: str) -> t
         change=change,
         player=player,
         record=record,
-        roll=len(rolls) if change == "add_roll" else number,
-        winners_before=_named(result.seats, result.winning_seats),
-        winners_after=_named(result.seats, winning),
+        roll=number,
+        winners_before=named_seats(result.seats, result.winning_seats),
+        winners_after=named_seats(result.seats, winning),
         scores_before=result.side_scores,
         scores_after=corrected.side_scores,
         reason=ev["reason"],
@@ -303,12 +329,12 @@ def correct_result(result: R, ev: CorrectEvent, rules: RuleSet, where: str) -> t
     )
 
 
-def _named(seats: Sequence[str | None], winning: frozenset[int]) -> tuple[str, ...]:
+def named_seats(seats: Sequence[str | None], winning: frozenset[int]) -> tuple[str, ...]:
     return tuple(s for i, s in enumerate(seats) if i in winning and s is not None)
 
 
 def _names(seats: Sequence[str | None], winning: frozenset[int]) -> str:
-    return " & ".join(_named(seats, winning)) or "nobody"
+    return " & ".join(named_seats(seats, winning)) or "nobody"
 
 
 def check_correctable(

@@ -62,6 +62,7 @@ from bunco.core.rules import (
     RuleSet,
     SetWinner,
 )
+from bunco.core.running_corrections import correct_running
 from bunco.core.seating import Tables, is_team_table, next_seating, reseat, validate_seating
 from bunco.core.seating_partners import check_partner_rule
 from bunco.core.table import Phase, RollRecord, Status, TableRound
@@ -699,18 +700,23 @@ class Night:
             None,
         )
         if index is None:
+            if self.phase == "playing" and (set_no, round_no) == (self.set_no, self.round_no):
+                return self._correct_running(ev, where)
             named = f"round {round_no}" + (f" of set {set_no}" if self.sets > 1 else "")
-            playing = self.phase == "playing" and (set_no, round_no) == (self.set_no, self.round_no)
-            raise NotAllowedNow(
-                f"{named} is still being played" if playing else f"{named} was not played tonight",
-                expected="a finished round ("
-                + ", ".join(
-                    f"{r.set_no}.{r.round_no}" if self.sets > 1 else str(r.round_no)
-                    for r in self.history
+            rounds = [
+                f"{r.set_no}.{r.round_no}" if self.sets > 1 else str(r.round_no)
+                for r in self.history
+            ]
+            if self.phase == "playing":
+                rounds.append(
+                    (f"{self.set_no}.{self.round_no}" if self.sets > 1 else str(self.round_no))
+                    + " in play"
                 )
-                + "); a round in play is fixed with undo at its table"
-                if self.history
-                else "a correction once a round has finished",
+            raise NotAllowedNow(
+                f"{named} was not played tonight",
+                expected="a round played tonight (" + ", ".join(rounds) + ")"
+                if rounds
+                else "a correction once a round is under way",
             )
         played = self.history[index]
         if table_no > len(played.tables):
@@ -732,6 +738,63 @@ class Night:
         if self.phase == "over" and self.prize_cards is not None:
             return night._end_night(night._prize_cards())
         return night
+
+    def _correct_running(self, ev: CorrectEvent, where: str) -> Night:
+        """The host corrects a table's record in the round in play
+        (:mod:`bunco.core.running_corrections`): its points follow at once, the turn and
+        the bell stay where the table's entries left them."""
+        table_no = ev["of_table"]
+        if not self.started:
+            raise NotAllowedNow(
+                f"round {self.round_no} has not started: no table has entered a roll",
+                expected="a correction once the round is under way",
+            )
+        if table_no > len(self.tables):
+            raise WrongTable(
+                f"round {self.round_no} is played at {len(self.tables)} tables, "
+                f"so there is no table {table_no}",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
+        head_rings = self.single_table or self.rules.round_end is RoundEnd.HEAD_TABLE
+        table, record = correct_running(
+            self.tables[table_no - 1],
+            ev,
+            self.rules,
+            where,
+            rings=table_no == 1 or not head_rings,
+            bell=self.bell,
+        )
+        tables = list(self.tables)
+        tables[table_no - 1] = table
+        night = evolve(self, tables=tuple(tables), corrections=(*self.corrections, record))
+        if record.record is None or record.record.kind is not RollKind.BUNCO:
+            return night
+        return evolve(night, last_bunco=night._last_bunco_now())
+
+    def _last_bunco_now(self) -> str | None:
+        """Who rolled the night's last Bunco, after a correction of the round in play moved,
+        added or removed one: the newest round with a Bunco decides it where its order is
+        known (one table, or one Bunco in the round), else it stays as it was."""
+        rounds: list[list[Sequence[RollRecord]]] = [
+            [t.rolls for t in r.tables] for r in self.history
+        ]
+        rounds.append([t.rolls for t in self.tables])
+        for tables in reversed(rounds):
+            buncos = [
+                [
+                    r.credited
+                    for r in rolls
+                    if r.kind is RollKind.BUNCO and r.phase is not Phase.FIRST_ROLL and r.credited
+                ]
+                for rolls in tables
+            ]
+            found = [name for at_table in buncos for name in at_table]
+            if not found:
+                continue
+            if len(tables) == 1 or len(found) == 1:
+                return found[-1]
+            return self.last_bunco
+        return None
 
     def _cards_from_history(self) -> dict[str, Card]:
         """Every card counted again from the rounds as they now stand."""
@@ -993,6 +1056,7 @@ class Night:
                     _refuse_rescoring(
                         self, after, table_no, None if base is snapshot else base.tables
                     )
+                    _refuse_changed_corrections(self, after, len(base.corrections), table_no)
                     return after
                 began = began or candidate["type"] in ("roll", "tally", "start_round")
             if began:
@@ -1030,6 +1094,8 @@ class Night:
                 night = night._apply_effective(later)
                 night = evolve(night, effective=night.effective.append(later))._marked()
         except BuncoError as exc:
+            if later["type"] == "correct":
+                raise _correction_depends(ev["table"], later, exc.message) from None
             raise NotAllowedNow(
                 f"the last entry at table {ev['table']} cannot be undone: a later entry depends on it "
                 f"({exc.message})",
@@ -1070,6 +1136,31 @@ def _refuse_rescoring(
             expected=f"undo the entries at table {number} first (the last one first), "
             f"then this one; or a correcting entry at table {table_no}",
         )
+
+
+def _refuse_changed_corrections(before: Night, after: Night, kept: int, table_no: int) -> None:
+    """Refuse an undo at ``table_no`` that would change what a host's correction did
+    (after the ``kept`` corrections it leaves alone): the roll a correction moved or
+    removed, or the number it names, would be another (bunco.core.running_corrections)."""
+    for was, now in zip(before.corrections[kept:], after.corrections[kept:], strict=True):
+        if (was.roll, was.record, was.player) != (now.roll, now.record, now.player):
+            raise NotAllowedNow(
+                f"the last entry at table {table_no} cannot be undone: the host's correction "
+                f"at table {was.table} ({was.change} of roll {was.roll}: {was.reason}) names "
+                "a roll this undo would change",
+                expected="the host corrects that roll instead (remove_roll or move)",
+            )
+
+
+def _correction_depends(table_no: int, ev: StandingEvent, why: str) -> NotAllowedNow:
+    """The refusal of an undo whose entry a later correction of the host depends on."""
+    assert ev["type"] == "correct"
+    roll = f" of roll {ev['roll']}" if "roll" in ev else ""
+    return NotAllowedNow(
+        f"the last entry at table {table_no} cannot be undone: the host's correction at "
+        f"table {ev['of_table']} ({ev['change']}{roll}: {ev['reason']}) depends on it ({why})",
+        expected="the host corrects that roll instead (remove_roll or move)",
+    )
 
 
 def _as_scored(record: RollRecord) -> tuple[Any, ...]:

@@ -11,6 +11,7 @@ who (from the token that sent it), when (when the server stored it) and why.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
@@ -19,6 +20,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from bunco.core.audit import audit_more
 from bunco.core.night import Night
+from bunco.core.table import RollRecord
 from bunco.core.undo import entry_words
 from bunco.web.access import require, require_read
 from bunco.web.auth import Principal
@@ -34,7 +36,7 @@ Reason = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class CorrectionIn(CommandBody):
-    """A correction of one table's finished round, with the reason for it."""
+    """A correction of one table's round (finished or in play), with the reason for it."""
 
     set: int = Field(1, ge=1, le=99, description="the set of the round corrected")
     round: int = Field(ge=1, le=6, description="the round corrected (1 to 6)")
@@ -109,7 +111,8 @@ class RollOut(BaseModel):
 
 
 class RoundTableOut(BaseModel):
-    """One table's finished round as it now stands (corrections included)."""
+    """One table's round as it now stands (corrections included): a finished round, or
+    the round in play (``running``)."""
 
     night: str
     set: int
@@ -121,6 +124,13 @@ class RoundTableOut(BaseModel):
     winners: list[str]
     rolls: list[RollOut]
     corrected: int = Field(description="how many corrections this table's round has had")
+    running: bool = Field(
+        False, description="the round is still being played (its winner is decided at its end)"
+    )
+    status: str | None = Field(
+        None,
+        description="a running round's table: first_roll, playing, finishing, tie_break or done",
+    )
 
 
 def _by(who: Principal) -> str:
@@ -130,9 +140,11 @@ def _by(who: Principal) -> str:
 
 @router.post("/corrections", response_model=AckOut)
 async def correct(night_id: NightId, body: CorrectionIn, request: Request) -> Response:
-    """Correct a table's finished round (host or co-host). 409 ``invalid_event`` for a round
-    not played yet, ``wrong_table``, ``invalid_setup`` for a player not at that table or no
-    such roll, ``not_allowed_now`` once the night is closed or during a roll-off."""
+    """Correct a table's finished round or the round in play (host or co-host). 409
+    ``not_allowed_now`` for a round not played yet, once the night is closed, during a
+    roll-off, for a ``winner`` of the round in play or a correction that would ring its
+    bell; ``wrong_table``; ``invalid_setup`` for a player not at that table or no such
+    roll."""
     ev: dict[str, Any] = {
         "type": "correct",
         "set": body.set,
@@ -215,54 +227,63 @@ async def audit(night_id: NightId, request: Request) -> dict[str, Any]:
 
 
 def round_table(night: Night, set_no: int, round_no: int, table: int) -> dict[str, Any]:
-    """One table's finished round, with its rolls in words (404 where there is none)."""
+    """One table's finished round, or the round in play, with its rolls in words (404
+    where there is none)."""
     played = next((r for r in night.history if (r.set_no, r.round_no) == (set_no, round_no)), None)
+    running = (
+        played is None
+        and night.phase == "playing"
+        and (set_no, round_no) == (night.set_no, night.round_no)
+    )
+    if played is None and not running:
+        rounds = [f"set {r.set_no} round {r.round_no}" for r in night.history]
+        if night.phase == "playing":
+            rounds.append(f"set {night.set_no} round {night.round_no} (in play)")
+        raise ServiceError(
+            404,
+            "not_found",
+            f"round {round_no} of set {set_no} was not played tonight",
+            "a round played tonight: " + ", ".join(rounds)
+            if rounds
+            else "a round once one is played",
+        )
+    count = len(night.tables) if played is None else len(played.tables)
+    if table > count:
+        raise ServiceError(
+            404,
+            "not_found",
+            f"round {round_no} {'is' if running else 'was'} played at "
+            f"{count} tables, so there is no table {table}",
+            f"a table from 1 to {count}",
+        )
+    out: dict[str, Any] = {"set": set_no, "round": round_no, "table": table, "running": running}
     if played is None:
-        raise ServiceError(
-            404,
-            "not_found",
-            f"round {round_no} of set {set_no} has not finished",
-            "a finished round: "
-            + ", ".join(f"set {r.set_no} round {r.round_no}" for r in night.history)
-            if night.history
-            else "a round once one has finished",
-        )
-    if table > len(played.tables):
-        raise ServiceError(
-            404,
-            "not_found",
-            f"round {round_no} was played at "
-            f"{len(played.tables)} tables, so there is no table {table}",
-            f"a table from 1 to {len(played.tables)}",
-        )
-    res = played.tables[table - 1]
-    return {
-        "set": set_no,
-        "round": round_no,
-        "table": table,
-        "players": list(res.seats),
-        "team": res.team,
-        "scores": list(res.side_scores),
-        "winners": [w for w in res.winners if w is not None],
-        "rolls": [
-            {
-                "number": i,
-                "player": r.credited,
-                "roller": r.roller,
-                "dice": list(r.dice),
-                "points": r.points,
-                "kind": r.kind.value,
-                "phase": r.phase.value,
-                "words": entry_words(r, night.rules),
-            }
-            for i, r in enumerate(res.rolls, start=1)
-        ],
-        "corrected": sum(
-            1
-            for c in night.corrections
-            if (c.set_no, c.round_no, c.table) == (set_no, round_no, table)
-        ),
-    }
+        now = night.tables[table - 1]
+        out.update(status=now.status.value, players=list(now.seats), team=now.team)
+        out.update(scores=list(now.side_scores), winners=[w for w in now.winners if w])
+        rolls: Sequence[RollRecord] = now.rolls
+    else:
+        res = played.tables[table - 1]
+        out.update(players=list(res.seats), team=res.team, scores=list(res.side_scores))
+        out.update(winners=[w for w in res.winners if w is not None])
+        rolls = res.rolls
+    out["rolls"] = [
+        {
+            "number": i,
+            "player": r.credited,
+            "roller": r.roller,
+            "dice": list(r.dice),
+            "points": r.points,
+            "kind": r.kind.value,
+            "phase": r.phase.value,
+            "words": entry_words(r, night.rules),
+        }
+        for i, r in enumerate(rolls, start=1)
+    ]
+    out["corrected"] = sum(
+        1 for c in night.corrections if (c.set_no, c.round_no, c.table) == (set_no, round_no, table)
+    )
+    return out
 
 
 @router.get("/rounds/{set_no}/{round_no}/tables/{table}", response_model=RoundTableOut)
@@ -273,8 +294,9 @@ async def finished_round(
     round_no: Annotated[int, Path(ge=1, le=6)],
     table: Annotated[int, Path(ge=1, le=10_000)],
 ) -> dict[str, Any]:
-    """One table's finished round as it now stands: players, scores, winners and every
-    roll, numbered as a correction names them (anyone who may read the night)."""
+    """One table's round as it now stands, finished or in play (``running``, with the
+    table's ``status``): players, scores, winners and every roll, numbered as a correction
+    names them (anyone who may read the night)."""
     await require_read(request, night_id)
     live = await service(request).get(night_id)
     return {"night": night_id, **round_table(live.night, set_no, round_no, table)}
