@@ -14,14 +14,17 @@ export const DENSITIES = [
   { name: "tiny", width: 62, height: 50 },
 ];
 
+/** Between rounds a tile may show, instead of its scores (none yet), who sits there next
+ * round, a name a line: ``seats``, measured for the night's names (:func:`seatsDensity`). */
+
 /** The grid for ``count`` tiles in a ``width`` × ``height`` box with ``gap`` px between
- * them: the richest density some number of columns fits, and the columns that make its
- * tiles largest. ``{ density, columns, rows, tileWidth, tileHeight, scale }``; when not even
- * the tiny tiles fit, the tiny grid that comes nearest (``fits: false``). */
-export function fitGrid(count, width, height, gap = 8) {
+ * them: the richest of ``densities`` some number of columns fits, and the columns that
+ * make its tiles largest. ``{ density, columns, rows, tileWidth, tileHeight, scale }``; when
+ * not even the last density fits, its grid that comes nearest (``fits: false``). */
+export function fitGrid(count, width, height, gap = 8, densities = DENSITIES) {
   const n = Math.max(1, count);
   let best = null;
-  for (const density of DENSITIES) {
+  for (const density of densities) {
     for (let columns = 1; columns <= n; columns += 1) {
       const rows = Math.ceil(n / columns);
       const tileWidth = (width - gap * (columns - 1)) / columns;
@@ -32,9 +35,36 @@ export function fitGrid(count, width, height, gap = 8) {
       }
     }
     if (best.fits) return best;
-    best = density === DENSITIES[DENSITIES.length - 1] ? best : null;
+    best = density === densities[densities.length - 1] ? best : null;
   }
   return best;
+}
+
+/** The ``seats`` density for the tiles in ``box`` (each with its ``ol.seat-names``): the
+ * room (px) the tile with the longest name and the one with the most seats need, drawn
+ * with the box's fonts at ``--s: 1`` and measured. */
+export function seatsDensity(box) {
+  const tiles = [...box.children];
+  const longest = (tile) => Math.max(0, ...[...tile.querySelectorAll(".seat-names li")].map((li) => li.textContent.length));
+  const widest = tiles.reduce((a, b) => (longest(b) > longest(a) ? b : a), tiles[0]);
+  const fullest = tiles.reduce((a, b) => (b.querySelectorAll(".seat-names li").length > a.querySelectorAll(".seat-names li").length ? b : a), tiles[0]);
+  const before = { density: box.dataset.density, s: box.style.getPropertyValue("--s") };
+  box.dataset.density = "seats";
+  box.style.setProperty("--s", "1");
+  let width = 0;
+  let height = 0;
+  for (const tile of new Set([widest, fullest])) {
+    const probe = tile.cloneNode(true);
+    Object.assign(probe.style, { position: "absolute", visibility: "hidden", width: "max-content", height: "auto" });
+    box.append(probe);
+    const r = probe.getBoundingClientRect();
+    width = Math.max(width, Math.ceil(r.width));
+    height = Math.max(height, Math.ceil(r.height));
+    probe.remove();
+  }
+  box.dataset.density = before.density || "";
+  box.style.setProperty("--s", before.s);
+  return { name: "seats", width, height };
 }
 
 /** ``items`` cut into pages of ``columns`` columns of ``perColumn`` rows:
