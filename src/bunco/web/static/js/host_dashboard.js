@@ -80,7 +80,7 @@ export function initDashboard({ anchor, base, token, every = 10_000 }) {
   const needItem = (t) => h("li", { dataset: { table: t.table, flags: t.flags.map((f) => f.kind).join(" ") } },
     h("strong", {}, `Table ${t.table}`), " ",
     t.flags.map((f) => h("span", { class: "flag-item" }, h("span", { class: `flag ${f.kind}` }, FLAG_WORDS[f.kind]),
-      h("span", { class: "sr-only" }, ": "), " ", h("span", { class: "flag-why" }, f.text))),
+      h("span", { class: "sr-only" }, ":"), " ", h("span", { class: "flag-why" }, f.text))),
     t.flags.some((f) => f.kind === "call")
       ? h("button", { type: "button", class: "btn secondary small", dataset: { answer: t.table },
         onclick: () => post(`/calls/${t.table}/clear`, {}, `Table ${t.table}: answered.`) }, `Answered table ${t.table}`)
