@@ -7,15 +7,14 @@ import { h } from "./ui.js";
 
 /** What a table's tile shows, richest first, and the least room (px) it needs for that:
  * ``full`` names, scores, bars and who rolls; ``compact`` names and scores; ``tiny`` the
- * table's number and its two scores (its state as a colour, in words for screen readers). */
+ * table's number and its two scores (its state as a colour, in words for screen readers).
+ * Before a round a tile too small for names beside scores may show, instead, who sits
+ * there, a name a line: ``seats``, measured for the night's names (:func:`seatsDensity`). */
 export const DENSITIES = [
   { name: "full", width: 300, height: 165 },
   { name: "compact", width: 160, height: 94 },
   { name: "tiny", width: 62, height: 50 },
 ];
-
-/** Between rounds a tile may show, instead of its scores (none yet), who sits there next
- * round, a name a line: ``seats``, measured for the night's names (:func:`seatsDensity`). */
 
 /** The grid for ``count`` tiles in a ``width`` × ``height`` box with ``gap`` px between
  * them: the richest of ``densities`` some number of columns fits, and the columns that
@@ -40,31 +39,36 @@ export function fitGrid(count, width, height, gap = 8, densities = DENSITIES) {
   return best;
 }
 
+let ruler = null;  // a canvas to measure names with, made once
+
 /** The ``seats`` density for the tiles in ``box`` (each with its ``ol.seat-names``): the
- * room (px) the tile with the longest name and the one with the most seats need, drawn
- * with the box's fonts at ``--s: 1`` and measured. */
+ * room (px) a tile needs to show its longest name (every name measured in the names'
+ * font) and as many lines as the fullest table has seats, drawn with the box's fonts at
+ * ``--s: 1`` and measured. */
 export function seatsDensity(box) {
   const tiles = [...box.children];
-  const longest = (tile) => Math.max(0, ...[...tile.querySelectorAll(".seat-names li")].map((li) => li.textContent.length));
-  const widest = tiles.reduce((a, b) => (longest(b) > longest(a) ? b : a), tiles[0]);
-  const fullest = tiles.reduce((a, b) => (b.querySelectorAll(".seat-names li").length > a.querySelectorAll(".seat-names li").length ? b : a), tiles[0]);
+  const seats = (tile) => tile.querySelectorAll(".seat-names li").length;
+  const fullest = tiles.reduce((a, b) => (seats(b) > seats(a) ? b : a), tiles[0]);
   const before = { density: box.dataset.density, s: box.style.getPropertyValue("--s") };
   box.dataset.density = "seats";
   box.style.setProperty("--s", "1");
-  let width = 0;
-  let height = 0;
-  for (const tile of new Set([widest, fullest])) {
-    const probe = tile.cloneNode(true);
-    Object.assign(probe.style, { position: "absolute", visibility: "hidden", width: "max-content", height: "auto" });
-    box.append(probe);
-    const r = probe.getBoundingClientRect();
-    width = Math.max(width, Math.ceil(r.width));
-    height = Math.max(height, Math.ceil(r.height));
-    probe.remove();
+  const probe = fullest.cloneNode(true);
+  Object.assign(probe.style, { position: "absolute", visibility: "hidden", width: "max-content", height: "auto" });
+  box.append(probe);
+  const list = probe.querySelector(".seat-names");
+  const first = list.querySelector("li");
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  if (first) {
+    const font = getComputedStyle(first);
+    ruler.font = `${font.fontStyle} ${font.fontWeight} ${font.fontSize} ${font.fontFamily}`;
   }
+  const widest = Math.max(0, ...[...box.querySelectorAll(".seat-names li")].map((li) => ruler.measureText(li.textContent).width));
+  list.style.minWidth = `${Math.ceil(widest) + 1}px`;
+  const r = probe.getBoundingClientRect();
+  probe.remove();
   box.dataset.density = before.density || "";
   box.style.setProperty("--s", before.s);
-  return { name: "seats", width, height };
+  return { name: "seats", width: Math.ceil(r.width), height: Math.ceil(r.height) };
 }
 
 /** ``items`` cut into pages of ``columns`` columns of ``perColumn`` rows:
