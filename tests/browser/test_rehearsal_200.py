@@ -78,6 +78,15 @@ class Room:
         with ThreadPoolExecutor(8) as pool:
             list(pool.map(lambda t: self.table(round_no, t), range(2, TABLES + 1)))
 
+    def call(self, table: int) -> None:
+        """Table ``table``'s phone calls the host."""
+        self.server.api(
+            "POST",
+            f"/api/nights/{self.night}/tables/{table}/call",
+            self.token,
+            json={"command_id": f"rehearsal-call-{table}"},
+        )
+
     def bell(self, round_no: int) -> None:
         self.table(round_no, 1)
 
@@ -115,6 +124,10 @@ def every_name_on_a_named_page(tv: Page, which: str, names: list[str]) -> int:
     raise AssertionError(
         f"{which}: {len(set(names) - seen)} names never shown, e.g. {sorted(set(names) - seen)[:3]}"
     )
+
+
+SMALLEST_NAME = """() => Math.min(...[...document.querySelectorAll('.seat-names li')]
+  .map((li) => parseFloat(getComputedStyle(li).fontSize)))"""
 
 
 def serious(page: Page) -> list[str]:
@@ -178,19 +191,46 @@ def test_two_cohosts_and_a_tv_run_a_200_player_night(pages: Pages, server: Serve
     tv = open_screen(pages, created)
     a = open_host(pages, night, mia["token"], "co-host Mia")
     b = open_host(pages, night, raj["token"], "co-host Raj")
-    # between rounds 3 and 4: every table and, page by page, every move on the TV
+    # between rounds 3 and 4: every table, named by who sits there in round 4, and, page
+    # by page, every move on the TV
     expect(tv.locator(".tv-table")).to_have_count(TABLES)
     expect(tv.locator("#moves-title")).to_have_text("Round 3: winners and moves")
     assert inside(tv, ".tv-table") == [] and cut(tv) == []
+    assert tv.locator("#tables").get_attribute("data-density") == "seats"
+    seating = server.state(night, host)["view"]["next"]
+    assert seating["round"] == 4
+    for t in (1, 2, 25, TABLES):
+        seated = tv.locator(f".tv-table[data-table='{t}'] .seat-names li")
+        expect(seated).to_have_text(seating["tables"][t - 1])
+    assert inside(tv, ".seat-names li") == []
+    assert tv.evaluate(SMALLEST_NAME) >= 14
+    assert serious(tv) == []
     move_pages = every_name_on_a_named_page(tv, "moves", GUESTS)
 
     # round 4 under way: every table but the head one has rolled
     room.before_the_bell(4)
+    room.call(37)  # a table calls the host: first on the list, never folded away
+    flagged = server.api("GET", f"/api/nights/{night}/dashboard", host)["flagged"]
+    assert flagged > 8
     for phone in (a, b):  # a few screens, the long lists folded; nothing wider than the phone
         expect(phone.locator("body")).to_have_attribute("data-round", "4")
         expect(phone.locator("#room-tiles li")).to_have_count(TABLES)
+        expect(phone.locator("#needs-list li")).to_have_count(8)  # the most urgent, one screen
+        expect(phone.locator("#needs-list li").first).to_have_attribute("data-table", "37")
+        expect(phone.locator("#needs-toggle")).to_have_text(f"Show all {flagged}")
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        assert phone.evaluate("document.documentElement.scrollHeight") < 12_000
+        assert phone.evaluate("document.documentElement.scrollHeight") < 7_000
+    expect(a.locator("#needs-summary")).to_contain_text("1 called the host, ")
+    expect(a.locator("#needs-summary")).to_contain_text(f"showing the first 8 of {flagged}")
+    needs = a.locator("#room-needs").bounding_box()
+    assert needs is not None and needs["height"] < PHONE["height"], needs
+    a.click("#needs-toggle")
+    expect(a.locator("#needs-list li")).to_have_count(flagged)
+    expect(a.locator("#needs-toggle")).to_have_attribute("aria-expanded", "true")
+    a.click("[data-answer='37']")  # answered: the list is drawn again, still open
+    expect(a.locator("#needs-list li[data-table='37'] [data-answer]")).to_have_count(0)
+    expect(a.locator("#needs-toggle")).to_have_text("Show fewer")
+    expect(a.locator("#needs-list li")).to_have_count(flagged)
     a.locator("#overview-fold > summary").click()  # opened: every table's card, live
     expect(a.locator("#overview .mini-table")).to_have_count(TABLES)
     b.select_option("#undo-table", "50")
@@ -210,7 +250,10 @@ def test_two_cohosts_and_a_tv_run_a_200_player_night(pages: Pages, server: Serve
     )
     correct(b, "1.3", 2, "winner", loser, "the table recounted: it was a tie won on points")
     expect(a.locator("#audit-list li")).to_have_count(3)
-    assert serious(a) == []
+    assert serious(a) == []  # with the needs list open too
+    a.click("#needs-toggle")
+    expect(a.locator("#needs-list li")).to_have_count(8)
+    expect(a.locator("#needs-toggle")).to_have_text(re.compile(r"^Show all \d+$"))
 
     # the TV mid-round: every table on screen, every player on a named page
     assert inside(tv, ".tv-table") == [] and cut(tv) == []

@@ -108,7 +108,7 @@ def test_the_pages_say_the_servers_words_for_a_three_of_a_kind_and_a_tie_break(
     expect(t2.locator("body")).to_have_attribute("data-status", "tie_break")
     expect(t2.locator("#turn-text")).to_have_text("Tie! Eve rolls for high")
     expect(t2.locator("#turn-sub")).to_have_text(
-        "Each tied player rolls once (enter the three dice): the highest total starts a "
+        "Each tied player rolls the three dice once: the highest total starts a "
         "roll-off to 3 points."
     )
     expect(t2.locator("#high-totals")).to_be_visible()  # real dice: the total to tap, offered

@@ -71,6 +71,6 @@ def test_a_tie_break_says_its_rule() -> None:
     wm = tied_table_two("winning-moves", roll_off_target=3)
     assert wm["rolling_for_high"] is True
     assert wm["tie_break"]["text"] == (
-        "Each tied player rolls once (enter the three dice): "
+        "Each tied player rolls the three dice once: "
         "the highest total starts a roll-off to 3 points."
     )

@@ -4,6 +4,7 @@ Text read back from the PDFs with pypdf."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from sheet_helpers import GOLDEN_12, night_from, page_texts
@@ -14,6 +15,7 @@ from bunco.core.presets import get_rules
 from bunco.sheets.blank import blank_sheets_pdf
 from bunco.sheets.filled import filled_sheets_pdf
 from bunco.sheets.payout_pdf import render_payout_sheet
+from bunco.sheets.wording import rule_lines
 
 CARD = "BUNCO SCORE CARD"
 STAFF = "Verified: Buncos Minis Wins by"
@@ -90,3 +92,14 @@ def test_sheets_cli_groups_and_payouts(tmp_path: Path) -> None:
     assert "Payout sheet" in " ".join(page_texts(paid.read_bytes()))
     wrong = runner.invoke(app, [*args, "--payouts"])
     assert wrong.exit_code != 0 and "--from LOG --payouts" in wrong.stderr
+
+
+def test_the_staff_check_names_the_rules_three_of_a_kind() -> None:
+    # scil with the staff's check as a house rule: its three of a kind is a Baby Bunco
+    rules = dataclasses.replace(get_rules("scil"), verify_for_prizes=True)
+    cards = cards_of(blank_sheets_pdf(rules, ["Ann", "Bea", "Cat", "Dee"], qr_url=None))
+    assert len(cards) >= 4 and all("Verified: Buncos Babies Wins by" in c for c in cards)
+    assert (
+        "Buncos, Baby Buncos and Wins count for prizes once a checker has verified your card."
+        in rule_lines(rules)
+    )

@@ -129,11 +129,14 @@ def tie_break_text(
     >>> tie_break_text("sessions", 2, 3, 5)
     'Roll-off session 3: every tied player takes one turn; most points wins.'
     >>> tie_break_text("roll_off_to_five", 2, 1, 3, for_high=True)
-    'Each tied player rolls once (enter the three dice): the highest total starts a roll-off to 3 points.'
+    'Each tied player rolls the three dice once: the highest total starts a roll-off to 3 points.'
+
+    The roll for high says no more of how it is entered: the table's page offers the totals
+    3 to 18 to tap with real dice, "Roll for high" when the phones roll (docs/pages.md).
     """
     if for_high:
         return (
-            "Each tied player rolls once (enter the three dice): the highest total starts "
+            "Each tied player rolls the three dice once: the highest total starts "
             f"a roll-off to {goal} points."
         )
     if rule == "sudden_death":

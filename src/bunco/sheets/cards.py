@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from reportlab.lib.units import inch
 
 from bunco.core.rules import RuleSet
+from bunco.party.words import plural
 from bunco.sheets.pdfkit import GREY, MARGIN, Doc, Page, text_width
 from bunco.sheets.wording import LOSS, WIN, minis_header
 
@@ -211,7 +212,9 @@ def draw_card(
     if has_traveling(rules):
         _draw_traveler(page, x + pad, foot_y, width - 2 * pad, card.traveler)
     elif rules.verify_for_prizes:
-        _draw_verified(page, x + pad, foot_y, width - 2 * pad, card.verified)
+        _draw_verified(
+            page, x + pad, foot_y, width - 2 * pad, card.verified, plural(rules.mini_label)
+        )
     foot = card.night or card.note
     if foot:
         page.text(x + pad, y_top - height + 0.1 * inch, foot, 8, width=width - 2 * pad)
@@ -232,12 +235,15 @@ def _draw_traveler(page: Page, x: float, y: float, width: float, mark: str) -> N
     )
 
 
-def _draw_verified(page: Page, x: float, y: float, width: float, checker: str) -> None:
-    """seeds/004's staff check: a box each for Buncos, Minis and Wins, and who checked."""
+def _draw_verified(
+    page: Page, x: float, y: float, width: float, checker: str, minis: str = "Minis"
+) -> None:
+    """seeds/004's staff check: a box each for Buncos, Minis (``minis``: the rules' name,
+    "Babies" under ``scil``) and Wins, and who checked."""
     side = 0.14 * inch
     page.text(x, y, "Verified:", 8, bold=True)
     at = x + text_width("Verified:", 8, bold=True) + 0.06 * inch
-    for what in ("Buncos", "Minis", "Wins"):
+    for what in ("Buncos", minis, "Wins"):
         page.box(at, y - 0.02 * inch, side, side, width=0.8)
         if checker:
             page.text(at + side / 2, y + 0.005 * inch, "✓", 9, bold=True, align="center")

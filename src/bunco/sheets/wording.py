@@ -305,7 +305,8 @@ def rule_lines(rules: RuleSet) -> list[str]:
         lines.append("Prizes: " + ", ".join(labels) + f" (a tie is {tie}).")
     if rules.verify_for_prizes:
         lines.append(
-            "Buncos, Mini Buncos and Wins count for prizes once a checker has verified your card."
+            f"Buncos, {minis_header(rules)} and Wins count for prizes once a checker has "
+            "verified your card."
         )
     if rules.breaks_after_rounds:
         lines.append("Breaks after rounds " + ", ".join(map(str, rules.breaks_after_rounds)) + ".")

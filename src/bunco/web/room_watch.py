@@ -149,8 +149,7 @@ def flags(
             out.append(
                 {
                     "kind": "too_fast",
-                    "text": f"{fast} of its last entries came under "
-                    f"{FASTEST:g} s apart: faster than dice are rolled",
+                    "text": f"{fast} entries under {FASTEST:g} s apart",
                 }
             )
         trips = times.trips()
@@ -158,8 +157,7 @@ def flags(
             out.append(
                 {
                     "kind": "implausible",
-                    "text": f"{trips} three-of-a-kinds in its "
-                    f"last {len(times.times)} entries (fair dice: 1 in 36 each)",
+                    "text": f"{trips} three-of-a-kinds in {len(times.times)} entries",
                 }
             )
     return out

@@ -1,6 +1,7 @@
 // The room at a glance, on the host's page (docs/room.md): what needs a person first (the
-// tables calling the host, silent tables, entries faster than dice, unlikely results),
-// then every table as a small tile (its number, state, last entry, entries waiting on its
+// tables calling the host, silent tables, entries faster than dice, unlikely results) —
+// a line counting each kind, then the most urgent few, "Show all N" for the rest — then
+// every table as a small tile (its number, state, last entry, entries waiting on its
 // phone), 250 of them still on a phone's screen; and the announcement box, whose line
 // every phone and screen shows at once.
 
@@ -11,9 +12,27 @@ const FLAG_WORDS = {
   call: "Calls you", silent: "Silent", too_fast: "Too fast", implausible: "Unlikely dice",
   refused: "Refused entries",
 };
+/** Each kind in the needs list's summary line ("12 silent, 3 called the host"), in its order. */
+const SUMMARY_WORDS = [
+  ["call", "called the host"], ["refused", "refused entries"], ["implausible", "unlikely dice"],
+  ["too_fast", "too fast"], ["silent", "silent"],
+];
+/** The needs list shows this many tables (about one phone screen) until "Show all N";
+ * every table calling the host is shown however many there are. */
+export const NEEDS_SHOWN = 8;
 const STATE_WORDS = {
   first_roll: "rolling for high", playing: "playing", finishing: "finishing", tie_break: "tie-break", done: "done",
 };
+
+/** "12 silent, 3 called the host, 1 too fast": how many flagged tables of each kind. */
+export function needsSummary(needs) {
+  const parts = [];
+  for (const [kind, words] of SUMMARY_WORDS) {
+    const n = needs.filter((t) => t.flags.some((f) => f.kind === kind)).length;
+    if (n) parts.push(`${n} ${words}`);
+  }
+  return parts.join(", ");
+}
 
 function ago(seconds) {
   if (seconds === null || seconds === undefined) return "no entry yet";
@@ -57,20 +76,46 @@ export function initDashboard({ anchor, base, token, every = 10_000 }) {
         onclick: () => post("/announcements/clear", {}, "Announcement taken down.") }, "Take it down")]
       : "No announcement showing.");
   };
+  let showAll = false;  // "Show all N" tapped: kept through every redraw until "Show fewer"
+  const needItem = (t) => h("li", { dataset: { table: t.table, flags: t.flags.map((f) => f.kind).join(" ") } },
+    h("strong", {}, `Table ${t.table}`), " ",
+    t.flags.map((f) => h("span", { class: "flag-item" }, h("span", { class: `flag ${f.kind}` }, FLAG_WORDS[f.kind]),
+      h("span", { class: "sr-only" }, ":"), " ", h("span", { class: "flag-why" }, f.text))),
+    t.flags.some((f) => f.kind === "call")
+      ? h("button", { type: "button", class: "btn secondary small", dataset: { answer: t.table },
+        onclick: () => post(`/calls/${t.table}/clear`, {}, `Table ${t.table}: answered.`) }, `Answered table ${t.table}`)
+      : null);
   const draw = (data) => {
     drawAnnouncement(data);
     const needs = data.tables.filter((t) => t.flags.length);
     needs.sort((a, b) => rank(a) - rank(b) || a.table - b.table);
+    // the calls rank first, and all of them stay above the fold
+    const calls = needs.filter((t) => rank(t) === 0).length;
+    const cap = Math.max(NEEDS_SHOWN, calls);
+    const folded = needs.length > cap && !showAll;
+    const shown = folded ? needs.slice(0, cap) : needs;
+    const toggle = needs.length > cap
+      ? h("button", {
+        type: "button", class: "btn secondary small", id: "needs-toggle", "aria-controls": "needs-list",
+        "aria-expanded": String(!folded),
+        onclick: () => {
+          showAll = !showAll;
+          draw(data);
+          const again = document.getElementById("needs-toggle");
+          again.focus();
+          again.scrollIntoView({ block: "nearest" });
+        },
+      }, folded ? `Show all ${needs.length}` : "Show fewer")
+      : null;
+    const focused = document.activeElement && document.activeElement.id === "needs-toggle";
     fill("room-needs", needs.length
-      ? [h("h3", {}, `Needs a person (${needs.length})`), h("ul", { class: "room-needs", id: "needs-list" },
-        needs.map((t) => h("li", { dataset: { table: t.table, flags: t.flags.map((f) => f.kind).join(" ") } },
-          h("strong", {}, `Table ${t.table}`), " ",
-          t.flags.map((f) => h("span", { class: `flag ${f.kind}` }, `${FLAG_WORDS[f.kind]}: ${f.text}`)),
-          t.flags.some((f) => f.kind === "call")
-            ? h("button", { type: "button", class: "btn secondary small", dataset: { answer: t.table },
-              onclick: () => post(`/calls/${t.table}/clear`, {}, `Table ${t.table}: answered.`) }, `Answered table ${t.table}`)
-            : null)))]
+      ? [h("h3", {}, `Needs a person (${needs.length})`),
+        h("p", { class: "small", id: "needs-summary" }, needsSummary(needs),
+          folded ? ` · showing the first ${cap} of ${needs.length}` : ""),
+        h("ul", { class: "room-needs", id: "needs-list" }, shown.map(needItem)),
+        toggle]
       : h("p", { class: "small muted", id: "needs-list" }, "Nothing needs you: every table is entering."));
+    if (focused && toggle) toggle.focus();  // a live redraw keeps the host's place
     document.getElementById("room-card").dataset.flagged = String(data.flagged);
     const all = document.getElementById("room-all");
     if (!all.dataset.sized) {  // open by itself on a small night; a big one's 250 tiles on a tap

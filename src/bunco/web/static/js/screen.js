@@ -12,7 +12,7 @@ import {
   bellNews, endingOf, endingText, prizeList, resultBadge, rolloffPanel, rollText, standingsOf,
   startBellRang, STATUS_WORDS, tableCard,
 } from "./parts.js";
-import { columnWidth, drawColumns, fitGrid, showPage } from "./screen_fit.js";
+import { columnWidth, drawColumns, fitGrid, seatsDensity, showPage } from "./screen_fit.js";
 import { $, fill, h, keepAwake, ringBell, roundLabel, topbar, unlockSound } from "./ui.js";
 import { movesOf, moveText } from "./live.js";
 import { Room } from "./room.js";
@@ -124,12 +124,26 @@ function render(state, previous) {
   keepAwake(!over);
 }
 
+/** Before a round starts (between rounds, or before the first) the room reads where to go. */
+const seating = (view) => view.phase === "playing" && !view.started;
+
+/** A tile's "who sits here next round", a name a line in seat order (partners across, the
+ * sides' colours alternate); shown where the tiles are too small for names beside scores
+ * (the ``seats`` density, screen_fit.js). */
+function seatNames(t) {
+  return h("ol", { class: "seat-names", "aria-label": `Seated at table ${t.table}` },
+    t.players.map((p, i) => h("li", { class: i % 2 ? "them" : "us", dataset: { seat: i + 1 } }, p || "ghost")));
+}
+
 /** Every table, all at once: the grid's columns and the tiles' density chosen for the
  * count and the room left under the header (screen_fit.js). */
 function drawTables(view) {
   const box = $("tables");
+  const seats = seating(view);
+  box.dataset.seating = seats ? "yes" : "";
   fill(box, view.tables.map((t) => {
     const tile = tableCard(t, { tv: true });
+    if (seats) tile.append(seatNames(t));
     const sides = [...tile.querySelectorAll(":scope > .tv-side")];
     if (sides.length) {
       const wrap = h("div", { class: "sides" });
@@ -162,11 +176,17 @@ function fitTables() {
     key.hidden = false;
     grid = measure();
   }
+  // before a round, tiles too small for names show who sits there instead of their scores
+  if (grid.density === "tiny" && box.dataset.seating === "yes" && box.children.length) {
+    const names = fitGrid(box.children.length, box.clientWidth,
+      window.innerHeight - box.getBoundingClientRect().top - 8, 8, [seatsDensity(box)]);
+    if (names.fits) grid = names;
+  }
   box.dataset.density = grid.density;
   box.dataset.columns = String(grid.columns);
   box.style.setProperty("--columns", grid.columns);
   box.style.setProperty("--tile-h", `${Math.floor(grid.tileHeight)}px`);
-  box.style.setProperty("--s", Math.min(grid.density === "full" ? 1.5 : 1.25, Math.max(1, grid.scale)).toFixed(2));
+  box.style.setProperty("--s", Math.min(["full", "seats"].includes(grid.density) ? 1.5 : 1.25, Math.max(1, grid.scale)).toFixed(2));
   return grid;
 }
 

@@ -7,7 +7,9 @@ import { h } from "./ui.js";
 
 /** What a table's tile shows, richest first, and the least room (px) it needs for that:
  * ``full`` names, scores, bars and who rolls; ``compact`` names and scores; ``tiny`` the
- * table's number and its two scores (its state as a colour, in words for screen readers). */
+ * table's number and its two scores (its state as a colour, in words for screen readers).
+ * Before a round a tile too small for names beside scores may show, instead, who sits
+ * there, a name a line: ``seats``, measured for the night's names (:func:`seatsDensity`). */
 export const DENSITIES = [
   { name: "full", width: 300, height: 165 },
   { name: "compact", width: 160, height: 94 },
@@ -15,13 +17,13 @@ export const DENSITIES = [
 ];
 
 /** The grid for ``count`` tiles in a ``width`` × ``height`` box with ``gap`` px between
- * them: the richest density some number of columns fits, and the columns that make its
- * tiles largest. ``{ density, columns, rows, tileWidth, tileHeight, scale }``; when not even
- * the tiny tiles fit, the tiny grid that comes nearest (``fits: false``). */
-export function fitGrid(count, width, height, gap = 8) {
+ * them: the richest of ``densities`` some number of columns fits, and the columns that
+ * make its tiles largest. ``{ density, columns, rows, tileWidth, tileHeight, scale }``; when
+ * not even the last density fits, its grid that comes nearest (``fits: false``). */
+export function fitGrid(count, width, height, gap = 8, densities = DENSITIES) {
   const n = Math.max(1, count);
   let best = null;
-  for (const density of DENSITIES) {
+  for (const density of densities) {
     for (let columns = 1; columns <= n; columns += 1) {
       const rows = Math.ceil(n / columns);
       const tileWidth = (width - gap * (columns - 1)) / columns;
@@ -32,9 +34,41 @@ export function fitGrid(count, width, height, gap = 8) {
       }
     }
     if (best.fits) return best;
-    best = density === DENSITIES[DENSITIES.length - 1] ? best : null;
+    best = density === densities[densities.length - 1] ? best : null;
   }
   return best;
+}
+
+let ruler = null;  // a canvas to measure names with, made once
+
+/** The ``seats`` density for the tiles in ``box`` (each with its ``ol.seat-names``): the
+ * room (px) a tile needs to show its longest name (every name measured in the names'
+ * font) and as many lines as the fullest table has seats, drawn with the box's fonts at
+ * ``--s: 1`` and measured. */
+export function seatsDensity(box) {
+  const tiles = [...box.children];
+  const seats = (tile) => tile.querySelectorAll(".seat-names li").length;
+  const fullest = tiles.reduce((a, b) => (seats(b) > seats(a) ? b : a), tiles[0]);
+  const before = { density: box.dataset.density, s: box.style.getPropertyValue("--s") };
+  box.dataset.density = "seats";
+  box.style.setProperty("--s", "1");
+  const probe = fullest.cloneNode(true);
+  Object.assign(probe.style, { position: "absolute", visibility: "hidden", width: "max-content", height: "auto" });
+  box.append(probe);
+  const list = probe.querySelector(".seat-names");
+  const first = list.querySelector("li");
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  if (first) {
+    const font = getComputedStyle(first);
+    ruler.font = `${font.fontStyle} ${font.fontWeight} ${font.fontSize} ${font.fontFamily}`;
+  }
+  const widest = Math.max(0, ...[...box.querySelectorAll(".seat-names li")].map((li) => ruler.measureText(li.textContent).width));
+  list.style.minWidth = `${Math.ceil(widest) + 1}px`;
+  const r = probe.getBoundingClientRect();
+  probe.remove();
+  box.dataset.density = before.density || "";
+  box.style.setProperty("--s", before.s);
+  return { name: "seats", width: Math.ceil(r.width), height: Math.ceil(r.height) };
 }
 
 /** ``items`` cut into pages of ``columns`` columns of ``perColumn`` rows:
