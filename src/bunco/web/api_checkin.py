@@ -4,6 +4,8 @@ be seated as ghosts (``POST .../departures``) or replaced by substitutes
 (``POST .../substitutes``) while nothing is scored yet. A player who scanned the night's
 player QR and picked their name checks themselves in from their own phone ("I'm here");
 each mark goes to the night's pages as a ``checkin`` message, so the host's list follows.
+A host who scans a player's door card checks them in with the same mark
+(:mod:`bunco.web.api_door`).
 
 The marks are kept with the night (its options): they are a door list, not part of the
 score record, so they are no event of the party log.
@@ -19,12 +21,14 @@ from pydantic import BaseModel, Field
 
 from bunco.core.night import Night
 from bunco.web.access import require, require_host
+from bunco.web.door_cards import card_id, door_key, door_url, public_base
 from bunco.web.fields import Name
 from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Message
 from bunco.web.replies import ServiceError, json_text
 from bunco.web.routing import ERRORS, NightId, service
 from bunco.web.schemas import CommandBody, name_key
+from bunco.web.service import NightService
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["room"])
 
@@ -66,6 +70,10 @@ class MyCheckInOut(BaseModel):
     seated: bool = Field(description="the player has a seat in round 1")
     here: bool
     at: str | None = Field(description="when the player was marked here (UTC, ISO 8601)")
+    door_url: str | None = Field(
+        description="the address of the player's door card (its QR code, to show the host "
+        "at the door), while they are seated"
+    )
 
 
 def before_play(night: Night) -> bool:
@@ -113,9 +121,14 @@ async def checkin_list(night_id: NightId, request: Request) -> CheckInOut:
 async def my_checkin(night_id: NightId, request: Request) -> MyCheckInOut:
     """The calling player's own mark (a player's token)."""
     who = await require(request, night_id, "player", what="reading your check-in")
-    live = await service(request).get(night_id, fresh=False)
+    svc = service(request)
+    live = await svc.get(night_id, fresh=False)
     player = who.player or ""
     at = _marks(live).get(player)
+    door = None
+    if player in live.night.seated:
+        card = card_id(await door_key(svc, live), live.id, player)
+        door = door_url(public_base(request), live.id, card)
     return MyCheckInOut(
         night=night_id,
         player=player,
@@ -123,6 +136,7 @@ async def my_checkin(night_id: NightId, request: Request) -> MyCheckInOut:
         seated=player in live.night.seated,
         here=at is not None,
         at=at,
+        door_url=door,
     )
 
 
@@ -157,18 +171,35 @@ async def check_in(night_id: NightId, body: CheckInIn, request: Request) -> Chec
                 "round 1 is under way: the door list is closed",
                 "a late arrival joins between rounds (POST .../arrivals)",
             )
-        marks = _marks(live)
-        if body.here:
-            marks.setdefault(body.player, datetime.now(UTC).isoformat(timespec="seconds"))
-        else:
-            marks.pop(body.player, None)
-        options: dict[str, Any] = {**live.options, "checkin": marks}
-        await svc.db(svc.store.set_options, night_id, options)
-        live.options = options
-        out = _list(night_id, live)
-        # the host's list follows (the counts only: who is here is the hosts' to read)
-        news = {"type": "checkin", "seq": live.seq, "here": out.here, "missing": out.missing}
-        svc.publisher.deliver(Message(live.id, live.seq, None, json_text(news), kind="options"))
+        out = await mark(svc, live, body.player, here=body.here)
         if who.role == "player":  # a player's phone reads its own row only
             out.players = [p for p in out.players if p.player == body.player]
         return out
+
+
+async def mark(
+    svc: NightService, live: LiveNight, player: str, *, here: bool, command_id: str | None = None
+) -> CheckInOut:
+    """Mark ``player`` (seated, the list open: the caller checked both under the night's
+    lock, which it holds) here or take the mark back; store the door list with the night,
+    tell the night's pages (a ``checkin`` message) and return the list. The first mark's
+    time stays; ``command_id`` (a scanned card's) is kept beside it, so the same scan sent
+    again is known as that scan."""
+    marks = _marks(live)
+    ids: dict[str, str] = dict(live.options.get("checkin_ids") or {})
+    if here:
+        if player not in marks:
+            marks[player] = datetime.now(UTC).isoformat(timespec="seconds")
+            if command_id is not None:
+                ids[player] = command_id
+    else:
+        marks.pop(player, None)
+        ids.pop(player, None)
+    options: dict[str, Any] = {**live.options, "checkin": marks, "checkin_ids": ids}
+    await svc.db(svc.store.set_options, live.id, options)
+    live.options = options
+    out = _list(live.id, live)
+    # the host's list follows (the counts only: who is here is the hosts' to read)
+    news = {"type": "checkin", "seq": live.seq, "here": out.here, "missing": out.missing}
+    svc.publisher.deliver(Message(live.id, live.seq, None, json_text(news), kind="options"))
+    return out
