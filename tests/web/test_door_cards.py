@@ -13,7 +13,6 @@ from web_helpers import bearer, cid, make_night
 
 from bunco.web.app import create_app
 
-
 CARDS: dict[tuple[str, str], str] = {}
 
 
