@@ -10,7 +10,7 @@ so the badge is safe to hand out and to wear.
 >>> from bunco.core.night import Night
 >>> night = Night.start({"players": ["Ann", "Bea", "Cat", "Dee", "Eve"], "rules": "classic"})
 >>> [(b.player, b.where) for b in night_badges(night, {"Ann": "u1", "Eve": "u5"})]
-[('Ann', 'Round 1: table 1, seat 1'), ('Eve', 'Round 1: table 2, seat 1')]
+[('Ann', 'Table 1 · seat 1'), ('Eve', 'Table 2 · seat 2')]
 """
 
 from __future__ import annotations
@@ -32,11 +32,18 @@ QR_SIZE: float = 1.55 * inch
 
 @dataclass(frozen=True, slots=True)
 class Badge:
-    """One player's badge: their name, where they sit, and the address of their card."""
+    """One player's badge: their name, where they sit in round 1, and the address of
+    their card."""
 
     player: str
-    where: str
+    table: int
+    seat: int
     url: str
+
+    @property
+    def where(self) -> str:
+        """``Table 2 · seat 1``."""
+        return f"Table {self.table} · seat {self.seat}"
 
 
 def night_badges(night: Night, urls: Mapping[str, str]) -> list[Badge]:
@@ -46,7 +53,7 @@ def night_badges(night: Night, urls: Mapping[str, str]) -> list[Badge]:
     for number, seats in enumerate(night.seating, start=1):
         for seat, name in enumerate(seats, start=1):
             if name is not None and name in urls:
-                out.append(Badge(name, f"Round 1: table {number}, seat {seat}", urls[name]))
+                out.append(Badge(name, number, seat, urls[name]))
     return out
 
 
@@ -85,11 +92,12 @@ def draw_badge(
     qr_y = y + pad + 0.05 * inch
     draw_qr(page, qr_x, qr_y, QR_SIZE, badge.url)
     text_w = qr_x - x - 2 * pad
-    line_y = qr_y + QR_SIZE - 14
-    line_y = page.paragraph(x + pad, line_y, badge.where, text_w, 14)
+    line_y = qr_y + QR_SIZE - 12
+    page.text(x + pad, line_y, "Round 1", 13, color=GREY, width=text_w)
+    page.text(x + pad, line_y - 21, badge.where, 17, bold=True, width=text_w)
     page.paragraph(
         x + pad,
-        line_y - 6,
+        line_y - 44,
         "At the door: the host scans this code to check you in.",
         text_w,
         12,
