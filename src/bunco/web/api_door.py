@@ -18,8 +18,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from bunco.web.access import require_host
-from bunco.web.api_checkin import before_play, mark
 from bunco.web.door_cards import cards_of, door_key, door_url, player_of, public_base
+from bunco.web.door_list import before_play, mark
 from bunco.web.downloads import Downloads, log_lines
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
