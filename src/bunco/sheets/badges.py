@@ -22,7 +22,7 @@ from reportlab.lib.units import inch
 
 from bunco.core.night import Night
 from bunco.sheets.pdfkit import GREY, INK, Doc, Page
-from bunco.sheets.rulecard import draw_qr
+import segno
 
 ACROSS, DOWN = 2, 3
 GAP: float = 0.25 * inch
@@ -55,6 +55,30 @@ def night_badges(night: Night, urls: Mapping[str, str]) -> list[Badge]:
             if name is not None and name in urls:
                 out.append(Badge(name, number, seat, urls[name]))
     return out
+
+
+def draw_qr(page: Page, x: float, y: float, size: float, text: str) -> None:
+    """A QR code of ``text``, lower-left corner at (x, y): each row's runs of dark
+    squares as one rectangle, all in one path (a night's badges draw hundreds of codes)."""
+    rows = [list(r) for r in segno.make(text, error="m").matrix_iter(border=0)]
+    cell = size / len(rows)
+    c = page.canvas
+    path = c.beginPath()
+    for r, row in enumerate(rows):
+        top = y + size - (r + 1) * cell
+        col = 0
+        while col < len(row):
+            if not row[col]:
+                col += 1
+                continue
+            start = col
+            while col < len(row) and row[col]:
+                col += 1
+            path.rect(x + start * cell, top, (col - start) * cell, cell)
+    c.saveState()
+    c.setFillColorRGB(0, 0, 0)
+    c.drawPath(path, stroke=0, fill=1)
+    c.restoreState()
 
 
 def draw_badge(
