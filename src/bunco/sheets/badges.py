@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import segno
 from reportlab.lib.units import inch
 
 from bunco.core.night import Night
 from bunco.sheets.pdfkit import GREY, INK, Doc, Page
-import segno
 
 ACROSS, DOWN = 2, 3
 GAP: float = 0.25 * inch

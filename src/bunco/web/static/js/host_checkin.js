@@ -156,6 +156,7 @@ function cardScanner({ box, base, token, onDone }) {
   async function start() {
     on = true;
     const video = h("video", { playsinline: "", muted: "", "aria-label": "Camera: hold a badge's QR code in view" });
+    video.muted = true;  // a muted video may play without a tap
     fill(box, video, h("button", { type: "button", class: "btn secondary small", onclick: stop }, "Stop scanning"));
     box.hidden = false;
     try {
