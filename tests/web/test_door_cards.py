@@ -141,3 +141,26 @@ def test_the_badges_download_is_the_hosts(client, night) -> None:
             401,
             403,
         )
+
+
+def test_a_night_made_without_a_salt_keeps_a_key_of_its_own(db_url) -> None:
+    """A night stored without a creation salt (a club's night made from the command line)
+    draws its card key once and keeps it with the night: its cards scan after a restart."""
+    from sqlalchemy import create_engine, update
+
+    from bunco.store.models import NightRow
+
+    with TestClient(create_app(db_url, bot_pace=0)) as client:
+        night = make_night(client)
+    engine = create_engine(db_url)
+    with engine.begin() as db:
+        db.execute(update(NightRow).where(NightRow.id == night.id).values(create_salt=None))
+    engine.dispose()
+    with TestClient(create_app(db_url, bot_pace=0)) as client:
+        night.client = client
+        card = card_of(client, night, "Gus")
+        assert client.get(night.url(f"/door/{card}")).json()["player"] == "Gus"
+    with TestClient(create_app(db_url, bot_pace=0)) as client:
+        night.client = client
+        done = scan(client, night, card, night.host)
+        assert done.status_code == 200 and done.json()["player"] == "Gus", done.text
