@@ -136,6 +136,11 @@ def test_the_badges_download_is_the_hosts(client, night) -> None:
     assert reply.headers["content-type"] == "application/pdf"
     assert "badges.pdf" in reply.headers["content-disposition"]
     assert reply.content.startswith(b"%PDF")
+    cohost = client.post(night.url("/cohosts"), headers=night.host, json={})
+    by_cohost = client.get(
+        night.url("/download/badges.pdf"), headers=bearer(cohost.json()["token"])
+    )
+    assert by_cohost.status_code == 200 and by_cohost.content == reply.content
     for headers in ({}, night.viewer, night.table_token(1)):
         assert client.get(night.url("/download/badges.pdf"), headers=headers).status_code in (
             401,

@@ -73,7 +73,8 @@ async function shownToOthers(note) {
     h("p", { class: "muted" }, mine.name),
     follows
       ? h("a", { class: "btn wide", href: `${pages}/player` }, "Open my page: seat, partner, score card")
-      : h("p", { class: "small muted" }, "Your own page (seat, partner, score card) opens from the players' QR code on your table."));
+      : h("p", { class: "small muted" }, "Your own page (seat, partner, score card) opens from the players' QR code on your table."),
+    h("p", { class: "small muted", id: "door-host-hint" }, "Host or co-host? This browser does not hold your host link: open that link in this browser once (the camera app opens links here), then scan again."));
 }
 
 async function main() {
