@@ -30,7 +30,7 @@ def made(players: int) -> tuple[float, int]:
 
 def with_drawing(draw: Callable[..., None], players: int) -> tuple[float, int]:
     kept = badges.draw_qr
-    badges.draw_qr = draw  # type: ignore[assignment]
+    badges.draw_qr = draw
     try:
         return made(players)
     finally:
