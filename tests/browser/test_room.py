@@ -182,13 +182,17 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     expect(phone.locator("#door-qr img")).to_have_attribute("src", re.compile("door"))
     phone.click("#im-here")
     expect(phone.locator("#checkin-state")).to_contain_text("The host knows you are here")
-    # a phone without the host's link that opens Fay's card checks in nobody
-    phone.goto(door_path)
-    expect(phone.locator("#door-title")).to_have_text("Fay's door card")
-    expect(phone.locator("#door-where")).to_have_text("Round 1: table 2, seat 2")
-    phone.go_back()
-    expect(phone.locator("body")).to_have_attribute("data-ready", "yes")
+    # a phone without the host's link that opens Hal's card checks in nobody
+    hal = server.api(
+        "POST", f"/api/nights/{night}/claim", created["viewer_token"], json={"name": "Hal"}
+    )
+    hal_door = server.api("GET", f"/api/nights/{night}/checkin/me", hal["token"])["door_url"]
+    stranger = pages.open(hal_door[hal_door.index("/n/") :], name="a stranger's phone")
+    expect(stranger.locator("#door-title")).to_have_text("Hal's door card")
+    expect(stranger.locator("#door-where")).to_have_text("Round 1: table 2, seat 4")
+    expect(stranger.locator("#door-host-hint")).to_be_visible()
     check = Checks()
+    check(stranger, "a door card on a phone without the host's link")
     check(phone, "player, checked in at the door")
     assert check.found == []
     # the host's list follows without a reload
