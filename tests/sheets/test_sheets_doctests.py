@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["blank", "charts", "export", "filled", "pdfkit", "report", "signs", "wording"]
+MODULES = ["badges", "blank", "charts", "export", "filled", "pdfkit", "report", "signs", "wording"]
 
 
 @pytest.mark.parametrize("name", MODULES)

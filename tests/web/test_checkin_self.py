@@ -17,6 +17,8 @@ def claim(client, night, name: str) -> dict[str, str]:
 def test_a_player_checks_in_from_their_own_phone(client, night) -> None:
     ann = claim(client, night, "Ann")
     mine = client.get(night.url("/checkin/me"), headers=ann).json()
+    door = mine.pop("door_url")  # the player's door card (tests/web/test_door_cards.py)
+    assert door.startswith(f"http://testserver/n/{night.id}/door/")
     assert mine == {
         "night": night.id,
         "player": "Ann",

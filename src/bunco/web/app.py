@@ -28,6 +28,7 @@ from bunco.web import (
     api_clock,
     api_club,
     api_corrections,
+    api_door,
     api_downloads,
     api_hosts,
     api_join_cards,
@@ -194,6 +195,7 @@ def create_app(
     app.include_router(api_phones.router)
     app.include_router(api_room.router)
     app.include_router(api_checkin.router)
+    app.include_router(api_door.router)
     app.include_router(api_join_cards.router)
     app.include_router(api_club.router)
     if fast_path:

@@ -48,7 +48,15 @@ QUEUED = 8
 """Makings waiting for the pool or under way, from all tokens together."""
 NICENESS = 10
 """How much lower the worker processes' CPU priority is than the server's."""
-KINDS = ("sheets.pdf", "blank-sheets.pdf", "report.html", "report.pdf", "payouts.pdf", "guide.pdf")
+KINDS = (
+    "sheets.pdf",
+    "blank-sheets.pdf",
+    "report.html",
+    "report.pdf",
+    "payouts.pdf",
+    "guide.pdf",
+    "badges.pdf",
+)
 
 Key = tuple[str, int, str, str]
 
@@ -89,6 +97,11 @@ def make_file(kind: str, lines: Sequence[str], qr_url: str) -> bytes:
         from bunco.sheets.guide import guide_cards_pdf
 
         return guide_cards_pdf(night, qr_url)
+    if kind == "badges.pdf":  # qr_url: the night's name and each player's card address
+        from bunco.sheets.badges import badges_pdf
+
+        detail = json.loads(qr_url)
+        return badges_pdf(night, detail["name"], detail["urls"])
     raise ValueError(f"no such download: {kind!r}")
 
 

@@ -14,6 +14,7 @@ one-line summaries, and a preset with house rules resolved to every rule value).
 ``/n/{id}/player``             a player's phone: seat, partner, live score card, moves
 ``/n/{id}/screen``             the big screen (a TV at the party)
 ``/n/{id}/end``                the end of the night: prizes, roll-offs, cards, downloads
+``/n/{id}/door/{card}``        a player's door card: a host's phone checks them in
 ``/https``                     what to tap at the one-time warning of ``serve --https``
 ``/static/v/{version}/…``      the pages' files, cached for a year (see bunco.web.assets)
 =============================  ==========================================================
@@ -198,6 +199,12 @@ async def screen_page(night_id: NightId) -> Response:
 @router.get("/n/{night_id}/end")
 async def end_page(night_id: NightId) -> Response:
     return page(PAGES["end"])
+
+
+@router.get("/n/{night_id}/door/{card}")
+async def door_page(night_id: NightId, card: str) -> Response:
+    """A player's door card (its QR code opens it): see :mod:`bunco.web.api_door`."""
+    return page("door.html")
 
 
 # -- data for the pages ------------------------------------------------------------------------

@@ -3,9 +3,15 @@
 // each player not here yet, their seat can go to a substitute, or they come off the
 // seating ("Not coming": a ghost's seat or a smaller table, as the rules say), while
 // nothing is scored. The card goes once round 1's first roll is in.
+// Scanning: each player's badge (the "Door badges" PDF) and their own page carry their
+// door card's QR code; the host's phone camera app opens it (door.js checks them in). Where
+// the browser reads QR codes itself (BarcodeDetector: Chrome on Android), "Scan" opens the
+// camera here and checks each card in without leaving the list.
 
 import { api, commandId } from "./api.js";
 import { fill, h, toast } from "./ui.js";
+
+const CAN_SCAN = typeof window.BarcodeDetector === "function";
 
 /** The card, after ``anchor``. Returns ``{ refresh, onMessage }``. */
 export function initCheckin({ anchor, base, token }) {
@@ -14,11 +20,20 @@ export function initCheckin({ anchor, base, token }) {
     h("p", { class: "small muted" }, "Tap each name as the player arrives. Before round 1, a no-show's seat can go to a substitute, or the no-show comes off the seating and the rules seat the room without them: a ghost's seat (the partner rolls for it) or a smaller table, as the night's rules say."),
     h("p", { id: "checkin-count", role: "status" }),
     h("div", { class: "row" },
+      h("a", { class: "btn secondary small", id: "checkin-badges", download: "",
+        href: `${base}/download/badges.pdf?token=${encodeURIComponent(token)}` }, "Door badges (PDF)"),
+      CAN_SCAN ? h("button", { type: "button", class: "btn small", id: "checkin-scan", onclick: () => scanner.toggle() }, "Scan") : ""),
+    h("p", { class: "small muted", id: "checkin-scan-help" }, CAN_SCAN
+      ? "Scan a badge's QR code (or the one on a player's own page) with Scan, or with the camera app: either checks the player in."
+      : "To scan a badge's QR code (or the one on a player's own page), point this phone's camera app at it and open the link: it checks the player in on this phone."),
+    h("div", { class: "door-scan", id: "checkin-scanner", hidden: true }),
+    h("div", { class: "row" },
       h("label", { for: "checkin-find", class: "grow" }, "Find a name",
         h("input", { type: "search", id: "checkin-find", autocomplete: "off" })),
       h("label", { class: "row small" }, h("input", { type: "checkbox", id: "checkin-missing" }), " Only those not here")),
     h("ul", { class: "checkin-list", id: "checkin-list" }));
   anchor.after(card);
+  const scanner = cardScanner({ box: card.querySelector("#checkin-scanner"), base, token, onDone: () => refresh() });
   let latest = null;
   let armed = null;  // the player whose "Not coming" was tapped once
   let subbing = null;  // the player whose substitute is being typed
@@ -76,7 +91,10 @@ export function initCheckin({ anchor, base, token }) {
   function draw(data) {
     latest = data;
     card.hidden = !data.open;
-    if (!data.open) return;
+    if (!data.open) {
+      scanner.stop();
+      return;
+    }
     fill("checkin-count", `${data.here} of ${data.players.length} here · ${data.missing} not yet`);
     const find = document.getElementById("checkin-find").value.trim().toLowerCase();
     const onlyMissing = document.getElementById("checkin-missing").checked;
@@ -103,4 +121,76 @@ export function initCheckin({ anchor, base, token }) {
       }
     },
   };
+}
+
+/** The in-page scanner (BarcodeDetector only): the camera in ``box`` reads QR codes; a
+ * door card of this night is checked in (POST .../door/<card>), anything else is said so. */
+function cardScanner({ box, base, token, onDone }) {
+  let on = false;
+  let stream = null;
+  let timer = null;
+  let busy = false;
+  const seen = new Map();  // a card read in the last seconds is not sent again
+  const pattern = new RegExp(`/n/${base.split("/").pop()}/door/([a-z2-7]{16})$`);
+  const say = (text, kind) => toast(text, kind, kind === "error" ? 6000 : 3500);
+  async function found(text) {
+    const match = pattern.exec(text);
+    if (!match) {
+      if (!seen.has(text)) say("That QR code is not a door card of this night.", "error");
+      seen.set(text, Date.now());
+      return;
+    }
+    const cardId = match[1];
+    if (Date.now() - (seen.get(cardId) || 0) < 4000) return;
+    seen.set(cardId, Date.now());
+    try {
+      const done = await api(`${base}/door/${cardId}`, { method: "POST", token, body: { command_id: commandId() } });
+      const when = new Date(done.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      say(done.already ? `${done.player} was already checked in at ${when}.`
+        : `${done.player} is checked in — ${done.here} of ${done.players} here.`);
+      onDone();
+    } catch (err) {
+      say(err.text || String(err), "error");
+    }
+  }
+  async function start() {
+    on = true;
+    const video = h("video", { playsinline: "", muted: "", "aria-label": "Camera: hold a badge's QR code in view" });
+    video.muted = true;  // a muted video may play without a tap
+    fill(box, video, h("button", { type: "button", class: "btn secondary small", onclick: stop }, "Stop scanning"));
+    box.hidden = false;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+    } catch (err) {
+      say(`The camera could not start (${err.name || err}): use the camera app instead.`, "error");
+      stop();
+      return;
+    }
+    if (!on) {  // stopped while the camera started
+      stream.getTracks().forEach((t) => t.stop());
+      stream = null;
+      return;
+    }
+    video.srcObject = stream;
+    await video.play().catch(() => {});
+    const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
+    timer = setInterval(async () => {
+      if (busy || video.readyState < 2) return;
+      busy = true;
+      try {
+        for (const code of await detector.detect(video)) await found(code.rawValue);
+      } catch (_) { /* a frame it could not read: the next one */ }
+      busy = false;
+    }, 300);
+  }
+  function stop() {
+    on = false;
+    clearInterval(timer);
+    timer = null;
+    if (stream) stream.getTracks().forEach((t) => t.stop());
+    stream = null;
+    box.hidden = true;
+    fill(box);
+  }
+  return { toggle: () => (on ? stop() : start()), stop };
 }

@@ -1,6 +1,8 @@
 // "I'm here" on the player's own phone (docs/room.md): before round 1, a player who scanned
 // the night's player QR and picked their name checks themselves in at the door with one
-// tap; the host's door list follows. The card goes once round 1's first roll is in.
+// tap; the host's door list follows. Their door card's QR code is here too ("show this at
+// the door"): the host's phone scans it and checks them in (door.js). The card goes once
+// round 1's first roll is in.
 
 import { api, commandId } from "./api.js";
 import { fill, h, toast } from "./ui.js";
@@ -18,7 +20,11 @@ export function initPlayerCheckin({ box, base, token, me }) {
         h("p", { id: "checkin-state" }, `The host knows you are here (since ${time(mine.at)}).`)]
       : [h("h2", {}, "At the door?"),
         h("p", { class: "muted" }, "Tap when you arrive: the host sees you are here before round 1."),
-        h("button", { type: "button", class: "btn wide", id: "im-here", onclick: mark }, `I'm here: ${me}`)]);
+        h("button", { type: "button", class: "btn wide", id: "im-here", onclick: mark }, `I'm here: ${me}`),
+        mine.door_url ? h("figure", { class: "door-qr", id: "door-qr" },
+          h("img", { class: "qr", src: `/api/qr.svg?text=${encodeURIComponent(mine.door_url)}`,
+            alt: `QR code: ${me}'s door card`, width: "220", height: "220" }),
+          h("figcaption", {}, "Or show this at the door: the host scans it.")) : ""]);
   };
   async function refresh() {
     try {
