@@ -936,19 +936,19 @@ async function main() {
       return;
     }
   }
-  rememberNight(night, `${live.state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
   drawFirst(live.state, keptText);
   live.drawn = live.state;
   // what the first drawing does without comes after it: the host's announcement and this
   // table's call (the socket's hello reads them), a timed round's clock (asked of the
-  // server), the worker that keeps the pages for offline
+  // server), and once the page is ready the worker that keeps the pages for offline
   room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
   roundClock = new RoundClock({ night, token: held.token });
   roundClock.follow(state.view, $("turn"));
-  registerOffline();
   live.connect();
   outbox.kick();  // what an earlier page of this table left (a reload, a closed tab)
   document.body.dataset.ready = "yes";
+  rememberNight(night, `${state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
+  registerOffline();
 }
 
 main();
