@@ -22,6 +22,10 @@ and one of 200 players, and for each page:
   a table page draws what the phone kept at once (``data-drawn="kept"``, its controls
   working) before the server's state: **drawn** is that moment (the ``ready`` of a page
   that draws nothing early);
+- **main thread** (with ``--trace``): the page's main thread until ready, from a Chromium
+  trace of the tab: **busy**, the wall time of its tasks, and **CPU**, the thread's own
+  CPU time in them (what the phone's processor does: the machine's load changes it much
+  less than the wall times), each for the cold and the reopened page;
 - **per roll**: with the page open, ``--rolls`` rolls at random tables of the night
   (two a second, misses: the round never ends), then ``--settle`` seconds; the bytes the page
   received over HTTP and its WebSocket (the messages' text: the wire may carry them
@@ -37,12 +41,14 @@ folder and run with the same Python and packages, its ``src`` on ``PYTHONPATH``.
     python benchmarks/pages.py --pages table host    # some of the pages
     python benchmarks/pages.py --no-baseline --players 12 --repeat 1
     python benchmarks/pages.py --cpu-slowdown 1      # what the network alone costs
+    python benchmarks/pages.py --pages table --baseline 349fa64 --trace   # the main thread too
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import random
 import signal
@@ -117,6 +123,48 @@ class Load:
     requests: int
     drawn: float
     trips: int
+    busy: float = 0.0  # the main thread's tasks until ready, wall ms (--trace)
+    cpu: float = 0.0  # their CPU ms
+
+
+# what a trace of the tab records (the main thread's tasks and their CPU time)
+TRACE_CATEGORIES = ["devtools.timeline", "v8.execute", "loading"]
+
+
+def main_thread(events: list[dict[str, Any]]) -> tuple[float, float]:
+    """The wall and CPU milliseconds of the renderer main thread's top-level tasks in a
+    trace's ``events`` (the thread that parsed the HTML and ran the scripts).
+
+    >>> main_thread([{"name": "ParseHTML", "pid": 1, "tid": 2, "ph": "X", "ts": 0, "dur": 9000,
+    ...   "tdur": 4000}, {"name": "Layout", "pid": 1, "tid": 2, "ph": "X", "ts": 1000,
+    ...   "dur": 2000, "tdur": 1000}, {"name": "Paint", "pid": 1, "tid": 2, "ph": "X",
+    ...   "ts": 20000, "dur": 1000, "tdur": 1000}])
+    (10.0, 5.0)
+    """
+    counts: dict[tuple[Any, Any], int] = {}
+    for e in events:
+        if e.get("name") in ("FunctionCall", "ParseHTML", "UpdateLayoutTree"):
+            key = (e.get("pid"), e.get("tid"))
+            counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return 0.0, 0.0
+    thread = max(counts, key=lambda k: counts[k])
+    tasks = sorted(
+        (
+            e
+            for e in events
+            if (e.get("pid"), e.get("tid")) == thread and e.get("ph") == "X" and "dur" in e
+        ),
+        key=lambda e: (e["ts"], -e["dur"]),
+    )
+    busy = cpu = 0.0
+    end = -1.0
+    for e in tasks:
+        if e["ts"] >= end:  # not inside the task before it
+            busy += e["dur"]
+            cpu += e.get("tdur", 0)
+            end = e["ts"] + e["dur"]
+    return busy / 1000, cpu / 1000
 
 
 def round_trips(spans: list[tuple[float, float, int]]) -> int:
@@ -320,11 +368,15 @@ def slow_tab(context: BrowserContext, cpu: float) -> tuple[Page, Meter]:
 
 
 def open_page(
-    context: BrowserContext, base: str, path: str, cpu: float
+    context: BrowserContext, base: str, path: str, cpu: float, trace: Browser | None = None
 ) -> tuple[Page, Load, Meter]:
+    """Open ``path`` in a new slowed-down tab until it is ready; with ``trace`` (the
+    browser), its main thread's time from a trace of the tab."""
     page, meter = slow_tab(context, cpu)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if trace:
+        trace.start_tracing(page=page, categories=TRACE_CATEGORIES)
     page.goto(base + path, wait_until="commit")
     try:
         # looked at every 100 ms, not at each frame: the mark is the page's own clock, and
@@ -337,12 +389,16 @@ def open_page(
         ) from None
     ready = page.evaluate("() => window.__ready") / 1000
     drawn = page.evaluate("() => window.__drawn || window.__ready") / 1000
+    busy = cpu_ms = 0.0
+    if trace:
+        recorded = json.loads(trace.stop_tracing())
+        busy, cpu_ms = main_thread(
+            recorded["traceEvents"] if isinstance(recorded, dict) else recorded
+        )
     spans = [(a, b, int(c)) for a, b, c in page.evaluate(NETWORK)]
-    return (
-        page,
-        Load(ready, meter.total, meter.requests, min(drawn, ready), round_trips(spans)),
-        meter,
-    )
+    load = Load(ready, meter.total, meter.requests, min(drawn, ready), round_trips(spans))
+    load.busy, load.cpu = busy, cpu_ms
+    return page, load, meter
 
 
 def new_phone(browser: Browser, storage: dict[str, str]) -> BrowserContext:
@@ -364,19 +420,21 @@ def measure(
     per_roll: bool,
     cpu: float,
     pages: tuple[str, ...] = PAGES,
+    trace: bool = False,
 ) -> None:
     """Each of ``pages`` of each night, cold then warm; with ``per_roll``, the bytes per
-    roll."""
+    roll; with ``trace``, the main thread's time."""
+    tracer = browser if trace else None
     for players, night in nights.items():
         for name in pages:
             path, storage = page_of(night, name)
             context = new_phone(browser, storage)
             try:
-                first, cold, _ = open_page(context, base, path, cpu)
+                first, cold, _ = open_page(context, base, path, cpu, tracer)
                 figures.cold.setdefault((name, players), []).append(cold)
                 first.wait_for_timeout(1500)  # what it fetches after ready lands in the cache
                 first.close()
-                page, warm, meter = open_page(context, base, path, cpu)
+                page, warm, meter = open_page(context, base, path, cpu, tracer)
                 figures.warm.setdefault((name, players), []).append(warm)
                 if name == "player: choosing" or not per_roll:
                     continue
@@ -444,9 +502,15 @@ def report(
                         else "",
                     ]
                 )
-            for line in range(3):
+                if fig.cold[key][0].cpu:
+                    cells[-1].append(
+                        f"main thread cold {_ms(fig.cold[key], 'busy')} busy, "
+                        f"{_ms(fig.cold[key], 'cpu')} CPU; warm {_ms(fig.warm[key], 'busy')}, "
+                        f"{_ms(fig.warm[key], 'cpu')}"
+                    )
+            for line in range(max(len(c) for c in cells)):
                 first = f"{name:<18}{players_n:>8}  " if line == 0 else " " * 28
-                text = "".join(f"{c[line]:<{width}}" for c in cells)
+                text = "".join(f"{(c[line] if line < len(c) else ''):<{width}}" for c in cells)
                 if text.strip():
                     print(first + text)
     if len(results) == 2:
@@ -464,6 +528,11 @@ def report(
                     f"warm {_ratio(old.warm[key], new.warm[key], 'bytes')}",
                     f"trips cold {_ratio(old.cold[key], new.cold[key], 'trips')}",
                 ]
+                if new.cold[key][0].cpu and old.cold[key][0].cpu:
+                    parts.append(
+                        f"main thread CPU cold {_ratio(old.cold[key], new.cold[key], 'cpu')}, "
+                        f"warm {_ratio(old.warm[key], new.warm[key], 'cpu')}"
+                    )
                 if key in new.per_roll:
                     a = statistics.median(old.per_roll[key])
                     b = statistics.median(new.per_roll[key])
@@ -475,6 +544,10 @@ def _ratio(old: list[Load], new: list[Load], what: str) -> str:
     a = statistics.median(getattr(x, what) for x in old)
     b = statistics.median(getattr(x, what) for x in new)
     return f"{a / b:.1f}x" if b else "-"
+
+
+def _ms(loads: list[Load], what: str) -> str:
+    return f"{statistics.median(getattr(x, what) for x in loads):.0f} ms"
 
 
 def _short(page: str) -> str:
@@ -498,6 +571,11 @@ def main() -> None:
         help="only these pages (table, player, host, big)",
     )
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="also trace each load: the page's main thread until ready (busy and CPU ms)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--cpu-slowdown",
@@ -544,6 +622,7 @@ def main() -> None:
                             per_roll=r == 0,
                             cpu=args.cpu_slowdown,
                             pages=pages,
+                            trace=args.trace,
                         )
                     results.append((label, figures))
                     print(f"measured: {label}", flush=True)

@@ -288,7 +288,7 @@ class Room:
         """Table 1's scorekeeper rings the starting bell; the other tables hear it."""
         r = state["view"]["round"]
         page = self.table_ready(1, state)
-        expect(page.locator("#start-round")).to_have_text(f"🔔 Ring the bell: start round {r}")
+        expect(page.locator("#start-round")).to_have_text(f"Ring the bell: start round {r}")
         page.click("#start-round")
         after = self.after(state["seq"])
         for n, other in self.tables.items():

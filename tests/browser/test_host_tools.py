@@ -131,7 +131,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(body).to_have_attribute("data-seq", str(between["seq"]))
     expect(host.locator("#sub-button")).to_be_enabled()
     expect(host.locator("#end-note")).to_have_text("Ending now makes round 1 the last round.")
-    expect(host.locator("#start-round")).to_have_text("🔔 Ring the bell: start round 2")
+    expect(host.locator("#start-round")).to_have_text("Ring the bell: start round 2")
 
     # -- between rounds: a substitute takes Dee's seat ----------------------------------------
     before = seating(view)

@@ -3,7 +3,7 @@
 A night's page asks for its first state from the inline start in its HTML, while its one
 joined script loads, and uses that reply: one GET, no second. A reopened table page draws
 what the phone kept at once (its controls working, axe-core clean), then the server's
-state over it. The host and results pages follow rolls from their messages (the table's
+state over it (not a second time when the server's state is the one it kept). The host and results pages follow rolls from their messages (the table's
 view, the bell, the traveler, the last Bunco) and reload the night only when a message
 does not carry the change (a new round).
 """
@@ -120,6 +120,27 @@ def test_a_reopened_table_draws_what_it_kept_then_the_servers(pages: Pages, serv
     expect(body).to_have_attribute("data-drawn", "fresh")
     expect(page.locator("#turn-text")).to_have_text("Bea rolls")
     assert page.evaluate("document.body.dataset.gets") == "1"
+    page.close()
+    # reopened again with nothing changed: the server's state is the one drawn from what
+    # the phone kept, so the page is not drawn a second time (the same tally element)
+    held.clear()
+    again = context.new_page()
+    watch(again, pages, "table 1 reopened unchanged")
+    again.goto(f"/n/{night}/table/1")
+    expect(again.locator("body")).to_have_attribute("data-drawn", "kept")
+    again.evaluate("document.querySelector('#tally .tally').dataset.keptDrawing = 'yes'")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(again.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(again.locator("body")).to_have_attribute("data-drawn", "fresh")
+    # nor when the socket's hello brings the same state again
+    expect(again.locator("body")).to_have_attribute("data-connection", "online")
+    expect(again.locator("#tally .tally")).to_have_attribute("data-kept-drawing", "yes")
+    expect(again.locator("#turn-text")).to_have_text("Bea rolls")
+    # and it follows the night from there: Bea's roll, sent while it is open, is drawn
+    roll(server, night, host, 1, [2, 3, 5])
+    expect(again.locator("#turn-text")).to_have_text("Cat rolls")
+    assert again.evaluate("document.body.dataset.gets") == "1"
     assert pages.errors == []
 
 

@@ -241,7 +241,7 @@ export function startBellButton(view, { commands, live, base, then = "" }) {
     }
   };
   return h("button", { type: "button", class: "btn wide", id: "start-round", onclick: ring },
-    h("span", { "aria-hidden": "true" }, "🔔"), ` Ring the bell: start round ${view.round}`);
+    h("span", { class: "bell-icon", "aria-hidden": "true" }), ` Ring the bell: start round ${view.round}`);
 }
 
 // -- the bell and the roll that ended the round ---------------------------------------------------

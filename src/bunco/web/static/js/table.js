@@ -693,6 +693,13 @@ function drawMoves(view, t) {
   }
 }
 
+/** Open or close the die faces; they are built the first time they open (eighteen
+ * buttons of pips the page need not draw before it is ready). */
+function showFaces(open) {
+  $("faces").hidden = !open;
+  if (open && !$("dicepick").firstChild) drawPicker();
+}
+
 function drawPicker() {
   // built once and marked in place: the face just pressed keeps the keyboard's focus
   diceRows($("dicepick"), picked, (d, f) => {
@@ -702,16 +709,38 @@ function drawPicker() {
   });
 }
 
-function render(next, previous) {
+/** Take ``next`` as the state drawn: its versions noted, kept for a reload. */
+function keep(next) {
   state = next;
-  const view = next.view;
-  const t = myTable(view);
   live.versions.notePage(next);  // a page kept from before a reload offline, too
   store(LAST(), { ...next, versions: live.versions.asMap(), at: Date.now() });  // a reload offline starts from it
+}
+
+// what the socket's messages copy from their status into the view (live.js: setView),
+// null there when a GET's view leaves them out; the page reads them as true or false
+const FROM_STATUS = ["bell", "started", "bell_roll", "traveler", "last_bunco"];
+
+/** What of a state the page draws, as text: all of it but the versions commands are
+ * based on and when it was kept, each object's members in the order of their names (the
+ * state a GET gives and the same state from the socket's hello list them in other
+ * orders). Two states of the same text draw the same page. */
+function drawnText(s) {
+  const view = { ...s.view };
+  for (const key of FROM_STATUS) if (view[key] === null) delete view[key];
+  return JSON.stringify({ ...s, view, versions: undefined, at: undefined }, byName);
+}
+const byName = (_, value) => (value && typeof value === "object" && !Array.isArray(value)
+  ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value);
+const roundKeyOf = (view) => `${view.set}.${view.round}.${view.phase}`;  // the feed's round
+
+function render(next, previous) {
+  keep(next);
+  const view = next.view;
+  const t = myTable(view);
   const seats = seatList(t);
   $("seats-box").hidden = !seats;
   if (seats) fill("seats-box", seats);
-  const roundKey = `${view.set}.${view.round}.${view.phase}`;
+  const roundKey = roundKeyOf(view);
   if (feedRound && feedRound !== roundKey) {
     feed = [];
     drawFeed();
@@ -760,7 +789,7 @@ function render(next, previous) {
   keepAwake(view.phase !== "over");
   // the faces open by themselves for a roll for high, unless its totals are asked (real dice)
   const forHigh = t && t.rolling_for_high && $("high-totals").hidden;
-  $("faces").hidden = !forHigh && $("faces-toggle").getAttribute("aria-expanded") !== "true";
+  showFaces(forHigh || $("faces-toggle").getAttribute("aria-expanded") === "true");
 }
 
 let room = null;  // the host's announcement and this table's call (room.js)
@@ -808,13 +837,30 @@ function needToken(message) {
   });
 }
 
-/** Draw the state this phone kept from its last visit, before the server's arrives. */
+/** Draw the state this phone kept from its last visit, before the server's arrives.
+ * Returns its text (drawnText): a server's state of the same text is drawn already. */
 function drawKept(kept) {
   buildTaps(kept.view);
   $("play").hidden = false;
   render(kept, null);
   feedRound = "";  // the server's state starts the feed (no chime for the round kept)
   document.body.dataset.drawn = "kept";
+  return drawnText(kept);
+}
+
+/** The server's first state: drawn, unless it is the very state drawn from what this
+ * phone kept (``keptText``): then the page on screen is the server's already, and only
+ * the state behind it changes (a second drawing would cost a slow phone as much as the
+ * first, for nothing). Any difference at all, a later seq included, draws it again. */
+function drawFirst(first, keptText) {
+  if (keptText !== null && drawnText(first) === keptText) {
+    keep(first);
+    feedRound = roundKeyOf(first.view);
+    return;
+  }
+  buildTaps(first.view);
+  $("play").hidden = false;
+  render(first, null);
 }
 
 async function main() {
@@ -831,7 +877,6 @@ async function main() {
     return needToken(err.text || String(err));
   }
   if (!held) return needToken("");
-  registerOffline();
   commands = new Commands(held.token, {
     // the start bell is of the whole night: it changes no table's version (versions.js)
     onAck: (ack) => live.versions.noteMessage(ack),
@@ -852,16 +897,16 @@ async function main() {
   $("faces-toggle").addEventListener("click", () => {
     const open = $("faces-toggle").getAttribute("aria-expanded") !== "true";
     $("faces-toggle").setAttribute("aria-expanded", String(open));
-    $("faces").hidden = !open;
+    showFaces(open);
   });
   $("faces-enter").addEventListener("click", enterFaces);
-  drawPicker();
-  room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
-  roundClock = new RoundClock({ night, token: held.token });
   live = new Live({
     night, token: held.token, table: tableNo,
     onState: (s, prev) => {
-      if (loaded) render(s, prev);
+      if (!loaded) return;
+      // a message that changes nothing drawn (the hello of each connection): no drawing
+      if (state && drawnText(s) === drawnText(state)) keep(s);
+      else render(s, prev);
     },
     onMessage,
     onFatal: (err) => { if (outbox) outbox.stopped = true; needToken(revokedText(err)); },
@@ -870,7 +915,7 @@ async function main() {
   // says where it was tapped, docs/outbox.md), then the server's state drawn over it;
   // not when the server's state is already here (one drawing, not two)
   const kept = recall(LAST());
-  if (kept && kept.view && kept.name && firstPending()) drawKept(kept);
+  const keptText = kept && kept.view && kept.name && firstPending() ? drawKept(kept) : null;
   try {
     await live.refresh();  // the view has all the page draws: no other request to wait for
     loaded = true;
@@ -891,14 +936,19 @@ async function main() {
       return;
     }
   }
-  rememberNight(night, `${live.state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
-  buildTaps(live.state.view);
-  $("play").hidden = false;
-  render(live.state, null);
+  drawFirst(live.state, keptText);
   live.drawn = live.state;
+  // what the first drawing does without comes after it: the host's announcement and this
+  // table's call (the socket's hello reads them), a timed round's clock (asked of the
+  // server), and once the page is ready the worker that keeps the pages for offline
+  room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
+  roundClock = new RoundClock({ night, token: held.token });
+  roundClock.follow(state.view, $("turn"));
   live.connect();
   outbox.kick();  // what an earlier page of this table left (a reload, a closed tab)
   document.body.dataset.ready = "yes";
+  rememberNight(night, `${state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
+  registerOffline();
 }
 
 main();
