@@ -81,8 +81,11 @@ def test_the_bell_rang_mid_turn_during_the_outage(pages: Pages, server: Server) 
     night, host = created["night"], created["host_token"]
     page = open_ready(pages, created, 2)
     tap(page, "miss")  # Eve misses: Fay rolls
-    tap(page, "+2")  # Fay +2, rolling on
+    tap(page, "+2")  # Fay +2, rolling on (tapped at once: for Fay, whether or not the
+    # page's state has Eve's miss yet, outbox.recordedAfter)
     drained(page)
+    assert outbox(page, night, 2) == []  # both recorded, neither refused
+    assert page.locator("body").get_attribute("data-roller") == "Fay"
     offline(page)
     head_table_to_the_bell(server, night, host, finish=True)
     for outcome in ["+1", "+2", "miss", "+1", "miss", "miss"]:

@@ -192,10 +192,12 @@ def test_connections_past_the_caps_are_closed_at_once(tmp_path, monkeypatch, mor
             except ConnectionError:
                 return True
 
+        # opened one after the other (the order the server counts them in), then each
+        # watched for the same half second, all at once
         one = [await opened("127.0.0.3") for _ in range(25)]
-        per_address = [await closed_at_once(r) for r, _ in one]
+        per_address = await asyncio.gather(*(closed_at_once(r) for r, _ in one))
         more = [await opened(f"127.0.0.{4 + i % 3}") for i in range(35)]
-        total = [await closed_at_once(r) for r, _ in more]
+        total = await asyncio.gather(*(closed_at_once(r) for r, _ in more))
         for _, writer in one + more:
             writer.close()
         await asyncio.sleep(0.5)

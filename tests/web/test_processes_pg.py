@@ -484,7 +484,7 @@ def test_a_dropped_notification_connection_is_made_again_and_nothing_is_missed(s
     night = created["night"]
     listener = Listener(b, night, created["viewer_token"])
     phone = bearer(join(a, created["tables"][0]["code"]).json()["token"])
-    engine = sa.create_engine(str(PG_URL))
+    engine = sa.create_engine(str(a.db))  # the database A and B share
     with engine.begin() as conn:  # cut both processes' listening connections
         cut = conn.execute(
             sa.text(

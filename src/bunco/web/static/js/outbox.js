@@ -49,6 +49,7 @@ export class Outbox {
     this.inflight = null;    // the id of the entry on its way now
     this.wakeUp = null;
     this.settled = new Map();  // id -> resolve, for a caller awaiting one entry
+    this.recent = [];        // {entry, seq}: recorded by this page, maybe not in its state yet
     this.persisted = true;
     window.addEventListener("online", () => this.wake());
     window.addEventListener("storage", (ev) => {  // another tab of this table
@@ -83,6 +84,15 @@ export class Outbox {
 
   /** The entries the server refused, waiting for a person's decision. */
   get refused() { return this.data.entries.filter((e) => e.state === "refused"); }
+
+  /** The entries this page had recorded after ``seq`` (the seq of the state the page
+   * shows), oldest first: between the server's reply and the state that has them (the
+   * page's state may come later, after a reload under way), the page counts them before
+   * the waiting ones, so it never shows, nor taps on, the table without them. */
+  recordedAfter(seq) {
+    this.recent = this.recent.filter((r) => r.seq > seq);
+    return this.recent.map((r) => r.entry);
+  }
 
   /** Keep an entry (``body``: the request's fields; ``tapped``: where it was tapped;
    * ``label``: the entry in words) and send it. Returns the entry and a promise of its
@@ -201,6 +211,8 @@ export class Outbox {
         const ids = Object.keys(this.data.acked);
         for (const old of ids.slice(0, Math.max(0, ids.length - KEPT_ACKS))) delete this.data.acked[old];
         this.save();
+        this.recent.push({ entry, seq: ack.seq });
+        if (this.recent.length > KEPT_ACKS) this.recent.shift();
         this.onAck(ack, entry);
         this.settle(entry.id, { ack });
         this.onChange();

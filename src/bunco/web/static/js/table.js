@@ -68,13 +68,15 @@ function scoreDice(dice, round, scoring) {
   return { points: hits * scoring.per_hit, passes: hits === 0, kind: hits ? "points" : "miss" };
 }
 
-/** The table as the page shows it: the server's, with the entries not sent yet counted.
+/** The table as the page shows it: the server's, with the entries not sent yet counted
+ * (and those recorded that the page's state does not have yet: outbox.recordedAfter).
  * ``unknown``: an entry the page cannot score by itself (a roll for high, a tie-break, a
  * Wipeout, "Roll for me") came first: what follows it shows once the server has it. */
 function shown(view) {
   const t = myTable(view);
   const waiting = outbox ? outbox.waiting : [];
-  if (!t || !waiting.length) return { t, unknown: false, pending: waiting.length };
+  const entries = [...(outbox && state ? outbox.recordedAfter(state.seq) : []), ...waiting];
+  if (!t || !entries.length) return { t, unknown: false, pending: waiting.length };
   const p = { ...t, points: [...t.points], team_scores: t.team_scores ? [...t.team_scores] : t.team_scores };
   let unknown = false;
   let turns = 0;
@@ -84,7 +86,7 @@ function shown(view) {
     p.roller = r.length ? r[turns % r.length] : null;
     p.rotation = r.length ? [...r.slice(turns % r.length), ...r.slice(0, turns % r.length)] : [];
   };
-  for (const e of waiting) {
+  for (const e of entries) {
     if (!["playing", "finishing"].includes(p.status) || !t.scoring || !p.roller
       || (e.tapped && e.tapped.round !== view.round)) { unknown = true; break; }
     // a credited entry: the turns it passes are misses, then its player's entry
