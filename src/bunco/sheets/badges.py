@@ -22,7 +22,7 @@ import segno
 from reportlab.lib.units import inch
 
 from bunco.core.night import Night
-from bunco.sheets.pdfkit import GREY, INK, Doc, Page
+from bunco.sheets.pdfkit import GREY, Doc, Page
 
 ACROSS, DOWN = 2, 3
 GAP: float = 0.25 * inch
@@ -85,13 +85,8 @@ def draw_badge(
     page: Page, x: float, y: float, w: float, h: float, badge: Badge, title: str
 ) -> None:
     """One badge with its lower-left corner at (x, y)."""
-    page.box(x, y, w, h, width=1.2, radius=8)
     band = 0.45 * inch
-    c = page.canvas
-    c.saveState()
-    c.setFillColorRGB(*INK)
-    c.roundRect(x, y + h - band, w, band, 8, stroke=0, fill=1)
-    c.restoreState()
+    page.banded_box(x, y, w, h, band)
     pad = 0.15 * inch
     page.text(
         x + w / 2,

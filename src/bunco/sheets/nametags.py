@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import inch
 
-from bunco.sheets.pdfkit import GREY, INK, Doc, Page
+from bunco.sheets.pdfkit import GREY, Doc, Page
 
 ACROSS, DOWN = 2, 4
 GAP: float = 0.25 * inch
@@ -26,13 +26,8 @@ class NameTag:
 
 def draw_tag(page: Page, x: float, y: float, w: float, h: float, tag: NameTag) -> None:
     """One tag with its lower-left corner at (x, y)."""
-    page.box(x, y, w, h, width=1.2, radius=8)
     band = 0.62 * inch
-    c = page.canvas
-    c.saveState()
-    c.setFillColorRGB(*INK)
-    c.roundRect(x, y + h - band, w, band, 8, stroke=0, fill=1)
-    c.restoreState()
+    page.banded_box(x, y, w, h, band)
     page.text(
         x + w / 2, y + h - 0.3 * inch, "HELLO", 20, bold=True, align="center", color=(1, 1, 1)
     )

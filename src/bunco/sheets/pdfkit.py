@@ -237,6 +237,16 @@ class Page:
         else:
             c.rect(x, y, w, h, stroke=1, fill=int(fill is not None))
 
+    def banded_box(self, x: float, y: float, w: float, h: float, band: float) -> None:
+        """A card with rounded corners and a dark band ``band`` high across its top (a
+        badge's, a name tag's), its lower-left corner at (x, y)."""
+        self.box(x, y, w, h, width=1.2, radius=8)
+        c = self.canvas
+        c.saveState()
+        c.setFillColorRGB(*INK)
+        c.roundRect(x, y + h - band, w, band, 8, stroke=0, fill=1)
+        c.restoreState()
+
     def grid(
         self,
         x: float,

@@ -18,7 +18,14 @@ from pydantic import BaseModel, Field
 
 from bunco.web.access import require, require_host
 from bunco.web.door_cards import card_id, door_key, door_url, public_base
-from bunco.web.door_list import CheckInOut, before_play, door_list, mark, marks_of
+from bunco.web.door_list import (
+    CheckInOut,
+    before_play,
+    door_list,
+    mark,
+    marks_of,
+    require_door_open,
+)
 from bunco.web.fields import Name
 from bunco.web.replies import ServiceError
 from bunco.web.routing import ERRORS, NightId, service
@@ -104,13 +111,7 @@ async def check_in(night_id: NightId, body: CheckInIn, request: Request) -> Chec
                 f"{body.player!r} is not seated tonight",
                 "a seated player: " + ", ".join(live.night.seated[:20]),
             )
-        if not before_play(live.night):
-            raise ServiceError(
-                409,
-                "too_late",
-                "round 1 is under way: the door list is closed",
-                "a late arrival joins between rounds (POST .../arrivals)",
-            )
+        require_door_open(live.night)
         out = await mark(svc, live, body.player, here=body.here)
         if who.role == "player":  # a player's phone reads its own row only
             out.players = [p for p in out.players if p.player == body.player]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from bunco.web.access import require_host
 from bunco.web.door_cards import cards_of, door_key, door_url, player_of, public_base
-from bunco.web.door_list import before_play, mark
+from bunco.web.door_list import before_play, mark, require_door_open
 from bunco.web.downloads import Downloads, log_lines
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
@@ -121,13 +121,7 @@ async def scan_card(
     async with live.lock:
         if player not in live.night.seated:  # left the seating while the key was read
             raise _no_card(card)
-        if not before_play(live.night):
-            raise ServiceError(
-                409,
-                "too_late",
-                "round 1 is under way: the door list is closed",
-                "a late arrival joins between rounds (POST .../arrivals)",
-            )
+        require_door_open(live.night)
         before = dict(live.options.get("checkin") or {})
         ids = dict(live.options.get("checkin_ids") or {})
         already = player in before and ids.get(player) != body.command_id

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from bunco.core.night import Night
 from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Message
-from bunco.web.replies import json_text
+from bunco.web.replies import ServiceError, json_text
 from bunco.web.service import NightService
 
 
@@ -45,6 +45,17 @@ def before_play(night: Night) -> bool:
     if night.phase != "playing" or night.set_no != 1 or night.round_no != 1 or night.started:
         return False
     return all(len(t.rolls) == 0 and not t.first_rolls for t in night.tables)
+
+
+def require_door_open(night: Night) -> None:
+    """Refuse a check-in once round 1 is under way (a late arrival joins between rounds)."""
+    if not before_play(night):
+        raise ServiceError(
+            409,
+            "too_late",
+            "round 1 is under way: the door list is closed",
+            "a late arrival joins between rounds (POST .../arrivals)",
+        )
 
 
 def marks_of(live: LiveNight) -> dict[str, str]:
