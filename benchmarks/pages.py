@@ -387,6 +387,9 @@ def open_page(
         raise SystemExit(
             f"error: {path} was not ready within a minute: {errors} {shown!r}"
         ) from None
+    # what came over the network until ready (within the 100 ms polling): read before the
+    # trace stops, since the page goes on fetching what it does after ready meanwhile
+    received, requests = meter.total, meter.requests
     ready = page.evaluate("() => window.__ready") / 1000
     drawn = page.evaluate("() => window.__drawn || window.__ready") / 1000
     busy = cpu_ms = 0.0
@@ -396,7 +399,7 @@ def open_page(
             recorded["traceEvents"] if isinstance(recorded, dict) else recorded
         )
     spans = [(a, b, int(c)) for a, b, c in page.evaluate(NETWORK)]
-    load = Load(ready, meter.total, meter.requests, min(drawn, ready), round_trips(spans))
+    load = Load(ready, received, requests, min(drawn, ready), round_trips(spans))
     load.busy, load.cpu = busy, cpu_ms
     return page, load, meter
 

@@ -940,17 +940,21 @@ async function main() {
   }
   drawFirst(live.state, keptText);
   live.drawn = live.state;
-  // what the first drawing does without comes after it: the host's announcement and this
-  // table's call (the socket's hello reads them), a timed round's clock (asked of the
-  // server), and once the page is ready the worker that keeps the pages for offline
-  room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
-  roundClock = new RoundClock({ night, token: held.token });
-  roundClock.follow(state.view, $("turn"));
-  live.connect();
-  outbox.kick();  // what an earlier page of this table left (a reload, a closed tab)
-  document.body.dataset.ready = "yes";
-  rememberNight(night, `${state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
-  registerOffline();
+  document.body.dataset.ready = "yes";  // the server's state is drawn: the controls work
+  // what the first drawing does without comes in a task of its own after it, so that a
+  // tap waits for none of it: the live messages (the socket), what an earlier page of
+  // this table left in the outbox (a reload, a closed tab), the host's announcement and
+  // this table's call (the socket's hello reads them), a timed round's clock (asked of
+  // the server), and the worker that keeps the pages for offline
+  setTimeout(() => {
+    live.connect();
+    outbox.kick();
+    room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
+    roundClock = new RoundClock({ night, token: held.token });
+    roundClock.follow(state.view, $("turn"));
+    rememberNight(night, `${state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
+    registerOffline();
+  }, 0);
 }
 
 main();
