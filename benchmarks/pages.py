@@ -14,7 +14,8 @@ and one of 200 players, and for each page:
   the start of the navigation to the page's ``data-ready`` mark (the page has the server's
   state and draws it: the entry controls work), **bytes** all that came over the network
   until then (headers included, as compressed on the wire), the number of requests that
-  went over the network (not those a service worker answered from its cache), and
+  went over the network (not those a service worker answered from its cache; the
+  worker's own requests, slowed down as the tab's are, counted instead of the tab's), and
   the **round trips** on the way: how many times the page waited on the network with
   nothing else under way (requests that overlap count once), a figure the machine's load
   does not change;
@@ -331,22 +332,19 @@ class Meter:
         self.http = 0
         self.requests = 0
         self.socket = 0
-        self.kept: set[str] = set()  # requests a service worker answered from its cache
+        self.kept: set[str] = set()  # requests a service worker answered (Workers counts its own)
         cdp.on("Network.responseReceived", self._received)
         cdp.on("Network.loadingFinished", self._finished)
         cdp.on("Network.webSocketFrameReceived", self._frame)
 
     def _received(self, event: dict[str, Any]) -> None:
         response = event["response"]
-        if response.get("fromServiceWorker") and response.get("serviceWorkerResponseSource") in (
-            "cache-storage",
-            "http-cache",
-        ):
+        if response.get("fromServiceWorker"):
             self.kept.add(event["requestId"])
 
     def _finished(self, event: dict[str, Any]) -> None:
         if event["requestId"] in self.kept:
-            return  # no byte came over the network
+            return  # from the worker's cache, or what the worker fetched (counted there)
         self.http += int(event.get("encodedDataLength", 0))
         self.requests += 1
 
@@ -356,6 +354,52 @@ class Meter:
     @property
     def total(self) -> int:
         return self.http + self.socket
+
+
+class Workers:
+    """The browser's service workers, slowed down as the tab is and their bytes counted.
+
+    The DevTools protocol's network conditions hold for one target: a tab's do not reach
+    the requests its service worker makes itself (a table page's worker asks for the
+    page's first state as it opens the page). Each worker is reached through the browser's
+    own session (``Target.sendMessageToTarget``, Playwright opens sessions on tabs only)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.cdp = browser.new_browser_cdp_session()
+        self.slowed: set[str] = set()
+        self.http = 0
+        self.requests = 0
+        self._sent = 0
+        self.cdp.on("Target.receivedMessageFromTarget", self._message)
+
+    def slow_down(self) -> int:
+        """Slow down the workers running now that are not yet; how many there were."""
+        found = 0
+        for target in self.cdp.send("Target.getTargets")["targetInfos"]:
+            if target["type"] != "service_worker" or target["targetId"] in self.slowed:
+                continue
+            session = self.cdp.send(
+                "Target.attachToTarget", {"targetId": target["targetId"], "flatten": False}
+            )["sessionId"]
+            for method, params in (
+                ("Network.enable", {}),
+                ("Network.emulateNetworkConditions", SLOW_NETWORK),
+            ):
+                self._sent += 1
+                message = {"id": self._sent, "method": method, "params": params}
+                self.cdp.send(
+                    "Target.sendMessageToTarget",
+                    {"sessionId": session, "message": json.dumps(message)},
+                )
+            self.slowed.add(target["targetId"])
+            found += 1
+        return found
+
+    def _message(self, event: dict[str, Any]) -> None:
+        message = json.loads(event["message"])
+        if message.get("method") == "Network.loadingFinished":
+            self.http += int(message["params"].get("encodedDataLength", 0))
+            self.requests += 1
 
 
 def slow_tab(context: BrowserContext, cpu: float) -> tuple[Page, Meter]:
@@ -368,11 +412,19 @@ def slow_tab(context: BrowserContext, cpu: float) -> tuple[Page, Meter]:
 
 
 def open_page(
-    context: BrowserContext, base: str, path: str, cpu: float, trace: Browser | None = None
+    context: BrowserContext,
+    base: str,
+    path: str,
+    cpu: float,
+    workers: Workers,
+    trace: Browser | None = None,
 ) -> tuple[Page, Load, Meter]:
-    """Open ``path`` in a new slowed-down tab until it is ready; with ``trace`` (the
-    browser), its main thread's time from a trace of the tab."""
+    """Open ``path`` in a new slowed-down tab until it is ready (its service worker slowed
+    down too, its requests counted with the tab's); with ``trace`` (the browser), its
+    main thread's time from a trace of the tab."""
     page, meter = slow_tab(context, cpu)
+    workers.slow_down()
+    worker_bytes, worker_requests = workers.http, workers.requests
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     if trace:
@@ -389,7 +441,10 @@ def open_page(
         ) from None
     # what came over the network until ready (within the 100 ms polling): read before the
     # trace stops, since the page goes on fetching what it does after ready meanwhile
-    received, requests = meter.total, meter.requests
+    received = meter.total + workers.http - worker_bytes
+    requests = meter.requests + workers.requests - worker_requests
+    if workers.slow_down():  # a worker started during the load ran at full speed
+        print(f"note: {path}: its service worker started unslowed during the load", flush=True)
     ready = page.evaluate("() => window.__ready") / 1000
     drawn = page.evaluate("() => window.__drawn || window.__ready") / 1000
     busy = cpu_ms = 0.0
@@ -428,16 +483,17 @@ def measure(
     """Each of ``pages`` of each night, cold then warm; with ``per_roll``, the bytes per
     roll; with ``trace``, the main thread's time."""
     tracer = browser if trace else None
+    workers = Workers(browser)
     for players, night in nights.items():
         for name in pages:
             path, storage = page_of(night, name)
             context = new_phone(browser, storage)
             try:
-                first, cold, _ = open_page(context, base, path, cpu, tracer)
+                first, cold, _ = open_page(context, base, path, cpu, workers, tracer)
                 figures.cold.setdefault((name, players), []).append(cold)
                 first.wait_for_timeout(1500)  # what it fetches after ready lands in the cache
                 first.close()
-                page, warm, meter = open_page(context, base, path, cpu, tracer)
+                page, warm, meter = open_page(context, base, path, cpu, workers, tracer)
                 figures.warm.setdefault((name, players), []).append(warm)
                 if name == "player: choosing" or not per_roll:
                     continue
@@ -476,7 +532,12 @@ def row(loads: list[Load]) -> tuple[str, str, str, str]:
 def report(
     results: list[tuple[str, Figures]], players: list[int], pages: tuple[str, ...] = PAGES
 ) -> None:
-    width = 46
+    width = 2 + max(
+        len(f"warm {w} (drawn {d}), {b}, {t}")
+        for _, fig in results
+        for loads in fig.warm.values()
+        for w, d, b, t in [row(loads)]
+    )
     print()
     print(
         "ready: from the navigation to the page's data-ready mark (drawn: a reopened table "

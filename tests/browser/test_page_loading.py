@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
@@ -173,4 +174,87 @@ def test_the_host_and_results_pages_follow_rolls_without_reloading(
     expect(end.locator("#status")).to_contain_text("Round 2")
     for page, before in zip(opened, gets, strict=True):
         assert int(page.evaluate("document.body.dataset.gets")) > int(before)
+    assert pages.errors == []
+
+
+FIRST_ASK = """() => caches.open("bunco-first-asks")
+  .then((cache) => cache.match(location.pathname))
+  .then((kept) => (kept ? kept.json() : null))"""
+
+
+def worker_phone(pages: Pages) -> BrowserContext:
+    """A phone whose pages the service worker keeps (http://127.0.0.1 is a secure origin)."""
+    context = pages.browser.new_context(viewport=PHONE, base_url=pages.base)
+    context.set_default_timeout(15_000)
+    pages.contexts.append(context)
+    return context
+
+
+def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_opened(
+    pages: Pages, server: Server
+) -> None:
+    created = server.api("POST", "/api/nights", json={"name": "Worker", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    table_state = f"/api/nights/{night}/tables/1"
+    context = worker_phone(pages)
+    page = context.new_page()
+    watch(page, pages, "table 1")
+    page.goto(f"/join/{created['tables'][0]['code']}")
+    page.wait_for_url(f"**/n/{night}/table/1")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # once ready, the page left the worker the address of its state and its token
+    page.wait_for_function(FIRST_ASK, polling=100)
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:table:1'))")
+    assert page.evaluate(FIRST_ASK) == {"path": table_state, "token": token}
+    page.close()
+    roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
+
+    seen: list[tuple[str, bool]] = []
+    context.on("request", lambda r: seen.append((r.url, r.service_worker is not None)))
+    again = context.new_page()
+    watch(again, pages, "table 1 reopened")
+    again.goto(f"/n/{night}/table/1")
+    expect(again.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(again.locator("#turn-text")).to_have_text("Bea rolls")  # the server's, not the kept
+    assert again.evaluate("document.body.dataset.gets") == "1"
+    state = [i for i, (url, _) in enumerate(seen) if urlsplit(url).path == table_state]
+    asked = [i for i, (url, _) in enumerate(seen) if urlsplit(url).path == f"/__first{table_state}"]
+    # one GET of the state, by the worker, made before the page's first lines asked for it
+    assert [seen[i][1] for i in state] == [True]
+    assert len(asked) == 1 and not seen[asked[0]][1] and state[0] < asked[0]
+    again.close()
+
+    # a token kept for the worker that is not the page's (an old one, a made-up one): the
+    # worker's early reply is not used; the page's own token asks, and the page is drawn
+    third = context.new_page()
+    watch(third, pages, "table 1, a stale ask")
+    third.goto(f"/n/{night}/table/1")
+    expect(third.locator("body")).to_have_attribute("data-ready", "yes")
+    third.evaluate(
+        """(night) => caches.open("bunco-first-asks").then((cache) => cache.put(location.pathname,
+          new Response(JSON.stringify({path: `/api/nights/${night}/tables/1`, token: "stale"}))))""",
+        night,
+    )
+    third.close()
+    seen.clear()
+    fourth = context.new_page()
+    watch(fourth, pages, "table 1 after a stale ask")
+    fourth.goto(f"/n/{night}/table/1")
+    expect(fourth.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(fourth.locator("#turn-text")).to_have_text("Bea rolls")
+    expect(fourth.locator("#fatal")).to_be_hidden()
+    state = [i for i, (url, _) in enumerate(seen) if urlsplit(url).path == table_state]
+    assert [seen[i][1] for i in state] == [True, True]  # the stale ask, then the page's
+    fourth.wait_for_function(
+        "(token) => caches.open('bunco-first-asks').then((c) => c.match(location.pathname))"
+        ".then((kept) => kept && kept.json()).then((ask) => ask && ask.token === token)",
+        arg=token,
+        polling=100,
+    )  # the page's own token kept again
+
+    # signed out: the page no longer leaves the worker a token that fails
+    server.api("DELETE", f"/api/nights/{night}/tables/1/scorekeepers", host)
+    expect(fourth.locator("#need-token")).to_be_visible()
+    fourth.wait_for_function(f"() => ({FIRST_ASK})().then((ask) => ask === null)", polling=100)
     assert pages.errors == []

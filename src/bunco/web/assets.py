@@ -28,7 +28,7 @@ today's file, not cached, so it never keeps a stale file under the new name.
 >>> files.version == Assets(STATIC).version and len(files.version)
 12
 >>> sorted(files.modules("js/table.js"))[:2]
-['js/api.js', 'js/live.js']
+['js/api.js', 'js/high_totals.js']
 >>> page = files.page("table.html")
 >>> b"/bundle/js/table.js" in page.asset.body and len(page.scripts)
 1
@@ -195,7 +195,7 @@ class Assets:
                 html = html[: entry.end()] + preload + html[entry.end() :]
         scripts: tuple[str, ...] = ()
         if name in BOOTED and BOOT in self.texts and CHARSET in html:
-            boot = self.texts[BOOT]
+            boot = without_comment_lines(self.texts[BOOT])
             digest = base64.b64encode(hashlib.sha256(boot.encode("utf-8")).digest()).decode()
             scripts = (f"sha256-{digest}",)
             html = html.replace(CHARSET, f"{CHARSET}\n<script>{boot}</script>", 1)
@@ -227,6 +227,18 @@ class Assets:
             "const FILES = [];", f"const FILES = {json.dumps(self.worker_files())};", 1
         )
         return Asset.of(text.encode("utf-8"), ".js")
+
+
+def without_comment_lines(script: str) -> str:
+    r"""``script`` without its lines that are only a ``//`` comment (the text of an inline
+    script, sent in every page's HTML: its comments stay in the file).
+
+    >>> without_comment_lines("// why\nconst a = 1;  // kept\n  // gone\nrun(a);\n")
+    'const a = 1;  // kept\nrun(a);\n'
+    """
+    return "".join(
+        line for line in script.splitlines(keepends=True) if not line.lstrip().startswith("//")
+    )
 
 
 @cache

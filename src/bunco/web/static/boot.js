@@ -8,6 +8,8 @@
 // the page. A page with a token in its address (?token=, asked of the server first), a
 // page without a token here, or any other page asks nothing. The host page also asks for
 // the address phones use (its QR codes carry it): api.js's publicOrigin() takes it.
+// A table's page under the service worker asks through it (/__first/…, sw.js): the
+// worker may have asked for that state already, as it handed out the page.
 (() => {
   const parts = location.pathname.split("/").filter(Boolean);
   if (parts[0] !== "n" || parts.length < 3 || new URLSearchParams(location.search).has("token")) return;
@@ -30,9 +32,16 @@
   const base = `/api/nights/${encodeURIComponent(night)}`;
   const path = parts[2] === "table" ? `${base}/tables/${table}` : base;
   const first = { path, token, arrived: false };
-  first.reply = fetch(path, {
-    headers: { accept: "application/json", authorization: `Bearer ${token}` }, cache: "no-store",
-  }).then((reply) => { first.arrived = true; return reply; },
+  const headers = { accept: "application/json", authorization: `Bearer ${token}` };
+  const ask = (address, more) => fetch(address, { headers: { ...headers, ...more }, cache: "no-store" });
+  const worker = parts[2] === "table" && navigator.serviceWorker && navigator.serviceWorker.controller;
+  first.reply = (worker
+    // a worker of an earlier version does not know /__first/: the server's 404, asked again
+    ? ask(`/__first${path}`, { "x-bunco-page": location.pathname })
+      .then((reply) => (reply.status === 404 && new URL(reply.url).pathname.startsWith("/__first/")
+        ? ask(path) : reply))
+    : ask(path)
+  ).then((reply) => { first.arrived = true; return reply; },
     () => null);  // no connection: the page asks again and says so
   window.buncoFirst = first;
   // the host page puts the address phones use in its QR codes: asked for at once too

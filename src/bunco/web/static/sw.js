@@ -15,6 +15,15 @@
 //   shell is not kept);
 // - the files of this version (/static/v/<VERSION>/…) come from here, then the network;
 // - any other file of the pages: the network first, the copy kept here when it fails.
+//
+// A table's page also leaves here, once it is ready, the address of its first state and
+// the token it asks with (keepFirstAsk in pwa.js, in a cache of its own: the same
+// browser's storage as the token's own copy in localStorage). When the page is opened
+// again this worker asks for that state as it hands out the page's shell, before the
+// page exists: the reply is on its way while the phone builds the page, not only once
+// the page's first lines run. The page's inline start (boot.js) takes it through
+// /__first/<the state's address>, with its own token: a reply asked with another token,
+// or none, and it is asked for again here with the page's.
 
 const VERSION = "";
 const FILES = [];
@@ -22,6 +31,9 @@ const FILES = [];
 const CACHE = `bunco-pages-${VERSION}`;
 const PAGES = ["table", "host", "player", "screen", "end"];
 const OWN = `/static/v/${VERSION}/`;
+const FIRST_ASKS = "bunco-first-asks";  // page address -> {path, token} (pwa.js), kept across versions
+const FIRST = "/__first";  // boot.js's way to the state this worker asked for early
+const asked = new Map();  // page address -> Promise<{path, token, reply} | null>
 
 self.addEventListener("install", (event) => {
   // the API never wakes this worker (where the browser can route it: Chrome 123 and up):
@@ -37,7 +49,9 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
-    for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+    for (const key of await caches.keys()) {
+      if (key !== CACHE && key !== FIRST_ASKS) await caches.delete(key);
+    }
     // pages come from the shells kept here: the browser need not ask for them too
     if (self.registration.navigationPreload) await self.registration.navigationPreload.disable();
     await self.clients.claim();
@@ -51,11 +65,49 @@ function shellOf(url) {
   return parts[2] === "table" ? "/n/-/table/1" : `/n/-/${parts[2]}`;
 }
 
+/** Ask for the first state the page at ``page`` (an address) left here, if any: the
+ * reply's promise (null when nothing is kept, or the network fails). */
+async function askFirst(page) {
+  const kept = await (await caches.open(FIRST_ASKS)).match(page);
+  if (!kept) return null;
+  const { path, token } = await kept.json();
+  const reply = await fetch(path, {
+    headers: { accept: "application/json", authorization: `Bearer ${token}` }, cache: "no-store",
+  }).catch(() => null);
+  return { path, token, reply };
+}
+
+/** boot.js's ask for its first state: the reply asked for early when it was asked with
+ * the same token, else the server's answer to the page's own ask. */
+async function firstState(request, url) {
+  const path = url.pathname.slice(FIRST.length) + url.search;
+  const page = request.headers.get("x-bunco-page");
+  const early = asked.get(page);
+  asked.delete(page);
+  const auth = request.headers.get("authorization");
+  const got = early ? await early.catch(() => null) : null;
+  if (got && got.reply && got.path === path && `Bearer ${got.token}` === auth) return got.reply;
+  const headers = { accept: "application/json" };
+  if (auth) headers.authorization = auth;
+  return fetch(path, { headers, cache: "no-store" });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith(`${FIRST}/`)) {
+    event.respondWith(firstState(request, url));
+    return;
+  }
   const shell = request.mode === "navigate" ? shellOf(url) : null;
+  if (shell === "/n/-/table/1") {
+    const early = askFirst(url.pathname).catch(() => null);
+    asked.set(url.pathname, early);
+    // a page that never asks (closed at once) leaves nothing behind
+    setTimeout(() => { if (asked.get(url.pathname) === early) asked.delete(url.pathname); }, 30_000);
+    event.waitUntil(early);
+  }
   if (!shell && !url.pathname.startsWith("/static/")) return;  // the API: always the server
   const key = shell || request;
   const kept = shell || url.pathname.startsWith(OWN);

@@ -21,3 +21,22 @@ export function registerOffline() {
   if (offlineMode() !== "offline-ready") return Promise.resolve(null);
   return navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
 }
+
+const FIRST_ASKS = "bunco-first-asks";  // the cache sw.js reads them from
+
+/** Leave the service worker the address of this page's first state and the token it is
+ * asked with, so that the worker asks for it as it opens this page next time (sw.js).
+ * Nothing where there is no worker (plain http); a failure only costs that head start. */
+export function keepFirstAsk(path, token) {
+  if (offlineMode() !== "offline-ready" || !window.caches) return Promise.resolve();
+  const kept = new Response(JSON.stringify({ path, token }), {
+    headers: { "content-type": "application/json" },
+  });
+  return caches.open(FIRST_ASKS).then((cache) => cache.put(location.pathname, kept)).catch(() => {});
+}
+
+/** Take back what keepFirstAsk left for this page (its token no longer works). */
+export function forgetFirstAsk() {
+  if (!window.caches) return Promise.resolve();
+  return caches.open(FIRST_ASKS).then((cache) => cache.delete(location.pathname)).catch(() => {});
+}

@@ -14,7 +14,7 @@ import {
 import { drawHighTotals } from "./high_totals.js";
 import { Live, movesOf, moveText } from "./live.js";
 import { Outbox } from "./outbox.js";
-import { offlineMode, registerOffline } from "./pwa.js";
+import { forgetFirstAsk, keepFirstAsk, offlineMode, registerOffline } from "./pwa.js";
 import { Room } from "./room.js";
 import { RoundClock } from "./round_clock.js";
 import { seatList } from "./seat_list.js";
@@ -825,6 +825,7 @@ function revokedText(err) {
 }
 
 function needToken(message) {
+  forgetFirstAsk();  // the worker no longer asks for this table with a token that fails
   $("play").hidden = true;
   $("need-token").hidden = false;
   if (message) {
@@ -954,6 +955,7 @@ async function main() {
     roundClock.follow(state.view, $("turn"));
     rememberNight(night, `${state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
     registerOffline();
+    keepFirstAsk(live.stateUrl(), held.token);  // asked for by the worker as the page reopens
   }, 0);
 }
 
