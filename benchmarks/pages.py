@@ -43,6 +43,9 @@ folder and run with the same Python and packages, its ``src`` on ``PYTHONPATH``.
     python benchmarks/pages.py --no-baseline --players 12 --repeat 1
     python benchmarks/pages.py --cpu-slowdown 1      # what the network alone costs
     python benchmarks/pages.py --pages table --baseline 349fa64 --trace   # the main thread too
+
+It also prints the floor on that phone (``page_floor.py``): when a page of one line,
+reopened from the browser's cache, is read and first painted; no page is ready sooner.
 """
 
 from __future__ import annotations
@@ -102,6 +105,9 @@ NETWORK = """
   .filter((e) => e.responseEnd <= window.__ready)
   .map((e) => [e.startTime, e.responseEnd, e.transferSize])
 """
+
+# whether a service worker served the page's navigation
+SERVED = "() => performance.getEntriesByType('navigation')[0].workerStart > 0"
 
 
 @dataclass
@@ -443,7 +449,9 @@ def open_page(
     # trace stops, since the page goes on fetching what it does after ready meanwhile
     received = meter.total + workers.http - worker_bytes
     requests = meter.requests + workers.requests - worker_requests
-    if workers.slow_down():  # a worker started during the load ran at full speed
+    # a worker that started during the load of a page it serves ran at full speed (one
+    # that a first visit registers serves it next time only)
+    if workers.slow_down() and page.evaluate(SERVED):
         print(f"note: {path}: its service worker started unslowed during the load", flush=True)
     ready = page.evaluate("() => window.__ready") / 1000
     drawn = page.evaluate("() => window.__drawn || window.__ready") / 1000
@@ -692,12 +700,16 @@ def main() -> None:
                     print(f"measured: {label}", flush=True)
                 finally:
                     stop_server(proc)
+            from page_floor import describe, floor  # it builds on this module's phone
+
+            bottom = describe(*floor(browser, args.cpu_slowdown, 3 * args.repeat))
             browser.close()
         print(
             f"\nthe phone: CPU {args.cpu_slowdown:g}x slower, {SLOW_NETWORK['latency']} ms "
             f"round trips, {SLOW_NETWORK['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, "
             f"{PHONE['width']}x{PHONE['height']}"
         )
+        print(f"the floor on that phone (page_floor.py): {bottom}")
         report(results, args.players, pages)
         print(
             f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}"

@@ -41,8 +41,10 @@
       .then((reply) => (reply.status === 404 && new URL(reply.url).pathname.startsWith("/__first/")
         ? ask(path) : reply))
     : ask(path)
-  ).then((reply) => { first.arrived = true; return reply; },
-    () => null);  // no connection: the page asks again and says so
+  ).then(async (reply) => ({ ok: reply.ok, status: reply.status, text: await reply.text() }))
+    // read whole before it counts as arrived (api.js's firstReply)
+    .then((reply) => { first.arrived = true; return reply; },
+      () => null);  // no connection: the page asks again and says so
   window.buncoFirst = first;
   // the host page puts the address phones use in its QR codes: asked for at once too
   if (parts[2] === "host") {

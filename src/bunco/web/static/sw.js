@@ -1,8 +1,9 @@
 // The service worker of the Bunco pages (registered by pwa.js on a secure origin: https
 // or this computer). It keeps the pages' own files (HTML shells, scripts, styles) so that
-// a page opens again at once, and without the connection; it never keeps or answers the
-// API (the night's state, the rolls): those always go to the server, and the table page
-// keeps its entries in its own outbox until the server answers (outbox.js).
+// a page opens again at once, and without the connection; it never keeps a reply of the
+// API (the night's state, the rolls): those always come from the server (a table's first
+// state too, which this worker may ask for early: below), and the table page keeps its
+// entries in its own outbox until the server answers (outbox.js).
 //
 // The server fills in VERSION (the hash of all the pages' files) and FILES (each night
 // page's shell and the versioned files it names) as it sends this script

@@ -84,25 +84,31 @@ export async function api(path, { method = "GET", token = null, body = undefined
 
 /** A reply's JSON; throws ApiError when it is not a success. */
 async function read(reply) {
+  return parsed({ ok: reply.ok, status: reply.status, text: await reply.text() });
+}
+
+/** The JSON of a reply read whole (``{ok, status, text}``), or its ApiError. */
+function parsed({ ok, status, text }) {
   let data = null;
-  const text = await reply.text();
   if (text) {
     try { data = JSON.parse(text); } catch (_) { data = { message: text.slice(0, 200) }; }
   }
-  if (!reply.ok) throw new ApiError(reply.status, data);
+  if (!ok) throw new ApiError(status, data);
   return data;
 }
 
 /**
  * The page's first state, asked for by the page's inline start (boot.js) while its script
  * loaded: a promise of its JSON (as api() gives it) if that request was for ``path`` with
- * ``token``, else null (the page asks itself). Given once.
+ * ``token``, else null (the page asks itself). Given once. The inline start reads the
+ * reply whole before it counts as arrived: a page whose state is here when its script
+ * runs draws it in the same task, with no layout of the empty page between.
  */
 export function firstReply(path, token) {
   const first = window.buncoFirst;
   if (!first || first.path !== path || first.token !== token) return null;
   window.buncoFirst = null;
-  return first.reply.then((reply) => (reply ? read(reply) : api(path, { token })));
+  return first.reply.then((reply) => (reply ? parsed(reply) : api(path, { token })));
 }
 
 /** True while the page's first state, asked for by its inline start, is on its way. */
