@@ -23,6 +23,9 @@ and one of 200 players, and for each page:
   a table page draws what the phone kept at once (``data-drawn="kept"``, its controls
   working) before the server's state: **drawn** is that moment (the ``ready`` of a page
   that draws nothing early);
+- **on screen**: the end of the first frame the page paints after ready, cold and
+  reopened (the marks above are set when the page's script has built the page, before
+  Chromium lays it out and paints it);
 - **main thread** (with ``--trace``): the page's main thread until ready, from a Chromium
   trace of the tab: **busy**, the wall time of its tasks, and **CPU**, the thread's own
   CPU time in them (what the phone's processor does: the machine's load changes it much
@@ -90,12 +93,21 @@ SLOW_NETWORK = {
     "connectionType": "wifi",
 }
 PAGES = ("table", "player: choosing", "player: mine", "host", "big screen")
-# the moments the page set its data-drawn and data-ready marks, since the navigation started
+# the moments the page set its data-drawn and data-ready marks, since the navigation started,
+# and the end of the first frame painted after ready (a message sent from that frame's
+# animation callback is read once the frame's style, layout and paint are done)
 WATCH_READY = """
 new MutationObserver((changes, seen) => {
   const marks = document.body ? document.body.dataset : {};
   if (marks.drawn && !window.__drawn) window.__drawn = performance.now();
-  if (marks.ready && !window.__ready) window.__ready = performance.now();
+  if (marks.ready && !window.__ready) {
+    window.__ready = performance.now();
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { window.__painted = performance.now(); };
+      channel.port2.postMessage(null);
+    });
+  }
 }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-ready", "data-drawn"]});
 """
 # the network's part of the way to ready: [start, end] of the page's own request and of
@@ -130,6 +142,7 @@ class Load:
     requests: int
     drawn: float
     trips: int
+    painted: float = 0.0  # the end of the first frame painted after ready
     busy: float = 0.0  # the main thread's tasks until ready, wall ms (--trace)
     cpu: float = 0.0  # their CPU ms
 
@@ -455,6 +468,8 @@ def open_page(
         print(f"note: {path}: its service worker started unslowed during the load", flush=True)
     ready = page.evaluate("() => window.__ready") / 1000
     drawn = page.evaluate("() => window.__drawn || window.__ready") / 1000
+    page.wait_for_function("() => window.__painted", timeout=60_000, polling=100)
+    painted = page.evaluate("() => window.__painted") / 1000
     busy = cpu_ms = 0.0
     if trace:
         recorded = json.loads(trace.stop_tracing())
@@ -463,7 +478,7 @@ def open_page(
         )
     spans = [(a, b, int(c)) for a, b, c in page.evaluate(NETWORK)]
     load = Load(ready, received, requests, min(drawn, ready), round_trips(spans))
-    load.busy, load.cpu = busy, cpu_ms
+    load.busy, load.cpu, load.painted = busy, cpu_ms, painted
     return page, load, meter
 
 
@@ -522,16 +537,18 @@ def kb(n: float) -> str:
     return f"{n / 1000:.1f} KB"
 
 
-def row(loads: list[Load]) -> tuple[str, str, str, str]:
-    """Median ready, drawn, bytes / requests and round trips of ``loads``."""
+def row(loads: list[Load]) -> tuple[str, str, str, str, str]:
+    """Median ready, drawn, on screen, bytes / requests and round trips of ``loads``."""
     ready = statistics.median(x.ready for x in loads)
     drawn = statistics.median(x.drawn for x in loads)
+    painted = statistics.median(x.painted for x in loads)
     size = statistics.median(x.bytes for x in loads)
     requests = statistics.median(x.requests for x in loads)
     trips = statistics.median(x.trips for x in loads)
     return (
         f"{ready:.2f} s",
         f"{drawn:.2f} s",
+        f"{painted:.2f} s",
         f"{kb(size)} / {requests:.0f}",
         f"{trips:.0f} trip{'' if trips == 1 else 's'}",
     )
@@ -541,15 +558,16 @@ def report(
     results: list[tuple[str, Figures]], players: list[int], pages: tuple[str, ...] = PAGES
 ) -> None:
     width = 2 + max(
-        len(f"warm {w} (drawn {d}), {b}, {t}")
+        len(f"warm {w} (drawn {d}, on screen {p}), {b}, {t}")
         for _, fig in results
         for loads in fig.warm.values()
-        for w, d, b, t in [row(loads)]
+        for w, d, p, b, t in [row(loads)]
     )
     print()
     print(
         "ready: from the navigation to the page's data-ready mark (drawn: a reopened table "
-        "page drawn from what it kept, before the server's state); bytes on the wire / "
+        "page drawn from what it kept, before the server's state; on screen: the first frame "
+        "painted after ready); bytes on the wire / "
         "requests until then; trips: round trips on the way (overlapping requests once); "
         "per roll: HTTP and WebSocket bytes the open page received"
     )
@@ -562,12 +580,13 @@ def report(
             key = (name, players_n)
             cells = []
             for _, fig in results:
-                cold, _, cold_bytes, cold_trips = row(fig.cold[key])
-                warm, drawn, warm_bytes, warm_trips = row(fig.warm[key])
-                early = f" (drawn {drawn})" if drawn != warm else ""
+                cold, _, cold_shown, cold_bytes, cold_trips = row(fig.cold[key])
+                warm, drawn, shown, warm_bytes, warm_trips = row(fig.warm[key])
+                early = f"drawn {drawn}, " if drawn != warm else ""
+                early = f" ({early}on screen {shown})"
                 cells.append(
                     [
-                        f"cold {cold}, {cold_bytes}, {cold_trips}",
+                        f"cold {cold} (on screen {cold_shown}), {cold_bytes}, {cold_trips}",
                         f"warm {warm}{early}, {warm_bytes}, {warm_trips}",
                         f"per roll {kb(statistics.median(fig.per_roll[key]))}"
                         if key in fig.per_roll
@@ -596,6 +615,8 @@ def report(
                     f"ready cold {_ratio(old.cold[key], new.cold[key], 'ready')}",
                     f"warm {_ratio(old.warm[key], new.warm[key], 'ready')}",
                     f"drawn warm {_ratio(old.warm[key], new.warm[key], 'drawn')}",
+                    f"on screen cold {_ratio(old.cold[key], new.cold[key], 'painted')}",
+                    f"warm {_ratio(old.warm[key], new.warm[key], 'painted')}",
                     f"bytes cold {_ratio(old.cold[key], new.cold[key], 'bytes')}",
                     f"warm {_ratio(old.warm[key], new.warm[key], 'bytes')}",
                     f"trips cold {_ratio(old.cold[key], new.cold[key], 'trips')}",
