@@ -16,7 +16,7 @@ import brotli  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
-from bunco.web.assets import STATIC, Assets  # noqa: E402
+from bunco.web.assets import STATIC, Assets, without_comment_lines  # noqa: E402
 
 PAGES = [
     "/",
@@ -49,16 +49,18 @@ def test_each_page_is_html_with_safe_headers(client: TestClient, path: str) -> N
     # every script and stylesheet is served by this server (no CDN), under the versioned
     # address of today's files; the one inline script (a night's page starting its first
     # request) runs only by its hash, named in the page's policy
+    # the page's joined script, a classic one at the end of its body (bunco.web.bundle)
     assert re.search(
-        r'<script type="module" src="/static/v/[0-9a-f]{12}/bundle/js/\w+\.js">', reply.text
+        r'<script src="/static/v/[0-9a-f]{12}/bundle/js/\w+\.js"></script>\n</body>', reply.text
     )
+    assert 'type="module"' not in reply.text
     inline = re.findall(r"<script>(.*?)</script>", reply.text, re.S)
     booted = path.startswith("/n/") and not path.endswith("player") and "/door/" not in path
     assert len(inline) == (1 if booted else 0)
     for script in inline:
         digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
         assert f"script-src 'self' 'sha256-{digest}';" in csp
-        assert script == (STATIC / "boot.js").read_text()
+        assert script == without_comment_lines((STATIC / "boot.js").read_text())
     assert "http://" not in reply.text.replace("http://www.w3.org", "")
     assert "https://" not in reply.text
 
@@ -113,10 +115,12 @@ def test_rules_refuse_bad_input(client: TestClient, params: dict[str, str], erro
 def test_a_page_loads_its_modules_joined_in_one_script(client: TestClient) -> None:
     html = client.get("/n/x1/table/2").text
     version = Assets(STATIC).version
-    entry = re.search(r'<script type="module" src="/static/v/(\w+)/bundle/js/table.js">', html)
+    entry = re.search(r'<script src="/static/v/(\w+)/bundle/js/table.js"></script>\n</body>', html)
     assert entry and entry.group(1) == version
+    assert html.count("<script") == 2  # the inline start (boot.js) and the joined script
     assert "modulepreload" not in html  # nothing left to preload: one script
     joined = client.get(f"/static/v/{version}/bundle/js/table.js").text
+    assert joined.startswith('"use strict";\n')  # as a module is, though loaded as a script
     # table.js and every module it imports, each once, each imported one before its importer
     files = re.findall(r"^// (js/\w+\.js)$", joined, re.M)
     assert sorted(files) == [
@@ -164,7 +168,8 @@ def test_the_joined_script_runs_as_its_modules_do(tmp_path) -> None:
 
     texts = {
         "js/main.js": 'import { twice, name as who } from "./lib/b.js";\nimport "./side.js";\n'
-        "const name = 'main';\nconsole.log(JSON.stringify([twice(21), who, name, globalThis.order]));\n",
+        "const name = 'main';\nconst strict = (function () { return this; })() === undefined;\n"
+        "console.log(JSON.stringify([twice(21), who, name, globalThis.order, strict]));\n",
         "js/lib/b.js": 'import { base } from "../a.js";\nexport function twice(x) { return base * x; }\n'
         "export const name = 'b';\n(globalThis.order ||= []).push('b');\n",
         "js/a.js": "export const base = 2;\n(globalThis.order ||= []).push('a');\n",
@@ -178,10 +183,12 @@ def test_the_joined_script_runs_as_its_modules_do(tmp_path) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the joined text was checked, not run")
-    script = tmp_path / "joined.mjs"
-    script.write_text(joined)
-    out = subprocess.run([node, str(script)], capture_output=True, text=True, check=True).stdout
-    assert json.loads(out) == [42, "b", "main", ["a", "b", "side"]]
+    # as a module and as the classic script the pages load it as, in strict mode both ways
+    for name in ("joined.mjs", "joined.cjs"):
+        script = tmp_path / name
+        script.write_text(joined)
+        run = subprocess.run([node, str(script)], capture_output=True, text=True, check=True)
+        assert json.loads(run.stdout) == [42, "b", "main", ["a", "b", "side"], True], name
 
 
 def test_versioned_files_are_cached_for_a_year_and_gzipped(client: TestClient) -> None:

@@ -13,7 +13,8 @@ this version's shells and files (``sw.js``, sent with the version and the list o
 filled in): a reopened page then asks the network for nothing but its state.
 
 A page's JavaScript is one file: its entry module and every module it imports, joined at
-start-up (:mod:`bunco.web.bundle`) under ``/static/v/<version>/bundle/js/table.js``, so a
+start-up (:mod:`bunco.web.bundle`) under ``/static/v/<version>/bundle/js/table.js`` and
+loaded as a classic script at the end of the page's body, so a
 phone loads the page with three requests at once (the stylesheet, the script, the page's
 first state) instead of queuing seven modules on the six connections a browser opens. A
 page whose modules cannot be joined lists them as ``<link rel="modulepreload">`` instead.
@@ -183,10 +184,15 @@ class Assets:
             if joined is not None:
                 address = f"bundle/{entry.group(1)}"
                 self.files[address] = Asset.of(joined.encode("utf-8"), ".js")
-                html = (
-                    html[: entry.start()] + f'<script type="module" src="{PREFIX}{address}">'
-                    "</script>" + html[entry.end() :]
-                )
+                # a classic script at the end of the body, where a module in the head ran
+                # (both after the page's HTML is read): a reopened page runs it sooner
+                # (measured: bunco.web.bundle's text)
+                script = f'<script src="{PREFIX}{address}"></script>'
+                if "</body>" in html:
+                    html = html[: entry.start()] + html[entry.end() :]
+                    html = html.replace("</body>", f"{script}\n</body>", 1)
+                else:  # a page without its closing tag: the script where the module was
+                    html = html[: entry.start()] + script + html[entry.end() :]
             else:
                 preload = "".join(
                     f'\n<link rel="modulepreload" href="{PREFIX}{m}">'
