@@ -23,9 +23,9 @@ and one of 200 players, and for each page:
   a table page draws what the phone kept at once (``data-drawn="kept"``, its controls
   working) before the server's state: **drawn** is that moment (the ``ready`` of a page
   that draws nothing early);
-- **on screen**: the end of the first frame the page paints after ready, cold and
-  reopened (the marks above are set when the page's script has built the page, before
-  Chromium lays it out and paints it);
+- **on screen**: the end of the first frame the page paints after its first drawing
+  (ready, or a reopened table page's drawn), cold and reopened: the marks above are set
+  when the page's script has built the page, before Chromium lays it out and paints it;
 - **main thread** (with ``--trace``): the page's main thread until ready, from a Chromium
   trace of the tab: **busy**, the wall time of its tasks, and **CPU**, the thread's own
   CPU time in them (what the phone's processor does: the machine's load changes it much
@@ -94,14 +94,15 @@ SLOW_NETWORK = {
 }
 PAGES = ("table", "player: choosing", "player: mine", "host", "big screen")
 # the moments the page set its data-drawn and data-ready marks, since the navigation started,
-# and the end of the first frame painted after ready (a message sent from that frame's
-# animation callback is read once the frame's style, layout and paint are done)
+# and the end of the first frame painted after the first of them (a message sent from that
+# frame's animation callback is read once the frame's style, layout and paint are done)
 WATCH_READY = """
 new MutationObserver((changes, seen) => {
   const marks = document.body ? document.body.dataset : {};
   if (marks.drawn && !window.__drawn) window.__drawn = performance.now();
-  if (marks.ready && !window.__ready) {
-    window.__ready = performance.now();
+  if (marks.ready && !window.__ready) window.__ready = performance.now();
+  if ((marks.drawn || marks.ready) && !window.__drawing) {
+    window.__drawing = true;
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { window.__painted = performance.now(); };
@@ -142,7 +143,7 @@ class Load:
     requests: int
     drawn: float
     trips: int
-    painted: float = 0.0  # the end of the first frame painted after ready
+    painted: float = 0.0  # the end of the first frame painted after the first drawing
     busy: float = 0.0  # the main thread's tasks until ready, wall ms (--trace)
     cpu: float = 0.0  # their CPU ms
 
@@ -567,7 +568,7 @@ def report(
     print(
         "ready: from the navigation to the page's data-ready mark (drawn: a reopened table "
         "page drawn from what it kept, before the server's state; on screen: the first frame "
-        "painted after ready); bytes on the wire / "
+        "painted after the first drawing); bytes on the wire / "
         "requests until then; trips: round trips on the way (overlapping requests once); "
         "per roll: HTTP and WebSocket bytes the open page received"
     )
