@@ -840,8 +840,6 @@ function needToken(message) {
   });
 }
 
-const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
-
 /** Draw the state this phone kept from its last visit, before the server's arrives.
  * Returns its text (drawnText): a server's state of the same text is drawn already. */
 function drawKept(kept) {
@@ -918,11 +916,7 @@ async function main() {
   });
   // reopened: the table as this phone last saw it, drawn at once (an entry tapped on it
   // says where it was tapped, docs/outbox.md), then the server's state drawn over it;
-  // not when the server's state is already here (one drawing, not two). That reply often
-  // came while the phone was still reading the page (the service worker asks for it as
-  // it opens the page) and only waits to be read: a few turns of the event loop for it
-  // first, so that the page is drawn once, from the server's state
-  for (let turn = 0; turn < 4 && firstPending(); turn += 1) await nextTask();
+  // not when the server's state is already here (one drawing, not two)
   const kept = recall(LAST());
   const keptText = kept && kept.view && kept.name && firstPending() ? drawKept(kept) : null;
   try {
