@@ -25,11 +25,12 @@ pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
-def phone(pages: Pages) -> BrowserContext:
-    """A phone without the service worker (so every request of the page passes the
-    test's routes), closed with the others."""
+def phone(pages: Pages, worker: bool = False) -> BrowserContext:
+    """A phone, closed with the others; without the service worker (so every request of
+    the page passes the test's routes) unless ``worker`` (http://127.0.0.1 is a secure
+    origin: the worker keeps the pages)."""
     context = pages.browser.new_context(
-        viewport=PHONE, base_url=pages.base, service_workers="block"
+        viewport=PHONE, base_url=pages.base, service_workers="allow" if worker else "block"
     )
     context.set_default_timeout(15_000)
     pages.contexts.append(context)
@@ -50,6 +51,14 @@ def watch(page: Page, pages: Pages, name: str) -> list[tuple[str, str, str]]:
         ),
     )
     return seen
+
+
+def reopen(context: BrowserContext, pages: Pages, night: str, name: str) -> Page:
+    """Table 1's page opened again in a new tab of ``context``, its requests watched."""
+    page = context.new_page()
+    watch(page, pages, name)
+    page.goto(f"/n/{night}/table/1")
+    return page
 
 
 def joined_table(pages: Pages, created: dict[str, Any], table: int) -> tuple[BrowserContext, Page]:
@@ -102,9 +111,7 @@ def test_a_reopened_table_draws_what_it_kept_then_the_servers(pages: Pages, serv
     roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
     held: list[Route] = []
     context.route(re.compile(rf"/api/nights/{night}/tables/1$"), lambda r: held.append(r))
-    page = context.new_page()
-    watch(page, pages, "table 1 reopened")
-    page.goto(f"/n/{night}/table/1")
+    page = reopen(context, pages, night, "table 1 reopened")
     body = page.locator("body")
     expect(body).to_have_attribute("data-drawn", "kept")  # before the server answered
     expect(page.locator("#turn-text")).to_have_text("Ann rolls")
@@ -125,9 +132,7 @@ def test_a_reopened_table_draws_what_it_kept_then_the_servers(pages: Pages, serv
     # reopened again with nothing changed: the server's state is the one drawn from what
     # the phone kept, so the page is not drawn a second time (the same tally element)
     held.clear()
-    again = context.new_page()
-    watch(again, pages, "table 1 reopened unchanged")
-    again.goto(f"/n/{night}/table/1")
+    again = reopen(context, pages, night, "table 1 reopened unchanged")
     expect(again.locator("body")).to_have_attribute("data-drawn", "kept")
     again.evaluate("document.querySelector('#tally .tally').dataset.keptDrawing = 'yes'")
     assert len(held) == 1
@@ -182,21 +187,13 @@ FIRST_ASK = """() => caches.open("bunco-first-asks")
   .then((kept) => (kept ? kept.json() : null))"""
 
 
-def worker_phone(pages: Pages) -> BrowserContext:
-    """A phone whose pages the service worker keeps (http://127.0.0.1 is a secure origin)."""
-    context = pages.browser.new_context(viewport=PHONE, base_url=pages.base)
-    context.set_default_timeout(15_000)
-    pages.contexts.append(context)
-    return context
-
-
 def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_opened(
     pages: Pages, server: Server
 ) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Worker", "players": EIGHT})
     night, host = created["night"], created["host_token"]
     table_state = f"/api/nights/{night}/tables/1"
-    context = worker_phone(pages)
+    context = phone(pages, worker=True)
     page = context.new_page()
     watch(page, pages, "table 1")
     page.goto(f"/join/{created['tables'][0]['code']}")
@@ -212,9 +209,7 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
 
     seen: list[tuple[str, bool]] = []
     context.on("request", lambda r: seen.append((r.url, r.service_worker is not None)))
-    again = context.new_page()
-    watch(again, pages, "table 1 reopened")
-    again.goto(f"/n/{night}/table/1")
+    again = reopen(context, pages, night, "table 1 reopened")
     expect(again.locator("body")).to_have_attribute("data-ready", "yes")
     expect(again.locator("#turn-text")).to_have_text("Bea rolls")  # the server's, not the kept
     assert again.evaluate("document.body.dataset.gets") == "1"
@@ -227,9 +222,7 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
 
     # a token kept for the worker that is not the page's (an old one, a made-up one): the
     # worker's early reply is not used; the page's own token asks, and the page is drawn
-    third = context.new_page()
-    watch(third, pages, "table 1, a stale ask")
-    third.goto(f"/n/{night}/table/1")
+    third = reopen(context, pages, night, "table 1, a stale ask")
     expect(third.locator("body")).to_have_attribute("data-ready", "yes")
     third.evaluate(
         """(night) => caches.open("bunco-first-asks").then((cache) => cache.put(location.pathname,
@@ -238,9 +231,7 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
     )
     third.close()
     seen.clear()
-    fourth = context.new_page()
-    watch(fourth, pages, "table 1 after a stale ask")
-    fourth.goto(f"/n/{night}/table/1")
+    fourth = reopen(context, pages, night, "table 1 after a stale ask")
     expect(fourth.locator("body")).to_have_attribute("data-ready", "yes")
     expect(fourth.locator("#turn-text")).to_have_text("Bea rolls")
     expect(fourth.locator("#fatal")).to_be_hidden()
