@@ -38,14 +38,14 @@ def test_odds_json_all_rounds_and_house_rules() -> None:
     assert doc["rounds"][0]["table"]["non_head"] is None
 
 
-def test_odds_human_tables() -> None:
+def test_odds_human_tables(wide_console: None) -> None:
     args = ["odds", "--rules", "classic", "--round", "1"]
     result = runner.invoke(app, args, env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     assert "9/5" in result.output and "151/216" in result.output and "1/121" in result.output
     every = runner.invoke(app, ["odds", "--rules", "tournament"], env={"COLUMNS": "160"})
     assert every.exit_code == 0
-    # P(first team wins) and P(ends on a Bunco), whatever the terminal's width
+    # P(first team wins) and P(ends on a Bunco), whatever COLUMNS the tests started with
     assert "round 6" in every.output and "51.767%" in every.output and "23.083%" in every.output
 
 

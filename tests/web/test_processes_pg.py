@@ -162,6 +162,12 @@ def test_a_players_socket_on_b_follows_the_player_to_the_next_table_of_a_round_p
             )
             assert reply.status_code == 200, reply.text
         changed = http.get(f"{a.base}/api/nights/{night}", headers=host).json()["seq"]
+        # B hears of A's writes through PostgreSQL's notifications: its cards are read once
+        # it has caught up (a read on B may lag A by a notification's time, never longer)
+        until(
+            lambda: http.get(f"{b.base}/api/nights/{night}", headers=host).json()["seq"] >= changed,
+            timeout=10,
+        )
         now = {
             name: http.get(f"{b.base}/api/nights/{night}/players/{name}/card", headers=host).json()[
                 "table"
