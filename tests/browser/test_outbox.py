@@ -6,10 +6,12 @@ and every refusal shown to a person (docs/outbox.md)."""
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import expect
+import re
 
-from .conftest import Pages, Server
+import pytest
+from playwright.sync_api import Route, expect
+
+from .conftest import PHONE, Pages, Server
 from .outage import (
     EIGHT,
     check_placed,
@@ -182,3 +184,53 @@ def test_the_room_reseated_during_the_outage(pages: Pages, server: Server) -> No
     phones = server.api("GET", f"/api/nights/{night}/phones", host)
     assert sorted(e["id"] for e in phones["set_aside"]) == sorted(e["id"] for e in tapped)
     assert outbox(page, night, 2) == []
+
+
+def test_an_entry_whose_socket_message_beats_its_reply_is_counted_once(
+    pages: Pages, server: Server
+) -> None:
+    """The server's socket message of an entry can reach the phone before the server's
+    reply to it: the page then has the entry in its state while its outbox still sends
+    it. It is counted once (Eve's miss passes the dice to Fay, not on to Gus), and an
+    entry tapped meanwhile goes to the roller of the moment."""
+    created = create(server, players=EIGHT)
+    night, host = created["night"], created["host_token"]
+    context = pages.browser.new_context(
+        viewport=PHONE, base_url=pages.base, service_workers="block"
+    )  # without the worker, every request of the page passes the test's route
+    context.set_default_timeout(15_000)
+    pages.contexts.append(context)
+    page = context.new_page()
+    page.goto(f"/join/{created['tables'][1]['code']}")
+    page.wait_for_url(f"**/n/{night}/table/2")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-connection", "online")
+    expect(page.locator("#turn-text")).to_have_text("Eve rolls")
+    held: list[Route] = []
+    context.route(re.compile(rf"/api/nights/{night}/tables/2/rolls$"), lambda r: held.append(r))
+    before = int(body.get_attribute("data-seq") or 0)
+    tap(page, "miss")  # Eve
+    page.wait_for_function("() => document.body.dataset.unsent === '1'")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    reply = held[0].fetch()  # the server records the miss and tells the table's socket
+    page.wait_for_function(f"() => Number(document.body.dataset.seq) > {before}")
+    expect(page.locator("#turn-text")).to_have_text("Fay rolls")  # counted once
+    tap(page, "+2")  # Fay, while the miss's reply is still on its way
+    held[0].fulfill(response=reply)
+    for _ in range(200):
+        if len(held) > 1:
+            break
+        page.wait_for_timeout(25)
+    held[1].continue_()
+    drained(page)
+    assert outbox(page, night, 2) == []  # both recorded, neither refused
+    expect(page.locator("#turn-text")).to_have_text("Fay rolls")  # her +2: she rolls on
+    stored = landed(server, night, host)
+    assert [(x.roller, x.kind) for x in stored.values() if x.table == 2] == [
+        ("Eve", "tally"),
+        ("Fay", "tally"),
+    ]
+    assert pages.errors == []

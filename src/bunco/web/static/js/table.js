@@ -71,12 +71,21 @@ function scoreDice(dice, round, scoring) {
 /** The table as the page shows it: the server's, with the entries not sent yet counted
  * (and those recorded that the page's state does not have yet: outbox.recordedAfter).
  * ``unknown``: an entry the page cannot score by itself (a roll for high, a tie-break, a
- * Wipeout, "Roll for me") came first: what follows it shows once the server has it. */
+ * Wipeout, "Roll for me") came first: what follows it shows once the server has it.
+ *
+ * The first entry waiting is placed on the version of this table it was sent with (its
+ * ``based_on``, or the entry it follows): when the page knows a later version, that entry
+ * is in the page's state already (the socket's message of an entry can come before the
+ * server's reply to it) or will be refused as stale (another phone's entry came first).
+ * Either way it is not counted on top of the state, nor what follows it: unknown. */
 function shown(view) {
   const t = myTable(view);
   const waiting = outbox ? outbox.waiting : [];
-  const entries = [...(outbox && state ? outbox.recordedAfter(state.seq) : []), ...waiting];
-  if (!t || !entries.length) return { t, unknown: false, pending: waiting.length };
+  const base = waiting.length ? outbox.expectedFor(waiting[0]) : null;
+  const moved = typeof base === "number" && base !== expectedSeq();
+  const recorded = outbox && state ? outbox.recordedAfter(state.seq) : [];
+  const entries = [...recorded, ...(moved ? [] : waiting)];
+  if (!t || !entries.length) return { t, unknown: moved, pending: waiting.length };
   const p = { ...t, points: [...t.points], team_scores: t.team_scores ? [...t.team_scores] : t.team_scores };
   let unknown = false;
   let turns = 0;
@@ -110,7 +119,7 @@ function shown(view) {
   }
   if (p.roller) p.rolling_side = p.team ? (p.teams[0].includes(p.roller) ? 0 : 1) : p.players.indexOf(p.roller);
   else p.rolling_side = null;
-  return { t: p, unknown, pending: waiting.length };
+  return { t: p, unknown: unknown || moved, pending: waiting.length };
 }
 
 /** Where an entry is tapped now: what the page shows (docs/outbox.md). */
