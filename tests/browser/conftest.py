@@ -106,10 +106,17 @@ RECORD_BUZZ = (
 
 
 def network_noise(text: str) -> bool:
-    """Chromium's own console lines about failed requests (expected while offline)."""
+    """Chromium's own console lines about failed requests (expected while offline): the
+    last one is its line when the service worker's script could not be fetched (a phone
+    that goes offline while the page registers its worker; the page goes on without it)."""
     return any(
         marker in text
-        for marker in ("Failed to load resource", "net::ERR_", "WebSocket connection to")
+        for marker in (
+            "Failed to load resource",
+            "net::ERR_",
+            "WebSocket connection to",
+            "An unknown error occurred when fetching the script",
+        )
     )
 
 
