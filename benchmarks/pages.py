@@ -555,15 +555,35 @@ def row(loads: list[Load]) -> tuple[str, str, str, str, str]:
     )
 
 
+def cells_of(fig: Figures, key: tuple[str, int]) -> list[str]:
+    """One server's lines for one page and party size: cold, reopened, per roll and (with
+    ``--trace``) the main thread."""
+    cold, _, cold_shown, cold_bytes, cold_trips = row(fig.cold[key])
+    warm, drawn, shown, warm_bytes, warm_trips = row(fig.warm[key])
+    early = f"drawn {drawn}, " if drawn != warm else ""
+    lines = [
+        f"cold {cold} (on screen {cold_shown}), {cold_bytes}, {cold_trips}",
+        f"warm {warm} ({early}on screen {shown}), {warm_bytes}, {warm_trips}",
+        f"per roll {kb(statistics.median(fig.per_roll[key]))}" if key in fig.per_roll else "",
+    ]
+    if fig.cold[key][0].cpu:
+        lines.append(
+            f"main thread cold {_ms(fig.cold[key], 'busy')} busy, "
+            f"{_ms(fig.cold[key], 'cpu')} CPU; warm {_ms(fig.warm[key], 'busy')}, "
+            f"{_ms(fig.warm[key], 'cpu')}"
+        )
+    return lines
+
+
 def report(
     results: list[tuple[str, Figures]], players: list[int], pages: tuple[str, ...] = PAGES
 ) -> None:
-    width = 2 + max(
-        len(f"warm {w} (drawn {d}, on screen {p}), {b}, {t}")
-        for _, fig in results
-        for loads in fig.warm.values()
-        for w, d, p, b, t in [row(loads)]
-    )
+    table = {
+        (name, n): [cells_of(fig, (name, n)) for _, fig in results]
+        for n in players
+        for name in pages
+    }
+    width = 2 + max(len(line) for cells in table.values() for c in cells for line in c)
     print()
     print(
         "ready: from the navigation to the page's data-ready mark (drawn: a reopened table "
@@ -576,35 +596,12 @@ def report(
         f"{'page':<18}{'players':>8}  "
         + "".join(f"{label[: width - 2]:<{width}}" for label, _ in results)
     )
-    for players_n in players:
-        for name in pages:
-            key = (name, players_n)
-            cells = []
-            for _, fig in results:
-                cold, _, cold_shown, cold_bytes, cold_trips = row(fig.cold[key])
-                warm, drawn, shown, warm_bytes, warm_trips = row(fig.warm[key])
-                early = f"drawn {drawn}, " if drawn != warm else ""
-                early = f" ({early}on screen {shown})"
-                cells.append(
-                    [
-                        f"cold {cold} (on screen {cold_shown}), {cold_bytes}, {cold_trips}",
-                        f"warm {warm}{early}, {warm_bytes}, {warm_trips}",
-                        f"per roll {kb(statistics.median(fig.per_roll[key]))}"
-                        if key in fig.per_roll
-                        else "",
-                    ]
-                )
-                if fig.cold[key][0].cpu:
-                    cells[-1].append(
-                        f"main thread cold {_ms(fig.cold[key], 'busy')} busy, "
-                        f"{_ms(fig.cold[key], 'cpu')} CPU; warm {_ms(fig.warm[key], 'busy')}, "
-                        f"{_ms(fig.warm[key], 'cpu')}"
-                    )
-            for line in range(max(len(c) for c in cells)):
-                first = f"{name:<18}{players_n:>8}  " if line == 0 else " " * 28
-                text = "".join(f"{(c[line] if line < len(c) else ''):<{width}}" for c in cells)
-                if text.strip():
-                    print(first + text)
+    for (name, players_n), cells in table.items():
+        for line in range(max(len(c) for c in cells)):
+            first = f"{name:<18}{players_n:>8}  " if line == 0 else " " * 28
+            text = "".join(f"{(c[line] if line < len(c) else ''):<{width}}" for c in cells)
+            if text.strip():
+                print(first + text)
     if len(results) == 2:
         print()
         print("this checkout against the baseline (baseline ÷ this: how many times less):")
