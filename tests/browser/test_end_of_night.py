@@ -14,12 +14,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import httpx
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
-from .conftest import TV, Pages, Server, shoot
+from .conftest import PHONE, TV, Pages, Server, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -146,4 +147,60 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
     expect(player.locator("[data-stat=W] b")).to_have_text("2")
     expect(player.locator("[data-stat=L] b")).to_have_text("4")
     shoot(player, "player-end")
+    assert pages.errors == []
+
+
+def test_a_rolloff_page_never_shows_a_new_seq_with_the_old_roller(
+    pages: Pages, server: Server
+) -> None:
+    """A roll-off roll changes the whole night's view, which its socket message does not
+    carry: the results page reloads the view. The night's status message of the same seq
+    comes before that reload lands; the page must not draw it on the old view (the old
+    roller's button at the new seq, which the server would refuse). Here the roll's reply
+    and the reload are held while the socket's messages pass."""
+    night = play_night(server)
+    nid = night["night"]
+    context = pages.browser.new_context(
+        viewport=PHONE, base_url=pages.base, service_workers="block"
+    )  # without the worker, every request of the page passes the test's routes
+    context.set_default_timeout(15_000)
+    pages.contexts.append(context)
+    end = context.new_page()
+    end.on("pageerror", lambda exc: pages.errors.append(f"end: {exc}"))
+    end.goto(f"/n/{nid}/end?token={night['host']}")
+    body = end.locator("body")
+    expect(body).to_have_attribute("data-ready", "yes")
+    expect(body).to_have_attribute("data-connection", "online")
+    expect(end.locator("#rolloff-roll")).to_have_attribute("data-player", "Bea")
+    before = body.get_attribute("data-seq") or ""
+    rolls: list[Route] = []
+    reloads: list[Route] = []
+    context.route(re.compile(rf"/api/nights/{nid}/rolloff$"), lambda r: rolls.append(r))
+    context.route(re.compile(rf"/api/nights/{nid}$"), lambda r: reloads.append(r))
+    end.locator("#rolloff-roll").click()
+    for _ in range(200):
+        if rolls:
+            break
+        end.wait_for_timeout(25)
+    reply = rolls[0].fetch()  # the server records Bea's roll and tells the night's sockets
+    for _ in range(200):
+        if reloads:
+            break
+        end.wait_for_timeout(25)
+    assert reloads, "the page did not reload the view after the roll-off's socket message"
+    end.wait_for_timeout(400)  # longer than the page waits before it draws what came
+    assert body.get_attribute("data-seq") == before
+    expect(end.locator("#rolloff-roll")).to_have_attribute("data-player", "Bea")
+    rolls[0].fulfill(response=reply)
+    expect(end.locator("#toasts .toast").last).to_contain_text("Bea rolled")
+    context.unroute(re.compile(rf"/api/nights/{nid}$"))
+    for route in reloads:
+        route.continue_()
+    expect(body).not_to_have_attribute("data-seq", before)
+    state = server.state(nid, night["host"])
+    expect(body).to_have_attribute("data-seq", str(state["seq"]))
+    expect(end.locator("#rolloff-roll")).to_have_attribute(
+        "data-player", state["view"]["rolloff"]["roller"]
+    )
+    assert state["view"]["rolloff"]["roller"] == "Cat"
     assert pages.errors == []

@@ -20,7 +20,9 @@
 // all a roll changes, as the cards and standings change when a round ends. It reloads the
 // whole view only when a message says the change is bigger: soon after a new round, set
 // or phase or an event of the whole night (the results, moves, cards and standings that
-// come with them), after a backlog, or for a table it does not know.
+// come with them), after a backlog, or for a table it does not know. Until that reload
+// lands it patches nothing more into the old view, so the page never shows a later seq
+// without the change (a roll-off roll's status drawn on the roll-off before it).
 //
 // When the connection drops, the page says so and reconnects by itself with growing
 // pauses, asking for everything after the last seq it saw (?since=).
@@ -61,6 +63,7 @@ export class Live {
     this.due = 0;        // when that reload runs (ms since the epoch)
     this.caught = [];    // messages that came while a GET was under way (applied after it)
     this.waiting = null; // the seq of a message that shows a new round, until its page comes
+    this.behind = null;  // a whole night: the last seq of a change the view lacks, until reloaded
     this.lastHeard = Date.now();
     this.offlineTimer = null;
     window.addEventListener("online", () => { this.drop(); this.reconnectNow(); });
@@ -103,12 +106,15 @@ export class Live {
           this.versions.notePage(state);
           this.seq = Math.max(this.seq, state.seq);
           this.waiting = null;
+          if (this.behind !== null && state.seq >= this.behind) this.behind = null;
           document.body.dataset.seq = String(state.seq);
           // what came meanwhile and is newer than the state: apply it on top
           const later = this.caught.filter((m) => m.seq > state.seq);
           this.caught = [];
           for (const message of later) this.take(message, false);
           this.draw();
+          // a server process that has not caught up yet (several processes): ask again
+          if (this.behind !== null && !this.timer) this.reloadSoon(600);
         } catch (err) {
           if (err.status === 401 || err.status === 403 || err.status === 404) {
             this.stop();
@@ -179,7 +185,10 @@ export class Live {
     const state = this.state;
     if (!state || typeof message.seq !== "number") return;
     const outcome = this.table === null ? this.patchNight(message) : this.patchTable(message);
-    if (outcome === "reload") this.reloadSoon();
+    if (outcome === "reload") {
+      this.behind = Math.max(this.behind ?? -1, message.seq);
+      this.reloadSoon();
+    }
     if (outcome === "wait") {
       // a new round: the table's page follows in the same burst (if the table is in play)
       if (this.waiting === null) this.waiting = message.seq;
@@ -239,6 +248,9 @@ export class Live {
     const state = this.state;
     const view = state.view;
     if (message.seq < state.seq || message.type === "hello") return "";
+    // a change the view lacks is on its way (the reload): nothing goes on top of the old
+    // view meanwhile, or the page would show a later seq without it (a roll-off's status)
+    if (this.behind !== null) return "reload";
     const status = message.status;
     if (message.type === "event") {
       if (!status) return "reload";  // a backlog after a reconnect
