@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from .api_rolls import finish_round, roll
-from .conftest import PHONE, Pages, Server, axe
+from .conftest import PHONE, Pages, Server, axe, network_noise
 from .test_accessibility import ALSO, SERIOUS
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,7 @@ def watch(page: Page, pages: Pages, name: str) -> list[tuple[str, str, str]]:
         "console",
         lambda msg: (
             pages.errors.append(f"{name}: {msg.text}")
-            if msg.type == "error" and "WebSocket" not in msg.text
+            if msg.type == "error" and not network_noise(msg.text)
             else None
         ),
     )
@@ -182,6 +182,16 @@ def test_the_host_and_results_pages_follow_rolls_without_reloading(
     assert pages.errors == []
 
 
+# what a page drew, in order (body's data-drawn: "kept", then "fresh"), and whether the
+# service worker wrote a state into its HTML (the element the page takes out as it reads)
+RECORD_DRAWN = """window.drawnSteps = []; window.writtenIn = false;
+new MutationObserver((records) => { for (const r of records) {
+  if (r.type === "attributes") { const d = r.target.dataset.drawn;
+    if (d && window.drawnSteps[window.drawnSteps.length - 1] !== d) window.drawnSteps.push(d); }
+  for (const n of r.addedNodes || []) if (n.id === "bunco-first") window.writtenIn = true;
+} }).observe(document, { attributes: true, attributeFilter: ["data-drawn"], childList: true,
+  subtree: true });"""
+
 FIRST_ASK = """() => caches.open("bunco-first-asks")
   .then((cache) => cache.match(location.pathname))
   .then((kept) => (kept ? kept.json() : null))"""
@@ -209,43 +219,101 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
 
     seen: list[tuple[str, bool]] = []
     context.on("request", lambda r: seen.append((r.url, r.service_worker is not None)))
+    context.add_init_script(RECORD_DRAWN)
     again = reopen(context, pages, night, "table 1 reopened")
     expect(again.locator("body")).to_have_attribute("data-ready", "yes")
     expect(again.locator("#turn-text")).to_have_text("Bea rolls")  # the server's, not the kept
     assert again.evaluate("document.body.dataset.gets") == "1"
-    state = [i for i, (url, _) in enumerate(seen) if urlsplit(url).path == table_state]
-    asked = [i for i, (url, _) in enumerate(seen) if urlsplit(url).path == f"/__first{table_state}"]
-    # one GET of the state, by the worker, made before the page's first lines asked for it
-    assert [seen[i][1] for i in state] == [True]
-    assert len(asked) == 1 and not seen[asked[0]][1] and state[0] < asked[0]
+    # the worker wrote the state into the page's HTML: one drawing, the server's (never
+    # the kept "Ann rolls"), and the element with the token it names is gone once read
+    assert again.evaluate("window.writtenIn") is True
+    assert again.evaluate("window.drawnSteps") == ["fresh"]
+    assert again.evaluate("document.getElementById('bunco-first')") is None
+    # one GET of the state, by the worker; the page itself asked nothing
+    assert [worker for url, worker in seen if urlsplit(url).path == table_state] == [True]
+    assert [url for url, _ in seen if urlsplit(url).path.startswith("/__first/")] == []
     again.close()
 
-    # a token kept for the worker that is not the page's (an old one, a made-up one): the
-    # worker's early reply is not used; the page's own token asks, and the page is drawn
-    third = reopen(context, pages, night, "table 1, a stale ask")
-    expect(third.locator("body")).to_have_attribute("data-ready", "yes")
-    third.evaluate(
-        """(night) => caches.open("bunco-first-asks").then((cache) => cache.put(location.pathname,
-          new Response(JSON.stringify({path: `/api/nights/${night}/tables/1`, token: "stale"}))))""",
-        night,
-    )
-    third.close()
-    seen.clear()
-    fourth = reopen(context, pages, night, "table 1 after a stale ask")
-    expect(fourth.locator("body")).to_have_attribute("data-ready", "yes")
-    expect(fourth.locator("#turn-text")).to_have_text("Bea rolls")
-    expect(fourth.locator("#fatal")).to_be_hidden()
-    state = [i for i, (url, _) in enumerate(seen) if urlsplit(url).path == table_state]
-    assert [seen[i][1] for i in state] == [True, True]  # the stale ask, then the page's
-    fourth.wait_for_function(
-        "(token) => caches.open('bunco-first-asks').then((c) => c.match(location.pathname))"
-        ".then((kept) => kept && kept.json()).then((ask) => ask && ask.token === token)",
-        arg=token,
-        polling=100,
-    )  # the page's own token kept again
+    # a token kept for the worker that is not the page's: the worker's early reply is not
+    # used, the page's own token asks, and the page is drawn. A made-up one (the server
+    # refuses it: nothing written in), and one that works but is another role's (the
+    # host's: written in, with the token it was asked with, and left there)
+    for other, written in (("stale", False), (host, True)):
+        third = reopen(context, pages, night, "table 1, before another token")
+        expect(third.locator("body")).to_have_attribute("data-ready", "yes")
+        third.evaluate(
+            """([night, other]) => caches.open("bunco-first-asks").then((cache) =>
+              cache.put(location.pathname, new Response(JSON.stringify(
+                {path: `/api/nights/${night}/tables/1`, token: other}))))""",
+            [night, other],
+        )
+        third.close()
+        seen.clear()
+        fourth = reopen(context, pages, night, "table 1 after another token")
+        expect(fourth.locator("body")).to_have_attribute("data-ready", "yes")
+        expect(fourth.locator("#turn-text")).to_have_text("Bea rolls")
+        expect(fourth.locator("#fatal")).to_be_hidden()
+        assert fourth.evaluate("window.writtenIn") is written
+        if written:
+            assert fourth.evaluate("document.getElementById('bunco-first').dataset.token") == host
+        # the worker's early GET, then the page's own ask through the worker, with its token
+        assert [worker for url, worker in seen if urlsplit(url).path == table_state] == [
+            True,
+            True,
+        ]
+        assert [u for u, _ in seen if urlsplit(u).path == f"/__first{table_state}"] != []
+        fourth.wait_for_function(
+            "(token) => caches.open('bunco-first-asks').then((c) => c.match(location.pathname))"
+            ".then((kept) => kept && kept.json()).then((ask) => ask && ask.token === token)",
+            arg=token,
+            polling=100,
+        )  # the page's own token kept again
+        if written:
+            break
+        fourth.close()
 
     # signed out: the page no longer leaves the worker a token that fails
     server.api("DELETE", f"/api/nights/{night}/tables/1/scorekeepers", host)
     expect(fourth.locator("#need-token")).to_be_visible()
     fourth.wait_for_function(f"() => ({FIRST_ASK})().then((ask) => ask === null)", polling=100)
+    assert pages.errors == []
+
+
+def test_a_reopened_table_whose_state_is_slow_draws_what_it_kept_meanwhile(
+    pages: Pages, server: Server
+) -> None:
+    """The worker holds the page's script back for its early state a short while only: on
+    a slow network the page draws what it kept, then the server's state when it comes."""
+    created = server.api("POST", "/api/nights", json={"name": "Slow", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    context = phone(pages, worker=True)
+    page = context.new_page()
+    watch(page, pages, "table 1")
+    page.goto(f"/join/{created['tables'][0]['code']}")
+    page.wait_for_url(f"**/n/{night}/table/1")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(FIRST_ASK, polling=100)
+    page.close()
+    roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
+    held: list[Route] = []
+    released: list[bool] = []
+    context.route(
+        re.compile(rf"/api/nights/{night}/tables/1$"),
+        lambda r: r.continue_() if released else held.append(r),
+    )
+    context.add_init_script(RECORD_DRAWN)
+    again = reopen(context, pages, night, "table 1, a slow state")
+    body = again.locator("body")
+    expect(body).to_have_attribute("data-drawn", "kept")
+    expect(again.locator("#turn-text")).to_have_text("Ann rolls")  # as the phone kept it
+    assert held  # the state is still on its way
+    released.append(True)
+    for route in held:
+        route.continue_()
+    expect(body).to_have_attribute("data-ready", "yes")
+    expect(again.locator("#turn-text")).to_have_text("Bea rolls")
+    assert again.evaluate("window.drawnSteps") == ["kept", "fresh"]
+    assert again.evaluate("window.writtenIn") is False  # too late for the HTML
+    assert again.evaluate("document.body.dataset.gets") == "1"
     assert pages.errors == []

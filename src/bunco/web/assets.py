@@ -189,7 +189,10 @@ class Assets:
                 # (measured: bunco.web.bundle's text)
                 script = f'<script src="{PREFIX}{address}"></script>'
                 if "</body>" in html:
-                    html = html[: entry.start()] + html[entry.end() :]
+                    # asked for from the head: the service worker may hold back the
+                    # body's end until a reopened table's state is written in (sw.js)
+                    preload = f'<link rel="preload" href="{PREFIX}{address}" as="script">'
+                    html = html[: entry.start()] + preload + html[entry.end() :]
                     html = html.replace("</body>", f"{script}\n</body>", 1)
                 else:  # a page without its closing tag: the script where the module was
                     html = html[: entry.start()] + script + html[entry.end() :]

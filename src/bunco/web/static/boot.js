@@ -8,8 +8,8 @@
 // the page. A page with a token in its address (?token=, asked of the server first), a
 // page without a token here, or any other page asks nothing. The host page also asks for
 // the address phones use (its QR codes carry it): api.js's publicOrigin() takes it.
-// A table's page under the service worker asks through it (/__first/…, sw.js): the
-// worker may have asked for that state already, as it handed out the page.
+// A table's page under the service worker asks nothing here: the worker asked for that
+// state as it handed out the page (sw.js).
 (() => {
   const parts = location.pathname.split("/").filter(Boolean);
   if (parts[0] !== "n" || parts.length < 3 || new URLSearchParams(location.search).has("token")) return;
@@ -31,21 +31,18 @@
   if (!token) return;
   const base = `/api/nights/${encodeURIComponent(night)}`;
   const path = parts[2] === "table" ? `${base}/tables/${table}` : base;
-  const first = { path, token, arrived: false };
-  const headers = { accept: "application/json", authorization: `Bearer ${token}` };
-  const ask = (address, more) => fetch(address, { headers: { ...headers, ...more }, cache: "no-store" });
-  const worker = parts[2] === "table" && navigator.serviceWorker && navigator.serviceWorker.controller;
-  first.reply = (worker
-    // a worker of an earlier version does not know /__first/: the server's 404, asked again
-    ? ask(`/__first${path}`, { "x-bunco-page": location.pathname })
-      .then((reply) => (reply.status === 404 && new URL(reply.url).pathname.startsWith("/__first/")
-        ? ask(path) : reply))
-    : ask(path)
-  ).then(async (reply) => ({ ok: reply.ok, status: reply.status, text: await reply.text() }))
+  const first = { path, token, arrived: false, reply: null };
+  window.buncoFirst = first;
+  // a table's page under the service worker asks nothing here: the worker has asked
+  // already, and writes the state into the page when it comes in time (else the page
+  // takes the worker's reply itself: api.js's firstReply)
+  if (parts[2] === "table" && navigator.serviceWorker && navigator.serviceWorker.controller) return;
+  first.reply = fetch(path, {
+    headers: { accept: "application/json", authorization: `Bearer ${token}` }, cache: "no-store",
+  }).then(async (reply) => ({ ok: reply.ok, status: reply.status, text: await reply.text() }))
     // read whole before it counts as arrived (api.js's firstReply)
     .then((reply) => { first.arrived = true; return reply; },
       () => null);  // no connection: the page asks again and says so
-  window.buncoFirst = first;
   // the host page puts the address phones use in its QR codes: asked for at once too
   if (parts[2] === "host") {
     window.buncoAddress = fetch("/pages/address.json", { headers: { accept: "application/json" } })

@@ -34,7 +34,8 @@ const PAGES = ["table", "host", "player", "screen", "end"];
 const OWN = `/static/v/${VERSION}/`;
 const FIRST_ASKS = "bunco-first-asks";  // page address -> {path, token} (pwa.js), kept across versions
 const FIRST = "/__first";  // boot.js's way to the state this worker asked for early
-const asked = new Map();  // page address -> Promise<{path, token, reply} | null>
+const asked = new Map();  // page address -> its early ask (askFirst)
+const WAIT = 250;  // ms a reopened table's shell waits for that state before the script
 
 self.addEventListener("install", (event) => {
   // the API never wakes this worker (where the browser can route it: Chrome 123 and up):
@@ -66,16 +67,21 @@ function shellOf(url) {
   return parts[2] === "table" ? "/n/-/table/1" : `/n/-/${parts[2]}`;
 }
 
-/** Ask for the first state the page at ``page`` (an address) left here, if any: the
- * reply's promise (null when nothing is kept, or the network fails). */
-async function askFirst(page) {
-  const kept = await (await caches.open(FIRST_ASKS)).match(page);
-  if (!kept) return null;
-  const { path, token } = await kept.json();
-  const reply = await fetch(path, {
-    headers: { accept: "application/json", authorization: `Bearer ${token}` }, cache: "no-store",
+/** The early ask of the page at ``page`` (an address): ``ask``, the {path, token} that
+ * page left here (null when none); ``reply``, the server's answer read whole ({path,
+ * token, ok, status, type, text}; null when nothing is kept or the network fails). */
+function askFirst(page) {
+  const ask = caches.open(FIRST_ASKS).then((cache) => cache.match(page))
+    .then((kept) => (kept ? kept.json() : null)).catch(() => null);
+  const reply = ask.then(async (kept) => {
+    if (!kept) return null;
+    const answer = await fetch(kept.path, {
+      headers: { accept: "application/json", authorization: `Bearer ${kept.token}` }, cache: "no-store",
+    });
+    const type = answer.headers.get("content-type") || "application/json";
+    return { ...kept, ok: answer.ok, status: answer.status, type, text: await answer.text() };
   }).catch(() => null);
-  return { path, token, reply };
+  return { ask, reply };
 }
 
 /** boot.js's ask for its first state: the reply asked for early when it was asked with
@@ -86,11 +92,49 @@ async function firstState(request, url) {
   const early = asked.get(page);
   asked.delete(page);
   const auth = request.headers.get("authorization");
-  const got = early ? await early.catch(() => null) : null;
-  if (got && got.reply && got.path === path && `Bearer ${got.token}` === auth) return got.reply;
+  const kept = early ? await early.ask : null;
+  const same = Boolean(kept && kept.path === path && `Bearer ${kept.token}` === auth);
+  const got = same ? await early.reply : null;
+  if (got) return new Response(got.text, { status: got.status, headers: { "content-type": got.type } });
   const headers = { accept: "application/json" };
   if (auth) headers.authorization = auth;
   return fetch(path, { headers, cache: "no-store" });
+}
+
+/** A reopened table's kept shell, with the state this worker asked for early written
+ * into it before the page's script (<script type="application/json" id="bunco-first">,
+ * with the address and token it was asked with): the script then draws the server's
+ * state at once (api.js's firstReply, when the page's own address and token are those),
+ * one drawing instead of the kept page and then the server's. Only a state that came
+ * within WAIT ms; else the shell as kept, and the page goes on as before (the state by
+ * its inline start's ask, the page it kept drawn meanwhile). */
+async function shellWithState(found, early) {
+  const html = await found.text();
+  const at = html.lastIndexOf("<script src=");
+  const headers = new Headers(found.headers);
+  headers.delete("content-encoding");  // the text here is decoded already
+  headers.delete("content-length");
+  if (at < 0) return new Response(html, { status: found.status, headers });
+  const encoder = new TextEncoder();
+  const body = new ReadableStream({
+    async start(controller) {
+      controller.enqueue(encoder.encode(html.slice(0, at)));  // read while the state comes
+      const state = await Promise.race([
+        early.reply.then((got) => (got && got.ok ? got : null)),
+        new Promise((resolve) => { setTimeout(() => resolve(null), WAIT); }),
+      ]);
+      if (state) {
+        // JSON has "<" only inside strings, where \u003c reads the same: no "</script>"
+        const json = state.text.replace(/</g, "\\u003c");
+        const attr = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+        controller.enqueue(encoder.encode(`<script type="application/json" id="bunco-first" `
+          + `data-path="${attr(state.path)}" data-token="${attr(state.token)}">${json}</script>\n`));
+      }
+      controller.enqueue(encoder.encode(html.slice(at)));
+      controller.close();
+    },
+  });
+  return new Response(body, { status: found.status, headers });
 }
 
 self.addEventListener("fetch", (event) => {
@@ -102,12 +146,12 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   const shell = request.mode === "navigate" ? shellOf(url) : null;
-  if (shell === "/n/-/table/1") {
-    const early = askFirst(url.pathname).catch(() => null);
+  const early = shell === "/n/-/table/1" ? askFirst(url.pathname) : null;
+  if (early) {
     asked.set(url.pathname, early);
     // a page that never asks (closed at once) leaves nothing behind
     setTimeout(() => { if (asked.get(url.pathname) === early) asked.delete(url.pathname); }, 30_000);
-    event.waitUntil(early);
+    event.waitUntil(early.reply);
   }
   if (!shell && !url.pathname.startsWith("/static/")) return;  // the API: always the server
   const key = shell || request;
@@ -116,6 +160,7 @@ self.addEventListener("fetch", (event) => {
     const cache = await caches.open(CACHE);
     if (kept) {
       const found = await cache.match(key);
+      if (found && early) return shellWithState(found, early);
       if (found) return found;
     }
     try {

@@ -102,18 +102,49 @@ function parsed({ ok, status, text }) {
  * loaded: a promise of its JSON (as api() gives it) if that request was for ``path`` with
  * ``token``, else null (the page asks itself). Given once. The inline start reads the
  * reply whole before it counts as arrived: a page whose state is here when its script
- * runs draws it in the same task, with no layout of the empty page between.
+ * runs draws it in the same task, with no layout of the empty page between. A reopened
+ * table's page may have it in its HTML already, written in by the service worker
+ * (sw.js): taken when it was asked for the same address with the same token.
  */
 export function firstReply(path, token) {
   const first = window.buncoFirst;
   if (!first || first.path !== path || first.token !== token) return null;
   window.buncoFirst = null;
-  return first.reply.then((reply) => (reply ? parsed(reply) : api(path, { token })));
+  const here = written(path, token);
+  if (here) {
+    here.remove();  // read once, and the token it names goes with it
+    return Promise.resolve({ ok: true, status: 200, text: here.textContent }).then(parsed);
+  }
+  const reply = first.reply || fromWorker(path, token);
+  return reply.then((got) => (got ? parsed(got) : api(path, { token })));
 }
 
-/** True while the page's first state, asked for by its inline start, is on its way. */
+/** A table's first state from the service worker, which asked for it as it handed out the
+ * page (sw.js: /__first/<the state's address>, with this page's token), read whole as
+ * boot.js reads its reply; null when there is no connection. */
+function fromWorker(path, token) {
+  const headers = { accept: "application/json", authorization: `Bearer ${token}` };
+  const ask = (address, more = {}) => fetch(address, { headers: { ...headers, ...more }, cache: "no-store" });
+  return ask(`/__first${path}`, { "x-bunco-page": location.pathname })
+    // a worker of an earlier version does not know /__first/: the server's 404, asked again
+    .then((reply) => (reply.status === 404 && reply.url && new URL(reply.url).pathname.startsWith("/__first/")
+      ? ask(path) : reply))
+    .then(async (reply) => ({ ok: reply.ok, status: reply.status, text: await reply.text() }))
+    .catch(() => null);
+}
+
+/** The state of ``path`` the service worker wrote into this page's HTML (its element),
+ * when it was asked for with ``token``; else null. */
+function written(path, token) {
+  const found = document.getElementById("bunco-first");
+  return found && found.dataset.path === path && found.dataset.token === token ? found : null;
+}
+
+/** True while the page's first state is on its way: asked for by its inline start and
+ * not read yet, or (a table's page under the service worker) not written into the page. */
 export function firstPending() {
-  return Boolean(window.buncoFirst && !window.buncoFirst.arrived);
+  const first = window.buncoFirst;
+  return Boolean(first && !first.arrived && !written(first.path, first.token));
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -23,7 +23,7 @@ import {
   startBellRang,
 } from "./parts.js";
 import {
-  $, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
+  $, afterPaint, buzz, chime, fill, h, keepAwake, kindLabel, names, ringBell, roundLabel, showDice,
   toast, topbar, tumble,
 } from "./ui.js";
 import { api } from "./api.js";
@@ -955,8 +955,9 @@ async function main() {
   // tap waits for none of it: the live messages (the socket), what an earlier page of
   // this table left in the outbox (a reload, a closed tab), the host's announcement and
   // this table's call (the socket's hello reads them), a timed round's clock (asked of
-  // the server), and the worker that keeps the pages for offline
-  setTimeout(() => {
+  // the server), and the worker that keeps the pages for offline; after the frame that
+  // paints the first drawing, so that frame waits for none of it either
+  afterPaint(() => {
     live.connect();
     outbox.kick();
     room = new Room({ night, token: held.token, table: tableNo, callBox: $("call-box") });
@@ -965,7 +966,7 @@ async function main() {
     rememberNight(night, `${state.name} · table ${tableNo}`, `table:${tableNo}`, `/n/${night}/table/${tableNo}`);
     registerOffline();
     keepFirstAsk(live.stateUrl(), held.token);  // asked for by the worker as the page reopens
-  }, 0);
+  });
 }
 
 main();

@@ -37,6 +37,20 @@ export function fill(el, ...children) {
 export const $ = (id) => document.getElementById(id);
 
 /** A short message at the bottom of the screen, read out by screen readers. */
+/** Run ``fn`` once, in a task after the next frame is painted: what a page's first
+ * drawing does without then keeps that frame waiting for nothing. A tab that paints no
+ * frame (hidden) runs it at once, and any tab within a second. */
+export function afterPaint(fn) {
+  let done = false;
+  const run = () => { if (!done) { done = true; fn(); } };
+  if (document.visibilityState === "hidden") {
+    setTimeout(run, 0);
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(run, 0));
+  setTimeout(run, 1000);
+}
+
 export function toast(message, kind = "info", ms = 3500) {
   let box = $("toasts");
   if (!box) {
