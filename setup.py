@@ -18,7 +18,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src"))
-from bunco.analysis.kernel.install import compile_environment  # noqa: E402
+from bunco.analysis.kernel.install import compile_environment
 
 
 class BuildWithKernel(build_py):
