@@ -1,9 +1,11 @@
 """How the pages load and follow the night (bunco.web.assets, boot.js, live.js).
 
 A night's page asks for its first state from the inline start in its HTML, while its one
-joined script loads, and uses that reply: one GET, no second. A reopened table page draws
-what the phone kept at once (its controls working, axe-core clean), then the server's
-state over it (not a second time when the server's state is the one it kept). The host and results pages follow rolls from their messages (the table's
+joined script loads, and uses that reply: one GET, no second. A reopened table page under
+the service worker finds the server's state written into its HTML by the worker and
+draws it once; one whose state has not come draws what the phone kept at once (its
+controls working, axe-core clean), then the server's state over it (not a second time
+when the server's state is the one it kept). The host and results pages follow rolls from their messages (the table's
 view, the bell, the traveler, the last Bunco) and reload the night only when a message
 does not carry the change (a new round).
 """

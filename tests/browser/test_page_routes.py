@@ -50,9 +50,13 @@ def test_each_page_is_html_with_safe_headers(client: TestClient, path: str) -> N
     # address of today's files; the one inline script (a night's page starting its first
     # request) runs only by its hash, named in the page's policy
     # the page's joined script, a classic one at the end of its body (bunco.web.bundle)
+    # (the table's marked: its render waits for it, see test_a_page_loads_its_modules_...)
     assert re.search(
-        r'<script src="/static/v/[0-9a-f]{12}/bundle/js/\w+\.js"></script>\n</body>', reply.text
+        r'<script src="/static/v/[0-9a-f]{12}/bundle/js/\w+\.js"( id="bunco-script")?></script>'
+        r"\n</body>",
+        reply.text,
     )
+    assert ('id="bunco-script"' in reply.text) == ("/table/" in path)
     assert 'type="module"' not in reply.text
     inline = re.findall(r"<script>(.*?)</script>", reply.text, re.S)
     booted = path.startswith("/n/") and not path.endswith("player") and "/door/" not in path
@@ -115,9 +119,17 @@ def test_rules_refuse_bad_input(client: TestClient, params: dict[str, str], erro
 def test_a_page_loads_its_modules_joined_in_one_script(client: TestClient) -> None:
     html = client.get("/n/x1/table/2").text
     version = Assets(STATIC).version
-    entry = re.search(r'<script src="/static/v/(\w+)/bundle/js/table.js"></script>\n</body>', html)
+    entry = re.search(
+        r'<script src="/static/v/(\w+)/bundle/js/table.js" id="bunco-script"></script>\n</body>',
+        html,
+    )
     assert entry and entry.group(1) == version
     assert html.count("<script") == 2  # the inline start (boot.js) and the joined script
+    # asked for from the head, and no frame painted before it has run (a reopened table's
+    # HTML may wait for its state: sw.js)
+    head = html[: html.index("</head>")]
+    assert f'<link rel="preload" href="/static/v/{version}/bundle/js/table.js" as="script">' in head
+    assert '<link rel="expect" href="#bunco-script" blocking="render">' in head
     assert "modulepreload" not in html  # nothing left to preload: one script
     joined = client.get(f"/static/v/{version}/bundle/js/table.js").text
     assert joined.startswith('"use strict";\n')  # as a module is, though loaded as a script

@@ -84,6 +84,10 @@ CHARSET = '<meta charset="utf-8">'
 BOOT = "boot.js"  # inline in the pages of a night (see the module's text)
 BOOTED = ("table.html", "host.html", "screen.html", "end.html")
 WORKER = "sw.js"  # sent with this version and its files filled in (see the module's text)
+# the page whose HTML the service worker may hold back before its script, until the state
+# it asked for early is written in (sw.js): it preloads its script from the head and paints
+# no frame before that script has run (no empty page drawn while the state comes)
+HELD_BACK = ("table.html",)
 # the address of each night page's shell in the service worker's cache: the HTML of a
 # night's page is the same for every night, table and token
 SHELLS = {
@@ -187,12 +191,17 @@ class Assets:
                 # a classic script at the end of the body, where a module in the head ran
                 # (both after the page's HTML is read): a reopened page runs it sooner
                 # (measured: bunco.web.bundle's text)
-                script = f'<script src="{PREFIX}{address}"></script>'
+                held = name in HELD_BACK
+                mark = ' id="bunco-script"' if held else ""
+                script = f'<script src="{PREFIX}{address}"{mark}></script>'
                 if "</body>" in html:
-                    # asked for from the head: the service worker may hold back the
-                    # body's end until a reopened table's state is written in (sw.js)
-                    preload = f'<link rel="preload" href="{PREFIX}{address}" as="script">'
-                    html = html[: entry.start()] + preload + html[entry.end() :]
+                    head = (
+                        f'<link rel="preload" href="{PREFIX}{address}" as="script">'
+                        '<link rel="expect" href="#bunco-script" blocking="render">'
+                        if held
+                        else ""
+                    )
+                    html = html[: entry.start()] + head + html[entry.end() :]
                     html = html.replace("</body>", f"{script}\n</body>", 1)
                 else:  # a page without its closing tag: the script where the module was
                     html = html[: entry.start()] + script + html[entry.end() :]

@@ -22,9 +22,13 @@
 // browser's storage as the token's own copy in localStorage). When the page is opened
 // again this worker asks for that state as it hands out the page's shell, before the
 // page exists: the reply is on its way while the phone builds the page, not only once
-// the page's first lines run. The page's inline start (boot.js) takes it through
-// /__first/<the state's address>, with its own token: a reply asked with another token,
-// or none, and it is asked for again here with the page's.
+// the page's first lines run. The shell goes out at once up to the page's script; the
+// state, when it comes within WAIT ms, is written in before that script (with the
+// address and token it was asked with), so the script draws it at once: one drawing,
+// the server's. Else the rest of the shell follows as it is, the page draws what it
+// kept, and takes the state through /__first/<the state's address> (api.js), with its
+// own token: a reply asked with another token, or none, and it is asked for again here
+// with the page's.
 
 const VERSION = "";
 const FILES = [];
@@ -106,9 +110,9 @@ async function firstState(request, url) {
  * with the address and token it was asked with): the script then draws the server's
  * state at once (api.js's firstReply, when the page's own address and token are those),
  * one drawing instead of the kept page and then the server's. Only a state that came
- * within WAIT ms; else the shell as kept, and the page goes on as before (the state by
- * its inline start's ask, the page it kept drawn meanwhile). */
-async function shellWithState(found, early) {
+ * within WAIT ms; else the shell as kept, and the page draws what it kept, then takes
+ * the state through /__first/ (firstState). */
+async function shellWithState(found, early, page) {
   const html = await found.text();
   const at = html.lastIndexOf("<script src=");
   const headers = new Headers(found.headers);
@@ -124,6 +128,8 @@ async function shellWithState(found, early) {
         new Promise((resolve) => { setTimeout(() => resolve(null), WAIT); }),
       ]);
       if (state) {
+        // written in: a page that does not take it (another token) asks the server itself
+        if (asked.get(page) === early) asked.delete(page);
         // JSON has "<" only inside strings, where \u003c reads the same: no "</script>"
         const json = state.text.replace(/</g, "\\u003c");
         const attr = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;");
@@ -160,7 +166,9 @@ self.addEventListener("fetch", (event) => {
     const cache = await caches.open(CACHE);
     if (kept) {
       const found = await cache.match(key);
-      if (found && early) return shellWithState(found, early);
+      if (found && early) {
+        return shellWithState(found, early, url.pathname).catch(() => cache.match(key));
+      }
       if (found) return found;
     }
     try {

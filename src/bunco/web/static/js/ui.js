@@ -36,7 +36,6 @@ export function fill(el, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
-/** A short message at the bottom of the screen, read out by screen readers. */
 /** Run ``fn`` once, in a task after the next frame is painted: what a page's first
  * drawing does without then keeps that frame waiting for nothing. A tab that paints no
  * frame (hidden) runs it at once, and any tab within a second. */
@@ -51,6 +50,7 @@ export function afterPaint(fn) {
   setTimeout(run, 1000);
 }
 
+/** A short message at the bottom of the screen, read out by screen readers. */
 export function toast(message, kind = "info", ms = 3500) {
   let box = $("toasts");
   if (!box) {
