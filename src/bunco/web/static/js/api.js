@@ -111,10 +111,10 @@ export function firstReply(path, token) {
   if (!first || first.path !== path || first.token !== token) return null;
   window.buncoFirst = null;
   const here = written(path, token);
-  if (here) {
-    here.remove();  // read once, and the token it names goes with it
-    return Promise.resolve({ ok: true, status: 200, text: here.textContent }).then(parsed);
-  }
+  // read once, and out of the page with the token it names (taken or not: another one's)
+  const element = document.getElementById("bunco-first");
+  if (element) element.remove();
+  if (here) return Promise.resolve({ ok: true, status: 200, text: here.textContent }).then(parsed);
   const reply = first.reply || fromWorker(path, token);
   return reply.then((got) => (got ? parsed(got) : api(path, { token })));
 }
