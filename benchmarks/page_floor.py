@@ -19,7 +19,7 @@ import statistics
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from pages import ARGS, CHROMIUM, PHONE, slow_tab
+from pages import ARGS, CHROMIUM, PHONE, in_page, slow_tab, wait_in_page
 from playwright.sync_api import Browser, sync_playwright
 
 ONE_LINE = (
@@ -64,10 +64,10 @@ def floor(browser: Browser, cpu: float, repeat: int) -> tuple[list[float], list[
         first.goto(address)  # into the browser's cache
         first.close()
         for _ in range(repeat):
-            tab, _ = slow_tab(context, cpu)
+            tab, meter = slow_tab(context, cpu)
             tab.goto(address, wait_until="commit")
-            tab.wait_for_function(MARKS, polling=100)
-            loaded, paint, size = tab.evaluate(MARKS)
+            wait_in_page(tab, meter, MARKS)  # read as the pages are (pages.py's in_page)
+            loaded, paint, size = in_page(meter, MARKS)
             if size:
                 raise SystemExit("error: the one-line page came over the network, not the cache")
             read.append(loaded / 1000)

@@ -231,6 +231,13 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
     assert again.evaluate("window.writtenIn") is True
     assert again.evaluate("window.drawnSteps") == ["fresh"]
     assert again.evaluate("document.getElementById('bunco-first')") is None
+    # its stylesheet and script came straight from the worker's cache, by the route the
+    # worker gave the browser (no turn of the worker's own)
+    files = again.evaluate(
+        """() => performance.getEntriesByType("resource").filter((e) =>
+          e.name.includes("/static/v/")).map((e) => e.workerFinalSourceType)"""
+    )
+    assert files and set(files) == {"cache"}
     # one GET of the state, by the worker; the page itself asked nothing
     assert [worker for url, worker in seen if urlsplit(url).path == table_state] == [True]
     assert [url for url, _ in seen if urlsplit(url).path.startswith("/__first/")] == []
