@@ -325,3 +325,45 @@ def test_a_reopened_table_whose_state_is_slow_draws_what_it_kept_meanwhile(
     assert again.evaluate("window.writtenIn") is False  # too late for the HTML
     assert again.evaluate("document.body.dataset.gets") == "1"
     assert pages.errors == []
+
+
+# a worker of an earlier version, as far as this page can tell: it controls the page but
+# neither writes the state in nor knows /__first/ (everything passes to the server)
+EARLIER_WORKER = """self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", () => {});"""
+
+
+def test_a_table_page_under_an_earlier_worker_asks_the_server_itself(
+    pages: Pages, server: Server
+) -> None:
+    """Under a worker that does not know the early ask, the page's ask through it gets
+    the server's 404 for /__first/…, and the page asks for its state at its own address:
+    drawn, with no error shown."""
+    created = server.api("POST", "/api/nights", json={"name": "Earlier", "players": EIGHT})
+    night, host = created["night"], created["host_token"]
+    table_state = f"/api/nights/{night}/tables/1"
+    context = phone(pages, worker=True)
+    context.route(
+        re.compile(r"/sw\.js$"),
+        lambda r: r.fulfill(status=200, content_type="text/javascript", body=EARLIER_WORKER),
+    )
+    page = context.new_page()
+    watch(page, pages, "table 1")
+    page.goto(f"/join/{created['tables'][0]['code']}")
+    page.wait_for_url(f"**/n/{night}/table/1")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.close()
+    roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
+    seen: list[tuple[str, int]] = []
+    context.on("response", lambda r: seen.append((urlsplit(r.url).path, r.status)))
+    again = reopen(context, pages, night, "table 1 under an earlier worker")
+    expect(again.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(again.locator("#turn-text")).to_have_text("Bea rolls")
+    expect(again.locator("#fatal")).to_be_hidden()
+    assert again.evaluate("navigator.serviceWorker.controller !== null")
+    asks = [(path, status) for path, status in seen if path.endswith(table_state)]
+    assert asks == [(f"/__first{table_state}", 404), (table_state, 200)]
+    assert again.evaluate("document.body.dataset.gets") == "1"
+    assert pages.errors == []
