@@ -160,6 +160,18 @@ def pages(browser: Browser, server: Server) -> Iterator[Pages]:
     opened.close()
 
 
+def phone(pages: Pages, worker: bool = False) -> BrowserContext:
+    """A phone, closed with the others; without the service worker (so every request of
+    the page passes the test's routes) unless ``worker`` (http://127.0.0.1 is a secure
+    origin: the worker keeps the pages)."""
+    context = pages.browser.new_context(
+        viewport=PHONE, base_url=pages.base, service_workers="allow" if worker else "block"
+    )
+    context.set_default_timeout(15_000)
+    pages.contexts.append(context)
+    return context
+
+
 def open_table(pages: Pages, created: dict[str, Any], table: int) -> Page:
     """Table ``table``'s scorekeeper page of a night made through the API (``created``),
     joined with its code link and ready."""

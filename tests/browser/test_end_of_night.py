@@ -20,7 +20,7 @@ import httpx
 import pytest
 from playwright.sync_api import Route, expect
 
-from .conftest import PHONE, TV, Pages, Server, shoot
+from .conftest import TV, Pages, Server, phone, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -160,11 +160,7 @@ def test_a_rolloff_page_never_shows_a_new_seq_with_the_old_roller(
     and the reload are held while the socket's messages pass."""
     night = play_night(server)
     nid = night["night"]
-    context = pages.browser.new_context(
-        viewport=PHONE, base_url=pages.base, service_workers="block"
-    )  # without the worker, every request of the page passes the test's routes
-    context.set_default_timeout(15_000)
-    pages.contexts.append(context)
+    context = phone(pages)  # without the worker: every request passes the test's routes
     end = context.new_page()
     end.on("pageerror", lambda exc: pages.errors.append(f"end: {exc}"))
     end.goto(f"/n/{nid}/end?token={night['host']}")

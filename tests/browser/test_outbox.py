@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Route, expect
 
-from .conftest import PHONE, Pages, Server
+from .conftest import Pages, Server, phone
 from .outage import (
     EIGHT,
     check_placed,
@@ -195,11 +195,7 @@ def test_an_entry_whose_socket_message_beats_its_reply_is_counted_once(
     entry tapped meanwhile goes to the roller of the moment."""
     created = create(server, players=EIGHT)
     night, host = created["night"], created["host_token"]
-    context = pages.browser.new_context(
-        viewport=PHONE, base_url=pages.base, service_workers="block"
-    )  # without the worker, every request of the page passes the test's route
-    context.set_default_timeout(15_000)
-    pages.contexts.append(context)
+    context = phone(pages)  # without the worker: every request passes the test's route
     page = context.new_page()
     page.goto(f"/join/{created['tables'][1]['code']}")
     page.wait_for_url(f"**/n/{night}/table/2")

@@ -13,6 +13,7 @@ does not carry the change (a new round).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,23 +21,11 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from .api_rolls import finish_round, roll
-from .conftest import PHONE, Pages, Server, axe, network_noise
+from .conftest import Pages, Server, axe, network_noise, phone
 from .test_accessibility import ALSO, SERIOUS
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-def phone(pages: Pages, worker: bool = False) -> BrowserContext:
-    """A phone, closed with the others; without the service worker (so every request of
-    the page passes the test's routes) unless ``worker`` (http://127.0.0.1 is a secure
-    origin: the worker keeps the pages)."""
-    context = pages.browser.new_context(
-        viewport=PHONE, base_url=pages.base, service_workers="allow" if worker else "block"
-    )
-    context.set_default_timeout(15_000)
-    pages.contexts.append(context)
-    return context
 
 
 def watch(page: Page, pages: Pages, name: str) -> list[tuple[str, str, str]]:
@@ -53,6 +42,24 @@ def watch(page: Page, pages: Pages, name: str) -> list[tuple[str, str, str]]:
         ),
     )
     return seen
+
+
+def table_1_under_a_worker(
+    pages: Pages, server: Server, name: str, route: Callable[[BrowserContext], None] | None = None
+) -> tuple[BrowserContext, Page, dict[str, Any]]:
+    """A night made through the API (``name``) and table 1's page joined on a phone with the
+    service worker (``route`` set on the phone first), ready and under the worker."""
+    created = server.api("POST", "/api/nights", json={"name": name, "players": EIGHT})
+    context = phone(pages, worker=True)
+    if route:
+        route(context)
+    page = context.new_page()
+    watch(page, pages, "table 1")
+    page.goto(f"/join/{created['tables'][0]['code']}")
+    page.wait_for_url(f"**/n/{created['night']}/table/1")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    return context, page, created
 
 
 def reopen(context: BrowserContext, pages: Pages, night: str, name: str) -> Page:
@@ -202,16 +209,9 @@ FIRST_ASK = """() => caches.open("bunco-first-asks")
 def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_opened(
     pages: Pages, server: Server
 ) -> None:
-    created = server.api("POST", "/api/nights", json={"name": "Worker", "players": EIGHT})
+    context, page, created = table_1_under_a_worker(pages, server, "Worker")
     night, host = created["night"], created["host_token"]
     table_state = f"/api/nights/{night}/tables/1"
-    context = phone(pages, worker=True)
-    page = context.new_page()
-    watch(page, pages, "table 1")
-    page.goto(f"/join/{created['tables'][0]['code']}")
-    page.wait_for_url(f"**/n/{night}/table/1")
-    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     # once ready, the page left the worker the address of its state and its token
     page.wait_for_function(FIRST_ASK, polling=100)
     token = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:table:1'))")
@@ -292,15 +292,8 @@ def test_a_reopened_table_whose_state_is_slow_draws_what_it_kept_meanwhile(
 ) -> None:
     """The worker holds the page's script back for its early state a short while only: on
     a slow network the page draws what it kept, then the server's state when it comes."""
-    created = server.api("POST", "/api/nights", json={"name": "Slow", "players": EIGHT})
+    context, page, created = table_1_under_a_worker(pages, server, "Slow")
     night, host = created["night"], created["host_token"]
-    context = phone(pages, worker=True)
-    page = context.new_page()
-    watch(page, pages, "table 1")
-    page.goto(f"/join/{created['tables'][0]['code']}")
-    page.wait_for_url(f"**/n/{night}/table/1")
-    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.wait_for_function(FIRST_ASK, polling=100)
     page.close()
     roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
@@ -340,20 +333,17 @@ def test_a_table_page_under_an_earlier_worker_asks_the_server_itself(
     """Under a worker that does not know the early ask, the page's ask through it gets
     the server's 404 for /__first/…, and the page asks for its state at its own address:
     drawn, with no error shown."""
-    created = server.api("POST", "/api/nights", json={"name": "Earlier", "players": EIGHT})
+    context, page, created = table_1_under_a_worker(
+        pages,
+        server,
+        "Earlier",
+        lambda phone: phone.route(
+            re.compile(r"/sw\.js$"),
+            lambda r: r.fulfill(status=200, content_type="text/javascript", body=EARLIER_WORKER),
+        ),
+    )
     night, host = created["night"], created["host_token"]
     table_state = f"/api/nights/{night}/tables/1"
-    context = phone(pages, worker=True)
-    context.route(
-        re.compile(r"/sw\.js$"),
-        lambda r: r.fulfill(status=200, content_type="text/javascript", body=EARLIER_WORKER),
-    )
-    page = context.new_page()
-    watch(page, pages, "table 1")
-    page.goto(f"/join/{created['tables'][0]['code']}")
-    page.wait_for_url(f"**/n/{night}/table/1")
-    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.close()
     roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
     seen: list[tuple[str, int]] = []
