@@ -37,7 +37,7 @@ const CACHE = `bunco-pages-${VERSION}`;
 const PAGES = ["table", "host", "player", "screen", "end"];
 const OWN = `/static/v/${VERSION}/`;
 const FIRST_ASKS = "bunco-first-asks";  // page address -> {path, token} (pwa.js), kept across versions
-const FIRST = "/__first";  // boot.js's way to the state this worker asked for early
+const FIRST = "/__first";  // the page's way (api.js) to the state this worker asked for early
 const asked = new Map();  // page address -> its early ask (askFirst)
 const WAIT = 250;  // ms a reopened table's shell waits for that state before the script
 
@@ -96,7 +96,7 @@ function askFirst(page) {
   return { ask, reply };
 }
 
-/** boot.js's ask for its first state: the reply asked for early when it was asked with
+/** A table page's ask for its first state (api.js): the reply asked for early when asked with
  * the same token, else the server's answer to the page's own ask. */
 async function firstState(request, url) {
   const path = url.pathname.slice(FIRST.length) + url.search;
