@@ -110,11 +110,12 @@ export function firstReply(path, token) {
   const first = window.buncoFirst;
   if (!first || first.path !== path || first.token !== token) return null;
   window.buncoFirst = null;
-  const here = written(path, token);
   // read once, and out of the page with the token it names (taken or not: another one's)
-  const element = document.getElementById("bunco-first");
-  if (element) element.remove();
-  if (here) return Promise.resolve({ ok: true, status: 200, text: here.textContent }).then(parsed);
+  const here = document.getElementById("bunco-first");
+  if (here) here.remove();
+  if (writtenFor(here, path, token)) {
+    return Promise.resolve({ ok: true, status: 200, text: here.textContent }).then(parsed);
+  }
   const reply = first.reply || fromWorker(path, token);
   return reply.then((got) => (got ? parsed(got) : api(path, { token })));
 }
@@ -133,18 +134,18 @@ function fromWorker(path, token) {
     .catch(() => null);
 }
 
-/** The state of ``path`` the service worker wrote into this page's HTML (its element),
- * when it was asked for with ``token``; else null. */
-function written(path, token) {
-  const found = document.getElementById("bunco-first");
-  return found && found.dataset.path === path && found.dataset.token === token ? found : null;
+/** Whether ``found`` (the element the service worker wrote the state in, or null) holds
+ * the state of ``path`` asked for with ``token``. */
+function writtenFor(found, path, token) {
+  return Boolean(found) && found.dataset.path === path && found.dataset.token === token;
 }
 
 /** True while the page's first state is on its way: asked for by its inline start and
  * not read yet, or (a table's page under the service worker) not written into the page. */
 export function firstPending() {
   const first = window.buncoFirst;
-  return Boolean(first && !first.arrived && !written(first.path, first.token));
+  return Boolean(first && !first.arrived
+    && !writtenFor(document.getElementById("bunco-first"), first.path, first.token));
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
