@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.exc import DBAPIError
 
 from bunco.store.backup_format import (
     ArchiveReader,
@@ -153,10 +154,12 @@ def _sqlite_copy(engine: Engine, target: Path) -> None:
 
 def _archive(engine: Engine, target: Path) -> tuple[str | None, dict[str, int]]:
     """The archive of ``engine``'s database, read in one snapshot."""
+    postgres = engine.dialect.name == "postgresql"
     with engine.connect() as conn:
-        conn = conn.execution_options(isolation_level="REPEATABLE READ")
+        if postgres:
+            conn = conn.execution_options(isolation_level="REPEATABLE READ")
         with conn.begin():
-            if engine.dialect.name == "postgresql":
+            if postgres:
                 conn.execute(text("SET TRANSACTION READ ONLY"))
                 # a backup may read for minutes: never ended as idle between two batches
                 conn.execute(text("SET LOCAL idle_in_transaction_session_timeout = 0"))
@@ -222,8 +225,24 @@ class BackupSource:
             yield from self._archive.tables()
             return
         assert self._engine is not None
-        with self._engine.connect() as conn:
-            yield from read_tables(conn)
+        try:
+            with self._engine.connect() as conn:
+                for table in read_tables(conn):
+                    yield TableStream(table.name, table.columns, self._guarded(table.rows))
+        except DBAPIError as exc:
+            raise self._unreadable(exc) from None
+
+    def _guarded(self, rows: Iterator[list[Any]]) -> Iterator[list[Any]]:
+        try:
+            yield from rows
+        except DBAPIError as exc:
+            raise self._unreadable(exc) from None
+
+    def _unreadable(self, exc: DBAPIError) -> BackupError:
+        return BackupError(
+            f"{self.path} is damaged: SQLite cannot read it ({exc.orig})",
+            expected="another backup, or take a new one",
+        )
 
     def damage(self) -> list[str]:
         """After :meth:`tables` was read whole: an archive's rows against its checksums,
@@ -231,8 +250,11 @@ class BackupSource:
         if self._archive is not None:
             return self._archive.mismatches()
         assert self._engine is not None
-        with self._engine.connect() as conn:
-            found = [row[0] for row in conn.execute(text("PRAGMA integrity_check"))]
+        try:
+            with self._engine.connect() as conn:
+                found = [row[0] for row in conn.execute(text("PRAGMA integrity_check"))]
+        except DBAPIError as exc:
+            return [self._unreadable(exc).message]
         return [] if found == ["ok"] else [f"SQLite's integrity check: {f}" for f in found[:5]]
 
     def close(self) -> None:

@@ -37,11 +37,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, MetaData, Table, delete, func, insert, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    MetaData,
+    Table,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    text,
+)
 
 from bunco.store.backup import BackupSource, open_engine
 from bunco.store.backup_format import BATCH, LEFT_OUT, BackupError, TableStream, typed
-from bunco.store.db import MIGRATION_LOCK, MIGRATIONS
+from bunco.store.db import MIGRATION_LOCK, MIGRATIONS, make_engine
 
 
 @dataclass
@@ -97,7 +108,7 @@ def restore_backup(
                 expected="restore it with the bunco that wrote it, or newer",
             )
         report = RestoreReport(revision, 0.0)
-        engine = open_engine(url_or_engine)
+        engine = _transactional(url_or_engine)
         with engine.begin() as conn:
             if engine.dialect.name == "postgresql":
                 # no server starting meanwhile migrates under the restore
@@ -126,10 +137,32 @@ def restore_backup(
             if engine.dialect.name == "postgresql":
                 _reset_sequences(conn, meta)
             migrate(conn, "head")
+        if engine is not url_or_engine:
+            engine.dispose()
     finally:
         source.close()
     report.seconds = time.monotonic() - started
     return report
+
+
+def _transactional(url_or_engine: str | Engine) -> Engine:
+    """An engine whose transactions hold everything, the schema's changes included:
+    SQLite's driver commits a ``CREATE TABLE`` by itself unless the transaction is begun
+    by hand, so on SQLite a new engine on the same file begins its own."""
+    engine = open_engine(url_or_engine)
+    if engine.dialect.name != "sqlite":
+        return engine
+    engine = make_engine(engine.url.render_as_string(hide_password=False))
+
+    @event.listens_for(engine, "connect")
+    def _no_driver_transactions(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
 
 
 def _empty(conn: Connection) -> None:
