@@ -115,6 +115,14 @@ def all_rows(url_or_engine: str | sa.Engine) -> dict[str, list[list[Any]]]:
         return {t.name: list(t.rows) for t in read_tables(conn)}
 
 
+def named_rows(url_or_engine: str | sa.Engine, name: str) -> list[dict[str, Any]]:
+    """The rows of one table, as column -> value (the backup's form)."""
+    engine = sa.create_engine(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
+    with engine.connect() as conn:
+        table = next(t for t in read_tables(conn) if t.name == name)
+        return [dict(zip(table.columns, row, strict=True)) for row in table.rows]
+
+
 @contextmanager
 def another_postgres() -> Iterator[str]:
     """A second wiped PostgreSQL database beside this worker's (to restore into)."""

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bunco.cli.app import app, console, fail, print_json
+from bunco.cli.app import app, fail, print_json
 from bunco.cli.store_options import DbOption, JsonOption, database_url
 
 
@@ -94,7 +94,7 @@ def backup_command(
             )
         elif checked.problem_count:
             for problem in checked.problems:
-                console.print(f"- {problem}", highlight=False, markup=False)
+                typer.echo(f"- {problem}")
         if checked.problem_count:
             fail(
                 f"{verify} is damaged: {checked.problem_count} problem(s)"
@@ -103,13 +103,11 @@ def backup_command(
                 code=1,
             )
         if not as_json:
-            console.print(
+            typer.echo(
                 f"{verify}: sound. {'An SQLite copy' if checked.kind == 'sqlite' else 'An archive'}"
                 f" taken {checked.taken_at}, schema {checked.revision}: "
                 f"{holds(checked.tables)}; every night's log replays "
-                f"({checked.nights_replayed} nights).",
-                highlight=False,
-                markup=False,
+                f"({checked.nights_replayed} nights)."
             )
         return
     assert out is not None
@@ -136,11 +134,9 @@ def backup_command(
         )
         return
     what = "an SQLite copy" if taken.kind == "sqlite" else "an archive"
-    console.print(
+    typer.echo(
         f"bunco backup: wrote {out} ({what}, {size_text(taken.bytes)}, schema "
-        f"{taken.revision}) in {taken.seconds:.1f} s: {holds(taken.tables)}",
-        highlight=False,
-        markup=False,
+        f"{taken.revision}) in {taken.seconds:.1f} s: {holds(taken.tables)}"
     )
 
 
@@ -191,9 +187,7 @@ def restore_command(
     from sqlalchemy.engine import make_url
 
     replaced = f" (in place of {holds(done.replaced)})" if done.replaced else ""
-    console.print(
+    typer.echo(
         f"bunco restore: {file} into {make_url(url).render_as_string(hide_password=True)} in {done.seconds:.1f} s: "
-        f"{holds(done.tables)}{replaced}",
-        highlight=False,
-        markup=False,
+        f"{holds(done.tables)}{replaced}"
     )

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bunco.cli.app import app, console, fail, print_json
+from bunco.cli.app import app, fail, print_json
 from bunco.cli.store_options import DbOption, JsonOption, YesOption, existing_database
 
 delete_app = typer.Typer(
@@ -75,13 +75,9 @@ def delete_night(
         clubs = clubs_naming(conn, night)
     confirm(f"Delete the night {record.name!r} ({night}, {events} events)?", yes)
     deleted = delete_nights(engine, [night])
-    console.print(f"bunco delete: deleted {_rows(deleted)}", highlight=False, markup=False)
+    typer.echo(f"bunco delete: deleted {_rows(deleted)}")
     for name in clubs:
-        console.print(
-            f"It was a night of the club {name!r}: the club's standings no longer count it.",
-            highlight=False,
-            markup=False,
-        )
+        typer.echo(f"It was a night of the club {name!r}: the club's standings no longer count it.")
 
 
 @delete_app.command("club")
@@ -105,13 +101,9 @@ def delete_club_command(
     what = f" and its {len(named)} nights" if nights else ""
     confirm(f"Delete the club {record.name!r}{what}?", yes)
     deleted = delete_club(engine, record.id, with_nights=nights)
-    console.print(f"bunco delete: deleted {_rows(deleted)}", highlight=False, markup=False)
+    typer.echo(f"bunco delete: deleted {_rows(deleted)}")
     if named and not nights:
-        console.print(
-            f"Its {len(named)} nights are kept (bunco delete club --nights deletes them).",
-            highlight=False,
-            markup=False,
-        )
+        typer.echo(f"Its {len(named)} nights are kept (bunco delete club --nights deletes them).")
 
 
 @delete_app.command("member")
@@ -154,12 +146,10 @@ def delete_member(
         done = erase_member(engine, record.id, name, replacement=as_name, check=check)
     except DeletionError as exc:
         fail(exc.message, expected=exc.expected)
-    console.print(
+    typer.echo(
         f"bunco delete: {done.name!r} is now {done.replacement!r} in the club's log "
         f"({done.club_events} events) and in {len(done.nights)} nights "
-        f"({done.events} events); email and address taken out",
-        highlight=False,
-        markup=False,
+        f"({done.events} events); email and address taken out"
     )
 
 
@@ -223,18 +213,12 @@ def prune_command(
         return
     verb = "would delete" if dry_run else "deleted"
     for item in [*found.nights, *found.clubs]:
-        console.print(
-            f"  {item.id}  {item.name}  (last used {item.last_used:%Y-%m-%d})",
-            highlight=False,
-            markup=False,
-        )
+        typer.echo(f"  {item.id}  {item.name}  (last used {item.last_used:%Y-%m-%d})")
     summary = (
         f"{len(found.nights)} nights and {len(found.clubs)} clubs"
         if dry_run
         else _rows(found.deleted)
     )
-    console.print(
-        f"bunco prune: {verb} {summary} (last used before {found.cutoff:%Y-%m-%d %H:%M} UTC)",
-        highlight=False,
-        markup=False,
+    typer.echo(
+        f"bunco prune: {verb} {summary} (last used before {found.cutoff:%Y-%m-%d %H:%M} UTC)"
     )
