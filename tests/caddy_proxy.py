@@ -83,6 +83,8 @@ class CaddyProxy:
         self.log = folder / "caddy.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.ssl: ssl.SSLContext | None = None
+        self.cafile = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+        """Caddy's certificate authority (there once :meth:`start` returned)."""
 
     def start(self) -> None:
         env = {
@@ -98,7 +100,7 @@ class CaddyProxy:
                 stderr=subprocess.STDOUT,
                 env=env,
             )
-        root = self.folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+        root = self.cafile
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
