@@ -59,10 +59,10 @@ def test_backup_verify_and_restore(tmp_path: Path) -> None:
 def test_a_damaged_backup_fails_verify_with_exit_code_1(tmp_path: Path) -> None:
     db, _ = filled(tmp_path)
     archive = tmp_path / "copy.bunco-backup"
-    from bunco.store.backup import _archive
+    from bunco.store.backup import write_archive
     from bunco.store.db import make_engine
 
-    _archive(make_engine(f"sqlite:///{db}"), archive)
+    write_archive(make_engine(f"sqlite:///{db}"), archive)
     archive.write_bytes(archive.read_bytes()[:-40])
     code, out, err = run("backup", "--verify", str(archive))
     assert code == 1

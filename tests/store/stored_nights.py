@@ -3,14 +3,10 @@ every row of a database, to compare two; a second PostgreSQL database to restore
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +14,17 @@ import sqlalchemy as sa
 
 from bunco.store import ClubStore, EventStore, StoredEvent, TokenRecord
 from bunco.store.backup_format import read_tables
-from bunco.store.db import wipe_postgres
 from bunco.store.events import dump
 from bunco.store.phone_reports import PhoneReports
 from night_helpers import party, play_randomly
-from pg_database import PG_URL, SKIP_REASON, ensure_database, may_create_databases, worker_url
+from pg_database import (
+    PG_URL,
+    SKIP_REASON,
+    ensure_database,
+    may_create_databases,
+    wiped,
+    worker_url,
+)
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -133,12 +135,5 @@ def another_postgres() -> Iterator[str]:
     given = sa.make_url(worker_url())
     name = f"{given.database}_restore"
     ensure_database(PG_URL, name)
-    url = given.set(database=name).render_as_string(hide_password=False)
-    lock = "bunco-test-pg-" + hashlib.sha256(url.encode()).hexdigest()[:12] + ".lock"
-    handle = os.open(Path(tempfile.gettempdir()) / lock, os.O_CREAT | os.O_RDWR)
-    fcntl.flock(handle, fcntl.LOCK_EX)
-    try:
-        wipe_postgres(url)
+    with wiped(given.set(database=name).render_as_string(hide_password=False)) as url:
         yield url
-    finally:
-        os.close(handle)

@@ -73,9 +73,9 @@ def test_a_damaged_archive_is_found_out_and_restores_nothing(tmp_path: Path) -> 
     # an archive of the same database (restored into an archive's source: PostgreSQL's
     # path is the same code on any engine but SQLite, so build one from the copy)
     archive = tmp_path / "night.bunco-backup"
-    from bunco.store.backup import _archive  # the writer of PostgreSQL's archives
+    from bunco.store.backup import write_archive  # the writer of PostgreSQL's archives
 
-    _archive(make_engine(f"sqlite:///{copy}"), archive)
+    write_archive(make_engine(f"sqlite:///{copy}"), archive)
     assert verify_backup(archive).problems == []
     lines = gzip.decompress(archive.read_bytes()).decode().splitlines(keepends=True)
     events_at = next(i for i, line in enumerate(lines) if '"table": "events"' in line)

@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
-import time
-from typing import Any
 
 import httpx
 import pytest
@@ -17,18 +15,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
-from serve_process import bunco_command, two_servers
+from serve_process import bunco_command, two_servers, until
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-def until(check: Any, timeout: float = 1.0) -> float:
-    start = time.monotonic()
-    while not check():
-        assert time.monotonic() - start < timeout, "not within the time allowed"
-        time.sleep(0.02)
-    return time.monotonic() - start
 
 
 def test_a_deleted_nights_tokens_stop_working_on_every_process(tmp_path) -> None:

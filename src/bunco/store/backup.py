@@ -47,7 +47,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Connection, Engine, MetaData, create_engine, func, select, text
 from sqlalchemy.exc import DBAPIError
 
 from bunco.store.backup_format import (
@@ -55,6 +55,7 @@ from bunco.store.backup_format import (
     ArchiveWriter,
     BackupError,
     TableStream,
+    backed_up_tables,
     kind_of,
     read_tables,
     schema_revision,
@@ -114,14 +115,24 @@ def take_backup(url_or_engine: str | Engine, out: Path) -> BackupReport:
             kind = "sqlite"
             with _sqlite_file(partial).connect() as conn:
                 revision = schema_revision(conn)
-                tables = {t.name: sum(1 for _ in t.rows) for t in read_tables(conn)}
+                tables = row_counts(conn)
         else:
             kind = "archive"
-            revision, tables = _archive(engine, partial)
+            revision, tables = write_archive(engine, partial)
         os.replace(partial, out)
     finally:
         partial.unlink(missing_ok=True)
     return BackupReport(out, kind, revision, out.stat().st_size, time.monotonic() - started, tables)
+
+
+def row_counts(conn: Connection) -> dict[str, int]:
+    """The rows of each table a backup holds (parents first)."""
+    meta = MetaData()
+    meta.reflect(bind=conn)
+    return {
+        table.name: int(conn.execute(select(func.count()).select_from(table)).scalar() or 0)
+        for table in backed_up_tables(meta)
+    }
 
 
 def _sqlite_copy(engine: Engine, target: Path) -> None:
@@ -152,7 +163,7 @@ def _sqlite_copy(engine: Engine, target: Path) -> None:
         source.close()
 
 
-def _archive(engine: Engine, target: Path) -> tuple[str | None, dict[str, int]]:
+def write_archive(engine: Engine, target: Path) -> tuple[str | None, dict[str, int]]:
     """The archive of ``engine``'s database, read in one snapshot."""
     postgres = engine.dialect.name == "postgresql"
     with engine.connect() as conn:
@@ -202,12 +213,12 @@ class BackupSource:
         self.path = path
         self.kind = kind_of(path)
         self.taken_at: str | None = None
-        self._archive: ArchiveReader | None = None
+        self._reader: ArchiveReader | None = None
         self._engine: Engine | None = None
         if self.kind == "archive":
-            self._archive = ArchiveReader(path)
-            self.revision: str | None = self._archive.header.get("schema")
-            self.taken_at = self._archive.header.get("taken_at")
+            self._reader = ArchiveReader(path)
+            self.revision: str | None = self._reader.header.get("schema")
+            self.taken_at = self._reader.header.get("taken_at")
         else:
             self._engine = _sqlite_file(path)
             try:
@@ -221,8 +232,8 @@ class BackupSource:
             self.taken_at = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat()
 
     def tables(self) -> Iterator[TableStream]:
-        if self._archive is not None:
-            yield from self._archive.tables()
+        if self._reader is not None:
+            yield from self._reader.tables()
             return
         assert self._engine is not None
         try:
@@ -247,8 +258,8 @@ class BackupSource:
     def damage(self) -> list[str]:
         """After :meth:`tables` was read whole: an archive's rows against its checksums,
         an SQLite file's integrity check."""
-        if self._archive is not None:
-            return self._archive.mismatches()
+        if self._reader is not None:
+            return self._reader.mismatches()
         assert self._engine is not None
         try:
             with self._engine.connect() as conn:
@@ -258,8 +269,8 @@ class BackupSource:
         return [] if found == ["ok"] else [f"SQLite's integrity check: {f}" for f in found[:5]]
 
     def close(self) -> None:
-        if self._archive is not None:
-            self._archive.close()
+        if self._reader is not None:
+            self._reader.close()
         if self._engine is not None:
             self._engine.dispose()
 

@@ -50,8 +50,8 @@ from sqlalchemy import (
     text,
 )
 
-from bunco.store.backup import BackupSource, open_engine
-from bunco.store.backup_format import BATCH, LEFT_OUT, BackupError, TableStream, typed
+from bunco.store.backup import BackupSource, open_engine, row_counts
+from bunco.store.backup_format import BATCH, BackupError, TableStream, typed
 from bunco.store.db import MIGRATION_LOCK, MIGRATIONS, make_engine
 
 
@@ -80,16 +80,7 @@ def counted(rows: dict[str, int]) -> str:
 
 def held_rows(conn: Connection) -> dict[str, int]:
     """The rows of bunco's tables in a database (those that have any), parents first."""
-    meta = MetaData()
-    meta.reflect(bind=conn)
-    held = {}
-    for table in meta.sorted_tables:
-        if table.name in LEFT_OUT:
-            continue
-        count = int(conn.execute(select(func.count()).select_from(table)).scalar() or 0)
-        if count:
-            held[table.name] = count
-    return held
+    return {name: count for name, count in row_counts(conn).items() if count}
 
 
 def restore_backup(
