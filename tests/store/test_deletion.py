@@ -149,3 +149,16 @@ def test_prune_deletes_unused_nights_but_keeps_a_clubs(store: EventStore) -> Non
     assert with_clubs.deleted["clubs"] == 1 and with_clubs.deleted["nights"] == 1
     assert store.night("old-club") is None and store.night("new") is not None
     assert prune(store.engine, timedelta(days=1)).nights == []
+
+
+def test_another_persons_name_holding_the_members_is_left_alone(store: EventStore) -> None:
+    players = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Ann Marie"]
+    store_night(store, "n1", players, seed=4, name="Ann and Ann Marie's night")
+    store_club(store, "c1", ["n1"], members=players)
+    done = erase_member(store.engine, "c1", "Ann")
+    setup = store.events("n1")[0].event
+    assert setup["players"][0] == "Former member 1" and setup["players"][-1] == "Ann Marie"
+    assert store.night("n1").name == "Former member 1 and Ann Marie's night"  # type: ignore[union-attr]
+    members = [e["name"] for e in ClubStore(store.engine).events("c1") if e["type"] == "member"]
+    assert members == ["Former member 1", *players[1:]]
+    assert done.nights == ["n1"]

@@ -61,8 +61,11 @@ from bunco.store.events import dump
 
 PSEUDONYM = "Former member {}"
 CONTACT_KEYS = ("email", "address")
-PERSON_KEYS = ("player", "name", "host", "in", "out", "subject", "winner")
-"""The keys whose value may be a person's name, as events write them."""
+PERSON_KEYS = ("player", "host", "in", "out", "winner")
+"""The keys whose value may be a person's name, as events write them (and ``name`` in a
+club's ``member``, ``leave_club`` and ``rsvp``; elsewhere ``name`` names a night, a
+drawing or a co-host's label)."""
+NAMED_EVENTS = ("member", "leave_club", "rsvp")
 
 ClubCheck = Callable[[list[dict[str, Any]], list[dict[str, Any]]], None]
 """Called with the club's log before and after the erasure (in its transaction):
@@ -85,26 +88,40 @@ class Erasure:
 class Scrubber:
     """Replaces a person's spellings in any JSON value: a string that is the name
     becomes the replacement, and the name as a word inside a longer text too; an
-    event's ``type`` is never touched.
+    event's ``type`` is never touched, nor the names of other people (``keep``), even
+    where they hold the name as a word.
 
-    >>> s = Scrubber({"Ann"}, "Former member 1")
+    >>> s = Scrubber({"Ann"}, "Former member 1", keep={"Ann Marie", "Bea"})
     >>> s.value({"type": "roll", "player": "Ann", "reason": "Ann's roll, not Anne's"})
     {'type': 'roll', 'player': 'Former member 1', 'reason': "Former member 1's roll, not Anne's"}
-    >>> s.value({"scores": {"Ann": 3, "Bea": 1}})
-    {'scores': {'Former member 1': 3, 'Bea': 1}}
+    >>> s.value({"scores": {"Ann": 3, "Ann Marie": 1}, "note": "Ann and Ann Marie"})
+    {'scores': {'Former member 1': 3, 'Ann Marie': 1}, 'note': 'Former member 1 and Ann Marie'}
     """
 
-    def __init__(self, spellings: Iterable[str], replacement: str) -> None:
+    def __init__(
+        self, spellings: Iterable[str], replacement: str, keep: Iterable[str] = ()
+    ) -> None:
         self.spellings = frozenset(spellings)
         self.replacement = replacement
-        words = "|".join(re.escape(s) for s in sorted(self.spellings, key=len, reverse=True))
-        self.pattern = re.compile(rf"(?<!\w)(?:{words})(?!\w)")
+        self.keep = frozenset(keep) - self.spellings
+        words = [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in self.spellings]
+        # another person's name that holds the name as a word is matched whole, and kept
+        holding = {k for k in self.keep if any(w.search(k) for w in words)}
+        alternatives = sorted(self.spellings | holding, key=len, reverse=True)
+        self.pattern = re.compile(
+            r"(?<!\w)(?:" + "|".join(re.escape(a) for a in alternatives) + r")(?!\w)"
+        )
+
+    def _word(self, match: re.Match[str]) -> str:
+        return self.replacement if match.group(0) in self.spellings else match.group(0)
 
     def value(self, value: Any) -> Any:
         if isinstance(value, str):
             if value in self.spellings:
                 return self.replacement
-            return self.pattern.sub(self.replacement, value) if self.spellings else value
+            if value in self.keep or not self.spellings:
+                return value
+            return self.pattern.sub(self._word, value)
         if isinstance(value, list):
             return [self.value(v) for v in value]
         if isinstance(value, dict):
@@ -129,14 +146,18 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
-def _named(events: Iterable[dict[str, Any]], key: str) -> set[str]:
-    """The spellings under which ``events`` name the person of ``key`` (name_key): in a
-    night's list of players or in a person's field."""
-    found = set()
+def _people(events: Iterable[dict[str, Any]]) -> set[str]:
+    """Every name of a person ``events`` write: a night's players, members, and the
+    values of a person's fields."""
+    found: set[str] = set()
     for event in events:
-        candidates = list(event.get("players") or []) if event.get("type") == "party" else []
-        candidates += [event.get(k) for k in PERSON_KEYS]
-        found |= {c for c in candidates if isinstance(c, str) and name_key(c) == key}
+        if event.get("type") == "party":
+            found |= {p for p in event.get("players") or [] if isinstance(p, str)}
+        found |= {v for k in PERSON_KEYS if isinstance(v := event.get(k), str)}
+        if event.get("type") in NAMED_EVENTS and isinstance(event.get("name"), str):
+            found.add(event["name"])
+        if event.get("type") == "link" and event.get("for") == "member":
+            found.add(event.get("subject", ""))
     return found
 
 
@@ -261,7 +282,7 @@ def _erase_club(
     done: Erasure,
     check: ClubCheck | None,
 ) -> None:
-    scrub = Scrubber(spellings, replacement)
+    scrub = Scrubber(spellings, replacement, keep=_people(e for _, e in rows))
     addresses = {
         e["address"]
         for _, e in rows
@@ -314,8 +335,10 @@ def _erase_night(
     done: Erasure,
 ) -> None:
     bodies = [b for _, b in rows]
-    spellings = club_spellings | _named(bodies, name_key(next(iter(club_spellings))))
-    scrub = Scrubber(spellings, replacement)
+    key = name_key(next(iter(club_spellings)))
+    people = _people(bodies)
+    spellings = club_spellings | {p for p in people if name_key(p) == key}
+    scrub = Scrubber(spellings, replacement, keep=people)
     after = [scrub.value(b) for b in bodies]
     changed = [(seq, new) for (seq, old), new in zip(rows, after, strict=True) if new != old]
     if not changed:
