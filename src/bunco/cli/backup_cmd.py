@@ -187,7 +187,8 @@ def restore_command(
     from sqlalchemy.engine import make_url
 
     replaced = f" (in place of {holds(done.replaced)})" if done.replaced else ""
+    shown = make_url(url).render_as_string(hide_password=True)
     typer.echo(
-        f"bunco restore: {file} into {make_url(url).render_as_string(hide_password=True)} in {done.seconds:.1f} s: "
+        f"bunco restore: {file} into {shown} in {done.seconds:.1f} s: "
         f"{holds(done.tables)}{replaced}"
     )

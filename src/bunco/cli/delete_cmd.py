@@ -158,7 +158,9 @@ def prune_command(
     older_than: Annotated[
         str,
         typer.Option(
-            "--older-than", help="Delete what was last used longer ago than this: 180d, 26w, 12h."
+            "--older-than",
+            metavar="AGE",
+            help="Delete what was last used longer ago than this: 180d, 26w, 12h.",
         ),
     ],
     clubs: Annotated[
