@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, MetaData, create_engine, func, select, text
 from sqlalchemy.exc import DBAPIError
@@ -203,7 +204,7 @@ def _version() -> str:
 
 def _sqlite_file(path: Path) -> Engine:
     """An engine on an SQLite backup file, read only."""
-    return create_engine(f"sqlite:///file:{path}?mode=ro&uri=true")
+    return create_engine(f"sqlite:///file:{quote(str(path))}?mode=ro&uri=true")
 
 
 class BackupSource:
