@@ -37,6 +37,17 @@ The baseline is checked out with ``git worktree add --detach`` into a temporary 
     python benchmarks/server.py --baseline ec5aa77 --seconds 30  # against that commit
     python benchmarks/server.py --players 200 --seconds 5 --no-baseline --setups sqlite
     python benchmarks/server.py --baseline-pages live.js         # its pages before issue 16
+
+``--scale 1000,2500,5000`` compares night sizes instead of commits: this checkout only, on
+PostgreSQL, each size over each of ``--processes`` (default 1,2,4) with ``--table-rate``
+rolls per second offered at each table (default 1), and with ``--proxy`` once more, the
+largest night on the most processes, through Caddy over https (deploy/Caddyfile, run as
+tests/caddy_proxy.py runs it on loopback). It prints a row per run: rolls per second
+offered and accepted, p50/p99 request -> listener, whether every listener got exactly
+its events, the peak memory of each server process, the servers' CPU.
+
+    python benchmarks/server.py --scale 1000,2500,5000 --processes 1,2,4 --proxy
+    python benchmarks/server.py --scale 200,1000 --processes 1,2 --seconds 10 --proxy
 """
 
 from __future__ import annotations
@@ -49,9 +60,11 @@ import multiprocessing as mp
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -283,6 +296,23 @@ class Page:
 
 # -- a tiny HTTP/1.1 keep-alive client (httpx would cost the client more than the server) --
 
+TLS: ssl.SSLContext | None = None
+"""Through Caddy (``--proxy``): the clients speak https and wss, trusting Caddy's own
+certificate authority (see :func:`use_tls`); otherwise plain http to the servers."""
+
+
+def use_tls(cafile: str | None) -> None:
+    """Speak TLS to the servers' port from now on, trusting ``cafile`` (None: plain)."""
+    global TLS
+    TLS = None if cafile is None else ssl.create_default_context(cafile=cafile)
+
+
+def more_files() -> None:
+    """Raise this process's open-file limit to its hard limit (5,000 pages' sockets)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
 
 class Http:
     """One keep-alive connection; ``request`` sends a JSON body and returns (status, body)."""
@@ -304,7 +334,9 @@ class Http:
             head += f"Authorization: Bearer {token}\r\n"
         for attempt in (1, 2):
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, ssl=TLS
+                )
             reader = self.reader
             assert reader is not None
             self.writer.write(head.encode() + b"\r\n" + data)
@@ -321,13 +353,23 @@ class Http:
         assert reader is not None
         status = int(line.split()[1])
         length = 0
+        chunked = False
         while True:
             line = await reader.readline()
             if line in (b"\r\n", b""):
                 break
             if line[:15].lower() == b"content-length:":
                 length = int(line[15:])
-        return status, await reader.readexactly(length)
+            elif line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
+                chunked = True  # a proxy may pass a body on in chunks
+        if not chunked:
+            return status, await reader.readexactly(length)
+        body = b""
+        while size := int((await reader.readline()).split(b";")[0], 16):
+            body += await reader.readexactly(size + 2)
+            body = body[:-2]
+        await reader.readline()  # the empty trailer
+        return status, body
 
     def close(self) -> None:
         if self.writer is not None:
@@ -353,12 +395,15 @@ def free_port() -> int:
         return port
 
 
-def start_server(src: Path, db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    src: Path, db: str, port: int, log: Path, extra: list[str] | None = None
+) -> subprocess.Popen[bytes]:
     """``bunco serve`` from the package in ``src`` (this checkout's or the baseline's)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     with log.open("ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "bunco", "serve", "--port", str(port), "--db", db],
+            [sys.executable, "-m", "bunco", "serve", "--port", str(port), "--db", db]
+            + (extra or []),
             stdout=out,
             stderr=subprocess.STDOUT,
             env=env,
@@ -423,10 +468,14 @@ class Listening:
     """(port, table or None for a big screen, seat: 0 the table's phone, others players',
     the name of the player sitting there at the start)"""
     model: str
+    cafile: str | None = None
+    """Through Caddy: its certificate authority (the pages speak wss)."""
 
 
 def listener_process(job: Listening, ready: Any, stop: Any, results: Any) -> None:
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # writes to closed sockets at the end
+    more_files()
+    use_tls(job.cafile)
     asyncio.run(_listen_all(job, ready, stop, results))
 
 
@@ -474,7 +523,8 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
                 query += f"&table={table}"
             moved: int | None = None
             async with connect(
-                f"ws://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
+                f"{'wss' if TLS else 'ws'}://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
+                ssl=TLS,
                 max_size=None,
                 ping_interval=None,
                 open_timeout=120,
@@ -689,8 +739,9 @@ async def watch_rounds(
     notes when the status changes (the bell, a new round)."""
     from websockets.asyncio.client import connect
 
-    url = f"ws://127.0.0.1:{port}/api/nights/{night}/ws?token={token}&since=0"
-    async with connect(url, max_size=None, ping_interval=None, max_queue=None) as ws:
+    scheme = "wss" if TLS else "ws"
+    url = f"{scheme}://127.0.0.1:{port}/api/nights/{night}/ws?token={token}&since=0"
+    async with connect(url, ssl=TLS, max_size=None, ping_interval=None, max_queue=None) as ws:
         seen = None
         async for text in ws:
             if '"type":"status"' not in text[:20] and '"type":"hello"' not in text[:20]:
@@ -749,7 +800,7 @@ async def play(
     jobs = []
     for k in range(args.listener_processes):
         ready = ctx.Event()
-        job = Listening(night, viewer, pages[k :: args.listener_processes], pages_of)
+        job = Listening(night, viewer, pages[k :: args.listener_processes], pages_of, args.cafile)
         proc = ctx.Process(
             target=listener_process, args=(job, ready, stop, results), daemon=True
         )  # never outlives a failed run
@@ -767,12 +818,15 @@ async def play(
     watcher = asyncio.ensure_future(watch_rounds(ports[0], night, viewer, changed, rounds, moments))
     t0 = time.monotonic()
     load0 = os.getloadavg()[0]
+    proxy_pid = getattr(args, "proxy_pid", None)
     cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
+    proxy0 = cpu_seconds(proxy_pid) if proxy_pid else 0.0
     try:
         written = await write_all(
             ports, night, tokens, PAGE_MODELS[pages_of], args, rounds, changed
         )
         cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
+        proxy1 = cpu_seconds(proxy_pid) if proxy_pid else 0.0
     finally:
         stop.set()  # the listeners report (or, after a failure, stop)
     heard: dict[str, Any] = {
@@ -804,6 +858,7 @@ async def play(
         "heard": heard,
         "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
         "server_cpu": cpu1 - cpu0,
+        "proxy_cpu": proxy1 - proxy0,
         "writers_cpu": own1 - own0,
         "moments": moments[1:],
         "load": (load0, os.getloadavg()[0]),
@@ -886,6 +941,7 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "sockets_per_round_change": round(heard["opened"] / changes, 1),
         "server_cpu_share": round(result["server_cpu"] / elapsed, 2),
         "server_cpu_us_per_roll": round(result["server_cpu"] / max(1, written["accepted"]) * 1e6),
+        "proxy_cpu_share": round(result.get("proxy_cpu", 0.0) / elapsed, 2),
         "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
         "load_average": [round(x, 1) for x in result["load"]],
         "listeners": heard["listeners"],
@@ -893,12 +949,34 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def rss_mb(pid: int) -> tuple[float, float]:
+    """A process's resident memory now and at its peak, in MB (Linux ``/proc``)."""
+    try:
+        fields = dict(
+            line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+        )
+    except OSError:
+        return 0.0, 0.0
+    now, peak = (int(fields[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))
+    return now, peak
+
+
 def run(
-    args: argparse.Namespace, src: Path, setup: str, folder: Path, pages_of: str
+    args: argparse.Namespace,
+    src: Path,
+    setup: str,
+    folder: Path,
+    pages_of: str,
+    *,
+    processes: int | None = None,
+    proxy: bool = False,
 ) -> dict[str, Any]:
-    """One server (or two) of the code in ``src``, one tournament with the pages of
-    ``pages_of`` (a key of :data:`PAGE_MODELS`), its figures."""
-    processes = 1 if setup == "sqlite" else 2
+    """One server (or several) of the code in ``src``, one tournament with the pages of
+    ``pages_of`` (a key of :data:`PAGE_MODELS`), its figures. ``processes``: how many
+    server processes share PostgreSQL (default: one on SQLite, two on PostgreSQL);
+    ``proxy``: the clients reach them through Caddy over https (deploy/Caddyfile)."""
+    scaled = processes is not None
+    processes = processes or (1 if setup == "sqlite" else 2)
     if setup == "sqlite":
         dbs = [str(folder / f"bench-{time.monotonic_ns()}.sqlite3")]
     else:
@@ -907,13 +985,40 @@ def run(
         wipe_postgres(args.pg)
         dbs = [args.pg] * processes
     ports = [free_port() for _ in range(processes)]
+    # a 5,000-player night holds more connections than the caps' defaults
+    extra = ["--max-connections", "30000", "--max-per-address", "30000"] if scaled else []
+    if proxy:
+        extra += ["--trusted-proxy", "127.0.0.1"]
     servers: list[subprocess.Popen[bytes]] = []
+    caddy: Any = None
     try:
         for db, port in zip(dbs, ports, strict=True):  # one after the other: one migrates
-            servers.append(start_server(src, db, port, folder / f"serve-{port}.log"))
+            servers.append(start_server(src, db, port, folder / f"serve-{port}.log", extra))
             print(f"    server pid {servers[-1].pid} on port {port}", file=sys.stderr, flush=True)
-        return figures_of(asyncio.run(play(args, ports, [s.pid for s in servers], pages_of)))
+        clients = ports
+        args.cafile, args.proxy_pid = None, None
+        if proxy:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from caddy_proxy import CaddyProxy
+
+            place = folder / f"caddy-{time.monotonic_ns()}"
+            place.mkdir()
+            caddy = CaddyProxy(place, free_port(), free_port(), ports)
+            caddy.start()
+            args.cafile, args.proxy_pid = str(caddy.cafile), caddy.proc.pid
+            clients = [caddy.port]
+            print(f"    caddy pid {caddy.proc.pid} on port {caddy.port}", file=sys.stderr)
+        use_tls(args.cafile)
+        result = asyncio.run(play(args, clients, [s.pid for s in servers], pages_of))
+        figures = figures_of(result)
+        figures["memory_mb"] = [round(rss_mb(s.pid)[1]) for s in servers]
+        if caddy is not None:
+            figures["proxy_memory_mb"] = round(rss_mb(caddy.proc.pid)[1])
+        return figures
     finally:
+        use_tls(None)
+        if caddy is not None:
+            caddy.stop()
         for server in servers:
             stop_server(server)
 
@@ -1010,8 +1115,33 @@ def main() -> None:
         help="seconds allowed to connect and load every page",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument(
+        "--scale",
+        help="players of each night to compare, e.g. 1000,2500,5000: this checkout only, on "
+        "PostgreSQL, over each of --processes (the scaling printed side by side)",
+    )
+    parser.add_argument(
+        "--processes", default="1,2,4", help="with --scale: server processes sharing PostgreSQL"
+    )
+    parser.add_argument(
+        "--table-rate",
+        type=float,
+        default=1.0,
+        help="with --scale: rolls per second offered at each table (real tables roll about "
+        "once every 2 to 4 s)",
+    )
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="with --scale: also the largest night on the most processes through Caddy over "
+        "https (deploy/Caddyfile, as tests/caddy_proxy.py runs it)",
+    )
     args = parser.parse_args()
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # writes to closed sockets at the end
+    more_files()
+    if args.scale:
+        scale(parser, args)
+        return
     setups = [s for s in args.setups.split(",") if s]
     unknown = sorted(set(setups) - {"sqlite", "postgresql"})
     if unknown or not setups:
@@ -1077,6 +1207,98 @@ def main() -> None:
         print(" " * width + " | ".join(f"{lab.split(': ', 1)[1][:40]:>40}" for lab in cols))
         for row, fmt in ROWS:
             print(f"{row:<{width}}" + " | ".join(f"{fmt(results[lab]):>40}" for lab in cols))
+
+
+def numbers(parser: argparse.ArgumentParser, option: str, text: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        values = []
+    if not values or min(values) < 1:
+        parser.error(f"{option} {text!r}: expected whole numbers separated by commas, e.g. 1,2,4")
+    return values
+
+
+def scale(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--scale``: each night size on each number of processes (and once through Caddy),
+    this checkout on PostgreSQL, one row per run."""
+    sizes = numbers(parser, "--scale", args.scale)
+    counts = numbers(parser, "--processes", args.processes)
+    if not args.pg:
+        parser.error("--scale needs PostgreSQL: --pg URL (or BUNCO_BENCH_PG_URL)")
+    if any(n % 4 for n in sizes):
+        parser.error(f"--scale {args.scale}: expected multiples of 4 (tables of four)")
+    runs = [(n, p, False) for p in counts for n in sizes]
+    if args.proxy:
+        runs.append((max(sizes), max(counts), True))
+    folder = Path(tempfile.mkdtemp(prefix="bunco-bench-"))
+    results = []
+    try:
+        for players, processes, proxy in runs:
+            tables = players // 4
+            one = argparse.Namespace(**{**vars(args), "players": players})
+            one.rate = args.table_rate * tables
+            label = f"{players} players, {processes} processes" + (
+                " through Caddy" if proxy else ""
+            )
+            print(f"... {label}", file=sys.stderr, flush=True)
+            figures = run(
+                one, ROOT / "src", "postgresql", folder, args.pages,
+                processes=processes, proxy=proxy,
+            )  # fmt: skip
+            results.append({"players": players, "processes": processes, "proxy": proxy, **figures})
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(
+        f"bunco serve at scale: PostgreSQL, {args.table_rate:g} rolls/s offered at each table "
+        f"for {args.seconds:.0f} s, a page per player + {args.screens} screens, "
+        f"{os.cpu_count()} CPUs; pages: {args.pages}"
+    )
+    print(scale_table(results))
+
+
+SCALE_COLUMNS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+    ("players", lambda r: f"{r['players']:,}"),
+    ("processes", lambda r: str(r["processes"]) + (" +Caddy" if r["proxy"] else "")),
+    ("rolls/s offered", lambda r: f"{r['offered'] / max(r['seconds'], 0.1):.0f}"),
+    ("rolls/s accepted", lambda r: f"{r['rolls_per_second']:.0f} ({r['accepted_share']:.1%})"),
+    ("req->listener p50/p99 ms", lambda r: f"{r['latency_ms_p50']} / {r['latency_ms_p99']}"),
+    (
+        "every listener exact",
+        lambda r: (
+            ("yes" if not r["listeners_off_expected"] and not r["order_problems"] else "NO")
+            + f" ({r['listeners_off_expected']} off, {r['table_deliveries']:,} / "
+            f"{r['table_deliveries_expected']:,})"
+        ),
+    ),
+    ("peak MB per process", lambda r: "/".join(str(m) for m in r["memory_mb"])),
+    (
+        "server CPU cores",
+        lambda r: (
+            f"{r['server_cpu_share']}"
+            + (f" (+Caddy {r['proxy_cpu_share']}, {r['proxy_memory_mb']} MB)" if r["proxy"] else "")
+        ),
+    ),
+    ("load", lambda r: " / ".join(map(str, r["load_average"]))),
+]
+
+
+def scale_table(results: list[dict[str, Any]]) -> str:
+    """The runs side by side: a row per run, a column per figure."""
+    cells = [[name for name, _ in SCALE_COLUMNS]] + [
+        [cell(r) for _, cell in SCALE_COLUMNS] for r in results
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(SCALE_COLUMNS))]
+    return "\n".join(
+        "  ".join(
+            c.rjust(w) if i else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in cells
+    )
 
 
 if __name__ == "__main__":

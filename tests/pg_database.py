@@ -87,7 +87,14 @@ def worker_url() -> str:
 @contextmanager
 def wiped_postgres() -> Iterator[str]:
     """The URL of this worker's test database, wiped, held alone until the block ends."""
-    url = worker_url()
+    with wiped(worker_url()) as url:
+        yield url
+
+
+@contextmanager
+def wiped(url: str) -> Iterator[str]:
+    """The database ``url``, wiped, held alone (a file lock named after it) until the
+    block ends."""
     name = "bunco-test-pg-" + hashlib.sha256(url.encode()).hexdigest()[:12] + ".lock"
     handle = os.open(Path(tempfile.gettempdir()) / name, os.O_CREAT | os.O_RDWR)
     fcntl.flock(handle, fcntl.LOCK_EX)

@@ -55,6 +55,15 @@ def log_holds_every_acknowledged(
     return by_id
 
 
+def until(check: Any, timeout: float = 1.0) -> float:
+    """Seconds until ``check()`` holds (fails after ``timeout``)."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < timeout, "not within the time allowed"
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
 def bunco_command() -> list[str]:
     script = shutil.which("bunco", path=str(Path(sys.executable).parent))
     return [script] if script else [sys.executable, "-m", "bunco"]

@@ -25,6 +25,7 @@ from serve_process import (
     run_until_acknowledged,
     small_dice,
     two_servers,
+    until,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
@@ -94,15 +95,6 @@ def create(server: ServeProcess) -> dict[str, Any]:
 
 def join(server: ServeProcess, code: str) -> httpx.Response:
     return httpx.post(server.base + "/api/join", json={"code": code}, timeout=10)
-
-
-def until(check: Any, timeout: float = 1.0) -> float:
-    """Seconds until ``check()`` holds (fails after ``timeout``)."""
-    start = time.monotonic()
-    while not check():
-        assert time.monotonic() - start < timeout, "not within the time allowed"
-        time.sleep(0.02)
-    return time.monotonic() - start
 
 
 def test_a_listener_on_b_hears_every_event_of_a_in_order(servers):

@@ -79,6 +79,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Simulate whole nights (seating, moving, ties, prizes): figures with standard errors.",
     ),
     "club": ("club_cmd", "A club's season: roster, nights, dues, standings."),
+    "backup": (
+        "backup_cmd",
+        "Copy the server's database while it runs (or check a copy with --verify).",
+    ),
+    "restore": (
+        "backup_cmd",
+        "Bring a backup back into an empty database (or, with --replace, any).",
+    ),
+    "delete": (
+        "delete_cmd",
+        "Delete a night, a club, or a club member's name, email and address.",
+    ),
+    "prune": ("delete_cmd", "Delete the nights nobody has used for a while, for a public server."),
 }
 
 #: Examples shown at the end of each command's help (``bunco COMMAND --help``).
@@ -114,6 +127,26 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         'bunco club add-night "Tuesday Club" night.jsonl --date 2026-01-13',
         'bunco club standings "Tuesday Club" --json',
         'bunco club report "Tuesday Club" --out season.pdf',
+    ),
+    "backup": (
+        "bunco backup --db postgresql+psycopg://bunco:PASSWORD@127.0.0.1/bunco "
+        "--out bunco-2026-11-24.bunco-backup",
+        "bunco backup --db bunco.sqlite3 --out copy.sqlite3",
+        "bunco backup --verify bunco-2026-11-24.bunco-backup",
+    ),
+    "restore": (
+        "bunco restore bunco-2026-11-24.bunco-backup "
+        "--db postgresql+psycopg://bunco:PASSWORD@127.0.0.1/bunco",
+        "bunco restore copy.sqlite3 --db new.sqlite3",
+    ),
+    "delete": (
+        "bunco delete night Xy7kQ2mP9a",
+        'bunco delete club "Tuesday Club" --nights --yes',
+        'bunco delete member "Tuesday Club" Ann',
+    ),
+    "prune": (
+        "bunco prune --older-than 180d --dry-run",
+        "bunco prune --older-than 180d --yes --db postgresql+psycopg://bunco:PASSWORD@127.0.0.1/bunco",
     ),
 }
 
