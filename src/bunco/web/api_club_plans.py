@@ -16,14 +16,20 @@ from fastapi.responses import Response
 from pydantic import Field
 
 from bunco.club.calendar import club_calendar, night_calendar
-from bunco.club.links import link_path
+from bunco.club.links import calendar_token, link_path, token_hash
 from bunco.club.plans import attendance_view
 from bunco.club.reminders import reminder, to_remind
 from bunco.club.season import season_standings
 from bunco.club.views import club_view, member_view, shared_view
 from bunco.core.errors import BuncoError
 from bunco.web.club_access import append, load, refused
-from bunco.web.club_links import issue_events, links_view, live_token, new_link_event
+from bunco.web.club_links import (
+    issue_events,
+    links_view,
+    live_token,
+    member_calendar_event,
+    new_link_event,
+)
 from bunco.web.club_mail import MailError, send_all
 from bunco.web.fields import Label, Name, Word
 from bunco.web.replies import ServiceError
@@ -56,6 +62,9 @@ class PlanIn(StrictModel):
     address: Annotated[str, Field(max_length=300)] | None = None
     host: Name | None = Field(None, description="default: whose turn it is")
     seats: int | None = Field(None, ge=2, le=200)
+    deadline: Annotated[Word, Field(max_length=16)] | None = Field(
+        None, description="answer by then (YYYY-MM-DDTHH:MM, the club's time)"
+    )
 
 
 class SwapIn(StrictModel):
@@ -178,9 +187,16 @@ async def rsvp_for(club_id: ClubId, body: RsvpIn, request: Request) -> dict[str,
 async def me(club_id: ClubId, request: Request) -> dict[str, Any]:
     """A member's own page: their nights to come and their answers (their link's token)."""
     got = await load(request, club_id, allow=("member",), nights=False)
-    assert got.caller.subject is not None
-    view = member_view(got.club, got.caller.subject)
-    view["calendar"] = f"/api/clubs/{club_id}/calendar.ics"
+    name = got.caller.subject
+    assert name is not None
+    club = got.club
+    own = calendar_token(got.caller.token)  # the member's calendar link: it reads, no more
+    if club.link(token_hash(own)) != ("calendar", name):
+        club = await append(request, club_id, club, member_calendar_event(name, got.caller.token))
+    view = member_view(club, name)
+    view["calendar"] = link_path(club_id, "calendar", own)
+    view["calendar_files"] = {d: link_path(club_id, "calendar", own, d) for d in club.plans}
+    view["phones"] = sum(1 for who, _, _ in club.phones.values() if who == name)
     return view
 
 
@@ -216,16 +232,14 @@ async def issue_links(club_id: ClubId, request: Request) -> dict[str, Any]:
 async def new_member_link(club_id: ClubId, body: MemberLinkIn, request: Request) -> dict[str, Any]:
     """A new personal link for a member (the old one stops working)."""
     got = await load(request, club_id, nights=False)
-    event, _ = new_link_event(got.club, club_id, got.caller.token, "member", body.name)
-    club = await append(request, club_id, got.club, event)
+    event, token = new_link_event(got.club, club_id, got.caller.token, "member", body.name)
+    club = await append(request, club_id, got.club, event, member_calendar_event(body.name, token))
     return links_view(club, club_id, got.caller.token, _base(request))
 
 
 @router.post("/{club_id}/links/revoke", response_model=LinksOut)
 async def revoke(club_id: ClubId, body: TokenIn, request: Request) -> dict[str, Any]:
     """A link (a member's, a share, the calendar's) stops working."""
-    from bunco.club.links import token_hash
-
     got = await load(request, club_id, nights=False)
     club = await append(
         request, club_id, got.club, {"type": "unlink", "hash": token_hash(body.token)}
@@ -337,11 +351,9 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
     responses=file_reply("text/calendar", "the club's calendar feed (iCalendar)"),
 )
 async def calendar(club_id: ClubId, request: Request) -> Response:
-    """The club's nights as an iCalendar feed (subscribe with the calendar link, or a
-    member's own link: ``?token=``)."""
-    got = await load(
-        request, club_id, allow=("organizer", "member", "calendar", "season"), nights=False
-    )
+    """The club's nights as an iCalendar feed (subscribe with the club's calendar link, or
+    a member's own calendar link: ``?token=``; neither opens anything else)."""
+    got = await load(request, club_id, allow=("organizer", "calendar"), nights=False)
     text = club_calendar(got.club, club_id)
     return send_file(text, "text/calendar; charset=utf-8", f"bunco-club-{club_id}.ics", inline=True)
 
@@ -353,9 +365,7 @@ async def calendar(club_id: ClubId, request: Request) -> Response:
 )
 async def night_ics(club_id: ClubId, date: Day, request: Request) -> Response:
     """One planned night as a calendar file."""
-    got = await load(
-        request, club_id, allow=("organizer", "member", "calendar", "season"), nights=False
-    )
+    got = await load(request, club_id, allow=("organizer", "calendar"), nights=False)
     try:
         Date.fromisoformat(date)
     except ValueError:

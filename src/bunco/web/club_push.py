@@ -1,0 +1,80 @@
+"""Web Push to members' phones: the server's keys for a club (VAPID, RFC 8292) and one
+notification sent to one phone, encrypted for it (RFC 8291, ``aes128gcm``), with
+``pywebpush``. Blocking: call :func:`send` in a thread.
+
+A phone asks for notifications on the member's page: the page gets the club's public key,
+the browser's push service gives it an address (``endpoint``) and its keys, and the page
+hands them to the server (a ``push`` event of the club's log). The server signs each
+notification with the club's private key (kept in the club's log, never shown), so the
+push service knows it comes from the server the phone subscribed to.
+
+Only ``https`` push addresses are taken: the push services' (:data:`ALLOW_HTTP` is for the
+tests' local push service).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Mapping
+from typing import Any
+
+ALLOW_HTTP = False  # a local push service over plain http (tests only)
+TTL = 24 * 3600  # seconds a push service keeps a notification for a phone that is off
+TIMEOUT = 10.0
+
+
+def new_keys() -> dict[str, str]:
+    """A new key pair: ``private`` (PEM) and ``public`` (the uncompressed point, base64url:
+    the page's ``applicationServerKey``)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode("ascii")
+    point = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return {"private": private, "public": base64.urlsafe_b64encode(point).decode().rstrip("=")}
+
+
+def endpoint_ok(endpoint: str) -> bool:
+    """Whether the server sends to this push address (https; http only in the tests)."""
+    return endpoint.startswith("https://") or (ALLOW_HTTP and endpoint.startswith("http://"))
+
+
+def send(
+    keys: Mapping[str, str],
+    contact: str,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    payload: Mapping[str, Any],
+) -> str:
+    """Send one notification; returns ``sent``, ``gone`` (the phone unsubscribed: the
+    push service answered 404 or 410) or ``failed``."""
+    from py_vapid import Vapid02  # type: ignore[import-untyped]
+    from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+
+    if not endpoint_ok(endpoint):
+        return "failed"
+    signer = Vapid02.from_pem(keys["private"].encode("ascii"))
+    try:
+        webpush(
+            {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
+            data=json.dumps(payload),
+            vapid_private_key=signer,
+            vapid_claims={"sub": contact},
+            ttl=TTL,
+            timeout=TIMEOUT,
+        )
+    except WebPushException as exc:
+        status = getattr(exc.response, "status_code", None)
+        return "gone" if status in (404, 410) else "failed"
+    except (OSError, ValueError):
+        return "failed"
+    return "sent"
