@@ -82,6 +82,7 @@ def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str
         "mail": mail or None,
         "pot": money_text(pot_to_carry(club, nights)),
         "timezone": club.timezone,
+        "notices": list(club.notified[-20:]),  # what members were told lately
         "recovery": club.recovery is not None,  # whether the organizer has a recovery code
     }
 

@@ -71,7 +71,9 @@ def deliver(
                     continue
                 status = club_push.send(
                     club.push_keys,
-                    club.push_keys.get("contact", "mailto:organizer@bunco.invalid"),
+                    club_push.contact_of(
+                        club.push_keys.get("contact"), (club.mail or {}).get("sender")
+                    ),
                     endpoint,
                     p256dh,
                     auth,

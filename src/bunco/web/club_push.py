@@ -42,6 +42,18 @@ def new_keys() -> dict[str, str]:
     return {"private": private, "public": base64.urlsafe_b64encode(point).decode().rstrip("=")}
 
 
+def contact_of(address: str | None, sender: str | None) -> str:
+    """Who the push services may write to about the server's notifications (VAPID's
+    ``sub``): the server's https address, else the club's mail sender, else a local one.
+
+    >>> contact_of("https://bunco.example", None), contact_of("http://10.0.0.2:8000", None)
+    ('https://bunco.example', 'mailto:bunco@localhost')
+    """
+    if address and address.startswith("https://"):
+        return address
+    return f"mailto:{sender}" if sender else "mailto:bunco@localhost"
+
+
 def endpoint_ok(endpoint: str) -> bool:
     """Whether the server sends to this push address (https; http only in the tests)."""
     return endpoint.startswith("https://") or (ALLOW_HTTP and endpoint.startswith("http://"))
@@ -57,7 +69,7 @@ def send(
 ) -> str:
     """Send one notification; returns ``sent``, ``gone`` (the phone unsubscribed: the
     push service answered 404 or 410) or ``failed``."""
-    from py_vapid import Vapid02  # type: ignore[import-untyped]
+    from py_vapid import Vapid02, VapidException  # type: ignore[import-untyped]
     from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
     if not endpoint_ok(endpoint):
@@ -75,6 +87,6 @@ def send(
     except WebPushException as exc:
         status = getattr(exc.response, "status_code", None)
         return "gone" if status in (404, 410) else "failed"
-    except (OSError, ValueError):
+    except (OSError, ValueError, VapidException):
         return "failed"
     return "sent"
