@@ -279,3 +279,26 @@ def collection_notes(row: Mapping[str, Any], currency: str) -> list[str]:
             "collect them first, or pay that much less for now."
         )
     return lines
+
+
+def pot_words(totals: Mapping[str, Any], currency: str) -> str:
+    """The pot now in words: what is in hand and what is still owed into it.
+
+    >>> pot_words({"pot": "5.00", "pot_collected": "-15.00", "pot_owed": "20.00"}, "$")
+    'pot $5.00: $20.00 of it is dues not yet collected, $15.00 of which already paid out'
+    >>> pot_words({"pot": "6.25", "pot_collected": "1.25", "pot_owed": "5.00"}, "$")
+    'pot $6.25: $1.25 collected, $5.00 of dues not yet collected'
+    """
+    c = currency
+    collected = Decimal(totals["pot_collected"])
+    if collected < 0:
+        return (
+            f"pot {c}{totals['pot']}: {c}{totals['pot_owed']} of it is dues not yet collected, "
+            f"{c}{money_text(-collected)} of which already paid out"
+        )
+    if not Decimal(totals["pot_owed"]):
+        return f"pot {c}{totals['pot']}, all of it collected"
+    return (
+        f"pot {c}{totals['pot']}: {c}{totals['pot_collected']} collected, "
+        f"{c}{totals['pot_owed']} of dues not yet collected"
+    )
