@@ -17,12 +17,13 @@ from pydantic import Field
 
 from bunco.club.calendar import club_calendar, night_calendar
 from bunco.club.links import calendar_token, link_path, token_hash
+from bunco.club.month import local_time
 from bunco.club.plans import attendance_view
 from bunco.club.reminders import reminder, to_remind
 from bunco.club.season import season_standings
 from bunco.club.views import club_view, member_view, shared_view
 from bunco.core.errors import BuncoError
-from bunco.web.club_access import append, load, refused
+from bunco.web.club_access import append, load, notifier, refused
 from bunco.web.club_links import (
     issue_events,
     links_view,
@@ -138,6 +139,18 @@ async def plan(club_id: ClubId, body: PlanIn, request: Request) -> dict[str, Any
     """Plan a night (its host: the one given, else whose turn it is), or change one."""
     got = await load(request, club_id, nights=False)
     event = {"type": "plan", **body.model_dump(exclude_none=True)}
+    if body.deadline is not None:
+        try:
+            passed = local_time(got.club, body.deadline) <= notifier(request).now()
+        except ValueError:
+            passed = False  # a malformed deadline: the club's fold says what is wrong
+        if passed:
+            raise ServiceError(
+                422,
+                "invalid_setup",
+                f"the answers' deadline {body.deadline} has passed already",
+                "a deadline still to come (YYYY-MM-DDTHH:MM, the club's time)",
+            )
     club = await append(request, club_id, got.club, event)
     return attendance_view(club, body.date)
 
