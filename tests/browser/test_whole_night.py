@@ -159,7 +159,10 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     expect(end.locator("body")).to_have_attribute("data-ready", "yes")
     expect(end.locator("body")).to_have_attribute("data-phase", "over")
     log_href = end.locator(f"[data-download='bunco-{night}.jsonl']").get_attribute("href")
-    log = httpx.get(server.base + (log_href or ""), timeout=10).content
+    assert log_href is not None and "token=" not in log_href  # the token goes in a header
+    log = httpx.get(
+        server.base + log_href, headers={"Authorization": f"Bearer {viewer}"}, timeout=10
+    ).content
     report = night_report(read_log(decode_lines(log)))
     assert report["phase"] == "over"
     assert [(r["set"], r["round"]) for r in report["rounds"]] == [

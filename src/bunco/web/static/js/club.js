@@ -8,6 +8,7 @@
 // carries it (files are fetched with it and saved; calendar links carry the calendar's).
 
 import { api, rememberNight, saveToken, store, recall, takeUrlToken } from "./api.js";
+import { saveFile } from "./files.js";
 import { $, copyText, fill, h, toast } from "./ui.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -91,17 +92,11 @@ async function call(path, body) {
 
 /** A file of the club fetched with the club's token and saved (no token in any link). */
 async function download(path, name, open = false) {
-  const reply = await fetch(`${base()}${path}`, { headers: { Authorization: `Bearer ${token}` } });
-  if (!reply.ok) {
-    toast(`The file could not be made (${reply.status}).`, "error", 6000);
-    return;
+  try {
+    await saveFile(`${base()}${path}`, token, name, open);
+  } catch (err) {
+    toast(err.message, "error", 6000);
   }
-  const url = URL.createObjectURL(await reply.blob());
-  const a = h("a", { href: url, download: open ? undefined : name, target: open ? "_blank" : undefined });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
 
 function table(id, heads, rows, key = 0) {

@@ -5,6 +5,7 @@
 import {
   adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
 } from "./api.js";
+import { authFile } from "./files.js";
 import { Live } from "./live.js";
 import { initPhones, outOfTouch } from "./phones.js";
 import { initDashboard } from "./host_dashboard.js";
@@ -143,9 +144,9 @@ function drawNav() {
   const guide = $("guide-link");
   guide.hidden = !(created && created.viewer_token);
   if (!guide.hidden) {
-    guide.href = `${base}/download/guide.pdf?token=${encodeURIComponent(token)}`
-      + `&viewer=${encodeURIComponent(created.viewer_token)}`;
-    guide.setAttribute("download", `bunco-${night}-guide-cards.pdf`);
+    const file = authFile(`${base}/download/guide.pdf?viewer=${encodeURIComponent(created.viewer_token)}`,
+      token, `bunco-${night}-guide-cards.pdf`);  // no host token in the link (files.js)
+    Object.assign(guide, { href: file.href, download: file.download, onclick: file.onclick });
   }
 }
 
