@@ -186,6 +186,14 @@ def normalize_judged(value: Any, taken: set[str]) -> list[str]:
     return out
 
 
+def presence_required(night: HostedNight) -> bool:
+    """Whether prizes go only to players present at the end: the party line's
+    ``must_be_present`` when it says, else the rules' (on in ``tournament``: seeds/004
+    "you must be present with a valid ID to win")."""
+    given = night.setup.get("must_be_present")
+    return bool(night.rules.must_be_present if given is None else given)
+
+
 def judged_prizes(setup: Mapping[str, Any]) -> tuple[JudgedPrize, ...]:
     """The night's judged prizes, from its normalised party line."""
     return tuple(JudgedPrize(prize_key(label), label) for label in setup.get("judged", ()))

@@ -231,7 +231,8 @@ const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 export function addMoney(body) {
   const judged = judgedNames();
   if (judged.length) body.judged = judged;
-  if ($("must-be-present").checked) body.must_be_present = true;
+  const present = $("must-be-present");  // sent when it differs from the preset's (home.js)
+  if (present.checked !== (present.dataset.preset === "true")) body.must_be_present = present.checked;
   if ($("one-prize").checked) body.one_prize_per_person = true;
   const breaks = $("breaks").value.replace(/\s+/g, "");
   if (breaks !== $("breaks").dataset.preset) {
