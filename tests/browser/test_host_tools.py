@@ -162,7 +162,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     assert audit(host) == []
     host.click("#verify-all")
     expect(host.locator("#verify-card")).to_have_attribute("data-left", "0")
-    expect(host.locator("#verify-note")).to_have_text("All 9 cards are verified as they stand now.")
+    expect(host.locator("#verify-note")).to_have_text("All 9 cards are verified at this break.")
     expect(host.locator("#verify-all")).to_be_disabled()
     final = state()
     for name in [*EIGHT, "Zoe"]:

@@ -475,6 +475,7 @@ def host_report(night: HostedNight) -> dict[str, Any]:
             for (key, group), ranking in host.judged.items()
         ],
         "absent": [p for p in night.roster if p in host.absent],
+        "must_be_present": presence_required(night),
         "break": None if current is None else current.as_dict(),
         "drawings": [d.as_dict() for d in host.drawings],
     }
