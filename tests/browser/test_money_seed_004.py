@@ -127,7 +127,9 @@ def test_seed_004_from_the_set_up_page_to_the_payout_sheet(
     assert offered in TEAMS["Team 1"] and offered != "Bea"
     host.once("dialog", lambda d: d.accept())
     judge.locator("button").click()
-    expect(host.locator("#judged-note")).to_contain_text(f"best costume (Team 1): Bea, then {offered}")
+    expect(host.locator("#judged-note")).to_contain_text(
+        f"best costume (Team 1): Bea, then {offered}"
+    )
     room = host.locator("form[data-judge=group_best_costume]")
     room.locator(".judge-first").select_option("Team 3")
     room.locator("button").click()
