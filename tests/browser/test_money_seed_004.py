@@ -186,9 +186,14 @@ def test_a_home_pot_from_the_set_up_page_to_the_payout_sheet(
     host.click("#presence-gone")
     expect(host.locator("#absent-note")).to_have_text("Gone home: Hal.")
     judge = host.locator("form[data-judge=best_costume]")
-    judge.locator("select").select_option("Hal")
+    judge.locator(".judge-first").select_option("Hal")
+    expect(judge.locator(".judge-note")).to_contain_text("Hal has gone home")  # warned
+    judge.locator(".judge-next").select_option("")  # no next choice: the host insists
+    warned: list[str] = []
+    host.once("dialog", lambda d: (warned.append(d.message), d.accept()))
     judge.locator("button").click()
     expect(host.locator("#judged-note")).to_contain_text("best costume: Hal")
+    assert "the prize goes to nobody" in warned[0]
     view = server.state(nid, token)["view"]
     assert view["phase"] == "over", view["phase"]
     money = view["money"]
@@ -252,7 +257,11 @@ def every_surface_agrees(
     checked = {
         n: (c["checker"], c["after"]["round"]) for n, c in view["verification"]["cards"].items()
     }
-    words = {n: f"verified by {who} after round {r}" for n, (who, r) in checked.items()}
+    last = view["last_round"]["round"]  # a card checked after the last round: at the end
+    words = {
+        n: f"verified by {who} " + ("at the end, " if r == last else "") + f"after round {r}"
+        for n, (who, r) in checked.items()
+    }
     if verifying:
         expect(end.locator("#verify-note")).to_contain_text(
             f"({len(players)} of {len(players)}). Verified: "
