@@ -16,25 +16,10 @@ from typing import Annotated, Any
 
 import typer
 
-from bunco.cli.app import console, fail
+from bunco.cli.app import console, fail, refusals
 from bunco.cli.club_db import BaseUrlOption, DbOption, append, club_app, open_club
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
-
-
-def _take_back(state: Any, nights: dict[str, Any], date: str) -> list[dict[str, Any]]:
-    """The ``cancel_night`` of a night started on ``date`` and never played."""
-    from bunco.club.ledger import first_roll
-
-    ref = state.night_on(date)
-    if ref is None:
-        return []
-    if ref.night in nights and first_roll(nights[ref.night]):
-        fail(
-            f"the night of {date} has been played (night {ref.night}): its results and money stand",
-            expected="a night not yet played (no roll entered)",
-        )
-    return [{"type": "cancel_night", "night": ref.night}]
 
 
 @club_app.command("cancel")
@@ -42,8 +27,11 @@ def cancel(
     club: str, date: Annotated[str, typer.Argument(help="YYYY-MM-DD")], db: DbOption = None
 ) -> None:
     """Call off a planned night (it stays in the calendar, cancelled); members are told."""
+    from bunco.club.ledger import take_back_on
+
     _, clubs, club_id, state, nights = open_club(db, club)
-    events = [*_take_back(state, nights, date), {"type": "cancel_plan", "date": date}]
+    with refusals():
+        events = [*take_back_on(state, nights, date), {"type": "cancel_plan", "date": date}]
     state = append(clubs, club_id, state, *events)
     console.print(f"{state.name}: the night of {date} is cancelled", highlight=False)
 
@@ -60,10 +48,14 @@ def postpone(
     db: DbOption = None,
 ) -> None:
     """Move a planned night to another date: its answers go with it; members are told."""
+    from bunco.club.ledger import take_back_on
+
     _, clubs, club_id, state, nights = open_club(db, club)
     event: dict[str, Any] = {"type": "move_plan", "date": date, "to": to}
     event.update({k: v for k, v in (("time", time), ("deadline", deadline)) if v})
-    state = append(clubs, club_id, state, *_take_back(state, nights, date), event)
+    with refusals():
+        events = [*take_back_on(state, nights, date), event]
+    state = append(clubs, club_id, state, *events)
     plan = state.plans[to]
     console.print(
         f"{state.name}: the night of {date} moves to {to}"
@@ -79,15 +71,12 @@ def take_back(
     db: DbOption = None,
 ) -> None:
     """Take back a night started from the club and never played: no dues, no pot."""
-    from bunco.club.ledger import first_roll
+    from bunco.club.ledger import take_back as taken_back
 
     _, clubs, club_id, state, nights = open_club(db, club)
-    if night in nights and first_roll(nights[night]):
-        fail(
-            f"night {night} has been played: its results and money stand",
-            expected="a night not yet played (no roll entered)",
-        )
-    state = append(clubs, club_id, state, {"type": "cancel_night", "night": night})
+    with refusals():
+        event = taken_back(state, nights, night)
+    state = append(clubs, club_id, state, event)
     console.print(f"{state.name}: night {night} is taken back (no dues, no pot)", highlight=False)
 
 

@@ -32,6 +32,7 @@ from decimal import Decimal
 from typing import Any
 
 from bunco.club.club import Club, ClubNight
+from bunco.core.errors import InvalidSetup
 from bunco.core.money import money_text, prize_money
 from bunco.core.night import Night
 
@@ -302,3 +303,29 @@ def pot_words(totals: Mapping[str, Any], currency: str) -> str:
         f"pot {c}{totals['pot']}: {c}{totals['pot_collected']} collected, "
         f"{c}{totals['pot_owed']} of dues not yet collected"
     )
+
+
+class NightPlayed(InvalidSetup):
+    """A night that has had its first roll cannot be taken back: its money stands."""
+
+    code = "night_played"
+
+
+def take_back(club: Club, nights: Mapping[str, Night], night_id: str) -> dict[str, Any]:
+    """The ``cancel_night`` event of a night of the club never played; raises
+    :class:`NightPlayed` for a night with a roll (its results and money stand)."""
+    ref = next((n for n in club.nights if n.night == night_id), None)
+    night = nights.get(night_id)
+    if ref is not None and night is not None and first_roll(night):
+        raise NightPlayed(
+            f"the night {ref.date or night_id} has been played (night {night_id}): its "
+            "results and money stand",
+            expected="a night not yet played (no roll entered)",
+        )
+    return {"type": "cancel_night", "night": night_id}
+
+
+def take_back_on(club: Club, nights: Mapping[str, Night], date: str) -> list[dict[str, Any]]:
+    """The ``cancel_night`` of the night started on ``date`` ([] when none was)."""
+    ref = club.night_on(date)
+    return [] if ref is None else [take_back(club, nights, ref.night)]

@@ -9,13 +9,14 @@ Included in :mod:`bunco.web.api_club`'s router (``/api/clubs``). See docs/club.m
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 from pydantic import Field
 
-from bunco.club.ledger import collection_notes, first_roll, season_ledger
+from bunco.club.ledger import collection_notes, season_ledger, take_back, take_back_on
 from bunco.club.plans import attendance_view
 from bunco.club.views import club_view, member_view
 from bunco.core.errors import BuncoError
@@ -101,21 +102,13 @@ def _base(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
-async def _take_back(request: Request, club_id: str, got: Loaded, date: str) -> list[Any]:
-    """The ``cancel_night`` of the night started on ``date``, if it was never played (a
-    night played is refused: its money and results stand)."""
-    ref = got.club.night_on(date)
-    if ref is None:
-        return []
-    night = got.nights.get(ref.night)
-    if night is not None and first_roll(night):
-        raise ServiceError(
-            422,
-            "night_played",
-            f"the night of {date} has been played (night {ref.night}): its results and money stand",
-            "a night not yet played (no roll entered)",
-        )
-    return [{"type": "cancel_night", "night": ref.night}]
+def refusing(take: Callable[..., Any], got: Loaded, what: str) -> Any:
+    """``take(club, nights, what)`` (taking back a night never played), its refusal as a
+    422 naming what was wrong (``night_played``)."""
+    try:
+        return take(got.club, got.nights, what)
+    except BuncoError as exc:
+        raise refused(exc) from None
 
 
 @router.post("/{club_id}/nights/{night_id}/cancel", response_model=ClubOut)
@@ -124,23 +117,14 @@ async def cancel_night(club_id: ClubId, night_id: NightId, request: Request) -> 
     standings; its planned date is a night to come again (cancel or move it next, if it
     will not be played)."""
     got = await load(request, club_id)
-    ref = next((n for n in got.club.nights if n.night == night_id), None)
-    if ref is None:
+    if not any(n.night == night_id for n in got.club.nights):
         raise ServiceError(
             404,
             "no_such_night",
             f"night {night_id!r} is not a night of {got.club.name}",
             "a night of the club",
         )
-    night = got.nights.get(night_id)
-    if night is not None and first_roll(night):
-        raise ServiceError(
-            422,
-            "night_played",
-            f"night {night_id} has been played: its results and money stand",
-            "a night not yet played (no roll entered)",
-        )
-    club = await append(request, club_id, got.club, {"type": "cancel_night", "night": night_id})
+    club = await append(request, club_id, got.club, refusing(take_back, got, night_id))
     return club_view(club_id, club, got.nights)
 
 
@@ -149,7 +133,7 @@ async def cancel_plan(club_id: ClubId, date: Day, request: Request) -> dict[str,
     """Call off a planned night (a night started on it and not played is taken back): it
     stays in the calendar as cancelled, and every member is told."""
     got = await load(request, club_id)
-    events = [*await _take_back(request, club_id, got, date), {"type": "cancel_plan", "date": date}]
+    events = [*refusing(take_back_on, got, date), {"type": "cancel_plan", "date": date}]
     club = await append(request, club_id, got.club, *events)
     return attendance_view(club, date)
 
@@ -161,9 +145,8 @@ async def move_plan(club_id: ClubId, date: Day, body: MoveIn, request: Request) 
     is told."""
     got = await load(request, club_id)
     event = {"type": "move_plan", "date": date, **body.model_dump(exclude_none=True)}
-    club = await append(
-        request, club_id, got.club, *await _take_back(request, club_id, got, date), event
-    )
+    events = [*refusing(take_back_on, got, date), event]
+    club = await append(request, club_id, got.club, *events)
     return attendance_view(club, body.to)
 
 
