@@ -393,6 +393,7 @@ def test_reminders_go_to_who_has_not_answered(client: TestClient) -> None:
             "sent": ["Ann", "Cat"],
             "refused": [],
             "no_email": ["Dee"],
+            "phones": [],
         }
         got = {m["rcpt"][0]: message_from_bytes(m["data"]) for m in box.messages}
     assert set(got) == {"ann@example.org", "cat@example.org"}

@@ -155,6 +155,16 @@ def test_a_month_runs_itself(client: TestClient, push: Any) -> None:
         client.get(f"/api/clubs/{club}", headers=org)  # told once only
         settled()
         assert len(phones["Cat"].got) == 1
+        asked = client.post(
+            f"/api/clubs/{club}/reminders", json={"date": "2026-02-10"}, headers=org
+        )
+        assert asked.status_code == 200 and asked.json()["phones"] == ["Cat"]  # the organizer's
+        settled()
+        assert (
+            phones["Cat"]
+            .got[-1]["body"]
+            .endswith("Please answer on your page by 2026-02-07 at 18:00.")
+        )
 
         # the deadline passes: Cat and Bea (maybe) give up their seats to Yan, then Xia
         clock["now"] = datetime(2026, 2, 7, 18, 1, tzinfo=ZONE)

@@ -141,3 +141,16 @@ def answer_by(club: Club, date: str) -> Notice | None:
         f"{club.name} plays on {when_words(plan)}. Please answer on your page by {deadline}: "
         "after that, seats without a yes go to the substitutes.",
     )
+
+
+def please_answer(club: Club, date: str, names: list[str]) -> Notice:
+    """The organizer's reminder, to ``names`` (who have not answered), on their phones."""
+    plan = club.plans[date]
+    by = f" by {plan.deadline.replace('T', ' at ')}" if plan.deadline else ""
+    return Notice(
+        "answer_by",
+        date,
+        tuple(names),
+        f"{club.name}: are you coming on {day_words(date)}?",
+        f"{club.name} plays on {when_words(plan)}. Please answer on your page{by}.",
+    )

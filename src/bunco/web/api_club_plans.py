@@ -18,6 +18,7 @@ from pydantic import Field
 from bunco.club.calendar import club_calendar, night_calendar
 from bunco.club.links import calendar_token, link_path, token_hash
 from bunco.club.month import local_time
+from bunco.club.notices import please_answer
 from bunco.club.plans import attendance_view
 from bunco.club.reminders import reminder, to_remind
 from bunco.club.season import season_standings
@@ -322,14 +323,32 @@ async def mail(club_id: ClubId, body: MailIn, request: Request) -> dict[str, Any
 
 @router.post("/{club_id}/reminders", response_model=RemindersOut)
 async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[str, Any]:
-    """Email every regular who has not answered for the night, with their personal link."""
+    """Email every regular who has not answered for the night, with their personal link;
+    their phones that asked to be told are told too (``phones``)."""
     got = await load(request, club_id, nights=False)
     club = got.club
+    try:
+        waiting = [n for pair in to_remind(club, body.date) for n in pair]
+    except BuncoError as exc:
+        raise refused(exc) from None
+    phones = [
+        n for n in club.regulars if n in waiting and n in {w for w, _, _ in club.phones.values()}
+    ]
+    if phones:
+        notifier(request).send(club_id, [please_answer(club, body.date, phones)], email=False)
     if club.mail is None:
+        if phones:
+            return {
+                "date": body.date,
+                "sent": [],
+                "refused": [],
+                "no_email": waiting,
+                "phones": phones,
+            }
         raise ServiceError(
             422,
             "no_mail_server",
-            f"{club.name} has no mail server",
+            f"{club.name} has no mail server, and no phone of theirs asked to be told",
             "the club's SMTP server first: POST /api/clubs/{id}/mail",
         )
     try:
@@ -355,7 +374,13 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
             )
     else:
         sent, failed = [], []
-    return {"date": body.date, "sent": sent, "refused": failed, "no_email": no_email}
+    return {
+        "date": body.date,
+        "sent": sent,
+        "refused": failed,
+        "no_email": no_email,
+        "phones": phones,
+    }
 
 
 @router.get(

@@ -54,7 +54,12 @@ def payload(club_id: str, notice: Notice) -> dict[str, Any]:
 
 
 def deliver(
-    engine: Engine, club_id: str, sent: Sequence[Notice], *, record: bool = True
+    engine: Engine,
+    club_id: str,
+    sent: Sequence[Notice],
+    *,
+    record: bool = True,
+    email: bool = True,
 ) -> dict[str, list[str]]:
     """Send ``sent`` to the members' phones and email (blocking: call it in a thread);
     returns who each kind reached. Records ``notified`` (when ``record``) and ``unpush``."""
@@ -85,7 +90,7 @@ def deliver(
                     told.append(name)
         messages = [
             (name, m)
-            for name in notice.names
+            for name in (notice.names if email else ())
             if (m := notice_mail(club, notice.title, notice.body, name)) is not None
         ]
         if messages:
@@ -126,9 +131,15 @@ class ClubNotifier:
         self._tasks: set[asyncio.Future[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
 
-    def _spawn(self, club_id: str, sent: list[Notice], record: bool = True) -> None:
+    def send(self, club_id: str, sent: list[Notice], *, email: bool = True) -> None:
+        """Send ``sent`` in the background (``email``: by email too)."""
+        self._spawn(club_id, sent, email=email)
+
+    def _spawn(
+        self, club_id: str, sent: list[Notice], record: bool = True, email: bool = True
+    ) -> None:
         task = asyncio.ensure_future(
-            asyncio.to_thread(deliver, self.engine, club_id, sent, record=record)
+            asyncio.to_thread(deliver, self.engine, club_id, sent, record=record, email=email)
         )
         self._tasks.add(task)
         task.add_done_callback(self._done)
