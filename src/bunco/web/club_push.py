@@ -15,9 +15,11 @@ tests' local push service).
 from __future__ import annotations
 
 import base64
+import ipaddress
 import json
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 ALLOW_HTTP = False  # a local push service over plain http (tests only)
 TTL = 24 * 3600  # seconds a push service keeps a notification for a phone that is off
@@ -55,8 +57,27 @@ def contact_of(address: str | None, sender: str | None) -> str:
 
 
 def endpoint_ok(endpoint: str) -> bool:
-    """Whether the server sends to this push address (https; http only in the tests)."""
-    return endpoint.startswith("https://") or (ALLOW_HTTP and endpoint.startswith("http://"))
+    """Whether the server sends to this push address: https, to a host that is not this
+    machine nor an address of a private network (a member's page cannot make the server
+    post to the room's router); plain http and local addresses only in the tests.
+
+    >>> endpoint_ok("https://fcm.googleapis.com/fcm/send/x"), endpoint_ok("https://127.0.0.1/x")
+    (True, False)
+    >>> endpoint_ok("https://192.168.1.1/x"), endpoint_ok("http://push.example/x")
+    (False, False)
+    """
+    if ALLOW_HTTP:
+        return endpoint.startswith(("https://", "http://"))
+    if not endpoint.startswith("https://"):
+        return False
+    host = (urlsplit(endpoint).hostname or "").lower()
+    if not host or host == "localhost" or host.endswith((".localhost", ".local")):
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return True  # a name: the push services' own
+    return address.is_global
 
 
 def send(
