@@ -142,9 +142,9 @@ function nightItem(n) {
   }
   return h("li", { dataset: { night: n.night, played: "yes" } }, h("a", { href }, label),
     ` (${n.season}, ${n.phase === "over" ? "played" : "under way"}) `,
-    h("button", { type: "button", class: "link payout-sheet", onclick: () => download(`/download/payouts/${encodeURIComponent(n.night)}.pdf`, `${label} payouts.pdf`) }, "payout sheet"),
+    h("button", { type: "button", class: "btn secondary payout-sheet", onclick: () => download(`/download/payouts/${encodeURIComponent(n.night)}.pdf`, `${label} payouts.pdf`) }, "payout sheet"),
     " · ",
-    h("button", { type: "button", class: "link share-night", onclick: async () => {
+    h("button", { type: "button", class: "btn secondary share-night", onclick: async () => {
       const made = await call("/shares", { night: n.night });
       if (made) fill("share-link", `Read-only link to ${n.date || n.night}: `, h("a", { href: made.url, class: "night-share" }, made.url));
     } }, "share"));
@@ -222,7 +222,7 @@ async function refresh() {
   const t = ledger.totals;
   $("ledger-totals").textContent = `${potWords(t, c)} Dues owed ${c}${t.dues_owed}, paid ${c}${t.dues_paid}, outstanding ${money(c, t.outstanding)}; paid out ${c}${t.paid_out}.`;
   fill("downloads", [["standings.csv", "Season standings (CSV)", false], ["season.html", "Season report (web page)", true], ["season.pdf", "Season report (PDF)", false]]
-    .map(([file, text, open]) => h("li", {}, h("button", { type: "button", class: "link download", dataset: { file },
+    .map(([file, text, open]) => h("li", {}, h("button", { type: "button", class: "btn secondary download", dataset: { file },
       onclick: () => download(`/download/${file}`, `${club.name}-${file}`, open) }, text))));
   $("organizer-link").textContent = clubLink();
   $("organizer-qr").src = qrOf(clubLink());
