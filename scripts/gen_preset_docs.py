@@ -272,7 +272,11 @@ with the most Buncos. Only what the group's checker has verified counts: a `veri
 event (see [the party log](../party-log.md)) records a player's Buncos, Mini Buncos and
 Wins at that moment, and prizes are decided from the last verified counts. As in
 seeds/004, checkers may verify after the last round: each `verify` then decides the
-prizes again, until the first prize roll-off roll. Best Costume is not decided by the dice.
+prizes again, until the first prize roll-off roll; a card can be verified again at every
+break and at the end, changed or not, and the sheets say when each card was last checked.
+Best Costume is not decided by the dice. "You must be present with a valid ID to win"
+(`must_be_present`, on in this preset): a prize whose winner has gone home passes to the
+next in line, and a group prize is paid to the group's members present.
 
 **Where RULES.md settles the seeds.**
 
@@ -328,7 +332,7 @@ def render(preset: str) -> str:
         f"**Source:** {SOURCES[preset]}.",
         "",
         f"See every value with `bunco rules {preset}` (`--json` for data); change one for a",
-        "night with `--house NAME=VALUE` or `\"house_rules\"` in the party log",
+        'night with `--house NAME=VALUE` or `"house_rules"` in the party log',
         "([house rules](../house-rules.md)). The words are explained in",
         "[concepts](../concepts.md).",
         "",

@@ -48,6 +48,10 @@ _NO_WIPEOUT = "RULES.md §7: Wipeout is a common house rule, not in the seeds; o
 _NO_QUICK = "RULES.md §7: the quick game (targets of 11, from seeds/000) is an option; off"
 _NO_GROUPS = "bunco default: prize groups are the tournament's (seeds/004); no groups"
 _NO_VERIFY = "bunco default: only seeds/004 has checkers; every count stands as rolled"
+_NO_PRESENCE = (
+    "bunco default: only seeds/004 asks winners to be present; a host switches it on "
+    "(the party line's must_be_present)"
+)
 _NO_BREAKS = "bunco default: the seed names no breaks inside a set"
 _PRIZE_TIES = (
     "RULES.md §4: a tie for a prize is settled by a roll-off (seeds/003) or shared, "
@@ -75,7 +79,7 @@ WINNING_MOVES: dict[str, str] = {
     ),
     "bunco_ends_round": (
         "seeds/000: “Whenever a true Bunco is rolled at any table, the rolling players shouts out "
-        "\"Bunco!\", the bell is rung three times, and the round ends at ALL tables.”"
+        '"Bunco!", the bell is rung three times, and the round ends at ALL tables.”'
     ),
     "low_trips_points": (
         "seeds/000: “Low Buncos score 7 points.”; seeds/002: “Low Buncos score seven points.”"
@@ -138,7 +142,7 @@ WINNING_MOVES: dict[str, str] = {
     ),
     "round_minutes": _NO_CLOCK,
     "set_winner": (
-        "seeds/000: “When the Set ends, the player with the most \"W's\" wins the game.”"
+        'seeds/000: “When the Set ends, the player with the most "W\'s" wins the game.”'
     ),
     "prizes": (
         "seeds/000: “Prizes may be awarded (everyone chips in to cover the cost)” — but it names "
@@ -150,6 +154,7 @@ WINNING_MOVES: dict[str, str] = {
     ),
     "prize_groups": _NO_GROUPS,
     "verify_for_prizes": _NO_VERIFY,
+    "must_be_present": _NO_PRESENCE,
     "breaks_after_rounds": (
         "seeds/000: “it is always a good idea to take breaks after each Set” — a set's end "
         "needs no rule, so no breaks inside a set"
@@ -177,7 +182,7 @@ CLASSIC: dict[str, str] = {
     ),
     "bunco_points": "seeds/001: “it's called a Bunco and the player earns 21 points.”",
     "bunco_continues": (
-        "seeds/001: “The player must call out \"Bunco!\" to receive 21 points, and then must "
+        'seeds/001: “The player must call out "Bunco!" to receive 21 points, and then must '
         "keep rolling”"
     ),
     "bunco_ends_round": (
@@ -206,7 +211,7 @@ CLASSIC: dict[str, str] = {
         "seeds/001: “it is not a Bunco. Wanda earns 5 points instead and continues rolling.”"
     ),
     "mini_label": (
-        "RULES.md §1: the five-point three of a kind is a \"mini\" (seeds/001 gives it no name)"
+        'RULES.md §1: the five-point three of a kind is a "mini" (seeds/001 gives it no name)'
     ),
     "wipeout": _NO_WIPEOUT,
     "direction": "seeds/001: “Then the dice are passed to the player on the left.”",
@@ -218,8 +223,7 @@ CLASSIC: dict[str, str] = {
         "RULES.md §2: the table's scorekeeper rolls first (seeds/001 describes a party)"
     ),
     "single_table_teams": (
-        "seeds/001: “The players who sit opposite of each other are partners for the first "
-        "round.”"
+        "seeds/001: “The players who sit opposite of each other are partners for the first round.”"
     ),
     "team_target": "seeds/001: “When the head table has earned 21 points, the round is over.”",
     "individual_target": _INDIVIDUAL_21,
@@ -239,7 +243,7 @@ CLASSIC: dict[str, str] = {
     ),
     "roll_off_target": _PRIZE_ROLL_OFF,
     "round_minutes": _NO_CLOCK,
-    "set_winner": "seeds/001: “At the end of a game, there are typically multiple \"winners.\"”",
+    "set_winner": 'seeds/001: “At the end of a game, there are typically multiple "winners."”',
     "prizes": (
         "seeds/001: “The hostess may choose to create award categories and offer prizes to the "
         "players.” — its list, less Traveling, which needs a trigger (RULES.md §7)"
@@ -247,6 +251,7 @@ CLASSIC: dict[str, str] = {
     "prize_ties": _PRIZE_TIES,
     "prize_groups": _NO_GROUPS,
     "verify_for_prizes": _NO_VERIFY,
+    "must_be_present": _NO_PRESENCE,
     "breaks_after_rounds": _NO_BREAKS,
     "movement": (
         "seeds/001: “The losing team from the head table should move to the middle table "
@@ -274,7 +279,7 @@ SCIL: dict[str, str] = {
     ),
     "bunco_points": "seeds/003: “The two teammates will record 21 points on their score sheet.”",
     "bunco_continues": (
-        "seeds/003: “If any of the dice comes up as a \"1\", then keep rolling.” (a Bunco shows "
+        'seeds/003: “If any of the dice comes up as a "1", then keep rolling.” (a Bunco shows '
         "the number three times)"
     ),
     "bunco_ends_round": (
@@ -282,11 +287,11 @@ SCIL: dict[str, str] = {
     ),
     "low_trips_points": (
         "seeds/003: “If a person rolls three of a kind of a number other than 1, it is a "
-        "\"Baby Bunco\", which gives 5 points to the team.”"
+        '"Baby Bunco", which gives 5 points to the team.”'
     ),
     "low_trips_kind": (
         "seeds/003: “If a person rolls three of a kind of a number other than 1, it is a "
-        "\"Baby Bunco\"” (one kind, below the number or above it)"
+        '"Baby Bunco"” (one kind, below the number or above it)'
     ),
     "low_trips_continues": (
         "seeds/003: “When no 1's are rolled, give the dice to the next player.” — RULES.md §1: "
@@ -294,11 +299,11 @@ SCIL: dict[str, str] = {
     ),
     "high_trips_points": (
         "seeds/003: “If a person rolls three of a kind of a number other than 1, it is a "
-        "\"Baby Bunco\", which gives 5 points to the team.”"
+        '"Baby Bunco", which gives 5 points to the team.”'
     ),
     "high_trips_kind": (
         "seeds/003: “If a person rolls three of a kind of a number other than 1, it is a "
-        "\"Baby Bunco\"” (one kind, below the number or above it)"
+        '"Baby Bunco"” (one kind, below the number or above it)'
     ),
     "high_trips_continues": (
         "seeds/003: “When no 1's are rolled, give the dice to the next player.” — RULES.md §1: "
@@ -323,11 +328,9 @@ SCIL: dict[str, str] = {
     "single_table_target": _ONE_TABLE_21,
     "quick_game": _NO_QUICK,
     "round_end": (
-        "seeds/003: “At this point, they yell \"Bunco\" and ring the bell to end the round.”"
+        'seeds/003: “At this point, they yell "Bunco" and ring the bell to end the round.”'
     ),
-    "after_bell": (
-        "RULES.md §3: nobody rolls on; the bell ends the round at every table"
-    ),
+    "after_bell": ("RULES.md §3: nobody rolls on; the bell ends the round at every table"),
     "tie_break": (
         "RULES.md §3: seeds/003 is silent on a tie at a table; roll-off sessions, as classic"
     ),
@@ -349,14 +352,13 @@ SCIL: dict[str, str] = {
     ),
     "prize_groups": _NO_GROUPS,
     "verify_for_prizes": _NO_VERIFY,
+    "must_be_present": _NO_PRESENCE,
     "breaks_after_rounds": _NO_BREAKS,
     "movement": (
         "seeds/003: “Losing teams will stay at their tables, except for the losing team of the "
         "Head Table. They'll move to the Low Table.”"
     ),
-    "fill": (
-        "seeds/003: “If you are missing one player, you can choose to play with a \"ghost.\"”"
-    ),
+    "fill": ('seeds/003: “If you are missing one player, you can choose to play with a "ghost."”'),
     "no_repeat_partners": (
         "seeds/003: “You may not be on the same team with someone two rounds in a row”"
     ),
@@ -440,6 +442,10 @@ TOURNAMENT: dict[str, str] = {
     "verify_for_prizes": (
         "seeds/004: “Assigned Staff will highlight to verify each of the following on your score "
         "cards:” — Bunco, Mini Bunco, Wins"
+    ),
+    "must_be_present": (
+        "seeds/004: “Please do not leave the Tournament Room, you must be present with a valid "
+        "ID to win!” (RULES.md §4: on by default in tournament)"
     ),
     "breaks_after_rounds": (
         "seeds/004: “Breaks will be immediately following the 2nd, 4th & final round”"

@@ -54,6 +54,9 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
     page.fill("#club-subs", "Zoe")
     page.fill("#club-season", "2026")
     page.click("#create-club")
+    expect(page.locator("body")).to_have_attribute("data-ready", "saved")
+    expect(page.locator("#saved-code")).to_have_text(re.compile(r"^([A-Z2-7]{4}-){4}[A-Z2-7]{4}$"))
+    page.click("#open-club")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#club-title")).to_have_text("Tuesday Club")
     club = page.url.rsplit("/", 1)[1]
@@ -65,6 +68,9 @@ def test_a_season_of_three_nights_ends_in_the_standings(pages: Pages, server: Se
         if swap:
             page.select_option("#swap-Dee", swap)
         page.click("#start-night")
+        expect(page.locator("body")).to_have_attribute("data-ready", "night-saved")
+        expect(page.locator("#night-saved-link")).to_contain_text("?token=")
+        page.click("#back-to-club")
         expect(page.locator("#nights li")).to_have_count(number)
         night = page.locator("#nights li").nth(number - 1).get_attribute("data-night")
         host = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:host'))")
@@ -123,8 +129,10 @@ def test_an_organizers_month_from_answers_to_the_nights_results(
     page.fill("#club-subs", "Zoe\nYan")
     page.fill("#club-season", "2026")
     page.click("#create-club")
+    page.click("#open-club")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
     club = page.url.rsplit("/", 1)[1]
+    page.click("text=Add or change a member, hosts, a season")
     page.fill("#member-name", "Ann")
     page.fill("#member-address", "1 Elm St")
     page.click("#member-save")
@@ -166,7 +174,8 @@ def test_an_organizers_month_from_answers_to_the_nights_results(
     expect(zoe.locator("li[data-date='2026-02-12'] .seat")).to_have_text("You have a seat.")
     yan.click("li[data-date='2026-02-12'] button[data-answer=yes]")
     expect(yan.locator("li[data-date='2026-02-12'] .seat")).to_have_text(
-        "You are in line for a seat. (number 1 in line)"
+        "Seats are full: you are number 1 in line. The next seat that opens is offered in "
+        "that order."
     )
 
     page.reload()
@@ -174,10 +183,13 @@ def test_an_organizers_month_from_answers_to_the_nights_results(
     page.click("#plans li[data-date='2026-02-12'] button")
     expect(page.locator("#coming-count")).to_contain_text("4 said yes · 4 holding seats of 4")
     expect(page.locator("#coming-subs")).to_have_text("Subs in: Zoe (for Dee)")
-    expect(page.locator("#coming-waiting")).to_have_text("Waiting for a seat: Yan")
+    expect(page.locator("#coming-waiting")).to_have_text("Waiting for a seat: Yan (1)")
+    expect(page.locator("#swap-Dee")).to_have_value("Zoe")  # the start form follows the answers
     expect(page.locator("#coming-roster")).to_have_text("Roster: Ann, Bea, Cat, Zoe")
     expect(page.locator("#night-date")).to_have_value("2026-02-12")
     page.click("#start-night")
+    expect(page.locator("body")).to_have_attribute("data-ready", "night-saved")
+    page.click("#back-to-club")
     expect(page.locator("#nights li")).to_have_count(1)
     night = page.locator("#nights li").first.get_attribute("data-night")
     host = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:host'))")

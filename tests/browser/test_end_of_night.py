@@ -109,12 +109,16 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
         a.get_attribute("data-download"): a.get_attribute("href")
         for a in end.locator("#downloads a").all()
     }
-    log = httpx.get(server.base + links[f"bunco-{nid}.jsonl"]).text.splitlines()
+    assert not any("token=" in (href or "") for href in links.values())  # in a header
+    read = {"Authorization": f"Bearer {night['viewer']}"}
+    log = httpx.get(server.base + links[f"bunco-{nid}.jsonl"], headers=read).text.splitlines()
     assert json.loads(log[0])["type"] == "party"
     assert sum(json.loads(line)["type"] == "roll" for line in log[1:]) >= 12
     rows = list(
         csv.DictReader(
-            io.StringIO(httpx.get(server.base + links[f"bunco-{nid}-standings.csv"]).text)
+            io.StringIO(
+                httpx.get(server.base + links[f"bunco-{nid}-standings.csv"], headers=read).text
+            )
         )
     )
     assert (rows[0]["player"], rows[0]["wins"], rows[0]["buncos"]) == ("Ann", "6", "6")

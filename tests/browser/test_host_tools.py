@@ -67,7 +67,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(host.locator("#verify-card")).to_be_visible()  # tournament: verify_for_prizes
     expect(host.locator("#bots [data-bot]")).to_have_count(8)
     expect(host.locator("#bots-note")).to_have_text("No bots: people roll for everyone.")
-    expect(host.locator("#verify-grid tbody tr")).to_have_count(8)
+    expect(host.locator("#verify-grid tbody tr[data-player]")).to_have_count(8)
 
     # -- mid-round: ending the night is refused, nothing changes -----------------------------
     server.api(
@@ -154,15 +154,16 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     assert "Zoe" in view["seated"] and "Dee" not in view["seated"]
 
     # -- verify every card, with the checker's name --------------------------------------------
-    rows = host.locator("#verify-grid tbody tr")
+    rows = host.locator("#verify-grid tbody tr[data-player]")
     expect(rows).to_have_count(9)  # Dee's card counts too, and Zoe's
     expect(host.locator("#verify-card")).to_have_attribute("data-left", "9")
-    host.fill("#checker", "Staff A")
+    for checker in host.locator("input.checker").all():  # each team's (and Zoe's, no team)
+        checker.fill("Staff A")
     shoot(host, "host-tools")
     assert audit(host) == []
     host.click("#verify-all")
     expect(host.locator("#verify-card")).to_have_attribute("data-left", "0")
-    expect(host.locator("#verify-note")).to_have_text("All 9 cards are verified as they stand now.")
+    expect(host.locator("#verify-note")).to_have_text("All 9 cards are verified at this break.")
     expect(host.locator("#verify-all")).to_be_disabled()
     final = state()
     for name in [*EIGHT, "Zoe"]:

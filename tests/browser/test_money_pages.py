@@ -77,7 +77,7 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
             json={"command_id": f"v-{player}", "player": player},
         )
     judge = page.locator("form[data-judge=best_costume][data-group='Team 2']")
-    judge.locator("select").select_option("Hal")
+    judge.locator(".judge-first").select_option("Hal")
     judge.locator("button").click()
     expect(page.locator("#judged-note")).to_contain_text("best costume (Team 2): Hal")
 

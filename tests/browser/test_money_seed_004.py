@@ -63,8 +63,10 @@ def start_from_home(home: Page) -> tuple[str, str]:
 
 
 def verify_all(host: Page, checker: str) -> None:
-    """The staff's round of the cards: every card verified as it stands, on the host page."""
-    host.fill("#checker", checker)
+    """The staff's round of the cards: each team's checker verifies every card of the team
+    as it stands, changed or not (seeds/004), on the host page."""
+    for team in TEAMS:
+        host.fill(f"input.checker[data-group='{team}']", f"{checker}, {team}")
     host.click("#verify-all")
     expect(host.locator("#verify-card")).to_have_attribute("data-left", "0")
 
@@ -94,7 +96,7 @@ def test_seed_004_from_the_set_up_page_to_the_payout_sheet(
     home.fill("#groups", "\n".join(f"{t}: {', '.join(p)}" for t, p in TEAMS.items()))
     home.select_option("#prize-ties", "shared")
     home.select_option("#money-mode", "tournament")
-    home.check("#must-be-present")
+    expect(home.locator("#must-be-present")).to_be_checked()  # on in the tournament preset
     nid, token = start_from_home(home)
     host = home
     screen = pages.open(host.locator("#screen-link").get_attribute("href") or "", TV, "screen")
@@ -112,10 +114,24 @@ def test_seed_004_from_the_set_up_page_to_the_payout_sheet(
     verify_all(host, "Head staff")
     for i, (team, players) in enumerate(TEAMS.items()):
         judge = host.locator(f"form[data-judge=best_costume][data-group='{team}']")
-        judge.locator("select").select_option(players[i])
+        judge.locator(".judge-first").select_option(players[i])
         judge.locator("button").click()
+    # Bea, Team 1's first choice for Best Costume, has gone home: the page warns and offers
+    # the next choice; the host names her then her team-mate, who takes it
+    judge = host.locator("form[data-judge=best_costume][data-group='Team 1']")
+    judge.locator(".judge-first").select_option("Bea")
+    expect(judge.locator(".judge-note")).to_have_text(
+        "Bea has gone home and must be present to win: choose who comes next."
+    )
+    offered = judge.locator(".judge-next").input_value()
+    assert offered in TEAMS["Team 1"] and offered != "Bea"
+    host.once("dialog", lambda d: d.accept())
+    judge.locator("button").click()
+    expect(host.locator("#judged-note")).to_contain_text(
+        f"best costume (Team 1): Bea, then {offered}"
+    )
     room = host.locator("form[data-judge=group_best_costume]")
-    room.locator("select").select_option("Team 3")
+    room.locator(".judge-first").select_option("Team 3")
     room.locator("button").click()
     expect(host.locator("#judged-note")).to_contain_text("group best costume: Team 3")
     expect(host.locator("#close-box")).to_be_hidden()  # every card verified: prizes decided
@@ -125,9 +141,12 @@ def test_seed_004_from_the_set_up_page_to_the_payout_sheet(
     passed = {p["name"]: p["reason"] for r in view["prize_winners"] for p in r["passed_over"]}
     assert passed.get("Bea", "").startswith("absent"), passed  # named wherever she is passed
     every_surface_agrees(pages, server, nid, token, screen, tmp_path, TWELVE)
-    cards = view["verification"]["cards"]  # a card that did not change since a break's
-    assert all(cards[name]["current"] for name in TWELVE)  # check needs no new one
-    assert {c["checker"] for c in cards.values()} >= {"Head staff"}
+    cards = view["verification"]["cards"]  # every card checked at the end by its team's
+    team_of = {p: t for t, players in TEAMS.items() for p in players}  # staff, changed or not
+    assert {n: (c["checker"], c["after"]["round"]) for n, c in cards.items()} == {
+        n: (f"Head staff, {team_of[n]}", 6) for n in TWELVE
+    }
+    assert all(cards[name]["current"] for name in TWELVE)
     assert not pages.errors
 
 
@@ -167,9 +186,14 @@ def test_a_home_pot_from_the_set_up_page_to_the_payout_sheet(
     host.click("#presence-gone")
     expect(host.locator("#absent-note")).to_have_text("Gone home: Hal.")
     judge = host.locator("form[data-judge=best_costume]")
-    judge.locator("select").select_option("Hal")
+    judge.locator(".judge-first").select_option("Hal")
+    expect(judge.locator(".judge-note")).to_contain_text("Hal has gone home")  # warned
+    judge.locator(".judge-next").select_option("")  # no next choice: the host insists
+    warned: list[str] = []
+    host.once("dialog", lambda d: (warned.append(d.message), d.accept()))
     judge.locator("button").click()
     expect(host.locator("#judged-note")).to_contain_text("best costume: Hal")
+    assert "the prize goes to nobody" in warned[0]
     view = server.state(nid, token)["view"]
     assert view["phase"] == "over", view["phase"]
     money = view["money"]
@@ -233,7 +257,11 @@ def every_surface_agrees(
     checked = {
         n: (c["checker"], c["after"]["round"]) for n, c in view["verification"]["cards"].items()
     }
-    words = {n: f"verified by {who} after round {r}" for n, (who, r) in checked.items()}
+    last = view["last_round"]["round"]  # a card checked after the last round: at the end
+    words = {
+        n: f"verified by {who} " + ("at the end, " if r == last else "") + f"after round {r}"
+        for n, (who, r) in checked.items()
+    }
     if verifying:
         expect(end.locator("#verify-note")).to_contain_text(
             f"({len(players)} of {len(players)}). Verified: "

@@ -48,13 +48,14 @@ def test_seed_004_money_from_the_set_up_page(pages: Pages, server: Server) -> No
     home.select_option("#money-mode", "tournament")
     expect(home.locator("#money-tournament-note")).to_be_visible()
     expect(home.locator("#money-fields")).to_be_hidden()
-    home.check("#must-be-present")
+    expect(home.locator("#must-be-present")).to_be_checked()  # on in the tournament preset
     home.check("#one-prize")
     shoot(home, "home-money-tournament", ("phone",))
     assert audit(home) == []
     setup = created_setup(home, server)
     assert setup["judged"] == ["Best Costume"]
-    assert setup["must_be_present"] is True and setup["one_prize_per_person"] is True
+    assert "must_be_present" not in setup  # the preset's own (must be present to win)
+    assert setup["one_prize_per_person"] is True
     assert setup["groups"] == {"Team 1": EIGHT[:4], "Team 2": EIGHT[4:]}
     money = setup["money"]
     assert (money["currency"], money["buy_in"], money["top_up"]) == ("$", "0.00", True)

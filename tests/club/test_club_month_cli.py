@@ -164,7 +164,8 @@ def test_a_month_on_the_command_line(tmp_path: Path) -> None:
     bad = cli("rsvp", "Tuesday Club", "2026-02-10", "Ann", "perhaps", ok=False)
     assert "error: answer 'perhaps'" in bad.stderr and "yes, no or maybe" in bad.stderr
     ledger = json.loads(cli("ledger", "Tuesday Club", "--json").stdout)
-    assert {m["player"]: m["sub_fees"] for m in ledger["members"]}["Yan"] == "2.00"
+    # the sub fee is owed once the night is played, not for a seat on a night to come
+    assert {m["player"]: m["sub_fees"] for m in ledger["members"]}["Yan"] == "0.00"
 
     ics = tmp_path / "club.ics"
     cli("calendar", "Tuesday Club", "--out", str(ics))

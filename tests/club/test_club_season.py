@@ -177,6 +177,9 @@ def test_the_club_command_line(tmp_path: Path) -> None:
         "paid_out": "5.00",
         "sub_fees": "0.00",
         "pot": "5.00",
+        "pot_collected": "0.00",  # Bea's $5 paid Ann's prize: Ann's own $5 is owed
+        "pot_owed": "5.00",
+        "nights_played": 1,
     }
     bad = bunco("host", "Tuesday Club", "2026-01", "Zed", ok=False)
     assert "error:" in bad.stderr and "'Zed' is not a member" in bad.stderr

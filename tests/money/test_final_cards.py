@@ -119,4 +119,4 @@ def test_the_prizes_wait_for_the_last_round_verification_and_pay_the_final_winne
         check=True,
         env={**os.environ, "COLUMNS": "160"},
     ).stdout
-    assert "verified by Staff 2 after round 6" in text and "Verified cards" in text
+    assert "verified by Staff 2 at the end, after round 6" in text and "Verified cards" in text

@@ -60,7 +60,7 @@ def test_the_prize_and_payout_sheet_from_the_night() -> None:
         "Stays behind: Group with the most Buncos: $0.04 (Team 2's $100.00 among 6: "
         "$16.66 each)" in text
     )
-    assert "Ann verified by Staff 1 after round 6" in text
+    assert "Ann verified by Staff 1 at the end, after round 6" in text
 
 
 def test_sheets_cli_groups_and_payouts(tmp_path: Path) -> None:
@@ -103,3 +103,14 @@ def test_the_staff_check_names_the_rules_three_of_a_kind() -> None:
         "Buncos, Baby Buncos and Wins count for prizes once a checker has verified your card."
         in rule_lines(rules)
     )
+
+
+def test_no_header_of_the_pdfs_breaks_a_word() -> None:
+    """The prize table's narrow "Figure" column once printed "Figur / e" in both PDFs."""
+    from bunco.sheets.report import render_report_pdf
+
+    night = night_from(GOLDEN_12 / "tournament-money-12.jsonl")
+    for rendered in (render_payout_sheet(night), render_report_pdf(night)):
+        words = " ".join(page_texts(rendered.data)).split()
+        assert "Figure" in words and "Figur" not in words
+        assert "Passed" in words and "Pass" not in words

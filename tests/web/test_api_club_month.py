@@ -132,7 +132,15 @@ def test_a_no_offers_the_seat_to_the_subs_and_the_first_yes_takes_it(
     board = client.get(f"/api/clubs/{club}/plans/{day}", headers=org).json()
     assert board["subs_in"] == [{"sub": "Yan", "for": "Dee"}, {"sub": "Zoe", "for": "Hal"}]
     assert board["roster"][-1] == "Zoe" and board["waiting"] == []
-    # the sub fee (2 a seat) is in the ledger
+    # the night follows the answers: its roster is the seats' holders
+    made = client.post(f"/api/clubs/{club}/nights", json={"date": day}, headers=org)
+    assert made.status_code == 201, made.text
+    night = Night(client, made.json())
+    assert night.state()["setup"]["players"] == board["roster"]
+    # the sub fee (2 a seat) is in the ledger from the night's first roll
+    ledger = client.get(f"/api/clubs/{club}/ledger", headers=org).json()
+    assert {m["player"]: m["owed"] for m in ledger["members"]}["Yan"] == "0.00"
+    night.roll(1, [1, 2, 3])
     dues = {
         m["player"]: m
         for m in client.get(f"/api/clubs/{club}/ledger", headers=org).json()["members"]
@@ -140,19 +148,14 @@ def test_a_no_offers_the_seat_to_the_subs_and_the_first_yes_takes_it(
     assert (dues["Yan"]["sub_seats"], dues["Yan"]["sub_fees"], dues["Yan"]["owed"]) == (
         1,
         "2.00",
-        "2.00",
+        "7.00",
     )
-    # the night follows the answers: its roster is the seats' holders
-    made = client.post(f"/api/clubs/{club}/nights", json={"date": day}, headers=org)
-    assert made.status_code == 201, made.text
-    night = Night(client, made.json())
-    assert night.state()["setup"]["players"] == board["roster"]
     after = client.post(
         f"/api/clubs/{club}/me/rsvp", json={"date": day, "answer": "yes"}, headers=links["Dee"]
     )
-    assert after.status_code == 422 and "has been played" in after.json()["message"]
+    assert after.status_code == 422 and "has started" in after.json()["message"]
     again = client.post(f"/api/clubs/{club}/nights", json={"date": day}, headers=org)
-    assert again.status_code == 422 and "played already" in again.json()["message"]
+    assert again.status_code == 422 and "is not over" in again.json()["message"]
 
 
 def test_answers_are_refused_clearly(client: TestClient) -> None:
@@ -390,6 +393,7 @@ def test_reminders_go_to_who_has_not_answered(client: TestClient) -> None:
             "sent": ["Ann", "Cat"],
             "refused": [],
             "no_email": ["Dee"],
+            "phones": [],
         }
         got = {m["rcpt"][0]: message_from_bytes(m["data"]) for m in box.messages}
     assert set(got) == {"ann@example.org", "cat@example.org"}

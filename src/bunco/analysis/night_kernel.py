@@ -165,6 +165,7 @@ RULE_FIELDS: dict[str, str] = {
     "mini_label": "a label on the cards",
     "breaks_after_rounds": "breaks take no dice",
     "prize_groups": "a simulated party registers no groups",
+    "must_be_present": "nobody goes home in a simulated night",
     # refused
     "round_minutes": "refused (TIMED_REFUSAL): a simulated night has no clock",
 }

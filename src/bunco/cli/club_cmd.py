@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from bunco.cli.app import console, fail, print_json, refusals
 from bunco.cli.club_db import (
@@ -45,6 +44,20 @@ def _append(clubs: Any, club_id: str, club: Any, event: dict[str, Any]) -> Any:
     return _append_events(clubs, club_id, club, event)
 
 
+def local_zone() -> str:
+    """This machine's time zone (IANA name: $TZ, else /etc/localtime's), else UTC."""
+    import os
+    from pathlib import Path
+    from zoneinfo import available_timezones
+
+    named = os.environ.get("TZ", "").lstrip(":")
+    if not named:
+        link = Path("/etc/localtime")
+        target = str(link.resolve()) if link.is_symlink() else ""
+        named = target.partition("zoneinfo/")[2]
+    return named if named in available_timezones() else "UTC"
+
+
 @club_app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="The club's name.")],
@@ -61,10 +74,18 @@ def create(
         typer.Option(help="PRIZE=AMOUNT or PRIZE=SHARE%, e.g. most_wins=50% (repeatable)."),
     ] = None,
     season: Annotated[str | None, typer.Option(help="The first season's name.")] = None,
+    timezone: Annotated[
+        str | None,
+        typer.Option(help="The club's time zone, e.g. America/Chicago (default: this machine's)."),
+    ] = None,
+    base_url: Annotated[
+        str, typer.Option("--base-url", help="The server's address, as the organizer opens it.")
+    ] = "http://127.0.0.1:8000",
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Create a club; prints its id and its secret token (the web pages ask for it)."""
+    """Create a club; prints its page's link (with its secret token) and a recovery code
+    to keep: with it, `bunco club recover` (or the club's page) gives the link back."""
     from bunco.club.club import Club
 
     payouts = []
@@ -84,6 +105,7 @@ def create(
     }
     if sub_fee is not None:
         setup["sub_fee"] = sub_fee
+    setup["timezone"] = timezone or local_zone()
     events: list[dict[str, Any]] = [
         {"type": "member", "name": n, "role": "regular"} for n in regular or []
     ]
@@ -95,13 +117,25 @@ def create(
     _, clubs = open_store(db)
     token = secrets.token_urlsafe(24)
     club_id = secrets.token_urlsafe(6)
+    from bunco.web.club_recovery import new_recovery
+
+    code, recovery = new_recovery(token, club_id)
     clubs.create(club_id, club.name, club.setup, token)
-    for event in events:
+    for event in [*events, recovery]:
         clubs.append(club_id, event)
+    url = f"{base_url.rstrip('/')}/c/{club_id}?token={token}"
     if as_json:
-        print_json({"club": club_id, "token": token, "name": club.name})
+        print_json(
+            {"club": club_id, "token": token, "name": club.name, "recovery_code": code, "url": url}
+        )
     else:
         console.print(f"club {club.name}: id {club_id}, token {token}", highlight=False)
+        console.print(f"the club's page (keep it secret): {url}", highlight=False, soft_wrap=True)
+        console.print(
+            f"recovery code (shown once; keep it apart): {code}\n"
+            f"  bunco club recover {club_id} {code} gives the link back",
+            highlight=False,
+        )
 
 
 @club_app.command("member")
@@ -261,7 +295,8 @@ def standings(
     csv: Annotated[Path | None, typer.Option("--csv", help="Write them as CSV.")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The season's standings: nights, W, L, Buncos, Minis, points, prizes, money won."""
+    """The season's standings: nights (counted of played), W, L, Buncos, Minis, points,
+    prizes, money won, and the nights each score left out."""
     from bunco.club.ladder import rule_text
     from bunco.club.season import season_standings
 
@@ -283,41 +318,9 @@ def standings(
             }
         )
         return
-    table = Table(
-        title=f"{state.name}: {season_name or state.season}",
-        title_justify="left",
-        caption=f"Ranked by {rule}",
-        caption_justify="left",
-    )
-    for head in (
-        "#",
-        "player",
-        "nights",
-        "score",
-        "W",
-        "L",
-        "Buncos",
-        "Minis",
-        "points",
-        "prizes",
-        "won",
-    ):
-        table.add_column(head, justify="left" if head == "player" else "right")
-    for r in rows:
-        table.add_row(
-            str(r.rank) if r.rank else "-",
-            r.player,
-            str(r.nights),
-            r.score,
-            str(r.wins),
-            str(r.losses),
-            str(r.buncos),
-            str(r.minis),
-            str(r.points),
-            str(r.prizes),
-            state.currency + r.as_dict()["won"],
-        )
-    console.print(table)
+    from bunco.cli.club_tables import standings_table
+
+    console.print(standings_table(state, nights, season_name, console.width))
 
 
 @club_app.command("ledger")
@@ -333,23 +336,9 @@ def ledger(
         print_json(data)
         return
 
-    def c(amount: str) -> str:  # "$5.00", "-$5.00" (a member in credit)
-        return ("-" if amount.startswith("-") else "") + str(state.currency) + amount.lstrip("-")
+    from bunco.cli.club_tables import ledger_table
 
-    table = Table(title=f"{state.name}: dues, {data['season']}", title_justify="left")
-    for head in ("member", "nights", "owed", "paid", "balance", "won"):
-        table.add_column(head, justify="left" if head == "member" else "right")
-    for m in data["members"]:
-        table.add_row(
-            m["player"], str(m["nights"]), c(m["owed"]), c(m["paid"]), c(m["balance"]), c(m["won"])
-        )
-    console.print(table)
-    t = data["totals"]
-    console.print(
-        f"owed {c(t['dues_owed'])} · paid {c(t['dues_paid'])} · outstanding "
-        f"{c(t['outstanding'])} · paid out {c(t['paid_out'])} · pot {c(t['pot'])}",
-        highlight=False,
-    )
+    console.print(ledger_table(state, data, console.width))
 
 
 @club_app.command("report")
@@ -376,4 +365,4 @@ def report(
         console.print(f"wrote {path}", highlight=False)
 
 
-from bunco.cli import club_month_cmd  # noqa: E402, F401  (registers its commands)
+from bunco.cli import club_month_cmd, club_night_cmd  # noqa: E402, F401  (their commands)

@@ -97,13 +97,21 @@ def open_club(
 
 
 def append(clubs: Any, club_id: str, club: Any, *events: dict[str, Any]) -> Any:
-    """The club after ``events``, all checked before any is stored."""
+    """The club after ``events``, all checked before any is stored; the members a change
+    concerns are told (their phones, their email), as the server does."""
     after = club
     with refusals():
         for event in events:
             after = after.apply(event)
     for event in events:
         clubs.append(club_id, event)
+    from bunco.club.notices import notices
+
+    told = notices(club, after)
+    if told and (after.phones or after.mail):
+        from bunco.web.club_notify import deliver
+
+        deliver(clubs.engine, club_id, told)
     return after
 
 

@@ -44,9 +44,16 @@ def plan(
         str | None, typer.Option(help="Where (default: the host's address).")
     ] = None,
     seats: Annotated[int | None, typer.Option(help="Seats (default: one per regular).")] = None,
+    deadline: Annotated[
+        str | None,
+        typer.Option(
+            help="Answer by then, YYYY-MM-DDTHH:MM (after it, seats without a yes go to subs)."
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
-    """Plan a night of the club, or change one: date, time, host, address, seats."""
+    """Plan a night of the club, or change one: date, time, host, address, seats, the
+    answers' deadline."""
     from bunco.club.plans import attendance_view
 
     _, clubs, club_id, state, _ = open_club(db, club)
@@ -54,7 +61,13 @@ def plan(
     event.update(
         {
             k: v
-            for k, v in (("time", time), ("host", host), ("address", address), ("seats", seats))
+            for k, v in (
+                ("time", time),
+                ("host", host),
+                ("address", address),
+                ("seats", seats),
+                ("deadline", deadline),
+            )
             if v is not None
         }
     )
@@ -218,9 +231,12 @@ def ladder(
             event["place_points"] = [int(p) for p in place_points.split(",")]
         except ValueError:
             fail(f"place points {place_points!r}", expected="whole numbers, e.g. 10,8,6,5")
-    _, clubs, club_id, state, _ = open_club(db, club)
+    _, clubs, club_id, state, nights = open_club(db, club)
     state = append(clubs, club_id, state, event)
     console.print(f"{state.name}: standings by {rule_text(state.ladder)}", highlight=False)
+    from bunco.cli.club_tables import standings_table
+
+    console.print(standings_table(state, nights, None, console.width))
 
 
 @club_app.command("links")
@@ -230,6 +246,9 @@ def links(
     base_url: BaseUrlOption = DEFAULT_BASE,
     db: DbOption = None,
     as_json: JsonOption = False,
+    sheet: Annotated[
+        Path | None, typer.Option(help="Also write every link and its QR code on one PDF.")
+    ] = None,
 ) -> None:
     """Every member's personal link (issued now for members without one) and the calendar
     feed, to send them."""
@@ -245,6 +264,11 @@ def links(
     for m in view["members"]:
         console.print(f"{m['name']} ({m['role']}): {m['url']}", highlight=False, soft_wrap=True)
     console.print(f"calendar: {view['calendar']}", highlight=False, soft_wrap=True)
+    if sheet is not None:
+        from bunco.sheets.club_links import links_sheet
+
+        sheet.write_bytes(links_sheet(state.name, view["members"]))
+        console.print(f"wrote {sheet} (every member's link and QR code)", highlight=False)
 
 
 @club_app.command("share")

@@ -18,7 +18,10 @@ HouseOption = Annotated[
         "--house",
         "-H",
         metavar="NAME=VALUE",
-        help="A house rule (repeatable), e.g. --house wipeout=true.",
+        help="A house rule (repeatable), e.g. --house wipeout=true or --house "
+        "prize_ties=shared (ties for a prize shared, not rolled off). NAME is one of: "
+        + ", ".join(n for n in rule_docs() if n != "name")
+        + ". `bunco rules PRESET` shows each one's value and meaning.",
     ),
 ]
 

@@ -29,8 +29,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from bunco.club.events import CLUB_EVENT_TYPES, normalize_club_event, text
+from bunco.club.events import CLUB_EVENT_TYPES, normalize_club_event, text, zone
+from bunco.club.month import MONTH_EVENTS, apply_month
 from bunco.club.nights import night_setup
+from bunco.club.records import Answer, ClubNight, Plan
 from bunco.core.errors import InvalidEvent, InvalidSetup, shown
 from bunco.core.evolve import evolve
 from bunco.core.money import money_text, parse_amount
@@ -39,6 +41,7 @@ from bunco.core.presets import preset_name
 
 __all__ = [
     "CLUB_EVENT_TYPES",
+    "Answer",
     "Club",
     "ClubNight",
     "Plan",
@@ -61,29 +64,9 @@ SETUP_KEYS = (
     "must_be_present",
     "judged",
     "sub_fee",
+    "timezone",
 )
 DEFAULT_LADDER: dict[str, Any] = {"measure": "wins", "average": False, "min_nights": 0}
-
-
-@dataclass(frozen=True, slots=True)
-class ClubNight:
-    night: str  # the night's id in the store
-    season: str
-    date: str | None
-    guests: tuple[str, ...] = ()
-    digest: str | None = None  # SHA-256 of the night's log as it was added (add-night)
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """A night to come: its date, time, host and address (the host's, unless given)."""
-
-    date: str
-    season: str
-    time: str | None = None
-    host: str | None = None
-    address: str | None = None  # given for this night; else the host's address
-    seats: int | None = None  # else one per regular
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,16 +85,24 @@ class Club:
     contacts: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> email, address
     plans: dict[str, Plan] = field(default_factory=dict)  # date -> plan, in date order
     rotation: tuple[str, ...] = ()  # the hosting order (empty: the regulars in joining order)
-    rsvps: tuple[tuple[str, str, str], ...] = ()  # (date, name, answer), in order
+    rsvps: tuple[Answer, ...] = ()  # answers and deadlines passing, in order
     links: dict[str, tuple[str, str]] = field(default_factory=dict)  # hash -> (for, subject)
     issued: dict[tuple[str, str], int] = field(default_factory=dict)  # links issued so far
     ladder: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_LADDER))
     mail: dict[str, Any] | None = None
     reminders: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    timezone: str | None = None  # the club's time zone (IANA); None: floating local times
+    push_keys: dict[str, str] | None = None  # the server's keys for phone notifications
+    phones: dict[str, tuple[str, str, str]] = field(
+        default_factory=dict
+    )  # endpoint -> (member, p256dh, auth): the phones that asked for notifications
+    notified: tuple[dict[str, Any], ...] = ()  # what members were told (kind, names, date)
+    recovery: dict[str, str] | None = None  # the organizer's recovery code: hash, sealed
 
     @classmethod
     def start(cls, setup: Mapping[str, Any]) -> Club:
-        return cls(normalize_club(setup))
+        line = normalize_club(setup)
+        return cls(line, timezone=line.get("timezone"))
 
     @property
     def name(self) -> str:
@@ -167,8 +158,8 @@ class Club:
         found = self.links.get(token_hash)
         if found is None:
             return None
-        if found[0] == "member" and found[1] not in self.members:
-            return None  # a member who left: their link stops
+        if found[0] in ("member", "calendar") and found[1] not in (*self.members, "feed"):
+            return None  # a member who left: their links stop
         return found
 
     def apply(self, event: Mapping[str, Any]) -> Club:
@@ -191,6 +182,8 @@ class Club:
             return evolve(self, payments=(*self.payments, payment))
         if kind in ("plan", "rotation", "swap_hosts", "rsvp"):
             return self._plans(ev)
+        if kind in MONTH_EVENTS:
+            return apply_month(self, ev)
         return self._settings(ev)
 
     def _member_named(self, name: str, what: str = "a member") -> None:
@@ -231,11 +224,22 @@ class Club:
             played = self.night_on(plan.date)
             if played is not None:
                 raise InvalidSetup(
-                    f"the night of {plan.date} has been played (night {played.night})",
-                    expected="a night to come",
+                    f"the night of {plan.date} has started (night {played.night}): "
+                    "its players are set",
+                    expected="a night to come (or cancel the started night first, if it has "
+                    "no roll yet)",
                 )
-            return evolve(self, rsvps=(*self.rsvps, (ev["date"], ev["name"], ev["answer"])))
+            if plan.cancelled:
+                raise InvalidSetup(
+                    f"the night of {plan.date} is cancelled", expected="a night to come"
+                )
+            return evolve(self, rsvps=(*self.rsvps, Answer(ev["date"], ev["name"], ev["answer"])))
         old = self.plans.get(ev["date"])
+        if old is not None and old.cancelled:
+            raise InvalidSetup(
+                f"the night of {old.date} is cancelled",
+                expected="another date (a cancelled night stays cancelled)",
+            )
         host = ev.get("host") or (old.host if old else self.next_host(ev["date"]))
         if host is not None:
             self._member_named(host)
@@ -246,7 +250,21 @@ class Club:
             host,
             ev.get("address", old.address if old else None),
             ev.get("seats", old.seats if old else None),
+            ev.get("deadline", old.deadline if old else None),
+            old.uid if old else ev["date"],
+            old.sequence if old else 0,
         )
+        if plan.deadline is not None and plan.deadline[:10] > plan.date:
+            raise InvalidSetup(
+                f"the answers' deadline {plan.deadline} is after the night ({plan.date})",
+                expected="a deadline on or before the night's date",
+            )
+        if old is not None and (plan.time, plan.host, plan.address) != (
+            old.time,
+            old.host,
+            old.address,
+        ):
+            plan = evolve(plan, sequence=old.sequence + 1)  # calendars take the change
         return evolve(self, plans=dict(sorted({**self.plans, plan.date: plan}.items())))
 
     def _planned(self, date: str) -> Plan:
@@ -301,11 +319,13 @@ class Club:
                 expected="a night not yet added (the same log cannot be added twice)",
             )
         date = ev.get("date")
+        if date in self.plans and self.plans[date].cancelled:
+            raise InvalidSetup(f"the night of {date} is cancelled", expected="another date")
         played = self.night_on(date) if date in self.plans else None
         if played is not None:
             raise InvalidSetup(
-                f"the night of {date} has been played already (night {played.night})",
-                expected="another date",
+                f"the night of {date} has been started already (night {played.night})",
+                expected="another date (or cancel that night first, if it has no roll yet)",
             )
         season = self.plans[date].season if date in self.plans else self.season
         return evolve(
@@ -324,7 +344,7 @@ class Club:
                 "member": list(self.members),
                 "night": [n.night for n in self.nights],
                 "season": list(self.seasons) or [self.season],
-                "calendar": ["feed"],
+                "calendar": ["feed", *self.members],  # the club's feed, a member's own
             }[what]
             if subject not in known:
                 raise InvalidSetup(
@@ -348,7 +368,30 @@ class Club:
             )
         if kind == "mail":
             return evolve(self, mail={k: v for k, v in ev.items() if k not in ("type", "id", "at")})
+        if kind == "timezone":
+            return evolve(self, timezone=ev["zone"])
+        if kind in ("push_keys", "push", "unpush", "notified", "recovery"):
+            return self._notices(ev)
         return evolve(self, reminders=(*self.reminders, (ev["date"], tuple(ev["names"]))))
+
+    def _notices(self, ev: dict[str, Any]) -> Club:
+        """Phone notifications (keys, phones), what members were told, the recovery code."""
+        kind = ev["type"]
+        if kind == "push_keys":
+            keys = {k: ev[k] for k in ("public", "private", "contact") if k in ev}
+            return evolve(self, push_keys=keys)
+        if kind == "push":
+            self._member_named(ev["name"])
+            phone = (ev["name"], ev["p256dh"], ev["auth"])
+            return evolve(self, phones={**self.phones, ev["endpoint"]: phone})
+        if kind == "unpush":
+            return evolve(
+                self, phones={k: v for k, v in self.phones.items() if k != ev["endpoint"]}
+            )
+        if kind == "recovery":
+            return evolve(self, recovery={"hash": ev["hash"], "sealed": ev["sealed"]})
+        told = {k: v for k, v in ev.items() if k not in ("type", "id", "at")}
+        return evolve(self, notified=(*self.notified, told))
 
     def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Club:
         club = self
@@ -387,6 +430,11 @@ def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
             expected='1 to 8 characters, e.g. "$"',
         )
     out["currency"] = clean_text(currency.strip(), "currency")
+    if setup.get("timezone") is not None:
+        try:
+            out["timezone"] = zone(setup["timezone"])
+        except InvalidEvent as exc:
+            raise InvalidSetup(exc.message, expected=exc.expected) from None
     out["dues"] = money_text(parse_amount(setup.get("dues", "0"), "dues"))
     if setup.get("sub_fee") is not None:
         out["sub_fee"] = money_text(parse_amount(setup["sub_fee"], "sub_fee"))

@@ -28,7 +28,15 @@ CLUB_EVENT_TYPES: dict[str, str] = {
     "host": "who hosts which month: month (YYYY-MM), host",
     "night": "a night of the club: night (its id in the store), date?, guests?, digest?",
     "payment": "a member pays dues: player, amount, note?",
-    "plan": "a night to come (or a change to it): date, time?, address?, host?, seats?",
+    "plan": "a night to come (or a change to it): date, time?, address?, host?, seats?, "
+    "deadline? (YYYY-MM-DDTHH:MM, the club's time: answer by then)",
+    "cancel_plan": "a planned night is called off (it stays in the calendar, cancelled): date",
+    "move_plan": "a planned night moves to another date (its answers go with it): date, to, "
+    "time?, deadline?",
+    "deadline_passed": "the answers' deadline of a planned night passed: the seats of those who "
+    "have not said yes go to the subs in line: date",
+    "cancel_night": "a night the club started and that was never played is taken back (no "
+    "dues, no pot): night",
     "rotation": "the hosting order: order (members' names)",
     "swap_hosts": "two planned nights swap their hosts: dates (two dates)",
     "rsvp": "a member answers for a planned night: date, name, answer (yes, no, maybe)",
@@ -39,7 +47,15 @@ CLUB_EVENT_TYPES: dict[str, str] = {
     "mail": "the SMTP server reminders go through: host, port, sender, username?, password?, "
     "starttls?",
     "reminded": "reminders were sent: date, names",
+    "timezone": "the club's time zone (for the calendar and the deadlines): zone (IANA name)",
+    "push_keys": "the keys the server signs the club's phone notifications with: public, private",
+    "push": "a member's phone asks for notifications: name, endpoint, p256dh, auth",
+    "unpush": "a phone's notifications stop: endpoint",
+    "notified": "members were told something (on their phones or by email): kind, names, date?",
+    "recovery": "the organizer's recovery code (its hash, and the club's token sealed with it): "
+    "hash, sealed",
 }
+NOTICE_KINDS = ("seat_open", "seat_yours", "answer_by", "cancelled", "moved")
 ROLES = ("regular", "substitute")
 ANSWERS = ("yes", "no", "maybe")
 LINK_KINDS = ("member", "night", "season", "calendar")
@@ -49,6 +65,8 @@ TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 NIGHT_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 EMAIL = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+DEADLINE = re.compile(r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d$")
+B64URL = re.compile(r"^[A-Za-z0-9_=-]{1,200}$")
 
 
 def text(value: Any, what: str, expected: str, limit: int = MAX_NAME) -> str:
@@ -143,6 +161,114 @@ def _plan(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
         out["host"] = text(ev["host"], "host", "a member's name")
     if ev.get("seats") is not None:
         out["seats"] = count(ev["seats"], "seats", 2, 200)
+    if ev.get("deadline") is not None:
+        out["deadline"] = deadline(ev["deadline"])
+
+
+def deadline(value: Any) -> str:
+    """An answers' deadline: a date and time as YYYY-MM-DDTHH:MM (the club's time)."""
+    if isinstance(value, str) and DEADLINE.match(value):
+        day(value[:10], "deadline")
+        return value
+    raise InvalidEvent(
+        f"deadline {value!r}", expected="a date and time as YYYY-MM-DDTHH:MM, e.g. 2026-02-07T18:00"
+    )
+
+
+def zone(value: Any) -> str:
+    """An IANA time zone name the machine knows, e.g. America/Chicago."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if isinstance(value, str) and 0 < len(value) <= 64 and re.fullmatch(r"[A-Za-z0-9_+/-]+", value):
+        try:
+            ZoneInfo(value)
+            return value
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    raise InvalidEvent(
+        f"time zone {value!r}", expected="an IANA time zone name such as America/Chicago or UTC"
+    )
+
+
+def _month(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """The month's own events: cancelling or moving a planned night, its deadline passing,
+    a started night taken back."""
+    kind = out["type"]
+    if kind == "cancel_night":
+        _night({"night": ev.get("night")}, out)
+        return
+    out["date"] = day(ev.get("date"))
+    if kind == "move_plan":
+        out["to"] = day(ev.get("to"), "new date")
+        if out["to"] == out["date"]:
+            raise InvalidEvent("a night moved to its own date", expected="another date")
+        if ev.get("time") is not None:
+            _plan({"date": out["to"], "time": ev["time"]}, out)
+            out["date"] = day(ev.get("date"))
+        if ev.get("deadline") is not None:
+            out["deadline"] = deadline(ev["deadline"])
+
+
+def _push(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
+    kind = out["type"]
+    if kind == "push_keys":
+        for key in ("public", "private"):
+            value = ev.get(key)
+            if not isinstance(value, str) or not 0 < len(value) <= 400:
+                raise InvalidEvent(f"push key {key} is missing", expected="the server's keys")
+            out[key] = value
+        contact = ev.get("contact")
+        if contact is not None:
+            if (
+                not isinstance(contact, str)
+                or not contact.startswith(("https://", "http://", "mailto:"))
+                or len(contact) > 300
+            ):
+                raise InvalidEvent(
+                    f"contact {shown(contact)}", expected="the server's address or a mailto:"
+                )
+            out["contact"] = contact
+        return
+    endpoint = ev.get("endpoint")
+    if (
+        not isinstance(endpoint, str)
+        or not endpoint.startswith(("https://", "http://"))
+        or len(endpoint) > 1000
+        or any(c.isspace() for c in endpoint)
+    ):
+        raise InvalidEvent(
+            f"endpoint {shown(endpoint)} is not a push address",
+            expected="the https address the phone's browser gave",
+        )
+    out["endpoint"] = endpoint
+    if kind == "unpush":
+        return
+    out["name"] = text(ev.get("name"), "member", "a member's name")
+    for key in ("p256dh", "auth"):
+        if not isinstance(ev.get(key), str) or not B64URL.match(ev[key]):
+            raise InvalidEvent(f"{key} is not a key", expected="the key the phone's browser gave")
+        out[key] = ev[key]
+
+
+def _notified(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
+    if ev.get("kind") not in NOTICE_KINDS:
+        raise InvalidEvent(
+            f"notice {ev.get('kind')!r}", expected="one of " + ", ".join(NOTICE_KINDS)
+        )
+    out["kind"] = ev["kind"]
+    out["names"] = _names(ev.get("names"), "notified", 1, 200)
+    if ev.get("date") is not None:
+        out["date"] = day(ev["date"])
+
+
+def _recovery(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
+    if not isinstance(ev.get("hash"), str) or not HEX64.match(ev["hash"]):
+        raise InvalidEvent("a recovery code's hash is not a SHA-256", expected="64 hex digits")
+    sealed = ev.get("sealed")
+    if not isinstance(sealed, str) or not B64URL.match(sealed):
+        raise InvalidEvent("the sealed token is not text", expected="base64url text")
+    out["hash"] = ev["hash"]
+    out["sealed"] = sealed
 
 
 def _names(value: Any, what: str, low: int, high: int) -> list[str]:
@@ -243,6 +369,8 @@ def _other(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
     elif kind == "reminded":
         out["date"] = day(ev.get("date"))
         out["names"] = _names(ev.get("names"), "reminded", 1, 200)
+    elif kind == "timezone":
+        out["zone"] = zone(ev.get("zone"))
 
 
 _BY_KIND: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], None]] = {
@@ -253,6 +381,15 @@ _BY_KIND: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], None]] = {
     "plan": _plan,
     "ladder": _ladder,
     "mail": _mail,
+    "cancel_plan": _month,
+    "move_plan": _month,
+    "deadline_passed": _month,
+    "cancel_night": _month,
+    "push_keys": _push,
+    "push": _push,
+    "unpush": _push,
+    "notified": _notified,
+    "recovery": _recovery,
 }
 
 

@@ -29,15 +29,29 @@ def link_token(club_token: str, club_id: str, kind: str, subject: str, number: i
     return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
+def calendar_token(member_token: str) -> str:
+    """A member's own calendar link, derived from their personal link: it reads the
+    calendar and nothing else, so it can be given to a calendar app (or forwarded) without
+    handing over the member's answers.
+
+    >>> calendar_token("t") == calendar_token("t") != calendar_token("u")
+    True
+    """
+    digest = hmac.new(member_token.encode(), b"bunco-club-calendar", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
 def token_hash(token: str) -> str:
     """The SHA-256 (hex) a link is kept as."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def link_path(club_id: str, kind: str, token: str) -> str:
-    """Where a link points on the server: a member's page, a shared page, or the club's
-    calendar feed."""
+def link_path(club_id: str, kind: str, token: str, date: str | None = None) -> str:
+    """Where a link points on the server: a member's page, a shared page, the club's
+    calendar feed (or one night's calendar file, with ``date``)."""
     if kind == "calendar":
+        if date is not None:
+            return f"/api/clubs/{club_id}/calendar/{date}.ics?token={token}"
         return f"/api/clubs/{club_id}/calendar.ics?token={token}"
     page = "me" if kind == "member" else "shared"
     return f"/c/{club_id}/{page}?token={token}"

@@ -6,8 +6,11 @@ regulars) is offered to every substitute who has not said no, through their pers
 links. The first substitute to say yes takes it; later yeses wait in the order they came
 and take the next seat that opens. A sub who holds a seat and then says no opens it again
 (the first in line takes it). A regular who said no and then yes takes an open seat, or
-waits first in line. The roster is the regulars holding seats in club order, each regular
-who is out replaced in their place by the subs who took the seats.
+waits first in line. When the answers' deadline passes (``deadline_passed``), every
+regular who has not said yes (no answer, or maybe) gives up their seat to the subs in
+line; a yes from them afterwards puts them first in line. The roster is the regulars
+holding seats in club order, each regular who is out replaced in their place by the subs
+who took the seats.
 
 >>> from bunco.club.club import Club
 >>> club = Club.start({"name": "Tuesday Club"}).apply_all(
@@ -78,7 +81,17 @@ def attendance(club: Club, date: str) -> Attendance:
                 out.taken.append((who, _whose_seat(out, regulars)))
 
     for when, name, answer in club.rsvps:
-        if when != date or name not in club.members:
+        if when != date:
+            continue
+        if name == "":  # the deadline passed: who has not said yes gives up their seat
+            for regular in [r for r in out.holders if out.answers.get(r) != "yes"]:
+                out.holders.remove(regular)
+            out.waiting = [
+                w for w in out.waiting if w not in regulars or out.answers.get(w) == "yes"
+            ]
+            fill()
+            continue
+        if name not in club.members:
             continue
         out.answers[name] = answer
         if name in regulars:
@@ -160,21 +173,28 @@ def attendance_view(club: Club, date: str) -> dict[str, Any]:
         "open_seats": seats.open_seats,
         "roster": seats.roster,
         "night": played.night if played else None,
+        "deadline": plan.deadline,
+        "deadline_passed": any(a.date == date and a.name == "" for a in club.rsvps),
+        "cancelled": plan.cancelled,
     }
 
 
 def upcoming(club: Club) -> list[str]:
-    """The dates of planned nights not yet played, soonest first."""
-    return [d for d in club.plans if club.night_on(d) is None]
+    """The dates of planned nights not yet started nor cancelled, soonest first."""
+    return [d for d, p in club.plans.items() if club.night_on(d) is None and not p.cancelled]
 
 
-def sub_fees(club: Club, season: str) -> dict[str, int]:
-    """How many seats each substitute holds on the season's planned nights (each one owes
-    the club's sub fee)."""
-    out: dict[str, int] = {}
-    for date, plan in club.plans.items():
-        if plan.season != season:
-            continue
-        for sub, _ in attendance(club, date).taken:
-            out[sub] = out.get(sub, 0) + 1
-    return out
+def seat_of(club: Club, seats: Attendance, name: str) -> dict[str, Any]:
+    """Where a member stands for a night: ``seat`` (holds one), ``waiting`` (with their
+    number in line), ``offered`` (a seat is open: a yes takes it), ``full`` (a sub who has
+    not said yes while every seat is held: a yes would put them in line, at ``in_line``),
+    or None (a regular who said no, a sub who said no)."""
+    if name in seats.roster:
+        return {"seat": "seat"}
+    if name in seats.waiting:
+        return {"seat": "waiting", "in_line": seats.waiting.index(name) + 1}
+    if name in offered(club, seats):
+        return {"seat": "offered"}
+    if club.members.get(name) == "substitute" and seats.answers.get(name) != "no":
+        return {"seat": "full", "in_line": len(seats.waiting) + 1}
+    return {"seat": None}

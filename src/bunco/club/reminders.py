@@ -32,7 +32,7 @@ def to_remind(club: Club, date: str) -> tuple[list[str], list[str]]:
             f"there is no night planned on {date}", expected="the date of a planned night"
         )
     if club.night_on(date) is not None:
-        raise InvalidSetup(f"the night of {date} has been played", expected="a night to come")
+        raise InvalidSetup(f"the night of {date} has started", expected="a night to come")
     answered = attendance(club, date).answers
     waiting = [n for n in club.regulars if n not in answered]
     with_mail = [n for n in waiting if club.contacts.get(n, {}).get("email")]
@@ -67,4 +67,21 @@ def reminder(club: Club, date: str, name: str, url: str) -> EmailMessage:
         "If you cannot come, your seat is offered to the club's substitutes.",
     ]
     message.set_content("\n".join(lines) + "\n")
+    return message
+
+
+def notice_mail(club: Club, title: str, body: str, name: str) -> EmailMessage | None:
+    """A notice (a seat opened, a night cancelled, ...) as an email to one member, or None
+    when the club has no mail server or the member no address. It carries no link: the
+    member answers on the page their personal link opens."""
+    email = club.contacts.get(name, {}).get("email")
+    if club.mail is None or not email:
+        return None
+    message = EmailMessage()
+    message["From"] = Address(club.name, addr_spec=club.mail["sender"])
+    message["To"] = Address(name, addr_spec=email)
+    message["Subject"] = title
+    message.set_content(
+        f"Hello {name},\n\n{body}\n\nYour page is the personal link the club sent you.\n"
+    )
     return message

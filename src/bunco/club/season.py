@@ -1,4 +1,5 @@
-"""A club's season: standings and the dues ledger, folded over its nights.
+"""A club's season: standings (and, from :mod:`bunco.club.ledger`, the dues ledger),
+folded over its nights played.
 
 Each night's figures come from its own log (folded into a
 :class:`~bunco.core.night.Night`); the ledger adds the club's payments. Nothing here is
@@ -19,7 +20,7 @@ from typing import Any
 
 from bunco.club.club import Club, ClubNight
 from bunco.club.ladder import ladder_scores, night_places, night_value
-from bunco.club.plans import sub_fees
+from bunco.club.ledger import played_nights, pot_to_carry, season_hosts, season_ledger
 from bunco.core.money import money_text, prize_money
 from bunco.core.night import Night
 
@@ -70,7 +71,9 @@ def _played(night: Night) -> list[str]:
 def _season(
     club: Club, nights: Mapping[str, Night], season: str | None
 ) -> list[tuple[ClubNight, Night]]:
-    return [(ref, nights[ref.night]) for ref in club.season_nights(season) if ref.night in nights]
+    """The season's nights played (from their first roll): a night started and never
+    played is in no standings, no chart and no archive."""
+    return played_nights(club, nights, season)
 
 
 def night_label(ref: ClubNight, number: int) -> str:
@@ -161,111 +164,12 @@ def season_progress(
     return labels, series
 
 
-def season_ledger(
-    club: Club, nights: Mapping[str, Night], season: str | None = None
-) -> dict[str, Any]:
-    """Dues owed and paid per member, each night's pot and payouts, the pot carried over."""
-    c = club.currency
-    rows: list[dict[str, Any]] = []
-    owed: dict[str, Decimal] = {}
-    played: dict[str, int] = {}
-    won: dict[str, Decimal] = {}
-    paid_out = Decimal(0)
-    for ref, night in _season(club, nights, season):
-        money = prize_money(night)
-        m = money["money"]
-        buy_in = Decimal(m["buy_in"]) if m else club.dues  # a night without money owes dues
-        for player in night.roster:
-            owed[player] = owed.get(player, Decimal(0)) + buy_in
-            played[player] = played.get(player, 0) + 1
-        for pay in money["payouts"]:
-            won[pay["player"]] = won.get(pay["player"], Decimal(0)) + Decimal(pay["amount"])
-        if m:
-            paid_out += Decimal(m["paid_out"])
-        rows.append(
-            {
-                "night": ref.night,
-                "date": ref.date,
-                "name": night.setup.get("name"),
-                "players": len(night.roster),
-                "phase": night.phase,
-                **(
-                    {
-                        k: m[k]
-                        for k in (
-                            "buy_in",
-                            "carried_over",
-                            "pot",
-                            "paid_out",
-                            "top_up",
-                            "left_in_pot",
-                            "final",
-                        )
-                    }
-                    if m
-                    else {}
-                ),
-                "payouts": money["payouts"],
-            }
-        )
-    wanted = season or club.season
-    seats = sub_fees(club, wanted)
-    fees = {sub: club.sub_fee * n for sub, n in seats.items() if club.sub_fee}
-    for sub, fee in fees.items():
-        owed[sub] = owed.get(sub, Decimal(0)) + fee
-    paid: dict[str, Decimal] = {}
-    for pay_season, player, amount, _ in club.payments:
-        if pay_season == wanted:
-            paid[player] = paid.get(player, Decimal(0)) + amount
-    names = list(club.members) + [p for p in {**owed, **paid} if p not in club.members]
-    members = [
-        {
-            "player": name,
-            "nights": played.get(name, 0),
-            "sub_seats": seats.get(name, 0),
-            "sub_fees": money_text(fees.get(name, Decimal(0))),
-            "owed": money_text(owed.get(name, Decimal(0))),
-            "paid": money_text(paid.get(name, Decimal(0))),
-            "balance": money_text(owed.get(name, Decimal(0)) - paid.get(name, Decimal(0))),
-            "won": money_text(won.get(name, Decimal(0))),
-        }
-        for name in names
-    ]
-    total_owed = sum(owed.values(), Decimal(0))
-    total_paid = sum(paid.values(), Decimal(0))
-    return {
-        "season": wanted,
-        "currency": c,
-        "dues": money_text(club.dues),
-        "sub_fee": money_text(club.sub_fee),
-        "nights": rows,
-        "members": members,
-        "hosts": season_hosts(club, wanted),
-        "totals": {
-            "dues_owed": money_text(total_owed),
-            "dues_paid": money_text(total_paid),
-            "outstanding": money_text(total_owed - total_paid),
-            "paid_out": money_text(paid_out),
-            "sub_fees": money_text(sum(fees.values(), Decimal(0))),
-            "pot": rows[-1].get("left_in_pot", "0.00") if rows else money_text(Decimal(0)),
-        },
-    }
-
-
-def pot_to_carry(club: Club, nights: Mapping[str, Night]) -> Decimal:
-    """What the pot holds after the club's last night (carried over to its next)."""
-    for ref in reversed(club.nights):
-        night = nights.get(ref.night)
-        if night is not None:
-            money = prize_money(night)["money"]
-            return Decimal(money["left_in_pot"]) if money else Decimal(0)
-    return Decimal(0)
-
-
-def season_hosts(club: Club, season: str) -> list[dict[str, str]]:
-    """Who hosts which month: the months set by hand, and the season's planned nights."""
-    months = dict(club.hosts)
-    for date, plan in club.plans.items():
-        if plan.season == season and plan.host and date[:7] not in club.hosts:
-            months[date[:7]] = plan.host
-    return [{"month": m, "host": h} for m, h in sorted(months.items())]
+__all__ = [
+    "SeasonRow",
+    "night_label",
+    "pot_to_carry",
+    "season_hosts",
+    "season_ledger",
+    "season_progress",
+    "season_standings",
+]

@@ -17,7 +17,9 @@ from typing import Any
 
 from bunco.club.club import Club, ClubNight
 from bunco.club.ladder import night_places, rule_text
-from bunco.club.plans import attendance, attendance_view, offered, upcoming
+from bunco.club.ledger import first_roll, played_nights
+from bunco.club.month import deadline_passed
+from bunco.club.plans import attendance, attendance_view, seat_of, upcoming
 from bunco.club.season import night_label, pot_to_carry, season_standings
 from bunco.core.money import money_text, prize_money
 from bunco.core.night import Night
@@ -41,6 +43,10 @@ def plan_line(club: Club, date: str) -> dict[str, Any]:
         "not_answered": sum(1 for n in club.regulars if n not in seats.answers),
         "open_seats": seats.open_seats,
         "night": played.night if played else None,
+        "deadline": plan.deadline,
+        "deadline_passed": deadline_passed(club, date),
+        "cancelled": plan.cancelled,
+        "sequence": plan.sequence,
     }
 
 
@@ -64,6 +70,7 @@ def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str
                 "date": n.date,
                 "name": nights[n.night].setup.get("name") if n.night in nights else None,
                 "phase": nights[n.night].phase if n.night in nights else None,
+                "played": n.night in nights and first_roll(nights[n.night]),
             }
             for n in club.nights
         ],
@@ -74,6 +81,9 @@ def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str
         "ladder": {"rules": club.ladder, "text": rule_text(club.ladder)},
         "mail": mail or None,
         "pot": money_text(pot_to_carry(club, nights)),
+        "timezone": club.timezone,
+        "notices": list(club.notified[-20:]),  # what members were told lately
+        "recovery": club.recovery is not None,  # whether the organizer has a recovery code
     }
 
 
@@ -86,17 +96,7 @@ def member_view(club: Club, name: str) -> dict[str, Any]:
         seats = attendance(club, date)
         line = plan_line(club, date)
         line["answer"] = seats.answers.get(name)
-        line["seat"] = (
-            "seat"
-            if name in seats.roster
-            else "waiting"
-            if name in seats.waiting
-            else "offered"
-            if name in offered(club, seats)
-            else None
-        )
-        if line["seat"] == "waiting":
-            line["in_line"] = seats.waiting.index(name) + 1
+        line.update(seat_of(club, seats, name))
         if club.plans[date].host == name:
             line["attendance"] = attendance_view(club, date)
         out.append(line)
@@ -152,7 +152,7 @@ def night_results(ref: ClubNight, night: Night, number: int) -> dict[str, Any]:
 
 def archive(club: Club, nights: Mapping[str, Night], season: str) -> list[dict[str, Any]]:
     """Every night of the season kept with its results, in the order they were played."""
-    refs = [r for r in club.season_nights(season) if r.night in nights]
+    refs = [ref for ref, _ in played_nights(club, nights, season)]
     return [night_results(ref, nights[ref.night], i) for i, ref in enumerate(refs, start=1)]
 
 
@@ -161,11 +161,11 @@ def shared_view(club: Club, nights: Mapping[str, Night], kind: str, subject: str
     club's rules and every night with its results). Read-only: no contacts, no tokens."""
     base = {"club": club.name, "currency": club.currency, "shared": kind}
     if kind == "night":
-        ref = next(r for r in club.nights if r.night == subject)
-        refs = [r for r in club.season_nights(ref.season) if r.night in nights]
+        ref = next((r for r in club.nights if r.night == subject), None)
+        if ref is None or ref.night not in nights or not first_roll(nights[ref.night]):
+            return {**base, "night": None}  # taken back, not kept here, or not played yet
+        refs = [r for r, _ in played_nights(club, nights, ref.season)]
         number = refs.index(ref) + 1 if ref in refs else 1
-        if ref.night not in nights:
-            return {**base, "night": None}
         return {**base, "night": night_results(ref, nights[ref.night], number)}
     rows = [r.as_dict() for r in season_standings(club, nights, subject)]
     return {

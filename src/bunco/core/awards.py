@@ -31,7 +31,7 @@ from decimal import Decimal
 from typing import Any, TypeAlias
 
 from bunco.core.cards import Card
-from bunco.core.hosting import GROUP_PREFIX, HostedNight, judged_prizes
+from bunco.core.hosting import GROUP_PREFIX, HostedNight, judged_prizes, presence_required
 from bunco.core.prizes import PrizeResult, count_of
 
 GROUP_PRIZES = ("group_most_buncos",)
@@ -52,6 +52,7 @@ class Award:
     status: str  # "won", "pending" (a roll-off, or the host has not judged yet), "nobody"
     passed_over: tuple[tuple[str, str], ...] = ()  # (name, why)
     judged: bool = False  # named by the host, not decided by the cards
+    tied_with: tuple[str, ...] = ()  # passed over though level with the winners on the cards
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +64,7 @@ class Award:
             "status": self.status,
             "passed_over": [{"name": n, "reason": r} for n, r in self.passed_over],
             "by_cards": not self.judged,
+            "tied_with": list(self.tied_with),
         }
 
 
@@ -75,6 +77,7 @@ class _Line:
     tiers: tuple[tuple[str, ...], ...]  # first in line first; players in a tier share
     status: str  # "open", "pending", "nobody"
     judged: bool = False  # named by the host, not decided by the cards
+    tied: tuple[str, ...] = ()  # level first on the cards (shared, or rolled off)
 
 
 def prizes_decided(night: HostedNight) -> bool:
@@ -102,7 +105,7 @@ def decide_awards(night: HostedNight, value: PrizeValue | None = None) -> list[A
         return []
     cards = night.prize_cards if night.prize_cards is not None else night.cards
     lines = [_prize_line(p, cards, night) for p in night.prizes] + _judged_lines(night)
-    must_be_present = bool(night.setup.get("must_be_present"))
+    must_be_present = presence_required(night)
     one_each = bool(night.setup.get("one_prize_per_person"))
     absent = night.host.absent
     won: dict[str, str] = {}  # player -> the label of the prize they won first
@@ -226,6 +229,9 @@ def _hand_out(
                 "won",
                 tuple(passed),
                 line.judged,
+                tuple(n for n, _ in passed if n in line.tied)
+                if all(w in line.tied for w in winners)
+                else (),
             )
     return Award(
         line.prize, line.label, line.group, line.team, (), "nobody", tuple(passed), line.judged
@@ -254,7 +260,8 @@ def _prize_line(prize: PrizeResult, cards: Mapping[str, Card], night: HostedNigh
     best = prize.value or 0
     for figure in sorted({v for v in values.values() if 0 < v < best}, reverse=True):
         tiers.append(tuple(name for name, v in values.items() if v == figure))
-    return _Line(prize.category, prize.label, prize.group, team, tuple(tiers), "open")
+    tied = prize.candidates if len(prize.candidates) > 1 else ()
+    return _Line(prize.category, prize.label, prize.group, team, tuple(tiers), "open", tied=tied)
 
 
 def _judged_lines(night: HostedNight) -> list[_Line]:

@@ -186,6 +186,14 @@ def normalize_judged(value: Any, taken: set[str]) -> list[str]:
     return out
 
 
+def presence_required(night: HostedNight) -> bool:
+    """Whether prizes go only to players present at the end: the party line's
+    ``must_be_present`` when it says, else the rules' (on in ``tournament``: seeds/004
+    "you must be present with a valid ID to win")."""
+    given = night.setup.get("must_be_present")
+    return bool(night.rules.must_be_present if given is None else given)
+
+
 def judged_prizes(setup: Mapping[str, Any]) -> tuple[JudgedPrize, ...]:
     """The night's judged prizes, from its normalised party line."""
     return tuple(JudgedPrize(prize_key(label), label) for label in setup.get("judged", ()))
@@ -467,6 +475,7 @@ def host_report(night: HostedNight) -> dict[str, Any]:
             for (key, group), ranking in host.judged.items()
         ],
         "absent": [p for p in night.roster if p in host.absent],
+        "must_be_present": presence_required(night),
         "break": None if current is None else current.as_dict(),
         "drawings": [d.as_dict() for d in host.drawings],
     }

@@ -28,7 +28,7 @@ from typing import Any
 
 from bunco.core.awards import Award, decide_awards
 from bunco.core.errors import InvalidSetup, shown
-from bunco.core.hosting import HostedNight
+from bunco.core.hosting import HostedNight, presence_required
 from bunco.core.names import clean_text
 
 CENT = Decimal("0.01")
@@ -543,7 +543,7 @@ def prize_money(night: HostedNight) -> dict[str, Any]:
         night.roster,
         night.groups,
         night.host.absent,
-        must_be_present=bool(night.setup.get("must_be_present")),
+        must_be_present=presence_required(night),
     )
     payouts = settled.pop("payouts")
     settled["final"] = night.phase == "over" and night.prize_cards is not None

@@ -81,6 +81,7 @@ TOURNAMENT = RuleSet(
     prizes=(Prize.MOST_BUNCOS, Prize.MOST_MINI_BUNCOS, Prize.MOST_WINS),
     prize_groups=True,
     verify_for_prizes=True,
+    must_be_present=True,
     breaks_after_rounds=(2, 4, 6),
     movement=Movement.LOSERS_ROTATE,
     no_repeat_partners=True,

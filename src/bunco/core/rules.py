@@ -232,6 +232,13 @@ class RuleSet:
         default=False,
         metadata=_doc("Buncos, Minis and Wins count for prizes only once a checker verifies them."),
     )
+    must_be_present: bool = field(
+        default=False,
+        metadata=_doc(
+            "Prizes go only to players present at the end: one whose winner has gone home "
+            "passes to the next in line."
+        ),
+    )
     # §5 sets and the night
     breaks_after_rounds: tuple[int, ...] = field(
         default=(), metadata=_doc("Rounds after which the night breaks.")

@@ -110,6 +110,9 @@ def verified_text(night: VerifyingNight, name: str) -> str:
     >>> night = Night.start({"rules": "tournament", "players": ["Ann", "Bea"]})
     >>> verified_text(night, "Ann")
     'not verified'
+
+    A card verified after the last round reads "verified by Staff 1 at the end, after
+    round 6": when each card was last checked is on every sheet.
     """
     seen = night.verifications.get(name)
     if seen is None:
@@ -118,6 +121,14 @@ def verified_text(night: VerifyingNight, name: str) -> str:
     when = "" if seen.after is None else f" after round {seen.after[1]}"
     if seen.after is not None and night.sets > 1:
         when = f" after set {seen.after[0]} round {seen.after[1]}"
+    last = night.history[-1] if night.history else None
+    if (
+        rounds_over(night)
+        and last is not None
+        and seen.after == (last.set_no, last.round_no)
+        and card_final(night, name)
+    ):
+        when = " at the end" + when.replace(" after", ", after")  # the seed's last check
     if not card_final(night, name):
         return f"verified{by}{when}; changed since: verify again"
     return f"verified{by}{when}"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from bunco.core.hosting import presence_required
 from bunco.core.money import money_text, prize_money, split
 from bunco.core.night import Night
 from bunco.core.verification import awaiting_cards, waiting_for_cards
@@ -89,6 +90,21 @@ class WinnerRow:
         }
 
 
+def tied_words(award: Mapping[str, Any]) -> str:
+    """What happened to a winner level first with someone passed over: "tied with Ellie,
+    who went home".
+
+    >>> tied_words({"tied_with": ["Ellie"], "passed_over": [{"name": "Ellie", "reason": "absent"}]})
+    'tied with Ellie, who went home'
+    """
+    why = {p["name"]: p["reason"] for p in award["passed_over"]}
+    parts = [
+        f"{name}, who " + ("went home" if why.get(name) == "absent" else str(why.get(name, "")))
+        for name in award["tied_with"]
+    ]
+    return "tied with " + " and ".join(parts)
+
+
 def prize_name(label: str, group: str | None) -> str:
     """A prize as the sheets print it: ``Most Buncos (Team 1)``."""
     return label + (f" ({group})" if group else "")
@@ -118,6 +134,8 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
         )
         if len(handed) > 1:
             settled = "shared"
+        elif award.get("tied_with"):
+            settled = tied_words(award)
         elif award["passed_over"]:
             settled = "next in line"
         elif prize is not None and prize.settled_by == "roll_off":
@@ -148,7 +166,7 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
 def _members_away(night: Night, award: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """The members of a winning group passed over because they went home (when the night
     says you must be present to win): a group prize is paid to the members present."""
-    if not award["team"] or award["status"] != "won" or not night.setup.get("must_be_present"):
+    if not award["team"] or award["status"] != "won" or not presence_required(night):
         return ()
     absent = night.host.absent
     return tuple(

@@ -13,6 +13,7 @@ verified. ``bunco sheets --from LOG --payouts`` prints it.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -26,8 +27,12 @@ from bunco.sheets.report import _pdf_table, _styles, meta_line, prize_table
 from bunco.sheets.verified import verified_story
 
 
-def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
-    """The prize and payout sheet as a PDF and its page count."""
+def render_payout_sheet(
+    night: Night, *, paper: str = "letter", money_notes: Sequence[str] = ()
+) -> Rendered:
+    """The prize and payout sheet as a PDF and its page count; ``money_notes``: lines about
+    where the money comes from (a club's night: how much of the pot is dues not yet
+    collected), printed under the payouts."""
     styles = _styles()
     size = paper_size(paper)
     title = night_title(night)
@@ -44,5 +49,6 @@ def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
     else:
         story.append(Paragraph("No prizes decided yet.", styles["body"]))
     story += payout_story(night, width, styles, _pdf_table)
+    story += [Paragraph(escape(line), styles["body"]) for line in money_notes]
     story += verified_story(night, width, styles, _pdf_table)
     return build_numbered(doc, buffer, story, f"{title} · prizes and payouts")

@@ -45,7 +45,14 @@ from bunco.party.standings import standings
 from bunco.party.winners import prize_name, prizes_status, winner_rows
 from bunco.sheets.filled import SETTLED
 from bunco.sheets.payouts import payout_section_html, payout_story
-from bunco.sheets.pdfkit import Rendered, build_numbered, flowing_document, font, paper_size
+from bunco.sheets.pdfkit import (
+    Rendered,
+    build_numbered,
+    flowing_document,
+    font,
+    head_widths,
+    paper_size,
+)
 from bunco.sheets.verified import verified_section_html, verified_story
 from bunco.sheets.wording import minis_header
 
@@ -277,6 +284,7 @@ def _pdf_table(
 ) -> Table:
     cells = [[Paragraph(xml_escape(h), styles["head"]) for h in heads]]
     cells += [[Paragraph(xml_escape(c), styles["cell"]) for c in row] for row in rows]
+    widths = head_widths(heads, widths, styles["head"].fontSize)  # no header breaks a word
     table = Table(cells, colWidths=widths, repeatRows=1)
     table.setStyle(
         TableStyle(

@@ -20,6 +20,7 @@ import csv
 import html
 import io
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape as xml_escape
 
@@ -30,6 +31,7 @@ from reportlab.platypus import Image, KeepTogether, Paragraph, Spacer
 
 from bunco.club.club import DEFAULT_LADDER, Club
 from bunco.club.ladder import rule_text
+from bunco.club.ledger import pot_words
 from bunco.club.season import season_ledger, season_progress, season_standings
 from bunco.core.night import Night
 from bunco.sheets.charts import COLORS, TOP_PLAYERS, new_figure, render
@@ -125,13 +127,18 @@ def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> dict[s
         standings.append(row)
     night_rows = []
     for n in ledger["nights"]:
+        if not n["played"]:
+            continue  # started and never played: no dues, no pot, no results
         paid = "; ".join(f"{p['player']} {c}{p['amount']} ({p['label']})" for p in n["payouts"])
+        if Decimal(n["paid_from_owed"]):
+            paid += f" ({c}{n['paid_from_owed']} of it from dues not yet collected)"
         night_rows.append(
             [
                 n["date"] or "",
                 n["name"] or n["night"],
                 str(n["players"]),
-                c + n.get("pot", "0.00"),
+                c + n.get("pot", n["dues"]),
+                c + n["pot_collected"],
                 c + n.get("paid_out", "0.00"),
                 c + n.get("left_in_pot", "0.00"),
                 paid or "—",
@@ -152,7 +159,7 @@ def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> dict[s
     summary = (
         f"Dues {c}{ledger['dues']} a night · owed {c}{t['dues_owed']} · paid "
         f"{c}{t['dues_paid']} · outstanding {c}{t['outstanding']} · paid out "
-        f"{c}{t['paid_out']} · in the pot now {c}{t['pot']}"
+        f"{c}{t['paid_out']} · in the {pot_words(t, c)}"
     )
     hosts = [[h["month"], h["host"]] for h in ledger["hosts"]]
     rule = (
@@ -205,7 +212,7 @@ def fit_widths(
     return widths
 
 
-NIGHT_HEADS = ["Date", "Night", "Players", "Pot", "Paid out", "Left", "Payouts"]
+NIGHT_HEADS = ["Date", "Night", "Players", "Pot", "Collected", "Paid out", "Left", "Payouts"]
 DUES_HEADS = ["Member", "Nights", "Owed", "Paid", "Balance", "Won"]
 
 
@@ -231,7 +238,7 @@ def season_report_html(club: Club, nights: Mapping[str, Night], season: str | No
         f'src="data:image/svg+xml;base64,{chart}"><figcaption>Wins so far after each night'
         "</figcaption></figure></section>",
         '<section id="nights"><h2>Nights</h2>',
-        _html_table(NIGHT_HEADS, data["nights"], {2, 3, 4, 5}),
+        _html_table(NIGHT_HEADS, data["nights"], {2, 3, 4, 5, 6}),
         "</section>",
         '<section id="ledger"><h2>Dues ledger</h2>',
         _html_table(DUES_HEADS, data["dues"], {1, 2, 3, 4, 5}),
@@ -283,7 +290,7 @@ def season_report_pdf(
         _pdf_table(
             NIGHT_HEADS,
             data["nights"],
-            fit_widths(NIGHT_HEADS, data["nights"], width, styles, 6),
+            fit_widths(NIGHT_HEADS, data["nights"], width, styles, 7),
             styles,
         )
     )

@@ -21,16 +21,18 @@ from pydantic import Field, ValidationError
 
 from bunco.club.club import Club, roster_for_night
 from bunco.club.ladder import rule_text
+from bunco.club.ledger import open_nights
 from bunco.club.nights import night_setup
 from bunco.club.plans import attendance, upcoming
 from bunco.club.season import pot_to_carry, season_ledger, season_standings
 from bunco.club.views import club_view
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.sheets.season import season_csv, season_report_html, season_report_pdf
-from bunco.web import api_club_plans
+from bunco.web import api_club_month, api_club_plans
 from bunco.web.api_nights import create_night
 from bunco.web.club_access import append, clubs, load, refused
 from bunco.web.club_links import issue_events
+from bunco.web.club_recovery import new_recovery
 from bunco.web.fields import Label, Name, Title, Word
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import ClubMadeOut, ClubOut, ClubStandingsOut, LedgerOut, file_reply
@@ -61,6 +63,9 @@ class ClubCreate(StrictModel):
     regulars: list[Name] = Field(default_factory=list, max_length=200)
     substitutes: list[Name] = Field(default_factory=list, max_length=200)
     season: Label | None = None
+    timezone: Annotated[str, Field(max_length=64)] | None = Field(
+        None, description="the club's time zone, e.g. America/Chicago (calendar, deadlines)"
+    )
 
 
 class MemberIn(StrictModel):
@@ -111,12 +116,19 @@ async def create_club(body: ClubCreate, request: Request) -> dict[str, Any]:
     token = secrets.token_urlsafe(24)
     club_id = secrets.token_urlsafe(6)
     links = issue_events(club, club_id, token)
-    club = club.apply_all(links)
+    code, recovery = new_recovery(token, club_id)
+    club = club.apply_all([*links, recovery])
     store = clubs(request)
     await asyncio.to_thread(store.create, club_id, club.name, club.setup, token)
-    for event in [*events, *links]:
+    for event in [*events, *links, recovery]:
         await asyncio.to_thread(store.append, club_id, event)
-    return {"club": club_id, "token": token, **club_view(club_id, club, {})}
+    return {
+        "club": club_id,
+        "token": token,
+        "recovery_code": code,
+        "url": f"{str(request.base_url).rstrip('/')}/c/{club_id}?token={token}",
+        **club_view(club_id, club, {}),
+    }
 
 
 @router.get("/{club_id}", response_model=ClubOut)
@@ -178,6 +190,15 @@ async def club_night(club_id: ClubId, body: ClubNightIn, request: Request) -> Cr
     """A night of the club, made from its roster: the reply is that of POST /api/nights."""
     got = await load(request, club_id)
     club, nights = got.club, got.nights
+    busy = open_nights(club, nights)
+    if busy:
+        raise ServiceError(
+            422,
+            "night_open",
+            f"the night {busy[0].date or busy[0].night} of {club.name} is not over: its pot "
+            "is not settled",
+            "play that night to its end, or cancel it if it was never played, first",
+        )
     try:
         players = planned_roster(club, body.date, body.substitutes)
         setup = night_setup(
@@ -307,3 +328,4 @@ def planned_roster(club: Club, date: str | None, swaps: dict[str, str]) -> list[
 
 
 router.include_router(api_club_plans.router)
+router.include_router(api_club_month.router)

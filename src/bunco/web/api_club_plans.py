@@ -16,14 +16,22 @@ from fastapi.responses import Response
 from pydantic import Field
 
 from bunco.club.calendar import club_calendar, night_calendar
-from bunco.club.links import link_path
+from bunco.club.links import calendar_token, link_path, token_hash
+from bunco.club.month import local_time
+from bunco.club.notices import please_answer
 from bunco.club.plans import attendance_view
 from bunco.club.reminders import reminder, to_remind
 from bunco.club.season import season_standings
 from bunco.club.views import club_view, member_view, shared_view
 from bunco.core.errors import BuncoError
-from bunco.web.club_access import append, load, refused
-from bunco.web.club_links import issue_events, links_view, live_token, new_link_event
+from bunco.web.club_access import append, load, notifier, refused
+from bunco.web.club_links import (
+    issue_events,
+    links_view,
+    live_token,
+    member_calendar_event,
+    new_link_event,
+)
 from bunco.web.club_mail import MailError, send_all
 from bunco.web.fields import Label, Name, Word
 from bunco.web.replies import ServiceError
@@ -56,6 +64,9 @@ class PlanIn(StrictModel):
     address: Annotated[str, Field(max_length=300)] | None = None
     host: Name | None = Field(None, description="default: whose turn it is")
     seats: int | None = Field(None, ge=2, le=200)
+    deadline: Annotated[Word, Field(max_length=16)] | None = Field(
+        None, description="answer by then (YYYY-MM-DDTHH:MM, the club's time)"
+    )
 
 
 class SwapIn(StrictModel):
@@ -129,6 +140,18 @@ async def plan(club_id: ClubId, body: PlanIn, request: Request) -> dict[str, Any
     """Plan a night (its host: the one given, else whose turn it is), or change one."""
     got = await load(request, club_id, nights=False)
     event = {"type": "plan", **body.model_dump(exclude_none=True)}
+    if body.deadline is not None:
+        try:
+            passed = local_time(got.club, body.deadline) <= notifier(request).now()
+        except ValueError:
+            passed = False  # a malformed deadline: the club's fold says what is wrong
+        if passed:
+            raise ServiceError(
+                422,
+                "invalid_setup",
+                f"the answers' deadline {body.deadline} has passed already",
+                "a deadline still to come (YYYY-MM-DDTHH:MM, the club's time)",
+            )
     club = await append(request, club_id, got.club, event)
     return attendance_view(club, body.date)
 
@@ -178,9 +201,16 @@ async def rsvp_for(club_id: ClubId, body: RsvpIn, request: Request) -> dict[str,
 async def me(club_id: ClubId, request: Request) -> dict[str, Any]:
     """A member's own page: their nights to come and their answers (their link's token)."""
     got = await load(request, club_id, allow=("member",), nights=False)
-    assert got.caller.subject is not None
-    view = member_view(got.club, got.caller.subject)
-    view["calendar"] = f"/api/clubs/{club_id}/calendar.ics"
+    name = got.caller.subject
+    assert name is not None
+    club = got.club
+    own = calendar_token(got.caller.token)  # the member's calendar link: it reads, no more
+    if club.link(token_hash(own)) != ("calendar", name):
+        club = await append(request, club_id, club, member_calendar_event(name, got.caller.token))
+    view = member_view(club, name)
+    view["calendar"] = link_path(club_id, "calendar", own)
+    view["calendar_files"] = {d: link_path(club_id, "calendar", own, d) for d in club.plans}
+    view["phones"] = sum(1 for who, _, _ in club.phones.values() if who == name)
     return view
 
 
@@ -216,16 +246,14 @@ async def issue_links(club_id: ClubId, request: Request) -> dict[str, Any]:
 async def new_member_link(club_id: ClubId, body: MemberLinkIn, request: Request) -> dict[str, Any]:
     """A new personal link for a member (the old one stops working)."""
     got = await load(request, club_id, nights=False)
-    event, _ = new_link_event(got.club, club_id, got.caller.token, "member", body.name)
-    club = await append(request, club_id, got.club, event)
+    event, token = new_link_event(got.club, club_id, got.caller.token, "member", body.name)
+    club = await append(request, club_id, got.club, event, member_calendar_event(body.name, token))
     return links_view(club, club_id, got.caller.token, _base(request))
 
 
 @router.post("/{club_id}/links/revoke", response_model=LinksOut)
 async def revoke(club_id: ClubId, body: TokenIn, request: Request) -> dict[str, Any]:
     """A link (a member's, a share, the calendar's) stops working."""
-    from bunco.club.links import token_hash
-
     got = await load(request, club_id, nights=False)
     club = await append(
         request, club_id, got.club, {"type": "unlink", "hash": token_hash(body.token)}
@@ -295,14 +323,32 @@ async def mail(club_id: ClubId, body: MailIn, request: Request) -> dict[str, Any
 
 @router.post("/{club_id}/reminders", response_model=RemindersOut)
 async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[str, Any]:
-    """Email every regular who has not answered for the night, with their personal link."""
+    """Email every regular who has not answered for the night, with their personal link;
+    their phones that asked to be told are told too (``phones``)."""
     got = await load(request, club_id, nights=False)
     club = got.club
+    try:
+        waiting = [n for pair in to_remind(club, body.date) for n in pair]
+    except BuncoError as exc:
+        raise refused(exc) from None
+    phones = [
+        n for n in club.regulars if n in waiting and n in {w for w, _, _ in club.phones.values()}
+    ]
+    if phones:
+        notifier(request).send(club_id, [please_answer(club, body.date, phones)], email=False)
     if club.mail is None:
+        if phones:
+            return {
+                "date": body.date,
+                "sent": [],
+                "refused": [],
+                "no_email": waiting,
+                "phones": phones,
+            }
         raise ServiceError(
             422,
             "no_mail_server",
-            f"{club.name} has no mail server",
+            f"{club.name} has no mail server, and no phone of theirs asked to be told",
             "the club's SMTP server first: POST /api/clubs/{id}/mail",
         )
     try:
@@ -328,7 +374,13 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
             )
     else:
         sent, failed = [], []
-    return {"date": body.date, "sent": sent, "refused": failed, "no_email": no_email}
+    return {
+        "date": body.date,
+        "sent": sent,
+        "refused": failed,
+        "no_email": no_email,
+        "phones": phones,
+    }
 
 
 @router.get(
@@ -337,11 +389,9 @@ async def remind(club_id: ClubId, body: ReminderIn, request: Request) -> dict[st
     responses=file_reply("text/calendar", "the club's calendar feed (iCalendar)"),
 )
 async def calendar(club_id: ClubId, request: Request) -> Response:
-    """The club's nights as an iCalendar feed (subscribe with the calendar link, or a
-    member's own link: ``?token=``)."""
-    got = await load(
-        request, club_id, allow=("organizer", "member", "calendar", "season"), nights=False
-    )
+    """The club's nights as an iCalendar feed (subscribe with the club's calendar link, or
+    a member's own calendar link: ``?token=``; neither opens anything else)."""
+    got = await load(request, club_id, allow=("organizer", "calendar"), nights=False)
     text = club_calendar(got.club, club_id)
     return send_file(text, "text/calendar; charset=utf-8", f"bunco-club-{club_id}.ics", inline=True)
 
@@ -353,9 +403,7 @@ async def calendar(club_id: ClubId, request: Request) -> Response:
 )
 async def night_ics(club_id: ClubId, date: Day, request: Request) -> Response:
     """One planned night as a calendar file."""
-    got = await load(
-        request, club_id, allow=("organizer", "member", "calendar", "season"), nights=False
-    )
+    got = await load(request, club_id, allow=("organizer", "calendar"), nights=False)
     try:
         Date.fromisoformat(date)
     except ValueError:

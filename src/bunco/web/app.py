@@ -46,6 +46,7 @@ from bunco.web.assets import assets
 from bunco.web.auth import TokenBook
 from bunco.web.bodycap import BodyCap
 from bunco.web.bots import BotRunner
+from bunco.web.club_notify import ClubNotifier
 from bunco.web.compress import Compress
 from bunco.web.downloads import Downloads
 from bunco.web.fastpath import FastRolls
@@ -150,6 +151,8 @@ def create_app(
         )
         app.state.create_secret = create_secret
         app.state.public_base = public_base
+        app.state.club_notifier = ClubNotifier(event_store.engine)  # club notices, deadlines
+        app.state.club_notifier.start()
         freezer = asyncio.ensure_future(_freeze_old_objects()) if freeze_gc else None
         try:
             yield
@@ -158,6 +161,7 @@ def create_app(
                 freezer.cancel()
                 gc.unfreeze()
             await app.state.bots.close()
+            await app.state.club_notifier.close()
             await app.state.round_timer.close()
             await app.state.sockets.aclose()
             app.state.downloads.close()

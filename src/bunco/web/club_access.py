@@ -8,7 +8,11 @@ Four kinds of callers, each by the token they carry (``Authorization: Bearer``, 
 - a member: their personal link (a ``link`` for a member in the club's log): their own
   page and answers, and who is coming to a night they host;
 - a night's or a season's share link: reading that night's results, or the season's
-  standings, archive and report, and never writing anything.
+  standings, archive and report, and never writing anything;
+- a calendar link (the club's feed, or a member's own): reading the calendar, nothing else.
+
+Every link a page shows or a command prints carries the token of its own kind, so a link
+forwarded reads only what it is for (docs/club.md, "Links").
 
 A valid link used for a call it does not open is refused with 403 ``read_only`` (share
 links) or ``organizer_only`` (members), never with the club's data.
@@ -28,6 +32,7 @@ from bunco.club.load import fold_club, fold_nights
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.store import ClubStore
+from bunco.web.club_notify import ClubNotifier
 from bunco.web.replies import ServiceError
 from bunco.web.routing import service
 
@@ -82,7 +87,7 @@ async def load(
             "Authorization: Bearer <the club's token, or a link's token>",
         )
     log = await asyncio.to_thread(store.events, club_id)
-    club = fold_club(log)
+    club = await notifier(request).keep_time(club_id, fold_club(log))
     if await asyncio.to_thread(store.token_matches, club_id, given):
         caller = Caller("organizer", None, given)
     else:
@@ -96,11 +101,13 @@ async def load(
             )
         caller = Caller(found[0], found[1], given)
     if caller.kind not in allow:
-        if caller.kind in ("night", "season"):
+        if caller.kind in ("night", "season", "calendar"):
             raise ServiceError(
                 403,
                 "read_only",
-                "a share link only reads what it shares",
+                "a share link only reads what it shares"
+                if caller.kind != "calendar"
+                else "a calendar link only reads the calendar",
                 "the club's token for this call",
             )
         raise ServiceError(
@@ -133,4 +140,11 @@ async def append(request: Request, club_id: str, club: Club, *events: dict[str, 
     store = clubs(request)
     for event in events:
         await asyncio.to_thread(store.append, club_id, event)
+    notifier(request).after_change(club_id, club, after)
     return after
+
+
+def notifier(request: Request) -> ClubNotifier:
+    """The server's club notices and clock (:mod:`bunco.web.club_notify`)."""
+    value: ClubNotifier = request.app.state.club_notifier
+    return value

@@ -7,18 +7,26 @@ from __future__ import annotations
 from typing import Any
 
 from bunco.club.club import Club
-from bunco.club.links import link_path, link_token, token_hash
+from bunco.club.links import calendar_token, link_path, link_token, token_hash
+
+
+def _token(club: Club, club_id: str, organizer_token: str, kind: str, subject: str, n: int) -> str:
+    if kind == "calendar" and subject != "feed":  # a member's own: from their live link
+        member = live_token(club, club_id, organizer_token, "member", subject)
+        return calendar_token(member) if member else ""
+    return link_token(organizer_token, club_id, kind, subject, n)
 
 
 def live_token(
     club: Club, club_id: str, organizer_token: str, kind: str, subject: str
 ) -> str | None:
-    """The live link token of a member, night or season, if one is issued and not revoked."""
+    """The live link token of a member, night, season or calendar, if one is issued and
+    not revoked."""
     number = club.issued.get((kind, subject), 0)
     if not number:
         return None
-    token = link_token(organizer_token, club_id, kind, subject, number)
-    return token if club.links.get(token_hash(token)) == (kind, subject) else None
+    token = _token(club, club_id, organizer_token, kind, subject, number)
+    return token if token and club.links.get(token_hash(token)) == (kind, subject) else None
 
 
 def new_link_event(
@@ -31,14 +39,32 @@ def new_link_event(
     return {"type": "link", "for": kind, "subject": subject, "hash": token_hash(token)}, token
 
 
+def member_calendar_event(name: str, member_token: str) -> dict[str, Any]:
+    """The ``link`` event of a member's own calendar link (derived from their link)."""
+    return {
+        "type": "link",
+        "for": "calendar",
+        "subject": name,
+        "hash": token_hash(calendar_token(member_token)),
+    }
+
+
 def issue_events(club: Club, club_id: str, organizer_token: str) -> list[dict[str, Any]]:
-    """A personal link for every member who has none yet (and the calendar feed's)."""
+    """A personal link for every member who has none yet, each member's calendar link, and
+    the club's calendar feed."""
     events = []
+    after = club
     if live_token(club, club_id, organizer_token, "calendar", "feed") is None:
         events.append(new_link_event(club, club_id, organizer_token, "calendar", "feed")[0])
     for name in club.members:
-        if live_token(club, club_id, organizer_token, "member", name) is None:
-            events.append(new_link_event(club, club_id, organizer_token, "member", name)[0])
+        token = live_token(after, club_id, organizer_token, "member", name)
+        if token is None:
+            event, token = new_link_event(after, club_id, organizer_token, "member", name)
+            events.append(event)
+            after = after.apply(event)
+        if live_token(after, club_id, organizer_token, "calendar", name) is None:
+            events.append(member_calendar_event(name, token))
+            after = after.apply(events[-1])
     return events
 
 
@@ -63,8 +89,14 @@ def links_view(club: Club, club_id: str, organizer_token: str, base: str) -> dic
         for (kind, subject) in club.issued
         if kind in ("night", "season")
     ]
+    feed = live_token(club, club_id, organizer_token, "calendar", "feed")
     return {
         "members": members,
         "shares": [s for s in shares if s["url"]],
         "calendar": url("calendar", "feed"),
+        "calendar_files": {  # each planned night's calendar file, with the feed's token
+            d: base + link_path(club_id, "calendar", feed, d) for d in club.plans
+        }
+        if feed
+        else {},
     }

@@ -190,3 +190,22 @@ self.addEventListener("fetch", (event) => {
     }
   })());
 });
+
+// -- a club member's notifications (club_member.js asks for them; bunco.web.club_push) --
+// The server's notice arrives encrypted for this phone; it is shown, and a tap opens the
+// member's page (its link's token is kept by that page).
+self.addEventListener("push", (event) => {
+  let notice = {};
+  try { notice = event.data ? event.data.json() : {}; } catch (_) { notice = { body: event.data.text() }; }
+  event.waitUntil(self.registration.showNotification(notice.title || "Bunco club", {
+    body: notice.body || "", tag: notice.tag, icon: "/static/icon-192.png", data: { url: notice.url || "/" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil(self.clients.openWindow(url.href));
+});
+// -- end of the club member's notifications --

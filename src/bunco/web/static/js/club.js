@@ -1,26 +1,37 @@
-// A club's page: create a club, plan its nights (host in turn, time, address), see who is
-// coming, start its nights from the answers (or the roster with substitutes swapped in),
-// record dues, hosts and seasons, send members their links, share the season, choose the
-// standings rules, and follow the season standings and the ledger.
-// The club's token lives in localStorage under "bunco:club:<id>".
+// A club's page: create a club (then save its link and recovery code), plan its nights
+// (host in turn, time, address, an "answer by" time), see who is coming, move or cancel a
+// night, start a night from the answers (then save its host link), take back a night
+// never played, record dues (the pot collected and owed apart), follow the standings (the
+// nights each score counted and left out), send members their links (one sheet, one
+// message), share the season, and open the club on another phone.
+// The club's token lives in localStorage under "bunco:club:<id>"; no link this page shows
+// carries it (files are fetched with it and saved; calendar links carry the calendar's).
 
 import { api, rememberNight, saveToken, store, recall, takeUrlToken } from "./api.js";
-import { $, fill, h, toast } from "./ui.js";
+import { saveFile } from "./files.js";
+import { $, copyText, fill, h, toast } from "./ui.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const clubId = parts[0] === "c" ? decodeURIComponent(parts[1] || "") : "";
 let token = null;
 let club = null;
 let shownPlan = null;
+let calendarFiles = {};
 
 const lines = (text) => text.split("\n").map((x) => x.replace(/\s+/g, " ").trim()).filter(Boolean);
 const base = () => `/api/clubs/${encodeURIComponent(clubId)}`;
+const qrOf = (text) => `/api/qr.svg?text=${encodeURIComponent(text)}`;
+const clubLink = () => `${location.origin}/c/${encodeURIComponent(clubId)}?token=${encodeURIComponent(token)}`;
 
 function payoutsOf(text) {
   return lines(text).map((line) => {
     const [prize, value = ""] = line.split("=").map((x) => x.trim());
     return value.endsWith("%") ? { prize, share: value } : { prize, amount: value };
   });
+}
+
+function zone() {
+  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || null; } catch (_) { return null; }
 }
 
 async function createClub(ev) {
@@ -33,13 +44,41 @@ async function createClub(ev) {
   };
   const season = $("club-season").value.trim();
   if (season) body.season = season;
+  if (zone()) body.timezone = zone();
   try {
     const made = await api("/api/clubs", { method: "POST", body });
     store(`club:${made.club}`, made.token);
-    location.assign(`/c/${encodeURIComponent(made.club)}`);
+    showSaved(made);
   } catch (err) {
     toast(err.text || err.message, "error", 8000);
   }
+}
+
+/** After creation: the club's link and recovery code, to save before anything else. */
+function showSaved(made) {
+  $("create-card").hidden = true;
+  const link = `${location.origin}/c/${encodeURIComponent(made.club)}?token=${encodeURIComponent(made.token)}`;
+  $("saved-link").textContent = link;
+  $("saved-code").textContent = made.recovery_code;
+  $("saved-qr").src = qrOf(link);
+  $("saved").hidden = false;
+  $("copy-club").onclick = () => copyText(`${made.name}\nClub link: ${link}\nRecovery code: ${made.recovery_code}`, $("copy-note"));
+  $("open-club").onclick = () => location.assign(`/c/${encodeURIComponent(made.club)}`);
+  document.body.dataset.ready = "saved";
+}
+
+/** After a night is started from the club: its host link, to save (as any night's). */
+function showHostLink(created) {
+  const link = created.links.host;
+  $("content").hidden = true;
+  $("night-saved-link").textContent = link;
+  $("night-saved-qr").src = qrOf(link);
+  $("night-saved").hidden = false;
+  window.scrollTo(0, 0);
+  $("copy-host").onclick = () => copyText(link, $("host-copy-note"));
+  $("open-host").onclick = () => location.assign(`/n/${encodeURIComponent(created.night)}/host`);
+  $("back-to-club").onclick = () => { $("night-saved").hidden = true; $("content").hidden = false; };
+  document.body.dataset.ready = "night-saved";
 }
 
 async function call(path, body) {
@@ -51,10 +90,84 @@ async function call(path, body) {
   }
 }
 
-function table(id, heads, rows) {
+/** A file of the club fetched with the club's token and saved (no token in any link). */
+async function download(path, name, open = false) {
+  try {
+    await saveFile(`${base()}${path}`, token, name, open);
+  } catch (err) {
+    toast(err.message, "error", 6000);
+  }
+}
+
+function table(id, heads, rows, key = 0) {
   return h("table", { class: "grid", id },
     h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))),
-    h("tbody", {}, rows.map((r) => h("tr", { dataset: { player: r[0] } }, r.map((c) => h("td", {}, String(c)))))));
+    h("tbody", {}, rows.map((r) => h("tr", { dataset: { player: r[key] } }, r.map((c) => h("td", {}, String(c)))))));
+}
+
+const money = (c, amount) => (String(amount).startsWith("-") ? `-${c}${String(amount).slice(1)}` : `${c}${amount}`);
+
+function potWords(t, c) {
+  if (Number(t.pot_collected) < 0) {
+    return `In the pot ${c}${t.pot}: ${c}${t.pot_owed} of it is dues not yet collected, ${c}${String(t.pot_collected).slice(1)} of which already paid out.`;
+  }
+  if (Number(t.pot_owed) === 0) return `In the pot ${c}${t.pot}, all of it collected.`;
+  return `In the pot ${c}${t.pot}: ${c}${t.pot_collected} collected, ${c}${t.pot_owed} of dues not yet collected.`;
+}
+
+function planItem(p) {
+  const when = `${p.date}${p.time ? " at " + p.time : ""}`;
+  const night = p.night && club.nights.find((n) => n.night === p.night);
+  const state = p.cancelled ? "cancelled"
+    : night ? (night.played ? "played" : "started, not played yet")
+      : `${p.coming} coming of ${p.seats} seats, ${p.not_answered} not answered${p.open_seats ? `, ${p.open_seats} open` : ""}`
+        + (p.deadline ? (p.deadline_passed ? " · answers closed" : ` · answer by ${p.deadline.replace("T", " ")}`) : "");
+  return h("li", { dataset: { date: p.date, cancelled: String(Boolean(p.cancelled)) } },
+    h("button", { type: "button", class: "btn secondary plan-open", onclick: () => showComing(p.date) }, when),
+    ` · host ${p.host || "to be settled"}${p.address ? " · " + p.address : ""} · ${state}`,
+    calendarFiles[p.date] ? [" · ", h("a", { href: calendarFiles[p.date], class: "calendar-file" }, "calendar file")] : null);
+}
+
+function nightItem(n) {
+  const created = recall(`${n.night}:created`);
+  const href = created ? `/n/${encodeURIComponent(n.night)}/host` : `/n/${encodeURIComponent(n.night)}/end`;
+  const label = n.name || n.date || n.night;
+  if (!n.played) {
+    return h("li", { dataset: { night: n.night, played: "no" } },
+      h("a", { href }, label), " · not played yet: no dues, no pot ",
+      h("button", { type: "button", class: "btn danger take-back", onclick: async () => {
+        if (!confirm(`Take back ${label}? It has no roll: it leaves the club (no dues, no pot), and its date is a night to come again.`)) return;
+        if (await call(`/nights/${encodeURIComponent(n.night)}/cancel`)) { toast(`${label} is taken back.`); await refresh(); }
+      } }, "Take back this night"));
+  }
+  return h("li", { dataset: { night: n.night, played: "yes" } }, h("a", { href }, label),
+    ` (${n.season}, ${n.phase === "over" ? "played" : "under way"}) `,
+    h("button", { type: "button", class: "btn secondary payout-sheet", onclick: () => download(`/download/payouts/${encodeURIComponent(n.night)}.pdf`, `${label} payouts.pdf`) }, "payout sheet"),
+    " · ",
+    h("button", { type: "button", class: "btn secondary share-night", onclick: async () => {
+      const made = await call("/shares", { night: n.night });
+      if (made) fill("share-link", `Read-only link to ${n.date || n.night}: `, h("a", { href: made.url, class: "night-share" }, made.url));
+    } }, "share"));
+}
+
+/** The start form's selects: for a planned date, the seats its answers gave. */
+async function drawSwaps() {
+  const date = $("night-date").value;
+  let instead = {};
+  if (date && club.upcoming.includes(date)) {
+    const v = await api(`${base()}/plans/${date}`, { token });
+    instead = Object.fromEntries(v.subs_in.filter((s) => s.for).map((s) => [s.for, s.sub]));
+    const out = club.regulars.filter((r) => !v.roster.includes(r) && !instead[r]);
+    for (const r of out) instead[r] = "";
+    $("swaps").dataset.from = "answers";
+  } else {
+    $("swaps").dataset.from = "roster";
+  }
+  fill("swaps", club.regulars.map((p) => h("div", { class: "row" },
+    h("label", { for: `swap-${p}` }, p),
+    h("select", { id: `swap-${p}`, dataset: { regular: p } },
+      h("option", { value: "", selected: !instead[p] }, p in instead && !instead[p] ? "not coming" : "plays"),
+      club.substitutes.map((s) => h("option", { value: s, selected: instead[p] === s }, `replaced by ${s}`))))));
 }
 
 async function refresh() {
@@ -62,24 +175,16 @@ async function refresh() {
   const c = club.setup.currency;
   document.title = `${club.name} — club`;
   $("club-title").textContent = club.name;
-  $("club-sub").textContent = `${club.season} · ${club.setup.rules} · dues ${c}${club.setup.dues} a night · in the pot ${c}${club.pot}`;
+  $("club-sub").textContent = `${club.season} · dues ${c}${club.setup.dues} a night · in the pot ${c}${club.pot}${club.timezone ? ` · times in ${club.timezone}` : ""}`;
   const members = [...club.regulars, ...club.substitutes];
   $("members").textContent = `Regulars: ${club.regulars.join(", ") || "none"}. Substitutes: ${club.substitutes.join(", ") || "none"}.`;
-  fill("swaps", club.regulars.map((p) => h("div", { class: "row" },
-    h("label", { for: `swap-${p}` }, p),
-    h("select", { id: `swap-${p}`, dataset: { regular: p } },
-      h("option", { value: "" }, "plays"),
-      club.substitutes.map((s) => h("option", { value: s }, `replaced by ${s}`))))));
-  fill("nights", club.nights.map((n) => {
-    const created = recall(`${n.night}:created`);
-    const href = created ? `/n/${encodeURIComponent(n.night)}/host` : `/n/${encodeURIComponent(n.night)}/end`;
-    return h("li", { dataset: { night: n.night } }, h("a", { href }, n.name || n.date || n.night),
-      ` (${n.season}, ${n.phase === "over" ? "played" : "under way"}) `,
-      h("button", { type: "button", class: "link share-night", onclick: async () => {
-        const made = await call("/shares", { night: n.night });
-        if (made) fill("share-link", `Read-only link to ${n.date || n.night}: `, h("a", { href: made.url, class: "night-share" }, made.url));
-      } }, "share"));
-  }));
+  const links = await api(`${base()}/links`, { token });
+  if (links.members.some((m) => !m.url) || !links.calendar) {
+    await api(`${base()}/links`, { method: "POST", token });
+    return refresh();
+  }
+  calendarFiles = links.calendar_files || {};
+  fill("nights", club.nights.map(nightItem));
   for (const id of ["pay-player", "host-name"]) {
     const current = $(id).value;
     fill(id, members.map((m) => h("option", { value: m, selected: m === current }, m)));
@@ -89,33 +194,38 @@ async function refresh() {
   fill("plan-host", h("option", { value: "" }, "host: whose turn it is"),
     members.map((m) => h("option", { value: m, selected: m === hostNow }, `host: ${m}`)));
   fill("rsvp-name", members.map((m) => h("option", { value: m }, m)));
-  fill("plans", club.plans.map((p) => h("li", { dataset: { date: p.date } },
-    h("button", { type: "button", class: "link", onclick: () => showComing(p.date) },
-      `${p.date}${p.time ? " " + p.time : ""}`),
-    ` · host ${p.host || "to be settled"}${p.address ? " · " + p.address : ""} · `,
-    p.night ? "played" : `${p.coming} coming of ${p.seats} seats, ${p.not_answered} not answered${p.open_seats ? `, ${p.open_seats} open` : ""}`,
-    " · ", h("a", { href: `${base()}/calendar/${p.date}.ics?token=${encodeURIComponent(token)}` }, "calendar file"))));
+  fill("plans", club.plans.length ? club.plans.map(planItem) : h("li", {}, "No night planned yet: plan one below."));
+  if (!club.plans.length) $("plan-form").closest("details").open = true;
+  const told = club.notices.slice(-3).reverse().map((n) => `${n.names.join(", ")}: ${{ seat_open: "a seat is open", seat_yours: "you have a seat", answer_by: "answer by the deadline", cancelled: "the night is cancelled", moved: "the night moved" }[n.kind]}${n.date ? ` (${n.date})` : ""}`);
+  $("notices").textContent = told.length ? `Told lately: ${told.join(" · ")}.` : "";
   if (shownPlan) await showComing(shownPlan);
+  await drawSwaps();
   $("ladder-rule").textContent = `Ranked by ${club.ladder.text}.`;
-  const links = await api(`${base()}/links`, { token });
   fill("links", links.members.map((m) => h("li", { dataset: { member: m.name } }, `${m.name} (${m.role}): `,
-    m.url ? h("a", { href: m.url, class: "member-link" }, m.url) : "no link yet")));
-  fill("calendar-link", links.calendar ? ["Calendar to subscribe to: ", h("a", { href: links.calendar, id: "calendar-feed" }, links.calendar)] : []);
-  if (links.members.some((m) => !m.url) || !links.calendar) {
-    await api(`${base()}/links`, { method: "POST", token });
-    return refresh();
-  }
+    h("a", { href: m.url, class: "member-link" }, m.url))));
+  fill("calendar-link", ["Calendar to subscribe to (it only reads the nights): ", h("a", { href: links.calendar, id: "calendar-feed" }, links.calendar)]);
   const standings = await api(`${base()}/standings`, { token });
   fill("standings", table("season-standings", ["Player", "#", "Nights", "Score", "W", "L", "Buncos", "Minis", "Points", "Prizes", "Won"],
-    standings.standings.map((r) => [r.player, r.rank ?? "–", r.nights, r.score, r.wins, r.losses, r.buncos, r.mini_buncos, r.points, r.prizes, `${c}${r.won}`])));
+    standings.standings.map((r) => [r.player, r.rank ?? "–", r.counted === r.nights ? r.nights : `${r.counted} of ${r.nights}`,
+      r.score, r.wins, r.losses, r.buncos, r.mini_buncos, r.points, r.prizes, `${c}${r.won}`])));
+  const dropped = standings.standings.filter((r) => r.dropped.length);
+  $("dropped").textContent = dropped.length
+    ? `Nights left out of each score: ${dropped.map((r) => `${r.player} ${r.dropped.join(", ")}`).join("; ")}.` : "";
   const ledger = await api(`${base()}/ledger`, { token });
   fill("ledger", table("dues-ledger", ["Member", "Nights", "Owed", "Paid", "Balance", "Won"],
-    ledger.members.map((m) => [m.player, m.nights, `${c}${m.owed}`, `${c}${m.paid}`, `${c}${m.balance}`, `${c}${m.won}`])));
+    ledger.members.map((m) => [m.player, m.nights, money(c, m.owed), money(c, m.paid), money(c, m.balance), money(c, m.won)])));
+  fill("pots", ledger.nights.length ? table("night-pots", ["Night", "Pot", "Collected", "Not yet collected", "Paid out", "Left"],
+    ledger.nights.map((n) => (n.played
+      ? [n.date || n.night, money(c, n.pot ?? n.dues), money(c, n.pot_collected), money(c, n.pot_owed),
+        `${money(c, n.paid_out ?? "0.00")}${Number(n.paid_from_owed) ? ` (${money(c, n.paid_from_owed)} of it from dues not yet collected)` : ""}`, money(c, n.left_in_pot ?? "0.00")]
+      : [n.date || n.night, "not played: no dues, no pot", "", "", "", ""]))) : h("p", { class: "small muted" }, "No night played yet."));
   const t = ledger.totals;
-  $("ledger-totals").textContent = `Owed ${c}${t.dues_owed} · paid ${c}${t.dues_paid} · outstanding ${c}${t.outstanding} · paid out ${c}${t.paid_out} · in the pot ${c}${t.pot}`;
-  const q = `?token=${encodeURIComponent(token)}`;
-  fill("downloads", [["standings.csv", "Season standings (CSV)"], ["season.html", "Season report (web page)"], ["season.pdf", "Season report (PDF)"]]
-    .map(([file, text]) => h("li", {}, h("a", { href: `${base()}/download/${file}${q}`, download: `${club.name}-${file}` }, text))));
+  $("ledger-totals").textContent = `${potWords(t, c)} Dues owed ${c}${t.dues_owed}, paid ${c}${t.dues_paid}, outstanding ${money(c, t.outstanding)}; paid out ${c}${t.paid_out}.`;
+  fill("downloads", [["standings.csv", "Season standings (CSV)", false], ["season.html", "Season report (web page)", true], ["season.pdf", "Season report (PDF)", false]]
+    .map(([file, text, open]) => h("li", {}, h("button", { type: "button", class: "btn secondary download", dataset: { file },
+      onclick: () => download(`/download/${file}`, `${club.name}-${file}`, open) }, text))));
+  $("organizer-link").textContent = clubLink();
+  $("organizer-qr").src = qrOf(clubLink());
   document.body.dataset.ready = "yes";
 }
 
@@ -124,23 +234,33 @@ async function showComing(date) {
   const v = await api(`${base()}/plans/${date}`, { token });
   $("coming").hidden = false;
   $("coming").dataset.date = date;
-  $("coming-title").textContent = `Who is coming on ${date}`;
-  $("coming-count").textContent = `${v.coming.length} said yes · ${v.roster.length} holding seats of ${v.seats} · ${v.tables} table${v.tables === 1 ? "" : "s"} needed${v.open_seats ? ` · ${v.open_seats} open seat${v.open_seats === 1 ? "" : "s"}` : ""}`;
+  $("coming-title").textContent = `${v.cancelled ? "Cancelled: " : "Who is coming on "}${date}`;
+  $("coming-count").textContent = `${v.coming.length} said yes · ${v.roster.length} holding seats of ${v.seats} · ${v.tables} table${v.tables === 1 ? "" : "s"} needed${v.open_seats ? ` · ${v.open_seats} open seat${v.open_seats === 1 ? "" : "s"}` : ""}`
+    + (v.deadline ? (v.deadline_passed ? " · the answers' deadline has passed" : ` · answer by ${v.deadline.replace("T", " ")}`) : "");
   const line = (id, label, list) => h("li", { id }, `${label}: ${list.length ? list.join(", ") : "none"}`);
   fill("coming-lists",
     line("coming-yes", "Coming", v.coming), line("coming-maybe", "Maybe", v.maybe),
     line("coming-none", "Not answered", v.not_answered), line("coming-no", "Not coming", v.not_coming),
     line("coming-subs", "Subs in", v.subs_in.map((s) => s.for ? `${s.sub} (for ${s.for})` : s.sub)),
-    line("coming-waiting", "Waiting for a seat", v.waiting), line("coming-offered", "Seat offered to", v.offered_to),
+    line("coming-waiting", "Waiting for a seat", v.waiting.map((w, i) => `${w} (${i + 1})`)), line("coming-offered", "Seat offered to", v.offered_to),
     line("coming-roster", "Roster", v.roster));
-  $("night-date").value = date;
+  for (const id of ["rsvp-form", "move-form"]) $(id).hidden = Boolean(v.cancelled || v.night);
+  if (!v.cancelled && !v.night && $("night-date").value !== date) {
+    $("night-date").value = date;
+    await drawSwaps();
+  }
 }
 
 async function startNight(ev) {
   ev.preventDefault();
   const substitutes = {};
+  const fromAnswers = $("swaps").dataset.from === "answers";
   for (const sel of document.querySelectorAll("#swaps select")) if (sel.value) substitutes[sel.dataset.regular] = sel.value;
-  const body = { substitutes };
+  // from a planned date's answers the server seats who the answers gave; a change by hand wins
+  const v = fromAnswers ? await api(`${base()}/plans/${$("night-date").value}`, { token }) : null;
+  const same = v && Object.entries(substitutes).every(([r, s]) => v.subs_in.some((x) => x.for === r && x.sub === s))
+    && v.subs_in.filter((x) => x.for).length === Object.keys(substitutes).length;
+  const body = { substitutes: same ? {} : substitutes };
   if ($("night-date").value) body.date = $("night-date").value;
   const created = await call("/nights", body);
   if (!created) return;
@@ -148,25 +268,24 @@ async function startNight(ev) {
   saveToken(created.night, "host", created.host_token);
   saveToken(created.night, "viewer", created.viewer_token);
   rememberNight(created.night, created.name, "host", `/n/${created.night}/host`);
-  toast(`${created.name}: the night is set up.`);
   await refresh();
+  showHostLink(created);
 }
 
-async function main() {
-  if (!clubId) {
-    $("create-card").hidden = false;
-    $("create-form").addEventListener("submit", createClub);
-    return;
+async function recover(ev) {
+  ev.preventDefault();
+  try {
+    const got = await api(`${base()}/recover`, { method: "POST", body: { code: $("recover-code").value.trim() } });
+    store(`club:${clubId}`, got.token);
+    location.reload();
+  } catch (err) {
+    toast(err.text || err.message, "error", 8000);
   }
-  const fromUrl = takeUrlToken();
-  if (fromUrl) store(`club:${clubId}`, fromUrl);
-  token = recall(`club:${clubId}`);
-  if (!token) {
-    $("fatal").textContent = "This browser does not hold the club's link: open the link with its token (?token=…).";
-    $("fatal").hidden = false;
-    return;
-  }
+}
+
+function wire() {
   $("night-form").addEventListener("submit", startNight);
+  $("night-date").addEventListener("change", () => drawSwaps().catch(() => {}));
   $("pay-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     if (await call("/payments", { player: $("pay-player").value, amount: $("pay-amount").value.trim() })) {
@@ -194,12 +313,25 @@ async function main() {
     if ($("plan-time").value) body.time = $("plan-time").value.slice(0, 5);
     if ($("plan-host").value) body.host = $("plan-host").value;
     if ($("plan-address").value.trim()) body.address = $("plan-address").value.trim();
+    if ($("plan-deadline").value) body.deadline = $("plan-deadline").value.slice(0, 16);
     if (await call("/plans", body)) { $("plan-address").value = ""; await showComing(body.date); await refresh(); }
   });
   $("rsvp-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const date = $("coming").dataset.date;
     if (await call("/rsvps", { date, name: $("rsvp-name").value, answer: $("rsvp-answer").value })) await refresh();
+  });
+  $("move-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const date = $("coming").dataset.date;
+    const body = { to: $("move-to").value };
+    if ($("move-time").value) body.time = $("move-time").value.slice(0, 5);
+    if (await call(`/plans/${date}/move`, body)) { toast(`The night of ${date} moves to ${body.to}; members are told.`); shownPlan = body.to; await refresh(); }
+  });
+  $("cancel-plan").addEventListener("click", async () => {
+    const date = $("coming").dataset.date;
+    if (!confirm(`Cancel the night of ${date}? Members are told, and their calendars show it cancelled.`)) return;
+    if (await call(`/plans/${date}/cancel`)) { toast(`The night of ${date} is cancelled; members are told.`); await refresh(); }
   });
   $("remind").addEventListener("click", async () => {
     const sent = await call("/reminders", { date: $("coming").dataset.date });
@@ -225,11 +357,47 @@ async function main() {
     ev.preventDefault();
     if (await call("/seasons", { name: $("season-name").value.trim() })) await refresh();
   });
+  $("links-sheet").addEventListener("click", () => download("/download/links.pdf", `${club.name} links.pdf`));
+  $("links-copy").addEventListener("click", async () => {
+    const got = await api(`${base()}/links/message`, { token });
+    await copyText(got.text, $("links-note"));
+  });
+  $("organizer-copy").addEventListener("click", () => copyText(clubLink(), $("new-code-note")));
+  $("new-code").addEventListener("click", async () => {
+    if (!confirm("Make a new recovery code? The old one stops working.")) return;
+    const made = await call("/recovery");
+    if (made) $("new-code-note").textContent = `Your new recovery code (shown only now): ${made.code}`;
+  });
+}
+
+async function main() {
+  if (!clubId) {
+    $("create-card").hidden = false;
+    $("create-form").addEventListener("submit", createClub);
+    return;
+  }
+  const fromUrl = takeUrlToken();
+  if (fromUrl) store(`club:${clubId}`, fromUrl);
+  token = recall(`club:${clubId}`);
+  if (!token) {
+    $("recover-card").hidden = false;
+    $("recover-form").addEventListener("submit", recover);
+    document.body.dataset.ready = "recover";
+    return;
+  }
+  wire();
   try {
     await refresh();
   } catch (err) {
-    $("fatal").textContent = err.text || err.message;
+    $("fatal").textContent = err.status === 401
+      ? "This browser's club link no longer works. Type the club's recovery code below, or open the club's link again."
+      : err.text || err.message;
     $("fatal").hidden = false;
+    if (err.status === 401) {
+      store(`club:${clubId}`, null);
+      $("recover-card").hidden = false;
+      $("recover-form").addEventListener("submit", recover);
+    }
     return;
   }
   $("content").hidden = false;

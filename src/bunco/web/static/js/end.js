@@ -2,6 +2,7 @@
 // every player's score card, and downloads (party log, standings, full report).
 
 import { adoptToken, api, Commands, pathParts, rulesOf } from "./api.js";
+import { authFile } from "./files.js";
 import { Live } from "./live.js";
 import { drawAudit, isUndo, provisionalWords } from "./host_corrections.js";
 import { handedList, payoutSheet, prizesWaiting } from "./money.js";
@@ -56,7 +57,7 @@ function cardsTable(view) {
 }
 
 function downloads() {
-  const q = `?token=${encodeURIComponent(held.token)}`;
+  const q = "";  // the token goes in the Authorization header (files.js), never in a link
   const items = [
     [`${base}/export/log.jsonl${q}`, `bunco-${night}.jsonl`, "Party log (JSON Lines) — replay it with bunco replay"],
     [`${base}/export/standings.csv${q}`, `bunco-${night}-standings.csv`, "Standings (CSV, opens in a spreadsheet)"],
@@ -69,7 +70,7 @@ function downloads() {
     [`${base}/report${q}`, `bunco-${night}-report.json`, "Full report (JSON, as bunco replay --json prints it)"],
   ];
   fill("downloads", items.map(([href, file, text]) => h("li", {},
-    h("a", { href, download: file, dataset: { download: file } }, text))));
+    h("a", { ...authFile(href, held.token, file), dataset: { download: file, authFile: file } }, text))));
 }
 
 let lastAudit = "";

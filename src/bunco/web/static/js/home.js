@@ -8,7 +8,8 @@ import { addMoney, renderPayouts } from "./money.js";
 const SWITCHES = ["wipeout", "quick_game", "bunco_ends_round", "bunco_continues",
   "low_trips_continues", "high_trips_continues", "single_table_teams", "no_repeat_partners",
   "verify_for_prizes", "prize_groups"];
-const HIDDEN = new Set(["prizes", "prize_ties", "traveling", "breaks_after_rounds", "mini_label"]);
+const HIDDEN = new Set(["prizes", "prize_ties", "traveling", "breaks_after_rounds", "mini_label",
+  "must_be_present"]);  // the money's "must be present" switch, set to the preset's
 const CHOICE_WORDS = {
   finish_turn: "finish the turn", stop: "stop at once", left: "left (clockwise)",
   right: "right", scorekeeper: "the scorekeeper", roll_for_high: "roll for high",
@@ -147,6 +148,8 @@ function renderRules() {
   const breaks = (rules.breaks_after_rounds || []).join(",");
   $("breaks").value = breaks.replace(/,/g, ", ");
   $("breaks").dataset.preset = breaks;
+  $("must-be-present").checked = Boolean(rules.must_be_present);
+  $("must-be-present").dataset.preset = String(Boolean(rules.must_be_present));
   showGroups();
   refreshPayouts();
 }

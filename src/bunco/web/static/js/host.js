@@ -5,7 +5,9 @@
 import {
   adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
 } from "./api.js";
+import { authFile } from "./files.js";
 import { Live } from "./live.js";
+import { drawVerify, initVerify } from "./host_verify.js";
 import { initPhones, outOfTouch } from "./phones.js";
 import { initDashboard } from "./host_dashboard.js";
 import { initCheckin } from "./host_checkin.js";
@@ -34,8 +36,6 @@ let rules = null;       // every rule value of a night in groups (prize_groups)
 let botsKey = "";
 let botsBusy = 0;       // bot changes not yet saved: the switches show the host's choice meanwhile
 let botsChain = Promise.resolve();
-let verifyKey = "";
-let verifying = false;
 let origin = location.origin;  // the address phones use (publicOrigin), set in main
 const byName = (a, b) => a.localeCompare(b);
 
@@ -143,9 +143,9 @@ function drawNav() {
   const guide = $("guide-link");
   guide.hidden = !(created && created.viewer_token);
   if (!guide.hidden) {
-    guide.href = `${base}/download/guide.pdf?token=${encodeURIComponent(token)}`
-      + `&viewer=${encodeURIComponent(created.viewer_token)}`;
-    guide.setAttribute("download", `bunco-${night}-guide-cards.pdf`);
+    const file = authFile(`${base}/download/guide.pdf?viewer=${encodeURIComponent(created.viewer_token)}`,
+      token, `bunco-${night}-guide-cards.pdf`);  // no host token in the link (files.js)
+    Object.assign(guide, { href: file.href, download: file.download, onclick: file.onclick });
   }
 }
 
@@ -374,83 +374,6 @@ function changeBots() {
   });
 }
 
-// -- verifying cards (rules with verify_for_prizes) ------------------------------------------------
-const figuresOf = (c) => ({ buncos: c.buncos, mini_buncos: c.mini_buncos, wins: c.wins });
-const sameFigures = (a, b) => Boolean(a && b) && a.buncos === b.buncos && a.mini_buncos === b.mini_buncos
-  && a.wins === b.wins;
-
-function verifyRows(state) {
-  const verified = state.verified || {};
-  return Object.keys(state.view.players).sort(byName).map((name) => {
-    const card = figuresOf(state.view.players[name]);
-    const checked = verified[name] || null;
-    return { name, card, checked, done: sameFigures(card, checked) };
-  });
-}
-
-function drawVerify(state) {
-  const on = Boolean(state.view.verification && state.view.verification.required);
-  $("verify-card").hidden = !on;
-  if (!on) return;
-  const rows = verifyRows(state);
-  const key = JSON.stringify([rows, verifying]);
-  if (key === verifyKey) return;
-  verifyKey = key;
-  const mini = state.view.words.minis;
-  const col = (text) => h("th", { scope: "col" }, text);
-  fill("verify-table", h("table", { class: "grid verify-grid", id: "verify-grid", "aria-label": "Cards to verify" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "name" }, "Player"), col("Buncos"), col(mini),
-      col("Wins"), col("Verified"))),
-    h("tbody", {}, rows.map((r) => h("tr", {
-      dataset: { player: r.name, verified: r.done ? "yes" : r.checked ? "changed" : "no" } },
-    h("th", { scope: "row", class: "name" }, r.name),
-    h("td", { dataset: { col: "buncos" } }, r.card.buncos),
-    h("td", { dataset: { col: "mini_buncos" } }, r.card.mini_buncos),
-    h("td", { dataset: { col: "wins" } }, r.card.wins),
-    h("td", { class: r.done ? "check verified" : r.checked ? "check stale" : "check" },
-      r.checked ? h("span", { class: "figures", dataset: { col: "verified" },
-        title: `verified: ${r.checked.buncos} Buncos, ${r.checked.mini_buncos} ${mini}, ${r.checked.wins} Wins` },
-      `${r.checked.buncos} · ${r.checked.mini_buncos} · ${r.checked.wins}`) : null,
-      r.checked && !r.done ? h("span", { class: "small" }, "card changed since") : null,
-      h("button", {
-        type: "button", class: "btn secondary", dataset: { verify: r.name }, disabled: r.done || verifying,
-        "aria-label": r.done ? `Verified: ${r.name}'s card` : `${r.checked ? "Verify again" : "Verify"}: ${r.name}'s card`,
-        onclick: () => verifyPlayers([r.name]),
-      }, r.done ? "✓ Verified" : r.checked ? "Verify again" : "Verify")))))));
-  const left = rows.filter((r) => !r.done).length;
-  $("verify-all").disabled = verifying || left === 0;
-  $("verify-card").dataset.left = String(left);
-  $("verify-note").textContent = verifying ? "Verifying…"
-    : left ? `${rows.length - left} of ${rows.length} cards verified as they stand now.`
-      : `All ${rows.length} cards are verified as they stand now.`;
-}
-
-async function verifyPlayers(list) {
-  if (!list.length) {
-    toast("Every card is already verified as it stands.");
-    return;
-  }
-  const checker = $("checker").value.replace(/\s+/g, " ").trim();
-  verifying = true;
-  drawVerify(live.state);
-  let done = 0;
-  try {
-    for (const player of list) {
-      const body = checker ? { player, checker } : { player };
-      const ack = await commands.send(`${base}/verifications`, body);
-      live.acknowledge(ack).catch(() => {});
-      done += 1;
-    }
-  } catch (err) {
-    toast(err.text || String(err), "error", 6000);
-  } finally {
-    verifying = false;
-    await live.refresh().catch(() => {});
-    drawVerify(live.state);
-  }
-  if (done) toast(done === 1 ? `${list[0]}'s card is verified.` : `${done} cards verified.`);
-}
-
 // -- ending the night early ---------------------------------------------------------------------------
 function drawEnd(view) {
   $("end-card").hidden = view.phase !== "playing" || Boolean(view.ended_early);
@@ -584,9 +507,6 @@ async function main() {
       toast(`${name} takes ${out}'s seat.`);
     });
   });
-  $("verify-all").addEventListener("click", () => {
-    verifyPlayers(verifyRows(live.state).filter((r) => !r.done).map((r) => r.name));
-  });
   $("end-night").addEventListener("click", endNight);
   let dashboard = null;  // the room at a glance (host_dashboard.js)
   let checkin = null;  // the door check-in before round 1 (host_checkin.js)
@@ -621,7 +541,7 @@ async function main() {
   } catch (_) {
     rules = null;  // prizes are not split by group on this page; everything else works
   }
-  drawVerify(live.state);
+  initVerify({ live, commands, base, night });  // the verify card (host_verify.js)
   initHostMoney({ box: $("money-card"), commands, live, base, grouped: Boolean(rules && rules.prize_groups) });
   updateHostMoney(live.state);
   initSeatByHand({ box: $("seat-hand-card"), commands, live, base, before: () => inTouch("Changing the seating") });

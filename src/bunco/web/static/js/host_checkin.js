@@ -9,6 +9,7 @@
 // camera here and checks each card in without leaving the list.
 
 import { api, commandId } from "./api.js";
+import { authFile } from "./files.js";
 import { fill, h, toast } from "./ui.js";
 
 const CAN_SCAN = typeof window.BarcodeDetector === "function";
@@ -20,8 +21,8 @@ export function initCheckin({ anchor, base, token }) {
     h("p", { class: "small muted" }, "Tap each name as the player arrives. Before round 1, a no-show's seat can go to a substitute, or the no-show comes off the seating and the rules seat the room without them: a ghost's seat (the partner rolls for it) or a smaller table, as the night's rules say."),
     h("p", { id: "checkin-count", role: "status" }),
     h("div", { class: "row" },
-      h("a", { class: "btn secondary small", id: "checkin-badges", download: "",
-        href: `${base}/download/badges.pdf?token=${encodeURIComponent(token)}` }, "Door badges (PDF)"),
+      h("a", { class: "btn secondary small", id: "checkin-badges",
+        ...authFile(`${base}/download/badges.pdf`, token, "door-badges.pdf") }, "Door badges (PDF)"),
       CAN_SCAN ? h("button", { type: "button", class: "btn small", id: "checkin-scan", onclick: () => scanner.toggle() }, "Scan") : ""),
     h("p", { class: "small muted", id: "checkin-scan-help" }, CAN_SCAN
       ? "Scan a badge's QR code (or the one on a player's own page) with Scan, or with the camera app: either checks the player in."

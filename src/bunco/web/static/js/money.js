@@ -94,12 +94,15 @@ function judgedScopes(setup, grouped) {
 
 /** Build the host's card of breaks, drawings, presence and judged prizes (once). */
 export function initHostMoney({ box, commands, live, base, grouped }) {
-  hostCtx = { commands, live, base };
   const setup = live.state.setup;
-  const judged = judgedScopes(setup, grouped).map((s, i) => h("form", { class: "row", dataset: { judge: s.key, group: s.group || "" } },
+  hostCtx = { commands, live, base, scopes: judgedScopes(setup, grouped) };
+  const judged = hostCtx.scopes.map((s, i) => h("form", { class: "row judge", dataset: { judge: s.key, group: s.group || "" } },
     h("label", { for: `judge-${i}` }, prizeName(s)),
-    h("select", { id: `judge-${i}`, class: "grow" }, s.choices.map((c) => h("option", { value: c }, c))),
-    h("button", { type: "submit", class: "btn secondary" }, "Name the winner")));
+    h("select", { id: `judge-${i}`, class: "grow judge-first", onchange: () => judgeNote(s, i) }, s.choices.map((c) => h("option", { value: c }, c))),
+    h("label", { for: `judge-next-${i}` }, "then, if gone home"),
+    h("select", { id: `judge-next-${i}`, class: "grow judge-next" }, h("option", { value: "" }, "nobody"), s.choices.map((c) => h("option", { value: c }, c))),
+    h("button", { type: "submit", class: "btn secondary" }, "Name the winner"),
+    h("p", { class: "small judge-note", id: `judge-note-${i}`, role: "status" })));
   fill(box,
     h("h2", { id: "money-title" }, "Breaks, drawings and prizes"),
     h("form", { class: "row", id: "break-form" },
@@ -156,10 +159,40 @@ export function initHostMoney({ box, commands, live, base, grouped }) {
   for (const form of box.querySelectorAll("form[data-judge]")) {
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const body = { prize: form.dataset.judge, winner: form.querySelector("select").value };
+      const first = form.querySelector(".judge-first").value;
+      const next = form.querySelector(".judge-next").value;
+      const ranking = next && next !== first ? [first, next] : [first];
+      const gone = goneHome(first, form.dataset.group === "" && form.dataset.judge.startsWith("group_"));
+      if (gone && !window.confirm(ranking.length > 1
+        ? `${first} has gone home: ${ranking[1]} will take the prize instead. Name ${first} first anyway?`
+        : `${first} has gone home and must be present to win: with no next choice the prize goes to nobody. Name ${first} anyway?`)) return;
+      const body = { prize: form.dataset.judge, ranking };
       if (form.dataset.group) body.group = form.dataset.group;
-      send("judged", body, () => toast(`${body.winner} wins it.`));
+      send("judged", body, () => toast(gone && ranking.length > 1 ? `${ranking[1]} takes it (${first} has gone home).` : `${first} wins it.`));
     });
+  }
+}
+
+/** Whether a judged prize's choice has gone home while the night says "be present to win"
+ * (a group: every member gone). */
+function goneHome(choice, isGroup) {
+  const view = hostCtx.live.state.view;
+  if (!view.must_be_present) return false;
+  const gone = new Set(view.absent);
+  if (isGroup) return ((hostCtx.live.state.setup.groups || {})[choice] || []).every((m) => gone.has(m));
+  return gone.has(choice);
+}
+
+/** The warning under a judged prize when its choice has gone home, with the next offered. */
+function judgeNote(scope, i) {
+  const first = $(`judge-${i}`).value;
+  const gone = goneHome(first, !scope.group && scope.key.startsWith("group_"));
+  const note = $(`judge-note-${i}`);
+  note.textContent = gone ? `${first} has gone home and must be present to win: choose who comes next.` : "";
+  note.classList.toggle("warn", gone);
+  if (gone && !$(`judge-next-${i}`).value) {
+    const next = scope.choices.find((c) => c !== first && !goneHome(c, !scope.group && scope.key.startsWith("group_")));
+    if (next) $(`judge-next-${i}`).value = next;
   }
 }
 
@@ -173,6 +206,7 @@ export function updateHostMoney(state) {
   const current = $("presence-player").value;
   fill("presence-player", Object.keys(view.players).sort().map((p) => h("option", { value: p, selected: p === current }, p)));
   $("absent-note").textContent = view.absent.length ? `Gone home: ${view.absent.join(", ")}.` : "Everyone is here.";
+  hostCtx.scopes.forEach((scope, i) => judgeNote(scope, i));
   const check = view.verification || {};
   $("close-box").hidden = !check.waiting;
   $("close-note").textContent = check.waiting
@@ -231,7 +265,8 @@ const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 export function addMoney(body) {
   const judged = judgedNames();
   if (judged.length) body.judged = judged;
-  if ($("must-be-present").checked) body.must_be_present = true;
+  const present = $("must-be-present");  // sent when it differs from the preset's (home.js)
+  if (present.checked !== (present.dataset.preset === "true")) body.must_be_present = present.checked;
   if ($("one-prize").checked) body.one_prize_per_person = true;
   const breaks = $("breaks").value.replace(/\s+/g, "");
   if (breaks !== $("breaks").dataset.preset) {
