@@ -12,7 +12,7 @@ event against the state and returns a new night, or raises a typed
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -49,6 +49,7 @@ from bunco.core.events import (
 from bunco.core.evolve import evolve
 from bunco.core.host_events import CloseCardsEvent
 from bunco.core.hosting import HostState, apply_host_event
+from bunco.core.late_entries import GoOnEvent, WaitForPhoneEvent
 from bunco.core.names import name_key, same_name
 from bunco.core.prizes import PrizeResult, decide_prizes
 from bunco.core.rolloff import RollOff
@@ -200,6 +201,14 @@ class Night:
     corrections: tuple[Correction, ...] = ()  # the host's corrections of finished rounds
     closed: bool = False  # the host closed the night: results final, no more corrections
     clock: RoundClock | None = None  # timed rounds: the clock of the round under way
+    # the room's bell this round: the index in ``effective`` of the event that rang it
+    bell_at: int | None = None
+    # the tables whose phones the room waits for this round: table → entries it holds
+    # (None: its phone fell silent since its last entry); bunco.core.late_entries
+    awaited: dict[int, int | None] = field(default_factory=dict)
+    # the tables the host decided about this round (went on without their phone, or
+    # entered who won there by hand): the room does not wait for their phones again
+    decided: frozenset[int] = frozenset()
     # the night every CHECKPOINT_EVERY standing events of the round under way (the newest
     # CHECKPOINTS_KEPT, oldest first): an undo folds again from the newest before its entry
     checkpoints: tuple[Night, ...] = field(default=(), compare=False, repr=False)
@@ -250,6 +259,8 @@ class Night:
         ev = normalize_event(event)
         if ev["type"] == "undo":
             return self._undo(ev)
+        if (ev["type"] == "roll" or ev["type"] == "tally") and ev.get("before_bell"):
+            return self._before_bell(ev)
         night = self._apply_effective(ev)
         night = evolve(night, events=self.events.append(ev), effective=self.effective.append(ev))
         return night._marked()
@@ -288,6 +299,10 @@ class Night:
             return self._correct(ev)
         if ev["type"] == "close_night":
             return self._close_night(ev)
+        if ev["type"] == "wait_for_phone":
+            return self._wait_for_phone(ev)
+        if ev["type"] == "go_on":
+            return self._go_on(ev)
         if ev["type"] == "absent" or ev["type"] == "present":
             return apply_host_event(self, ev)._decide_when_final()
         if (  # the host's records beside the dice (bunco.core.hosting)
@@ -339,10 +354,12 @@ class Night:
             if night.bell and not self.bell:
                 bunco = record.kind is RollKind.BUNCO and self.rules.bunco_ends_round
                 night = night._ending(table_no, record, "bunco" if bunco else "target")
+                night = evolve(night, bell_at=len(self.effective))
         if all(t.status is Status.DONE for t in night.tables):
             if night.bell_roll is None:
                 night = night._ending(table_no, record, "last_table")
-            night = night._end_round()
+            if not night.awaited:  # else the room waits for a table's phone first
+                night = night._end_round()
         return night
 
     def _ending(self, table_no: int, record: RollRecord, why: str) -> Night:
@@ -459,6 +476,9 @@ class Night:
             bell_roll=None,
             started=False,
             clock=None,
+            bell_at=None,
+            awaited={},
+            decided=frozenset(),
         )
 
     def _new_period(self) -> Night:
@@ -924,8 +944,10 @@ class Night:
             )
         night = self._ring_all(self.rules.after_bell is AfterBell.FINISH_TURN)
         ending = RoundEnding(self.set_no, self.round_no, None, None, "time")
-        night = evolve(night, clock=evolve(clock, rung=True), bell_roll=ending)
-        if all(t.status is Status.DONE for t in night.tables):
+        night = evolve(
+            night, clock=evolve(clock, rung=True), bell_roll=ending, bell_at=len(self.effective)
+        )
+        if all(t.status is Status.DONE for t in night.tables) and not night.awaited:
             return night._end_round()
         return night
 
@@ -1037,6 +1059,145 @@ class Night:
             when=f"set {last.set_no}, round {last.round_no}",
         )
 
+    # -- store and forward at the bell (bunco.core.late_entries) ------------------------------
+    def entries_after_bell(self, table_no: int) -> int:
+        """The entries at table ``table_no`` since the room's bell this round (and a result
+        the host entered there by hand): what a late entry there would come before."""
+        if self.bell_at is None:
+            return 0
+        count = 0
+        for ev in self.effective.slice(self.bell_at):
+            if ev["type"] == "roll" or ev["type"] == "tally":
+                count += ev.get("table") == table_no
+            elif ev["type"] == "go_on":
+                count += ev["of_table"] == table_no and "winner" in ev
+        return count
+
+    def settled_by_hand(self, table_no: int) -> bool:
+        """Whether the host entered table ``table_no``'s result by hand since the bell."""
+        if self.bell_at is None:
+            return False
+        return any(
+            ev["type"] == "go_on" and ev["of_table"] == table_no and "winner" in ev
+            for ev in self.effective.slice(self.bell_at)
+        )
+
+    def _before_bell(self, ev: ScoringEvent) -> Night:
+        """An entry tapped before the bell that arrives after it: placed at the end of
+        its table's play before the bell, the bell then applied to the table again; every
+        other table's entries score as they did."""
+        table_no = ev.get("table")
+        named = f"round {self.round_no}" + (f" of set {self.set_no}" if self.sets > 1 else "")
+        if self.phase != "playing":
+            raise RoundOver(
+                "the round this entry was tapped in is over: the room has moved on",
+                expected="the host's correction of that round",
+            )
+        if table_no is None or not 1 <= table_no <= len(self.tables):
+            raise WrongTable(
+                f"there is no table {table_no} in {named}",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
+        if self.bell_at is None:
+            raise NotAllowedNow(
+                f"the bell has not rung in {named}, so nothing comes before it yet",
+                expected="the entry without before_bell",
+            )
+        later = self.entries_after_bell(table_no)
+        if later:
+            raise NotAllowedNow(
+                f"table {table_no} has {later} entr{'y' if later == 1 else 'ies'} since the "
+                "bell, so an entry from before it can no longer be placed",
+                expected=f"the host's correction of table {table_no}'s round",
+            )
+        plain: dict[str, Any] = {k: v for k, v in ev.items() if k != "before_bell"}
+        base = self._base_for(self.bell_at)
+        rest = self.effective.slice(len(base.effective))
+        rest.insert(self.bell_at - len(base.effective), normalize_event(plain))  # type: ignore[arg-type]
+
+        def refused(event: StandingEvent, exc: BuncoError) -> BuncoError:
+            if event.get("table") == table_no and event["type"] in ("roll", "tally"):
+                return type(exc)(f"{exc.message} (before the bell)", expected=exc.expected)
+            return NotAllowedNow(
+                f"an entry from before the bell at table {table_no} cannot be placed: "
+                f"what followed no longer applies ({exc.message})",
+                expected=f"the host's correction of table {table_no}'s round",
+            )
+
+        after = self._refold(base, rest, ev, from_start=base is self.round_start, refused=refused)
+        _refuse_late_rescoring(self, after, table_no)
+        _refuse_changed_corrections(self, after, len(base.corrections), table_no)
+        return after
+
+    def _wait_for_phone(self, ev: WaitForPhoneEvent) -> Night:
+        """The round does not end without this table's phone (it holds entries of it)."""
+        table_no = ev["of_table"]
+        if self.phase != "playing" or not self.started:
+            raise NotAllowedNow(
+                "no round is under way, so the room has nothing to wait for",
+                expected="wait_for_phone during a round",
+            )
+        if table_no > len(self.tables):
+            raise WrongTable(
+                f"there is no table {table_no} this round",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
+        if table_no in self.awaited or table_no in self.decided:
+            doing = "already waits for" if table_no in self.awaited else "went on without"
+            raise NotAllowedNow(
+                f"the room {doing} table {table_no}'s phone this round",
+                expected="go_on once its entries are in, or the host's decision",
+            )
+        return evolve(self, awaited={**self.awaited, table_no: ev.get("entries")})
+
+    def _go_on(self, ev: GoOnEvent) -> Night:
+        """The room stops waiting for a table's phone; with ``winner``, the host entered
+        who won there from the table's paper tally (its tie-break, if any, dropped). The
+        round ends once every table has settled and no phone is waited for."""
+        table_no, winner = ev["of_table"], ev.get("winner")
+        if self.phase != "playing":
+            raise NotAllowedNow(
+                "no round is under way: the room has moved on",
+                expected="go_on during the round it waits in",
+            )
+        if table_no > len(self.tables):
+            raise WrongTable(
+                f"there is no table {table_no} this round",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
+        tables = self.tables
+        if winner is None and table_no not in self.awaited:
+            raise NotAllowedNow(
+                f"the room is not waiting for table {table_no}'s phone",
+                expected="go_on for a table the room waits for, or with who won there",
+            )
+        if winner is not None:
+            table = tables[table_no - 1]
+            if not self.bell and table_no not in self.awaited:
+                raise NotAllowedNow(
+                    f"table {table_no} plays on before the bell: its entries decide who wins there",
+                    expected="who won there once the bell has rung",
+                )
+            if winner not in table.seats:
+                raise InvalidSetup(
+                    f"{winner} does not sit at table {table_no} this round",
+                    expected="one of " + ", ".join(p for p in table.seats if p),
+                )
+            side = table.side_of(table.seats.index(winner))
+            settled = evolve(
+                table, status=Status.DONE, winning_side=side, in_turn=False, tie_break=None
+            )
+            tables = (*tables[: table_no - 1], settled, *tables[table_no:])
+        awaited = {t: n for t, n in self.awaited.items() if t != table_no}
+        decided = self.decided | {table_no} if ev.get("why") != "sent" else self.decided
+        night = evolve(self, tables=tables, awaited=awaited, decided=decided)
+        if all(t.status is Status.DONE for t in tables) and not awaited:
+            if night.bell_roll is None:
+                ending = RoundEnding(self.set_no, self.round_no, None, None, "last_table")
+                night = evolve(night, bell_roll=ending)
+            night = night._end_round()
+        return night
+
     # -- undo -------------------------------------------------------------------------------------
     def _undo(self, ev: UndoEvent) -> Night:
         """Remove the last roll or tally at a table by folding the round again without it."""
@@ -1077,10 +1238,19 @@ class Night:
         return start
 
     def _refold(
-        self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent, *, from_start: bool = True
+        self,
+        snapshot: Night,
+        rest: list[StandingEvent],
+        ev: UndoEvent | ScoringEvent,
+        *,
+        from_start: bool = True,
+        refused: Callable[[StandingEvent, BuncoError], BuncoError] | None = None,
     ) -> Night:
         """Fold ``rest`` again on ``snapshot``: the start of a round (``from_start``), or a
-        checkpoint of the round under way, whose own checkpoints still hold."""
+        checkpoint of the round under way, whose own checkpoints still hold; ``ev`` (an
+        undo, or an entry placed before the bell) goes into the log. ``refused`` says why
+        an event of ``rest`` that no longer applies refuses ``ev`` (an undo's words by
+        default)."""
         # a round's start is its own round start, and no checkpoint of the round is before
         # it; a checkpoint stays the newest one, with those before it
         if from_start:
@@ -1094,10 +1264,13 @@ class Night:
                 night = night._apply_effective(later)
                 night = evolve(night, effective=night.effective.append(later))._marked()
         except BuncoError as exc:
+            if refused is not None:
+                raise refused(later, exc) from None
+            table = ev.get("table")
             if later["type"] == "correct":
-                raise _correction_depends(ev["table"], later, exc.message) from None
+                raise _correction_depends(table or 0, later, exc.message) from None
             raise NotAllowedNow(
-                f"the last entry at table {ev['table']} cannot be undone: a later entry depends on it "
+                f"the last entry at table {table} cannot be undone: a later entry depends on it "
                 f"({exc.message})",
                 expected="a correcting entry at that table instead",
             ) from None
@@ -1136,6 +1309,23 @@ def _refuse_rescoring(
             expected=f"undo the entries at table {number} first (the last one first), "
             f"then this one; or a correcting entry at table {table_no}",
         )
+
+
+def _refuse_late_rescoring(before: Night, after: Night, table_no: int) -> None:
+    """Refuse an entry placed before the bell at ``table_no`` that would score another
+    table's entries otherwise (the head table's entry that would ring the bell sooner, say):
+    a late entry changes its own table only."""
+    ended = len(after.history) > len(before.history)
+    now = [t.rolls for t in (after.history[-1].tables if ended else after.tables)]
+    for number, (old, new) in enumerate(zip(before.tables, now, strict=False), start=1):
+        if number == table_no:
+            continue
+        if [_as_scored(r) for r in old.rolls] != [_as_scored(r) for r in new]:
+            raise NotAllowedNow(
+                f"an entry from before the bell at table {table_no} cannot be placed: "
+                f"table {number}'s entries would score otherwise",
+                expected=f"the host's correction of table {table_no}'s round",
+            )
 
 
 def _refuse_changed_corrections(before: Night, after: Night, kept: int, table_no: int) -> None:
