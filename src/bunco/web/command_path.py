@@ -332,10 +332,10 @@ def _waits(
 
 
 def round_began(state: HeldState) -> float | None:
-    """When the round in play began (its first event was stored), seconds since the
-    epoch; ``None`` before its first event."""
+    """When the round in play began: the round before it ended (its last event was
+    stored), or the night was made; seconds since the epoch."""
     start = state.night.round_start
-    index = len(start.events) + 1 if start is not None else len(state.log)
+    index = len(start.events) if start is not None else state.seq
     events = state.since(index - 1)
     return events[0].created_at.timestamp() if events else None
 
