@@ -281,6 +281,21 @@ def test_a_command_id_is_one_command_of_the_night_whoever_sends_it(client, night
     assert host_bot_id.status_code == 200 and host_bot_id.json()["duplicate"] is False
 
 
+def test_a_command_id_is_remembered_across_a_restart(db_url):
+    """The store holds the night's command ids: after a restart (the night read again from
+    its log) a retry under a new token of the table gets the first answer."""
+    with TestClient(create_app(db_url, bot_pace=0)) as first:
+        night = make_night(first)
+        stored = night.roll(2, [2, 3, 5], headers=night.table_token(2), command_id="c-9")
+        assert stored.status_code == 200
+    with TestClient(create_app(db_url, bot_pace=0)) as second:
+        night.client = second
+        again = night.roll(2, [2, 3, 5], headers=night.table_token(2), command_id="c-9")
+        assert again.status_code == 200, again.text
+        assert (again.json()["duplicate"], again.json()["seq"]) == (True, stored.json()["seq"])
+        assert night.seq() == 1
+
+
 # -- names ---------------------------------------------------------------------------------
 
 

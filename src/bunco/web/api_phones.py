@@ -27,13 +27,13 @@ from the table's paper tally).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
-from pydantic import Field, StringConstraints
-
 from fastapi.responses import Response
+from pydantic import Field, StringConstraints
 
 from bunco.store.phone_reports import PhoneReports, StoredReport
 from bunco.web.access import require
@@ -155,10 +155,9 @@ async def _release(request: Request, live: LiveNight, table: int) -> None:
     night = live.night
     if table not in night.awaited or live.phones.holds(table, night.set_no, night.round_no):
         return
-    try:
+    # refused if released meanwhile (the phone's last entry said so), or the round moved on
+    with contextlib.suppress(ServiceError):
         await service(request).path.send(live.id, go_on_command(live.state, table, "sent"))
-    except ServiceError:
-        pass  # released meanwhile (the phone's last entry said so), or the round moved on
 
 
 @router.post("/tables/{table}/go-on", response_model=AckOut)

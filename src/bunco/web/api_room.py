@@ -27,10 +27,10 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from bunco.store.phone_reports import PhoneReports
 from bunco.web.access import require, require_host, require_read
+from bunco.web.command_path import round_began
 from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Message
 from bunco.web.replies import ServiceError, json_text
-from bunco.web.command_path import round_began
 from bunco.web.room_watch import RoomLog, flags, phone_flag, round_start
 from bunco.web.routing import ERRORS, NightId, TableNo, service
 from bunco.web.schemas import CommandBody
