@@ -178,6 +178,8 @@ class Correction:
     reason: str
     by: str | None
     at: str | None
+    rolloffs: tuple[str, ...] = ()
+    """What the correction did to the roll-offs (kept, cancelled, rolled again), in words."""
 
 
 def _side(team: bool, seat: int) -> int:
@@ -337,24 +339,13 @@ def _names(seats: Sequence[str | None], winning: frozenset[int]) -> str:
     return " & ".join(named_seats(seats, winning)) or "nobody"
 
 
-def check_correctable(
-    phase: str, closed: bool, rolloff_purpose: str | None, prizes_rolled_off: bool
-) -> None:
-    """Refuse a correction the night cannot take now, saying why."""
+def check_correctable(closed: bool) -> None:
+    """Refuse a correction once the night is closed: the only end of corrections (during
+    or after a roll-off, a correction decides the set winner and the prizes again)."""
     if closed:
         raise NotAllowedNow(
             "the host has closed the night: its results are final",
             expected="corrections before the night is closed",
-        )
-    if phase == "rolloff":
-        raise NotAllowedNow(
-            f"a roll-off for {rolloff_purpose} is under way",
-            expected="the correction once the roll-off is settled",
-        )
-    if prizes_rolled_off:
-        raise NotAllowedNow(
-            "a prize was settled by a roll-off, which a correction could make wrong",
-            expected="corrections before the first prize roll-off",
         )
 
 

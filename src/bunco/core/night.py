@@ -51,7 +51,7 @@ from bunco.core.host_events import CloseCardsEvent
 from bunco.core.hosting import HostState, apply_host_event
 from bunco.core.late_entries import GoOnEvent, WaitForPhoneEvent
 from bunco.core.names import name_key, same_name
-from bunco.core.prizes import PrizeResult, decide_prizes
+from bunco.core.prizes import PrizeResult, decide_prizes, rolloffs_again
 from bunco.core.rolloff import RollOff
 from bunco.core.round_clock import RoundClock, TimeUpEvent
 from bunco.core.rules import (
@@ -556,7 +556,19 @@ class Night:
             if awaiting_cards(waiting):
                 return waiting
         cards = self._prize_cards() if cards is None else cards
-        prizes = decide_prizes(
+        night = evolve(
+            self,
+            prizes=tuple(self._prizes_of(cards)),
+            prize_cards=cards,
+            phase="over",
+            tables=(),
+            rolloff=None,
+            rolloff_for=None,
+        )
+        return night._next_prize_rolloff()
+
+    def _prizes_of(self, cards: dict[str, Card]) -> list[PrizeResult]:
+        return decide_prizes(
             [p.value for p in self.rules.prizes],
             cards,
             shared=self.rules.prize_ties is PrizeTies.SHARED,
@@ -565,6 +577,18 @@ class Night:
             groups=self.groups if self.rules.prize_groups else None,
             mini_label=self.rules.mini_label,
         )
+
+    def _prizes_again(self) -> tuple[Night, list[str]]:
+        """The prizes decided again from the corrected cards (a correction after they were
+        decided): a roll-off whose prize is tied again among the same players is kept (its
+        winner, or the roll-off under way goes on); one whose tie the correction broke is
+        cancelled; a new tie is rolled off. Returns the night and what became of each
+        roll-off, in words."""
+        under_way = (
+            self.rolloff_for[1] if self.rolloff_for and self.rolloff_for[0] == "prize" else None
+        )
+        cards = self._prize_cards()
+        prizes, resume, words = rolloffs_again(self.prizes, self._prizes_of(cards), under_way)
         night = evolve(
             self,
             prizes=tuple(prizes),
@@ -574,7 +598,18 @@ class Night:
             rolloff=None,
             rolloff_for=None,
         )
-        return night._next_prize_rolloff()
+        if resume is not None:
+            return evolve(
+                night, phase="rolloff", rolloff=self.rolloff, rolloff_for=("prize", resume)
+            ), words
+        night = night._next_prize_rolloff()
+        if night.rolloff is not None and night.rolloff_for is not None:
+            prize = night.prizes[night.rolloff_for[1]]
+            named = prize.label + (f" ({prize.group})" if prize.group else "")
+            fresh = f"{named}: a roll-off among {', '.join(prize.candidates)} is due"
+            if not any(w.startswith(f"{named}:") for w in words):
+                words.append(fresh)
+        return night, words
 
     def _prize_cards(self) -> dict[str, Card]:
         """The cards prizes count: with ``verify_for_prizes``, the last verified figures."""
@@ -705,12 +740,7 @@ class Night:
     def _correct(self, ev: CorrectEvent) -> Night:
         """The host corrects a table's finished round: the round's result, the cards, the
         set winners and (once decided) the prizes follow; the seating that followed stands."""
-        check_correctable(
-            self.phase,
-            self.closed,
-            self.rolloff.purpose if self.rolloff else None,
-            any(p.settled_by == "roll_off" for p in self.prizes),
-        )
+        check_correctable(self.closed)
         set_no, round_no, table_no = ev["set"], ev["round"], ev["of_table"]
         where = f"table {table_no} in round {round_no}" + (
             f" of set {set_no}" if self.sets > 1 else ""
@@ -754,9 +784,17 @@ class Night:
         night = evolve(
             night, cards=night._cards_from_history(), last_bunco=night._last_bunco(record)
         )
-        night = night._set_results_again()
-        if self.phase == "over" and self.prize_cards is not None:
-            return night._end_night(night._prize_cards())
+        night, words = night._set_results_again()
+        prizes_decided = self.prize_cards is not None and (
+            self.phase == "over"
+            or (self.rolloff_for is not None and self.rolloff_for[0] == "prize")
+        )
+        if prizes_decided:
+            night, more = night._prizes_again()
+            words += more
+        if words:
+            record = evolve(record, rolloffs=tuple(words))
+            night = evolve(night, corrections=(*self.corrections, record))
         return night
 
     def _correct_running(self, ev: CorrectEvent, where: str) -> Night:
@@ -858,13 +896,33 @@ class Night:
         ]
         return buncos[0] if len(buncos) == 1 else self.last_bunco
 
-    def _set_results_again(self) -> Night:
+    def _set_results_again(self) -> tuple[Night, list[str]]:
         """Each finished set's winner decided again from the corrected cards; a correction
-        that would call for a roll-off the night has passed is refused."""
+        that would call for a roll-off the night has passed is refused. The set roll-off
+        under way goes on if the set is tied again among the same players, is cancelled if
+        the set now has its winner (the night goes on), and is begun again among the players
+        tied now otherwise. Returns the night and what became of that roll-off, in words."""
         results = []
+        words: list[str] = []
+        settle: SetResult | None = None
         for old in self.set_results:
             if old.settled_by == "pending_roll_off":
-                results.append(old)
+                new = _set_winner(old.set_no, self.cards, self.seated_in_set(old.set_no))
+                among = ", ".join(old.tied_on_buncos)
+                if (
+                    self.rolloff_for != ("set", old.set_no)
+                    or new.tied_on_buncos == old.tied_on_buncos
+                ):
+                    results.append(old)
+                    continue
+                if new.winner is not None:
+                    words.append(f"set {old.set_no}: the roll-off among {among} is cancelled "
+                                 f"({new.winner} wins the set)")  # fmt: skip
+                    settle = new
+                else:
+                    words.append(f"set {old.set_no}: the roll-off among {among} is rolled off "
+                                 f"again among {', '.join(new.tied_on_buncos)}")  # fmt: skip
+                results.append(new)
                 continue
             new = _set_winner(old.set_no, self.cards, self.seated_in_set(old.set_no))
             if old.settled_by == "roll_off" and new.winner is None:
@@ -883,7 +941,23 @@ class Night:
                     expected="a correction that leaves the set one winner",
                 )
             results.append(new)
-        return evolve(self, set_results=tuple(results))
+        night = evolve(self, set_results=tuple(results))
+        if self.phase != "rolloff" or self.rolloff_for is None or self.rolloff_for[0] != "set":
+            return night, words
+        if settle is not None:  # the set has its winner: the night goes on
+            night = evolve(night, rolloff=None, rolloff_for=None)._new_period()
+            return night._after_set(self.history[-1]), words
+        current = night.set_results[-1]
+        if words and current.winner is None:  # tied among others: their roll-off
+            assert self.rolloff is not None
+            rolloff = RollOff.begin(
+                self.rolloff.purpose,
+                current.tied_on_buncos,
+                round_no=self.round_no,
+                goal=self.rules.roll_off_target,
+            )
+            night = evolve(night, rolloff=rolloff)
+        return night, words
 
     def _close_night(self, ev: CloseNightEvent) -> Night:
         """The host closes the night: results final, no more corrections."""
