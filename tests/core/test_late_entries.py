@@ -156,3 +156,25 @@ def test_the_party_log_example_folds_to_what_the_page_says() -> None:
     result = night.history[0].tables[1]
     assert result.side_scores == (1, 2) and result.winners == ("Fay", "Hal")
     assert result.tie_break is None and night.round_no == 2 and not night.awaited
+
+
+def test_a_late_entry_that_settles_the_last_table_keeps_the_room_waiting() -> None:
+    """Every other table settled at the bell; the room waits for table 2's phone (written
+    after the bell). Placing Eve's +1 and miss before the bell settles table 2 at the bell
+    in the fold again: the round must not end half-way through that fold (the wait comes
+    later in it), and ends with the phone's go_on."""
+    night = rung(finish=True)
+    night = late(night, "+1", "Eve").apply({"type": "wait_for_phone", "of_table": 2, "entries": 1})
+    night = late(night, "miss", "Eve")
+    assert night.round_no == 1 and night.awaited == {2: 1}
+    assert all(t.status is Status.DONE for t in night.tables) and not night.holding
+    night = night.apply({"type": "go_on", "of_table": 2, "why": "sent"})
+    assert night.round_no == 2 and night.history[0].tables[1].side_scores == (1, 0)
+    again = Night.start(night.setup).apply_all(list(night.events))
+    assert again.round_no == 2 and not again.holding
+
+
+def test_a_late_entry_that_settles_the_last_table_ends_the_round_when_nobody_waits() -> None:
+    night = late(late(rung(finish=True), "+1", "Eve"), "miss", "Eve")
+    assert night.round_no == 2 and not night.holding
+    assert night.history[0].tables[1].winners == ("Eve", "Gus")

@@ -209,6 +209,9 @@ class Night:
     # the tables the host decided about this round (went on without their phone, or
     # entered who won there by hand): the room does not wait for their phones again
     decided: frozenset[int] = frozenset()
+    # while an entry from before the bell is placed (the round folded again after it), the
+    # round ends only once the whole fold is done, never half-way (bunco.core.late_entries)
+    holding: bool = False
     # the night every CHECKPOINT_EVERY standing events of the round under way (the newest
     # CHECKPOINTS_KEPT, oldest first): an undo folds again from the newest before its entry
     checkpoints: tuple[Night, ...] = field(default=(), compare=False, repr=False)
@@ -273,7 +276,8 @@ class Night:
             return evolve(self, round_start=self, checkpoints=())
         if (len(self.effective) - len(self.round_start.effective)) % CHECKPOINT_EVERY == 0:
             kept = self.checkpoints[-(CHECKPOINTS_KEPT - 1) :] if CHECKPOINTS_KEPT > 1 else ()
-            return evolve(self, checkpoints=(*kept, evolve(self, checkpoints=())))
+            point = evolve(self, checkpoints=(), holding=False)
+            return evolve(self, checkpoints=(*kept, point))
         return self
 
     def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Night:
@@ -358,7 +362,7 @@ class Night:
         if all(t.status is Status.DONE for t in night.tables):
             if night.bell_roll is None:
                 night = night._ending(table_no, record, "last_table")
-            if not night.awaited:  # else the room waits for a table's phone first
+            if not night.awaited and not night.holding:  # else the room waits for a phone
                 night = night._end_round()
         return night
 
@@ -1022,7 +1026,7 @@ class Night:
             night, clock=evolve(clock, rung=True), bell_roll=ending, bell_at=len(self.effective)
         )
         if all(t.status is Status.DONE for t in night.tables) and not night.awaited:
-            return night._end_round()
+            return night if night.holding else night._end_round()
         return night
 
     def _end_early(self) -> Night:
@@ -1198,9 +1202,14 @@ class Night:
                 expected=f"the host's correction of table {table_no}'s round",
             )
 
-        after = self._refold(base, rest, ev, from_start=base is self.round_start, refused=refused)
+        after = self._refold(
+            base, rest, ev, from_start=base is self.round_start, refused=refused, hold=True
+        )
         _refuse_late_rescoring(self, after, table_no)
         _refuse_changed_corrections(self, after, len(base.corrections), table_no)
+        after = evolve(after, holding=False)
+        if all(t.status is Status.DONE for t in after.tables) and not after.awaited:
+            return after._end_round()  # the round ends with this entry
         return after
 
     def _wait_for_phone(self, ev: WaitForPhoneEvent) -> Night:
@@ -1265,7 +1274,7 @@ class Night:
         awaited = {t: n for t, n in self.awaited.items() if t != table_no}
         decided = self.decided | {table_no} if ev.get("why") != "sent" else self.decided
         night = evolve(self, tables=tables, awaited=awaited, decided=decided)
-        if all(t.status is Status.DONE for t in tables) and not awaited:
+        if all(t.status is Status.DONE for t in tables) and not awaited and not self.holding:
             if night.bell_roll is None:
                 ending = RoundEnding(self.set_no, self.round_no, None, None, "last_table")
                 night = evolve(night, bell_roll=ending)
@@ -1319,12 +1328,13 @@ class Night:
         *,
         from_start: bool = True,
         refused: Callable[[StandingEvent, BuncoError], BuncoError] | None = None,
+        hold: bool = False,
     ) -> Night:
         """Fold ``rest`` again on ``snapshot``: the start of a round (``from_start``), or a
         checkpoint of the round under way, whose own checkpoints still hold; ``ev`` (an
         undo, or an entry placed before the bell) goes into the log. ``refused`` says why
         an event of ``rest`` that no longer applies refuses ``ev`` (an undo's words by
-        default)."""
+        default). ``hold``: the round does not end during the fold (the caller ends it)."""
         # a round's start is its own round start, and no checkpoint of the round is before
         # it; a checkpoint stays the newest one, with those before it
         if from_start:
@@ -1333,6 +1343,8 @@ class Night:
             kept = self.checkpoints
             at = next(i for i, c in enumerate(kept) if c is snapshot)
             night = evolve(snapshot, checkpoints=kept[: at + 1])
+        if hold:
+            night = evolve(night, holding=True)
         try:
             for later in rest:
                 night = night._apply_effective(later)

@@ -261,19 +261,34 @@ async def phones(night_id: NightId, request: Request) -> dict[str, Any]:
 
 def _round_word(live: LiveNight, table: int, now: float) -> dict[str, Any]:
     """What table ``table``'s phone means for the round in play: the entries of it it
-    holds (``holds``), whether it fell ``silent`` since it was heard this round, and
-    whether the room waits for it (``awaited``: true, with ``awaiting`` the entries it
-    said it holds, null when it fell silent)."""
+    holds (``holds``), whether it fell ``silent`` since it was heard this round, whether
+    the room waits for it (``awaited``: true, with ``awaiting`` the entries it said it
+    holds, null when it fell silent), the table's ``status`` and its ``sides`` (who won
+    there is one of them, for the host's decision)."""
     night, book = live.night, live.phones
     playing = night.phase == "playing" and table <= len(night.tables)
     if not playing:
-        return {"holds": 0, "silent": False, "awaited": False, "awaiting": None}
+        return {
+            "holds": 0,
+            "silent": False,
+            "awaited": False,
+            "awaiting": None,
+            "status": None,
+            "sides": [],
+        }
+    current = night.tables[table - 1]
+    sides = [
+        [current.seats[i] for i in current.side_seats(side) if current.seats[i]]
+        for side in current.sides
+    ]
     return {
         "holds": book.holds(table, night.set_no, night.round_no),
         "silent": table not in night.decided
         and book.silent(table, now=now, began=round_began(live.state)),
         "awaited": table in night.awaited,
         "awaiting": night.awaited.get(table),
+        "status": current.status.value,
+        "sides": sides,
     }
 
 
