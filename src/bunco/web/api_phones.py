@@ -77,6 +77,11 @@ class OutboxIn(StrictModel):
     """What a table's phone holds now."""
 
     waiting: int = Field(ge=0, le=100_000, description="entries not sent yet")
+    first: EntryId | None = Field(
+        None,
+        description="the command id of the first entry waiting (a report that crossed its "
+        "entries on the way, which the server stored already, says nothing of them)",
+    )
     rounds: list[RoundWaitingIn] = Field(
         default_factory=list,
         max_length=50,
@@ -143,6 +148,10 @@ async def report_outbox(
     live = await _table_phone(request, night_id, table, "reporting its outbox")
     heard = _now()
     report = body.model_dump(mode="json")
+    if body.first is not None and live.state.known("", body.first) is not None:
+        # the report crossed its entries on the way (the server stored the first already):
+        # what it says waits is not so; each entry's own word (``more``) stands
+        report = {**report, "waiting": 0, "oldest": None, "oldest_age": None, "rounds": []}
     await asyncio.to_thread(_reports(request).save, night_id, table, heard, report)
     live.phones.note_report(table, datetime.fromisoformat(heard).timestamp(), report)
     await _release(request, live, table)

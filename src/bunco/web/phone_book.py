@@ -28,6 +28,7 @@ to other processes is read from the store (:mod:`bunco.store.phone_reports`) and
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,7 +36,17 @@ from typing import Any
 
 from bunco.core.night import Night
 
-SILENT_PHONE = 35.0
+
+def _silent_after() -> float:
+    """``BUNCO_SILENT_PHONE`` (seconds, for rehearsals and tests), else 35."""
+    try:
+        value = float(os.environ.get("BUNCO_SILENT_PHONE", "35"))
+    except ValueError:
+        return 35.0
+    return value if 0 < value <= 3600 else 35.0
+
+
+SILENT_PHONE = _silent_after()
 """Seconds without a word from a table's phone (it reports every 15 s while its page is
 open and online) after which it is silent: offline, asleep or closed."""
 

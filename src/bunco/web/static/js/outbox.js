@@ -302,6 +302,7 @@ export class Outbox {
     }
     return {
       waiting: waiting.length,
+      first: waiting.length ? waiting[0].id : null,
       rounds: [...rounds.values()].slice(0, 50),
       oldest: oldest === null ? null : new Date(oldest).toISOString(),
       oldest_age: oldest === null ? null : Math.max(0, (Date.now() - oldest) / 1000),

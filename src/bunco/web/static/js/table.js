@@ -138,15 +138,16 @@ function shown(view) {
 }
 
 /** The table to tap on: as shown, once the page knows it (after asking the server for
- * the table's state if a reply was lost or the page's state is behind); null while it
- * cannot tell (no connection to ask). Never a turn the page has not been told. */
+ * the table's state if a reply was lost or the page's state is behind). If it still
+ * cannot tell (no answer yet), the entry is tapped for no roller: the server places it
+ * at the turn it follows. Never a turn the page has not been told. */
 async function tableToTap() {
   let s = shown(state.view);
   if (s.checking) {
     await askServer();
     s = shown(state.view);
   }
-  return s.checking ? null : s;
+  return s;
 }
 
 /** Ask the server for the table's state (a lost reply, a state behind): the turn line
@@ -210,7 +211,7 @@ function rollPath() { return `${base}/tables/${tableNo}/rolls`; }
 async function tally(outcome) {
   const s = await tableToTap();
   const t = s && s.t;
-  if (!t || !t.roller) return;
+  if (!t || (!t.roller && !s.checking)) return;
   const tap = (t.taps || []).find((x) => x.outcome === outcome);
   if (!tap || !tap.asks_who) {
     enter({ outcome }, labelOf({ outcome }, t.roller));
@@ -225,7 +226,7 @@ async function tally(outcome) {
 async function enterFor(t, body, label) {
   const who = await askWho(t, label);
   if (!who) return false;
-  if (who === t.roller) {
+  if (who === t.roller || !t.roller) {  // no roller known: the server checks the turn
     enter({ ...body, player: who }, labelOf(body, who));
     return true;
   }
@@ -253,7 +254,10 @@ async function rollForMe() {
   const box = $("dice");
   const round = state.view.round;
   const s = await tableToTap();
-  if (!s || !s.t || !s.t.roller) return;
+  if (!s.t || !s.t.roller) {
+    toast("Roll for me needs to know whose turn it is: the page is checking with the server. Enter the dice you rolled instead.", "error", 6000);
+    return;
+  }
   animating = true;
   $("result").textContent = "";
   const waiting = tumble(box, 650);
@@ -273,9 +277,7 @@ async function rollForMe() {
 async function enterFaces() {
   if (picked.includes(null)) return;
   const dice = [...picked];
-  const s = await tableToTap();
-  if (!s) return;
-  const { t } = s;
+  const { t } = await tableToTap();
   // a three of a kind that goes on the roller's card (the server's ``asks_who`` faces)
   // asks who rolled it, exactly as the tally buttons do
   const trips = dice[0] === dice[1] && dice[1] === dice[2] && t && t.roller
@@ -347,8 +349,11 @@ function hostOnly(seen) {
 function askWho(t, label) {
   const dialog = $("who");
   $("who-title").textContent = `${label}: who rolled it?`;
-  $("who-text").textContent = `It goes on that player's score card. By the tally it is ${t.roller}'s turn.`;
-  const rollers = [t.roller, ...t.players.filter((p) => p && p !== t.roller)];
+  $("who-text").textContent = t.roller
+    ? `It goes on that player's score card. By the tally it is ${t.roller}'s turn.`
+    : "It goes on that player's score card. The page has not been told whose turn it is yet: the server checks it.";
+  const rollers = t.roller ? [t.roller, ...t.players.filter((p) => p && p !== t.roller)]
+    : t.players.filter(Boolean);
   return new Promise((resolve) => {
     const done = (value) => { dialog.close(); resolve(value); };
     fill("who-choices", rollers.map((name) => h("button", {
@@ -400,7 +405,10 @@ function buildTaps(view) {
 
 function drawTaps(view, t) {
   buildTaps(view);
-  const canRoll = Boolean(t && t.roller && view.phase === "playing" && !asking);
+  // while the page checks with the server it shows no roller; once it has asked (no
+  // answer: no connection), entries are tapped for no roller and placed by the server
+  const checking = document.body.dataset.checking === "yes";
+  const canRoll = Boolean(t && (t.roller || checking) && view.phase === "playing" && !asking);
   const taps = new Map(((t && t.taps) || tapsOf(view)).map((x) => [x.outcome, x]));
   for (const button of document.querySelectorAll("#taps [data-outcome]")) {
     const tap = taps.get(button.dataset.outcome);
