@@ -195,3 +195,16 @@ def test_a_reseating_is_named_as_the_cause(client, night):
     late = entry(night, 2, {**where, "roller": None}, night.table_token(2))
     assert late.status_code == 409 and late.json()["cause"] == "reseated", late.json()
     assert "the room was reseated" in late.json()["message"]
+
+
+def test_a_report_that_crossed_its_entry_says_nothing_of_it(client, night):
+    """A report computed while an entry was on its way (it names it as waiting) reaches
+    the server after it: the entry's own word (nothing more after it) stands, so the room
+    does not wait for a phone that holds nothing."""
+    phone = night.table_token(2)
+    sent = night.roll(2, outcome="+1", headers=phone, command_id="c-crossed", more=0)
+    assert sent.status_code == 200
+    stale = {"waiting": 1, "first": "c-crossed", "rounds": [{"set": 1, "round": 1, "waiting": 1}]}
+    assert client.post(night.url("/tables/2/outbox"), json=stale, headers=phone).status_code == 200
+    phones = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
+    assert (phones["waiting"], phones["holds"]) == (0, 0)

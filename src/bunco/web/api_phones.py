@@ -148,7 +148,9 @@ async def report_outbox(
     live = await _table_phone(request, night_id, table, "reporting its outbox")
     heard = _now()
     report = body.model_dump(mode="json")
-    if body.first is not None and live.state.known("", body.first) is not None:
+    if body.first is not None and (
+        live.phones.crossed(table, body.first) or live.state.known("", body.first) is not None
+    ):
         # the report crossed its entries on the way (the server stored the first already):
         # what it says waits is not so; each entry's own word (``more``) stands
         report = {**report, "waiting": 0, "oldest": None, "oldest_age": None, "rounds": []}

@@ -67,13 +67,16 @@ _ALWAYS_OMITTED = frozenset({"more"})
 """What a retry may say otherwise: how many entries the phone still holds after this one."""
 
 
-def heard(live: LiveNight, who: Principal, more: int | None = None) -> None:
+def heard(
+    live: LiveNight, who: Principal, more: int | None = None, command_id: str | None = None
+) -> None:
     """Note that a table's phone was heard now (the host page shows how long ago), holding
-    ``more`` entries after this one (:class:`~bunco.web.phone_book.PhoneBook`)."""
+    ``more`` entries after this one (``command_id``;
+    :class:`~bunco.web.phone_book.PhoneBook`)."""
     if who.role == "table" and who.table is not None:
         moment = datetime.now(UTC)
         live.heard_from[who.table] = moment.isoformat(timespec="milliseconds")
-        live.phones.note_entry(who.table, moment.timestamp(), more)
+        live.phones.note_entry(who.table, moment.timestamp(), more, command_id)
 
 
 def tapped_of(given: TappedIn | None) -> Tapped | None:
@@ -115,7 +118,8 @@ async def enter_roll(
 ) -> Ack:
     """The command behind ``POST .../tables/{table}/rolls`` (also used by the fast path)."""
     who = await require(conn, night_id, *WRITERS, what="entering rolls")
-    heard(await svc.get(night_id, fresh=False), who, body.more)  # 404 first; the writer catches up
+    # 404 first; the writer catches up
+    heard(await svc.get(night_id, fresh=False), who, body.more, body.command_id)
     event: dict[str, Any]
     if body.outcome is not None:
         event = {"type": "tally", "table": table, "outcome": body.outcome}

@@ -47,6 +47,8 @@ def _silent_after() -> float:
 
 
 SILENT_PHONE = _silent_after()
+RECENT_SENT = 64
+"""Command ids of a phone's last entries kept (to tell a report that crossed them)."""
 """Seconds without a word from a table's phone (it reports every 15 s while its page is
 open and online) after which it is silent: offline, asleep or closed."""
 
@@ -63,6 +65,8 @@ class TablePhone:
     entry_at: float | None = None
     more: int | None = None
     """What its last entry said it still holds after it (``None``: it did not say)."""
+    sent: tuple[str, ...] = ()
+    """The command ids of its last entries (a report naming one as waiting crossed it)."""
 
 
 class PhoneBook:
@@ -76,11 +80,16 @@ class PhoneBook:
     def _phone(self, table: int) -> TablePhone:
         return self.tables.setdefault(table, TablePhone())
 
-    def note_entry(self, table: int, at: float, more: int | None = None) -> None:
-        """Table ``table``'s phone sent an entry at ``at``, holding ``more`` after it."""
+    def note_entry(
+        self, table: int, at: float, more: int | None = None, command_id: str | None = None
+    ) -> None:
+        """Table ``table``'s phone sent an entry (``command_id``) at ``at``, holding
+        ``more`` after it."""
         phone = self._phone(table)
         phone.entry_at = at
         phone.more = more
+        if command_id is not None:
+            phone.sent = (*phone.sent[-(RECENT_SENT - 1) :], command_id)
         phone.heard = max(phone.heard or at, at)
 
     def note_report(self, table: int, at: float, report: Mapping[str, Any]) -> None:
@@ -96,6 +105,12 @@ class PhoneBook:
             key = (int(item["set"]), int(item["round"]))
             rounds[key] = rounds.get(key, 0) + int(item["waiting"])
         phone.rounds = rounds
+
+    def crossed(self, table: int, first: str | None) -> bool:
+        """Whether a report naming ``first`` as its first entry waiting crossed that entry
+        on the way (the phone sent it before the report arrived)."""
+        phone = self.tables.get(table)
+        return first is not None and phone is not None and first in phone.sent
 
     def merge(self, stored: Mapping[int, Any], at: float) -> None:
         """Take in the reports the store holds (any process's: ``StoredReport`` by table)."""
