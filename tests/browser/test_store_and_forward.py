@@ -130,8 +130,11 @@ def test_a_silent_phone_is_flagged_and_the_room_waits_for_its_eleven_entries(
     assert state["status"]["round"] == 1 and state["status"]["waiting_for"] == [
         {"table": 2, "entries": None}
     ]
-    expect(board.locator("#waiting-title")).to_contain_text(
-        "Waiting for table 2's phone (silent", timeout=10_000
+    expect(board.locator("#waiting-title")).to_have_text(
+        "Waiting for table 2's phone", timeout=10_000
+    )
+    expect(board.locator("#waiting-list li[data-table='2']")).to_contain_text(
+        "Its phone went silent"
     )
     # the phone comes back; its entries are held back a moment: its report reaches the host
     held: list[Route] = []

@@ -40,11 +40,12 @@ export function outOfTouch() {
   return lines.length ? lines.join(" ") : null;
 }
 
-/** "Waiting for table 7's phone (6 entries not sent yet)". */
-function waitingWords(t) {
-  const what = t.awaiting ? `${plural(t.awaiting, "entry", "entries")} not sent yet`
-    : `silent, ${ago(t.heard_ago)}: it may hold entries`;
-  return `Waiting for table ${t.table}'s phone (${what})`;
+/** What the host is told of one table the room waits for, below the box's title. */
+function waitingDetail(t) {
+  const held = t.awaiting ? `Its phone holds ${plural(t.awaiting, "entry", "entries")} of this round not sent yet.`
+    : `Its phone went silent (${ago(t.heard_ago)}) and may hold entries of this round.`;
+  const tie = t.status === "tie_break" ? " The table stands in a tie-break the bell put it in." : "";
+  return `${held}${tie} They count when they arrive. Or, from the table's paper tally:`;
 }
 
 /** Which offline mode the phones are in: the pages are served over https (a service
@@ -80,17 +81,15 @@ function tableRow(t) {
 function decision(t, decide) {
   const sides = (t.sides || []).filter((side) => side.length);
   return h("li", { dataset: { table: t.table } },
-    h("strong", {}, waitingWords(t)),
-    h("p", { class: "small" }, t.status === "tie_break"
-      ? "Its round stands in a tie-break the bell put it in. Its entries count when they arrive; or enter who won there from its paper tally, or go on without them."
-      : "Its entries count when they arrive. Or enter who won there from its paper tally, or go on without them."),
+    h("h3", {}, `Table ${t.table}`),
+    h("p", {}, waitingDetail(t)),
     h("div", { class: "row" },
       sides.map((side) => h("button", { type: "button", class: "btn secondary", dataset: { winner: side[0] },
         onclick: () => decide(t.table, side[0], `${side.join(" & ")} won at table ${t.table}.`) },
       `${side.join(" & ")} won`)),
       h("button", { type: "button", class: "btn secondary", dataset: { act: "without" },
         onclick: () => decide(t.table, null, `Going on without table ${t.table}'s phone.`) },
-      "Go on without it")));
+      "Go on without its entries")));
 }
 
 /** The card (built once, after ``anchor``), then polled every ``every`` ms. */
@@ -128,10 +127,11 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
     const waited = data.tables.filter((t) => t.awaited);
     waitingBox.hidden = !waited.length;
     fill(waitingBox, waited.length ? [
-      h("h2", { id: "waiting-title" }, waited.length === 1 ? waitingWords(waited[0])
+      h("h2", { id: "waiting-title" }, waited.length === 1 ? `Waiting for table ${waited[0].table}'s phone`
         : `Waiting for ${waited.length} tables' phones`),
-      h("p", { class: "small" }, "The round ends once every table's entries are in: the room moves with the tables' real results."),
-      h("ul", { class: "waiting-phones", id: "waiting-list" }, waited.map((t) => decision(t, decide))),
+      h("p", {}, "The round ends once every table's entries are in, so the room moves with the tables' real results."),
+      h("ul", { class: "waiting-phones", id: "waiting-list" },
+        waited.map((t) => decision(t, decide))),
     ] : null);
     const held = data.set_aside || [];
     fill("phones-set-aside", held.length ? [

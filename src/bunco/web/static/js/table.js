@@ -475,7 +475,7 @@ function drawTurn(view, t, checking = false) {
   } else if (t.status === "done") {
     text = "Round over at this table";
     const waits = ((state && state.status && state.status.waiting_for) || []).filter((w) => w.table !== tableNo);
-    sub = waits.length ? `The room waits for ${waits.map((w) => `table ${w.table}'s phone`).join(" and ")}: its entries are on their way.`
+    sub = waits.length ? `The room waits for ${waits.map((w) => `table ${w.table}'s phone`).join(" and ")} before it moves on.`
       : view.bell ? "Waiting for the other tables…" : "Waiting for the other tables to finish.";
     box = ["done", h("strong", {}, t.result)];  // how it was won, in the server's words
   } else {
@@ -748,7 +748,7 @@ function drawShown() {
     setTimeout(() => askServer(), 0);
   }
   drawTurn(view, t, checking);
-  if (pending && t && $("turn-sub").textContent.indexOf("not sent yet") < 0) {
+  if (pending && t && !checking && $("turn-sub").textContent.indexOf("not sent yet") < 0) {
     $("turn-sub").textContent = `${$("turn-sub").textContent} · with ${pending} entr${pending === 1 ? "y" : "ies"} not sent yet`.replace(/^ · /, "");
   }
   drawTally(t, pending);
