@@ -206,5 +206,6 @@ def test_a_report_that_crossed_its_entry_says_nothing_of_it(client, night):
     assert sent.status_code == 200
     stale = {"waiting": 1, "first": "c-crossed", "rounds": [{"set": 1, "round": 1, "waiting": 1}]}
     assert client.post(night.url("/tables/2/outbox"), json=stale, headers=phone).status_code == 200
+    assert client.app.state.service.nights[night.id].phones.holds(2, 1, 1) == 0
     phones = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
-    assert (phones["waiting"], phones["holds"]) == (0, 0)
+    assert phones["holds"] == 0  # read back from the store too

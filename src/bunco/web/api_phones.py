@@ -148,15 +148,15 @@ async def report_outbox(
     live = await _table_phone(request, night_id, table, "reporting its outbox")
     heard = _now()
     report = body.model_dump(mode="json")
-    if body.first is not None and (
+    crossed = body.first is not None and (
         live.phones.crossed(table, body.first) or live.state.known("", body.first) is not None
-    ):
-        # the report crossed its entries on the way (the server stored the first already):
-        # what it says waits is not so; each entry's own word (``more``) stands
-        report = {**report, "waiting": 0, "oldest": None, "oldest_age": None, "rounds": []}
+    )
+    if crossed:  # it crossed its entries on the way: what they said (``more``) is newer
+        report["crossed"] = True
     await asyncio.to_thread(_reports(request).save, night_id, table, heard, report)
     live.phones.note_report(table, datetime.fromisoformat(heard).timestamp(), report)
-    await _release(request, live, table)
+    if not crossed:
+        await _release(request, live, table)
     return {"night": night_id, "table": table, "heard": heard}
 
 

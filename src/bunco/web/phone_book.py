@@ -92,9 +92,18 @@ class PhoneBook:
             phone.sent = (*phone.sent[-(RECENT_SENT - 1) :], command_id)
         phone.heard = max(phone.heard or at, at)
 
+    def note_heard(self, table: int, at: float) -> None:
+        """Table ``table``'s phone was heard at ``at`` (a report that says nothing new)."""
+        phone = self._phone(table)
+        phone.heard = max(phone.heard or at, at)
+
     def note_report(self, table: int, at: float, report: Mapping[str, Any]) -> None:
         """Table ``table``'s phone reported its outbox at ``at`` (a report older than the
-        one noted is left out)."""
+        one noted is left out; one that ``crossed`` its entries on the way tells only that
+        the phone was heard)."""
+        if report.get("crossed"):
+            self.note_heard(table, at)
+            return
         phone = self._phone(table)
         if phone.reported is not None and at < phone.reported:
             return
