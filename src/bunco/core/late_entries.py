@@ -33,6 +33,7 @@ from the table's paper tally, or go on without it) releases every table waited f
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
+from bunco.core.corrections import whole_field
 from bunco.core.errors import InvalidEvent, shown
 from bunco.core.names import person_name
 
@@ -74,27 +75,16 @@ class GoOnEvent(TypedDict):
     at: NotRequired[object]
 
 
-def _whole(event: Mapping[str, Any], key: str, low: int, high: int) -> int:
-    value = event.get(key)
-    if type(value) is not int or not low <= value <= high:
-        raise InvalidEvent(
-            f"{event.get('type')} event's {key!r} {shown(value)} is not a whole number "
-            f"from {low} to {high:,}",
-            expected=f'"{key}": a JSON integer from {low} to {high:,}',
-        )
-    return value
-
-
 def normalize_late(event: Mapping[str, Any]) -> dict[str, Any]:
     """The canonical fields of a ``wait_for_phone`` or ``go_on`` event after ``type``.
 
     >>> normalize_late({"type": "go_on", "of_table": 7, "winner": " Eve "})
     {'of_table': 7, 'winner': 'Eve'}
     """
-    out: dict[str, Any] = {"of_table": _whole(event, "of_table", 1, MAX_TABLE)}
+    out: dict[str, Any] = {"of_table": whole_field(event, "of_table", 1, MAX_TABLE)}
     if event["type"] == "wait_for_phone":
         if event.get("entries") is not None:
-            out["entries"] = _whole(event, "entries", 0, 100_000)
+            out["entries"] = whole_field(event, "entries", 0, 100_000)
         return out
     if event.get("winner") is not None:
         winner = event["winner"]

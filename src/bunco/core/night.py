@@ -1212,6 +1212,13 @@ class Night:
             return after._end_round()  # the round ends with this entry
         return after
 
+    def _check_table_now(self, table_no: int) -> None:
+        if table_no > len(self.tables):
+            raise WrongTable(
+                f"there is no table {table_no} this round",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
+
     def _wait_for_phone(self, ev: WaitForPhoneEvent) -> Night:
         """The round does not end without this table's phone (it holds entries of it)."""
         table_no = ev["of_table"]
@@ -1220,11 +1227,7 @@ class Night:
                 "no round is under way, so the room has nothing to wait for",
                 expected="wait_for_phone during a round",
             )
-        if table_no > len(self.tables):
-            raise WrongTable(
-                f"there is no table {table_no} this round",
-                expected=f"a table number from 1 to {len(self.tables)}",
-            )
+        self._check_table_now(table_no)
         if table_no in self.awaited or table_no in self.decided:
             doing = "already waits for" if table_no in self.awaited else "went on without"
             raise NotAllowedNow(
@@ -1243,11 +1246,7 @@ class Night:
                 "no round is under way: the room has moved on",
                 expected="go_on during the round it waits in",
             )
-        if table_no > len(self.tables):
-            raise WrongTable(
-                f"there is no table {table_no} this round",
-                expected=f"a table number from 1 to {len(self.tables)}",
-            )
+        self._check_table_now(table_no)
         tables = self.tables
         if winner is None and table_no not in self.awaited:
             raise NotAllowedNow(
