@@ -319,7 +319,7 @@ async function undo() {
     await recorded(ack);
   } catch (err) {
     toast(err.code === "stale"
-      ? "This table changed on another phone: check the tally, then undo again if it is still wrong."
+      ? `Nothing was undone: ${UNDO_WHY[`${err.body.cause}:${err.body.by}`] || UNDO_WHY[err.body.cause] || "this table changed meanwhile"}. Check the tally, then undo again if it is still wrong.`
       : err.text || String(err), "error", 6000);
     live.refresh().catch(() => {});
   }
@@ -329,6 +329,15 @@ async function undo() {
     diceShown = null;
   }
 }
+
+/** Why an undo found the table changed (the server's ``cause`` and ``by``), in words. */
+const UNDO_WHY = {
+  "undone:host": "the host undid an entry here meanwhile",
+  undone: "an entry here was undone on another phone meanwhile",
+  other_phone: "another phone entered something here first",
+  host_entered: "the host entered something here first",
+  reseated: "the host reseated the room",
+};
 
 /** An undo that reaches beyond this table's round in play: the host's, so say so. */
 function hostOnly(seen) {
