@@ -88,22 +88,38 @@ def drained(page: Page) -> None:
 
 def landed(server: Server, night: str, token: str) -> dict[str, Landed]:
     """Every stored roll and tally, by command id: replayed with the engine to know the
-    round, the table and the roller whose turn it was when it was applied."""
+    round, the table and the roller whose turn it was where it was applied (an entry
+    from before the bell: where the fold placed it, before the bell)."""
     events = server.api("GET", f"/api/nights/{night}/events?since=-1", token)["events"]
     state = Night.start(events[0]["event"])
     out: dict[str, Landed] = {}
     ids: Counter[str] = Counter()
     for envelope in events[1:]:
         event = envelope["event"]
-        if event["type"] in ("roll", "tally") and envelope["table"] is not None:
-            table = state.tables[envelope["table"] - 1]
-            out[envelope["command_id"]] = Landed(
-                state.set_no, state.round_no, envelope["table"], table.roller, event["type"]
-            )
-            ids[envelope["command_id"]] += 1
-        state = state.apply(event)
+        number = envelope["table"]
+        after = state.apply(event)
+        if event["type"] in ("roll", "tally") and number is not None:
+            roller = state.tables[number - 1].roller
+            if event.get("before_bell"):
+                roller = _placed(state, after, number)
+            if envelope["command_id"] is not None:
+                out[envelope["command_id"]] = Landed(
+                    state.set_no, state.round_no, number, roller, event["type"]
+                )
+                ids[envelope["command_id"]] += 1
+        state = after
     assert all(n == 1 for n in ids.values()), "a command id stored twice"
     return out
+
+
+def _placed(before: Night, after: Night, number: int) -> str:
+    """Who rolled the entry placed before the bell at table ``number``: the record that
+    the fold put among the table's rolls."""
+    ended = len(after.history) > len(before.history)
+    was = list(before.tables[number - 1].rolls)
+    now = list((after.history[-1] if ended else after).tables[number - 1].rolls)
+    at = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b), len(was))
+    return now[at].roller
 
 
 def check_placed(tapped: list[dict[str, Any]], stored: dict[str, Landed]) -> int:

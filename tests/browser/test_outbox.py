@@ -126,7 +126,7 @@ def test_two_phones_of_one_table_offline_at_once(pages: Pages, server: Server) -
     offline(two, False)
     expect(two.locator("#held-box")).to_be_visible()
     expect(two.locator("#held-box h2")).to_have_text(
-        "3 entries arrived after this table changed on another phone:"
+        "3 entries from round 1 arrived after another phone entered first at this table:"
     )
     expect(two.locator("#held-box li")).to_have_count(3)
     stored = landed(server, night, host)
@@ -177,6 +177,9 @@ def test_the_room_reseated_during_the_outage(pages: Pages, server: Server) -> No
     offline(page, False)
     expect(page.locator("#held-box")).to_be_visible()
     expect(page.locator("#held-box li")).to_have_count(6)
+    expect(page.locator("#held-box h2")).to_have_text(
+        "6 entries from round 2 arrived after the host reseated the room:"
+    )
     assert check_placed(tapped, landed(server, night, host)) == 0
     assert server.state(night, host)["view"]["tables"][1]["rolls"] == 0
     page.click("#held-box [data-act=host]")

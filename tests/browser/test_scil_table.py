@@ -83,7 +83,7 @@ def test_scil_roll_for_high_then_play(pages: Pages, server: Server) -> None:
     other.context.set_offline(False)
     # refused, and asked about (docs/outbox.md): the scorekeeper discards it
     expect(other.locator("#held-box h2")).to_have_text(
-        "1 entry arrived after this table changed on another phone:"
+        "1 entry from round 1 arrived after another phone entered first at this table:"
     )
     expect(other.locator("#pending")).to_have_text("")
     expect(other.locator("#tally [data-side=them]")).to_have_text("2")

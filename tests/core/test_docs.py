@@ -252,12 +252,13 @@ def test_party_log_example_folds_to_what_the_page_says() -> None:
     (log,) = _blocks("party-log.md", "jsonl")
     lines = log.splitlines()
     night = read_log(lines)
-    # every event but close_cards, which only a night that verifies cards has (below), and
-    # time_up, which only a timed night has (its own example: tests/core/test_timed_rounds.py)
+    # every event but close_cards, which only a night that verifies cards has (below),
+    # time_up, which only a timed night has (its own example: tests/core/test_timed_rounds.py),
+    # and the room waiting for a phone (its own example: tests/core/test_late_entries.py)
     assert {line.split('"type": "')[1].split('"')[0] for line in lines} == {
         "party",
         *EVENT_TYPES,
-    } - {"close_cards", "time_up"}
+    } - {"close_cards", "time_up", "wait_for_phone", "go_on"}
     report = night_report(night)
     assert report["phase"] == "over"
     assert report["next"] is None

@@ -46,6 +46,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "by": "the host",
     },
     "close_night": {"type": "close_night", "by": "co-host 1 · Bea"},
+    "wait_for_phone": {"type": "wait_for_phone", "of_table": 7, "entries": 6},
+    "go_on": {"type": "go_on", "of_table": 7, "winner": " Eve ", "why": "host"},
 }
 SHAPES = {get_args(get_type_hints(t)["type"])[0]: t for t in get_args(Event)}
 

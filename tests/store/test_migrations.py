@@ -37,7 +37,7 @@ def test_empty_database_upgrades_to_head_and_matches_the_models(empty_url):
     engine = make_engine(empty_url)
     assert current_revision(engine) is None
     upgrade_database(engine)
-    assert current_revision(engine) == head_revision() == "0006"
+    assert current_revision(engine) == head_revision() == "0007"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -68,7 +68,7 @@ def test_a_database_at_the_first_revision_upgrades_and_keeps_its_events(empty_ur
 
     store = EventStore(empty_url)
     store.upgrade()
-    assert current_revision(store.engine) == "0006"
+    assert current_revision(store.engine) == "0007"
     assert store.night("old").options == {}
     assert store.events("old")[0].event["players"] == ["A", "B"]
     assert store.tokens("old") == []
@@ -82,13 +82,14 @@ def test_downgrade_to_base_and_up_again(empty_url):
     with engine.connect() as conn:
         assert set(sa.inspect(conn).get_table_names()) <= {"alembic_version"}
     upgrade_database(engine)
-    assert current_revision(engine) == "0006"
+    assert current_revision(engine) == "0007"
     engine.dispose()
 
 
-def test_a_database_at_0002_gets_caller_scoped_command_ids(empty_url):
-    """Revision 0003 keeps old events (their caller is empty) and scopes command ids by
-    caller: the same id from two callers is two events, from one caller it is refused."""
+def test_a_database_at_0002_keeps_its_events_and_their_command_ids(empty_url):
+    """Revisions 0003 and 0007 keep old events (their caller is empty); a command id is
+    then one command of the night, whoever sends it: the same id from a token is the old
+    event again, refused as a duplicate."""
     engine = make_engine(empty_url)
     upgrade_database(engine, "0002")
     now = datetime.now(UTC)
@@ -114,21 +115,58 @@ def test_a_database_at_0002_gets_caller_scoped_command_ids(empty_url):
     old = store.events("n")[1]
     assert (old.caller, old.command_id, old.request_hash) == ("", "1", None)
     assert store.night("n").create_salt is None
+    with pytest.raises(DuplicateCommand) as again:
+        store.append("n", 2, table=1, command_id="1", caller="a" * 32, event={"type": "x"})
+    assert again.value.stored.seq == 1
     store.append(
         "n",
         2,
         table=1,
-        command_id="1",
+        command_id="2",
         caller="a" * 32,
         request_hash="h",
         event={"type": "undo", "table": 1},
     )
     with pytest.raises(DuplicateCommand) as again:
-        store.append("n", 3, table=1, command_id="1", caller="a" * 32, event={"type": "x"})
+        store.append("n", 3, table=1, command_id="2", caller="b" * 32, event={"type": "x"})
     assert again.value.stored.seq == 2 and again.value.stored.request_hash == "h"
+    store.append("n", 3, table=1, command_id="2", caller="bot", event={"type": "x"})
     downgrade_database(store.engine, "0002")  # and back: the old unique key again
     upgrade_database(store.engine)
-    assert [e.command_id for e in store.events("n")] == [None, "1", "a" * 32 + ":1"]
+    assert [e.command_id for e in store.events("n")] == [None, "1", "a" * 32 + ":2", "bot:2"]
+    store.close()
+
+
+def test_a_database_at_0006_keeps_two_tokens_equal_ids_and_answers_the_first(empty_url):
+    """Before revision 0007 two tokens could store one command id twice (a phone that
+    joined again, say): both events stay; the id then stands for the first, and no token
+    stores it again."""
+    engine = make_engine(empty_url)
+    upgrade_database(engine, "0006")
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text("INSERT INTO nights (id, name, created_at) VALUES ('n', 'N', :c)"), {"c": now}
+        )
+        for seq, caller, command in ((0, "", None), (1, "a" * 32, "x"), (2, "b" * 32, "x")):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO events (night_id, seq, table_no, caller, command_id, body,"
+                    " created_at) VALUES ('n', :s, 1, :w, :i, '{}', :c)"
+                ),
+                {"s": seq, "w": caller, "i": command, "c": now},
+            )
+    engine.dispose()
+    store = EventStore(empty_url)
+    store.upgrade()
+    assert [(e.seq, e.caller[:1], e.command_id) for e in store.events("n")[1:]] == [
+        (1, "a", "x"),
+        (2, "b", "x"),
+    ]
+    assert store.find_command("n", "x", "c" * 32).seq == 1  # type: ignore[union-attr]
+    with pytest.raises(DuplicateCommand) as again:
+        store.append("n", 3, table=1, command_id="x", caller="c" * 32, event={"type": "x"})
+    assert again.value.stored.seq == 1
     store.close()
 
 

@@ -261,16 +261,39 @@ def test_a_reused_command_id_with_another_request_is_409(client, night):
     assert night.seq() == 1
 
 
-def test_command_ids_belong_to_their_caller(client, night):
-    """Two phones numbering their commands 1, 2, 3 both get their rolls stored."""
+def test_a_command_id_is_one_command_of_the_night_whoever_sends_it(client, night):
+    """A retry under another token of the table (a phone that joined again from its QR
+    link) or the host's gets the first answer and is stored once; the same id with another
+    request is refused, never answered with another command's event."""
     phone_a, phone_b = night.table_token(1), night.table_token(1)
-    first = night.roll(1, [2, 3, 5], headers=phone_a, command_id="1")
-    second = night.roll(1, [2, 3, 5], headers=phone_b, command_id="1")
-    assert first.status_code == second.status_code == 200
-    assert second.json()["duplicate"] is False and second.json()["seq"] == 2
+    first = night.roll(1, [2, 3, 5], headers=phone_a, command_id="c-1")
+    second = night.roll(1, [2, 3, 5], headers=phone_b, command_id="c-1")
+    host = night.roll(1, [2, 3, 5], command_id="c-1")
+    assert first.status_code == second.status_code == host.status_code == 200
+    assert first.json()["duplicate"] is False
+    assert second.json()["duplicate"] is host.json()["duplicate"] is True
+    assert second.json()["seq"] == host.json()["seq"] == first.json()["seq"] == 1
+    other = night.roll(1, [6, 6, 5], headers=phone_b, command_id="c-1")
+    assert other.status_code == 409 and other.json()["error"] == "id_reused"
+    assert night.seq() == 1
     # nobody can take the bots' ids: theirs are random and in a space of their own
     host_bot_id = night.roll(1, [2, 3, 5], command_id="bot:2:1:Cat")
     assert host_bot_id.status_code == 200 and host_bot_id.json()["duplicate"] is False
+
+
+def test_a_command_id_is_remembered_across_a_restart(db_url):
+    """The store holds the night's command ids: after a restart (the night read again from
+    its log) a retry under a new token of the table gets the first answer."""
+    with TestClient(create_app(db_url, bot_pace=0)) as first:
+        night = make_night(first)
+        stored = night.roll(2, [2, 3, 5], headers=night.table_token(2), command_id="c-9")
+        assert stored.status_code == 200
+    with TestClient(create_app(db_url, bot_pace=0)) as second:
+        night.client = second
+        again = night.roll(2, [2, 3, 5], headers=night.table_token(2), command_id="c-9")
+        assert again.status_code == 200, again.text
+        assert (again.json()["duplicate"], again.json()["seq"]) == (True, stored.json()["seq"])
+        assert night.seq() == 1
 
 
 # -- names ---------------------------------------------------------------------------------

@@ -248,9 +248,15 @@ def test_a_command_id_used_before_is_a_repeat_of_its_event() -> None:
     decision = decide(cmd(roll(1), command_id="r1", caller="t1"), state, Loaded([6, 6, 6]))
     assert (decision.verdict, decision.repeats) == ("repeat", 1)
     assert decision.stored is state.log[1]
-    # the same id of another caller is another command
+    # a command id is one command of the night, whoever sends it (another phone of the
+    # table, the host): the same request is a repeat, another request is refused
+    again = decide(cmd(roll(1), command_id="r1", caller="t2"), state, Loaded([1, 1, 1]))
+    assert (again.verdict, again.repeats) == ("repeat", 1)
+    other = decide(cmd(roll(2), command_id="r1", caller="t2"), state, Loaded([1, 1, 1]))
+    assert other.code == "id_reused"
+    # the server's own callers have spaces of their own
     assert (
-        decide(cmd(roll(1), command_id="r1", caller="t2"), state, Loaded([1, 1, 1])).verdict
+        decide(cmd(roll(1), command_id="r1", caller="bot"), state, Loaded([1, 1, 1])).verdict
         == "accept"
     )
 

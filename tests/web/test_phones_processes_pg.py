@@ -88,3 +88,33 @@ def test_reports_made_on_two_processes_both_reach_the_host_on_either(servers):
     )
     assert again.status_code == 200
     assert phones(a, night, host)[1]["waiting"] == phones(b, night, host)[1]["waiting"] == 0
+
+
+def test_a_command_id_is_stored_once_whichever_process_and_token_sends_it(servers):
+    """A phone's entry whose reply was lost, sent again under a new token of its table
+    (it joined again from the QR link) through the other process, is answered with the
+    first reply and stored once; the host's retry too."""
+    a, b = servers
+    created = httpx.post(
+        a.base + "/api/nights", json={"name": "Retries", "players": EIGHT}, timeout=10
+    ).json()
+    night, host = created["night"], created["host_token"]
+    code = created["tables"][1]["code"]
+    first, again = (
+        bearer(httpx.post(s.base + "/api/join", json={"code": code}, timeout=10).json()["token"])
+        for s in (a, b)
+    )
+    body = {"command_id": "lost-reply-0001", "outcome": "+1", "expected_seq": 0}
+    path = f"/api/nights/{night}/tables/2/rolls"
+    one = httpx.post(a.base + path, headers=first, json=body, timeout=10)
+    two = httpx.post(b.base + path, headers=again, json=body, timeout=10)
+    three = httpx.post(b.base + path, headers=bearer(host), json=body, timeout=10)
+    assert [r.status_code for r in (one, two, three)] == [200, 200, 200]
+    assert [r.json()["duplicate"] for r in (one, two, three)] == [False, True, True]
+    assert one.json()["seq"] == two.json()["seq"] == three.json()["seq"] == 1
+    other = httpx.post(b.base + path, headers=again, json={**body, "outcome": "+2"}, timeout=10)
+    assert other.status_code == 409 and other.json()["error"] == "id_reused"
+    events = httpx.get(
+        f"{a.base}/api/nights/{night}/events?since=-1", headers=bearer(host), timeout=10
+    ).json()["events"]
+    assert [e["command_id"] for e in events[1:]] == ["lost-reply-0001"]

@@ -120,19 +120,50 @@ def test_after_the_bell_an_entry_applies_while_its_tables_result_is_not_final(cl
     assert again.status_code == 409 and again.json()["error"] == "round_closed"
 
 
-def test_a_table_that_is_done_refuses_what_was_tapped_for_it(client):
+def test_a_table_the_bell_put_in_a_tie_break_takes_what_was_tapped_before_it(client):
+    """winning-moves: a Bunco at table 2 ends the round at every table while table 1's
+    phone still holds a roll tapped during play: it counts before the bell (store and
+    forward), and table 1's tie-break is begun again on the points it leaves."""
     night = make_night(client, rules="winning-moves")
     t1, t2 = night.table_token(1), night.table_token(2)
     where = tapped(night, 1)
     assert night.roll(2, [1, 1, 1], headers=t2).status_code == 200  # a Bunco ends the round
     assert night.state()["view"]["tables"][0]["status"] == "tie_break"
     late = entry(night, 1, where, t1, outcome=None, dice=[6, 6, 5])
-    assert late.status_code == 409 and late.json()["error"] == "round_closed"
-    assert (
-        "tapped during play at table 1, which ended before it arrived (the table "
-        "is in the tie-break now)" in late.json()["message"]
+    assert late.status_code == 200, late.text
+    assert late.json()["event"] == {
+        "type": "roll",
+        "table": 1,
+        "dice": [6, 6, 5],
+        "player": "Ann",
+        "before_bell": True,
+    }
+    table = night.state()["view"]["tables"][0]
+    assert table["rolls"] == 1 and table["status"] == "tie_break"
+
+
+def test_a_table_that_played_on_after_the_bell_refuses_what_was_tapped_before_it(client):
+    """Once a table has an entry after the bell (its tie-break begun), an entry tapped
+    during play can no longer be placed before the bell: refused, with its cause."""
+    night = make_night(client, rules="winning-moves")
+    t1, t2 = night.table_token(1), night.table_token(2)
+    where = tapped(night, 1)
+    assert night.roll(2, [1, 1, 1], headers=t2).status_code == 200
+    assert night.roll(1, [3, 4, 5], headers=t1).status_code == 200  # tie-break: for high
+    late = entry(
+        night,
+        1,
+        {**where, "based_on": night.seq()},
+        t1,
+        expected_seq=night.seq(),
+        outcome=None,
+        dice=[6, 6, 5],
     )
-    assert night.state()["view"]["tables"][0]["rolls"] == 0
+    body = late.json()
+    assert late.status_code == 409 and body["error"] == "round_closed", body
+    assert body["cause"] == "after_bell"
+    assert "it has 1 entry since the bell" in body["message"]
+    assert night.state()["view"]["tables"][0]["rolls"] == 1
 
 
 def test_events_of_the_whole_night_that_move_nothing_keep_the_tables_versions(client, night):

@@ -58,6 +58,8 @@ def correction_words(c: Correction, night: Night) -> str:
         text = c.change
     if c.change != "winner" and c.scores_before != c.scores_after:
         text += f"; scores {_score(c.scores_before)} → {_score(c.scores_after)}"
+    for rolloff in c.rolloffs:  # what it did to the roll-offs
+        text += f"; {rolloff}"
     return f"{where}: {text}"
 
 

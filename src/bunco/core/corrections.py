@@ -83,11 +83,14 @@ class CloseNightEvent(TypedDict):
     at: NotRequired[object]
 
 
-def _whole(event: Mapping[str, Any], key: str, low: int, high: int) -> int:
+def whole_field(event: Mapping[str, Any], key: str, low: int, high: int) -> int:
+    """The whole number ``event[key]``, from ``low`` to ``high`` (a JSON integer), or
+    :class:`InvalidEvent` naming the event, the field and what was expected."""
     value = event.get(key)
     if type(value) is not int or not low <= value <= high:
         raise InvalidEvent(
-            f"correct event's {key!r} {shown(value)} is not a whole number from {low} to {high}",
+            f"{event.get('type')} event's {key!r} {shown(value)} is not a whole number from "
+            f"{low} to {high}",
             expected=f'"{key}": a JSON integer from {low} to {high:,}',
         )
     return value
@@ -109,9 +112,9 @@ def normalize_correction(
     order; raises :class:`InvalidEvent` naming what is wrong. ``dice`` checks three faces."""
     out: dict[str, Any] = {}
     if event.get("type") == "correct":
-        out["set"] = _whole(event, "set", 1, 99)
-        out["round"] = _whole(event, "round", 1, 6)
-        out["of_table"] = _whole(event, "of_table", 1, MAX_TABLE)
+        out["set"] = whole_field(event, "set", 1, 99)
+        out["round"] = whole_field(event, "round", 1, 6)
+        out["of_table"] = whole_field(event, "of_table", 1, MAX_TABLE)
         change = event.get("change")
         if change not in CHANGES:
             raise InvalidEvent(
@@ -127,7 +130,7 @@ def normalize_correction(
                 )
             out["player"] = person_name(event["player"], "correction's player", InvalidEvent)
         if change in ("move", "remove_roll"):
-            out["roll"] = _whole(event, "roll", 1, 10_000)
+            out["roll"] = whole_field(event, "roll", 1, 10_000)
         if change == "add_roll":
             out["dice"] = dice(event.get("dice"))
         out["reason"] = _text(event.get("reason"), "correction's reason", MAX_REASON)
@@ -178,6 +181,8 @@ class Correction:
     reason: str
     by: str | None
     at: str | None
+    rolloffs: tuple[str, ...] = ()
+    """What the correction did to the roll-offs (kept, cancelled, rolled again), in words."""
 
 
 def _side(team: bool, seat: int) -> int:
@@ -337,24 +342,13 @@ def _names(seats: Sequence[str | None], winning: frozenset[int]) -> str:
     return " & ".join(named_seats(seats, winning)) or "nobody"
 
 
-def check_correctable(
-    phase: str, closed: bool, rolloff_purpose: str | None, prizes_rolled_off: bool
-) -> None:
-    """Refuse a correction the night cannot take now, saying why."""
+def check_correctable(closed: bool) -> None:
+    """Refuse a correction once the night is closed: the only end of corrections (during
+    or after a roll-off, a correction decides the set winner and the prizes again)."""
     if closed:
         raise NotAllowedNow(
             "the host has closed the night: its results are final",
             expected="corrections before the night is closed",
-        )
-    if phase == "rolloff":
-        raise NotAllowedNow(
-            f"a roll-off for {rolloff_purpose} is under way",
-            expected="the correction once the roll-off is settled",
-        )
-    if prizes_rolled_off:
-        raise NotAllowedNow(
-            "a prize was settled by a roll-off, which a correction could make wrong",
-            expected="corrections before the first prize roll-off",
         )
 
 

@@ -25,6 +25,13 @@ from bunco.core.dice import parse_tally, validate_dice
 from bunco.core.errors import InvalidDice, InvalidEvent, shown
 from bunco.core.host_events import HostEvent
 from bunco.core.hosting import HOST_EVENT_TYPES, normalize_host_event
+from bunco.core.late_entries import (
+    LATE_EVENT_TYPES,
+    GoOnEvent,
+    WaitForPhoneEvent,
+    before_bell,
+    normalize_late,
+)
 from bunco.core.names import clean_text, person_name
 from bunco.core.round_clock import (
     CLOCK_EVENT_TYPES,
@@ -53,6 +60,7 @@ EVENT_TYPES: dict[str, str] = {
     **CLOCK_EVENT_TYPES,
     **HOST_EVENT_TYPES,
     **CORRECTION_EVENT_TYPES,
+    **LATE_EVENT_TYPES,
 }
 
 
@@ -76,6 +84,7 @@ class RollEvent(_Kept):
     table: NotRequired[int]
     dice: list[int]
     player: NotRequired[str]
+    before_bell: NotRequired[bool]  # tapped before the bell (bunco.core.late_entries)
 
 
 class TallyEvent(_Kept):
@@ -87,6 +96,7 @@ class TallyEvent(_Kept):
     outcome: NotRequired[str]
     total: NotRequired[int]
     player: NotRequired[str]
+    before_bell: NotRequired[bool]  # tapped before the bell (bunco.core.late_entries)
 
 
 class UndoEvent(_Kept):
@@ -167,6 +177,8 @@ StandingEvent: TypeAlias = (
     | HostEvent
     | CorrectEvent
     | CloseNightEvent
+    | WaitForPhoneEvent
+    | GoOnEvent
 )
 """An event that stays in force once applied: any event but an undo (which removes one)."""
 
@@ -320,6 +332,8 @@ def normalize_event(event: Any) -> Event:
             out["outcome"] = parse_tally(outcome).value
         if event.get("player") is not None:
             out["player"] = _name(event, "player")
+        if before_bell(event):
+            out["before_bell"] = True
     elif kind == "undo":
         out["table"] = _table(event, required=True)
     elif kind == "substitute":
@@ -352,6 +366,8 @@ def normalize_event(event: Any) -> Event:
         out.update(normalize_host_event(event))
     elif kind in CORRECTION_EVENT_TYPES:  # bunco.core.corrections
         out.update(normalize_correction(event, _dice))
+    elif kind in LATE_EVENT_TYPES:  # bunco.core.late_entries
+        out.update(normalize_late(event))
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
         if key in event:
             if isinstance(event[key], str):

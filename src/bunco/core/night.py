@@ -12,7 +12,7 @@ event against the state and returns a new night, or raises a typed
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -49,8 +49,9 @@ from bunco.core.events import (
 from bunco.core.evolve import evolve
 from bunco.core.host_events import CloseCardsEvent
 from bunco.core.hosting import HostState, apply_host_event
+from bunco.core.late_entries import GoOnEvent, WaitForPhoneEvent
 from bunco.core.names import name_key, same_name
-from bunco.core.prizes import PrizeResult, decide_prizes
+from bunco.core.prizes import PrizeResult, decide_prizes, rolloffs_again
 from bunco.core.rolloff import RollOff
 from bunco.core.round_clock import RoundClock, TimeUpEvent
 from bunco.core.rules import (
@@ -200,6 +201,17 @@ class Night:
     corrections: tuple[Correction, ...] = ()  # the host's corrections of finished rounds
     closed: bool = False  # the host closed the night: results final, no more corrections
     clock: RoundClock | None = None  # timed rounds: the clock of the round under way
+    # the room's bell this round: the index in ``effective`` of the event that rang it
+    bell_at: int | None = None
+    # the tables whose phones the room waits for this round: table → entries it holds
+    # (None: its phone fell silent since its last entry); bunco.core.late_entries
+    awaited: dict[int, int | None] = field(default_factory=dict)
+    # the tables the host decided about this round (went on without their phone, or
+    # entered who won there by hand): the room does not wait for their phones again
+    decided: frozenset[int] = frozenset()
+    # while an entry from before the bell is placed (the round folded again after it), the
+    # round ends only once the whole fold is done, never half-way (bunco.core.late_entries)
+    holding: bool = False
     # the night every CHECKPOINT_EVERY standing events of the round under way (the newest
     # CHECKPOINTS_KEPT, oldest first): an undo folds again from the newest before its entry
     checkpoints: tuple[Night, ...] = field(default=(), compare=False, repr=False)
@@ -250,6 +262,8 @@ class Night:
         ev = normalize_event(event)
         if ev["type"] == "undo":
             return self._undo(ev)
+        if (ev["type"] == "roll" or ev["type"] == "tally") and ev.get("before_bell"):
+            return self._before_bell(ev)
         night = self._apply_effective(ev)
         night = evolve(night, events=self.events.append(ev), effective=self.effective.append(ev))
         return night._marked()
@@ -262,7 +276,8 @@ class Night:
             return evolve(self, round_start=self, checkpoints=())
         if (len(self.effective) - len(self.round_start.effective)) % CHECKPOINT_EVERY == 0:
             kept = self.checkpoints[-(CHECKPOINTS_KEPT - 1) :] if CHECKPOINTS_KEPT > 1 else ()
-            return evolve(self, checkpoints=(*kept, evolve(self, checkpoints=())))
+            point = evolve(self, checkpoints=(), holding=False)
+            return evolve(self, checkpoints=(*kept, point))
         return self
 
     def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Night:
@@ -288,6 +303,10 @@ class Night:
             return self._correct(ev)
         if ev["type"] == "close_night":
             return self._close_night(ev)
+        if ev["type"] == "wait_for_phone":
+            return self._wait_for_phone(ev)
+        if ev["type"] == "go_on":
+            return self._go_on(ev)
         if ev["type"] == "absent" or ev["type"] == "present":
             return apply_host_event(self, ev)._decide_when_final()
         if (  # the host's records beside the dice (bunco.core.hosting)
@@ -339,10 +358,12 @@ class Night:
             if night.bell and not self.bell:
                 bunco = record.kind is RollKind.BUNCO and self.rules.bunco_ends_round
                 night = night._ending(table_no, record, "bunco" if bunco else "target")
+                night = evolve(night, bell_at=len(self.effective))
         if all(t.status is Status.DONE for t in night.tables):
             if night.bell_roll is None:
                 night = night._ending(table_no, record, "last_table")
-            night = night._end_round()
+            if not night.awaited and not night.holding:  # else the room waits for a phone
+                night = night._end_round()
         return night
 
     def _ending(self, table_no: int, record: RollRecord, why: str) -> Night:
@@ -459,6 +480,9 @@ class Night:
             bell_roll=None,
             started=False,
             clock=None,
+            bell_at=None,
+            awaited={},
+            decided=frozenset(),
         )
 
     def _new_period(self) -> Night:
@@ -536,7 +560,19 @@ class Night:
             if awaiting_cards(waiting):
                 return waiting
         cards = self._prize_cards() if cards is None else cards
-        prizes = decide_prizes(
+        night = evolve(
+            self,
+            prizes=tuple(self._prizes_of(cards)),
+            prize_cards=cards,
+            phase="over",
+            tables=(),
+            rolloff=None,
+            rolloff_for=None,
+        )
+        return night._next_prize_rolloff()
+
+    def _prizes_of(self, cards: dict[str, Card]) -> list[PrizeResult]:
+        return decide_prizes(
             [p.value for p in self.rules.prizes],
             cards,
             shared=self.rules.prize_ties is PrizeTies.SHARED,
@@ -545,6 +581,18 @@ class Night:
             groups=self.groups if self.rules.prize_groups else None,
             mini_label=self.rules.mini_label,
         )
+
+    def _prizes_again(self) -> tuple[Night, list[str]]:
+        """The prizes decided again from the corrected cards (a correction after they were
+        decided): a roll-off whose prize is tied again among the same players is kept (its
+        winner, or the roll-off under way goes on); one whose tie the correction broke is
+        cancelled; a new tie is rolled off. Returns the night and what became of each
+        roll-off, in words."""
+        under_way = (
+            self.rolloff_for[1] if self.rolloff_for and self.rolloff_for[0] == "prize" else None
+        )
+        cards = self._prize_cards()
+        prizes, resume, words = rolloffs_again(self.prizes, self._prizes_of(cards), under_way)
         night = evolve(
             self,
             prizes=tuple(prizes),
@@ -554,7 +602,18 @@ class Night:
             rolloff=None,
             rolloff_for=None,
         )
-        return night._next_prize_rolloff()
+        if resume is not None:
+            return evolve(
+                night, phase="rolloff", rolloff=self.rolloff, rolloff_for=("prize", resume)
+            ), words
+        night = night._next_prize_rolloff()
+        if night.rolloff is not None and night.rolloff_for is not None:
+            prize = night.prizes[night.rolloff_for[1]]
+            named = prize.label + (f" ({prize.group})" if prize.group else "")
+            fresh = f"{named}: a roll-off among {', '.join(prize.candidates)} is due"
+            if not any(w.startswith(f"{named}:") for w in words):
+                words.append(fresh)
+        return night, words
 
     def _prize_cards(self) -> dict[str, Card]:
         """The cards prizes count: with ``verify_for_prizes``, the last verified figures."""
@@ -685,12 +744,7 @@ class Night:
     def _correct(self, ev: CorrectEvent) -> Night:
         """The host corrects a table's finished round: the round's result, the cards, the
         set winners and (once decided) the prizes follow; the seating that followed stands."""
-        check_correctable(
-            self.phase,
-            self.closed,
-            self.rolloff.purpose if self.rolloff else None,
-            any(p.settled_by == "roll_off" for p in self.prizes),
-        )
+        check_correctable(self.closed)
         set_no, round_no, table_no = ev["set"], ev["round"], ev["of_table"]
         where = f"table {table_no} in round {round_no}" + (
             f" of set {set_no}" if self.sets > 1 else ""
@@ -734,9 +788,17 @@ class Night:
         night = evolve(
             night, cards=night._cards_from_history(), last_bunco=night._last_bunco(record)
         )
-        night = night._set_results_again()
-        if self.phase == "over" and self.prize_cards is not None:
-            return night._end_night(night._prize_cards())
+        night, words = night._set_results_again()
+        prizes_decided = self.prize_cards is not None and (
+            self.phase == "over"
+            or (self.rolloff_for is not None and self.rolloff_for[0] == "prize")
+        )
+        if prizes_decided:
+            night, more = night._prizes_again()
+            words += more
+        if words:
+            record = evolve(record, rolloffs=tuple(words))
+            night = evolve(night, corrections=(*self.corrections, record))
         return night
 
     def _correct_running(self, ev: CorrectEvent, where: str) -> Night:
@@ -838,13 +900,33 @@ class Night:
         ]
         return buncos[0] if len(buncos) == 1 else self.last_bunco
 
-    def _set_results_again(self) -> Night:
+    def _set_results_again(self) -> tuple[Night, list[str]]:
         """Each finished set's winner decided again from the corrected cards; a correction
-        that would call for a roll-off the night has passed is refused."""
+        that would call for a roll-off the night has passed is refused. The set roll-off
+        under way goes on if the set is tied again among the same players, is cancelled if
+        the set now has its winner (the night goes on), and is begun again among the players
+        tied now otherwise. Returns the night and what became of that roll-off, in words."""
         results = []
+        words: list[str] = []
+        settle: SetResult | None = None
         for old in self.set_results:
             if old.settled_by == "pending_roll_off":
-                results.append(old)
+                new = _set_winner(old.set_no, self.cards, self.seated_in_set(old.set_no))
+                among = ", ".join(old.tied_on_buncos)
+                if (
+                    self.rolloff_for != ("set", old.set_no)
+                    or new.tied_on_buncos == old.tied_on_buncos
+                ):
+                    results.append(old)
+                    continue
+                if new.winner is not None:
+                    words.append(f"set {old.set_no}: the roll-off among {among} is cancelled "
+                                 f"({new.winner} wins the set)")  # fmt: skip
+                    settle = new
+                else:
+                    words.append(f"set {old.set_no}: the roll-off among {among} is rolled off "
+                                 f"again among {', '.join(new.tied_on_buncos)}")  # fmt: skip
+                results.append(new)
                 continue
             new = _set_winner(old.set_no, self.cards, self.seated_in_set(old.set_no))
             if old.settled_by == "roll_off" and new.winner is None:
@@ -863,7 +945,23 @@ class Night:
                     expected="a correction that leaves the set one winner",
                 )
             results.append(new)
-        return evolve(self, set_results=tuple(results))
+        night = evolve(self, set_results=tuple(results))
+        if self.phase != "rolloff" or self.rolloff_for is None or self.rolloff_for[0] != "set":
+            return night, words
+        if settle is not None:  # the set has its winner: the night goes on
+            night = evolve(night, rolloff=None, rolloff_for=None)._new_period()
+            return night._after_set(self.history[-1]), words
+        current = night.set_results[-1]
+        if words and current.winner is None:  # tied among others: their roll-off
+            assert self.rolloff is not None
+            rolloff = RollOff.begin(
+                self.rolloff.purpose,
+                current.tied_on_buncos,
+                round_no=self.round_no,
+                goal=self.rules.roll_off_target,
+            )
+            night = evolve(night, rolloff=rolloff)
+        return night, words
 
     def _close_night(self, ev: CloseNightEvent) -> Night:
         """The host closes the night: results final, no more corrections."""
@@ -924,9 +1022,11 @@ class Night:
             )
         night = self._ring_all(self.rules.after_bell is AfterBell.FINISH_TURN)
         ending = RoundEnding(self.set_no, self.round_no, None, None, "time")
-        night = evolve(night, clock=evolve(clock, rung=True), bell_roll=ending)
-        if all(t.status is Status.DONE for t in night.tables):
-            return night._end_round()
+        night = evolve(
+            night, clock=evolve(clock, rung=True), bell_roll=ending, bell_at=len(self.effective)
+        )
+        if all(t.status is Status.DONE for t in night.tables) and not night.awaited:
+            return night if night.holding else night._end_round()
         return night
 
     def _end_early(self) -> Night:
@@ -1037,6 +1137,149 @@ class Night:
             when=f"set {last.set_no}, round {last.round_no}",
         )
 
+    # -- store and forward at the bell (bunco.core.late_entries) ------------------------------
+    def entries_after_bell(self, table_no: int) -> int:
+        """The entries at table ``table_no`` since the room's bell this round (and a result
+        the host entered there by hand): what a late entry there would come before."""
+        if self.bell_at is None:
+            return 0
+        count = 0
+        for ev in self.effective.slice(self.bell_at):
+            if ev["type"] == "roll" or ev["type"] == "tally":
+                count += ev.get("table") == table_no
+            elif ev["type"] == "go_on":
+                count += ev["of_table"] == table_no and "winner" in ev
+        return count
+
+    def settled_by_hand(self, table_no: int) -> bool:
+        """Whether the host entered table ``table_no``'s result by hand since the bell."""
+        if self.bell_at is None:
+            return False
+        return any(
+            ev["type"] == "go_on" and ev["of_table"] == table_no and "winner" in ev
+            for ev in self.effective.slice(self.bell_at)
+        )
+
+    def _before_bell(self, ev: ScoringEvent) -> Night:
+        """An entry tapped before the bell that arrives after it: placed at the end of
+        its table's play before the bell, the bell then applied to the table again; every
+        other table's entries score as they did."""
+        table_no = ev.get("table")
+        named = f"round {self.round_no}" + (f" of set {self.set_no}" if self.sets > 1 else "")
+        if self.phase != "playing":
+            raise RoundOver(
+                "the round this entry was tapped in is over: the room has moved on",
+                expected="the host's correction of that round",
+            )
+        if table_no is None or not 1 <= table_no <= len(self.tables):
+            raise WrongTable(
+                f"there is no table {table_no} in {named}",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
+        if self.bell_at is None:
+            raise NotAllowedNow(
+                f"the bell has not rung in {named}, so nothing comes before it yet",
+                expected="the entry without before_bell",
+            )
+        later = self.entries_after_bell(table_no)
+        if later:
+            raise NotAllowedNow(
+                f"table {table_no} has {later} entr{'y' if later == 1 else 'ies'} since the "
+                "bell, so an entry from before it can no longer be placed",
+                expected=f"the host's correction of table {table_no}'s round",
+            )
+        plain: dict[str, Any] = {k: v for k, v in ev.items() if k != "before_bell"}
+        base = self._base_for(self.bell_at)
+        rest = self.effective.slice(len(base.effective))
+        rest.insert(self.bell_at - len(base.effective), normalize_event(plain))  # type: ignore[arg-type]
+
+        def refused(event: StandingEvent, exc: BuncoError) -> BuncoError:
+            if event.get("table") == table_no and event["type"] in ("roll", "tally"):
+                return type(exc)(f"{exc.message} (before the bell)", expected=exc.expected)
+            return NotAllowedNow(
+                f"an entry from before the bell at table {table_no} cannot be placed: "
+                f"what followed no longer applies ({exc.message})",
+                expected=f"the host's correction of table {table_no}'s round",
+            )
+
+        after = self._refold(
+            base, rest, ev, from_start=base is self.round_start, refused=refused, hold=True
+        )
+        _refuse_late_rescoring(self, after, table_no)
+        _refuse_changed_corrections(self, after, len(base.corrections), table_no)
+        after = evolve(after, holding=False)
+        if all(t.status is Status.DONE for t in after.tables) and not after.awaited:
+            return after._end_round()  # the round ends with this entry
+        return after
+
+    def _check_table_now(self, table_no: int) -> None:
+        if table_no > len(self.tables):
+            raise WrongTable(
+                f"there is no table {table_no} this round",
+                expected=f"a table number from 1 to {len(self.tables)}",
+            )
+
+    def _wait_for_phone(self, ev: WaitForPhoneEvent) -> Night:
+        """The round does not end without this table's phone (it holds entries of it)."""
+        table_no = ev["of_table"]
+        if self.phase != "playing" or not self.started:
+            raise NotAllowedNow(
+                "no round is under way, so the room has nothing to wait for",
+                expected="wait_for_phone during a round",
+            )
+        self._check_table_now(table_no)
+        if table_no in self.awaited or table_no in self.decided:
+            doing = "already waits for" if table_no in self.awaited else "went on without"
+            raise NotAllowedNow(
+                f"the room {doing} table {table_no}'s phone this round",
+                expected="go_on once its entries are in, or the host's decision",
+            )
+        return evolve(self, awaited={**self.awaited, table_no: ev.get("entries")})
+
+    def _go_on(self, ev: GoOnEvent) -> Night:
+        """The room stops waiting for a table's phone; with ``winner``, the host entered
+        who won there from the table's paper tally (its tie-break, if any, dropped). The
+        round ends once every table has settled and no phone is waited for."""
+        table_no, winner = ev["of_table"], ev.get("winner")
+        if self.phase != "playing":
+            raise NotAllowedNow(
+                "no round is under way: the room has moved on",
+                expected="go_on during the round it waits in",
+            )
+        self._check_table_now(table_no)
+        tables = self.tables
+        if winner is None and table_no not in self.awaited:
+            raise NotAllowedNow(
+                f"the room is not waiting for table {table_no}'s phone",
+                expected="go_on for a table the room waits for, or with who won there",
+            )
+        if winner is not None:
+            table = tables[table_no - 1]
+            if not self.bell and table_no not in self.awaited:
+                raise NotAllowedNow(
+                    f"table {table_no} plays on before the bell: its entries decide who wins there",
+                    expected="who won there once the bell has rung",
+                )
+            if winner not in table.seats:
+                raise InvalidSetup(
+                    f"{winner} does not sit at table {table_no} this round",
+                    expected="one of " + ", ".join(p for p in table.seats if p),
+                )
+            side = table.side_of(table.seats.index(winner))
+            settled = evolve(
+                table, status=Status.DONE, winning_side=side, in_turn=False, tie_break=None
+            )
+            tables = (*tables[: table_no - 1], settled, *tables[table_no:])
+        awaited = {t: n for t, n in self.awaited.items() if t != table_no}
+        decided = self.decided | {table_no} if ev.get("why") != "sent" else self.decided
+        night = evolve(self, tables=tables, awaited=awaited, decided=decided)
+        if all(t.status is Status.DONE for t in tables) and not awaited and not self.holding:
+            if night.bell_roll is None:
+                ending = RoundEnding(self.set_no, self.round_no, None, None, "last_table")
+                night = evolve(night, bell_roll=ending)
+            night = night._end_round()
+        return night
+
     # -- undo -------------------------------------------------------------------------------------
     def _undo(self, ev: UndoEvent) -> Night:
         """Remove the last roll or tally at a table by folding the round again without it."""
@@ -1077,10 +1320,20 @@ class Night:
         return start
 
     def _refold(
-        self, snapshot: Night, rest: list[StandingEvent], ev: UndoEvent, *, from_start: bool = True
+        self,
+        snapshot: Night,
+        rest: list[StandingEvent],
+        ev: UndoEvent | ScoringEvent,
+        *,
+        from_start: bool = True,
+        refused: Callable[[StandingEvent, BuncoError], BuncoError] | None = None,
+        hold: bool = False,
     ) -> Night:
         """Fold ``rest`` again on ``snapshot``: the start of a round (``from_start``), or a
-        checkpoint of the round under way, whose own checkpoints still hold."""
+        checkpoint of the round under way, whose own checkpoints still hold; ``ev`` (an
+        undo, or an entry placed before the bell) goes into the log. ``refused`` says why
+        an event of ``rest`` that no longer applies refuses ``ev`` (an undo's words by
+        default). ``hold``: the round does not end during the fold (the caller ends it)."""
         # a round's start is its own round start, and no checkpoint of the round is before
         # it; a checkpoint stays the newest one, with those before it
         if from_start:
@@ -1089,15 +1342,20 @@ class Night:
             kept = self.checkpoints
             at = next(i for i, c in enumerate(kept) if c is snapshot)
             night = evolve(snapshot, checkpoints=kept[: at + 1])
+        if hold:
+            night = evolve(night, holding=True)
         try:
             for later in rest:
                 night = night._apply_effective(later)
                 night = evolve(night, effective=night.effective.append(later))._marked()
         except BuncoError as exc:
+            if refused is not None:
+                raise refused(later, exc) from None
+            table = ev.get("table")
             if later["type"] == "correct":
-                raise _correction_depends(ev["table"], later, exc.message) from None
+                raise _correction_depends(table or 0, later, exc.message) from None
             raise NotAllowedNow(
-                f"the last entry at table {ev['table']} cannot be undone: a later entry depends on it "
+                f"the last entry at table {table} cannot be undone: a later entry depends on it "
                 f"({exc.message})",
                 expected="a correcting entry at that table instead",
             ) from None
@@ -1136,6 +1394,23 @@ def _refuse_rescoring(
             expected=f"undo the entries at table {number} first (the last one first), "
             f"then this one; or a correcting entry at table {table_no}",
         )
+
+
+def _refuse_late_rescoring(before: Night, after: Night, table_no: int) -> None:
+    """Refuse an entry placed before the bell at ``table_no`` that would score another
+    table's entries otherwise (the head table's entry that would ring the bell sooner, say):
+    a late entry changes its own table only."""
+    ended = len(after.history) > len(before.history)
+    now = [t.rolls for t in (after.history[-1].tables if ended else after.tables)]
+    for number, (old, new) in enumerate(zip(before.tables, now, strict=False), start=1):
+        if number == table_no:
+            continue
+        if [_as_scored(r) for r in old.rolls] != [_as_scored(r) for r in new]:
+            raise NotAllowedNow(
+                f"an entry from before the bell at table {table_no} cannot be placed: "
+                f"table {number}'s entries would score otherwise",
+                expected=f"the host's correction of table {table_no}'s round",
+            )
 
 
 def _refuse_changed_corrections(before: Night, after: Night, kept: int, table_no: int) -> None:

@@ -14,7 +14,7 @@ group and the group with the most Buncos wins the overall prize.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any, Literal, TypeAlias
 
@@ -178,3 +178,56 @@ def _settle(
     if shared:
         return PrizeResult(category, label, group, value, top, top, "shared")
     return PrizeResult(category, label, group, value, top, (), "pending_roll_off")
+
+
+def rolloffs_again(
+    old: Sequence[PrizeResult], new: Sequence[PrizeResult], under_way: int | None
+) -> tuple[list[PrizeResult], int | None, list[str]]:
+    """The prizes ``new`` (decided again after a correction) with the roll-offs of ``old``
+    kept where they still apply: a prize tied again among the very players who rolled off
+    for it keeps that roll-off's winner; the roll-off under way (``old[under_way]``) goes
+    on if its prize is still tied among the same players. Returns the prizes, the index of
+    the roll-off to go on with (``None``: none; the night then begins the next one due),
+    and what became of each roll-off, in words (for the audit list).
+
+    >>> tied = PrizeResult("most_buncos", "Most Buncos", None, 2, ("Ann", "Bea"), (), "pending_roll_off")
+    >>> won = PrizeResult("most_buncos", "Most Buncos", None, 2, ("Ann", "Bea"), ("Bea",), "roll_off")
+    >>> alone = PrizeResult("most_buncos", "Most Buncos", None, 3, ("Ann",), ("Ann",), "outright")
+    >>> rolloffs_again([won], [tied], None)[0][0].winners
+    ('Bea',)
+    >>> rolloffs_again([tied], [alone], 0)[1:]
+    (None, ['Most Buncos: the roll-off among Ann, Bea is cancelled (Ann wins it)'])
+    """
+
+    def key(p: PrizeResult) -> tuple[str, str | None]:
+        return (p.category, p.group)
+
+    def named(p: PrizeResult) -> str:
+        return p.label + (f" ({p.group})" if p.group else "")
+
+    settled = {key(p): p for p in old if p.settled_by == "roll_off"}
+    if under_way is not None:
+        settled[key(old[under_way])] = old[under_way]
+    before = {key(p): p for p in settled.values()}
+    out: list[PrizeResult] = []
+    words: list[str] = []
+    resume: int | None = None
+    for index, prize in enumerate(new):
+        was = before.get(key(prize))
+        same = was is not None and was.candidates == prize.candidates
+        if was is not None and prize.settled_by == "pending_roll_off" and same:
+            if was.settled_by == "roll_off":
+                prize = replace(prize, winners=was.winners, settled_by="roll_off")
+                words.append(f"{named(prize)}: the roll-off's winner stands")
+            else:
+                resume = index
+                words.append(f"{named(prize)}: the roll-off goes on")
+        elif was is not None:
+            among = ", ".join(was.candidates)
+            if prize.settled_by == "pending_roll_off":
+                now = f"is rolled off again among {', '.join(prize.candidates)}"
+            else:
+                now = f"is cancelled ({' & '.join(prize.winners) or 'nobody'} wins it)"
+            words.append(f"{named(prize)}: the roll-off among {among} {now}")
+        out.append(prize)
+    return out, resume, words

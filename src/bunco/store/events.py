@@ -38,6 +38,20 @@ _NIGHTS = cast(Table, NightRow.__table__)
 _TOKENS = cast(Table, TokenRow.__table__)
 ALL_TABLES: Any = object()
 """Sentinel of :meth:`EventStore.events`: no table filter."""
+SERVER_CALLERS = frozenset({"bot", "clock", "server"})
+"""The server's own callers: each has a space of command ids of its own. Every token of a
+night (its tables' phones, its hosts, its players) shares one space: a command id is one
+command of the night, whoever sends it."""
+
+
+def command_scope(caller: str) -> str:
+    """The space of ``caller``'s command ids: ``""`` for any token, else the server's
+    caller itself.
+
+    >>> command_scope("3f" * 16), command_scope("bot")
+    ('', 'bot')
+    """
+    return caller if caller in SERVER_CALLERS else ""
 
 
 class StoreError(Exception):
@@ -288,8 +302,8 @@ class EventStore:
     ) -> StoredEvent:
         """Commit one event as ``seq`` of the night's log and return it.
 
-        Raises :class:`DuplicateCommand` when the night already holds ``command_id`` of
-        ``caller`` and :class:`SeqTaken` when ``seq`` is already stored (another writer
+        Raises :class:`DuplicateCommand` when the night already holds ``command_id`` in
+        ``caller``'s space of ids (:func:`command_scope`) and :class:`SeqTaken` when ``seq`` is already stored (another writer
         won).
         """
         stored = StoredEvent(
@@ -338,6 +352,7 @@ class EventStore:
                 "seq": e.seq,
                 "table_no": e.table,
                 "caller": e.caller,
+                "command_scope": command_scope(e.caller),
                 "command_id": e.command_id,
                 "request_hash": e.request_hash,
                 "body": e.body,
@@ -373,6 +388,7 @@ class EventStore:
                 e.seq,
                 e.table,
                 e.caller,
+                command_scope(e.caller),
                 e.command_id,
                 e.request_hash,
                 e.body,
@@ -386,8 +402,9 @@ class EventStore:
             raw = self._raw
             try:
                 raw.executemany(
-                    "INSERT INTO events (night_id, seq, table_no, caller, command_id,"
-                    " request_hash, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO events (night_id, seq, table_no, caller, command_scope,"
+                    " command_id, request_hash, body, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     rows,
                 )
                 raw.commit()
@@ -431,16 +448,21 @@ class EventStore:
         return -1 if value is None else int(value)
 
     def find_command(self, night_id: str, command_id: str, caller: str = "") -> StoredEvent | None:
-        """The event that ``caller``'s ``command_id`` produced, or ``None``."""
+        """The event that ``command_id`` produced in ``caller``'s space of ids (any token's
+        of the night, or the server caller's own: :func:`command_scope`), or ``None``."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(_EVENTS).where(
+                select(_EVENTS)
+                .where(
                     and_(
                         _EVENTS.c.night_id == night_id,
-                        _EVENTS.c.caller == caller,
                         _EVENTS.c.command_id == command_id,
+                        _EVENTS.c.caller == caller
+                        if command_scope(caller)
+                        else _EVENTS.c.caller.not_in(SERVER_CALLERS),
                     )
                 )
+                .order_by(_EVENTS.c.seq)
             ).first()
         return None if row is None else stored_event(row)
 

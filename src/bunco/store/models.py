@@ -5,7 +5,9 @@
 - ``events``: the append-only party log: primary key (night, seq); seq 0 is the
   setup line. ``table_no`` is the table the event happened at (null for events of
   the whole night); the envelope ``caller`` (whose command it is), ``command_id``
-  (unique per night and caller, so a retried command is never stored twice),
+  (unique per night in its ``command_scope``: one space for every token of the night,
+  one each for the server's own callers; so a retried command is never stored twice,
+  whichever token sends it again),
   ``request_hash`` (the request the id stands for) and ``created_at``; ``body`` is
   the event's JSON (the event only: no command id, no time).
 - ``tokens``: SHA-256 hashes of the access tokens and join codes of a night, with
@@ -61,7 +63,9 @@ class EventRow(Base):
 
     __tablename__ = "events"
     __table_args__ = (
-        UniqueConstraint("night_id", "caller", "command_id", name="uq_events_night_caller_command"),
+        UniqueConstraint(
+            "night_id", "command_scope", "command_id", name="uq_events_night_scope_command"
+        ),
         Index("ix_events_night_table_seq", "night_id", "table_no", "seq"),
     )
 
@@ -71,6 +75,7 @@ class EventRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     table_no: Mapped[int | None] = mapped_column(Integer)
     caller: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    command_scope: Mapped[str] = mapped_column(String(32), default="", server_default="")
     command_id: Mapped[str | None] = mapped_column(String(100))
     request_hash: Mapped[str | None] = mapped_column(String(64))
     body: Mapped[str] = mapped_column(Text)

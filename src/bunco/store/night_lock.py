@@ -37,12 +37,14 @@ from typing import Any
 from bunco.store import notify
 from bunco.store.advisory import NIGHT_WRITES
 from bunco.store.db import POSTGRES_TIMEOUTS
-from bunco.store.events import SeqTaken, StoredEvent, stored_event
+from bunco.store.events import SeqTaken, StoredEvent, command_scope, stored_event
 
 _COLUMNS = "night_id, seq, table_no, caller, command_id, request_hash, body, created_at"
 _LOCK = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
 _READ = f"SELECT {_COLUMNS} FROM events WHERE night_id = %s AND seq > %s ORDER BY seq"
-_INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+_INSERT = (
+    f"INSERT INTO events ({_COLUMNS}, command_scope) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
 _NOTIFY = "SELECT pg_notify(%s, %s)"
 
 
@@ -176,6 +178,7 @@ def _row(e: StoredEvent) -> tuple[Any, ...]:
         e.request_hash,
         e.body,
         e.created_at,
+        command_scope(e.caller),
     )
 
 

@@ -140,11 +140,12 @@ def _by(who: Principal) -> str:
 
 @router.post("/corrections", response_model=AckOut)
 async def correct(night_id: NightId, body: CorrectionIn, request: Request) -> Response:
-    """Correct a table's finished round or the round in play (host or co-host). 409
-    ``not_allowed_now`` for a round not played yet, once the night is closed, during a
-    roll-off, for a ``winner`` of the round in play or a correction that would ring its
-    bell; ``wrong_table``; ``invalid_setup`` for a player not at that table or no such
-    roll."""
+    """Correct a table's finished round or the round in play (host or co-host), until the
+    night is closed: during or after a roll-off the set winner and the prizes are decided
+    again (a roll-off kept, cancelled or rolled again as the corrected standings say). 409
+    ``not_allowed_now`` for a round not played yet, once the night is closed, for a
+    ``winner`` of the round in play or a correction that would ring its bell;
+    ``wrong_table``; ``invalid_setup`` for a player not at that table or no such roll."""
     ev: dict[str, Any] = {
         "type": "correct",
         "set": body.set,

@@ -16,25 +16,34 @@ What a phone reports is stored with the night (:mod:`bunco.store.phone_reports`)
 with several server processes (``bunco serve --workers N`` on PostgreSQL) the host sees
 every table's phone whichever process each phone talks to, and a restart forgets
 nothing; the entries sent to the host are stored with the night's options.
+
+While a table's phone holds entries of the round, or fell silent since it was heard this
+round, the round does not end without it (:mod:`bunco.web.phone_book`): the room waits
+for it (``wait_for_phone``), and goes on once its report says it holds no more, or by the
+host's decision (``POST .../tables/{n}/go-on``: go on without it, or with who won there,
+from the table's paper tally).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
 from pydantic import Field, StringConstraints
 
 from bunco.store.phone_reports import PhoneReports, StoredReport
 from bunco.web.access import require
-from bunco.web.fields import Label
+from bunco.web.command_path import go_on_command, round_began
+from bunco.web.fields import Label, Name
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import HandledOut, HeardOut, PhonesOut, SetAsideOut
-from bunco.web.routing import ERRORS, NightId, TableNo, service
-from bunco.web.schemas import CommandBody, StrictModel, TappedIn
+from bunco.web.routing import ERRORS, NightId, TableNo, night_command, service
+from bunco.web.schemas import AckOut, CommandBody, StrictModel, TappedIn
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["phones"])
 
@@ -56,10 +65,29 @@ class RefusedIn(StrictModel):
     tapped: TappedIn | None = None
 
 
+class RoundWaitingIn(StrictModel):
+    """The entries waiting on a phone that were tapped in one round."""
+
+    set: int = Field(ge=1, le=1_000)
+    round: int = Field(ge=1, le=1_000)
+    waiting: int = Field(ge=0, le=100_000)
+
+
 class OutboxIn(StrictModel):
     """What a table's phone holds now."""
 
     waiting: int = Field(ge=0, le=100_000, description="entries not sent yet")
+    first: EntryId | None = Field(
+        None,
+        description="the command id of the first entry waiting (a report that crossed its "
+        "entries on the way, which the server stored already, says nothing of them)",
+    )
+    rounds: list[RoundWaitingIn] = Field(
+        default_factory=list,
+        max_length=50,
+        description="the entries waiting, per round they were tapped in (the room waits "
+        "for a phone that holds entries of the round in play)",
+    )
     oldest: Annotated[str, StringConstraints(max_length=40)] | None = Field(
         None, description="when the oldest of them was tapped (the phone's clock, ISO 8601)"
     )
@@ -71,6 +99,16 @@ class OutboxIn(StrictModel):
         None,
         description="offline-ready: a service worker keeps the page (secure origin); "
         "outbox-only: plain http, the outbox alone survives",
+    )
+
+
+class GoOnIn(CommandBody):
+    """The host's decision about a table whose phone the room waits for."""
+
+    winner: Name | None = Field(
+        None,
+        description="who won at that table, from its paper tally (their side wins; a "
+        "tie-break there is dropped); without it, the room goes on without the phone",
     )
 
 
@@ -107,12 +145,42 @@ async def report_outbox(
 ) -> dict[str, Any]:
     """A table's phone says what its outbox holds (entries waiting, since when, and the
     refused ones waiting for a person); the host page shows it."""
-    await _table_phone(request, night_id, table, "reporting its outbox")
+    live = await _table_phone(request, night_id, table, "reporting its outbox")
     heard = _now()
-    await asyncio.to_thread(
-        _reports(request).save, night_id, table, heard, body.model_dump(mode="json")
+    report = body.model_dump(mode="json")
+    crossed = body.first is not None and (
+        live.phones.crossed(table, body.first) or live.state.known("", body.first) is not None
     )
+    if crossed:  # it crossed its entries on the way: what they said (``more``) is newer
+        report["crossed"] = True
+    await asyncio.to_thread(_reports(request).save, night_id, table, heard, report)
+    live.phones.note_report(table, datetime.fromisoformat(heard).timestamp(), report)
+    if not crossed:
+        await _release(request, live, table)
     return {"night": night_id, "table": table, "heard": heard}
+
+
+async def _release(request: Request, live: LiveNight, table: int) -> None:
+    """The room waits for table ``table``'s phone, which now says it holds no entry of the
+    round: it goes on (the server's ``go_on``, written once whoever asks)."""
+    night = live.night
+    if table not in night.awaited or live.phones.holds(table, night.set_no, night.round_no):
+        return
+    # refused if released meanwhile (the phone's last entry said so), or the round moved on
+    with contextlib.suppress(ServiceError):
+        await service(request).path.send(live.id, go_on_command(live.state, table, "sent"))
+
+
+@router.post("/tables/{table}/go-on", response_model=AckOut)
+async def go_on(night_id: NightId, table: TableNo, body: GoOnIn, request: Request) -> Response:
+    """The host's decision about table ``table``'s phone, which the room waits for (or
+    whose table's result the host has from its paper tally): go on without it, or with
+    ``winner``, who won there. The round ends once every table has settled and no phone
+    is waited for (docs/outbox.md)."""
+    event: dict[str, Any] = {"type": "go_on", "of_table": table, "why": "host"}
+    if body.winner is not None:
+        event["winner"] = body.winner
+    return await night_command(request, night_id, event, body, "deciding about a table's phone")
 
 
 @router.post("/tables/{table}/set-aside", response_model=SetAsideOut)
@@ -190,13 +258,48 @@ async def phones(night_id: NightId, request: Request) -> dict[str, Any]:
     live = await service(request).get(night_id, fresh=False)
     stored = await asyncio.to_thread(_reports(request).load, night_id)
     now = datetime.now(UTC)
+    live.phones.merge(stored, now.timestamp())
     tables = []
     for number in range(1, max(len(live.night.seating), len(live.night.tables)) + 1):
-        tables.append(_phone(number, stored.get(number), live.heard_from.get(number), now))
+        phone = _phone(number, stored.get(number), live.heard_from.get(number), now)
+        tables.append({**phone, **_round_word(live, number, now.timestamp())})
     return {
         "night": night_id,
         "tables": tables,
         "set_aside": list(live.options.get("set_aside", [])),
+    }
+
+
+def _round_word(live: LiveNight, table: int, now: float) -> dict[str, Any]:
+    """What table ``table``'s phone means for the round in play: the entries of it it
+    holds (``holds``), whether it fell ``silent`` since it was heard this round, whether
+    the room waits for it (``awaited``: true, with ``awaiting`` the entries it said it
+    holds, null when it fell silent), the table's ``status`` and its ``sides`` (who won
+    there is one of them, for the host's decision)."""
+    night, book = live.night, live.phones
+    playing = night.phase == "playing" and table <= len(night.tables)
+    if not playing:
+        return {
+            "holds": 0,
+            "silent": False,
+            "awaited": False,
+            "awaiting": None,
+            "status": None,
+            "sides": [],
+        }
+    current = night.tables[table - 1]
+    sides = [
+        [current.seats[i] for i in current.side_seats(side) if current.seats[i]]
+        for side in current.sides
+    ]
+    return {
+        "holds": book.holds(table, night.set_no, night.round_no),
+        "silent": table not in night.decided
+        and book.silent(table, now=now, began=round_began(live.state)),
+        "awaited": table in night.awaited,
+        "awaiting": night.awaited.get(table),
+        "status": current.status.value,
+        "sides": sides,
     }
 
 

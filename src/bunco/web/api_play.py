@@ -40,6 +40,7 @@ from bunco.web.routing import (
     TableNo,
     ack_reply,
     command_of,
+    named_refusal,
     night_command,
     service,
 )
@@ -61,13 +62,21 @@ from bunco.web.service import NightService
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["play"])
 WRITERS = ("host", "table", "player")
-_PLAIN = frozenset({"passed"})
+_PLAIN = frozenset({"passed", "more"})
+_ALWAYS_OMITTED = frozenset({"more"})
+"""What a retry may say otherwise: how many entries the phone still holds after this one."""
 
 
-def heard(live: LiveNight, who: Principal) -> None:
-    """Note that a table's phone was heard now (the host page shows how long ago)."""
+def heard(
+    live: LiveNight, who: Principal, more: int | None = None, command_id: str | None = None
+) -> None:
+    """Note that a table's phone was heard now (the host page shows how long ago), holding
+    ``more`` entries after this one (``command_id``;
+    :class:`~bunco.web.phone_book.PhoneBook`)."""
     if who.role == "table" and who.table is not None:
-        live.heard_from[who.table] = datetime.now(UTC).isoformat(timespec="milliseconds")
+        moment = datetime.now(UTC)
+        live.heard_from[who.table] = moment.isoformat(timespec="milliseconds")
+        live.phones.note_entry(who.table, moment.timestamp(), more, command_id)
 
 
 def tapped_of(given: TappedIn | None) -> Tapped | None:
@@ -83,7 +92,7 @@ def roll_envelope(who: Principal, body: RollIn, table: int) -> dict[str, Any]:
     """The envelope of an entry at ``table`` (:func:`~bunco.web.routing.command_of`): a
     plain entry's request is fingerprinted without ``passed``, as before there was
     ``passed`` (a retry of an entry sent to an earlier server is still the same request)."""
-    return command_of(who, body, "rolls", table, omit=frozenset() if body.passed else _PLAIN)
+    return command_of(who, body, "rolls", table, omit=_ALWAYS_OMITTED if body.passed else _PLAIN)
 
 
 def _player_for(who_role: str, who_player: str | None, given: str | None) -> str | None:
@@ -109,7 +118,8 @@ async def enter_roll(
 ) -> Ack:
     """The command behind ``POST .../tables/{table}/rolls`` (also used by the fast path)."""
     who = await require(conn, night_id, *WRITERS, what="entering rolls")
-    heard(await svc.get(night_id, fresh=False), who)  # 404 first; the writer catches up
+    # 404 first; the writer catches up
+    heard(await svc.get(night_id, fresh=False), who, body.more, body.command_id)
     event: dict[str, Any]
     if body.outcome is not None:
         event = {"type": "tally", "table": table, "outcome": body.outcome}
@@ -125,14 +135,18 @@ async def enter_roll(
         intent = RollForMe(event)
     elif body.passed:  # the turns passed as misses, then the entry: one command
         intent = Credited(event, body.passed)
-    return await svc.submit(
-        night_id,
-        intent,
-        **roll_envelope(who, body, table),
-        expected_seq=body.expected_seq,
-        authorize=table_writer(who, table),
-        tapped=tapped_of(body.tapped),
-    )
+    try:
+        return await svc.submit(
+            night_id,
+            intent,
+            **roll_envelope(who, body, table),
+            expected_seq=body.expected_seq,
+            authorize=table_writer(who, table),
+            tapped=tapped_of(body.tapped),
+            more=body.more if who.role == "table" else None,
+        )
+    except ServiceError as exc:
+        raise await named_refusal(svc, night_id, exc) from None
 
 
 @router.post("/tables/{table}/undo", response_model=AckOut)
@@ -145,14 +159,17 @@ async def undo(night_id: NightId, table: TableNo, body: UndoIn, request: Request
     svc = service(request)
     who = await require(request, night_id, "host", "table", what="undoing entries")
     heard(await svc.get(night_id, fresh=False), who)  # 404 first; the writer catches up
-    ack = await svc.submit(
-        night_id,
-        {"type": "undo", "table": table},
-        **command_of(who, body, "undo", table),
-        expected_seq=body.expected_seq,
-        authorize=undo_writer(who, table),
-        tapped=tapped_of(body.tapped),
-    )
+    try:
+        ack = await svc.submit(
+            night_id,
+            {"type": "undo", "table": table},
+            **command_of(who, body, "undo", table),
+            expected_seq=body.expected_seq,
+            authorize=undo_writer(who, table),
+            tapped=tapped_of(body.tapped),
+        )
+    except ServiceError as exc:
+        raise await named_refusal(svc, night_id, exc) from None
     return ack_reply(ack)
 
 

@@ -27,10 +27,11 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from bunco.store.phone_reports import PhoneReports
 from bunco.web.access import require, require_host, require_read
+from bunco.web.command_path import round_began
 from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Message
 from bunco.web.replies import ServiceError, json_text
-from bunco.web.room_watch import RoomLog, flags, round_start
+from bunco.web.room_watch import RoomLog, flags, phone_flag, round_start
 from bunco.web.routing import ERRORS, NightId, TableNo, service
 from bunco.web.schemas import CommandBody
 
@@ -73,7 +74,7 @@ class RoomOut(BaseModel):
 
 
 class FlagOut(BaseModel):
-    kind: Literal["silent", "too_fast", "implausible", "call", "refused"]
+    kind: Literal["silent", "too_fast", "implausible", "call", "refused", "phone"]
     text: str
 
 
@@ -262,6 +263,8 @@ async def dashboard(
     )
     room = _room(live)
     reports = await asyncio.to_thread(PhoneReports(service(request).store.engine).load, night_id)
+    live.phones.merge(reports, now)
+    began = round_began(live.state)
     tables = []
     for table in night.tables:
         number = table.number
@@ -286,6 +289,18 @@ async def dashboard(
                     "text": "calls the host" + (f": {call['note']}" if call.get("note") else ""),
                 },
             )
+        if night.phase == "playing" and number not in night.decided:
+            oldest = report.get("oldest_age")
+            since = (now - datetime.fromisoformat(stored.heard).timestamp()) if stored else 0.0
+            phone = phone_flag(
+                holds=live.phones.holds(number, night.set_no, night.round_no),
+                oldest_age=None if oldest is None else oldest + since,
+                silent=live.phones.silent(number, now=now, began=began),
+                heard_ago=heard_ago,
+                awaited=number in night.awaited,
+            )
+            if phone is not None:
+                found.insert(1 if call else 0, phone)
         if report.get("refused"):
             found.append(
                 {

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bunco.core.table import Status
 from bunco.store import StoredEvent
 from bunco.store.events import now
+from bunco.store.phone_reports import PhoneReports
 from bunco.store.writers import NightWriter, WriteBusy
 from bunco.web.commands import Intent, Luck, NightCommand, ServerLuck
 from bunco.web.decide import Decision, as_error, decide, repeat_of, stored_events
@@ -28,13 +31,19 @@ from bunco.web.held_nights import HeldNights
 from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight
 from bunco.web.night_runtime import Queued
-from bunco.web.replies import Ack, ServiceError
+from bunco.web.phone_book import PhoneBook, to_wait_for
+from bunco.web.replies import Ack, ServiceError, event_table
 from bunco.web.rights import Check
 from bunco.web.timed_rounds import ServerClock, bell_command, start_command
 
 log = logging.getLogger("bunco.service")
 MAX_BATCH = 512
 """The most commands one transaction stores."""
+SERVER_CALLER = "server"
+"""The caller of the commands the server writes about the tables' phones (the room waits
+for one, or goes on): their command ids are in a space of their own."""
+MERGE_EVERY = 1.0
+"""Seconds: how fresh the phones' reports from other processes must be for a round's end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,7 @@ class CommandPath:
         expected_seq: int | None = None,
         authorize: Check | None = None,
         tapped: Tapped | None = None,
+        more: int | None = None,
     ) -> Ack:
         """Decide one command and apply it: ``event`` is an event or what the command
         writes (:mod:`bunco.web.commands`); the other arguments are the
@@ -93,6 +103,7 @@ class CommandPath:
                 expected_seq=expected_seq,
                 authorize=authorize,
                 tapped=tapped,
+                more=more,
             ),
         )
 
@@ -148,6 +159,7 @@ class CommandPath:
         wanted = max([live.following.heard, *(q.command.expected_seq or -1 for q in batch)])
         if wanted > live.seq:  # another process wrote; a client saw it
             await self.nights.catch_up_locked(live)
+        await self._phones_fresh(live)
         plan = self._plan(live, batch)
 
         async def replan(missed: list[StoredEvent]) -> list[StoredEvent]:
@@ -183,6 +195,18 @@ class CommandPath:
             else:
                 reply.set_result(self._answer_repeat(live, decision))
 
+    async def _phones_fresh(self, live: LiveNight) -> None:
+        """While the round may end (the bell rang, a table has settled), what every
+        process's phones reported, merged into this process's :class:`PhoneBook` (at most
+        once a second): a round does not end without a phone that holds its entries."""
+        night, book = live.night, live.phones
+        if night.phase != "playing" or time.time() - book.merged < MERGE_EVERY:
+            return
+        if night.bell_at is None and not any(t.status is Status.DONE for t in night.tables):
+            return
+        reports = PhoneReports(self.nights.store.engine)
+        book.merge(await self.nights.db(reports.load, live.id), time.time())
+
     def _plan(self, live: LiveNight, batch: list[Queued]) -> list[_Planned]:
         """Decide each command of the batch on the state the batch leaves; the committed
         state (``live.state``) is left as it is. An accepted command's events are stored
@@ -195,7 +219,9 @@ class CommandPath:
             # round's first entry starts the clock (kept only if the entry is accepted)
             bell = bell_command(state.night, moment)
             if bell is not None:
-                state = self._plan_one(state, _clock_queued(bell), plan, created, moment)
+                state = self._plan_one(
+                    state, _clock_queued(bell), plan, created, moment, phones=live.phones
+                )
             start = start_command(state.night, queued.command.intent)
             if start is not None:
                 trial: list[_Planned] = []
@@ -203,9 +229,11 @@ class CommandPath:
                 decision = decide(queued.command, started, self.luck, moment)
                 if decision.verdict == "accept":
                     plan += trial
-                    state = self._plan_one(started, queued, plan, created, moment, decision)
+                    state = self._plan_one(
+                        started, queued, plan, created, moment, decision, phones=live.phones
+                    )
                     continue
-            state = self._plan_one(state, queued, plan, created, moment)
+            state = self._plan_one(state, queued, plan, created, moment, phones=live.phones)
         return plan
 
     def _plan_one(
@@ -216,13 +244,28 @@ class CommandPath:
         created: datetime,
         moment: datetime,
         decision: Decision | None = None,
+        *,
+        phones: PhoneBook | None = None,
     ) -> HeldState:
         """Decide one command on ``state`` (unless ``decision`` is given), add it to
         ``plan`` and return the state after its events
-        (:func:`~bunco.web.decide.stored_events`)."""
+        (:func:`~bunco.web.decide.stored_events`).
+
+        With ``phones`` (what the tables' phones hold), an acceptance that would end the
+        round first has the room wait for each phone that holds entries of it
+        (``wait_for_phone``, :func:`~bunco.web.phone_book.to_wait_for`), the command then
+        decided again; and an entry whose phone says it holds no more (``more`` 0) at a
+        table the room waits for is followed by the ``go_on`` that releases it."""
         command = queued.command
         if decision is None:
             decision = decide(command, state, self.luck, moment)
+        if decision.verdict == "accept" and phones is not None:
+            waits = _waits(command, decision, state, phones, moment)
+            for wait in waits:
+                server = _server_queued(wait, f"wait_for_phone:{state.seq + 1}")
+                state = self._plan_one(state, server, plan, created, moment)
+            if waits:
+                decision = decide(command, state, self.luck, moment)
         if decision.verdict != "accept":
             plan.append(_Planned(queued, decision))
             return state
@@ -230,6 +273,15 @@ class CommandPath:
         for event, step in zip(stored, decision.steps, strict=True):
             state = state.advanced(event, step.after)
         plan.append(_Planned(queued, decision, stored))
+        table = event_table(decision.event or {})
+        if (
+            phones is not None
+            and command.more == 0
+            and table is not None
+            and table in state.night.awaited
+        ):
+            release = go_on_command(state, table, "sent")
+            state = self._plan_one(state, _queued(release), plan, created, moment)
         return state
 
     def _answer_repeat(self, live: LiveNight, decision: Decision) -> Ack:
@@ -242,9 +294,69 @@ class CommandPath:
 
 def _clock_queued(command: NightCommand) -> Queued:
     """A command the clock writes (timed rounds), with a reply nobody waits for."""
+    return _queued(command)
+
+
+def _queued(command: NightCommand) -> Queued:
+    """A command the server writes itself, with a reply nobody waits for."""
     reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
     reply.add_done_callback(_retrieved)
     return Queued(command, reply)
+
+
+def _server_queued(event: Mapping[str, Any], command_id: str) -> Queued:
+    return _queued(NightCommand.of(event, command_id=command_id, caller=SERVER_CALLER))
+
+
+def _waits(
+    command: NightCommand, decision: Decision, state: HeldState, phones: PhoneBook, moment: datetime
+) -> list[dict[str, Any]]:
+    """The ``wait_for_phone`` events an accepted command needs first: none unless it
+    would end the round; then one per table whose phone holds entries of the round or
+    fell silent (the command's own table by what it says it holds, ``more``)."""
+    before, after = state.night, decision.after
+    if after is None or before.phase != "playing":
+        return []
+    if (after.phase, after.set_no, after.round_no) == (
+        before.phase,
+        before.set_no,
+        before.round_no,
+    ):
+        return []
+    own = event_table(decision.event or {}) if command.more is not None else None
+    skip = frozenset() if own is None else frozenset({own})
+    waits = to_wait_for(before, phones, now=moment.timestamp(), began=round_began(state), skip=skip)
+    if own is not None and command.more and own not in before.awaited:
+        waits.append({"type": "wait_for_phone", "of_table": own, "entries": command.more})
+    return waits
+
+
+def round_began(state: HeldState) -> float | None:
+    """When the round in play began: the round before it ended (its last event was
+    stored), or the night was made; seconds since the epoch."""
+    start = state.night.round_start
+    index = len(start.events) if start is not None else state.seq
+    events = state.since(index - 1)
+    return events[0].created_at.timestamp() if events else None
+
+
+def go_on_command(state: HeldState, table: int, why: str) -> NightCommand:
+    """The server's ``go_on`` releasing table ``table``, which the room waits for: its
+    command id names the ``wait_for_phone`` it answers, so the release is written once
+    whoever asks for it (the entry that said it holds no more, the phone's report)."""
+    wait = next(
+        (
+            e.seq
+            for e in reversed(state.since(max(0, state.seq - 5000)))
+            if e.table is None and '"wait_for_phone"' in e.body and e.event.get("of_table") == table
+        ),
+        state.seq,
+    )
+    return NightCommand.of(
+        {"type": "go_on", "of_table": table, "why": why},
+        command_id=f"go_on:{wait}",
+        caller=SERVER_CALLER,
+    )
 
 
 def _events(plan: list[_Planned]) -> list[StoredEvent]:

@@ -83,6 +83,10 @@ class NightCommand:
     expected_seq: int | None = None
     authorize: Check | None = None
     tapped: Tapped | None = None
+    more: int | None = None
+    """An entry from a table's phone: how many entries of the round it still holds after
+    this one (``None``: not said). The room waits for a phone that holds more
+    (:mod:`bunco.web.phone_book`)."""
 
     @classmethod
     def of(
@@ -95,6 +99,7 @@ class NightCommand:
         expected_seq: int | None = None,
         authorize: Check | None = None,
         tapped: Tapped | None = None,
+        more: int | None = None,
     ) -> NightCommand:
         """The command of a route: ``intent`` may be a plain event (:class:`Given`).
         Without ``request``, an event's is its fingerprint with ``expected_seq`` (and
@@ -105,7 +110,7 @@ class NightCommand:
             request = fingerprint(dict(intent.event), expected_seq, isinstance(intent, RollForMe))
         elif request is None and isinstance(intent, Credited):
             request = fingerprint(dict(intent.event), expected_seq, False, intent.passed)
-        return cls(intent, command_id, caller, request, expected_seq, authorize, tapped)
+        return cls(intent, command_id, caller, request, expected_seq, authorize, tapped, more)
 
 
 class Luck(Protocol):

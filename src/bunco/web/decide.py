@@ -21,9 +21,14 @@ The checks, in order (the first that fails is the reason):
    ``not_your_turn``, 409 ``name_taken``); a drawing picks its winner then (409 when
    nobody may win);
 4. where an entry was tapped (:mod:`bunco.web.entry_rules`: 422 ``wrong_table``, 409
-   ``round_closed``, ``roller_changed``);
+   ``round_closed``, ``roller_changed``); an entry tapped during play that arrives after
+   the bell, while its table has not moved past it, is accepted *before the bell*: its
+   event carries ``before_bell`` (and the roller it was tapped for as ``player``), and the
+   fold places it there (:mod:`bunco.core.late_entries`); the acceptance says so
+   (``code`` ``before_bell``);
 5. the version the command was sent with (``expected_seq``): a table's (or, for a
-   command of the whole night, the night's seq); 409 ``stale`` with the events missed;
+   command of the whole night, the night's seq); 409 ``stale`` with the events missed
+   and who changed the table (``cause``: :func:`stale_cause`);
 6. the server's dice, if it rolls, its time (timed rounds, ``now``:
    :func:`bunco.web.timed_rounds.stamped`), and the engine's rules (``Night.apply``): 409 for a
    command that does not fit the night now (``not_your_turn``, ``round_over``,
@@ -73,7 +78,15 @@ from bunco.web.commands import (
     RollForMe,
     ServerLuck,
 )
-from bunco.web.entry_rules import Applied, Decision, Entry, HeldTable, Tapped, decide_entry
+from bunco.web.entry_rules import (
+    PLAY_STAGES,
+    Applied,
+    Decision,
+    Entry,
+    HeldTable,
+    Tapped,
+    decide_entry,
+)
 from bunco.web.held_state import TABLE_EVENTS, HeldState
 from bunco.web.replies import ServiceError, envelope_dict, event_table
 from bunco.web.rights import Check, not_your_turn
@@ -90,6 +103,7 @@ __all__ = [
     "decide_entry",
     "refusal",
     "repeat_of",
+    "stale_cause",
     "stored_events",
 ]
 
@@ -104,8 +118,9 @@ def decide(
     if seen is not None:
         return repeat_of(command, seen)
     intent = command.intent
+    late = False
     try:
-        event = _shape(intent, state)
+        event = _shape(intent, state, _late_hint(command, state))
         if command.authorize is not None:
             command.authorize(state, event)
         if isinstance(intent, Drawing):
@@ -113,7 +128,7 @@ def decide(
         table = event_table(event)
         kind = event.get("type")
         if command.tapped is not None and table is not None and kind in TABLE_EVENTS:
-            _check_entry(command, kind, table, state)
+            late = _check_entry(command, kind, table, state)
         if command.expected_seq is not None:
             _check_version(
                 state,
@@ -127,16 +142,50 @@ def decide(
             event = {**event, "dice": luck.dice()}
         if now is not None:
             event = stamped(event, state.night, now)
+        if late:
+            event = _before_bell(event, command.tapped, credited=isinstance(intent, Credited))
         if isinstance(intent, Credited):
-            steps = _credited(intent, event, state, command.authorize)
+            steps = _credited(intent, event, state, command.authorize, late=late)
         else:
             after = state.night.apply(event)
             steps = (Applied(after.events[-1], after),)
     except ServiceError as exc:
         return refusal(exc)
     except BuncoError as exc:
+        if late and exc.code == "not_your_turn":  # the roller it was tapped for, before the bell
+            return Decision(
+                "refuse",
+                "roller_changed",
+                409,
+                f"{exc.message}: this entry was tapped for another roller than the one "
+                "whose turn it was before the bell",
+                "a person's decision: send it to the host or discard it (it is never "
+                "credited to another roller)",
+                extra={"cause": "roller"},
+            )
         return Decision("refuse", exc.code, _status_of(exc), exc.message, exc.expected or "")
-    return Decision("accept", steps=steps)
+    return Decision("accept", "before_bell" if late else "", steps=steps)
+
+
+def _late_hint(command: NightCommand, state: HeldState) -> bool:
+    """Whether ``command`` may be an entry tapped during play at a table whose bell has
+    rung since (:func:`_check_entry` decides it): a credited entry then passes its turns
+    before the bell too."""
+    tapped = command.tapped
+    night = state.night
+    if tapped is None or tapped.stage not in PLAY_STAGES or night.bell_at is None:
+        return False
+    return 1 <= tapped.table <= len(night.tables) and night.phase == "playing"
+
+
+def _before_bell(event: dict[str, Any], tapped: Tapped | None, *, credited: bool) -> dict[str, Any]:
+    """An entry tapped before the bell, as the log keeps it: ``before_bell``, and the roller
+    the page showed as ``player`` (the fold checks it where the entry is placed; a credited
+    entry's misses name nobody: each is whoever's turn it was)."""
+    out = {**event, "before_bell": True}
+    if not credited and "player" not in out and tapped is not None and tapped.roller:
+        out["player"] = tapped.roller
+    return out
 
 
 def stored_events(
@@ -201,12 +250,13 @@ def as_error(decision: Decision) -> ServiceError:
     )
 
 
-def _shape(intent: Intent, state: HeldState) -> dict[str, Any]:
-    """The (first) event ``intent`` writes, before the server's dice or picks."""
+def _shape(intent: Intent, state: HeldState, late: bool = False) -> dict[str, Any]:
+    """The (first) event ``intent`` writes, before the server's dice or picks (``late``:
+    it may be an entry tapped before the bell)."""
     if isinstance(intent, Given | RollForMe):
         return dict(intent.event)
     if isinstance(intent, Credited):
-        return _first_miss(intent, state.night)
+        return _first_miss(intent, state.night, late)
     if isinstance(intent, Drawing):
         return {"type": "drawing"}
     table = next((t for t, p in state.night.expected_rollers() if p == intent.player), "none")
@@ -218,9 +268,10 @@ def _shape(intent: Intent, state: HeldState) -> dict[str, Any]:
     return event
 
 
-def _first_miss(intent: Credited, night: Night) -> dict[str, Any]:
+def _first_miss(intent: Credited, night: Night, late: bool = False) -> dict[str, Any]:
     """The miss of the first turn a credited entry passes (its table must be playing its
-    round, and fewer turns pass than it has rollers: none passes twice)."""
+    round, or, ``late``, have played it before the bell; and fewer turns pass than it has
+    rollers: none passes twice)."""
     table, kind = intent.event.get("table"), intent.event.get("type")
     if kind not in ("roll", "tally") or not isinstance(intent.event.get("player"), str):
         raise ServiceError(
@@ -233,7 +284,7 @@ def _first_miss(intent: Credited, night: Night) -> dict[str, Any]:
         isinstance(table, int)
         and night.phase == "playing"
         and 1 <= table <= len(night.tables)
-        and night.tables[table - 1].status is Status.PLAYING
+        and (late or night.tables[table - 1].status is Status.PLAYING)
     )
     if not in_play:
         raise ServiceError(
@@ -257,11 +308,17 @@ def _first_miss(intent: Credited, night: Night) -> dict[str, Any]:
 
 
 def _credited(
-    intent: Credited, first: dict[str, Any], state: HeldState, authorize: Check | None
+    intent: Credited,
+    first: dict[str, Any],
+    state: HeldState,
+    authorize: Check | None,
+    *,
+    late: bool = False,
 ) -> tuple[Applied, ...]:
     """The misses of the turns a credited entry passes, then the entry, each applied on
     the night the ones before leave (and its rights checked there); refused whole if any
-    of them does not apply."""
+    of them does not apply. ``late``: all of them before the bell, the entry's player
+    checked where it is placed."""
     night, steps = state.night, []
     for turn in range(intent.passed):
         if turn and authorize is not None:
@@ -278,8 +335,11 @@ def _credited(
         steps.append(Applied(night.events[-1], night))
     table = first["table"]
     player = intent.event.get("player")
+    entry = {**intent.event, "before_bell": True} if late else intent.event
     current = night.tables[table - 1] if night.phase == "playing" else None
     roller = current.roller if current is not None else None
+    if late:
+        roller = player  # the fold checks it before the bell (NotYourTurn otherwise)
     if roller != player:
         misses = f"{intent.passed} miss{'es' if intent.passed > 1 else ''}"
         now = f"it is {roller}'s turn" if roller else "nobody rolls there any more"
@@ -290,8 +350,8 @@ def _credited(
             "passed: the turns from the roller now to the player credited",
         )
     if authorize is not None:
-        authorize(replace(state, night=night), intent.event)
-    night = night.apply(intent.event)
+        authorize(replace(state, night=night), entry)
+    night = night.apply(entry)
     return (*steps, Applied(night.events[-1], night))
 
 
@@ -307,8 +367,9 @@ def _drawn(intent: Drawing, event: dict[str, Any], state: HeldState, luck: Luck)
         raise ServiceError(409, exc.code, exc.message, exc.expected) from None
 
 
-def _check_entry(command: NightCommand, kind: Any, table: int, state: HeldState) -> None:
-    """The rules of where an entry was tapped (:mod:`bunco.web.entry_rules`)."""
+def _check_entry(command: NightCommand, kind: Any, table: int, state: HeldState) -> bool:
+    """The rules of where an entry was tapped (:mod:`bunco.web.entry_rules`); whether it
+    goes before the bell."""
     assert command.tapped is not None
     held = HeldTable.of(state.night, table, state.version(table), state.seq)
     decision = decide_entry(Entry(kind, table, command.tapped, command.expected_seq), held)
@@ -323,7 +384,9 @@ def _check_entry(command: NightCommand, kind: Any, table: int, state: HeldState)
             decision.expected,
             tapped=command.tapped.as_dict(),
             now=held.where(),
+            **dict(decision.extra or {}),
         )
+    return decision.code == "before_bell"
 
 
 def _check_version(state: HeldState, table: int | None, expected: int, *, night_wide: bool) -> None:
@@ -345,14 +408,58 @@ def _check_version(state: HeldState, table: int | None, expected: int, *, night_
     events = state.since(expected)
     missed = events if night_wide else [e for e in events if e.table is None or e.table == table]
     where = "the night" if table is None else f"table {table}"
+    cause, by = stale_cause(missed, table)
+    named: dict[str, Any] = {} if by is None else {"by_caller": by}
     raise ServiceError(
         409,
         "stale",
-        f"{where} changed since you last looked: {len(missed)} event(s) you have not seen",
+        f"{where} changed since you last looked: {_CAUSE_WORDS[cause]} "
+        f"({len(missed)} event(s) you have not seen)",
         f"expected_seq {current} after looking at the missed events",
         current_seq=current,
         missed=[envelope_dict(e) for e in missed],
+        cause=cause,
+        **named,
     )
+
+
+_RESEATING = frozenset({"substitute", "join", "leave", "seat", "end_night"})
+_CAUSE_WORDS = {
+    "undone": "an entry there was undone",
+    "reseated": "the room was reseated",
+    "other_phone": "another phone entered something there first",
+    "changed": "it changed",
+}
+
+
+def stale_cause(missed: list[StoredEvent], table: int | None) -> tuple[str, str | None]:
+    """Why a table's version moved past a command's: ``undone`` (an undo there), ``reseated``
+    (the host changed the seating: a substitute, an arrival, a departure, a seating by
+    hand), ``other_phone`` (another caller's entry there came first), else ``changed``;
+    and the caller (its token's hash prefix) who did it, for the route to name.
+
+    >>> from datetime import datetime
+    >>> undo = StoredEvent("n", 9, 2, "c", '{"type":"undo","table":2}', datetime.now(), "ab")
+    >>> stale_cause([undo], 2)
+    ('undone', 'ab')
+    """
+
+    def first(cause: str) -> StoredEvent | None:
+        for e in missed:
+            kind = e.event.get("type")
+            if cause == "undone" and e.table == table and kind == "undo":
+                return e
+            if cause == "reseated" and e.table is None and kind in _RESEATING:
+                return e
+            if cause == "other_phone" and e.table == table and kind in ("roll", "tally"):
+                return e
+        return None
+
+    for cause in ("undone", "reseated", "other_phone"):
+        found = first(cause)
+        if found is not None:
+            return cause, found.caller or None
+    return "changed", None
 
 
 def _status_of(exc: BuncoError) -> int:

@@ -10,9 +10,16 @@ version it was based on. The server applies an entry only there:
 - an entry of another table than the address's is malformed (422 ``wrong_table``);
 - an entry whose set or round is not the night's round in play was tapped in a round
   that is over: it is refused (409 ``round_closed``), never moved into a later round;
-- in its round, an entry is applied while its table's result is not final (the bell
-  rang but this table still finishes its turn or plays its tie-break); at a table that
-  is done, or not in play, it is refused (409 ``round_closed``);
+- an entry tapped during play (or while rolling for who starts) that arrives after the
+  room's bell, based on the table's version (no entry there since), while the table has
+  no entry since the bell (nor a result the host entered by hand) and the round is not
+  over, was rolled before the bell: it is accepted *before the bell*
+  (:mod:`bunco.core.late_entries`: the fold places it at the end of the table's play and
+  applies the bell to the table again, so its result is worked out again and a tie-break
+  it was put in is dropped or begun again); its roller is checked there, by the fold;
+- otherwise, in its round, an entry is applied while its table's result is not final
+  (the bell rang but this table still finishes its turn or plays its tie-break); at a
+  table that is done, or not in play, it is refused (409 ``round_closed``);
 - an entry tapped in one stage of the table's round (rolling for who starts, play, the
   tie-break) is refused in another (409 ``round_closed``), except a roll of the turn under
   way when the bell rang: the rules say that turn is finished, so it counts;
@@ -25,6 +32,13 @@ version it was based on. The server applies an entry only there:
 
 A command id seen before is a *repeat* (answered with the first reply).
 
+Every refusal says its cause (``cause``, for the page's words): ``moved_on`` (the round
+closed and the room was seated for the next), ``table_done`` (the table's result was
+final), ``after_bell`` (the table has entries since the bell), ``by_hand`` (the host
+entered the table's result by hand), ``stage`` (the table's stage changed), ``roller``
+(another roller's turn), ``changed`` (the table's version changed: the decision names who
+changed it, :func:`bunco.web.decide.stale_cause`).
+
 >>> state = HeldTable(set_no=1, round_no=2, phase="playing", in_play=True, done=False,
 ...                   roller="Fay", version=14, seq=20)
 >>> late = Entry("tally", 3, Tapped(1, 1, 3, "Fay", 9, "2026-11-27T08:00:00Z"))
@@ -32,6 +46,10 @@ A command id seen before is a *repeat* (answered with the first reply).
 'round_closed'
 >>> decide_entry(Entry("tally", 3, Tapped(1, 2, 3, "Fay", 14, "")), state).verdict
 'accept'
+>>> rung = HeldTable(set_no=1, round_no=2, phase="playing", in_play=True, done=False,
+...                  roller="Gus", version=14, seq=20, stage="tie_break", bell=True)
+>>> decide_entry(Entry("tally", 3, Tapped(1, 2, 3, "Fay", 14, "", "playing"), 14), rung).code
+'before_bell'
 """
 
 from __future__ import annotations
@@ -103,12 +121,19 @@ class HeldTable:
     seq: int
     stage: str = ""
     """The table's status now (``playing``, ``finishing``, ``tie_break``, ...)."""
+    bell: bool = False
+    """The room's bell has rung this round."""
+    after_bell: int = 0
+    """Entries at the table since the bell (and a result the host entered there by hand)."""
+    by_hand: bool = False
+    """The host entered the table's result by hand since the bell."""
 
     @classmethod
     def of(cls, night: Night, table: int, version: int, seq: int) -> HeldTable:
         """Table ``table`` of ``night`` (at ``seq``; the table's ``version``)."""
         in_play = night.phase == "playing" and 1 <= table <= len(night.tables)
         current = night.tables[table - 1] if in_play else None
+        rung = in_play and night.bell_at is not None
         return cls(
             set_no=night.set_no,
             round_no=night.round_no,
@@ -119,6 +144,9 @@ class HeldTable:
             version=version,
             seq=seq,
             stage=current.status.value if current else "",
+            bell=rung,
+            after_bell=night.entries_after_bell(table) if rung else 0,
+            by_hand=rung and night.settled_by_hand(table),
         )
 
     def where(self) -> dict[str, Any]:
@@ -176,10 +204,14 @@ class Decision:
 
 
 ACCEPT = Decision("accept")
+BEFORE_BELL = Decision("accept", "before_bell")
+"""An entry tapped before the bell, to be placed there (:mod:`bunco.core.late_entries`)."""
+PLAY_STAGES = frozenset({"first_roll", "playing"})
+"""The stages of a table's round before its bell."""
 
 
-def _refuse(status: int, code: str, reason: str, expected: str) -> Decision:
-    return Decision("refuse", code, status, reason, expected)
+def _refuse(status: int, code: str, reason: str, expected: str, cause: str) -> Decision:
+    return Decision("refuse", code, status, reason, expected, extra={"cause": cause})
 
 
 def decide_entry(entry: Entry, state: HeldTable) -> Decision:
@@ -196,6 +228,7 @@ def decide_entry(entry: Entry, state: HeldTable) -> Decision:
             "wrong_table",
             f"this entry was tapped at table {tapped.table}, and sent to table {entry.table}",
             f"the entry at the address of table {tapped.table}",
+            "wrong_table",
         )
     if (tapped.set_no, tapped.round_no) != (
         state.set_no,
@@ -209,23 +242,33 @@ def decide_entry(entry: Entry, state: HeldTable) -> Decision:
             f"{_now(state)})",
             "a person's decision: send it to the host or "
             "discard it (it is never moved into a later round)",
+            "moved_on",
         )
+    stale = entry.expected_seq is not None and entry.expected_seq != state.version
+    if state.by_hand:
+        return _refuse(
+            409,
+            "round_closed",
+            f"the host entered table {tapped.table}'s result of {_round(tapped)} by hand "
+            "before this entry arrived",
+            "a person's decision: send it to the host or discard it",
+            "by_hand",
+        )
+    late = tapped.stage in PLAY_STAGES and state.bell and state.stage not in PLAY_STAGES
+    if late and state.in_play and not state.after_bell and entry.kind != "undo":
+        return _changed(tapped, state) if stale else BEFORE_BELL
     if not state.in_play or state.done:
         return _refuse(
             409,
             "round_closed",
             f"this entry was tapped in {_round(tapped)} at "
-            f"table {tapped.table}, whose result was final before it arrived",
+            f"table {tapped.table}, whose result was final before it arrived"
+            + _since_bell(state, late),
             "a person's decision: send it to the host or discard it",
+            "after_bell" if late and state.after_bell else "table_done",
         )
-    if entry.expected_seq is not None and entry.expected_seq != state.version:
-        return _refuse(
-            409,
-            "stale",
-            f"table {tapped.table} changed since this entry was "
-            "tapped (another phone, or the host, entered something there)",
-            f"expected_seq {state.version} after looking at the table again",
-        )
+    if stale:
+        return _changed(tapped, state)
     if (
         tapped.stage is not None
         and tapped.stage != state.stage
@@ -237,9 +280,10 @@ def decide_entry(entry: Entry, state: HeldTable) -> Decision:
             f"this entry was tapped "
             f"{_STAGES.get(tapped.stage, tapped.stage)} at table {tapped.table}, "
             f"which ended before it arrived (the table is "
-            f"{_STAGES.get(state.stage, state.stage)} now)",
+            f"{_STAGES.get(state.stage, state.stage)} now)" + _since_bell(state, late),
             "a person's decision: send it to the host or discard it (it is "
             "never counted as another kind of roll)",
+            "after_bell" if late and state.after_bell else "stage",
         )
     if entry.kind != "undo" and tapped.roller is not None and tapped.roller != state.roller:
         return _refuse(
@@ -250,8 +294,29 @@ def decide_entry(entry: Entry, state: HeldTable) -> Decision:
             f"turn at table {tapped.table} now",
             "a person's decision: send it to the host or discard it (it is "
             "never credited to another roller)",
+            "roller",
         )
     return ACCEPT
+
+
+def _since_bell(state: HeldTable, late: bool) -> str:
+    """Why an entry tapped before the bell cannot go there: the table played on after it."""
+    if not (late and state.after_bell):
+        return ""
+    n = state.after_bell
+    return f"; it has {n} entr{'y' if n == 1 else 'ies'} since the bell"
+
+
+def _changed(tapped: Tapped, state: HeldTable) -> Decision:
+    """The refusal of an entry based on another version of its table (who changed it is
+    the decision's to say: :func:`bunco.web.decide.stale_cause`)."""
+    return _refuse(
+        409,
+        "stale",
+        f"table {tapped.table} changed since this entry was tapped",
+        f"expected_seq {state.version} after looking at the table again",
+        "changed",
+    )
 
 
 _GOES_ON = frozenset({("playing", "finishing")})

@@ -22,6 +22,7 @@ from typing import TypeVar, overload
 from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 from bunco.store import StoredEvent
+from bunco.store.events import command_scope
 
 TABLE_EVENTS = frozenset({"roll", "tally", "undo"})
 K = TypeVar("K")
@@ -70,7 +71,10 @@ def version_in(table_seq: Mapping[int | None, int], table: int | None) -> int:
 
 class History:
     """A night's committed log (index = seq) and the command ids in it: append-only,
-    shared by the night's states, each of which reads it up to its own seq."""
+    shared by the night's states, each of which reads it up to its own seq. A command id
+    is one command of the night, whoever sends it: every token's ids share one space
+    (the server's own callers each have theirs: :func:`~bunco.store.events.command_scope`),
+    and an id stored twice before that rule (by two tokens) answers with its first event."""
 
     __slots__ = ("_events", "_ids")
 
@@ -88,11 +92,11 @@ class History:
         assert stored.seq == len(self._events), (stored.seq, len(self._events))
         self._events.append(stored)
         if stored.command_id is not None:
-            self._ids[stored.caller, stored.command_id] = stored.seq
+            self._ids.setdefault((command_scope(stored.caller), stored.command_id), stored.seq)
 
     def seq_of(self, caller: str, command_id: str) -> int | None:
-        """The seq of the event ``caller``'s ``command_id`` stored, if any."""
-        return self._ids.get((caller, command_id))
+        """The seq of the event ``command_id`` stored in ``caller``'s space of ids, if any."""
+        return self._ids.get((command_scope(caller), command_id))
 
     def upto(self, length: int) -> LogView:
         """The first ``length`` events, as a read-only view that never changes."""
@@ -148,7 +152,7 @@ class HeldState:
     pending_ids: Mapping[tuple[str, str], StoredEvent] = field(
         default_factory=lambda: MappingProxyType({})
     )
-    """The command ids of :attr:`pending` (caller, command id) → the event, read only."""
+    """The command ids of :attr:`pending` (their space, command id) → the event, read only."""
 
     def __post_init__(self) -> None:
         for name in ("versions", "pending_ids"):
@@ -175,7 +179,9 @@ class HeldState:
         seq = self.history.seq_of(caller, command_id)
         if seq is not None and seq <= self.committed:
             return self.log[seq]
-        return self.pending_ids.get((caller, command_id)) if self.pending_ids else None
+        if not self.pending_ids:
+            return None
+        return self.pending_ids.get((command_scope(caller), command_id))
 
     def since(self, after: int) -> list[StoredEvent]:
         """The events after seq ``after``, committed and pending."""
@@ -188,7 +194,7 @@ class HeldState:
         ids = self.pending_ids
         if stored.command_id is not None:
             more = _copied(ids)
-            more[stored.caller, stored.command_id] = stored
+            more[command_scope(stored.caller), stored.command_id] = stored
             ids = MappingProxyType(more)
         return HeldState(
             self.night_id,

@@ -4,8 +4,8 @@ table's version, the command ids seen), and beside it the runtime parts, each an
 of its own: how its writes run (:class:`~bunco.web.night_runtime.Writing`: the lock, the
 inbox, the writer task), what other processes announced
 (:class:`~bunco.web.night_runtime.Following`), what the pages read from it, worked out once
-per seq (:class:`~bunco.web.night_cache.NightCache`), and when each table's phone was last
-heard."""
+per seq (:class:`~bunco.web.night_cache.NightCache`), and what each table's phone holds and
+when it was last heard (:class:`~bunco.web.phone_book.PhoneBook`)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from bunco.web.held_state import (
 )
 from bunco.web.night_cache import NightCache, TablePage
 from bunco.web.night_runtime import Following, Queued, Writing
+from bunco.web.phone_book import PhoneBook
 
 __all__ = [
     "TABLE_EVENTS",
@@ -59,6 +60,8 @@ class LiveNight:
     cache: NightCache = field(default_factory=NightCache)
     heard_from: dict[int, str] = field(default_factory=dict)
     """When each table's phone was last heard (an entry, an undo), UTC ISO 8601."""
+    phones: PhoneBook = field(default_factory=PhoneBook)
+    """What this process knows of each table's phone: what it holds, when it was heard."""
 
     @property
     def lock(self) -> asyncio.Lock:

@@ -112,7 +112,8 @@ def event_text(stored: StoredEvent, extra: str = "") -> str:
 def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
     """The night's phase, set, round, bell, the traveler's holder and who rolled the last
     Bunco (both may change with any roll: whole-night pages follow them from here, without
-    reloading the night), the round's clock on a night of timed rounds, and (with
+    reloading the night), the round's clock on a night of timed rounds, the tables whose
+    phones the room waits for (``waiting_for``, only while it does), and (with
     ``expects``) who may roll now."""
     status: dict[str, Any] = {
         "phase": night.phase,
@@ -124,6 +125,10 @@ def status_of(night: Night, *, expects: bool = True) -> dict[str, Any]:
         "traveler": night.traveler,
         "last_bunco": night.last_bunco,
     }
+    if night.awaited:  # the room waits for these tables' phones (bunco.core.late_entries)
+        status["waiting_for"] = [
+            {"table": t, "entries": n} for t, n in sorted(night.awaited.items())
+        ]
     if night.rules.round_minutes:  # timed rounds: the round's clock (None: not started)
         status["clock"] = night.clock.as_dict() if night.clock else None
     if expects:

@@ -11,7 +11,10 @@ it (docs/room.md):
   (:data:`FASTEST` seconds) three times or more among a table's last ten: a phone
   tapping by itself, a scorekeeper entering a whole turn from memory;
 * ``implausible``: four or more three-of-a-kinds among a table's last twenty entries,
-  about 3 chances in 1,000 with fair dice (one in 36 per roll): worth a look at the dice.
+  about 3 chances in 1,000 with fair dice (one in 36 per roll): worth a look at the dice;
+* ``phone``: the table's phone holds entries of the round not sent yet, or fell silent
+  since it was heard this round (:func:`phone_flag`): flagged before the bell and before
+  the move, and the room waits for it at the round's end (docs/outbox.md).
 
 >>> times = TableTimes()
 >>> for second, trips in ((0, False), (1, False), (2, True), (3, False)):
@@ -161,3 +164,33 @@ def flags(
                 }
             )
     return out
+
+
+def phone_flag(
+    *, holds: int, oldest_age: float | None, silent: bool, heard_ago: float | None, awaited: bool
+) -> dict[str, str] | None:
+    """The ``phone`` flag of a table whose phone holds entries of the round or fell
+    silent (``None`` otherwise).
+
+    >>> phone_flag(holds=6, oldest_age=196.0, silent=True, heard_ago=212.7, awaited=True)["text"]
+    'the room waits for its phone: 6 entries not sent yet, the oldest tapped 3 min 16 s ago'
+    >>> phone_flag(holds=0, oldest_age=None, silent=True, heard_ago=75.0, awaited=False)["text"]
+    'its phone is silent (heard 1 min 15 s ago): it may hold entries'
+    """
+    if not holds and not silent:
+        return None
+    if holds:
+        text = f"{holds} entr{'y' if holds == 1 else 'ies'} not sent yet"
+        if oldest_age is not None:
+            text += f", the oldest tapped {_span(oldest_age)} ago"
+    else:
+        heard = "" if heard_ago is None else f" (heard {_span(heard_ago)} ago)"
+        text = f"its phone is silent{heard}: it may hold entries"
+    if awaited:
+        text = f"the room waits for its phone: {text}" if holds else f"the room waits: {text}"
+    return {"kind": "phone", "text": text}
+
+
+def _span(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"

@@ -83,6 +83,43 @@ def send_file(
     )
 
 
+_BY_WORDS = {
+    ("undone", "host"): "the host undid an entry there",
+    ("undone", "phone"): "an entry there was undone on another phone",
+    ("other_phone", "host"): "the host entered something there first",
+    ("other_phone", "phone"): "another phone entered something there first",
+    ("other_phone", "player"): "a player entered their own roll there first",
+    ("other_phone", "server"): "the server rolled for a bot there first",
+}
+
+
+async def named_refusal(svc: NightService, night_id: str, error: ServiceError) -> ServiceError:
+    """``error`` with whoever changed the table named (``by``: ``host``, ``phone``,
+    ``player`` or ``server``) in place of their token's ``by_caller``, and its words
+    saying so ("the host undid an entry there"), so a page says what really happened."""
+    caller = error.extra.pop("by_caller", None)
+    if not isinstance(caller, str):
+        return error
+    by = "server" if caller in ("bot", "clock", "server") else None
+    if by is None:
+        for role in ("host", "table", "player"):
+            records = await svc.db(svc.store.tokens, night_id, role)
+            if any(r.hash[:32] == caller for r in records):
+                by = "phone" if role == "table" else role
+                break
+    if by is None:
+        return error
+    cause = str(error.extra.get("cause", ""))
+    error.extra["by"] = by
+    if by == "host" and cause == "other_phone":
+        error.extra["cause"] = "host_entered"
+    words = _BY_WORDS.get((cause, by))
+    for old in ("an entry there was undone", "another phone entered something there first"):
+        if words and old in error.message:
+            error.message = error.message.replace(old, words)
+    return error
+
+
 def ack_reply(ack: Ack) -> Response:
     """The reply of an accepted command (the AckOut shape, serialised once)."""
     return Response(ack.as_json(), media_type="application/json")
@@ -119,11 +156,14 @@ async def night_command(
     who = await require(request, night_id, *roles, what=what)
     await svc.get(night_id, fresh=False)  # 404 first; the writer catches up itself
     kind = "drawing" if isinstance(event, Drawing) else event["type"]
-    ack = await svc.submit(
-        night_id,
-        event,
-        **command_of(who, body, kind),
-        expected_seq=body.expected_seq,
-        authorize=allowed(who),
-    )
+    try:
+        ack = await svc.submit(
+            night_id,
+            event,
+            **command_of(who, body, kind),
+            expected_seq=body.expected_seq,
+            authorize=allowed(who),
+        )
+    except ServiceError as exc:
+        raise await named_refusal(svc, night_id, exc) from None
     return ack_reply(ack)

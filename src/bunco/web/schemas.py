@@ -194,6 +194,14 @@ class RollIn(CommandBody):
         "scoring: each is entered as a miss first, all in one command (applied whole or "
         "not at all)",
     )
+    more: int | None = Field(
+        None,
+        ge=0,
+        le=100_000,
+        description="a table's phone: how many entries of the round it still holds after "
+        "this one (the room waits for a phone that holds more: docs/outbox.md); not part "
+        "of the request a command id stands for",
+    )
 
     @model_validator(mode="after")
     def _one_entry(self) -> RollIn:

@@ -124,6 +124,7 @@ class NightService:
         expected_seq: int | None = None,
         authorize: Check | None = None,
         tapped: Tapped | None = None,
+        more: int | None = None,
     ) -> Ack:
         """:meth:`CommandPath.submit`: decide one command, apply it, reply (an event the
         server rolls the dice of is given as :class:`~bunco.web.commands.RollForMe`)."""
@@ -136,6 +137,7 @@ class NightService:
             expected_seq=expected_seq,
             authorize=authorize,
             tapped=tapped,
+            more=more,
         )
 
     async def open(self) -> None:

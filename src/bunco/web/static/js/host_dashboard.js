@@ -3,18 +3,21 @@
 // a line counting each kind, then the most urgent few, "Show all N" for the rest — then
 // every table as a small tile (its number, state, last entry, entries waiting on its
 // phone), 250 of them still on a phone's screen; and the announcement box, whose line
-// every phone and screen shows at once.
+// every phone and screen shows at once. A table whose phone holds entries of the round,
+// or fell silent since it was heard this round, is flagged ("Phone": how many entries and
+// the oldest one's age, from the phone's own reports) before the bell and before the move.
 
 import { api, commandId } from "./api.js";
 import { fill, h, toast } from "./ui.js";
 
 const FLAG_WORDS = {
   call: "Calls you", silent: "Silent", too_fast: "Too fast", implausible: "Unlikely dice",
-  refused: "Refused entries",
+  refused: "Refused entries", phone: "Phone",
 };
 /** Each kind in the needs list's summary line ("12 silent, 3 called the host"), in its order. */
 const SUMMARY_WORDS = [
-  ["call", "called the host"], ["refused", "refused entries"], ["implausible", "unlikely dice"],
+  ["call", "called the host"], ["phone", "phones holding entries or silent"],
+  ["refused", "refused entries"], ["implausible", "unlikely dice"],
   ["too_fast", "too fast"], ["silent", "silent"],
 ];
 /** The needs list shows this many tables (about one phone screen) until "Show all N";
@@ -130,7 +133,10 @@ export function initDashboard({ anchor, base, token, every = 10_000 }) {
     h("span", { class: "tile-ago" }, ago(t.last_entry_ago)),
     t.waiting ? h("span", { class: "waiting" }, `${t.waiting} waiting`) : null)));
   };
-  const rank = (t) => (t.flags.some((f) => f.kind === "call") ? 0 : 1);
+  const rank = (t) => {
+    if (t.flags.some((f) => f.kind === "call")) return 0;
+    return t.flags.some((f) => f.kind === "phone") ? 1 : 2;
+  };
   async function poll() {
     clearTimeout(timer);
     try {

@@ -11,6 +11,14 @@
 // entries tapped offline lands exactly in the order and at the turns it was tapped, or not
 // at all. A refused entry is kept, marked refused, until a person at the table decides
 // (send it to the host, or discard it); the entries that followed it are held with it.
+//
+// Each entry says how many entries of its round the phone still holds after it (``more``):
+// the server does not end a round while a phone holds entries of it (docs/outbox.md). A
+// request whose reply is lost (the connection dropped on the way back) may have been
+// stored: the entry is "in doubt" until its retry is answered (``duplicate`` if it was),
+// and the page asks the server for the table's state meanwhile (``onLost``). The outbox is
+// the table's, not the token's: a phone that joins the table again (a new token from the
+// QR link) sends on what it holds, and the server answers each command id once.
 
 import { api, commandId } from "./api.js";
 
@@ -37,16 +45,18 @@ export class Outbox {
    * @param {(ack: object, entry: object) => void} o.onAck  an entry was recorded
    * @param {(entry: object) => void} o.onRefused  an entry was refused (ask a person)
    * @param {(err: object) => void} o.onFatal  the token was refused: sending stops, entries stay
+   * @param {(entry: object) => void} o.onLost  an entry's reply was lost: it is in doubt
    */
   constructor({ night, table, token, onChange = () => {}, onAck = () => {},
-    onRefused = () => {}, onFatal = () => {} }) {
-    Object.assign(this, { night, table, token, onChange, onAck, onRefused, onFatal });
+    onRefused = () => {}, onFatal = () => {}, onLost = () => {} }) {
+    Object.assign(this, { night, table, token, onChange, onAck, onRefused, onFatal, onLost });
     this.key = `bunco:outbox:${night}:${table}`;
     this.data = this.load();
     this.busy = false;
     this.stopped = false;
     this.failing = false;    // the last attempt found no connection (or a busy server)
     this.inflight = null;    // the id of the entry on its way now
+    this.doubt = null;       // the id of an entry whose reply was lost (maybe stored), until answered
     this.wakeUp = null;
     this.settled = new Map();  // id -> resolve, for a caller awaiting one entry
     this.recent = [];        // {entry, seq}: recorded by this page, maybe not in its state yet
@@ -92,6 +102,23 @@ export class Outbox {
   recordedAfter(seq) {
     this.recent = this.recent.filter((r) => r.seq > seq);
     return this.recent.map((r) => r.entry);
+  }
+
+  /** The server stored entry ``id`` as ``seq`` (the live stream's event carries its
+   * command id): it is recorded, whether or not its reply comes (a lost reply, or the
+   * event before the reply). Returns the entry, or null if this outbox does not hold it. */
+  seen(id, seq) {
+    this.data = this.load();
+    const entry = this.data.entries.find((e) => e.id === id && e.state === "waiting");
+    if (!entry) return null;
+    this.data.entries = this.data.entries.filter((e) => e.id !== id);
+    this.data.acked[id] = seq;
+    this.save();
+    if (this.doubt === id) this.doubt = null;
+    this.recent.push({ entry, seq });
+    if (this.recent.length > KEPT_ACKS) this.recent.shift();
+    this.onChange();
+    return entry;
   }
 
   /** Keep an entry (``body``: the request's fields; ``tapped``: where it was tapped;
@@ -145,6 +172,15 @@ export class Outbox {
     });
   }
 
+  /** How many entries of ``entry``'s round wait after it on this phone. */
+  moreAfter(entry) {
+    const waiting = this.waiting;
+    const at = waiting.findIndex((e) => e.id === entry.id);
+    const same = (e) => e.tapped && entry.tapped && e.tapped.set === entry.tapped.set
+      && e.tapped.round === entry.tapped.round;
+    return waiting.slice(at + 1).filter(same).length;
+  }
+
   /** The ``expected_seq`` to send ``entry`` with, or null when the entry it followed was
    * not recorded (refused or discarded): then it cannot be placed either. */
   expectedFor(entry) {
@@ -174,25 +210,36 @@ export class Outbox {
         const expected = this.expectedFor(entry);
         if (expected === null) {
           const before = this.data.entries.find((e) => e.id === entry.follows);
-          this.refuse(entry, { error: (before && before.refusal && before.refusal.code) || "follows_refused",
+          const why = before && before.refusal;
+          this.refuse(entry, { error: (why && why.code) || "follows_refused",
             message: "an entry tapped before it was not recorded, so this one cannot be placed",
-            now: before && before.refusal ? before.refusal.now : null }, 409);
+            now: why ? why.now : null, cause: why ? why.cause : null, by: why ? why.by : null,
+            follows: true }, 409);
           continue;
         }
         this.inflight = entry.id;
         let ack;
         try {
           ack = await api(entry.path, { method: "POST", token: this.token, body: {
-            ...entry.body, command_id: entry.id, expected_seq: expected, tapped: entry.tapped } });
+            ...entry.body, command_id: entry.id, expected_seq: expected, tapped: entry.tapped,
+            more: this.moreAfter(entry) } });
         } catch (err) {
           this.inflight = null;
           if (retryable(err)) {
             this.failing = true;
+            if (err.status === 0 && navigator.onLine && this.doubt !== entry.id) {
+              // no reply, online: the request may have reached the server and been stored
+              this.doubt = entry.id;
+              this.onLost(entry);
+            }
             this.onChange();
-            await this.pause(retryDelay(attempt));
+            // online, a lost reply is asked again at once (the server answers it once)
+            await this.pause(err.status === 0 && navigator.onLine && attempt === 0
+              ? 200 : retryDelay(attempt));
             attempt += 1;
             continue;
           }
+          if (this.doubt === entry.id) this.doubt = null;
           if (err.status === 401) {  // the credential was revoked: keep everything
             this.stopped = true;
             this.onChange();
@@ -204,6 +251,7 @@ export class Outbox {
         }
         this.inflight = null;
         this.failing = false;
+        if (this.doubt === entry.id) this.doubt = null;
         attempt = 0;
         this.data = this.load();
         this.data.entries = this.data.entries.filter((e) => e.id !== entry.id);
@@ -211,8 +259,10 @@ export class Outbox {
         const ids = Object.keys(this.data.acked);
         for (const old of ids.slice(0, Math.max(0, ids.length - KEPT_ACKS))) delete this.data.acked[old];
         this.save();
-        this.recent.push({ entry, seq: ack.seq });
-        if (this.recent.length > KEPT_ACKS) this.recent.shift();
+        if (!this.recent.some((r) => r.entry.id === entry.id)) {  // not seen on the stream first
+          this.recent.push({ entry, seq: ack.seq });
+          if (this.recent.length > KEPT_ACKS) this.recent.shift();
+        }
         this.onAck(ack, entry);
         this.settle(entry.id, { ack });
         this.onChange();
@@ -229,7 +279,9 @@ export class Outbox {
     if (!kept) return;
     kept.state = "refused";
     kept.refusal = { status, code: (body && body.error) || "error",
-      message: (body && body.message) || `refused (${status})`, now: (body && body.now) || null };
+      message: (body && body.message) || `refused (${status})`, now: (body && body.now) || null,
+      cause: (body && body.cause) || null, by: (body && body.by) || null,
+      follows: Boolean(body && body.follows) };
     this.save();
     this.settle(entry.id, { refused: kept });
     this.onRefused(kept);
@@ -240,8 +292,18 @@ export class Outbox {
   report(mode) {
     const waiting = this.waiting;
     const oldest = waiting.length ? waiting[0].at : null;
+    const rounds = new Map();  // the entries waiting per round they were tapped in
+    for (const e of waiting) {
+      if (!e.tapped) continue;
+      const key = `${e.tapped.set}.${e.tapped.round}`;
+      const item = rounds.get(key) || { set: e.tapped.set, round: e.tapped.round, waiting: 0 };
+      item.waiting += 1;
+      rounds.set(key, item);
+    }
     return {
       waiting: waiting.length,
+      first: waiting.length ? waiting[0].id : null,
+      rounds: [...rounds.values()].slice(0, 50),
       oldest: oldest === null ? null : new Date(oldest).toISOString(),
       oldest_age: oldest === null ? null : Math.max(0, (Date.now() - oldest) / 1000),
       refused: this.refused.slice(0, 500).map((e) => ({

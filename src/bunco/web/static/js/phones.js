@@ -4,9 +4,13 @@
 // to the host, each marked handled once dealt with; and which offline mode the phones have
 // (a service worker on a secure origin, or the outbox alone over plain http). Before a
 // command that closes a round or moves the room on, ``outOfTouch`` says which tables still
-// hold entries, so the host can wait or go on ("sync before you move").
+// hold entries, or whose phone fell silent, so the host can wait or go on ("sync before
+// you move"). When the round would end while a phone holds entries of it, the room waits
+// for that table: the box "Waiting for table 7's phone" (before the status card, at the
+// top of the page) offers the host's decision: who won there from its paper tally, or go
+// on without the phone (POST .../tables/<n>/go-on).
 
-import { api } from "./api.js";
+import { api, commandId } from "./api.js";
 import { fill, h, toast } from "./ui.js";
 
 const LATE = 30;  // seconds without news from a table's phone that make it "out of touch"
@@ -22,16 +26,26 @@ function ago(seconds) {
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
-/** The tables that still hold entries (waiting or refused), in words; null if none. */
+/** The tables that still hold entries (waiting or refused), or whose phone fell silent
+ * this round, in words; null if none. */
 export function outOfTouch() {
   if (!latest) return null;
-  const lines = latest.tables.filter((t) => t.waiting || t.refused.length).map((t) => {
+  const lines = latest.tables.filter((t) => t.waiting || t.refused.length || t.silent).map((t) => {
     const parts = [];
     if (t.waiting) parts.push(`${plural(t.waiting, "entry", "entries")} not sent yet`);
     if (t.refused.length) parts.push(`${plural(t.refused.length, "refused entry", "refused entries")} waiting for the table's decision`);
+    if (t.silent && !t.waiting) parts.push("its phone went silent and may hold entries");
     return `Table ${t.table}: ${parts.join(", ")} (${ago(t.heard_ago)}).`;
   });
   return lines.length ? lines.join(" ") : null;
+}
+
+/** What the host is told of one table the room waits for, below the box's title. */
+function waitingDetail(t) {
+  const held = t.awaiting ? `Its phone holds ${plural(t.awaiting, "entry", "entries")} of this round not sent yet.`
+    : `Its phone went silent (${ago(t.heard_ago)}) and may hold entries of this round.`;
+  const tie = t.status === "tie_break" ? " The table stands in a tie-break the bell put it in." : "";
+  return `${held}${tie} They count when they arrive. Or, from the table's paper tally:`;
 }
 
 /** Which offline mode the phones are in: the pages are served over https (a service
@@ -43,16 +57,39 @@ function modeText(origin) {
     : "Phones: plain http on the Wi-Fi, where browsers keep no offline pages. Every entry still waits in its table's outbox on the phone, and is sent as soon as the page loads again (start the server with `bunco serve --https` for pages that reload offline).";
 }
 
+function span(seconds) {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
 function tableRow(t) {
   const late = t.heard_ago === null || t.heard_ago > LATE;
-  const oldest = t.oldest_age ? `, the oldest tapped ${Math.round(t.oldest_age)} s ago` : "";
-  return h("tr", { dataset: { table: t.table, waiting: t.waiting, refused: t.refused.length } },
+  const oldest = t.oldest_age ? `, the oldest tapped ${span(t.oldest_age)} ago` : "";
+  const heard = t.silent ? `${ago(t.heard_ago)} · silent: it may hold entries` : ago(t.heard_ago);
+  return h("tr", { dataset: { table: t.table, waiting: t.waiting, refused: t.refused.length,
+    silent: String(Boolean(t.silent)), awaited: String(Boolean(t.awaited)) } },
     h("th", { scope: "row" }, `Table ${t.table}`),
-    h("td", { class: late ? "late" : "" }, ago(t.heard_ago)),
+    h("td", { class: late || t.silent ? "late" : "" }, heard),
     h("td", { class: t.waiting ? "waiting" : "" }, t.waiting ? `${plural(t.waiting, "entry", "entries")} not sent yet${oldest}` : "none waiting"),
     h("td", { class: t.refused.length ? "waiting" : "" }, t.refused.length
       ? `${plural(t.refused.length, "refused entry", "refused entries")} for the table to decide: ${t.refused.map((r) => r.label).join("; ")}`
       : ""));
+}
+
+/** The host's decision about a table the room waits for: who won there (from its paper
+ * tally), or go on without its phone. */
+function decision(t, decide) {
+  const sides = (t.sides || []).filter((side) => side.length);
+  return h("li", { dataset: { table: t.table } },
+    h("h3", {}, `Table ${t.table}`),
+    h("p", {}, waitingDetail(t)),
+    h("div", { class: "row" },
+      sides.map((side) => h("button", { type: "button", class: "btn secondary", dataset: { winner: side[0] },
+        onclick: () => decide(t.table, side[0], `${side.join(" & ")} won at table ${t.table}.`) },
+      `${side.join(" & ")} won`)),
+      h("button", { type: "button", class: "btn secondary", dataset: { act: "without" },
+        onclick: () => decide(t.table, null, `Going on without table ${t.table}'s phone.`) },
+      "Go on without its entries")));
 }
 
 /** The card (built once, after ``anchor``), then polled every ``every`` ms. */
@@ -63,6 +100,19 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
     h("table", { class: "phones" }, h("tbody", { id: "phones-rows" })),
     h("div", { id: "phones-set-aside" }));
   anchor.after(card);
+  const waitingBox = h("section", { class: "card no-print", id: "waiting-phones", role: "alert",
+    "aria-labelledby": "waiting-title", hidden: true });
+  anchor.before(waitingBox);  // the next thing to do: at the top, before the round's status
+  const decide = async (table, winner, done) => {
+    try {
+      await api(`${base}/tables/${table}/go-on`, { method: "POST", token,
+        body: { command_id: commandId(), ...(winner ? { winner } : {}) } });
+      toast(done);
+      poll();
+    } catch (err) {
+      toast(err.text || String(err), "error", 6000);
+    }
+  };
   const handled = async (e) => {
     try {
       await api(`${base}/set-aside/${e.table}/${encodeURIComponent(e.id)}/handled`, { method: "POST", token });
@@ -74,6 +124,15 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
   };
   const draw = (data) => {
     fill("phones-rows", data.tables.map(tableRow));
+    const waited = data.tables.filter((t) => t.awaited);
+    waitingBox.hidden = !waited.length;
+    fill(waitingBox, waited.length ? [
+      h("h2", { id: "waiting-title" }, waited.length === 1 ? `Waiting for table ${waited[0].table}'s phone`
+        : `Waiting for ${waited.length} tables' phones`),
+      h("p", {}, "The round ends once every table's entries are in, so the room moves with the tables' real results."),
+      h("ul", { class: "waiting-phones", id: "waiting-list" },
+        waited.map((t) => decision(t, decide))),
+    ] : null);
     const held = data.set_aside || [];
     fill("phones-set-aside", held.length ? [
       h("h3", {}, `Sent to you by the tables (${held.length})`),
@@ -82,7 +141,8 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
         `Table ${e.table} · ${e.label} · tapped in round ${e.tapped ? e.tapped.round : "?"} · ${e.message} `,
         h("button", { type: "button", class: "btn secondary small", onclick: () => handled(e) }, "Handled")))),
     ] : null);
-    document.body.dataset.outOfTouch = String(data.tables.filter((t) => t.waiting || t.refused.length).length);
+    document.body.dataset.outOfTouch = String(data.tables.filter((t) => t.waiting || t.refused.length || t.silent).length);
+    document.body.dataset.waitingFor = waited.map((t) => t.table).join(" ");
   };
   const poll = async () => {
     try {

@@ -45,6 +45,9 @@ let diceShown = null;  // seq of the roll whose dice are on screen
 let picked = [null, null, null];
 let animating = false;  // "Roll for me" dice are tumbling
 let built = "";  // the outcomes of the tally buttons drawn now
+let lastShown = null;  // the table last drawn while the page knew it (drawn on while checking)
+let asking = false;  // asking the server for the table's state (a reply was lost)
+let askedFor = "";  // what the page last asked the server about (it asks once per change)
 
 // The page follows its table's page (GET /api/nights/<id>/tables/<n>, then what the
 // socket pushes): ``view.table`` is this table now (null when it is not in play).
@@ -84,8 +87,20 @@ function shown(view) {
   const base = waiting.length ? outbox.expectedFor(waiting[0]) : null;
   const moved = typeof base === "number" && base !== expectedSeq();
   const recorded = outbox && state ? outbox.recordedAfter(state.seq) : [];
-  const entries = [...recorded, ...(moved ? [] : waiting)];
-  if (!t || !entries.length) return { t, unknown: moved, pending: waiting.length };
+  // the page heard of a later version of its table than its state has (a round's end,
+  // its page on the way), or its first entry waits on another version than the state's
+  // (recorded or refused, the reply not here yet), or it asks the server after a lost
+  // reply: it cannot tell whose turn it is, and says so (docs/outbox.md)
+  const known = Math.max(state ? state.seq : 0, ...(outbox ? outbox.recent.map((r) => r.seq) : []));
+  const checking = Boolean(t) && (moved || expectedSeq() > known || asking);
+  if (checking) {
+    const last = lastShown && lastShown.round === view.round && lastShown.set === view.set
+      ? lastShown.t : t;
+    return { t: { ...last, roller: null, rolling_side: null }, unknown: true, checking: true,
+      pending: waiting.length };
+  }
+  const entries = [...recorded, ...waiting];
+  if (!t || !entries.length) return { t, unknown: false, pending: waiting.length };
   const p = { ...t, points: [...t.points], team_scores: t.team_scores ? [...t.team_scores] : t.team_scores };
   let unknown = false;
   let turns = 0;
@@ -119,7 +134,33 @@ function shown(view) {
   }
   if (p.roller) p.rolling_side = p.team ? (p.teams[0].includes(p.roller) ? 0 : 1) : p.players.indexOf(p.roller);
   else p.rolling_side = null;
-  return { t: p, unknown: unknown || moved, pending: waiting.length };
+  return { t: p, unknown, pending: waiting.length };
+}
+
+/** The table to tap on: as shown, once the page knows it (after asking the server for
+ * the table's state if a reply was lost or the page's state is behind). If it still
+ * cannot tell (no answer yet), the entry is tapped for no roller: the server places it
+ * at the turn it follows. Never a turn the page has not been told. */
+async function tableToTap() {
+  let s = shown(state.view);
+  if (s.checking) {
+    await askServer();
+    s = shown(state.view);
+  }
+  return s;
+}
+
+/** Ask the server for the table's state (a lost reply, a state behind): the turn line
+ * says "Checking with the server…" meanwhile and nothing can be tapped. */
+async function askServer() {
+  if (asking) return;
+  asking = true;
+  drawShown();
+  try {
+    await live.refresh();
+  } catch (_) { /* no connection: the outbox keeps the entries */ }
+  asking = false;
+  drawShown();
 }
 
 /** Where an entry is tapped now: what the page shows (docs/outbox.md). */
@@ -168,8 +209,9 @@ function labelOf(body, who) {
 function rollPath() { return `${base}/tables/${tableNo}/rolls`; }
 
 async function tally(outcome) {
-  const { t } = shown(state.view);
-  if (!t || !t.roller) return;
+  const s = await tableToTap();
+  const t = s && s.t;
+  if (!t || (!t.roller && !s.checking)) return;
   const tap = (t.taps || []).find((x) => x.outcome === outcome);
   if (!tap || !tap.asks_who) {
     enter({ outcome }, labelOf({ outcome }, t.roller));
@@ -184,7 +226,7 @@ async function tally(outcome) {
 async function enterFor(t, body, label) {
   const who = await askWho(t, label);
   if (!who) return false;
-  if (who === t.roller) {
+  if (who === t.roller || !t.roller) {  // no roller known: the server checks the turn
     enter({ ...body, player: who }, labelOf(body, who));
     return true;
   }
@@ -211,10 +253,15 @@ async function rollForMe() {
   }
   const box = $("dice");
   const round = state.view.round;
+  const s = await tableToTap();
+  if (!s.t || !s.t.roller) {
+    toast("Roll for me needs to know whose turn it is: the page is checking with the server. Enter the dice you rolled instead.", "error", 6000);
+    return;
+  }
   animating = true;
   $("result").textContent = "";
   const waiting = tumble(box, 650);
-  const outcome = await enter({ roll_for_me: true }, labelOf({ roll_for_me: true }, shown(state.view).t.roller));
+  const outcome = await enter({ roll_for_me: true }, labelOf({ roll_for_me: true }, s.t.roller));
   await waiting;
   animating = false;
   const ack = outcome.ack;
@@ -230,7 +277,7 @@ async function rollForMe() {
 async function enterFaces() {
   if (picked.includes(null)) return;
   const dice = [...picked];
-  const { t } = shown(state.view);
+  const { t } = await tableToTap();
   // a three of a kind that goes on the roller's card (the server's ``asks_who`` faces)
   // asks who rolled it, exactly as the tally buttons do
   const trips = dice[0] === dice[1] && dice[1] === dice[2] && t && t.roller
@@ -272,7 +319,7 @@ async function undo() {
     await recorded(ack);
   } catch (err) {
     toast(err.code === "stale"
-      ? "This table changed on another phone: check the tally, then undo again if it is still wrong."
+      ? `Nothing was undone: ${UNDO_WHY[`${err.body.cause}:${err.body.by}`] || UNDO_WHY[err.body.cause] || "this table changed meanwhile"}. Check the tally, then undo again if it is still wrong.`
       : err.text || String(err), "error", 6000);
     live.refresh().catch(() => {});
   }
@@ -282,6 +329,15 @@ async function undo() {
     diceShown = null;
   }
 }
+
+/** Why an undo found the table changed (the server's ``cause`` and ``by``), in words. */
+const UNDO_WHY = {
+  "undone:host": "the host undid an entry here meanwhile",
+  undone: "an entry here was undone on another phone meanwhile",
+  other_phone: "another phone entered something here first",
+  host_entered: "the host entered something here first",
+  reseated: "the host reseated the room",
+};
 
 /** An undo that reaches beyond this table's round in play: the host's, so say so. */
 function hostOnly(seen) {
@@ -302,8 +358,11 @@ function hostOnly(seen) {
 function askWho(t, label) {
   const dialog = $("who");
   $("who-title").textContent = `${label}: who rolled it?`;
-  $("who-text").textContent = `It goes on that player's score card. By the tally it is ${t.roller}'s turn.`;
-  const rollers = [t.roller, ...t.players.filter((p) => p && p !== t.roller)];
+  $("who-text").textContent = t.roller
+    ? `It goes on that player's score card. By the tally it is ${t.roller}'s turn.`
+    : "It goes on that player's score card. The page has not been told whose turn it is yet: the server checks it.";
+  const rollers = t.roller ? [t.roller, ...t.players.filter((p) => p && p !== t.roller)]
+    : t.players.filter(Boolean);
   return new Promise((resolve) => {
     const done = (value) => { dialog.close(); resolve(value); };
     fill("who-choices", rollers.map((name) => h("button", {
@@ -355,7 +414,10 @@ function buildTaps(view) {
 
 function drawTaps(view, t) {
   buildTaps(view);
-  const canRoll = Boolean(t && t.roller && view.phase === "playing");
+  // while the page checks with the server it shows no roller; once it has asked (no
+  // answer: no connection), entries are tapped for no roller and placed by the server
+  const checking = document.body.dataset.checking === "yes";
+  const canRoll = Boolean(t && (t.roller || checking) && view.phase === "playing" && !asking);
   const taps = new Map(((t && t.taps) || tapsOf(view)).map((x) => [x.outcome, x]));
   for (const button of document.querySelectorAll("#taps [data-outcome]")) {
     const tap = taps.get(button.dataset.outcome);
@@ -383,12 +445,17 @@ function drawTaps(view, t) {
   $("undo").disabled = !undoable || view.phase === "over";
 }
 
-function drawTurn(view, t) {
+function drawTurn(view, t, checking = false) {
   let text = "";
   let sub = "";
   let box = null;
   const r = view.round;
-  if (view.phase === "over") {
+  if (checking) {
+    text = "Checking with the server…";
+    sub = navigator.onLine
+      ? "Whose turn it is shows once the server has answered (a moment)."
+      : "No connection: whose turn it is shows once the server answers. Every entry stays on this phone.";
+  } else if (view.phase === "over") {
     text = "The night is over";
     sub = "Thank you for keeping score!";
     box = ["done", h("a", { href: `/n/${encodeURIComponent(night)}/end` }, "See the prizes and score cards →")];
@@ -416,7 +483,9 @@ function drawTurn(view, t) {
     box = ["tie", h("strong", {}, "Tie-break"), " ", tieText(t)];
   } else if (t.status === "done") {
     text = "Round over at this table";
-    sub = view.bell ? "Waiting for the other tables…" : "Waiting for the other tables to finish.";
+    const waits = ((state && state.status && state.status.waiting_for) || []).filter((w) => w.table !== tableNo);
+    sub = waits.length ? `The room waits for ${waits.map((w) => `table ${w.table}'s phone`).join(" and ")} before it moves on.`
+      : view.bell ? "Waiting for the other tables…" : "Waiting for the other tables to finish.";
     box = ["done", h("strong", {}, t.result)];  // how it was won, in the server's words
   } else {
     text = `${t.roller} rolls`;
@@ -556,8 +625,10 @@ function drawOutbox() {
   const what = `${n} entr${n === 1 ? "y" : "ies"} not sent yet`;
   const since = `the oldest tapped ${ago(Date.now() - waiting[0].at)} ago`;
   const how = outbox.stopped ? "this phone's link no longer works: they are kept"
-    : outbox.failing ? "kept on this phone, sent as soon as the connection is back"
-      : "sending…";
+    : !navigator.onLine ? "kept on this phone, sent as soon as the connection is back"
+      : outbox.doubt ? "checking with the server whether the first one arrived…"
+        : outbox.failing ? "the server did not answer yet: trying again (they stay on this phone)"
+          : "sending…";
   line.textContent = `${what} · ${since} · ${how}`;
   line.classList.add("unsent");
 }
@@ -565,30 +636,54 @@ function drawOutbox() {
 const ROUND = (where) => (where ? `round ${where.round}${where.set > 1 ? ` of set ${where.set}` : ""}` : "an earlier round");
 
 /** The question about refused entries, one per reason: "3 entries from round 1 arrived
- * after the round closed: send them to the host / discard them". */
+ * after the host undid an entry at this table: send them to the host / discard them". The
+ * reason is the server's (its ``cause``, and ``by`` whom): what really happened. */
 function heldGroups() {
   const groups = new Map();
   for (const e of outbox.refused) {
     const code = e.refusal.code === "follows_refused" ? "stale" : e.refusal.code;
-    const key = `${code}:${e.tapped ? `${e.tapped.set}.${e.tapped.round}` : ""}`;
-    if (!groups.has(key)) groups.set(key, { code, entries: [] });
+    const cause = e.refusal.cause || code;
+    const key = `${code}:${cause}:${e.refusal.by || ""}:${e.tapped ? `${e.tapped.set}.${e.tapped.round}` : ""}`;
+    if (!groups.has(key)) groups.set(key, { code, cause, by: e.refusal.by, entries: [] });
     groups.get(key).entries.push(e);
   }
   return [...groups.values()];
 }
 
-function heldText({ code, entries }) {
+const WHY = {
+  moved_on: () => "arrived after the round closed: the room has moved on",
+  table_done: () => "arrived after this table's result was final",
+  after_bell: () => "arrived after this table had played on after the bell",
+  by_hand: () => "arrived after the host entered this table's result by hand",
+  stage: () => "were tapped during play, and this table had gone on to its tie-break",
+  undone: (g) => (g.by === "host" ? "arrived after the host undid an entry at this table"
+    : "arrived after an entry at this table was undone on another phone"),
+  reseated: () => "arrived after the host reseated the room",
+  other_phone: () => "arrived after another phone entered first at this table",
+  host_entered: () => "arrived after the host entered an entry at this table first",
+  changed: () => "arrived after this table changed",
+};
+
+function heldText(g) {
+  const { code, cause, entries } = g;
   const n = entries.length;
   const many = n === 1 ? "entry" : "entries";
   const where = ROUND(entries[0].tapped);
-  if (code === "round_closed") {
-    return `${n} ${many} from ${where} arrived after the round closed at this table`;
-  }
   if (code === "roller_changed") {
     return `${n} ${many} tapped for ${entries[0].tapped.roller} arrived when it was no longer their turn`;
   }
-  if (code === "stale") return `${n} ${many} arrived after this table changed on another phone`;
+  const why = WHY[cause];
+  if (why) return `${n} ${many} from ${where} ${why(g, where)}`;
   return `${n} ${many} could not be recorded: ${entries[0].refusal.message}`;
+}
+
+/** "The entry before them (Eve: +1) was recorded.": what of the same chain went in. */
+function recordedBefore(entries) {
+  const before = entries[0].follows;
+  if (!before || !(before in outbox.data.acked)) return "";
+  const kept = outbox.recent.find((r) => r.entry.id === before);
+  return kept ? ` The entry tapped just before them (${kept.entry.label}) was recorded.`
+    : " The entry tapped just before them was recorded.";
 }
 
 function drawHeld() {
@@ -602,7 +697,7 @@ function drawHeld() {
   fill(box, groups.map((g) => h("div", { class: "held-group", dataset: { code: g.code } },
     h("h2", {}, `${heldText(g)}:`),
     h("ul", {}, g.entries.map((e) => h("li", {}, e.label))),
-    h("p", { class: "small muted" }, "Nothing was recorded for them. The host can enter them by hand if they count."),
+    h("p", { class: "small muted" }, `Nothing was recorded for ${g.entries.length === 1 ? "it" : "them"}.${recordedBefore(g.entries)} The host can enter them by hand if they count.`),
     h("div", { class: "row" },
       h("button", { type: "button", class: "btn", dataset: { act: "host" }, onclick: () => toHost(g.entries) },
         "Send them to the host"),
@@ -652,10 +747,17 @@ function reportSoon(always = false) {
 function drawShown() {
   if (!state) return;
   const view = state.view;
-  const { t, pending } = shown(view);
+  const { t, pending, checking } = shown(view);
+  if (!checking) lastShown = { t, set: view.set, round: view.round };
   document.body.dataset.roller = (t && t.roller) || "";
-  drawTurn(view, t);
-  if (pending && t && $("turn-sub").textContent.indexOf("not sent yet") < 0) {
+  document.body.dataset.checking = checking ? "yes" : "no";
+  const about = `${expectedSeq()}:${state.seq}:${outbox && outbox.waiting.length ? outbox.waiting[0].id : ""}`;
+  if (checking && !asking && navigator.onLine && about !== askedFor) {
+    askedFor = about;
+    setTimeout(() => askServer(), 0);
+  }
+  drawTurn(view, t, checking);
+  if (pending && t && !checking && $("turn-sub").textContent.indexOf("not sent yet") < 0) {
     $("turn-sub").textContent = `${$("turn-sub").textContent} · with ${pending} entr${pending === 1 ? "y" : "ies"} not sent yet`.replace(/^ · /, "");
   }
   drawTally(t, pending);
@@ -809,6 +911,8 @@ function onMessage(message) {
   if (room) room.onMessage(message);
   if (message.type === "event") {
     if (message.table === tableNo) {
+      // one of this phone's entries, stored (its reply may be lost or still on the way)
+      if (message.command_id && outbox) outbox.seen(message.command_id, message.seq);
       addFeed(message.seq, message.event, message.entry);
       if (diceShown !== message.seq && (message.entry || message.event.type === "undo") && !animating) {
         if (message.event.type === "roll") showDice($("dice"), message.event.dice, state ? state.view.round : null);
@@ -899,6 +1003,7 @@ async function main() {
     onAck: (ack) => recorded(ack).catch(() => {}),
     onRefused: () => { buzz([80, 60, 80]); },
     onFatal: (err) => needToken(revokedText(err)),
+    onLost: () => { askServer(); },  // a lost reply: ask for the table's state first
   });
   setInterval(() => { drawOutbox(); }, 1000);
   setInterval(() => { if (navigator.onLine) reportSoon(true); }, 15_000);
