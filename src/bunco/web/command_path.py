@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bunco.store import StoredEvent
+from bunco.store import NightGone, StoredEvent
 from bunco.store.events import now
 from bunco.store.writers import NightWriter, WriteBusy
 from bunco.web.commands import Intent, Luck, NightCommand, ServerLuck
@@ -28,13 +28,16 @@ from bunco.web.held_nights import HeldNights
 from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight
 from bunco.web.night_runtime import Queued
-from bunco.web.replies import Ack, ServiceError
+from bunco.web.replies import Ack, ServiceError, not_found
 from bunco.web.rights import Check
 from bunco.web.timed_rounds import ServerClock, bell_command, start_command
 
 log = logging.getLogger("bunco.service")
 MAX_BATCH = 512
 """The most commands one transaction stores."""
+Outcomes = Sequence[tuple[Queued, Decision | None]]
+"""A batch's commands, each with its decision (``None``: the store did not take the batch,
+and the command was answered 503, or 404 for a night deleted meanwhile)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,9 @@ class CommandPath:
         self.writer = writer
         self.luck: Luck = luck or ServerLuck()
         self.clock = clock or ServerClock()  # timed rounds: the server's time
+        self.after_batch: list[Callable[[Outcomes], None]] = []
+        """Called after each batch, once its events are published and its commands
+        answered (the metrics, :mod:`bunco.web.metrics`)."""
 
     async def submit(
         self,
@@ -122,17 +128,26 @@ class CommandPath:
                 async with writing.lock:
                     await self._commit_batch(live, batch)
             except BaseException as exc:  # the store failed: nothing of the batch counts
-                failure = ServiceError(
-                    503,
-                    "store_unavailable",
-                    f"the database did not take the event: {exc}",
-                    "the same command (same command_id) again in a moment",
+                failure = (
+                    not_found(live.id)  # deleted meanwhile (here or by another process)
+                    if isinstance(exc, NightGone)
+                    else ServiceError(
+                        503,
+                        "store_unavailable",
+                        f"the database did not take the event: {exc}",
+                        "the same command (same command_id) again in a moment",
+                    )
                 )
                 for queued in batch:
                     if not queued.reply.done():
                         queued.reply.set_exception(failure)
+                for watcher in self.after_batch:
+                    watcher([(queued, None) for queued in batch])
                 if isinstance(exc, asyncio.CancelledError):
                     raise
+                if isinstance(exc, NightGone):  # let it go here too (its inbox: 404)
+                    self.nights.drop(live.id)
+                    continue
                 log.exception("night %s: a batch of %d commands failed", live.id, len(batch))
             for hook in self.nights.after_commit:
                 hook(live)
@@ -167,6 +182,8 @@ class CommandPath:
             )
             for queued in batch:
                 queued.reply.set_exception(busy)
+            for watcher in self.after_batch:
+                watcher([(queued, None) for queued in batch])
             return
         acks: dict[int, Ack] = {}
         for planned in plan:  # everything is committed: advance, publish, answer in order
@@ -182,6 +199,8 @@ class CommandPath:
                 reply.set_result(acks[planned.stored[-1].seq])  # the command's own event
             else:
                 reply.set_result(self._answer_repeat(live, decision))
+        for watcher in self.after_batch:
+            watcher([(planned.queued, planned.decision) for planned in plan])
 
     def _plan(self, live: LiveNight, batch: list[Queued]) -> list[_Planned]:
         """Decide each command of the batch on the state the batch leaves; the committed
