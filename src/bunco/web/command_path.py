@@ -35,9 +35,10 @@ from bunco.web.timed_rounds import ServerClock, bell_command, start_command
 log = logging.getLogger("bunco.service")
 MAX_BATCH = 512
 """The most commands one transaction stores."""
-Outcomes = Sequence[tuple[Queued, Decision | None]]
-"""A batch's commands, each with its decision (``None``: the store did not take the batch,
-and the command was answered 503, or 404 for a night deleted meanwhile)."""
+Outcomes = Sequence[tuple[NightCommand, float | None, Decision | None]]
+"""Commands decided: each with when its request arrived (:attr:`Queued.arrived`) and its
+decision (``None``: the store did not take the batch, and the command was answered 503,
+or 404 for a night deleted meanwhile)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ class CommandPath:
         self.clock = clock or ServerClock()  # timed rounds: the server's time
         self.after_batch: list[Callable[[Outcomes], None]] = []
         """Called after each batch, once its events are published and its commands
-        answered (the metrics, :mod:`bunco.web.metrics`)."""
+        answered, and for a repeat answered at once (the metrics, :mod:`bunco.web.metrics`)."""
 
     async def submit(
         self,
@@ -109,7 +110,10 @@ class CommandPath:
         live = await self.nights.get(night_id, fresh=False)
         seen = live.state.known(command.caller, command.command_id)
         if seen is not None:
-            return self._answer_repeat(live, repeat_of(command, seen))
+            repeat = repeat_of(command, seen)
+            for watcher in self.after_batch:
+                watcher([(command, None, repeat)])
+            return self._answer_repeat(live, repeat)
         reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
         reply.add_done_callback(_retrieved)
         writing = live.writing
@@ -142,7 +146,7 @@ class CommandPath:
                     if not queued.reply.done():
                         queued.reply.set_exception(failure)
                 for watcher in self.after_batch:
-                    watcher([(queued, None) for queued in batch])
+                    watcher([(queued.command, queued.arrived, None) for queued in batch])
                 if isinstance(exc, asyncio.CancelledError):
                     raise
                 if isinstance(exc, NightGone):  # let it go here too (its inbox: 404)
@@ -183,7 +187,7 @@ class CommandPath:
             for queued in batch:
                 queued.reply.set_exception(busy)
             for watcher in self.after_batch:
-                watcher([(queued, None) for queued in batch])
+                watcher([(queued.command, queued.arrived, None) for queued in batch])
             return
         acks: dict[int, Ack] = {}
         for planned in plan:  # everything is committed: advance, publish, answer in order
@@ -200,7 +204,7 @@ class CommandPath:
             else:
                 reply.set_result(self._answer_repeat(live, decision))
         for watcher in self.after_batch:
-            watcher([(planned.queued, planned.decision) for planned in plan])
+            watcher([(p.queued.command, p.queued.arrived, p.decision) for p in plan])
 
     def _plan(self, live: LiveNight, batch: list[Queued]) -> list[_Planned]:
         """Decide each command of the batch on the state the batch leaves; the committed

@@ -179,10 +179,10 @@ class Metrics:
     def batch(self, outcomes: Outcomes) -> None:
         """A batch of commands decided and answered (:attr:`CommandPath.after_batch`)."""
         sent = time.perf_counter()
-        for queued, decision in outcomes:
-            if decision is not None and decision.verdict == "accept" and queued.arrived:
-                self.to_listener.observe(sent - queued.arrived)
-            intent = queued.command.intent
+        for command, arrived, decision in outcomes:
+            if arrived is not None and decision is not None and decision.verdict == "accept":
+                self.to_listener.observe(sent - arrived)
+            intent = command.intent
             event = getattr(intent, "event", None)
             if isinstance(intent, MyTurnRoll) or (
                 event is not None and event.get("type") == "roll"
