@@ -5,19 +5,15 @@ database (skipped without BUNCO_TEST_PG_URL): the other process lets a deleted n
 
 from __future__ import annotations
 
-import json
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
-from serve_process import ServeProcess, two_servers, until
+from serve_process import ServeProcess, socket_closes, two_servers, until
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
 PLAYERS = [f"P{n:02d}" for n in range(1, 41)]  # ten tables of bots, rolling without pause
@@ -60,20 +56,7 @@ def night_deleted_on_a_is_let_go_on_b_while_its_bots_roll(a: ServeProcess, b: Se
     ).json()
     night, token = made["night"], made["host_token"]
     url = f"{b.base}/api/nights/{night}"
-    closed: list[int] = []
-    ready = threading.Event()
-
-    def listen() -> None:
-        with connect(f"ws://127.0.0.1:{b.port}/api/nights/{night}/ws?token={token}") as ws:
-            try:
-                for text in ws:
-                    if json.loads(text)["type"] == "caught_up":
-                        ready.set()
-            except ConnectionClosed:
-                pass
-        closed.append(ws.close_code or 0)
-
-    threading.Thread(target=listen, daemon=True).start()
+    ready, closed = socket_closes(f"ws://127.0.0.1:{b.port}/api/nights/{night}/ws?token={token}")
     assert ready.wait(10)
     # both processes write the night: the host's roll-for-me on B sets B's bots going too
     httpx.post(
