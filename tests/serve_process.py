@@ -64,6 +64,31 @@ def until(check: Any, timeout: float = 1.0) -> float:
     return time.monotonic() - start
 
 
+def socket_closes(url: str) -> tuple[threading.Event, list[int]]:
+    """Follow the WebSocket at ``url`` in a thread: an event set once it is caught up, and
+    a list that gets its close code when the server closes it."""
+    import json
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    ready = threading.Event()
+    closed: list[int] = []
+
+    def listen() -> None:
+        with connect(url) as ws:
+            try:
+                for text in ws:
+                    if json.loads(text)["type"] == "caught_up":
+                        ready.set()
+            except ConnectionClosed:
+                pass
+        closed.append(ws.close_code or 0)
+
+    threading.Thread(target=listen, daemon=True).start()
+    return ready, closed
+
+
 def bunco_command() -> list[str]:
     script = shutil.which("bunco", path=str(Path(sys.executable).parent))
     return [script] if script else [sys.executable, "-m", "bunco"]

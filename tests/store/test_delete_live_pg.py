@@ -5,17 +5,13 @@ another night goes on."""
 
 from __future__ import annotations
 
-import json
 import subprocess
-import threading
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
-from serve_process import bunco_command, two_servers, until
+from serve_process import bunco_command, socket_closes, two_servers, until
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not PG_URL, reason=SKIP_REASON)]
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -31,22 +27,10 @@ def test_a_deleted_nights_tokens_stop_working_on_every_process(tmp_path) -> None
         phone = httpx.post(
             b.base + "/api/join", json={"code": gone["tables"][0]["code"]}, timeout=10
         ).json()["token"]
-        closed: list[int] = []
-        ready = threading.Event()
-
-        def listen() -> None:
-            query = f"token={gone['viewer_token']}&since=0"
-            with connect(f"ws://127.0.0.1:{b.port}/api/nights/{gone['night']}/ws?{query}") as ws:
-                try:
-                    for text in ws:
-                        if json.loads(text)["type"] == "caught_up":
-                            ready.set()
-                except ConnectionClosed:
-                    pass
-            closed.append(ws.close_code or 0)
-
-        thread = threading.Thread(target=listen, daemon=True)
-        thread.start()
+        query = f"token={gone['viewer_token']}&since=0"
+        ready, closed = socket_closes(
+            f"ws://127.0.0.1:{b.port}/api/nights/{gone['night']}/ws?{query}"
+        )
         assert ready.wait(10)
         tokens = [gone["host_token"], gone["viewer_token"], phone]
         for server in (a, b):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from typing import Annotated
 
 import typer
@@ -43,6 +45,14 @@ def shown_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:
         return url
+
+
+def metrics_folder() -> str:
+    """A new folder for the metrics of ``--workers`` (prometheus-client's multiprocess
+    mode, ``PROMETHEUS_MULTIPROC_DIR``), set for the workers; removed when they stop."""
+    folder = tempfile.mkdtemp(prefix="bunco-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+    return folder
 
 
 @app.command("serve")
@@ -111,6 +121,32 @@ def serve_command(
     max_per_address: Annotated[
         int, typer.Option(min=1, max=1_000_000, help="Connections open at once from one address.")
     ] = MAX_PER_ADDRESS,
+    metrics_token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="BUNCO_METRICS_TOKEN",
+            help="A secret that opens GET /metrics from anywhere (Authorization: Bearer "
+            "<it>); without it only this machine and --metrics-from may read it.",
+        ),
+    ] = None,
+    metrics_from: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--metrics-from",
+            help="Address or network (e.g. 10.0.0.0/24) allowed to read GET /metrics "
+            "without the token, beside this machine; repeat for several.",
+        ),
+    ] = None,
+    access_log: Annotated[
+        str | None,
+        typer.Option(
+            "--access-log",
+            metavar="FILE",
+            envvar="BUNCO_ACCESS_LOG",
+            help="Write one JSON line per request to FILE (appended; - for the standard "
+            "output): time, method, path template, status, duration, client address.",
+        ),
+    ] = None,
     https: Annotated[
         bool,
         typer.Option(
@@ -123,6 +159,9 @@ def serve_command(
 ) -> None:
     """Run a Bunco night server: the API, the database and the live updates."""
     import secrets
+
+    # one process keeps its metrics in memory; --workers share a folder made below
+    os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
 
     import uvicorn
 
@@ -137,6 +176,21 @@ def serve_command(
         uvicorn_options,
     )
 
+    try:
+        from bunco.web.metrics import allowed_networks
+
+        allowed = allowed_networks(metrics_from or [])
+    except ValueError as exc:
+        fail(f"--metrics-from: {exc}", expected="an address (10.0.0.5) or a network (10.0.0.0/24)")
+    if access_log and access_log != "-":
+        try:
+            with open(access_log, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            fail(
+                f"cannot write the access log {access_log}: {exc.strerror}",
+                expected="a file this user may write, or - for the standard output",
+            )
     url = db if db is not None else default_db_url()
     if "://" not in url:
         url = sqlite_url(url)
@@ -182,6 +236,9 @@ def serve_command(
             create_secret=create_secret,
             public_base=base,
             trusted_proxies=trusted_proxy or None,
+            metrics_token=metrics_token,
+            metrics_from=allowed,
+            access_log=access_log if workers == 1 else None,
         )
     except Exception as exc:  # a bad URL, a missing driver, a database that is not there
         fail(
@@ -242,26 +299,34 @@ def serve_command(
             ("BUNCO_TRUSTED_PROXIES", " ".join(trusted_proxy or []) or None),
             ("BUNCO_MAX_CONNECTIONS", connection_limits.total),
             ("BUNCO_MAX_PER_ADDRESS", max_per_address),
+            ("BUNCO_METRICS_TOKEN", metrics_token),
+            ("BUNCO_METRICS_FROM", " ".join(allowed) or None),
+            ("BUNCO_ACCESS_LOG", access_log),
         ):
             os.environ.pop(name, None)
             if value is not None:
                 os.environ[name] = str(value)
     # Uvicorn's workers import the app by name (each makes its own, from the variables)
     target = application if workers == 1 else "bunco.web.app:app_from_environment"
+    shared_metrics = metrics_folder() if workers > 1 else None
     # live messages are small: compressing each one for every phone costs more than it saves
     # forwarded headers are read by the app, and only from --trusted-proxy addresses
     # the protocols cap connections and message sizes and time out slow requests
-    uvicorn.run(
-        target,
-        factory=workers > 1,
-        workers=workers if workers > 1 else None,
-        host=host,
-        port=port,
-        log_level=log_level,
-        access_log=log_level in ("debug", "trace", "info"),
-        ws_per_message_deflate=False,
-        ssl_certfile=tls.get("ssl_certfile"),
-        ssl_keyfile=tls.get("ssl_keyfile"),
-        proxy_headers=False,
-        **uvicorn_options(connection_limits),
-    )
+    try:
+        uvicorn.run(
+            target,
+            factory=workers > 1,
+            workers=workers if workers > 1 else None,
+            host=host,
+            port=port,
+            log_level=log_level,
+            access_log=log_level in ("debug", "trace", "info"),
+            ws_per_message_deflate=False,
+            ssl_certfile=tls.get("ssl_certfile"),
+            ssl_keyfile=tls.get("ssl_keyfile"),
+            proxy_headers=False,
+            **uvicorn_options(connection_limits),
+        )
+    finally:
+        if shared_metrics is not None:  # every worker stopped: their metrics' files go
+            shutil.rmtree(shared_metrics, ignore_errors=True)

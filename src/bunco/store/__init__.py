@@ -23,6 +23,7 @@ from bunco.store.db import default_db_url, make_engine, upgrade_database
 from bunco.store.events import (
     DuplicateCommand,
     EventStore,
+    NightGone,
     NightRecord,
     SeqTaken,
     StoredEvent,
@@ -35,6 +36,7 @@ __all__ = [
     "ClubStore",
     "DuplicateCommand",
     "EventStore",
+    "NightGone",
     "NightRecord",
     "SeqTaken",
     "StoreError",

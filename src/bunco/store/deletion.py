@@ -5,9 +5,10 @@ its tokens and join codes (``tokens``: so every link of the night stops working)
 tables' phone reports, and the rows of any table a later version adds with a foreign
 key to ``nights``. A club is its row, its log (``club_events``) and, when asked, the
 nights its log names. On PostgreSQL the deletion holds each night's write lock (a
-server process writing the night waits, then finds it gone) and announces a ``t``
-notice per night in its transaction: every server process forgets the night's tokens
-and closes the WebSockets opened with them (:mod:`bunco.store.notify`).
+server process writing the night waits, then finds it gone: its write is refused as
+:class:`~bunco.store.NightGone`) and announces a ``d`` notice per night in its
+transaction: every server process lets the night go (its writer, bots and timer), forgets
+the night's tokens and closes the WebSockets opened with them (:mod:`bunco.store.notify`).
 
 Deleting a member's personal data without deleting the nights is
 :mod:`bunco.store.erasure`; deleting what has not been used for a while is
@@ -90,7 +91,8 @@ def lock_nights(conn: Connection, night_ids: Collection[str]) -> None:
 
 def announce(conn: Connection, kind: str, night_ids: Collection[str]) -> None:
     """PostgreSQL: tell every server process, when ``conn``'s transaction commits, that
-    these nights' tokens (``t``) or options (``o``) changed."""
+    these nights' tokens (``t``) or options (``o``) changed, that they were deleted
+    (``d``) or that their logs were rewritten (``r``)."""
     if conn.dialect.name == "postgresql":
         for night_id in sorted(night_ids):
             conn.execute(
@@ -105,7 +107,7 @@ def delete_nights(engine: Engine, night_ids: Collection[str]) -> dict[str, int]:
     with engine.begin() as conn:
         lock_nights(conn, night_ids)
         deleted = delete_rows(conn, "nights", night_ids)
-        announce(conn, "t", night_ids)
+        announce(conn, "d", night_ids)
     return deleted
 
 
@@ -154,5 +156,5 @@ def delete_club(engine: Engine, club_id: str, *, with_nights: bool = False) -> d
         deleted = delete_rows(conn, "nights", nights) if nights else {}
         for table, count in delete_rows(conn, "clubs", [club_id]).items():
             deleted[table] = deleted.get(table, 0) + count
-        announce(conn, "t", nights)
+        announce(conn, "d", nights)
     return deleted

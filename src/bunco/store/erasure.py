@@ -250,7 +250,7 @@ def erase_member(
             if rows:
                 _erase_night(conn, night_id, rows, spellings, replacement, done)
         announce(conn, "t", done.nights)
-        announce(conn, "o", done.nights)
+        announce(conn, "r", done.nights)
     return done
 
 

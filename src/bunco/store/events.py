@@ -62,6 +62,23 @@ class SeqTaken(StoreError):
     """Another writer stored an event with this sequence number first."""
 
 
+class NightGone(StoreError):
+    """The night is not in the store (deleted meanwhile): nothing was stored."""
+
+
+def names_no_night(exc: BaseException) -> bool:
+    """Whether a database's integrity error is a missing night (the events' foreign key
+    to ``nights``: the night was deleted), not a seq or a command id taken.
+
+    >>> names_no_night(sqlite3.IntegrityError("FOREIGN KEY constraint failed"))
+    True
+    >>> names_no_night(sqlite3.IntegrityError("UNIQUE constraint failed: events.seq"))
+    False
+    """
+    cause = getattr(exc, "orig", None) or exc
+    return getattr(cause, "sqlstate", None) == "23503" or "FOREIGN KEY" in str(cause)
+
+
 class DuplicateCommand(StoreError):
     """A command id that the night's log already holds; ``stored`` is its event."""
 
@@ -363,6 +380,8 @@ class EventStore:
         try:
             conn.execute(self._insert_event, rows)
         except IntegrityError as exc:
+            if names_no_night(exc):
+                raise NightGone(f"night {night_id!r} is not in the store") from exc
             raise SeqTaken(
                 f"event {events[0].seq} (or a command id) of night {night_id!r} is already stored"
             ) from exc
@@ -409,8 +428,10 @@ class EventStore:
                 )
                 raw.commit()
                 return
-            except sqlite3.IntegrityError:
+            except sqlite3.IntegrityError as exc:
                 raw.rollback()
+                if names_no_night(exc):
+                    raise NightGone(f"night {night_id!r} is not in the store") from exc
             except BaseException:
                 raw.rollback()
                 raise

@@ -37,7 +37,14 @@ from typing import Any
 from bunco.store import notify
 from bunco.store.advisory import NIGHT_WRITES
 from bunco.store.db import POSTGRES_TIMEOUTS
-from bunco.store.events import SeqTaken, StoredEvent, command_scope, stored_event
+from bunco.store.events import (
+    NightGone,
+    SeqTaken,
+    StoredEvent,
+    command_scope,
+    names_no_night,
+    stored_event,
+)
 
 _COLUMNS = "night_id, seq, table_no, caller, command_id, request_hash, body, created_at"
 _LOCK = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
@@ -136,7 +143,8 @@ class NightLock:
         """Store ``events`` (consecutive, after the last missed one), announce them and
         commit (one round trip), which releases the lock; it returns once the commit is
         durable. Raises :class:`~bunco.store.SeqTaken` (nothing stored) if a writer that
-        does not take the lock stored one of the seqs or command ids first."""
+        does not take the lock stored one of the seqs or command ids first, and
+        :class:`~bunco.store.NightGone` if the night was deleted meanwhile."""
         import psycopg
 
         conn, self._conn = self._conn, None
@@ -153,6 +161,8 @@ class NightLock:
                     )
                 await conn.commit()
         except psycopg.errors.IntegrityError as exc:
+            if names_no_night(exc):
+                raise NightGone(f"night {self.night_id!r} is not in the store") from exc
             raise SeqTaken(
                 f"event {events[0].seq} (or a command id) of night "
                 f"{self.night_id!r} is already stored"

@@ -9,7 +9,11 @@ when the change is committed, and notices arrive in commit order:
   night reads the events it misses from the store, by seq, and publishes them);
 - ``t:<night>``: the night's tokens or join codes changed (a process forgets what it
   cached about tokens);
-- ``o:<night>``: the night's server options (bots, pace) changed.
+- ``o:<night>``: the night's server options (bots, pace) changed;
+- ``d:<night>``: the night was deleted (a process that holds it lets it go: its writer,
+  bots and timer stop, its tokens are forgotten and its WebSockets closed);
+- ``r:<night>``: the night's stored log was rewritten in place (a member's personal data
+  erased): a process that holds it reads it again from the store.
 
 A notice carries no event: the store stays the only source, so a lost notice (the
 listening connection dropped) costs only a catch-up when the connection is back.
@@ -20,6 +24,8 @@ listening connection dropped) costs only a catch-up when the connection is back.
 Notice(kind='e', night_id='n1', seq=42)
 >>> parse("t:n1")
 Notice(kind='t', night_id='n1', seq=None)
+>>> parse("d:n1")
+Notice(kind='d', night_id='n1', seq=None)
 >>> parse("garbage") is None
 True
 """
@@ -35,7 +41,7 @@ from typing import Any
 log = logging.getLogger("bunco.notify")
 
 CHANNEL = "bunco"
-KINDS = frozenset({"e", "t", "o"})
+KINDS = frozenset({"e", "t", "o", "d", "r"})
 
 
 @dataclass(frozen=True, slots=True)

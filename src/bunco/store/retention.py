@@ -145,7 +145,7 @@ def prune(
         report.deleted = delete_rows(conn, "nights", ids)
         for table, count in delete_rows(conn, "clubs", [c.id for c in report.clubs]).items():
             report.deleted[table] = report.deleted.get(table, 0) + count
-        announce(conn, "t", ids)
+        announce(conn, "d", ids)
         report.expired_counts = int(
             conn.execute(
                 text("DELETE FROM rate_counts WHERE expires_at < :now"), {"now": time.time()}

@@ -28,6 +28,7 @@ from bunco.web import (
     api_clock,
     api_club,
     api_corrections,
+    api_delete,
     api_door,
     api_downloads,
     api_hosts,
@@ -39,9 +40,11 @@ from bunco.web import (
     api_room,
     club_pages,
     errors,
+    metrics,
     pages,
     ws,
 )
+from bunco.web.access_log import AccessLog
 from bunco.web.assets import assets
 from bunco.web.auth import TokenBook
 from bunco.web.bodycap import BodyCap
@@ -88,6 +91,9 @@ def app_from_environment() -> FastAPI:
         create_secret=os.environ.get("BUNCO_CREATE_SECRET") or None,
         public_base=os.environ.get("BUNCO_PUBLIC_BASE") or None,
         trusted_proxies=os.environ.get("BUNCO_TRUSTED_PROXIES", "").split() or None,
+        metrics_token=os.environ.get("BUNCO_METRICS_TOKEN") or None,
+        metrics_from=os.environ.get("BUNCO_METRICS_FROM", "").split() or None,
+        access_log=os.environ.get("BUNCO_ACCESS_LOG") or None,
     )
 
 
@@ -104,6 +110,10 @@ def create_app(
     trusted_proxies: list[str] | None = None,
     guard: Guard | None = None,
     clock: ServerClock | None = None,
+    keep_metrics: bool = True,
+    metrics_token: str | None = None,
+    metrics_from: list[str] | None = None,
+    access_log: str | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (migrated at start).
 
@@ -119,8 +129,14 @@ def create_app(
     ``guard`` counts failed attempts (see :mod:`bunco.web.guard`; by default in memory on
     SQLite, in the database on PostgreSQL, shared by every process). ``clock`` is the
     server's time for timed rounds (a test moves it: :class:`~bunco.web.timed_rounds.ShiftedClock`).
+    ``keep_metrics``: measure requests and rolls for ``GET /metrics`` (:mod:`bunco.web.metrics`),
+    which answers loopback, the addresses of ``metrics_from`` and requests carrying
+    ``metrics_token``; ``access_log``: a file (or ``-``, the standard output) for one JSON
+    line per request (:mod:`bunco.web.access_log`).
     """
     event_store = store or EventStore(db_url)
+    kept = metrics.Metrics() if keep_metrics else None
+    access = AccessLog.open(access_log) if access_log else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -144,6 +160,16 @@ def create_app(
             app.state.following = asyncio.ensure_future(app.state.follower.run())
         app.state.bots = BotRunner(service, bot_pace)
         app.state.round_timer = RoundTimer(service, service.path.clock)
+        # a night deleted (here, or by another process): its bots, timer, tokens and
+        # WebSockets let it go (bunco.web.api_delete)
+        service.on_dropped.extend(
+            [
+                app.state.bots.forget,
+                app.state.round_timer.forget,
+                app.state.sockets.close_night,
+                lambda _night: app.state.tokens.forget(),
+            ]
+        )
         app.state.guard = guard or Guard(
             storage=DatabaseCounts(engine=event_store.engine)
             if event_store.dialect == "postgresql"
@@ -153,6 +179,12 @@ def create_app(
         app.state.public_base = public_base
         app.state.club_notifier = ClubNotifier(event_store.engine)  # club notices, deadlines
         app.state.club_notifier.start()
+        sampler = None
+        if kept is not None:  # GET /metrics: bunco.web.metrics
+            kept.state = app.state
+            service.path.after_batch.append(kept.batch)
+            if kept.shared:  # every process writes its gauges for the others' scrapes
+                sampler = asyncio.ensure_future(kept.sample_every())
         freezer = asyncio.ensure_future(_freeze_old_objects()) if freeze_gc else None
         try:
             yield
@@ -160,6 +192,12 @@ def create_app(
             if freezer is not None:
                 freezer.cancel()
                 gc.unfreeze()
+            if sampler is not None:
+                sampler.cancel()
+            if kept is not None:
+                kept.close()
+            if access is not None:
+                access.close()
             await app.state.bots.close()
             await app.state.club_notifier.close()
             await app.state.round_timer.close()
@@ -187,6 +225,10 @@ def create_app(
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     errors.install(app)
+    app.state.metrics = kept
+    app.state.metrics_access = metrics.MetricsAccess(
+        metrics_token, metrics.allowed_networks(metrics_from or []), bool(trusted_proxies)
+    )
     app.include_router(api_play.router)  # the hot routes first: routes are matched in order
     app.include_router(ws.router)
     app.include_router(api_nights.router)
@@ -202,6 +244,7 @@ def create_app(
     app.include_router(api_door.router)
     app.include_router(api_join_cards.router)
     app.include_router(api_club.router)
+    app.include_router(api_delete.router)
     if fast_path:
         app.add_middleware(FastRolls)
     app.add_middleware(BodyCap)  # outside the fast path: every body is capped
@@ -212,6 +255,9 @@ def create_app(
     # JSON replies in Brotli or gzip for the phones (a 200-player night's view: 140 KB,
     # 4.8 KB in Brotli); the pages' files come compressed already; not WebSockets
     app.add_middleware(Compress)
+    if kept is not None or access is not None:  # outermost: every request, as answered
+        app.add_middleware(metrics.Observed, metrics=kept, access_log=access)
+    app.include_router(metrics.router)  # GET /metrics, closed to the public
     app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.club_pages
     app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
 

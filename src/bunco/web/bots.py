@@ -75,7 +75,9 @@ class BotRunner:
         """One roll for each bot whose turn it is now (one per table); how many were made."""
         made = 0
         for table, player in self._due(night_id):
-            live = self.service.nights[night_id]
+            live = self.service.nights.get(night_id)
+            if live is None:
+                break  # deleted meanwhile
             event: dict[str, Any] = {"type": "roll", "player": player}
             if table is not None:
                 event["table"] = table
@@ -92,6 +94,13 @@ class BotRunner:
                 log.debug("bot %s at %s: %s", player, table, exc.message)
             await asyncio.sleep(0)
         return made
+
+    def forget(self, night_id: str) -> None:
+        """The night was deleted: stop its bots."""
+        task = self._tasks.pop(night_id, None)
+        self._wake.pop(night_id, None)
+        if task is not None:
+            task.cancel()
 
     async def close(self) -> None:
         """Stop every bot task."""

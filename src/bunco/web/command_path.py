@@ -14,13 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from bunco.core.table import Status
-from bunco.store import StoredEvent
+from bunco.store import NightGone, StoredEvent
 from bunco.store.events import now
 from bunco.store.phone_reports import PhoneReports
 from bunco.store.writers import NightWriter, WriteBusy
@@ -32,7 +32,7 @@ from bunco.web.held_state import HeldState
 from bunco.web.live_night import LiveNight
 from bunco.web.night_runtime import Queued
 from bunco.web.phone_book import PhoneBook, to_wait_for
-from bunco.web.replies import Ack, ServiceError, event_table
+from bunco.web.replies import Ack, ServiceError, event_table, not_found
 from bunco.web.rights import Check
 from bunco.web.timed_rounds import ServerClock, bell_command, start_command
 
@@ -44,6 +44,10 @@ SERVER_CALLER = "server"
 for one, or goes on): their command ids are in a space of their own."""
 MERGE_EVERY = 1.0
 """Seconds: how fresh the phones' reports from other processes must be for a round's end."""
+Outcomes = Sequence[tuple[NightCommand, float | None, Decision | None]]
+"""Commands decided: each with when its request arrived (:attr:`Queued.arrived`) and its
+decision (``None``: the store did not take the batch, and the command was answered 503,
+or 404 for a night deleted meanwhile)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,9 @@ class CommandPath:
         self.writer = writer
         self.luck: Luck = luck or ServerLuck()
         self.clock = clock or ServerClock()  # timed rounds: the server's time
+        self.after_batch: list[Callable[[Outcomes], None]] = []
+        """Called after each batch, once its events are published and its commands
+        answered, and for a repeat answered at once (the metrics, :mod:`bunco.web.metrics`)."""
 
     async def submit(
         self,
@@ -114,7 +121,10 @@ class CommandPath:
         live = await self.nights.get(night_id, fresh=False)
         seen = live.state.known(command.caller, command.command_id)
         if seen is not None:
-            return self._answer_repeat(live, repeat_of(command, seen))
+            repeat = repeat_of(command, seen)
+            for watcher in self.after_batch:
+                watcher([(command, None, repeat)])
+            return self._answer_repeat(live, repeat)
         reply: asyncio.Future[Ack] = asyncio.get_running_loop().create_future()
         reply.add_done_callback(_retrieved)
         writing = live.writing
@@ -133,17 +143,26 @@ class CommandPath:
                 async with writing.lock:
                     await self._commit_batch(live, batch)
             except BaseException as exc:  # the store failed: nothing of the batch counts
-                failure = ServiceError(
-                    503,
-                    "store_unavailable",
-                    f"the database did not take the event: {exc}",
-                    "the same command (same command_id) again in a moment",
+                failure = (
+                    not_found(live.id)  # deleted meanwhile (here or by another process)
+                    if isinstance(exc, NightGone)
+                    else ServiceError(
+                        503,
+                        "store_unavailable",
+                        f"the database did not take the event: {exc}",
+                        "the same command (same command_id) again in a moment",
+                    )
                 )
                 for queued in batch:
                     if not queued.reply.done():
                         queued.reply.set_exception(failure)
+                for watcher in self.after_batch:
+                    watcher([(queued.command, queued.arrived, None) for queued in batch])
                 if isinstance(exc, asyncio.CancelledError):
                     raise
+                if isinstance(exc, NightGone):  # let it go here too (its inbox: 404)
+                    self.nights.drop(live.id)
+                    continue
                 log.exception("night %s: a batch of %d commands failed", live.id, len(batch))
             for hook in self.nights.after_commit:
                 hook(live)
@@ -179,6 +198,8 @@ class CommandPath:
             )
             for queued in batch:
                 queued.reply.set_exception(busy)
+            for watcher in self.after_batch:
+                watcher([(queued.command, queued.arrived, None) for queued in batch])
             return
         acks: dict[int, Ack] = {}
         for planned in plan:  # everything is committed: advance, publish, answer in order
@@ -194,6 +215,8 @@ class CommandPath:
                 reply.set_result(acks[planned.stored[-1].seq])  # the command's own event
             else:
                 reply.set_result(self._answer_repeat(live, decision))
+        for watcher in self.after_batch:
+            watcher([(p.queued.command, p.queued.arrived, p.decision) for p in plan])
 
     async def _phones_fresh(self, live: LiveNight) -> None:
         """While the round may end (the bell rang, a table has settled), what every

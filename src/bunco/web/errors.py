@@ -25,6 +25,17 @@ from bunco.web.bodycap import TooLarge, too_large_body
 from bunco.web.replies import ServiceError
 
 log = logging.getLogger("bunco.web")
+REFUSAL = "bunco.refusal"
+"""The request scope's key where a refusal's ``error`` is left for the metrics
+(:mod:`bunco.web.metrics`)."""
+TEMPLATE = "bunco.template"
+"""The request scope's key where a route served outside the router names its path's
+template (the fast path), for the metrics and the access log."""
+
+
+def refused(request: Request, code: str) -> None:
+    """Leave a refusal's ``error`` in the request's scope, for the metrics."""
+    request.scope[REFUSAL] = code
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -59,10 +70,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        refused(_request, exc.code)
         return JSONResponse(exc.as_dict(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(TooLarge)
     async def too_large(_request: Request, exc: TooLarge) -> Response:
+        refused(_request, "too_large")
         return Response(
             too_large_body(exc.cap),
             status_code=413,
@@ -73,12 +86,14 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(BuncoError)
     async def bunco_error(_request: Request, exc: BuncoError) -> JSONResponse:
         status = 409 if exc.code in ("not_your_turn", "round_over", "not_allowed_now") else 422
+        refused(_request, exc.code)
         return JSONResponse(exc.as_dict(), status_code=status)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = list(exc.errors())
         message, expected = describe_validation(errors)
+        refused(_request, "invalid_request")
         return JSONResponse(
             {
                 "error": "invalid_request",
@@ -99,6 +114,7 @@ def install(app: FastAPI) -> None:
             404: "a path of the API (see /docs)",
             405: "a method this path accepts (see /docs)",
         }.get(exc.status_code, "a request the API accepts (see /docs)")
+        refused(_request, code)
         return JSONResponse(
             {"error": code, "message": str(exc.detail), "expected": expected},
             status_code=exc.status_code,

@@ -18,12 +18,14 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bunco.web.api_play import enter_roll
-from bunco.web.errors import describe_validation, validation_details
+from bunco.web.errors import REFUSAL, TEMPLATE, describe_validation, validation_details
 from bunco.web.replies import ServiceError
 from bunco.web.schemas import RollIn
 from bunco.web.service import NightService
 
 ROLLS = re.compile(r"^/api/nights/([^/]{1,32})/tables/(\d{1,5})/rolls$")
+ROLLS_TEMPLATE = "/api/nights/{night_id}/tables/{table}/rolls"
+"""The documented route's path (the metrics and the access log name it)."""
 
 
 class FastRolls:
@@ -40,6 +42,7 @@ class FastRolls:
         if match is None or not 1 <= int(match.group(2)) <= 10_000:
             await self.app(scope, receive, send)
             return
+        scope[TEMPLATE] = ROLLS_TEMPLATE
         status, payload, extra = await self._roll(
             scope, receive, match.group(1), int(match.group(2))
         )
@@ -67,6 +70,7 @@ class FastRolls:
         except ValidationError as exc:
             errors = [{**e, "loc": ("body", *e.get("loc", ()))} for e in exc.errors()]
             text, expected = describe_validation(errors)
+            scope[REFUSAL] = "invalid_request"
             return (
                 422,
                 json.dumps(
@@ -84,5 +88,6 @@ class FastRolls:
         try:
             ack = await enter_roll(svc, conn, night_id, table, body)
         except ServiceError as exc:
+            scope[REFUSAL] = exc.code
             return exc.status, json.dumps(exc.as_dict()).encode(), exc.headers
         return 200, ack.as_json().encode(), None

@@ -4,7 +4,8 @@ Every process announces what it commits (:mod:`bunco.store.notify`). A
 :class:`ProcessFollower` listens, and for each notice about a night this process holds
 it catches the night up from the store in the background (the events are applied and
 published in seq order by :meth:`NightService.catch_up`), reloads the night's options,
-or forgets the cached tokens. Until the catch-up is done, the night's ``heard`` seq makes
+forgets the cached tokens, lets a deleted night go (``d``: :meth:`NightService.drop`)
+or reads a rewritten night again (``r``: :meth:`NightService.reload`). Until the catch-up is done, the night's ``heard`` seq makes
 every read and write of it catch up first (:meth:`NightService.get`), so no answer is
 older than a notice received.
 
@@ -16,10 +17,15 @@ tokens.
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
 
 from bunco.store import notify
 from bunco.web.live_night import LiveNight
 from bunco.web.service import NightService
+
+log = logging.getLogger("bunco.follow")
 
 
 class ProcessFollower:
@@ -29,6 +35,7 @@ class ProcessFollower:
         self.service = service
         self.listening = False
         """Whether the notices are heard now (``GET /api/health``)."""
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
         """Listen until cancelled, reconnecting when the connection drops."""
@@ -58,6 +65,12 @@ class ProcessFollower:
             for hook in service.on_tokens_changed:
                 hook(notice.night_id)
             return
+        if notice.kind == "d":
+            service.drop(notice.night_id)
+            return
+        if notice.kind == "r":
+            self._background(service.reload(notice.night_id))
+            return
         live = service.nights.get(notice.night_id)
         if live is None:
             return  # not held here: loaded fresh from the store when it is asked for
@@ -66,6 +79,17 @@ class ProcessFollower:
             if live.following.heard <= live.seq:
                 return
         self._follow(live, options=notice.kind == "o")
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, kept until it ends (a failure is logged)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("following another process failed", exc_info=task.exception())
 
     def _follow(self, live: LiveNight, *, options: bool = False) -> None:
         """Start one background catch-up of ``live`` (and of its options) if none runs."""
@@ -99,5 +123,8 @@ class ProcessFollower:
                 hook(night_id)
         for live in list(service.nights.values()):
             last = await service.db(service.store.last_seq, live.id)
+            if last < 0:  # deleted meanwhile (its notice was lost)
+                service.drop(live.id)
+                continue
             live.following.heard = max(live.following.heard, last)
             self._follow(live, options=True)

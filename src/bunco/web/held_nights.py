@@ -1,6 +1,8 @@
 """The nights this process holds: each rebuilt from the store the first time it is used,
 brought up to the events other processes stored (in seq order, under the night's lock),
-and advanced by each committed event, which is then published (:mod:`bunco.web.fanout`).
+and advanced by each committed event, which is then published (:mod:`bunco.web.fanout`);
+let go when the night is deleted (:meth:`HeldNights.drop`) and read again when its log
+is rewritten (:meth:`HeldNights.reload`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ class HeldNights:
         self.inline_db = store.dialect == "sqlite"
         self.after_commit: list[Callable[[LiveNight], None]] = []
         self.on_tokens_changed: list[Callable[[str], None]] = []
+        self.on_dropped: list[Callable[[str], None]] = []
+        """Called with a night's id when it was deleted (:meth:`drop`): its bots, timer,
+        tokens and WebSockets let it go."""
+        self.gone: set[str] = set()
+        """The nights deleted while this process ran: never loaded again."""
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a store call: inline for SQLite (short, local), on a thread otherwise."""
@@ -69,12 +76,14 @@ class HeldNights:
         return live
 
     async def _load(self, night_id: str) -> LiveNight:
-        if len(night_id) > 32:
+        if len(night_id) > 32 or night_id in self.gone:
             raise not_found(night_id)
         record = await self.db(self.store.night, night_id)
         if record is None:
             raise not_found(night_id)
         events: list[StoredEvent] = await self.db(self.store.events, night_id)
+        if night_id in self.gone or not events:  # deleted while it was read
+            raise not_found(night_id)
         try:
             state = replayed(night_id, events)
         except NotReplayed as exc:  # a log written by a bunco whose rules differ
@@ -123,8 +132,44 @@ class HeldNights:
         """Rebuild a night from the store in place; the caller holds its lock, which stays
         the same."""
         fresh = await self._load(live.id)
-        live.state, live.options = fresh.state, fresh.options
+        live.state, live.options, live.name = fresh.state, fresh.options, fresh.name
         live.cache.forget()
+
+    # -- letting go ----------------------------------------------------------------------------
+
+    def drop(self, night_id: str) -> LiveNight | None:
+        """The night was deleted (here or by another process): let it go. The commands
+        waiting in its inbox are answered 404 (a batch being stored finds the night gone
+        and is answered 404 too, :class:`~bunco.store.NightGone`), its catch-up stops, it
+        is never loaded again, and :attr:`on_dropped` lets its bots, timer, tokens and
+        WebSockets go. Returns the night if it was held. Call on the event loop."""
+        self.gone.add(night_id)
+        live = self.nights.pop(night_id, None)
+        self._loading.pop(night_id, None)
+        if live is not None:
+            waiting, live.writing.inbox = live.writing.inbox, []
+            for queued in waiting:
+                if not queued.reply.done():
+                    queued.reply.set_exception(not_found(night_id))
+            follower = live.following.follower
+            if follower is not None and not follower.done():
+                follower.cancel()
+        for hook in self.on_dropped:
+            hook(night_id)
+        return live
+
+    async def reload(self, night_id: str) -> None:
+        """The night's stored log was rewritten in place (a member's personal data erased):
+        read it again from the store, if it is held here, and tell its pages to read it
+        again (the ``options`` messages, which every page takes)."""
+        live = self.nights.get(night_id)
+        if live is None:
+            return
+        async with live.lock:
+            if self.nights.get(night_id) is not live:
+                return  # let go meanwhile
+            await self.refresh(live)
+        self.publisher.publish_options(live)
 
     # -- advancing ----------------------------------------------------------------------------
 

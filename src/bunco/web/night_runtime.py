@@ -6,18 +6,39 @@ lock its writes take, the commands waiting in its inbox, its writer task) and
 from __future__ import annotations
 
 import asyncio
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 from bunco.web.commands import NightCommand
 from bunco.web.replies import Ack
 
+REQUEST_ARRIVED: ContextVar[tuple[float, asyncio.Task[Any] | None] | None] = ContextVar(
+    "request_arrived", default=None
+)
+"""When the request being served arrived (``time.perf_counter()``) and the task serving it,
+set by the metrics' middleware (:mod:`bunco.web.metrics`): the start of the
+request-to-listener time."""
+
+
+def request_arrival() -> float | None:
+    """When the request this task serves arrived, or ``None`` (a bot's or the clock's
+    command, or no metrics kept). Only the request's own task counts: a task it started
+    (a night's writer, its bots) holds a copy of its context, not the request."""
+    held = REQUEST_ARRIVED.get()
+    if held is None or held[1] is not asyncio.current_task():
+        return None
+    return held[0]
+
 
 @dataclass
 class Queued:
-    """A command waiting in a night's inbox, and the future its caller awaits."""
+    """A command waiting in a night's inbox, the future its caller awaits, and when its
+    request arrived (``None``: not a request's, e.g. a bot's, or no metrics kept)."""
 
     command: NightCommand
     reply: asyncio.Future[Ack]
+    arrived: float | None = field(default_factory=request_arrival)
 
 
 @dataclass

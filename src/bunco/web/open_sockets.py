@@ -87,6 +87,19 @@ class OpenSockets:
                 closed += 1
         return closed
 
+    def close_night(self, night_id: str) -> int:
+        """The night was deleted: close every socket of it (4401, as a revocation); how
+        many."""
+        watches = self._by_night.pop(night_id, set())
+        for watch in watches:
+            if not watch.revoked.done():
+                watch.revoked.set_result(None)
+        return len(watches)
+
+    def total(self) -> int:
+        """Sockets watched now, at every night."""
+        return sum(len(group) for group in self._by_night.values())
+
     def recheck_soon(self, night_id: str | None) -> None:
         """:meth:`recheck` in the background (``None``: every night with sockets here).
         Call on the event loop."""

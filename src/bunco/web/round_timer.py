@@ -72,6 +72,12 @@ class RoundTimer:
             return False
         return True
 
+    def forget(self, night_id: str) -> None:
+        """The night was deleted: stop its timer."""
+        task = self._tasks.pop(night_id, None)
+        if task is not None:
+            task.cancel()
+
     async def close(self) -> None:
         """Stop every timer (the server is stopping; a restart rings what is due)."""
         for task in self._tasks.values():

@@ -101,6 +101,18 @@ class NightService:
     def on_tokens_changed(self) -> list[Callable[[str], None]]:
         return self.held.on_tokens_changed
 
+    @property
+    def on_dropped(self) -> list[Callable[[str], None]]:
+        return self.held.on_dropped
+
+    def drop(self, night_id: str) -> None:
+        """:meth:`HeldNights.drop`: the night was deleted; let it go."""
+        self.held.drop(night_id)
+
+    async def reload(self, night_id: str) -> None:
+        """:meth:`HeldNights.reload`: the night's log was rewritten; read it again."""
+        await self.held.reload(night_id)
+
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """:meth:`HeldNights.db`: a store call, inline for SQLite, on a thread otherwise."""
         return await self.held.db(fn, *args, **kwargs)

@@ -17,6 +17,8 @@ import { initHostMoney, updateHostMoney } from "./money.js";
 import { initSeatByHand, updateSeatByHand } from "./host_seating.js";
 import { initCorrections, isUndo, refreshAudit, update as updateCorrections } from "./host_corrections.js";
 import { foldLine, initBigNight, showing } from "./host_big.js";
+// "Delete this night", once it is over: its own block in host.html
+import "./host_delete.js";
 import {
   bellNews, drawBellBanner, movesList, rolloffPanel, startBellButton, startBellRang, tableCard,
 } from "./parts.js";
