@@ -199,6 +199,29 @@ class CoHost(BaseModel):
     created_at: str | None
 
 
+class ViewerLink(BaseModel):
+    """A viewer link a host's phone made: its number, who made it, whether revoked."""
+
+    id: int
+    made_by: str = Field(description="the host, or a co-host's label (co-host 2 · Bea)")
+    revoked: bool
+    created_at: str | None
+
+
+class ViewerLinksOut(Reply):
+    """The viewer links the night's hosts made (not the one made with the night)."""
+
+    night: str
+    links: list[ViewerLink]
+
+
+class CoHostRevokedOut(RevokedOut):
+    """A co-host revoked, and the viewer links it had made, revoked with it."""
+
+    id: int
+    viewer_links: int = Field(description="the co-host's viewer links revoked with it")
+
+
 class CoHostsOut(Reply):
     """The night's co-hosts."""
 

@@ -48,6 +48,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bunco.web.access import require_read
+from bunco.web.fields import plain_integer
 from bunco.web.json_text import loads_shallow
 from bunco.web.live_night import LiveNight
 from bunco.web.open_sockets import OpenSockets, SocketWatch
@@ -74,7 +75,7 @@ def _int_param(websocket: WebSocket, name: str, default: int | None, low: int) -
     if raw is None or raw == "":
         return default
     try:
-        value = int(raw)
+        value = int(str(plain_integer(raw)))  # ASCII digits only, as in every path and query
     except ValueError:
         raise ServiceError(
             422,
