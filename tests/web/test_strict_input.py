@@ -194,6 +194,12 @@ def test_a_key_given_twice_is_refused_not_taken_last(client, night):
     nested = json.dumps({"players": EIGHT})[:-1] + ', "money": {"buy_in": "5", "buy_in": "6"}}'
     made = client.post("/api/nights", content=nested, headers={"content-type": "application/json"})
     assert made.status_code == 422 and made.json()["details"][0]["where"] == "money.buy_in"
+    odd = client.post(  # keys that are digits of another kind (the fuzz found a 500 here)
+        "/api/nights",
+        content='{"\u00b2": "\u200b", "\u00b2": 1}'.encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert odd.status_code == 422 and len(odd.json()["details"]) == 2, odd.text
     assert night.seq() == 0  # no Bunco recorded
 
 

@@ -95,4 +95,4 @@ def body_problems(raw: bytes, limit: int = 20) -> list[tuple[str, str]] | None:
 
 def _order(where: str) -> list[tuple[int, int | str]]:
     """Paths in the order a reader meets them (``players.2`` before ``players.10``)."""
-    return [(0, int(p)) if p.isdigit() else (1, p) for p in where.split(".")]
+    return [(0, int(p)) if p.isascii() and p.isdigit() else (1, p) for p in where.split(".")]
