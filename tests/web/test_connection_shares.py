@@ -9,6 +9,7 @@ import asyncio
 import gc
 import multiprocessing
 import resource
+import sys
 import threading
 import time
 import weakref
@@ -18,7 +19,6 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from hold_open import hold_idle
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from web_helpers import EIGHT
@@ -27,6 +27,10 @@ from bunco.web import connections
 from bunco.web.connections import MAX_PIPELINE, GuardedHttpProtocol
 from bunco.web.message_budget import BURST
 from serve_process import ServeProcess, free_port, small_dice
+
+# the hostile laptop of benchmarks/abuse.py (abuse_phases.hold_idle), held to a test's size
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from abuse_phases import hold_idle
 
 
 @pytest.fixture
@@ -103,7 +107,7 @@ def test_two_addresses_holding_thousands_of_idle_connections_keep_nobody_out(
     assert rolls == [200] * 20
     # the attack did run: thousands of connections opened, most closed at once (the
     # caps), the rest held until the header deadline cut them
-    assert held["opened"] > 3000 and held["refused"] > 1000 and held["cut_at_deadline"], held
+    assert held["opened"] > 3000 and held["refused"] > 1000 and held["cut"], held
     assert "connections refused" in srv.log.read_text()
 
 
