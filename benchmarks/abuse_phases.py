@@ -12,7 +12,6 @@ import resource
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -260,9 +259,3 @@ def websocket_flood(
     if running:
         flooder.terminate()
     return {"rolls": scored, "flood": {} if running else counts.get(timeout=30)}
-
-
-def log_tail(path: Path, words: str) -> str:
-    """The last line of the server's log that holds ``words`` ('' if none)."""
-    lines = [line for line in path.read_text(errors="replace").splitlines() if words in line]
-    return lines[-1] if lines else ""

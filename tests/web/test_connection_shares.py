@@ -201,6 +201,8 @@ def test_pipelining_past_the_bound_is_answered_in_part_then_closed(server) -> No
 
     answer = asyncio.run(pipelined())
     assert answer.count(b"HTTP/1.1 200 OK") == MAX_PIPELINE + 1
+    health = httpx.get(server.base + "/api/health").json()
+    assert health["connections"]["pipelined"] == 1
     assert answer.count(b"connection: close") == 1  # on the last answer, then closed
     assert httpx.get(server.base + "/api/health").status_code == 200
 
@@ -239,9 +241,11 @@ def test_a_websocket_past_its_message_budget_is_closed_with_1008_and_counted(tmp
 
         closed, pongs, answered = asyncio.run(flood())
         log = srv.log.read_text()
+        counts = httpx.get(srv.base + "/api/health").json()["connections"]
     finally:
         srv.stop()
     assert closed == 1008
     assert pongs <= BURST  # the pings past the budget were never read
     assert answered == 5
     assert "WebSockets closed for sending too many messages (1008): 1 so far" in log
+    assert counts["flooded"] == 1 and counts["refused"] == 0

@@ -208,6 +208,15 @@ class ConnectionLimits:
         """Connections counted now."""
         return len(self._open)
 
+    def counts(self) -> dict[str, int]:
+        """What ``GET /api/health`` says of this process's connections."""
+        return {
+            "open": self.open,
+            "refused": self.refused,
+            "pipelined": self.pipelined,
+            "flooded": self.flooded,
+        }
+
     def from_address(self, host: str) -> int:
         """Connections counted now from ``host``'s address."""
         return self._by_address.get(client_address(host), 0)

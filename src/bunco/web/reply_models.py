@@ -269,6 +269,10 @@ class HealthOut(Reply):
     version: str
     database: str
     following_other_processes: bool
+    connections: dict[str, int] = Field(
+        description="this process's connections: open now, refused past a cap, closed for "
+        "pipelining past the bound, WebSockets closed for too many messages (1008)"
+    )
 
 
 # -- clubs ----------------------------------------------------------------------------------

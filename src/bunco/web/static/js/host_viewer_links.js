@@ -26,7 +26,7 @@ export function initViewerLinks({ card, cohosts, base, token }) {
   async function stop(link, button) {
     if (button.dataset.sure !== "yes") {
       button.dataset.sure = "yes";
-      button.textContent = "Tap again to stop it";
+      button.textContent = `Tap again to stop link ${link.id}`;
       return;
     }
     try {
@@ -45,8 +45,8 @@ export function initViewerLinks({ card, cohosts, base, token }) {
       block.hidden = live.length === 0;
       fill(list, live.map((link) => h("li", { dataset: { viewerLink: link.id } },
         h("span", { class: "grow" }, `Link ${link.id}, made on ${maker(link.made_by)}`),
-        h("button", { type: "button", class: "btn danger small", "aria-label": `Stop link ${link.id}`,
-          onclick: (ev) => stop(link, ev.currentTarget) }, "Stop it"))));
+        h("button", { type: "button", class: "btn danger small",
+          onclick: (ev) => stop(link, ev.currentTarget) }, `Stop link ${link.id}`))));
     } catch (err) {
       note.textContent = err.text || String(err);
     }
