@@ -46,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,20 @@ def start(
         time.sleep(0.2)
     proc.kill()
     raise SystemExit("the server did not start")
+
+
+@contextlib.contextmanager
+def served(
+    folder: Path, *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[int, str, subprocess.Popen[bytes]]]:
+    """A server of its own (its port, its address, its process), stopped after the block."""
+    port = free_port()
+    proc = start(folder, port, *extra, env=env)
+    try:
+        yield port, f"http://127.0.0.1:{port}", proc
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 def rss_mb(pid: int) -> float:
@@ -206,10 +221,7 @@ def websocket_memory(base: str, pid: int, night: dict[str, Any]) -> tuple[float,
 
 def first_phases(args: argparse.Namespace, folder: Path) -> None:
     """Quiet rolls, slow connections, downloads, send-and-disconnect WebSockets."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = start(folder, port)
-    try:
+    with served(folder) as (port, base, proc):
         night = make_night(base, args.players)
         roll_latencies(base, night, 10, 0)  # warm up
         quiet = roll_latencies(base, night, args.rolls, 100)
@@ -252,9 +264,6 @@ def first_phases(args: argparse.Namespace, folder: Path) -> None:
 
         pdfs = while_running(downloads, lambda: roll_latencies(base, night, args.rolls, 300))
         before, after = websocket_memory(base, proc.pid, night)
-    finally:
-        proc.terminate()
-        proc.wait(10)
     print(f"  quiet                          {summary(quiet)}")
     print(
         f"  1,100 slow connections         {summary(slow)}   p50 x"
@@ -284,16 +293,10 @@ def idle_phase(args: argparse.Namespace, folder: Path) -> None:
         ("caps of before (4,096 per address) ", ("--max-per-address", "4096"), before),
         ("caps now (1,024 per address, 128 new)", (), {}),
     ):
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        proc = start(folder, port, *extra, env=env)
-        try:
+        with served(folder, *extra, env=env) as (port, base, _proc):
             night = make_night(base, args.players)
             got = phases.idle_addresses(base, port, night, 4600)
             counts = httpx.get(base + "/api/health", timeout=30).json().get("connections")
-        finally:
-            proc.terminate()
-            proc.wait(10)
         asked = got["asked"]
         answered = [took for took, ok in asked if ok]
         fast = sum(1 for took in answered if took <= 1.0)
@@ -315,10 +318,7 @@ def idle_phase(args: argparse.Namespace, folder: Path) -> None:
 
 def pipelining_phase(args: argparse.Namespace, folder: Path) -> None:
     """Every GET route, with and without a token: 3 x 20,000 pipelined requests."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = start(folder, port)
-    try:
+    with served(folder) as (port, base, proc):
         night = make_night(base, args.players)
         club = httpx.post(base + "/api/clubs", json={"name": "Tuesday Club"}, timeout=30).json()
         ids = {
@@ -340,9 +340,6 @@ def pipelining_phase(args: argparse.Namespace, folder: Path) -> None:
 
         results = phases.pipelining(port, proc.pid, routes, token, rss_mb)
         counts = httpx.get(base + "/api/health").json()["connections"]
-    finally:
-        proc.terminate()
-        proc.wait(10)
     start_mb = results[0][2][0]
     piped = [(route, which, r) for route, which, r in results if "time" not in which]
     rises = sorted(((max(r) - r[0], route, which) for route, which, r in piped), reverse=True)
@@ -362,18 +359,12 @@ def pipelining_phase(args: argparse.Namespace, folder: Path) -> None:
 
 def flood_phase(args: argparse.Namespace, folder: Path) -> None:
     """Ten sockets x 100,000 pings while table 1 rolls."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = start(folder, port)
-    try:
+    with served(folder) as (_port, base, _proc):
         night = make_night(base, args.players)
         roll_latencies(base, night, 10, 0)
         quiet = roll_latencies(base, night, 300, 100)
         got = phases.websocket_flood(base, night, roll_latencies, args.pings)
         counts = httpx.get(base + "/api/health").json()["connections"]
-    finally:
-        proc.terminate()
-        proc.wait(10)
     print(f"  quiet (300 rolls)              {summary(quiet)}")
     print(
         f"  10 sockets x {args.pings:,} pings    {summary(got['rolls'])}   p99 x"

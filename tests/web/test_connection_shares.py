@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import multiprocessing
-import resource
 import sys
 import threading
 import time
@@ -17,45 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets
+from test_connections import _night, _serve
 from uvicorn.config import Config
 from uvicorn.server import ServerState
-from web_helpers import EIGHT
 
 from bunco.web import connections
 from bunco.web.connections import MAX_PIPELINE, GuardedHttpProtocol
 from bunco.web.message_budget import BURST
-from serve_process import ServeProcess, free_port, small_dice
+from serve_process import small_dice
 
 # the hostile laptop of benchmarks/abuse.py (abuse_phases.hold_idle), held to a test's size
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from abuse_phases import hold_idle
-
-
-@pytest.fixture
-def more_files() -> None:
-    """This test process opens a few thousand sockets (in a child process)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < 8192:
-        pytest.skip(f"the open-file limit here is {hard}")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 8192), hard))
-
-
-def _serve(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str, header: float = 10.0
-) -> ServeProcess:
-    monkeypatch.setenv("BUNCO_HEADER_TIMEOUT", str(header))
-    srv = ServeProcess(tmp_path / "night.sqlite3", free_port(), tmp_path / "serve.log", *extra)
-    srv.start()
-    return srv
-
-
-def _night(base: str) -> dict[str, Any]:
-    created = httpx.post(base + "/api/nights", json={"players": EIGHT}, timeout=30)
-    assert created.status_code == 201, created.text
-    night: dict[str, Any] = created.json()
-    return night
 
 
 def test_two_addresses_holding_thousands_of_idle_connections_keep_nobody_out(
@@ -64,7 +37,7 @@ def test_two_addresses_holding_thousands_of_idle_connections_keep_nobody_out(
     # 2,048 connections in all (256 per address, 128 of them new), idle ones cut at 2 s
     srv = _serve(tmp_path, monkeypatch, "--max-connections", "2048", header=2.0)
     try:
-        night = _night(srv.base)
+        night: Any = _night(srv.base)
         context = multiprocessing.get_context("spawn")
         counts: Any = context.Queue()
         # 127.0.0.2 and .3 each try to hold 1,500 idle connections (together more than
@@ -208,9 +181,9 @@ def test_pipelining_past_the_bound_is_answered_in_part_then_closed(server) -> No
 
 
 def test_a_websocket_past_its_message_budget_is_closed_with_1008_and_counted(tmp_path, monkeypatch):
-    srv = _serve(tmp_path, monkeypatch)
+    srv = _serve(tmp_path, monkeypatch, header=10)
     try:
-        night = _night(srv.base)
+        night: Any = _night(srv.base)
         url = f"{srv.base.replace('http', 'ws')}/api/nights/{night['night']}/ws?token="
 
         async def flood() -> tuple[int | None, int, int]:

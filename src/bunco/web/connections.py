@@ -185,9 +185,14 @@ class ConnectionLimits:
             _count(self._new_by_address, address, -1)
 
     def _refuse(self, why: str) -> bool:
-        self.refused += 1
-        self.warn("refused", f"connections refused: %s already open ({self.refused} so far)", why)
+        self.count("refused", f"connections refused: {why} already open")
         return False
+
+    def count(self, kind: str, what: str) -> None:
+        """One more of ``kind`` (``refused``, ``pipelined``, ``flooded``), and ``what`` in
+        the log with the count so far."""
+        setattr(self, kind, getattr(self, kind) + 1)
+        self.warn(kind, "%s: %d so far", what, getattr(self, kind))
 
     def warn(self, kind: str, message: str, *args: object) -> None:
         """Log ``message`` at most once a minute per ``kind``: a flood does not flood the log."""
@@ -339,14 +344,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self.flow.resume_reading()
         last = self.pipeline[0][0] if self.pipeline else self.cycle
         last.keep_alive = False
-        book = limits()
-        book.pipelined += 1
-        book.warn(
-            "pipelined",
-            "connections closed for pipelining more than %d requests (%d so far)",
-            MAX_PIPELINE,
-            book.pipelined,
-        )
+        limits().count("pipelined", f"connections closed for pipelining past {MAX_PIPELINE}")
 
     def on_headers_complete(self) -> None:
         self._disarm()
@@ -421,13 +419,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     def _close_flooded(self) -> None:
         """Close the socket with 1008: it sent more messages than a page ever does."""
         self.flooded = True
-        book = limits()
-        book.flooded += 1
-        book.warn(
-            "flooded",
-            "WebSockets closed for sending too many messages (1008): %d so far",
-            book.flooded,
-        )
+        limits().count("flooded", "WebSockets closed for sending too many messages (1008)")
         if self.transport.is_closing():
             return
         if not self.close_sent:
