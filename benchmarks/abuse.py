@@ -13,7 +13,23 @@ players and has table 1 enter rolls one after another, measuring each roll's rou
 Then 1,000 WebSockets each send a 4 KB ping and drop the connection before the reply
 (and 50 send 1 MiB, refused): the server's memory before and after.
 
-    python benchmarks/abuse.py [--players 400] [--rolls 60]
+And (issue 38), each on a server of its own:
+
+4. idle connections from two addresses: 127.0.0.2 and 127.0.0.3 each hold 4,600 idle
+   connections (together more than the server's 8,192), opening a new one whenever the
+   server closes one, while a third address (127.0.0.4) asks ``GET /api/health`` on new
+   connections and table 1 rolls from 127.0.0.5: how many of the third address's requests
+   are answered, and within 1 s; side by side with the caps of before (4,096 per address,
+   no cap on connections that sent nothing);
+5. pipelining: for every GET route of the API (and the home page), with the host's (or
+   the club's) token and without one, three rounds of 20,000 pipelined requests on one
+   connection, never read, then a close: the server's memory after each round;
+6. a WebSocket flood: ten sockets opened with the viewer link each send 100,000 pings as
+   fast as they can (opening a new socket whenever the server closes one) while table 1
+   rolls: the rolls' p50 and p99, and the sockets closed with 1008.
+
+    python benchmarks/abuse.py [--players 400] [--rolls 60] [--pings 100000]
+                               [--only first,idle,pipelining,flood]
 """
 
 from __future__ import annotations
@@ -30,9 +46,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import abuse_phases as phases
 import httpx
 import websockets
 
@@ -48,8 +66,18 @@ def free_port() -> int:
         return port
 
 
-def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "XDG_DATA_HOME": str(folder)}
+def start(
+    folder: Path,
+    port: int,
+    *extra: str,
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    environ = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT / "src"),
+        "XDG_DATA_HOME": str(folder),
+        **(env or {}),
+    }
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -59,13 +87,14 @@ def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
             "--port",
             str(port),
             "--db",
-            str(folder / "night.sqlite3"),
+            str(folder / f"night-{port}.sqlite3"),
             "--bot-pace",
             "0",
+            *extra,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
-        env=env,
+        env=environ,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -77,6 +106,20 @@ def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
+@contextlib.contextmanager
+def served(
+    folder: Path, *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[int, str, subprocess.Popen[bytes]]]:
+    """A server of its own (its port, its address, its process), stopped after the block."""
+    port = free_port()
+    proc = start(folder, port, *extra, env=env)
+    try:
+        yield port, f"http://127.0.0.1:{port}", proc
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS"):
@@ -84,12 +127,16 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def roll_latencies(base: str, night: dict[str, Any], rolls: int, first: int) -> list[float]:
-    """Table 1 enters ``rolls`` rolls one after another: each round trip, in ms."""
+def roll_latencies(
+    base: str, night: dict[str, Any], rolls: int, first: int, local: str | None = None
+) -> list[float]:
+    """Table 1 enters ``rolls`` rolls one after another (from the address ``local``, if
+    given): each round trip, in ms."""
     url = f"{base}/api/nights/{night['night']}/tables/1/rolls"
     headers = {"authorization": f"Bearer {night['host_token']}"}
     out = []
-    with httpx.Client(timeout=60) as client:
+    transport = httpx.HTTPTransport(local_address=local) if local else None
+    with httpx.Client(timeout=60, transport=transport) as client:
         for i in range(first, first + rolls):
             dice = [2, 3, 5]  # a miss in round 1: the round never ends
             started = time.perf_counter()
@@ -135,11 +182,16 @@ def while_running(background: Any, measure: Any) -> Any:
         thread.join(timeout=60)
 
 
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
 def summary(values: list[float]) -> str:
     ordered = sorted(values)
-    p95 = ordered[int(0.95 * (len(ordered) - 1))]
     return (
-        f"p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   max {ordered[-1]:7.1f} ms"
+        f"p50 {statistics.median(ordered):7.1f} ms   p95 {percentile(ordered, 0.95):7.1f} ms   "
+        f"p99 {percentile(ordered, 0.99):7.1f} ms   max {ordered[-1]:7.1f} ms"
     )
 
 
@@ -167,23 +219,10 @@ def websocket_memory(base: str, pid: int, night: dict[str, Any]) -> tuple[float,
     return before, rss_mb(pid)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=400)
-    parser.add_argument("--rolls", type=int, default=60)
-    args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
-    folder = Path(tempfile.mkdtemp(prefix="bunco-abuse-"))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = start(folder, port)
-    try:
-        night = httpx.post(
-            base + "/api/nights",
-            json={"players": [f"P{i}" for i in range(args.players)]},
-            timeout=60,
-        ).json()
+def first_phases(args: argparse.Namespace, folder: Path) -> None:
+    """Quiet rolls, slow connections, downloads, send-and-disconnect WebSockets."""
+    with served(folder) as (port, base, proc):
+        night = make_night(base, args.players)
         roll_latencies(base, night, 10, 0)  # warm up
         quiet = roll_latencies(base, night, args.rolls, 100)
 
@@ -225,13 +264,6 @@ def main() -> None:
 
         pdfs = while_running(downloads, lambda: roll_latencies(base, night, args.rolls, 300))
         before, after = websocket_memory(base, proc.pid, night)
-    finally:
-        proc.terminate()
-        proc.wait(10)
-    print(
-        f"bunco serve under abuse: a {args.players}-player night, table 1 rolling "
-        f"({args.rolls} rolls each)"
-    )
     print(f"  quiet                          {summary(quiet)}")
     print(
         f"  1,100 slow connections         {summary(slow)}   p50 x"
@@ -245,6 +277,128 @@ def main() -> None:
         f"  1,050 send-and-disconnect WebSockets: memory {before:.1f} -> {after:.1f} MB "
         f"({after - before:+.1f} MB)"
     )
+
+
+def make_night(base: str, players: int) -> dict[str, Any]:
+    night: dict[str, Any] = httpx.post(
+        base + "/api/nights", json={"players": [f"P{i}" for i in range(players)]}, timeout=60
+    ).json()
+    return night
+
+
+def idle_phase(args: argparse.Namespace, folder: Path) -> None:
+    """Two addresses hold idle connections: the caps of before, then today's."""
+    before = {"BUNCO_MAX_PER_ADDRESS": "4096", "BUNCO_MAX_NEW_PER_ADDRESS": "4096"}
+    for label, extra, env in (
+        ("caps of before (4,096 per address) ", ("--max-per-address", "4096"), before),
+        ("caps now (1,024 per address, 128 new)", (), {}),
+    ):
+        with served(folder, *extra, env=env) as (port, base, _proc):
+            night = make_night(base, args.players)
+            got = phases.idle_addresses(base, port, night, 4600)
+            counts = httpx.get(base + "/api/health", timeout=30).json().get("connections")
+        asked = got["asked"]
+        answered = [took for took, ok in asked if ok]
+        fast = sum(1 for took in answered if took <= 1.0)
+        rolled = [ms for ms in got["rolls"] if ms is not None]
+        print(
+            f"  two addresses x 4,600 idle connections, {label}: the third address's "
+            f"{len(asked)} requests answered {len(answered)}, within 1 s {fast}"
+            + (
+                f" (p50 {statistics.median(answered) * 1000:.0f} ms, p95 "
+                f"{percentile(answered, 0.95) * 1000:.0f} ms)"
+                if answered
+                else ""
+            )
+            + f"; table 1's rolls from a fourth {len(rolled)}/{len(got['rolls'])} acknowledged"
+            + (f" ({summary(rolled)})" if rolled else "")
+            + f"; the attacker {got['attack']}; the server {counts}"
+        )
+
+
+def pipelining_phase(args: argparse.Namespace, folder: Path) -> None:
+    """Every GET route, with and without a token: 3 x 20,000 pipelined requests."""
+    with served(folder) as (port, base, proc):
+        night = make_night(base, args.players)
+        club = httpx.post(base + "/api/clubs", json={"name": "Tuesday Club"}, timeout=30).json()
+        ids = {
+            "night_id": night["night"],
+            "table": "1",
+            "set_no": "1",
+            "round_no": "1",
+            "name": "P1",
+            "card": "a" * 16,
+            "club_id": club.get("club", "c"),
+            "date": "2026-01-06",
+        }
+        routes = phases.get_routes(base, ids)
+
+        def token(route: str) -> str:
+            if route.startswith("/api/clubs/"):
+                return str(club.get("token", ""))
+            return str(night["host_token"])
+
+        results = phases.pipelining(port, proc.pid, routes, token, rss_mb)
+        counts = httpx.get(base + "/api/health").json()["connections"]
+    start_mb = results[0][2][0]
+    piped = [(route, which, r) for route, which, r in results if "time" not in which]
+    rises = sorted(((max(r) - r[0], route, which) for route, which, r in piped), reverse=True)
+    over = [f"{route} ({which}) {rise:+.1f} MB" for rise, route, which in rises if rise > 30]
+    print(
+        f"  pipelining, 3 rounds of 20,000 requests then a close, on each of "
+        f"{len(routes)} GET routes with a token and without: the largest rise in one "
+        f"route's rounds {rises[0][0]:+.1f} MB ({rises[0][1]}, {rises[0][2]}); above 30 MB: "
+        f"{', '.join(over) or 'none'}; the server {start_mb:.1f} MB at the start, "
+        f"{results[-1][2][-1]:.1f} MB at the end; connections closed for pipelining "
+        f"{counts['pipelined']}"
+    )
+    for route, which, readings in results:
+        rounds = " -> ".join(f"{r:.1f}" for r in readings)
+        print(f"    {which:24} {route[:60]:60} {rounds} MB")
+
+
+def flood_phase(args: argparse.Namespace, folder: Path) -> None:
+    """Ten sockets x 100,000 pings while table 1 rolls."""
+    with served(folder) as (_port, base, _proc):
+        night = make_night(base, args.players)
+        roll_latencies(base, night, 10, 0)
+        quiet = roll_latencies(base, night, 300, 100)
+        got = phases.websocket_flood(base, night, roll_latencies, args.pings)
+        counts = httpx.get(base + "/api/health").json()["connections"]
+    print(f"  quiet (300 rolls)              {summary(quiet)}")
+    print(
+        f"  10 sockets x {args.pings:,} pings    {summary(got['rolls'])}   p99 x"
+        f"{percentile(got['rolls'], 0.99) / percentile(quiet, 0.99):.2f}; the flooders "
+        f"{got['flood']}; the server closed {counts['flooded']} sockets with 1008"
+    )
+
+
+PHASES = {
+    "first": first_phases,
+    "idle": idle_phase,
+    "pipelining": pipelining_phase,
+    "flood": flood_phase,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--rolls", type=int, default=60)
+    parser.add_argument("--pings", type=int, default=100_000, help="pings per flooding socket")
+    parser.add_argument(
+        "--only", default=",".join(PHASES), help="phases to run: " + ", ".join(PHASES)
+    )
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 16384)), hard))
+    folder = Path(tempfile.mkdtemp(prefix="bunco-abuse-"))
+    print(
+        f"bunco serve under abuse: a {args.players}-player night, table 1 rolling "
+        f"({args.rolls} rolls each unless said)"
+    )
+    for name in args.only.split(","):
+        PHASES[name](args, folder)
 
 
 if __name__ == "__main__":

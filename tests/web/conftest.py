@@ -21,6 +21,18 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture
+def more_files() -> None:
+    """The test opens a few thousand sockets (itself, or in a child process that raises
+    its own limit as far as this one lets it)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 4096:
+        pytest.skip(f"the open-file limit here is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 4096), hard))
+
+
+@pytest.fixture
 def db_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'bunco.sqlite3'}"
 

@@ -154,7 +154,7 @@ def test_non_finite_numbers_and_control_characters_get_422_on_both_databases(any
                 "/api/nights", content=body, headers={"content-type": "application/json"}
             )
             assert reply.status_code == 422, (bad, reply.text)
-            assert "control characters" in reply.text or "string" in reply.text
+            assert any(w in reply.text for w in ("control characters", "surrogate", "string"))
             named = json.dumps({"players": ["Ann", "Bea"], "name": f"night {bad}"})
             assert (
                 client.post(

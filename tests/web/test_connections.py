@@ -55,15 +55,6 @@ def _night(base: str) -> dict[str, object]:
     return night
 
 
-@pytest.fixture
-def more_files() -> None:
-    """This test process opens over a thousand sockets."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and hard < 4096:
-        pytest.skip(f"the open-file limit here is {hard}")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 4096), hard))
-
-
 def _serve(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

@@ -124,3 +124,32 @@ def test_one_model_per_name(spec: dict[str, Any]) -> None:
     names = list(spec["components"]["schemas"])
     assert not [n for n in names if n.endswith(("-Input", "-Output")) or "__" in n]
     assert "Command" not in names and "CommandBody" in names
+
+
+def test_the_event_list_and_the_night_match_their_documented_reply_schemas(client, night):
+    """GET .../events starts with the party line (seq 0): its reply schema has it."""
+    import schemathesis
+    from schemathesis.specs.openapi.checks import response_schema_conformance
+
+    schema = schemathesis.openapi.from_dict(client.app.openapi())
+    assert night.roll(1, [2, 3, 5]).status_code == 200
+    for path in ("/api/nights/{night_id}/events", "/api/nights/{night_id}"):
+        reply = client.get(path.replace("{night_id}", night.id), headers=night.host)
+        assert reply.status_code == 200
+        case = schema[path]["GET"].Case(path_parameters={"night_id": night.id})
+        case.validate_response(reply, checks=[response_schema_conformance])  # raises if not
+    events = client.get(night.url("/events"), headers=night.host).json()["events"]
+    assert events[0]["event"]["type"] == "party"
+    mapping = client.app.openapi()["components"]["schemas"]["StoredEventOut"]["properties"]
+    assert mapping["event"]["discriminator"]["mapping"]["party"].endswith("/PartyLine")
+
+
+def test_a_club_share_of_an_empty_night_id_is_a_422_not_a_500(any_db_url):
+    from fastapi.testclient import TestClient
+    from test_api_club import make_club
+
+    with TestClient(create_app(any_db_url, bot_pace=0)) as client:
+        club, token = make_club(client)
+        for body in ({"night": ""}, {"night": "", "season": "2026"}, {}):
+            reply = client.post(f"/api/clubs/{club}/shares", json=body, headers=token)
+            assert reply.status_code == 422, (body, reply.text)

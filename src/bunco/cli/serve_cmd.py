@@ -12,7 +12,7 @@ import typer
 from bunco.cli.app import app, fail
 
 MAX_CONNECTIONS = 8192  # as bunco.web.connections (not imported here: the CLI starts fast)
-MAX_PER_ADDRESS = 4096
+ADDRESS_SHARE = 8  # one address may hold an eighth of the total: two cannot fill it
 
 
 def is_loopback(host: str) -> bool:
@@ -119,8 +119,15 @@ def serve_command(
         ),
     ] = MAX_CONNECTIONS,
     max_per_address: Annotated[
-        int, typer.Option(min=1, max=1_000_000, help="Connections open at once from one address.")
-    ] = MAX_PER_ADDRESS,
+        int | None,
+        typer.Option(
+            min=1,
+            max=1_000_000,
+            help="Connections open at once from one address (default: an eighth of "
+            "--max-connections; raise it for a room whose phones reach the server through "
+            "one shared address).",
+        ),
+    ] = None,
     metrics_token: Annotated[
         str | None,
         typer.Option(
@@ -286,6 +293,8 @@ def serve_command(
             err=True,
         )
     connection_limits = ConnectionLimits.from_environment()  # the deadlines
+    if max_per_address is None:
+        max_per_address = max(1, max_connections // ADDRESS_SHARE)
     connection_limits.total, connection_limits.per_address = max(1, fits), max_per_address
     connection_limits.trusted = list(trusted_proxy or [])
     use_limits(connection_limits)

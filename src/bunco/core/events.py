@@ -385,5 +385,13 @@ def dump_event(event: Mapping[str, Any]) -> str:
 
     >>> dump_event(normalize_event({"type": "roll", "table": 1, "dice": [1, 1, 4]}))
     '{"type": "roll", "table": 1, "dice": [1, 1, 4]}'
+
+    Unicode's line and paragraph separators (U+2028, U+2029), which no text the checks
+    let in holds but which a reader of lines may take for the end of one, are written as
+    JSON escapes, never raw: a line of the log is always one line.
+
+    >>> dump_event({"type": "party", "name": "A\u2028B"})
+    '{"type": "party", "name": "A\\\\u2028B"}'
     """
-    return json.dumps(dict(event), separators=(", ", ": "), ensure_ascii=False)
+    line = json.dumps(dict(event), separators=(", ", ": "), ensure_ascii=False)
+    return line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")

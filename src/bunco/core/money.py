@@ -21,6 +21,7 @@ never add up to more than the whole pot.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
@@ -33,6 +34,12 @@ from bunco.core.names import clean_text
 
 CENT = Decimal("0.01")
 MAX_AMOUNT = Decimal("1000000000")
+_AMOUNT = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
+"""An amount as text: ASCII digits, at most two decimals (no sign, space, exponent,
+underscore or other script's digits, which :class:`~decimal.Decimal` would take)."""
+_FINER = re.compile(r"[0-9]+\.[0-9]{3,}")
+_SHARE = re.compile(r"[0-9]+(\.[0-9]{1,2})?%")
+PAYOUT_KEYS = ("prize", "group", "amount", "share")
 PRESETS: dict[str, dict[str, Any]] = {
     # seeds/004: "Each Team will have the following winners paid: Most Bunco's $100, Most
     # Mini's $50, Most Wins $40, Best Costume $25. Overall: Team with Overall Most Bunco's
@@ -138,14 +145,25 @@ def parse_amount(value: Any, what: str) -> Decimal:
         raise InvalidSetup(
             f"{what} {given} is out of range", expected=f"an amount from 0 to {MAX_AMOUNT}"
         )
+    if isinstance(value, str) and value.startswith("-") and _AMOUNT.fullmatch(value[1:]):
+        raise InvalidSetup(f"{what} {given} is negative", expected="an amount of 0 or more")
+    if isinstance(value, str) and len(value) <= 40 and _FINER.fullmatch(value):
+        raise InvalidSetup(
+            f"{what} {value!r} is not in whole cents",
+            expected=f"an amount with at most two decimals, up to {MAX_AMOUNT}",
+        )
+    if isinstance(value, str) and (len(value) > 40 or not _AMOUNT.fullmatch(value)):
+        raise InvalidSetup(
+            f"{what} {given} is not an amount",
+            expected='an amount in ASCII digits with at most two decimals, such as "12.50" '
+            "(no sign, spaces, exponent or separators)",
+        )
     try:
-        number = Decimal(value if isinstance(value, int) else value.strip()[:100])
-    except InvalidOperation:
+        number = Decimal(value)
+    except InvalidOperation:  # pragma: no cover - the pattern lets only decimals through
         raise InvalidSetup(
             f"{what} {given} is not an amount", expected='an amount such as "12.50"'
         ) from None
-    if not number.is_finite() or (isinstance(value, str) and len(value.strip()) > 100):
-        raise InvalidSetup(f"{what} {given} is not an amount", expected='an amount such as "12.50"')
     if number < 0:
         raise InvalidSetup(f"{what} {given} is negative", expected="an amount of 0 or more")
     if number > MAX_AMOUNT:  # checked before quantize, which fails past 28 digits
@@ -170,15 +188,13 @@ def percent_text(fraction: Decimal) -> str:
 
 
 def _share(value: Any) -> Decimal:
-    text = value.strip() if isinstance(value, str) and len(value) <= 20 else ""
-    try:
-        percent = Decimal(text[:-1]) if text.endswith("%") else None
-    except InvalidOperation:
-        percent = None
-    if percent is None or not percent.is_finite() or not 0 < percent <= 100:
+    text = value if isinstance(value, str) and len(value) <= 20 else ""
+    percent = Decimal(text[:-1]) if _SHARE.fullmatch(text) else None
+    if percent is None or not 0 < percent <= 100:
         raise InvalidSetup(
             f"share {shown(value)} is not a share of the pot",
-            expected='a percentage above 0 and at most 100, as text such as "50%"',
+            expected="a percentage above 0 and at most 100 in ASCII digits with at most two "
+            'decimals, as text such as "50%" or "33.33%"',
         )
     return percent / 100
 
@@ -252,6 +268,12 @@ def _payouts(value: Any, keys: Mapping[str, bool], groups: Sequence[str]) -> lis
             raise InvalidSetup(
                 f"payout {entry!r} is not an object",
                 expected='{"prize": "most_buncos", "amount": "100"} or {"prize": ..., "share": "50%"}',
+            )
+        unknown = [k for k in entry if k not in PAYOUT_KEYS]
+        if unknown:
+            raise InvalidSetup(
+                f"payout has no field {shown(unknown[0])}",
+                expected="fields " + ", ".join(PAYOUT_KEYS),
             )
         prize = entry.get("prize")
         if not isinstance(prize, str) or prize not in keys:

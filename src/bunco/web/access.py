@@ -34,6 +34,7 @@ __all__ = [
     "host_or_head_table",
     "is_turn_of",
     "join_credential",
+    "missed",
     "own_turn",
     "require",
     "require_host",
@@ -226,6 +227,23 @@ def _join(
             "the six-character code shown at the table, or its QR link",
         )
     return who
+
+
+async def missed(conn: HTTPConnection, refusal: ServiceError, what: str) -> ServiceError:
+    """A guess at something secret in an address that named nothing (a door card, whose
+    night may not exist either): counted as a failure of the client, like an unknown
+    token, and answered ``refusal``; past the client's failures, 429 instead, once every
+    30 s on the slow path (:mod:`bunco.web.guard`). Returns the error to raise."""
+    await asyncio.to_thread(_missed, guard(conn), client_key(conn), what)
+    return refusal
+
+
+def _missed(limits: Guard, client: str, what: str) -> None:
+    with limits.exclusive(client):
+        wait = limits.admit(client)
+        if wait is not None:
+            raise too_many(wait, f"too many unknown {what} from here", f"wait {wait} s")
+        limits.failed(client)
 
 
 async def require(

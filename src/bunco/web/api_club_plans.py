@@ -87,7 +87,7 @@ class RsvpIn(AnswerIn):
 
 
 class ShareIn(StrictModel):
-    night: Annotated[str, Field(max_length=32)] | None = None
+    night: Annotated[str, Field(min_length=1, max_length=32)] | None = None
     season: Label | None = None
 
 

@@ -27,7 +27,7 @@ from bunco.web.auth import Principal
 from bunco.web.cohost_labels import number_of
 from bunco.web.fields import Name
 from bunco.web.replies import ServiceError
-from bunco.web.routing import ERRORS, NightId, night_command, service
+from bunco.web.routing import DIGITS, ERRORS, NightId, night_command, service
 from bunco.web.schemas import AckOut, CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["corrections"])
@@ -291,9 +291,9 @@ def round_table(night: Night, set_no: int, round_no: int, table: int) -> dict[st
 async def finished_round(
     night_id: NightId,
     request: Request,
-    set_no: Annotated[int, Path(ge=1, le=99)],
-    round_no: Annotated[int, Path(ge=1, le=6)],
-    table: Annotated[int, Path(ge=1, le=10_000)],
+    set_no: Annotated[int, DIGITS, Path(ge=1, le=99)],
+    round_no: Annotated[int, DIGITS, Path(ge=1, le=6)],
+    table: Annotated[int, DIGITS, Path(ge=1, le=10_000)],
 ) -> dict[str, Any]:
     """One table's round as it now stands, finished or in play (``running``, with the
     table's ``status``): players, scores, winners and every roll, numbered as a correction

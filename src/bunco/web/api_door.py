@@ -6,6 +6,10 @@ picked their name. Its QR code opens ``/n/<night>/door/<card>``; on a host's (or
 co-host's) phone that page checks the player in (``POST .../door/<card>``, the same mark
 as a tap on the name in the door list); on any other phone it only says whose card it is
 and where that player sits (``GET .../door/<card>``), and checks in nobody.
+
+That reading needs no token, so it says nothing about what it was not given: a card of a
+night that does not exist and a card that names nobody get the same 404, and each such
+miss counts as a failed guess of the client (429 past its failures, as unknown tokens).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from bunco.web.access import require_host
+from bunco.web.access import missed, require_host
 from bunco.web.door_cards import cards_of, door_key, door_url, player_of, public_base
 from bunco.web.door_list import before_play, mark, require_door_open
 from bunco.web.downloads import Downloads, log_lines
@@ -77,7 +81,7 @@ def _no_card(card: str) -> ServiceError:
     return ServiceError(
         404,
         "no_such_card",
-        f"the door card {card!r} names nobody seated tonight",
+        f"the door card {card!r} names nobody seated at this night",
         "the QR code of a door card of this night (a player who left the seating, or a "
         "card of another night, names nobody)",
     )
@@ -93,10 +97,23 @@ async def _player(request: Request, night_id: str, card: str) -> tuple[LiveNight
     return live, player
 
 
+async def _anyone_reads(request: Request, night_id: str, card: str) -> tuple[LiveNight, str]:
+    """:func:`_player` for a reader without a token: no such night and no such card are
+    one answer, and a counted miss."""
+    try:
+        return await _player(request, night_id, card)
+    except ServiceError as exc:
+        if exc.status != 404:
+            raise
+        raise await missed(request, _no_card(card), "door cards") from None
+
+
 @router.get("/door/{card}", response_model=DoorCardOut)
 async def door_card(night_id: NightId, card: CardId, request: Request) -> DoorCardOut:
-    """Whose card this is and where they sit (no token needed: the card grants nothing)."""
-    live, player = await _player(request, night_id, card)
+    """Whose card this is and where they sit (no token needed: the card grants nothing).
+    A night that does not exist and a card that names nobody are the same 404, counted as
+    a failed guess (429 past the client's failures)."""
+    live, player = await _anyone_reads(request, night_id, card)
     table, seat = _seat_of(live, player)
     return DoorCardOut(
         night=night_id,

@@ -41,7 +41,15 @@ from bunco.web.reply_models import (
     WhoAmIOut,
     file_reply,
 )
-from bunco.web.routing import ERRORS, NightId, PlayerName, TableNo, player_named, service
+from bunco.web.routing import (
+    DIGITS,
+    ERRORS,
+    NightId,
+    PlayerName,
+    TableNo,
+    player_named,
+    service,
+)
 from bunco.web.schemas import (
     BotsIn,
     ClaimIn,
@@ -213,8 +221,8 @@ async def get_table(night_id: NightId, table: TableNo, request: Request) -> Resp
 async def get_events(
     night_id: NightId,
     request: Request,
-    since: Annotated[int, Query(ge=-1, le=10_000_000)] = -1,
-    table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
+    since: Annotated[int, DIGITS, Query(ge=-1, le=10_000_000)] = -1,
+    table: Annotated[int | None, DIGITS, Query(ge=1, le=10_000)] = None,
 ) -> dict[str, Any]:
     """The stored events after ``since`` (all, or one table's and the whole night's)."""
     await require_read(request, night_id)

@@ -32,7 +32,7 @@ from bunco.web.live_night import LiveNight
 from bunco.web.pubsub import Message
 from bunco.web.replies import ServiceError, json_text
 from bunco.web.room_watch import RoomLog, flags, phone_flag, round_start
-from bunco.web.routing import ERRORS, NightId, TableNo, service
+from bunco.web.routing import DECIMAL, ERRORS, NightId, TableNo, service
 from bunco.web.schemas import CommandBody
 
 router = APIRouter(prefix="/api/nights/{night_id}", responses=ERRORS, tags=["room"])
@@ -244,6 +244,7 @@ async def dashboard(
     request: Request,
     silent: Annotated[
         float,
+        DECIMAL,
         Query(
             ge=0.05,
             le=120,

@@ -39,6 +39,7 @@ from bunco.web import (
     api_play,
     api_room,
     club_pages,
+    connections,
     errors,
     metrics,
     pages,
@@ -270,6 +271,7 @@ def create_app(
             "version": __version__,
             "database": event_store.dialect,
             "following_other_processes": app.state.follower.listening,
+            "connections": connections.limits().counts(),
         }
 
     if STATIC.is_dir():

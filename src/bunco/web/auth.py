@@ -172,7 +172,10 @@ class Principal:
 
 
 def principal_of(record: TokenRecord) -> Principal:
-    return Principal(record.night_id, record.role, record.table, record.player, record.hash[:32])
+    """Who a token's holder is. A viewer is nobody in particular: the label a host-made
+    viewer link carries in the ``player`` column (who made it) is not the holder's."""
+    player = None if record.role == "viewer" else record.player
+    return Principal(record.night_id, record.role, record.table, player, record.hash[:32])
 
 
 class TokenBook:

@@ -8,6 +8,7 @@ party log refuse the same values.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, Strict, StringConstraints
@@ -19,17 +20,18 @@ from bunco.core.names import person_name
 
 
 def clean_text(value: str) -> str:
-    """``value`` if it holds no control character (NUL, tab, newline, ...), no lone
-    surrogate and no bidi control: the engine's own check (:mod:`bunco.core.names`), so the
-    API and the party log refuse the same texts.
+    """``value`` if the one check of every text a person sends finds nothing wrong (no
+    control, format, bidi or line-separator character, not invisible-only): the engine's
+    own (:mod:`bunco.core.text`), so the API and the party log refuse the same texts.
 
     >>> clean_text("Ann-Marie")
     'Ann-Marie'
-    >>> clean_text("A\\x00B")
+    >>> clean_text("A\\u2028B")
     Traceback (most recent call last):
     ...
-    bunco.core.errors.InvalidSetup: text 'A\\x00B' holds one of the control characters (NUL, \
-tab, newline, ...): U+0000 NUL; expected text without control or direction characters
+    bunco.core.errors.InvalidSetup: text 'A\\u2028B' holds a line or paragraph separator: \
+U+2028 LINE SEPARATOR; expected text of letters, digits, spaces, punctuation and symbols, \
+on one line
     """
     return core_clean_text(value)
 
@@ -103,18 +105,45 @@ ExpectedSeq = Annotated[
 ]
 
 
-def table_digits(value: object) -> object:
-    """A table number in a path is its digits only: ``1``, not ``1.0``, ``+1`` or ``1e0``.
+_INTEGER = re.compile(r"-?[0-9]{1,9}")
+_DECIMAL = re.compile(r"[0-9]{1,9}(\.[0-9]{1,6})?")
 
-    >>> table_digits("12")
-    '12'
-    >>> table_digits("1.0")
+
+def plain_integer(value: object) -> object:
+    """A whole number in a path or a query string is its ASCII digits only (a minus sign
+    before them where the number may be negative): ``1``, not ``1.0``, ``+1``, `` 1``,
+    ``1_0``, ``1e0`` or ``١`` (all of which Python's ``int`` and pydantic would take).
+
+    >>> plain_integer("12"), plain_integer("-1")
+    ('12', '-1')
+    >>> plain_integer("1.0")
     Traceback (most recent call last):
     ...
-    ValueError: a table number is written in digits only, such as 1; got '1.0'
+    ValueError: a whole number is written in ASCII digits only, such as 1; got '1.0'
     """
-    if isinstance(value, str) and not (value.isascii() and value.isdigit() and len(value) <= 5):
-        raise ValueError(f"a table number is written in digits only, such as 1; got {value[:20]!r}")
+    if isinstance(value, str) and not _INTEGER.fullmatch(value):
+        raise ValueError(
+            f"a whole number is written in ASCII digits only, such as 1; got {value[:20]!r}"
+        )
+    return value
+
+
+def plain_decimal(value: object) -> object:
+    """A number in a query string is ASCII digits, with a decimal point maybe (``0.5``, not
+    ``5e-1``, ``.5`` or `` 5``).
+
+    >>> plain_decimal("0.5")
+    '0.5'
+    >>> plain_decimal("5e-1")
+    Traceback (most recent call last):
+    ...
+    ValueError: a number is written in ASCII digits with a decimal point maybe, such as 2.5; got '5e-1'
+    """
+    if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+        raise ValueError(
+            f"a number is written in ASCII digits with a decimal point maybe, such as 2.5; "
+            f"got {value[:20]!r}"
+        )
     return value
 
 

@@ -12,31 +12,45 @@ stored event again on its way out.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from bunco.web.event_models import EVENT_MODELS
 
+
+class PartyLine(BaseModel):
+    """The party line, the first line of every night's log (seq 0): its rules, players and
+    sets, and whatever else the night was set up with (docs/party-log.md)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["party"]
+    rules: str
+    players: list[str]
+    sets: int
+    name: str | None = None
+
+
+_STORED = {"party": PartyLine} | {kind: m for kind, m in EVENT_MODELS.items()}
 StoredEventBody = Annotated[
     dict[str, Any],
     WithJsonSchema(
         {
-            "oneOf": [
-                {"$ref": f"#/components/schemas/{m.__name__}"} for m in EVENT_MODELS.values()
-            ],
+            "oneOf": [{"$ref": f"#/components/schemas/{m.__name__}"} for m in _STORED.values()],
             "discriminator": {
                 "propertyName": "type",
                 "mapping": {
-                    kind: f"#/components/schemas/{m.__name__}" for kind, m in EVENT_MODELS.items()
+                    kind: f"#/components/schemas/{m.__name__}" for kind, m in _STORED.items()
                 },
             },
-            "description": "one event of the party log (docs/party-log.md), as stored",
+            "description": "the party line (seq 0) or one event of the party log "
+            "(docs/party-log.md), as stored",
         }
     ),
 ]
-"""A stored event in a reply: one of the party log's event types (already checked when it
-was stored, so not checked again)."""
+"""A stored event in a reply: the party line or one of the party log's event types (already
+checked when it was stored, so not checked again)."""
 
 
 class Reply(BaseModel):
@@ -64,7 +78,7 @@ class NightOut(Reply):
     name: str
     created_at: str = Field(description="when the night was made (ISO 8601)")
     seq: int = Field(description="the seq of the night's last event")
-    setup: dict[str, Any] = Field(description="the party line (docs/party-log.md)")
+    setup: PartyLine = Field(description="the party line (docs/party-log.md)")
     status: dict[str, Any] = Field(description="phase, set, round, bell, who may roll now")
     versions: dict[str, Any] = Field(description="the versions to send as expected_seq")
     bots: list[str]
@@ -199,6 +213,29 @@ class CoHost(BaseModel):
     created_at: str | None
 
 
+class ViewerLink(BaseModel):
+    """A viewer link a host's phone made: its number, who made it, whether revoked."""
+
+    id: int
+    made_by: str = Field(description="the host, or a co-host's label (co-host 2 · Bea)")
+    revoked: bool
+    created_at: str | None
+
+
+class ViewerLinksOut(Reply):
+    """The viewer links the night's hosts made (not the one made with the night)."""
+
+    night: str
+    links: list[ViewerLink]
+
+
+class CoHostRevokedOut(RevokedOut):
+    """A co-host revoked, and the viewer links it had made, revoked with it."""
+
+    id: int
+    viewer_links: int = Field(description="the co-host's viewer links revoked with it")
+
+
 class CoHostsOut(Reply):
     """The night's co-hosts."""
 
@@ -232,6 +269,10 @@ class HealthOut(Reply):
     version: str
     database: str
     following_other_processes: bool
+    connections: dict[str, int] = Field(
+        description="this process's connections: open now, refused past a cap, closed for "
+        "pipelining past the bound, WebSockets closed for too many messages (1008)"
+    )
 
 
 # -- clubs ----------------------------------------------------------------------------------

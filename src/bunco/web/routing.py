@@ -16,7 +16,7 @@ from pydantic import BeforeValidator
 from bunco.web.access import host_only, require
 from bunco.web.auth import Principal
 from bunco.web.commands import Drawing
-from bunco.web.fields import table_digits
+from bunco.web.fields import plain_decimal, plain_integer
 from bunco.web.live_night import LiveNight
 from bunco.web.replies import Ack, ServiceError, fingerprint
 from bunco.web.rights import Check
@@ -27,9 +27,14 @@ NightId = Annotated[
     str,
     Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="the night's id"),
 ]
+DIGITS = BeforeValidator(plain_integer)
+"""A whole number in a path or query string: ASCII digits only (``Annotated[int, DIGITS,
+Path(...)]``): ``1.0``, ``+1`` and ``1e0`` are refused."""
+DECIMAL = BeforeValidator(plain_decimal)
+"""A number in a query string: ASCII digits, a decimal point maybe (no exponent, no sign)."""
 TableNo = Annotated[
     int,
-    BeforeValidator(table_digits),
+    DIGITS,
     Path(ge=1, le=10_000, description="a table number, 1 = head table"),
 ]
 PlayerName = Annotated[

@@ -33,7 +33,10 @@ without gaps or duplicates. A listener that falls far behind is closed with code
 and reconnects with ``since``. A client may send ``{"type": "ping"}``; the reply is
 ``{"type": "pong", "seq"}``. A message from the client above :data:`MAX_MESSAGE`
 characters closes the socket with 1009 (``bunco serve`` has Uvicorn refuse it before it
-is read whole, see :mod:`bunco.web.connections`). When the socket's token is revoked
+is read whole, see :mod:`bunco.web.connections`), and under ``bunco serve`` a socket
+that sends more messages than its budget (:mod:`bunco.web.message_budget`: 30 at once,
+one more every 2 s) is closed with 1008 before they reach this code. When the socket's
+token is revoked
 (on any process) the socket gets ``{"type": "error", "error": "unauthorized", ...}`` and
 is closed with code 4401 (:mod:`bunco.web.open_sockets`).
 """
@@ -48,6 +51,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from bunco.web.access import require_read
+from bunco.web.fields import plain_integer
 from bunco.web.json_text import loads_shallow
 from bunco.web.live_night import LiveNight
 from bunco.web.open_sockets import OpenSockets, SocketWatch
@@ -74,7 +78,7 @@ def _int_param(websocket: WebSocket, name: str, default: int | None, low: int) -
     if raw is None or raw == "":
         return default
     try:
-        value = int(raw)
+        value = int(str(plain_integer(raw)))  # ASCII digits only, as in every path and query
     except ValueError:
         raise ServiceError(
             422,

@@ -11,6 +11,7 @@ import { drawVerify, initVerify } from "./host_verify.js";
 import { initPhones, outOfTouch } from "./phones.js";
 import { initDashboard } from "./host_dashboard.js";
 import { initCheckin } from "./host_checkin.js";
+import { initViewerLinks } from "./host_viewer_links.js";
 import { registerOffline } from "./pwa.js";
 import { RoundClock } from "./round_clock.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
@@ -486,6 +487,8 @@ async function main() {
   });
   $("cohost-form").addEventListener("submit", addCohost);
   loadCohosts();
+  // the screen and player links hosts' phones made: their own block (host_viewer_links.js)
+  initViewerLinks({ card: $("cohost-card"), cohosts: $("cohosts"), base, token });
   $("print").addEventListener("click", () => window.print());
   $("arrival-form").addEventListener("submit", (ev) => {
     const name = $("arrival").value.trim();
