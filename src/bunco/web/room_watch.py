@@ -7,32 +7,36 @@ it (docs/room.md):
 * ``silent``: a table still playing whose last entry (or the round's start) is older than
   the host's limit (5 minutes unless the host says otherwise): a stalled table, a dead
   phone, a scorekeeper who went for snacks;
-* ``too_fast``: entries closer together than dice can be picked up, rolled and read
-  (:data:`FASTEST` seconds) three times or more among a table's last ten: a phone
-  tapping by itself, a scorekeeper entering a whole turn from memory;
+* ``too_fast``: a table's last :data:`FAST_RUN` entries came in less time than dice are
+  picked up, rolled and read that many times (:data:`FASTEST` seconds each on average):
+  a phone tapping by itself, a scorekeeper entering a whole turn from memory. A run, not
+  single gaps: the time an entry is stored wobbles with the Wi-Fi and the server's
+  batching (one entry each 2.7 s came in gaps of 2.2 to 3.2 s), so two close gaps mean
+  nothing, five entries in 4 s do. Entries stored together (the misses of the turns
+  passed and the roll credited after them: one command, one tap) count as one;
 * ``implausible``: four or more three-of-a-kinds among a table's last twenty entries,
   about 3 chances in 1,000 with fair dice (one in 36 per roll): worth a look at the dice.
 
 >>> times = TableTimes()
->>> for second, trips in ((0, False), (1, False), (2, True), (3, False)):
+>>> for second, trips in ((0, False), (1, False), (2, True), (3, False), (4, False)):
 ...     times.add(float(second), trips)
->>> times.fast_gaps(), times.trips()
-(3, 1)
+>>> times.fast_run(), times.trips()
+(4.0, 1)
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
-FASTEST = 2.5
-"""Seconds: two entries at one table closer than this were not rolled in between."""
-RECENT = 10
-"""Entries looked at for ``too_fast``."""
-FAST_GAPS = 3
-"""Gaps under :data:`FASTEST` among the last :data:`RECENT` entries that raise the flag."""
+FASTEST = 1.5
+"""Seconds a roll takes at the least, on average over a run: pick up, roll, read, tap."""
+FAST_RUN = 5
+"""Entries whose span is looked at for ``too_fast``: the last five (four gaps)."""
+SAME_TAP = 0.05
+"""Seconds: entries of one table stored closer than this were stored by one command (a
+table's phone sends its next entry only once the last one is answered)."""
 TRIPS_WINDOW = 20
 """Entries looked at for ``implausible``."""
 TRIPS_FLAG = 4
@@ -50,6 +54,12 @@ class TableTimes:
     entries: int = 0
 
     def add(self, at: float, trips: bool) -> None:
+        if self.times and at - self.times[-1] < SAME_TAP:
+            # stored with the entry before it (the misses of the turns passed and the
+            # roll credited after them, one command): one tap for speed; a three of a
+            # kind among them still counts
+            self.triples[-1] = self.triples[-1] or trips
+            return
         self.times.append(at)
         self.triples.append(trips)
         self.entries += 1
@@ -65,10 +75,15 @@ class TableTimes:
     def last(self) -> float | None:
         return self.times[-1] if self.times else None
 
-    def fast_gaps(self) -> int:
-        """Gaps under :data:`FASTEST` seconds between the last :data:`RECENT` entries."""
-        recent = list(self.times)[-RECENT:]
-        return sum(1 for a, b in pairwise(recent) if b - a < FASTEST)
+    def fast_run(self) -> float | None:
+        """Seconds the last :data:`FAST_RUN` entries took, first to last, when that is
+        under :data:`FASTEST` seconds a gap on average (else, or with fewer entries,
+        ``None``)."""
+        if len(self.times) < FAST_RUN:
+            return None
+        recent = list(self.times)[-FAST_RUN:]
+        span = recent[-1] - recent[0]
+        return span if span < FASTEST * (FAST_RUN - 1) else None
 
     def trips(self) -> int:
         return sum(self.triples)
@@ -125,7 +140,7 @@ def flags(
     >>> [f["kind"] for f in flags(t, rolls=0, playing=True, now=400.0, silent_after=300.0, started=0.0)]
     ['silent']
     >>> for s in range(5):
-    ...     t.add(390.0 + s, True)
+    ...     t.add(390.0 + s, True)  # five three-of-a-kinds a second apart
     >>> [f["kind"] for f in flags(t, rolls=5, playing=True, now=400.0, silent_after=300.0, started=0.0)]
     ['too_fast', 'implausible']
     """
@@ -144,12 +159,12 @@ def flags(
             }
         )
     if times is not None:
-        fast = times.fast_gaps()
-        if fast >= FAST_GAPS:
+        span = times.fast_run()
+        if span is not None:
             out.append(
                 {
                     "kind": "too_fast",
-                    "text": f"{fast} entries under {FASTEST:g} s apart",
+                    "text": f"{FAST_RUN} entries in {span:.0f} s: faster than dice are rolled",
                 }
             )
         trips = times.trips()
