@@ -159,12 +159,13 @@ def flags(
             }
         )
     if times is not None:
-        span = times.fast_run()
-        if span is not None:
+        run = times.fast_run()
+        if run is not None:
+            took = f"{run:.0f} s" if run >= 1 else "under a second"
             out.append(
                 {
                     "kind": "too_fast",
-                    "text": f"{FAST_RUN} entries in {span:.0f} s: faster than dice are rolled",
+                    "text": f"{FAST_RUN} entries in {took}: faster than dice are rolled",
                 }
             )
         trips = times.trips()
