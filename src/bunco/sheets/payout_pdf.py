@@ -26,8 +26,11 @@ from bunco.sheets.report import _pdf_table, _styles, meta_line, prize_table
 from bunco.sheets.verified import verified_story
 
 
-def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
-    """The prize and payout sheet as a PDF and its page count."""
+def render_payout_sheet(
+    night: Night, *, paper: str = "letter", closed_at: str | None = None
+) -> Rendered:
+    """The prize and payout sheet as a PDF and its page count; ``closed_at``, when the host
+    closed the night, in words (the sheet then says it is final, and since when)."""
     styles = _styles()
     size = paper_size(paper)
     title = night_title(night)
@@ -43,6 +46,6 @@ def render_payout_sheet(night: Night, *, paper: str = "letter") -> Rendered:
         story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))
     else:
         story.append(Paragraph("No prizes decided yet.", styles["body"]))
-    story += payout_story(night, width, styles, _pdf_table)
+    story += payout_story(night, width, styles, _pdf_table, closed_at)
     story += verified_story(night, width, styles, _pdf_table)
     return build_numbered(doc, buffer, story, f"{title} · prizes and payouts")

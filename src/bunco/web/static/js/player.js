@@ -19,6 +19,8 @@ let commands = null;
 let loaded = false;  // the first state is drawn once the page is set up
 
 const online = () => Boolean(recall(`${night}:online`));
+/** From how many players the name list comes with a box to find one's name. */
+const FIND_FROM = 20;
 
 async function claim(name, readToken) {
   $("claim-error").hidden = true;
@@ -42,6 +44,28 @@ async function showClaim(readToken) {
   const roster = [...night.players].sort((a, b) => a.localeCompare(b));
   fill("names", roster.map((name) => h("button", { type: "button", class: "btn secondary",
     dataset: { player: name }, onclick: () => claim(name, readToken) }, name)));
+  // a big night: a box to find one's name, first, rather than a long list to scroll
+  if (roster.length >= FIND_FROM) {
+    $("name-find-form").hidden = false;
+    const narrow = () => {
+      const typed = $("name-find").value.trim().toLowerCase();
+      let shown = 0;
+      for (const button of $("names").children) {
+        const name = button.dataset.player.toLowerCase();
+        // a name or any word of it starting with what is typed, else holding it
+        button.hidden = Boolean(typed) && !name.split(/\s+/).some((w) => w.startsWith(typed)) && !name.includes(typed);
+        shown += button.hidden ? 0 : 1;
+      }
+      $("names-none").hidden = shown > 0;
+      $("names-none").textContent = shown ? "" : `No name holds “${$("name-find").value.trim()}”: check the spelling, or ask the host.`;
+    };
+    $("name-find").addEventListener("input", narrow);
+    $("name-find-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const only = [...$("names").children].filter((b) => !b.hidden);
+      if (only.length === 1) only[0].click();
+    });
+  }
   $("claim").hidden = false;
   document.body.dataset.ready = "claim";
 }
