@@ -25,7 +25,7 @@ def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Se
     expect(home.locator("#saved")).to_be_visible()  # save this first
     expect(home.locator("#setup")).to_be_hidden()
     link = home.locator("#saved-link").inner_text()
-    assert re.fullmatch(rf"{re.escape(server.base)}/night/[^/?]+\?token=[\w-]{{20,}}", link)
+    assert re.fullmatch(rf"{re.escape(server.base)}/night/[^/?]+\?key=[\w-]{{20,}}", link)
     expect(home.locator("#saved-qr")).to_have_attribute("src", re.compile(r"^/api/qr\.svg\?"))
     home.click("#copy-host")
     expect(home.locator("#copy-note")).not_to_have_text("")
@@ -47,7 +47,7 @@ def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Se
     home.click("#cohost-add")
     expect(home.locator("#cohosts [data-cohost='1']")).to_contain_text("co-host 1 · Bea")
     colink = home.locator("#cohost-link").inner_text()
-    assert colink != link and f"/night/{night}?token=" in colink
+    assert colink != link and f"/night/{night}?key=" in colink
     shoot(home, "host-cohost", ("phone",))
     cohost = pages.open(colink, name="co-host")
     cohost.wait_for_url(re.compile(rf"/n/{night}/host$"))

@@ -25,15 +25,23 @@ export function recall(key) {
 export function saveToken(night, role, token) { store(`${night}:${role}`, token); }
 export function loadToken(night, role) { return recall(`${night}:${role}`); }
 
-/** The ?token= of the address, removed from the address bar (it stays in localStorage). */
+/** The ?token= (or ?key=, as the links shown to people say it) of the address, removed
+ * from the address bar (it stays in localStorage). */
 export function takeUrlToken() {
   const url = new URL(location.href);
-  const token = url.searchParams.get("token");
+  const token = url.searchParams.get("token") || url.searchParams.get("key");
   if (token) {
     url.searchParams.delete("token");
+    url.searchParams.delete("key");
     history.replaceState(null, "", url.pathname + url.search + url.hash);
   }
   return token;
+}
+
+/** A night's link as a person reads it, saves and scans it: ``?key=`` where the server
+ * wrote ``?token=`` (the page takes either). */
+export function keyLink(link) {
+  return link.replace(/([?&])token=/, "$1key=");
 }
 
 /** The night id and the part after it, for paths like /n/<id>/table/2. */

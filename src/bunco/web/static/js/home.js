@@ -1,6 +1,6 @@
 // Home: start a night (the host's set-up), join a table by code, this phone's nights.
 
-import { api, commandId, recall, rememberNight, saveToken, store } from "./api.js";
+import { api, commandId, keyLink, recall, rememberNight, saveToken, store } from "./api.js";
 import { $, copyText, fill, h, topbar } from "./ui.js";
 import { addMoney, renderPayouts } from "./money.js";
 
@@ -271,7 +271,7 @@ async function createOnce(body) {
 
 /** After creation: the host link, to save before anything else (it is shown only now). */
 function showSaveStep(created) {
-  const link = created.links.host;
+  const link = keyLink(created.links.host);
   $("setup").hidden = true;
   for (const id of ["start-title", "intro", "join-card", "mine-box"]) if ($(id)) $(id).hidden = true;
   $("saved-link").textContent = link;

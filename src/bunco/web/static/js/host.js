@@ -7,7 +7,7 @@
 // card when one is due.
 
 import {
-  adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
+  adoptToken, api, Commands, keyLink, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
 } from "./api.js";
 import { Live } from "./live.js";
 import { initPhones, outOfTouch } from "./phones.js";
@@ -335,7 +335,7 @@ function drawAwake(mode) {
 
 // -- host hand-off: this link on another phone, co-hosts ---------------------------------------------
 function drawHandOff() {
-  const link = `${origin}/night/${encodeURIComponent(night)}?token=${encodeURIComponent(token)}`;
+  const link = `${origin}/night/${encodeURIComponent(night)}?key=${encodeURIComponent(token)}`;
   $("handoff-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
   $("handoff-link").textContent = link;
   $("handoff-copy").onclick = () => copyText(link, $("handoff-note"));
@@ -362,9 +362,10 @@ async function addCohost(ev) {
     const made = await api(`${base}/cohosts`, { method: "POST", token, body: name ? { name } : {} });
     $("cohost-name").value = "";
     $("cohost-new").hidden = false;
-    $("cohost-qr").src = `/api/qr.svg?text=${encodeURIComponent(made.link)}`;
-    $("cohost-link").textContent = made.link;
-    $("cohost-copy").onclick = () => copyText(made.link, $("cohost-note"));
+    const link = keyLink(made.link);
+    $("cohost-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
+    $("cohost-link").textContent = link;
+    $("cohost-copy").onclick = () => copyText(link, $("cohost-note"));
     $("cohost-note").textContent = `${made.label}: scan this on their phone now (it is shown only now).`;
     await loadCohosts();
   } catch (err) {
@@ -733,8 +734,7 @@ async function main() {
   dashboard = initDashboard({ anchor: $("room-anchor"), base, token });
   checkin = initCheckin({ anchor: $("checkin-anchor"), base, token, onChange: () => drawNow(live.state, live.state) });
   const view = live.state.view;  // a big night: the long lists folded (host_big.js)
-  initBigNight({ tables: tableCount(view), players: Object.keys(view.players).length,
-    redraw: () => render(live.state, live.state) });
+  initBigNight({ tables: tableCount(view), redraw: () => render(live.state, live.state) });
   const findTable = initFindTable({ view: () => live.state.view, undo: hostUndo, card: showSeatCard,
     code: (n) => { const c = credsFor(n); return c ? c.code : null; } });
   const findPlayer = initFindPlayer({ view: () => live.state.view, presence: (player, here) => sendPresence(player, here) });

@@ -1,6 +1,6 @@
 // The host's page on a big night (13 tables or more), at phone size: the lists that grow
-// with the room (every table's card, the moves, the table phones, the bots, the seating
-// by hand) folded under a line that says how long they are, so each tab of the console
+// with the room (every table's card, the moves, the table phones, the seating by hand)
+// folded under a line that says how long they are, so each tab of the console
 // stays a few screens. One table is found by its number ("Find a table", with its undo),
 // one player by name, one seating card at a time in the Seating tab (host_console.js).
 
@@ -36,16 +36,15 @@ export function foldLine(id, text) {
   if (details) details.querySelector("summary").textContent = text;
 }
 
-/** Set the page up for a night of ``tables`` tables and ``players`` players: on a big
- * night the long lists folded. ``redraw()`` draws the page again (a folded list opened). */
-export function initBigNight({ tables, players, redraw }) {
+/** Set the page up for a night of ``tables`` tables: on a big night the long lists
+ * folded. ``redraw()`` draws the page again (a folded list opened). */
+export function initBigNight({ tables, redraw }) {
   folded = new Map();
   if (tables < BIG_NIGHT_TABLES) return false;
   fold("overview", `Every table's card, with its undo (${tables})`, redraw);
   fold("moves", "No moves yet", redraw);
   const phones = document.getElementById("phones-rows");
   fold(phones && phones.closest("table"), `Every table's phone (${tables})`);
-  fold("bots", `Bots: a switch per player (${players})`, redraw);
   fold("seat-hand-tables", `The seating of the next round, table by table (${tables})`, redraw);
   redraw();  // the folded lists' lines say what they hold now
   return true;
