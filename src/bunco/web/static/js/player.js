@@ -85,7 +85,7 @@ function drawWhere(view) {
   const box = $("where");
   if (view.phase === "over") {
     fill(box, h("p", { class: "where-big" }, "The night is over"),
-      h("p", {}, h("a", { href: `/n/${encodeURIComponent(night)}/end` }, "Prizes and score cards →")));
+      h("p", {}, h("a", { class: "btn", href: `/n/${encodeURIComponent(night)}/end` }, "Prizes and score cards")));
     return;
   }
   if (!seat) {
