@@ -6,7 +6,7 @@ results page. No page shows a word that belongs to programmers (token, seq, outb
 Lock, JSON, secure page, WebSocket, API, event log); where a state needs explaining (a
 tie at 0–0, a roll-off, a break, provisional results) one plain sentence says it; and on
 the phones every tap target is 44×44 px or more, nothing scrolls sideways and axe-core
-finds no serious or critical violation.
+finds no serious or critical violation; a table's target ("Roll for 1s") is 20 px.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ class Room:
             check_page(self.host, f"{state} · host · {tab}")
         for n, table in enumerate(self.tables, 1):
             check_page(table, f"{state} · table {n}")
+            target = "parseFloat(getComputedStyle(document.getElementById('turn-sub')).fontSize)"
+            assert table.evaluate(target) >= 20, state  # "Roll for 1s": read at arm's length
         check_page(self.player, f"{state} · player")
         check_page(self.end, f"{state} · results")
         assert programmer_words(self.screen) == [], state  # a TV: read, not tapped
