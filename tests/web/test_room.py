@@ -145,11 +145,11 @@ def test_a_phone_tapping_by_itself_or_a_turn_entered_from_memory_is_too_fast() -
         assert too_fast(memory) is (at == 107.0)
 
 
-def test_entries_stored_together_count_as_one_tap_and_trips_still_count() -> None:
+def test_a_credited_roll_and_its_passed_turns_count_as_one_tap_and_trips_still_count() -> None:
     times = room_watch.TableTimes()
-    for i in range(5):  # each tap stored with the misses of two turns passed before it
+    for i in range(5):  # each tap: two misses the server wrote (no command), then the roll
         for k in range(3):
-            times.add(100.0 + 3 * i + 0.001 * k, k == 2 and i < 4)
+            times.add(100.0 + 3 * i + 0.001 * k, k == 2 and i < 4, command=k == 2)
     assert not too_fast(times)
     assert times.entries == 5 and times.trips() == 4
     assert [
@@ -161,6 +161,10 @@ def test_entries_stored_together_count_as_one_tap_and_trips_still_count() -> Non
     times.add(114.0, True)
     times.undo()  # … undone: not a sign of anything
     assert times.trips() == 4 and times.entries == 5
+    burst = room_watch.TableTimes()  # five commands stored within milliseconds: too fast
+    for k in range(5):
+        burst.add(200.0 + 0.01 * k, False)
+    assert too_fast(burst)
 
 
 def test_a_credited_entry_and_its_passed_turns_are_one_tap_on_the_dashboard(client) -> None:

@@ -231,7 +231,12 @@ def presets_document() -> dict[str, Any]:
         "prizes": [{"name": p.value, "label": LABELS[p.value]} for p in Prize],
         "traveling": list(TRAVELING_NAMED),
         "money": {
-            name: {**table, "judged": PRESET_JUDGED.get(name, [])}
+            name: {
+                **table,
+                # each prize paid by its name where the rules name it (a judged one: None)
+                "payouts": [{**p, "label": LABELS.get(p["prize"])} for p in table["payouts"]],
+                "judged": PRESET_JUDGED.get(name, []),
+            }
             for name, table in MONEY_PRESETS.items()
         },
     }

@@ -12,8 +12,9 @@ it (docs/room.md):
   a phone tapping by itself, a scorekeeper entering a whole turn from memory. A run, not
   single gaps: the time an entry is stored wobbles with the Wi-Fi and the server's
   batching (one entry each 2.7 s came in gaps of 2.2 to 3.2 s), so two close gaps mean
-  nothing, five entries in 4 s do. Entries stored together (the misses of the turns
-  passed and the roll credited after them: one command, one tap) count as one;
+  nothing, five entries in 4 s do. The misses the server writes for the turns passed
+  (stored with no command of their own) count with the roll credited after them: one
+  command, one tap;
 * ``implausible``: four or more three-of-a-kinds among a table's last twenty entries,
   about 3 chances in 1,000 with fair dice (one in 36 per roll): worth a look at the dice.
 
@@ -34,9 +35,6 @@ FASTEST = 1.5
 """Seconds a roll takes at the least, on average over a run: pick up, roll, read, tap."""
 FAST_RUN = 5
 """Entries whose span is looked at for ``too_fast``: the last five (four gaps)."""
-SAME_TAP = 0.05
-"""Seconds: entries of one table stored closer than this were stored by one command (a
-table's phone sends its next entry only once the last one is answered)."""
 TRIPS_WINDOW = 20
 """Entries looked at for ``implausible``."""
 TRIPS_FLAG = 4
@@ -52,20 +50,26 @@ class TableTimes:
     times: deque[float] = field(default_factory=lambda: deque(maxlen=TRIPS_WINDOW))
     triples: deque[bool] = field(default_factory=lambda: deque(maxlen=TRIPS_WINDOW))
     entries: int = 0
+    loose: bool = False
+    """The last entry had no command of its own: the next one is the same tap."""
 
-    def add(self, at: float, trips: bool) -> None:
-        if self.times and at - self.times[-1] < SAME_TAP:
-            # stored with the entry before it (the misses of the turns passed and the
-            # roll credited after them, one command): one tap for speed; a three of a
-            # kind among them still counts
+    def add(self, at: float, trips: bool, command: bool = True) -> None:
+        """One entry stored at ``at``; ``command``: False for an entry the server wrote
+        with no command of its own (a miss for a turn passed), which counts as one tap
+        with the entry stored after it (a three of a kind among them still counts)."""
+        if self.loose and self.times:
+            self.times[-1] = at
             self.triples[-1] = self.triples[-1] or trips
+            self.loose = not command
             return
+        self.loose = not command
         self.times.append(at)
         self.triples.append(trips)
         self.entries += 1
 
     def undo(self) -> None:
         """The last entry was undone: it is no longer a sign of anything."""
+        self.loose = False
         if self.times:
             self.times.pop()
             self.triples.pop()
@@ -96,8 +100,16 @@ class RoomLog:
     seq: int = 0
     tables: dict[int, TableTimes] = field(default_factory=dict)
 
-    def read(self, seq: int, table: int | None, event: dict[str, Any], at: float) -> None:
-        """Take one stored event in (in seq order)."""
+    def read(
+        self,
+        seq: int,
+        table: int | None,
+        event: dict[str, Any],
+        at: float,
+        command: str | None = "",
+    ) -> None:
+        """Take one stored event in (in seq order); ``command``: the id it was stored
+        under (``None``: written by the server with the command stored next)."""
         self.seq = seq
         kind = event.get("type")
         if table is None:
@@ -107,9 +119,9 @@ class RoomLog:
             times.undo()
         elif kind == "roll":
             dice = event.get("dice") or []
-            times.add(at, len(dice) == 3 and len(set(dice)) == 1)
+            times.add(at, len(dice) == 3 and len(set(dice)) == 1, command is not None)
         elif kind == "tally":
-            times.add(at, str(event.get("outcome", "")) in TRIPS_TALLIES)
+            times.add(at, str(event.get("outcome", "")) in TRIPS_TALLIES, command is not None)
 
 
 def round_start(entries: dict[int, tuple[TableTimes | None, int]]) -> float | None:

@@ -214,12 +214,10 @@ const tableCount = (view) => view.tables.length || (view.next ? view.next.tables
 function drawNow(state, previous) {
   const view = state.view;
   const moment = momentOf(view);
-  let over = "";
-  if (moment === "end") {
-    over = `${view.ended_early ? `You ended the night after ${roundWords(view.ended_early, view.sets)}. ` : ""}`
-      + (view.closed ? "The results are final: you closed the night." : "The prizes are decided. The results stay provisional (you can still correct them) until you close the night.");
-  }
-  const [title, text] = nowWords(view, { tables: tableCount(view), over,
+  const over = view.closed ? "The results are final: you closed the night."
+    : "The prizes are decided. The results stay provisional (you can still correct them) until you close the night.";
+  const ended = view.ended_early ? `You ended the night after ${roundWords(view.ended_early, view.sets)}. ` : "";
+  const [title, text] = nowWords(view, { tables: tableCount(view), over, ended,
     checkin: moment === "before" ? ($("checkin-count") && !$("checkin-card").hidden ? `${$("checkin-count").textContent}.` : "") : "" });
   $("now-title").textContent = title;
   $("now-text").textContent = text;
@@ -740,6 +738,10 @@ async function main() {
   const findPlayer = initFindPlayer({ view: () => live.state.view, presence: (player, here) => sendPresence(player, here) });
   redrawFound = () => { findTable(); findPlayer(); };
   $("content").hidden = false;
+  // a link to a part of the page (the door card's "Back to the door list") opens its tab
+  const linked = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const panel = linked && linked.closest("[role=tabpanel]");
+  if (panel) showTab(panel.dataset.panel);
   live.connect();
   document.body.dataset.ready = "yes";
 }

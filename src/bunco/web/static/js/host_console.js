@@ -3,7 +3,7 @@
 // a roll-off, the end) and offers the one next thing to do; everything else is one tap
 // away under five tabs (Tables, Players, Seating, Prizes, More), each showing its panel
 // only. The tab follows the moment (the tables while a round is played, the prizes at the
-// end) until the host picks one; "Find a table" and "Find a player" show one table or one
+// end) unless the host has just picked one; "Find a table" and "Find a player" show one table or one
 // person without scrolling through the room.
 
 import { movesOf, moveText, seatsOf } from "./live.js";
@@ -26,7 +26,9 @@ const HOME_TAB = {
 };
 
 let shownMoment = null;
-let picked = null;      // the tab the host tapped in this moment (null: the moment's own)
+let pickedAt = 0;       // when the host last tapped a tab (Date.now())
+/** A tab the host tapped stays this long through a change of moment. */
+const KEEP_PICK_MS = 120_000;
 let onTab = () => {};
 
 /** The tab on show now. */
@@ -46,7 +48,7 @@ export function showTab(name, { focus = false, chosen = true } = {}) {
     $(tab.getAttribute("aria-controls")).hidden = !on;
   }
   document.body.dataset.tab = name;
-  if (chosen) picked = name;
+  if (chosen) pickedAt = Date.now();
   onTab(name);
 }
 
@@ -68,8 +70,9 @@ export function initTabs(changed) {
   if (top) top.append($("tabs"));
 }
 
-/** Follow the night's moment: a new moment opens its own tab, unless the host is typing
- * in the panel on show. */
+/** Follow the night's moment: a new moment opens its own tab, unless the host tapped a
+ * tab in the last two minutes or is typing in the panel on show (the panel is never
+ * taken from under a host at work; the top card says what to do next either way). */
 export function followMoment(view) {
   const moment = momentOf(view);
   document.body.dataset.moment = moment;
@@ -77,17 +80,14 @@ export function followMoment(view) {
   shownMoment = moment;
   const typing = document.activeElement && document.activeElement.closest("[role=tabpanel]")
     && ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
-  if (!typing || !picked) {
-    picked = null;
-    showTab(HOME_TAB[moment], { chosen: false });
-  }
+  if (!typing && Date.now() - pickedAt > KEEP_PICK_MS) showTab(HOME_TAB[moment], { chosen: false });
   return moment;
 }
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The now card's title and sentence for ``view`` (its buttons are the host page's). */
-export function nowWords(view, { tables, checkin = null, over = "" }) {
+export function nowWords(view, { tables, checkin = null, over = "", ended = "" }) {
   const moment = momentOf(view);
   if (moment === "before") {
     return [`Before ${roundLabel(view).toLowerCase()}`,
@@ -108,9 +108,9 @@ export function nowWords(view, { tables, checkin = null, over = "" }) {
   }
   if (moment === "rolloff") {
     const ro = view.rolloff;
-    return [`Roll-off: ${ro.purpose}`, `A tie is decided by a roll-off between ${names(ro.players)}: enter each roll below.`];
+    return [`Roll-off: ${ro.purpose}`, `${ended}A tie is decided by a roll-off between ${names(ro.players)}: enter each roll below.`];
   }
-  return ["The night is over", over];
+  return ["The night is over", `${ended}${over}`];
 }
 
 // -- find a table --------------------------------------------------------------------------------

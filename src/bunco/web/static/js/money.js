@@ -229,13 +229,13 @@ export function judgedNames() {
  * pays. ``labels``: prize category → its name under the rules chosen. */
 export function moneyTablePreview(table, labels, currency) {
   const judged = new Map(table.judged.map((label) => [keyOf(label), label]));
-  const name = (prize) => {
+  const name = (prize, label) => {
     const own = prize.replace(/^group_/, "");
-    if (labels[prize]) return labels[prize];
+    if (labels[prize] || label) return labels[prize] || label;
     if (judged.has(own)) return prize === own ? judged.get(own) : `Group with the ${judged.get(own)}`;
     return prize.replace(/_/g, " ");
   };
-  const line = (p) => h("li", { dataset: { preview: p.prize } }, `${name(p.prize)}: `,
+  const line = (p) => h("li", { dataset: { preview: p.prize } }, `${name(p.prize, p.label)}: `,
     h("strong", {}, `${currency}${p.amount}`),
     judged.has(p.prize.replace(/^group_/, "")) ? h("span", { class: "muted" }, " (judged: you name the winner)") : "");
   const each = table.payouts.filter((p) => !p.prize.startsWith("group_"));
