@@ -282,8 +282,8 @@ function render(state, previous) {
   const reopen = view.phase !== "playing" || (view.last_round && !view.started);
   if (showing("overview")) fill("overview", view.tables.map((t) => {
     const card = tableCard(t);
-    if (t.rolls > 0 || reopen) {
-      card.append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
+    if (t.rolls > 0 || reopen) {  // on the line of who rolls, to keep the card short
+      card.querySelector(".tv-roller").append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
         "aria-label": `Undo last entry at table ${t.table}…`, onclick: () => hostUndo(t.table) },
       h("span", { "aria-hidden": "true" }, "↶ "), "Undo last entry…"));
     }
@@ -639,9 +639,8 @@ async function main() {
   commands = new Commands(token);
   origin = await found;
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
-    $("lan-warning").textContent = "The other phones cannot reach this night yet: the computer running it only lets itself in. "
-      + "Whoever started it: stop it and start it again with “bunco serve --host 0.0.0.0” (or “make run”). "
-      + "It then shows the address the phones use, and the QR codes here follow it.";
+    $("lan-warning").textContent = "Other phones cannot reach this night yet: the computer running it lets in only itself. "
+      + "Start it again with “bunco serve --host 0.0.0.0” (or “make run”): the QR codes here then work.";
     $("lan-warning").hidden = false;
   }
   document.addEventListener("bunco:awake", (ev) => drawAwake(ev.detail));

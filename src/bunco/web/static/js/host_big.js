@@ -36,16 +36,18 @@ export function foldLine(id, text) {
   if (details) details.querySelector("summary").textContent = text;
 }
 
-/** Set the page up for a night of ``tables`` tables: on a big night the long lists
- * folded. ``redraw()`` draws the page again (a folded list opened). */
+/** Set the page up for a night of ``tables`` tables: each table's phone folded, and on a
+ * big night the other long lists. ``redraw()`` draws the page again (a folded list opened). */
 export function initBigNight({ tables, redraw }) {
   folded = new Map();
+  // each table's phone, one line each, on a tap at any size (the needs list above says
+  // which tables need the host)
+  const phones = document.getElementById("phones-rows");
+  fold(phones && phones.closest("table"), `Each table's phone (${tables})`);
+  fold("seat-hand-tables", `The next round's seating, table by table (${tables})`, redraw);
   if (tables < BIG_NIGHT_TABLES) return false;
   fold("overview", `Every table's card, with its undo (${tables})`, redraw);
   fold("moves", "No moves yet", redraw);
-  const phones = document.getElementById("phones-rows");
-  fold(phones && phones.closest("table"), `Every table's phone (${tables})`);
-  fold("seat-hand-tables", `The seating of the next round, table by table (${tables})`, redraw);
   redraw();  // the folded lists' lines say what they hold now
   return true;
 }
