@@ -128,6 +128,14 @@ export function firstReply(path, token) {
   return reply.then((got) => (got ? parsed(got) : api(path, { token })));
 }
 
+/** A reply the page's inline start asked for early (boot.js: ``window[name]``, as
+ * ``{token, reply}``), once, when it was asked with ``token``; else null. */
+export function early(name, token) {
+  const asked = window[name];
+  window[name] = null;
+  return asked && asked.token === token ? asked.reply : null;
+}
+
 /** A table's first state from the service worker, which asked for it as it handed out the
  * page (sw.js: /__first/<the state's address>, with this page's token), read whole as
  * boot.js reads its reply; null when there is no connection. */

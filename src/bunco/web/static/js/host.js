@@ -7,7 +7,7 @@
 // card when one is due.
 
 import {
-  adoptToken, api, Commands, keyLink, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
+  adoptToken, api, Commands, early, keyLink, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
 } from "./api.js";
 import { Live } from "./live.js";
 import { initPhones, outOfTouch } from "./phones.js";
@@ -87,10 +87,12 @@ async function newCode(table) {
 }
 
 /** The tables' current join codes as the server keeps them for every host of the night
- * (a co-host's phone prints the same cards; a code made again on another phone shows here). */
-async function loadJoinCodes() {
+ * (a co-host's phone prints the same cards; a code made again on another phone shows here):
+ * ``asked``, the reply already on its way (boot.js asks it as the page is read). */
+async function loadJoinCodes(asked = null) {
   try {
-    const kept = await api(`${base}/join-codes`, { token });
+    const kept = await (asked || api(`${base}/join-codes`, { token }));
+    if (!kept) throw new Error("no codes");
     const fresh = new Map(kept.tables.map((c) => [c.table, c]));
     const local = ((created && created.tables) || []).filter((c) => !fresh.has(c.table));
     created = { night, ...(created || {}), tables: [...local, ...fresh.values()] };
@@ -627,15 +629,19 @@ async function main() {
   }
   token = held.token;
   created = recall(`${night}:created`);
-  const found = publicOrigin();  // asked together with the viewer link below, not after it
-  if (!created || !created.viewer_token) {  // a co-host's phone: its own viewer link for the TV and player QR
-    try {
-      const viewer = await api(`${base}/viewer-links`, { method: "POST", token });
-      created = { night, tables: [], ...(created || {}), viewer_token: viewer.token };
-      store(`${night}:created`, created);
-    } catch (_) { /* the big screen link then asks for a token; everything else works */ }
-  }
-  await loadJoinCodes();
+  // the address phones use, the join codes and (a phone that made no night here, a
+  // co-host's) a viewer link for the TV and the player QR: all asked at once, most of
+  // them already by the page's inline start (boot.js)
+  const found = publicOrigin();
+  const codes = loadJoinCodes(early("buncoCodes", token));
+  const viewerAsk = !created || !created.viewer_token
+    ? (early("buncoViewer", token) || api(`${base}/viewer-links`, { method: "POST", token })) : null;
+  const viewer = viewerAsk ? await viewerAsk.catch(() => null) : null;
+  if (viewer && viewer.token) {
+    created = { night, tables: [], ...(created || {}), viewer_token: viewer.token };
+    store(`${night}:created`, created);
+  }  // else the big screen link asks for a key; everything else works
+  await codes;
   commands = new Commands(token);
   origin = await found;
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {

@@ -191,8 +191,12 @@ async function main() {
     return;
   }
   token = held.token;
+  // who I am and the table I sit at, asked by the page's inline start as it was read
+  // (boot.js), with this token; else asked now
+  const asked = window.buncoMine && !held.me ? await window.buncoMine : null;
+  window.buncoMine = null;
   try {
-    me = (held.me || (await api("/api/me", { token }))).player;
+    me = asked ? asked.me.player : (held.me || (await api("/api/me", { token }))).player;
   } catch (err) {
     saveToken(night, "player", null);
     $("fatal").textContent = `${err.text || err} — reload to pick your name again.`;
@@ -207,11 +211,13 @@ async function main() {
     store(`${night}:online`, ev.target.checked || null);
     if (live && live.state) render(live.state, null);
   });
-  let table = null;
-  try {  // the table I sit at now: the page follows that table's page, a few kilobytes
-    table = (await api(`${base}/players/${encodeURIComponent(me)}/card`, { token })).table;
-  } catch (_) {
-    table = null;  // follow the whole night
+  let table = asked ? asked.table : null;
+  if (!asked) {
+    try {  // the table I sit at now: the page follows that table's page, a few kilobytes
+      table = (await api(`${base}/players/${encodeURIComponent(me)}/card`, { token })).table;
+    } catch (_) {
+      table = null;  // follow the whole night
+    }
   }
   // one socket all night: the server follows me from table to table (?player=) and sends
   // each new table's page; the page never reconnects to move
