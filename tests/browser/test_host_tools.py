@@ -66,7 +66,6 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(body).to_have_attribute("data-ready", "yes")
     host_tab(host, "prizes")
     expect(host.locator("#verify-card")).to_be_visible()  # tournament: verify_for_prizes
-    expect(host.locator("#bots [data-bot]")).to_have_count(8)
     expect(host.locator("#bots-note")).to_have_text("No bots: people roll for everyone.")
     expect(host.locator("#verify-grid tbody tr")).to_have_count(8)
 
@@ -95,6 +94,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     assert roller not in (None, seating(now["view"])[0][0])  # the dice passed on
     host_tab(host, "players")
     host.click("#bots-fold > summary")  # the bots: one tap away, under Players
+    expect(host.locator("#bots [data-bot]")).to_have_count(8)  # drawn once opened
     host.check(f"#bots [data-bot='{roller}']")
     expect(host.locator("#bots-note")).to_have_text(f"The server rolls for {roller}.")
     assert state()["bots"] == [roller]
@@ -245,6 +245,8 @@ def test_home_page_fills_seats_with_bots(pages: Pages, server: Server) -> None:
     assert now["setup"]["players"] == ["Ann", "Bot 1", "Bot 2", "Bot 3"]
     assert now["bots"] == ["Bot 2", "Bot 3"]
     assert now["view"]["expects"] == [{"table": 1, "player": "Ann"}]
+    host_tab(home, "players")
+    home.click("#bots-fold > summary")
     for name, on in (("Ann", False), ("Bot 1", False), ("Bot 2", True), ("Bot 3", True)):
         box = home.locator(f"#bots [data-bot='{name}']")
         expect(box).to_be_checked() if on else expect(box).not_to_be_checked()

@@ -41,6 +41,7 @@ let created = null;     // the creation reply (join codes, viewer token), if thi
 let seatingKey = "";
 let rules = null;       // every rule value of a night in groups (prize_groups)
 let botsKey = "";
+let peopleKey = null;   // who plays, as the Players tab's lists last drew them
 let botsBusy = 0;       // bot changes not yet saved: the switches show the host's choice meanwhile
 let botsChain = Promise.resolve();
 let verifyKey = "";
@@ -306,9 +307,13 @@ function render(state, previous) {
     el.disabled = !between;
   }
   $("people-note").textContent = between ? "" : "Wait for the end of the round to change who plays.";
-  for (const id of ["leaving", "sub-out"]) {
-    const current = $(id).value;
-    fill(id, view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+  const seatedKey = view.seated.join("\n");
+  if (seatedKey !== peopleKey) {  // the lists again only when who plays changed
+    peopleKey = seatedKey;
+    for (const id of ["leaving", "sub-out"]) {
+      const current = $(id).value;
+      fill(id, view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+    }
   }
   if (document.activeElement !== $("dice-mode")) $("dice-mode").value = state.dice || "real";
   drawBots(state);
@@ -431,7 +436,8 @@ function drawBots(state) {
   const bots = new Set(state.bots || []);
   const people = [...new Set([...view.seated, ...bots])].filter((p) => p in view.players).sort(byName);
   const key = JSON.stringify(people);
-  if (key !== botsKey) {
+  // a switch per player, drawn once the fold is opened (200 of them cost a slow phone)
+  if (key !== botsKey && $("bots-fold").open) {
     botsKey = key;
     // while a change is being saved the switches show the host's choice, not the old state
     const shown = new Map([...document.querySelectorAll("#bots [data-bot]")].map((i) => [i.dataset.bot, i.checked]));
@@ -689,6 +695,7 @@ async function main() {
     verifyPlayers(verifyRows(live.state).filter((r) => !r.done).map((r) => r.name));
   });
   $("end-night").addEventListener("click", endNight);
+  $("bots-fold").addEventListener("toggle", () => { if (live && live.state) drawBots(live.state); });
   initTabs(() => { seatingKey = ""; if (live && live.state) render(live.state, live.state); });
   let dashboard = null;  // the room at a glance (host_dashboard.js)
   let checkin = null;  // the door check-in before round 1 (host_checkin.js)

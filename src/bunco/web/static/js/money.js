@@ -80,6 +80,7 @@ export function breakAndDrawing(view) {
 // -- the host's card --------------------------------------------------------------------------------
 
 let hostCtx = null;
+let presenceKey = null;
 
 async function send(path, body, done) {
   const { commands, live, base } = hostCtx;
@@ -190,8 +191,12 @@ export function updateHostMoney(state) {
   $("break-start").disabled = playing || Boolean(view.break);
   $("break-start").hidden = Boolean(view.break);
   $("break-end").hidden = !view.break;
-  const current = $("presence-player").value;
-  fill("presence-player", Object.keys(view.players).sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+  const everyone = Object.keys(view.players).sort();
+  if (everyone.join("\n") !== presenceKey) {  // the list again only when the players changed
+    presenceKey = everyone.join("\n");
+    const current = $("presence-player").value;
+    fill("presence-player", everyone.map((p) => h("option", { value: p, selected: p === current }, p)));
+  }
   $("absent-note").textContent = view.absent.length ? `Gone home: ${view.absent.join(", ")}.` : "Everyone is here.";
   const check = view.verification || {};
   $("close-box").hidden = !check.waiting;
