@@ -50,8 +50,18 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     bunco = Path(sys.executable).with_name("bunco")
     proc = subprocess.Popen(
-        [str(bunco), "serve", "--port", str(port), "--db", str(folder / "night.sqlite3"),
-         "--bot-pace", "0", "--public-url", ROOM],
+        [
+            str(bunco),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(folder / "night.sqlite3"),
+            "--bot-pace",
+            "0",
+            "--public-url",
+            ROOM,
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -122,7 +132,9 @@ class Night:
 def shot(page: Page, out: Path, name: str, at: str | None = None) -> None:
     """The page's first screen, as it shows without scrolling (or from the element ``at``
     down), in 64 colours."""
-    page.evaluate("window.scrollTo(0, 0); document.querySelectorAll('.toast').forEach((t) => t.remove())")
+    page.evaluate(
+        "window.scrollTo(0, 0); document.querySelectorAll('.toast').forEach((t) => t.remove())"
+    )
     if at:
         page.evaluate(f"document.querySelector({at!r}).scrollIntoView()")
     page.wait_for_timeout(300)
@@ -130,7 +142,9 @@ def shot(page: Page, out: Path, name: str, at: str | None = None) -> None:
     page.screenshot(path=str(path))
     with Image.open(path) as image:
         image.convert("RGB").quantize(colors=64).save(path, optimize=True)
-    print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB")
+    print(
+        f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB"
+    )
 
 
 def ready(page: Page, value: str = "yes") -> None:
@@ -150,7 +164,9 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
 
             def phone() -> Page:
-                context = browser.new_context(viewport=PHONE, base_url=base, service_workers="block")
+                context = browser.new_context(
+                    viewport=PHONE, base_url=base, service_workers="block"
+                )
                 return context.new_page()
 
             host = phone()
