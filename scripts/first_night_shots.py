@@ -49,19 +49,9 @@ def free_port() -> int:
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     bunco = Path(sys.executable).with_name("bunco")
+    options = f"serve --port {port} --bot-pace 0 --public-url {ROOM}".split()
     proc = subprocess.Popen(
-        [
-            str(bunco),
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(folder / "night.sqlite3"),
-            "--bot-pace",
-            "0",
-            "--public-url",
-            ROOM,
-        ],
+        [str(bunco), *options, "--db", str(folder / "night.sqlite3")],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
