@@ -209,7 +209,7 @@ def test_two_cohosts_and_a_tv_run_a_200_player_night(pages: Pages, server: Serve
 
     # round 4 under way: every table but the head one has rolled
     room.before_the_bell(4)
-    for t in range(2, 14):  # twelve phones send five misses at once: faster than dice
+    for t in [*range(2, 14), 37]:  # phones sending five misses at once: faster than dice
         for k in range(5):
             room.roll(4, t, 10 + k, [1, 2, 3], tag="-fast")
     room.call(37)  # a table calls the host: first on the list, never folded away
