@@ -9,8 +9,9 @@ the end) and in every tab of the console the page is at most four screens tall, 
 or the round's start is on the first screen, every tap target is 44×44 px or more,
 nothing scrolls sideways, no word on it belongs to programmers and axe-core finds no
 serious or critical violation. At 120 players a table calling the host is listed first
-under Tables, one table and one player are found by number and by name, and the night
-ends early from the console (two rounds played) with its prizes.
+under Tables, one table and one player are found by number and by name, a guest finds
+their name in a box on the players' page's first screen, and the night ends early from
+the console (two rounds played) with its prizes.
 """
 
 from __future__ import annotations
@@ -218,6 +219,18 @@ def test_a_first_time_host_runs_a_120_player_night(pages: Pages, server: Server)
     page.fill("#find-player", "Guest 099")
     expect(page.locator("#found-player-card")).to_contain_text("Table 25")
     finish_round(server, night, token, 1)
+
+    # a guest's phone: from 20 players on, a box to find one's name, on the first screen
+    viewer = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:viewer'))")
+    guest = pages.open(f"/n/{night}/player?token={viewer}", name="a guest")
+    expect(guest.locator("body")).to_have_attribute("data-ready", "claim")
+    assert in_first_screen(guest, "#name-find")
+    guest.fill("#name-find", "099")
+    expect(guest.locator("#names button:visible")).to_have_count(1)
+    check_page(guest, "who are you? (120 players, one name found)", most=MOST_SCREENS)
+    guest.press("#name-find", "Enter")  # the one name left
+    expect(guest.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(guest.locator("#me")).to_have_text("Guest 099")
 
     moment(page, "between", "Round 1 is over")
     host.every_tab("between")
