@@ -37,11 +37,12 @@ def roll(server: Server, night: str, token: str, table: int, dice: list[int]) ->
 
 
 def finish_round(server: Server, night: str, token: str, round_no: int, seed: int = 11) -> None:
-    """Whoever may still roll rolls (seeded dice) until round ``round_no`` is over."""
+    """Whoever may still roll at a table rolls (seeded dice) until round ``round_no`` is
+    over (a roll-off after it is left to the test)."""
     rng = random.Random(seed)
     status = server.state(night, token)["status"]
     for _ in range(600):
-        if status["round"] != round_no or not status["expects"]:
+        if status["round"] != round_no or not status["expects"] or status["phase"] != "playing":
             return
         dice = [rng.randint(1, 6) for _ in range(3)]
         body = {"command_id": f"test-roll-{random.random()}", "dice": dice}

@@ -231,3 +231,12 @@ def audit(page: Page) -> list[str]:
     accessible name, and text below WCAG AA contrast (4.5:1, 3:1 for large text)."""
     problems: list[str] = page.evaluate(AUDIT)
     return problems
+
+
+def host_tab(page: Page, tab: str) -> None:
+    """Show the host console's tab ``tab`` (tables, players, seating, prizes, more), as a
+    host taps it (nothing when it shows already)."""
+    button = page.locator(f"#tabs [data-tab={tab}]")
+    if button.get_attribute("aria-selected") != "true":
+        button.click()
+    expect(page.locator(f"#panel-{tab}")).to_be_visible()

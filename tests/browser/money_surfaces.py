@@ -28,7 +28,7 @@ from playwright.sync_api import Page
 from .conftest import Server
 
 Payment = tuple[str, str, str]
-NOBODY = ("nobody", "roll-off due", "to be judged")
+NOBODY = ("nobody to hand it to", "roll-off due", "to be judged")
 
 READ_HANDED = """() => [...document.querySelectorAll("#handed-list article[data-prize]")].map((a) => {
   const text = (sel) => { const el = a.querySelector(sel); return el ? el.textContent.trim() : ""; };
@@ -175,17 +175,19 @@ def pdf_text(data: bytes, folder: Path, name: str, *, layout: bool) -> str:
 
 
 def pdf_payouts(text: str) -> tuple[set[Payment], dict[str, str]]:
-    """The payout lines and the "Received by" totals of a PDF's payout sheet (layout
-    text): ({(player, prize as printed, amount)}, {player: total})."""
+    """The payout lines and the totals to hand over of a PDF's payout sheet (layout text):
+    ({(player, prize as printed, amount)}, {player: total}). The sheet gives each
+    person's total first ("To hand over"), then each prize paid."""
     start = text.index("Payout sheet")
-    signed = text.index("Received by", start)
+    signed = text.index("To hand over", start)
+    each = text.index("Each prize paid", signed)
     lines: set[Payment] = set()
-    for line in text[start:signed].splitlines():
+    for line in text[each:].splitlines():
         found = re.fullmatch(r"\s*(\S+)\s{2,}(\S.*?)\s{2,}\$(\d+\.\d\d)\s*", line)
         if found and found.group(1) != "Player":
             lines.add((found.group(1), found.group(2), found.group(3)))
     totals = {}
-    for line in text[signed:].splitlines():
+    for line in text[signed:each].splitlines():
         found = re.fullmatch(r"\s*(\S+)\s{2,}\$(\d+\.\d\d)\s+_+\s*", line)
         if found:
             totals[found.group(1)] = found.group(2)

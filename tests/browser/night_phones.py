@@ -32,6 +32,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from .conftest import host_tab
+
 PLANS = ("lead", "rolling", "tie", "trips")
 PLAN_STEPS = {
     "lead": ["+1", "miss"],
@@ -182,6 +184,7 @@ class Room:
         to round ``r``, and the room enters the roll again."""
         host = self.host
         expect(host.locator("body")).to_have_attribute("data-round", str(state["view"]["round"]))
+        host_tab(host, "tables")
         host.click(f"#overview [data-undo='{n}']")
         expect(host.locator("#confirm-text")).to_contain_text(
             re.compile(

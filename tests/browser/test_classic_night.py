@@ -17,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import SHOTS, TV, Pages, Server, audit, shoot
+from .conftest import SHOTS, TV, Pages, Server, audit, host_tab, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -48,14 +48,18 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     host = pages.open("/", name="host")
     expect(host.locator("body")).to_have_attribute("data-ready", "yes")
     expect(host.locator("#presets .preset")).to_have_count(4)
-    expect(host.locator("#sum-classic")).to_contain_text("head table ends every round")
-    expect(host.locator("#sum-winning-moves")).to_contain_text("a true Bunco ends the round")
+    # the presets by their plain names, each with how it plays
+    expect(host.locator("[data-preset=classic] strong")).to_have_text("Classic party")
+    expect(host.locator("#sum-classic")).to_contain_text("winners move up a table")
+    expect(host.locator("#sum-winning-moves")).to_contain_text("a Bunco ends the round")
     host.fill("#night-name", "Friday Bunco")
     host.check("input[name=preset][value=classic]")
     host.fill("#players", "\n".join(PLAYERS[:6]) + ", " + ", ".join(PLAYERS[6:]))
     expect(host.locator("#player-count")).to_contain_text("12 players")
     expect(host.locator("[data-prize=most_buncos]")).to_be_checked()
+    host.click("#more-rules > summary")  # step 2's "Change a rule"
     host.select_option("#traveling", "bunco")  # a house rule: any Bunco takes the traveler
+    host.click("#step-prizes > summary")  # step 3, prizes and money
     host.check("[data-prize=traveling]")
     shoot(host, "home")
     assert audit(host) == []
@@ -270,6 +274,7 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     assert audit(end) == []
 
     # between rounds the host adds a late arrival: the seating is redone for everyone
+    host_tab(host, "players")
     host.fill("#arrival", "Max")
     host.click("#arrival-form button")
     expect(host.locator("#night-sub")).to_contain_text("13 players")

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, TV, Pages, Server, axe
+from .conftest import PHONE, TV, Pages, Server, axe, host_tab
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +34,7 @@ def test_a_cohost_shows_the_join_codes_makes_one_after_confirming_and_opens_the_
 
     co = pages.open(f"/n/{nid}/host?token={cohost['token']}", size=PHONE, name="co-host")
     expect(co.locator("body")).to_have_attribute("data-ready", "yes")
+    host_tab(co, "seating")
     screen = co.locator("#screen-link")
     expect(screen).to_have_attribute("href", re.compile(rf"/n/{nid}/screen\?token=[\w-]{{16,}}$"))
     href = screen.get_attribute("href") or ""
@@ -56,6 +57,7 @@ def test_a_cohost_shows_the_join_codes_makes_one_after_confirming_and_opens_the_
     expect(code).to_have_text(printed)
     first = created["tables"][0]["code"]
     expect(co.locator('.seat-card[data-table="1"] .code')).to_have_text(first)
+    co.click("#seat-pick [data-seat='2']")  # table 2's card, on this phone's screen
     renew = co.locator('.seat-card[data-table="2"] button', has_text="New code")
     renew.click()
     dialog = co.locator("#confirm")

@@ -29,7 +29,7 @@ from bunco.core.errors import BuncoError
 from bunco.core.night import Night
 
 from .api_rolls import finish_round, roll
-from .conftest import PHONE, Pages, Server, axe, shoot
+from .conftest import PHONE, Pages, Server, axe, host_tab, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -120,6 +120,7 @@ def test_a_correction_two_rounds_back_changes_cards_prizes_and_the_audit_list(
 
     host = pages.open(f"/n/{nid}/host?token={token}", size=PHONE, name="host")
     expect(host.locator("body")).to_have_attribute("data-ready", "yes")
+    host_tab(host, "more")  # the correction console is under More
     expect(host.locator("#fix-card")).to_be_visible()
     # 0. the round in play: roll 1 at table 1 moves to the partner's opponent
     expect(host.locator('#fix-which option[value="1.3"]')).to_have_text("Round 3 (in play)")

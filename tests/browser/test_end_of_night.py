@@ -95,7 +95,7 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
     expect(end.locator("[data-prize=most_losses] .winners")).to_have_text(
         f"{by['most_losses']['winners'][0]} (after a roll-off)"
     )
-    expect(end.locator("[data-prize=half_and_half] .winners")).to_have_text("nobody")
+    expect(end.locator("[data-prize=half_and_half] .winners")).to_have_text("nobody to hand it to")
     expect(end.locator("[data-prize=last_bunco] .winners")).to_have_text("Ann")
     ann = end.locator("#cards-table tr[data-player=Ann]")
     expect(ann.locator(".wl")).to_have_text(["W"] * 6)
@@ -122,6 +122,7 @@ def test_prizes_rolloffs_cards_downloads(pages: Pages, server: Server) -> None:
         )
     )
     assert (rows[0]["player"], rows[0]["wins"], rows[0]["buncos"]) == ("Ann", "6", "6")
+    end.click("#downloads-fold > summary")  # the downloads, one tap away
     with end.expect_download() as download:
         end.locator(f"[data-download='bunco-{nid}.jsonl']").click()
     assert download.value.suggested_filename == f"bunco-{nid}.jsonl"

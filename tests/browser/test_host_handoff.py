@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Pages, Server, audit, shoot
+from .conftest import Pages, Server, audit, host_tab, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -16,16 +16,16 @@ pytestmark = pytest.mark.browser
 def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Server) -> None:
     home = pages.open("/", name="home")
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
-    # on a phone, joining a table is the first thing on the home page
+    # on a phone, joining a table and hosting a night are both on the first screen
     join = home.locator("#join-form").bounding_box()
-    setup = home.locator("#setup").bounding_box()
-    assert join is not None and setup is not None and join["y"] < setup["y"] and join["y"] < 300
+    setup = home.locator("#start-title").bounding_box()
+    assert join is not None and setup is not None and join["y"] < 300 and setup["y"] < 400
     home.fill("#players", "Ann\nBea\nCat\nDee")
     home.click("#start")
     expect(home.locator("#saved")).to_be_visible()  # save this first
     expect(home.locator("#setup")).to_be_hidden()
     link = home.locator("#saved-link").inner_text()
-    assert re.fullmatch(rf"{re.escape(server.base)}/night/[^/?]+\?token=[\w-]{{20,}}", link)
+    assert re.fullmatch(rf"{re.escape(server.base)}/night/[^/?]+\?key=[\w-]{{20,}}", link)
     expect(home.locator("#saved-qr")).to_have_attribute("src", re.compile(r"^/api/qr\.svg\?"))
     home.click("#copy-host")
     expect(home.locator("#copy-note")).not_to_have_text("")
@@ -37,6 +37,7 @@ def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Se
     night = home.url.split("/")[-2]
 
     # the same link on another phone opens the host page there
+    host_tab(home, "more")
     expect(home.locator("#handoff-link")).to_have_text(link)
     other = pages.open(link, name="second phone")
     other.wait_for_url(re.compile(rf"/n/{night}/host$"))
@@ -47,11 +48,12 @@ def test_save_the_host_link_then_a_cohost_until_revoked(pages: Pages, server: Se
     home.click("#cohost-add")
     expect(home.locator("#cohosts [data-cohost='1']")).to_contain_text("co-host 1 · Bea")
     colink = home.locator("#cohost-link").inner_text()
-    assert colink != link and f"/night/{night}?token=" in colink
+    assert colink != link and f"/night/{night}?key=" in colink
     shoot(home, "host-cohost", ("phone",))
     cohost = pages.open(colink, name="co-host")
     cohost.wait_for_url(re.compile(rf"/n/{night}/host$"))
     expect(cohost.locator("body")).to_have_attribute("data-ready", "yes")
+    host_tab(cohost, "players")
     cohost.fill("#arrival", "Eve")  # the co-host seats a late arrival
     cohost.click("#arrival-form button")
     expect(home.locator("#sheet")).to_contain_text("Eve")

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Pages, Server, audit, shoot
+from .conftest import Pages, Server, audit, host_tab, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -64,8 +64,8 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     host = pages.open(f"/n/{nid}/host?token={token}", name="host")
     body = host.locator("body")
     expect(body).to_have_attribute("data-ready", "yes")
+    host_tab(host, "prizes")
     expect(host.locator("#verify-card")).to_be_visible()  # tournament: verify_for_prizes
-    expect(host.locator("#bots [data-bot]")).to_have_count(8)
     expect(host.locator("#bots-note")).to_have_text("No bots: people roll for everyone.")
     expect(host.locator("#verify-grid tbody tr[data-player]")).to_have_count(8)
 
@@ -76,6 +76,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     expect(body).to_have_attribute("data-seq", "1")
     expect(host.locator("#end-note")).to_contain_text("A round is under way")
     expect(host.locator("#sub-button")).to_be_disabled()
+    host_tab(host, "more")
     host.once("dialog", lambda d: d.accept())
     host.click("#end-night")
     expect(host.locator("#toasts .toast.error")).to_contain_text(
@@ -91,6 +92,9 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     # -- a bot rolls for the player whose turn it is, until the dice pass on -------------------
     roller = now["view"]["tables"][0]["roller"]
     assert roller not in (None, seating(now["view"])[0][0])  # the dice passed on
+    host_tab(host, "players")
+    host.click("#bots-fold > summary")  # the bots: one tap away, under Players
+    expect(host.locator("#bots [data-bot]")).to_have_count(8)  # drawn once opened
     host.check(f"#bots [data-bot='{roller}']")
     expect(host.locator("#bots-note")).to_have_text(f"The server rolls for {roller}.")
     assert state()["bots"] == [roller]
@@ -157,6 +161,7 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     rows = host.locator("#verify-grid tbody tr[data-player]")
     expect(rows).to_have_count(9)  # Dee's card counts too, and Zoe's
     expect(host.locator("#verify-card")).to_have_attribute("data-left", "9")
+    host_tab(host, "prizes")
     for checker in host.locator("input.checker").all():  # each team's (and Zoe's, no team)
         checker.fill("Staff A")
     shoot(host, "host-tools")
@@ -189,13 +194,14 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     # -- end the night now ------------------------------------------------------------------------
     seq = str(final["seq"])
     expect(body).to_have_attribute("data-seq", seq)
+    host_tab(host, "more")
     host.once("dialog", lambda d: d.accept())
     host.click("#end-night")
     expect(body).not_to_have_attribute("data-seq", seq)
     expect(body).to_have_attribute("data-phase", re.compile(r"^(over|rolloff)$"))
     expect(host.locator("#end-card")).to_be_hidden()
     expect(host.locator("#start-round")).to_have_count(0)  # no round left to start
-    expect(host.locator("#ended-line")).to_contain_text("You ended the night after round 1.")
+    expect(host.locator("#now-text")).to_contain_text("You ended the night after round 1.")
     ended = state()
     assert ended["seq"] == final["seq"] + 1
     assert ended["view"]["phase"] in ("over", "rolloff")
@@ -203,7 +209,8 @@ def test_bots_substitute_verify_and_end_early(pages: Pages, server: Server) -> N
     assert ended["view"]["next"] is None
     shoot(host, "host-ended-early", ("phone",))
 
-    host.click("#results-link")
+    host_tab(host, "prizes")  # a roll-off may be due: the results page is under Prizes
+    host.click("#end-link")
     host.wait_for_url(f"**/n/{nid}/end")
     expect(body).to_have_attribute("data-ready", "yes")
     expect(host.locator("#ended-early")).to_have_text(
@@ -224,6 +231,7 @@ def test_home_page_fills_seats_with_bots(pages: Pages, server: Server) -> None:
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
     home.fill("#night-name", "Two of us")
     home.fill("#players", "Ann\nBot 1")  # a person may be called Bot 1
+    home.click("#bots-more > summary")  # step 1's bots, folded
     home.fill("#bot-count", "2")
     expect(home.locator("#player-count")).to_contain_text("4 players (2 bots), about 1 table")
     home.click("#start")
@@ -238,6 +246,8 @@ def test_home_page_fills_seats_with_bots(pages: Pages, server: Server) -> None:
     assert now["setup"]["players"] == ["Ann", "Bot 1", "Bot 2", "Bot 3"]
     assert now["bots"] == ["Bot 2", "Bot 3"]
     assert now["view"]["expects"] == [{"table": 1, "player": "Ann"}]
+    host_tab(home, "players")
+    home.click("#bots-fold > summary")
     for name, on in (("Ann", False), ("Bot 1", False), ("Bot 2", True), ("Bot 3", True)):
         box = home.locator(f"#bots [data-bot='{name}']")
         expect(box).to_be_checked() if on else expect(box).not_to_be_checked()
@@ -270,5 +280,6 @@ def test_home_page_prize_groups_for_a_tournament(pages: Pages, server: Server) -
         "Red": ["Ann", "Bea", "Cat", "Dee"],
         "Blue": ["Eve", "Fay", "Gus", "Hal"],
     }
+    host_tab(home, "prizes")
     expect(home.locator("#verify-card")).to_be_visible()  # tournament verifies cards
     assert pages.errors == []

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_rolls import play_out
-from .conftest import TV, Pages, Server, audit, shoot
+from .conftest import TV, Pages, Server, audit, host_tab, shoot
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -39,6 +39,7 @@ def test_breaks_drawings_judging_and_the_payout_sheet(pages: Pages, server: Serv
     expect(screen.locator("body")).to_have_attribute("data-ready", "yes")
     page = pages.open(f"/n/{nid}/host?token={host}", name="host")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    host_tab(page, "prizes")  # breaks, drawings, gone home, judged prizes
 
     page.fill("#break-minutes", "10")
     page.click("#break-start")

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .api_rolls import finish_round
-from .conftest import TV, Pages, Server
+from .conftest import TV, Pages, Server, host_tab
 from .money_surfaces import (
     csv_payouts,
     csv_prizes_won,
@@ -59,6 +59,7 @@ def start_from_home(home: Page) -> tuple[str, str]:
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
     night = home.url.split("/")[-2]
     token = home.evaluate("(k) => JSON.parse(localStorage.getItem(k))", f"bunco:{night}:host")
+    host_tab(home, "prizes")  # breaks, drawings, gone home, judged prizes, verifying
     return night, str(token)
 
 
@@ -162,6 +163,7 @@ def test_a_home_pot_from_the_set_up_page_to_the_payout_sheet(
     home.check("input[name=preset][value=classic]")
     home.fill("#night-name", "Home pot")
     home.fill("#players", "\n".join(TWELVE[:8]))
+    home.click("#step-prizes > summary")  # step 3: prizes and money
     home.fill("#judged", "Best Costume")
     home.select_option("#prize-ties", "shared")
     home.check("#must-be-present")
@@ -252,6 +254,10 @@ def every_surface_agrees(
         assert shown == [expected_row(r) for r in rows]
         assert set().union(*(paid_on_row(r, c) for r in shown)) == by_key
     assert page_payout_table(end) == by_name
+    totals = end.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        "#totals-table tbody tr")].map((tr) => [tr.dataset.player, tr.cells[1].textContent]))""")
+    assert {p: t.removeprefix(c) for p, t in totals.items()} == per_player(by_key)  # to hand over
+    expect(end.locator("#payout-status")).to_have_text(view["payout_status"])
     expect(end.locator("#money-summary li")).to_have_text(notes)
     verifying = view["verification"]["required"]
     checked = {
@@ -282,7 +288,7 @@ def every_surface_agrees(
         assert [r[4] for r in winners[1:] if r[4]] == [
             "; ".join(f"{p['name']}: {p['reason']}" for p in r["passed_over"]) for r in passing
         ]
-    sheet, signed = html_tables(report, "payouts")
+    signed, sheet = html_tables(report, "payouts")  # each person's total first
     assert {(a, b, d.removeprefix(c)) for a, b, d in sheet[1:]} == by_name
     assert {a: b.removeprefix(c) for a, b, _ in signed[1:]} == per_player(by_key)
     assert html_notes(report, "payouts") == notes

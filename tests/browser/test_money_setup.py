@@ -47,6 +47,16 @@ def test_seed_004_money_from_the_set_up_page(pages: Pages, server: Server) -> No
     home.fill("#groups", "Team 1: Ann, Bea, Cat, Dee\nTeam 2: Eve, Fay, Gus, Hal")
     home.select_option("#money-mode", "tournament")
     expect(home.locator("#money-tournament-note")).to_be_visible()
+    # what the chosen money table brings: each group's amounts, the room's, the judged prize
+    note = home.locator("#money-tournament-note")
+    expect(note.locator("[data-preview=most_buncos]")).to_have_text("Most Buncos: $100")
+    expect(note.locator("[data-preview=best_costume]")).to_have_text(
+        "Best Costume: $25 (judged: you name the winner)"
+    )
+    expect(note.locator("[data-preview=group_most_buncos]")).to_have_text(
+        "Group with the most Buncos: $100"
+    )
+    expect(note).to_contain_text("No buy-in: the host pays the prizes.")
     expect(home.locator("#money-fields")).to_be_hidden()
     expect(home.locator("#must-be-present")).to_be_checked()  # on in the tournament preset
     home.check("#one-prize")
@@ -77,6 +87,7 @@ def test_a_home_pot_from_the_set_up_page(pages: Pages, server: Server) -> None:
     expect(home.locator("body")).to_have_attribute("data-ready", "yes")
     home.check("input[name=preset][value=classic]")
     home.fill("#players", "Ann\nBea\nCat\nDee\nEve\nFay\nGus\nHal")
+    home.click("#step-prizes > summary")  # step 3: prizes and money (optional)
     home.fill("#judged", "Best Costume")
     home.select_option("#money-mode", "pot")
     expect(home.locator("#money-fields")).to_be_visible()

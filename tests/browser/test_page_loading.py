@@ -100,6 +100,37 @@ def test_a_table_page_asks_for_its_state_once_while_its_script_loads(
     assert pages.errors == []  # no policy refused the script
 
 
+def test_a_players_own_page_asks_who_where_and_its_table_before_its_script_runs(
+    pages: Pages, server: Server
+) -> None:
+    """My card, opened again on the player's phone: who the player is, the table they sit
+    at and that table's page are asked by the inline start, once each, before the script
+    (which asks none of them again)."""
+    created = server.api("POST", "/api/nights", json={"name": "Mine", "players": EIGHT})
+    night = created["night"]
+    mine = server.api(
+        "POST", f"/api/nights/{night}/claim", created["viewer_token"], json={"name": "Fay"}
+    )
+    context = phone(pages)
+    context.add_init_script(f"localStorage.setItem('bunco:{night}:player', '\"{mine['token']}\"')")
+    page = context.new_page()
+    seen = watch(page, pages, "my card")
+    page.goto(f"/n/{night}/player")
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#seat-line")).to_have_text("Table 2 · seat 2")
+    urls = [(url.split("?")[0], kind) for _, url, kind in seen]
+    for path in (
+        "/api/me",
+        f"/api/nights/{night}/players/Fay/card",
+        f"/api/nights/{night}/tables/2",
+    ):
+        asked = [u for u in urls if u[0].endswith(path)]
+        assert len(asked) == 1, (path, asked)  # once, by the inline start
+    assert page.evaluate("'buncoMine' in window && window.buncoMine === null")  # asked, handed on
+    assert page.evaluate("window.buncoFirst") is None
+    assert pages.errors == []
+
+
 def test_a_page_with_no_token_here_asks_nothing_early(pages: Pages, server: Server) -> None:
     created = server.api("POST", "/api/nights", json={"name": "Boot", "players": EIGHT})
     page = phone(pages).new_page()

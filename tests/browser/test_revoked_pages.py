@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import RECORD_BUZZ, Pages, Server, axe, network_noise
+from .conftest import RECORD_BUZZ, Pages, Server, axe, host_tab, network_noise
 
 pytestmark = pytest.mark.browser
 
@@ -92,6 +92,7 @@ def test_a_revoked_cohost_page_goes_dark_at_once(pages: Pages, server: Server) -
     live_socket(co)
     expect(co.locator("#fatal")).to_be_hidden()
 
+    host_tab(host, "more")
     host.click("#cohosts [data-revoke='1']")
     expect(host.locator("#confirm-text")).to_contain_text("Revoke co-host 1 · Bea?")
     host.click("#confirm-yes")

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from .api_rolls import roll
-from .conftest import TV, Pages, Server, open_table, shoot
+from .conftest import TV, Pages, Server, host_tab, open_table, shoot
 from .night_phones import wait_for
 from .test_accessibility import Checks
 
@@ -31,10 +31,13 @@ navigator.mediaDevices.getUserMedia = async () => {
 """
 
 
-def host_page(pages: Pages, created: dict[str, Any]) -> Page:
+def host_page(pages: Pages, created: dict[str, Any], tab: str = "tables") -> Page:
+    """The host's page, on the console's ``tab`` (the room at a glance is under Tables)."""
     host = pages.open(f"/n/{created['night']}/host?token={created['host_token']}", name="host")
     expect(host.locator("body")).to_have_attribute("data-ready", "yes")
-    expect(host.locator("#room-card")).to_be_visible()
+    host_tab(host, tab)
+    if tab == "tables":
+        expect(host.locator("#room-card")).to_be_visible()
     return host
 
 
@@ -126,10 +129,10 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
         "POST", "/api/nights", json={"name": "Door", "rules": "scil", "players": EIGHT}
     )
     night, token = created["night"], created["host_token"]
-    host = host_page(pages, created)
+    host = host_page(pages, created, "players")  # the door list is under Players
     card = host.locator("#checkin-card")
     expect(card).to_be_visible()
-    expect(host.locator("#checkin-count")).to_have_text("0 of 8 here · 8 not yet")
+    expect(host.locator("#checkin-count")).to_have_text("0 of 8 checked in")
     for name in EIGHT[:4]:  # seven arrive; Hal does not
         host.locator(f"#checkin-list li[data-player='{name}'] .here-toggle").click()
         expect(host.locator(f"#checkin-list li[data-player='{name}']")).to_have_attribute(
@@ -157,10 +160,11 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     host.context.add_init_script(IN_PAGE_READER)
     host.click("#door-back")
     expect(host.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(host.locator("#checkin-card")).to_be_visible()  # back under Players, by its link
     expect(host.locator("#checkin-list li[data-player='Fay']")).to_have_attribute(
         "data-here", "true"
     )
-    expect(host.locator("#checkin-count")).to_have_text("5 of 8 here · 3 not yet")
+    expect(host.locator("#checkin-count")).to_have_text("5 of 8 checked in")
     eve = server.api(
         "POST", f"/api/nights/{night}/claim", created["viewer_token"], json={"name": "Eve"}
     )
@@ -172,7 +176,7 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     expect(host.locator("#checkin-list li[data-player='Eve']")).to_have_attribute(
         "data-here", "true"
     )
-    expect(host.locator("#checkin-count")).to_have_text("6 of 8 here · 2 not yet")
+    expect(host.locator("#checkin-count")).to_have_text("6 of 8 checked in")
     host.click("#checkin-scanner button")  # Stop scanning
     expect(host.locator("#checkin-scanner")).to_be_hidden()
     # Gus checks himself in: the night's player QR, his name, "I'm here" on his own phone
@@ -199,18 +203,20 @@ def test_check_in_turns_a_no_show_into_a_ghost_before_round_1(pages: Pages, serv
     expect(host.locator("#checkin-list li[data-player='Gus']")).to_have_attribute(
         "data-here", "true"
     )
-    expect(host.locator("#checkin-count")).to_have_text("7 of 8 here · 1 not yet")
+    expect(host.locator("#checkin-count")).to_have_text("7 of 8 checked in")
     host.check("#checkin-missing")
     expect(host.locator("#checkin-list li")).to_have_count(1)
     check = Checks()
     check(host, "host, the door check-in")
     assert check.found == []
-    # Hal is not coming: one tap arms, the second takes him off; scil seats a ghost
+    # Hal is not coming: "No-show…", then one tap arms, the second takes him off; scil
+    # seats a ghost
+    host.click("[data-noshow='Hal']")
     host.click("[data-ghost='Hal']")
     expect(host.locator("[data-ghost='Hal']")).to_have_text("Sure? Hal is not coming")
     host.click("[data-ghost='Hal']")
     expect(host.locator("#checkin-list li[data-player='Hal']")).to_have_count(0)
-    expect(host.locator("#checkin-count")).to_have_text("7 of 7 here · 0 not yet")
+    expect(host.locator("#checkin-count")).to_have_text("7 of 7 checked in")
     table2 = server.state(night, token)["view"]["tables"][1]
     assert table2["players"] == ["Eve", "Fay", "Gus", None]
     screen = pages.open(f"/n/{night}/screen?token={created['viewer_token']}", TV, "screen")

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_rolls import finish_round, roll
-from .conftest import Pages, Server, audit, axe, shoot
+from .conftest import Pages, Server, audit, axe, host_tab, shoot
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -37,6 +37,7 @@ def test_the_host_may_seat_against_the_partner_rule_only_by_saying_so(
     finish_round(server, nid, host, 1)
     page = pages.open(f"/n/{nid}/host?token={host}", name="host-seat")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    host_tab(page, "players")  # seating by hand is under Players
     card = page.locator("#seat-hand-card")
     expect(card).to_be_visible()
     upcoming = server.state(nid, host)["view"]["next"]["tables"]

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from bunco.core.party_log import decode_lines, read_log
 from bunco.party.report import night_report
 
-from .conftest import TV, Pages, Server, shoot
+from .conftest import TV, Pages, Server, host_tab, shoot
 from .night_phones import Room, names
 
 pytestmark = pytest.mark.browser
@@ -56,6 +56,7 @@ def create_on_home_page(pages: Pages, preset: str) -> tuple[Page, str, str]:
     if preset == "tournament":
         home.fill("#groups", GROUPS)
     if preset == "winning-moves":  # the preset where sets count: two, a winner each
+        home.click("#more-rules > summary")  # step 2's "Change a rule"
         home.select_option("#sets", "2")
     home.click("#start")
     expect(home.locator("#saved")).to_be_visible()
@@ -105,6 +106,7 @@ def test_a_twelve_player_night_from_phones_to_its_end(
     viewer = stored(host, f"bunco:{night}:viewer")
     cohost_link = None
     if preset in ("winning-moves", "tournament"):  # a co-host, made while all is well
+        host_tab(host, "more")
         host.fill("#cohost-name", "Bea")
         host.click("#cohost-add")
         expect(host.locator("#cohosts [data-cohost='1']")).to_contain_text("Bea")
@@ -145,6 +147,7 @@ def test_a_twelve_player_night_from_phones_to_its_end(
         )
     )
     if preset == "tournament":  # prizes count verified cards: the host verifies them all
+        host_tab(host, "prizes")
         for checker in host.locator("input.checker").all():  # each team's, or the one
             checker.fill("Lou")
         if not host.locator("input.checker").count():

@@ -54,7 +54,9 @@ def test_the_prize_and_payout_sheet_from_the_night() -> None:
     assert "prizes and payouts" in text
     assert "Most Buncos (Team 1) 1 Ann, Cat (shared) $100.00 ($50.00 each) Bea: already won" in text
     assert "Best Costume (Team 2) Kim (judged, next in line) $25.00 Jo: already won" in text
-    assert "Received by" in text and "Jo $116.66" in text
+    assert "To hand over: each person's total (sign when received)" in text
+    assert "Jo $116.66" in text
+    assert "Not final yet" not in text and "Provisional:" in text  # the night is not closed
     assert "Host's top-up: $479.96" in text
     assert (
         "Stays behind: Group with the most Buncos: $0.04 (Team 2's $100.00 among 6: "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from datetime import datetime
 
 from fastapi.testclient import TestClient
 from pypdf import PdfReader
@@ -112,3 +113,29 @@ def test_a_file_is_made_once_per_night_version_and_limited_per_token(any_db_url)
 
         night.roll(1, [2, 3, 5])  # a version nothing was made for yet
         assert sorted(client.portal.call(twice)) == [200, 429]  # type: ignore[union-attr]
+
+
+def test_the_payout_sheet_says_provisional_then_final_with_the_time_closed(client) -> None:
+    night = make_night(
+        client,
+        ["Ann", "Bea", "Cat", "Dee"],
+        money={"buy_in": "5", "payouts": []},
+        prize_ties="shared",
+    )
+    for _ in range(6):
+        night.play_round()
+    assert night.state()["status"]["phase"] == "over"
+    sheet = pdf_text(client.get(night.url("/download/payouts.pdf"), headers=night.viewer).content)
+    assert "Provisional: the host may still correct the results" in " ".join(sheet.split())
+    assert client.get(night.url("/corrections"), headers=night.viewer).json()["closed_at"] is None
+    closed = client.post(night.url("/close"), headers=night.host, json={"command_id": "close-1"})
+    assert closed.status_code == 200, closed.text
+    audit = client.get(night.url("/corrections"), headers=night.viewer).json()
+    at = datetime.fromisoformat(audit["closed_at"]).astimezone()
+    sheet = " ".join(
+        pdf_text(
+            client.get(night.url("/download/payouts.pdf"), headers=night.viewer).content
+        ).split()
+    )
+    assert f"Final: the host closed the night at {at:%H:%M} on {at.day} {at:%b %Y}." in sheet
+    assert "Provisional" not in sheet

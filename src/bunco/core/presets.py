@@ -118,6 +118,35 @@ SUMMARIES: dict[str, str] = {
     ),
 }
 
+TITLES: dict[str, str] = {
+    "winning-moves": "Winning Moves box rules",
+    "classic": "Classic party",
+    "scil": "Club rules (SCIL)",
+    "tournament": "Charity tournament",
+}
+"""Each preset's name for the pages a host reads (the ids above stay the names in the
+command line, the API and the party log)."""
+
+PLAYS: dict[str, str] = {
+    "winning-moves": (
+        "The rules printed in the Bunco box: every table plays to 21, a Bunco ends the round "
+        "at every table, and whoever wins the most rounds wins."
+    ),
+    "classic": (
+        "The usual party: the head table's 21 rings the bell for everyone, winners move up "
+        "a table and losers move down."
+    ),
+    "scil": (
+        "A club's rules: players roll to see who starts, a Baby Bunco ends your turn, and "
+        "nobody partners the same person twice."
+    ),
+    "tournament": (
+        "For a fundraiser: prizes for each group of players, cards checked before prizes, "
+        "and a break after rounds 2, 4 and 6."
+    ),
+}
+"""How each preset plays, in one plain sentence for a host choosing the rules."""
+
 SOURCES: dict[str, str] = {
     "winning-moves": "seeds/000 (Box of Bunco, Winning Moves) and seeds/002 (Bunco for two)",
     "classic": "seeds/001 (Bunco: the usual party rules, with the Example of Play)",

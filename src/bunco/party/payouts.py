@@ -8,6 +8,8 @@ A read model over the report's ``money`` and ``payouts`` (decided by
 ...                   '"money": {"buy_in": "2"}}'])
 >>> payout_sheet(night).summary[0]
 'Pot: $4.00 (2 × $2.00)'
+>>> payout_sheet(night).status()
+'Not final yet: the night is still being played.'
 """
 
 from __future__ import annotations
@@ -43,15 +45,37 @@ class PayoutSheet:
     left_over: tuple[str, ...] = ()  # one line per amount that stays behind (rounding, ...)
     passed_over: tuple[str, ...] = ()  # who was passed over for which prize, and why
     not_final: str = ""  # why the sheet is not final yet, in words
+    closed: bool = False  # the host closed the night: the results are final
+
+    def status(self, closed_at: str | None = None) -> str:
+        """Provisional or final, in one line, as a cashier needs it on the sheet:
+        "Final: the host closed the night at 22:41." (``closed_at``: when, in words),
+        "Provisional: …" while the host may still correct the results, or why the amounts
+        are not decided yet."""
+        if self.closed:
+            return f"Final: the host closed the night{f' at {closed_at}' if closed_at else ''}."
+        if self.final:
+            return (
+                "Provisional: the host may still correct the results until the night is "
+                "closed. Check again before paying."
+            )
+        return self.not_final
 
 
 def money_part(night: Night) -> dict[str, Any]:
-    """The report's and the live view's money: :func:`bunco.party.winners.money_part` and
+    """The report's and the live view's money: :func:`bunco.party.winners.money_part`,
     ``payout_notes``, the payout sheet's lines under the payouts (the pot, every amount
-    that stays behind, who was passed over), so every page prints the sheet's own words."""
+    that stays behind, who was passed over), so every page prints the sheet's own words,
+    ``payout_totals``, each person's total to hand over (first paid first), and
+    ``payout_status``, final, provisional or why not decided yet, in words."""
     data = _money_part(night)
     sheet = payout_sheet(night, data)
-    return {**data, "payout_notes": notes(sheet) if sheet is not None else []}
+    return {
+        **data,
+        "payout_notes": notes(sheet) if sheet is not None else [],
+        "payout_totals": [{"player": p, "total": t} for p, t in sheet.totals] if sheet else [],
+        "payout_status": sheet.status() if sheet is not None else "",
+    }
 
 
 def payout_sheet(night: Night, data: Mapping[str, Any] | None = None) -> PayoutSheet | None:
@@ -69,19 +93,30 @@ def payout_sheet(night: Night, data: Mapping[str, Any] | None = None) -> PayoutS
     totals: dict[str, Decimal] = {}
     for p in data["payouts"]:
         totals[p["player"]] = totals.get(p["player"], Decimal(0)) + Decimal(p["amount"])
-    summary = [
-        f"Pot: {c}{money['pot']} ({money['players_paid']} × {c}{money['buy_in']}"
-        + (f" + {c}{money['carried_over']} carried over" if Decimal(money["carried_over"]) else "")
-        + ")",
-        f"Paid out: {c}{money['paid_out']}",
-    ]
+    # a night without buy-in or money carried over has no pot: no line says "Pot: $0.00"
+    pot = bool(Decimal(money["pot"]) or Decimal(money["buy_in"]))
+    summary = (
+        [
+            f"Pot: {c}{money['pot']} ({money['players_paid']} × {c}{money['buy_in']}"
+            + (
+                f" + {c}{money['carried_over']} carried over"
+                if Decimal(money["carried_over"])
+                else ""
+            )
+            + ")"
+        ]
+        if pot
+        else []
+    )
+    summary.append(f"Paid out: {c}{money['paid_out']}")
     if Decimal(money["top_up"]):
         summary.append(f"Host's top-up: {c}{money['top_up']}")
     if Decimal(money["remainder"]):
         summary.append(
             f"Remainder of shared prizes (cannot split to the cent): {c}{money['remainder']}"
         )
-    summary.append(f"Left in the pot: {c}{money['left_in_pot']}")
+    if pot:
+        summary.append(f"Left in the pot: {c}{money['left_in_pot']}")
     left_over = [
         f"{prize_name(x['label'], x['group'])}: {amount_words(Decimal(x['amount']), c)}"
         f" ({x['why']})"
@@ -115,6 +150,7 @@ def payout_sheet(night: Night, data: Mapping[str, Any] | None = None) -> PayoutS
         left_over=tuple(left_over),
         passed_over=passed,
         not_final=_not_final(night, money),
+        closed=night.closed,
     )
 
 
@@ -127,7 +163,9 @@ def _not_final(night: Night, money: dict[str, object]) -> str:
         return "Not final yet: " + waiting[0].lower() + waiting[1:]
     if night.phase == "rolloff":
         return "Not final yet: a prize roll-off is due."
-    return "Not final yet: the night is not over."
+    if night.phase == "over":
+        return "Not final yet: the prizes wait for the cards to be verified or closed."
+    return "Not final yet: the night is still being played."
 
 
 def notes(sheet: PayoutSheet) -> list[str]:

@@ -45,11 +45,12 @@ class WinnerRow:
 
     @property
     def who(self) -> str:
-        """The winners in words: "Ann, Bea (shared)", "roll-off due", "nobody"."""
+        """The winners in words: "Ann, Bea (shared)", "roll-off due", "nobody to hand it
+        to"."""
         if self.status == "pending":
             return "to be judged" if self.settled == "judged" else "roll-off due"
         if not self.handed_to:
-            return "nobody"
+            return "nobody to hand it to"
         return ", ".join(self.handed_to) + (f" ({self.settled})" if self.settled else "")
 
     @property
@@ -191,6 +192,8 @@ def _amount(
     if entry is None or money is None:
         return ""
     c, whole = str(money["currency"]), str(entry["amount"])
+    if award["status"] == "nobody":  # a cashier reads an amount as money to hand over
+        return f"{c}{whole} not paid out"
     if award["status"] != "won":
         return c + whole
     if award["team"] and len(award["winners"]) > 1:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bunco.core.presets import TITLES
 from bunco.core.rules import AfterBell, RollKind, RoundEnd, RuleSet
 
 KIND_WORDS = {
@@ -43,10 +44,12 @@ def night_words(rules: RuleSet) -> dict[str, object]:
     """The night's words: ``kinds`` (roll kind → its name; a page adds ``+points`` where
     the kind scores), ``mini`` (the three of a kind's short name: "Mini", "Baby",
     "Low/High"), ``minis`` (its plural) and ``bell`` (what the room does once the bell
-    has rung, :func:`bell_text`)."""
+    has rung, :func:`bell_text`); ``rules``, the preset's name for the pages ("Classic
+    party")."""
     kinds = {kind.value: word for kind, word in KIND_WORDS.items()}
     kinds[RollKind.MINI_BUNCO.value] = rules.mini_label
     return {
+        "rules": TITLES.get(rules.name, rules.name),
         "kinds": kinds,
         "mini": rules.mini_label.removesuffix(" Bunco"),
         "minis": plural(rules.mini_label),

@@ -28,11 +28,16 @@ from bunco.sheets.verified import verified_story
 
 
 def render_payout_sheet(
-    night: Night, *, paper: str = "letter", money_notes: Sequence[str] = ()
+    night: Night,
+    *,
+    paper: str = "letter",
+    money_notes: Sequence[str] = (),
+    closed_at: str | None = None,
 ) -> Rendered:
     """The prize and payout sheet as a PDF and its page count; ``money_notes``: lines about
     where the money comes from (a club's night: how much of the pot is dues not yet
-    collected), printed under the payouts."""
+    collected), printed under the payouts; ``closed_at``, when the host closed the night, in
+    words (the sheet then says it is final, and since when)."""
     styles = _styles()
     size = paper_size(paper)
     title = night_title(night)
@@ -48,7 +53,7 @@ def render_payout_sheet(
         story.append(_pdf_table(heads, rows, [width * f for f in fractions], styles))
     else:
         story.append(Paragraph("No prizes decided yet.", styles["body"]))
-    story += payout_story(night, width, styles, _pdf_table)
+    story += payout_story(night, width, styles, _pdf_table, closed_at)
     story += [Paragraph(escape(line), styles["body"]) for line in money_notes]
     story += verified_story(night, width, styles, _pdf_table)
     return build_numbered(doc, buffer, story, f"{title} · prizes and payouts")

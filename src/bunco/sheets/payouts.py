@@ -27,7 +27,8 @@ from bunco.party.payouts import PayoutSheet, notes, payout_sheet
 from bunco.sheets.export import safe_cell
 
 PAYOUT_HEADS = ["Player", "Prize", "Amount"]
-SIGN_HEADS = ["Player", "Total", "Signature"]
+SIGN_HEADS = ["Player", "Total to hand over", "Signature"]
+TOTALS_TITLE = "To hand over: each person's total (sign when received)"
 SIGN_LINE = "_" * 28
 
 
@@ -51,44 +52,55 @@ def _rows(sheet: PayoutSheet) -> tuple[list[list[str]], list[list[str]]]:
     return lines, signs
 
 
-def payout_section_html(night: Night, table: Any) -> str:
+def payout_section_html(night: Night, table: Any, closed_at: str | None = None) -> str:
     """The report's payout sheet as an HTML section ('' for a night without money);
-    ``table(heads, rows, numeric)`` draws a table as the report does."""
+    ``table(heads, rows, numeric)`` draws a table as the report does; ``closed_at``, when
+    the host closed the night, in words."""
     sheet = payout_sheet(night)
     if sheet is None:
         return ""
     e = html.escape
     lines, signs = _rows(sheet)
     parts = ['<section id="payouts"><h2>Payout sheet</h2>']
-    if not sheet.final:
-        parts.append(f"<p>{e(sheet.not_final)}</p>")
+    parts.append(f'<p class="status">{e(sheet.status(closed_at))}</p>')
+    if signs:
+        parts.append(f"<h3>{e(TOTALS_TITLE)}</h3>")
+        parts.append(table(SIGN_HEADS, signs, {1}))
+    parts.append("<h3>Each prize paid</h3>")
     parts.append(table(PAYOUT_HEADS, lines, {2}) if lines else "<p>Nobody is paid yet.</p>")
     parts += [f'<p class="meta">{e(line)}</p>' for line in notes(sheet)]
-    if signs:
-        parts.append("<h3>Received by</h3>")
-        parts.append(table(SIGN_HEADS, signs, {1}))
     parts.append("</section>")
     return "\n".join(parts)
 
 
 def payout_story(
-    night: Night, width: float, styles: dict[str, ParagraphStyle], table: Any
+    night: Night,
+    width: float,
+    styles: dict[str, ParagraphStyle],
+    table: Any,
+    closed_at: str | None = None,
 ) -> list[Any]:
-    """The report's payout sheet as PDF flowables ([] for a night without money)."""
+    """The report's payout sheet as PDF flowables ([] for a night without money): first
+    whether it is final (``closed_at``: when the host closed the night, in words), then
+    each person's total to hand over with a line to sign, then each prize paid."""
     sheet = payout_sheet(night)
     if sheet is None:
         return []
     lines, signs = _rows(sheet)
-    story: list[Any] = [Paragraph("Payout sheet", styles["h2"])]
-    if not sheet.final:
-        story.append(Paragraph(xml_escape(sheet.not_final), styles["body"]))
-    if lines:
-        story.append(table(PAYOUT_HEADS, lines, [width * 0.3, width * 0.5, width * 0.2], styles))
-    story += [Paragraph(xml_escape(line), styles["meta"]) for line in notes(sheet)]
+    story: list[Any] = [
+        Paragraph("Payout sheet", styles["h2"]),
+        Paragraph(f"<b>{xml_escape(sheet.status(closed_at))}</b>", styles["body"]),
+    ]
     if signs:
-        story.append(Paragraph("Received by", styles["h3"]))
-        signed: Table = table(SIGN_HEADS, signs, [width * 0.3, width * 0.2, width * 0.5], styles)
+        story.append(Paragraph(xml_escape(TOTALS_TITLE), styles["h3"]))
+        signed: Table = table(SIGN_HEADS, signs, [width * 0.3, width * 0.25, width * 0.45], styles)
         signed.setStyle(TableStyle([("TOPPADDING", (0, 1), (-1, -1), 10)]))
         story.append(signed)
+    story.append(Paragraph("Each prize paid", styles["h3"]))
+    if lines:
+        story.append(table(PAYOUT_HEADS, lines, [width * 0.3, width * 0.5, width * 0.2], styles))
+    else:
+        story.append(Paragraph("Nobody is paid yet.", styles["body"]))
+    story += [Paragraph(xml_escape(line), styles["meta"]) for line in notes(sheet)]
     story.append(Spacer(1, 6))
     return story

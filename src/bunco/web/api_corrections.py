@@ -96,6 +96,9 @@ class AuditOut(BaseModel):
     night: str
     provisional: bool = Field(description="true until the host closes the night")
     closed: bool
+    closed_at: str | None = Field(
+        None, description="when the host closed the night (UTC, ISO 8601); null while open"
+    )
     entries: list[AuditEntryOut]
 
 
@@ -223,6 +226,7 @@ async def audit(night_id: NightId, request: Request) -> dict[str, Any]:
         "night": night_id,
         "provisional": not night.closed,
         "closed": night.closed,
+        "closed_at": None if (at := live.closed_at()) is None else at.isoformat(timespec="seconds"),
         "entries": entries,
     }
 

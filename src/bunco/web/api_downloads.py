@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from bunco.sheets import standings_csv
 from bunco.web.access import require_host, require_read, tokens
 from bunco.web.downloads import Downloads, log_lines
+from bunco.web.live_night import LiveNight
 from bunco.web.replies import ServiceError
 from bunco.web.reply_models import file_reply
 from bunco.web.routing import ERRORS, send_file, service
@@ -30,6 +31,16 @@ router = APIRouter(prefix="/api", responses=ERRORS, tags=["downloads"])
 BUSY: dict[int | str, dict[str, Any]] = {
     429: {"description": "too many files being made (too_many_downloads, Retry-After)"}
 }
+
+
+def closed_time(live: LiveNight) -> str:
+    """When the host closed the night, in the words of the server's clock ("22:41 on
+    28 Nov 2026"), or "" while it is open."""
+    closed = live.closed_at()
+    if closed is None:
+        return ""
+    at = closed.astimezone()
+    return f"{at:%H:%M} on {at.day} {at:%b %Y}"
 
 
 async def _made(
@@ -108,8 +119,10 @@ async def report_pdf(night_id: NightId, request: Request) -> Response:
 )
 async def payout_sheet_pdf(night_id: NightId, request: Request) -> Response:
     """The prize and payout sheet (PDF): every prize as handed out, the payouts with a line
-    to sign, the pot and every amount that stays behind, and which cards were verified."""
-    night, pdf = await _made(request, night_id, "payouts.pdf")
+    to sign, the pot and every amount that stays behind, and which cards were verified;
+    final (with the time the host closed the night) or provisional."""
+    live = await service(request).get(night_id)
+    night, pdf = await _made(request, night_id, "payouts.pdf", closed_time(live))
     return send_file(pdf, "application/pdf", f"bunco-{night}-payouts.pdf")
 
 

@@ -234,7 +234,8 @@ async def _room_log(request: Request, live: LiveNight) -> RoomLog:
         log = _logs[live.id] = RoomLog()
     if log.seq < live.seq:
         for stored in await svc.db(svc.store.events, live.id, after=log.seq):
-            log.read(stored.seq, stored.table, stored.event, stored.created_at.timestamp())
+            at = stored.created_at.timestamp()
+            log.read(stored.seq, stored.table, stored.event, at, stored.command_id)
     return log
 
 

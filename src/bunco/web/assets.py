@@ -18,8 +18,9 @@ loaded as a classic script at the end of the page's body, so a
 phone loads the page with three requests at once (the stylesheet, the script, the page's
 first state) instead of queuing seven modules on the six connections a browser opens. A
 page whose modules cannot be joined lists them as ``<link rel="modulepreload">`` instead.
-The pages of a night also carry ``boot.js`` inline (allowed by its hash in their
-Content-Security-Policy): it asks for the page's first state as the HTML is read.
+The pages of a night (the player's too) also carry ``boot.js`` inline (allowed by its
+hash in their Content-Security-Policy): it asks for the page's first state as the HTML is
+read.
 
 The unversioned ``/static/...`` addresses still work (revalidated each time, by ETag), and a
 versioned address of another version (a phone holding a page from before an upgrade) gets
@@ -82,7 +83,7 @@ IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"';]*?["'](\.{1,2}/[^"']+\.js)[
 ENTRY = re.compile(r'<script type="module" src="/static/([^"]+)"></script>')
 CHARSET = '<meta charset="utf-8">'
 BOOT = "boot.js"  # inline in the pages of a night (see the module's text)
-BOOTED = ("table.html", "host.html", "screen.html", "end.html")
+BOOTED = ("table.html", "host.html", "player.html", "screen.html", "end.html")
 WORKER = "sw.js"  # sent with this version and its files filled in (see the module's text)
 # the page whose HTML the service worker may hold back before its script, until the state
 # it asked for early is written in (sw.js): it preloads its script from the head and paints

@@ -92,7 +92,7 @@ def make_file(kind: str, lines: Sequence[str], qr_url: str) -> bytes:
     if kind == "payouts.pdf":
         from bunco.sheets.payout_pdf import render_payout_sheet
 
-        return render_payout_sheet(night).data
+        return render_payout_sheet(night, closed_at=qr_url or None).data  # when it was closed
     if kind == "guide.pdf":
         from bunco.sheets.guide import guide_cards_pdf
 

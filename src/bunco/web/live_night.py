@@ -119,6 +119,17 @@ class LiveNight:
         later events are committed."""
         return self.state.log
 
+    def closed_at(self) -> datetime | None:
+        """When the host closed the night (the close's stored time), or ``None`` while it
+        is open."""
+        if not self.night.closed:
+            return None
+        log = self.log
+        for seq in range(len(log) - 1, 0, -1):
+            if log[seq].event.get("type") == "close_night":
+                return log[seq].created_at
+        return None
+
     @property
     def table_seq(self) -> Mapping[int | None, int]:
         """Each table's version (:func:`~bunco.web.held_state.bump_versions`)."""

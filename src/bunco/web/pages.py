@@ -36,7 +36,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from bunco.core.errors import BuncoError
-from bunco.core.presets import PRESETS, SOURCES, SUMMARIES, get_rules
+from bunco.core.money import PRESET_JUDGED
+from bunco.core.money import PRESETS as MONEY_PRESETS
+from bunco.core.presets import PLAYS, PRESETS, SOURCES, SUMMARIES, TITLES, get_rules
 from bunco.core.prizes import LABELS, prize_labels
 from bunco.core.rules import TRAVELING_NAMED, Prize, RollKind, RuleSet, rule_docs
 from bunco.web.assets import REVALIDATE, YEAR, AssetResponse, assets
@@ -209,11 +211,15 @@ async def door_page(night_id: NightId, card: str) -> Response:
 
 # -- data for the pages ------------------------------------------------------------------------
 def presets_document() -> dict[str, Any]:
-    """The presets (summary, source, every rule value), rule docs and prize categories."""
+    """The presets (their name for the pages, how they play, summary, source, every rule
+    value), rule docs, prize categories and the money tables (``money``: what each pays,
+    and the judged prizes it brings)."""
     return {
         "presets": [
             {
                 "name": name,
+                "title": TITLES[name],
+                "plays": PLAYS[name],
                 "summary": SUMMARIES[name],
                 "source": SOURCES[name],
                 "rules": rules.as_dict(),
@@ -224,6 +230,15 @@ def presets_document() -> dict[str, Any]:
         "fields": rule_fields(),
         "prizes": [{"name": p.value, "label": LABELS[p.value]} for p in Prize],
         "traveling": list(TRAVELING_NAMED),
+        "money": {
+            name: {
+                **table,
+                # each prize paid by its name where the rules name it (a judged one: None)
+                "payouts": [{**p, "label": LABELS.get(p["prize"])} for p in table["payouts"]],
+                "judged": PRESET_JUDGED.get(name, []),
+            }
+            for name, table in MONEY_PRESETS.items()
+        },
     }
 
 

@@ -7,9 +7,14 @@ it (docs/room.md):
 * ``silent``: a table still playing whose last entry (or the round's start) is older than
   the host's limit (5 minutes unless the host says otherwise): a stalled table, a dead
   phone, a scorekeeper who went for snacks;
-* ``too_fast``: entries closer together than dice can be picked up, rolled and read
-  (:data:`FASTEST` seconds) three times or more among a table's last ten: a phone
-  tapping by itself, a scorekeeper entering a whole turn from memory;
+* ``too_fast``: a table's last :data:`FAST_RUN` entries came in less time than dice are
+  picked up, rolled and read that many times (:data:`FASTEST` seconds each on average):
+  a phone tapping by itself, a scorekeeper entering a whole turn from memory. A run, not
+  single gaps: the time an entry is stored wobbles with the Wi-Fi and the server's
+  batching (one entry each 2.7 s came in gaps of 2.2 to 3.2 s), so two close gaps mean
+  nothing, five entries in 4 s do. The misses the server writes for the turns passed
+  (stored with no command of their own) count with the roll credited after them: one
+  command, one tap;
 * ``implausible``: four or more three-of-a-kinds among a table's last twenty entries,
   about 3 chances in 1,000 with fair dice (one in 36 per roll): worth a look at the dice;
 * ``phone``: the table's phone holds entries of the round not sent yet, or fell silent
@@ -17,25 +22,22 @@ it (docs/room.md):
   the move, and the room waits for it at the round's end (docs/outbox.md).
 
 >>> times = TableTimes()
->>> for second, trips in ((0, False), (1, False), (2, True), (3, False)):
+>>> for second, trips in ((0, False), (1, False), (2, True), (3, False), (4, False)):
 ...     times.add(float(second), trips)
->>> times.fast_gaps(), times.trips()
-(3, 1)
+>>> times.fast_run(), times.trips()
+(4.0, 1)
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
-FASTEST = 2.5
-"""Seconds: two entries at one table closer than this were not rolled in between."""
-RECENT = 10
-"""Entries looked at for ``too_fast``."""
-FAST_GAPS = 3
-"""Gaps under :data:`FASTEST` among the last :data:`RECENT` entries that raise the flag."""
+FASTEST = 1.5
+"""Seconds a roll takes at the least, on average over a run: pick up, roll, read, tap."""
+FAST_RUN = 5
+"""Entries whose span is looked at for ``too_fast``: the last five (four gaps)."""
 TRIPS_WINDOW = 20
 """Entries looked at for ``implausible``."""
 TRIPS_FLAG = 4
@@ -51,14 +53,26 @@ class TableTimes:
     times: deque[float] = field(default_factory=lambda: deque(maxlen=TRIPS_WINDOW))
     triples: deque[bool] = field(default_factory=lambda: deque(maxlen=TRIPS_WINDOW))
     entries: int = 0
+    loose: bool = False
+    """The last entry had no command of its own: the next one is the same tap."""
 
-    def add(self, at: float, trips: bool) -> None:
+    def add(self, at: float, trips: bool, command: bool = True) -> None:
+        """One entry stored at ``at``; ``command``: False for an entry the server wrote
+        with no command of its own (a miss for a turn passed), which counts as one tap
+        with the entry stored after it (a three of a kind among them still counts)."""
+        if self.loose and self.times:
+            self.times[-1] = at
+            self.triples[-1] = self.triples[-1] or trips
+            self.loose = not command
+            return
+        self.loose = not command
         self.times.append(at)
         self.triples.append(trips)
         self.entries += 1
 
     def undo(self) -> None:
         """The last entry was undone: it is no longer a sign of anything."""
+        self.loose = False
         if self.times:
             self.times.pop()
             self.triples.pop()
@@ -68,10 +82,15 @@ class TableTimes:
     def last(self) -> float | None:
         return self.times[-1] if self.times else None
 
-    def fast_gaps(self) -> int:
-        """Gaps under :data:`FASTEST` seconds between the last :data:`RECENT` entries."""
-        recent = list(self.times)[-RECENT:]
-        return sum(1 for a, b in pairwise(recent) if b - a < FASTEST)
+    def fast_run(self) -> float | None:
+        """Seconds the last :data:`FAST_RUN` entries took, first to last, when that is
+        under :data:`FASTEST` seconds a gap on average (else, or with fewer entries,
+        ``None``)."""
+        if len(self.times) < FAST_RUN:
+            return None
+        recent = list(self.times)[-FAST_RUN:]
+        span = recent[-1] - recent[0]
+        return span if span < FASTEST * (FAST_RUN - 1) else None
 
     def trips(self) -> int:
         return sum(self.triples)
@@ -84,8 +103,16 @@ class RoomLog:
     seq: int = 0
     tables: dict[int, TableTimes] = field(default_factory=dict)
 
-    def read(self, seq: int, table: int | None, event: dict[str, Any], at: float) -> None:
-        """Take one stored event in (in seq order)."""
+    def read(
+        self,
+        seq: int,
+        table: int | None,
+        event: dict[str, Any],
+        at: float,
+        command: str | None = "",
+    ) -> None:
+        """Take one stored event in (in seq order); ``command``: the id it was stored
+        under (``None``: written by the server with the command stored next)."""
         self.seq = seq
         kind = event.get("type")
         if table is None:
@@ -95,9 +122,9 @@ class RoomLog:
             times.undo()
         elif kind == "roll":
             dice = event.get("dice") or []
-            times.add(at, len(dice) == 3 and len(set(dice)) == 1)
+            times.add(at, len(dice) == 3 and len(set(dice)) == 1, command is not None)
         elif kind == "tally":
-            times.add(at, str(event.get("outcome", "")) in TRIPS_TALLIES)
+            times.add(at, str(event.get("outcome", "")) in TRIPS_TALLIES, command is not None)
 
 
 def round_start(entries: dict[int, tuple[TableTimes | None, int]]) -> float | None:
@@ -128,7 +155,7 @@ def flags(
     >>> [f["kind"] for f in flags(t, rolls=0, playing=True, now=400.0, silent_after=300.0, started=0.0)]
     ['silent']
     >>> for s in range(5):
-    ...     t.add(390.0 + s, True)
+    ...     t.add(390.0 + s, True)  # five three-of-a-kinds a second apart
     >>> [f["kind"] for f in flags(t, rolls=5, playing=True, now=400.0, silent_after=300.0, started=0.0)]
     ['too_fast', 'implausible']
     """
@@ -147,12 +174,13 @@ def flags(
             }
         )
     if times is not None:
-        fast = times.fast_gaps()
-        if fast >= FAST_GAPS:
+        run = times.fast_run()
+        if run is not None:
+            took = f"{run:.0f} s" if run >= 1 else "under a second"
             out.append(
                 {
                     "kind": "too_fast",
-                    "text": f"{fast} entries under {FASTEST:g} s apart",
+                    "text": f"{FAST_RUN} entries in {took}: faster than dice are rolled",
                 }
             )
         trips = times.trips()

@@ -25,15 +25,23 @@ export function recall(key) {
 export function saveToken(night, role, token) { store(`${night}:${role}`, token); }
 export function loadToken(night, role) { return recall(`${night}:${role}`); }
 
-/** The ?token= of the address, removed from the address bar (it stays in localStorage). */
+/** The ?token= (or ?key=, as the links shown to people say it) of the address, removed
+ * from the address bar (it stays in localStorage). */
 export function takeUrlToken() {
   const url = new URL(location.href);
-  const token = url.searchParams.get("token");
+  const token = url.searchParams.get("token") || url.searchParams.get("key");
   if (token) {
     url.searchParams.delete("token");
+    url.searchParams.delete("key");
     history.replaceState(null, "", url.pathname + url.search + url.hash);
   }
   return token;
+}
+
+/** A night's link as a person reads it, saves and scans it: ``?key=`` where the server
+ * wrote ``?token=`` (the page takes either). */
+export function keyLink(link) {
+  return link.replace(/([?&])token=/, "$1key=");
 }
 
 /** The night id and the part after it, for paths like /n/<id>/table/2. */
@@ -118,6 +126,14 @@ export function firstReply(path, token) {
   }
   const reply = first.reply || fromWorker(path, token);
   return reply.then((got) => (got ? parsed(got) : api(path, { token })));
+}
+
+/** A reply the page's inline start asked for early (boot.js: ``window[name]``, as
+ * ``{token, reply}``), once, when it was asked with ``token``; else null. */
+export function early(name, token) {
+  const asked = window[name];
+  window[name] = null;
+  return asked && asked.token === token ? asked.reply : null;
 }
 
 /** A table's first state from the service worker, which asked for it as it handed out the

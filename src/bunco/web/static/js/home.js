@@ -1,6 +1,6 @@
 // Home: start a night (the host's set-up), join a table by code, this phone's nights.
 
-import { api, commandId, recall, rememberNight, saveToken, store } from "./api.js";
+import { api, commandId, keyLink, recall, rememberNight, saveToken, store } from "./api.js";
 import { $, copyText, fill, h, topbar } from "./ui.js";
 import { addMoney, renderPayouts } from "./money.js";
 
@@ -98,14 +98,20 @@ export function botNames(players, count) {
   return out;
 }
 
+/** The presets by their names for people ("Classic party"), each with how it plays;
+ * the ids ("classic") are what the night is made with. */
 function renderPresets() {
-  fill("presets", data.presets.map((p) => h("label", { class: "preset" },
+  fill("presets", data.presets.map((p) => h("label", { class: "preset", dataset: { preset: p.name } },
     h("input", { type: "radio", name: "preset", value: p.name, checked: p.name === "classic",
       "aria-describedby": `sum-${p.name}` }),
-    h("strong", {}, p.name),
-    h("span", { class: "summary", id: `sum-${p.name}` }, p.summary))));
+    h("strong", {}, p.title),
+    h("span", { class: "summary", id: `sum-${p.name}` }, p.plays))));
   for (const input of document.querySelectorAll('input[name="preset"]')) {
-    input.addEventListener("change", renderRules);
+    input.addEventListener("change", () => {
+      renderRules();
+      // a night of prize groups is set up in step 3: open it
+      if (preset().rules.prize_groups) $("step-prizes").open = true;
+    });
   }
 }
 
@@ -162,7 +168,13 @@ function refreshPayouts() {
     return box && box.checked;
   }).map((p) => ({ ...p, label: (preset().prize_labels || {})[p.name] || p.label }));  // the preset's names
   const grouped = !$("groups-box").hidden && $("groups").value.trim() !== "";
-  renderPayouts(ticked, grouped);
+  renderPayouts(ticked, grouped, { tables: data.money || {}, labels: prizeLabels() });
+}
+
+/** Each prize category's name under the chosen rules ("Most Baby Buncos"). */
+function prizeLabels() {
+  const own = preset().prize_labels || {};
+  return Object.fromEntries(data.prizes.map((p) => [p.name, own[p.name] || p.label]));
 }
 
 /** The house rules: every control whose value differs from the preset's. */
@@ -183,10 +195,12 @@ function houseRules() {
   return out;
 }
 
-function showError(message) {
+/** Say what is wrong under the form; ``step`` (an id), the step to open where it is. */
+function showError(message, step = null) {
   const box = $("setup-error");
   box.textContent = message;
   box.hidden = !message;
+  if (step && $(step).tagName === "DETAILS") $(step).open = true;
   if (message) box.scrollIntoView({ block: "center" });
 }
 
@@ -196,7 +210,7 @@ async function start(ev) {
   const [people, problem] = parsePlayers($("players").value);
   if (problem) return showError(problem);
   const [count, badCount] = botCount();
-  if (badCount) return showError(badCount);
+  if (badCount) return showError(badCount, "bots-more");
   const bots = botNames(people, count);
   const players = [...people, ...bots];
   if (players.length < 2) return showError("A night needs at least two players: paste their names, one per line.");
@@ -212,16 +226,17 @@ async function start(ev) {
     dice: $("dice-mode").value,
   };
   if (prizes.includes("traveling") && (body.house_rules.traveling || preset().rules.traveling) === "off") {
-    return showError("The Traveling prize needs a trigger: choose one under “Traveling prize trigger”.");
+    $("more-rules").open = true;
+    return showError("The Traveling prize needs a trigger: choose one under “Traveling prize trigger” (step 2, “Change a rule”).");
   }
   if (bots.length) body.bots = bots;
   if (!$("groups-box").hidden) {
     const [groups, badGroups] = parseGroups($("groups").value, players);
-    if (badGroups) return showError(badGroups);
+    if (badGroups) return showError(badGroups, "step-prizes");
     if (Object.keys(groups).length) body.groups = groups;
   }
   const badMoney = addMoney(body);
-  if (badMoney) return showError(badMoney);
+  if (badMoney) return showError(badMoney, "step-prizes");
   if ($("shuffle").checked) body.seed = Math.floor(Math.random() * 2 ** 31);
   // the same id and body again get the same night and tokens if a reply was lost
   body.command_id = commandId();
@@ -259,7 +274,7 @@ async function createOnce(body) {
 
 /** After creation: the host link, to save before anything else (it is shown only now). */
 function showSaveStep(created) {
-  const link = created.links.host;
+  const link = keyLink(created.links.host);
   $("setup").hidden = true;
   for (const id of ["start-title", "intro", "join-card", "mine-box"]) if ($(id)) $(id).hidden = true;
   $("saved-link").textContent = link;
@@ -302,7 +317,7 @@ async function main() {
   $("setup").addEventListener("submit", start);
   $("switches").addEventListener("change", () => { showGroups(); refreshPayouts(); });
   for (const id of ["prizes", "money-mode"]) $(id).addEventListener("change", refreshPayouts);
-  for (const id of ["judged", "groups"]) $(id).addEventListener("input", refreshPayouts);
+  for (const id of ["judged", "groups", "currency"]) $(id).addEventListener("input", refreshPayouts);
   try {
     data = await api("/pages/presets.json");
   } catch (err) {

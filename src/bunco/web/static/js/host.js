@@ -1,9 +1,13 @@
-// The host's page: the seating with every table's QR code and join code (printable), the
-// tables live, the bell and the moves, late arrivals, departures and substitutes, the bots,
-// verifying cards (tournament rules), ending the night early, and roll-offs.
+// The host's page, a console organised by the moment of the night (host_console.js): what
+// to do now first, then five tabs — the tables live with the bell, the moves and undo; the
+// players (find one, the door, late arrivals, departures, substitutes, seats by hand,
+// bots); the seating cards with every table's QR code and join code (printable); breaks,
+// drawings, judged prizes and verifying cards; and the rest (corrections, dice, the host
+// link on another phone, co-hosts, ending the night early). Roll-offs show under the top
+// card when one is due.
 
 import {
-  adoptToken, api, Commands, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
+  adoptToken, api, Commands, early, keyLink, pathParts, publicOrigin, recall, rememberNight, rulesOf, store,
 } from "./api.js";
 import { authFile } from "./files.js";
 import { Live } from "./live.js";
@@ -16,8 +20,13 @@ import { registerOffline } from "./pwa.js";
 import { RoundClock } from "./round_clock.js";
 import { initHostMoney, updateHostMoney } from "./money.js";
 import { initSeatByHand, updateSeatByHand } from "./host_seating.js";
-import { initCorrections, isUndo, refreshAudit, update as updateCorrections } from "./host_corrections.js";
-import { foldLine, initBigNight, showing } from "./host_big.js";
+import {
+  closeNight, initCorrections, isUndo, refreshAudit, update as updateCorrections,
+} from "./host_corrections.js";
+import { BIG_NIGHT_TABLES, foldLine, initBigNight, showing } from "./host_big.js";
+import {
+  currentTab, followMoment, initFindPlayer, initFindTable, initTabs, momentOf, nowWords, showTab,
+} from "./host_console.js";
 // "Delete this night", once it is over: its own block in host.html
 import "./host_delete.js";
 import {
@@ -37,9 +46,13 @@ let created = null;     // the creation reply (join codes, viewer token), if thi
 let seatingKey = "";
 let rules = null;       // every rule value of a night in groups (prize_groups)
 let botsKey = "";
+let peopleKey = null;   // who plays, as the Players tab's lists last drew them
 let botsBusy = 0;       // bot changes not yet saved: the switches show the host's choice meanwhile
 let botsChain = Promise.resolve();
 let origin = location.origin;  // the address phones use (publicOrigin), set in main
+let seatShown = 1;      // the table whose seating card the Seating tab shows
+let printing = false;   // every seating card drawn, for the printer
+let redrawFound = () => {};  // "find a table" and "find a player" follow the night
 const byName = (a, b) => a.localeCompare(b);
 
 const pageLink = (page, withToken = true) => {
@@ -78,10 +91,12 @@ async function newCode(table) {
 }
 
 /** The tables' current join codes as the server keeps them for every host of the night
- * (a co-host's phone prints the same cards; a code made again on another phone shows here). */
-async function loadJoinCodes() {
+ * (a co-host's phone prints the same cards; a code made again on another phone shows here):
+ * ``asked``, the reply already on its way (boot.js asks it as the page is read). */
+async function loadJoinCodes(asked = null) {
   try {
-    const kept = await api(`${base}/join-codes`, { token });
+    const kept = await (asked || api(`${base}/join-codes`, { token }));
+    if (!kept) throw new Error("no codes");
     const fresh = new Map(kept.tables.map((c) => [c.table, c]));
     const local = ((created && created.tables) || []).filter((c) => !fresh.has(c.table));
     created = { night, ...(created || {}), tables: [...local, ...fresh.values()] };
@@ -95,19 +110,47 @@ function seatList(players, team) {
     team && i < 2 ? h("span", { class: "muted small" }, ` · partner ${players[i + 2] || "ghost"}`) : null)));
 }
 
+const seatingOf = (view) => (view.tables.length ? view.tables.map((t) => t.players)
+  : (view.next ? view.next.tables : []));
+
+/** The Seating tab's choice of table: a button per table on a small night, a list on a big one. */
+function drawSeatPick(count) {
+  seatShown = Math.min(Math.max(1, seatShown), Math.max(1, count));
+  if (count < BIG_NIGHT_TABLES) {
+    fill("seat-pick", Array.from({ length: count }, (_, i) => h("button", {
+      type: "button", class: "btn secondary seat-no-btn", "aria-pressed": String(i + 1 === seatShown),
+      "aria-label": `Table ${i + 1}`, dataset: { seat: i + 1 }, onclick: () => showSeatCard(i + 1),
+    }, String(i + 1))));
+    return;
+  }
+  const pick = h("select", { id: "seat-table", onchange: (ev) => showSeatCard(Number(ev.target.value)) },
+    Array.from({ length: count }, (_, i) => h("option", { value: i + 1, selected: i + 1 === seatShown }, `Table ${i + 1}`)));
+  fill("seat-pick", h("label", { for: "seat-table" }, "The card of"), pick);
+}
+
+/** Show table ``n``'s seating card in the Seating tab. */
+function showSeatCard(n) {
+  seatShown = n;
+  seatingKey = "";
+  drawSeating(live.state.view);
+  if (currentTab() !== "seating") showTab("seating");
+}
+
 function drawSeating(view) {
-  const seating = view.tables.length ? view.tables.map((t) => t.players)
-    : (view.next ? view.next.tables : []);
-  const key = JSON.stringify([seating, created && created.tables, view.round, view.set]);
+  const seating = seatingOf(view);
+  const all = printing || seating.length < BIG_NIGHT_TABLES;  // a big night draws one card at a time
+  const key = JSON.stringify([seating, created && created.tables, view.round, view.set, seatShown, all]);
   if (key === seatingKey) return;
   seatingKey = key;
+  drawSeatPick(seating.length);
   $("print-title").textContent = `${live.state.name} — ${roundLabel(view)} seating`;
   const cards = seating.map((players, i) => {
     const n = i + 1;
+    if (!all && n !== seatShown) return null;
     const t = view.tables[i];
     const team = t ? t.team : Boolean(view.next && view.next.teams[i]); // the server's word
     const c = credsFor(n);
-    return h("article", { class: "seat-card", dataset: { table: n } },
+    return h("article", { class: `seat-card${n === seatShown ? " shown" : ""}`, dataset: { table: n } },
       h("h3", {}, ordinalTable(n, seating.length)),
       team ? h("p", { class: "small" }, `${names([players[0], players[2]])} vs ${names([players[1], players[3]])}`)
         : h("p", { class: "small" }, "Individuals: each player for themselves"),
@@ -116,32 +159,40 @@ function drawSeating(view) {
         // a div: a large code in a <p> reads to screen readers as a heading made by hand
         h("div", { class: "code", dataset: { code: c.code }, "aria-label": `Join code ${c.code.split("").join(" ")}` }, c.code),
         h("p", { class: "link-text" }, `${origin.replace(/^https?:\/\//, "")}/join — code ${c.code}`),
-        h("a", { class: "join-link no-print small", href: joinLink(c), dataset: { table: n } }, "join link")]
+        h("a", { class: "join-link no-print btn secondary", href: joinLink(c), dataset: { table: n } }, `Keep score for table ${n} on this phone`)]
         : h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary",
           onclick: () => newCode(n) }, "Make a join code")),
       c ? h("p", { class: "no-print" }, h("button", { type: "button", class: "btn secondary small",
         onclick: () => newCode(n), "aria-label": `New code for table ${n}` }, "New code")) : null);
   });
-  const extra = created && created.viewer_token ? h("article", { class: "seat-card", id: "player-card" },
+  const extra = created && created.viewer_token ? h("article", { class: "seat-card shown", id: "player-card" },
     h("h3", {}, "Players: follow your card"),
     h("p", { class: "small" }, "Scan, pick your name: your seat, partner, score card and moves, live."),
     qr(pageLink("player"), "QR code: the player page"),
-    h("a", { class: "no-print small", id: "player-link", href: pageLink("player") }, "player link")) : null;
-  fill("sheet", cards, extra);
+    h("a", { class: "no-print btn secondary", id: "player-link", href: pageLink("player") }, "Open the players' page")) : null;
+  fill("sheet", extra, cards);
+}
+
+/** "Print every card": a big night draws them all first, and prints once their QR codes
+ * have loaded. */
+async function printSeating() {
+  printing = true;
+  seatingKey = "";
+  drawSeating(live.state.view);
+  await Promise.all([...document.querySelectorAll("#sheet img")].map((img) => (img.complete ? null
+    : new Promise((done) => { img.onload = done; img.onerror = done; }))));
+  window.print();
+  printing = false;
+  seatingKey = "";
+  drawSeating(live.state.view);
 }
 
 function drawNav() {
-  const links = [];
-  if (created && created.viewer_token) {
-    links.push(h("a", { class: "btn secondary", id: "screen-link", href: pageLink("screen"), target: "_blank",
-      rel: "noopener" }, "Big screen"));
-  } else {
-    links.push(h("a", { class: "btn secondary", id: "screen-link", href: pageLink("screen", false),
-      target: "_blank", rel: "noopener" }, "Big screen"));
-  }
-  links.push(h("a", { class: "btn secondary", id: "end-link", href: `/n/${encodeURIComponent(night)}/end` },
-    "Results"));
-  fill("nav", links);
+  const viewer = Boolean(created && created.viewer_token);
+  fill("nav", h("a", { class: "btn secondary", id: "screen-link", href: pageLink("screen", viewer), target: "_blank",
+    rel: "noopener" }, "Big screen (for a TV)"),
+  h("a", { class: "btn secondary", href: results() }, "Results"));
+  $("end-link").href = results();
   // a card per table for this round, its QR code the players' page (with this viewer token)
   const guide = $("guide-link");
   guide.hidden = !(created && created.viewer_token);
@@ -162,6 +213,58 @@ async function rolloffRoll(player, dice = null) {
   }
 }
 
+const results = () => `/n/${encodeURIComponent(night)}/end`;
+const tableCount = (view) => view.tables.length || (view.next ? view.next.tables.length : 0);
+
+/** The top card: the moment's words and the one next thing to do. */
+function drawNow(state, previous) {
+  const view = state.view;
+  const moment = momentOf(view);
+  const over = view.closed ? "The results are final: you closed the night."
+    : "The prizes are decided. The results stay provisional (you can still correct them) until you close the night.";
+  const ended = view.ended_early ? `You ended the night after ${roundWords(view.ended_early, view.sets)}. ` : "";
+  const [title, text] = nowWords(view, { tables: tableCount(view), over, ended,
+    checkin: moment === "before" ? ($("checkin-count") && !$("checkin-card").hidden ? `${$("checkin-count").textContent}.` : "") : "" });
+  $("now-title").textContent = title;
+  $("now-text").textContent = text;
+  const line = [];
+  if (moment === "end") {
+    line.push(h("a", { class: "btn wide", href: results(), id: "results-link" }, "See the prizes"));
+    if (!view.closed) line.push(h("button", { type: "button", class: "btn secondary wide", id: "now-close", onclick: closeNight }, "Close the night: results final"));
+  }
+  if (moment === "break" && view.break) {
+    line.push(h("button", { type: "button", class: "btn secondary wide", id: "now-break-end",
+      onclick: () => sendNow("breaks/end", "The break is over.") }, "End the break"));
+  }
+  fill("status-line", startBellButton(view, { commands: settling, live, base }), line);
+  if (startBellRang(view, previous)) ringBell();
+  const more = [];
+  if (moment === "before") more.push(h("button", { type: "button", class: "btn secondary", onclick: () => showTab("seating") }, "Seating cards and codes"));
+  if (moment === "between" && tableCount(view) >= BIG_NIGHT_TABLES) more.push(h("button", { type: "button", class: "btn secondary", onclick: () => { showTab("players"); $("find-player").focus(); } }, "Find a player's seat"));
+  fill("now-more", more);
+}
+
+/** Mark ``player`` gone home, or back (``here``). */
+async function sendPresence(player, here) {
+  try {
+    const ack = await commands.send(`${base}/presence`, { player, present: here });
+    toast(here ? `${player} is back.` : `${player} has gone home.`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
+async function sendNow(path, done) {
+  try {
+    const ack = await commands.send(`${base}/${path}`, {});
+    toast(done);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error", 6000);
+  }
+}
+
 function render(state, previous) {
   const view = state.view;
   $("night-name").textContent = state.name;
@@ -169,8 +272,10 @@ function render(state, previous) {
   document.title = `Host — ${state.name}`;
   const count = view.seated.length;
   const phase = view.phase === "over" ? "The night is over"
-    : view.phase === "rolloff" ? "Roll-off" : `${roundLabel(view)} of ${view.sets * 6} · roll for ${view.round}s`;
-  $("night-sub").textContent = `${state.setup.rules} · ${count} players at ${view.tables.length || (view.next ? view.next.tables.length : 0)} tables · ${phase}`;
+    : view.phase === "rolloff" ? "Roll-off" : `${roundLabel(view)} of ${view.sets * 6}`;
+  const where = view.phase === "over" ? `${count} players` : `${count} players at ${tableCount(view)} tables`;
+  $("night-sub").textContent = `${view.words.rules || state.setup.rules} · ${where} · ${phase}`;
+  followMoment(view);
   Object.assign(document.body.dataset, { phase: view.phase, round: String(view.round), bell: String(view.bell) });
   drawBellBanner(view, view.bell ? view.words.bell : "");  // the rules' words (party/words.py)
   if (!roundClock) roundClock = new RoundClock({ night, token });
@@ -183,24 +288,14 @@ function render(state, previous) {
   const reopen = view.phase !== "playing" || (view.last_round && !view.started);
   if (showing("overview")) fill("overview", view.tables.map((t) => {
     const card = tableCard(t);
-    if (t.rolls > 0 || reopen) {
-      card.append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
+    if (t.rolls > 0 || reopen) {  // on the line of who rolls, to keep the card short
+      card.querySelector(".tv-roller").append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
         "aria-label": `Undo last entry at table ${t.table}…`, onclick: () => hostUndo(t.table) },
       h("span", { "aria-hidden": "true" }, "↶ "), "Undo last entry…"));
     }
     return card;
   }));
-  let line;
-  const results = `/n/${encodeURIComponent(night)}/end`;
-  if (view.ended_early) {
-    line = h("p", { id: "ended-line" }, `You ended the night after ${roundWords(view.ended_early, view.sets)}. `,
-      h("a", { href: results, id: "results-link" }, view.phase === "over" ? "See the prizes →" : "See the results →"));
-  } else if (view.phase === "over") line = h("p", {}, "Every round is played. ", h("a", { href: results, id: "results-link" }, "See the prizes →"));
-  else if (view.on_break) line = h("p", { class: "notice" }, "Break time! The next round starts with the head table's bell or its first roll.");
-  else if (!view.started && view.last_round) line = h("p", {}, `Round ${view.last_round.round} is over: everyone moves (below). The next round starts with the head table's bell or its first roll.`);
-  else line = null;
-  fill("status-line", line, startBellButton(view, { commands: settling, live, base }));
-  if (startBellRang(view, previous)) ringBell();
+  drawNow(state, previous);
   // once the night is over nobody moves on: no "sitting out next round" for everyone
   const moving = view.last_round && (view.next || view.tables.length);
   const moves = moving && showing("moves") ? movesList(view) : null;
@@ -215,9 +310,13 @@ function render(state, previous) {
     el.disabled = !between;
   }
   $("people-note").textContent = between ? "" : "Wait for the end of the round to change who plays.";
-  for (const id of ["leaving", "sub-out"]) {
-    const current = $(id).value;
-    fill(id, view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+  const seatedKey = view.seated.join("\n");
+  if (seatedKey !== peopleKey) {  // the lists again only when who plays changed
+    peopleKey = seatedKey;
+    for (const id of ["leaving", "sub-out"]) {
+      const current = $(id).value;
+      fill(id, view.seated.slice().sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+    }
   }
   if (document.activeElement !== $("dice-mode")) $("dice-mode").value = state.dice || "real";
   drawBots(state);
@@ -226,15 +325,16 @@ function render(state, previous) {
   updateHostMoney(state);  // breaks, drawings, presence, judged prizes (money.js)
   updateSeatByHand(state);  // swapping seats between rounds (host_seating.js)
   updateCorrections(state);  // the correction console and the audit list (host_corrections.js)
+  redrawFound();
   keepAwake(view.phase !== "over");
 }
 
 /** Say how the phones' screens stay on (the Wake Lock API needs https or localhost). */
 function drawAwake(mode) {
   const words = {
-    "wake-lock": "Screens stay on: this browser's Wake Lock (a secure page).",
-    video: "Screens stay on: plain http on the Wi-Fi has no Wake Lock, so the pages play a silent, invisible video instead (or start the server with `bunco serve --https`).",
-    no: "This browser may let the screen sleep (no Wake Lock over plain http, no video fallback): start the server with `bunco serve --https`, or set the phones' display timeout longer.",
+    "wake-lock": "The phones' screens stay on while the night runs.",
+    video: "The phones' screens stay on while the night runs (each page keeps its phone awake).",
+    no: "This phone may let its screen go dark: set its screen timeout longer in the phone's settings.",
     off: "",
   };
   $("awake-note").textContent = words[mode] || "";
@@ -243,7 +343,7 @@ function drawAwake(mode) {
 
 // -- host hand-off: this link on another phone, co-hosts ---------------------------------------------
 function drawHandOff() {
-  const link = `${origin}/night/${encodeURIComponent(night)}?token=${encodeURIComponent(token)}`;
+  const link = `${origin}/night/${encodeURIComponent(night)}?key=${encodeURIComponent(token)}`;
   $("handoff-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
   $("handoff-link").textContent = link;
   $("handoff-copy").onclick = () => copyText(link, $("handoff-note"));
@@ -270,9 +370,10 @@ async function addCohost(ev) {
     const made = await api(`${base}/cohosts`, { method: "POST", token, body: name ? { name } : {} });
     $("cohost-name").value = "";
     $("cohost-new").hidden = false;
-    $("cohost-qr").src = `/api/qr.svg?text=${encodeURIComponent(made.link)}`;
-    $("cohost-link").textContent = made.link;
-    $("cohost-copy").onclick = () => copyText(made.link, $("cohost-note"));
+    const link = keyLink(made.link);
+    $("cohost-qr").src = `/api/qr.svg?text=${encodeURIComponent(link)}`;
+    $("cohost-link").textContent = link;
+    $("cohost-copy").onclick = () => copyText(link, $("cohost-note"));
     $("cohost-note").textContent = `${made.label}: scan this on their phone now (it is shown only now).`;
     await loadCohosts();
   } catch (err) {
@@ -338,7 +439,8 @@ function drawBots(state) {
   const bots = new Set(state.bots || []);
   const people = [...new Set([...view.seated, ...bots])].filter((p) => p in view.players).sort(byName);
   const key = JSON.stringify(people);
-  if (key !== botsKey) {
+  // a switch per player, drawn once the fold is opened (200 of them cost a slow phone)
+  if (key !== botsKey && $("bots-fold").open) {
     botsKey = key;
     // while a change is being saved the switches show the host's choice, not the old state
     const shown = new Map([...document.querySelectorAll("#bots [data-bot]")].map((i) => [i.dataset.bot, i.checked]));
@@ -459,19 +561,24 @@ async function main() {
   }
   token = held.token;
   created = recall(`${night}:created`);
-  const found = publicOrigin();  // asked together with the viewer link below, not after it
-  if (!created || !created.viewer_token) {  // a co-host's phone: its own viewer link for the TV and player QR
-    try {
-      const viewer = await api(`${base}/viewer-links`, { method: "POST", token });
-      created = { night, tables: [], ...(created || {}), viewer_token: viewer.token };
-      store(`${night}:created`, created);
-    } catch (_) { /* the big screen link then asks for a token; everything else works */ }
-  }
-  await loadJoinCodes();
+  // the address phones use, the join codes and (a phone that made no night here, a
+  // co-host's) a viewer link for the TV and the player QR: all asked at once, most of
+  // them already by the page's inline start (boot.js)
+  const found = publicOrigin();
+  const codes = loadJoinCodes(early("buncoCodes", token));
+  const viewerAsk = !created || !created.viewer_token
+    ? (early("buncoViewer", token) || api(`${base}/viewer-links`, { method: "POST", token })) : null;
+  const viewer = viewerAsk ? await viewerAsk.catch(() => null) : null;
+  if (viewer && viewer.token) {
+    created = { night, tables: [], ...(created || {}), viewer_token: viewer.token };
+    store(`${night}:created`, created);
+  }  // else the big screen link asks for a key; everything else works
+  await codes;
   commands = new Commands(token);
   origin = await found;
   if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname)) {
-    $("lan-warning").textContent = "Phones cannot reach this server: it listens on this computer only. Stop it and start it with `make run` (or `bunco serve --host 0.0.0.0`): it prints the address phones use, and the QR codes here follow it.";
+    $("lan-warning").textContent = "Other phones cannot reach this night yet: the computer running it lets in only itself. "
+      + "Start it again with “bunco serve --host 0.0.0.0” (or “make run”): the QR codes here then work.";
     $("lan-warning").hidden = false;
   }
   document.addEventListener("bunco:awake", (ev) => drawAwake(ev.detail));
@@ -489,7 +596,7 @@ async function main() {
   loadCohosts();
   // the screen and player links hosts' phones made: their own block (host_viewer_links.js)
   initViewerLinks({ card: $("cohost-card"), cohosts: $("cohosts"), base, token });
-  $("print").addEventListener("click", () => window.print());
+  $("print").addEventListener("click", printSeating);
   $("arrival-form").addEventListener("submit", (ev) => {
     const name = $("arrival").value.trim();
     if (!name) { ev.preventDefault(); return; }
@@ -513,6 +620,8 @@ async function main() {
     });
   });
   $("end-night").addEventListener("click", endNight);
+  $("bots-fold").addEventListener("toggle", () => { if (live && live.state) drawBots(live.state); });
+  initTabs(() => { seatingKey = ""; if (live && live.state) render(live.state, live.state); });
   let dashboard = null;  // the room at a glance (host_dashboard.js)
   let checkin = null;  // the door check-in before round 1 (host_checkin.js)
   live = new Live({
@@ -556,13 +665,20 @@ async function main() {
   rememberNight(night, live.state.name, "host", `/n/${night}/host`);
   drawNav();
   registerOffline();
-  initPhones({ anchor: $("status-card"), base, token, origin });
-  dashboard = initDashboard({ anchor: $("status-card"), base, token });
-  checkin = initCheckin({ anchor: $("status-card"), base, token });
-  const view = live.state.view;  // a big night: jump links, long lists folded (host_big.js)
-  initBigNight({ tables: view.tables.length || (view.next ? view.next.tables.length : 0),
-    players: Object.keys(view.players).length, undo: hostUndo, redraw: () => render(live.state, live.state) });
+  initPhones({ anchor: $("phones-anchor"), base, token, origin });
+  dashboard = initDashboard({ anchor: $("room-anchor"), base, token });
+  checkin = initCheckin({ anchor: $("checkin-anchor"), base, token, onChange: () => drawNow(live.state, live.state) });
+  const view = live.state.view;  // a big night: the long lists folded (host_big.js)
+  initBigNight({ tables: tableCount(view), redraw: () => render(live.state, live.state) });
+  const findTable = initFindTable({ view: () => live.state.view, undo: hostUndo, card: showSeatCard,
+    code: (n) => { const c = credsFor(n); return c ? c.code : null; } });
+  const findPlayer = initFindPlayer({ view: () => live.state.view, presence: (player, here) => sendPresence(player, here) });
+  redrawFound = () => { findTable(); findPlayer(); };
   $("content").hidden = false;
+  // a link to a part of the page (the door card's "Back to the door list") opens its tab
+  const linked = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const panel = linked && linked.closest("[role=tabpanel]");
+  if (panel) showTab(panel.dataset.panel);
   live.connect();
   document.body.dataset.ready = "yes";
 }

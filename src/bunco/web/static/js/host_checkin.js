@@ -14,30 +14,38 @@ import { fill, h, toast } from "./ui.js";
 
 const CAN_SCAN = typeof window.BarcodeDetector === "function";
 
-/** The card, after ``anchor``. Returns ``{ refresh, onMessage }``. */
-export function initCheckin({ anchor, base, token }) {
+/** How many names the list shows before "Show all" (about one phone screen). */
+export const CHECKIN_SHOWN = 8;
+
+/** The card, after ``anchor``; ``onChange()`` after each new count. Returns ``{ refresh,
+ * onMessage }``. */
+export function initCheckin({ anchor, base, token, onChange = () => {} }) {
   const card = h("section", { class: "card no-print", id: "checkin-card", "aria-labelledby": "checkin-title", hidden: true },
     h("h2", { id: "checkin-title" }, "Door check-in"),
-    h("p", { class: "small muted" }, "Tap each name as the player arrives. Before round 1, a no-show's seat can go to a substitute, or the no-show comes off the seating and the rules seat the room without them: a ghost's seat (the partner rolls for it) or a smaller table, as the night's rules say."),
+    h("p", { class: "small muted" }, "Tap each name as the player arrives. For someone who does not come, tap “No-show…”: a substitute takes their seat, or the rules seat the room without them."),
     h("p", { id: "checkin-count", role: "status" }),
     h("div", { class: "row" },
       h("a", { class: "btn secondary small", id: "checkin-badges",
         ...authFile(`${base}/download/badges.pdf`, token, "door-badges.pdf") }, "Door badges (PDF)"),
       CAN_SCAN ? h("button", { type: "button", class: "btn small", id: "checkin-scan", onclick: () => scanner.toggle() }, "Scan") : ""),
     h("p", { class: "small muted", id: "checkin-scan-help" }, CAN_SCAN
-      ? "Scan a badge's QR code (or the one on a player's own page) with Scan, or with the camera app: either checks the player in."
-      : "To scan a badge's QR code (or the one on a player's own page), point this phone's camera app at it and open the link: it checks the player in on this phone."),
+      ? "Or scan a door badge's QR code (or the one on a player's phone) with Scan or the camera."
+      : "Or point this phone's camera at a door badge's QR code (or the one on a player's phone) and open the link."),
     h("div", { class: "door-scan", id: "checkin-scanner", hidden: true }),
     h("div", { class: "row" },
       h("label", { for: "checkin-find", class: "grow" }, "Find a name",
         h("input", { type: "search", id: "checkin-find", autocomplete: "off" })),
-      h("label", { class: "row small" }, h("input", { type: "checkbox", id: "checkin-missing" }), " Only those not here")),
-    h("ul", { class: "checkin-list", id: "checkin-list" }));
+      h("label", { class: "switch" }, h("input", { type: "checkbox", role: "switch", id: "checkin-missing" }), h("span", {}, "Only those not here yet"))),
+    h("ul", { class: "checkin-list", id: "checkin-list" }),
+    h("button", { type: "button", class: "btn secondary", id: "checkin-all", hidden: true,
+      onclick: () => { showAll = !showAll; draw(latest); } }));
   anchor.after(card);
   const scanner = cardScanner({ box: card.querySelector("#checkin-scanner"), base, token, onDone: () => refresh() });
   let latest = null;
   let armed = null;  // the player whose "Not coming" was tapped once
   let subbing = null;  // the player whose substitute is being typed
+  let showAll = false;  // "Show all N" tapped
+  let opened = null;  // the player whose no-show choices are open
 
   const send = async (path, body, done) => {
     try {
@@ -73,7 +81,9 @@ export function initCheckin({ anchor, base, token }) {
   };
   const row = (p) => {
     const where = p.table ? `table ${p.table}, seat ${p.seat}` : "";
-    const actions = p.here ? [] : [
+    const actions = p.here ? [] : opened !== p.player ? [h("button", { type: "button", class: "btn secondary small",
+      dataset: { noshow: p.player }, "aria-label": `No-show… ${p.player}`,
+      onclick: () => { opened = p.player; draw(latest); } }, "No-show…")] : [
       h("button", { type: "button", class: "btn secondary small", dataset: { ghost: p.player }, onclick: () => ghost(p) },
         armed === p.player ? `Sure? ${p.player} is not coming` : "Not coming"),
       subbing === p.player
@@ -96,11 +106,17 @@ export function initCheckin({ anchor, base, token }) {
       scanner.stop();
       return;
     }
-    fill("checkin-count", `${data.here} of ${data.players.length} here · ${data.missing} not yet`);
+    fill("checkin-count", `${data.here} of ${data.players.length} checked in`);
     const find = document.getElementById("checkin-find").value.trim().toLowerCase();
     const onlyMissing = document.getElementById("checkin-missing").checked;
-    fill("checkin-list", data.players
-      .filter((p) => (!find || p.player.toLowerCase().includes(find)) && (!onlyMissing || !p.here)).map(row));
+    const listed = data.players.filter((p) => (!find || p.player.toLowerCase().includes(find)) && (!onlyMissing || !p.here));
+    // a big room's list is a few names at a time: find a name, or "Show all"
+    const cut = !showAll && listed.length > CHECKIN_SHOWN;
+    fill("checkin-list", (cut ? listed.slice(0, CHECKIN_SHOWN) : listed).map(row));
+    const more = document.getElementById("checkin-all");
+    more.hidden = listed.length <= CHECKIN_SHOWN;
+    more.textContent = cut ? `Show all ${listed.length}` : "Show fewer";
+    onChange();
   }
   async function refresh() {
     try {

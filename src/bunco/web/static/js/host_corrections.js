@@ -70,9 +70,10 @@ export function auditList(doc) {
   e.why ? h("span", { class: "small" }, ` — why: ${e.why}`) : null)));
 }
 
-/** "Provisional" or "Final" in words, for the host and results pages. */
-export function provisionalWords(view) {
-  if (view.closed) return "Final results: the host closed the night.";
+/** "Provisional" or "Final" in words, for the host and results pages; ``closedAt``, when
+ * the host closed the night, in words. */
+export function provisionalWords(view, closedAt = null) {
+  if (view.closed) return `Final results: the host closed the night${closedAt ? ` at ${closedAt}` : ""}.`;
   if (view.phase === "over") return "Provisional results: the host may still correct them until closing the night.";
   return view.phase === "rolloff" ? "Provisional results: a roll-off is due."
     : "Provisional results: the night is still being played.";
@@ -94,8 +95,10 @@ export async function drawAudit(box, base, token) {
   try {
     const doc = await api(`${base}/corrections`, { token });
     fill(box, auditList(doc));
+    return doc;
   } catch (err) {
-    fill(box, h("p", { class: "small muted" }, `The audit list could not be loaded: ${err.text || err}`));
+    fill(box, h("p", { class: "small muted" }, `The list of corrections could not be loaded: ${err.text || err}`));
+    return null;
   }
 }
 
@@ -302,7 +305,8 @@ async function send(ev) {
   }
 }
 
-async function closeNight() {
+/** Close the night (asked first): the results become final. */
+export async function closeNight() {
   if (!(await ask("Close the night?", "The results become final: no more corrections after this.", "Close the night"))) return;
   try {
     const ack = await ctx.commands.send(`${ctx.base}/close`, {});

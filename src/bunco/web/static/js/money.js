@@ -7,6 +7,8 @@ import { $, fill, h, names, toast } from "./ui.js";
 import { setWinnerItems } from "./parts.js";
 
 const prizeName = (p) => p.label + (p.group ? ` (${p.group})` : "");
+/** A judged prize's key as the server makes it from its name ("Best Costume" → best_costume). */
+const keyOf = (label) => label.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
 
 /** Who is handed each prize, where that differs from the cards or the host judged it
  * (null when nothing does): judged prizes, and prizes passed over absentees or winners. */
@@ -18,19 +20,30 @@ function awardLines(view) {
   return lines.length ? h("ul", { class: "small", id: "awards-list" }, lines) : null;
 }
 
-/** The payout sheet of a night with money: who gets how much for what; without money,
- * the judged and passed-over prizes only (null when there are none). */
-export function payoutSheet(view) {
+/** The payout sheet of a night with money, as a cashier reads it: final or provisional
+ * (``closedAt``: when the host closed the night, in words), each person's total to hand
+ * over, then who gets how much for what; without money, the judged and passed-over
+ * prizes only (null when there are none). */
+export function payoutSheet(view, closedAt = null) {
   const money = view.money;
   if (!money) return awardLines(view);
   const c = money.currency;
   const rows = (view.payouts || []).map((p) => h("tr", { dataset: { player: p.player, prize: p.prize } },
     h("td", {}, p.player), h("td", {}, prizeName(p)), h("td", { class: "num" }, `${c}${p.amount}`)));
+  const totals = (view.payout_totals || []).map((t) => h("tr", { dataset: { player: t.player } },
+    h("th", { scope: "row", class: "name" }, t.player), h("td", { class: "num" }, t.total)));
   // the payout sheet's own lines (the server's words): the pot, the top-up, every cent
   // that stays behind on a line of its own, the prizes nobody was handed, who was passed over
   const summary = view.payout_notes || [];
+  const status = view.closed ? `Final: the host closed the night${closedAt ? ` at ${closedAt}` : ""}.`
+    : view.payout_status;
   return [
-    money.final ? null : h("p", { class: "notice" }, "Not final yet: the night is not over."),
+    h("p", { class: view.closed ? "final-line" : "notice", id: "payout-status" }, status),
+    totals.length ? [h("h3", {}, "To hand over: each person's total"),
+      h("table", { class: "grid", id: "totals-table", "aria-label": "Each person's total to hand over" },
+        h("thead", {}, h("tr", {}, ["Player", "Total"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, totals))] : null,
+    h("h3", {}, "Each prize paid"),
     rows.length ? h("table", { class: "grid", id: "payouts-table", "aria-label": "Payouts" },
       h("thead", {}, h("tr", {}, ["Player", "Prize", "Amount"].map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", {}, rows)) : h("p", { class: "muted" }, "Nobody is paid yet."),
@@ -67,6 +80,7 @@ export function breakAndDrawing(view) {
 // -- the host's card --------------------------------------------------------------------------------
 
 let hostCtx = null;
+let presenceKey = null;
 
 async function send(path, body, done) {
   const { commands, live, base } = hostCtx;
@@ -83,7 +97,7 @@ function judgedScopes(setup, grouped) {
   const groups = grouped && setup.groups ? Object.keys(setup.groups) : [];
   const out = [];
   for (const label of setup.judged || []) {
-    const key = label.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+    const key = keyOf(label);
     if (groups.length) {
       for (const g of groups) out.push({ key, label, group: g, choices: setup.groups[g] });
       out.push({ key: `group_${key}`, label: `Group with the ${label}`, group: null, choices: groups });
@@ -106,21 +120,26 @@ export function initHostMoney({ box, commands, live, base, grouped }) {
   fill(box,
     h("h2", { id: "money-title" }, "Breaks, drawings and prizes"),
     h("form", { class: "row", id: "break-form" },
-      h("label", { for: "break-minutes" }, "Break of"),
+      h("label", { for: "break-minutes" }, "A break of"),
       h("input", { type: "number", id: "break-minutes", class: "narrow", min: "1", max: "240", value: "10" }),
       h("span", {}, "minutes"),
       h("button", { type: "submit", class: "btn", id: "break-start" }, "Start the break"),
       h("button", { type: "button", class: "btn secondary", id: "break-end" }, "End the break")),
-    h("form", { class: "row", id: "drawing-form" },
-      h("input", { type: "text", id: "drawing-name", class: "grow", placeholder: "Drawing (e.g. Door prize)", maxlength: "80", "aria-label": "The drawing's name" }),
-      h("label", { class: "small" }, h("input", { type: "checkbox", id: "drawing-exclude", checked: true }), " leave out earlier winners"),
+    h("h3", {}, "A drawing"),
+    h("form", { id: "drawing-form" },
+      h("label", { for: "drawing-name" }, "What is drawn ", h("span", { class: "muted small" }, "(optional)")),
+      h("input", { type: "text", id: "drawing-name", placeholder: "e.g. Door prize", maxlength: "80" }),
+      h("label", { class: "switch" }, h("input", { type: "checkbox", role: "switch", id: "drawing-exclude", checked: true }),
+        h("span", {}, "Leave out earlier winners")),
       h("button", { type: "submit", class: "btn", id: "drawing-draw" }, "Draw a winner")),
     h("p", { id: "drawing-note", class: "small muted", role: "status" }),
-    h("form", { class: "row", id: "presence-form" },
+    h("h3", {}, "Gone home"),
+    h("form", { id: "presence-form" },
       h("label", { for: "presence-player" }, "Who"),
-      h("select", { id: "presence-player", class: "grow" }),
-      h("button", { type: "submit", class: "btn secondary", id: "presence-gone" }, "Has gone home"),
-      h("button", { type: "button", class: "btn secondary", id: "presence-back" }, "Is back")),
+      h("select", { id: "presence-player" }),
+      h("div", { class: "row" },
+        h("button", { type: "submit", class: "btn secondary", id: "presence-gone" }, "Has gone home"),
+        h("button", { type: "button", class: "btn secondary", id: "presence-back" }, "Is back"))),
     h("p", { id: "absent-note", class: "small muted", role: "status" }),
     h("div", { id: "close-box", hidden: true },
       h("p", { id: "close-note", class: "notice", role: "status" }),
@@ -201,10 +220,16 @@ export function updateHostMoney(state) {
   if (!hostCtx) return;
   const view = state.view;
   const playing = view.phase === "playing" && view.started;
+  $("break-form").hidden = view.phase !== "playing";  // no break to take once the night is over
   $("break-start").disabled = playing || Boolean(view.break);
-  $("break-end").disabled = !view.break;
-  const current = $("presence-player").value;
-  fill("presence-player", Object.keys(view.players).sort().map((p) => h("option", { value: p, selected: p === current }, p)));
+  $("break-start").hidden = Boolean(view.break);
+  $("break-end").hidden = !view.break;
+  const everyone = Object.keys(view.players).sort();
+  if (everyone.join("\n") !== presenceKey) {  // the list again only when the players changed
+    presenceKey = everyone.join("\n");
+    const current = $("presence-player").value;
+    fill("presence-player", everyone.map((p) => h("option", { value: p, selected: p === current }, p)));
+  }
   $("absent-note").textContent = view.absent.length ? `Gone home: ${view.absent.join(", ")}.` : "Everyone is here.";
   hostCtx.scopes.forEach((scope, i) => judgeNote(scope, i));
   const check = view.verification || {};
@@ -226,7 +251,7 @@ function payablePrizes(ticked, judged, grouped) {
   const out = ticked.map((p) => ({ key: p.name, label: p.label }));
   if (grouped) out.push({ key: "group_most_buncos", label: "Group with the most Buncos" });
   for (const label of judged) {
-    const key = label.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+    const key = keyOf(label);
     out.push({ key, label });
     if (grouped) out.push({ key: `group_${key}`, label: `Group with the ${label}` });
   }
@@ -238,11 +263,40 @@ export function judgedNames() {
   return ($("judged").value || "").split(/[,;\n]+/).map((s) => s.replace(/\s+/g, " ").trim()).filter(Boolean);
 }
 
-/** Draw the payout rows again for the prizes now chosen (keeping what was typed). */
-export function renderPayouts(ticked, grouped) {
+/** What a money table (presets.json's ``money``) pays, for the set-up page: each group's
+ * prizes and the whole room's, with their amounts, the judged prizes it brings, and who
+ * pays. ``labels``: prize category → its name under the rules chosen. */
+export function moneyTablePreview(table, labels, currency) {
+  const judged = new Map(table.judged.map((label) => [keyOf(label), label]));
+  const name = (prize, label) => {
+    const own = prize.replace(/^group_/, "");
+    if (labels[prize] || label) return labels[prize] || label;
+    if (judged.has(own)) return prize === own ? judged.get(own) : `Group with the ${judged.get(own)}`;
+    return prize.replace(/_/g, " ");
+  };
+  const line = (p) => h("li", { dataset: { preview: p.prize } }, `${name(p.prize, p.label)}: `,
+    h("strong", {}, `${currency}${p.amount}`),
+    judged.has(p.prize.replace(/^group_/, "")) ? h("span", { class: "muted" }, " (judged: you name the winner)") : "");
+  const each = table.payouts.filter((p) => !p.prize.startsWith("group_"));
+  const room = table.payouts.filter((p) => p.prize.startsWith("group_"));
+  return [
+    h("p", { class: "small" }, h("strong", {}, "In each group"), " of players:"),
+    h("ul", { class: "small money-preview" }, each.map(line)),
+    room.length ? [h("p", { class: "small" }, h("strong", {}, "For the whole room:")),
+      h("ul", { class: "small money-preview" }, room.map(line))] : null,
+    h("p", { class: "small muted" }, table.buy_in ? `Buy-in ${currency}${table.buy_in} a player.`
+      : `No buy-in: ${table.top_up ? "the host pays the prizes." : "the prizes come from the pot."}`),
+  ];
+}
+
+/** Draw the payout rows again for the prizes now chosen (keeping what was typed); with a
+ * money table chosen, what it pays (``tables``: presets.json's ``money``). */
+export function renderPayouts(ticked, grouped, { tables = {}, labels = {} } = {}) {
   const mode = $("money-mode").value;
   $("money-fields").hidden = mode !== "pot";
-  $("money-tournament-note").hidden = mode !== "tournament";
+  const table = tables[mode];
+  $("money-tournament-note").hidden = !table;
+  if (table) fill("money-tournament-note", moneyTablePreview(table, labels, $("currency").value.trim() || "$"));
   if (mode !== "pot") return;
   const kept = {};
   for (const row of document.querySelectorAll("[data-payout]")) {

@@ -18,7 +18,7 @@ async function main() {
     return;
   }
   if (!held) {
-    $("night-status").textContent = "This link has no token: ask the host for the night's link.";
+    $("night-status").textContent = "This link is missing its key to the night: ask the host for the night's link again.";
     return;
   }
   const base = `/n/${encodeURIComponent(night)}`;

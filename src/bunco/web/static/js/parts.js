@@ -41,7 +41,11 @@ export function tableCard(t, { tv = false, level = null } = {}) {
   let tie = null;
   if (t.tie_break) {
     const label = (s) => (t.team ? names(t.teams[s]) : t.players[s]);
-    tie = h("p", { class: "tv-roller" }, `Tie-break: ${t.tie_break.sides.map((s) => `${label(s)} ${t.tie_break.points[s]}`).join(" · ")}`);
+    const scores = t.team ? t.team_scores : t.points;
+    const level = scores[t.tie_break.sides[0]];
+    // the tie in one plain sentence, the rule's own (0–0 too: nobody scored before the bell)
+    tie = [h("p", { class: "tv-roller tie-why" }, `A tie at ${level}–${level}. ${t.tie_break.text}`),
+      h("p", { class: "tv-roller" }, `Tie-break: ${t.tie_break.sides.map((s) => `${label(s)} ${t.tie_break.points[s]}`).join(" · ")}`)];
   }
   const heading = level || (tv ? "h2" : "h3");
   return h("article", {
@@ -135,8 +139,9 @@ export function rolloffPanel(view, { canRoll = () => false, onRoll = null, tv = 
   const button = mayRoll ? (real ? [typed, server] : [server, typed]) : null;
   return [
     h(tv ? "h2" : "h2", {}, `Roll-off: ${ro.purpose}`),
-    h("p", {}, ro.rolling_for_order ? "Rolling for who goes first." :
-      `Rolling for ${ro.round}s — first to ${ro.goal} points wins.`),
+    h("p", { class: "rolloff-why" }, ro.rolling_for_order
+      ? "A tie is settled by a roll-off: first, each tied player rolls once to see who goes first."
+      : `A tie is settled by a roll-off: each tied player rolls in turn, aiming for ${ro.round}s; the first to ${ro.goal} points wins.`),
     points,
     who ? h("h3", { class: "turn" }, `${who} rolls`) : null,
     button,

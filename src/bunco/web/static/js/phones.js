@@ -53,8 +53,8 @@ function waitingDetail(t) {
 function modeText(origin) {
   const secure = origin.startsWith("https:");
   return secure
-    ? "Phones: the pages are installable and load again without the connection (https: a service worker keeps them). Every entry waits in its table's outbox until the server has it."
-    : "Phones: plain http on the Wi-Fi, where browsers keep no offline pages. Every entry still waits in its table's outbox on the phone, and is sent as soon as the page loads again (start the server with `bunco serve --https` for pages that reload offline).";
+    ? "If the Wi-Fi drops, each table's phone keeps its page and every score tapped, and sends the scores as soon as it is back."
+    : "If the Wi-Fi drops, each table's phone keeps every score tapped and sends it as soon as it is back; a page closed meanwhile opens again once the Wi-Fi is back.";
 }
 
 function span(seconds) {

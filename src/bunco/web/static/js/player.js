@@ -19,6 +19,8 @@ let commands = null;
 let loaded = false;  // the first state is drawn once the page is set up
 
 const online = () => Boolean(recall(`${night}:online`));
+/** From how many players the name list comes with a box to find one's name. */
+const FIND_FROM = 20;
 
 async function claim(name, readToken) {
   $("claim-error").hidden = true;
@@ -42,6 +44,28 @@ async function showClaim(readToken) {
   const roster = [...night.players].sort((a, b) => a.localeCompare(b));
   fill("names", roster.map((name) => h("button", { type: "button", class: "btn secondary",
     dataset: { player: name }, onclick: () => claim(name, readToken) }, name)));
+  // a big night: a box to find one's name, first, rather than a long list to scroll
+  if (roster.length >= FIND_FROM) {
+    $("name-find-form").hidden = false;
+    const narrow = () => {
+      const typed = $("name-find").value.trim().toLowerCase();
+      let shown = 0;
+      for (const button of $("names").children) {
+        const name = button.dataset.player.toLowerCase();
+        // a name or any word of it starting with what is typed, else holding it
+        button.hidden = Boolean(typed) && !name.split(/\s+/).some((w) => w.startsWith(typed)) && !name.includes(typed);
+        shown += button.hidden ? 0 : 1;
+      }
+      $("names-none").hidden = shown > 0;
+      $("names-none").textContent = shown ? "" : `No name holds “${$("name-find").value.trim()}”: check the spelling, or ask the host.`;
+    };
+    $("name-find").addEventListener("input", narrow);
+    $("name-find-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const only = [...$("names").children].filter((b) => !b.hidden);
+      if (only.length === 1) only[0].click();
+    });
+  }
   $("claim").hidden = false;
   document.body.dataset.ready = "claim";
 }
@@ -61,7 +85,7 @@ function drawWhere(view) {
   const box = $("where");
   if (view.phase === "over") {
     fill(box, h("p", { class: "where-big" }, "The night is over"),
-      h("p", {}, h("a", { href: `/n/${encodeURIComponent(night)}/end` }, "Prizes and score cards →")));
+      h("p", {}, h("a", { class: "btn", href: `/n/${encodeURIComponent(night)}/end` }, "Prizes and score cards")));
     return;
   }
   if (!seat) {
@@ -167,8 +191,12 @@ async function main() {
     return;
   }
   token = held.token;
+  // who I am and the table I sit at, asked by the page's inline start as it was read
+  // (boot.js), with this token; else asked now
+  const asked = window.buncoMine && !held.me ? await window.buncoMine : null;
+  window.buncoMine = null;
   try {
-    me = (held.me || (await api("/api/me", { token }))).player;
+    me = asked ? asked.me.player : (held.me || (await api("/api/me", { token }))).player;
   } catch (err) {
     saveToken(night, "player", null);
     $("fatal").textContent = `${err.text || err} — reload to pick your name again.`;
@@ -183,11 +211,13 @@ async function main() {
     store(`${night}:online`, ev.target.checked || null);
     if (live && live.state) render(live.state, null);
   });
-  let table = null;
-  try {  // the table I sit at now: the page follows that table's page, a few kilobytes
-    table = (await api(`${base}/players/${encodeURIComponent(me)}/card`, { token })).table;
-  } catch (_) {
-    table = null;  // follow the whole night
+  let table = asked ? asked.table : null;
+  if (!asked) {
+    try {  // the table I sit at now: the page follows that table's page, a few kilobytes
+      table = (await api(`${base}/players/${encodeURIComponent(me)}/card`, { token })).table;
+    } catch (_) {
+      table = null;  // follow the whole night
+    }
   }
   // one socket all night: the server follows me from table to table (?player=) and sends
   // each new table's page; the page never reconnects to move

@@ -318,7 +318,7 @@ async function main() {
     $("fatal").textContent = err.text || String(err);
   }
   if (!held) {
-    $("fatal").textContent = $("fatal").textContent || "Open the big screen from the host's page (its link carries the night's viewer token).";
+    $("fatal").textContent = $("fatal").textContent || "Open the big screen from the host's page: its “Big screen” button (under More) carries the key to this night.";
     $("fatal").hidden = false;
     return;
   }

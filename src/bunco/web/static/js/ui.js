@@ -298,6 +298,8 @@ export async function showDice(box, dice, target = null, animate = false) {
     box.removeAttribute("aria-busy");
   }
   fill(box, dice.map((f) => die(f, target !== null && f === target)));
+  // a box of dice is a group, named by the faces (a div without a role may carry no name)
+  if (!box.getAttribute("role")) box.setAttribute("role", "group");
   box.setAttribute("aria-label", `dice: ${dice.join(", ")}`);
 }
 
