@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Pages, Server, axe
+from .conftest import Pages, Server, axe, host_tab, shoot
 
 pytestmark = pytest.mark.browser
-SHOTS = "/tmp/bunco-delete-night"
 
 
 def over_night(server: Server) -> dict[str, str]:
@@ -44,10 +43,11 @@ def test_the_host_deletes_the_night_at_its_end(pages: Pages, server: Server) -> 
     night = over_night(server)
     host = pages.open(f"/night/{night['night']}?token={night['host']}", name="host")
     expect(host.locator("body")).to_have_attribute("data-phase", "over")
+    host_tab(host, "more")  # deleting is no step of the night: under More
     card = host.locator("#delete-card")
     expect(card).to_be_visible()
     card.scroll_into_view_if_needed()
-    host.screenshot(path=f"{SHOTS}-card.png")
+    shoot(host, "delete-night-card", ("phone",))
     host.locator("#delete-night").click()
     dialog = host.locator("#delete-confirm")
     expect(dialog).to_be_visible()
@@ -60,7 +60,7 @@ def test_the_host_deletes_the_night_at_its_end(pages: Pages, server: Server) -> 
     download = server.call("GET", results.get_attribute("href") or "")
     assert download.status_code == 200 and "Ann" in download.text  # it works before
     assert not [v for v in axe(host) if v["impact"] in ("serious", "critical")]
-    host.screenshot(path=f"{SHOTS}-ask.png")
+    shoot(host, "delete-night-ask", ("phone",))
     host.locator("#delete-no").click()  # "Keep it": nothing happens
     expect(dialog).to_be_hidden()
     assert server.call("GET", f"/api/nights/{night['night']}", night["host"]).status_code == 200
@@ -68,7 +68,7 @@ def test_the_host_deletes_the_night_at_its_end(pages: Pages, server: Server) -> 
     host.locator("#delete-night").click()
     host.locator("#delete-yes").click()
     expect(host.locator("#deleted-card")).to_contain_text("The night is deleted")
-    host.screenshot(path=f"{SHOTS}-done.png")
+    shoot(host, "delete-night-done", ("phone",))
     assert server.call("GET", f"/api/nights/{night['night']}", night["host"]).status_code == 401
     kept = host.evaluate("() => Object.keys(localStorage)")
     assert not [k for k in kept if night["night"] in k]

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 from bunco.core.night import Night
 from night_helpers import party, random_roll
 
-from .conftest import Pages, Server, phone
+from .conftest import Pages, Server, host_tab, phone
 from .outage import EIGHT, check_placed, create, drained, landed, offline, outbox, tap
 
 pytestmark = pytest.mark.browser
@@ -382,6 +382,7 @@ def test_a_correction_during_the_prize_roll_off_decides_the_prize_again(
         if r.kind.value == "bunco" and r.credited == "Ann"
     )
     board = host_page(pages, created)
+    host_tab(board, "more")  # the correction console is under More
     board.select_option("#fix-which", "1.1")
     board.select_option("#fix-table", str(table))
     board.select_option("#fix-change", "remove_roll")

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Pages, Server, axe
+from .conftest import PHONE, Pages, Server, axe, host_tab
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +29,7 @@ def test_the_host_sees_and_stops_the_screen_links_hosts_phones_made(
 
     page = pages.open(f"/n/{nid}/host?token={token}", size=PHONE, name="host")
     expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    host_tab(page, "more")  # beside the co-hosts, under More
     block = page.locator("#viewer-links-block")
     expect(block).to_be_visible()
     rows = block.locator("li")
