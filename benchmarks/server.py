@@ -987,6 +987,10 @@ def run(
     ports = [free_port() for _ in range(processes)]
     # a 5,000-player night holds more connections than the caps' defaults
     extra = ["--max-connections", "30000", "--max-per-address", "30000"] if scaled else []
+    if scaled:  # every listener here comes from one address and connects at once (a
+        # room's phones come from as many addresses): past the cap of connections from one
+        # address that have not sent a whole request yet (the servers read it at start)
+        os.environ["BUNCO_MAX_NEW_PER_ADDRESS"] = "30000"
     if proxy:
         extra += ["--trusted-proxy", "127.0.0.1"]
     servers: list[subprocess.Popen[bytes]] = []
