@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 # tests/browser/package-lock.json)
 AXE := tests/browser/node_modules/axe-core/axe.min.js
 
-.PHONY: run test fuzz lint typecheck bench clean kernel axe
+.PHONY: run test fuzz lint typecheck bench clean kernel axe lint-pages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,12 @@ $(AXE): tests/browser/package.json tests/browser/package-lock.json
 
 axe: $(AXE)
 
-test: $(DEV_STAMP) $(AXE)
+# The lint of the page scripts (ESLint's recommended rules, tests/browser/eslint.config.mjs),
+# installed beside axe-core by the same npm ci.
+lint-pages: $(AXE)
+	tests/browser/node_modules/.bin/eslint --config tests/browser/eslint.config.mjs --max-warnings 0 src/bunco/web/static
+
+test: $(DEV_STAMP) $(AXE) lint-pages
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks  # the formatter sets the style (pyproject)
 	$(BIN)/mypy

@@ -23,13 +23,19 @@ And (issue 38), each on a server of its own:
    no cap on connections that sent nothing);
 5. pipelining: for every GET route of the API (and the home page), with the host's (or
    the club's) token and without one, three rounds of 20,000 pipelined requests on one
-   connection, never read, then a close: the server's memory after each round;
+   connection, never read, then a close: the server's memory after each round (``--routes``
+   keeps only the routes whose path holds one of its words, e.g. ``--routes season.``);
+   and the memory of the server's download process, which makes the heavy files;
 6. a WebSocket flood: ten sockets opened with the viewer link each send 100,000 pings as
    fast as they can (opening a new socket whenever the server closes one) while table 1
-   rolls: the rolls' p50 and p99, and the sockets closed with 1008.
+   rolls: the rolls' p50 and p99, and the sockets closed with 1008;
+7. the club's season report made anew (``season``): 27 times a payment (a new version of
+   the club) then ``download/season.html``, then as many for ``download/season.pdf``: the
+   server's memory and its child processes' after each 9.
 
     python benchmarks/abuse.py [--players 400] [--rolls 60] [--pings 100000]
-                               [--only first,idle,pipelining,flood]
+                               [--only first,idle,pipelining,flood,season]
+                               [--routes season.]
 """
 
 from __future__ import annotations
@@ -125,6 +131,15 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux: each of its threads' children)."""
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            out += [int(c) for c in (task / "children").read_text().split()]
+    return out
 
 
 def roll_latencies(
@@ -332,6 +347,8 @@ def pipelining_phase(args: argparse.Namespace, folder: Path) -> None:
             "date": "2026-01-06",
         }
         routes = phases.get_routes(base, ids)
+        if args.routes:
+            routes = [r for r in routes if any(w in r for w in args.routes.split(","))]
 
         def token(route: str) -> str:
             if route.startswith("/api/clubs/"):
@@ -340,6 +357,7 @@ def pipelining_phase(args: argparse.Namespace, folder: Path) -> None:
 
         results = phases.pipelining(port, proc.pid, routes, token, rss_mb)
         counts = httpx.get(base + "/api/health").json()["connections"]
+        children = {child: rss_mb(child) for child in child_pids(proc.pid)}
     start_mb = results[0][2][0]
     piped = [(route, which, r) for route, which, r in results if "time" not in which]
     rises = sorted(((max(r) - r[0], route, which) for route, which, r in piped), reverse=True)
@@ -355,6 +373,11 @@ def pipelining_phase(args: argparse.Namespace, folder: Path) -> None:
     for route, which, readings in results:
         rounds = " -> ".join(f"{r:.1f}" for r in readings)
         print(f"    {which:24} {route[:60]:60} {rounds} MB")
+    print(
+        "  the server's child processes at the end (the download process, and the helper "
+        "that tracks its resources): "
+        + (", ".join(f"{pid}: {mb:.1f} MB" for pid, mb in children.items()) or "none")
+    )
 
 
 def flood_phase(args: argparse.Namespace, folder: Path) -> None:
@@ -373,11 +396,44 @@ def flood_phase(args: argparse.Namespace, folder: Path) -> None:
     )
 
 
+def season_phase(args: argparse.Namespace, folder: Path) -> None:
+    """The club's season report made 27 times anew, as HTML then as PDF."""
+    with served(folder) as (_port, base, proc):
+        regulars = ["Ann", "Bea", "Cat", "Dee"]
+        body = {"name": "Tuesday Club", "dues": "5", "regulars": regulars, "season": "2026"}
+        club = httpx.post(base + "/api/clubs", json=body, timeout=30).json()
+        auth = {"authorization": f"Bearer {club['token']}"}
+        url = f"{base}/api/clubs/{club['club']}"
+        share = httpx.post(url + "/shares", json={"season": "2026"}, headers=auth, timeout=30)
+        reader = {"authorization": f"Bearer {share.json()['token']}"}
+        # the PDFs asked with the season's share link: each token may make 30 files an hour
+        for kind, who in (("season.html", auth), ("season.pdf", reader)):
+            server = [phases.settled(proc.pid, rss_mb)]
+            workers = [sum(rss_mb(c) for c in child_pids(proc.pid))]
+            statuses: dict[int, int] = {}
+            for i in range(27):
+                paid = {"player": "Ann", "amount": "1"}
+                httpx.post(url + "/payments", json=paid, headers=auth, timeout=30)
+                got = httpx.get(f"{url}/download/{kind}", headers=who, timeout=120)
+                statuses[got.status_code] = statuses.get(got.status_code, 0) + 1
+                if i % 9 == 8:
+                    server.append(phases.settled(proc.pid, rss_mb))
+                    workers.append(sum(rss_mb(c) for c in child_pids(proc.pid)))
+            print(
+                f"  {kind}, made 27 times anew (replies {statuses}): the server "
+                + " -> ".join(f"{r:.1f}" for r in server)
+                + " MB; its child processes "
+                + " -> ".join(f"{r:.1f}" for r in workers)
+                + " MB"
+            )
+
+
 PHASES = {
     "first": first_phases,
     "idle": idle_phase,
     "pipelining": pipelining_phase,
     "flood": flood_phase,
+    "season": season_phase,
 }
 
 
@@ -388,6 +444,11 @@ def main() -> None:
     parser.add_argument("--pings", type=int, default=100_000, help="pings per flooding socket")
     parser.add_argument(
         "--only", default=",".join(PHASES), help="phases to run: " + ", ".join(PHASES)
+    )
+    parser.add_argument(
+        "--routes",
+        default="",
+        help="pipelining: only the routes whose path holds one of these comma-separated words",
     )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -182,7 +182,7 @@ def pipelining(
 
 MAX_ANSWERED = 9
 """Pipelined requests the server answers on one connection before it closes it (the one
-answered and the eight that may wait: bunco.web.connections.MAX_PIPELINE)."""
+answered and the eight that may wait: bunco.web.server.connections.MAX_PIPELINE)."""
 
 
 def _auth(token: str) -> dict[str, str]:

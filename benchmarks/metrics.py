@@ -160,11 +160,11 @@ async def pieces(count: int = 20_000) -> dict[str, float]:
     middleware around an app that answers at once (against the bare app), with metrics
     and with the access log (to /dev/null); the command path's report of a batch of one
     accepted roll (:meth:`Metrics.batch`); the arrival read when a command is queued."""
-    from bunco.web.access_log import AccessLog
-    from bunco.web.commands import NightCommand, RollForMe
-    from bunco.web.entry_rules import Decision
-    from bunco.web.metrics import Metrics, Observed
-    from bunco.web.night_runtime import request_arrival
+    from bunco.web.decision.commands import NightCommand, RollForMe
+    from bunco.web.decision.entry_rules import Decision
+    from bunco.web.night.write_and_follow import request_arrival
+    from bunco.web.server.access_log import AccessLog
+    from bunco.web.server.metrics import Metrics, Observed
 
     async def bare(scope: Any, receive: Any, send: Any) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": []})

@@ -332,7 +332,8 @@ import json, random, resource, sys, time, warnings
 warnings.filterwarnings("ignore")
 from fastapi.testclient import TestClient
 from bunco.store import EventStore
-from bunco.store.events import StoredEvent, dump, now
+from bunco.core.stored_event import StoredEvent
+from bunco.store.events import dump, now
 from bunco.web.app import create_app
 mode, url = sys.argv[1], sys.argv[2]
 players = [f"P{i}" for i in range(1, 9)]
@@ -478,7 +479,7 @@ def main() -> None:
     )
     build_seconds = time.perf_counter() - started
     from bunco.core.party_log import write_log
-    from bunco.party.report import night_report
+    from bunco.party.night_report import night_report
 
     text = write_log(setup, events)
     with tempfile.TemporaryDirectory() as tmp:

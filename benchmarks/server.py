@@ -38,11 +38,15 @@ The baseline is checked out with ``git worktree add --detach`` into a temporary 
     python benchmarks/server.py --players 200 --seconds 5 --no-baseline --setups sqlite
     python benchmarks/server.py --baseline-pages live.js         # its pages before issue 16
 
-``--scale 1000,2500,5000`` compares night sizes instead of commits: this checkout only, on
+``--scale 1000,2500,5000`` compares event sizes instead of commits: this checkout only, on
 PostgreSQL, each size over each of ``--processes`` (default 1,2,4) with ``--table-rate``
 rolls per second offered at each table (default 1), and with ``--proxy`` once more, the
 largest night on the most processes, through Caddy over https (deploy/Caddyfile, run as
-tests/caddy_proxy.py runs it on loopback). It prints a row per run: rolls per second
+tests/caddy_proxy.py runs it on loopback). An event of more than ``--room-size`` players
+(default 1,000; a night seats at most 2,000) is played as rooms of that size, a night each,
+all at once on the same servers, as a 5,000-player event fills several halls; every room
+has its tables' phones, a page per player and ``--screens`` big screens. It prints a row
+per run: rolls per second
 offered and accepted, p50/p99 request -> listener, whether every listener got exactly
 its events, the peak memory of each server process, the servers' CPU.
 
@@ -460,13 +464,15 @@ def remove_checkout(folder: Path) -> None:
 
 @dataclass(frozen=True)
 class Listening:
-    """What one listener process follows: (port, table or None, seat, player) per page."""
+    """What one listener process follows: (port, room, table or None, seat, player) per
+    page, in the rooms (nights) of the event."""
 
-    night: str
-    token: str
-    pages: list[tuple[int, int | None, int, str | None]]
-    """(port, table or None for a big screen, seat: 0 the table's phone, others players',
-    the name of the player sitting there at the start)"""
+    rooms: list[tuple[str, str, int]]
+    """Per room: its night, its viewer link's token, and how many tables the rooms before
+    it hold (a room's table ``t`` is the event's table ``offset + t``)."""
+    pages: list[tuple[int, int, int | None, int, str | None]]
+    """(port, room, table or None for a big screen, seat: 0 the table's phone, others
+    players', the name of the player sitting there at the start)"""
     model: str
     cafile: str | None = None
     """Through Caddy: its certificate authority (the pages speak wss)."""
@@ -496,8 +502,11 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
 
     pages: list[Page] = []
 
-    async def listen(port: int, table: int | None, seat: int, name: str | None, index: int) -> None:
+    async def listen(
+        port: int, room: int, table: int | None, seat: int, name: str | None, index: int
+    ) -> None:
         nonlocal connected
+        night, token, offset = job.rooms[room]
         behaviour = (
             model.night
             if table is None
@@ -505,9 +514,9 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
             if seat and model.player is not None
             else model.table
         )
-        page = Page(behaviour, port, job.night, table, job.token, stats)
+        page = Page(behaviour, port, night, table, token, stats)
         pages.append(page)
-        mine: list[tuple[int, int]] = []
+        mine: list[tuple[int, int]] = []  # (seq, the event's table number)
         if table is not None:
             spans.append(mine)
             received.append(0)
@@ -516,14 +525,14 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
         player: str | None = None
         first = True
         while True:
-            query = f"token={job.token}" + ("" if first else f"&since={last}")
+            query = f"token={token}" + ("" if first else f"&since={last}")
             if behaviour.player_socket and name is not None:
                 query += f"&player={quote(name, safe='')}"
             elif table is not None:
                 query += f"&table={table}"
             moved: int | None = None
             async with connect(
-                f"{'wss' if TLS else 'ws'}://127.0.0.1:{port}/api/nights/{job.night}/ws?{query}",
+                f"{'wss' if TLS else 'ws'}://127.0.0.1:{port}/api/nights/{night}/ws?{query}",
                 ssl=TLS,
                 max_size=None,
                 ping_interval=None,
@@ -545,14 +554,15 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
                         found, seq_match = TABLE_RE.search(data), SEQ_RE.search(data)
                         at = found.group(1) if found is not None else b"null"
                         now_at = 0 if at == b"null" else int(at)
+                        in_event = now_at and now_at + offset  # 0: at no table
                         if seq_match is not None and (
-                            not mine or (behaviour.player_socket and now_at != mine[-1][1])
+                            not mine or (behaviour.player_socket and in_event != mine[-1][1])
                         ):
                             if mine:  # the server moved this player's socket
                                 stats["moves"].append(1)
-                            mine.append((int(seq_match.group(1)), now_at))
+                            mine.append((int(seq_match.group(1)), in_event))
                             table = now_at
-                            page.path = f"/api/nights/{job.night}/tables/{table}"
+                            page.path = f"/api/nights/{night}/tables/{table}"
                     if behaviour.follows_player and data[:16] in (
                         b'{"type":"hello",',
                         b'{"type":"table",',
@@ -591,13 +601,13 @@ async def _listen_all(job: Listening, ready: Any, stop: Any, results: Any) -> No
             if moved is None:
                 return
             table = moved
-            mine.append((last, table))
-            page.path = f"/api/nights/{job.night}/tables/{table}"
+            mine.append((last, table + offset))
+            page.path = f"/api/nights/{night}/tables/{table}"
             stats["moves"].append(1)
 
     tasks = [
-        asyncio.ensure_future(listen(port, table, seat, name, i))
-        for i, (port, table, seat, name) in enumerate(job.pages)
+        asyncio.ensure_future(listen(port, room, table, seat, name, i))
+        for i, (port, room, table, seat, name) in enumerate(job.pages)
     ]
     while connected < len(tasks):
         await asyncio.sleep(0.05)
@@ -641,7 +651,10 @@ async def write_all(
     args: argparse.Namespace,
     rounds: list[tuple[float, int, int]],
     changed: asyncio.Condition,
+    *,
+    share: float = 1.0,
 ) -> dict[str, Any]:
+    """One room's tables entering rolls, together ``share`` of ``args.rate``."""
     tables = len(tokens)
     accepted = [0] * (tables + 1)
     seqs: list[list[int]] = [[] for _ in range(tables + 1)]  # each table's accepted events
@@ -651,7 +664,7 @@ async def write_all(
     stats: dict[str, list[int]] = {"get_ns": [], "get_bytes": []}
     start = time.monotonic()
     stop_at = start + args.seconds
-    interval = tables / args.rate if args.rate > 0 else 0.0
+    interval = tables / (args.rate * share) if args.rate > 0 else 0.0
 
     async def writer(table: int) -> None:
         nonlocal offered
@@ -707,6 +720,11 @@ async def write_all(
                 except TimeoutError:
                     break
                 due = time.monotonic() + random.random() * interval  # not all at once
+            elif error["error"] in ("not_seated", "seating_changed"):
+                # a new round: the table's players moved; its phone confirms the seating
+                seated = {"command_id": f"s{time.monotonic_ns()}-{table}"}
+                path_seated = f"/api/nights/{night}/tables/{table}/seated"
+                await http.request("POST", path_seated, seated, tokens[table - 1])
             elif status >= 500 or error["error"] == "busy":
                 continue
             else:
@@ -764,17 +782,32 @@ def percentile(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1e6 if ordered else 0.0
 
 
-async def play(
-    args: argparse.Namespace, ports: list[int], pids: list[int], pages_of: str
-) -> dict[str, Any]:
-    """One tournament against the server(s) on ``ports``, with pages as ``pages_of`` says
-    (a key of :data:`PAGE_MODELS`)."""
-    http = Http(ports[0])
-    players = [f"P{i:04d}" for i in range(1, args.players + 1)]
+def room_sizes(players: int, room_size: int) -> list[int]:
+    """The players of each room (night) of an event of ``players``: rooms of ``room_size``
+    (a night seats at most 2,000), the last one smaller, every room whole tables of four.
+
+    >>> room_sizes(5000, 1000)
+    [1000, 1000, 1000, 1000, 1000]
+    >>> room_sizes(2500, 1000)
+    [1000, 1000, 500]
+    >>> room_sizes(200, 1000)
+    [200]
+    """
+    rooms = [room_size] * (players // room_size)
+    if players % room_size:
+        rooms.append(players % room_size)
+    return rooms
+
+
+async def open_room(
+    port: int, rules: str, first: int, count: int, label: str
+) -> tuple[str, str, list[str], list[list[str]]]:
+    """Create one room's night of ``count`` players (numbered from ``first``) and join each
+    of its tables as its phone: (night, viewer token, the tables' tokens, who sits where)."""
+    http = Http(port)
+    players = [f"P{i:05d}" for i in range(first, first + count)]
     status, body = await http.request(
-        "POST",
-        "/api/nights",
-        {"name": "Benchmark tournament", "rules": args.rules, "players": players},
+        "POST", "/api/nights", {"name": f"Benchmark {label}", "rules": rules, "players": players}
     )
     if status != 201:
         raise SystemExit(f"creating the night failed: {status} {body[:300]!r}")
@@ -787,20 +820,43 @@ async def play(
     status, body = await http.request("GET", f"/api/nights/{night}", token=viewer)
     seated = [t["players"] for t in json.loads(body)["view"]["tables"]]
     http.close()
-    tables = len(tokens)
-    seats = args.players // tables
-    # pages: seat s of table t on process (t + s) % n, so each table is heard on every process
-    pages: list[tuple[int, int | None, int, str | None]] = [
-        (ports[(t + s) % len(ports)], t, s, seated[t - 1][s])
-        for t in range(1, tables + 1)
-        for s in range(seats)
-    ] + [(ports[i % len(ports)], None, 0, None) for i in range(args.screens)]
+    return night, viewer, tokens, seated
+
+
+async def play(
+    args: argparse.Namespace, ports: list[int], pids: list[int], pages_of: str
+) -> dict[str, Any]:
+    """One event against the server(s) on ``ports``: its players in rooms of
+    ``args.room_size`` (one night each, played at once), with pages as ``pages_of`` says
+    (a key of :data:`PAGE_MODELS`)."""
+    sizes = room_sizes(args.players, args.room_size)
+    rooms: list[tuple[str, str, int]] = []  # (night, viewer, tables of the rooms before)
+    room_tokens: list[list[str]] = []
+    pages: list[tuple[int, int, int | None, int, str | None]] = []
+    offset = 0
+    for room, count in enumerate(sizes):
+        label = "tournament" if len(sizes) == 1 else f"room {room + 1} of {len(sizes)}"
+        night, viewer, tokens, seated = await open_room(
+            ports[room % len(ports)], args.rules, offset * 4 + 1, count, label
+        )
+        rooms.append((night, viewer, offset))
+        room_tokens.append(tokens)
+        tables = len(tokens)
+        seats = count // tables
+        # pages: seat s of table t on process (t + s) % n, so each table is heard on every
+        # process; each room has its big screens
+        pages += [
+            (ports[(t + s) % len(ports)], room, t, s, seated[t - 1][s])
+            for t in range(1, tables + 1)
+            for s in range(seats)
+        ] + [(ports[i % len(ports)], room, None, 0, None) for i in range(args.screens)]
+        offset += tables
     ctx = mp.get_context("spawn")
     stop, results = ctx.Event(), ctx.Queue()
     jobs = []
     for k in range(args.listener_processes):
         ready = ctx.Event()
-        job = Listening(night, viewer, pages[k :: args.listener_processes], pages_of, args.cafile)
+        job = Listening(rooms, pages[k :: args.listener_processes], pages_of, args.cafile)
         proc = ctx.Process(
             target=listener_process, args=(job, ready, stop, results), daemon=True
         )  # never outlives a failed run
@@ -812,19 +868,39 @@ async def play(
         if any(not p.is_alive() for p, _ in jobs) or time.monotonic() > deadline:
             stop.set()
             raise SystemExit("the listeners failed to connect (or load) in time")
-    changed = asyncio.Condition()
-    rounds: list[tuple[float, int, int]] = []
+    changed = [asyncio.Condition() for _ in rooms]
+    rounds: list[list[tuple[float, int, int]]] = [[] for _ in rooms]
     moments: list[float] = []
-    watcher = asyncio.ensure_future(watch_rounds(ports[0], night, viewer, changed, rounds, moments))
+    watchers = [
+        asyncio.ensure_future(
+            watch_rounds(
+                ports[room % len(ports)], night, viewer, changed[room], rounds[room], moments
+            )
+        )
+        for room, (night, viewer, _) in enumerate(rooms)
+    ]
     t0 = time.monotonic()
     load0 = os.getloadavg()[0]
     proxy_pid = getattr(args, "proxy_pid", None)
     cpu0, own0 = sum(cpu_seconds(p) for p in pids), time.process_time()
     proxy0 = cpu_seconds(proxy_pid) if proxy_pid else 0.0
     try:
-        written = await write_all(
-            ports, night, tokens, PAGE_MODELS[pages_of], args, rounds, changed
+        parts = await asyncio.gather(
+            *(
+                write_all(
+                    ports,
+                    night,
+                    room_tokens[room],
+                    PAGE_MODELS[pages_of],
+                    args,
+                    rounds[room],
+                    changed[room],
+                    share=sizes[room] / args.players,
+                )
+                for room, (night, _, _) in enumerate(rooms)
+            )
         )
+        written = merged(parts)
         cpu1, own1 = sum(cpu_seconds(p) for p in pids), time.process_time()
         proxy1 = cpu_seconds(proxy_pid) if proxy_pid else 0.0
     finally:
@@ -850,19 +926,49 @@ async def play(
             heard[key] += part[key]
     for proc, _ in jobs:
         proc.join(30)
-    watcher.cancel()
+    for watcher in watchers:
+        watcher.cancel()
     return {
-        "tables": tables,
-        "seats": seats,
+        "rooms": len(rooms),
+        "tables": offset,
         "written": written,
         "heard": heard,
-        "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds],
+        "rounds": [(round(t - t0, 1), s, r) for t, s, r in rounds[0]],
         "server_cpu": cpu1 - cpu0,
         "proxy_cpu": proxy1 - proxy0,
         "writers_cpu": own1 - own0,
         "moments": moments[1:],
         "load": (load0, os.getloadavg()[0]),
-        "round_changes": [t for t, _, _ in rounds[1:]],
+        "round_changes": sorted(t for room in rounds for t, _, _ in room[1:]),
+    }
+
+
+def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rooms' writers as one event's: their counts summed, their tables numbered one
+    after the other (room 2's table 1 follows room 1's last), as the listeners number them.
+
+    >>> one = {"accepted": 2, "offered": 3, "per_table": [0, 2], "seqs": [[], [1, 2]],
+    ...        "refused": {"stale": 1}, "round_trips": [5], "gets": [], "get_bytes": 0,
+    ...        "elapsed": 9.5}
+    >>> two = {**one, "per_table": [0, 1, 1], "seqs": [[], [1], [2]], "elapsed": 10.0}
+    >>> both = merged([one, two])
+    >>> both["seqs"], both["refused"], both["elapsed"]
+    ([[], [1, 2], [1], [2]], {'stale': 2}, 10.0)
+    """
+    refused: dict[str, int] = {}
+    for part in parts:
+        for key, count in part["refused"].items():
+            refused[key] = refused.get(key, 0) + count
+    return {
+        "accepted": sum(p["accepted"] for p in parts),
+        "offered": sum(p["offered"] for p in parts),
+        "per_table": [0] + [n for p in parts for n in p["per_table"][1:]],
+        "seqs": [[]] + [seqs for p in parts for seqs in p["seqs"][1:]],
+        "refused": refused,
+        "round_trips": [t for p in parts for t in p["round_trips"]],
+        "gets": [t for p in parts for t in p["gets"]],
+        "get_bytes": sum(p["get_bytes"] for p in parts),
+        "elapsed": max(p["elapsed"] for p in parts),
     }
 
 
@@ -945,6 +1051,7 @@ def figures_of(result: dict[str, Any]) -> dict[str, Any]:
         "clients_cpu_share": round((heard["cpu"] + result["writers_cpu"]) / elapsed, 2),
         "load_average": [round(x, 1) for x in result["load"]],
         "listeners": heard["listeners"],
+        "rooms": result["rooms"],
         "rounds": result["rounds"],
     }
 
@@ -1073,6 +1180,13 @@ ROWS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument(
+        "--room-size",
+        type=int,
+        default=1000,
+        help="players of one room: an event of more players is played as several nights at "
+        "once, on the same servers (a night seats at most 2,000)",
+    )
     parser.add_argument("--rules", default="tournament")
     parser.add_argument(
         "--rate",
@@ -1232,6 +1346,11 @@ def scale(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         parser.error("--scale needs PostgreSQL: --pg URL (or BUNCO_BENCH_PG_URL)")
     if any(n % 4 for n in sizes):
         parser.error(f"--scale {args.scale}: expected multiples of 4 (tables of four)")
+    if args.room_size % 4 or not 4 <= args.room_size <= 2000:
+        parser.error(
+            f"--room-size {args.room_size}: expected a multiple of 4 from 4 to 2,000 "
+            "(the players one night seats)"
+        )
     runs = [(n, p, False) for p in counts for n in sizes]
     if args.proxy:
         runs.append((max(sizes), max(counts), True))
@@ -1258,7 +1377,8 @@ def scale(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         return
     print(
         f"bunco serve at scale: PostgreSQL, {args.table_rate:g} rolls/s offered at each table "
-        f"for {args.seconds:.0f} s, a page per player + {args.screens} screens, "
+        f"for {args.seconds:.0f} s, a page per player + {args.screens} screens per room, rooms "
+        f"of {args.room_size:,} players (a night each, played at once), "
         f"{os.cpu_count()} CPUs; pages: {args.pages}"
     )
     print(scale_table(results))
@@ -1266,6 +1386,7 @@ def scale(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
 
 SCALE_COLUMNS: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
     ("players", lambda r: f"{r['players']:,}"),
+    ("rooms", lambda r: str(r["rooms"])),
     ("processes", lambda r: str(r["processes"]) + (" +Caddy" if r["proxy"] else "")),
     ("rolls/s offered", lambda r: f"{r['offered'] / max(r['seconds'], 0.1):.0f}"),
     ("rolls/s accepted", lambda r: f"{r['rolls_per_second']:.0f} ({r['accepted_share']:.1%})"),

@@ -96,7 +96,10 @@ class Night:
             if not status["expects"] or status["phase"] != "playing":
                 return
             dice = [self.rng.randint(1, 6) for _ in range(3)]
-            self.post(f"/tables/{status['expects'][0]['table']}/rolls", {"dice": dice})
+            table = status["expects"][0]["table"]
+            reply = self.post(f"/tables/{table}/rolls", {"dice": dice})
+            if reply.get("error") in ("not_seated", "seating_changed"):
+                self.post(f"/tables/{table}/seated", {})  # everyone sat down at their new seats
 
     def finish_round(self) -> None:
         start = self.status()

@@ -1,10 +1,13 @@
-"""Fixtures and hooks for every test: the tests folder on the import path, and the
+"""Fixtures and hooks for every test: the tests folder on the import path, the terminal's
+width left out (a test that reads the command line's output at a width sets ``COLUMNS``
+itself), the
 ``postgresql`` marker on each test that runs on the PostgreSQL test database (so that
 ``pytest -m postgresql`` runs just those), and a note when parallel workers must take turns
 on that database (tests/pg_database.py)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -12,8 +15,12 @@ import pytest
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/night_helpers.py
-
 from pg_database import PG_URL, SKIP_REASON, TAKING_TURNS, may_create_databases, xdist_worker
+
+# The command line's consoles are made at import and keep a COLUMNS they find then: the
+# width of the terminal that runs the tests must not change what the tests read.
+for name in ("COLUMNS", "LINES"):
+    os.environ.pop(name, None)
 
 
 def pytest_configure(config: pytest.Config) -> None:

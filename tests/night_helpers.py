@@ -36,6 +36,22 @@ def random_roll(night: Night, rng: random.Random) -> tuple[Night, dict[str, Any]
     return night.apply(event), event
 
 
+def seated_first(night: Night, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` (folded on ``night``) as a room sends them to the server: before a table's
+    first entry of a round the server waits for (its players moved), the table's ``seated``
+    (bunco.core.seating_confirm). The fold takes either; the server only the latter."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        table = event.get("table")
+        if event["type"] in ("roll", "tally") and table is not None and not night.begun_at(table):
+            seated = {"type": "seated", "table": table}
+            night = night.apply(seated)
+            out.append(seated)
+        night = night.apply(event)
+        out.append(event)
+    return out
+
+
 def play_randomly(night: Night, seed: int, max_events: int) -> tuple[Night, list[dict[str, Any]]]:
     """Roll random dice for whoever may roll until the night is over."""
     rng = random.Random(seed)

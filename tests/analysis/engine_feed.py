@@ -24,7 +24,8 @@ from typing import Any
 
 from round_reference import ReferenceRound
 
-from bunco.core.night import Night, TableResult
+from bunco.core.night import Night
+from bunco.core.round_results import TableResult
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase, Status
 

@@ -41,7 +41,7 @@ NOT_FOR_LIGHT = (
     "bunco.analysis",
     "bunco.sheets.pdfkit",
     "bunco.sheets.blank",
-    "bunco.sheets.report",
+    "bunco.sheets.night_report_page",
     "bunco.store",
     "bunco.web",
     "bunco.club",

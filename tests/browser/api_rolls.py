@@ -12,6 +12,21 @@ from typing import Any
 
 from .conftest import Server
 
+SEATING_WAITS = frozenset({"not_seated", "seating_changed"})
+"""The refusals of an entry at a table whose new seating is not confirmed yet."""
+
+
+def seat(server: Server, night: str, token: str, table: int) -> None:
+    """Confirm ``table``'s new seating (its players moved between rounds): the round begins
+    there. Refused (409) once it has begun there: a page, a bot or the bell came first."""
+    reply = server.call(
+        "POST",
+        f"/api/nights/{night}/tables/{table}/seated",
+        token,
+        json={"command_id": f"test-seated-{random.random()}"},
+    )
+    assert reply.status_code in (200, 409), reply.text
+
 
 def post_roll(server: Server, night: str, token: str, table: int, body: dict[str, Any]) -> Any:
     """POST one roll; the night's status after it, its ``expects`` from the table's view
@@ -19,6 +34,9 @@ def post_roll(server: Server, night: str, token: str, table: int, body: dict[str
     reply = server.call("POST", f"/api/nights/{night}/tables/{table}/rolls", token, json=body)
     assert reply.status_code in (200, 409), reply.text  # 409: somebody else rolled first
     ack = reply.json()
+    if reply.status_code == 409 and ack["error"] in SEATING_WAITS:
+        seat(server, night, token, table)  # the players moved: everyone is seated
+        return server.state(night, token)["status"]
     if reply.status_code == 200 and ack["status"]["phase"] == "playing":
         expects = (ack["table_view"] or {}).get("expects")
         if expects:
@@ -27,13 +45,15 @@ def post_roll(server: Server, night: str, token: str, table: int, body: dict[str
 
 
 def roll(server: Server, night: str, token: str, table: int, dice: list[int]) -> None:
-    """One roll at ``table``, with a fresh command id."""
-    server.api(
-        "POST",
-        f"/api/nights/{night}/tables/{table}/rolls",
-        token,
-        json={"command_id": f"test-roll-{random.random()}", "dice": dice},
-    )
+    """One roll at ``table``, with a fresh command id (the table's new seating confirmed
+    first if the round has not begun there)."""
+    path = f"/api/nights/{night}/tables/{table}/rolls"
+    body = {"command_id": f"test-roll-{random.random()}", "dice": dice}
+    reply = server.call("POST", path, token, json=body)
+    if reply.status_code == 409 and reply.json()["error"] in SEATING_WAITS:
+        seat(server, night, token, table)
+        reply = server.call("POST", path, token, json=body)
+    assert reply.status_code == 200, reply.text
 
 
 def finish_round(server: Server, night: str, token: str, round_no: int, seed: int = 11) -> None:

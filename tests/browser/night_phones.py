@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,17 @@ PLAN_STEPS = {
     "rolling": ["miss", "+2"],
     "trips": ["trips", "miss"],
 }
+
+
+def type_dice(page: Page, faces: Sequence[int]) -> None:
+    """Type ``faces`` on the table page's dice (opened first if folded) and enter them."""
+    if page.locator("#faces").is_hidden():
+        page.click("#faces-toggle")
+    for die, face in enumerate(faces, start=1):
+        page.locator("#dicepick").get_by_role(
+            "button", name=f"Die {die} shows {face}", exact=True
+        ).click()
+    page.click("#faces-enter")
 
 
 def order_dice(i: int) -> list[int]:
@@ -132,11 +143,21 @@ class Room:
         expect(page.locator("#pending")).to_have_text("")
         return page
 
+    def seat(self, n: int, state: dict[str, Any]) -> dict[str, Any]:
+        """Table ``n``'s players moved: its phone shows "Everyone is seated — start" and
+        offers no roll until it is tapped; returns the night after it."""
+        page = self.table_ready(n, state)
+        expect(page.locator("#taps")).to_be_hidden()
+        page.click("#seated-ok")
+        return self.after(state["seq"])
+
     # -- entering one roll -----------------------------------------------------------------
     def enter(self, n: int, outcome: str, state: dict[str, Any]) -> dict[str, Any]:
         """Enter ``outcome`` (a tally, or "trips"/"high" dice) at table ``n``: typed dice at
         a typing table or for three of a kind, else the tally button; answer "who rolled
         it?" with the player whose turn it is. Returns the night after it."""
+        if n in state["view"].get("seating_waits", []):
+            state = self.seat(n, state)
         page = self.table_ready(n, state)
         t = state["view"]["tables"][n - 1]
         r = state["view"]["round"]
@@ -155,13 +176,7 @@ class Room:
                 expect(totals).to_be_visible()  # real dice: one tap, the total they show
                 totals.locator(f'button[data-total="{sum(faces)}"]').click()
             else:
-                if page.locator("#faces").is_hidden():
-                    page.click("#faces-toggle")
-                for die, face in enumerate(faces, start=1):
-                    page.locator("#dicepick").get_by_role(
-                        "button", name=f"Die {die} shows {face}", exact=True
-                    ).click()
-                page.click("#faces-enter")
+                type_dice(page, faces)
             asks = faces[0] == faces[1] == faces[2] and faces[0] in (t["asks_who"] or [])
         else:
             page.click(f"#taps [data-outcome='{outcome}']")

@@ -65,9 +65,19 @@ def offline(page: Page, value: bool = True) -> None:
     raise AssertionError(f"the phone did not go {wanted}")
 
 
+def seated_first(page: Page) -> None:
+    """Between rounds the players move first: if the phone asks, tap "Everyone is seated —
+    start" and wait until it offers the round's taps."""
+    button = page.locator("#seated-ok")
+    if button.is_visible():
+        button.click()
+        expect(page.locator("#taps")).to_be_visible()
+
+
 def tap(page: Page, outcome: str) -> None:
     """Tap a tally button as the scorekeeper does; "who rolled it?" is answered with the
     player whose turn the page shows."""
+    seated_first(page)
     page.click(f"#taps [data-outcome='{outcome}']")
     dialog = page.locator("#who")
     if outcome in ("bunco", "mini", "low", "high") and dialog.is_visible():

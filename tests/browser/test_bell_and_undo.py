@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import Pages, Server, shoot
+from .night_phones import type_dice
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -122,11 +123,7 @@ def test_every_page_shows_the_bell_and_the_roll_that_ended_the_round(
 
 
 def enter_dice(page: Page, faces: list[int]) -> None:
-    if page.locator("#faces").is_hidden():
-        page.click("#faces-toggle")
-    for die, face in enumerate(faces, start=1):
-        page.get_by_role("button", name=f"Die {die} shows {face}").click()
-    page.click("#faces-enter")
+    type_dice(page, faces)
 
 
 def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
@@ -184,14 +181,15 @@ def test_a_typed_bunco_asks_who_and_only_the_host_undoes_a_finished_round(
         :3
     ] == [(None, "miss", None), (None, "miss", None), (posts[0]["command_id"], None, "Gus")]
     expect(table.locator("#moves-box")).to_have_attribute("data-fresh", "true")
-    # the dice to type (still open) stay above the fold, the next round's taps under them;
-    # the results and where everyone goes come right after
+    # the players move first: no roll offered, "Everyone is seated — start" above the
+    # fold; the results and where everyone goes come right after the entry controls
     table.evaluate("window.scrollTo(0, 0)")
+    expect(table.locator("#taps")).to_be_hidden()
+    expect(table.locator("#faces")).to_be_hidden()
     moves_y = table.locator("#moves-box").bounding_box()
-    taps_y = table.locator("#taps").bounding_box()
-    enter_y = table.locator("#faces-enter").bounding_box()
-    assert moves_y is not None and taps_y is not None and taps_y["y"] < moves_y["y"]
-    assert enter_y is not None and enter_y["y"] + enter_y["height"] <= 844
+    seated_y = table.locator("#seated-ok").bounding_box()
+    assert moves_y is not None and seated_y is not None and seated_y["y"] < moves_y["y"]
+    assert seated_y["y"] + seated_y["height"] <= 844
     assert table.evaluate("document.getElementById('entry').nextElementSibling.id") == "moves-box"
     shoot(table, "table-round-over-winning-moves", ("phone",))
 

@@ -202,7 +202,10 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     tap(t3, "miss")  # Jo's too: 1-1, a tie at table 3
     expect(t3.locator("body")).to_have_attribute("data-status", "tie_break")
     expect(t3.locator("#turn-text")).to_have_text("Tie! Ivy rolls")
-    expect(t3.locator("#turn-sub")).to_contain_text("Roll-off session 1")
+    expect(t3.locator("#turn-sub")).to_have_text(  # what the rules do next, in words
+        "Tied 1–1 at the bell: no winner yet. Each tied player takes one turn here; most "
+        "points wins (still tied: again)."
+    )
     expect(screen.locator(".tv-table[data-table='3'] .badge")).to_have_text("tie-break")
     shoot(t3, "table-tie-break")
     tap(t3, "+1")  # a session: every player takes a turn
@@ -256,7 +259,10 @@ def test_classic_night_round_one(pages: Pages, server: Server) -> None:
     expect(screen.locator("#moves-box")).to_contain_text("Round 1: winners and moves")
     expect(screen.locator("#board tr[data-player=Ann] td").nth(2)).to_have_text("1")  # W
     expect(screen.locator("#feed")).to_contain_text("Ann: BUNCO!")
-    expect(t1.locator("#turn-text")).to_have_text(f"{seating[0][0]} rolls")
+    # the players move first: no roll before "Everyone is seated — start" (then the first roller)
+    expect(t1.locator("#turn-text")).to_have_text("Everyone to their new seat")
+    expect(t1.locator("#seated-ok")).to_be_visible()
+    expect(t1.locator("#taps")).to_be_hidden()
     for page, name in (
         (t1, "table-moves"),
         (player, "player-moves"),

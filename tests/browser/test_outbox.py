@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Route, expect
 
 from .conftest import Pages, Server, phone
+from .night_phones import type_dice
 from .outage import (
     EIGHT,
     check_placed,
@@ -21,6 +22,7 @@ from .outage import (
     offline,
     open_ready,
     outbox,
+    seated_first,
     tap,
 )
 
@@ -162,6 +164,7 @@ def test_the_room_reseated_during_the_outage(pages: Pages, server: Server) -> No
     roll(2, [2, 3, 4], 61)  # Eve's too: the round is over
     page = open_ready(pages, created, 2)
     expect(page.locator("body")).to_have_attribute("data-round", "2")
+    seated_first(page)  # everyone sat down at their new seats: the round begins here
     offline(page)
     for outcome in SIX:
         tap(page, outcome)
@@ -232,4 +235,52 @@ def test_an_entry_whose_socket_message_beats_its_reply_is_counted_once(
         ("Eve", "tally"),
         ("Fay", "tally"),
     ]
+    assert pages.errors == []
+
+
+def test_entries_on_their_way_count_on_the_tally_before_the_server_answers(
+    pages: Pages, server: Server
+) -> None:
+    """While the server has not answered (the rolls held on the way), the tally counts
+    each entry by the server's projection of the round: a tapped +2, typed 4 1 1 (two 1s
+    in round 1), a typed miss that passes the dice to Fay, and her Mini Bunco; the
+    server's score, once it answers, is the same."""
+    created = create(server, players=EIGHT)
+    night, host = created["night"], created["host_token"]
+    context = phone(pages)  # without the worker: every request passes the test's route
+    page = context.new_page()
+    page.goto(f"/join/{created['tables'][1]['code']}")
+    page.wait_for_url(f"**/n/{night}/table/2")
+    expect(page.locator("body")).to_have_attribute("data-connection", "online")
+    expect(page.locator("#turn-text")).to_have_text("Eve rolls")
+    held: list[Route] = []
+    holding = [True]
+    context.route(
+        re.compile(rf"/api/nights/{night}/tables/2/rolls$"),
+        lambda r: held.append(r) if holding[0] else r.continue_(),
+    )
+    us, them = page.locator("#tally .score").first, page.locator("#tally .score").nth(1)
+
+    def typed(*faces: int) -> None:
+        type_dice(page, faces)
+
+    tap(page, "+2")  # Eve
+    expect(us).to_have_text("2")
+    expect(page.locator("#turn-text")).to_have_text("Eve rolls")
+    typed(4, 1, 1)
+    expect(us).to_have_text("4")
+    typed(2, 3, 4)  # a miss: the dice pass to Fay
+    expect(page.locator("#turn-text")).to_have_text("Fay rolls")
+    tap(page, "mini")  # Fay's Mini Bunco: 5 for Them, and she rolls on
+    expect(them).to_have_text("5")
+    expect(page.locator("#turn-text")).to_have_text("Fay rolls")
+    expect(page.locator("#pending")).to_contain_text("4 entries not sent yet")
+    assert len(held) == 1  # the first still on its way: nothing reached the server
+    holding[0] = False
+    held[0].continue_()
+    drained(page)
+    table = server.state(night, host)["view"]["tables"][1]
+    assert table["rolls"] == 4 and table["team_scores"] == [4, 5] and table["roller"] == "Fay"
+    expect(us).to_have_text("4")
+    expect(them).to_have_text("5")
     assert pages.errors == []

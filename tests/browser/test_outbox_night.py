@@ -11,13 +11,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import Pages, Server
-from .outage import EIGHT, create, drained, offline, open_ready, tap
+from .outage import EIGHT, create, drained, offline, open_ready, seated_first, tap
 
 pytestmark = pytest.mark.browser
 
 
 def burst(page: Page, outcomes: list[str], *, outage: bool) -> None:
-    """Tap ``outcomes`` at a table: with ``outage``, offline, then back and sent."""
+    """Tap ``outcomes`` at a table: with ``outage``, offline, then back and sent (a new
+    round's seating confirmed first, online: the players sat down before the outage)."""
+    seated_first(page)
     if outage:
         offline(page)
     for outcome in outcomes:

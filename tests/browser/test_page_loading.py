@@ -1,4 +1,4 @@
-"""How the pages load and follow the night (bunco.web.assets, boot.js, live.js).
+"""How the pages load and follow the night (bunco.web.pages.assets, boot.js, live.js).
 
 A night's page asks for its first state from the inline start in its HTML, while its one
 joined script loads, and uses that reply: one GET, no second. A reopened table page under
@@ -68,6 +68,14 @@ def reopen(context: BrowserContext, pages: Pages, night: str, name: str) -> Page
     watch(page, pages, name)
     page.goto(f"/n/{night}/table/1")
     return page
+
+
+def shut(page: Page) -> None:
+    """Close ``page`` so that it has stopped when this returns: a closed tab's renderer can
+    still take the socket's message of a roll sent just after and keep it (CI saw "Bea
+    rolls" kept, twice); a page navigated away from has stopped when goto returns."""
+    page.goto("about:blank")
+    page.close()
 
 
 def joined_table(pages: Pages, created: dict[str, Any], table: int) -> tuple[BrowserContext, Page]:
@@ -147,11 +155,7 @@ def test_a_reopened_table_draws_what_it_kept_then_the_servers(pages: Pages, serv
     night, host = created["night"], created["host_token"]
     context, first = joined_table(pages, created, 1)
     expect(first.locator("#turn-text")).to_have_text("Ann rolls")
-    # away from the page before it closes: a closed tab's renderer can still take the
-    # socket's message of the roll below and keep it (CI saw "Bea rolls" kept); a page
-    # navigated away from has stopped when goto returns
-    first.goto("about:blank")
-    first.close()
+    shut(first)
     roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
     held: list[Route] = []
     context.route(re.compile(rf"/api/nights/{night}/tables/1$"), lambda r: held.append(r))
@@ -251,7 +255,7 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
     page.wait_for_function(FIRST_ASK, polling=100)
     token = page.evaluate(f"JSON.parse(localStorage.getItem('bunco:{night}:table:1'))")
     assert page.evaluate(FIRST_ASK) == {"path": table_state, "token": token}
-    page.close()
+    shut(page)
     roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
 
     seen: list[tuple[str, bool]] = []
@@ -330,7 +334,7 @@ def test_a_reopened_table_whose_state_is_slow_draws_what_it_kept_meanwhile(
     context, page, created = table_1_under_a_worker(pages, server, "Slow")
     night, host = created["night"], created["host_token"]
     page.wait_for_function(FIRST_ASK, polling=100)
-    page.close()
+    shut(page)
     roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
     held: list[Route] = []
     released: list[bool] = []
@@ -379,7 +383,7 @@ def test_a_table_page_under_an_earlier_worker_asks_the_server_itself(
     )
     night, host = created["night"], created["host_token"]
     table_state = f"/api/nights/{night}/tables/1"
-    page.close()
+    shut(page)
     roll(server, night, host, 1, [2, 3, 5])  # Ann misses while it is closed
     seen: list[tuple[str, int]] = []
     context.on("response", lambda r: seen.append((urlsplit(r.url).path, r.status)))

@@ -16,7 +16,7 @@ import brotli  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
-from bunco.web.assets import STATIC, Assets, without_comment_lines  # noqa: E402
+from bunco.web.pages.assets import STATIC, Assets, without_comment_lines  # noqa: E402
 
 PAGES = [
     "/",
@@ -49,7 +49,7 @@ def test_each_page_is_html_with_safe_headers(client: TestClient, path: str) -> N
     # every script and stylesheet is served by this server (no CDN), under the versioned
     # address of today's files; the one inline script (a night's page starting its first
     # request) runs only by its hash, named in the page's policy
-    # the page's joined script, a classic one at the end of its body (bunco.web.bundle)
+    # the page's joined script, a classic one at the end of its body (bunco.web.pages.bundle)
     # (the table's marked: its render waits for it, see test_a_page_loads_its_modules_...)
     assert re.search(
         r'<script src="/static/v/[0-9a-f]{12}/bundle/js/\w+\.js"( id="bunco-script")?></script>'
@@ -176,7 +176,7 @@ def test_the_joined_script_runs_as_its_modules_do(tmp_path) -> None:
     import shutil
     import subprocess
 
-    from bunco.web.bundle import bundle
+    from bunco.web.pages.bundle import bundle
 
     texts = {
         "js/main.js": 'import { twice, name as who } from "./lib/b.js";\nimport "./side.js";\n'
@@ -342,6 +342,6 @@ def test_the_module_graph_and_versions_of_a_folder(tmp_path) -> None:
     ],
 )
 def test_which_encoding_a_phone_gets(header: str, coding: str | None) -> None:
-    from bunco.web.assets import choose_coding
+    from bunco.web.pages.assets import choose_coding
 
     assert choose_coding(header, ("br", "gzip")) == coding

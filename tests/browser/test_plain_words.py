@@ -94,7 +94,7 @@ def test_every_page_in_plain_words_through_a_night_a_tie_and_a_roll_off(
     expect(two.locator("body")).to_have_attribute("data-bell", "true")
     host_tab(room.host, "tables")
     tie = room.host.locator("#overview [data-table='2'] .tie-why")
-    expect(tie).to_have_text(re.compile(r"^A tie at 0–0\. .+\.$"))
+    expect(tie).to_have_text(re.compile(r"^Tied 0–0 at the bell: no winner yet\. .+\.$"))
     room.everywhere("a tie at 0–0")
     finish_round(server, room.night, room.token, 1)
     expect(room.host.locator("body")).to_have_attribute("data-moment", "between")

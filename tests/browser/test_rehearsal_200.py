@@ -74,7 +74,15 @@ class Room:
             self.roll(round_no, table, n, dice)
 
     def before_the_bell(self, round_no: int) -> None:
-        """Tables 2 to 50 roll their round at once (the server batches the commands)."""
+        """Tables 2 to 50 roll their round at once (the server batches the commands), once
+        the head table's bell has begun it everywhere (the players moved)."""
+        if round_no > 1:
+            self.server.api(
+                "POST",
+                f"/api/nights/{self.night}/start",
+                self.token,
+                json={"command_id": f"rehearsal-start-{round_no}"},
+            )
         with ThreadPoolExecutor(8) as pool:
             list(pool.map(lambda t: self.table(round_no, t), range(2, TABLES + 1)))
 

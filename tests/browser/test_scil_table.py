@@ -13,16 +13,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import Pages, Server, audit, shoot
+from .night_phones import type_dice
 
 pytestmark = pytest.mark.browser
 
 
 def enter_dice(page: Page, faces: list[int]) -> None:
-    if page.locator("#faces").is_hidden():
-        page.click("#faces-toggle")
-    for die, face in enumerate(faces, start=1):
-        page.get_by_role("button", name=f"Die {die} shows {face}").click()
-    page.click("#faces-enter")
+    type_dice(page, faces)
     expect(page.locator("#pending")).to_have_text("")
 
 

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
 from bunco.core.night import Night
-from night_helpers import party, random_roll
+from night_helpers import party, random_roll, seated_first
 
 from .conftest import Pages, Server, host_tab, phone
 from .outage import EIGHT, check_placed, create, drained, landed, offline, outbox, tap
@@ -163,7 +163,7 @@ def test_a_silent_phone_is_flagged_and_the_room_waits_for_its_eleven_entries(
     assert not pages.errors, pages.errors
 
 
-def test_the_host_enters_who_won_from_the_paper_while_the_room_waits(
+def test_the_host_enters_the_score_from_the_paper_while_the_room_waits(
     quick_pages: Pages, quick: Server
 ) -> None:
     pages = quick_pages
@@ -174,14 +174,19 @@ def test_the_host_enters_who_won_from_the_paper_while_the_room_waits(
     head_to_the_bell(quick, night, host)
     box = board.locator("#waiting-phones")
     expect(box).to_be_visible(timeout=10_000)
-    box.locator("button[data-winner='Fay']").click()  # "Fay & Hal won"
+    form = box.locator("form.paper-form[data-table='2']")
+    for name, points in {"Eve": "1", "Fay": "2", "Gus": "0", "Hal": "0"}.items():
+        form.locator(f"input[data-player='{name}'][data-kind='points']").fill(points)
+    expect(form.locator(".paper-totals")).to_have_text("Eve & Gus: 1 · Fay & Hal: 2")
+    form.locator("button[data-act='paper']").click()
     expect(box).to_be_hidden(timeout=10_000)
     state = quick.state(night, host)
     assert state["status"]["round"] == 2
-    assert state["view"]["last_round"]["tables"][1]["winners"] == ["Fay", "Hal"]
+    last = state["view"]["last_round"]["tables"][1]
+    assert last["winners"] == ["Fay", "Hal"] and last["team_scores"] == [1, 2]
     offline(page, False)
     expect(page.locator("#held-box h2")).to_have_text(
-        "3 entries from round 1 arrived after the round closed: the room has moved on:"
+        "3 entries from round 1 arrived after the host entered this table's score from the paper:"
     )
     stored = landed(quick, night, host)
     assert check_placed(tapped, stored) == 0  # 3 tapped, 0 stored, 3 held, 0 doubled
@@ -347,7 +352,7 @@ def rolled_off_night() -> list[dict[str, Any]]:
         night, event = random_roll(night, rng)
         events.append(event)
     assert night.rolloff is not None and night.rolloff.players == ("Ann", "Gus")
-    return events
+    return seated_first(party("classic", EIGHT), events)
 
 
 def test_a_correction_during_the_prize_roll_off_decides_the_prize_again(

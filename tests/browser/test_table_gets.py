@@ -93,7 +93,14 @@ def test_a_table_page_gets_nothing_over_a_round(pages: Pages, server: Server) ->
     sockets: list[str] = []
     table.on("websocket", lambda ws: sockets.append(ws.url))
     table.context.set_offline(True)
-    seq = api_roll(2, [3, 4, 5], 4)  # round 2 (2s): a miss at this table
+    # another phone of the table confirms its new seating, then a miss in round 2 (2s)
+    server.api(
+        "POST",
+        f"/api/nights/{night}/tables/2/seated",
+        host,
+        json={"command_id": "gets-seated"},
+    )
+    seq = api_roll(2, [3, 4, 5], 4)
     table.context.set_offline(False)
     expect(table.locator("body")).to_have_attribute("data-seq", str(seq))
     # one new socket (a second attempt when Chromium's offline emulation lifts a moment
@@ -142,7 +149,9 @@ def test_a_player_page_follows_its_player_to_the_next_table_on_one_socket(
         expect(phone.locator("#seat-line")).to_contain_text(f"seat {goes[name]['seat']}")
         card = view["players"][name]
         expect(phone.locator("[data-stat=W] b")).to_have_text(str(card["wins"]))
-    # round 2: a roll at each player's new table reaches its page on the same socket
+    # round 2 (the head table's bell begins it everywhere): a roll at each player's new
+    # table reaches its page on the same socket
+    server.api("POST", f"/api/nights/{night}/start", host, json={"command_id": "r2-bell"})
     for name, phone in phones.items():
         table = goes[name]["table"]
         seq = server.api(

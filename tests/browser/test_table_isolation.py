@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import Pages, Server, open_table
+from .outage import seated_first
 
 pytestmark = pytest.mark.browser
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -97,13 +98,16 @@ def test_a_tap_on_table_ones_phone_never_changes_table_two(
     t1.click("#undo")
     expect(t1.locator("#who-title")).to_have_text("Only the host can undo this")
     t1.click("#who-cancel")
+    seated_first(t2)  # table 2's players sat down at their new seats: round 2 begins there
     if rules == "scil":
         roll_for_high(t2)
     tap(t2, "+1")  # table 2 plays on in round 2
     expect(t2.locator("[data-side=us]")).to_have_text("1")
-    # table 1's phone hears that the round started (at table 2): its last round's results
-    # fold away, the starting bell goes, and Undo has nothing of table 1's to take back
-    expect(t1.locator("#moves-box")).to_have_attribute("data-fresh", "false")
+    # table 1's phone hears that the round started (at table 2): the starting bell goes,
+    # and Undo has nothing of table 1's to take back; its players still move, so where
+    # everyone goes stays on show with "Everyone is seated — start"
+    expect(t1.locator("#moves-box")).to_have_attribute("data-fresh", "true")
+    expect(t1.locator("#seated-ok")).to_be_visible()
     expect(t1.locator("#start-box")).to_be_hidden()
     expect(t1.locator("#undo")).to_be_disabled()
     after = server.state(night, host)

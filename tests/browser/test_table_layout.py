@@ -24,7 +24,7 @@ ENTRY_BOTTOMS = """() => {
   const shown = (el) => el && el.getClientRects().length > 0 && !el.closest('[hidden]');
   const out = {};
   for (const el of document.querySelectorAll(
-    '#taps button, #high-totals button, #faces-enter, #start-round')) {
+    '#taps button, #high-totals button, #faces-enter, #start-round, #seated-ok')) {
     if (!shown(el)) continue;
     const r = el.getBoundingClientRect();
     const total = el.dataset.total ? `high-${el.dataset.total}` : null;
@@ -70,16 +70,21 @@ def test_the_entry_controls_stay_above_the_fold_in_every_phase(
     for page in (head, other):
         expect(page.locator("body")).to_have_attribute("data-round", "2")
         expect(page.locator("#moves-box")).to_have_attribute("data-fresh", "true")
-    above_the_fold(head, "between rounds, head table", taps | {"start-round"})
-    above_the_fold(other, "between rounds", taps)
+    # the players move first: "Everyone is seated — start" (and the bell at the head
+    # table) above the fold, no roll offered
+    seated = {"seated-ok"}
+    assert (
+        not set(above_the_fold(head, "between rounds, head table", seated | {"start-round"})) & taps
+    )
+    assert not set(above_the_fold(other, "between rounds", seated)) & taps
     shoot(head, "table-between-rounds", ("phone",))
-    other.click("#faces-toggle")
-    above_the_fold(other, "between rounds, typing dice", {"faces-enter"})
-    other.click("#faces-toggle")
     for page, name in ((head, "head table"), (other, "a table")):
         page.click("#large-text")
         expect(page.locator("html")).to_have_class(re.compile("large-text"))
-        above_the_fold(page, f"between rounds, large text, {name}", taps)
+        above_the_fold(page, f"between rounds, large text, {name}", seated)
+        page.click("#seated-ok")  # everyone sat down: the round's taps come back
+        expect(page.locator("#taps")).to_be_visible()
+        above_the_fold(page, f"round 2 begun, large text, {name}", taps)
     other.click("#faces-toggle")
     above_the_fold(other, "large text, typing dice", {"faces-enter"})
     assert pages.errors == []

@@ -2,7 +2,7 @@
 phone and on the big screen counts down on the server's time, and at zero the bell rings.
 
 The server runs in this process with a clock the test moves
-(:class:`~bunco.web.timed_rounds.ShiftedClock`): the round's ten minutes are jumped over
+(:class:`~bunco.web.decision.timed_rounds.ShiftedClock`): the round's ten minutes are jumped over
 to their last seconds, so nothing waits for a minute to pass. The pages opened after the
 jump show what the server says is left, not the ten minutes a phone would count from the
 round's start.
@@ -24,7 +24,7 @@ import uvicorn
 from playwright.sync_api import Browser, expect
 
 from bunco.web.app import create_app
-from bunco.web.timed_rounds import ShiftedClock
+from bunco.web.decision.timed_rounds import ShiftedClock
 from serve_process import free_port
 
 from .conftest import PHONE, TV, Pages, axe

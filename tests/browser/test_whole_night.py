@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bunco.core.party_log import decode_lines, read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 from .conftest import TV, Pages, Server, host_tab, shoot
 from .night_phones import Room, names

@@ -109,9 +109,10 @@ def test_nights_that_change_and_the_way_back_in(tmp_path: Path) -> None:
     assert [n["played"] for n in started["nights"]] == [True, False]
     assert json.loads(bunco("ledger", "Tuesday Club", "--json"))["totals"] == before["totals"]
     refused = bunco("cancel", "Tuesday Club", "2026-01-13", ok=False)
-    assert "the night 2026-01-13 has been played" in refused
+    assert "the night 2026-01-13 has been played" in " ".join(refused.split())  # any width
     moved = bunco("postpone", "Tuesday Club", "2026-02-10", "2026-02-17", "--time", "19:30")
-    assert "moves to 2026-02-17 at 19:30" in moved  # the started night was taken back first
+    # the started night was taken back first (the words as the terminal's width wraps them)
+    assert "moves to 2026-02-17 at 19:30" in " ".join(moved.split())
     assert [n["played"] for n in json.loads(bunco("show", "Tuesday Club", "--json"))["nights"]] == [
         True
     ]
@@ -119,7 +120,7 @@ def test_nights_that_change_and_the_way_back_in(tmp_path: Path) -> None:
     assert json.loads(bunco("show", "Tuesday Club", "--json"))["upcoming"] == []
     assert json.loads(bunco("ledger", "Tuesday Club", "--json")) == before
     played = bunco("take-back", "Tuesday Club", started["nights"][0]["night"], ok=False)
-    assert "has been played" in played
+    assert "has been played" in " ".join(played.split())
 
     table = bunco("standings", "Tuesday Club")
     assert max(len(line) for line in table.splitlines()) <= 80

@@ -27,7 +27,7 @@ MODULES = _with_examples()
 
 
 def test_the_engine_has_examples() -> None:
-    assert "bunco.party.report" in MODULES and "bunco.core.events" in MODULES
+    assert "bunco.party.night_report" in MODULES and "bunco.core.events" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -20,6 +20,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "seat": {"type": "seat", "tables": [["Ann", None, "Cat", "Dee"]]},
     "end_night": {"type": "end_night"},
     "start_round": {"type": "start_round", "clock": "2026-11-27T20:00:00Z"},
+    "seated": {"type": "seated", "table": 3},
     "time_up": {"type": "time_up", "set": 1, "round": 3},
     "judge": {"type": "judge", "prize": "best_costume", "group": "Team 1", "winner": " Ann "},
     "absent": {"type": "absent", "player": "Ann"},

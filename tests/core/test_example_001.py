@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import party, roll
 
 from bunco.core.table import Status
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 
 def test_example_of_play() -> None:

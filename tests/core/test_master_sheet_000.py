@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import party, roll
 
 from bunco.core.night import Night
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.sheets import master_sheet
 
 

@@ -14,7 +14,7 @@ from bunco.core.party_log import read_log, write_log
 from bunco.core.presets import PRESETS
 from bunco.core.rules import RollKind
 from bunco.core.table import Status
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.view import live_view
 
 presets = st.sampled_from(sorted(PRESETS))

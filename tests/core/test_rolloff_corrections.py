@@ -12,7 +12,7 @@ from bunco.core.audit import audit_trail
 from bunco.core.errors import NotAllowedNow
 from bunco.core.night import Night
 from bunco.core.rules import RollKind
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from night_helpers import party, random_roll
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]

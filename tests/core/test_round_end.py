@@ -8,7 +8,7 @@ from helpers import party, roll
 from bunco.core.errors import NotYourTurn, RoundOver, WrongTable
 from bunco.core.night import Night
 from bunco.core.table import Status
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.view import live_view
 
 TWELVE = [f"P{i}" for i in range(1, 13)]

@@ -20,7 +20,7 @@ from bunco.core.errors import InvalidEvent, InvalidSetup, LogError
 from bunco.core.events import normalize_event
 from bunco.core.night import Night
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 ROUND_1 = """\
 {"type": "party", "rules": "scil", "players": ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]}

@@ -15,7 +15,7 @@ from bunco.core.party_log import read_log
 from bunco.core.presets import PRESETS, get_rules
 from bunco.core.round_clock import RoundClock, parse_time
 from bunco.core.table import Status
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from night_helpers import night_log
 
 EIGHT = [f"P{i}" for i in range(1, 9)]

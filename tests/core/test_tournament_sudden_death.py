@@ -16,7 +16,7 @@ import pytest
 from bunco.core.night import Night
 from bunco.core.party_log import read_log
 from bunco.core.table import Phase, Status
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 TIED = """\
 {"type": "party", "rules": "tournament", "players": ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_money_payouts import one_table_night
 
 from bunco.core.awards import decide_awards
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 
 def test_awards_say_which_prizes_the_cards_decide() -> None:

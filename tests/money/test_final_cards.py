@@ -16,7 +16,7 @@ import pytest
 
 from bunco.core.night import Night
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.play.driver import Driver
 
 PLAYERS = [f"P{i:02d}" for i in range(1, 17)]

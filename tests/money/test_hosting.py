@@ -10,7 +10,7 @@ import pytest
 from bunco.core.errors import BuncoError, InvalidEvent, NotAllowedNow
 from bunco.core.hosting import drawing_event
 from bunco.core.night import Night
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.view import live_view
 from night_helpers import party, roll
 

@@ -18,7 +18,7 @@ import pytest
 
 from bunco.core.errors import LogError
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 GOLDEN = Path(__file__).parent.parent / "party" / "golden" / "tournament-money-12.jsonl"
 

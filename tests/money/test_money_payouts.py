@@ -14,7 +14,7 @@ import pytest
 from bunco.core.errors import InvalidSetup
 from bunco.core.money import split
 from bunco.core.night import Night
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from night_helpers import party, roll
 
 PLAYERS = ["Ann", "Bea", "Cat", "Dee"]

@@ -11,8 +11,8 @@ from typing import Any
 
 from test_money_payouts import one_table_night
 
+from bunco.party.night_report import night_report
 from bunco.party.payouts import notes, payout_sheet
-from bunco.party.report import night_report
 
 # Ann wins all six rounds with six Buncos; Bea, Cat and Dee win two each. Most Wins is
 # listed first and is worth less to Ann than Most Buncos.

@@ -19,7 +19,7 @@ from party_helpers import party
 
 from bunco.core.errors import InvalidSetup, NotAllowedNow
 from bunco.core.night import Night
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ROUND_1 = """

@@ -15,7 +15,7 @@ from party_helpers import party, roll
 from bunco.core.errors import NotAllowedNow
 from bunco.core.night import Night
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.view import live_view
 from night_helpers import night_log, random_roll
 
@@ -118,7 +118,7 @@ def test_replay_and_the_report_say_the_host_ended_it(tmp_path) -> None:  # type:
     from typer.testing import CliRunner
 
     from bunco.cli import app
-    from bunco.party.report import progress
+    from bunco.party.night_report import progress
 
     ended = settle(play_rounds(party("classic", EIGHT), 3, seed=2).apply(END))
     path = tmp_path / "early.jsonl"

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from party_helpers import GOLDEN, golden
 
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.sheets import master_sheet, table_tally
 
 Seating = list[list[list[str]]]

@@ -18,7 +18,7 @@ from party_helpers import party, roll
 
 from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow, NotYourTurn, RoundOver
 from bunco.core.night import Night
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 FOUR = ["Ann", "Bea", "Cat", "Dee"]
 

@@ -17,7 +17,7 @@ from bunco.core.night import Night
 from bunco.core.party_log import read_log, write_log
 from bunco.core.rules import Fill
 from bunco.core.seating import table_sizes
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -15,7 +15,7 @@ from bunco.core.night import Night
 from bunco.core.party_log import LogError, read_log
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.sheets import master_sheet
 
 FOUR = ["Ann", "Bea", "Cat", "Dee"]

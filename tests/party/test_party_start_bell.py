@@ -9,7 +9,7 @@ from party_helpers import miss, party, roll
 from bunco.core.errors import NotAllowedNow
 from bunco.core.night import Night
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.party.view import live_view
 from night_helpers import night_log
 

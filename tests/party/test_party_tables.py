@@ -9,7 +9,7 @@ from party_helpers import party
 from bunco.core.errors import NotYourTurn, RoundOver
 from bunco.core.night import Night
 from bunco.core.table import Status
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 
 def play(night: Night, script: str) -> Night:

@@ -9,10 +9,10 @@ import pytest
 
 from bunco.core.presets import PRESETS, get_rules
 from bunco.core.rules import AfterBell
-from bunco.party.report import table_result_dict
+from bunco.party.night_report import table_result_dict
 from bunco.party.view import live_view
 from bunco.party.words import bell_text
-from bunco.web.pages import presets_document
+from bunco.web.pages.night_pages import presets_document
 from night_helpers import party, random_roll
 
 TWELVE = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]

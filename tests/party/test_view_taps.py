@@ -73,7 +73,6 @@ def test_the_wipeout_button_asks_who_rolled_it_after_round_one() -> None:
         "hint": "three 1s · team to 0",
         "possible": False,
         "asks_who": False,
-        "dice": None,
     }  # round 1: three 1s are the Bunco
 
 

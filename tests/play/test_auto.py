@@ -13,7 +13,7 @@ from bunco.cli import app
 from bunco.core.party_log import read_log
 from bunco.core.presets import PRESETS
 from bunco.core.seating import table_sizes
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from bunco.cli import app
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.play.logfile import LogFileError, PartyLog, resume_night, set_aside_cut_line
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ import pytest
 from bunco.core.errors import NotAllowedNow
 from bunco.core.events import dump_event
 from bunco.core.party_log import read_log, write_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.play.driver import Driver, play_auto
 from bunco.play.logfile import PartyLog
 from bunco.play.newnight import build_party

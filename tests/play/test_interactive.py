@@ -10,7 +10,7 @@ from typing import Any
 import pexpect
 
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 PHYS = "dice or tally"
 

@@ -10,7 +10,7 @@ import pytest
 from bunco.core.errors import NotYourTurn
 from bunco.core.events import Event
 from bunco.core.party_log import read_log, write_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.play.driver import Driver, Turn, play_auto
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]

@@ -7,7 +7,17 @@ import importlib
 
 import pytest
 
-MODULES = ["badges", "blank", "charts", "export", "filled", "pdfkit", "report", "signs", "wording"]
+MODULES = [
+    "badges",
+    "blank",
+    "charts",
+    "export",
+    "filled",
+    "pdfkit",
+    "night_report_page",
+    "signs",
+    "wording",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -43,7 +43,7 @@ from sheet_helpers import (
 )
 
 from bunco.core.night import Night
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.sheets import filled_sheets_pdf
 
 HAND_STANDINGS = [

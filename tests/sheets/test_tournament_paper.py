@@ -109,7 +109,7 @@ def test_the_staff_check_names_the_rules_three_of_a_kind() -> None:
 
 def test_no_header_of_the_pdfs_breaks_a_word() -> None:
     """The prize table's narrow "Figure" column once printed "Figur / e" in both PDFs."""
-    from bunco.sheets.report import render_report_pdf
+    from bunco.sheets.night_report_page import render_report_pdf
 
     night = night_from(GOLDEN_12 / "tournament-money-12.jsonl")
     for rendered in (render_payout_sheet(night), render_report_pdf(night)):

@@ -93,20 +93,25 @@ def store_club(
     """A club whose members are ``members`` (Ann with an email and an address, hosting a
     planned night at home) and whose nights are ``nights``."""
     clubs = ClubStore(store.engine)
-    clubs.create(club_id, f"Club {club_id}", {"type": "club", "name": f"Club {club_id}"}, "s")
+    members_and_nights: list[dict[str, Any]] = []
     for name in members:
         event: dict[str, Any] = {"type": "member", "name": name, "role": "regular"}
         if name == "Ann":
             event |= {"email": "ann@example.org", "address": "1 Elm St"}
-        clubs.append(club_id, event)
+        members_and_nights.append(event)
     for number, night in enumerate(nights):
-        clubs.append(club_id, {"type": "night", "night": night, "date": f"2026-0{number + 1}-10"})
-    clubs.append(club_id, {"type": "plan", "date": "2026-12-10", "host": members[0],
-                           "address": "1 Elm St"})  # fmt: skip
-    clubs.append(club_id, {"type": "payment", "player": members[0], "amount": "5",
-                           "note": f"{members[0]} paid for two"})  # fmt: skip
-    clubs.append(club_id, {"type": "link", "for": "member", "subject": members[0],
-                           "hash": "a" * 64})  # fmt: skip
+        members_and_nights.append(
+            {"type": "night", "night": night, "date": f"2026-0{number + 1}-10"}
+        )
+    setup = {"type": "club", "name": f"Club {club_id}"}
+    seq = clubs.create(club_id, f"Club {club_id}", setup, "s", members_and_nights)
+    later = [
+        {"type": "plan", "date": "2026-12-10", "host": members[0], "address": "1 Elm St"},
+        {"type": "payment", "player": members[0], "amount": "5",
+         "note": f"{members[0]} paid for two"},
+        {"type": "link", "for": "member", "subject": members[0], "hash": "a" * 64},
+    ]  # fmt: skip
+    clubs.record(club_id, later, seq, "organizer-key#1")  # a command with its id kept
     return clubs
 
 

@@ -121,9 +121,11 @@ def test_an_sqlite_copy_with_a_gap_or_a_bad_event_is_found_out(tmp_path: Path) -
         conn.execute("DELETE FROM events WHERE night_id = 'n2' AND seq = 7")
         conn.execute("UPDATE events SET body = '[1]' WHERE night_id = 'n1' AND seq = 3")
         conn.execute("UPDATE alembic_version SET version_num = '9999'")
+        conn.execute("DELETE FROM club_events WHERE club_id = 'c1' AND seq = 12")
     problems = verify_backup(copy).problems
     assert "night n1: event 3 is not a JSON object" in problems
     assert "night n2: event 8 where 7 was due" in problems
+    assert "club c1: its seq is 12, its log's last event 11" in problems
     assert any("newer than this bunco knows" in p for p in problems)
     store.close()
 

@@ -74,6 +74,11 @@ class Host(threading.Thread):
                 )
                 if reply.status_code == 200:
                     self.acked[command] = reply.json()["seq"]
+                elif reply.json().get("error") in ("not_seated", "seating_changed"):
+                    http.post(  # a new round: the table's players sat down at their new seats
+                        f"/api/nights/{self.night}/tables/{expected[0]}/seated",
+                        json={"command_id": f"{command}-seated"},
+                    )
 
 
 def bunco(*args: str) -> dict[str, Any]:
@@ -102,8 +107,8 @@ def test_a_backup_during_play_restores_every_night_and_club_and_is_served(
     store = EventStore(url)
     clubs = ClubStore(store.engine)
     clubs.create("c1", "Tuesday Club", {"type": "club", "name": "Tuesday Club"}, "secret")
-    clubs.append("c1", {"type": "member", "name": "Ann", "email": "ann@example.org"})
-    clubs.append("c1", {"type": "night", "night": created[0]["night"]})
+    clubs.record("c1", [{"type": "member", "name": "Ann", "email": "ann@example.org"}], 0)
+    clubs.record("c1", [{"type": "night", "night": created[0]["night"]}], 1)
     hosts = [Host(server.base, c["night"], c["host_token"]) for c in created]
     for host in hosts:
         host.start()
@@ -155,13 +160,21 @@ def test_a_backup_during_play_restores_every_night_and_club_and_is_served(
                 assert viewer.status_code == 200
                 table = got.json()["status"]["expects"][0]["table"]
                 phone = table_token if table == 1 else created[0]["host_token"]
+                waits = table in got.json()["view"]["seating_waits"]
+                if waits:  # between rounds: the table's players sit down first
+                    seated = http.post(
+                        f"/api/nights/{night}/tables/{table}/seated",
+                        headers=bearer(phone),
+                        json={"command_id": "after-restore-seated"},
+                    )
+                    assert seated.status_code == 200, seated.text
                 rolled = http.post(
                     f"/api/nights/{night}/tables/{table}/rolls",
                     headers=bearer(phone),
                     json={"command_id": "after-restore", "roll_for_me": True},
                 )
                 assert rolled.status_code == 200, rolled.text
-                assert rolled.json()["seq"] == last + 1
+                assert rolled.json()["seq"] == last + 1 + waits
         finally:
             restored.stop()
 

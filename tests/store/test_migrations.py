@@ -11,7 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
-from bunco.store import DuplicateCommand, EventStore
+from bunco.store import ClubMoved, ClubStore, DuplicateCommand, EventStore
 from bunco.store.db import (
     MIGRATIONS,
     current_revision,
@@ -37,7 +37,7 @@ def test_empty_database_upgrades_to_head_and_matches_the_models(empty_url):
     engine = make_engine(empty_url)
     assert current_revision(engine) is None
     upgrade_database(engine)
-    assert current_revision(engine) == head_revision() == "0007"
+    assert current_revision(engine) == head_revision() == "0008"
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -68,7 +68,7 @@ def test_a_database_at_the_first_revision_upgrades_and_keeps_its_events(empty_ur
 
     store = EventStore(empty_url)
     store.upgrade()
-    assert current_revision(store.engine) == "0007"
+    assert current_revision(store.engine) == "0008"
     assert store.night("old").options == {}
     assert store.events("old")[0].event["players"] == ["A", "B"]
     assert store.tokens("old") == []
@@ -82,7 +82,7 @@ def test_downgrade_to_base_and_up_again(empty_url):
     with engine.connect() as conn:
         assert set(sa.inspect(conn).get_table_names()) <= {"alembic_version"}
     upgrade_database(engine)
-    assert current_revision(engine) == "0007"
+    assert current_revision(engine) == "0008"
     engine.dispose()
 
 
@@ -167,6 +167,43 @@ def test_a_database_at_0006_keeps_two_tokens_equal_ids_and_answers_the_first(emp
     with pytest.raises(DuplicateCommand) as again:
         store.append("n", 3, table=1, command_id="x", caller="c" * 32, event={"type": "x"})
     assert again.value.stored.seq == 1
+    store.close()
+
+
+def test_a_database_at_0007_gives_its_clubs_their_seq(empty_url):
+    """Revision 0008 counts each club's events into its seq: the next command is decided
+    on the log as it was, and stored after it."""
+    engine = make_engine(empty_url)
+    upgrade_database(engine, "0007")
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        for club, events in (("old", 3), ("new", 0)):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO clubs (id, name, token_hash, created_at) VALUES (:i, 'C', 'h', :c)"
+                ),
+                {"i": club, "c": now},
+            )
+            for seq in range(events + 1):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO club_events (club_id, seq, body, created_at)"
+                        " VALUES (:i, :s, '{}', :c)"
+                    ),
+                    {"i": club, "s": seq, "c": now},
+                )
+    engine.dispose()
+    store = EventStore(empty_url)
+    store.upgrade()
+    clubs = ClubStore(store.engine)
+    assert (clubs.seq("old"), clubs.seq("new")) == (3, 0)
+    with pytest.raises(ClubMoved):
+        clubs.record("old", [{"type": "x"}], 2)
+    assert clubs.record("old", [{"type": "x"}], 3, "k#1").seq == 4
+    assert len(clubs.events("old")) == 5
+    downgrade_database(store.engine, "0007")
+    with store.engine.connect() as conn:
+        assert "club_commands" not in sa.inspect(conn).get_table_names()
     store.close()
 
 

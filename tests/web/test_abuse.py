@@ -67,7 +67,7 @@ def test_forwarded_headers_are_ignored_without_a_trusted_proxy(client):
 
 
 def test_typed_codes_past_the_server_budget_go_slow_but_never_lock_the_room_out(db_url):
-    from bunco.web.guard import Guard
+    from bunco.web.gate.guard import Guard
 
     guard = Guard(typed_codes="30/hour")
     with TestClient(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from bunco.web.address import public_base
 from bunco.web.app import create_app
+from bunco.web.server.address import public_base
 
 
 def test_links_carry_the_address_phones_use(tmp_path):

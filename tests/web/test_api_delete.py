@@ -19,9 +19,9 @@ from web_helpers import EIGHT, Night, bearer, cid, make_night
 
 from bunco.store import EventStore, NightGone
 from bunco.store.deletion import delete_nights
-from bunco.web.commands import RollForMe
-from bunco.web.replies import ServiceError
-from bunco.web.service import NightService
+from bunco.web.decision.commands import RollForMe
+from bunco.web.night.service import NightService
+from bunco.web.values.replies import ServiceError
 
 
 def _closed_with(ws: Any) -> tuple[dict[str, Any], int]:

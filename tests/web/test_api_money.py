@@ -8,7 +8,7 @@ from typing import Any
 from web_helpers import EIGHT, cid, make_night
 
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 GROUPS = {"Team 1": EIGHT[:4], "Team 2": EIGHT[4:]}
 

@@ -9,7 +9,7 @@ import json
 from web_helpers import EIGHT, bearer, make_night
 
 from bunco.core.party_log import read_log
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 
 
 def test_create_night_returns_secret_links_and_table_codes(client):

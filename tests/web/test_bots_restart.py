@@ -21,9 +21,21 @@ def test_two_people_and_ten_bots_play_a_whole_night(client):
     human_rolls = 0
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        status = client.get(night.url(), headers=phones["Ann"]).json()["status"]
+        state = client.get(night.url(), headers=phones["Ann"]).json()
+        status = state["status"]
         if status["phase"] == "over":
             break
+        for name in phones:  # a new round: a person's table waits until they sit down
+            table = next(
+                (t["table"] for t in state["view"]["tables"] if name in t["players"]), None
+            )
+            if table in state["view"]["seating_waits"]:
+                seated = client.post(
+                    night.url(f"/tables/{table}/seated"),
+                    json={"command_id": cid()},
+                    headers=phones[name],
+                )
+                assert seated.status_code in (200, 409), seated.text
         humans = [e["player"] for e in status["expects"] if e["player"] in phones]
         if not humans:
             time.sleep(0.005)  # the bots are rolling
@@ -54,6 +66,7 @@ def test_a_restart_rebuilds_the_night_from_the_log(db_url):
     with TestClient(create_app(db_url, bot_pace=0)) as first:
         night = make_night(first)
         night.play_round()
+        assert night.seat(1).status_code == 200  # the players moved: table 1 sits down
         night.roll(1, [1, 1, 4], command_id="before-restart")
         before = night.state()
         table1 = night.table_token(1)

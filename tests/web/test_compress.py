@@ -1,4 +1,4 @@
-"""Replies compressed for the phones (bunco.web.compress): Brotli where taken, gzip where
+"""Replies compressed for the phones (bunco.web.server.compress): Brotli where taken, gzip where
 only that is, plain otherwise; streamed replies compressed part by part and readable as
 each part arrives; WebSockets, event streams and encoded files left as they are."""
 
@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from starlette.types import Message, Receive, Scope, Send  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
-from bunco.web.compress import MINIMUM, Compress  # noqa: E402
+from bunco.web.server.compress import MINIMUM, Compress  # noqa: E402
 
 NAMES = [f"Player {i:03d}" for i in range(1, 201)]
 

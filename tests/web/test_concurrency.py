@@ -9,9 +9,9 @@ import httpx
 import pytest
 from web_helpers import EIGHT, bearer
 
-from bunco.web.api_play import roll_envelope
+from bunco.web.api.play import roll_envelope
 from bunco.web.app import create_app
-from bunco.web.schemas import RollIn
+from bunco.web.values.schemas import RollIn
 
 TWELVE = [*EIGHT, "Ivy", "Jon", "Kim", "Lou"]
 

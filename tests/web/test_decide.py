@@ -1,10 +1,10 @@
-"""The pure decision about an entry (:mod:`bunco.web.decide`): a typed entry and a frozen
+"""The pure decision about an entry (:mod:`bunco.web.decision.decide`): a typed entry and a frozen
 state of a held table in, accept / repeat / refuse with the reason out."""
 
 from __future__ import annotations
 
 from bunco.core.night import Night
-from bunco.web.decide import Entry, HeldTable, Tapped, decide_entry
+from bunco.web.decision.decide import Entry, HeldTable, Tapped, decide_entry
 
 PLAYERS = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -63,7 +63,7 @@ def test_each_rule_in_its_order() -> None:
 
 def test_a_refusal_says_what_happened_and_what_is_expected() -> None:
     decision = decide_entry(Entry("tally", 2, tapped(round_no=1, set_no=1), 14), held())
-    assert decision.status == 409 and decision.refused
+    assert decision.kind == "conflict" and decision.refused
     assert decision.reason == (
         "this entry was tapped in round 1, which closed before it "
         "arrived (the night is now at round 2)"

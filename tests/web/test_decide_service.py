@@ -1,5 +1,5 @@
 """The service holds its parts: the held nights, the command path and the store's writer;
-each command of a batch is decided by :func:`bunco.web.decide.decide`, with the luck the
+each command of a batch is decided by :func:`bunco.web.decision.decide.decide`, with the luck the
 service was given (here loaded dice, so the server's rolls are known)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 
 from bunco.store import EventStore
 from bunco.store.writers import SqliteWriter
-from bunco.web.commands import MyTurnRoll, RollForMe
-from bunco.web.replies import ServiceError
-from bunco.web.service import NightService
+from bunco.web.decision.commands import MyTurnRoll, RollForMe
+from bunco.web.night.service import NightService
+from bunco.web.values.replies import ServiceError
 
 SETUP = {
     "type": "party",

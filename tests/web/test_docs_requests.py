@@ -116,7 +116,9 @@ def test_the_docs_show_the_requests_the_issue_named() -> None:
     shown = {(m, p): b for m, p, b in REQUESTS}
     assert shown[("POST", "/api/nights/{id}/start")] == "{command_id}"
     assert shown[("POST", "/api/nights/{id}/end")] == "{command_id}"
-    assert shown[("POST", "/api/nights/{id}/tables/{n}/go-on")] == "{command_id, winner?}"
+    assert shown[("POST", "/api/nights/{id}/tables/{n}/go-on")] == (
+        "{command_id, points?, buncos?, minis?, winner?}"
+    )
     assert len(REQUESTS) >= 55
 
 

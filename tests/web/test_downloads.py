@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from web_helpers import make_night
 
 from bunco.web.app import create_app
-from bunco.web.replies import ServiceError
+from bunco.web.values.replies import ServiceError
 
 
 def pdf_text(data: bytes) -> str:
@@ -75,7 +75,7 @@ def test_downloads_need_a_token(client) -> None:
 def test_a_file_is_made_once_per_night_version_and_limited_per_token(any_db_url) -> None:
     import asyncio
 
-    from bunco.web.downloads import Downloads
+    from bunco.web.files.downloads import Downloads
 
     with TestClient(create_app(any_db_url, bot_pace=0)) as client:
         downloads = Downloads(per_token="3/hour")

@@ -15,9 +15,9 @@ from bunco.store import EventStore, StoredEvent
 from bunco.store.night_lock import NightLock, NightWrites
 from bunco.store.notify import Notice
 from bunco.store.writers import PostgresWriter
-from bunco.web.follow import ProcessFollower
-from bunco.web.replies import ServiceError
-from bunco.web.service import NightService
+from bunco.web.night.follow import ProcessFollower
+from bunco.web.night.service import NightService
+from bunco.web.values.replies import ServiceError
 from pg_database import PG_URL, SKIP_REASON, wiped_postgres
 from serve_process import small_dice
 
@@ -143,7 +143,7 @@ def test_a_second_process_catches_up_when_told_and_never_refuses_a_write_as_stal
         assert again.duplicate and again.stored.seq == a_ack.stored.seq
         assert [e.seq for e in store_b.events(night)] == list(range(11))
         # A changes the night's options (bots): B reloads them when told
-        store_a.set_options(night, {"bots": ["Ann"]})
+        store_a.change_options(night, lambda o: {**o, "bots": ["Ann"]})
         follower.notified(Notice("o", night))
         await asyncio.wait_for(b.nights[night].following.follower, 5)
         assert b.nights[night].bots == ["Ann"]
@@ -212,7 +212,7 @@ def test_a_slow_process_is_never_refused_because_a_fast_one_keeps_writing():
         store_a.upgrade()
 
         async def scenario() -> None:
-            a = NightService(store_a, writer=PostgresWriter(SlowWrites(url)))
+            a = NightService(store_a, writer=PostgresWriter(SlowWrites(url), store_a))
             b = NightService(store_b)
             night = await new_night(a)
             await b.get(night)

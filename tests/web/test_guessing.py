@@ -12,7 +12,7 @@ from web_helpers import make_night
 from bunco.store import EventStore
 from bunco.store.rate_counts import DatabaseCounts
 from bunco.web.app import create_app
-from bunco.web.guard import Guard
+from bunco.web.gate.guard import Guard
 
 
 def _guards(url: str, count: int, **limits: str) -> tuple[list[Guard], list[EventStore]]:

@@ -17,7 +17,7 @@ from test_guessing import _guards
 from web_helpers import make_night
 
 from bunco.web.app import create_app
-from bunco.web.guard import Guard
+from bunco.web.gate.guard import Guard
 
 BUDGETS = {"per_client": "1000/hour", "night_codes": "20/hour", "typed_codes": "20/hour"}
 

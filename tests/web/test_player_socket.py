@@ -88,6 +88,9 @@ def test_every_players_socket_follows_them_to_the_next_round_on_the_same_socket(
         # the next rolls: each socket hears its new table only
         moved = next(name for name in EIGHT if after[name] != before[name])
         old, new = before[moved], after[moved]
+        for table in (old, new):  # the players moved: each table confirms its new seating
+            assert night.seat(table).status_code == 200
+        until_page(sockets[moved], night.seq())  # its table's page, the seating confirmed
         assert night.roll(old, MISS).status_code == 200
         reply = night.roll(new, MISS)
         assert reply.status_code == 200
@@ -150,7 +153,9 @@ def test_the_page_goes_only_to_the_sockets_that_moved(client):
         with client.websocket_connect(player_url(night, token, "Ivy")) as ivy:
             hello, _ = until_caught_up(ivy)
             assert hello["table"] == seat and "Ivy" in hello["table_view"]["players"]
-        assert night.roll(seat, MISS).status_code == 200  # Ann's old table: not for her
+        assert night.seat(seat).status_code == 200  # Ann's old table sits down: not for her
+        assert receive(ann)["type"] == "status"
+        assert night.roll(seat, MISS).status_code == 200  # nor its roll
         assert (
             client.post(
                 night.url("/presence"),

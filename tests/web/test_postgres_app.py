@@ -24,6 +24,7 @@ def test_a_night_on_postgres_survives_a_restart(pg_url):
         assert first.get("/api/health").json()["database"] == "postgresql"
         night = make_night(first)
         night.play_round()
+        assert night.seat(1).status_code == 200  # the players moved: table 1 sits down
         night.roll(1, [1, 1, 4], command_id="pg-before")
         before = night.state()
     with TestClient(create_app(pg_url, bot_pace=0)) as second:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bunco.web.pubsub import NO_TABLE, InProcessPubSub, Message, Overflow
+from bunco.web.live.pubsub import NO_TABLE, InProcessPubSub, Message, Overflow
 
 
 def msg(night: str, seq: int, table: int | None) -> Message:

@@ -10,8 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import cid, make_night
 
-from bunco.web import api_room, room_watch
+from bunco.web.api import room as api_room
 from bunco.web.app import create_app
+from bunco.web.room import room_watch
 
 
 def test_an_announcement_is_kept_read_by_every_page_and_taken_down(client, night):
@@ -101,7 +102,7 @@ def test_the_dashboard_is_the_hosts_and_lists_every_table(client, night):
 def test_a_silent_table_is_flagged_once_the_round_is_under_way(client, night, monkeypatch):
     assert night.roll(1, [1, 3, 4]).status_code == 200
     later = time.time() + 6 * 60
-    monkeypatch.setattr("bunco.web.api_room.time.time", lambda: later)
+    monkeypatch.setattr("bunco.web.api.room.time.time", lambda: later)
     board = client.get(night.url("/dashboard"), headers=night.host).json()
     one, two = board["tables"]
     assert [f["kind"] for f in two["flags"]] == ["silent"]

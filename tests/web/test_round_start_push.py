@@ -9,6 +9,8 @@ from test_ws import receive, until_caught_up, ws_url
 
 def test_the_first_roll_at_table_two_tells_table_one_the_round_started(client, night):
     night.play_round()
+    for table in (1, 2):  # the players moved: each table confirms its new seating
+        assert night.seat(table).status_code == 200
     assert night.state()["view"]["started"] is False
     token = night.created["host_token"]
     with client.websocket_connect(ws_url(night, token, table=1)) as ws:

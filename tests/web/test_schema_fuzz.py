@@ -35,7 +35,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from web_helpers import EIGHT, cid
 
 from bunco.web.app import create_app
-from bunco.web.guard import Guard
+from bunco.web.gate.guard import Guard
 
 pytestmark = pytest.mark.slow
 EXAMPLES = int(os.environ.get("BUNCO_FUZZ_EXAMPLES", "150"))
@@ -152,6 +152,8 @@ def test_no_5xx_and_no_change_from_a_refused_request(any_db_url, mode):
         )
         def check(case: Any, who: str, bad: str, keys: bool) -> None:
             headers = {} if tokens[who] is None else {"Authorization": f"Bearer {tokens[who]}"}
+            if case.method == "DELETE" and case.path == "/api/nights/{night_id}" and who == "host":
+                return  # the host deleting the night under test (test_api_delete's): no night left
             if mode == "poisoned":
                 if not has_strings(case.body) or isinstance(case.body, bytes):
                     return

@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from bunco.web.certs import names_in
+from bunco.web.server.certs import names_in
 from serve_process import bunco_command, free_port
 
 pytestmark = pytest.mark.slow

@@ -17,7 +17,7 @@ warnings.filterwarnings("ignore", message="Using `httpx`")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
-from bunco.web.assets import SHELLS, assets  # noqa: E402
+from bunco.web.pages.assets import SHELLS, assets  # noqa: E402
 
 
 @pytest.fixture(scope="module")

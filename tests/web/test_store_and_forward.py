@@ -11,7 +11,7 @@ from typing import Any
 from test_tapped_entries import entry, tapped
 from web_helpers import Night, cid
 
-from bunco.web import phone_book
+from bunco.web.night import phone_book
 
 SIX = [("+1", "Eve"), ("miss", "Eve"), ("+2", "Fay"), ("miss", "Fay"), ("miss", "Gus")]
 

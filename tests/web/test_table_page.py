@@ -16,7 +16,7 @@ from web_helpers import cid, make_night
 
 from bunco.party import view as views
 from bunco.store import EventStore
-from bunco.web import night_cache
+from bunco.web.night import page_cache
 
 
 def page_of(night, table: int) -> dict[str, Any]:
@@ -163,7 +163,7 @@ def test_the_nights_view_is_built_once_per_seq_off_the_event_loop(tmp_path, monk
         builds.append(threading.current_thread().name)
         return views.live_view(night)
 
-    monkeypatch.setattr(night_cache, "live_view", recording)
+    monkeypatch.setattr(page_cache, "live_view", recording)
 
     async def scenario(svc, night):
         live = await svc.get(night)

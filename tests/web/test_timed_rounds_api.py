@@ -1,6 +1,6 @@
 """Timed rounds on the server: its clock starts the round, counts it down and rings at zero.
 
-The server's time is a :class:`~bunco.web.timed_rounds.ShiftedClock` the tests move
+The server's time is a :class:`~bunco.web.decision.timed_rounds.ShiftedClock` the tests move
 forward: no test waits for a minute to pass.
 """
 
@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from web_helpers import Night, cid, make_night  # noqa: E402
 
 from bunco.web.app import create_app  # noqa: E402
-from bunco.web.timed_rounds import ShiftedClock  # noqa: E402
+from bunco.web.decision.timed_rounds import ShiftedClock  # noqa: E402
 
 
 class Timed:

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from bunco.store import EventStore, TokenRecord
 from bunco.web.app import create_app
-from bunco.web.auth import TokenBook, hash_token
+from bunco.web.gate.auth import TokenBook, hash_token
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 

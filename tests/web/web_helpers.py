@@ -11,6 +11,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 EIGHT = ["Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal"]
 _ids = itertools.count(1)
+SEATING_WAITS = frozenset({"not_seated", "seating_changed"})
+"""The refusals of an entry at a table whose new seating is not confirmed yet."""
 
 
 def cid() -> str:
@@ -90,8 +92,22 @@ class Night:
                 )
             else:
                 reply = self.roll(who["table"])
+                if reply.status_code == 409 and reply.json()["error"] in SEATING_WAITS:
+                    reply = self.seat(who["table"])  # the players moved: they sit down
             assert reply.status_code == 200, reply.text
         raise AssertionError("the round did not end")
+
+    def seat(self, table: int, headers: dict[str, str] | None = None) -> Any:
+        """Confirm ``table``'s new seating: the round begins there (bunco.core.seating_confirm)."""
+        return self.client.post(
+            self.url(f"/tables/{table}/seated"),
+            json={"command_id": cid()},
+            headers=headers or self.host,
+        )
+
+    def ring_in(self) -> Any:
+        """The head table's bell: the round begins at every table."""
+        return self.client.post(self.url("/start"), json={"command_id": cid()}, headers=self.host)
 
 
 def make_night(client: TestClient, players: list[str] | None = None, **options: Any) -> Night:

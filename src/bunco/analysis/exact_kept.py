@@ -19,13 +19,13 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 import bunco.analysis
 import bunco.core
 from bunco.analysis import movement_cache
+from bunco.analysis.odds_shapes import ExactPart
 from bunco.core.rules import RuleSet
 
 VERSION = 1
@@ -50,15 +50,13 @@ def name(rules: RuleSet, players: int, sets: int) -> str:
     return f"exact-{digest.hexdigest()[:32]}.json"
 
 
-def kept(
-    rules: RuleSet, players: int, sets: int, compose: Callable[[], dict[str, Any]]
-) -> dict[str, Any]:
+def kept(rules: RuleSet, players: int, sets: int, compose: Callable[[], ExactPart]) -> ExactPart:
     """The exact part from disk, or ``compose()`` (JSON: lists, floats, strings, None),
     saved for next time where the folder can be written. A file that cannot be read
     back is composed again."""
     path = movement_cache.folder() / name(rules, players, sets)
     try:
-        loaded: dict[str, Any] = json.loads(path.read_text())
+        loaded: ExactPart = json.loads(path.read_text())  # written below, by this code
         return loaded
     except (OSError, ValueError):
         pass
@@ -71,5 +69,5 @@ def kept(
         os.replace(tmp.name, path)
     except OSError:
         pass  # a folder we cannot write: compose it every time
-    again: dict[str, Any] = json.loads(text)  # what a later run reads: the same values
+    again: ExactPart = json.loads(text)  # what a later run reads: the same values
     return again

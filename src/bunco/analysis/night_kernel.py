@@ -258,6 +258,7 @@ def score_tables(rules: RuleSet) -> NDArray[np.int32]:
 SCORE_SOURCES = (
     "core/dice.py",
     "core/night.py",
+    "core/night_rolls.py",
     "core/rules.py",
     "core/table.py",
     "analysis/dice_codes.py",
@@ -524,7 +525,7 @@ def run_kernel(
     seeds: NDArray[np.uint64] | None,
     codes: NDArray[np.uint8] | None,
     log_rows: int,
-) -> tuple[int, dict[str, Any]]:
+) -> tuple[int, dict[str, NDArray[Any]]]:
     """Play ``nights`` (one per seed of ``seeds``, or in a row from the dice ``codes``) in
     the compiled kernel; how many finished and the kernel's output arrays (``log_rows``
     rows for the roll log of the detail mode)."""

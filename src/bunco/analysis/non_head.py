@@ -22,12 +22,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points
+from bunco.analysis.odds_shapes import NonHeadView
 
 FloatArray = NDArray[np.float64]
 
@@ -67,7 +67,7 @@ class NonHeadOdds:
         points = np.arange(self.scores.shape[0])
         return float(points @ self.first_team_scores), float(points @ self.second_team_scores)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> NonHeadView:
         first, second = self.expected_scores
         return {
             "tie_probability": self.tie_probability,

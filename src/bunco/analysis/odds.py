@@ -31,8 +31,8 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
+from bunco.analysis.odds_shapes import RollOddsView, TurnOddsView
 from bunco.core.dice import score_roll, validate_round
 from bunco.core.errors import InvalidRuleValue
 from bunco.core.rules import RollKind, RuleSet
@@ -127,7 +127,7 @@ class RollOdds:
             out[o.points] = out.get(o.points, Fraction(0)) + o.probability
         return dict(sorted(out.items()))
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RollOddsView:
         return {
             "expected_points": float(self.expected_points),
             "expected_points_exact": str(self.expected_points),
@@ -195,7 +195,7 @@ class TurnOdds:
     points_tail: Fraction
     kept_points: tuple[Fraction, ...]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> TurnOddsView:
         return {
             "expected_points": float(self.expected_points),
             "expected_points_exact": str(self.expected_points),

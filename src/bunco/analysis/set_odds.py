@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Literal, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -66,6 +66,14 @@ from bunco.analysis.night_kernel import (
     player_names,
 )
 from bunco.analysis.odds import roll_outcomes
+from bunco.analysis.odds_shapes import (
+    ExactPart,
+    Figure,
+    PlayerOdds,
+    SetOddsReport,
+    Split,
+    TableSplit,
+)
 from bunco.analysis.set_buncos import buncos_refusal, expected_buncos
 from bunco.analysis.set_exact import first_team_chances, head_bells, rules_refusal
 from bunco.analysis.set_most_wins import most_wins_refusal, set_wins
@@ -85,8 +93,12 @@ FloatArray = NDArray[np.float64]
 
 WINS, BUNCOS = 0, 2  # columns of the kernel's cards
 
+PlayerFigure: TypeAlias = Literal[
+    "expected_wins", "most_wins", "most_wins_alone", "at_least_one_bunco", "expected_buncos"
+]
+
 #: The figures given for each player, in the order of the output.
-PLAYER_FIGURES = (
+PLAYER_FIGURES: tuple[PlayerFigure, ...] = (
     "expected_wins",
     "most_wins",
     "most_wins_alone",
@@ -95,13 +107,21 @@ PLAYER_FIGURES = (
 )
 
 
-def _estimate(values: NDArray[np.float64]) -> dict[str, Any]:
+def _figure_name(key: str) -> PlayerFigure:
+    """The player's figure named ``key`` (a key of the exact part's ``composed``)."""
+    for name in PLAYER_FIGURES:
+        if name == key:
+            return name
+    raise KeyError(key)
+
+
+def _estimate(values: NDArray[np.float64]) -> Figure:
     n = len(values)
     se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     return {"value": float(values.mean()), "se": se, "source": "simulated"}
 
 
-def _exact(value: float) -> dict[str, Any]:
+def _exact(value: float) -> Figure:
     return {"value": value, "se": 0.0, "source": "exact"}
 
 
@@ -234,7 +254,7 @@ def _kernel_nights(
     return _wins_and_buncos(rules, players, sets, seeds)
 
 
-def exact_part(rules: RuleSet, players: int, sets: int) -> dict[str, Any]:
+def exact_part(rules: RuleSet, players: int, sets: int) -> ExactPart:
     """What is exact of a party's set odds, as JSON: ``composed`` (each player's figures
     composed exactly, by key, a value per player), ``why`` (for each player's figure that
     is not, why), ``per_table`` (each table's chance of a first-team win in each round,
@@ -265,7 +285,7 @@ def set_odds(
     nights: int = 20_000,
     seed: int = 1,
     ready: Callable[[], object] = ensure_ready,
-) -> dict[str, Any]:
+) -> SetOddsReport:
     """Per player and per table odds of one night of ``sets`` sets (one set: the odds of
     a set). Raises :class:`bunco.analysis.night_kernel.KernelUnsupported` for parties the
     kernel does not play.
@@ -290,7 +310,7 @@ def set_odds(
     is_best = wins == best
     alone = is_best & (is_best.sum(axis=1, keepdims=True) == 1)
     names = player_names(players)
-    people: list[dict[str, Any]] = []
+    people: list[PlayerOdds] = []
     for i, name in enumerate(names):
         people.append(
             {
@@ -312,38 +332,36 @@ def set_odds(
     )
     for person, figures in zip(people, exact or [], strict=False):
         for key, value in figures.items():
-            simulated = person[key]
-            person[key] = {
+            figure = _figure_name(key)
+            played_figure = person[figure]
+            person[figure] = {
                 **value,
-                "simulated": simulated["value"],
-                "simulated_se": simulated["se"],
+                "simulated": played_figure["value"],
+                "simulated_se": played_figure["se"],
             }
     rounds = 6 * sets
-    table_docs = []
+    table_docs: list[TableSplit] = []
     for k in range(tables):
         counts = np.stack([(first_won[:, k] == j).astype(np.float64) for j in range(rounds + 1)])
         simulated = [_estimate(row) for row in counts]
-        doc: dict[str, Any] = {
-            "table": k + 1,
-            "split": {
-                "probabilities": [s["value"] for s in simulated],
-                "se": [s["se"] for s in simulated],
-                "source": "simulated",
-            },
+        split: Split = {
+            "probabilities": [s["value"] for s in simulated],
+            "se": [s["se"] for s in simulated],
+            "source": "simulated",
         }
         chances = per_table[k]
         if chances is not None:
-            doc["split"] = {
+            split = {
                 "probabilities": split_distribution(chances * sets),
                 "se": [0.0] * (rounds + 1),
                 "source": "exact",
                 "simulated": [s["value"] for s in simulated],
                 "simulated_se": [s["se"] for s in simulated],
             }
-        table_docs.append(doc)
+        table_docs.append({"table": k + 1, "split": split})
     sources: dict[str, list[str]] = {"exact": [], "simulated": []}
     for key in PLAYER_FIGURES:
-        found = {person[key]["source"] for person in people}
+        found = {person[_figure_name(key)]["source"] for person in people}
         for source in sorted(found):
             sources[source].append(key)
     for k, table in enumerate(table_docs):

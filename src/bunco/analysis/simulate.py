@@ -33,7 +33,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, get_args
 
 import numpy as np
 
@@ -49,14 +49,15 @@ from bunco.analysis.night_kernel import (
     night_seeds,
     player_names,
 )
-from bunco.analysis.summary import Summary
+from bunco.analysis.summary import FigureName, NightFigures, Summary, SummaryView
 from bunco.core.errors import InvalidSetup
 from bunco.core.presets import get_rules
-from bunco.core.rules import RollKind, RuleSet
+from bunco.core.rules import HouseRuleValue, RollKind, RuleSet
 from bunco.core.table import Phase, Status
 
 if TYPE_CHECKING:  # the engine is imported when it plays (not by `odds --set`'s sim_rules)
-    from bunco.core.night import Night, TableResult
+    from bunco.core.night import Night
+    from bunco.core.round_results import TableResult
 
 NIGHT_FIGURES: dict[str, str] = {
     "buncos": "Buncos per night",
@@ -72,15 +73,18 @@ NIGHT_FIGURES: dict[str, str] = {
 """The figures a simulation gives, with their words: the mean over the nights of each
 night's figure, but ``points_per_roll``, the ratio of the totals (:data:`RATIOS`)."""
 
-RATIOS: dict[str, tuple[str, str]] = {"points_per_roll": ("play_points", "play_rolls")}
+RATIOS: dict[str, tuple[FigureName, FigureName]] = {
+    "points_per_roll": ("play_points", "play_rolls")
+}
 """Figures that are a ratio of totals over all nights: numerator and denominator keys."""
 
-MEAN_FIGURES = tuple(
-    key for key in FIGURES if key not in {k for pair in RATIOS.values() for k in pair}
+MEAN_FIGURES: tuple[FigureName, ...] = tuple(
+    key for key in get_args(FigureName) if key not in {k for pair in RATIOS.values() for k in pair}
 )
 """The night figures averaged over the nights."""
 
 assert set(NIGHT_FIGURES) == set(MEAN_FIGURES) | set(RATIOS)
+assert get_args(FigureName) == FIGURES  # the kernel's columns, in order
 
 IMPOSSIBLE: dict[str, str] = {
     "head_first_team_win": "the head table plays as individuals: it has no teams",
@@ -114,14 +118,16 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _sim_house_rules(rules_name: str, house_rules: Mapping[str, Any]) -> dict[str, Any]:
+def _sim_house_rules(
+    rules_name: str, house_rules: Mapping[str, HouseRuleValue]
+) -> dict[str, HouseRuleValue]:
     house = dict(house_rules)
     if get_rules(rules_name, house).verify_for_prizes:
         house["verify_for_prizes"] = False
     return house
 
 
-def sim_rules(rules_name: str, house_rules: Mapping[str, Any]) -> RuleSet:
+def sim_rules(rules_name: str, house_rules: Mapping[str, HouseRuleValue]) -> RuleSet:
     """The rule set a simulation plays: the preset with its house rules, cards verified.
     Timed rounds are refused: a round that ends on a clock needs time, which simulated
     dice do not take (:data:`~bunco.analysis.night_kernel.TIMED_REFUSAL`)."""
@@ -152,7 +158,7 @@ def play_tick(night: Night, dice: Dice) -> Night:
 
 def play_night(
     rules_name: str,
-    house_rules: Mapping[str, Any],
+    house_rules: Mapping[str, HouseRuleValue],
     *,
     players: int,
     sets: int,
@@ -184,7 +190,7 @@ def _first_side(result: TableResult) -> int | None:
     return None
 
 
-def night_stats(night: Night) -> dict[str, Any]:
+def night_stats(night: Night) -> NightFigures:
     """The figures of one night (per-round figures averaged over its rounds)."""
     rounds = night.history
     head = [r.tables[0] for r in rounds]
@@ -229,7 +235,7 @@ def _mean(values: Iterable[float]) -> float:
     return float(sum(items) / len(items)) if items else math.nan
 
 
-def _one(job: tuple[str, dict[str, Any], int, int, int]) -> dict[str, Any]:
+def _one(job: tuple[str, dict[str, HouseRuleValue], int, int, int]) -> NightFigures:
     rules_name, house, players, sets, seed = job
     return night_stats(play_night(rules_name, house, players=players, sets=sets, seed=seed))
 
@@ -378,17 +384,32 @@ def _over_workers(
         yield from pool.map(_run_job, jobs)
 
 
-def _kernel_dicts(rules: RuleSet, figures: np.ndarray, ties: np.ndarray) -> list[dict[str, Any]]:
+def _kernel_dicts(rules: RuleSet, figures: np.ndarray, ties: np.ndarray) -> list[NightFigures]:
     categories = [p.value for p in rules.prizes]
     out = []
     for row, tie_row in zip(figures.tolist(), ties.tolist(), strict=True):
-        night: dict[str, Any] = dict(zip(FIGURES, row, strict=True))
-        night["prize_ties"] = {c: float(t) for c, t in zip(categories, tie_row, strict=True)}
-        out.append(night)
+        (buncos, rounds, per_set, head_rolls, first_win, bunco_end, ties_, others, pts, rolls) = row
+        out.append(  # the columns of FIGURES, in order
+            NightFigures(
+                buncos=buncos,
+                rounds=rounds,
+                rolls_per_set=per_set,
+                head_rolls=head_rolls,
+                head_first_team_win=first_win,
+                head_bunco_end=bunco_end,
+                tie_rate=ties_,
+                non_head_tie_rate=others,
+                play_points=pts,
+                play_rolls=rolls,
+                prize_ties={c: float(t) for c, t in zip(categories, tie_row, strict=True)},
+            )
+        )
     return out
 
 
-def uses_kernel(rules_name: str, house_rules: Mapping[str, Any], players: int, sets: int) -> bool:
+def uses_kernel(
+    rules_name: str, house_rules: Mapping[str, HouseRuleValue], players: int, sets: int
+) -> bool:
     """Whether :func:`simulate_nights` plays these nights with the compiled kernel."""
     return kernel_refusal(sim_rules(rules_name, house_rules), players, sets) is None
 
@@ -416,7 +437,7 @@ def _kernel_arrays(
 
 def simulate_nights(
     rules_name: str,
-    house_rules: Mapping[str, Any],
+    house_rules: Mapping[str, HouseRuleValue],
     *,
     players: int,
     sets: int,
@@ -425,7 +446,7 @@ def simulate_nights(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     engine: bool = False,
-) -> list[dict[str, Any]]:
+) -> list[NightFigures]:
     """Figures of ``parties`` independent nights, in seed order: with the night kernel
     where it applies (:func:`uses_kernel`) unless ``engine``, else with the engine.
     Every night is kept: for many nights use :func:`simulate_summary`."""
@@ -445,13 +466,13 @@ def simulate_nights(
 
 def _engine_nights(
     rules_name: str,
-    house: dict[str, Any],
+    house: dict[str, HouseRuleValue],
     players: int,
     sets: int,
     parties: int,
     seed: int,
     workers: int,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[NightFigures]:
     """The engine's nights' figures in seed order, a window of jobs at a time."""
     window = ENGINE_CHUNK * max(1, workers)
     for start in range(0, parties, window):
@@ -466,7 +487,7 @@ def _engine_nights(
 
 def simulate_summary(
     rules_name: str,
-    house_rules: Mapping[str, Any],
+    house_rules: Mapping[str, HouseRuleValue],
     *,
     players: int,
     sets: int,
@@ -475,7 +496,7 @@ def simulate_summary(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     engine: bool = False,
-) -> dict[str, Any]:
+) -> SummaryView:
     """The figures of ``summarize(simulate_nights(...))`` in flat memory: nights are
     folded into running moments chunk by chunk (:class:`bunco.analysis.summary.Summary`),
     so ten million nights take no more memory than ten thousand. Nights that make one
@@ -487,7 +508,7 @@ def simulate_summary(
     count = workers if workers is not None else (os.cpu_count() or 1)
     total = Summary()
     if engine or not uses_kernel(rules_name, house, players, sets):
-        chunk: list[dict[str, Any]] = []
+        chunk: list[NightFigures] = []
         for night in _engine_nights(rules_name, house, players, sets, parties, seed, count):
             chunk.append(night)
             if progress:
@@ -508,7 +529,7 @@ def simulate_summary(
     return total.as_dict()
 
 
-def summarize(per_night: list[dict[str, Any]]) -> dict[str, Any]:
+def summarize(per_night: list[NightFigures]) -> SummaryView:
     """Mean and standard error of every figure over the nights."""
     out = Summary()
     out.add_nights(per_night, MEAN_FIGURES, RATIOS)

@@ -17,10 +17,57 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, TypeAlias, TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+FigureName: TypeAlias = Literal[
+    "buncos",
+    "rounds",
+    "rolls_per_set",
+    "head_rolls",
+    "head_first_team_win",
+    "head_bunco_end",
+    "tie_rate",
+    "non_head_tie_rate",
+    "play_points",
+    "play_rolls",
+]
+"""The name of a figure of one night (:data:`bunco.analysis.night_kernel.FIGURES`)."""
+
+
+class NightFigures(TypedDict):
+    """The figures of one night (:func:`bunco.analysis.simulate.night_stats`): per-round
+    figures averaged over its rounds, and per prize 1.0 when more than one qualified."""
+
+    buncos: float
+    rounds: float
+    rolls_per_set: float
+    head_rolls: float
+    head_first_team_win: float
+    head_bunco_end: float
+    tie_rate: float
+    non_head_tie_rate: float
+    play_points: float
+    play_rolls: float
+    prize_ties: dict[str, float]  # prize (and group) → 1.0 when tied on the cards
+
+
+class Estimate(TypedDict):
+    """A figure over many nights: its mean and the standard error of the mean (NaN where
+    there are too few values)."""
+
+    mean: float
+    se: float
+
+
+class SummaryView(TypedDict):
+    """A simulation's figures: every figure's estimate by name, every prize's tie rate."""
+
+    parties: int
+    figures: dict[str, Estimate]
+    prize_ties: dict[str, Estimate]
 
 
 @dataclass(frozen=True)
@@ -54,7 +101,7 @@ class Moments:
             self.m2 + other.m2 + delta * delta * self.count * other.count / n,
         )
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> Estimate:
         """``{"mean", "se"}``; NaN where there are too few values."""
         if self.count == 0:
             return {"mean": math.nan, "se": math.nan}
@@ -119,7 +166,7 @@ class Ratio:
             self.cxy + other.cxy + dx * dy * w,
         )
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> Estimate:
         """``{"mean", "se"}``; NaN where there are too few nights or no denominator."""
         if self.count == 0 or self.mean_y == 0:
             return {"mean": math.nan, "se": math.nan}
@@ -161,9 +208,9 @@ class Summary:
 
     def add_nights(
         self,
-        nights: Iterable[Mapping[str, Any]],
-        keys: Iterable[str],
-        ratios: Mapping[str, tuple[str, str]] | None = None,
+        nights: Iterable[NightFigures],
+        keys: Iterable[FigureName],
+        ratios: Mapping[str, tuple[FigureName, FigureName]] | None = None,
     ) -> None:
         """Fold in a chunk of per-night dicts (``keys`` and ``prize_ties``, as
         :func:`bunco.analysis.simulate.night_stats` gives them); ``ratios`` names each
@@ -188,7 +235,7 @@ class Summary:
         for key, ratio in other.ratios.items():
             self.ratios[key] = self.ratios.get(key, Ratio()).merge(ratio)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SummaryView:
         """``{"parties", "figures": {name: {mean, se}}, "prize_ties": {...}}``: the
         ratios among the figures."""
         return {

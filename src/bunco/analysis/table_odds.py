@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,6 +46,7 @@ from bunco.analysis.non_head import (
     trimmed,
 )
 from bunco.analysis.odds import TAIL_MASS, Outcome, kept_points, roll_outcomes
+from bunco.analysis.odds_shapes import TableOddsView
 from bunco.core.errors import InvalidRuleValue
 from bunco.core.rules import AfterBell, FirstRoller, RoundEnd, RuleSet
 
@@ -82,7 +82,7 @@ class TableOdds:
     non_head: NonHeadOdds | None
     non_head_note: str | None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> TableOddsView:
         return {
             "target": self.target,
             "first_team_win_probability": self.first_team_win_probability,

@@ -6,13 +6,16 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
 from bunco.cli.group import BuncoGroup
 from bunco.core.errors import BuncoError
+
+if TYPE_CHECKING:
+    from bunco.core.rules import HouseRuleValue
 
 app = typer.Typer(
     name="bunco",
@@ -72,7 +75,7 @@ def refusals() -> Iterator[None]:
         fail(exc.message, expected=exc.expected)
 
 
-def parse_house_rules(items: list[str] | None) -> dict[str, Any]:
+def parse_house_rules(items: list[str] | None) -> dict[str, HouseRuleValue]:
     """``["wipeout=true", "team_target=11"]`` → a dict; refuses items without ``=``.
 
     A rule whose value is a whole number (or a list of round numbers) gets it as a number,
@@ -84,7 +87,7 @@ def parse_house_rules(items: list[str] | None) -> dict[str, Any]:
 
     numbers = whole_number_rules()
     lists = {f.name for f in dataclasses.fields(RuleSet) if str(f.type).startswith("tuple[")}
-    out: dict[str, Any] = {}
+    out: dict[str, HouseRuleValue] = {}
     for item in items or []:
         if "=" not in item:
             fail(

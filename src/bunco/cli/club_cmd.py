@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -28,20 +28,19 @@ from bunco.cli.club_db import (
     JsonOption,
     SeasonOption,
     club_app,
-    open_club,
     open_store,
 )
-from bunco.cli.club_db import append as _append_events
+from bunco.cli.club_db import append as _append
+from bunco.cli.club_db import open_club as _open
 
-
-def _open(
-    db: str | None, name: str, *, write: bool = True
-) -> tuple[Any, Any, str, Any, dict[str, Any]]:
-    return open_club(db, name, write=write)
-
-
-def _append(clubs: Any, club_id: str, club: Any, event: dict[str, Any]) -> Any:
-    return _append_events(clubs, club_id, club, event)
+if TYPE_CHECKING:
+    from bunco.core.club_events import (
+        ClubEvent,
+        ClubMemberEvent,
+        ClubNightEvent,
+        ClubPaymentEvent,
+        Payout,
+    )
 
 
 def local_zone() -> str:
@@ -88,14 +87,16 @@ def create(
     to keep: with it, `bunco club recover` (or the club's page) gives the link back."""
     from bunco.club.club import Club
 
-    payouts = []
+    payouts: list[Payout] = []
     for item in payout or []:
         prize, sep, value = item.partition("=")
         if not sep:
             fail(f"payout {item!r} has no amount", expected="PRIZE=AMOUNT or PRIZE=SHARE%")
-        key = "share" if value.strip().endswith("%") else "amount"
-        payouts.append({"prize": prize.strip(), key: value.strip()})
-    setup: dict[str, Any] = {
+        if value.strip().endswith("%"):
+            payouts.append({"prize": prize.strip(), "share": value.strip()})
+        else:
+            payouts.append({"prize": prize.strip(), "amount": value.strip()})
+    setup: dict[str, str | list[Payout]] = {
         "type": "club",
         "name": name,
         "dues": dues,
@@ -106,7 +107,7 @@ def create(
     if sub_fee is not None:
         setup["sub_fee"] = sub_fee
     setup["timezone"] = timezone or local_zone()
-    events: list[dict[str, Any]] = [
+    events: list[ClubEvent] = [
         {"type": "member", "name": n, "role": "regular"} for n in regular or []
     ]
     events += [{"type": "member", "name": n, "role": "substitute"} for n in sub or []]
@@ -117,12 +118,10 @@ def create(
     _, clubs = open_store(db)
     token = secrets.token_urlsafe(24)
     club_id = secrets.token_urlsafe(6)
-    from bunco.web.club_recovery import new_recovery
+    from bunco.web.club.recovery import new_recovery
 
     code, recovery = new_recovery(token, club_id)
-    clubs.create(club_id, club.name, club.setup, token)
-    for event in [*events, recovery]:
-        clubs.append(club_id, event)
+    clubs.create(club_id, club.name, club.setup, token, [*events, recovery])
     url = f"{base_url.rstrip('/')}/c/{club_id}?token={token}"
     if as_json:
         print_json(
@@ -153,16 +152,15 @@ def member(
     """Add a member (a regular, or a substitute with --sub), change their email or address,
     or remove one (--gone)."""
     _, clubs, club_id, state, _ = _open(db, club)
-    event: dict[str, Any] = (
-        {"type": "leave_club", "name": name}
-        if gone
-        else {"type": "member", "name": name, "role": "substitute" if sub else "regular"}
-    )
-    if not gone:
-        event.update({k: v for k, v in (("email", email), ("address", address)) if v})
-    _append(clubs, club_id, state, event)
+    role: Literal["regular", "substitute"] = "substitute" if sub else "regular"
+    joins: ClubMemberEvent = {"type": "member", "name": name, "role": role}
+    if email:
+        joins["email"] = email
+    if address:
+        joins["address"] = address
+    _append(clubs, club_id, state, {"type": "leave_club", "name": name} if gone else joins)
     console.print(
-        f"{state.name}: {name} " + ("leaves" if gone else f"is a {event['role']}"), highlight=False
+        f"{state.name}: {name} " + ("leaves" if gone else f"is a {role}"), highlight=False
     )
 
 
@@ -194,11 +192,11 @@ def pay(
 ) -> None:
     """A member pays dues."""
     _, clubs, club_id, state, _ = _open(db, club)
-    event: dict[str, Any] = {"type": "payment", "player": player, "amount": amount}
+    paid: ClubPaymentEvent = {"type": "payment", "player": player, "amount": amount}
     if note:
-        event["note"] = note
-    _append(clubs, club_id, state, event)
-    console.print(f"{state.name}: {player} paid {state.currency}{event['amount']}", highlight=False)
+        paid["note"] = note
+    _append(clubs, club_id, state, paid)
+    console.print(f"{state.name}: {player} paid {state.currency}{amount}", highlight=False)
 
 
 @club_app.command("add-night")
@@ -223,7 +221,7 @@ def add_night(
     night = load_night(log)
     store, clubs, club_id, state, nights = _open(db, club)
     night_id = secrets.token_urlsafe(6)
-    event: dict[str, Any] = {
+    event: ClubNightEvent = {
         "type": "night",
         "night": night_id,
         "digest": log_digest(night.setup, night.events),
@@ -246,7 +244,14 @@ def add_night(
             )
     store.create_night(night_id, str(night.setup.get("name") or state.name), night.setup)
     for seq, ev in enumerate(night.events, start=1):
-        store.append(night_id, seq, table=ev.get("table"), command_id=None, event=dict(ev))
+        table = ev.get("table")
+        store.append(
+            night_id,
+            seq,
+            table=table if isinstance(table, int) else None,
+            command_id=None,
+            event=ev,
+        )
     _append(clubs, club_id, state, event)
     console.print(
         f"{state.name}: night {night_id} added ({len(night.roster)} players)", highlight=False

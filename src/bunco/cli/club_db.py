@@ -3,11 +3,18 @@ reads), finding the club by id or name, folding it and its nights."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from bunco.cli.app import app, fail, refusals
+
+if TYPE_CHECKING:
+    from bunco.club.club import Club
+    from bunco.core.club_events import ClubEvent
+    from bunco.core.night import Night
+    from bunco.store import ClubStore, EventStore
 
 club_app = typer.Typer(
     help="A club's season: roster, nights, dues, standings.", no_args_is_help=True
@@ -57,7 +64,7 @@ def _url(db: str | None, *, write: bool) -> str:
     return url
 
 
-def open_store(db: str | None, *, write: bool = True) -> tuple[Any, Any]:
+def open_store(db: str | None, *, write: bool = True) -> tuple[EventStore, ClubStore]:
     """The event store and the club store. A command that writes brings the schema to its
     newest revision; one that only reads creates nothing and migrates nothing."""
     from sqlalchemy import inspect
@@ -83,7 +90,7 @@ def open_store(db: str | None, *, write: bool = True) -> tuple[Any, Any]:
 
 def open_club(
     db: str | None, name: str, *, write: bool = True
-) -> tuple[Any, Any, str, Any, dict[str, Any]]:
+) -> tuple[EventStore, ClubStore, str, Club, dict[str, Night]]:
     """The stores, the club's id, the club and its nights, folded."""
     from bunco.club.load import fold_club, fold_nights
 
@@ -96,26 +103,57 @@ def open_club(
     return store, clubs, record.id, club, fold_nights({k: v for k, v in logs.items() if v})
 
 
-def append(clubs: Any, club_id: str, club: Any, *events: dict[str, Any]) -> Any:
-    """The club after ``events``, all checked before any is stored; the members a change
-    concerns are told (their phones, their email), as the server does."""
-    after = club
+def checked(given: Mapping[str, str | int | bool | list[int]]) -> ClubEvent:
+    """The club event a command's arguments make, checked (a refusal ends the command)."""
+    from bunco.club.events import normalize_club_event
+
     with refusals():
-        for event in events:
-            after = after.apply(event)
-    for event in events:
-        clubs.append(club_id, event)
+        return normalize_club_event(given)
+
+
+def append(clubs: ClubStore, club_id: str, club: Club, *events: ClubEvent) -> Club:
+    """The club after ``events``: one command (:func:`decide`), the same events whatever
+    the club is when they are stored (checked again against it)."""
+    return decide(clubs, club_id, club, lambda _club: events)
+
+
+def decide(
+    clubs: ClubStore, club_id: str, club: Club, decision: Callable[[Club], Sequence[ClubEvent]]
+) -> Club:
+    """The club after one command, decided and stored as the server stores its own
+    (:func:`bunco.web.club.log.keep_deciding`): ``decision(club)`` makes its events
+    (its checks first), which are checked against that club and stored in one
+    transaction if the club is still as it was read; when the server or another command
+    saved a change first, the club is read again and the command decided again on it.
+    The members a change concerns are told (their phones, their email), as the server
+    does. A refusal, or a club that changed at every try, ends the command (nothing
+    kept)."""
+    from bunco.store import ClubMoved
+    from bunco.web.club.log import keep_deciding
+
+    try:
+        with refusals():
+            done = keep_deciding(clubs, club_id, club, decision)
+    except ClubMoved:
+        fail(
+            f"{club.name} changed at every try while this command ran (the server or other "
+            "commands kept saving changes at the same moment): nothing of it was kept",
+            expected="the same command again",
+        )
+    if done is None:
+        return club
+    before, recorded = done
     from bunco.club.notices import notices
 
-    told = notices(club, after)
-    if told and (after.phones or after.mail):
-        from bunco.web.club_notify import deliver
+    told = notices(before, recorded.club)
+    if told and (recorded.club.phones or recorded.club.mail):
+        from bunco.web.club.notify import deliver
 
         deliver(clubs.engine, club_id, told)
-    return after
+    return recorded.club
 
 
-def organizer_token(clubs: Any, club_id: str, token: str | None) -> str:
+def organizer_token(clubs: ClubStore, club_id: str, token: str | None) -> str:
     """The club's token, checked (links are derived from it)."""
     if not token:
         fail(

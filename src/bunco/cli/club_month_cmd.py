@@ -15,7 +15,7 @@ standings rules, links and reminders.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -26,10 +26,17 @@ from bunco.cli.club_db import (
     JsonOption,
     TokenOption,
     append,
+    checked,
     club_app,
+    decide,
     open_club,
     organizer_token,
 )
+
+if TYPE_CHECKING:
+    from bunco.club.club import Club
+    from bunco.club.view_types import AttendanceView
+    from bunco.core.club_events import ClubEvent, LinkKind
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
 
@@ -57,7 +64,7 @@ def plan(
     from bunco.club.plans import attendance_view
 
     _, clubs, club_id, state, _ = open_club(db, club)
-    event: dict[str, Any] = {"type": "plan", "date": date}
+    event: dict[str, str | int] = {"type": "plan", "date": date}
     event.update(
         {
             k: v
@@ -71,7 +78,7 @@ def plan(
             if v is not None
         }
     )
-    state = append(clubs, club_id, state, event)
+    state = append(clubs, club_id, state, checked(event))
     view = attendance_view(state, date)
     console.print(
         f"{state.name}: {date}{' ' + view['time'] if view['time'] else ''}, host "
@@ -122,29 +129,28 @@ def rsvp(
     from bunco.club.plans import attendance_view
 
     _, clubs, club_id, state, _ = open_club(db, club)
-    state = append(
-        clubs, club_id, state, {"type": "rsvp", "date": date, "name": name, "answer": answer}
-    )
+    answered = checked({"type": "rsvp", "date": date, "name": name, "answer": answer})
+    state = append(clubs, club_id, state, answered)
     _print_coming(attendance_view(state, date))
 
 
-def _print_coming(view: dict[str, Any]) -> None:
+def _print_coming(view: AttendanceView) -> None:
     console.print(
         f"{view['date']}: {len(view['coming'])} coming, {len(view['roster'])} "
         f"holding seats of {view['seats']} ({view['tables']} tables)"
         + (f", {view['open_seats']} open" if view["open_seats"] else ""),
         highlight=False,
     )
-    for label, key in (
-        ("coming", "coming"),
-        ("maybe", "maybe"),
-        ("not answered", "not_answered"),
-        ("not coming", "not_coming"),
-        ("waiting for a seat", "waiting"),
-        ("seat offered to", "offered_to"),
+    for label, names in (
+        ("coming", view["coming"]),
+        ("maybe", view["maybe"]),
+        ("not answered", view["not_answered"]),
+        ("not coming", view["not_coming"]),
+        ("waiting for a seat", view["waiting"]),
+        ("seat offered to", view["offered_to"]),
     ):
-        if view[key]:
-            console.print(f"  {label}: {', '.join(view[key])}", highlight=False)
+        if names:
+            console.print(f"  {label}: {', '.join(names)}", highlight=False)
     for sub in view["subs_in"]:
         console.print(
             f"  sub: {sub['sub']}" + (f" for {sub['for']}" if sub["for"] else ""), highlight=False
@@ -216,7 +222,7 @@ def ladder(
     """The club's standings rules (the standings show them applied)."""
     from bunco.club.ladder import rule_text
 
-    event: dict[str, Any] = {
+    event: dict[str, str | bool | int | list[int]] = {
         "type": "ladder",
         "measure": measure,
         "average": average,
@@ -232,7 +238,7 @@ def ladder(
         except ValueError:
             fail(f"place points {place_points!r}", expected="whole numbers, e.g. 10,8,6,5")
     _, clubs, club_id, state, nights = open_club(db, club)
-    state = append(clubs, club_id, state, event)
+    state = append(clubs, club_id, state, checked(event))
     console.print(f"{state.name}: standings by {rule_text(state.ladder)}", highlight=False)
     from bunco.cli.club_tables import standings_table
 
@@ -252,11 +258,11 @@ def links(
 ) -> None:
     """Every member's personal link (issued now for members without one) and the calendar
     feed, to send them."""
-    from bunco.web.club_links import issue_events, links_view
+    from bunco.web.club.links import issue_events, links_view
 
     _, clubs, club_id, state, _ = open_club(db, club)
     secret = organizer_token(clubs, club_id, token)
-    state = append(clubs, club_id, state, *issue_events(state, club_id, secret))
+    state = decide(clubs, club_id, state, lambda now: issue_events(now, club_id, secret))
     view = links_view(state, club_id, secret, base_url.rstrip("/"))
     if as_json:
         print_json(view)
@@ -282,18 +288,24 @@ def share(
 ) -> None:
     """A read-only link to one night's results or a whole season."""
     from bunco.club.links import link_path
-    from bunco.web.club_links import live_token, new_link_event
+    from bunco.web.club.links import live_token, new_link_event
 
     if (night is None) == (season is None):
         fail("a share is of a night or of a season", expected="--night ID or --season NAME")
-    kind, subject = ("night", night) if night else ("season", season)
+    kind: LinkKind = "night" if night else "season"
+    subject = night or season
     assert subject is not None
     _, clubs, club_id, state, _ = open_club(db, club)
     secret = organizer_token(clubs, club_id, token)
+
+    def new_share(now: Club) -> list[ClubEvent]:
+        if live_token(now, club_id, secret, kind, subject) is not None:
+            return []  # the same link while it lives
+        return [new_link_event(now, club_id, secret, kind, subject)[0]]
+
+    state = decide(clubs, club_id, state, new_share)
     found = live_token(state, club_id, secret, kind, subject)
-    if found is None:
-        event, found = new_link_event(state, club_id, secret, kind, subject)
-        append(clubs, club_id, state, event)
+    assert found is not None  # the club after the command holds it
     console.print(
         base_url.rstrip("/") + link_path(club_id, kind, found), highlight=False, soft_wrap=True
     )
@@ -311,7 +323,7 @@ def mail(
     db: DbOption = None,
 ) -> None:
     """The SMTP server the club's reminders go through."""
-    event: dict[str, Any] = {
+    event: dict[str, str | int | bool] = {
         "type": "mail",
         "host": smtp_host,
         "port": smtp_port,
@@ -320,7 +332,7 @@ def mail(
     }
     event.update({k: v for k, v in (("username", username), ("password", password)) if v})
     _, clubs, club_id, state, _ = open_club(db, club)
-    state = append(clubs, club_id, state, event)
+    state = append(clubs, club_id, state, checked(event))
     console.print(f"{state.name}: reminders go through {smtp_host}:{smtp_port}", highlight=False)
 
 
@@ -334,8 +346,8 @@ def remind(
 ) -> None:
     """Email every regular who has not answered for the night, with their personal link."""
     from bunco.club.reminders import reminder, to_remind
-    from bunco.web.club_links import issue_events, links_view
-    from bunco.web.club_mail import MailError, send_all
+    from bunco.web.club.links import issue_events, links_view
+    from bunco.web.club.mail import MailError, send_all
 
     _, clubs, club_id, state, _ = open_club(db, club)
     secret = organizer_token(clubs, club_id, token)
@@ -343,13 +355,14 @@ def remind(
         names, no_email = to_remind(state, date)
         messages_state = state.apply_all(issue_events(state, club_id, secret))
         urls = {
-            m["name"]: m["url"]
+            m["name"]: url
             for m in links_view(messages_state, club_id, secret, base_url.rstrip("/"))["members"]
+            if (url := m["url"]) is not None
         }
         messages = [reminder(messages_state, date, n, urls[n]) for n in names]
-    state = append(clubs, club_id, state, *issue_events(state, club_id, secret))
+    state = decide(clubs, club_id, state, lambda now: issue_events(now, club_id, secret))
     try:
-        failed = send_all(state.mail or {}, messages) if messages else []
+        failed = send_all(state.mail, messages) if messages else []
     except MailError as exc:
         fail(str(exc), expected="a reachable SMTP server (bunco club mail)")
     sent = [n for n, m in zip(names, messages, strict=True) if str(m["To"]) not in failed]

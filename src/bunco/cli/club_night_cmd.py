@@ -12,12 +12,20 @@ back, a planned night cancelled or moved, and the organizer's way back in.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from bunco.cli.app import console, fail, refusals
-from bunco.cli.club_db import BaseUrlOption, DbOption, append, club_app, open_club
+from bunco.cli.app import console, fail
+from bunco.cli.club_db import (
+    BaseUrlOption,
+    DbOption,
+    append,
+    checked,
+    club_app,
+    decide,
+    open_club,
+)
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
 
@@ -30,9 +38,10 @@ def cancel(
     from bunco.club.ledger import take_back_on
 
     _, clubs, club_id, state, nights = open_club(db, club)
-    with refusals():
-        events = [*take_back_on(state, nights, date), {"type": "cancel_plan", "date": date}]
-    state = append(clubs, club_id, state, *events)
+    called_off = checked({"type": "cancel_plan", "date": date})
+    state = decide(  # decided on the club as it is stored against
+        clubs, club_id, state, lambda now: [*take_back_on(now, nights, date), called_off]
+    )
     console.print(f"{state.name}: the night of {date} is cancelled", highlight=False)
 
 
@@ -51,11 +60,10 @@ def postpone(
     from bunco.club.ledger import take_back_on
 
     _, clubs, club_id, state, nights = open_club(db, club)
-    event: dict[str, Any] = {"type": "move_plan", "date": date, "to": to}
-    event.update({k: v for k, v in (("time", time), ("deadline", deadline)) if v})
-    with refusals():
-        events = [*take_back_on(state, nights, date), event]
-    state = append(clubs, club_id, state, *events)
+    given = {"type": "move_plan", "date": date, "to": to}
+    given.update({k: v for k, v in (("time", time), ("deadline", deadline)) if v})
+    moved = checked(given)
+    state = decide(clubs, club_id, state, lambda now: [*take_back_on(now, nights, date), moved])
     plan = state.plans[to]
     console.print(
         f"{state.name}: the night of {date} moves to {to}"
@@ -74,9 +82,7 @@ def take_back(
     from bunco.club.ledger import take_back as taken_back
 
     _, clubs, club_id, state, nights = open_club(db, club)
-    with refusals():
-        event = taken_back(state, nights, night)
-    state = append(clubs, club_id, state, event)
+    state = decide(clubs, club_id, state, lambda now: [taken_back(now, nights, night)])
     console.print(f"{state.name}: night {night} is taken back (no dues, no pot)", highlight=False)
 
 
@@ -88,7 +94,7 @@ def recover(
     db: DbOption = None,
 ) -> None:
     """The club's page link (and token) again, for its recovery code."""
-    from bunco.web.club_recovery import unseal
+    from bunco.web.club.recovery import unseal
 
     _, _, club_id, state, _ = open_club(db, club, write=False)
     token = unseal(state.recovery, club_id, code) if state.recovery else None

@@ -6,7 +6,7 @@ NumPy (the Markov chains of :mod:`bunco.analysis`) is imported when the command 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -16,12 +16,15 @@ from bunco.cli.rules_cmd import HouseOption
 from bunco.core.presets import SUMMARIES, get_rules
 from bunco.core.rules import RollKind, RuleSet
 
+if TYPE_CHECKING:  # NumPy and the odds are imported when the command runs
+    from bunco.analysis.odds_shapes import Figure, RoundReport, SetOddsReport
+
 
 def _pct(p: float) -> str:
     return f"{100 * p:.3f}%"
 
 
-def _round_columns(rounds: list[dict[str, Any]]) -> Table:
+def _round_columns(rounds: list[RoundReport]) -> Table:
     """Every round side by side: one row per figure."""
     table = Table(title="Odds per round (head table of four, the scorekeeper's team first)")
     table.add_column("figure", style="bold")
@@ -55,7 +58,7 @@ def _round_columns(rounds: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _one_round(doc: dict[str, Any], rules: RuleSet) -> list[Table]:
+def _one_round(doc: RoundReport, rules: RuleSet) -> list[Table]:
     """The detailed tables of a single round."""
     from bunco.sheets.wording import kind_name  # the sheets package loads ReportLab: only now
 
@@ -134,7 +137,7 @@ def _rounds(round_no: int | None) -> list[int]:
     return [round_no]
 
 
-def _estimate(figure: dict[str, Any], percent: bool) -> str:
+def _estimate(figure: Figure, percent: bool) -> str:
     value = _pct(figure["value"]) if percent else f"{figure['value']:.4f}"
     if figure["source"] == "exact":
         return value
@@ -160,7 +163,7 @@ def _figure_names(keys: list[str]) -> str:
     return ", ".join(names) or "none"
 
 
-def _reasons(doc: dict[str, Any]) -> dict[str, list[str]]:
+def _reasons(doc: SetOddsReport) -> dict[str, list[str]]:
     """The estimated figures grouped by why they are not exact."""
     out: dict[str, list[str]] = {}
     for key, reason in doc["why_simulated"].items():
@@ -173,7 +176,7 @@ def _reasons(doc: dict[str, Any]) -> dict[str, list[str]]:
     return out
 
 
-def _print_set_odds(doc: dict[str, Any]) -> None:
+def _print_set_odds(doc: SetOddsReport) -> None:
     what = "a set" if doc["sets"] == 1 else f"a night of {doc['sets']} sets"
     console.print(f"[bold]{doc['rules']}[/], {doc['players']} players: the odds of {what}")
     console.print(
@@ -213,11 +216,11 @@ def _print_set_odds(doc: dict[str, Any]) -> None:
     for k in range(rounds + 1):
         tables.add_column(f"{k}-{rounds - k}", justify="right")
     worst = 0.0
-    for row in doc["per_table"]:
-        split = row["split"]
+    for at_table in doc["per_table"]:
+        split = at_table["split"]
         worst = max([worst, *split["se"]])
         tables.add_row(
-            str(row["table"]),
+            str(at_table["table"]),
             "exact" if split["source"] == "exact" else "kernel",
             *(f"{100 * p:.1f}%" for p in split["probabilities"]),
         )
@@ -251,7 +254,7 @@ def odds_command(
 ) -> None:
     """Exact odds: per roll, per turn, and per round at a head table of four; with --set,
     the odds of a whole set for every player and table."""
-    from bunco.analysis.report import odds_report
+    from bunco.analysis.odds_report import odds_report
 
     with refusals():
         house_rules = parse_house_rules(house)

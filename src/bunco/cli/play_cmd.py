@@ -17,9 +17,10 @@ from bunco.cli.checks import check_sets
 from bunco.cli.rules_cmd import HouseOption
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.night import Night
+from bunco.core.party_setup import PartyLine
 from bunco.core.presets import PRESETS
 from bunco.core.verification import waiting_for_cards
-from bunco.party.report import night_report
+from bunco.party.night_report import night_report
 from bunco.play.driver import Driver, play_auto
 from bunco.play.game import Game
 from bunco.play.keyboard import terminal_reader
@@ -71,7 +72,7 @@ def _ask_roster(humans: list[str], physical: bool) -> Roster:
             console.print(f"[red]{exc.message}[/]; expected {exc.expected}")
 
 
-def _new_log(path: Path | None, party: dict[str, object]) -> PartyLog:
+def _new_log(path: Path | None, party: PartyLine) -> PartyLog:
     """The night's log: ``--log FILE``, else a new file in the folder of party logs."""
     return PartyLog.create(new_log_path() if path is None else path, party)
 

@@ -43,7 +43,7 @@ def replay_command(
     The log's format is described in docs/party-log.md; a line that does not fit is refused
     with its number and what was expected there.
     """
-    from bunco.party.report import night_report
+    from bunco.party.night_report import night_report
     from bunco.play.summary import print_night
 
     night = load_night(file)

@@ -11,7 +11,7 @@ import typer
 
 from bunco.cli.app import app, fail
 
-MAX_CONNECTIONS = 8192  # as bunco.web.connections (not imported here: the CLI starts fast)
+MAX_CONNECTIONS = 8192  # as bunco.web.server.connections (not imported here: the CLI starts fast)
 ADDRESS_SHARE = 8  # one address may hold an eighth of the total: two cannot fill it
 
 
@@ -174,9 +174,9 @@ def serve_command(
 
     from bunco.store import EventStore, default_db_url
     from bunco.store.db import default_db_path, sqlite_url
-    from bunco.web.address import lan_address, public_base, terminal_qr
     from bunco.web.app import create_app
-    from bunco.web.connections import (
+    from bunco.web.server.address import lan_address, public_base, terminal_qr
+    from bunco.web.server.connections import (
         ConnectionLimits,
         raise_open_files,
         use_limits,
@@ -184,7 +184,7 @@ def serve_command(
     )
 
     try:
-        from bunco.web.metrics import allowed_networks
+        from bunco.web.server.metrics import allowed_networks
 
         allowed = allowed_networks(metrics_from or [])
     except ValueError as exc:
@@ -214,7 +214,7 @@ def serve_command(
     if https:
         from urllib.parse import urlsplit
 
-        from bunco.web.certs import self_signed
+        from bunco.web.server.certs import self_signed
 
         named = [
             a

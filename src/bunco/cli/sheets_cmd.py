@@ -11,7 +11,7 @@ The heavy libraries (ReportLab, matplotlib) are imported only when a command run
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 import typer
 
@@ -234,6 +234,18 @@ def sheets_command(
         console.print(f"wrote {out}: {rendered.pages} pages of {kind} sheets", highlight=False)
 
 
+class _Pages(TypedDict, total=False):
+    pages: int  # a PDF's
+
+
+class WrittenFile(_Pages):
+    """One file ``bunco report`` wrote, as ``--json`` lists it."""
+
+    file: str
+    format: str  # "pdf" or "html"
+    bytes: int
+
+
 @app.command("report")
 def report_command(
     file: Annotated[
@@ -252,13 +264,13 @@ def report_command(
     as_json: JsonOption = False,
 ) -> None:
     """The night report: standings, prize winners, every round's tables and charts."""
-    from bunco.sheets.report import night_report_html, render_report_pdf
+    from bunco.sheets.night_report_page import night_report_html, render_report_pdf
 
     for path in out:
         if path.suffix.lower() not in (".html", ".htm", ".pdf"):
             fail(f"cannot tell the format of {path}", expected="a file ending in .html or .pdf")
     night = load_night(file)
-    written: list[dict[str, Any]] = []
+    written: list[WrittenFile] = []
     for path in out:
         with refusals():
             if path.suffix.lower() == ".pdf":

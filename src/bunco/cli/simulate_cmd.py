@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 from rich.console import Console
@@ -22,37 +22,94 @@ from bunco.cli.rules_cmd import HouseOption
 from bunco.core.night import Night
 from bunco.core.presets import preset_name
 from bunco.core.prizes import LABELS
+from bunco.core.rules import HouseRuleValue
+
+if TYPE_CHECKING:  # NumPy is imported when the command runs
+    from bunco.analysis.summary import Estimate, SummaryView
 
 
 def _clean(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
-def _document(summary: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-    fig = summary["figures"]
+class SimulationMeta(TypedDict):
+    """What a simulation played: the rules, the party, the run."""
 
-    def pair(key: str, name: str) -> dict[str, float | None]:
-        return {name: _clean(fig[key]["mean"]), f"{name}_se": _clean(fig[key]["se"])}
+    rules: str
+    house_rules: dict[str, HouseRuleValue]
+    players: int
+    sets: int
+    parties: int
+    seed: int
+    workers: int
+    engine: bool  # played by the night engine, not the compiled kernel
+    engine_reason: str | None
 
+
+class PerRoll(TypedDict):
+    expected_points: float | None
+    expected_points_se: float | None
+
+
+class TableFigures(TypedDict):
+    first_team_win_probability: float | None
+    first_team_win_probability_se: float | None
+    expected_rolls: float | None
+    expected_rolls_se: float | None
+    bunco_end_probability: float | None
+    bunco_end_probability_se: float | None
+    non_head_tie_probability: float | None
+    non_head_tie_probability_se: float | None
+
+
+class CleanEstimate(TypedDict):
+    """An estimate as JSON writes it: null where there is no value."""
+
+    mean: float | None
+    se: float | None
+
+
+class SimulationDocument(SimulationMeta):
+    """``bunco simulate --json``: what was played and its figures (null: no value)."""
+
+    per_roll: PerRoll
+    table: TableFigures
+    night: dict[str, CleanEstimate]
+    impossible: dict[str, str]
+    prize_ties: dict[str, CleanEstimate]
+
+
+def _clean_estimate(value: Estimate) -> CleanEstimate:
+    return {"mean": _clean(value["mean"]), "se": _clean(value["se"])}
+
+
+def _document(summary: SummaryView, meta: SimulationMeta) -> SimulationDocument:
+    fig = {k: _clean_estimate(v) for k, v in summary["figures"].items()}
+    first, rolls = fig["head_first_team_win"], fig["head_rolls"]
+    bunco_end, other_ties = fig["head_bunco_end"], fig["non_head_tie_rate"]
     return {
         **meta,
-        "per_roll": pair("points_per_roll", "expected_points"),
+        "per_roll": {
+            "expected_points": fig["points_per_roll"]["mean"],
+            "expected_points_se": fig["points_per_roll"]["se"],
+        },
         "table": {
-            **pair("head_first_team_win", "first_team_win_probability"),
-            **pair("head_rolls", "expected_rolls"),
-            **pair("head_bunco_end", "bunco_end_probability"),
-            **pair("non_head_tie_rate", "non_head_tie_probability"),
+            "first_team_win_probability": first["mean"],
+            "first_team_win_probability_se": first["se"],
+            "expected_rolls": rolls["mean"],
+            "expected_rolls_se": rolls["se"],
+            "bunco_end_probability": bunco_end["mean"],
+            "bunco_end_probability_se": bunco_end["se"],
+            "non_head_tie_probability": other_ties["mean"],
+            "non_head_tie_probability_se": other_ties["se"],
         },
-        "night": {k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])} for k, v in fig.items()},
-        "impossible": _impossible(fig),
-        "prize_ties": {
-            k: {"mean": _clean(v["mean"]), "se": _clean(v["se"])}
-            for k, v in summary["prize_ties"].items()
-        },
+        "night": fig,
+        "impossible": _impossible(summary["figures"]),
+        "prize_ties": {k: _clean_estimate(v) for k, v in summary["prize_ties"].items()},
     }
 
 
-def _impossible(figures: dict[str, Any]) -> dict[str, str]:
+def _impossible(figures: dict[str, Estimate]) -> dict[str, str]:
     """The figures this party cannot have (no value), with the reason."""
     from bunco.analysis.simulate import IMPOSSIBLE
 
@@ -142,7 +199,7 @@ def simulate_command(
                 progress=lambda n: progress.advance(task, n),
                 engine=engine,
             )
-        meta = {
+        meta: SimulationMeta = {
             "rules": name,
             "house_rules": house_rules,
             "players": players,

@@ -24,15 +24,27 @@ whose own party log stays its truth (the event store keeps both).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from bunco.club.events import CLUB_EVENT_TYPES, normalize_club_event, text, zone
-from bunco.club.month import MONTH_EVENTS, apply_month
+from bunco.club.events import CLUB_EVENT_TYPES, Raw, normalize_club_event, text, zone
+from bunco.club.month import apply_month
 from bunco.club.nights import night_setup
 from bunco.club.records import Answer, ClubNight, Plan
+from bunco.core.club_events import (
+    ClubEvent,
+    ClubHostEvent,
+    ClubLeaveClubEvent,
+    ClubMemberEvent,
+    ClubNightEvent,
+    ClubPlanEvent,
+    ClubSetup,
+    LadderRules,
+    MailSettings,
+    Told,
+)
 from bunco.core.errors import InvalidEvent, InvalidSetup, shown
 from bunco.core.evolve import evolve
 from bunco.core.money import money_text, parse_amount
@@ -66,7 +78,7 @@ SETUP_KEYS = (
     "sub_fee",
     "timezone",
 )
-DEFAULT_LADDER: dict[str, Any] = {"measure": "wins", "average": False, "min_nights": 0}
+DEFAULT_LADDER: LadderRules = {"measure": "wins", "average": False, "min_nights": 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +86,7 @@ class Club:
     """A club now: set-up, members, seasons with their nights, hosts, payments, the nights
     to come with their answers, links, the standings rules and the mail server."""
 
-    setup: dict[str, Any]
+    setup: ClubSetup
     members: dict[str, str] = field(default_factory=dict)  # name -> role, in joining order
     seasons: tuple[str, ...] = ()
     nights: tuple[ClubNight, ...] = ()
@@ -88,19 +100,21 @@ class Club:
     rsvps: tuple[Answer, ...] = ()  # answers and deadlines passing, in order
     links: dict[str, tuple[str, str]] = field(default_factory=dict)  # hash -> (for, subject)
     issued: dict[tuple[str, str], int] = field(default_factory=dict)  # links issued so far
-    ladder: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_LADDER))
-    mail: dict[str, Any] | None = None
+    ladder: LadderRules = field(default_factory=lambda: LadderRules(**DEFAULT_LADDER))
+    mail: MailSettings | None = None
     reminders: tuple[tuple[str, tuple[str, ...]], ...] = ()
     timezone: str | None = None  # the club's time zone (IANA); None: floating local times
     push_keys: dict[str, str] | None = None  # the server's keys for phone notifications
     phones: dict[str, tuple[str, str, str]] = field(
         default_factory=dict
     )  # endpoint -> (member, p256dh, auth): the phones that asked for notifications
-    notified: tuple[dict[str, Any], ...] = ()  # what members were told (kind, names, date)
+    notified: tuple[Told, ...] = ()  # what members were told (kind, names, date)
     recovery: dict[str, str] | None = None  # the organizer's recovery code: hash, sealed
+    seq: int = 0  # the events applied after the set-up line: the seq of the log's last
 
     @classmethod
-    def start(cls, setup: Mapping[str, Any]) -> Club:
+    def start(cls, setup: Raw) -> Club:
+        """The club its set-up line makes (as given: checked here)."""
         line = normalize_club(setup)
         return cls(line, timezone=line.get("timezone"))
 
@@ -162,27 +176,35 @@ class Club:
             return None  # a member who left: their links stop
         return found
 
-    def apply(self, event: Mapping[str, Any]) -> Club:
-        """The club after ``event``; raises a :class:`BuncoError` and changes nothing."""
-        ev = normalize_club_event(event)
-        kind = ev["type"]
-        if kind in ("member", "leave_club", "host"):
+    def apply(self, event: Raw) -> Club:
+        """The club after ``event`` (a typed event, or one as read: checked and put in
+        canonical form first; its seq one more); raises a :class:`BuncoError` and changes
+        nothing."""
+        return evolve(self._apply(normalize_club_event(event)), seq=self.seq + 1)
+
+    def _apply(self, ev: ClubEvent) -> Club:
+        if ev["type"] == "member" or ev["type"] == "leave_club" or ev["type"] == "host":
             return self._members(ev)
-        if kind == "season":
+        if ev["type"] == "season":
             if ev["name"] in self.seasons:
                 raise InvalidSetup(
                     f"season {ev['name']!r} already exists", expected="a new season's name"
                 )
             return evolve(self, seasons=(*self.seasons, ev["name"]))
-        if kind == "night":
+        if ev["type"] == "night":
             return self._night(ev)
-        if kind == "payment":
+        if ev["type"] == "payment":
             self._member_named(ev["player"])
             payment = (self.season, ev["player"], Decimal(ev["amount"]), ev.get("note"))
             return evolve(self, payments=(*self.payments, payment))
-        if kind in ("plan", "rotation", "swap_hosts", "rsvp"):
-            return self._plans(ev)
-        if kind in MONTH_EVENTS:
+        if ev["type"] == "plan":
+            return self._plan(ev)
+        if (
+            ev["type"] == "cancel_plan"
+            or ev["type"] == "move_plan"
+            or ev["type"] == "deadline_passed"
+            or ev["type"] == "cancel_night"
+        ):
             return apply_month(self, ev)
         return self._settings(ev)
 
@@ -202,13 +224,13 @@ class Club:
         before = [p.host for d, p in self.plans.items() if d < date and p.host in order]
         return order[(order.index(before[-1]) + 1) % len(order)] if before else order[0]
 
-    def _plans(self, ev: dict[str, Any]) -> Club:
-        kind = ev["type"]
-        if kind == "rotation":
+    def _turns(self, ev: ClubEvent) -> Club:
+        """The hosting order, two nights swapping hosts, a member's answer."""
+        if ev["type"] == "rotation":
             for name in ev["order"]:
                 self._member_named(name)
             return evolve(self, rotation=tuple(ev["order"]))
-        if kind == "swap_hosts":
+        if ev["type"] == "swap_hosts":
             first, second = (self._planned(d) for d in ev["dates"])
             return evolve(
                 self,
@@ -218,7 +240,7 @@ class Club:
                     second.date: evolve(second, host=first.host),
                 },
             )
-        if kind == "rsvp":
+        if ev["type"] == "rsvp":
             plan = self._planned(ev["date"])
             self._member_named(ev["name"])
             played = self.night_on(plan.date)
@@ -234,6 +256,9 @@ class Club:
                     f"the night of {plan.date} is cancelled", expected="a night to come"
                 )
             return evolve(self, rsvps=(*self.rsvps, Answer(ev["date"], ev["name"], ev["answer"])))
+        return self._settings(ev)
+
+    def _plan(self, ev: ClubPlanEvent) -> Club:
         old = self.plans.get(ev["date"])
         if old is not None and old.cancelled:
             raise InvalidSetup(
@@ -276,16 +301,15 @@ class Club:
             )
         return self.plans[date]
 
-    def _members(self, ev: dict[str, Any]) -> Club:
-        kind = ev["type"]
-        who = ev["host"] if kind == "host" else ev["name"]
-        if kind != "member" and who not in self.members:
+    def _members(self, ev: ClubMemberEvent | ClubLeaveClubEvent | ClubHostEvent) -> Club:
+        who = ev["host"] if ev["type"] == "host" else ev["name"]
+        if ev["type"] != "member" and who not in self.members:
             raise InvalidSetup(
                 f"{who!r} is not a member", expected="one of " + ", ".join(self.members)
             )
-        if kind == "host":
+        if ev["type"] == "host":
             return evolve(self, hosts={**self.hosts, ev["month"]: ev["host"]})
-        if kind == "leave_club":
+        if ev["type"] == "leave_club":
             return evolve(self, members={k: v for k, v in self.members.items() if k != who})
         same = same_name(who, {name_key(m): m for m in self.members})
         if same is not None:
@@ -294,17 +318,18 @@ class Club:
                 expected="a name that tells every member apart (case, "
                 "spacing and look-alike letters are ignored)",
             )
-        contact: dict[str, str] = {
-            **self.contacts.get(who, {}),
-            **{k: ev[k] for k in ("email", "address") if k in ev},
-        }
+        contact = dict(self.contacts.get(who, {}))
+        if "email" in ev:
+            contact["email"] = ev["email"]
+        if "address" in ev:
+            contact["address"] = ev["address"]
         return evolve(
             self,
-            members={**self.members, who: ev["role"]},
+            members={**self.members, who: ev.get("role", "regular")},
             contacts={**self.contacts, who: contact},
         )
 
-    def _night(self, ev: dict[str, Any]) -> Club:
+    def _night(self, ev: ClubNightEvent) -> Club:
         if any(n.night == ev["night"] for n in self.nights):
             raise InvalidSetup(
                 f"night {ev['night']!r} is already a night of the club",
@@ -319,15 +344,16 @@ class Club:
                 expected="a night not yet added (the same log cannot be added twice)",
             )
         date = ev.get("date")
-        if date in self.plans and self.plans[date].cancelled:
+        planned = self.plans.get(date) if date is not None else None
+        if planned is not None and planned.cancelled:
             raise InvalidSetup(f"the night of {date} is cancelled", expected="another date")
-        played = self.night_on(date) if date in self.plans else None
+        played = self.night_on(planned.date) if planned is not None else None
         if played is not None:
             raise InvalidSetup(
                 f"the night of {date} has been started already (night {played.night})",
                 expected="another date (or cancel that night first, if it has no roll yet)",
             )
-        season = self.plans[date].season if date in self.plans else self.season
+        season = planned.season if planned is not None else self.season
         return evolve(
             self,
             nights=(
@@ -336,9 +362,11 @@ class Club:
             ),
         )
 
-    def _settings(self, ev: dict[str, Any]) -> Club:
-        kind = ev["type"]
-        if kind == "link":
+    def _settings(self, ev: ClubEvent) -> Club:
+        """Links, the standings rules, the mail server, the time zone, reminders sent."""
+        if ev["type"] == "rotation" or ev["type"] == "swap_hosts" or ev["type"] == "rsvp":
+            return self._turns(ev)
+        if ev["type"] == "link":
             subject, what = ev["subject"], ev["for"]
             known = {
                 "member": list(self.members),
@@ -358,42 +386,69 @@ class Club:
                 links={**kept, ev["hash"]: key},
                 issued={**self.issued, key: self.issued.get(key, 0) + 1},
             )
-        if kind == "unlink":
+        if ev["type"] == "unlink":
             if ev["hash"] not in self.links:
                 raise InvalidSetup("no such link", expected="a link the club has issued")
             return evolve(self, links={h: s for h, s in self.links.items() if h != ev["hash"]})
-        if kind == "ladder":
-            return evolve(
-                self, ladder={k: v for k, v in ev.items() if k not in ("type", "id", "at")}
-            )
-        if kind == "mail":
-            return evolve(self, mail={k: v for k, v in ev.items() if k not in ("type", "id", "at")})
-        if kind == "timezone":
+        if ev["type"] == "ladder":
+            ladder: LadderRules = {
+                "measure": ev.get("measure", "wins"),
+                "average": ev.get("average", False),
+                "min_nights": ev.get("min_nights", 0),
+            }
+            if "best" in ev:
+                ladder["best"] = ev["best"]
+            if "drop" in ev:
+                ladder["drop"] = ev["drop"]
+            if "place_points" in ev:
+                ladder["place_points"] = ev["place_points"]
+            return evolve(self, ladder=ladder)
+        if ev["type"] == "mail":
+            mail: MailSettings = {
+                "host": ev["host"],
+                "port": ev.get("port", 25),
+                "sender": ev["sender"],
+                "starttls": ev.get("starttls", False),
+            }
+            if "username" in ev:
+                mail["username"] = ev["username"]
+            if "password" in ev:
+                mail["password"] = ev["password"]
+            return evolve(self, mail=mail)
+        if ev["type"] == "timezone":
             return evolve(self, timezone=ev["zone"])
-        if kind in ("push_keys", "push", "unpush", "notified", "recovery"):
-            return self._notices(ev)
-        return evolve(self, reminders=(*self.reminders, (ev["date"], tuple(ev["names"]))))
+        if ev["type"] == "reminded":
+            return evolve(self, reminders=(*self.reminders, (ev["date"], tuple(ev["names"]))))
+        return self._notices(ev)
 
-    def _notices(self, ev: dict[str, Any]) -> Club:
+    def _notices(self, ev: ClubEvent) -> Club:
         """Phone notifications (keys, phones), what members were told, the recovery code."""
-        kind = ev["type"]
-        if kind == "push_keys":
-            keys = {k: ev[k] for k in ("public", "private", "contact") if k in ev}
+        if ev["type"] == "push_keys":
+            keys = {"public": ev["public"], "private": ev["private"]}
+            if "contact" in ev:
+                keys["contact"] = ev["contact"]
             return evolve(self, push_keys=keys)
-        if kind == "push":
+        if ev["type"] == "push":
             self._member_named(ev["name"])
             phone = (ev["name"], ev["p256dh"], ev["auth"])
             return evolve(self, phones={**self.phones, ev["endpoint"]: phone})
-        if kind == "unpush":
+        if ev["type"] == "unpush":
             return evolve(
                 self, phones={k: v for k, v in self.phones.items() if k != ev["endpoint"]}
             )
-        if kind == "recovery":
+        if ev["type"] == "recovery":
             return evolve(self, recovery={"hash": ev["hash"], "sealed": ev["sealed"]})
-        told = {k: v for k, v in ev.items() if k not in ("type", "id", "at")}
+        if ev["type"] != "notified":  # every other type is folded above
+            raise InvalidEvent(
+                f"club event {ev['type']!r} is not folded",
+                expected="one of " + ", ".join(CLUB_EVENT_TYPES),
+            )
+        told: Told = {"kind": ev["kind"], "names": ev["names"]}
+        if "date" in ev:
+            told["date"] = ev["date"]
         return evolve(self, notified=(*self.notified, told))
 
-    def apply_all(self, events: Sequence[Mapping[str, Any]]) -> Club:
+    def apply_all(self, events: Iterable[Raw]) -> Club:
         club = self
         for ev in events:
             club = club.apply(ev)
@@ -404,7 +459,7 @@ def _text(value: Any, what: str, expected: str, limit: int) -> str:
     return text(value, what, expected, limit)
 
 
-def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
+def normalize_club(setup: object) -> ClubSetup:
     """The canonical first line of a club's log; raises :class:`InvalidSetup`."""
     if not isinstance(setup, Mapping) or setup.get("type", "club") != "club":
         raise InvalidSetup(
@@ -418,37 +473,44 @@ def normalize_club(setup: Mapping[str, Any]) -> dict[str, Any]:
         name = _text(setup.get("name"), "club name", "a name of 1 to 200 characters", 200)
     except InvalidEvent as exc:
         raise InvalidSetup(exc.message, expected=exc.expected) from None
-    out: dict[str, Any] = {
-        "type": "club",
-        "name": name,
-        "rules": preset_name(str(setup.get("rules", "classic"))),
-    }
     currency = setup.get("currency", "$")
     if not isinstance(currency, str) or not 0 < len(currency.strip()) <= 8:
         raise InvalidSetup(
             f"currency {shown(currency)} is not a currency sign",
             expected='1 to 8 characters, e.g. "$"',
         )
-    out["currency"] = clean_text(currency.strip(), "currency")
+    time_zone = None
     if setup.get("timezone") is not None:
         try:
-            out["timezone"] = zone(setup["timezone"])
+            time_zone = zone(setup["timezone"])
         except InvalidEvent as exc:
             raise InvalidSetup(exc.message, expected=exc.expected) from None
-    out["dues"] = money_text(parse_amount(setup.get("dues", "0"), "dues"))
+    out: ClubSetup = {
+        "type": "club",
+        "name": name,
+        "rules": preset_name(str(setup.get("rules", "classic"))),
+        "currency": clean_text(currency.strip(), "currency"),
+        "dues": money_text(parse_amount(setup.get("dues", "0"), "dues")),
+    }
+    if time_zone is not None:
+        out["timezone"] = time_zone
     if setup.get("sub_fee") is not None:
         out["sub_fee"] = money_text(parse_amount(setup["sub_fee"], "sub_fee"))
-    for key in (
-        "house_rules",
-        "prizes",
-        "prize_ties",
-        "one_prize_per_person",
-        "must_be_present",
-        "judged",
-        "payouts",
-    ):
-        if setup.get(key) is not None:
-            out[key] = setup[key]
+    # the night options, as given: checked below as a night of the club would use them
+    if setup.get("house_rules") is not None:
+        out["house_rules"] = setup["house_rules"]
+    if setup.get("prizes") is not None:
+        out["prizes"] = setup["prizes"]
+    if setup.get("prize_ties") is not None:
+        out["prize_ties"] = setup["prize_ties"]
+    if setup.get("one_prize_per_person") is not None:
+        out["one_prize_per_person"] = setup["one_prize_per_person"]
+    if setup.get("must_be_present") is not None:
+        out["must_be_present"] = setup["must_be_present"]
+    if setup.get("judged") is not None:
+        out["judged"] = setup["judged"]
+    if setup.get("payouts") is not None:
+        out["payouts"] = setup["payouts"]
     # the night options are checked as a night of the club would use them
     night_setup(out, ["A", "B", "C", "D"], carried_over=Decimal(0))
     return out

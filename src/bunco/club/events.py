@@ -14,8 +14,41 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from datetime import date as Date
-from typing import Any
+from typing import Any, TypeVar
 
+from bunco.core.club_events import (
+    ClubCancelNightEvent,
+    ClubCancelPlanEvent,
+    ClubDeadlinePassedEvent,
+    ClubEvent,
+    ClubHostEvent,
+    ClubLadderEvent,
+    ClubLeaveClubEvent,
+    ClubLinkEvent,
+    ClubMailEvent,
+    ClubMemberEvent,
+    ClubMovePlanEvent,
+    ClubNightEvent,
+    ClubNotifiedEvent,
+    ClubPaymentEvent,
+    ClubPlanEvent,
+    ClubPushEvent,
+    ClubPushKeysEvent,
+    ClubRecoveryEvent,
+    ClubRemindedEvent,
+    ClubRotationEvent,
+    ClubRsvpEvent,
+    ClubSeasonEvent,
+    ClubSwapHostsEvent,
+    ClubTimezoneEvent,
+    ClubUnlinkEvent,
+    ClubUnpushEvent,
+    LinkKind,
+    Measure,
+    NoticeKind,
+    Role,
+    RsvpAnswer,
+)
 from bunco.core.errors import InvalidEvent, InvalidSetup, shown
 from bunco.core.money import money_text, parse_amount
 from bunco.core.names import MAX_NAME, clean_text, person_name
@@ -55,11 +88,17 @@ CLUB_EVENT_TYPES: dict[str, str] = {
     "recovery": "the organizer's recovery code (its hash, and the club's token sealed with it): "
     "hash, sealed",
 }
-NOTICE_KINDS = ("seat_open", "seat_yours", "answer_by", "cancelled", "moved")
-ROLES = ("regular", "substitute")
-ANSWERS = ("yes", "no", "maybe")
-LINK_KINDS = ("member", "night", "season", "calendar")
-MEASURES = ("wins", "points", "buncos", "place_points")
+NOTICE_KINDS: tuple[NoticeKind, ...] = (
+    "seat_open",
+    "seat_yours",
+    "answer_by",
+    "cancelled",
+    "moved",
+)
+ROLES: tuple[Role, ...] = ("regular", "substitute")
+ANSWERS: tuple[RsvpAnswer, ...] = ("yes", "no", "maybe")
+LINK_KINDS: tuple[LinkKind, ...] = ("member", "night", "season", "calendar")
+MEASURES: tuple[Measure, ...] = ("wins", "points", "buncos", "place_points")
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 NIGHT_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -95,74 +134,106 @@ def count(value: Any, what: str, low: int, high: int) -> int:
     return value
 
 
-def _member(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    out["name"] = text(ev.get("name"), "member", "a member's name")
-    if out["type"] == "leave_club":
-        return
-    role = ev.get("role", "regular")
-    if role not in ROLES:
-        raise InvalidEvent(f"role {role!r}", expected="regular or substitute")
-    out["role"] = role
-    if ev.get("email") is not None:
-        email = ev["email"]
+Raw = Mapping[str, object]
+"""An event as given (a JSON object not yet checked): its values are checked here."""
+_Choice = TypeVar("_Choice", bound=str)
+
+
+def one_of(value: object, options: tuple[_Choice, ...], what: str, expected: str) -> _Choice:
+    """``value`` if it is one of ``options``; raises :class:`InvalidEvent`."""
+    for option in options:
+        if value == option:
+            return option
+    raise InvalidEvent(f"{what} {value!r}", expected=expected)
+
+
+def _hex64(value: object, what: str, expected: str = "64 hexadecimal digits") -> str:
+    if not isinstance(value, str) or not HEX64.match(value):
+        raise InvalidEvent(what, expected=expected)
+    return value
+
+
+def _address(value: object) -> str:
+    return text(value, "address", "a street address of up to 300 characters", 300)
+
+
+def _member(ev: Raw) -> ClubMemberEvent:
+    out: ClubMemberEvent = {
+        "type": "member",
+        "name": text(ev.get("name"), "member", "a member's name"),
+        "role": one_of(ev.get("role", "regular"), ROLES, "role", "regular or substitute"),
+    }
+    email = ev.get("email")
+    if email is not None:
         if not isinstance(email, str) or len(email) > 254 or not EMAIL.match(email.strip()):
             raise InvalidEvent(f"email {email!r}", expected="an address such as ann@example.org")
         out["email"] = email.strip()
     if ev.get("address") is not None:
-        out["address"] = text(
-            ev["address"], "address", "a street address of up to 300 characters", 300
-        )
+        out["address"] = _address(ev["address"])
+    return out
 
 
-def _night(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    night = ev.get("night")
-    if not isinstance(night, str) or not NIGHT_ID.match(night):
+def _leave(ev: Raw) -> ClubLeaveClubEvent:
+    return {"type": "leave_club", "name": text(ev.get("name"), "member", "a member's name")}
+
+
+def night_id(value: object) -> str:
+    """A night's id in the store."""
+    if not isinstance(value, str) or not NIGHT_ID.match(value):
         raise InvalidEvent(
-            f"night {night!r} is not a night's id", expected="the id of a night in the store"
+            f"night {value!r} is not a night's id", expected="the id of a night in the store"
         )
-    out["night"] = night
+    return value
+
+
+def _night(ev: Raw) -> ClubNightEvent:
+    out: ClubNightEvent = {"type": "night", "night": night_id(ev.get("night"))}
     if ev.get("date") is not None:
         out["date"] = day(ev["date"])
-    if ev.get("guests"):
-        guests = ev["guests"]
+    guests = ev.get("guests")
+    if guests:
         if not isinstance(guests, list) or len(guests) > 200:
             raise InvalidEvent("guests must be a list of names", expected='["Kim", ...]')
         out["guests"] = [text(g, "guest", "a guest's name") for g in guests]
     if ev.get("digest") is not None:
-        if not isinstance(ev["digest"], str) or not HEX64.match(ev["digest"]):
-            raise InvalidEvent("digest is not a SHA-256", expected="64 hexadecimal digits")
-        out["digest"] = ev["digest"]
+        out["digest"] = _hex64(ev["digest"], "digest is not a SHA-256")
+    return out
 
 
-def _payment(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    out["player"] = text(ev.get("player"), "player", "a member's name")
+def _payment(ev: Raw) -> ClubPaymentEvent:
+    player = text(ev.get("player"), "player", "a member's name")
     try:
         amount = parse_amount(ev.get("amount"), "amount")
     except InvalidSetup as exc:
         raise InvalidEvent(exc.message, expected=exc.expected) from None
     if amount == 0:
         raise InvalidEvent("a payment of 0", expected="an amount above 0")
-    out["amount"] = money_text(amount)
+    out: ClubPaymentEvent = {"type": "payment", "player": player, "amount": money_text(amount)}
     if ev.get("note") is not None:
         out["note"] = text(ev["note"], "note", "a short note", 200)
+    return out
 
 
-def _plan(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    out["date"] = day(ev.get("date"))
+def clock_time(value: object) -> str:
+    """A time of day as HH:MM."""
+    if not isinstance(value, str) or not TIME.match(value):
+        raise InvalidEvent(f"time {value!r}", expected="a time as HH:MM, e.g. 19:00")
+    return value
+
+
+def _plan(ev: Raw) -> ClubPlanEvent:
+    out: ClubPlanEvent = {"type": "plan", "date": day(ev.get("date"))}
     if ev.get("time") is not None:
-        if not isinstance(ev["time"], str) or not TIME.match(ev["time"]):
-            raise InvalidEvent(f"time {ev['time']!r}", expected="a time as HH:MM, e.g. 19:00")
-        out["time"] = ev["time"]
+        out["time"] = clock_time(ev["time"])
     if ev.get("address") is not None:
-        out["address"] = text(
-            ev["address"], "address", "a street address of up to 300 characters", 300
-        )
+        out["address"] = _address(ev["address"])
     if ev.get("host") is not None:
         out["host"] = text(ev["host"], "host", "a member's name")
     if ev.get("seats") is not None:
         out["seats"] = count(ev["seats"], "seats", 2, 200)
     if ev.get("deadline") is not None:
         out["deadline"] = deadline(ev["deadline"])
+    return out
 
 
 def deadline(value: Any) -> str:
@@ -190,88 +261,114 @@ def zone(value: Any) -> str:
     )
 
 
-def _month(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    """The month's own events: cancelling or moving a planned night, its deadline passing,
-    a started night taken back."""
-    kind = out["type"]
-    if kind == "cancel_night":
-        _night({"night": ev.get("night")}, out)
-        return
-    out["date"] = day(ev.get("date"))
-    if kind == "move_plan":
-        out["to"] = day(ev.get("to"), "new date")
-        if out["to"] == out["date"]:
-            raise InvalidEvent("a night moved to its own date", expected="another date")
-        if ev.get("time") is not None:
-            _plan({"date": out["to"], "time": ev["time"]}, out)
-            out["date"] = day(ev.get("date"))
-        if ev.get("deadline") is not None:
-            out["deadline"] = deadline(ev["deadline"])
+def _cancel_plan(ev: Raw) -> ClubCancelPlanEvent:
+    return {"type": "cancel_plan", "date": day(ev.get("date"))}
 
 
-def _push(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    kind = out["type"]
-    if kind == "push_keys":
-        for key in ("public", "private"):
-            value = ev.get(key)
-            if not isinstance(value, str) or not 0 < len(value) <= 400:
-                raise InvalidEvent(f"push key {key} is missing", expected="the server's keys")
-            out[key] = value
-        contact = ev.get("contact")
-        if contact is not None:
-            if (
-                not isinstance(contact, str)
-                or not contact.startswith(("https://", "http://", "mailto:"))
-                or len(contact) > 300
-            ):
-                raise InvalidEvent(
-                    f"contact {shown(contact)}", expected="the server's address or a mailto:"
-                )
-            out["contact"] = contact
-        return
-    endpoint = ev.get("endpoint")
+def _deadline_passed(ev: Raw) -> ClubDeadlinePassedEvent:
+    return {"type": "deadline_passed", "date": day(ev.get("date"))}
+
+
+def _cancel_night(ev: Raw) -> ClubCancelNightEvent:
+    return {"type": "cancel_night", "night": night_id(ev.get("night"))}
+
+
+def _move_plan(ev: Raw) -> ClubMovePlanEvent:
+    out: ClubMovePlanEvent = {
+        "type": "move_plan",
+        "date": day(ev.get("date")),
+        "to": day(ev.get("to"), "new date"),
+    }
+    if out["to"] == out["date"]:
+        raise InvalidEvent("a night moved to its own date", expected="another date")
+    if ev.get("time") is not None:
+        out["time"] = clock_time(ev["time"])
+    if ev.get("deadline") is not None:
+        out["deadline"] = deadline(ev["deadline"])
+    return out
+
+
+def _push_keys(ev: Raw) -> ClubPushKeysEvent:
+    keys: list[str] = []
+    for key in ("public", "private"):
+        value = ev.get(key)
+        if not isinstance(value, str) or not 0 < len(value) <= 400:
+            raise InvalidEvent(f"push key {key} is missing", expected="the server's keys")
+        keys.append(value)
+    out: ClubPushKeysEvent = {"type": "push_keys", "public": keys[0], "private": keys[1]}
+    contact = ev.get("contact")
+    if contact is not None:
+        if (
+            not isinstance(contact, str)
+            or not contact.startswith(("https://", "http://", "mailto:"))
+            or len(contact) > 300
+        ):
+            raise InvalidEvent(
+                f"contact {shown(contact)}", expected="the server's address or a mailto:"
+            )
+        out["contact"] = contact
+    return out
+
+
+def _endpoint(value: object) -> str:
     if (
-        not isinstance(endpoint, str)
-        or not endpoint.startswith(("https://", "http://"))
-        or len(endpoint) > 1000
-        or any(c.isspace() for c in endpoint)
+        not isinstance(value, str)
+        or not value.startswith(("https://", "http://"))
+        or len(value) > 1000
+        or any(c.isspace() for c in value)
     ):
         raise InvalidEvent(
-            f"endpoint {shown(endpoint)} is not a push address",
+            f"endpoint {shown(value)} is not a push address",
             expected="the https address the phone's browser gave",
         )
-    out["endpoint"] = endpoint
-    if kind == "unpush":
-        return
-    out["name"] = text(ev.get("name"), "member", "a member's name")
+    return value
+
+
+def _unpush(ev: Raw) -> ClubUnpushEvent:
+    return {"type": "unpush", "endpoint": _endpoint(ev.get("endpoint"))}
+
+
+def _push(ev: Raw) -> ClubPushEvent:
+    endpoint = _endpoint(ev.get("endpoint"))
+    name = text(ev.get("name"), "member", "a member's name")
+    keys: list[str] = []
     for key in ("p256dh", "auth"):
-        if not isinstance(ev.get(key), str) or not B64URL.match(ev[key]):
+        value = ev.get(key)
+        if not isinstance(value, str) or not B64URL.match(value):
             raise InvalidEvent(f"{key} is not a key", expected="the key the phone's browser gave")
-        out[key] = ev[key]
+        keys.append(value)
+    return {
+        "type": "push",
+        "endpoint": endpoint,
+        "name": name,
+        "p256dh": keys[0],
+        "auth": keys[1],
+    }
 
 
-def _notified(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    if ev.get("kind") not in NOTICE_KINDS:
-        raise InvalidEvent(
-            f"notice {ev.get('kind')!r}", expected="one of " + ", ".join(NOTICE_KINDS)
-        )
-    out["kind"] = ev["kind"]
-    out["names"] = _names(ev.get("names"), "notified", 1, 200)
+def _notified(ev: Raw) -> ClubNotifiedEvent:
+    kind = one_of(ev.get("kind"), NOTICE_KINDS, "notice", "one of " + ", ".join(NOTICE_KINDS))
+    out: ClubNotifiedEvent = {
+        "type": "notified",
+        "kind": kind,
+        "names": _names(ev.get("names"), "notified", 1, 200),
+    }
     if ev.get("date") is not None:
         out["date"] = day(ev["date"])
+    return out
 
 
-def _recovery(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    if not isinstance(ev.get("hash"), str) or not HEX64.match(ev["hash"]):
-        raise InvalidEvent("a recovery code's hash is not a SHA-256", expected="64 hex digits")
+def _recovery(ev: Raw) -> ClubRecoveryEvent:
+    code_hash = _hex64(
+        ev.get("hash"), "a recovery code's hash is not a SHA-256", expected="64 hex digits"
+    )
     sealed = ev.get("sealed")
     if not isinstance(sealed, str) or not B64URL.match(sealed):
         raise InvalidEvent("the sealed token is not text", expected="base64url text")
-    out["hash"] = ev["hash"]
-    out["sealed"] = sealed
+    return {"type": "recovery", "hash": code_hash, "sealed": sealed}
 
 
-def _names(value: Any, what: str, low: int, high: int) -> list[str]:
+def _names(value: object, what: str, low: int, high: int) -> list[str]:
     if not isinstance(value, list) or not low <= len(value) <= high:
         raise InvalidEvent(f"{what} must list {low} to {high} names", expected='["Ann", "Bea"]')
     names = [text(v, "name", "a member's name") for v in value]
@@ -280,22 +377,27 @@ def _names(value: Any, what: str, low: int, high: int) -> list[str]:
     return names
 
 
-def _ladder(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    measure = ev.get("measure", "wins")
-    if measure not in MEASURES:
-        raise InvalidEvent(f"measure {measure!r}", expected="one of " + ", ".join(MEASURES))
-    out["measure"] = measure
-    if not isinstance(ev.get("average", False), bool):
+def _ladder(ev: Raw) -> ClubLadderEvent:
+    measure = one_of(
+        ev.get("measure", "wins"), MEASURES, "measure", "one of " + ", ".join(MEASURES)
+    )
+    average = ev.get("average", False)
+    if not isinstance(average, bool):
         raise InvalidEvent("average must be true or false", expected="true or false")
-    out["average"] = ev.get("average", False)
-    out["min_nights"] = count(ev.get("min_nights", 0), "min_nights", 0, 100)
+    out: ClubLadderEvent = {
+        "type": "ladder",
+        "measure": measure,
+        "average": average,
+        "min_nights": count(ev.get("min_nights", 0), "min_nights", 0, 100),
+    }
     if ev.get("best") is not None and ev.get("drop") is not None:
         raise InvalidEvent(
             "best and drop both given", expected="best N nights, or drop the worst N, not both"
         )
-    for key in ("best", "drop"):
-        if ev.get(key) is not None:
-            out[key] = count(ev[key], key, 1 if key == "best" else 0, 100)
+    if ev.get("best") is not None:
+        out["best"] = count(ev["best"], "best", 1, 100)
+    if ev.get("drop") is not None:
+        out["drop"] = count(ev["drop"], "drop", 0, 100)
     points = ev.get("place_points")
     if measure == "place_points" or points is not None:
         if (
@@ -307,101 +409,125 @@ def _ladder(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
                 f"place_points {points!r}",
                 expected="points for 1st, 2nd, ... place, e.g. [10, 8, 6, 5]",
             )
-        out["place_points"] = list(points)
+        out["place_points"] = [int(p) for p in points]
+    return out
 
 
-def _mail(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    out["host"] = text(ev.get("host"), "SMTP host", "the SMTP server's host name", 253)
-    out["port"] = count(ev.get("port", 25), "port", 1, 65535)
+def _mail(ev: Raw) -> ClubMailEvent:
+    host = text(ev.get("host"), "SMTP host", "the SMTP server's host name", 253)
+    port = count(ev.get("port", 25), "port", 1, 65535)
     sender = ev.get("sender")
     if not isinstance(sender, str) or not EMAIL.match(sender.strip()):
         raise InvalidEvent(f"sender {sender!r}", expected="the address reminders come from")
-    out["sender"] = sender.strip()
-    for key in ("username", "password"):
-        if ev.get(key) is not None:
-            out[key] = text(ev[key], key, f"the SMTP {key}", 200)
-    if not isinstance(ev.get("starttls", False), bool):
+    out: ClubMailEvent = {"type": "mail", "host": host, "port": port, "sender": sender.strip()}
+    if ev.get("username") is not None:
+        out["username"] = text(ev["username"], "username", "the SMTP username", 200)
+    if ev.get("password") is not None:
+        out["password"] = text(ev["password"], "password", "the SMTP password", 200)
+    starttls = ev.get("starttls", False)
+    if not isinstance(starttls, bool):
         raise InvalidEvent("starttls must be true or false", expected="true or false")
-    out["starttls"] = ev.get("starttls", False)
+    out["starttls"] = starttls
+    return out
 
 
-def _other(ev: Mapping[str, Any], out: dict[str, Any]) -> None:
-    kind = out["type"]
-    if kind == "season":
-        out["name"] = text(ev.get("name"), "season", "a season's name such as 2026")
-    elif kind == "host":
-        month = ev.get("month")
-        if not isinstance(month, str) or not MONTH.match(month):
-            raise InvalidEvent(f"month {month!r}", expected="a month as YYYY-MM, e.g. 2026-01")
-        out["month"] = month
-        out["host"] = text(ev.get("host"), "host", "a member's name")
-    elif kind == "rotation":
-        out["order"] = _names(ev.get("order"), "the rotation", 1, 200)
-    elif kind == "swap_hosts":
-        dates = ev.get("dates")
-        if not isinstance(dates, list) or len(dates) != 2:
-            raise InvalidEvent(
-                "swap_hosts needs two dates", expected='["2026-02-10", "2026-03-10"]'
-            )
-        out["dates"] = [day(d) for d in dates]
-        if out["dates"][0] == out["dates"][1]:
-            raise InvalidEvent("swap_hosts names one night twice", expected="two different dates")
-    elif kind == "rsvp":
-        out["date"] = day(ev.get("date"))
-        out["name"] = text(ev.get("name"), "member", "a member's name")
-        if ev.get("answer") not in ANSWERS:
-            raise InvalidEvent(f"answer {ev.get('answer')!r}", expected="yes, no or maybe")
-        out["answer"] = ev["answer"]
-    elif kind == "link":
-        if ev.get("for") not in LINK_KINDS:
-            raise InvalidEvent(
-                f"a link for {ev.get('for')!r}", expected="member, night, season or calendar"
-            )
-        out["for"] = ev["for"]
-        out["subject"] = text(ev.get("subject"), "subject", "a member, night id or season")
-        if not isinstance(ev.get("hash"), str) or not HEX64.match(ev["hash"]):
-            raise InvalidEvent("a link's hash is not a SHA-256", expected="64 hexadecimal digits")
-        out["hash"] = ev["hash"]
-    elif kind == "unlink":
-        if not isinstance(ev.get("hash"), str) or not HEX64.match(ev["hash"]):
-            raise InvalidEvent("a link's hash is not a SHA-256", expected="64 hexadecimal digits")
-        out["hash"] = ev["hash"]
-    elif kind == "reminded":
-        out["date"] = day(ev.get("date"))
-        out["names"] = _names(ev.get("names"), "reminded", 1, 200)
-    elif kind == "timezone":
-        out["zone"] = zone(ev.get("zone"))
+def _season(ev: Raw) -> ClubSeasonEvent:
+    return {
+        "type": "season",
+        "name": text(ev.get("name"), "season", "a season's name such as 2026"),
+    }
 
 
-_BY_KIND: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], None]] = {
+def _host(ev: Raw) -> ClubHostEvent:
+    month = ev.get("month")
+    if not isinstance(month, str) or not MONTH.match(month):
+        raise InvalidEvent(f"month {month!r}", expected="a month as YYYY-MM, e.g. 2026-01")
+    return {"type": "host", "month": month, "host": text(ev.get("host"), "host", "a member's name")}
+
+
+def _rotation(ev: Raw) -> ClubRotationEvent:
+    return {"type": "rotation", "order": _names(ev.get("order"), "the rotation", 1, 200)}
+
+
+def _swap_hosts(ev: Raw) -> ClubSwapHostsEvent:
+    dates = ev.get("dates")
+    if not isinstance(dates, list) or len(dates) != 2:
+        raise InvalidEvent("swap_hosts needs two dates", expected='["2026-02-10", "2026-03-10"]')
+    out: ClubSwapHostsEvent = {"type": "swap_hosts", "dates": [day(d) for d in dates]}
+    if out["dates"][0] == out["dates"][1]:
+        raise InvalidEvent("swap_hosts names one night twice", expected="two different dates")
+    return out
+
+
+def _rsvp(ev: Raw) -> ClubRsvpEvent:
+    date = day(ev.get("date"))
+    name = text(ev.get("name"), "member", "a member's name")
+    answer = one_of(ev.get("answer"), ANSWERS, "answer", "yes, no or maybe")
+    return {"type": "rsvp", "date": date, "name": name, "answer": answer}
+
+
+def _link(ev: Raw) -> ClubLinkEvent:
+    what = one_of(ev.get("for"), LINK_KINDS, "a link for", "member, night, season or calendar")
+    subject = text(ev.get("subject"), "subject", "a member, night id or season")
+    link_hash = _hex64(ev.get("hash"), "a link's hash is not a SHA-256")
+    return {"type": "link", "for": what, "subject": subject, "hash": link_hash}
+
+
+def _unlink(ev: Raw) -> ClubUnlinkEvent:
+    return {"type": "unlink", "hash": _hex64(ev.get("hash"), "a link's hash is not a SHA-256")}
+
+
+def _reminded(ev: Raw) -> ClubRemindedEvent:
+    date = day(ev.get("date"))
+    return {"type": "reminded", "date": date, "names": _names(ev.get("names"), "reminded", 1, 200)}
+
+
+def _timezone(ev: Raw) -> ClubTimezoneEvent:
+    return {"type": "timezone", "zone": zone(ev.get("zone"))}
+
+
+_BY_KIND: dict[str, Callable[[Raw], ClubEvent]] = {
     "member": _member,
-    "leave_club": _member,
+    "leave_club": _leave,
+    "season": _season,
+    "host": _host,
     "night": _night,
     "payment": _payment,
     "plan": _plan,
+    "cancel_plan": _cancel_plan,
+    "move_plan": _move_plan,
+    "deadline_passed": _deadline_passed,
+    "cancel_night": _cancel_night,
+    "rotation": _rotation,
+    "swap_hosts": _swap_hosts,
+    "rsvp": _rsvp,
+    "link": _link,
+    "unlink": _unlink,
     "ladder": _ladder,
     "mail": _mail,
-    "cancel_plan": _month,
-    "move_plan": _month,
-    "deadline_passed": _month,
-    "cancel_night": _month,
-    "push_keys": _push,
+    "reminded": _reminded,
+    "timezone": _timezone,
+    "push_keys": _push_keys,
     "push": _push,
-    "unpush": _push,
+    "unpush": _unpush,
     "notified": _notified,
     "recovery": _recovery,
 }
+assert list(_BY_KIND) == list(CLUB_EVENT_TYPES)
 
 
-def normalize_club_event(event: Any) -> dict[str, Any]:
-    """The canonical form of a club event; raises :class:`InvalidEvent`."""
-    if not isinstance(event, Mapping) or event.get("type") not in CLUB_EVENT_TYPES:
+def normalize_club_event(event: object) -> ClubEvent:
+    """The canonical form of a club event (a JSON object as given, or a typed event);
+    raises :class:`InvalidEvent`."""
+    given = event.get("type") if isinstance(event, Mapping) else None
+    check = _BY_KIND.get(given) if isinstance(given, str) else None
+    if check is None:
         kind = event.get("type") if isinstance(event, Mapping) else type(event).__name__
         raise InvalidEvent(
             f"unknown club event {kind!r}", expected="one of " + ", ".join(CLUB_EVENT_TYPES)
         )
-    out: dict[str, Any] = {"type": event["type"]}
-    _BY_KIND.get(event["type"], _other)(event, out)
+    assert isinstance(event, Mapping)
+    out = check(event)
     for key in ("id", "at"):
         if key in event:
             out[key] = event[key]

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Any
 
+from bunco.core.club_events import LadderRules
 from bunco.core.night import Night
 
 MEASURE_TEXT = {
@@ -70,7 +70,7 @@ def night_places(night: Night, players: Sequence[str]) -> dict[str, int]:
     return places
 
 
-def night_value(rules: Mapping[str, Any], night: Night, player: str, place: int) -> int:
+def night_value(rules: LadderRules, night: Night, player: str, place: int) -> int:
     """What ``night`` is worth to ``player`` under the rules."""
     measure = rules.get("measure", "wins")
     card = night.cards[player]
@@ -81,7 +81,7 @@ def night_value(rules: Mapping[str, Any], night: Night, player: str, place: int)
 
 
 def ladder_scores(
-    rules: Mapping[str, Any], per_night: Mapping[str, Sequence[tuple[str, int]]]
+    rules: LadderRules, per_night: Mapping[str, Sequence[tuple[str, int]]]
 ) -> dict[str, LadderScore]:
     """Each player's score from their nights' values (label, value), under the rules."""
     out: dict[str, LadderScore] = {}
@@ -89,9 +89,9 @@ def ladder_scores(
         ordered = sorted(values, key=lambda lv: -lv[1])  # best first; equal keep night order
         keep = len(ordered)
         if rules.get("best") is not None:
-            keep = min(keep, int(rules["best"]))
+            keep = min(keep, rules["best"])
         elif rules.get("drop"):
-            keep = max(min(1, keep), keep - int(rules["drop"]))
+            keep = max(min(1, keep), keep - rules["drop"])
         counted, dropped = ordered[:keep], ordered[keep:]
         total = Fraction(sum(v for _, v in counted))
         score = total / len(counted) if rules.get("average") and counted else total
@@ -105,7 +105,7 @@ def ladder_scores(
     return out
 
 
-def rule_text(rules: Mapping[str, Any]) -> str:
+def rule_text(rules: LadderRules) -> str:
     """The rules in words, as the standings show them."""
     measure = rules.get("measure", "wins")
     parts = [

@@ -29,9 +29,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from bunco.club.club import Club, ClubNight
+from bunco.club.view_types import (
+    HostLine,
+    LedgerMember,
+    LedgerNight,
+    LedgerTotals,
+    LedgerView,
+    NightPayout,
+    Settled,
+)
+from bunco.core.club_events import ClubCancelNightEvent
 from bunco.core.errors import InvalidSetup
 from bunco.core.money import money_text, prize_money
 from bunco.core.night import Night
@@ -99,24 +108,22 @@ def _allocate(dues: Sequence[_Due], paid: Mapping[str, Decimal]) -> None:
         left[due.player] = left.get(due.player, ZERO) - take
 
 
-def season_ledger(
-    club: Club, nights: Mapping[str, Night], season: str | None = None
-) -> dict[str, Any]:
+def season_ledger(club: Club, nights: Mapping[str, Night], season: str | None = None) -> LedgerView:
     """Dues owed, paid and still owed per member; each night's pot, collected and owed,
     and its payouts; the pot now (collected and owed apart). Nights not played are listed
     with no money."""
     wanted = season or club.season
     played = {ref.night for ref, _ in played_nights(club, nights, wanted)}
     book = _Book()
-    rows: list[dict[str, Any]] = []
-    moneys: dict[str, dict[str, Any] | None] = {}
+    rows: list[LedgerNight] = []
+    moneys: dict[str, Settled | None] = {}
     for ref in club.season_nights(wanted):
         night = nights.get(ref.night)
         if night is None or ref.night not in played:
             rows.append(_unplayed_row(ref, night))
             continue
         money = prize_money(night)
-        m = money["money"]
+        m: Settled | None = money["money"]
         moneys[ref.night] = m
         buy_in = Decimal(m["buy_in"]) if m else club.dues  # a night without money owes dues
         for player in night.roster:
@@ -127,7 +134,7 @@ def season_ledger(
                 book.seats[player] = book.seats.get(player, 0) + 1
         for pay in money["payouts"]:
             book.won[pay["player"]] = book.won.get(pay["player"], ZERO) + Decimal(pay["amount"])
-        rows.append(_played_row(ref, night, money))
+        rows.append(_played_row(ref, night, m, money["payouts"]))
     paid: dict[str, Decimal] = {}
     for pay_season, player, amount, _ in club.payments:
         if pay_season == wanted:
@@ -145,23 +152,19 @@ def season_ledger(
         pot = Decimal(m["pot"]) if m else due
         paid_out = Decimal(m["paid_out"]) if m else ZERO
         in_hand = pot - owed_before  # the pot as far as it was collected
-        row.update(
-            {
-                "dues": money_text(due),
-                "dues_collected": money_text(collected),
-                "dues_owed": money_text(due - collected),
-                "pot_collected": money_text(max(in_hand, ZERO)),
-                "pot_owed": money_text(pot - max(in_hand, ZERO)),
-                "paid_from_owed": money_text(min(paid_out, max(paid_out - in_hand, ZERO))),
-                "owed_by": {
-                    d.player: money_text(d.amount - d.paid) for d in dues if d.amount > d.paid
-                },
-            }
-        )
+        row["dues"] = money_text(due)
+        row["dues_collected"] = money_text(collected)
+        row["dues_owed"] = money_text(due - collected)
+        row["pot_collected"] = money_text(max(in_hand, ZERO))
+        row["pot_owed"] = money_text(pot - max(in_hand, ZERO))
+        row["paid_from_owed"] = money_text(min(paid_out, max(paid_out - in_hand, ZERO)))
+        row["owed_by"] = {
+            d.player: money_text(d.amount - d.paid) for d in dues if d.amount > d.paid
+        }
     return _ledger(club, wanted, rows, book, paid)
 
 
-def _unplayed_row(ref: ClubNight, night: Night | None) -> dict[str, Any]:
+def _unplayed_row(ref: ClubNight, night: Night | None) -> LedgerNight:
     return {
         "night": ref.night,
         "date": ref.date,
@@ -173,28 +176,36 @@ def _unplayed_row(ref: ClubNight, night: Night | None) -> dict[str, Any]:
     }
 
 
-def _played_row(ref: ClubNight, night: Night, money: dict[str, Any]) -> dict[str, Any]:
-    m = money["money"]
-    keys = ("buy_in", "carried_over", "pot", "paid_out", "top_up", "left_in_pot", "final")
-    return {
+def _played_row(
+    ref: ClubNight, night: Night, m: Settled | None, payouts: list[NightPayout]
+) -> LedgerNight:
+    row: LedgerNight = {
         "night": ref.night,
         "date": ref.date,
         "name": night.setup.get("name"),
         "players": len(night.roster),
         "phase": night.phase,
         "played": True,
-        **({k: m[k] for k in keys} if m else {}),
-        "payouts": money["payouts"],
+        "payouts": payouts,
     }
+    if m:
+        row["buy_in"] = m["buy_in"]
+        row["carried_over"] = m["carried_over"]
+        row["pot"] = m["pot"]
+        row["paid_out"] = m["paid_out"]
+        row["top_up"] = m["top_up"]
+        row["left_in_pot"] = m["left_in_pot"]
+        row["final"] = m["final"]
+    return row
 
 
 def _ledger(
     club: Club,
     season: str,
-    rows: list[dict[str, Any]],
+    rows: list[LedgerNight],
     book: _Book,
     paid: Mapping[str, Decimal],
-) -> dict[str, Any]:
+) -> LedgerView:
     owed: dict[str, Decimal] = {}
     fees: dict[str, Decimal] = {}
     for due in book.dues:
@@ -202,7 +213,7 @@ def _ledger(
         if not due.dues:
             fees[due.player] = fees.get(due.player, ZERO) + due.amount
     names = list(club.members) + [p for p in {**owed, **paid} if p not in club.members]
-    members = [
+    members: list[LedgerMember] = [
         {
             "player": name,
             "nights": book.players.get(name, 0),
@@ -243,7 +254,7 @@ def _ledger(
     }
 
 
-def season_hosts(club: Club, season: str) -> list[dict[str, str]]:
+def season_hosts(club: Club, season: str) -> list[HostLine]:
     """Who hosts which month: the months set by hand, and the season's planned nights."""
     months = dict(club.hosts)
     for date, plan in club.plans.items():
@@ -257,7 +268,7 @@ def season_hosts(club: Club, season: str) -> list[dict[str, str]]:
     return [{"month": m, "host": h} for m, h in sorted(months.items())]
 
 
-def collection_notes(row: Mapping[str, Any], currency: str) -> list[str]:
+def collection_notes(row: LedgerNight, currency: str) -> list[str]:
     """A played night's ledger row in words: its dues collected and owed, and how much of
     what it pays out comes from dues not yet collected (the payout sheet prints them).
 
@@ -282,7 +293,7 @@ def collection_notes(row: Mapping[str, Any], currency: str) -> list[str]:
     return lines
 
 
-def pot_words(totals: Mapping[str, Any], currency: str) -> str:
+def pot_words(totals: LedgerTotals, currency: str) -> str:
     """The pot now in words: what is in hand and what is still owed into it.
 
     >>> pot_words({"pot": "5.00", "pot_collected": "-15.00", "pot_owed": "20.00"}, "$")
@@ -311,7 +322,7 @@ class NightPlayed(InvalidSetup):
     code = "night_played"
 
 
-def take_back(club: Club, nights: Mapping[str, Night], night_id: str) -> dict[str, Any]:
+def take_back(club: Club, nights: Mapping[str, Night], night_id: str) -> ClubCancelNightEvent:
     """The ``cancel_night`` event of a night of the club never played; raises
     :class:`NightPlayed` for a night with a roll (its results and money stand)."""
     ref = next((n for n in club.nights if n.night == night_id), None)
@@ -325,7 +336,7 @@ def take_back(club: Club, nights: Mapping[str, Night], night_id: str) -> dict[st
     return {"type": "cancel_night", "night": night_id}
 
 
-def take_back_on(club: Club, nights: Mapping[str, Night], date: str) -> list[dict[str, Any]]:
+def take_back_on(club: Club, nights: Mapping[str, Night], date: str) -> list[ClubCancelNightEvent]:
     """The ``cancel_night`` of the night started on ``date`` ([] when none was)."""
     ref = club.night_on(date)
     return [] if ref is None else [take_back(club, nights, ref.night)]

@@ -28,9 +28,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date as Date
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeAlias, TypeVar
 
 from bunco.club.records import Answer, ClubNight, Plan
+from bunco.core.club_events import (
+    ClubCancelNightEvent,
+    ClubCancelPlanEvent,
+    ClubDeadlinePassedEvent,
+    ClubMovePlanEvent,
+    Told,
+)
 from bunco.core.errors import InvalidSetup
 from bunco.core.evolve import evolve
 
@@ -49,7 +56,7 @@ class _Club(Protocol):
     @property
     def timezone(self) -> str | None: ...
     @property
-    def notified(self) -> tuple[dict[str, Any], ...]: ...
+    def notified(self) -> tuple[Told, ...]: ...
     def night_on(self, date: str) -> ClubNight | None: ...
 
 
@@ -57,15 +64,18 @@ Club = TypeVar("Club", bound=_Club)
 
 MONTH_EVENTS = ("cancel_plan", "move_plan", "deadline_passed", "cancel_night")
 DEADLINE = "deadline"  # the answer an Answer carries when the deadline passed
+MonthEvent: TypeAlias = (
+    ClubCancelPlanEvent | ClubMovePlanEvent | ClubDeadlinePassedEvent | ClubCancelNightEvent
+)
+"""One of the month's own events (:data:`MONTH_EVENTS`)."""
 
 
-def apply_month(club: Club, ev: dict[str, Any]) -> Club:
+def apply_month(club: Club, ev: MonthEvent) -> Club:
     """The club after one of :data:`MONTH_EVENTS`; raises InvalidSetup and changes nothing."""
-    kind = ev["type"]
-    if kind == "cancel_night":
+    if ev["type"] == "cancel_night":
         return _cancel_night(club, ev["night"])
     plan = _planned(club, ev["date"])
-    if kind == "deadline_passed":
+    if ev["type"] == "deadline_passed":
         if plan.cancelled or deadline_passed(club, plan.date):
             return club  # said once already (two servers may say it at once)
         return evolve(club, rsvps=(*club.rsvps, Answer(plan.date, "", DEADLINE)))
@@ -80,7 +90,7 @@ def apply_month(club: Club, ev: dict[str, Any]) -> Club:
             expected="a night not yet started (cancel the started night first, if it "
             "has no roll yet)",
         )
-    if kind == "cancel_plan":
+    if ev["type"] == "cancel_plan":
         return evolve(
             club,
             plans={
@@ -106,7 +116,7 @@ def _planned(club: _Club, date: str) -> Plan:
     return club.plans[date]
 
 
-def _move(club: Club, plan: Plan, ev: dict[str, Any]) -> Club:
+def _move(club: Club, plan: Plan, ev: ClubMovePlanEvent) -> Club:
     to = ev["to"]
     there = club.plans.get(to)
     if there is not None and not there.cancelled:

@@ -15,44 +15,73 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
+from bunco.club.events import Raw
+from bunco.core.club_events import ClubSetup, Payout
 from bunco.core.errors import InvalidSetup
 from bunco.core.money import money_text
+from bunco.core.party_setup import PartySetup
 from bunco.core.setup import normalize_setup
 
-NIGHT_OPTIONS = (
-    "house_rules",
-    "prizes",
-    "prize_ties",
-    "one_prize_per_person",
-    "must_be_present",
-    "judged",
-)
+
+class NightMoney(TypedDict, total=False):
+    """A club night's money as its party line gives it (the night checks it)."""
+
+    currency: str
+    buy_in: str
+    payouts: list[Payout]
+    carried_over: str
+
+
+class NightLine(TypedDict, total=False):
+    """A club night's party line as the club makes it (the night checks it)."""
+
+    type: str
+    rules: str
+    name: str
+    players: list[str]
+    house_rules: dict[str, bool | int | float | str]
+    prizes: list[str]
+    prize_ties: str
+    one_prize_per_person: bool
+    must_be_present: bool
+    judged: list[str]
+    money: NightMoney
 
 
 def night_setup(
-    club: Mapping[str, Any],
+    club: ClubSetup,
     players: Sequence[str],
     *,
     carried_over: Decimal,
     name: str | None = None,
     date: str | None = None,
-) -> dict[str, Any]:
-    """The party line of a night of the club (``club``: its set-up line); checked, so a bad
-    one raises InvalidSetup."""
-    line: dict[str, Any] = {
+) -> PartySetup:
+    """The party line of a night of the club (``club``: its set-up line), as the night
+    puts it (:func:`bunco.core.setup.normalize_setup`); checked, so a bad one raises
+    InvalidSetup."""
+    line: NightLine = {
         "type": "party",
         "rules": club["rules"],
         "name": name or f"{club['name']}" + (f", {date}" if date else ""),
         "players": list(players),
     }
-    for key in NIGHT_OPTIONS:
-        if key in club:
-            line[key] = club[key]
-    money: dict[str, Any] = {
+    if "house_rules" in club:
+        line["house_rules"] = club["house_rules"]
+    if "prizes" in club:
+        line["prizes"] = club["prizes"]
+    if "prize_ties" in club:
+        line["prize_ties"] = club["prize_ties"]
+    if "one_prize_per_person" in club:
+        line["one_prize_per_person"] = club["one_prize_per_person"]
+    if "must_be_present" in club:
+        line["must_be_present"] = club["must_be_present"]
+    if "judged" in club:
+        line["judged"] = club["judged"]
+    money: NightMoney = {
         "currency": club["currency"],
         "buy_in": club["dues"],
         "payouts": club.get("payouts", []),
@@ -63,7 +92,7 @@ def night_setup(
     return normalize_setup(line)
 
 
-def log_digest(setup: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> str:
+def log_digest(setup: Raw, events: Iterable[Raw]) -> str:
     """The SHA-256 of a night's log (its set-up line and events, in canonical JSON): the
     same log added twice gives the same digest."""
     text = "\n".join(

@@ -31,6 +31,7 @@ from datetime import date as Date
 
 from bunco.club.club import Club, Plan
 from bunco.club.plans import attendance, offered, upcoming
+from bunco.core.club_events import NoticeKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,7 @@ class Notice:
     """One thing to tell some members (on their phones, and by email where the club has a
     mail server and they an address)."""
 
-    kind: str  # seat_open, seat_yours, answer_by, cancelled, moved
+    kind: NoticeKind  # seat_open, seat_yours, answer_by, cancelled, moved
     date: str  # the night's date (its new date, for a moved night)
     names: tuple[str, ...]
     title: str

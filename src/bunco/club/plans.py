@@ -28,9 +28,9 @@ who took the seats.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from bunco.club.club import Club, Plan
+from bunco.club.view_types import AttendanceView, SeatState, SubIn
 
 TABLE = 4  # players at a table
 
@@ -148,7 +148,7 @@ def offered(club: Club, seats: Attendance) -> list[str]:
     ]
 
 
-def attendance_view(club: Club, date: str) -> dict[str, Any]:
+def attendance_view(club: Club, date: str) -> AttendanceView:
     """Who is coming to the night on ``date``: answers, the count against the seats and
     tables, who has not answered, the subs in, waiting and offered, and the roster."""
     plan = club.plans[date]
@@ -167,7 +167,7 @@ def attendance_view(club: Club, date: str) -> dict[str, Any]:
         "maybe": [n for n in seats.roster if seats.answers.get(n) == "maybe"],
         "not_answered": [n for n in club.regulars if n not in seats.answers],
         "not_coming": [n for n, a in seats.answers.items() if a == "no" and n in club.members],
-        "subs_in": [{"sub": s, "for": w} for s, w in seats.taken],
+        "subs_in": [SubIn({"sub": s, "for": w}) for s, w in seats.taken],
         "waiting": seats.waiting,
         "offered_to": offered(club, seats),
         "open_seats": seats.open_seats,
@@ -184,7 +184,7 @@ def upcoming(club: Club) -> list[str]:
     return [d for d, p in club.plans.items() if club.night_on(d) is None and not p.cancelled]
 
 
-def seat_of(club: Club, seats: Attendance, name: str) -> dict[str, Any]:
+def seat_of(club: Club, seats: Attendance, name: str) -> SeatState:
     """Where a member stands for a night: ``seat`` (holds one), ``waiting`` (with their
     number in line), ``offered`` (a seat is open: a yes takes it), ``full`` (a sub who has
     not said yes while every seat is held: a yes would put them in line, at ``in_line``),

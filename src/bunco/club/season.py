@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
 from bunco.club.club import Club, ClubNight
 from bunco.club.ladder import ladder_scores, night_places, night_value
 from bunco.club.ledger import played_nights, pot_to_carry, season_hosts, season_ledger
+from bunco.club.view_types import ClubStandingRow
 from bunco.core.money import money_text, prize_money
 from bunco.core.night import Night
 
@@ -43,7 +43,7 @@ class SeasonRow:
     dropped: tuple[str, ...] = ()  # nights left out (best N / drop the worst)
     qualified: bool = True
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ClubStandingRow:
         return {
             "rank": self.rank,
             "player": self.player,
@@ -148,6 +148,24 @@ def season_standings(
     return out
 
 
+def season_names(club: Club) -> list[str]:
+    """Every season the club has: those begun, the current one ("Season 1" until one is
+    begun) and any a night, a payment or a planned night belongs to, in first-seen order.
+
+    >>> club = Club.start({"name": "Tuesday Club"})
+    >>> season_names(club), season_names(club.apply({"type": "season", "name": "2026"}))
+    (['Season 1'], ['2026'])
+    """
+    names = [
+        *club.seasons,
+        club.season,
+        *(ref.season for ref in club.nights),
+        *(payment[0] for payment in club.payments),
+        *(plan.season for plan in club.plans.values()),
+    ]
+    return list(dict.fromkeys(names))
+
+
 def season_progress(
     club: Club, nights: Mapping[str, Night], season: str | None = None
 ) -> tuple[list[str], dict[str, list[int]]]:
@@ -170,6 +188,7 @@ __all__ = [
     "pot_to_carry",
     "season_hosts",
     "season_ledger",
+    "season_names",
     "season_progress",
     "season_standings",
 ]

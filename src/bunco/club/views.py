@@ -13,7 +13,6 @@ they host), and the archive (every night with its results) that share links open
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from bunco.club.club import Club, ClubNight
 from bunco.club.ladder import night_places, rule_text
@@ -21,11 +20,24 @@ from bunco.club.ledger import first_roll, played_nights
 from bunco.club.month import deadline_passed
 from bunco.club.plans import attendance, attendance_view, seat_of, upcoming
 from bunco.club.season import night_label, pot_to_carry, season_standings
+from bunco.club.view_types import (
+    ClubView,
+    Contact,
+    MailShown,
+    MemberNight,
+    MemberSeat,
+    MemberView,
+    NightResults,
+    Notified,
+    PlanLine,
+    ResultRow,
+    SharedView,
+)
 from bunco.core.money import money_text, prize_money
 from bunco.core.night import Night
 
 
-def plan_line(club: Club, date: str) -> dict[str, Any]:
+def plan_line(club: Club, date: str) -> PlanLine:
     """A planned night in short: when, where, who hosts, how many are coming."""
     plan = club.plans[date]
     seats = attendance(club, date)
@@ -50,17 +62,31 @@ def plan_line(club: Club, date: str) -> dict[str, Any]:
     }
 
 
-def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str, Any]:
+def mail_shown(club: Club) -> MailShown | None:
+    """The club's mail server as shown: never its password."""
+    if club.mail is None:
+        return None
+    shown: MailShown = {
+        "host": club.mail["host"],
+        "port": club.mail["port"],
+        "sender": club.mail["sender"],
+        "starttls": club.mail["starttls"],
+    }
+    if "username" in club.mail:
+        shown["username"] = club.mail["username"]
+    return shown
+
+
+def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> ClubView:
     """The club now: set-up, members (with their contacts), seasons, nights (with their
     phase), planned nights, hosts, the hosting order, the standings rules, the pot."""
-    mail = {k: v for k, v in (club.mail or {}).items() if k != "password"}
     return {
         "club": club_id,
         "name": club.name,
         "setup": club.setup,
         "regulars": list(club.regulars),
         "substitutes": list(club.substitutes),
-        "contacts": {n: club.contacts.get(n, {}) for n in club.members},
+        "contacts": {n: _contact(club.contacts.get(n, {})) for n in club.members},
         "season": club.season,
         "seasons": list(club.seasons) or [club.season],
         "nights": [
@@ -79,26 +105,42 @@ def club_view(club_id: str, club: Club, nights: Mapping[str, Night]) -> dict[str
         "hosts": [{"month": m, "host": h} for m, h in sorted(club.hosts.items())],
         "rotation": list(club.host_order),
         "ladder": {"rules": club.ladder, "text": rule_text(club.ladder)},
-        "mail": mail or None,
+        "mail": mail_shown(club),
         "pot": money_text(pot_to_carry(club, nights)),
         "timezone": club.timezone,
-        "notices": list(club.notified[-20:]),  # what members were told lately
+        "notices": [Notified(**told) for told in club.notified[-20:]],  # told lately
         "recovery": club.recovery is not None,  # whether the organizer has a recovery code
     }
 
 
-def member_view(club: Club, name: str) -> dict[str, Any]:
+def _contact(given: Mapping[str, str]) -> Contact:
+    contact: Contact = {}
+    if "email" in given:
+        contact["email"] = given["email"]
+    if "address" in given:
+        contact["address"] = given["address"]
+    return contact
+
+
+def member_view(club: Club, name: str) -> MemberView:
     """A member's own page: each night to come with their answer (and whether they hold a
     seat, wait for one, or are offered one), and who is coming to the nights they host."""
     role = club.members[name]
-    out: list[dict[str, Any]] = []
+    out: list[MemberNight] = []
     for date in upcoming(club):
         seats = attendance(club, date)
-        line = plan_line(club, date)
-        line["answer"] = seats.answers.get(name)
-        line.update(seat_of(club, seats, name))
+        seat = seat_of(club, seats, name)
+        more: MemberSeat = {}
+        if "in_line" in seat:
+            more["in_line"] = seat["in_line"]
         if club.plans[date].host == name:
-            line["attendance"] = attendance_view(club, date)
+            more["attendance"] = attendance_view(club, date)
+        line: MemberNight = {
+            **plan_line(club, date),
+            "answer": seats.answers.get(name),
+            "seat": seat["seat"],
+            **more,
+        }
         out.append(line)
     return {
         "club": club.name,
@@ -110,7 +152,7 @@ def member_view(club: Club, name: str) -> dict[str, Any]:
     }
 
 
-def night_results(ref: ClubNight, night: Night, number: int) -> dict[str, Any]:
+def night_results(ref: ClubNight, night: Night, number: int) -> NightResults:
     """A night of the club with its results: places, W, L, Buncos, points, prizes and
     money paid (the archive's entry, and what a night's share link opens)."""
     played = [p for p in night.roster if night.cards[p].marks]
@@ -119,7 +161,7 @@ def night_results(ref: ClubNight, night: Night, number: int) -> dict[str, Any]:
     won: dict[str, str] = {}
     for pay in money["payouts"]:
         won[pay["player"]] = pay["amount"]
-    rows = [
+    rows: list[ResultRow] = [
         {
             "place": places[p],
             "player": p,
@@ -150,26 +192,30 @@ def night_results(ref: ClubNight, night: Night, number: int) -> dict[str, Any]:
     }
 
 
-def archive(club: Club, nights: Mapping[str, Night], season: str) -> list[dict[str, Any]]:
+def archive(club: Club, nights: Mapping[str, Night], season: str) -> list[NightResults]:
     """Every night of the season kept with its results, in the order they were played."""
     refs = [ref for ref, _ in played_nights(club, nights, season)]
     return [night_results(ref, nights[ref.night], i) for i, ref in enumerate(refs, start=1)]
 
 
-def shared_view(club: Club, nights: Mapping[str, Night], kind: str, subject: str) -> dict[str, Any]:
+def shared_view(club: Club, nights: Mapping[str, Night], kind: str, subject: str) -> SharedView:
     """What a share link shows: one night's results, or a season (its standings under the
     club's rules and every night with its results). Read-only: no contacts, no tokens."""
-    base = {"club": club.name, "currency": club.currency, "shared": kind}
     if kind == "night":
+        shared: SharedView = {"club": club.name, "currency": club.currency, "shared": kind}
         ref = next((r for r in club.nights if r.night == subject), None)
         if ref is None or ref.night not in nights or not first_roll(nights[ref.night]):
-            return {**base, "night": None}  # taken back, not kept here, or not played yet
+            shared["night"] = None  # taken back, not kept here, or not played yet
+            return shared
         refs = [r for r, _ in played_nights(club, nights, ref.season)]
         number = refs.index(ref) + 1 if ref in refs else 1
-        return {**base, "night": night_results(ref, nights[ref.night], number)}
+        shared["night"] = night_results(ref, nights[ref.night], number)
+        return shared
     rows = [r.as_dict() for r in season_standings(club, nights, subject)]
     return {
-        **base,
+        "club": club.name,
+        "currency": club.currency,
+        "shared": kind,
         "season": subject,
         "rule": rule_text(club.ladder),
         "standings": rows,

@@ -14,10 +14,10 @@ sent it); a correction also carries it in its ``by``.
 ["Undo of Ann's +2 (1 1 4) at table 1"]
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from bunco.core.corrections import Correction
 from bunco.core.errors import BuncoError
@@ -67,9 +67,27 @@ def _score(scores: Sequence[int]) -> str:
     return "–".join(str(s) for s in scores)
 
 
-def audit_trail(
-    night: Night, who: Callable[[int], str | None] | None = None
-) -> list[dict[str, Any]]:
+# No ``from __future__ import annotations`` here: TypedDict reads NotRequired[...] at class
+# creation.
+class AuditEntry(TypedDict):
+    """One correction or undo (:func:`audit_trail`), its keys in the order the audit list
+    (``GET .../corrections``) and the report write them. ``set``, ``round`` and ``change``
+    name a correction's round and change: an undo has none (the report leaves them out,
+    the audit list's reply writes them as null)."""
+
+    kind: Literal["correction", "undo"]
+    what: str
+    who: str | None
+    at: str | None  # when it was entered, where the log has it
+    why: str | None  # a correction's reason
+    event: int  # its index in the night's events
+    set: NotRequired[int | None]
+    round: NotRequired[int | None]
+    table: int
+    change: NotRequired[str | None]
+
+
+def audit_trail(night: Night, who: Callable[[int], str | None] | None = None) -> list[AuditEntry]:
     """Every correction and undo of ``night``, in the order they were made.
 
     Each entry: ``kind`` (``correction`` or ``undo``), ``what`` (in words), ``who``,
@@ -89,11 +107,11 @@ def audit_more(
     events: Sequence[Event],
     start: int,
     who: Callable[[int], str | None] | None = None,
-) -> tuple[Night, list[dict[str, Any]]]:
+) -> tuple[Night, list[AuditEntry]]:
     """Fold ``events[start:]`` onto ``state`` (the night after ``events[:start]``): the
     night after them and the audit entries they add. A caller that keeps the night it got
     folds only the events stored since (a night's events are only ever appended to)."""
-    out: list[dict[str, Any]] = []
+    out: list[AuditEntry] = []
     for index in range(start, len(events)):
         ev = events[index]
         if ev["type"] == "undo":

@@ -28,16 +28,33 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, TypeAlias
+from typing import TypeAlias
+
+from typing_extensions import TypedDict
 
 from bunco.core.cards import Card
 from bunco.core.hosting import GROUP_PREFIX, HostedNight, judged_prizes, presence_required
+from bunco.core.money_shapes import PassedOver
 from bunco.core.prizes import PrizeResult, count_of
 
 GROUP_PRIZES = ("group_most_buncos",)
 
 PrizeValue: TypeAlias = Callable[[str, "str | None"], Decimal]
 """What a prize pays, from its key and its group (0 for a prize without money)."""
+
+
+class AwardView(TypedDict):
+    """One award as the report and the pages read it (:meth:`Award.as_dict`)."""
+
+    prize: str
+    label: str
+    group: str | None
+    team: bool
+    winners: list[str]
+    status: str
+    passed_over: list[PassedOver]
+    by_cards: bool
+    tied_with: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +71,7 @@ class Award:
     judged: bool = False  # named by the host, not decided by the cards
     tied_with: tuple[str, ...] = ()  # passed over though level with the winners on the cards
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> AwardView:
         return {
             "prize": self.prize,
             "label": self.label,

@@ -8,7 +8,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+
+from typing_extensions import TypedDict
+
+
+class CardMark(TypedDict):
+    """One round on a score card: where it was played and whether it was won (W) or lost (L)."""
+
+    set: int
+    round: int
+    table: int
+    result: str
+
+
+class CardView(TypedDict):
+    """A score card as the report and the pages read it (:meth:`Card.as_dict`)."""
+
+    wins: int
+    losses: int
+    buncos: int
+    mini_buncos: int
+    low_buncos: int
+    high_buncos: int
+    wipeouts: int
+    points: int
+    rounds: list[CardMark]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +91,7 @@ class Card:
     def buncos_in_set(self, set_no: int) -> int:
         return dict(self.set_buncos).get(set_no, 0)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> CardView:
         return {
             "wins": self.wins,
             "losses": self.losses,

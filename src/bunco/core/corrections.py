@@ -17,7 +17,7 @@ Adding, moving or removing a roll changes the points and the Buncos and Minis on
 cards; who won the round at the table changes only with a ``winner`` correction (the
 host decides it, seeing the new scores). The seating that followed stands: people have
 moved since. Standings, set winners, prizes and money follow (the fold in
-:mod:`bunco.core.night`). ``close_night`` makes the results final: no correction after it.
+:mod:`bunco.core.night_corrections`). ``close_night`` makes the results final: no correction after it.
 The round in play takes ``move``, ``add_roll`` and ``remove_roll`` too, with its own rules
 for the turn and the bell (:mod:`bunco.core.running_corrections`).
 
@@ -26,12 +26,14 @@ them. It imports no night, so the night may import it.
 
 >>> normalize_correction({"type": "correct", "set": 1, "round": 2, "of_table": 1,
 ...     "change": "move", "roll": 3, "player": "Bea", "reason": " Bea rolled it "}, list)
-{'set': 1, 'round': 2, 'of_table': 1, 'change': 'move', 'player': 'Bea', 'roll': 3, 'reason': 'Bea rolled it'}
+{'type': 'correct', 'set': 1, 'round': 2, 'of_table': 1, 'change': 'move', 'player': 'Bea', 'roll': 3, 'reason': 'Bea rolled it'}
 """
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
+from typing import Literal, NotRequired, Protocol, TypeGuard, TypeVar
+
+from typing_extensions import TypedDict
 
 from bunco.core.dice import Dice, score_checked
 from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow, shown
@@ -83,7 +85,7 @@ class CloseNightEvent(TypedDict):
     at: NotRequired[object]
 
 
-def whole_field(event: Mapping[str, Any], key: str, low: int, high: int) -> int:
+def whole_field(event: Mapping[str, object], key: str, low: int, high: int) -> int:
     """The whole number ``event[key]``, from ``low`` to ``high`` (a JSON integer), or
     :class:`InvalidEvent` naming the event, the field and what was expected."""
     value = event.get(key)
@@ -105,35 +107,85 @@ def _text(value: object, what: str, longest: int) -> str:
     return clean_text(value.strip(), what, InvalidEvent)
 
 
+def _is_change(value: object) -> TypeGuard[Change]:
+    return value in CHANGES
+
+
 def normalize_correction(
-    event: Mapping[str, Any], dice: Callable[[object], list[int]]
-) -> dict[str, Any]:
-    """The fields of a ``correct`` or ``close_night`` event after ``type``, in canonical
-    order; raises :class:`InvalidEvent` naming what is wrong. ``dice`` checks three faces."""
-    out: dict[str, Any] = {}
-    if event.get("type") == "correct":
-        out["set"] = whole_field(event, "set", 1, 99)
-        out["round"] = whole_field(event, "round", 1, 6)
-        out["of_table"] = whole_field(event, "of_table", 1, MAX_TABLE)
-        change = event.get("change")
-        if change not in CHANGES:
+    event: Mapping[str, object], dice: Callable[[object], list[int]]
+) -> CorrectEvent | CloseNightEvent:
+    """A ``correct`` or ``close_night`` event in canonical form, its keys in canonical order
+    (without ``id`` and ``at``); raises :class:`InvalidEvent` naming what is wrong. ``dice``
+    checks three faces."""
+    if event.get("type") != "correct":
+        close: CloseNightEvent = {"type": "close_night"}
+        if event.get("by") is not None:
+            close["by"] = _text(event["by"], "correction's by", 60)
+        return close
+    set_no = whole_field(event, "set", 1, 99)
+    round_no = whole_field(event, "round", 1, 6)
+    of_table = whole_field(event, "of_table", 1, MAX_TABLE)
+    change = event.get("change")
+    if not _is_change(change):
+        raise InvalidEvent(
+            f"correction {shown(change)} is not a change the host can make",
+            expected="change: one of " + ", ".join(CHANGES),
+        )
+    player = None
+    if change != "remove_roll":
+        if not isinstance(event.get("player"), str):
             raise InvalidEvent(
-                f"correction {shown(change)} is not a change the host can make",
-                expected="change: one of " + ", ".join(CHANGES),
+                f"a {change} correction needs the player's name, got {shown(event.get('player'))}",
+                expected='"player": the name of a player at that table',
             )
-        out["change"] = change
-        if change != "remove_roll":
-            if not isinstance(event.get("player"), str):
-                raise InvalidEvent(
-                    f"a {change} correction needs the player's name, got {shown(event.get('player'))}",
-                    expected='"player": the name of a player at that table',
-                )
-            out["player"] = person_name(event["player"], "correction's player", InvalidEvent)
-        if change in ("move", "remove_roll"):
-            out["roll"] = whole_field(event, "roll", 1, 10_000)
-        if change == "add_roll":
-            out["dice"] = dice(event.get("dice"))
-        out["reason"] = _text(event.get("reason"), "correction's reason", MAX_REASON)
+        player = person_name(event["player"], "correction's player", InvalidEvent)
+    roll = whole_field(event, "roll", 1, 10_000) if change in ("move", "remove_roll") else None
+    faces = dice(event.get("dice")) if change == "add_roll" else None
+    reason = _text(event.get("reason"), "correction's reason", MAX_REASON)
+    out: CorrectEvent  # the keys in canonical order: player, roll and dice as the change has them
+    if player is None:
+        assert roll is not None  # remove_roll
+        out = {
+            "type": "correct",
+            "set": set_no,
+            "round": round_no,
+            "of_table": of_table,
+            "change": change,
+            "roll": roll,
+            "reason": reason,
+        }
+    elif roll is not None:  # move
+        out = {
+            "type": "correct",
+            "set": set_no,
+            "round": round_no,
+            "of_table": of_table,
+            "change": change,
+            "player": player,
+            "roll": roll,
+            "reason": reason,
+        }
+    elif faces is not None:  # add_roll
+        out = {
+            "type": "correct",
+            "set": set_no,
+            "round": round_no,
+            "of_table": of_table,
+            "change": change,
+            "player": player,
+            "dice": faces,
+            "reason": reason,
+        }
+    else:  # winner
+        out = {
+            "type": "correct",
+            "set": set_no,
+            "round": round_no,
+            "of_table": of_table,
+            "change": change,
+            "player": player,
+            "reason": reason,
+        }
     if event.get("by") is not None:
         out["by"] = _text(event["by"], "correction's by", 60)
     return out
@@ -185,16 +237,21 @@ class Correction:
     """What the correction did to the roll-offs (kept, cancelled, rolled again), in words."""
 
 
+_SCORED = (Phase.PLAY, Phase.AFTER_BELL, Phase.PAPER)
+"""The phases whose rolls count in a table's points."""
+
+
 def _side(team: bool, seat: int) -> int:
     return seat % 2 if team else seat
 
 
 def seat_points_of(rolls: Sequence[RollRecord], seats: int, team: bool) -> tuple[int, ...]:
     """Each seat's points from a round's rolls, as the table counted them: rolls of play
-    and after the bell (a Wipeout takes the roller's side back to zero)."""
+    and after the bell (a Wipeout takes the roller's side back to zero), and the points
+    lines of a paper tally the host entered (:func:`bunco.core.late_entries.paper_table`)."""
     points = [0] * seats
     for r in rolls:
-        if r.phase is not Phase.PLAY and r.phase is not Phase.AFTER_BELL:
+        if r.phase not in _SCORED:
             continue
         if r.kind is RollKind.WIPEOUT:
             for i in range(seats):

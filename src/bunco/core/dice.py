@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from bunco.core.errors import InvalidDice, InvalidTally
 from bunco.core.rules import RollKind, RuleSet
 
@@ -58,6 +60,15 @@ def validate_round(round_no: Any) -> int:
     return round_no
 
 
+class RollScoreView(TypedDict):
+    """What one roll scores, as JSON (:meth:`RollScore.as_dict`)."""
+
+    points: int
+    kind: str
+    turn_continues: bool
+    ends_round: bool
+
+
 @dataclass(frozen=True, slots=True)
 class RollScore:
     """What one roll scores under a rule set in a round.
@@ -71,7 +82,7 @@ class RollScore:
     turn_continues: bool
     ends_round: bool
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RollScoreView:
         return {
             "points": self.points,
             "kind": self.kind.value,

@@ -2,7 +2,7 @@
 
 Every line of a party log after the first is one event (DESIGN.md). This module only
 checks each event's fields; whether it fits the night is decided by the fold. The checks
-are the API's (:mod:`bunco.web.schemas`): numbers are JSON integers (``"2"``, ``2.0`` and
+are the API's (:mod:`bunco.web.values.schemas`): numbers are JSON integers (``"2"``, ``2.0`` and
 ``true`` are no table and no die), names are people's names (:mod:`bunco.core.names`).
 
 >>> normalize_event({"type": "roll", "table": 2, "dice": [1, 1, 4]})
@@ -12,8 +12,10 @@ are the API's (:mod:`bunco.web.schemas`): numbers are JSON integers (``"2"``, ``
 """
 
 import json
-from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, NotRequired, TypeAlias, TypeGuard
+
+from typing_extensions import TypedDict
 
 from bunco.core.corrections import (
     CORRECTION_EVENT_TYPES,
@@ -57,6 +59,8 @@ EVENT_TYPES: dict[str, str] = {
     "end_night": "between rounds, the host ends the night early with the rounds played so far",
     "start_round": "between rounds, the head table rings the bell to start the round (optional): "
     "clock? (timed rounds: when the round's clock started)",
+    "seated": "between rounds, a table confirms its new seating: the round begins there "
+    "(bunco.core.seating_confirm): table",
     **CLOCK_EVENT_TYPES,
     **HOST_EVENT_TYPES,
     **CORRECTION_EVENT_TYPES,
@@ -163,6 +167,14 @@ class StartRoundEvent(_Kept):
     clock: NotRequired[str]
 
 
+class SeatedEvent(_Kept):
+    """A table confirms its new seating for the round about to start: the round begins
+    there (:mod:`bunco.core.seating_confirm`)."""
+
+    type: Literal["seated"]
+    table: int
+
+
 StandingEvent: TypeAlias = (
     RollEvent
     | TallyEvent
@@ -173,6 +185,7 @@ StandingEvent: TypeAlias = (
     | SeatEvent
     | EndNightEvent
     | StartRoundEvent
+    | SeatedEvent
     | TimeUpEvent
     | HostEvent
     | CorrectEvent
@@ -192,7 +205,7 @@ ChangeEvent: TypeAlias = SubstituteEvent | JoinEvent | LeaveEvent | SeatEvent
 """A change of who sits where, made between rounds."""
 
 
-def _name(event: Mapping[str, Any], key: str) -> str:
+def _name(event: Mapping[str, object], key: str) -> str:
     value = event.get(key)
     if not isinstance(value, str) or not value.strip():
         raise InvalidEvent(
@@ -211,7 +224,7 @@ def _label(value: object, what: str) -> str:
     return clean_text(value, what, InvalidEvent)
 
 
-def whole_number(value: object) -> bool:
+def whole_number(value: object) -> TypeGuard[int]:
     """True for a JSON integer: an int that is not a boolean (``"2"`` and ``2.0`` are not).
 
     >>> whole_number(2), whole_number("2"), whole_number(2.0), whole_number(True)
@@ -220,7 +233,7 @@ def whole_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
+def _table(event: Mapping[str, object], *, required: bool) -> int | None:
     value = event.get("table")
     if type(value) is int and 1 <= value <= MAX_TABLE:  # the usual case, at once
         return value
@@ -244,7 +257,7 @@ def _table(event: Mapping[str, Any], *, required: bool) -> int | None:
     return value
 
 
-def _total(event: Mapping[str, Any]) -> int:
+def _total(event: Mapping[str, object]) -> int:
     """A roll for high's total: a JSON integer from 3 to 18, and no outcome beside it."""
     value = event["total"]
     if not whole_number(value) or not 3 <= value <= 18:
@@ -313,70 +326,115 @@ def normalize_event(event: Any) -> Event:
             f"unknown event type {shown(given)}",
             expected="one of " + ", ".join(EVENT_TYPES),
         )
-    out: dict[str, Any] = {"type": kind}  # the one string of each type, not the line's copy
-    if kind in ("roll", "tally"):
-        table = _table(event, required=False)
-        if table is not None:
-            out["table"] = table
-        if kind == "roll":
-            out["dice"] = _dice(event.get("dice"))
-        elif event.get("total") is not None:
-            out["total"] = _total(event)
-        else:
-            outcome = event.get("outcome", "")
-            if not isinstance(outcome, str) or len(outcome) > 20:
-                raise InvalidEvent(
-                    f"outcome {shown(outcome)} is not a tally",
-                    expected="a quick tally such as +1, +2, miss, bunco or mini",
-                )
-            out["outcome"] = parse_tally(outcome).value
-        if event.get("player") is not None:
-            out["player"] = _name(event, "player")
-        if before_bell(event):
-            out["before_bell"] = True
-    elif kind == "undo":
-        out["table"] = _table(event, required=True)
-    elif kind == "substitute":
-        out["out"] = _name(event, "out")
-        out["in"] = _name(event, "in")
-    elif kind in ("join", "leave"):
-        out["player"] = _name(event, "player")
-    elif kind == "verify":
-        out["player"] = _name(event, "player")
-        if event.get("checker") is not None:
-            out["checker"] = _label(event["checker"], "checker")
-    elif kind == "seat":
-        tables = event.get("tables")
-        if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
-            raise InvalidEvent(
-                "seat event needs tables as a list of lists of names",
-                expected='"tables": [["Ann", "Bea", "Cat", "Dee"], ...]',
-            )
-        out["tables"] = [
-            [None if s is None else person_name(s, "seat", InvalidEvent) for s in t] for t in tables
-        ]
-        if event.get("overrides") is not None:
-            out["overrides"] = _overrides(event["overrides"])
-    elif kind == "start_round":
-        if event.get("clock") is not None:
-            out["clock"] = normalize_clock(event["clock"])
-    elif kind == "time_up":
-        out.update(normalize_time_up(event))
-    elif kind in HOST_EVENT_TYPES:
-        out.update(normalize_host_event(event))
-    elif kind in CORRECTION_EVENT_TYPES:  # bunco.core.corrections
-        out.update(normalize_correction(event, _dice))
-    elif kind in LATE_EVENT_TYPES:  # bunco.core.late_entries
-        out.update(normalize_late(event))
+    out = _BUILDERS[kind](event)  # the one string of each type, not the line's copy
     for key in ("id", "at"):  # client command id and wall-clock time, kept but not interpreted
         if key in event:
             if isinstance(event[key], str):
                 clean_text(event[key], key, InvalidEvent)
-            out[key] = event[key]
-    return cast(Event, out)  # built key by key above, in the canonical order
+            if key == "id":
+                out["id"] = event[key]
+            else:
+                out["at"] = event[key]
+    return out
 
 
-def dump_event(event: Mapping[str, Any]) -> str:
+def _roll(event: Mapping[str, object]) -> RollEvent:
+    table = _table(event, required=False)
+    dice = _dice(event.get("dice"))
+    out: RollEvent
+    if table is None:
+        out = {"type": "roll", "dice": dice}
+    else:
+        out = {"type": "roll", "table": table, "dice": dice}
+    if event.get("player") is not None:
+        out["player"] = _name(event, "player")
+    if before_bell(event):
+        out["before_bell"] = True
+    return out
+
+
+def _tally(event: Mapping[str, object]) -> TallyEvent:
+    out: TallyEvent = {"type": "tally"}
+    table = _table(event, required=False)
+    if table is not None:
+        out["table"] = table
+    if event.get("total") is not None:
+        out["total"] = _total(event)
+    else:
+        outcome = event.get("outcome", "")
+        if not isinstance(outcome, str) or len(outcome) > 20:
+            raise InvalidEvent(
+                f"outcome {shown(outcome)} is not a tally",
+                expected="a quick tally such as +1, +2, miss, bunco or mini",
+            )
+        out["outcome"] = parse_tally(outcome).value
+    if event.get("player") is not None:
+        out["player"] = _name(event, "player")
+    if before_bell(event):
+        out["before_bell"] = True
+    return out
+
+
+def _at_table(event: Mapping[str, object]) -> int:
+    table = _table(event, required=True)
+    assert table is not None  # required: None raises
+    return table
+
+
+def _verify(event: Mapping[str, object]) -> VerifyEvent:
+    out: VerifyEvent = {"type": "verify", "player": _name(event, "player")}
+    if event.get("checker") is not None:
+        out["checker"] = _label(event["checker"], "checker")
+    return out
+
+
+def _seat(event: Mapping[str, object]) -> SeatEvent:
+    tables = event.get("tables")
+    if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
+        raise InvalidEvent(
+            "seat event needs tables as a list of lists of names",
+            expected='"tables": [["Ann", "Bea", "Cat", "Dee"], ...]',
+        )
+    out: SeatEvent = {
+        "type": "seat",
+        "tables": [
+            [None if s is None else person_name(s, "seat", InvalidEvent) for s in t] for t in tables
+        ],
+    }
+    if event.get("overrides") is not None:
+        out["overrides"] = _overrides(event["overrides"])
+    return out
+
+
+def _start_round(event: Mapping[str, object]) -> StartRoundEvent:
+    out: StartRoundEvent = {"type": "start_round"}
+    if event.get("clock") is not None:
+        out["clock"] = normalize_clock(event["clock"])
+    return out
+
+
+_BUILDERS: dict[str, Callable[[Mapping[str, object]], Event]] = {
+    "roll": _roll,
+    "tally": _tally,
+    "undo": lambda e: {"type": "undo", "table": _at_table(e)},
+    "seated": lambda e: {"type": "seated", "table": _at_table(e)},
+    "substitute": lambda e: {"type": "substitute", "out": _name(e, "out"), "in": _name(e, "in")},
+    "join": lambda e: {"type": "join", "player": _name(e, "player")},
+    "leave": lambda e: {"type": "leave", "player": _name(e, "player")},
+    "verify": _verify,
+    "seat": _seat,
+    "end_night": lambda e: {"type": "end_night"},
+    "start_round": _start_round,
+    "time_up": normalize_time_up,
+    **{kind: normalize_host_event for kind in HOST_EVENT_TYPES},
+    **{kind: lambda e: normalize_correction(e, _dice) for kind in CORRECTION_EVENT_TYPES},
+    **{kind: normalize_late for kind in LATE_EVENT_TYPES},
+}
+"""How each type of event is checked and written in canonical form (``type`` first)."""
+assert set(_BUILDERS) == set(EVENT_TYPES)
+
+
+def dump_event(event: Mapping[str, object]) -> str:
     """One line of a party log (no trailing newline): the set-up line or an event, as given.
 
     The one serializer of party logs: ``bunco play`` writes through it, and

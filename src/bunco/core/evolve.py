@@ -20,11 +20,19 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
-_MAKERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+class _Make(Protocol):
+    """The copy function of one dataclass: ``make(obj, changes)`` (``changes``: the keyword
+    arguments of :func:`evolve`, each a field's new value)."""
+
+    def __call__(self, obj: Any, changes: dict[str, Any], /) -> Any: ...
+
+
+_MAKERS: dict[type, _Make] = {}
 
 
 def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None] | None:
@@ -35,10 +43,14 @@ def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None] | None:
     return None
 
 
-def _maker(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+def _maker(cls: type) -> _Make:
     """The copy function of dataclass ``cls``: ``make(obj, changes)``."""
     names = tuple(f.name for f in dataclasses.fields(cls))
-    space: dict[str, Any] = {"new_": object.__new__, "cls": cls, "set_": object.__setattr__}
+    space: dict[str, Callable[..., object]] = {  # the names the generated code reads
+        "new_": object.__new__,
+        "cls": cls,
+        "set_": object.__setattr__,
+    }
     body = ["def make(obj, changes):", "    new = new_(cls)", "    take = changes.pop"]
     for i, name in enumerate(names):
         setter = _slot_setter(cls, name)
@@ -54,7 +66,7 @@ def _maker(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         "    return new",
     ]
     exec("\n".join(body), space)
-    make: Callable[[Any, dict[str, Any]], Any] = space["make"]
+    make: _Make = space["make"]
     return make
 
 

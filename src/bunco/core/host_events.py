@@ -4,7 +4,9 @@ Like :mod:`bunco.core.events`, there is no ``from __future__ import annotations`
 TypedDict reads ``NotRequired[...]`` at class creation.
 """
 
-from typing import Literal, NotRequired, TypeAlias, TypedDict
+from typing import Literal, NotRequired, TypeAlias
+
+from typing_extensions import TypedDict
 
 
 class _Kept(TypedDict, total=False):

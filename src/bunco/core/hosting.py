@@ -29,7 +29,9 @@ from bunco.core.cards import Card
 from bunco.core.errors import InvalidEvent, InvalidSetup, NotAllowedNow, shown
 from bunco.core.evolve import evolve
 from bunco.core.host_events import BreakEvent, DrawingEvent, HostEvent, JudgeEvent
+from bunco.core.host_shapes import BreakView, DrawingView, HostReport
 from bunco.core.names import clean_text
+from bunco.core.party_setup import PartySetup
 from bunco.core.prizes import PrizeResult
 from bunco.core.rules import RuleSet
 
@@ -67,7 +69,7 @@ class Drawing:
     exclude_winners: bool
     at: str | None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> DrawingView:
         return {
             "name": self.name,
             "candidates": list(self.candidates),
@@ -87,7 +89,7 @@ class Break:
     after: tuple[int, int] | None  # (set, round) of the last round played, if any
     rounds_played: int  # len(history) when it began: a later round ends it
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> BreakView:
         return {
             "minutes": self.minutes,
             "started_at": self.started_at,
@@ -118,7 +120,7 @@ class HostedNight(Protocol):
     (:class:`~bunco.core.night.Night` has all of it; a protocol keeps core free of cycles)."""
 
     @property
-    def setup(self) -> Mapping[str, Any]: ...
+    def setup(self) -> PartySetup: ...
     @property
     def rules(self) -> RuleSet: ...
     @property
@@ -194,7 +196,7 @@ def presence_required(night: HostedNight) -> bool:
     return bool(night.rules.must_be_present if given is None else given)
 
 
-def judged_prizes(setup: Mapping[str, Any]) -> tuple[JudgedPrize, ...]:
+def judged_prizes(setup: PartySetup) -> tuple[JudgedPrize, ...]:
     """The night's judged prizes, from its normalised party line."""
     return tuple(JudgedPrize(prize_key(label), label) for label in setup.get("judged", ()))
 
@@ -202,7 +204,7 @@ def judged_prizes(setup: Mapping[str, Any]) -> tuple[JudgedPrize, ...]:
 # -- events -----------------------------------------------------------------------------------
 
 
-def _text(event: Mapping[str, Any], key: str, *, what: str, limit: int = 60) -> str:
+def _text(event: Mapping[str, object], key: str, *, what: str, limit: int = 60) -> str:
     value = event.get(key)
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
         raise InvalidEvent(
@@ -212,54 +214,20 @@ def _text(event: Mapping[str, Any], key: str, *, what: str, limit: int = 60) -> 
     return " ".join(clean_text(value, key, InvalidEvent).split())
 
 
-def normalize_host_event(event: Mapping[str, Any]) -> dict[str, Any]:
-    """The canonical fields of a host event (without ``type``, ``id`` and ``at``)."""
+def normalize_host_event(event: Mapping[str, object]) -> HostEvent:
+    """A host event in canonical form, its fields after ``type`` (without ``id`` and ``at``)."""
     kind = event["type"]
-    out: dict[str, Any] = {}
-    if kind in ("absent", "present"):
-        out["player"] = _text(event, "player", what="a player name")
-    elif kind == "judge":
-        out["prize"] = _text(event, "prize", what="a judged prize")
-        if event.get("group") is not None:
-            out["group"] = _text(event, "group", what="a group name")
-        ranking = event.get("ranking")
-        if ranking is None and event.get("winner") is not None:
-            ranking = [event["winner"]]
-        if (
-            not isinstance(ranking, list)
-            or not ranking
-            or not all(isinstance(r, str) and r.strip() for r in ranking)
-        ):
-            raise InvalidEvent(
-                "judge event needs a winner (or a ranking: the winner first, then who comes next)",
-                expected='"winner": "Ann" or "ranking": ["Ann", "Bea"]',
-            )
-        names = [" ".join(r.split()) for r in ranking]
-        if len(set(names)) != len(names):
-            raise InvalidEvent("the ranking names someone twice", expected="each name once")
-        out["ranking"] = names
-    elif kind == "break":
-        minutes = event.get("minutes")
-        if minutes is not None:
-            if (
-                isinstance(minutes, bool)
-                or not isinstance(minutes, int)
-                or not (1 <= minutes <= MAX_BREAK_MINUTES)
-            ):
-                raise InvalidEvent(
-                    f"a break of {minutes!r} minutes",
-                    expected=f"minutes as a whole number from 1 to {MAX_BREAK_MINUTES}",
-                )
-            out["minutes"] = minutes
-        started_at = event.get("started_at")
-        if started_at is not None:
-            if not isinstance(started_at, str) or not 0 < len(started_at) <= 40:
-                raise InvalidEvent(
-                    f"a break that started at {started_at!r}",
-                    expected='started_at as an ISO 8601 time, e.g. "2026-11-24T20:15:00+00:00"',
-                )
-            out["started_at"] = started_at
-    elif kind == "drawing":
+    if kind == "absent":
+        return {"type": "absent", "player": _text(event, "player", what="a player name")}
+    if kind == "present":
+        return {"type": "present", "player": _text(event, "player", what="a player name")}
+    if kind == "judge":
+        return _judge(event)
+    if kind == "break":
+        return _break(event)
+    if kind == "end_break":
+        return {"type": "end_break"}
+    if kind == "drawing":
         candidates = event.get("candidates")
         if not isinstance(candidates, list) or not all(isinstance(c, str) for c in candidates):
             raise InvalidEvent(
@@ -272,20 +240,73 @@ def normalize_host_event(event: Mapping[str, Any]) -> dict[str, Any]:
                 f"drawing pick {pick!r} is not a whole number of 0 or more",
                 expected="the random position in candidates, counted from 0",
             )
-        out["candidates"] = list(candidates)
-        out["pick"] = pick
-        out["winner"] = _text(event, "winner", what="the winner's name")
-        out["exclude_winners"] = bool(event.get("exclude_winners", False))
+        drawing: DrawingEvent = {
+            "type": "drawing",
+            "candidates": list(candidates),
+            "pick": pick,
+            "winner": _text(event, "winner", what="the winner's name"),
+            "exclude_winners": bool(event.get("exclude_winners", False)),
+        }
         if event.get("name") is not None:
-            out["name"] = _text(event, "name", what="the drawing's name", limit=80)
-    elif kind == "close_cards":
-        names = event.get("unverified", [])
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            drawing["name"] = _text(event, "name", what="the drawing's name", limit=80)
+        return drawing
+    assert kind == "close_cards", kind
+    names = event.get("unverified", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise InvalidEvent(
+            "close_cards names the cards left unverified as a list of names",
+            expected='"unverified": ["Ann", "Bea"] (the host was warned of these)',
+        )
+    return {"type": "close_cards", "unverified": [" ".join(n.split()) for n in names]}
+
+
+def _judge(event: Mapping[str, object]) -> JudgeEvent:
+    prize = _text(event, "prize", what="a judged prize")
+    group = None
+    if event.get("group") is not None:
+        group = _text(event, "group", what="a group name")
+    ranking = event.get("ranking")
+    if ranking is None and event.get("winner") is not None:
+        ranking = [event["winner"]]
+    if (
+        not isinstance(ranking, list)
+        or not ranking
+        or not all(isinstance(r, str) and r.strip() for r in ranking)
+    ):
+        raise InvalidEvent(
+            "judge event needs a winner (or a ranking: the winner first, then who comes next)",
+            expected='"winner": "Ann" or "ranking": ["Ann", "Bea"]',
+        )
+    names = [" ".join(r.split()) for r in ranking]
+    if len(set(names)) != len(names):
+        raise InvalidEvent("the ranking names someone twice", expected="each name once")
+    if group is None:
+        return {"type": "judge", "prize": prize, "ranking": names}
+    return {"type": "judge", "prize": prize, "group": group, "ranking": names}
+
+
+def _break(event: Mapping[str, object]) -> BreakEvent:
+    out: BreakEvent = {"type": "break"}
+    minutes = event.get("minutes")
+    if minutes is not None:
+        if (
+            isinstance(minutes, bool)
+            or not isinstance(minutes, int)
+            or not (1 <= minutes <= MAX_BREAK_MINUTES)
+        ):
             raise InvalidEvent(
-                "close_cards names the cards left unverified as a list of names",
-                expected='"unverified": ["Ann", "Bea"] (the host was warned of these)',
+                f"a break of {minutes!r} minutes",
+                expected=f"minutes as a whole number from 1 to {MAX_BREAK_MINUTES}",
             )
-        out["unverified"] = [" ".join(n.split()) for n in names]
+        out["minutes"] = minutes
+    started_at = event.get("started_at")
+    if started_at is not None:
+        if not isinstance(started_at, str) or not 0 < len(started_at) <= 40:
+            raise InvalidEvent(
+                f"a break that started at {started_at!r}",
+                expected='started_at as an ISO 8601 time, e.g. "2026-11-24T20:15:00+00:00"',
+            )
+        out["started_at"] = started_at
     return out
 
 
@@ -432,7 +453,7 @@ def drawing_event(
     *,
     exclude_winners: bool = False,
     name: str | None = None,
-) -> dict[str, Any]:
+) -> DrawingEvent:
     """The drawing event now: ``draw(n)`` picks a position from 0 to n - 1 among the
     candidates (the caller passes a cryptographic source such as ``secrets.randbelow``).
 
@@ -453,7 +474,7 @@ def drawing_event(
     pick = draw(len(candidates))
     if not 0 <= pick < len(candidates):
         raise ValueError(f"draw({len(candidates)}) gave {pick}, outside 0..{len(candidates) - 1}")
-    event: dict[str, Any] = {
+    event: DrawingEvent = {
         "type": "drawing",
         "candidates": list(candidates),
         "pick": pick,
@@ -465,7 +486,7 @@ def drawing_event(
     return event
 
 
-def host_report(night: HostedNight) -> dict[str, Any]:
+def host_report(night: HostedNight) -> HostReport:
     """The host's records for the report and the live view."""
     host = night.host
     current = break_on(night)

@@ -25,11 +25,23 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
-from typing import Any
 
-from bunco.core.awards import Award, decide_awards
+from typing_extensions import TypedDict
+
+from bunco.core.awards import Award, AwardView, decide_awards
 from bunco.core.errors import InvalidSetup, shown
 from bunco.core.hosting import HostedNight, presence_required
+from bunco.core.money_shapes import (
+    LeftOver,
+    MoneyPreset,
+    MoneySpec,
+    NightMoney,
+    PaidTo,
+    Payout,
+    PayoutSpec,
+    PrizeMoney,
+    Settlement,
+)
 from bunco.core.names import clean_text
 
 CENT = Decimal("0.01")
@@ -40,7 +52,7 @@ underscore or other script's digits, which :class:`~decimal.Decimal` would take)
 _FINER = re.compile(r"[0-9]+\.[0-9]{3,}")
 _SHARE = re.compile(r"[0-9]+(\.[0-9]{1,2})?%")
 PAYOUT_KEYS = ("prize", "group", "amount", "share")
-PRESETS: dict[str, dict[str, Any]] = {
+PRESETS: dict[str, MoneyPreset] = {
     # seeds/004: "Each Team will have the following winners paid: Most Bunco's $100, Most
     # Mini's $50, Most Wins $40, Best Costume $25. Overall: Team with Overall Most Bunco's
     # $100, Team with Best Costume $25". No buy-in: the tournament pays its prizes.
@@ -113,7 +125,7 @@ class MoneySetup:
 PRESET_JUDGED = {"tournament": ["Best Costume"]}
 
 
-def implied_judged(value: Any) -> list[str] | None:
+def implied_judged(value: object) -> list[str] | None:
     """The judged prizes a money preset brings with it, when the party line names none:
     the ``tournament`` table pays a Best Costume, so choosing it in one go judges one.
 
@@ -133,7 +145,7 @@ def money_text(value: Decimal) -> str:
     return str(value.quantize(CENT))
 
 
-def parse_amount(value: Any, what: str) -> Decimal:
+def parse_amount(value: object, what: str) -> Decimal:
     """An amount in whole cents, 0 or more, from text or a whole number (never a float)."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise InvalidSetup(
@@ -187,7 +199,7 @@ def percent_text(fraction: Decimal) -> str:
     return format((fraction * 100).normalize(), "f") + "%"
 
 
-def _share(value: Any) -> Decimal:
+def _share(value: object) -> Decimal:
     text = value if isinstance(value, str) and len(value) <= 20 else ""
     percent = Decimal(text[:-1]) if _SHARE.fullmatch(text) else None
     if percent is None or not 0 < percent <= 100:
@@ -200,8 +212,8 @@ def _share(value: Any) -> Decimal:
 
 
 def normalize_money(
-    value: Any, keys: Mapping[str, bool], groups: Sequence[str], *, players: int
-) -> dict[str, Any]:
+    value: object, keys: Mapping[str, bool], groups: Sequence[str], *, players: int
+) -> MoneySpec:
     """The canonical ``money`` of a party line; raises :class:`InvalidSetup` naming what is
     wrong. ``keys`` are the prize keys a payout may name (True: given per group)."""
     if isinstance(value, str):
@@ -215,15 +227,15 @@ def normalize_money(
         raise InvalidSetup(
             f"money has no field {unknown[0]!r}", expected="fields " + ", ".join(KEYS)
         )
-    spec = dict(value)
-    if "preset" in spec:
-        preset = PRESETS.get(str(spec.pop("preset")))
+    spec: Mapping[str, object] = value  # the fields as given, each checked below
+    if "preset" in value:
+        preset = PRESETS.get(str(value["preset"]))
         if preset is None:
             raise InvalidSetup(
                 f"there is no money preset {value['preset']!r}",
                 expected="one of " + ", ".join(PRESETS),
             )
-        spec = {**preset, **spec}
+        spec = {**preset, **{k: v for k, v in value.items() if k != "preset"}}
     currency = spec.get("currency", "$")
     if not isinstance(currency, str) or not 0 < len(currency.strip()) <= 8:
         raise InvalidSetup(
@@ -231,19 +243,26 @@ def normalize_money(
             expected='1 to 8 characters, e.g. "$"',
         )
     clean_text(currency, "currency")
-    out: dict[str, Any] = {
-        "currency": currency.strip(),
-        "buy_in": money_text(parse_amount(spec.get("buy_in", "0"), "buy_in")),
-    }
-    if spec.get("carried_over") is not None:
-        out["carried_over"] = money_text(parse_amount(spec["carried_over"], "carried_over"))
+    buy_in = money_text(parse_amount(spec.get("buy_in", "0"), "buy_in"))
+    carried = spec.get("carried_over")
+    carried_over = None if carried is None else money_text(parse_amount(carried, "carried_over"))
     top_up = spec.get("top_up", False)
     if not isinstance(top_up, bool):
         raise InvalidSetup(f"top_up {top_up!r} is not true or false", expected="true or false")
-    out["top_up"] = top_up
-    out["payouts"] = _payouts(spec.get("payouts", []), keys, groups)
+    payouts = _payouts(spec.get("payouts", []), keys, groups)
+    out: MoneySpec
+    if carried_over is None:  # the keys in the log's order
+        out = {"currency": currency.strip(), "buy_in": buy_in, "top_up": top_up, "payouts": payouts}
+    else:
+        out = {
+            "currency": currency.strip(),
+            "buy_in": buy_in,
+            "carried_over": carried_over,
+            "top_up": top_up,
+            "payouts": payouts,
+        }
     order = spec.get("one_prize_order", "value")
-    if order not in ONE_PRIZE_ORDERS:
+    if not isinstance(order, str) or order not in ONE_PRIZE_ORDERS:
         raise InvalidSetup(
             f"one_prize_order {order!r} is not an order",
             expected='"value" (one prize per person keeps the most valuable) or "listed"',
@@ -256,12 +275,12 @@ def normalize_money(
     return out
 
 
-def _payouts(value: Any, keys: Mapping[str, bool], groups: Sequence[str]) -> list[dict[str, str]]:
+def _payouts(value: object, keys: Mapping[str, bool], groups: Sequence[str]) -> list[PayoutSpec]:
     if not isinstance(value, list):
         raise InvalidSetup(
             "payouts must be a list", expected='[{"prize": "most_buncos", "amount": "100"}, ...]'
         )
-    out: list[dict[str, str]] = []
+    out: list[PayoutSpec] = []
     seen: set[tuple[str, str | None]] = set()
     for entry in value:
         if not isinstance(entry, Mapping):
@@ -303,7 +322,7 @@ def _payouts(value: Any, keys: Mapping[str, bool], groups: Sequence[str]) -> lis
                 + ("both" if "amount" in entry else "neither"),
                 expected='"amount": "100" or "share": "50%"',
             )
-        item = {"prize": str(prize)}
+        item: PayoutSpec = {"prize": str(prize)}
         if group is not None:
             item["group"] = str(group)
         if "amount" in entry:
@@ -314,7 +333,13 @@ def _payouts(value: Any, keys: Mapping[str, bool], groups: Sequence[str]) -> lis
     return out
 
 
-def money_setup(party: Mapping[str, Any]) -> MoneySetup | None:
+class _WithMoney(TypedDict, total=False):
+    """What :func:`money_setup` reads of a party line."""
+
+    money: MoneySpec
+
+
+def money_setup(party: _WithMoney) -> MoneySetup | None:
     """The money of a normalised party line, or None when the night carries none."""
     spec = party.get("money")
     if spec is None:
@@ -392,7 +417,7 @@ def amount_words(value: Decimal, currency: str) -> str:
     return currency + format(value.normalize(), "f")
 
 
-def _left_line(prize: dict[str, Any], amount: Decimal, kind: str, why: str) -> dict[str, Any]:
+def _left_line(prize: PrizeMoney, amount: Decimal, kind: str, why: str) -> LeftOver:
     return {
         "prize": prize["prize"],
         "label": prize["label"],
@@ -404,12 +429,12 @@ def _left_line(prize: dict[str, Any], amount: Decimal, kind: str, why: str) -> d
 
 
 def _split_noted(
-    entry: dict[str, Any],
+    entry: PrizeMoney,
     amount: Decimal,
     ways: int,
     what: str,
     currency: str,
-    left_over: list[dict[str, Any]],
+    left_over: list[LeftOver],
 ) -> tuple[Decimal, Decimal]:
     """``split`` that adds the left-over line for a remainder ("{what}: $x.xx each")."""
     each, rest = split(amount, ways)
@@ -428,15 +453,15 @@ def settle(
     absent: frozenset[str],
     *,
     must_be_present: bool,
-) -> dict[str, Any]:
+) -> Settlement:
     """The money of the night: the pot, every paid prize, the payouts, and a line for every
     amount that stays behind (``left_over``: a share rounded down to the cent, a shared
     prize that does not split to the cent, a group with nobody present)."""
     c = money.currency
     pot = money.pot(len(roster))
-    prizes: list[dict[str, Any]] = []
-    payouts: list[dict[str, Any]] = []
-    left_over: list[dict[str, Any]] = []
+    prizes: list[PrizeMoney] = []
+    payouts: list[Payout] = []
+    left_over: list[LeftOver] = []
     paid = remainder = unawarded = allotted = Decimal(0)
     for award in awards:
         exact = money.exact_for(award.prize, award.group, pot)
@@ -444,7 +469,7 @@ def settle(
         if exact is None or amount is None:
             continue
         allotted += exact
-        entry: dict[str, Any] = {
+        entry: PrizeMoney = {
             "prize": award.prize,
             "label": award.label,
             "group": award.group,
@@ -524,7 +549,7 @@ def settle(
                 }
             )
             paid += part
-        entry["paid_to"] = [{"player": p, "amount": money_text(a)} for p, _, a in parts]
+        entry["paid_to"] = [PaidTo(player=p, amount=money_text(a)) for p, _, a in parts]
         entry["remainder"] = money_text(left)
         remainder += left
         prizes.append(entry)
@@ -546,7 +571,15 @@ def settle(
     }
 
 
-def prize_money(night: HostedNight) -> dict[str, Any]:
+class PrizeMoneyReport(TypedDict):
+    """The report's ``awards``, ``money`` and ``payouts``."""
+
+    awards: list[AwardView]
+    money: NightMoney | None
+    payouts: list[Payout]
+
+
+def prize_money(night: HostedNight) -> PrizeMoneyReport:
     """The report's ``awards``, ``money`` and ``payouts`` (``money`` is None and
     ``payouts`` empty for a night without money)."""
     money = money_setup(night.setup)
@@ -559,7 +592,7 @@ def prize_money(night: HostedNight) -> dict[str, Any]:
         )
     if money is None:
         return {"awards": [a.as_dict() for a in awards], "money": None, "payouts": []}
-    settled = settle(
+    s = settle(
         money,
         awards,
         night.roster,
@@ -567,7 +600,21 @@ def prize_money(night: HostedNight) -> dict[str, Any]:
         night.host.absent,
         must_be_present=presence_required(night),
     )
-    payouts = settled.pop("payouts")
-    settled["final"] = night.phase == "over" and night.prize_cards is not None
-    settled["one_prize_order"] = money.one_prize_order
-    return {"awards": [a.as_dict() for a in awards], "money": settled, "payouts": payouts}
+    settled: NightMoney = {  # the settlement's keys in order, its payouts apart
+        "currency": s["currency"],
+        "buy_in": s["buy_in"],
+        "players_paid": s["players_paid"],
+        "carried_over": s["carried_over"],
+        "pot": s["pot"],
+        "paid_out": s["paid_out"],
+        "remainder": s["remainder"],
+        "unawarded": s["unawarded"],
+        "top_up": s["top_up"],
+        "left_in_pot": s["left_in_pot"],
+        "unallotted": s["unallotted"],
+        "left_over": s["left_over"],
+        "prizes": s["prizes"],
+        "final": night.phase == "over" and night.prize_cards is not None,
+        "one_prize_order": money.one_prize_order,
+    }
+    return {"awards": [a.as_dict() for a in awards], "money": settled, "payouts": s["payouts"]}

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
 
 from bunco.core.errors import BuncoError, InvalidEvent, InvalidSetup, LogError
-from bunco.core.events import dump_event
+from bunco.core.events import Event, dump_event
 from bunco.core.night import Night
+from bunco.core.party_setup import PartySetup
 
 MAX_LINE = 4 * 1024 * 1024
 """The longest line a party log may have, in bytes: a party line of 2,000 players with
@@ -28,7 +29,7 @@ def _no_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)  # made once: a line is read fast
 
 
-def parse_line(text: str) -> dict[str, Any]:
+def parse_line(text: str) -> Mapping[str, object]:
     """One JSON object from one line; raises :class:`InvalidEvent` when it is not.
 
     >>> parse_line('{"seed": NaN}')
@@ -143,7 +144,7 @@ def read_log(lines: Iterable[str]) -> Night:
     return night
 
 
-def write_log(setup: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> str:
+def write_log(setup: PartySetup, events: Iterable[Event]) -> str:
     """A party log as text: the set-up line, then one line per event."""
     lines = [dump_event(setup)]
     lines.extend(dump_event(e) for e in events)

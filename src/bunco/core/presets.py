@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from bunco.core.errors import UnknownPreset, did_you_mean
 from bunco.core.rules import (
@@ -17,6 +16,7 @@ from bunco.core.rules import (
     Direction,
     Fill,
     FirstRoller,
+    HouseRuleValue,
     Movement,
     Prize,
     RollKind,
@@ -168,6 +168,6 @@ def preset_name(name: str) -> str:
     )
 
 
-def get_rules(name: str, house_rules: Mapping[str, Any] | None = None) -> RuleSet:
+def get_rules(name: str, house_rules: Mapping[str, HouseRuleValue] | None = None) -> RuleSet:
     """The preset ``name`` with ``house_rules`` applied."""
     return PRESETS[preset_name(name)].with_house_rules(house_rules or {})

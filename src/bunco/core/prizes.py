@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import Any, Literal, TypeAlias
+from typing import Literal, TypeAlias
+
+from typing_extensions import TypedDict
 
 from bunco.core.cards import Card
 
@@ -48,6 +50,18 @@ def count_of(category: str, card: Card) -> int | None:
     return None if entry is None else int(attrgetter(entry[0])(card))
 
 
+class PrizeView(TypedDict):
+    """One prize as the report and the pages read it (:meth:`PrizeResult.as_dict`)."""
+
+    category: str
+    label: str
+    group: str | None
+    value: int | None
+    candidates: list[str]
+    winners: list[str]
+    settled_by: PrizeSettledBy
+
+
 @dataclass(frozen=True, slots=True)
 class PrizeResult:
     """One prize: who qualifies (``candidates``), the figure, and who won it."""
@@ -60,7 +74,7 @@ class PrizeResult:
     winners: tuple[str, ...]  # empty while a roll-off is pending or nobody qualifies
     settled_by: PrizeSettledBy
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> PrizeView:
         return {
             "category": self.category,
             "label": self.label,

@@ -16,9 +16,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing_extensions import TypedDict
+
 from bunco.core.dice import Dice, score_rolloff
 from bunco.core.evolve import evolve
 from bunco.core.rules import RollKind, RuleSet
+
+
+class RollOffView(TypedDict):
+    """A roll-off as the pages read it (:meth:`RollOff.as_dict`)."""
+
+    purpose: str
+    players: list[str]
+    round: int
+    goal: int
+    rolling_for_order: bool
+    order: list[str]
+    points: dict[str, int]  # player → points so far, in rolling order
+    roller: str | None
+    winner: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +113,7 @@ class RollOff:
         position = self.position if score.turn_continues else (self.position + 1) % len(self.order)
         return evolve(self, points=tuple(points), position=position, rolls=rolls)
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> RollOffView:
         return {
             "purpose": self.purpose,
             "players": list(self.players),

@@ -22,7 +22,9 @@ them with a ``now`` it is given; it never reads a clock itself.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from bunco.core.errors import InvalidEvent, shown
 
@@ -82,9 +84,9 @@ def normalize_clock(value: object) -> str:
     return time_text(moment) if moment.microsecond else moment.isoformat()
 
 
-def normalize_time_up(event: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields of a ``time_up`` event after its type: ``set`` (1-4) and ``round`` (1-6)."""
-    out: dict[str, Any] = {}
+def normalize_time_up(event: Mapping[str, object]) -> TimeUpEvent:
+    """A ``time_up`` event without ``id`` and ``at``: ``set`` (1-4) and ``round`` (1-6)."""
+    numbers = []
     for key, top in (("set", 4), ("round", 6)):
         value = event.get(key)
         if type(value) is not int or not 1 <= value <= top:
@@ -92,8 +94,19 @@ def normalize_time_up(event: Mapping[str, Any]) -> dict[str, Any]:
                 f"time_up event's {key} {shown(value)} is not a {key} number",
                 expected=f'"{key}": a whole number from 1 to {top}',
             )
-        out[key] = value
-    return out
+        numbers.append(value)
+    return {"type": "time_up", "set": numbers[0], "round": numbers[1]}
+
+
+class ClockView(TypedDict):
+    """A round's clock as the pages read it (times in the log's form)."""
+
+    set: int
+    round: int
+    minutes: int
+    started_at: str
+    ends_at: str
+    rung: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +143,7 @@ class RoundClock:
         """Whether the bell is due at ``now``: zero reached and not rung yet."""
         return not self.rung and now >= self.ends
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ClockView:
         """The clock as the pages read it (times in the log's form)."""
         return {
             "set": self.set_no,

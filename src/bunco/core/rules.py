@@ -16,12 +16,19 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from bunco.core.errors import InvalidRuleValue, UnknownRule, did_you_mean, shown
 from bunco.core.names import clean_text
+
+HouseRuleValue: TypeAlias = bool | int | float | str | Sequence[str | int] | None
+"""A house rule's value as given: typed (``true``, ``21``, ``[2, 4]``) or as text from a
+command line (``"true"``, ``"2,4"``); :meth:`RuleSet.with_house_rules` reads it."""
+
+RuleValue: TypeAlias = bool | int | str | list[str] | list[int]
+"""A rule's value as plain JSON data (:meth:`RuleSet.as_dict`)."""
 
 
 class RollKind(enum.StrEnum):
@@ -286,7 +293,7 @@ class RuleSet:
             return self.single_table_target
         return self.team_target if team else self.individual_target
 
-    def with_house_rules(self, changes: Mapping[str, Any]) -> RuleSet:
+    def with_house_rules(self, changes: Mapping[str, HouseRuleValue]) -> RuleSet:
         """A copy with some fields changed; values may be given as text (from a CLI).
 
         Raises :class:`UnknownRule` naming the valid fields for an unknown name, and
@@ -295,6 +302,7 @@ class RuleSet:
         if not changes:
             return self
         known = {f.name: f for f in dataclasses.fields(self)}
+        # keyword arguments of replace: each value has its field's type (coerce_rule_value)
         converted: dict[str, Any] = {}
         for key, value in changes.items():
             name = key.replace("-", "_")
@@ -307,9 +315,9 @@ class RuleSet:
             converted[name] = coerce_rule_value(name, known[name].type, value)
         return dataclasses.replace(self, **converted)
 
-    def as_dict(self) -> dict[str, Any]:
-        """Every rule value as plain JSON data."""
-        out: dict[str, Any] = {}
+    def as_dict(self) -> dict[str, RuleValue]:
+        """Every rule value as plain JSON data, by the rule's name."""
+        out: dict[str, RuleValue] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if isinstance(value, tuple):
@@ -339,6 +347,9 @@ _ENUMS: dict[str, type[enum.StrEnum]] = {
     "PrizeTies": PrizeTies,
 }
 
+FieldValue: TypeAlias = bool | int | str | tuple[Prize, ...] | tuple[int, ...] | enum.StrEnum
+"""A rule's value as the rule set holds it (:func:`coerce_rule_value`)."""
+
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
@@ -347,7 +358,7 @@ def _choices(enum_type: type[enum.StrEnum]) -> str:
     return ", ".join(m.value for m in enum_type)
 
 
-def coerce_rule_value(name: str, type_name: Any, value: Any) -> Any:
+def coerce_rule_value(name: str, type_name: object, value: Any) -> FieldValue:
     """Turn ``value`` (typed or text) into the type of rule ``name``."""
     type_text = str(type_name)
     try:

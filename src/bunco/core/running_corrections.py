@@ -33,7 +33,7 @@ the table's entries): the night folds the round again with the correction in its
 so a live night and a replay of its log agree. An undo that would change what a
 correction did (the roll it moved or removed is the entry undone, or the roll a
 correction names would get another number) is refused with the correction named: the
-host fixes that roll with another correction (:meth:`bunco.core.night.Night._undo`).
+host fixes that roll with another correction (:func:`bunco.core.night_undo.undo`).
 
 >>> from bunco.core.presets import get_rules
 >>> from bunco.core.table import TableRound

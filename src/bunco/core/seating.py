@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from bunco.core.errors import InvalidSetup
 from bunco.core.rules import RuleSet
@@ -61,6 +62,16 @@ __all__ = [
 ]
 
 
+class MoveView(TypedDict):
+    """Where one player sat and where they sit next, as JSON (:meth:`Move.as_dict`)."""
+
+    player: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """Where one player sat and where they sit next (1-based table and seat)."""
@@ -75,7 +86,7 @@ class Move:
     def changes_table(self) -> bool:
         return self.from_table != self.to_table
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> MoveView:
         return {
             "player": self.player,
             "from_table": self.from_table,

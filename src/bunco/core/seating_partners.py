@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from typing_extensions import TypedDict
+
 from bunco.core.errors import InvalidSetup
 from bunco.core.rules import RuleSet
 from bunco.core.seating_layout import Seat, Tables, is_team_table, partner_seat
@@ -102,8 +104,28 @@ def check_partner_rule(
     return pairs
 
 
+NightChange = TypedDict(  # functional form: ``in`` is a Python keyword
+    "NightChange",
+    {
+        "out": str,
+        "in": str,
+        "player": str,
+        "tables": list[list[str | None]],
+        "overrides": list[str],
+        "partners_kept": list[list[str]],
+        "type": str,
+        "set": int,
+        "round": int,
+    },
+    total=False,
+)
+"""A change between rounds as a night records it (``Night.changes``): the event's fields
+(``out`` and ``in``, ``player``, ``tables`` and ``overrides``), the partnerships a host's
+seating kept on purpose, then its ``type`` and the ``set`` and ``round`` it came before."""
+
+
 def partners_kept(
-    changes: Sequence[dict[str, object]],
+    changes: Sequence[NightChange],
 ) -> dict[tuple[int, int], list[tuple[str, str]]]:
     """(set, round) → the partnerships a host's seating kept together for that round,
     overriding the partner rule (from a night's ``changes``; the last seating stands).
@@ -115,7 +137,7 @@ def partners_kept(
     for change in changes:
         if change.get("type") != "seat":
             continue
-        when = (int(str(change["set"])), int(str(change["round"])))
+        when = (change["set"], change["round"])
         pairs = change.get("partners_kept")
         if isinstance(pairs, list) and pairs:
             out[when] = [(str(a), str(b)) for a, b in pairs]

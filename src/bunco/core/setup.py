@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeGuard
 
 from bunco.core.awards import award_keys
 from bunco.core.errors import BuncoError, InvalidSetup
 from bunco.core.hosting import normalize_judged, prize_key
 from bunco.core.money import implied_judged, normalize_money
 from bunco.core.names import MAX_NAME, clean_text, name_key, person_name
+from bunco.core.party_setup import PartySetup, PrizeOptions
 from bunco.core.presets import get_rules, preset_name
-from bunco.core.rules import Prize, PrizeTies, RuleSet, whole_number_rules
+from bunco.core.rules import HouseRuleValue, Prize, PrizeTies, RuleSet, whole_number_rules
 from bunco.core.seating import Tables, first_seating, validate_seating
 
 __all__ = ["MAX_NAME", "MAX_PLAYERS", "first_tables", "normalize_setup", "rules_of"]
@@ -26,7 +27,7 @@ MAX_PLAYERS = 2000
 MAX_SEED = 2**63
 
 
-def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+def normalize_setup(setup: object) -> PartySetup:
     """Check a party line and return it in canonical form; raises :class:`InvalidSetup`."""
     if not isinstance(setup, Mapping):
         raise InvalidSetup(
@@ -42,12 +43,11 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             f"rules {rules_name!r} is not a preset name",
             expected="winning-moves, classic, scil or tournament",
         )
-    out: dict[str, Any] = {"type": "party", "rules": preset_name(rules_name)}
+    preset = preset_name(rules_name)
     house = setup.get("house_rules") or {}
     if not isinstance(house, Mapping):
         raise InvalidSetup("house_rules must be an object", expected='{"wipeout": true, ...}')
-    if house:
-        out["house_rules"] = _house_rules(house)
+    house_rules = _house_rules(house) if house else None
     players = setup.get("players")
     if not isinstance(players, list) or len(players) < 2:
         raise InvalidSetup(
@@ -71,14 +71,24 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
                 expected="names that tell every player apart",
             )
     seen = set(names)
-    out["players"] = names
     sets = setup.get("sets", 1)
     if isinstance(sets, bool) or not isinstance(sets, int) or not 1 <= sets <= 4:
         raise InvalidSetup(f"sets {sets!r} is not allowed", expected="1 to 4 sets")
-    out["sets"] = sets
-    for key in ("name", "created"):
-        if setup.get(key) is not None:
-            out[key] = clean_text(str(setup[key]), key)
+    out: PartySetup
+    if house_rules is None:  # the keys in the log's order
+        out = {"type": "party", "rules": preset, "players": names, "sets": sets}
+    else:
+        out = {
+            "type": "party",
+            "rules": preset,
+            "house_rules": house_rules,
+            "players": names,
+            "sets": sets,
+        }
+    if setup.get("name") is not None:
+        out["name"] = clean_text(str(setup["name"]), "name")
+    if setup.get("created") is not None:
+        out["created"] = clean_text(str(setup["created"]), "created")
     if setup.get("seed") is not None:
         seed = setup["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED <= seed <= MAX_SEED:
@@ -131,22 +141,27 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             )
         out["tables"] = [[None if s is None else person_name(s, "seat") for s in t] for t in tables]
     rules = rules_of(out)  # house rules are checked here, so a bad one is refused at the first line
-    out.update(prize_options(setup, out, rules))
+    options = prize_options(setup, out, rules)
+    if "must_be_present" in options:
+        out["must_be_present"] = options["must_be_present"]
+    if "one_prize_per_person" in options:
+        out["one_prize_per_person"] = options["one_prize_per_person"]
+    if "judged" in options:
+        out["judged"] = options["judged"]
+    if "money" in options:
+        out["money"] = options["money"]
     return out
 
 
-def prize_options(
-    setup: Mapping[str, Any], party: Mapping[str, Any], rules: RuleSet
-) -> dict[str, Any]:
+def prize_options(setup: Mapping[str, object], party: PartySetup, rules: RuleSet) -> PrizeOptions:
     """The party line's judged prizes, presence and payout options, and its money."""
-    out: dict[str, Any] = {}
-    for key in ("must_be_present", "one_prize_per_person"):
-        if setup.get(key) is not None:
-            if not isinstance(setup[key], bool):
-                raise InvalidSetup(
-                    f"{key} {setup[key]!r} is not true or false", expected="true or false"
-                )
-            out[key] = setup[key]
+    out: PrizeOptions = {}
+    present = _flag(setup, "must_be_present")
+    if present is not None:
+        out["must_be_present"] = present
+    one_prize = _flag(setup, "one_prize_per_person")
+    if one_prize is not None:
+        out["one_prize_per_person"] = one_prize
     night_prizes = [p.value for p in rules.prizes]
     groups = list(party.get("groups", {}))
     grouped = bool(groups) and rules.prize_groups
@@ -163,14 +178,28 @@ def prize_options(
     return out
 
 
-def _house_rules(house: Mapping[str, Any]) -> dict[str, Any]:
+def _flag(setup: Mapping[str, object], key: str) -> bool | None:
+    """A true-or-false field of the party line, or None when it is not given."""
+    value = setup.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise InvalidSetup(f"{key} {value!r} is not true or false", expected="true or false")
+    return value
+
+
+def _house_rules(house: Mapping[object, object]) -> dict[str, HouseRuleValue]:
     """The house rules of a party line: a number rule takes a JSON integer (``21``, not
     ``"21"`` or ``21.5``); names and values are checked again by the rule set."""
     numbers = whole_number_rules()
+    out: dict[str, HouseRuleValue] = {}
     for key, value in house.items():
         if not isinstance(key, str):
             raise InvalidSetup(f"house rule {key!r} is not a name", expected="a rule's name")
         clean_text(key, "house rule")
+        if not _rule_value(value):
+            raise InvalidSetup(
+                f"house rule {key!r} is {str(value)[:30]!r}, not a rule's value",
+                expected="true or false, a number, a text, or a list of them",
+            )
         items = value if isinstance(value, list) else [value]
         if key.replace("-", "_") in numbers and not all(
             isinstance(v, int) and not isinstance(v, bool) for v in items
@@ -179,10 +208,19 @@ def _house_rules(house: Mapping[str, Any]) -> dict[str, Any]:
                 f"house rule {key!r} is {str(value)[:30]!r}, not a whole number",
                 expected="a JSON integer such as 21 (not text, not a fraction)",
             )
-    return dict(house)
+        out[key] = value
+    return out
 
 
-def _groups(groups: Any, names: list[str]) -> dict[str, list[str]]:
+def _rule_value(value: object) -> TypeGuard[HouseRuleValue]:
+    """Whether ``value`` is a house rule's value: one JSON scalar, or a list of texts and
+    whole numbers (what the rule set reads; an object never is)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return True
+    return isinstance(value, list) and all(isinstance(v, str | int) for v in value)
+
+
+def _groups(groups: object, names: list[str]) -> dict[str, list[str]]:
     if not isinstance(groups, Mapping):
         raise InvalidSetup(
             "groups must map a group name to its players", expected='{"Group 1": ["Ann", ...]}'
@@ -209,9 +247,9 @@ def _groups(groups: Any, names: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def rules_of(party: Mapping[str, Any]) -> RuleSet:
+def rules_of(party: PartySetup) -> RuleSet:
     """The rule set of a normalised party line (preset, house rules, prizes)."""
-    house = dict(party.get("house_rules", {}))
+    house: dict[str, HouseRuleValue] = dict(party.get("house_rules", {}))
     if "prizes" in party:
         house["prizes"] = party["prizes"]
     if "prize_ties" in party:
@@ -222,7 +260,7 @@ def rules_of(party: Mapping[str, Any]) -> RuleSet:
         raise InvalidSetup(exc.message, expected=exc.expected) from None
 
 
-def first_tables(party: Mapping[str, Any], rules: RuleSet) -> Tables:
+def first_tables(party: PartySetup, rules: RuleSet) -> Tables:
     """Round 1's seating: as given, else the players in order (shuffled when a seed is set)."""
     players = list(party["players"])
     if party.get("tables") is not None:

@@ -1,7 +1,7 @@
 """One table in one round: turns, targets, the bell, tie-breaks, W and L.
 
 A :class:`TableRound` is an immutable value. Every method returns a new value; the
-night (:mod:`bunco.core.night`) decides when the bell rings and hands it to the table.
+night (:mod:`bunco.core.night_rolls`) decides when the bell rings and hands it to the table.
 
 >>> from bunco.core.presets import get_rules
 >>> rules = get_rules("classic")
@@ -47,6 +47,7 @@ class Phase(enum.StrEnum):
     PLAY = "play"
     AFTER_BELL = "after_bell"
     TIE_BREAK = "tie_break"
+    PAPER = "paper"  # a line of the table's paper tally the host entered (core.late_entries)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from typing_extensions import TypedDict
+
+from bunco.core.events import StandingEvent
+from bunco.core.host_shapes import SetRound
 from bunco.core.night import Night
 from bunco.core.rules import RollKind, RuleSet
 from bunco.core.table import Phase, RollRecord
@@ -44,9 +47,19 @@ def entry_words(record: RollRecord, rules: RuleSet) -> str:
     >>> r = RollRecord(0, "Ann", "Ann", (4, 4, 4), 21, RollKind.BUNCO, Phase.PLAY, 1)
     >>> entry_words(r, get_rules("classic"))
     'Bunco'
+    >>> entry_words(RollRecord(0, "Ann", "Ann", (0, 0, 0), 12, RollKind.POINTS, Phase.PAPER, 0),
+    ...             get_rules("classic"))
+    '12 points from the paper'
     """
     if record.phase is Phase.FIRST_ROLL:
         return f"roll for high ({sum(record.dice)})"
+    if record.phase is Phase.PAPER:  # a line of the paper tally the host entered
+        if record.kind in (RollKind.POINTS, RollKind.MISS):
+            return f"{record.points} point{'' if record.points == 1 else 's'} from the paper"
+        if record.kind is RollKind.BUNCO:
+            return "Bunco from the paper"
+        kind = rules.mini_label if record.kind is RollKind.MINI_BUNCO else KIND_WORDS[record.kind]
+        return f"{kind.rstrip('!')} from the paper"
     if record.kind is RollKind.POINTS:
         return f"+{record.points}"
     if record.kind is RollKind.MINI_BUNCO:
@@ -54,12 +67,34 @@ def entry_words(record: RollRecord, rules: RuleSet) -> str:
     return KIND_WORDS.get(record.kind, record.kind.value)
 
 
+class NoEntry(TypedDict):
+    """No entry: the undo removed none that the night still held (an empty object)."""
+
+
+class UndoView(TypedDict):
+    """What an undo would do, as the pages ask the host (:meth:`UndoEffect.as_dict`)."""
+
+    table: int
+    entry: StandingEvent | NoEntry
+    player: str | None
+    kind: str | None
+    points: int | None
+    dice: list[int] | None
+    reopens: SetRound | None
+    cancels: str | None
+    unrings: bool
+    other_tables: list[int]
+    host_only: bool
+    what: str
+    question: str
+
+
 @dataclass(frozen=True, slots=True)
 class UndoEffect:
     """An undo at ``table``: the entry it removes and everything else it changes."""
 
     table: int
-    entry: dict[str, Any]  # the event removed (a roll or a tally)
+    entry: StandingEvent | None  # the event removed (a roll or a tally)
     record: RollRecord | None  # what that entry scored, where it can be found
     after: Night  # the night after the undo
     reopens: tuple[int, int] | None  # (set, round) of a finished round it reopens
@@ -75,7 +110,7 @@ class UndoEffect:
 
     def what(self) -> str:
         """``Ann's Bunco (5 5 5) at table 2``."""
-        dice = self.entry.get("dice")
+        dice = None if self.entry is None or self.entry["type"] != "roll" else self.entry["dice"]
         faces = f" ({' '.join(str(d) for d in dice)})" if dice else ""
         if self.record is None:
             return f"the last entry{faces} at table {self.table}"
@@ -104,11 +139,16 @@ class UndoEffect:
         more = "; ".join(self.consequences())
         return f"{text} {more[0].upper()}{more[1:]}." if more else text
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> UndoView:
         r = self.record
+        entry: StandingEvent | NoEntry = {}
+        if self.entry is not None:  # without the client's command id and time
+            entry = self.entry.copy()
+            entry.pop("id", None)
+            entry.pop("at", None)
         return {
             "table": self.table,
-            "entry": {k: v for k, v in self.entry.items() if k not in ("id", "at")},
+            "entry": entry,
             "player": r.roller if r else None,
             "kind": r.kind.value if r else None,
             "points": r.points if r else None,
@@ -153,14 +193,14 @@ def undo_effect(night: Night, table: int) -> UndoEffect:
     return UndoEffect(table, entry, record, after, reopens, cancels, unrings, others, night.rules)
 
 
-def _removed(night: Night, after: Night) -> dict[str, Any]:
+def _removed(night: Night, after: Night) -> StandingEvent | None:
     """The effective event the undo took out (the first one ``after`` no longer has)."""
     start = len(night.prev_start.effective) if night.prev_start is not None else 0
     start = min(start, len(after.effective))
     i = start
     while i < len(after.effective) and night.effective[i] is after.effective[i]:
         i += 1
-    return dict(night.effective[i]) if i < len(night.effective) else {}
+    return night.effective[i] if i < len(night.effective) else None
 
 
 def _last_record(rolls: Sequence[RollRecord]) -> RollRecord | None:

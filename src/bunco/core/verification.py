@@ -21,9 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from typing_extensions import TypedDict
 
 from bunco.core.cards import Card
+from bunco.core.host_shapes import SetRound
 from bunco.core.hosting import HostedNight, present
 
 
@@ -79,16 +82,37 @@ def waiting_for_cards(night: VerifyingNight) -> bool:
     return rounds_over(night) and night.prize_cards is None
 
 
-def verification_report(night: VerifyingNight) -> dict[str, Any]:
+class CardCheck(TypedDict):
+    """Who verified a card, after which round, and whether that still stands."""
+
+    checker: str | None
+    after: SetRound | None
+    current: bool
+
+
+class VerificationReport(TypedDict):
+    """The report's ``verification`` (:func:`verification_report`)."""
+
+    required: bool
+    cards: dict[str, CardCheck]  # player → their card's check
+    unverified: list[str]
+    waiting: bool
+    awaiting: list[str]
+    closed_unverified: list[str] | None
+
+
+def verification_report(night: VerifyingNight) -> VerificationReport:
     """The report's ``verification``: whether the night verifies, each card's checker,
     when it was verified and whether that still stands, who the prizes wait for, and the
     cards the host closed unverified."""
-    cards: dict[str, Any] = {}
+    cards: dict[str, CardCheck] = {}
     for name in night.roster:
         seen = night.verifications.get(name)
         if seen is None:
             continue
-        after = None if seen.after is None else {"set": seen.after[0], "round": seen.after[1]}
+        after: SetRound | None = (
+            None if seen.after is None else {"set": seen.after[0], "round": seen.after[1]}
+        )
         cards[name] = {"checker": seen.checker, "after": after, "current": card_final(night, name)}
     closed = night.host.closed_unverified
     return {

@@ -14,13 +14,12 @@ A read model over the report's ``money`` and ``payouts`` (decided by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
-from bunco.core.money import amount_words, money_text, prize_money
+from bunco.core.money import PrizeMoneyReport, amount_words, money_text, prize_money
 from bunco.core.night import Night
+from bunco.party.record_shapes import MoneyPart
 from bunco.party.winners import money_part as _money_part
 from bunco.party.winners import prize_name, prizes_status, winner_rows
 
@@ -62,7 +61,7 @@ class PayoutSheet:
         return self.not_final
 
 
-def money_part(night: Night) -> dict[str, Any]:
+def money_part(night: Night) -> MoneyPart:
     """The report's and the live view's money: :func:`bunco.party.winners.money_part`,
     ``payout_notes``, the payout sheet's lines under the payouts (the pot, every amount
     that stays behind, who was passed over), so every page prints the sheet's own words,
@@ -78,7 +77,7 @@ def money_part(night: Night) -> dict[str, Any]:
     }
 
 
-def payout_sheet(night: Night, data: Mapping[str, Any] | None = None) -> PayoutSheet | None:
+def payout_sheet(night: Night, data: PrizeMoneyReport | None = None) -> PayoutSheet | None:
     """The night's payout sheet, or None when the night carries no money; ``data`` is the
     night's :func:`~bunco.core.money.prize_money` when the caller has it already."""
     data = prize_money(night) if data is None else data
@@ -149,14 +148,14 @@ def payout_sheet(night: Night, data: Mapping[str, Any] | None = None) -> PayoutS
         final=bool(money["final"]),
         left_over=tuple(left_over),
         passed_over=passed,
-        not_final=_not_final(night, money),
+        not_final=_not_final(night, bool(money["final"])),
         closed=night.closed,
     )
 
 
-def _not_final(night: Night, money: dict[str, object]) -> str:
+def _not_final(night: Night, final: bool) -> str:
     """Why the payout sheet may still change ("" once it is final)."""
-    if money["final"]:
+    if final:
         return ""
     waiting = prizes_status(night)
     if waiting:

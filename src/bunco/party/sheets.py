@@ -12,17 +12,18 @@ RoundLine(set_no=1, round_no=1, table=1, won=True, points=21, buncos=1, minis=0)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from bunco.core.night import Night, TableResult, seat_counts
+from bunco.core.night import Night
+from bunco.core.round_results import TableResult, seat_counts
 from bunco.core.rules import RollKind
 from bunco.core.table import Phase
+from bunco.party.record_shapes import CardSet, MasterRow, ScoreCard, TableTally
 
-SCORING = (Phase.PLAY, Phase.AFTER_BELL)
+SCORING = (Phase.PLAY, Phase.AFTER_BELL, Phase.PAPER)  # a paper line: a turn of its own
 MINI_KINDS = (RollKind.MINI_BUNCO, RollKind.LOW_BUNCO, RollKind.HIGH_BUNCO)
 
 
-def table_tally(result: TableResult) -> dict[str, Any]:
+def table_tally(result: TableResult) -> TableTally:
     """The table tally of one round: points per turn, per team (Us/Them) or per player.
 
     "Us" is the scorekeeper's team (seats 1 and 3).
@@ -72,10 +73,10 @@ def round_buncos(night: Night) -> dict[tuple[int, int, str], int]:
     return out
 
 
-def master_sheet(night: Night, set_no: int) -> list[dict[str, Any]]:
+def master_sheet(night: Night, set_no: int) -> list[MasterRow]:
     """The ``winning-moves`` master score sheet of one set: a W per round won, a B per Bunco."""
     buncos = round_buncos(night)
-    rows = []
+    rows: list[MasterRow] = []
     for name in night.seated_in_set(set_no) or night.roster:
         card = night.cards[name]
         marks = {}
@@ -96,17 +97,25 @@ def master_sheet(night: Night, set_no: int) -> list[dict[str, Any]]:
     return rows
 
 
-def score_card(night: Night, name: str) -> dict[str, Any]:
+def score_card(night: Night, name: str) -> ScoreCard:
     """One player's card: W/L per set and round, Buncos, Minis (Baby/Low/High) and points."""
     card = night.cards[name]
-    sets = []
+    sets: list[CardSet] = []
     for set_no in range(1, night.sets + 1):
         marks = {r: m for s, r, _t, m in card.marks if s == set_no}
         sets.append({"set": set_no, "rounds": [marks.get(r, "") for r in range(1, 7)]})
+    counts = card.as_dict()  # the card's figures (its rounds are in ``sets``)
     return {
         "player": name,
         "sets": sets,
-        **{k: v for k, v in card.as_dict().items() if k != "rounds"},
+        "wins": counts["wins"],
+        "losses": counts["losses"],
+        "buncos": counts["buncos"],
+        "mini_buncos": counts["mini_buncos"],
+        "low_buncos": counts["low_buncos"],
+        "high_buncos": counts["high_buncos"],
+        "wipeouts": counts["wipeouts"],
+        "points": counts["points"],
         "mini_label": night.rules.mini_label,
     }
 

@@ -13,10 +13,10 @@ server's ``/standings`` all read :func:`standings`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bunco.core.night import Night
 from bunco.core.rules import SetWinner
+from bunco.party.record_shapes import StandingRow
 from bunco.party.winners import handed_prizes
 
 
@@ -88,7 +88,7 @@ def standings(night: Night) -> list[Standing]:
     return out
 
 
-def standings_rows(night: Night) -> list[dict[str, Any]]:
+def standings_rows(night: Night) -> list[StandingRow]:
     """The standings as plain data (``bunco export --json``, the server's ``/standings``).
 
     >>> from bunco.core.party_log import read_log

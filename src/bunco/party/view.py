@@ -15,26 +15,40 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from bunco.core.dice import Tally, score_checked, score_rolloff, tally_dice
 from bunco.core.errors import BuncoError
 from bunco.core.hosting import host_report
 from bunco.core.night import Night
+from bunco.core.round_results import roll_fields
 from bunco.core.rules import RollKind, RuleSet
+from bunco.core.seating_confirm import waiting_tables
 from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Status, TableRound
 from bunco.core.verification import verification_report
-from bunco.party.payouts import money_part
-from bunco.party.report import (
+from bunco.party.entry_projection import entry_projection
+from bunco.party.night_report import (
     ended_early,
     next_round,
     seat_partners,
     seat_scores,
     table_result_dict,
 )
+from bunco.party.payouts import money_part
+from bunco.party.shapes import (
+    Expect,
+    LastRound,
+    LiveView,
+    Move,
+    NextWithPartners,
+    NightPart,
+    Seat,
+    TablePage,
+    TableView,
+    Tap,
+)
 from bunco.party.standings import standings_rows
-from bunco.party.words import night_words, result_text, tie_break_text
+from bunco.party.words import night_words, result_text, tie_break_text, tie_why_text
 
 
 def tally_buttons(rules: RuleSet) -> list[str]:
@@ -123,19 +137,19 @@ def tap_hint(outcome: str, round_no: int, rules: RuleSet) -> str:
     }[Tally(outcome)]
 
 
-def taps(table: TableRound, rules: RuleSet) -> list[dict[str, Any]]:
+def taps(table: TableRound, rules: RuleSet) -> list[Tap]:
     """Every tally button of the night, as the phone draws it at ``table`` now:
     ``outcome``, ``label``, ``hint``, ``possible`` (the engine accepts it now) and
     ``asks_who`` (it goes on a score card: the phone asks who rolled it)."""
-    return [dict(tap) for tap in _taps(rules, table.round_no, _tallying(table))]
+    return [tap.copy() for tap in _taps(rules, table.round_no, _tallying(table))]
 
 
 @lru_cache(maxsize=512)
-def _taps(rules: RuleSet, round_no: int, tallying: bool) -> tuple[dict[str, Any], ...]:
+def _taps(rules: RuleSet, round_no: int, tallying: bool) -> tuple[Tap, ...]:
     """:func:`taps` of a table in round ``round_no`` (worked out once per rules, round and
     whether tallies are taken: the same for every table)."""
     possible = set(_possible_in_round(rules, round_no)) if tallying else set()
-    out = []
+    out: list[Tap] = []
     for outcome in tally_buttons(rules):
         try:
             kind = score_checked(tally_dice(outcome, round_no, rules), round_no, rules).kind
@@ -148,7 +162,6 @@ def _taps(rules: RuleSet, round_no: int, tallying: bool) -> tuple[dict[str, Any]
                 "hint": tap_hint(outcome, round_no, rules),
                 "possible": outcome in possible,
                 "asks_who": kind in ON_A_CARD,
-                "dice": list(tally_dice(outcome, round_no, rules)) if outcome in possible else None,
             }
         )
     return tuple(out)
@@ -169,21 +182,6 @@ def _asks_who(rules: RuleSet, round_no: int, tie_break: bool) -> tuple[int, ...]
     return tuple(f for f in range(1, 7) if score((f, f, f), round_no, rules).kind in ON_A_CARD)
 
 
-@lru_cache(maxsize=512)
-def _scoring(rules: RuleSet, round_no: int) -> tuple[tuple[str, Any], ...]:
-    """What a roll scores in round ``round_no`` of play, for a phone that shows an entry
-    before the server has it (its outbox, offline): ``per_hit`` (each die showing the
-    round's number) and ``trips`` (three of a kind of faces 1 to 6: ``points``, whether
-    the turn ``passes``, ``kind``). The server's score is the one that counts."""
-    trips = []
-    for face in range(1, 7):
-        score = score_checked((face, face, face), round_no, rules)
-        trips.append(
-            {"points": score.points, "passes": not score.turn_continues, "kind": score.kind.value}
-        )
-    return (("per_hit", rules.target_die_points), ("trips", trips))
-
-
 def rotation(table: TableRound) -> list[str]:
     """Who rolls, turn after turn, from the roller now (a ghost's partner rolls for it):
     the order a "who rolled it?" question catches the tally up through. Empty unless the
@@ -197,7 +195,7 @@ def rotation(table: TableRound) -> list[str]:
     return seats
 
 
-def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any]:
+def table_view(table: TableRound, rules: RuleSet | None = None) -> TableView:
     """One table now, for a live page (with ``rules``: the tallies possible now).
     ``rolling_side`` is the side of the roller (0 or 1, "Us" or "Them", at a team table;
     the seat at a table of individuals), None when nobody rolls."""
@@ -231,6 +229,15 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
                 rules.roll_off_target if rules is not None else 5,
                 table.rolling_for_high,
             ),
+            # what the rules do next, in words (0–0 too): the same sentence on every page
+            "why": tie_why_text(
+                tb.rule.value,
+                table.side_scores[tb.sides[0]] if tb.sides else 0,
+                table.team,
+                table.round_no,
+                rules.roll_off_target if rules is not None else 5,
+                table.rolling_for_high,
+            ),
         },
         "winners": [w for w in table.winners if w is not None],
         "result": None
@@ -239,7 +246,7 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
             [w for w in table.winners if w is not None],
             table.team,
             list(table.side_scores),
-            None if tb is None else {"rule": tb.rule.value},
+            None if tb is None else tb.rule.value,
             now=True,
         ),
         "rolls": len(table.rolls),
@@ -247,18 +254,8 @@ def table_view(table: TableRound, rules: RuleSet | None = None) -> dict[str, Any
         "rotation": rotation(table),
         "taps": taps(table, rules) if rules is not None else None,
         "asks_who": asks_who_faces(table, rules) if rules is not None else None,
-        "scoring": dict(_scoring(rules, table.round_no)) if rules is not None else None,
         "partners": seat_partners(table.seats, table.team),
-        "last_roll": None
-        if last is None
-        else {
-            "player": last.roller,
-            "credited": last.credited,
-            "dice": list(last.dice),
-            "points": last.points,
-            "kind": last.kind.value,
-            "phase": last.phase.value,
-        },
+        "last_roll": None if last is None else roll_fields(last),
     }
 
 
@@ -269,7 +266,7 @@ def on_break(night: Night) -> bool:
     return night.history[-1].round_no in night.rules.breaks_after_rounds
 
 
-def live_view(night: Night) -> dict[str, Any]:
+def live_view(night: Night) -> LiveView:
     """Everything a live page needs now."""
     return {
         **night_part(night),
@@ -289,7 +286,7 @@ def live_view(night: Night) -> dict[str, Any]:
     }
 
 
-def last_round(night: Night) -> dict[str, Any] | None:
+def last_round(night: Night) -> LastRound | None:
     """The round played last: its set, number, each table's result and the roll that
     ended it; None before the first round ends."""
     if not night.history:
@@ -303,7 +300,7 @@ def last_round(night: Night) -> dict[str, Any] | None:
     }
 
 
-def next_with_partners(night: Night) -> dict[str, Any] | None:
+def next_with_partners(night: Night) -> NextWithPartners | None:
     """:func:`next_round` with each table's ``teams`` (whether it plays as two teams, as
     ``team`` in :func:`table_view`) and ``partners``."""
     upcoming = next_round(night)
@@ -320,7 +317,7 @@ def next_with_partners(night: Night) -> dict[str, Any] | None:
     }
 
 
-def moves(night: Night) -> list[dict[str, Any]]:
+def moves(night: Night) -> list[Move]:
     """Who goes where after the last round: ``player``, ``result`` (W, L, or None for a
     player new tonight), ``from`` and ``to`` (``{table, seat}``; ``to`` is None for
     someone not seated next), in the order of the last round's tables; then late
@@ -329,13 +326,13 @@ def moves(night: Night) -> list[dict[str, Any]]:
         return []
     upcoming = next_round(night)
     seating = upcoming["tables"] if upcoming else [list(t.seats) for t in night.tables]
-    now = {
+    now: dict[str, Seat] = {
         name: {"table": i, "seat": s}
         for i, players in enumerate(seating, start=1)
         for s, name in enumerate(players, start=1)
         if name is not None
     }
-    out: list[dict[str, Any]] = []
+    out: list[Move] = []
     played = set()
     for res in night.history[-1].tables:
         for s, name in enumerate(res.seats, start=1):
@@ -359,7 +356,7 @@ def moves(night: Night) -> list[dict[str, Any]]:
     return out
 
 
-def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int, dict[str, Any]]:
+def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int, TablePage]:
     """What the phones of each table draw now (see :func:`table_page`), by table number:
     every table in play, or those of ``numbers``. What the tables share (the night's part,
     the moves, the last round, who may roll) is worked out once for all of them.
@@ -369,24 +366,35 @@ def table_pages(night: Night, numbers: Iterable[int] | None = None) -> dict[int,
     {1: ['Ann', 'Bea', 'Cat', 'Dee']}
     """
     common = night_part(night)
-    here: dict[int, list[dict[str, Any]]] = {}
+    waits, confirmed = set(common["seating_waits"]), set(common["seating_confirmed"])
+    here: dict[int, list[Move]] = {}
     for move in moves(night):  # each move under the table it leaves and the one it joins
-        ends = {move[end]["table"] for end in ("from", "to") if move[end] is not None}
+        ends = {seat["table"] for seat in (move["from"], move["to"]) if seat is not None}
         for number in ends:
             here.setdefault(number, []).append(move)
-    expects: dict[int | None, list[dict[str, Any]]] = {}
+    expects: dict[int | None, list[Expect]] = {}
     for t, p in night.expected_rollers():
         expects.setdefault(t, []).append({"table": t, "player": p})
     last = last_round(night)
     results = {r["table"]: r for r in last["tables"]} if last else {}
-    pages = {}
+    pages: dict[int, TablePage] = {}
     for number in range(1, len(night.tables) + 1) if numbers is None else numbers:
         table = night.tables[number - 1] if 0 < number <= len(night.tables) else None
         went = here.get(number, [])
         names = {m["player"] for m in went} | {p for p in (table.seats if table else ()) if p}
         pages[number] = {
             **common,
+            # this table's own seating only: one table's confirmation changes its page alone
+            "seating_waits": [number] if number in waits else [],
+            "seating_confirmed": [number] if number in confirmed else [],
             "table": table_view(table, night.rules) if table is not None else None,
+            # what each entry does in the table's round: the page counts its entries not
+            # sent yet with it (sent with the page, so once a round, not with every roll)
+            "projection": None
+            if table is None
+            else entry_projection(
+                night.rules, table.round_no, _possible_in_round(night.rules, table.round_no)
+            ),
             "expects": [*expects.get(None, []), *expects.get(number, [])],
             "last_round": None
             if last is None
@@ -424,17 +432,30 @@ def same_pages(before: Night, after: Night) -> bool:
     >>> same_pages(night, night.apply({"type": "roll", "table": 1, "dice": [1, 1, 4]}))
     False
     """
-    scalars = ("set_no", "round_no", "phase", "bell", "started", "sets")
+    scalars = (
+        "set_no",
+        "round_no",
+        "phase",
+        "bell",
+        "started",
+        "sets",
+        "rung_in",
+        "seated_tables",
+        "unseated",
+    )
     return all(getattr(before, f) == getattr(after, f) for f in scalars) and all(
         getattr(before, f) is getattr(after, f) for f in _PAGE_OBJECTS
     )
 
 
-def table_page(night: Night, number: int) -> dict[str, Any]:
+def table_page(night: Night, number: int) -> TablePage:
     """What a table's phone (and the phone of a player at that table) draws now: the
     night's phase, set, round, bell and roll-off as in :func:`live_view`; ``table``, the
-    :func:`table_view` of table ``number`` (None when it is not in play); ``expects``, who
-    may roll there (or in a roll-off); ``last_round`` with this table's result only;
+    :func:`table_view` of table ``number`` (None when it is not in play); ``projection``,
+    what each entry does in its round there
+    (:func:`~bunco.party.entry_projection.entry_projection`, None when it is not in play);
+    ``expects``, who may roll there (or in a roll-off); ``last_round`` with this table's
+    result only;
     ``moves``, where the players who were here go and who comes here; ``cards``, the score
     cards of everyone in ``moves`` and at the table now; and ``prizes`` and
     ``set_winners``. A few kilobytes, where :func:`live_view` grows with the night.
@@ -469,10 +490,10 @@ def player_tables(night: Night) -> dict[str, int]:
     }
 
 
-def night_part(night: Night) -> dict[str, Any]:
+def night_part(night: Night) -> NightPart:
     """The members of :func:`live_view` that every page shows alike: phase, set, round,
     bell, roll-off, prizes, set winners."""
-    return {
+    part: NightPart = {
         "phase": night.phase,
         "set": night.set_no,
         "round": night.round_no,
@@ -482,6 +503,10 @@ def night_part(night: Night) -> dict[str, Any]:
         "bell": night.bell,
         "bell_roll": night.bell_roll.as_dict() if night.bell_roll else None,
         "started": night.started,
+        # the tables where the round has not begun (their players moving: each confirms its
+        # new seating, or the head table's bell begins it everywhere), and those confirmed
+        "seating_waits": list(waiting_tables(night)),
+        "seating_confirmed": sorted(night.seated_tables),
         "on_break": on_break(night),
         "rolloff": night.rolloff.as_dict() if night.rolloff else None,
         "prizes": [p.as_dict() for p in night.prizes],
@@ -492,13 +517,8 @@ def night_part(night: Night) -> dict[str, Any]:
         "ended_early": ended_early(night),
         "closed": night.closed,  # the host closed the night: results final, else provisional
         "corrections": len(night.corrections),  # how many (the audit list: GET .../corrections)
-        **_clock_part(night),
     }
-
-
-def _clock_part(night: Night) -> dict[str, Any]:
-    """Timed rounds (house rule ``round_minutes``): ``clock``, the round's clock (``None``
-    until the round starts); nothing on a night without timed rounds."""
-    if not night.rules.round_minutes:
-        return {}
-    return {"clock": night.clock.as_dict() if night.clock else None}
+    # timed rounds (house rule ``round_minutes``): the round's clock (None until it starts)
+    if night.rules.round_minutes:
+        part["clock"] = night.clock.as_dict() if night.clock else None
+    return part

@@ -16,15 +16,16 @@ so instead of naming anyone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
+from bunco.core.awards import AwardView
 from bunco.core.hosting import presence_required
-from bunco.core.money import money_text, prize_money, split
+from bunco.core.money import PrizeMoneyReport, money_text, prize_money, split
+from bunco.core.money_shapes import PrizeMoney
 from bunco.core.night import Night
 from bunco.core.verification import awaiting_cards, waiting_for_cards
+from bunco.party.record_shapes import WinnerLine, WinnersPart
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ class WinnerRow:
             for who, amount in runs
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> WinnerLine:
         return {
             "prize": self.prize,
             "group": self.group,
@@ -91,11 +92,13 @@ class WinnerRow:
         }
 
 
-def tied_words(award: Mapping[str, Any]) -> str:
+def tied_words(award: AwardView) -> str:
     """What happened to a winner level first with someone passed over: "tied with Ellie,
     who went home".
 
-    >>> tied_words({"tied_with": ["Ellie"], "passed_over": [{"name": "Ellie", "reason": "absent"}]})
+    >>> tied_words({"prize": "most_buncos", "label": "Most Buncos", "group": None,
+    ...             "team": False, "winners": ["Bea"], "status": "won", "by_cards": True,
+    ...             "tied_with": ["Ellie"], "passed_over": [{"name": "Ellie", "reason": "absent"}]})
     'tied with Ellie, who went home'
     """
     why = {p["name"]: p["reason"] for p in award["passed_over"]}
@@ -111,14 +114,16 @@ def prize_name(label: str, group: str | None) -> str:
     return label + (f" ({group})" if group else "")
 
 
-def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[WinnerRow]:
+def winner_rows(night: Night, data: PrizeMoneyReport | None = None) -> list[WinnerRow]:
     """Every prize as handed out (empty until the prizes are decided); ``data`` is the
     night's :func:`~bunco.core.money.prize_money` when the caller has it already."""
     data = prize_money(night) if data is None else data
-    money: Mapping[str, Any] | None = data["money"]
-    paid: dict[tuple[str, str | None], Mapping[str, Any]] = {}
+    money = data["money"]
+    paid: dict[tuple[str, str | None], PrizeMoney] = {}
+    currency = None  # the currency sign of a night with money
     if money is not None:
         paid = {(p["prize"], p["group"]): p for p in money["prizes"]}
+        currency = str(money["currency"])
     cards = {(p.category, p.group): p for p in night.prizes}
     rows = []
     for award in data["awards"]:
@@ -152,19 +157,19 @@ def winner_rows(night: Night, data: Mapping[str, Any] | None = None) -> list[Win
                 name=prize_name(award["label"], award["group"]),
                 figure="" if prize is None or prize.value is None else str(prize.value),
                 handed_to=handed,
-                amount=_amount(paid.get(key), money, award),
+                amount=_amount(paid.get(key), currency, award),
                 status=award["status"],
                 settled=settled,
                 on_cards=first,
                 passed_over=tuple((p["name"], p["reason"]) for p in award["passed_over"])
                 + _members_away(night, award),
-                paid=_members_paid(paid.get(key), money) if award["team"] else (),
+                paid=_members_paid(paid.get(key), currency) if award["team"] else (),
             )
         )
     return rows
 
 
-def _members_away(night: Night, award: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def _members_away(night: Night, award: AwardView) -> tuple[tuple[str, str], ...]:
     """The members of a winning group passed over because they went home (when the night
     says you must be present to win): a group prize is paid to the members present."""
     if not award["team"] or award["status"] != "won" or not presence_required(night):
@@ -178,20 +183,18 @@ def _members_away(night: Night, award: Mapping[str, Any]) -> tuple[tuple[str, st
     )
 
 
-def _members_paid(
-    entry: Mapping[str, Any] | None, money: Mapping[str, Any] | None
-) -> tuple[tuple[str, str], ...]:
-    if entry is None or money is None:
+def _members_paid(entry: PrizeMoney | None, c: str | None) -> tuple[tuple[str, str], ...]:
+    """A group prize's members paid, each with the amount (``c``: the currency sign)."""
+    if entry is None or c is None:
         return ()
-    return tuple((p["player"], str(money["currency"]) + p["amount"]) for p in entry["paid_to"])
+    return tuple((p["player"], c + p["amount"]) for p in entry["paid_to"])
 
 
-def _amount(
-    entry: Mapping[str, Any] | None, money: Mapping[str, Any] | None, award: Mapping[str, Any]
-) -> str:
-    if entry is None or money is None:
+def _amount(entry: PrizeMoney | None, c: str | None, award: AwardView) -> str:
+    """A prize's amount in words (``c``: the currency sign; "" without money)."""
+    if entry is None or c is None:
         return ""
-    c, whole = str(money["currency"]), str(entry["amount"])
+    whole = str(entry["amount"])
     if award["status"] == "nobody":  # a cashier reads an amount as money to hand over
         return f"{c}{whole} not paid out"
     if award["status"] != "won":
@@ -248,7 +251,7 @@ def handed_prizes(night: Night) -> dict[str, list[str]]:
     return out
 
 
-def money_part(night: Night) -> dict[str, Any]:
+def money_part(night: Night) -> WinnersPart:
     """The report's and the live view's ``awards``, ``money``, ``payouts`` and
     ``prize_winners`` (the rows of :func:`winner_rows`) and ``prizes_status``."""
     data = prize_money(night)

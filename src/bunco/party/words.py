@@ -13,10 +13,9 @@ and a table's tie-break rule in one sentence.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bunco.core.presets import TITLES
 from bunco.core.rules import AfterBell, RollKind, RoundEnd, RuleSet
+from bunco.party.shapes import NightWords
 
 KIND_WORDS = {
     RollKind.MISS: "Miss",
@@ -40,7 +39,7 @@ def plural(label: str) -> str:
     return f"{short[:-1]}ies" if short.endswith("y") else f"{short}s"
 
 
-def night_words(rules: RuleSet) -> dict[str, object]:
+def night_words(rules: RuleSet) -> NightWords:
     """The night's words: ``kinds`` (roll kind → its name; a page adds ``+points`` where
     the kind scores), ``mini`` (the three of a kind's short name: "Mini", "Baby",
     "Low/High"), ``minis`` (its plural) and ``bell`` (what the room does once the bell
@@ -89,18 +88,18 @@ def result_text(
     winners: list[str],
     team: bool,
     scores: list[int],
-    tie_break: dict[str, Any] | None,
+    tie_rule: str | None,
     *,
     now: bool = False,
 ) -> str:
     """How a table's round was won, in one line: the score, or the tie-break that decided
-    a tie (never "won 0–0").
+    a tie (``tie_rule``, the tie-break's rule; never "won 0–0").
 
     >>> result_text(["Ann", "Cat"], True, [23, 1], None)
     'Ann & Cat won here 23–1'
     >>> result_text(["Bea"], False, [8, 21, 5], None)
     'Bea won here with 21'
-    >>> result_text(["Eve", "Gus"], True, [0, 0], {"rule": "sudden_death"})
+    >>> result_text(["Eve", "Gus"], True, [0, 0], "sudden_death")
     'Eve & Gus won here on the tie-break (sudden death) after a 0–0 tie'
     >>> result_text([], True, [3, 3], None)
     'Nobody won here'
@@ -111,14 +110,53 @@ def result_text(
     verb = ("wins" if len(winners) == 1 else "win") if now else "won here"
     if not who:
         return f"Nobody {'wins' if now else 'won here'}"
-    if tie_break is not None:
-        how = TIE_BREAK_NAMES.get(str(tie_break.get("rule")), "a tie-break")
+    if tie_rule is not None:
+        how = TIE_BREAK_NAMES.get(tie_rule, "a tie-break")
         level = max(scores) if scores else 0
         tie = f"a {level}–{level} tie" if team else f"a tie at {level}"
         return f"{who} {verb} on the tie-break ({how}) after {tie}"
     if team:
         return f"{who} {verb} {scores[0]}–{scores[1]}"
     return f"{who} {verb} with {max(scores)}"
+
+
+def tie_why_text(
+    rule: str,
+    level: int,
+    team: bool,
+    round_no: int,
+    goal: int,
+    for_high: bool = False,
+) -> str:
+    """What the rules do next for a tie at a table when the bell rang (0–0 included), in
+    words short enough for the table's phone above its taps: the one place the table's
+    phone, the host's cards and the big screen read it from (RULES.md §3, "tie at a
+    table"; the tie is broken at the table, before anyone moves).
+
+    >>> tie_why_text("sessions", 0, True, 2, 5)
+    'Tied 0–0 at the bell: no winner yet. Each tied player takes one turn here; most points wins (still tied: again).'
+    >>> tie_why_text("sudden_death", 7, True, 4, 5)
+    'Tied 7–7 at the bell: no winner yet. Keep taking turns here; the first roll showing a 4 wins.'
+    >>> tie_why_text("roll_off_to_five", 0, True, 2, 5)
+    'Tied 0–0 at the bell: no winner yet. Roll on here; the first side to 5 points wins.'
+    >>> tie_why_text("roll_off_to_five", 3, False, 2, 3, for_high=True)
+    'Tied at 3 points at the bell: no winner yet. Each tied player rolls once for high here; the highest starts a roll-off to 3.'
+    """
+    tie = f"Tied {level}–{level}" if team else f"Tied at {level} point{'' if level == 1 else 's'}"
+    lead = f"{tie} at the bell: no winner yet. "
+    if for_high:  # the tied players roll for who starts the tie-break first
+        if rule == "roll_off_to_five":
+            then = f"a roll-off to {goal}"
+        elif rule == "sudden_death":
+            then = f"sudden death (a {round_no} wins)"
+        else:
+            then = "a round of turns (most points wins)"
+        return f"{lead}Each tied player rolls once for high here; the highest starts {then}."
+    if rule == "sudden_death":
+        return f"{lead}Keep taking turns here; the first roll showing a {round_no} wins."
+    if rule == "roll_off_to_five":
+        return f"{lead}Roll on here; the first side to {goal} points wins."
+    return f"{lead}Each tied player takes one turn here; most points wins (still tied: again)."
 
 
 def tie_break_text(

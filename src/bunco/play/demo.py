@@ -14,12 +14,12 @@ and ``export --payouts`` all read it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
+from bunco.core.money_shapes import MoneyLine
 from bunco.core.night import Night
-from bunco.play.driver import Driver, play_auto
+from bunco.core.party_setup import PartyLine
+from bunco.play.driver import Driver, EventSink, play_auto
 from bunco.play.logfile import PartyLog
 from bunco.play.newnight import build_party
 from bunco.play.roster import Roster
@@ -31,7 +31,7 @@ DEMO_PLAYERS = ("Ann", "Bea", "Cat", "Dee", "Eve", "Fay", "Gus", "Hal")
 DEMO_SEED = 2026
 
 #: Its prize money: everyone pays $5, and the pot goes to the prizes.
-DEMO_MONEY: dict[str, Any] = {
+DEMO_MONEY: MoneyLine = {
     "currency": "$",
     "buy_in": "5",
     "payouts": [
@@ -43,19 +43,16 @@ DEMO_MONEY: dict[str, Any] = {
 }
 
 
-def demo_party() -> dict[str, Any]:
+def demo_party() -> PartyLine:
     """The party line of the sample night."""
     roster = Roster(DEMO_PLAYERS, DEMO_PLAYERS)
-    party = build_party("classic", roster, sets=1, seed=DEMO_SEED)
-    return {
-        "type": "party",
-        "name": "Sample night",
-        **{k: v for k, v in party.items() if k != "type"},
-        "money": DEMO_MONEY,
-    }
+    line: PartyLine = {"type": "party", "name": "Sample night"}
+    line.update(build_party("classic", roster, sets=1, seed=DEMO_SEED))  # "type" stays first
+    line["money"] = DEMO_MONEY
+    return line
 
 
-def play_demo(sink: Callable[[Mapping[str, Any]], None]) -> Night:
+def play_demo(sink: EventSink) -> Night:
     """Play the sample night, giving ``sink`` every event (after the party line,
     :func:`demo_party`)."""
     return play_auto(Driver.new(demo_party(), sink))

@@ -17,15 +17,15 @@ Turn(table=1, player='Ann')
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from bunco.core.dice import Dice
 from bunco.core.errors import BuncoError, NotAllowedNow
-from bunco.core.events import Event, ScoringEvent, normalize_event
-from bunco.core.night import Night, RoundResult
+from bunco.core.events import Event, RollEvent, ScoringEvent, normalize_event
+from bunco.core.night import Night
+from bunco.core.round_results import RoundResult
 from bunco.core.rules import RollKind, RoundEnd
 from bunco.core.seating import Move, describe_moves
 from bunco.core.table import Phase, RollRecord
@@ -138,7 +138,7 @@ class Driver:
     rung: Step | None = None  # timed rounds: the clock's bell logged before a refused entry
 
     @classmethod
-    def new(cls, party: Mapping[str, Any], sink: EventSink | None = None) -> Driver:
+    def new(cls, party: object, sink: EventSink | None = None) -> Driver:
         """A driver for a new night; ``party`` should carry ``seed`` and ``bots``."""
         night = Night.start(party)
         return cls.of(night, sink)
@@ -183,10 +183,16 @@ class Driver:
         if turn is None:
             raise NotAllowedNow("nobody may roll now", expected="a new night")
         faces = dice if dice is not None else self.draw()
-        event: dict[str, Any] = {"type": "roll"}
-        if turn.table is not None:
-            event["table"] = turn.table
-        event.update(dice=list(faces), player=turn.player)
+        event: RollEvent
+        if turn.table is None:
+            event = {"type": "roll", "dice": list(faces), "player": turn.player}
+        else:
+            event = {
+                "type": "roll",
+                "table": turn.table,
+                "dice": list(faces),
+                "player": turn.player,
+            }
         return self.submit(event)
 
     def roll_for_in_time(self, turn: Turn) -> Step | None:
@@ -235,7 +241,7 @@ class Driver:
             )
         return self.submit({"type": "undo", "table": table})
 
-    def submit(self, event: Mapping[str, Any]) -> Step:
+    def submit(self, event: object) -> Step:
         """Apply ``event``: write it to the log, then move on. Refusals leave everything as it was.
 
         The log gets the event in its canonical form (as the night holds it), and only once

@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias
 
 from bunco.core.errors import BuncoError, NotAllowedNow
+from bunco.core.events import VerifyEvent
+from bunco.core.host_events import BreakEvent, HostEvent, JudgeEvent
 from bunco.core.hosting import drawing_event, judged_prizes, prize_key
 from bunco.core.verification import awaiting_cards, waiting_for_cards
 from bunco.play.driver import Driver
@@ -101,7 +103,7 @@ def parse_host_word(line: str) -> HostWord | None:
     return HostWord(word, (), rest)
 
 
-def _judge(driver: Driver, said: HostWord) -> dict[str, Any]:
+def _judge(driver: Driver, said: HostWord) -> JudgeEvent:
     """The judge event: the prize's key (and group) found in what the host typed."""
     night = driver.night
     typed = said.text
@@ -122,21 +124,34 @@ def _judge(driver: Driver, said: HostWord) -> dict[str, Any]:
     return {"type": "judge", "prize": key, "ranking": list(said.names)}
 
 
-def host_events(driver: Driver, said: HostWord) -> list[dict[str, Any]]:
+HostWordEvent: TypeAlias = VerifyEvent | HostEvent
+"""An event a host's word stands for."""
+
+
+def _verify(player: str, checker: str) -> VerifyEvent:
+    event: VerifyEvent = {"type": "verify", "player": player}
+    if checker:
+        event["checker"] = checker
+    return event
+
+
+def host_events(driver: Driver, said: HostWord) -> list[HostWordEvent]:
     """The events a host's word stands for (a drawing drawn now)."""
     night = driver.night
     if said.word == "verify":
         names = list(night.roster) if said.names == ("all",) else list(said.names)
-        return [
-            {"type": "verify", "player": n, **({"checker": said.text} if said.text else {})}
-            for n in names
-        ]
+        return [_verify(n, said.text) for n in names]
     if said.word == "judge":
         return [_judge(driver, said)]
-    if said.word in ("absent", "present"):
-        return [{"type": said.word, "player": said.names[0]}]
+    if said.word == "absent":
+        return [{"type": "absent", "player": said.names[0]}]
+    if said.word == "present":
+        return [{"type": "present", "player": said.names[0]}]
     if said.word == "break":
-        return [{"type": "break", **({"minutes": int(said.text)} if said.text else {})}]
+        pause: BreakEvent = {"type": "break"}
+        if said.text:
+            pause["minutes"] = int(said.text)
+        return [pause]
     if said.word == "endbreak":
         return [{"type": "end_break"}]
     if said.word in ("draw", "draw!"):
@@ -170,7 +185,7 @@ def run_host_word(driver: Driver, said: HostWord) -> str:
         driver.submit(event)
     last = events[-1]
     if last["type"] == "verify":
-        return f"✓ verified: {', '.join(e['player'] for e in events)}"
+        return f"✓ verified: {', '.join(e['player'] for e in events if e['type'] == 'verify')}"
     if last["type"] == "drawing":
         return f"🎉 {last.get('name') or 'The drawing'}: {last['winner']}!"
     if last["type"] == "close_cards":

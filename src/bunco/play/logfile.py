@@ -20,14 +20,14 @@ import datetime as dt
 import json
 import os
 import shutil
-from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from bunco.core.errors import BuncoError, LogError, excerpt
-from bunco.core.events import dump_event
+from bunco.core.events import Event, dump_event
 from bunco.core.night import Night
 from bunco.core.party_log import MAX_LINE, read_log_stream
+from bunco.core.party_setup import PartyLine
 
 _CHUNK = 1 << 16
 
@@ -86,7 +86,7 @@ class PartyLog:
         self.sync = True  # also push each line to the disk (fsync), not only to the OS
 
     @classmethod
-    def create(cls, path: Path, party: Mapping[str, Any], *, overwrite: bool = False) -> PartyLog:
+    def create(cls, path: Path, party: PartyLine, *, overwrite: bool = False) -> PartyLog:
         """Start a new log with its party line; refuses to replace a file unless ``overwrite``."""
         if path.exists() and not overwrite:
             raise LogFileError(
@@ -119,11 +119,11 @@ class PartyLog:
             handle.write("\n")
         return cls(path, handle)
 
-    def append(self, event: Mapping[str, Any]) -> None:
+    def append(self, event: Event) -> None:
         """Write one accepted event and flush it (a crash of the program loses nothing)."""
         self._write(event)
 
-    def _write(self, data: Mapping[str, Any]) -> None:
+    def _write(self, data: PartyLine | Event) -> None:
         self._handle.write(dump_event(data) + "\n")
         self._handle.flush()
         if self.sync:

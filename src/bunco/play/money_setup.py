@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from bunco.core.errors import InvalidSetup
 from bunco.core.hosting import prize_key
 from bunco.core.money import PRESETS
+from bunco.core.money_shapes import MoneyLine, PayoutSpec
+from bunco.core.party_setup import PartyLine
 
 ONE_PRIZE = ("value", "listed")
 _SIGNED = re.compile(r"^\s*([^\d\s.]{0,8})\s*(\d[\d.]*)\s*$")
@@ -67,7 +68,7 @@ def _amount(text: str, what: str) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def parse_pay(spec: str) -> dict[str, str]:
+def parse_pay(spec: str) -> PayoutSpec:
     """``--pay PRIZE[@GROUP]=AMOUNT|SHARE%`` as a payout of the party line.
 
     >>> parse_pay("best costume@Team 1=$25")
@@ -80,7 +81,7 @@ def parse_pay(spec: str) -> dict[str, str]:
             f"--pay {spec!r} names no prize and what it pays",
             expected="--pay most_buncos=50% or --pay most_wins=10 (--pay 'best_costume@Team 1=25')",
         )
-    out = {"prize": prize_key(name)}
+    out: PayoutSpec = {"prize": prize_key(name)}
     if group.strip():
         out["group"] = " ".join(group.split())
     value = value.strip()
@@ -102,10 +103,10 @@ def _rounds(text: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def party_fields(options: MoneyOptions) -> dict[str, Any]:
+def party_fields(options: MoneyOptions) -> PartyLine:
     """The party line's ``money``, ``judged``, ``must_be_present``,
     ``one_prize_per_person`` and ``house_rules.breaks_after_rounds`` of the flags."""
-    out: dict[str, Any] = {}
+    out: PartyLine = {}
     if options.judged:
         out["judged"] = [" ".join(j.split()) for j in options.judged]
     if options.must_be_present:
@@ -119,7 +120,7 @@ def party_fields(options: MoneyOptions) -> dict[str, Any]:
         out["one_prize_per_person"] = True
     if options.breaks:
         out["house_rules"] = {"breaks_after_rounds": _rounds(options.breaks)}
-    money: dict[str, Any] = {}
+    money: MoneyLine = {}
     if options.money is not None and options.money != "none":
         if options.money not in PRESETS:
             raise InvalidSetup(
@@ -201,7 +202,7 @@ def ask_money(ask: Ask, prizes: Sequence[str], grouped: bool) -> MoneyOptions:
     )
 
 
-def add_prize_money(party: dict[str, Any], options: MoneyOptions | None, ask: bool) -> None:
+def add_prize_money(party: PartyLine, options: MoneyOptions | None, ask: bool) -> None:
     """Put the prize and money options into a new night's party line: the flags given, or
     (at a terminal, none given) the answers to the questions."""
     if options is None or not options.given:

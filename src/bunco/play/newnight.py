@@ -10,9 +10,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from bunco.core.party_setup import PartyLine
 from bunco.core.presets import get_rules, preset_name
+from bunco.core.rules import HouseRuleValue
 from bunco.core.seating import first_seating
 from bunco.play.roster import Roster, make_roster
 
@@ -25,10 +26,10 @@ def build_party(
     *,
     sets: int,
     seed: int,
-    house_rules: Mapping[str, Any] | None = None,
+    house_rules: Mapping[str, HouseRuleValue] | None = None,
     shuffle: bool = False,
     physical: bool = False,
-) -> dict[str, Any]:
+) -> PartyLine:
     """The first line of the party log; raises :class:`~bunco.core.errors.BuncoError`.
 
     Players are seated in roster order (humans first) unless ``shuffle``, which lets the
@@ -42,7 +43,7 @@ def build_party(
     if get_rules(name).verify_for_prizes and "verify_for_prizes" not in house:
         house["verify_for_prizes"] = "false"
     ruleset = get_rules(name, house)
-    party: dict[str, Any] = {
+    party: PartyLine = {
         "type": "party",
         "rules": name,
         "players": list(roster.players),

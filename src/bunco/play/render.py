@@ -23,7 +23,8 @@ from rich.text import Text
 
 from bunco.core.dice import score_rolloff
 from bunco.core.events import ScoringEvent
-from bunco.core.night import Night, RoundResult, seat_counts
+from bunco.core.night import Night
+from bunco.core.round_results import RoundResult, seat_counts
 from bunco.core.rules import RollKind
 from bunco.core.seating import Move
 from bunco.core.seating_partners import kept_words, partners_kept

@@ -5,17 +5,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from bunco.core.audit import AuditEntry
 from bunco.core.night import Night
 from bunco.core.rules import SetWinner
 from bunco.core.seating_partners import kept_words, partners_kept
 from bunco.core.verification import verification_report, verified_text
+from bunco.party.night_report import night_report
 from bunco.party.payouts import notes, payout_sheet
-from bunco.party.report import night_report
+from bunco.party.shapes import NightReport, ReportRound
 from bunco.party.sheets import master_sheet
 from bunco.play.render import score_cards_table
 
@@ -24,9 +27,7 @@ def _names(players: list[Any]) -> str:
     return ", ".join(p if p is not None else "(ghost)" for p in players)
 
 
-def print_round(
-    out: Console, rnd: dict[str, Any], kept: list[tuple[str, str]] | None = None
-) -> None:
+def print_round(out: Console, rnd: ReportRound, kept: list[tuple[str, str]] | None = None) -> None:
     """One finished round, table by table; ``kept``: partnerships the host's seating kept
     for it against the partner rule (shown under the table)."""
     table = Table(title=f"Set {rnd['set']}, round {rnd['round']}", title_justify="left")
@@ -86,10 +87,10 @@ def print_night(out: Console, night: Night) -> None:
     print_prizes(out, night, data)
     print_payouts(out, night)  # a night with money: who gets how much for what
     if data["rolloff"]:
-        r = data["rolloff"]
+        due = data["rolloff"]
         out.print(
-            f"[yellow]Roll-off due[/] for {r['purpose']} between {_names(r['players'])}, "
-            f"rolling for {r['round']}s; next: {r['roller']}"
+            f"[yellow]Roll-off due[/] for {due['purpose']} between {_names(due['players'])}, "
+            f"rolling for {due['round']}s; next: {due['roller']}"
         )
     if data["next"]:
         nxt = data["next"]
@@ -114,7 +115,7 @@ def print_night(out: Console, night: Night) -> None:
     print_audit(out, data["corrections"])
 
 
-def print_audit(out: Console, entries: list[dict[str, object]]) -> None:
+def print_audit(out: Console, entries: Sequence[AuditEntry]) -> None:
     """The audit list: every correction and undo (what, who, when, why)."""
     if not entries:
         return
@@ -164,7 +165,7 @@ def print_verification(out: Console, night: Night) -> None:
         out.print(f"The host closed the cards with these not verified: {closed}.", highlight=False)
 
 
-def print_prizes(out: Console, night: Night, data: dict[str, Any]) -> None:
+def print_prizes(out: Console, night: Night, data: NightReport) -> None:
     """Every prize as handed out (the person paid, judged prizes too), or the prizes on the
     cards while a roll-off is due; or why nobody is named yet."""
     if data["prizes_status"]:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from bunco.sheets.blank import blank_sheets_pdf
     from bunco.sheets.export import standings_csv
     from bunco.sheets.filled import filled_sheets_pdf
-    from bunco.sheets.report import night_report_html, night_report_pdf
+    from bunco.sheets.night_report_page import night_report_html, night_report_pdf
 
 __all__ = [
     "blank_sheets_pdf",
@@ -32,8 +32,8 @@ __all__ = [
 _HOMES = {
     "blank_sheets_pdf": "blank",
     "filled_sheets_pdf": "filled",
-    "night_report_html": "report",
-    "night_report_pdf": "report",
+    "night_report_html": "night_report_page",
+    "night_report_pdf": "night_report_page",
     "standings_csv": "export",
 }
 

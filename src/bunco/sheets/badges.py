@@ -4,7 +4,7 @@ the check-in at the door (docs/room.md).
 A badge shows the night's name, the player's name large, where they sit in round 1, and
 their own door card's QR code: the host (or a co-host) scans it with the phone's camera
 app, which opens the card's address on the server and checks that player in. The
-address names the player by a card id, not a credential (:mod:`bunco.web.door_cards`),
+address names the player by a card id, not a credential (:mod:`bunco.web.room.door_cards`),
 so the badge is safe to hand out and to wear.
 
 >>> from bunco.core.night import Night

@@ -37,6 +37,8 @@ if TYPE_CHECKING:  # matplotlib is imported when a chart is drawn, not with the 
     from matplotlib.figure import Figure
 
 TOP_PLAYERS = 10
+SVG_SALT = "bunco"
+"""What an SVG chart's ids are made from (so a report is the same bytes each time)."""
 MAX_BARS = 60
 COLORS = (
     "#1f77b4",
@@ -215,8 +217,11 @@ CHARTS: dict[str, tuple[str, Callable[[Night], Figure]]] = {
 
 def render(fig: Figure, fmt: str, dpi: float = 100) -> bytes:
     """A figure as ``png`` or ``svg`` bytes."""
+    import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    # the SVG's ids from a fixed salt, not a random one: the same figure, the same bytes
+    matplotlib.rcParams["svg.hashsalt"] = SVG_SALT
     FigureCanvasAgg(fig)
     buffer = io.BytesIO()
     metadata: dict[str, str | None] = {"Date": None} if fmt == "svg" else {"Software": None}

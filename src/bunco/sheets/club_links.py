@@ -15,11 +15,11 @@ b'%PDF'
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from reportlab.lib.units import inch
 
+from bunco.club.view_types import MemberLink
 from bunco.sheets.pdfkit import GREY, Doc, text_width
 from bunco.sheets.rulecard import draw_qr
 
@@ -41,7 +41,7 @@ def broken(text: str, width: float, size: float) -> list[str]:
     return lines
 
 
-def links_message(club: str, links: Sequence[Mapping[str, Any]]) -> str:
+def links_message(club: str, links: Sequence[MemberLink]) -> str:
     """One message with every member's link, one line each."""
     head = (
         f"{club}: here is your own page for the club's nights. Open it to say whether you "
@@ -50,7 +50,7 @@ def links_message(club: str, links: Sequence[Mapping[str, Any]]) -> str:
     return head + "\n\n" + "\n".join(f"{m['name']}: {m['url']}" for m in links if m.get("url"))
 
 
-def links_sheet(club: str, links: Sequence[Mapping[str, Any]], *, paper: str = "letter") -> bytes:
+def links_sheet(club: str, links: Sequence[MemberLink], *, paper: str = "letter") -> bytes:
     """Every member's link and QR code, two columns of cards to cut out."""
     doc = Doc(paper, title=f"{club}: members' links")
     shown = [m for m in links if m.get("url")]

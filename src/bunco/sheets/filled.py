@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bunco.core.night import Night, RoundResult, TableResult
+from bunco.core.night import Night
+from bunco.core.round_results import RoundResult, TableResult
 from bunco.core.rules import RuleSet
 from bunco.core.seating_partners import PARTNER_RULE, kept_words, partners_kept
 from bunco.core.verification import card_final
-from bunco.party.report import night_title, progress
+from bunco.party.night_report import night_title, progress
 from bunco.party.sheets import RoundLine, master_sheet, round_buncos, round_lines, table_tally
 from bunco.party.standings import standings
 from bunco.sheets.cards import (

@@ -20,10 +20,10 @@ from xml.sax.saxutils import escape
 from reportlab.platypus import Paragraph
 
 from bunco.core.night import Night
-from bunco.party.report import night_title
+from bunco.party.night_report import night_title
+from bunco.sheets.night_report_page import _pdf_table, _styles, meta_line, prize_table
 from bunco.sheets.payouts import payout_story
 from bunco.sheets.pdfkit import Rendered, build_numbered, flowing_document, paper_size
-from bunco.sheets.report import _pdf_table, _styles, meta_line, prize_table
 from bunco.sheets.verified import verified_story
 
 

@@ -21,7 +21,7 @@ import html
 import io
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from xml.sax.saxutils import escape as xml_escape
 
 from reportlab.lib.styles import ParagraphStyle
@@ -36,8 +36,8 @@ from bunco.club.season import season_ledger, season_progress, season_standings
 from bunco.core.night import Night
 from bunco.sheets.charts import COLORS, TOP_PLAYERS, new_figure, render
 from bunco.sheets.export import safe_cell
+from bunco.sheets.night_report_page import STYLE, _html_table, _pdf_table, _styles
 from bunco.sheets.pdfkit import flowing_document, font, paper_size
-from bunco.sheets.report import STYLE, _html_table, _pdf_table, _styles
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -64,7 +64,7 @@ def season_csv(club: Club, nights: Mapping[str, Night], season: str | None = Non
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in season_standings(club, nights, season):
-        d = row.as_dict()
+        d = dict(row.as_dict())
         writer.writerow([safe_cell(str(d[k])) if k == "player" else d[k] for k in CSV_COLUMNS])
     return out.getvalue()
 
@@ -105,7 +105,20 @@ def standings_heads(club: Club) -> list[str]:
     return [*HEADS[:3], "Score", *HEADS[3:]] if _ruled(club) else HEADS
 
 
-def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> dict[str, Any]:
+class SeasonRows(TypedDict):
+    """The season report's tables as text: the standings, the nights, the dues and the
+    hosts, the money in one sentence, the season and its standings rule in words."""
+
+    standings: list[list[str]]
+    nights: list[list[str]]
+    dues: list[list[str]]
+    summary: str
+    hosts: list[list[str]]
+    season: str
+    rule: str
+
+
+def _rows(club: Club, nights: Mapping[str, Night], season: str | None) -> SeasonRows:
     c = club.currency
     ledger = season_ledger(club, nights, season)
     standings = []

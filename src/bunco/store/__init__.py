@@ -18,30 +18,39 @@ at (or none), the client's command id and the event's JSON in the party-log form
 
 from __future__ import annotations
 
-from bunco.store.clubs import ClubRecord, ClubStore
+from bunco.core.stored_event import StoredEvent
+from bunco.store.clubs import ClubCommand, ClubMoved, ClubRecord, ClubStore
 from bunco.store.db import default_db_url, make_engine, upgrade_database
 from bunco.store.events import (
+    ChangedOptions,
     DuplicateCommand,
     EventStore,
     NightGone,
     NightRecord,
+    OptionsBusy,
     SeqTaken,
-    StoredEvent,
     StoreError,
-    TokenRecord,
 )
+from bunco.store.night_tokens import Revoke, TokenChange, TokenRecord, TokensChanged
 
 __all__ = [
+    "ChangedOptions",
+    "ClubCommand",
+    "ClubMoved",
     "ClubRecord",
     "ClubStore",
     "DuplicateCommand",
     "EventStore",
     "NightGone",
     "NightRecord",
+    "OptionsBusy",
+    "Revoke",
     "SeqTaken",
     "StoreError",
     "StoredEvent",
+    "TokenChange",
     "TokenRecord",
+    "TokensChanged",
     "default_db_url",
     "make_engine",
     "upgrade_database",

@@ -14,6 +14,8 @@ from sqlalchemy import Connection, text
 
 NIGHT_WRITES = 0x62756E63  # "bunc": storing a batch of a night's events
 NIGHT_CLAIMS = 0x62756E6E  # "bunn": claiming a player's name at a night
+NIGHT_NUMBERS = 0x62756E6F  # "buno": numbering a co-host's or a viewer link's token
+NIGHT_REPORTS = 0x62756E70  # "bunp": a table's phone report
 
 
 def take(conn: Connection, namespace: int, night_id: str) -> None:

@@ -17,7 +17,8 @@ is complete, so a backup cut short never takes the place of a good one.
 :func:`verify_backup` reads a backup whole: the archive's row counts and checksums (or
 SQLite's integrity check), then what a restore relies on: each night's log from its setup
 line (seq 0) without a gap, every event a JSON object the rules apply, every token and
-phone report of a night that is there, each club's log without a gap.
+phone report of a night that is there, each club's log without a gap and ending at the
+club's seq.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -62,6 +63,7 @@ from bunco.store.backup_format import (
     schema_revision,
 )
 from bunco.store.db import make_engine
+from bunco.store.json_values import JsonObject
 
 MAX_PROBLEMS = 20
 """How many problems a check lists (it counts them all)."""
@@ -218,8 +220,10 @@ class BackupSource:
         self._engine: Engine | None = None
         if self.kind == "archive":
             self._reader = ArchiveReader(path)
-            self.revision: str | None = self._reader.header.get("schema")
-            self.taken_at = self._reader.header.get("taken_at")
+            header = self._reader.header
+            schema, taken = header.get("schema"), header.get("taken_at")
+            self.revision: str | None = schema if isinstance(schema, str) else None
+            self.taken_at = taken if isinstance(taken, str) else None
         else:
             self._engine = _sqlite_file(path)
             try:
@@ -318,6 +322,7 @@ class _Consistency:
         self.nights: set[str] = set()
         self.clubs: set[str] = set()
         self.logs: set[str] = set()
+        self.club_seqs: dict[str, int] = {}
 
     def table(self, table: TableStream) -> int:
         at = {name: i for i, name in enumerate(table.columns)}
@@ -325,6 +330,8 @@ class _Consistency:
         if table.name == "nights":
             return self._ids(rows, at["id"], self.nights)
         if table.name == "clubs":
+            if "seq" in at:  # (revision 0008 on) each club's seq: its log's last
+                rows = self._club_seqs(rows, at["id"], at["seq"])
             return self._ids(rows, at["id"], self.clubs)
         if table.name == "events":
             return self._logs(rows, at, "night", self.nights, "night_id")
@@ -333,6 +340,11 @@ class _Consistency:
         if "night_id" in at:
             return self._owned(table.name, rows, at["night_id"])
         return sum(1 for _ in rows)
+
+    def _club_seqs(self, rows: Iterable[list[Any]], id_at: int, seq_at: int) -> Iterator[list[Any]]:
+        for values in rows:
+            self.club_seqs[values[id_at]] = values[seq_at]
+            yield values
 
     @staticmethod
     def _ids(rows: Iterable[list[Any]], column: int, into: set[str]) -> int:
@@ -355,7 +367,7 @@ class _Consistency:
     ) -> int:
         """A log table (events or club events): rows in (owner, seq) order."""
         count, owner, expected = 0, None, 0
-        bodies: list[dict[str, Any]] = []
+        bodies: list[JsonObject] = []
         for values in rows:
             count += 1
             if values[at[key]] != owner:
@@ -381,11 +393,16 @@ class _Consistency:
             self.report.problem(f"night {night} has no setup line")
         return count
 
-    def _log_done(self, what: str, owner: str | None, bodies: list[dict[str, Any]]) -> None:
+    def _log_done(self, what: str, owner: str | None, bodies: list[JsonObject]) -> None:
         if owner is None:
             return
         if what == "night":
             self.logs.add(owner)
+        seq = self.club_seqs.get(owner) if what == "club" else None
+        if seq is not None and seq != len(bodies) - 1:
+            self.report.problem(
+                f"club {owner}: its seq is {seq}, its log's last event {len(bodies) - 1}"
+            )
         if what == "night" and self.replay and bodies:
             from bunco.core.errors import BuncoError
             from bunco.core.night import Night

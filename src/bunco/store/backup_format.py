@@ -35,10 +35,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 from sqlalchemy import Connection, MetaData, Table, select
 from sqlalchemy.types import TypeEngine
+
+from bunco.store.json_values import JsonObject, JsonValue
 
 FORMAT = "bunco-backup"
 VERSION = 1
@@ -103,6 +105,13 @@ def row_line(values: list[Any]) -> str:
     return json.dumps(values, separators=(",", ":"), ensure_ascii=False)
 
 
+class TableSummary(TypedDict):
+    """A table's line in an archive's end: how many rows, and the SHA-256 of their lines."""
+
+    rows: int
+    sha256: str
+
+
 @dataclass
 class TableSum:
     """What a backup holds of one table: its rows and the SHA-256 of their lines."""
@@ -114,7 +123,8 @@ class TableSum:
         self.rows += 1
         self.digest.update(line.encode("utf-8") + b"\n")
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> TableSummary:
+        """The table's count and checksum, as the archive's end lists them."""
         return {"rows": self.rows, "sha256": self.digest.hexdigest()}
 
 
@@ -162,7 +172,7 @@ class ArchiveWriter:
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
-        self.sums: dict[str, dict[str, Any]] = {}
+        self.sums: dict[str, TableSummary] = {}
 
     def header(self, **fields: Any) -> None:
         self._line({"format": FORMAT, "version": VERSION, **fields})
@@ -180,7 +190,7 @@ class ArchiveWriter:
     def end(self) -> None:
         self._line({"end": self.sums})
 
-    def _line(self, value: dict[str, Any]) -> None:
+    def _line(self, value: object) -> None:
         self.stream.write(json.dumps(value, ensure_ascii=False) + "\n")
 
 
@@ -209,8 +219,8 @@ class ArchiveReader:
                 f"{path} is a backup of format {self.header.get('version')!r}",
                 expected=f"format {VERSION}: restore it with the bunco that wrote it, or newer",
             )
-        self.end: dict[str, dict[str, Any]] | None = None
-        self.sums: dict[str, dict[str, Any]] = {}
+        self.end: JsonObject | None = None
+        self.sums: dict[str, TableSummary] = {}
         self._pending: str | None = None
 
     def close(self) -> None:
@@ -231,9 +241,9 @@ class ArchiveReader:
             )
         return line
 
-    def _object(self, line: str, what: str) -> dict[str, Any]:
+    def _object(self, line: str, what: str) -> JsonObject:
         try:
-            value = json.loads(line)
+            value: JsonValue = json.loads(line)
         except ValueError:
             value = None
         if not isinstance(value, dict):
@@ -247,14 +257,16 @@ class ArchiveReader:
         while True:
             marker = self._object(line, "a table's heading")
             if "end" in marker:
-                self.end = marker["end"]
+                end = marker["end"]
+                self.end = end if isinstance(end, dict) else {}
                 if self.stream.readline():
                     raise BackupError(
                         f"{self.path} goes on after its end", expected="a file of bunco backup"
                     )
                 return
-            name, columns = marker.get("table"), marker.get("columns")
-            if not isinstance(name, str) or not isinstance(columns, list):
+            name, listed = marker.get("table"), marker.get("columns")
+            columns = [c for c in listed if isinstance(c, str)] if isinstance(listed, list) else []
+            if not isinstance(name, str) or not isinstance(listed, list) or columns != listed:
                 raise BackupError(
                     f"{self.path}: a table's heading is not readable",
                     expected="a file written by bunco backup",
@@ -300,8 +312,9 @@ class ArchiveReader:
             want, got = self.end.get(name), self.sums.get(name)
             if want is None or got is None:
                 problems.append(f"table {name} is {'missing' if got is None else 'not listed'}")
-            elif want.get("rows") != got["rows"]:
-                problems.append(f"table {name} has {got['rows']} rows, its end says {want['rows']}")
+            elif not isinstance(want, dict) or want.get("rows") != got["rows"]:
+                said = want.get("rows") if isinstance(want, dict) else want
+                problems.append(f"table {name} has {got['rows']} rows, its end says {said}")
             elif want.get("sha256") != got["sha256"]:
                 problems.append(f"table {name}'s rows differ from their checksum")
         return problems

@@ -29,10 +29,9 @@ club's log (the log as it was added from a file) no longer matches it.
 >>> _ = store.append("n1", 1, table=1, command_id="c1",
 ...                  event={"type": "roll", "table": 1, "dice": [1, 1, 1]})
 >>> clubs = ClubStore(store.engine)
->>> clubs.create("c1", "Club", {"type": "club", "name": "Club"}, "secret")
->>> _ = clubs.append("c1", {"type": "member", "name": "Ann", "role": "regular",
-...                         "email": "ann@example.org"})
->>> _ = clubs.append("c1", {"type": "night", "night": "n1"})
+>>> _ = clubs.create("c1", "Club", {"type": "club", "name": "Club"}, "secret")
+>>> _ = clubs.record("c1", [{"type": "member", "name": "Ann", "role": "regular",
+...                          "email": "ann@example.org"}, {"type": "night", "night": "n1"}], 0)
 >>> done = erase_member(store.engine, "c1", "ann")
 >>> done.replacement, done.nights, done.events
 ('Former member 1', ['n1'], 1)
@@ -49,7 +48,6 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
@@ -58,6 +56,7 @@ from bunco.core.names import name_key
 from bunco.core.night import Night
 from bunco.store.deletion import DeletionError, announce, club_nights, lock_nights
 from bunco.store.events import dump
+from bunco.store.json_values import JsonObject, JsonValue
 
 PSEUDONYM = "Former member {}"
 CONTACT_KEYS = ("email", "address")
@@ -67,7 +66,7 @@ club's ``member``, ``leave_club`` and ``rsvp``; elsewhere ``name`` names a night
 drawing or a co-host's label)."""
 NAMED_EVENTS = ("member", "leave_club", "rsvp")
 
-ClubCheck = Callable[[list[dict[str, Any]], list[dict[str, Any]]], None]
+ClubCheck = Callable[[list[JsonObject], list[JsonObject]], None]
 """Called with the club's log before and after the erasure (in its transaction):
 raises to refuse it (the command line folds both with the club's rules)."""
 
@@ -81,7 +80,7 @@ class Erasure:
     nights: list[str] = field(default_factory=list)
     events: int = 0
     club_events: int = 0
-    appended: list[dict[str, Any]] = field(default_factory=list)
+    appended: list[JsonObject] = field(default_factory=list)
     tokens: int = 0
 
 
@@ -115,7 +114,15 @@ class Scrubber:
     def _word(self, match: re.Match[str]) -> str:
         return self.replacement if match.group(0) in self.spellings else match.group(0)
 
-    def value(self, value: Any) -> Any:
+    def object(self, value: JsonObject) -> JsonObject:
+        """The JSON object ``value`` with the name replaced (an event's ``type`` kept)."""
+        return {
+            (self.replacement if k in self.spellings else k): (v if k == "type" else self.value(v))
+            for k, v in value.items()
+        }
+
+    def value(self, value: JsonValue) -> JsonValue:
+        """The JSON value ``value`` with the name replaced."""
         if isinstance(value, str):
             if value in self.spellings:
                 return self.replacement
@@ -125,16 +132,11 @@ class Scrubber:
         if isinstance(value, list):
             return [self.value(v) for v in value]
         if isinstance(value, dict):
-            return {
-                (self.replacement if k in self.spellings else k): (
-                    v if k == "type" else self.value(v)
-                )
-                for k, v in value.items()
-            }
+            return self.object(value)
         return value
 
 
-def _strings(value: Any) -> Iterable[str]:
+def _strings(value: JsonValue) -> Iterable[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
@@ -146,22 +148,24 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
-def _people(events: Iterable[dict[str, Any]]) -> set[str]:
+def _people(events: Iterable[JsonObject]) -> set[str]:
     """Every name of a person ``events`` write: a night's players, members, and the
     values of a person's fields."""
     found: set[str] = set()
     for event in events:
-        if event.get("type") == "party":
-            found |= {p for p in event.get("players") or [] if isinstance(p, str)}
+        players = event.get("players")
+        if event.get("type") == "party" and isinstance(players, list):
+            found |= {p for p in players if isinstance(p, str)}
         found |= {v for k in PERSON_KEYS if isinstance(v := event.get(k), str)}
-        if event.get("type") in NAMED_EVENTS and isinstance(event.get("name"), str):
-            found.add(event["name"])
+        if event.get("type") in NAMED_EVENTS and isinstance(named := event.get("name"), str):
+            found.add(named)
         if event.get("type") == "link" and event.get("for") == "member":
-            found.add(event.get("subject", ""))
+            subject = event.get("subject", "")
+            found.add(subject if isinstance(subject, str) else "")
     return found
 
 
-def _results(night: Night) -> Any:
+def _results(night: Night) -> JsonValue:
     """What a night's standings are made of, as plain JSON values: the phase and round
     it is at, its number of events, every player's score card, the set winners and the
     prizes."""
@@ -173,10 +177,11 @@ def _results(night: Night) -> Any:
         "sets": [dataclasses.asdict(r) for r in night.set_results],
         "prizes": [dataclasses.asdict(p) for p in night.prizes],
     }
-    return json.loads(json.dumps(value, default=str))
+    parsed: JsonValue = json.loads(json.dumps(value, default=str))
+    return parsed
 
 
-def _fold(night_id: str, bodies: list[dict[str, Any]]) -> Night:
+def _fold(night_id: str, bodies: list[JsonObject]) -> Night:
     night = Night.start(bodies[0])
     for body in bodies[1:]:
         night = night.apply(body)
@@ -184,7 +189,7 @@ def _fold(night_id: str, bodies: list[dict[str, Any]]) -> Night:
 
 
 def same_results(
-    night_id: str, before: list[dict[str, Any]], after: list[dict[str, Any]], scrub: Scrubber
+    night_id: str, before: list[JsonObject], after: list[JsonObject], scrub: Scrubber
 ) -> None:
     """Refuse (:class:`DeletionError`) a rewritten night that does not fold to the same
     results as before, the name replaced: score cards, set winners, prizes, phase."""
@@ -217,6 +222,9 @@ def erase_member(
     results would change."""
     key = name_key(name)
     with engine.begin() as conn:
+        # the club's row first: its writers wait (and a command decided on the log as it
+        # was is refused if an ``unlink`` is added: the club's seq moves)
+        conn.execute(text("UPDATE clubs SET seq = seq WHERE id = :club"), {"club": club_id})
         club_rows = _rows(conn, "SELECT seq, body FROM club_events WHERE club_id = :o", club_id)
         if not club_rows:
             raise DeletionError(
@@ -224,11 +232,11 @@ def erase_member(
             )
         club_log = [body for _, body in club_rows]
         spellings = {
-            e["name"]
+            named
             for e in club_log
             if e.get("type") == "member"
-            and isinstance(e.get("name"), str)
-            and name_key(e["name"]) == key
+            and isinstance(named := e.get("name"), str)
+            and name_key(named) == key
         }
         if not spellings:
             raise DeletionError(
@@ -240,9 +248,9 @@ def erase_member(
         logs = {
             n: _rows(conn, "SELECT seq, body FROM events WHERE night_id = :o", n) for n in nights
         }
-        taken = {name_key(s) for s in _strings(club_log)}
+        taken = {name_key(s) for e in club_log for s in _strings(e)}
         for rows in logs.values():
-            taken |= {name_key(s) for s in _strings([b for _, b in rows])}
+            taken |= {name_key(s) for _, b in rows for s in _strings(b)}
         replacement = _replacement(replacement, taken - {key})
         done = Erasure(sorted(spellings)[0], replacement)
         _erase_club(conn, club_id, club_rows, spellings, replacement, done, check)
@@ -254,9 +262,15 @@ def erase_member(
     return done
 
 
-def _rows(conn: Connection, query: str, owner: str) -> list[tuple[int, dict[str, Any]]]:
+def _rows(conn: Connection, query: str, owner: str) -> list[tuple[int, JsonObject]]:
     found = conn.execute(text(query + " ORDER BY seq"), {"o": owner}).all()
-    return [(int(seq), json.loads(body)) for seq, body in found]
+    return [(int(seq), _object(body)) for seq, body in found]
+
+
+def _object(text: str | None) -> JsonObject:
+    """A stored JSON object (a body, options, a report; ``None``: an empty one)."""
+    parsed: JsonObject = json.loads(text or "{}")
+    return parsed
 
 
 def _replacement(wanted: str | None, taken: set[str]) -> str:
@@ -276,7 +290,7 @@ def _replacement(wanted: str | None, taken: set[str]) -> str:
 def _erase_club(
     conn: Connection,
     club_id: str,
-    rows: list[tuple[int, dict[str, Any]]],
+    rows: list[tuple[int, JsonObject]],
     spellings: set[str],
     replacement: str,
     done: Erasure,
@@ -297,11 +311,11 @@ def _erase_club(
         ):
             for contact in CONTACT_KEYS if event.get("type") == "member" else ("address",):
                 new.pop(contact, None)
-        new = scrub.value(new)
+        new = scrub.object(new)
         if event.get("type") == "link":
-            kept = (event.get("for"), new.get("subject"))
+            kept = (str(event.get("for")), str(new.get("subject")))
             links = {k: h for k, h in links.items() if k != kept}
-            links[kept] = event["hash"]  # type: ignore[index]
+            links[kept] = str(event["hash"])
         elif event.get("type") == "unlink":
             links = {k: h for k, h in links.items() if h != event.get("hash")}
         after.append(new)
@@ -324,12 +338,17 @@ def _erase_club(
             ),
             {"club": club_id, "seq": number, "body": dump(event)},
         )
+    if done.appended:
+        conn.execute(
+            text("UPDATE clubs SET seq = :seq WHERE id = :club"),
+            {"club": club_id, "seq": rows[-1][0] + len(done.appended)},
+        )
 
 
 def _erase_night(
     conn: Connection,
     night_id: str,
-    rows: list[tuple[int, dict[str, Any]]],
+    rows: list[tuple[int, JsonObject]],
     club_spellings: set[str],
     replacement: str,
     done: Erasure,
@@ -339,7 +358,7 @@ def _erase_night(
     people = _people(bodies)
     spellings = club_spellings | {p for p in people if name_key(p) == key}
     scrub = Scrubber(spellings, replacement, keep=people)
-    after = [scrub.value(b) for b in bodies]
+    after = [scrub.object(b) for b in bodies]
     changed = [(seq, new) for (seq, old), new in zip(rows, after, strict=True) if new != old]
     if not changed:
         return
@@ -355,7 +374,7 @@ def _erase_night(
         text("SELECT name, options FROM nights WHERE id = :night"), {"night": night_id}
     ).first()
     if night is not None:
-        options = dump(scrub.value(json.loads(night.options or "{}")))
+        options = dump(scrub.object(_object(night.options)))
         conn.execute(
             text("UPDATE nights SET name = :name, options = :options WHERE id = :night"),
             {"name": scrub.value(night.name), "options": options, "night": night_id},
@@ -375,7 +394,7 @@ def _erase_night(
         {"night": night_id},
     ).all()
     for table_no, report in reports:
-        new_report = dump(scrub.value(json.loads(report)))
+        new_report = dump(scrub.object(_object(report)))
         if new_report != report:
             conn.execute(
                 text(

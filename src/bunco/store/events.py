@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -29,33 +29,46 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from bunco.store import advisory, notify
+from bunco.core.events import Event
+from bunco.core.party_setup import PartySetup
+from bunco.core.server_options import NightOptions
+from bunco.core.stored_event import SERVER_CALLERS, StoredEvent, command_scope
+from bunco.store import notify
 from bunco.store.db import make_engine, upgrade_database
 from bunco.store.models import EventRow, NightRow, TokenRow
+from bunco.store.night_tokens import (
+    Revoke,
+    TokenChange,
+    TokenRecord,
+    TokensChanged,
+    revoke,
+    token_values,
+    write_tokens,
+)
+from bunco.store.option_changes import ChangedOptions as ChangedOptions
+from bunco.store.option_changes import OptionsChange as OptionsChange
 
 _EVENTS = cast(Table, EventRow.__table__)
 _NIGHTS = cast(Table, NightRow.__table__)
 _TOKENS = cast(Table, TokenRow.__table__)
 ALL_TABLES: Any = object()
 """Sentinel of :meth:`EventStore.events`: no table filter."""
-SERVER_CALLERS = frozenset({"bot", "clock", "server"})
-"""The server's own callers: each has a space of command ids of its own. Every token of a
-night (its tables' phones, its hosts, its players) shares one space: a command id is one
-command of the night, whoever sends it."""
-
-
-def command_scope(caller: str) -> str:
-    """The space of ``caller``'s command ids: ``""`` for any token, else the server's
-    caller itself.
-
-    >>> command_scope("3f" * 16), command_scope("bot")
-    ('', 'bot')
-    """
-    return caller if caller in SERVER_CALLERS else ""
 
 
 class StoreError(Exception):
     """Base of the store's refusals."""
+
+
+class OptionsBusy(StoreError):
+    """A night's options changed under every try of :meth:`EventStore.change_options`."""
+
+
+OPTION_TRIES = 20
+"""How often :meth:`EventStore.change_options` decides again on options written meanwhile."""
+
+
+class _Moved(Exception):
+    """The options moved under a change of tokens: its transaction is rolled back."""
 
 
 class SeqTaken(StoreError):
@@ -87,8 +100,9 @@ class DuplicateCommand(StoreError):
         self.stored = stored
 
 
-def dump(event: dict[str, Any]) -> str:
-    """The compact JSON of an event, as stored and exported.
+def dump(event: object) -> str:
+    """The compact JSON of an event (or of any value the store keeps as JSON: a night's
+    options, a phone's report), as stored and exported.
 
     >>> dump({"type": "roll", "table": 1, "dice": [1, 1, 4]})
     '{"type":"roll","table":1,"dice":[1,1,4]}'
@@ -101,25 +115,14 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """One row of a night's log: the event (``body``) in its envelope (seq, table, whose
-    command under which id, the request it stood for, when it was stored)."""
+def _no_options() -> NightOptions:
+    return {}
 
-    night_id: str
-    seq: int
-    table: int | None
-    command_id: str | None
-    body: str
-    created_at: datetime
-    caller: str = ""
-    request_hash: str | None = None
 
-    @property
-    def event(self) -> dict[str, Any]:
-        """The event as a dict (parsed from ``body``)."""
-        value: dict[str, Any] = json.loads(self.body)
-        return value
+def options_of(text: str | None) -> NightOptions:
+    """A night's options as stored (JSON the store wrote from :data:`OptionsChange`'s
+    results; ``None``: none)."""
+    return cast(NightOptions, json.loads(text or "{}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,22 +133,9 @@ class NightRecord:
     name: str
     created_at: datetime
     create_command_id: str | None
-    options: dict[str, Any] = field(default_factory=dict)
+    options: NightOptions = field(default_factory=_no_options)
     create_salt: str | None = None
     create_request: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TokenRecord:
-    """What one token (by its hash) lets its holder do at one night."""
-
-    hash: str
-    night_id: str
-    role: str
-    table: int | None = None
-    player: str | None = None
-    created_at: datetime | None = None
-    revoked: bool = False
 
 
 def _utc(value: datetime) -> datetime:
@@ -173,7 +163,7 @@ def _night(row: Any) -> NightRecord:
         row.name,
         _utc(row.created_at),
         row.create_command_id,
-        json.loads(row.options or "{}"),
+        options_of(row.options),
         row.create_salt,
         row.create_request,
     )
@@ -225,10 +215,10 @@ class EventStore:
         self,
         night_id: str,
         name: str,
-        setup: dict[str, Any],
+        setup: PartySetup,
         *,
         command_id: str | None = None,
-        options: dict[str, Any] | None = None,
+        options: NightOptions | None = None,
         tokens: Iterable[TokenRecord] = (),
         salt: str | None = None,
         request_hash: str | None = None,
@@ -266,7 +256,7 @@ class EventStore:
                         "created_at": created,
                     },
                 )
-                rows = [self._token_values(t, created) for t in tokens]
+                rows = [token_values(t, created) for t in tokens]
                 if rows:
                     conn.execute(insert(_TOKENS), rows)
                     self._notify(conn, "t", night_id)
@@ -295,13 +285,102 @@ class EventStore:
             ).all()
         return [_night(r) for r in rows]
 
-    def set_options(self, night_id: str, options: dict[str, Any]) -> None:
-        """Replace the night's server options (bots, pace, ...)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(_NIGHTS).where(_NIGHTS.c.id == night_id).values(options=dump(options))
-            )
-            self._notify(conn, "o", night_id)
+    def change_options(self, night_id: str, change: OptionsChange) -> ChangedOptions:
+        """Change the night's server options (bots, the dice, the door list, the room's
+        calls...) by ``change``, a pure function of the options as stored that returns the
+        new ones (it may raise to refuse: nothing is written). Compare-and-set: the new
+        options are written only if the stored ones are still those ``change`` was given
+        (another process may have written meanwhile); else ``change`` runs again on the
+        fresh ones, at most :data:`OPTION_TRIES` times (then :class:`OptionsBusy`). So
+        two changes at once never erase each other. Raises :class:`NightGone` for a night
+        that is not stored.
+
+        >>> store = EventStore("sqlite://"); store.upgrade()
+        >>> store.create_night("n1", "Friday", {"type": "party", "rules": "classic",
+        ...                                     "players": ["Ann", "Bea"]})
+        >>> store.change_options("n1", lambda o: {**o, "dice": "phones"}).after
+        {'dice': 'phones'}
+        >>> store.change_options("n1", lambda o: {**o, "bots": ["Bea"]}).after
+        {'dice': 'phones', 'bots': ['Bea']}
+        """
+        for _try in range(OPTION_TRIES):
+            with self.engine.begin() as conn:
+                changed = self._write_options(conn, night_id, change)
+                if changed is not None:
+                    return changed
+        raise OptionsBusy(f"night {night_id!r}'s options changed under {OPTION_TRIES} tries")
+
+    def change_tokens(self, night_id: str, change: TokenChange) -> TokensChanged:
+        """Make ``change`` to the night's tokens (revocations, new tokens, a player's
+        claim) and, with it, to its options, in one transaction: all of it or nothing (a
+        table's new join code never leaves the table without one). The options are
+        written by compare-and-set as in :meth:`change_options` (the whole change made
+        again when they moved). A claim of a name a live token follows stores nothing
+        (``claimed`` false), unless ``shared``; on PostgreSQL the claim holds the night's
+        claim lock, so two claims of one name at once store one token. A ``numbered``
+        token's number is decided in the transaction (on PostgreSQL under the night's
+        numbering lock): two processes adding at once never hand out one number twice.
+
+        >>> store = EventStore("sqlite://"); store.upgrade()
+        >>> store.create_night("n1", "Friday", {"type": "party", "rules": "classic",
+        ...                                     "players": ["Ann", "Bea"]})
+        >>> ann = TokenRecord("h-ann", "n1", "player", player="Ann")
+        >>> store.change_tokens("n1", TokenChange(claim=ann)).claimed
+        True
+        >>> again = TokenRecord("h-ann-2", "n1", "player", player="Ann")
+        >>> store.change_tokens("n1", TokenChange(claim=again)).claimed
+        False
+        >>> store.change_tokens("n1", TokenChange(revoke=(Revoke("player", player="Ann"),)))
+        TokensChanged(revoked=(1,), claimed=None, options=None, numbered=None, number=None)
+        >>> def named(number: int) -> str:
+        ...     return f"co-host {number}"
+        >>> def number_of(label: str | None) -> int | None:
+        ...     return int(label.split()[-1]) if label and label.startswith("co-host") else None
+        >>> from bunco.store.night_tokens import Numbered
+        >>> bea = Numbered(TokenRecord("h-bea", "n1", "host"), number_of, named)
+        >>> done = store.change_tokens("n1", TokenChange(numbered=bea))
+        >>> done.number, done.numbered.player
+        (1, 'co-host 1')
+        """
+        for _try in range(OPTION_TRIES):
+            try:
+                with self.engine.begin() as conn:
+                    done = write_tokens(conn, night_id, self.dialect, change, now())
+                    options = None
+                    if change.options is not None:
+                        options = self._write_options(conn, night_id, change.options)
+                        if options is None:
+                            raise _Moved
+                    self._notify(conn, "t", night_id)
+                    return replace(done, options=options)
+            except IntegrityError as exc:
+                raise StoreError("a token with this hash exists") from exc
+            except _Moved:
+                continue
+        raise OptionsBusy(f"night {night_id!r}'s options changed under {OPTION_TRIES} tries")
+
+    def _write_options(
+        self, conn: Connection, night_id: str, change: OptionsChange
+    ) -> ChangedOptions | None:
+        """``change`` applied to the stored options on ``conn`` (their write announced);
+        ``None`` when they were written meanwhile (nothing written)."""
+        row = conn.execute(select(_NIGHTS.c.options).where(_NIGHTS.c.id == night_id)).first()
+        if row is None:
+            raise NightGone(f"night {night_id!r} is not stored")
+        before = options_of(row.options)
+        after = change(options_of(row.options))  # its own copy to change
+        if after == before:
+            return ChangedOptions(before, before)
+        same = (
+            _NIGHTS.c.options.is_(None) if row.options is None else _NIGHTS.c.options == row.options
+        )
+        done = conn.execute(
+            update(_NIGHTS).where(_NIGHTS.c.id == night_id, same).values(options=dump(after))
+        )
+        if done.rowcount != 1:
+            return None
+        self._notify(conn, "o", night_id)
+        return ChangedOptions(before, after)
 
     # events ---------------------------------------------------------------
 
@@ -312,7 +391,7 @@ class EventStore:
         *,
         table: int | None,
         command_id: str | None,
-        event: dict[str, Any] | None = None,
+        event: Event | None = None,
         body: str | None = None,
         caller: str = "",
         request_hash: str | None = None,
@@ -489,18 +568,6 @@ class EventStore:
 
     # tokens ---------------------------------------------------------------
 
-    @staticmethod
-    def _token_values(token: TokenRecord, created: datetime) -> dict[str, Any]:
-        return {
-            "hash": token.hash,
-            "night_id": token.night_id,
-            "role": token.role,
-            "table_no": token.table,
-            "player": token.player,
-            "created_at": token.created_at or created,
-            "revoked_at": None,
-        }
-
     def add_tokens(self, tokens: Sequence[TokenRecord]) -> None:
         """Store token hashes (raises :class:`StoreError` if a hash exists)."""
         if not tokens:
@@ -508,7 +575,7 @@ class EventStore:
         created = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(_TOKENS), [self._token_values(t, created) for t in tokens])
+                conn.execute(insert(_TOKENS), [token_values(t, created) for t in tokens])
                 for night_id in sorted({t.night_id for t in tokens}):
                     self._notify(conn, "t", night_id)
         except IntegrityError as exc:
@@ -516,31 +583,10 @@ class EventStore:
 
     def claim_player(self, token: TokenRecord, *, shared: bool = False) -> bool:
         """Store ``token``, a player token, unless a live token of the same player of its
-        night exists (``shared=True``: store it anyway); whether it was stored.
-
-        Atomic across processes: on PostgreSQL the check and the insert hold the night's
-        claim lock (:mod:`bunco.store.advisory`), so two claims of one name at once store
-        one token. (SQLite is served by one process, whose claims do not interleave.)
-        """
-        with self.engine.begin() as conn:
-            if self.dialect == "postgresql":
-                advisory.take(conn, advisory.NIGHT_CLAIMS, token.night_id)
-            if not shared:
-                taken = conn.execute(
-                    select(_TOKENS.c.hash)
-                    .where(
-                        _TOKENS.c.night_id == token.night_id,
-                        _TOKENS.c.role == token.role,
-                        _TOKENS.c.player == token.player,
-                        _TOKENS.c.revoked_at.is_(None),
-                    )
-                    .limit(1)
-                ).first()
-                if taken is not None:
-                    return False
-            conn.execute(insert(_TOKENS), self._token_values(token, now()))
-            self._notify(conn, "t", token.night_id)
-        return True
+        night exists (``shared=True``: store it anyway); whether it was stored
+        (:meth:`change_tokens`)."""
+        done = self.change_tokens(token.night_id, TokenChange(claim=token, shared=shared))
+        return bool(done.claimed)
 
     def token(self, token_hash: str) -> TokenRecord | None:
         """The token with this hash (revoked ones included), or ``None``."""
@@ -560,16 +606,7 @@ class EventStore:
         self, night_id: str, role: str, *, table: int | None = None, player: str | None = None
     ) -> int:
         """Revoke the night's live tokens of ``role`` (and table/player); returns how many."""
-        query = update(_TOKENS).where(
-            _TOKENS.c.night_id == night_id,
-            _TOKENS.c.role == role,
-            _TOKENS.c.revoked_at.is_(None),
-        )
-        if table is not None:
-            query = query.where(_TOKENS.c.table_no == table)
-        if player is not None:
-            query = query.where(_TOKENS.c.player == player)
         with self.engine.begin() as conn:
-            count = int(conn.execute(query.values(revoked_at=now())).rowcount)
+            count = revoke(conn, night_id, Revoke(role, table, player), now())
             self._notify(conn, "t", night_id)
             return count

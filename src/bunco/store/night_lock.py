@@ -34,14 +34,13 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from bunco.core.stored_event import StoredEvent, command_scope
 from bunco.store import notify
 from bunco.store.advisory import NIGHT_WRITES
 from bunco.store.db import POSTGRES_TIMEOUTS
 from bunco.store.events import (
     NightGone,
     SeqTaken,
-    StoredEvent,
-    command_scope,
     names_no_night,
     stored_event,
 )

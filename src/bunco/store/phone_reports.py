@@ -8,6 +8,11 @@ host's page may be served by any of them, so the reports live in the ``phone_rep
 table (one row per night and table, replaced by each report) rather than in one
 process's memory. A report is one upsert; reading a night's reports is one query.
 
+A report is changed beside the phone only by :meth:`PhoneReports.drop_refused` (refused
+entries a person sent to the host, which the phone holds no more): in one transaction,
+by compare-and-set on the row as read, keeping when the phone was heard, so a report the
+phone sends meanwhile is never lost (it is changed in turn, or stored after, whole).
+
 >>> from bunco.store.db import make_engine, upgrade_database
 >>> engine = make_engine("sqlite://")
 >>> upgrade_database(engine)
@@ -19,20 +24,51 @@ process's memory. A report is one upsert; reading a night's reports is one query
 >>> reports.save("n1", 2, "2026-11-27T10:00:05.000+00:00", {"waiting": 1})  # late: kept out
 >>> reports.load("n1")
 {2: StoredReport(heard='2026-11-27T10:00:15.000+00:00', report={'waiting': 0})}
+>>> reports.save("n1", 3, "2026-11-27T10:00:20.000+00:00", {"waiting": 1, "refused": [
+...     {"id": "c1", "label": "1-1-4", "code": "stale", "message": "table 3 changed"}]})
+>>> reports.drop_refused("n1", 3, {"c1"}), reports.load("n1")[3].report
+(True, {'waiting': 1, 'refused': []})
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Literal, TypedDict, cast
 
-from sqlalchemy import Engine, Table, select
+from sqlalchemy import Connection, Engine, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from bunco.core.server_options import RefusedEntry
 from bunco.store.models import PhoneReportRow
 
 _REPORTS = cast(Table, PhoneReportRow.__table__)
+DROP_TRIES = 20
+"""How many times :meth:`PhoneReports.drop_refused` reads the report again when a phone's
+report was stored between its read and its write."""
+
+
+class RoundWaiting(TypedDict):
+    """The entries waiting on a phone that were tapped in one round."""
+
+    set: int
+    round: int
+    waiting: int
+
+
+class PhoneReport(TypedDict, total=False):
+    """What a table's phone said its outbox holds (the API's ``OutboxIn``), and whether the
+    report ``crossed`` its entries on the way (the server stored them already)."""
+
+    waiting: int
+    first: str | None
+    rounds: list[RoundWaiting]
+    oldest: str | None
+    oldest_age: float | None
+    refused: list[RefusedEntry]
+    mode: Literal["offline-ready", "outbox-only"] | None
+    crossed: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +76,11 @@ class StoredReport:
     """A table's phone as last heard: when (UTC, ISO 8601) and what it reported."""
 
     heard: str
-    report: dict[str, Any]
+    report: PhoneReport
+
+
+def _text(report: PhoneReport) -> str:
+    return json.dumps(report, separators=(",", ":"))
 
 
 class PhoneReports:
@@ -49,14 +89,14 @@ class PhoneReports:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def save(self, night_id: str, table: int, heard: str, report: dict[str, Any]) -> None:
+    def save(self, night_id: str, table: int, heard: str, report: PhoneReport) -> None:
         """Replace table ``table``'s report unless a later one is stored (one statement:
         concurrent reports of one table from two processes leave the later one whole)."""
         values = {
             "night_id": night_id,
             "table_no": table,
             "heard": heard,
-            "report": json.dumps(report, separators=(",", ":")),
+            "report": _text(report),
         }
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
         insert = dialect.insert(_REPORTS).values(**values)
@@ -76,4 +116,41 @@ class PhoneReports:
                     _REPORTS.c.night_id == night_id
                 )
             ).all()
-        return {int(r.table_no): StoredReport(r.heard, json.loads(r.report)) for r in rows}
+        return {int(r.table_no): StoredReport(r.heard, _parsed(r.report)) for r in rows}
+
+    def drop_refused(self, night_id: str, table: int, ids: Collection[str]) -> bool:
+        """Take the refused entries ``ids`` out of table ``table``'s report (a person sent
+        them to the host: the phone holds them no more), keeping when it was heard; whether
+        a report was stored. One transaction that writes only over the report it read
+        (compare-and-set, read again when a phone's report came between): a report stored
+        meanwhile is never overwritten by the older one."""
+        for _try in range(DROP_TRIES):
+            with self.engine.begin() as conn:
+                done = self._drop_once(conn, night_id, table, set(ids))
+            if done is not None:
+                return done
+        raise RuntimeError(
+            f"table {table}'s phone report at night {night_id!r} changed under {DROP_TRIES} tries"
+        )
+
+    def _drop_once(self, conn: Connection, night_id: str, table: int, ids: set[str]) -> bool | None:
+        """One try of :meth:`drop_refused` on ``conn``: ``None`` when the report moved."""
+        where = (_REPORTS.c.night_id == night_id, _REPORTS.c.table_no == table)
+        row = conn.execute(select(_REPORTS.c.heard, _REPORTS.c.report).where(*where)).first()
+        if row is None:
+            return False
+        report = _parsed(row.report)
+        kept = [r for r in report.get("refused", []) if r["id"] not in ids]
+        if len(kept) == len(report.get("refused", [])):
+            return True  # nothing of them there: nothing to write
+        changed = conn.execute(
+            update(_REPORTS)
+            .where(*where, _REPORTS.c.heard == row.heard, _REPORTS.c.report == row.report)
+            .values(report=_text({**report, "refused": kept}))
+        )
+        return True if changed.rowcount == 1 else None
+
+
+def _parsed(text: str) -> PhoneReport:
+    """A stored report (written by :meth:`PhoneReports.save` from a checked one)."""
+    return cast(PhoneReport, json.loads(text))

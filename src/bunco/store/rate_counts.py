@@ -1,6 +1,6 @@
 """The counts of the rate limits in PostgreSQL, shared by every server process.
 
-:mod:`bunco.web.guard` counts failed attempts (wrong join codes, unknown tokens) with the
+:mod:`bunco.web.gate.guard` counts failed attempts (wrong join codes, unknown tokens) with the
 ``limits`` library's *moving window* strategy: a failure is allowed if fewer than the
 limit were counted in the last window (a minute, an hour). With one process the counts
 live in its memory; with several processes on one PostgreSQL database (``bunco serve

@@ -23,7 +23,7 @@ and link of the backup works again.
 ...                                     "players": ["Ann", "Bea", "Cat", "Dee"]})
 >>> _ = take_backup(store.engine, folder / "copy.sqlite3")
 >>> restore_backup(folder / "copy.sqlite3", f"sqlite:///{folder / 'new.sqlite3'}").tables
-{'clubs': 0, 'nights': 1, 'club_events': 0, 'events': 1, 'phone_reports': 0, 'tokens': 0}
+{'clubs': 0, 'nights': 1, 'club_commands': 0, 'club_events': 0, 'events': 1, 'phone_reports': 0, 'tokens': 0}
 >>> restore_backup(folder / "copy.sqlite3", f"sqlite:///{folder / 'new.sqlite3'}")
 Traceback (most recent call last):
 ...

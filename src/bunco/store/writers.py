@@ -15,6 +15,15 @@ process wrote.
 - :class:`PostgresWriter`: the night's write lock across processes
   (:mod:`bunco.store.night_lock`), on the event loop; what was missed is read under the
   lock, so one replan is enough.
+
+A night's server options (bots, the dice, the door list, the room's calls...) are
+changed through the same writer (:meth:`NightWriter.change_options`): a pure change
+applied by compare-and-set on the stored options (:meth:`EventStore.change_options
+<bunco.store.events.EventStore.change_options>`), on the SQLite writer thread (one
+writer at a time with the batches), or on a thread of its own on PostgreSQL (the
+compare-and-set keeps two processes from erasing each other's change); and so are its
+tokens (:meth:`NightWriter.change_tokens`: revocations, new tokens, a player's claim and
+the options changed with them, in one transaction).
 """
 
 from __future__ import annotations
@@ -24,8 +33,16 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
-from bunco.store.events import EventStore, SeqTaken, StoredEvent, StoreError
+from bunco.core.stored_event import StoredEvent
+from bunco.store.events import (
+    ChangedOptions,
+    EventStore,
+    OptionsChange,
+    SeqTaken,
+    StoreError,
+)
 from bunco.store.night_lock import NightWrites
+from bunco.store.night_tokens import TokenChange, TokensChanged
 
 Replan = Callable[[list[StoredEvent]], Awaitable[list[StoredEvent]]]
 """Given the events another process stored after the batch's seq (in seq order), apply
@@ -56,6 +73,14 @@ class NightWriter(Protocol):
         nothing; see the module's docstring for ``replan``. Nothing to store: nothing
         happens (``replan`` may leave nothing)."""
 
+    async def change_options(self, night_id: str, change: OptionsChange) -> ChangedOptions:
+        """Apply ``change`` to the night's stored options, all or nothing, never over
+        another change made meanwhile (:meth:`EventStore.change_options`)."""
+
+    async def change_tokens(self, night_id: str, change: TokenChange) -> TokensChanged:
+        """Make ``change`` to the night's tokens (and options), all or nothing
+        (:meth:`EventStore.change_tokens`)."""
+
 
 class SqliteWriter:
     """:class:`NightWriter` for SQLite: one thread commits (one writer at a time anyway)."""
@@ -77,6 +102,14 @@ class SqliteWriter:
     async def events_after(self, night_id: str, seq: int) -> list[StoredEvent]:
         return self.store.events(night_id, after=seq)  # short and local: inline
 
+    async def change_options(self, night_id: str, change: OptionsChange) -> ChangedOptions:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self.store.change_options, night_id, change)
+
+    async def change_tokens(self, night_id: str, change: TokenChange) -> TokensChanged:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self.store.change_tokens, night_id, change)
+
     async def commit(self, night_id: str, events: list[StoredEvent], replan: Replan) -> None:
         loop = asyncio.get_running_loop()
         for _attempt in range(MAX_ATTEMPTS):
@@ -93,8 +126,9 @@ class SqliteWriter:
 class PostgresWriter:
     """:class:`NightWriter` for PostgreSQL: each batch under the night's write lock."""
 
-    def __init__(self, writes: NightWrites) -> None:
+    def __init__(self, writes: NightWrites, store: EventStore) -> None:
         self.writes = writes
+        self.store = store
 
     async def open(self) -> None:
         await self.writes.pool()
@@ -104,6 +138,13 @@ class PostgresWriter:
 
     async def events_after(self, night_id: str, seq: int) -> list[StoredEvent]:
         return await self.writes.events(night_id, seq)  # one round trip on the event loop
+
+    async def change_options(self, night_id: str, change: OptionsChange) -> ChangedOptions:
+        # shielded as a batch's commit is: a change that reached the database is kept
+        return await asyncio.shield(asyncio.to_thread(self.store.change_options, night_id, change))
+
+    async def change_tokens(self, night_id: str, change: TokenChange) -> TokensChanged:
+        return await asyncio.shield(asyncio.to_thread(self.store.change_tokens, night_id, change))
 
     async def commit(self, night_id: str, events: list[StoredEvent], replan: Replan) -> None:
         if not events:
@@ -123,5 +164,5 @@ class PostgresWriter:
 def writer_for(store: EventStore) -> NightWriter:
     """The :class:`NightWriter` of ``store``'s database."""
     if store.dialect == "postgresql":
-        return PostgresWriter(NightWrites(store.engine.url))
+        return PostgresWriter(NightWrites(store.engine.url), store)
     return SqliteWriter(store)

@@ -12,56 +12,55 @@ import asyncio
 import contextlib
 import gc
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from pydantic.json_schema import JsonSchemaValue
 
 from bunco import __version__
 from bunco.store import EventStore
 from bunco.store.rate_counts import DatabaseCounts
-from bunco.web import (
-    api_checkin,
-    api_clock,
-    api_club,
-    api_corrections,
-    api_delete,
-    api_door,
-    api_downloads,
-    api_hosts,
-    api_join_cards,
-    api_money,
-    api_nights,
-    api_phones,
-    api_play,
-    api_room,
-    club_pages,
-    connections,
-    errors,
-    metrics,
-    pages,
-    ws,
-)
-from bunco.web.access_log import AccessLog
-from bunco.web.assets import assets
-from bunco.web.auth import TokenBook
-from bunco.web.bodycap import BodyCap
-from bunco.web.bots import BotRunner
-from bunco.web.club_notify import ClubNotifier
-from bunco.web.compress import Compress
-from bunco.web.downloads import Downloads
-from bunco.web.fastpath import FastRolls
-from bunco.web.follow import ProcessFollower
-from bunco.web.guard import Guard
-from bunco.web.open_sockets import OpenSockets
-from bunco.web.pubsub import InProcessPubSub, PubSub
-from bunco.web.reply_models import HealthOut
-from bunco.web.round_timer import RoundTimer
-from bunco.web.service import NightService
-from bunco.web.timed_rounds import ServerClock
+from bunco.web.api import checkin as api_checkin
+from bunco.web.api import clock as api_clock
+from bunco.web.api import club as api_club
+from bunco.web.api import corrections as api_corrections
+from bunco.web.api import delete as api_delete
+from bunco.web.api import door as api_door
+from bunco.web.api import downloads as api_downloads
+from bunco.web.api import hosts as api_hosts
+from bunco.web.api import join_cards as api_join_cards
+from bunco.web.api import money as api_money
+from bunco.web.api import nights as api_nights
+from bunco.web.api import phones as api_phones
+from bunco.web.api import play as api_play
+from bunco.web.api import room as api_room
+from bunco.web.api import ws
+from bunco.web.api.fastpath import FastRolls
+from bunco.web.club.notify import ClubNotifier
+from bunco.web.decision.timed_rounds import ServerClock
+from bunco.web.files.downloads import Downloads
+from bunco.web.gate.auth import TokenBook
+from bunco.web.gate.guard import Guard
+from bunco.web.live.open_sockets import OpenSockets
+from bunco.web.live.pubsub import InProcessPubSub, PubSub
+from bunco.web.night.bots import BotRunner
+from bunco.web.night.follow import ProcessFollower
+from bunco.web.night.round_timer import RoundTimer
+from bunco.web.night.service import NightService
+from bunco.web.pages import club_pages
+from bunco.web.pages import night_pages as pages
+from bunco.web.pages.assets import assets
+from bunco.web.server import connections, errors, metrics
+from bunco.web.server.access_log import AccessLog
+from bunco.web.server.bodycap import BodyCap
+from bunco.web.server.compress import Compress
+from bunco.web.values.club_event_models import club_event_schemas
+from bunco.web.values.reply_models import HealthOut
+from bunco.web.values.socket_messages import message_schemas
 
 STATIC = Path(__file__).with_name("static")
 
@@ -120,20 +119,20 @@ def create_app(
 
     ``bot_pace`` overrides every night's bot pace (0 for tests); ``create_secret``, when
     set, must be presented as a bearer token to create a night. ``fast_path`` serves the
-    rolls endpoint without the framework's routing (see :mod:`bunco.web.fastpath`).
+    rolls endpoint without the framework's routing (see :mod:`bunco.web.api.fastpath`).
     ``freeze_gc`` keeps the garbage collector's full passes short (see
     :func:`_freeze_old_objects`). ``public_base`` is the address phones use
-    (``http://192.168.1.20:8000``, see :mod:`bunco.web.address`): links, QR codes and
+    (``http://192.168.1.20:8000``, see :mod:`bunco.web.server.address`): links, QR codes and
     printed seating carry it even when a page is open at ``localhost``.
     :func:`_freeze_old_objects`). ``trusted_proxies``: the addresses of reverse proxies
     whose ``X-Forwarded-For`` names the client (no other request's is believed);
-    ``guard`` counts failed attempts (see :mod:`bunco.web.guard`; by default in memory on
+    ``guard`` counts failed attempts (see :mod:`bunco.web.gate.guard`; by default in memory on
     SQLite, in the database on PostgreSQL, shared by every process). ``clock`` is the
-    server's time for timed rounds (a test moves it: :class:`~bunco.web.timed_rounds.ShiftedClock`).
-    ``keep_metrics``: measure requests and rolls for ``GET /metrics`` (:mod:`bunco.web.metrics`),
+    server's time for timed rounds (a test moves it: :class:`~bunco.web.decision.timed_rounds.ShiftedClock`).
+    ``keep_metrics``: measure requests and rolls for ``GET /metrics`` (:mod:`bunco.web.server.metrics`),
     which answers loopback, the addresses of ``metrics_from`` and requests carrying
     ``metrics_token``; ``access_log``: a file (or ``-``, the standard output) for one JSON
-    line per request (:mod:`bunco.web.access_log`).
+    line per request (:mod:`bunco.web.server.access_log`).
     """
     event_store = store or EventStore(db_url)
     kept = metrics.Metrics() if keep_metrics else None
@@ -162,7 +161,7 @@ def create_app(
         app.state.bots = BotRunner(service, bot_pace)
         app.state.round_timer = RoundTimer(service, service.path.clock)
         # a night deleted (here, or by another process): its bots, timer, tokens and
-        # WebSockets let it go (bunco.web.api_delete)
+        # WebSockets let it go (bunco.web.api.delete)
         service.on_dropped.extend(
             [
                 app.state.bots.forget,
@@ -181,7 +180,7 @@ def create_app(
         app.state.club_notifier = ClubNotifier(event_store.engine)  # club notices, deadlines
         app.state.club_notifier.start()
         sampler = None
-        if kept is not None:  # GET /metrics: bunco.web.metrics
+        if kept is not None:  # GET /metrics: bunco.web.server.metrics
             kept.state = app.state
             service.path.after_batch.append(kept.batch)
             if kept.shared:  # every process writes its gauges for the others' scrapes
@@ -232,6 +231,8 @@ def create_app(
     )
     app.include_router(api_play.router)  # the hot routes first: routes are matched in order
     app.include_router(ws.router)
+    # the socket's messages and every club event in the OpenAPI document
+    publish_schemas(app, message_schemas, club_event_schemas)
     app.include_router(api_nights.router)
     app.include_router(api_downloads.router)
     app.include_router(api_hosts.router)
@@ -259,21 +260,49 @@ def create_app(
     if kept is not None or access is not None:  # outermost: every request, as answered
         app.add_middleware(metrics.Observed, metrics=kept, access_log=access)
     app.include_router(metrics.router)  # GET /metrics, closed to the public
-    app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.club_pages
-    app.include_router(pages.router)  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages
+    app.include_router(club_pages.router)  # /club and /c/{id}: bunco.web.pages.club_pages
+    app.include_router(
+        pages.router
+    )  # the pages (`/`, `/join`, `/n/...`): bunco.web.pages.night_pages
 
     @app.get("/api/health", tags=["server"], response_model=HealthOut)
-    async def health() -> dict[str, Any]:
+    async def health() -> HealthOut:
         """Whether the server is up, on which kind of database, and (PostgreSQL) whether it
         hears the other server processes' changes now."""
-        return {
-            "status": "ok",
-            "version": __version__,
-            "database": event_store.dialect,
-            "following_other_processes": app.state.follower.listening,
-            "connections": connections.limits().counts(),
-        }
+        return HealthOut(
+            status="ok",
+            version=__version__,
+            database=event_store.dialect,
+            following_other_processes=app.state.follower.listening,
+            connections=connections.limits().counts(),
+        )
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+SchemaMaker = Callable[[str], dict[str, JsonSchemaValue]]
+"""Schemas by name, referring to each other by a template (``"#/components/schemas/{model}"``)."""
+
+
+def publish_schemas(app: FastAPI, *makers: SchemaMaker) -> None:
+    """Put in ``app``'s OpenAPI document, under ``components/schemas`` beside the routes',
+    the shapes no route names: the socket's messages
+    (:func:`~bunco.web.values.socket_messages.message_schemas`) and every club event, those
+    the server writes itself too (:func:`~bunco.web.values.club_event_models.club_event_schemas`).
+    Built once, on the first ask, as FastAPI builds the rest; a name a route's model already
+    has keeps the route's schema."""
+    routes_only = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        document = app.openapi_schema
+        if document is None:
+            document = routes_only()  # kept by FastAPI as app.openapi_schema
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            for make in makers:
+                for name, schema in make("#/components/schemas/{model}").items():
+                    schemas.setdefault(name, schema)
+        return document
+
+    vars(app)["openapi"] = openapi  # FastAPI's way: the app's openapi() replaced

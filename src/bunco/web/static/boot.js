@@ -1,6 +1,6 @@
 // The first request of a night's page, started while its script is still on the way.
 //
-// The server puts this script inside the page's HTML (bunco.web.assets: it runs as the
+// The server puts this script inside the page's HTML (bunco.web.pages.assets: it runs as the
 // page's <head> is read, allowed by its hash in the page's Content-Security-Policy). It
 // asks for the state the page draws first (a table's page, or the whole night) with the
 // token this browser holds for the page, so that the reply comes back while the page's
@@ -21,7 +21,7 @@
   const read = (reply) => reply.text().then((text) => ({ ok: reply.ok, status: reply.status, text }));
   if (parts[2] === "player") {
     let mine = null;
-    try { mine = JSON.parse(localStorage.getItem(`bunco:${night}:player`) || "null"); } catch (_) { return; }
+    try { mine = JSON.parse(localStorage.getItem(`bunco:${night}:player`) || "null"); } catch { return; }
     if (!mine) return;  // choosing a name: the page asks for the names itself
     const auth = { accept: "application/json", authorization: `Bearer ${mine}` };
     const json = (path) => fetch(path, { headers: auth, cache: "no-store" })
@@ -52,7 +52,7 @@
       const kept = localStorage.getItem(`bunco:${night}:${role}`);
       if (kept) { token = JSON.parse(kept); break; }
     }
-  } catch (_) { return; }
+  } catch { return; }
   if (!token) return;
   const path = parts[2] === "table" ? `${base}/tables/${table}` : base;
   const first = { path, token, arrived: false, reply: null };
@@ -73,8 +73,8 @@
       .then(json).catch(() => null);
     window.buncoCodes = { token, reply: fetch(`${base}/join-codes`, { headers: auth, cache: "no-store" })
       .then(json).catch(() => null) };
-    let made = null;
-    try { made = JSON.parse(localStorage.getItem(`bunco:${night}:created`) || "null"); } catch (_) { made = null; }
+    let made;
+    try { made = JSON.parse(localStorage.getItem(`bunco:${night}:created`) || "null"); } catch { made = null; }
     if (!made || !made.viewer_token) {  // a phone that made no night here: its own viewer link
       window.buncoViewer = { token, reply: fetch(`${base}/viewer-links`, { method: "POST", headers: auth })
         .then(json).catch(() => null) };

@@ -7,7 +7,7 @@
 //
 // The server fills in VERSION (the hash of all the pages' files) and FILES (each night
 // page's shell and the versioned files it names) as it sends this script
-// (bunco.web.assets), so a server with other pages sends another worker: the browser,
+// (bunco.web.pages.assets), so a server with other pages sends another worker: the browser,
 // which checks this script at each visit, installs it, it keeps that version's files in
 // a cache of its own, and the old cache goes when it takes over. Within one version the
 // files never change, so:
@@ -51,8 +51,8 @@ async function addRoutes(event) {
   const own = { condition: { urlPattern: `${OWN}*` }, source: { cacheName: CACHE } };
   try {
     await event.addRoutes([api, own]);
-  } catch (_) {
-    try { await event.addRoutes(api); } catch (__) { /* none: the worker routes all */ }
+  } catch {
+    try { await event.addRoutes(api); } catch { /* none: the worker routes all */ }
   }
 }
 
@@ -191,12 +191,12 @@ self.addEventListener("fetch", (event) => {
   })());
 });
 
-// -- a club member's notifications (club_member.js asks for them; bunco.web.club_push) --
+// -- a club member's notifications (club_member.js asks for them; bunco.web.club.push) --
 // The server's notice arrives encrypted for this phone; it is shown, and a tap opens the
 // member's page (its link's token is kept by that page).
 self.addEventListener("push", (event) => {
-  let notice = {};
-  try { notice = event.data ? event.data.json() : {}; } catch (_) { notice = { body: event.data.text() }; }
+  let notice;
+  try { notice = event.data ? event.data.json() : {}; } catch { notice = { body: event.data.text() }; }
   event.waitUntil(self.registration.showNotification(notice.title || "Bunco club", {
     body: notice.body || "", tag: notice.tag, icon: "/static/icon-192.png", data: { url: notice.url || "/" },
   }));

@@ -10,14 +10,14 @@ export function store(key, value) {
   try {
     if (value === undefined || value === null) localStorage.removeItem(PREFIX + key);
     else localStorage.setItem(PREFIX + key, JSON.stringify(value));
-  } catch (_) { /* private mode: tokens last for this page only */ }
+  } catch { /* private mode: tokens last for this page only */ }
 }
 
 export function recall(key) {
   try {
     const raw = localStorage.getItem(PREFIX + key);
     return raw === null ? null : JSON.parse(raw);
-  } catch (_) {
+  } catch {
     return null;
   }
 }
@@ -73,10 +73,12 @@ export class ApiError extends Error {
   }
 }
 
-/** One request to the API: JSON in and out; throws ApiError (status 0 when offline). */
-export async function api(path, { method = "GET", token = null, body = undefined } = {}) {
+/** One request to the API: JSON in and out; throws ApiError (status 0 when offline).
+ * ``key``: the write's Idempotency-Key (the same write sent again is applied once). */
+export async function api(path, { method = "GET", token = null, body = undefined, key = null } = {}) {
   const headers = { accept: "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
+  if (key) headers["idempotency-key"] = key;
   if (body !== undefined) headers["content-type"] = "application/json";
   let reply;
   try {
@@ -84,7 +86,7 @@ export async function api(path, { method = "GET", token = null, body = undefined
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
-  } catch (_) {
+  } catch {
     throw new ApiError(0, { error: "offline", message: "no connection to the server" });
   }
   return read(reply);
@@ -95,11 +97,46 @@ async function read(reply) {
   return parsed({ ok: reply.ok, status: reply.status, text: await reply.text() });
 }
 
+/** A write's key: a UUID where the browser makes one (https), else 128 random bits. */
+export function writeKey() {
+  return typeof crypto.randomUUID === "function" ? crypto.randomUUID() : commandId();
+}
+
+const RESEND_AFTER = [500, 1500, 3000];
+const unanswered = new Map();
+
+/**
+ * A person's action written to a club (POST): sent with an Idempotency-Key made for the
+ * action, and sent again with that key when the connection drops before its reply comes
+ * (RESEND_AFTER: after half a second, then 1.5 and 3 seconds), so the server applies it
+ * once even when it had stored it and only its reply was lost. Still without a reply,
+ * it throws (ApiError, status 0) and keeps its key: the same action tapped again (the
+ * same request: method, path and body) is sent with the same key, not applied twice. A
+ * reply, whatever it says, settles the action: the next tap is a new one. Keys live as
+ * long as the page (a page opened again makes new ones).
+ */
+export async function write(path, { method = "POST", token = null, body = undefined } = {}) {
+  const action = `${method} ${path} ${JSON.stringify(body ?? null)}`;
+  const key = unanswered.get(action) || writeKey();
+  unanswered.set(action, key);
+  for (let tries = 0; ; tries += 1) {
+    try {
+      const reply = await api(path, { method, token, body, key });
+      unanswered.delete(action);
+      return reply;
+    } catch (err) {
+      if (err.status !== 0) unanswered.delete(action);
+      if (err.status !== 0 || tries >= RESEND_AFTER.length) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, RESEND_AFTER[tries]));
+  }
+}
+
 /** The JSON of a reply read whole (``{ok, status, text}``), or its ApiError. */
 function parsed({ ok, status, text }) {
   let data = null;
   if (text) {
-    try { data = JSON.parse(text); } catch (_) { data = { message: text.slice(0, 200) }; }
+    try { data = JSON.parse(text); } catch { data = { message: text.slice(0, 200) }; }
   }
   if (!ok) throw new ApiError(status, data);
   return data;
@@ -244,7 +281,7 @@ export function tableTokens(night) {
         out.push({ token: JSON.parse(localStorage.getItem(key)), role: key.slice(PREFIX.length + night.length + 1) });
       }
     }
-  } catch (_) { /* no storage */ }
+  } catch { /* no storage */ }
   return out;
 }
 
@@ -293,7 +330,7 @@ export async function publicOrigin() {
       const early = window.buncoAddress && await window.buncoAddress;  // asked by boot.js
       const found = early || await api("/pages/address.json");
       origin = found.base || location.origin;
-    } catch (_) {
+    } catch {
       origin = location.origin;
     }
   }

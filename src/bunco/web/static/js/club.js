@@ -6,8 +6,10 @@
 // message), share the season, and open the club on another phone.
 // The club's token lives in localStorage under "bunco:club:<id>"; no link this page shows
 // carries it (files are fetched with it and saved; calendar links carry the calendar's).
+// Every write carries an Idempotency-Key made for the tap (api.js write()): sent again after
+// a dropped connection, or tapped again, it is applied once.
 
-import { api, rememberNight, saveToken, store, recall, takeUrlToken } from "./api.js";
+import { api, rememberNight, saveToken, store, recall, takeUrlToken, write } from "./api.js";
 import { saveFile } from "./files.js";
 import { $, copyText, fill, h, toast } from "./ui.js";
 
@@ -31,7 +33,7 @@ function payoutsOf(text) {
 }
 
 function zone() {
-  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || null; } catch (_) { return null; }
+  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || null; } catch { return null; }
 }
 
 async function createClub(ev) {
@@ -46,7 +48,7 @@ async function createClub(ev) {
   if (season) body.season = season;
   if (zone()) body.timezone = zone();
   try {
-    const made = await api("/api/clubs", { method: "POST", body });
+    const made = await write("/api/clubs", { body });
     store(`club:${made.club}`, made.token);
     showSaved(made);
   } catch (err) {
@@ -83,7 +85,7 @@ function showHostLink(created) {
 
 async function call(path, body) {
   try {
-    return await api(`${base()}${path}`, { method: "POST", token, body });
+    return await write(`${base()}${path}`, { token, body });
   } catch (err) {
     toast(err.text || err.message, "error", 8000);
     return null;
@@ -180,7 +182,7 @@ async function refresh() {
   $("members").textContent = `Regulars: ${club.regulars.join(", ") || "none"}. Substitutes: ${club.substitutes.join(", ") || "none"}.`;
   const links = await api(`${base()}/links`, { token });
   if (links.members.some((m) => !m.url) || !links.calendar) {
-    await api(`${base()}/links`, { method: "POST", token });
+    await write(`${base()}/links`, { token });
     return refresh();
   }
   calendarFiles = links.calendar_files || {};
@@ -275,7 +277,7 @@ async function startNight(ev) {
 async function recover(ev) {
   ev.preventDefault();
   try {
-    const got = await api(`${base()}/recover`, { method: "POST", body: { code: $("recover-code").value.trim() } });
+    const got = await write(`${base()}/recover`, { body: { code: $("recover-code").value.trim() } });
     store(`club:${clubId}`, got.token);
     location.reload();
   } catch (err) {

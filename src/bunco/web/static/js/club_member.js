@@ -3,9 +3,10 @@
 // (a seat, in line and at which number, offered one, or seats full), for the nights they
 // host who is coming (and which sub takes whose seat), and the phone's notifications.
 // The link's token lives in localStorage under "bunco:club:<id>:me"; the calendar links
-// carry the member's calendar token (it reads the nights, nothing else).
+// carry the member's calendar token (it reads the nights, nothing else). An answer carries
+// an Idempotency-Key made for the tap (api.js write()): sent again, it is applied once.
 
-import { api, recall, store, takeUrlToken } from "./api.js";
+import { api, recall, store, takeUrlToken, write } from "./api.js";
 import { registerOffline } from "./pwa.js";
 import { $, fill, h, toast } from "./ui.js";
 
@@ -50,7 +51,7 @@ function nightItem(n, files) {
 
 async function answerFor(date, answer) {
   try {
-    render(await api(`${base}/me/rsvp`, { method: "POST", token, body: { date, answer } }));
+    render(await write(`${base}/me/rsvp`, { token, body: { date, answer } }));
     toast(`Answer for ${date}: ${answer}.`);
   } catch (err) {
     toast(err.text || err.message, "error", 8000);
@@ -90,7 +91,7 @@ async function tellMe() {
     const { public_key: key } = await api(`${base}/me/push`, { token });
     const sub = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: b64(key) });
     const json = sub.toJSON();
-    await api(`${base}/me/push`, { method: "POST", token, body: { endpoint: json.endpoint, keys: json.keys } });
+    await write(`${base}/me/push`, { token, body: { endpoint: json.endpoint, keys: json.keys } });
     note.textContent = "Done: this phone is told.";
   } catch (err) {
     note.textContent = `This phone could not be set up: ${err.text || err.message}`;

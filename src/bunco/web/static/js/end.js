@@ -170,7 +170,7 @@ async function main() {
     return;
   }
   if (held.role === "player") {
-    try { me = (await api("/api/me", { token: held.token })).player; } catch (_) { me = null; }
+    try { me = (await api("/api/me", { token: held.token })).player; } catch { me = null; }
   }
   commands = new Commands(held.token);
   live = new Live({

@@ -101,7 +101,7 @@ async function loadJoinCodes(asked = null) {
     const local = ((created && created.tables) || []).filter((c) => !fresh.has(c.table));
     created = { night, ...(created || {}), tables: [...local, ...fresh.values()] };
     store(`${night}:created`, created);
-  } catch (_) { /* offline: the codes this phone holds */ }
+  } catch { /* offline: the codes this phone holds */ }
 }
 
 function seatList(players, team) {
@@ -287,7 +287,7 @@ function render(state, previous) {
   drawSeating(view);
   const reopen = view.phase !== "playing" || (view.last_round && !view.started);
   if (showing("overview")) fill("overview", view.tables.map((t) => {
-    const card = tableCard(t);
+    const card = tableCard(t, { view });
     if (t.rolls > 0 || reopen) {  // on the line of who rolls, to keep the card short
       card.querySelector(".tv-roller").append(h("button", { type: "button", class: "btn secondary small undo", dataset: { undo: t.table },
         "aria-label": `Undo last entry at table ${t.table}…`, onclick: () => hostUndo(t.table) },
@@ -482,7 +482,7 @@ function changeBots() {
 // -- ending the night early ---------------------------------------------------------------------------
 function drawEnd(view) {
   $("end-card").hidden = view.phase !== "playing" || Boolean(view.ended_early);
-  let note = "";
+  let note;
   if (view.started) note = "A round is under way: the night can end once it is over, before the next round's first roll.";
   else if (!view.last_round) note = "No round has been played yet.";
   else note = `Ending now makes ${roundWords(view.last_round, view.sets)} the last round.`;
@@ -652,7 +652,7 @@ async function main() {
   const groups = live.state.setup.groups;
   try {
     rules = groups && Object.keys(groups).length ? await rulesOf(live.state.setup) : null;
-  } catch (_) {
+  } catch {
     rules = null;  // prizes are not split by group on this page; everything else works
   }
   initVerify({ live, commands, base, night });  // the verify card (host_verify.js)

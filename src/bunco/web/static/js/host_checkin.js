@@ -121,7 +121,7 @@ export function initCheckin({ anchor, base, token, onChange = () => {} }) {
   async function refresh() {
     try {
       draw(await api(`${base}/checkin`, { token }));
-    } catch (_) { /* offline: the next change tries again */ }
+    } catch { /* offline: the next change tries again */ }
   }
   document.getElementById("checkin-find").addEventListener("input", () => latest && draw(latest));
   document.getElementById("checkin-missing").addEventListener("change", () => latest && draw(latest));
@@ -196,7 +196,7 @@ function cardScanner({ box, base, token, onDone }) {
       busy = true;
       try {
         for (const code of await detector.detect(video)) await found(code.rawValue);
-      } catch (_) { /* a frame it could not read: the next one */ }
+      } catch { /* a frame it could not read: the next one */ }
       busy = false;
     }, 300);
   }

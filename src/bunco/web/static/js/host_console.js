@@ -137,7 +137,7 @@ function drawFoundTable(view, { undo, code, card }) {
   const seating = t ? t.players : view.next.tables[n - 1];
   const joined = code(n);
   return fill("found-table", h("div", { class: "card found", id: "found-table-card", dataset: { table: n } },
-    t ? tableCard(t) : [h("h3", {}, `Table ${n}`), h("p", {}, names(seating.map((p) => p || "ghost")))],
+    t ? tableCard(t, { view }) : [h("h3", {}, `Table ${n}`), h("p", {}, names(seating.map((p) => p || "ghost")))],
     h("div", { class: "row" },
       t ? h("button", { type: "button", class: "btn secondary", dataset: { undoFound: n },
         "aria-label": `Undo last entry at table ${n}…`, onclick: () => undo(n) }, "↶ Undo last entry…") : null,

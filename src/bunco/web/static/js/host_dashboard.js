@@ -141,7 +141,7 @@ export function initDashboard({ anchor, base, token, every = 10_000 }) {
     clearTimeout(timer);
     try {
       draw(await api(`${base}/dashboard?silent=${document.getElementById(silentId).value}`, { token }));
-    } catch (_) { /* offline: the next poll tries again */ }
+    } catch { /* offline: the next poll tries again */ }
     timer = setTimeout(poll, every);
   }
   document.getElementById("announce-form").addEventListener("submit", (ev) => {

@@ -41,7 +41,7 @@ function forgetHere() {
   try {
     const prefix = `bunco:${night}:`;
     Object.keys(localStorage).filter((k) => k.startsWith(prefix)).forEach((k) => localStorage.removeItem(k));
-  } catch (_) { /* private mode: nothing kept */ }
+  } catch { /* private mode: nothing kept */ }
   store(`${night}:created`, null);
 }
 

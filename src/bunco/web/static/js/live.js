@@ -321,7 +321,7 @@ export class Live {
     let socket;
     try {
       socket = new WebSocket(this.url());
-    } catch (_) {
+    } catch {
       this.retry();
       return;
     }
@@ -348,7 +348,7 @@ export class Live {
   receive(socket, ev) {
     if (this.socket !== socket) return;
     let message;
-    try { message = JSON.parse(ev.data); } catch (_) { return; }
+    try { message = JSON.parse(ev.data); } catch { return; }
     this.lastHeard = Date.now();
     if (message.type === "error") return;  // the close code that follows says what to do
     if (message.type === "hello") {
@@ -369,7 +369,7 @@ export class Live {
     const socket = this.socket;
     this.socket = null;
     if (socket) {
-      try { socket.close(); } catch (_) { /* already closed */ }
+      try { socket.close(); } catch { /* already closed */ }
     }
     if (!this.stopped) this.retry();
   }
@@ -398,7 +398,7 @@ export class Live {
       this.drop();  // silent for too long (pings go unanswered): a dead connection
       return;
     }
-    try { socket.send(JSON.stringify({ type: "ping" })); } catch (_) { /* closing */ }
+    try { socket.send(JSON.stringify({ type: "ping" })); } catch { /* closing */ }
   }
 
   /** Say "offline" only if the connection does not come back within a moment. */

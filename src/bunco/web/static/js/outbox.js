@@ -19,6 +19,13 @@
 // and the page asks the server for the table's state meanwhile (``onLost``). The outbox is
 // the table's, not the token's: a phone that joins the table again (a new token from the
 // QR link) sends on what it holds, and the server answers each command id once.
+//
+// Between rounds the table's "Everyone is seated — start" is kept the same way (an entry
+// of ``kind`` "seated", sent with only its command id and version): a phone without a
+// connection then begins its table's round on the page, the entries tapped after it wait
+// behind it and go once it is recorded, in order. If the server refuses it (the head
+// table's bell began the round meanwhile, or the host reseated the room), the entries
+// behind it are held as tapped too early, and sent once the round has begun here.
 
 import { api, commandId } from "./api.js";
 
@@ -75,7 +82,7 @@ export class Outbox {
       const raw = localStorage.getItem(this.key);
       const data = raw ? JSON.parse(raw) : null;
       return { entries: (data && data.entries) || [], acked: (data && data.acked) || {} };
-    } catch (_) {
+    } catch {
       return { entries: this.data ? this.data.entries : [], acked: this.data ? this.data.acked : {} };
     }
   }
@@ -84,13 +91,46 @@ export class Outbox {
     try {
       localStorage.setItem(this.key, JSON.stringify(this.data));
       this.persisted = true;
-    } catch (_) {
+    } catch {
       this.persisted = false;  // private mode or full: kept in this page only (the page says so)
     }
   }
 
-  /** The entries not sent yet, in the order they were tapped. */
-  get waiting() { return this.data.entries.filter((e) => e.state === "waiting"); }
+  /** The entries not sent yet, in the order they were tapped (not the seating's
+   * confirmation: ``seating``). */
+  get waiting() { return this.data.entries.filter((e) => e.state === "waiting" && e.kind !== "seated"); }
+
+  /** What is sent next, in order: the entries and the seating's confirmation. */
+  get queue() { return this.data.entries.filter((e) => e.state === "waiting"); }
+
+  /** The table's "Everyone is seated" kept on this phone, not recorded yet, or null. */
+  get seating() { return this.data.entries.find((e) => e.state === "waiting" && e.kind === "seated") || null; }
+
+  /** The entries tapped before the round began at this table (its new seating not
+   * confirmed yet): held, with the server's words, until it begins (``release``). */
+  get early() { return this.data.entries.filter((e) => e.state === "early"); }
+
+  /** The round began at this table: the entries held as tapped too early are sent now,
+   * in order, the first based on ``version`` (the table as it is now: only the seating's
+   * confirmation came since), the rest chained after it. The server still checks the
+   * round and the roller each was tapped for: never recorded in another round. */
+  release(version) {
+    this.data = this.load();
+    let first = true;
+    for (const e of this.data.entries) {
+      if (e.state !== "early") continue;
+      e.state = "waiting";
+      delete e.refusal;
+      if (first) {
+        e.follows = null;
+        e.tapped = { ...e.tapped, based_on: version };
+        first = false;
+      }
+    }
+    this.save();
+    this.onChange();
+    this.kick();
+  }
 
   /** The entries the server refused, waiting for a person's decision. */
   get refused() { return this.data.entries.filter((e) => e.state === "refused"); }
@@ -101,7 +141,7 @@ export class Outbox {
    * the waiting ones, so it never shows, nor taps on, the table without them. */
   recordedAfter(seq) {
     this.recent = this.recent.filter((r) => r.seq > seq);
-    return this.recent.map((r) => r.entry);
+    return this.recent.map((r) => r.entry).filter((e) => e.kind !== "seated");
   }
 
   /** The server stored entry ``id`` as ``seq`` (the live stream's event carries its
@@ -122,13 +162,13 @@ export class Outbox {
   }
 
   /** Keep an entry (``body``: the request's fields; ``tapped``: where it was tapped;
-   * ``label``: the entry in words) and send it. Returns the entry and a promise of its
-   * outcome (``{ack}`` or ``{refused}``). */
-  add(path, body, { label, tapped }) {
+   * ``label``: the entry in words; ``kind`` "seated": the seating's confirmation) and send
+   * it. Returns the entry and a promise of its outcome (``{ack}`` or ``{refused}``). */
+  add(path, body, { label, tapped, kind = "entry" }) {
     this.data = this.load();
-    const last = this.waiting.at(-1);
+    const last = this.queue.at(-1);
     const entry = { id: commandId(), path, body, label, tapped, at: Date.now(),
-      follows: last ? last.id : null, state: "waiting" };
+      follows: last ? last.id : null, state: "waiting", kind };
     this.data.entries.push(entry);
     this.save();
     const done = new Promise((resolve) => this.settled.set(entry.id, resolve));
@@ -205,7 +245,7 @@ export class Outbox {
     try {
       for (;;) {
         this.data = this.load();  // another tab may have sent or added entries
-        const entry = this.waiting[0];
+        const entry = this.queue[0];
         if (!entry || this.stopped) break;
         const expected = this.expectedFor(entry);
         if (expected === null) {
@@ -220,9 +260,10 @@ export class Outbox {
         this.inflight = entry.id;
         let ack;
         try {
-          ack = await api(entry.path, { method: "POST", token: this.token, body: {
-            ...entry.body, command_id: entry.id, expected_seq: expected, tapped: entry.tapped,
-            more: this.moreAfter(entry) } });
+          ack = await api(entry.path, { method: "POST", token: this.token, body: entry.kind === "seated"
+            ? { command_id: entry.id, expected_seq: expected }
+            : { ...entry.body, command_id: entry.id, expected_seq: expected, tapped: entry.tapped,
+              more: this.moreAfter(entry) } });
         } catch (err) {
           this.inflight = null;
           if (retryable(err)) {
@@ -277,6 +318,35 @@ export class Outbox {
     this.data = this.load();
     const kept = this.data.entries.find((e) => e.id === entry.id);
     if (!kept) return;
+    const code = body && body.error;
+    if (kept.kind === "seated") {
+      // the seating's confirmation was not recorded (the round began already, or the room
+      // was reseated): it goes, and the entries behind it wait for the round to begin here
+      const at = this.data.entries.indexOf(kept);
+      for (const e of this.data.entries.slice(at + 1)) {
+        if (e.state === "waiting") {
+          e.state = "early";
+          e.refusal = { status, code: "not_seated", message: (body && body.message) || "" };
+        }
+      }
+      this.data.entries = this.data.entries.filter((e) => e.id !== kept.id);
+      this.save();
+      this.settle(kept.id, { refused: kept });
+      this.onRefused(kept);
+      this.onChange();
+      return;
+    }
+    if (code === "not_seated" || code === "seating_changed") {
+      // tapped before the round began here: held (with those after it) until it begins
+      const at = this.data.entries.indexOf(kept);
+      for (const e of this.data.entries.slice(at)) {
+        if (e.state === "waiting") e.state = "early";
+      }
+      kept.refusal = { status, code, message: (body && body.message) || "" };
+      this.save();
+      this.onChange();
+      return;  // settled when it is sent after the release
+    }
     kept.state = "refused";
     kept.refusal = { status, code: (body && body.error) || "error",
       message: (body && body.message) || `refused (${status})`, now: (body && body.now) || null,

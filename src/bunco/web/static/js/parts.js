@@ -16,8 +16,9 @@ function bar(score, target) {
 }
 
 /** One table now: its sides and scores, who rolls, its state. ``tv`` for the big screen;
- * ``level``, its heading's element where the page's outline needs another one. */
-export function tableCard(t, { tv = false, level = null } = {}) {
+ * ``level``, its heading's element where the page's outline needs another one; ``view``,
+ * the night's (then the card says whether the table's new seating is confirmed). */
+export function tableCard(t, { tv = false, level = null, view = null } = {}) {
   const winners = new Set(t.winners);
   const sides = t.team
     ? [["us", t.teams[0], t.team_scores[0]], ["them", t.teams[1], t.team_scores[1]]]
@@ -35,16 +36,22 @@ export function tableCard(t, { tv = false, level = null } = {}) {
     h("span", { class: "names" }, who, ghost), h("span", { class: "score" }, score),
     bar(score, t.target));
   });
-  const roller = t.roller
-    ? h("p", { class: "tv-roller" }, `${t.roller} rolls${t.in_turn ? " (on a roll)" : ""}`)
-    : h("p", { class: "tv-roller" }, t.winners.length ? `${names(t.winners)} win` : "");
+  // between rounds the line of who rolls says whether the table's players have sat down
+  const moving = view && view.phase === "playing" && (view.seating_waits || []).includes(t.table);
+  const confirmed = view && !moving && t.rolls === 0 && (view.seating_confirmed || []).includes(t.table);
+  const roller = moving
+    ? h("p", { class: "tv-roller", dataset: { seating: "moving" } }, "Players moving to their new seats")
+    : t.roller
+      ? h("p", { class: "tv-roller", dataset: confirmed ? { seating: "confirmed" } : {} },
+        `${confirmed ? "Seated · " : ""}${t.roller} rolls${t.in_turn ? " (on a roll)" : ""}`)
+      : h("p", { class: "tv-roller" }, t.winners.length ? `${names(t.winners)} win` : "");
   let tie = null;
   if (t.tie_break) {
     const label = (s) => (t.team ? names(t.teams[s]) : t.players[s]);
     const scores = t.team ? t.team_scores : t.points;
     const level = scores[t.tie_break.sides[0]];
     // the tie in one plain sentence, the rule's own (0–0 too: nobody scored before the bell)
-    tie = [h("p", { class: "tv-roller tie-why" }, `A tie at ${level}–${level}. ${t.tie_break.text}`),
+    tie = [h("p", { class: "tv-roller tie-why" }, t.tie_break.why || `A tie at ${level}–${level}. ${t.tie_break.text}`),
       h("p", { class: "tv-roller" }, `Tie-break: ${t.tie_break.sides.map((s) => `${label(s)} ${t.tie_break.points[s]}`).join(" · ")}`)];
   }
   const heading = level || (tv ? "h2" : "h3");

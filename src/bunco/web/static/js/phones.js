@@ -6,9 +6,14 @@
 // command that closes a round or moves the room on, ``outOfTouch`` says which tables still
 // hold entries, or whose phone fell silent, so the host can wait or go on ("sync before
 // you move"). When the round would end while a phone holds entries of it, the room waits
-// for that table: the box "Waiting for table 7's phone" (before the status card, at the
-// top of the page) offers the host's decision: who won there from its paper tally, or go
-// on without the phone (POST .../tables/<n>/go-on).
+// for that table: the box "Waiting for table 7's phone" (under the moment's card, at the
+// top of the page, whichever tab shows) offers the host's decision: enter the table's score from its paper
+// tally (each player's points, Buncos and Mini Buncos, as the preset names them; who
+// won the tie-break only when the points tie), or go on without the phone
+// (POST .../tables/<n>/go-on). A table not finished since the bell with nothing entered
+// this round (or its phone silent: ``unsettled``) is in the box too, with the paper form
+// alone. The box is drawn again at each poll; each table's form is
+// kept (what the host typed stays) while the room waits for the same players there.
 
 import { api, commandId } from "./api.js";
 import { fill, h, toast } from "./ui.js";
@@ -40,12 +45,17 @@ export function outOfTouch() {
   return lines.length ? lines.join(" ") : null;
 }
 
-/** What the host is told of one table the room waits for, below the box's title. */
+/** What the host is told of one table the room waits for (or that has not finished since
+ * the bell with nothing entered, or its phone silent), below the box's title. */
 function waitingDetail(t) {
+  if (t.unsettled) {
+    const why = t.silent ? `Its phone went silent (${ago(t.heard_ago)}).` : "Nothing was entered there this round: its phone was not used, or not heard.";
+    return `The bell has rung and table ${t.table} has not finished. ${why} Enter the table's score from its paper tally:`;
+  }
   const held = t.awaiting ? `Its phone holds ${plural(t.awaiting, "entry", "entries")} of this round not sent yet.`
     : `Its phone went silent (${ago(t.heard_ago)}) and may hold entries of this round.`;
   const tie = t.status === "tie_break" ? " The table stands in a tie-break the bell put it in." : "";
-  return `${held}${tie} They count when they arrive. Or, from the table's paper tally:`;
+  return `${held}${tie} They count when they arrive. Or enter the table's score from its paper tally:`;
 }
 
 /** Which offline mode the phones are in: the pages are served over https (a service
@@ -76,20 +86,130 @@ function tableRow(t) {
       : ""));
 }
 
-/** The host's decision about a table the room waits for: who won there (from its paper
- * tally), or go on without its phone. */
-function decision(t, decide) {
+const WHOLE = /^[0-9]{1,5}$/;
+
+/** A three of a kind's column heading: "Mini Bunco" → "Minis", "Baby Bunco" → "Babies". */
+function shortPlural(label) {
+  const short = (label || "Mini Bunco").replace(/ Bunco$/, "");
+  return short.endsWith("y") ? `${short.slice(0, -1)}ies` : `${short}s`;
+}
+
+/** A number field of the paper form: whole numbers, the phone's number pad. */
+function numberField(id, label, name, kind) {
+  return h("label", { class: "paper-field", for: id }, label,
+    h("input", { id, type: "text", inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off",
+      dataset: { player: name, kind }, "aria-label": `${name}: ${label}` }));
+}
+
+/** The form "Enter table 7's score from the paper": a line per player (points, Buncos,
+ * Mini Buncos as the preset names them), the sides' totals as the host types, and who won
+ * the tie-break only once the points tie. ``send(body, done, problem)`` posts it. */
+function paperForm(t, minis, send) {
+  const key = `paper-${t.table}`;
   const sides = (t.sides || []).filter((side) => side.length);
-  return h("li", { dataset: { table: t.table } },
-    h("h3", {}, `Table ${t.table}`),
-    h("p", {}, waitingDetail(t)),
-    h("div", { class: "row" },
-      sides.map((side) => h("button", { type: "button", class: "btn secondary", dataset: { winner: side[0] },
-        onclick: () => decide(t.table, side[0], `${side.join(" & ")} won at table ${t.table}.`) },
-      `${side.join(" & ")} won`)),
-      h("button", { type: "button", class: "btn secondary", dataset: { act: "without" },
-        onclick: () => decide(t.table, null, `Going on without table ${t.table}'s phone.`) },
-      "Go on without its entries")));
+  const totals = h("p", { class: "paper-totals", "aria-live": "polite" });
+  const tieBox = h("fieldset", { class: "paper-tie", hidden: true },
+    h("legend", {}, "The points tie. Who won the tie-break?"),
+    sides.map((side, i) => h("label", { class: "paper-choice" },
+      h("input", { type: "radio", name: `${key}-winner`, value: side[0], dataset: { side: i } }),
+      ` ${side.join(" & ")}`)));
+  const problem = h("p", { class: "paper-problem", role: "alert" });
+  const value = (name, kind) => form.querySelector(`input[data-player="${CSS.escape(name)}"][data-kind="${kind}"]`).value.trim();
+  const sums = () => sides.map((side) => side.reduce((n, p) => n + (WHOLE.test(value(p, "points")) ? Number(value(p, "points")) : 0), 0));
+  const update = () => {
+    const all = t.players.every((p) => WHOLE.test(value(p, "points")));
+    const got = sums();
+    totals.textContent = all ? sides.map((side, i) => `${side.join(" & ")}: ${got[i]}`).join(" · ") : "";
+    const best = Math.max(...got);
+    tieBox.hidden = !(all && sides.length > 1 && got.filter((n) => n === best).length > 1);
+  };
+  const form = h("form", { class: "paper-form", dataset: { table: t.table }, "aria-labelledby": `${key}-title`,
+    novalidate: true, oninput: update, onsubmit: (ev) => {
+      ev.preventDefault();
+      problem.textContent = "";
+      const body = { points: {}, buncos: {}, minis: {} };
+      for (const name of t.players) {
+        const points = value(name, "points");
+        if (!WHOLE.test(points)) {
+          problem.textContent = points === "" ? `Enter ${name}'s points (0 if none).`
+            : `${name}'s points: a whole number, like 12.`;
+          return;
+        }
+        body.points[name] = Number(points);
+        for (const [kind, label] of [["buncos", "Buncos"], ["minis", minis]]) {
+          const count = value(name, kind);
+          if (count === "") continue;
+          if (!WHOLE.test(count)) {
+            problem.textContent = `${name}'s ${label}: a whole number, like 1.`;
+            return;
+          }
+          if (Number(count)) body[kind][name] = Number(count);
+        }
+      }
+      for (const kind of ["buncos", "minis"]) if (!Object.keys(body[kind]).length) delete body[kind];
+      if (!tieBox.hidden) {
+        const picked = tieBox.querySelector("input:checked");
+        if (!picked) {
+          problem.textContent = "The points tie: choose who won the tie-break.";
+          return;
+        }
+        body.winner = picked.value;
+      }
+      send(body, `Table ${t.table}'s score from the paper is in.`, problem);
+    } },
+    h("h4", { id: `${key}-title` }, `Enter table ${t.table}'s score from the paper`),
+    h("p", { class: "small muted" }, `Each player's points this round, as the table's paper tally has them. Buncos and ${shortPlural(minis)}: leave empty for none.`),
+    t.players.map((name) => h("div", { class: "paper-line", dataset: { player: name } },
+      h("span", { class: "paper-name" }, name),
+      numberField(`${key}-${name}-points`, "Points", name, "points"),
+      numberField(`${key}-${name}-buncos`, "Buncos", name, "buncos"),
+      numberField(`${key}-${name}-minis`, shortPlural(minis), name, "minis"))),
+    totals, tieBox, problem,
+    h("button", { type: "submit", class: "btn wide", dataset: { act: "paper" } }, `Save table ${t.table}'s score`));
+  return form;
+}
+
+/** The host's decision about a table the room waits for: its score from the paper, or go
+ * on without its phone. Kept by ``kept`` (table → its item) while the same players sit
+ * there, so a poll does not wipe what the host typed. */
+function decision(t, minis, decide, kept) {
+  const id = `${t.table}:${(t.players || []).join("|")}:${minis || ""}:${t.awaited ? "awaited" : "unsettled"}`;
+  let item = kept.get(t.table);
+  if (!item || item.dataset.key !== id) {
+    const form = (t.players || []).length ? paperForm(t, minis, (body, done, problem) => decide(t.table, body, done, problem)) : null;
+    item = t.awaited
+      ? h("li", { dataset: { table: t.table, key: id } },
+        h("h3", {}, `Table ${t.table}`),
+        h("p", { class: "waiting-detail" }),
+        form,
+        h("div", { class: "row paper-or" },
+          h("button", { type: "button", class: "btn secondary", dataset: { act: "without" },
+            onclick: () => decide(t.table, {}, `Going on without table ${t.table}'s phone.`) },
+          "Go on without its entries")))
+      // a table the room does not wait for goes on by its own entries, or the paper: one
+      // line each, its form unfolded by a tap (many tables may not have finished just yet)
+      : h("li", { dataset: { table: t.table, key: id } },
+        h("details", { class: "unsettled" },
+          h("summary", { class: "btn secondary wide" }, `Table ${t.table}: enter its score from the paper`),
+          h("p", { class: "waiting-detail" }),
+          form));
+    kept.set(t.table, item);
+  }
+  item.querySelector(".waiting-detail").textContent = waitingDetail(t);
+  return item;
+}
+
+/** The box's title: the phones the room waits for, then the tables not finished since the bell. */
+function boxTitle(waited, unsettled) {
+  if (!unsettled.length) {
+    return waited.length === 1 ? `Waiting for table ${waited[0].table}'s phone` : `Waiting for ${waited.length} tables' phones`;
+  }
+  if (!waited.length) {
+    if (unsettled.length === 1) return `Table ${unsettled[0].table} has not finished since the bell`;
+    return unsettled.length <= 6 ? `Tables ${unsettled.map((t) => t.table).join(", ")} have not finished since the bell`
+      : `${unsettled.length} tables have not finished since the bell`;
+  }
+  return `Waiting for ${plural(waited.length + unsettled.length, "table", "tables")}`;
 }
 
 /** The card (built once, after ``anchor``), then polled every ``every`` ms. */
@@ -102,14 +222,20 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
   anchor.after(card);
   const waitingBox = h("section", { class: "card no-print", id: "waiting-phones", role: "alert",
     "aria-labelledby": "waiting-title", hidden: true });
-  anchor.before(waitingBox);  // the next thing to do: at the top, before the round's status
-  const decide = async (table, winner, done) => {
+  // the next thing to do: at the top, under the moment's card, whichever tab shows
+  const top = document.getElementById("now-card");
+  if (top) top.after(waitingBox);
+  else anchor.before(waitingBox);
+  const kept = new Map();  // table → its item in the box, with the paper form as typed
+  const decide = async (table, body, done, problem = null) => {
     try {
       await api(`${base}/tables/${table}/go-on`, { method: "POST", token,
-        body: { command_id: commandId(), ...(winner ? { winner } : {}) } });
+        body: { command_id: commandId(), ...body } });
       toast(done);
+      kept.delete(table);
       poll();
     } catch (err) {
+      if (problem) problem.textContent = err.message || String(err);
       toast(err.text || String(err), "error", 6000);
     }
   };
@@ -125,14 +251,16 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
   const draw = (data) => {
     fill("phones-rows", data.tables.map(tableRow));
     const waited = data.tables.filter((t) => t.awaited);
-    waitingBox.hidden = !waited.length;
-    fill(waitingBox, waited.length ? [
-      h("h2", { id: "waiting-title" }, waited.length === 1 ? `Waiting for table ${waited[0].table}'s phone`
-        : `Waiting for ${waited.length} tables' phones`),
+    const unsettled = data.tables.filter((t) => t.unsettled && !t.awaited);
+    const listed = [...waited, ...unsettled];
+    waitingBox.hidden = !listed.length;
+    fill(waitingBox, listed.length ? [
+      h("h2", { id: "waiting-title" }, boxTitle(waited, unsettled)),
       h("p", {}, "The round ends once every table's entries are in, so the room moves with the tables' real results."),
       h("ul", { class: "waiting-phones", id: "waiting-list" },
-        waited.map((t) => decision(t, decide))),
+        listed.map((t) => decision(t, data.paper_minis, decide, kept))),
     ] : null);
+    for (const table of [...kept.keys()]) if (!listed.some((t) => t.table === table)) kept.delete(table);
     const held = data.set_aside || [];
     fill("phones-set-aside", held.length ? [
       h("h3", {}, `Sent to you by the tables (${held.length})`),
@@ -148,9 +276,18 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
     try {
       latest = await api(`${base}/phones`, { token });
       draw(latest);
-    } catch (_) { /* the next poll */ }
+    } catch { /* the next poll */ }
   };
   poll();
   setInterval(poll, every);
+  // the round, the bell or the phase changed on the page: ask at once (the box follows)
+  let moment = "";
+  new MutationObserver(() => {
+    const now = ["phase", "round", "bell"].map((k) => document.body.dataset[k] || "").join(":");
+    if (now !== moment) {
+      moment = now;
+      poll();
+    }
+  }).observe(document.body, { attributes: true, attributeFilter: ["data-phase", "data-round", "data-bell"] });
   return { poll };
 }

@@ -80,6 +80,18 @@ async function roll(path, player, dice = null) {
   }
 }
 
+/** "Everyone is seated — start": a player confirms the new seating of their table. */
+async function seated(table) {
+  try {
+    const ack = await commands.send(`${base}/tables/${table}/seated`, {});
+    toast(`Everyone is seated: round ${ack.status.round} begins at table ${table}.`);
+    await live.acknowledge(ack);
+  } catch (err) {
+    toast(err.text || String(err), "error");
+    await live.refresh().catch(() => {});
+  }
+}
+
 function drawWhere(view) {
   const seat = seatsOf(view)[me];
   const box = $("where");
@@ -124,6 +136,15 @@ function drawTurn(view) {
     return;
   }
   const atTable = mine.table !== null;
+  if (atTable && online() && (view.seating_waits || []).includes(mine.table)) {
+    // the players moved: the round begins at the table once everyone is seated there
+    fill(box, "Everyone to their new seat",
+      h("span", { class: "sub" }, `Round ${view.round} begins at table ${mine.table} once everyone sits down.`),
+      h("button", { type: "button", class: "btn wide", id: "seated-ok", onclick: () => seated(mine.table) },
+        "Everyone is seated — start"));
+    box.hidden = false;
+    return;
+  }
   const canRoll = !atTable || online();
   const path = atTable ? `${base}/me/roll` : `${base}/rolloff`;
   fill(box, atTable ? "Your turn to roll!" : "Your roll in the roll-off!",
@@ -215,7 +236,7 @@ async function main() {
   if (!asked) {
     try {  // the table I sit at now: the page follows that table's page, a few kilobytes
       table = (await api(`${base}/players/${encodeURIComponent(me)}/card`, { token })).table;
-    } catch (_) {
+    } catch {
       table = null;  // follow the whole night
     }
   }

@@ -29,7 +29,7 @@ export function initPlayerCheckin({ box, base, token, me }) {
   async function refresh() {
     try {
       draw(await api(`${base}/checkin/me`, { token }));
-    } catch (_) { /* offline: the next message tries again */ }
+    } catch { /* offline: the next message tries again */ }
   }
   async function mark() {
     if (busy) return;

@@ -20,6 +20,7 @@ export class Room {
     Object.assign(this, { night, token, table, callBox, onChange });
     this.base = `/api/nights/${encodeURIComponent(night)}`;
     this.room = null;
+    this.changes = 0;  // how many rooms were set: a read answered after a newer one is let go
     this.banner = document.getElementById("announcement");
     if (!this.banner) {
       this.banner = h("p", { id: "announcement", class: "banner announce", role: "status", hidden: true });
@@ -28,11 +29,15 @@ export class Room {
     if (callBox) this.drawCall();
   }
 
-  /** Read the room now (a page just opened, or a connection came back). */
+  /** Read the room now (a page just opened, or a connection came back). A room that
+   * came meanwhile (the reply to this table's call, a ``room`` message) is newer than
+   * what this read may have found: the read's reply is then let go. */
   async load() {
+    const asked = this.changes;
     try {
-      this.set(await api(`${this.base}/room`, { token: this.token }));
-    } catch (_) { /* offline: the stream brings it later */ }
+      const room = await api(`${this.base}/room`, { token: this.token });
+      if (this.changes === asked) this.set(room);
+    } catch { /* offline: the stream brings it later */ }
   }
 
   /** A live-stream message: the room's news when it is a ``room`` message. */
@@ -42,6 +47,7 @@ export class Room {
   }
 
   set(room) {
+    this.changes += 1;
     const before = this.room && this.room.announcement;
     this.room = room;
     const said = room.announcement;

@@ -63,7 +63,7 @@ export class RoundClock {
         const reply = await api(url, { token: this.token });
         this.reply = reply;
         this.at = performance.now();
-      } catch (_) {
+      } catch {
         // offline: keep counting from the last answer; the next tick asks again
       } finally {
         this.asked = null;

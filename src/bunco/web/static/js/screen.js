@@ -142,7 +142,7 @@ function drawTables(view) {
   const seats = seating(view);
   box.dataset.seating = seats ? "yes" : "";
   fill(box, view.tables.map((t) => {
-    const tile = tableCard(t, { tv: true });
+    const tile = tableCard(t, { tv: true, view });
     if (seats) tile.append(seatNames(t));
     const sides = [...tile.querySelectorAll(":scope > .tv-side")];
     if (sides.length) {

@@ -7,6 +7,8 @@
 // until the server answers. The page shows the table with the entries not sent yet
 // already counted (marked "not sent yet"), how many wait and for how long, and asks the
 // scorekeeper about every entry the server refused (send it to the host, or discard it).
+// It counts them by what the server says each entry does in the round (the table page's
+// ``projection``: the engine's own scoring), never by rules of its own.
 
 import {
   adoptToken, Commands, firstPending, pathParts, recall, rememberNight, store,
@@ -52,8 +54,26 @@ let askedFor = "";  // what the page last asked the server about (it asks once p
 // The page follows its table's page (GET /api/nights/<id>/tables/<n>, then what the
 // socket pushes): ``view.table`` is this table now (null when it is not in play).
 // The tally buttons, their words and which of them ask "who rolled it?" come from the
-// server's table view (``taps``): the page holds no game rules.
+// server's table view (``taps``), and what each entry not sent yet scores, whether it
+// passes the dice and whether the page can tell what follows from the page's
+// ``projection`` (the engine's scoring of every tally and set of dice in the round): the
+// page holds no game rules.
 const myTable = (view) => (view && view.table) || null;
+/** Whether the round has not begun at this table yet: its players are moving to their new
+ * seats (it begins with "Everyone is seated" here, or the head table's bell). */
+const waitsHere = (view) => Boolean(view) && view.phase === "playing"
+  && (view.seating_waits || []).includes(tableNo);
+/** Whether this phone keeps "Everyone is seated" for the round ``view`` waits in, and
+ * cannot send it now (no connection): the page plays the round meanwhile (docs/outbox.md).
+ * Online, the page waits the moment it takes the server to record it. */
+const seatedKept = (view) => {
+  const kept = outbox && outbox.seating;
+  return Boolean(kept && view && kept.tapped && kept.tapped.set === view.set && kept.tapped.round === view.round
+    && (!navigator.onLine || outbox.failing));
+};
+/** Whether the page shows the table waiting for its new seating: the server says so, and
+ * this phone keeps no confirmation of it. */
+const waitsOnPage = (view) => waitsHere(view) && !seatedKept(view);
 const tapsOf = (view) => {
   const t = myTable(view);
   return (t && t.taps) || [];
@@ -63,18 +83,25 @@ const expectedSeq = () => live.versions.expected(tableNo);  // kept by live.js
 // -- entering rolls ----------------------------------------------------------------------------
 const LAST = () => `${night}:table:${tableNo}:last`;  // the last page seen (a reload offline)
 
-/** What a roll scores, by the server's ``scoring`` of the round (the server's score is the
- * one that counts: this only shows an entry before the server has it). */
-function scoreDice(dice, round, scoring) {
-  if (dice[0] === dice[1] && dice[1] === dice[2]) return scoring.trips[dice[0] - 1];
-  const hits = dice.filter((d) => d === round).length;
-  return { points: hits * scoring.per_hit, passes: hits === 0, kind: hits ? "points" : "miss" };
+/** What an entry does in the round of ``view``, by the server's ``projection`` (the
+ * engine's own scoring of every tally and every set of three dice in the round):
+ * ``[points, passes, unknown]``, or null when the page cannot tell (no projection of this
+ * round, "Roll for me", a total for high). The server's score is the one that counts:
+ * this only shows an entry before the server has it. */
+function effectOf(body, view) {
+  const p = view.projection;
+  if (!p || p.round !== view.round) return null;
+  if (body.outcome) return p.taps[body.outcome] || null;
+  if (!body.dice) return null;
+  return p.dice[[...body.dice].map(Number).sort((a, b) => a - b).join("-")] || null;
 }
 
 /** The table as the page shows it: the server's, with the entries not sent yet counted
  * (and those recorded that the page's state does not have yet: outbox.recordedAfter).
- * ``unknown``: an entry the page cannot score by itself (a roll for high, a tie-break, a
- * Wipeout, "Roll for me") came first: what follows it shows once the server has it.
+ * ``unknown``: an entry whose effect the server's projection does not give (a roll for
+ * high, a tie-break, "Roll for me"), or whose effect goes beyond its points (a Wipeout, a
+ * Bunco that ends the round: its points counted), came first: what follows it shows once
+ * the server has it.
  *
  * The first entry waiting is placed on the version of this table it was sent with (its
  * ``based_on``, or the entry it follows): when the page knows a later version, that entry
@@ -111,19 +138,18 @@ function shown(view) {
     p.rotation = r.length ? [...r.slice(turns % r.length), ...r.slice(0, turns % r.length)] : [];
   };
   for (const e of entries) {
-    if (!["playing", "finishing"].includes(p.status) || !t.scoring || !p.roller
+    const effect = effectOf(e.body, view);
+    if (!["playing", "finishing"].includes(p.status) || !effect || !p.roller
       || (e.tapped && e.tapped.round !== view.round)) { unknown = true; break; }
     // a credited entry: the turns it passes are misses, then its player's entry
     if (e.body.passed && p.status !== "playing") { unknown = true; break; }
     for (let i = 0; i < (e.body.passed || 0); i += 1) pass();
-    const tap = e.body.outcome ? (t.taps || []).find((x) => x.outcome === e.body.outcome) : null;
-    const dice = e.body.dice || (tap && tap.dice);
-    if (!dice) { unknown = true; break; }
-    const s = scoreDice(dice, view.round, t.scoring);
-    if (s.kind === "wipeout") { unknown = true; break; }
-    if (p.team) p.team_scores[p.teams[0].includes(p.roller) ? 0 : 1] += s.points;
-    else if (p.players.indexOf(p.roller) >= 0) p.points[p.players.indexOf(p.roller)] += s.points;
-    if (s.passes) {
+    const [points, passes, cannotTell] = effect;
+    if (p.team) p.team_scores[p.teams[0].includes(p.roller) ? 0 : 1] += points;
+    else if (p.players.indexOf(p.roller) >= 0) p.points[p.players.indexOf(p.roller)] += points;
+    // a Wipeout, a Bunco that ends the round: what follows shows once the server has it
+    if (cannotTell) { unknown = true; break; }
+    if (passes) {
       if (p.status === "finishing") {
         p.status = "done";
         p.roller = null;
@@ -158,7 +184,7 @@ async function askServer() {
   drawShown();
   try {
     await live.refresh();
-  } catch (_) { /* no connection: the outbox keeps the entries */ }
+  } catch { /* no connection: the outbox keeps the entries */ }
   asking = false;
   drawShown();
 }
@@ -417,7 +443,10 @@ function drawTaps(view, t) {
   // while the page checks with the server it shows no roller; once it has asked (no
   // answer: no connection), entries are tapped for no roller and placed by the server
   const checking = document.body.dataset.checking === "yes";
-  const canRoll = Boolean(t && (t.roller || checking) && view.phase === "playing" && !asking);
+  const waits = waitsOnPage(view);
+  const canRoll = Boolean(t && (t.roller || checking) && view.phase === "playing" && !asking && !waits);
+  $("entry").classList.toggle("waiting-seats", waits);  // no roll offered before the seating is confirmed
+  document.body.dataset.seating = waits ? "waiting" : "";  // nor the new round's 0–0 tally
   const taps = new Map(((t && t.taps) || tapsOf(view)).map((x) => [x.outcome, x]));
   for (const button of document.querySelectorAll("#taps [data-outcome]")) {
     const tap = taps.get(button.dataset.outcome);
@@ -445,9 +474,44 @@ function drawTaps(view, t) {
   $("undo").disabled = !undoable || view.phase === "over";
 }
 
+/** "Everyone is seated — start": the table confirms its new seating and the round begins
+ * here (the server refuses entries before it: docs/pages.md). The confirmation is kept in
+ * the outbox like an entry: without a connection the round begins on this page, and the
+ * entries tapped after it are sent behind it once the connection is back. */
+function confirmSeated() {
+  if (!outbox || outbox.seating || !state) return;
+  outbox.add(`${base}/tables/${tableNo}/seated`, {},
+    { label: "Everyone is seated", tapped: tappedNow(state.view), kind: "seated" });
+  if (!navigator.onLine) toast(`Everyone is seated: round ${state.view.round} begins here. Roll! This phone tells the server once the connection is back.`);
+  drawShown();
+  drawMoves(state.view, myTable(state.view));
+}
+
+/** The server recorded the table's "Everyone is seated" (from the outbox). */
+async function seatedRecorded(ack) {
+  live.versions.noteMessage(ack);
+  if (!ack.duplicate) toast(`Everyone is seated: round ${ack.status ? ack.status.round : state.view.round} begins here. Roll!`);
+  await live.acknowledge(ack);
+  begunHere();
+  if (waitsHere(state.view)) await live.refresh().catch(() => {});  // the page with it, now
+  drawShown();
+}
+
+/** The server stored this table's "Everyone is seated": the round has begun here.
+ * The page's view says so at once (a reply or the event carries this table's view, not the
+ * room's list of tables still waiting), until the room's next state comes; a later change
+ * (the host reseating the room) comes after it and says otherwise. */
+function begunHere() {
+  const view = state && state.view;
+  if (!view || !waitsHere(view)) return;
+  view.seating_waits = view.seating_waits.filter((n) => n !== tableNo);
+  view.seating_confirmed = [...(view.seating_confirmed || []), tableNo];
+  drawShown();
+}
+
 function drawTurn(view, t, checking = false) {
-  let text = "";
-  let sub = "";
+  let text;  // every branch below says it
+  let sub;
   let box = null;
   const r = view.round;
   if (checking) {
@@ -467,6 +531,12 @@ function drawTurn(view, t, checking = false) {
   } else if (!t) {
     text = `No table ${tableNo} this round`;
     sub = "The seating changed: this table is not in play.";
+  } else if (waitsOnPage(view)) {
+    text = "Everyone to their new seat";
+    sub = `Round ${r} begins here once everyone sits where the list below says.`;
+    box = ["seating", h("p", {}, "Nothing can be entered for this round until everyone is seated."),
+      h("button", { type: "button", class: "btn wide big", id: "seated-ok", onclick: confirmSeated },
+        "Everyone is seated — start")];
   } else if (t.status === "first_roll") {
     text = `${t.roller} rolls for high`;
     sub = (state && state.dice) !== "phones"
@@ -479,7 +549,9 @@ function drawTurn(view, t, checking = false) {
     box = null;  // the bell banner above says it: "The bell! … Finish your turn!"
   } else if (t.status === "tie_break") {
     text = `Tie! ${t.roller} rolls${t.rolling_for_high ? " for high" : ""}`;
-    sub = t.tie_break ? t.tie_break.text : "";  // the rule in the server's words
+    // what the rules do next, in the server's words (a 0–0 tie too), then the session's rule
+    const tb = t.tie_break;
+    sub = !tb ? "" : tb.session > 1 || !tb.why ? tb.text : tb.why;
     box = ["tie", h("strong", {}, "Tie-break"), " ", tieText(t)];
   } else if (t.status === "done") {
     text = "Round over at this table";
@@ -500,6 +572,7 @@ function drawTurn(view, t, checking = false) {
     status.hidden = false;
   } else {
     status.hidden = true;
+    fill(status);  // nothing of it stays in the page (the seating's button, once seated)
   }
 }
 
@@ -616,14 +689,16 @@ function drawOutbox() {
   const line = $("pending");
   document.body.dataset.unsent = String(waiting.length);
   document.body.dataset.refused = String(outbox.refused.length);
-  if (!waiting.length) {
+  const seating = outbox.seating;
+  if (!waiting.length && !seating) {
     line.textContent = outbox.persisted ? "" : "This browser keeps no storage (private mode?): entries last only while this page is open.";
     line.classList.remove("unsent");
     return;
   }
   const n = waiting.length;
-  const what = `${n} entr${n === 1 ? "y" : "ies"} not sent yet`;
-  const since = `the oldest tapped ${ago(Date.now() - waiting[0].at)} ago`;
+  const entries = n ? `${n} entr${n === 1 ? "y" : "ies"}` : "";
+  const what = seating ? `\u201cEveryone is seated\u201d${n ? ` and ${entries}` : ""} not sent yet` : `${entries} not sent yet`;
+  const since = `the oldest tapped ${ago(Date.now() - (seating || waiting[0]).at)} ago`;
   const how = outbox.stopped ? "this phone's link no longer works: they are kept"
     : !navigator.onLine ? "kept on this phone, sent as soon as the connection is back"
       : outbox.doubt ? "checking with the server whether the first one arrived…"
@@ -655,6 +730,7 @@ const WHY = {
   table_done: () => "arrived after this table's result was final",
   after_bell: () => "arrived after this table had played on after the bell",
   by_hand: () => "arrived after the host entered this table's result by hand",
+  paper: () => "arrived after the host entered this table's score from the paper",
   stage: () => "were tapped during play, and this table had gone on to its tie-break",
   undone: (g) => (g.by === "host" ? "arrived after the host undid an entry at this table"
     : "arrived after an entry at this table was undone on another phone"),
@@ -693,8 +769,9 @@ function drawHeld() {
     $("status-box").after(box);
   }
   const groups = outbox ? heldGroups() : [];
-  box.hidden = !groups.length;
-  fill(box, groups.map((g) => h("div", { class: "held-group", dataset: { code: g.code } },
+  const early = outbox ? outbox.early : [];
+  box.hidden = !groups.length && !early.length;
+  fill(box, early.length ? earlyGroup(early) : null, groups.map((g) => h("div", { class: "held-group", dataset: { code: g.code } },
     h("h2", {}, `${heldText(g)}:`),
     h("ul", {}, g.entries.map((e) => h("li", {}, e.label))),
     h("p", { class: "small muted" }, `Nothing was recorded for ${g.entries.length === 1 ? "it" : "them"}.${recordedBefore(g.entries)} The host can enter them by hand if they count.`),
@@ -703,6 +780,22 @@ function drawHeld() {
         "Send them to the host"),
       h("button", { type: "button", class: "btn secondary", dataset: { act: "discard" }, onclick: () => discard(g.entries) },
         "Discard them")))));
+}
+
+/** The entries tapped before the round began here, held on this phone in plain words:
+ * they are sent once everyone is seated (never recorded in another round). */
+function earlyGroup(entries) {
+  const n = entries.length;
+  const where = ROUND(entries[0].tapped);
+  return h("div", { class: "held-group", id: "early-held", dataset: { code: "not_seated" } },
+    h("h2", {}, `${n} ${n === 1 ? "entry" : "entries"} tapped before everyone was seated, held on this phone:`),
+    h("ul", {}, entries.map((e) => h("li", {}, e.label))),
+    h("p", {}, (entries[0].refusal && entries[0].refusal.message) || "This table's new seating is not confirmed yet."),
+    h("p", { class: "small muted" }, `Nothing was recorded yet. ${n === 1 ? "It is" : "They are"} recorded in ${where} `
+      + "once \u201cEveryone is seated\u201d is tapped here (or the head table rings the bell), if it is still that turn."),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "btn secondary", dataset: { act: "discard" }, onclick: () => discard(entries) },
+        "Discard them")));
 }
 
 async function toHost(entries) {
@@ -770,7 +863,8 @@ function drawShown() {
 
 function drawMoves(view, t) {
   const box = $("moves-box");
-  const fresh = view.last_round && !view.started && view.phase !== "over";
+  const begun = view.started || seatedKept(view);  // here, on this phone, if not on the server yet
+  const fresh = view.last_round && (!begun || waitsOnPage(view)) && view.phase !== "over";
   if (!view.last_round) {
     box.hidden = true;
     return;
@@ -788,7 +882,7 @@ function drawMoves(view, t) {
     result,
     h("h3", {}, "Where they go now"),
     list("leaving", leaving, (m) => h("span", {}, moveText(m))),
-    t ? [h("h3", {}, `At this table now${view.started ? "" : " (next round)"}`),
+    t ? [h("h3", {}, `At this table now${begun && !waitsOnPage(view) ? "" : " (next round)"}`),
       list("coming", coming, (m) => h("span", {}, `seat ${m.to.seat}${!m.from ? " · new tonight" : m.from.table === tableNo ? "" : ` · from table ${m.from.table}`}`))] : null,
   ];
   if (fresh) {
@@ -887,14 +981,15 @@ function render(next, previous) {
       ringBell();
       buzz([200, 80, 200]);
       if (tableNo !== 1) toast(`The head table rang the bell: round ${view.round} starts. Roll!`);
-    } else if (tableNo !== 1) {
+    } else if (tableNo !== 1 && !waitsHere(view)) {
       toast(`Round ${view.round} has started at another table. Roll!`);
     }
   }
   const start = tableNo === 1 ? startBellButton(view, { commands, live, base, then: " Roll!" }) : null;
   $("start-box").hidden = !start;
   fill("start-box", start, start ? h("p", { class: "small muted" },
-    "Optional: the round also starts with its first roll.") : null);
+    "The bell starts the round at every table; \u201cEveryone is seated\u201d starts it at this table only.") : null);
+  if (outbox && !waitsHere(view) && outbox.early.length) outbox.release(expectedSeq());  // the round began here
   drawShown();
   drawMoves(view, t);
   if (t && t.last_roll && diceShown === null && !animating) showResult(t.last_roll);
@@ -912,7 +1007,8 @@ function onMessage(message) {
   if (message.type === "event") {
     if (message.table === tableNo) {
       // one of this phone's entries, stored (its reply may be lost or still on the way)
-      if (message.command_id && outbox) outbox.seen(message.command_id, message.seq);
+      const mine = message.command_id && outbox ? outbox.seen(message.command_id, message.seq) : null;
+      if (mine && mine.kind === "seated") begunHere();  // before its reply, maybe
       addFeed(message.seq, message.event, message.entry);
       if (diceShown !== message.seq && (message.entry || message.event.type === "undo") && !animating) {
         if (message.event.type === "roll") showDice($("dice"), message.event.dice, state ? state.view.round : null);
@@ -1000,8 +1096,11 @@ async function main() {
   outbox = new Outbox({
     night, table: tableNo, token: held.token,
     onChange: () => drawShown(),
-    onAck: (ack) => recorded(ack).catch(() => {}),
-    onRefused: () => { buzz([80, 60, 80]); },
+    onAck: (ack, entry) => (entry.kind === "seated" ? seatedRecorded(ack) : recorded(ack)).catch(() => {}),
+    onRefused: (entry) => {
+      buzz([80, 60, 80]);
+      if (entry.kind === "seated") live.refresh().catch(() => {});  // begun already, or reseated: draw it
+    },
     onFatal: (err) => needToken(revokedText(err)),
     onLost: () => { askServer(); },  // a lost reply: ask for the table's state first
   });

@@ -67,7 +67,7 @@ const LARGE = "bunco:large-text";
 
 export function applyLargeText() {
   let on = false;
-  try { on = localStorage.getItem(LARGE) === "1"; } catch (_) { /* ignore */ }
+  try { on = localStorage.getItem(LARGE) === "1"; } catch { /* ignore */ }
   document.documentElement.classList.toggle("large-text", on);
   return on;
 }
@@ -75,7 +75,7 @@ export function applyLargeText() {
 function toggleLargeText(button) {
   const on = !document.documentElement.classList.contains("large-text");
   document.documentElement.classList.toggle("large-text", on);
-  try { localStorage.setItem(LARGE, on ? "1" : "0"); } catch (_) { /* ignore */ }
+  try { localStorage.setItem(LARGE, on ? "1" : "0"); } catch { /* ignore */ }
   button.setAttribute("aria-pressed", String(on));
 }
 
@@ -131,7 +131,7 @@ async function requestWake() {
       setAwake("wake-lock");
       wakeLock.addEventListener("release", () => { if (!fallback) setAwake("no"); });
       return;
-    } catch (_) { /* refused (battery saver…): try the video */ }
+    } catch { /* refused (battery saver…): try the video */ }
   }
   startVideo();
 }
@@ -262,7 +262,7 @@ export function chime() {
 /** Vibrate where the phone allows it. */
 export function buzz(pattern = [200, 100, 200]) {
   if (typeof navigator.vibrate === "function") {
-    try { navigator.vibrate(pattern); } catch (_) { /* not allowed */ }
+    try { navigator.vibrate(pattern); } catch { /* not allowed */ }
   }
 }
 
@@ -349,7 +349,7 @@ export async function copyText(text, note = null) {
       await navigator.clipboard.writeText(text);
       ok = true;
     }
-  } catch (_) { ok = false; }
+  } catch { ok = false; }
   if (!ok) {  // plain http on the Wi-Fi: the old way, through a selected text field
     const area = h("textarea", { "aria-hidden": "true" });
     area.value = text;
@@ -357,7 +357,7 @@ export async function copyText(text, note = null) {
     area.style.opacity = "0";
     document.body.append(area);
     area.select();
-    try { ok = document.execCommand("copy"); } catch (_) { ok = false; }
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
     area.remove();
   }
   const said = ok ? "Copied." : "Copy did not work here: press on the link to select it.";
