@@ -31,7 +31,7 @@ them. It imports no night, so the night may import it.
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NotRequired, Protocol, TypeGuard, TypeVar
+from typing import Literal, NotRequired, Protocol, TypeGuard, TypeVar, cast
 
 from typing_extensions import TypedDict
 
@@ -142,53 +142,52 @@ def normalize_correction(
     roll = whole_field(event, "roll", 1, 10_000) if change in ("move", "remove_roll") else None
     faces = dice(event.get("dice")) if change == "add_roll" else None
     reason = _text(event.get("reason"), "correction's reason", MAX_REASON)
-    out: CorrectEvent  # the keys in canonical order: player, roll and dice as the change has them
-    if player is None:
-        assert roll is not None  # remove_roll
-        out = {
-            "type": "correct",
-            "set": set_no,
-            "round": round_no,
-            "of_table": of_table,
-            "change": change,
-            "roll": roll,
-            "reason": reason,
-        }
-    elif roll is not None:  # move
-        out = {
-            "type": "correct",
-            "set": set_no,
-            "round": round_no,
-            "of_table": of_table,
-            "change": change,
-            "player": player,
-            "roll": roll,
-            "reason": reason,
-        }
-    elif faces is not None:  # add_roll
-        out = {
-            "type": "correct",
-            "set": set_no,
-            "round": round_no,
-            "of_table": of_table,
-            "change": change,
-            "player": player,
-            "dice": faces,
-            "reason": reason,
-        }
-    else:  # winner
-        out = {
-            "type": "correct",
-            "set": set_no,
-            "round": round_no,
-            "of_table": of_table,
-            "change": change,
-            "player": player,
-            "reason": reason,
-        }
+    out: CorrectEvent = {
+        "type": "correct",
+        "set": set_no,
+        "round": round_no,
+        "of_table": of_table,
+        "change": change,
+        "reason": reason,
+    }
+    if player is not None:
+        out["player"] = player
+    if roll is not None:
+        out["roll"] = roll
+    if faces is not None:
+        out["dice"] = faces
     if event.get("by") is not None:
         out["by"] = _text(event["by"], "correction's by", 60)
-    return out
+    return in_canonical_order(out)
+
+
+CANONICAL_ORDER = (
+    "type",
+    "set",
+    "round",
+    "of_table",
+    "change",
+    "player",
+    "roll",
+    "dice",
+    "reason",
+    "by",
+)
+"""The order of a ``correct`` event's keys as stored (a retried correction is compared with
+the stored one as written)."""
+
+
+def in_canonical_order(event: CorrectEvent) -> CorrectEvent:
+    """``event`` with its keys in :data:`CANONICAL_ORDER` (the same keys and values).
+
+    >>> in_canonical_order({"type": "correct", "set": 1, "round": 2, "of_table": 3,
+    ...     "change": "winner", "reason": "r", "player": "Ann"})  # doctest: +NORMALIZE_WHITESPACE
+    {'type': 'correct', 'set': 1, 'round': 2, 'of_table': 3, 'change': 'winner',
+     'player': 'Ann', 'reason': 'r'}
+    """
+    return cast(
+        CorrectEvent, dict(sorted(event.items(), key=lambda kv: CANONICAL_ORDER.index(kv[0])))
+    )
 
 
 class TableResultLike(Protocol):
