@@ -21,8 +21,9 @@ class CardMark(TypedDict):
     result: str
 
 
-class CardView(TypedDict):
-    """A score card as the report and the pages read it (:meth:`Card.as_dict`)."""
+class CardTotals(TypedDict):
+    """A score card's figures (:meth:`Card.totals`): what the night's card and the printed
+    score card both show."""
 
     wins: int
     losses: int
@@ -32,6 +33,12 @@ class CardView(TypedDict):
     high_buncos: int
     wipeouts: int
     points: int
+
+
+class CardView(CardTotals):
+    """A score card as the report and the pages read it (:meth:`Card.as_dict`): its figures
+    and its rounds."""
+
     rounds: list[CardMark]
 
 
@@ -91,7 +98,8 @@ class Card:
     def buncos_in_set(self, set_no: int) -> int:
         return dict(self.set_buncos).get(set_no, 0)
 
-    def as_dict(self) -> CardView:
+    def totals(self) -> CardTotals:
+        """The card's figures, by the names the report gives them."""
         return {
             "wins": self.wins,
             "losses": self.losses,
@@ -101,7 +109,11 @@ class Card:
             "high_buncos": self.highs,
             "wipeouts": self.wipeouts,
             "points": self.points,
-            "rounds": [
-                {"set": s, "round": r, "table": t, "result": m} for s, r, t, m in self.marks
-            ],
         }
+
+    def as_dict(self) -> CardView:
+        """The card's figures and its rounds (each a :class:`CardMark`)."""
+        rounds: list[CardMark] = [
+            {"set": s, "round": r, "table": t, "result": m} for s, r, t, m in self.marks
+        ]
+        return {**self.totals(), "rounds": rounds}

@@ -17,6 +17,7 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
+from bunco.core.cards import CardTotals
 from bunco.core.money import PrizeMoneyReport
 from bunco.core.money_shapes import PaidTo, PassedOver
 
@@ -116,17 +117,10 @@ class CardSet(TypedDict):
     rounds: list[str]
 
 
-class ScoreCard(TypedDict):
-    """One player's score card (:func:`bunco.party.sheets.score_card`)."""
+class ScoreCard(CardTotals):
+    """One player's score card (:func:`bunco.party.sheets.score_card`): the card's figures
+    with the player, W or L per set and round, and what the rules call a Mini."""
 
     player: str
     sets: list[CardSet]
-    wins: int
-    losses: int
-    buncos: int
-    mini_buncos: int
-    low_buncos: int
-    high_buncos: int
-    wipeouts: int
-    points: int
     mini_label: str

@@ -104,18 +104,10 @@ def score_card(night: Night, name: str) -> ScoreCard:
     for set_no in range(1, night.sets + 1):
         marks = {r: m for s, r, _t, m in card.marks if s == set_no}
         sets.append({"set": set_no, "rounds": [marks.get(r, "") for r in range(1, 7)]})
-    counts = card.as_dict()  # the card's figures (its rounds are in ``sets``)
     return {
         "player": name,
         "sets": sets,
-        "wins": counts["wins"],
-        "losses": counts["losses"],
-        "buncos": counts["buncos"],
-        "mini_buncos": counts["mini_buncos"],
-        "low_buncos": counts["low_buncos"],
-        "high_buncos": counts["high_buncos"],
-        "wipeouts": counts["wipeouts"],
-        "points": counts["points"],
+        **card.totals(),
         "mini_label": night.rules.mini_label,
     }
 
