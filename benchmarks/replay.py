@@ -505,7 +505,7 @@ def main() -> None:
     print(f"events per s            {len(events) / read_seconds:>10,.0f}")
     print(f"report() s              {report_seconds:>10.2f}")
     if args.money:
-        from bunco.core.money import prize_money
+        from bunco.core.settlement import prize_money
 
         started = time.perf_counter()
         paid = prize_money(night)

@@ -15,11 +15,11 @@ from bunco.core.errors import InvalidSetup
 from bunco.core.events import _dice
 from bunco.core.host_shapes import HostReport
 from bunco.core.hosting import host_report
-from bunco.core.money import prize_money
 from bunco.core.money_shapes import LeftOver, NightMoney, PaidTo, Payout, PrizeMoney
 from bunco.core.night import Night
 from bunco.core.party_setup import PartySetup
 from bunco.core.prizes import PrizeView
+from bunco.core.settlement import prize_money
 from bunco.core.setup import normalize_setup
 from bunco.core.verification import VerificationReport, verification_report
 from bunco.play.demo import play_demo

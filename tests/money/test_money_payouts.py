@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bunco.core.errors import InvalidSetup
-from bunco.core.money import split
 from bunco.core.night import Night
+from bunco.core.settlement import split
 from bunco.party.night_report import night_report
 from night_helpers import party, roll
 

@@ -336,7 +336,8 @@ def export_command(
 
 def _export_payouts(night: Any, out: Path | None, as_json: bool) -> None:
     """``bunco export --payouts``: who is paid how much for what (CSV)."""
-    from bunco.core.money import money_setup, prize_money
+    from bunco.core.money import money_setup
+    from bunco.core.settlement import prize_money
     from bunco.sheets.payouts import payouts_csv
 
     if money_setup(night.setup) is None:

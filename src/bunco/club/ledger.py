@@ -42,8 +42,9 @@ from bunco.club.view_types import (
 )
 from bunco.core.club_events import ClubCancelNightEvent
 from bunco.core.errors import InvalidSetup
-from bunco.core.money import money_text, prize_money
+from bunco.core.money import money_text
 from bunco.core.night import Night
+from bunco.core.settlement import prize_money
 
 ZERO = Decimal(0)
 

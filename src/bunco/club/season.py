@@ -21,8 +21,9 @@ from bunco.club.club import Club, ClubNight
 from bunco.club.ladder import ladder_scores, night_places, night_value
 from bunco.club.ledger import played_nights, pot_to_carry, season_hosts, season_ledger
 from bunco.club.view_types import ClubStandingRow
-from bunco.core.money import money_text, prize_money
+from bunco.core.money import money_text
 from bunco.core.night import Night
+from bunco.core.settlement import prize_money
 
 
 @dataclass(frozen=True, slots=True)

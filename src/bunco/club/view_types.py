@@ -260,7 +260,7 @@ class SharedView(TypedDict):
 
 
 class NightPayout(TypedDict):
-    """One payout of a night's money (:func:`bunco.core.money.prize_money`)."""
+    """One payout of a night's money (:func:`bunco.core.settlement.prize_money`)."""
 
     player: str
     prize: str
@@ -271,7 +271,7 @@ class NightPayout(TypedDict):
 
 class Settled(TypedDict):
     """What the ledger reads of a night's settled money
-    (:func:`bunco.core.money.prize_money`'s ``money``)."""
+    (:func:`bunco.core.settlement.prize_money`'s ``money``)."""
 
     buy_in: str
     carried_over: str

@@ -33,8 +33,9 @@ from bunco.club.view_types import (
     ResultRow,
     SharedView,
 )
-from bunco.core.money import money_text, prize_money
+from bunco.core.money import money_text
 from bunco.core.night import Night
+from bunco.core.settlement import prize_money
 
 
 def plan_line(club: Club, date: str) -> PlanLine:

@@ -1,6 +1,6 @@
 """The typed shapes of prize money: the party line's ``money`` and the night's payouts.
 
-:mod:`bunco.core.money` checks the one and computes the other; these ``TypedDict`` classes
+:mod:`bunco.core.money` checks the one and :mod:`bunco.core.settlement` computes the other; these ``TypedDict`` classes
 name their keys for the log, the report, the pages and the sheets. Amounts are decimal
 strings in whole cents ("12.50"), shares percentages ("50%").
 
@@ -123,7 +123,7 @@ class PotFigures(TypedDict):
 
 
 class Settlement(PotFigures):
-    """The money of the night as :func:`~bunco.core.money.settle` computes it."""
+    """The money of the night as :func:`~bunco.core.settlement.settle` computes it."""
 
     payouts: list[Payout]
 

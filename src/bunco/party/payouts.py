@@ -1,7 +1,7 @@
 """The payout sheet of a night: who gets how much for what, and each person's total.
 
 A read model over the report's ``money`` and ``payouts`` (decided by
-:mod:`bunco.core.money`); the night report, the CSV and the pages print it.
+:mod:`bunco.core.settlement`); the night report, the CSV and the pages print it.
 
 >>> from bunco.core.party_log import read_log
 >>> night = read_log(['{"type": "party", "rules": "classic", "players": ["Ann", "Bea"], '
@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from bunco.core.money import PrizeMoneyReport, amount_words, money_text, prize_money
+from bunco.core.money import money_text
 from bunco.core.night import Night
+from bunco.core.settlement import PrizeMoneyReport, amount_words, prize_money
 from bunco.party.record_shapes import MoneyPart
 from bunco.party.winners import money_part as _money_part
 from bunco.party.winners import prize_name, prizes_status, winner_rows
@@ -79,7 +80,7 @@ def money_part(night: Night) -> MoneyPart:
 
 def payout_sheet(night: Night, data: PrizeMoneyReport | None = None) -> PayoutSheet | None:
     """The night's payout sheet, or None when the night carries no money; ``data`` is the
-    night's :func:`~bunco.core.money.prize_money` when the caller has it already."""
+    night's :func:`~bunco.core.settlement.prize_money` when the caller has it already."""
     data = prize_money(night) if data is None else data
     money = data["money"]
     if money is None:

@@ -18,8 +18,8 @@ from typing import NotRequired
 from typing_extensions import TypedDict
 
 from bunco.core.cards import CardTotals
-from bunco.core.money import PrizeMoneyReport
 from bunco.core.money_shapes import PaidTo, PassedOver
+from bunco.core.settlement import PrizeMoneyReport
 
 # -- prizes and money -----------------------------------------------------------------------
 
@@ -48,7 +48,7 @@ class PayoutTotal(TypedDict):
 
 
 class WinnersPart(PrizeMoneyReport):
-    """:class:`~bunco.core.money.PrizeMoneyReport` with the prizes handed out, in rows and
+    """:class:`~bunco.core.settlement.PrizeMoneyReport` with the prizes handed out, in rows and
     in words (:func:`bunco.party.winners.money_part`)."""
 
     prize_winners: list[WinnerLine]

@@ -21,9 +21,10 @@ from decimal import Decimal
 
 from bunco.core.awards import AwardView
 from bunco.core.hosting import presence_required
-from bunco.core.money import PrizeMoneyReport, money_text, prize_money, split
+from bunco.core.money import money_text
 from bunco.core.money_shapes import PrizeMoney
 from bunco.core.night import Night
+from bunco.core.settlement import PrizeMoneyReport, prize_money, split
 from bunco.core.verification import awaiting_cards, waiting_for_cards
 from bunco.party.record_shapes import WinnerLine, WinnersPart
 
@@ -116,7 +117,7 @@ def prize_name(label: str, group: str | None) -> str:
 
 def winner_rows(night: Night, data: PrizeMoneyReport | None = None) -> list[WinnerRow]:
     """Every prize as handed out (empty until the prizes are decided); ``data`` is the
-    night's :func:`~bunco.core.money.prize_money` when the caller has it already."""
+    night's :func:`~bunco.core.settlement.prize_money` when the caller has it already."""
     data = prize_money(night) if data is None else data
     money = data["money"]
     paid: dict[tuple[str, str | None], PrizeMoney] = {}

@@ -21,8 +21,8 @@ from xml.sax.saxutils import escape as xml_escape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
-from bunco.core.money import prize_money
 from bunco.core.night import Night
+from bunco.core.settlement import prize_money
 from bunco.party.payouts import PayoutSheet, notes, payout_sheet
 from bunco.sheets.export import safe_cell
 

@@ -22,7 +22,7 @@ from bunco.core.host_events import (
     JudgeEvent,
     PresentEvent,
 )
-from bunco.core.money import prize_money
+from bunco.core.settlement import prize_money
 from bunco.sheets.payouts import payouts_csv
 from bunco.web.api.access import require_read
 from bunco.web.api.routing import ERRORS, NightId, night_command, send_file, service
