@@ -75,10 +75,10 @@ def test_two_addresses_holding_thousands_of_idle_connections_keep_nobody_out(
         held = counts.get(timeout=10)
     finally:
         srv.stop()
-    assert statuses == [200] * 40
-    # answered, not locked out (the old caps left 82 of 100 unanswered); 95 % within 3 s, a
-    # loaded machine's margin (quiet: all within 1 s, p95 74 ms, docs/server.md)
-    assert sum(t <= 3.0 for t in took) >= 38, sorted(took)[-5:]
+    # answered, not locked out: each within the client's 10 s (the old caps left 82 of 100
+    # unanswered); how fast beside a quiet server is the benchmark's (quiet: all within
+    # 1 s, p95 74 ms, docs/server.md), a time bar here would measure the machine's load
+    assert statuses == [200] * 40, sorted(took)[-5:]
     assert rolls == [200] * 20
     # the attack did run: thousands of connections opened, those past the caps closed at
     # once (on a quiet machine most of 9,500 opened; a crowded one accepts fewer), the
