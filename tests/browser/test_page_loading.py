@@ -245,6 +245,25 @@ FIRST_ASK = """() => caches.open("bunco-first-asks")
   .then((kept) => (kept ? kept.json() : null))"""
 
 
+def written_in(open_page: Callable[[], Page], seen: list[Any], tries: int = 3) -> Page:
+    """The page ``open_page`` opens whose HTML the worker wrote its early state into, the
+    server's "Bea rolls" drawn (``seen``, the requests, cleared before each try: a page of
+    ``open_page``'s own clears it again before the one it returns). The worker
+    waits 250 ms for that state (sw.js's WAIT): on a loaded machine it can come later, and
+    the page then draws what it kept and takes the state through the worker (the slow
+    state's test below); such a try must end on the server's state too, and the next
+    opens the page again. CI's machine once let the state come late."""
+    for _ in range(tries):
+        seen.clear()
+        page = open_page()
+        expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+        expect(page.locator("#turn-text")).to_have_text("Bea rolls")  # the server's
+        if page.evaluate("window.writtenIn"):
+            return page
+        page.close()
+    raise AssertionError(f"the worker's early state came too late to be written in, {tries} times")
+
+
 def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_opened(
     pages: Pages, server: Server
 ) -> None:
@@ -261,9 +280,7 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
     seen: list[tuple[str, bool]] = []
     context.on("request", lambda r: seen.append((r.url, r.service_worker is not None)))
     context.add_init_script(RECORD_DRAWN)
-    again = reopen(context, pages, night, "table 1 reopened")
-    expect(again.locator("body")).to_have_attribute("data-ready", "yes")
-    expect(again.locator("#turn-text")).to_have_text("Bea rolls")  # the server's, not the kept
+    again = written_in(lambda: reopen(context, pages, night, "table 1 reopened"), seen)
     assert again.evaluate("document.body.dataset.gets") == "1"
     # the worker wrote the state into the page's HTML: one drawing, the server's (never
     # the kept "Ann rolls"), and the element with the token it names is gone once read
@@ -287,21 +304,28 @@ def test_a_reopened_table_takes_the_state_its_service_worker_asked_for_as_it_ope
     # refuses it: nothing written in), and one that works but is another role's (the
     # host's: written in, with the token it was asked with, not taken, taken out)
     for other, written in (("stale", False), (host, True)):
-        third = reopen(context, pages, night, "table 1, before another token")
-        expect(third.locator("body")).to_have_attribute("data-ready", "yes")
-        third.evaluate(
-            """([night, other]) => caches.open("bunco-first-asks").then((cache) =>
-              cache.put(location.pathname, new Response(JSON.stringify(
-                {path: `/api/nights/${night}/tables/1`, token: other}))))""",
-            [night, other],
-        )
-        third.close()
-        seen.clear()
-        fourth = reopen(context, pages, night, "table 1 after another token")
-        expect(fourth.locator("body")).to_have_attribute("data-ready", "yes")
-        expect(fourth.locator("#turn-text")).to_have_text("Bea rolls")
+
+        def after_another_token(other: str = other) -> Page:
+            third = reopen(context, pages, night, "table 1, before another token")
+            expect(third.locator("body")).to_have_attribute("data-ready", "yes")
+            third.evaluate(
+                """([night, other]) => caches.open("bunco-first-asks").then((cache) =>
+                  cache.put(location.pathname, new Response(JSON.stringify(
+                    {path: `/api/nights/${night}/tables/1`, token: other}))))""",
+                [night, other],
+            )
+            third.close()
+            seen.clear()
+            return reopen(context, pages, night, "table 1 after another token")
+
+        if written:
+            fourth = written_in(after_another_token, seen)
+        else:
+            fourth = after_another_token()
+            expect(fourth.locator("body")).to_have_attribute("data-ready", "yes")
+            expect(fourth.locator("#turn-text")).to_have_text("Bea rolls")
+            assert fourth.evaluate("window.writtenIn") is False
         expect(fourth.locator("#fatal")).to_be_hidden()
-        assert fourth.evaluate("window.writtenIn") is written
         assert fourth.evaluate("document.getElementById('bunco-first')") is None  # nor left
         # the worker's early GET, then the page's own ask through the worker, with its token
         assert [worker for url, worker in seen if urlsplit(url).path == table_state] == [
