@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 from numpy.typing import NDArray
@@ -59,6 +59,7 @@ from bunco.analysis import movement_cache
 from bunco.analysis.dice_codes import code_table
 from bunco.analysis.kernel import layout as lay
 from bunco.analysis.kernel import loaded
+from bunco.analysis.summary import FigureName
 from bunco.core.dice import Dice, score_roll, score_rolloff
 from bunco.core.errors import BuncoError
 from bunco.core.rules import (
@@ -77,18 +78,7 @@ from bunco.core.seating import first_seating, next_seating
 from bunco.core.seating_layout import is_team_table
 from bunco.core.table import Phase, RollRecord
 
-FIGURES = (
-    "buncos",
-    "rounds",
-    "rolls_per_set",
-    "head_rolls",
-    "head_first_team_win",
-    "head_bunco_end",
-    "tie_rate",
-    "non_head_tie_rate",
-    "play_points",
-    "play_rolls",
-)
+FIGURES: tuple[FigureName, ...] = get_args(FigureName)
 """The figures of one night, in the columns of :func:`figures_of` (the keys of
 :func:`bunco.analysis.simulate.night_stats`): ``play_points`` and ``play_rolls`` are
 the night's totals of points scored and rolls made in play, whose ratio over many

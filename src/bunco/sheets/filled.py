@@ -306,9 +306,10 @@ def _prize_lines(night: Night) -> list[str]:
     return out
 
 
-def standings_table(night: Night) -> SheetTable:
-    heads, widths = standings_headers(night.rules)
-    rows: list[tuple[str, ...]] = [
+def standing_rows(night: Night) -> list[tuple[str, ...]]:
+    """The standings as printed, one row of text per player: rank, player, W, L, Buncos,
+    the round's minis, points and prizes (the filled sheet's and the night report's)."""
+    return [
         (
             str(s.rank),
             s.player,
@@ -321,6 +322,11 @@ def standings_table(night: Night) -> SheetTable:
         )
         for s in standings(night)
     ]
+
+
+def standings_table(night: Night) -> SheetTable:
+    heads, widths = standings_headers(night.rules)
+    rows = standing_rows(night)
     align = ("center", "left", "center", "center", "center", "center", "center", "left")
     return SheetTable(
         "Standings", night_title(night), heads, widths, rows, _prize_lines(night), align

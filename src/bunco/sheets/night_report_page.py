@@ -42,9 +42,8 @@ from reportlab.platypus import (
 from bunco.core.night import Night
 from bunco.core.round_results import TableResult
 from bunco.party.night_report import night_title, progress
-from bunco.party.standings import standings
 from bunco.party.winners import prize_name, prizes_status, winner_rows
-from bunco.sheets.filled import SETTLED
+from bunco.sheets.filled import SETTLED, standing_rows
 from bunco.sheets.payouts import payout_section_html, payout_story
 from bunco.sheets.pdfkit import (
     Rendered,
@@ -148,19 +147,7 @@ def prize_table(night: Night) -> tuple[list[str], list[list[str]], list[float]]:
 def standings_table(night: Night) -> tuple[list[str], list[list[str]]]:
     """The standings as printed: a header row and one row of text per player."""
     heads = ["#", "Player", "W", "L", "Buncos", minis_header(night.rules), "Points", "Prizes"]
-    rows = [
-        [
-            str(s.rank),
-            s.player,
-            str(s.wins),
-            str(s.losses),
-            str(s.buncos),
-            str(s.minis),
-            str(s.points),
-            "; ".join(s.prizes),
-        ]
-        for s in standings(night)
-    ]
+    rows = [list(row) for row in standing_rows(night)]
     return heads, rows
 
 

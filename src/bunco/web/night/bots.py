@@ -15,13 +15,13 @@ tests).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 
 from bunco.web.decision.commands import RollForMe
 from bunco.web.decision.frozen_state import DicelessRoll
 from bunco.web.night.night_in_memory import LiveNight
+from bunco.web.night.night_tasks import NightTasks
 from bunco.web.night.service import NightService
 from bunco.web.values.replies import ServiceError
 
@@ -36,7 +36,7 @@ class BotRunner:
     def __init__(self, service: NightService, pace: float | None = None) -> None:
         self.service = service
         self.pace = pace
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._tasks = NightTasks()
         self._wake: dict[str, asyncio.Event] = {}
         service.after_commit.append(self.poke)
 
@@ -46,9 +46,7 @@ class BotRunner:
             return
         wake = self._wake.setdefault(live.id, asyncio.Event())
         wake.set()
-        task = self._tasks.get(live.id)
-        if task is None or task.done():
-            self._tasks[live.id] = asyncio.get_running_loop().create_task(self._run(live.id))
+        self._tasks.start(live.id, lambda: self._run(live.id))
 
     def pace_of(self, live: LiveNight) -> float:
         if self.pace is not None:
@@ -131,16 +129,9 @@ class BotRunner:
 
     def forget(self, night_id: str) -> None:
         """The night was deleted: stop its bots."""
-        task = self._tasks.pop(night_id, None)
+        self._tasks.forget(night_id)
         self._wake.pop(night_id, None)
-        if task is not None:
-            task.cancel()
 
     async def close(self) -> None:
         """Stop every bot task."""
-        for task in self._tasks.values():
-            task.cancel()
-        for task in self._tasks.values():
-            with contextlib.suppress(BaseException):
-                await task
-        self._tasks.clear()
+        await self._tasks.close()

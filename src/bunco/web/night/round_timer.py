@@ -15,11 +15,11 @@ one per round, so one bell is stored and the others are repeats.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from bunco.web.decision.timed_rounds import ServerClock, bell_command, running_clock
 from bunco.web.night.night_in_memory import LiveNight
+from bunco.web.night.night_tasks import NightTasks
 from bunco.web.night.service import NightService
 from bunco.web.values.replies import ServiceError
 
@@ -34,16 +34,14 @@ class RoundTimer:
     def __init__(self, service: NightService, clock: ServerClock) -> None:
         self.service = service
         self.clock = clock
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._tasks = NightTasks()
         service.after_commit.append(self.poke)
 
     def poke(self, live: LiveNight) -> None:
         """Start ``live``'s timer if its round's clock runs and no timer watches it."""
         if running_clock(live.night) is None:
             return
-        task = self._tasks.get(live.id)
-        if task is None or task.done():
-            self._tasks[live.id] = asyncio.get_running_loop().create_task(self._run(live.id))
+        self._tasks.start(live.id, lambda: self._run(live.id))
 
     async def _run(self, night_id: str) -> None:
         while True:
@@ -74,15 +72,8 @@ class RoundTimer:
 
     def forget(self, night_id: str) -> None:
         """The night was deleted: stop its timer."""
-        task = self._tasks.pop(night_id, None)
-        if task is not None:
-            task.cancel()
+        self._tasks.forget(night_id)
 
     async def close(self) -> None:
         """Stop every timer (the server is stopping; a restart rings what is due)."""
-        for task in self._tasks.values():
-            task.cancel()
-        for task in self._tasks.values():
-            with contextlib.suppress(BaseException):
-                await task
-        self._tasks.clear()
+        await self._tasks.close()
