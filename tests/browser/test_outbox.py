@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Route, expect
 
-from .conftest import Pages, Server, phone
+from .conftest import Pages, Server, host_tab, phone
 from .night_phones import type_dice
 from .outage import (
     EIGHT,
@@ -283,4 +283,71 @@ def test_entries_on_their_way_count_on_the_tally_before_the_server_answers(
     assert table["rolls"] == 4 and table["team_scores"] == [4, 5] and table["roller"] == "Fay"
     expect(us).to_have_text("4")
     expect(them).to_have_text("5")
+    assert pages.errors == []
+
+
+def test_a_report_that_beat_its_entry_holds_up_no_question_of_the_host(
+    pages: Pages, server: Server
+) -> None:
+    """A phone's report (1 entry waiting) reaches the server before the entry it names,
+    and the phone's later reports are lost: the host, who saw "1 entry not sent yet" and
+    asks to end the night once the entry is in, is not told of an entry still on the
+    phone (the page asks the server before its question, and the server takes the entry's
+    word: nothing more after it)."""
+    created = create(server, players=EIGHT)
+    night, token = created["night"], created["host_token"]
+    host = pages.open(f"/n/{night}/host?token={token}", name="host")
+    expect(host.locator("body")).to_have_attribute("data-ready", "yes")
+    context = phone(pages)  # without the worker: every request passes the test's routes
+    page = context.new_page()
+    page.goto(f"/join/{created['tables'][1]['code']}")
+    page.wait_for_url(f"**/n/{night}/table/2")
+    expect(page.locator("body")).to_have_attribute("data-connection", "online")
+    held: list[Route] = []
+    reports: list[int] = []
+
+    def report(route: Route) -> None:  # the first report with the entry waiting arrives
+        waiting = int((route.request.post_data_json or {}).get("waiting", 0))
+        if waiting and not reports:
+            reports.append(waiting)
+            route.continue_()
+        elif reports:
+            route.abort()  # the later ones are lost
+        else:
+            route.continue_()
+
+    context.route(re.compile(rf"/api/nights/{night}/tables/2/outbox$"), report)
+    context.route(re.compile(rf"/api/nights/{night}/tables/2/rolls$"), lambda r: held.append(r))
+    tap(page, "+1")  # Eve
+    row = host.locator("#phones-rows tr[data-table='2']")
+    expect(row).to_have_attribute("data-waiting", "1", timeout=15_000)
+    assert reports == [1] and len(held) == 1
+    # the host's page polls no more for now (its polls are lost): its last word stands
+    lost = [True]
+    polls: list[bool] = []
+
+    def poll(route: Route) -> None:
+        polls.append(lost[0])
+        route.abort() if lost[0] else route.continue_()
+
+    host.route(re.compile(rf"/api/nights/{night}/phones$"), poll)
+    seq = int(host.locator("body").get_attribute("data-seq") or 0)
+    held[0].continue_()
+    expect(host.locator("body")).to_have_attribute("data-seq", str(seq + 1))
+    assert row.get_attribute("data-waiting") == "1"  # the host's last poll: the report's word
+    lost[0] = False
+    asked: list[str] = []
+    host.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    host_tab(host, "more")
+    host.click("#end-night")
+    for _ in range(200):
+        if asked:
+            break
+        host.wait_for_timeout(25)
+    assert asked and asked[0].startswith("End the night now?"), asked
+    assert polls[-1] is False  # asked of the server before the question
+    expect(host.locator("#confirm")).not_to_be_visible()
+    expect(row).to_have_attribute("data-waiting", "0")
+    state = server.state(night, token)
+    assert state["view"]["phase"] == "playing" and state["view"]["tables"][1]["rolls"] == 1
     assert pages.errors == []

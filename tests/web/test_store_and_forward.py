@@ -209,3 +209,37 @@ def test_a_report_that_crossed_its_entry_says_nothing_of_it(client, night):
     assert client.app.state.service.nights[night.id].phones.holds(2, 1, 1) == 0
     phones = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
     assert phones["holds"] == 0  # read back from the store too
+    assert (phones["waiting"], phones["oldest_age"]) == (0, None)  # the host sees it too
+
+
+def test_an_entry_after_its_report_is_the_phones_latest_word_for_the_host(client, night):
+    """Back online, a phone's report (1 entry waiting) reaches the server just before the
+    entry itself: the host, asked before the phone reports again, is told the entry's word
+    (nothing more on the phone), not the report's; the room's undo question names no
+    table still holding entries."""
+    phone = night.table_token(2)
+    held = {
+        "waiting": 1,
+        "first": "c-after",
+        "oldest_age": 4.0,
+        "rounds": [{"set": 1, "round": 1, "waiting": 1}],
+    }
+    assert client.post(night.url("/tables/2/outbox"), json=held, headers=phone).status_code == 200
+    before = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
+    assert (before["waiting"], before["holds"]) == (1, 1)
+    assert before["oldest_age"] is not None and before["oldest_age"] >= 4.0
+    sent = night.roll(2, outcome="+1", headers=phone, command_id="c-after", more=0)
+    assert sent.status_code == 200
+    after = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
+    assert (after["waiting"], after["holds"], after["oldest_age"]) == (0, 0, None)
+
+
+def test_a_report_whose_first_entry_is_stored_counts_it_no_more(client, night):
+    """An entry that did not say what the phone holds after it (an older page), then a
+    report computed before it was answered naming it first of 2: the host is told of 1."""
+    phone = night.table_token(2)
+    assert night.roll(2, outcome="+1", headers=phone, command_id="c-old").status_code == 200
+    stale = {"waiting": 2, "first": "c-old", "rounds": [{"set": 1, "round": 1, "waiting": 2}]}
+    assert client.post(night.url("/tables/2/outbox"), json=stale, headers=phone).status_code == 200
+    phones = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
+    assert phones["waiting"] == 1

@@ -273,7 +273,8 @@ async def phones(night_id: NightId, request: Request) -> PhonesOut:
     live.phones.merge(stored, now.timestamp())
     tables: list[TablePhone] = []
     for number in range(1, max(len(live.night.seating), len(live.night.tables)) + 1):
-        phone = _phone(number, stored.get(number), live.heard_from.get(number), now)
+        waiting = _waiting(live, number, stored.get(number))
+        phone = _phone(number, stored.get(number), live.heard_from.get(number), now, waiting)
         tables.append({**phone, **_round_word(live, number, now.timestamp())})
     return PhonesOut.model_validate(
         {
@@ -283,6 +284,20 @@ async def phones(night_id: NightId, request: Request) -> PhonesOut:
             "paper_minis": live.night.rules.mini_label,
         }
     )
+
+
+def _waiting(live: LiveNight, table: int, stored: StoredReport | None) -> int:
+    """The entries table ``table``'s phone holds by its latest word: an entry it sent
+    after its last report says what it still holds; a report whose first entry waiting
+    is stored already (it crossed it on the way, or the entry came after) counts one
+    fewer at most (the phone sends its entries in the order they were tapped, and
+    reports again once they are sent)."""
+    report: PhoneReport = stored.report if stored else {}
+    reported = int(report.get("waiting", 0))
+    first = report.get("first")
+    if reported and isinstance(first, str) and live.state.known("", first) is not None:
+        reported -= 1
+    return min(reported, live.phones.waiting(table, reported))
 
 
 def _round_word(live: LiveNight, table: int, now: float) -> RoundWord:
@@ -332,10 +347,11 @@ def _round_word(live: LiveNight, table: int, now: float) -> RoundWord:
 
 
 def _phone(
-    number: int, stored: StoredReport | None, heard: str | None, now: datetime
+    number: int, stored: StoredReport | None, heard: str | None, now: datetime, waiting: int
 ) -> PhoneShown:
     """Table ``number``'s phone as the host sees it: its last report (any process's) and
-    the last time this process heard it (an entry, an undo), whichever is later."""
+    the last time this process heard it (an entry, an undo), whichever is later, holding
+    ``waiting`` entries by its latest word (:func:`_waiting`)."""
     report: PhoneReport = stored.report if stored else {}
     last = max(filter(None, [heard, stored.heard if stored else None]), default=None)
     ago = None if last is None else (now - datetime.fromisoformat(last)).total_seconds()
@@ -346,8 +362,10 @@ def _phone(
     return {
         "table": number,
         "heard_ago": None if ago is None else round(ago, 1),
-        "waiting": int(report.get("waiting", 0)),
-        "oldest_age": None if oldest_age is None else round(oldest_age + since_report, 1),
+        "waiting": waiting,
+        "oldest_age": None
+        if oldest_age is None or not waiting
+        else round(oldest_age + since_report, 1),
         "refused": list(report.get("refused", [])),
         "mode": report.get("mode"),
     }

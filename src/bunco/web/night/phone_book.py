@@ -129,6 +129,12 @@ class PhoneBook:
             self.note_report(table, _epoch(report.heard), report.report)
         self.merged = at
 
+    def _said_since(self, phone: TablePhone) -> int | None:
+        """What the phone's last entry said it still holds, if that entry came after its
+        last report (then it is the latest word); else ``None``."""
+        fresh = phone.reported is None or (phone.entry_at or 0.0) >= phone.reported
+        return phone.more if phone.entry_at is not None and fresh else None
+
     def holds(self, table: int, set_no: int, round_no: int) -> int:
         """The entries of round ``round_no`` of set ``set_no`` table ``table``'s phone
         holds, by its latest word (its last entry's ``more`` if that came after its last
@@ -136,10 +142,25 @@ class PhoneBook:
         phone = self.tables.get(table)
         if phone is None:
             return 0
-        fresh = phone.reported is None or (phone.entry_at or 0.0) >= phone.reported
-        if phone.entry_at is not None and phone.more is not None and fresh:
-            return phone.more
-        return phone.rounds.get((set_no, round_no), 0)
+        said = self._said_since(phone)
+        return said if said is not None else phone.rounds.get((set_no, round_no), 0)
+
+    def waiting(self, table: int, reported: int) -> int:
+        """The entries (of any round) table ``table``'s phone holds by its latest word: its
+        last entry's ``more`` if that came after its last report, else ``reported`` (the
+        report's count).
+
+        >>> book = PhoneBook()
+        >>> book.note_report(3, 100.0, {"waiting": 1})
+        >>> book.waiting(3, 1)
+        1
+        >>> book.note_entry(3, 100.4, more=0, command_id="c-1")  # the entry came after
+        >>> book.waiting(3, 1)
+        0
+        """
+        phone = self.tables.get(table)
+        said = None if phone is None else self._said_since(phone)
+        return reported if said is None else said
 
     def silent(self, table: int, *, now: float, began: float | None) -> bool:
         """Whether table ``table``'s phone, heard since ``began`` (the round's start), has

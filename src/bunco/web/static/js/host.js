@@ -12,7 +12,7 @@ import {
 import { authFile } from "./files.js";
 import { Live } from "./live.js";
 import { drawVerify, initVerify } from "./host_verify.js";
-import { initPhones, outOfTouch } from "./phones.js";
+import { initPhones, outOfTouchNow } from "./phones.js";
 import { initDashboard } from "./host_dashboard.js";
 import { initCheckin } from "./host_checkin.js";
 import { initViewerLinks } from "./host_viewer_links.js";
@@ -417,7 +417,7 @@ async function hostUndo(table) {
     toast(err.text || String(err), "error", 6000);
     return;
   }
-  const late = outOfTouch();
+  const late = await outOfTouchNow();
   const ok = await ask("Undo?", seen.reopens && late ? `${seen.question} Still on the tables' phones: ${late}` : seen.question, "Undo it");
   if (!ok) return;
   try {
@@ -492,7 +492,7 @@ function drawEnd(view) {
 /** "Sync before you move": before a command that closes a round or moves the room on, the
  * tables whose phones still hold entries, and the host's choice (true: go on). */
 async function inTouch(what) {
-  const late = outOfTouch();
+  const late = await outOfTouchNow();
   if (!late) return true;
   const no = $("confirm-no").textContent;
   $("confirm-no").textContent = "Wait";

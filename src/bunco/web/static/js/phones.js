@@ -20,6 +20,7 @@ import { fill, h, toast } from "./ui.js";
 
 const LATE = 30;  // seconds without news from a table's phone that make it "out of touch"
 let latest = null;
+let pollNow = null;  // initPhones's poll: read the phones now
 
 function ago(seconds) {
   if (seconds === null || seconds === undefined) return "not heard since the server started";
@@ -32,8 +33,8 @@ function ago(seconds) {
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 /** The tables that still hold entries (waiting or refused), or whose phone fell silent
- * this round, in words; null if none. */
-export function outOfTouch() {
+ * this round, in words, as the last poll said; null if none. */
+function outOfTouch() {
   if (!latest) return null;
   const lines = latest.tables.filter((t) => t.waiting || t.refused.length || t.silent).map((t) => {
     const parts = [];
@@ -43,6 +44,13 @@ export function outOfTouch() {
     return `Table ${t.table}: ${parts.join(", ")} (${ago(t.heard_ago)}).`;
   });
   return lines.length ? lines.join(" ") : null;
+}
+
+/** The same, asked of the server first (a table's last entry may have come since the
+ * last poll): what a question before undoing or moving the room on names. */
+export async function outOfTouchNow() {
+  if (pollNow) await pollNow();
+  return outOfTouch();
 }
 
 /** What the host is told of one table the room waits for (or that has not finished since
@@ -278,6 +286,7 @@ export function initPhones({ anchor, base, token, origin, every = 5000 }) {
       draw(latest);
     } catch { /* the next poll */ }
   };
+  pollNow = poll;
   poll();
   setInterval(poll, every);
   // the round, the bell or the phase changed on the page: ask at once (the box follows)
