@@ -46,10 +46,13 @@ function outOfTouch() {
   return lines.length ? lines.join(" ") : null;
 }
 
+const ASK_WAIT = 3000;  // ms the host's question waits for the server's word, then the last poll's
+
 /** The same, asked of the server first (a table's last entry may have come since the
- * last poll): what a question before undoing or moving the room on names. */
+ * last poll): what a question before undoing or moving the room on names. A slow
+ * connection holds the question up to ASK_WAIT, then the last poll's word stands. */
 export async function outOfTouchNow() {
-  if (pollNow) await pollNow();
+  if (pollNow) await Promise.race([pollNow(), new Promise((done) => setTimeout(done, ASK_WAIT))]);
   return outOfTouch();
 }
 
