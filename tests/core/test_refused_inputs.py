@@ -276,3 +276,32 @@ def test_any_json_in_a_party_line_is_refused_as_a_bunco_error_or_started(
         Night.start(party(**fields))
     except BuncoError as exc:
         assert exc.expected
+
+
+BIG = 10**600  # 601 digits: its text alone is 601 characters
+HUGE_VALUES = [
+    [BIG, -BIG, [BIG, None, -BIG]],  # what Hypothesis found: a break of [[...]] minutes
+    "x" * 5_000,
+    10**5_000,  # Python has no text for an integer of more than 4,300 digits
+    {"k" * 3_000: BIG},
+]
+
+
+@pytest.mark.parametrize(
+    "value", HUGE_VALUES, ids=["nested numbers", "long text", "no text", "dict"]
+)
+def test_a_huge_value_in_any_field_of_any_event_gets_a_short_refusal(value: Any) -> None:
+    """Every event type with every field set to a huge value, one at a time: refused as a
+    Bunco error whose message (it quotes the value) stays under 2,000 characters, or
+    applied; never another exception."""
+    night = Night.start(party(judged=["Best Costume"]))
+    refused = 0
+    for kind in KINDS:
+        for field in EVENT_FIELDS:
+            try:
+                night.apply({"type": kind, field: value})
+            except BuncoError as exc:
+                refused += 1
+                assert exc.expected, (kind, field)
+                assert len(str(exc)) < 2000, (kind, field, len(str(exc)))
+    assert refused > len(KINDS) * len(EVENT_FIELDS) // 2

@@ -125,12 +125,16 @@ def day(value: Any, what: str = "date") -> str:
             return value
         except ValueError:
             pass
-    raise InvalidEvent(f"{what} {value!r}", expected="a date as YYYY-MM-DD, e.g. 2026-02-10")
+    raise InvalidEvent(
+        f"{what} {shown(value, 60)}", expected="a date as YYYY-MM-DD, e.g. 2026-02-10"
+    )
 
 
 def count(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidEvent(f"{what} {value!r}", expected=f"a whole number from {low} to {high}")
+        raise InvalidEvent(
+            f"{what} {shown(value, 60)}", expected=f"a whole number from {low} to {high}"
+        )
     return value
 
 
@@ -144,7 +148,7 @@ def one_of(value: object, options: tuple[_Choice, ...], what: str, expected: str
     for option in options:
         if value == option:
             return option
-    raise InvalidEvent(f"{what} {value!r}", expected=expected)
+    raise InvalidEvent(f"{what} {shown(value, 60)}", expected=expected)
 
 
 def _hex64(value: object, what: str, expected: str = "64 hexadecimal digits") -> str:
@@ -166,7 +170,9 @@ def _member(ev: Raw) -> ClubMemberEvent:
     email = ev.get("email")
     if email is not None:
         if not isinstance(email, str) or len(email) > 254 or not EMAIL.match(email.strip()):
-            raise InvalidEvent(f"email {email!r}", expected="an address such as ann@example.org")
+            raise InvalidEvent(
+                f"email {shown(email, 60)}", expected="an address such as ann@example.org"
+            )
         out["email"] = email.strip()
     if ev.get("address") is not None:
         out["address"] = _address(ev["address"])
@@ -181,7 +187,8 @@ def night_id(value: object) -> str:
     """A night's id in the store."""
     if not isinstance(value, str) or not NIGHT_ID.match(value):
         raise InvalidEvent(
-            f"night {value!r} is not a night's id", expected="the id of a night in the store"
+            f"night {shown(value, 60)} is not a night's id",
+            expected="the id of a night in the store",
         )
     return value
 
@@ -217,7 +224,7 @@ def _payment(ev: Raw) -> ClubPaymentEvent:
 def clock_time(value: object) -> str:
     """A time of day as HH:MM."""
     if not isinstance(value, str) or not TIME.match(value):
-        raise InvalidEvent(f"time {value!r}", expected="a time as HH:MM, e.g. 19:00")
+        raise InvalidEvent(f"time {shown(value, 60)}", expected="a time as HH:MM, e.g. 19:00")
     return value
 
 
@@ -242,7 +249,8 @@ def deadline(value: Any) -> str:
         day(value[:10], "deadline")
         return value
     raise InvalidEvent(
-        f"deadline {value!r}", expected="a date and time as YYYY-MM-DDTHH:MM, e.g. 2026-02-07T18:00"
+        f"deadline {shown(value, 60)}",
+        expected="a date and time as YYYY-MM-DDTHH:MM, e.g. 2026-02-07T18:00",
     )
 
 
@@ -257,7 +265,8 @@ def zone(value: Any) -> str:
         except (ZoneInfoNotFoundError, ValueError):
             pass
     raise InvalidEvent(
-        f"time zone {value!r}", expected="an IANA time zone name such as America/Chicago or UTC"
+        f"time zone {shown(value, 60)}",
+        expected="an IANA time zone name such as America/Chicago or UTC",
     )
 
 
@@ -406,7 +415,7 @@ def _ladder(ev: Raw) -> ClubLadderEvent:
             or any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points)
         ):
             raise InvalidEvent(
-                f"place_points {points!r}",
+                f"place_points {shown(points, 60)}",
                 expected="points for 1st, 2nd, ... place, e.g. [10, 8, 6, 5]",
             )
         out["place_points"] = [int(p) for p in points]
@@ -418,7 +427,9 @@ def _mail(ev: Raw) -> ClubMailEvent:
     port = count(ev.get("port", 25), "port", 1, 65535)
     sender = ev.get("sender")
     if not isinstance(sender, str) or not EMAIL.match(sender.strip()):
-        raise InvalidEvent(f"sender {sender!r}", expected="the address reminders come from")
+        raise InvalidEvent(
+            f"sender {shown(sender, 60)}", expected="the address reminders come from"
+        )
     out: ClubMailEvent = {"type": "mail", "host": host, "port": port, "sender": sender.strip()}
     if ev.get("username") is not None:
         out["username"] = text(ev["username"], "username", "the SMTP username", 200)
@@ -441,7 +452,7 @@ def _season(ev: Raw) -> ClubSeasonEvent:
 def _host(ev: Raw) -> ClubHostEvent:
     month = ev.get("month")
     if not isinstance(month, str) or not MONTH.match(month):
-        raise InvalidEvent(f"month {month!r}", expected="a month as YYYY-MM, e.g. 2026-01")
+        raise InvalidEvent(f"month {shown(month, 60)}", expected="a month as YYYY-MM, e.g. 2026-01")
     return {"type": "host", "month": month, "host": text(ev.get("host"), "host", "a member's name")}
 
 
@@ -524,7 +535,8 @@ def normalize_club_event(event: object) -> ClubEvent:
     if check is None:
         kind = event.get("type") if isinstance(event, Mapping) else type(event).__name__
         raise InvalidEvent(
-            f"unknown club event {kind!r}", expected="one of " + ", ".join(CLUB_EVENT_TYPES)
+            f"unknown club event {shown(kind, 60)}",
+            expected="one of " + ", ".join(CLUB_EVENT_TYPES),
         )
     assert isinstance(event, Mapping)
     out = check(event)

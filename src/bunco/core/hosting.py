@@ -20,6 +20,7 @@ a drawing can be re-checked from the log afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -175,7 +176,7 @@ def normalize_judged(value: Any, taken: set[str]) -> list[str]:
         key = prize_key(label)
         if not key or len(label) > 60:
             raise InvalidSetup(
-                f"judged prize {label!r} needs a name of 1 to 60 characters with a letter or digit",
+                f"judged prize {shown(label, 70)} needs a name of 1 to 60 characters with a letter or digit",
                 expected='a name such as "Best Costume"',
             )
         if key in taken or key in keys or key.startswith(GROUP_PREFIX):
@@ -237,7 +238,7 @@ def normalize_host_event(event: Mapping[str, object]) -> HostEvent:
         pick = event.get("pick")
         if isinstance(pick, bool) or not isinstance(pick, int) or pick < 0:
             raise InvalidEvent(
-                f"drawing pick {pick!r} is not a whole number of 0 or more",
+                f"drawing pick {shown(pick)} is not a whole number of 0 or more",
                 expected="the random position in candidates, counted from 0",
             )
         drawing: DrawingEvent = {
@@ -295,7 +296,7 @@ def _break(event: Mapping[str, object]) -> BreakEvent:
             or not (1 <= minutes <= MAX_BREAK_MINUTES)
         ):
             raise InvalidEvent(
-                f"a break of {minutes!r} minutes",
+                f"a break of {shown(minutes)} minutes",
                 expected=f"minutes as a whole number from 1 to {MAX_BREAK_MINUTES}",
             )
         out["minutes"] = minutes
@@ -303,7 +304,7 @@ def _break(event: Mapping[str, object]) -> BreakEvent:
     if started_at is not None:
         if not isinstance(started_at, str) or not 0 < len(started_at) <= 40:
             raise InvalidEvent(
-                f"a break that started at {started_at!r}",
+                f"a break that started at {shown(started_at, 50)}",
                 expected='started_at as an ISO 8601 time, e.g. "2026-11-24T20:15:00+00:00"',
             )
         out["started_at"] = started_at
@@ -396,10 +397,26 @@ def _begin_break(night: HostedNight, ev: BreakEvent) -> Break:
     return Break(
         minutes=ev.get("minutes"),
         # the time the server recorded (older logs: the event's "at")
-        started_at=ev.get("started_at") or (None if ev.get("at") is None else str(ev["at"])),
+        started_at=ev.get("started_at") or _recorded_at(ev.get("at")),
         after=None if last is None else (last.set_no, last.round_no),
         rounds_played=len(night.history),
     )
+
+
+def _recorded_at(at: object) -> str | None:
+    """The time an older log recorded a break at (its event's ``at``), as text; ``None``
+    when it has none that reads as a time.
+
+    >>> _recorded_at("2026-11-24T20:15:00+00:00"), _recorded_at(None), _recorded_at(10**5000)
+    ('2026-11-24T20:15:00+00:00', None, None)
+    """
+    if isinstance(at, str):
+        return at[:40]
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        return None
+    with contextlib.suppress(ValueError):  # no text for an integer of over 4,300 digits
+        return str(at)
+    return None
 
 
 def present(night: HostedNight) -> tuple[str, ...]:
