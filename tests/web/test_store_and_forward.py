@@ -234,6 +234,18 @@ def test_an_entry_after_its_report_is_the_phones_latest_word_for_the_host(client
     assert (after["waiting"], after["holds"], after["oldest_age"]) == (0, 0, None)
 
 
+def test_an_entry_after_its_report_says_more_when_more_were_tapped_since(client, night):
+    """The phone reported 1 entry waiting; 3 more were tapped, and the first entry sent
+    says 3 still wait after it: the host is told 3, not the older report's 1."""
+    phone = night.table_token(2)
+    held = {"waiting": 1, "first": "c-one", "rounds": [{"set": 1, "round": 1, "waiting": 1}]}
+    assert client.post(night.url("/tables/2/outbox"), json=held, headers=phone).status_code == 200
+    sent = night.roll(2, outcome="+1", headers=phone, command_id="c-one", more=3)
+    assert sent.status_code == 200
+    phones = client.get(night.url("/phones"), headers=night.host).json()["tables"][1]
+    assert (phones["waiting"], phones["holds"]) == (3, 3)
+
+
 def test_a_report_whose_first_entry_is_stored_counts_it_no_more(client, night):
     """An entry that did not say what the phone holds after it (an older page), then a
     report computed before it was answered naming it first of 2: the host is told of 1."""

@@ -288,16 +288,17 @@ async def phones(night_id: NightId, request: Request) -> PhonesOut:
 
 def _waiting(live: LiveNight, table: int, stored: StoredReport | None) -> int:
     """The entries table ``table``'s phone holds by its latest word: an entry it sent
-    after its last report says what it still holds; a report whose first entry waiting
-    is stored already (it crossed it on the way, or the entry came after) counts one
-    fewer at most (the phone sends its entries in the order they were tapped, and
-    reports again once they are sent)."""
+    after its last report says what it still holds (more than the report, when entries
+    were tapped since); else the report, where a first entry waiting that is stored
+    already (it crossed it on the way, or the entry came after) counts no more (the
+    phone sends its entries in the order they were tapped, and reports again once they
+    are sent)."""
     report: PhoneReport = stored.report if stored else {}
     reported = int(report.get("waiting", 0))
     first = report.get("first")
     if reported and isinstance(first, str) and live.state.known("", first) is not None:
         reported -= 1
-    return min(reported, live.phones.waiting(table, reported))
+    return live.phones.waiting(table, reported)
 
 
 def _round_word(live: LiveNight, table: int, now: float) -> RoundWord:
