@@ -14,20 +14,12 @@ import pytest
 import bunco.club.events as club_events
 from bunco.club.events import CLUB_EVENT_TYPES, normalize_club_event
 from bunco.core.errors import BuncoError
+from huge_values import HUGE_VALUES
 
-BIG = 10**600
-HUGE_VALUES = [
-    [BIG, -BIG, [BIG, None, -BIG]],
-    "x" * 5_000,
-    10**5_000,
-    {"k" * 3_000: BIG},
-]
 FIELDS = sorted(set(re.findall(r'(?:get\(|\[)"([a-z_]+)"', Path(club_events.__file__).read_text())))
 
 
-@pytest.mark.parametrize(
-    "value", HUGE_VALUES, ids=["nested numbers", "long text", "no text", "dict"]
-)
+@pytest.mark.parametrize("value", HUGE_VALUES)
 def test_a_huge_value_in_any_field_of_any_club_event_gets_a_short_refusal(value: Any) -> None:
     assert len(FIELDS) >= 30  # the fields the module reads: date, month, night, email...
     refused = 0
