@@ -18,7 +18,9 @@ pytestmark = pytest.mark.browser
 
 def burst(page: Page, outcomes: list[str], *, outage: bool) -> None:
     """Tap ``outcomes`` at a table: with ``outage``, offline, then back and sent (a new
-    round's seating confirmed first, online: the players sat down before the outage)."""
+    round's seating confirmed first, online: the players sat down before the outage, once
+    the page had the room's last word: not "checking with the server")."""
+    expect(page.locator("body")).to_have_attribute("data-checking", "no")
     seated_first(page)
     if outage:
         offline(page)
