@@ -9,9 +9,9 @@ table (one row per night and table, replaced by each report) rather than in one
 process's memory. A report is one upsert; reading a night's reports is one query.
 
 A report is changed beside the phone only by :meth:`PhoneReports.drop_refused` (refused
-entries a person sent to the host, which the phone holds no more): in one transaction,
-by compare-and-set on the row as read, keeping when the phone was heard, so a report the
-phone sends meanwhile is never lost (it is changed in turn, or stored after, whole).
+entries a person sent to the host, which the phone holds no more): in one transaction
+that holds the row's write lock from before its read to its write, keeping when the phone
+was heard, so a report the phone sends meanwhile is never lost (it is stored after, whole).
 
 >>> from bunco.store.db import make_engine, upgrade_database
 >>> engine = make_engine("sqlite://")
@@ -37,16 +37,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal, TypedDict, cast
 
-from sqlalchemy import Connection, Engine, Table, select, update
+from sqlalchemy import Engine, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bunco.core.server_options import RefusedEntry
 from bunco.store.models import PhoneReportRow
 
 _REPORTS = cast(Table, PhoneReportRow.__table__)
-DROP_TRIES = 20
-"""How many times :meth:`PhoneReports.drop_refused` reads the report again when a phone's
-report was stored between its read and its write."""
 
 
 class RoundWaiting(TypedDict):
@@ -121,34 +118,24 @@ class PhoneReports:
     def drop_refused(self, night_id: str, table: int, ids: Collection[str]) -> bool:
         """Take the refused entries ``ids`` out of table ``table``'s report (a person sent
         them to the host: the phone holds them no more), keeping when it was heard; whether
-        a report was stored. One transaction that writes only over the report it read
-        (compare-and-set, read again when a phone's report came between): a report stored
-        meanwhile is never overwritten by the older one."""
-        for _try in range(DROP_TRIES):
-            with self.engine.begin() as conn:
-                done = self._drop_once(conn, night_id, table, set(ids))
-            if done is not None:
-                return done
-        raise RuntimeError(
-            f"table {table}'s phone report at night {night_id!r} changed under {DROP_TRIES} tries"
-        )
-
-    def _drop_once(self, conn: Connection, night_id: str, table: int, ids: set[str]) -> bool | None:
-        """One try of :meth:`drop_refused` on ``conn``: ``None`` when the report moved."""
+        a report was stored. One transaction that first takes the row's write lock (a
+        report the phone sends meanwhile waits for it, then is stored whole after), so the
+        report read is the one written over, however fast the phone reports."""
         where = (_REPORTS.c.night_id == night_id, _REPORTS.c.table_no == table)
-        row = conn.execute(select(_REPORTS.c.heard, _REPORTS.c.report).where(*where)).first()
-        if row is None:
-            return False
-        report = _parsed(row.report)
-        kept = [r for r in report.get("refused", []) if r["id"] not in ids]
-        if len(kept) == len(report.get("refused", [])):
-            return True  # nothing of them there: nothing to write
-        changed = conn.execute(
-            update(_REPORTS)
-            .where(*where, _REPORTS.c.heard == row.heard, _REPORTS.c.report == row.report)
-            .values(report=_text({**report, "refused": kept}))
-        )
-        return True if changed.rowcount == 1 else None
+        with self.engine.begin() as conn:
+            # a write that changes nothing: PostgreSQL locks the row, SQLite the database
+            # (its driver begins the transaction at the first write), until the commit
+            conn.execute(update(_REPORTS).where(*where).values(heard=_REPORTS.c.heard))
+            row = conn.execute(select(_REPORTS.c.report).where(*where)).first()
+            if row is None:
+                return False
+            report = _parsed(row.report)
+            kept = [r for r in report.get("refused", []) if r["id"] not in ids]
+            if len(kept) < len(report.get("refused", [])):
+                conn.execute(
+                    update(_REPORTS).where(*where).values(report=_text({**report, "refused": kept}))
+                )
+        return True
 
 
 def _parsed(text: str) -> PhoneReport:
