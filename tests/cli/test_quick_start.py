@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import signal
 import socket
 import subprocess
 import sys
@@ -31,6 +30,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from terminal_child import as_in_a_shell, interrupt
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -56,11 +57,6 @@ def lays_out_for_a_terminal(line: str) -> bool:
     return re.search(r"\s--(json|out)\b", line) is None
 
 
-def _unblock_interrupt() -> None:
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -77,7 +73,7 @@ def _spawn(line: str, folder: Path, env: dict[str, str], columns: int) -> object
         encoding="utf-8",
         timeout=60,
         dimensions=(24, columns),
-        preexec_fn=_unblock_interrupt,
+        preexec_fn=as_in_a_shell,
     )
 
 
@@ -116,8 +112,7 @@ def _serve(line: str, folder: Path, env: dict[str, str], columns: int) -> int:
         except OSError:
             assert time.monotonic() < deadline, "bunco serve did not answer"
             time.sleep(0.2)
-    child.sendintr()  # type: ignore[attr-defined]
-    child.expect(pytest.importorskip("pexpect").EOF)  # type: ignore[attr-defined]
+    interrupt(child)
     child.close()  # type: ignore[attr-defined]
     return int(child.exitstatus)  # type: ignore[attr-defined]
 

@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from terminal_child import as_in_a_shell
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _interrupt_as_in_a_shell() -> None:
-    """In the child, before ``bunco`` starts: Ctrl-C delivered and acted on by default, as
-    a shell starts a program. The test worker may have inherited SIGINT ignored or blocked
-    (a background job, a library that blocks it in a thread), and both would pass to the
-    child: its Ctrl-C would then never stop it."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +40,7 @@ def spawn(tmp_path: Path) -> Callable[..., object]:
             encoding="utf-8",
             timeout=15,
             dimensions=(40, columns),
-            preexec_fn=_interrupt_as_in_a_shell,
+            preexec_fn=as_in_a_shell,
         )
         children.append(child)
         return child

@@ -11,6 +11,7 @@ import pexpect
 
 from bunco.core.party_log import read_log
 from bunco.party.night_report import night_report
+from terminal_child import interrupt
 
 PHYS = "dice or tally"
 
@@ -104,8 +105,7 @@ def test_physical_dice_tallies_undo_round_end_quit_and_resume(spawn: Any, tmp_pa
     assert child.before.count("to 21 · playing") == 1  # the panel once on resume, not twice
     shown = send(child, "2 2 2")
     assert f"{roller}: 2 2 2  BUNCO! +21" in shown
-    child.sendintr()
-    child.expect(pexpect.EOF)
+    interrupt(child)
     assert f"Stopped. Continue with: bunco play --resume {log}\r\n" in child.before
     child.wait()
     assert child.exitstatus == 130
