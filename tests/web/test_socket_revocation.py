@@ -105,44 +105,49 @@ def test_revoking_on_one_process_closes_the_sockets_on_the_other(tmp_path):
         try:
             a.start()
             b.start()
-            night = httpx.post(a.base + "/api/nights", json={"players": EIGHT}).json()
-            nid, host = night["night"], bearer(night["host_token"])
-            joined = httpx.post(
-                a.base + "/api/join", json={"code": night["tables"][0]["code"]}
-            ).json()
-            cohost = httpx.post(f"{a.base}/api/nights/{nid}/cohosts", json={}, headers=host).json()
-            sockets = {}
-            for name, token, query in (
-                ("table", joined["token"], "&table=1"),
-                ("cohost", cohost["token"], ""),
-                ("viewer", night["viewer_token"], ""),
-            ):
-                ws = connect(
-                    f"ws://127.0.0.1:{b.port}/api/nights/{nid}/ws?token={token}&since=0{query}"
+            with contextlib.ExitStack() as sockets_open:  # closed before the servers stop
+                night = httpx.post(a.base + "/api/nights", json={"players": EIGHT}).json()
+                nid, host = night["night"], bearer(night["host_token"])
+                joined = httpx.post(
+                    a.base + "/api/join", json={"code": night["tables"][0]["code"]}
+                ).json()
+                cohost = httpx.post(
+                    f"{a.base}/api/nights/{nid}/cohosts", json={}, headers=host
+                ).json()
+                sockets = {}
+                for name, token, query in (
+                    ("table", joined["token"], "&table=1"),
+                    ("cohost", cohost["token"], ""),
+                    ("viewer", night["viewer_token"], ""),
+                ):
+                    ws = sockets_open.enter_context(
+                        connect(
+                            f"ws://127.0.0.1:{b.port}/api/nights/{nid}/ws?token={token}&since=0{query}"
+                        )
+                    )
+                    assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+                    assert json.loads(ws.recv(timeout=10))["type"] == "caught_up"
+                    sockets[name] = ws
+                for path, name in (("/tables/1/scorekeepers", "table"), ("/cohosts/1", "cohost")):
+                    started = time.monotonic()
+                    assert (
+                        httpx.delete(f"{a.base}/api/nights/{nid}{path}", headers=host).status_code
+                        == 200
+                    )
+                    ws = sockets[name]
+                    error = json.loads(ws.recv(timeout=5))
+                    with pytest.raises(ConnectionClosed):
+                        ws.recv(timeout=5)
+                    assert error["error"] == "unauthorized" and ws.close_code == 4401, name
+                    assert time.monotonic() - started < 3, name
+                # the viewer's socket on B still hears the night
+                httpx.post(
+                    f"{a.base}/api/nights/{nid}/tables/1/rolls",
+                    json={"command_id": "r1", "dice": [2, 3, 5]},
+                    headers=host,
                 )
-                assert json.loads(ws.recv(timeout=10))["type"] == "hello"
-                assert json.loads(ws.recv(timeout=10))["type"] == "caught_up"
-                sockets[name] = ws
-            for path, name in (("/tables/1/scorekeepers", "table"), ("/cohosts/1", "cohost")):
-                started = time.monotonic()
-                assert (
-                    httpx.delete(f"{a.base}/api/nights/{nid}{path}", headers=host).status_code
-                    == 200
-                )
-                ws = sockets[name]
-                error = json.loads(ws.recv(timeout=5))
-                with pytest.raises(ConnectionClosed):
-                    ws.recv(timeout=5)
-                assert error["error"] == "unauthorized" and ws.close_code == 4401, name
-                assert time.monotonic() - started < 3, name
-            # the viewer's socket on B still hears the night
-            httpx.post(
-                f"{a.base}/api/nights/{nid}/tables/1/rolls",
-                json={"command_id": "r1", "dice": [2, 3, 5]},
-                headers=host,
-            )
-            assert json.loads(sockets["viewer"].recv(timeout=10))["type"] == "event"
-            sockets["viewer"].close()
+                assert json.loads(sockets["viewer"].recv(timeout=10))["type"] == "event"
+                sockets["viewer"].close()
         finally:
             a.stop()
             b.stop()
