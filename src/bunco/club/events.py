@@ -106,6 +106,9 @@ EMAIL = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 DEADLINE = re.compile(r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d$")
 B64URL = re.compile(r"^[A-Za-z0-9_=-]{1,200}$")
+QUOTED = 60
+"""The characters of a bad date, time, address or count a refusal quotes (an email or a
+time zone name shown whole, a huge value cut short: :func:`bunco.core.errors.shown`)."""
 
 
 def text(value: Any, what: str, expected: str, limit: int = MAX_NAME) -> str:
@@ -126,14 +129,14 @@ def day(value: Any, what: str = "date") -> str:
         except ValueError:
             pass
     raise InvalidEvent(
-        f"{what} {shown(value, 60)}", expected="a date as YYYY-MM-DD, e.g. 2026-02-10"
+        f"{what} {shown(value, QUOTED)}", expected="a date as YYYY-MM-DD, e.g. 2026-02-10"
     )
 
 
 def count(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidEvent(
-            f"{what} {shown(value, 60)}", expected=f"a whole number from {low} to {high}"
+            f"{what} {shown(value, QUOTED)}", expected=f"a whole number from {low} to {high}"
         )
     return value
 
@@ -148,7 +151,7 @@ def one_of(value: object, options: tuple[_Choice, ...], what: str, expected: str
     for option in options:
         if value == option:
             return option
-    raise InvalidEvent(f"{what} {shown(value, 60)}", expected=expected)
+    raise InvalidEvent(f"{what} {shown(value, QUOTED)}", expected=expected)
 
 
 def _hex64(value: object, what: str, expected: str = "64 hexadecimal digits") -> str:
@@ -171,7 +174,7 @@ def _member(ev: Raw) -> ClubMemberEvent:
     if email is not None:
         if not isinstance(email, str) or len(email) > 254 or not EMAIL.match(email.strip()):
             raise InvalidEvent(
-                f"email {shown(email, 60)}", expected="an address such as ann@example.org"
+                f"email {shown(email, QUOTED)}", expected="an address such as ann@example.org"
             )
         out["email"] = email.strip()
     if ev.get("address") is not None:
@@ -187,7 +190,7 @@ def night_id(value: object) -> str:
     """A night's id in the store."""
     if not isinstance(value, str) or not NIGHT_ID.match(value):
         raise InvalidEvent(
-            f"night {shown(value, 60)} is not a night's id",
+            f"night {shown(value, QUOTED)} is not a night's id",
             expected="the id of a night in the store",
         )
     return value
@@ -224,7 +227,7 @@ def _payment(ev: Raw) -> ClubPaymentEvent:
 def clock_time(value: object) -> str:
     """A time of day as HH:MM."""
     if not isinstance(value, str) or not TIME.match(value):
-        raise InvalidEvent(f"time {shown(value, 60)}", expected="a time as HH:MM, e.g. 19:00")
+        raise InvalidEvent(f"time {shown(value, QUOTED)}", expected="a time as HH:MM, e.g. 19:00")
     return value
 
 
@@ -249,7 +252,7 @@ def deadline(value: Any) -> str:
         day(value[:10], "deadline")
         return value
     raise InvalidEvent(
-        f"deadline {shown(value, 60)}",
+        f"deadline {shown(value, QUOTED)}",
         expected="a date and time as YYYY-MM-DDTHH:MM, e.g. 2026-02-07T18:00",
     )
 
@@ -265,7 +268,7 @@ def zone(value: Any) -> str:
         except (ZoneInfoNotFoundError, ValueError):
             pass
     raise InvalidEvent(
-        f"time zone {shown(value, 60)}",
+        f"time zone {shown(value, QUOTED)}",
         expected="an IANA time zone name such as America/Chicago or UTC",
     )
 
@@ -415,7 +418,7 @@ def _ladder(ev: Raw) -> ClubLadderEvent:
             or any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points)
         ):
             raise InvalidEvent(
-                f"place_points {shown(points, 60)}",
+                f"place_points {shown(points, QUOTED)}",
                 expected="points for 1st, 2nd, ... place, e.g. [10, 8, 6, 5]",
             )
         out["place_points"] = [int(p) for p in points]
@@ -428,7 +431,7 @@ def _mail(ev: Raw) -> ClubMailEvent:
     sender = ev.get("sender")
     if not isinstance(sender, str) or not EMAIL.match(sender.strip()):
         raise InvalidEvent(
-            f"sender {shown(sender, 60)}", expected="the address reminders come from"
+            f"sender {shown(sender, QUOTED)}", expected="the address reminders come from"
         )
     out: ClubMailEvent = {"type": "mail", "host": host, "port": port, "sender": sender.strip()}
     if ev.get("username") is not None:
@@ -452,7 +455,9 @@ def _season(ev: Raw) -> ClubSeasonEvent:
 def _host(ev: Raw) -> ClubHostEvent:
     month = ev.get("month")
     if not isinstance(month, str) or not MONTH.match(month):
-        raise InvalidEvent(f"month {shown(month, 60)}", expected="a month as YYYY-MM, e.g. 2026-01")
+        raise InvalidEvent(
+            f"month {shown(month, QUOTED)}", expected="a month as YYYY-MM, e.g. 2026-01"
+        )
     return {"type": "host", "month": month, "host": text(ev.get("host"), "host", "a member's name")}
 
 
@@ -535,7 +540,7 @@ def normalize_club_event(event: object) -> ClubEvent:
     if check is None:
         kind = event.get("type") if isinstance(event, Mapping) else type(event).__name__
         raise InvalidEvent(
-            f"unknown club event {shown(kind, 60)}",
+            f"unknown club event {shown(kind, QUOTED)}",
             expected="one of " + ", ".join(CLUB_EVENT_TYPES),
         )
     assert isinstance(event, Mapping)

@@ -183,9 +183,7 @@ async def report_outbox(
     live = await _table_phone(request, night_id, table, "reporting its outbox")
     heard = _now()
     report = cast(PhoneReport, body.model_dump(mode="json"))  # OutboxIn: its shape
-    crossed = body.first is not None and (
-        live.phones.crossed(table, body.first) or live.state.known("", body.first) is not None
-    )
+    crossed = _stored_already(live, table, body.first)
     if crossed:  # it crossed its entries on the way: what they said (``more``) is newer
         report["crossed"] = True
     await asyncio.to_thread(_reports(request).save, night_id, table, heard, report)
@@ -295,10 +293,18 @@ def _waiting(live: LiveNight, table: int, stored: StoredReport | None) -> int:
     are sent)."""
     report: PhoneReport = stored.report if stored else {}
     reported = int(report.get("waiting", 0))
-    first = report.get("first")
-    if reported and isinstance(first, str) and live.state.known("", first) is not None:
+    if reported and _stored_already(live, table, report.get("first")):
         reported -= 1
     return live.phones.waiting(table, reported)
+
+
+def _stored_already(live: LiveNight, table: int, first: str | None) -> bool:
+    """Whether ``first``, the entry a phone's report names first of those waiting, is
+    stored already: the report crossed it on the way (this process took it from the
+    phone, or the night holds its command id)."""
+    return first is not None and (
+        live.phones.crossed(table, first) or live.state.known("", first) is not None
+    )
 
 
 def _round_word(live: LiveNight, table: int, now: float) -> RoundWord:
